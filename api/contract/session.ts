@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+import { APP_IDS } from './apps';
+import { AppIdSchema, RoleSchema } from './common';
+import { AppBillingSchema } from './billing';
+
+export const BrandingSchema = v.object({
+  name: v.string(),
+  /** SVG text, base64-encoded; '' when there is no logo */
+  logo: v.string(),
+  color: v.string(),
+  domain: v.nullable(v.string()),
+  domainIsVerified: v.boolean(),
+});
+export type Branding = v.InferOutput<typeof BrandingSchema>;
+
+export const BillingByAppSchema = v.record(v.picklist(APP_IDS), AppBillingSchema);
+
+/** GET /admins/bootstrap: who is signed in, their account, billing per app and branding. */
+export const BootstrapSchema = v.object({
+  id: v.string(),
+  account: v.object({ id: v.string(), name: v.string() }),
+  firstName: v.string(),
+  lastName: v.string(),
+  email: v.string(),
+  role: RoleSchema,
+  isRoot: v.boolean(),
+  ghost: v.boolean(),
+  /** apps this user may see: unreleased apps only for provider-domain e-mails */
+  apps: v.array(AppIdSchema),
+  billing: BillingByAppSchema,
+  branding: BrandingSchema,
+});
+export type Bootstrap = v.InferOutput<typeof BootstrapSchema>;
+
+/** The session token's payload, as the UI may read it (it never verifies it: the API does). */
+export const TokenPayloadSchema = v.object({
+  sub: v.string(),
+  acc: v.string(),
+  role: RoleSchema,
+  root: v.boolean(),
+  ghost: v.boolean(),
+  email: v.string(),
+  exp: v.number(),
+});
+export type TokenPayload = v.InferOutput<typeof TokenPayloadSchema>;
+
+export const TokenAnswerSchema = v.object({ token: v.string() });
+export type TokenAnswer = v.InferOutput<typeof TokenAnswerSchema>;

@@ -1,0 +1,163 @@
+// Builds the three UI entries (browser, zoom, webex) from one React core, and the API server and
+// CLI for plain Node. `--if-stale` skips the work when dist/ is newer than every source file, so
+// `npm start` is instant on the second run.
+import * as esbuild from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+const dist = path.join(root, 'dist');
+const args = new Set(process.argv.slice(2));
+const watchedDirs = ['api', 'src', 'hosts', 'manifests'];
+const stamp = path.join(dist, '.build-stamp');
+
+/** The browser entry's initial JS budget, gzip bytes (pages load lazily past it). */
+export const BROWSER_INITIAL_BUDGET = 95 * 1024;
+
+export const ENTRIES = [
+  { name: 'web', entry: 'hosts/browser/main.tsx', base: '/' },
+  { name: 'zoom', entry: 'hosts/zoom/main.tsx', base: '/zoom/' },
+  { name: 'webex', entry: 'hosts/webex/main.tsx', base: '/webex/' },
+];
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!fs.existsSync(dir)) return 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function isStale() {
+  if (!fs.existsSync(stamp)) return true;
+  const built = fs.statSync(stamp).mtimeMs;
+  const sources = Math.max(
+    ...watchedDirs.map((d) => newestMtime(path.join(root, d))),
+    fs.statSync(path.join(root, 'build.mjs')).mtimeMs,
+    fs.statSync(path.join(root, 'package.json')).mtimeMs,
+  );
+  return sources > built;
+}
+
+/**
+ * The Webex SDK pulls all of core-js to polyfill Promise, which every host it runs in already
+ * has. Every core-js import resolves to a one-line module exporting the native Promise.
+ */
+const coreJsShim = {
+  name: 'core-js-shim',
+  setup(build) {
+    build.onResolve({ filter: /^core-js(\/|$)/ }, (a) => ({ path: a.path, namespace: 'core-js-shim' }));
+    build.onLoad({ filter: /.*/, namespace: 'core-js-shim' }, () => ({
+      contents: 'module.exports = globalThis.Promise;',
+      loader: 'js',
+    }));
+  },
+};
+
+/** JS an entry loads before anything lazy: the entry chunk and its static imports. */
+function initialFiles(metafile, entryOut) {
+  const seen = new Set();
+  const walk = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imp of metafile.outputs[file]?.imports ?? []) {
+      if (imp.kind === 'import-statement' && !imp.external) walk(imp.path);
+    }
+  };
+  walk(entryOut);
+  return [...seen];
+}
+
+function html({ base, script, css }) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Switchboard</title>
+<link rel="icon" href="data:,">
+${css.map((c) => `<link rel="stylesheet" href="${base}${c}">`).join('\n')}
+</head>
+<body>
+<div id="root"></div>
+<script type="module" src="${base}${script}"></script>
+</body>
+</html>
+`;
+}
+
+async function buildUi() {
+  const sizes = {};
+  for (const e of ENTRIES) {
+    const outdir = path.join(dist, e.name);
+    fs.rmSync(outdir, { recursive: true, force: true });
+    const result = await esbuild.build({
+      entryPoints: { main: path.join(root, e.entry) },
+      outdir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      minify: true,
+      sourcemap: true,
+      target: ['chrome110', 'safari16', 'firefox115'],
+      entryNames: '[name]-[hash]',
+      chunkNames: 'chunks/[name]-[hash]',
+      assetNames: 'assets/[name]-[hash]',
+      metafile: true,
+      jsx: 'automatic',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      loader: { '.svg': 'file', '.png': 'file' },
+      plugins: e.name === 'webex' ? [coreJsShim] : [],
+      logLevel: 'warning',
+    });
+    const outputs = Object.keys(result.metafile.outputs);
+    const entryOut = outputs.find((o) => result.metafile.outputs[o].entryPoint && o.endsWith('.js'));
+    const cssOut = outputs.filter((o) => o.endsWith('.css') && path.dirname(o) === path.relative(root, outdir));
+    const rel = (o) => path.relative(outdir, path.join(root, o));
+    fs.writeFileSync(path.join(outdir, 'index.html'), html({ base: e.base, script: rel(entryOut), css: cssOut.map(rel) }));
+    let min = 0;
+    let gzip = 0;
+    for (const f of initialFiles(result.metafile, entryOut)) {
+      const buf = fs.readFileSync(path.join(root, f));
+      min += buf.length;
+      gzip += gzipSync(buf, { level: 9 }).length;
+    }
+    let total = 0;
+    for (const o of outputs) if (o.endsWith('.js')) total += result.metafile.outputs[o].bytes;
+    sizes[e.name] = { initialMin: min, initialGzip: gzip, allJsMin: total };
+  }
+  fs.writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes, null, 2));
+  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+  console.log('entry   initial JS (min)   initial JS (gzip)   all JS (min)');
+  for (const [name, s] of Object.entries(sizes)) {
+    console.log(`${name.padEnd(7)} ${kb(s.initialMin).padStart(16)} ${kb(s.initialGzip).padStart(19)} ${kb(s.allJsMin).padStart(14)}`);
+  }
+  if (sizes.web.initialGzip > BROWSER_INITIAL_BUDGET) {
+    console.warn(`warning: browser initial JS ${kb(sizes.web.initialGzip)} gzip is over the ${kb(BROWSER_INITIAL_BUDGET)} budget`);
+  }
+  return sizes;
+}
+
+async function buildServer() {
+  for (const [name, entry] of [['server', 'api/server.ts'], ['cli', 'api/cli.ts']]) {
+    await esbuild.build({
+      entryPoints: [path.join(root, entry)],
+      outfile: path.join(dist, `${name}.mjs`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: true,
+      logLevel: 'warning',
+    });
+  }
+}
+
+if (args.has('--if-stale') && !isStale()) process.exit(0);
+fs.mkdirSync(dist, { recursive: true });
+await Promise.all([buildUi(), buildServer()]);
+fs.writeFileSync(stamp, new Date().toISOString());

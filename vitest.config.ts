@@ -1,0 +1,51 @@
+import { defineConfig } from 'vitest/config';
+
+// Four kinds of test, each a vitest project: `npm run test:unit` etc. pick one with --project.
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'happy-dom',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/unit/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          environment: 'node',
+          include: ['test/api/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Each file opens its own databases; two at once is what two cores carry well.
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'bench',
+          environment: 'node',
+          include: ['test/bench/**/*.bench.ts'],
+          benchmark: { include: ['test/bench/**/*.bench.ts'] },
+        },
+      },
+    ],
+  },
+});
