@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 // Four kinds of test, each a vitest project: `npm run test:unit` etc. pick one with --project.
 export default defineConfig({
-  esbuild: { jsx: 'automatic' },
   test: {
     projects: [
       {

@@ -1,0 +1,50 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Deps } from './deps';
+import { requireSession, timeZone, type AppEnv } from './auth/context';
+import { ApiError, errorResponse } from './http/errors';
+import { adminsRoutes } from './routes/admins';
+import { billingRoutes } from './routes/billing';
+import { uiRoutes } from './static';
+
+export type AppOptions = {
+  /** where the built UI lives (dist/); absent in API tests */
+  distDir?: string;
+};
+
+/** The /api app: public routes first, then everything that needs a session. */
+export function createApi(deps: Deps) {
+  const api = new Hono<AppEnv>();
+  api.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  api.use('*', timeZone());
+  // Logos are the largest bodies we take (an SVG up to 512 KB, base64-encoded).
+  api.use('*', bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError(413, 'BODY_TOO_LARGE', 'The request body is too large.'); } }));
+
+  // Public: no session needed.
+  api.get('/health', (c) => c.json({ ok: true }));
+
+  // Everything below needs a valid session.
+  const authed = new Hono<AppEnv>();
+  authed.use('*', requireSession());
+  authed.route('/', adminsRoutes);
+  authed.route('/', billingRoutes);
+  api.route('/', authed);
+
+  api.notFound(() => {
+    throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+  });
+  api.onError((err, c) => errorResponse(err, c, deps.log));
+  return api;
+}
+
+export function createApp(deps: Deps, options: AppOptions = {}) {
+  const app = new Hono();
+  app.route('/api', createApi(deps));
+  if (options.distDir) app.route('/', uiRoutes(options.distDir));
+  app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));
+  app.onError((err, c) => errorResponse(err, c, deps.log));
+  return app;
+}

@@ -1,0 +1,28 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Role } from '../contract/common';
+import { ApiError } from '../http/errors';
+import type { AppEnv } from './context';
+
+const RANK: Record<Role, number> = { supervisor: 1, admin: 2, owner: 3 };
+
+/** The owner satisfies any required role; an admin satisfies admin and supervisor. */
+export function hasRole(actual: Role, required: Role): boolean {
+  return RANK[actual] >= RANK[required];
+}
+
+export function requireRole(required: Role): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!hasRole(c.var.session.role, required)) {
+      throw new ApiError(403, 'FORBIDDEN', `This needs the ${required} role.`);
+    }
+    await next();
+  };
+}
+
+/** Provider staff only (Watch Tower); ghost sessions are never root. */
+export function requireRoot(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.var.session.isRoot) throw new ApiError(403, 'FORBIDDEN', 'This is for provider staff only.');
+    await next();
+  };
+}

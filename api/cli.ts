@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig } from './config';
+import { DataDirBusy } from './db/lock';
+import { openRuntime } from './runtime';
+import { seedDemo } from './db/seed';
+import { EmailSchema } from './contract/common';
+import * as v from 'valibot';
+import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
+
+const USAGE = `Usage:
+  npm run cli -- link <email>   print a sign-in URL for an existing admin
+  npm run cli -- seed           (re)create the demo accounts
+  npm run cli -- migrate        apply database migrations`;
+
+class UsageError extends Error {}
+
+async function main(args: string[]): Promise<void> {
+  const [command, ...rest] = args;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return;
+  }
+  if (!['link', 'seed', 'migrate'].includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
+  let email = '';
+  if (command === 'link') {
+    const parsed = v.safeParse(EmailSchema, rest[0] ?? '');
+    if (!parsed.success) throw new UsageError(`'${rest[0] ?? ''}' is not an e-mail address.\n${USAGE}`);
+    email = parsed.output;
+  }
+  const config = loadConfig();
+  const runtime = await openRuntime(config);
+  try {
+    if (command === 'seed') {
+      const accounts = await seedDemo(runtime.db);
+      console.log(`Seeded ${accounts.length} demo accounts: ${accounts.map((a) => a.account.name).join(', ')}.`);
+    } else if (command === 'migrate') {
+      console.log('Migrations are up to date.');
+    } else {
+      const admin = await findActiveAdminByEmail(runtime.db, email);
+      if (!admin) throw new UsageError(`No active admin has the e-mail ${email}.`);
+      console.log(signInLink(config.publicUrl, await issueSessionToken(runtime.deps, admin)));
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirBusy) console.error(err.message);
+  else console.error(err);
+  process.exit(1);
+});

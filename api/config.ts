@@ -1,0 +1,118 @@
+import * as v from 'valibot';
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+const port = v.pipe(
+  v.optional(v.string(), '3000'),
+  v.regex(/^\d{1,5}$/, 'must be a port number'),
+  v.transform(Number),
+  v.minValue(1, 'must be a port number'),
+  v.maxValue(65535, 'must be a port number'),
+);
+const url = (what: string) => v.pipe(v.string(), v.url(`must be a URL (${what})`));
+const secret = v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters')));
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'must be development, production or test'), 'development'),
+  PORT: port,
+  HOST: v.optional(v.string()),
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
+  DATA_DIR: v.optional(v.string(), './data'),
+  SESSION_SECRET: secret,
+  ENCRYPTION_KEY: secret,
+  PROVIDER_EMAIL_DOMAIN: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[a-z0-9.-]*$/, 'must be a domain name'))),
+  PUBLIC_URL: v.optional(url('e.g. https://console.example.com')),
+  SESSION_HOURS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of hours'), v.transform(Number), v.minValue(1), v.maxValue(168)), '12'),
+  INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
+  CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
+  AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+});
+
+export type Env = v.InferOutput<typeof EnvSchema>;
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  sessionSecret: string;
+  encryptionKey: string;
+  providerEmailDomain: string;
+  publicUrl: string;
+  sessionHours: number;
+  invitationDays: number;
+  cnameTarget: string;
+  autoSeed: boolean;
+  /** everything else from the environment, for areas that read their own settings */
+  raw: Record<string, string | undefined>;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads a generated secret from DATA_DIR, creating it on first start (development only). */
+function keptSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const value = crypto.randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, value + '\n', { mode: 0o600 });
+  return value;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = v.safeParse(EnvSchema, input);
+  if (!parsed.success) {
+    const lines = parsed.issues.map((issue) => {
+      const key = issue.path?.map((p) => String(p.key)).join('.') ?? '?';
+      return `  ${key} ${issue.message} (got ${JSON.stringify(input[key])})`;
+    });
+    throw new ConfigError(`Configuration error:\n${lines.join('\n')}`);
+  }
+  const e = parsed.output;
+  const production = e.NODE_ENV === 'production';
+  if (production) {
+    const missing = (['SESSION_SECRET', 'ENCRYPTION_KEY', 'PUBLIC_URL', 'DATABASE_URL'] as const).filter((k) => !e[k]);
+    if (missing.length) throw new ConfigError(`Configuration error:\n  ${missing.join(', ')} must be set in production`);
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    sessionSecret: e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret'),
+    encryptionKey: e.ENCRYPTION_KEY ?? keptSecret(dataDir, 'encryption-key'),
+    providerEmailDomain: e.PROVIDER_EMAIL_DOMAIN ?? (production ? '' : 'provider.test'),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    sessionHours: e.SESSION_HOURS,
+    invitationDays: e.INVITATION_DAYS,
+    cnameTarget: e.CNAME_TARGET,
+    autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : !production && !e.DATABASE_URL,
+    raw: env,
+  };
+}
+
+/** A config for tests: fixed secrets, no files. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    env: 'test',
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: undefined,
+    dataDir: '/nonexistent',
+    sessionSecret: 'test-session-secret-test-session-secret',
+    encryptionKey: 'test-encryption-key-test-encryption-key',
+    providerEmailDomain: 'provider.test',
+    publicUrl: 'http://localhost:3000',
+    sessionHours: 12,
+    invitationDays: 7,
+    cnameTarget: 'custom.switchboard.example',
+    autoSeed: false,
+    raw: {},
+    ...overrides,
+  };
+}

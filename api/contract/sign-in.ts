@@ -1,0 +1,27 @@
+import * as v from 'valibot';
+import { EmailSchema } from './common';
+
+// Added by the UI shell work for the sign-in screens; the identity work implements the routes.
+
+/** Where the browser goes to start a provider sign-in; `?signup=1` starts a sign-up instead. */
+export const SIGN_IN_START_PATHS = {
+  google: '/api/auth/google/start',
+  azure: '/api/auth/azure/start',
+} as const;
+export type SignInProvider = keyof typeof SIGN_IN_START_PATHS;
+
+/** POST /sso/oauth/authorize: which account's SSO to use, found by the e-mail's domain. */
+export const SsoAuthorizeBodySchema = v.object({ email: EmailSchema });
+export type SsoAuthorizeBody = v.InferOutput<typeof SsoAuthorizeBodySchema>;
+
+/** The identity provider's authorize URL the browser is sent to. */
+export const SsoAuthorizeAnswerSchema = v.object({ url: v.pipe(v.string(), v.url()) });
+export type SsoAuthorizeAnswer = v.InferOutput<typeof SsoAuthorizeAnswerSchema>;
+
+/** POST /sso/oauth/callback: what the identity provider sent back; answers TokenAnswerSchema. */
+export const SsoCallbackBodySchema = v.object({ code: v.pipe(v.string(), v.minLength(1)), state: v.pipe(v.string(), v.minLength(1)) });
+export type SsoCallbackBody = v.InferOutput<typeof SsoCallbackBodySchema>;
+
+export const SSO_NOT_CONFIGURED = 'SSO_NOT_CONFIGURED';
+export const ADMIN_NOT_FOUND = 'ADMIN_NOT_FOUND';
+export const ACCOUNT_EXISTS = 'ACCOUNT_EXISTS';

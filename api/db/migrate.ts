@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { APP_ROLE, type Database } from './index';
+import { MIGRATIONS, type Migration } from './migrations/index';
+
+// The application role is created once per cluster; concurrent test databases may race to
+// create it, so a duplicate is not an error.
+const ROLE_SQL = `
+do $$ begin
+  create role ${APP_ROLE} nologin;
+exception when duplicate_object or unique_violation then null;
+end $$;
+do $$ begin
+  execute format('grant ${APP_ROLE} to %I', current_user);
+exception when others then null;
+end $$;`;
+
+const GRANTS_SQL = `
+grant usage on schema public to ${APP_ROLE};
+grant select, insert, update, delete on all tables in schema public to ${APP_ROLE};
+grant usage, select on all sequences in schema public to ${APP_ROLE};
+revoke all on schema_migrations from ${APP_ROLE};`;
+
+/** Applies every migration not yet applied, in one transaction, under an advisory lock. */
+export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS): Promise<string[]> {
+  return db.kysely.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(727001)`.execute(trx);
+    await sql.raw(ROLE_SQL).execute(trx);
+    await sql.raw(`create table if not exists schema_migrations (id text primary key, applied_at timestamptz not null default now())`).execute(trx);
+    const done = new Set((await sql<{ id: string }>`select id from schema_migrations`.execute(trx)).rows.map((r) => r.id));
+    const applied: string[] = [];
+    for (const m of migrations) {
+      if (done.has(m.id)) continue;
+      await sql.raw(m.sql).execute(trx);
+      await sql`insert into schema_migrations (id) values (${m.id})`.execute(trx);
+      applied.push(m.id);
+    }
+    await sql.raw(GRANTS_SQL).execute(trx);
+    return applied;
+  });
+}

@@ -1,0 +1,45 @@
+import type { PGlite } from '@electric-sql/pglite';
+
+// Kysely's PostgresDialect talks to a pg-style pool. PGlite is one in-process session, so this
+// pool hands out a single client at a time: connect() waits until the previous one is released.
+// That keeps a transaction's statements from interleaving with another request's.
+
+type QueryResult = { rows: unknown[]; rowCount: number; command: string };
+
+export function pglitePool(pg: PGlite) {
+  let tail: Promise<void> = Promise.resolve();
+  const client = {
+    async query(text: string, params: unknown[] = []): Promise<QueryResult> {
+      const command = text.trimStart().split(/\s+/, 1)[0]?.toUpperCase() ?? '';
+      if (params.length === 0) {
+        // Without parameters, run it as a script (as pg's simple protocol does): migrations are
+        // several statements in one string.
+        const results = await pg.exec(text);
+        const last = results[results.length - 1];
+        return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0, command };
+      }
+      const result = await pg.query(text, params as unknown[], { rowMode: 'object' });
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length, command };
+    },
+  };
+  return {
+    async connect() {
+      let release!: () => void;
+      const previous = tail;
+      tail = new Promise<void>((resolve) => (release = resolve));
+      await previous;
+      let released = false;
+      return {
+        query: client.query,
+        release() {
+          if (released) return;
+          released = true;
+          release();
+        },
+      };
+    },
+    async end() {
+      await tail;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { ColumnType, Generated } from 'kysely';
+
+// Row types of every table, as Kysely sees them. Each area adds its tables here; the SQL that
+// creates them lives in api/db/migrations.
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface AccountsTable {
+  id: Generated<string>;
+  name: string;
+  /** how the account signs in: azure, google, webex, zoom, okta, oidc */
+  platform: string;
+  /** the company's e-mail domain; null for accounts of public mail domains */
+  email_domain: string | null;
+  created_at: CreatedAt;
+}
+
+export interface AdminsTable {
+  id: Generated<string>;
+  account_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  role: 'owner' | 'admin' | 'supervisor';
+  is_root: Generated<boolean>;
+  photo: string | null;
+  time_zone: string | null;
+  archived_at: Timestamp | null;
+  last_sign_in_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface AppBillingTable {
+  account_id: string;
+  app: string;
+  status: 'inactive' | 'free-trial' | 'subscription' | 'enterprise' | 'cancelled';
+  trial_ends_at: Timestamp | null;
+  credits: Generated<number>;
+  free_tier: Generated<number>;
+  updated_at: Generated<Date>;
+}
+
+export interface BrandingTable {
+  account_id: string;
+  name: string;
+  logo: Generated<string>;
+  color: Generated<string>;
+  domain: string | null;
+  domain_is_verified: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
+export interface InvitationsTable {
+  id: Generated<string>;
+  account_id: string;
+  email: string;
+  role: 'admin' | 'supervisor';
+  expires_at: Timestamp;
+  invited_by: string | null;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: string;
+  ts: Generated<Date>;
+  /** null when the provider acted (ghost mode, staff actions) */
+  admin_id: string | null;
+  admin_first_name: string | null;
+  admin_last_name: string | null;
+  namespace: string;
+  description: string;
+  event: string;
+}
+
+export interface AuditCountsTable {
+  account_id: string;
+  count: number;
+}
+
+export interface Schema {
+  accounts: AccountsTable;
+  admins: AdminsTable;
+  app_billing: AppBillingTable;
+  branding: BrandingTable;
+  invitations: InvitationsTable;
+  audit_log: AuditLogTable;
+  audit_counts: AuditCountsTable;
+}

@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import type { Database, Trx } from './index';
+import type { AppId } from '../contract/apps';
+import type { BillingStatus, Role } from '../contract/common';
+import { audit } from '../audit';
+
+// Demo data for a fresh embedded database and for `npm run seed`. Re-seeding removes the demo
+// accounts (by their e-mail domains) and creates them anew; other accounts are left alone.
+
+type DemoAdmin = { email: string; firstName: string; lastName: string; role: Role; isRoot?: boolean; timeZone?: string };
+type DemoApp = { app: AppId; status: BillingStatus; credits?: number; freeTier?: number; trialDaysLeft?: number };
+export type DemoAccount = {
+  key: 'acme' | 'globex' | 'provider';
+  name: string;
+  domain: string;
+  platform: 'azure' | 'google' | 'webex' | 'zoom' | 'okta' | 'oidc';
+  color: string;
+  createdDaysAgo: number;
+  admins: DemoAdmin[];
+  apps: DemoApp[];
+};
+
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  {
+    key: 'acme',
+    name: 'Acme Support',
+    domain: 'acme.test',
+    platform: 'google',
+    color: '#2563EB',
+    createdDaysAgo: 180,
+    admins: [
+      { email: 'owner@acme.test', firstName: 'Olivia', lastName: 'Owens', role: 'owner', timeZone: 'Europe/London' },
+      { email: 'admin@acme.test', firstName: 'Adam', lastName: 'Adeyemi', role: 'admin', timeZone: 'America/New_York' },
+      { email: 'supervisor@acme.test', firstName: 'Sam', lastName: 'Silva', role: 'supervisor', timeZone: 'America/Chicago' },
+    ],
+    apps: [
+      { app: 'one-time-passcode', status: 'subscription', credits: 4210, freeTier: 5000 },
+      { app: 'passkeys', status: 'free-trial', credits: 86, freeTier: 100, trialDaysLeft: 9 },
+      { app: 'e-form', status: 'free-trial', credits: 12, freeTier: 100, trialDaysLeft: 21 },
+      { app: 'document-signature', status: 'inactive' },
+      { app: 'payments', status: 'inactive' },
+    ],
+  },
+  {
+    key: 'globex',
+    name: 'Globex Care',
+    domain: 'globex.test',
+    platform: 'azure',
+    color: '#0F766E',
+    createdDaysAgo: 95,
+    admins: [{ email: 'owner@globex.test', firstName: 'Grace', lastName: 'Gomez', role: 'owner', timeZone: 'America/Los_Angeles' }],
+    apps: [
+      { app: 'payments', status: 'subscription', credits: 900, freeTier: 2000 },
+      { app: 'one-time-passcode', status: 'enterprise', credits: 15000, freeTier: 0 },
+      { app: 'document-signature', status: 'cancelled' },
+    ],
+  },
+  {
+    key: 'provider',
+    name: 'Switchboard',
+    domain: 'provider.test',
+    platform: 'okta',
+    color: '#111827',
+    createdDaysAgo: 400,
+    admins: [{ email: 'staff@provider.test', firstName: 'Sasha', lastName: 'Staff', role: 'owner', isRoot: true, timeZone: 'UTC' }],
+    apps: [
+      { app: 'identity-verification', status: 'free-trial', credits: 3, freeTier: 100, trialDaysLeft: 25 },
+      { app: 'one-time-passcode', status: 'subscription', credits: 10, freeTier: 5000 },
+    ],
+  },
+];
+
+export type SeededAccount = { id: string; account: DemoAccount; adminIds: Record<string, string> };
+export type SeedContext = { trx: Trx; now: Date; accounts: SeededAccount[] };
+
+/** Further demo data from other areas (results, integrations, …), run after accounts exist. */
+export type SeedStep = (ctx: SeedContext) => Promise<void>;
+export const SEED_STEPS: SeedStep[] = [];
+
+const DAY = 86_400_000;
+
+async function seedAccount(trx: Trx, demo: DemoAccount, now: Date): Promise<SeededAccount> {
+  const createdAt = new Date(now.getTime() - demo.createdDaysAgo * DAY);
+  const { id } = await trx
+    .insertInto('accounts')
+    .values({ name: demo.name, platform: demo.platform, email_domain: demo.domain, created_at: createdAt } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const adminIds: Record<string, string> = {};
+  for (const a of demo.admins) {
+    const row = await trx
+      .insertInto('admins')
+      .values({
+        account_id: id,
+        email: a.email,
+        first_name: a.firstName,
+        last_name: a.lastName,
+        role: a.role,
+        is_root: a.isRoot ?? false,
+        photo: null,
+        time_zone: a.timeZone ?? null,
+        archived_at: null,
+        last_sign_in_at: null,
+        created_at: createdAt,
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    adminIds[a.email] = row.id;
+  }
+  for (const app of demo.apps) {
+    await trx
+      .insertInto('app_billing')
+      .values({
+        account_id: id,
+        app: app.app,
+        status: app.status,
+        trial_ends_at: app.trialDaysLeft ? new Date(now.getTime() + app.trialDaysLeft * DAY) : null,
+        credits: app.credits ?? 0,
+        free_tier: app.freeTier ?? 0,
+      })
+      .execute();
+  }
+  await trx.insertInto('branding').values({ account_id: id, name: demo.name, color: demo.color, domain: null }).execute();
+  await audit(trx, id, null, { namespace: 'global', description: `Account ${demo.name} created`, event: 'account.created' });
+  return { id, account: demo, adminIds };
+}
+
+export async function seedDemo(db: Database, now = new Date()): Promise<SeededAccount[]> {
+  return db.system(async (trx) => {
+    const domains = DEMO_ACCOUNTS.map((a) => a.domain);
+    await trx.deleteFrom('accounts').where('email_domain', 'in', domains).execute();
+    // An e-mail may only be active on one account: free demo e-mails held elsewhere.
+    const emails = DEMO_ACCOUNTS.flatMap((a) => a.admins.map((x) => x.email));
+    await trx.updateTable('admins').set({ archived_at: now }).where('email', 'in', emails).where('archived_at', 'is', null).execute();
+    const accounts: SeededAccount[] = [];
+    for (const demo of DEMO_ACCOUNTS) accounts.push(await seedAccount(trx, demo, now));
+    for (const step of SEED_STEPS) await step({ trx, now, accounts });
+    return accounts;
+  });
+}
+
+export async function hasAnyAccount(db: Database): Promise<boolean> {
+  const row = await db.system((trx) => sql<{ n: number }>`select count(*)::int as n from accounts`.execute(trx));
+  return (row.rows[0]?.n ?? 0) > 0;
+}

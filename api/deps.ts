@@ -1,0 +1,12 @@
+import type { Config } from './config';
+import type { Database } from './db/index';
+import type { TokenSigner } from './auth/token';
+
+/** What the API is built from; tests build it with their own database and config. */
+export type Deps = {
+  config: Config;
+  db: Database;
+  tokens: TokenSigner;
+  now: () => Date;
+  log: (msg: string, err?: unknown) => void;
+};

@@ -1,0 +1,33 @@
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/index';
+import { acquireDataDirLock } from './db/lock';
+import { migrate } from './db/migrate';
+import { tokenSigner } from './auth/token';
+import type { Deps } from './deps';
+
+/** Opens the configured database (locking the embedded one) and brings its schema up to date. */
+export async function openRuntime(config: Config): Promise<{ deps: Deps; db: Database; close: () => Promise<void> }> {
+  const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
+  try {
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/pgdata` });
+    await migrate(db);
+    const deps: Deps = {
+      config,
+      db,
+      tokens: tokenSigner(config.sessionSecret),
+      now: () => new Date(),
+      log: (msg, err) => console.error(msg, err ?? ''),
+    };
+    return {
+      deps,
+      db,
+      close: async () => {
+        await db.close();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

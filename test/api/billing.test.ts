@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DATABASE_KINDS, useTestContext } from './helpers';
+
+describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
+  const t = useTestContext(kind);
+
+  it('starting a free trial on an inactive app answers 201 with the new billing', async () => {
+    const res = await t.call('POST', '/document-signature/billing/free-trial', { as: 'admin@acme.test', body: {} });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { status: string; trialEndsAt: string; usage: unknown };
+    expect(body.status).toBe('free-trial');
+    expect(new Date(body.trialEndsAt).getTime()).toBeGreaterThan(Date.now());
+    expect(body.usage).toEqual({ status: 'ok', credits: 0, freeTier: 100 });
+  });
+
+  it('the free trial is written to the audit log in the same change', async () => {
+    const acme = t.account('acme');
+    const rows = await t.db.tenant(acme.id, (trx) => trx.selectFrom('audit_log').selectAll().where('event', '=', 'billing.free-trial-started').execute());
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ namespace: 'document-signature', admin_first_name: 'Adam' });
+  });
+
+  it('a second free trial of the same app is refused with 409 and changes nothing', async () => {
+    const res = await t.call('POST', '/document-signature/billing/free-trial', { as: 'admin@acme.test', body: {} });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: 'TRIAL_NOT_AVAILABLE' });
+    const n = await t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log where event = 'billing.free-trial-started'`.execute(trx)).rows[0].n);
+    expect(n).toBe(1);
+  });
+
+  it('a supervisor cannot start a free trial (403)', async () => {
+    const res = await t.call('POST', '/payments/billing/free-trial', { as: 'supervisor@acme.test', body: {} });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('an unknown app answers 404', async () => {
+    const res = await t.call('GET', '/no-such-app/billing/usage', { as: 'admin@acme.test' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'APP_NOT_FOUND' });
+  });
+
+  it('a malformed JSON body answers 400, not 500', async () => {
+    const res = await t.call('POST', '/payments/billing/free-trial', { as: 'admin@acme.test', body: '{not json' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'INVALID_BODY' });
+  });
+
+  it('usage reports credits against the free tier', async () => {
+    const res = await t.call('GET', '/passkeys/billing/usage', { as: 'owner@acme.test' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'near-limit', credits: 86, freeTier: 100 });
+  });
+
+  it("usage is the caller's own account's", async () => {
+    const res = await t.call('GET', '/passkeys/billing/usage', { as: 'owner@globex.test' });
+    expect(await res.json()).toEqual({ status: 'ok', credits: 0, freeTier: 0 });
+  });
+});

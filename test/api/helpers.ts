@@ -1,0 +1,129 @@
+import net from 'node:net';
+import crypto from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { openPglite, openPostgres, type Database, type DatabaseKind } from '../../api/db/index';
+import { migrate } from '../../api/db/migrate';
+import { seedDemo, type SeededAccount } from '../../api/db/seed';
+import { testConfig, type Config } from '../../api/config';
+import { tokenSigner } from '../../api/auth/token';
+import { createApp } from '../../api/app';
+import type { Deps } from '../../api/deps';
+import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessions';
+
+// API tests run against a real database: PGlite always, and PostgreSQL when one answers on
+// DATABASE_URL (or 127.0.0.1:5432). Each suite gets a fresh database, dropped afterwards.
+
+const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let pgReachable: Promise<boolean> | undefined;
+function postgresReachable(): Promise<boolean> {
+  if (process.env.TEST_DATABASES === 'pglite') return Promise.resolve(false);
+  pgReachable ??= new Promise((resolve) => {
+    const url = new URL(PG_ADMIN_URL);
+    const socket = net.connect({ host: url.hostname, port: Number(url.port || 5432) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+  return pgReachable;
+}
+
+/** The database kinds this run covers; CI has PostgreSQL, so it always runs both. */
+export async function databaseKinds(): Promise<DatabaseKind[]> {
+  const kinds: DatabaseKind[] = ['pglite'];
+  if (await postgresReachable()) kinds.push('postgres');
+  else if (process.env.CI) throw new Error(`PostgreSQL is not reachable at ${PG_ADMIN_URL}; CI must test both databases`);
+  return kinds;
+}
+
+// vitest collects describe.each at import time, so the kinds are resolved at module load.
+export const DATABASE_KINDS: DatabaseKind[] = await databaseKinds();
+
+export async function openTestDatabase(kind: DatabaseKind): Promise<{ db: Database; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openPglite();
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const name = `sb_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres(PG_ADMIN_URL, 1);
+  const { sql } = await import('kysely');
+  await sql.raw(`create database ${name}`).execute(admin.kysely);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = await openPostgres(url.toString(), 5);
+  await migrate(db);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.kysely);
+      await admin.close();
+    },
+  };
+}
+
+export type TestContext = {
+  kind: DatabaseKind;
+  db: Database;
+  deps: Deps;
+  config: Config;
+  app: ReturnType<typeof createApp>;
+  accounts: SeededAccount[];
+  /** the seeded account by key: acme, globex, provider */
+  account(key: 'acme' | 'globex' | 'provider'): SeededAccount;
+  tokenFor(email: string): Promise<string>;
+  /** calls the API the way the console does; `token` may be an e-mail of a demo admin */
+  call(method: string, path: string, options?: { as?: string; token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  /** mutable clock for time-dependent tests */
+  clock: { now: Date };
+};
+
+/**
+ * Registers a fresh, seeded database and app for the surrounding describe block.
+ * Usage: `describe.each(DATABASE_KINDS)('… (%s)', (kind) => { const t = useTestContext(kind); … })`.
+ */
+export function useTestContext(kind: DatabaseKind, overrides: Partial<Config> = {}, extraDeps: Partial<Deps> = {}): TestContext {
+  const ctx = { kind, clock: { now: new Date() } } as TestContext;
+  let drop: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const opened = await openTestDatabase(kind);
+    drop = opened.drop;
+    const config = testConfig(overrides);
+    const deps: Deps = {
+      config,
+      db: opened.db,
+      tokens: tokenSigner(config.sessionSecret, () => ctx.clock.now.getTime()),
+      now: () => ctx.clock.now,
+      log: () => {},
+      ...extraDeps,
+    };
+    ctx.db = opened.db;
+    ctx.deps = deps;
+    ctx.config = config;
+    ctx.app = createApp(deps);
+    ctx.accounts = await seedDemo(opened.db, ctx.clock.now);
+    ctx.account = (key) => ctx.accounts.find((a) => a.account.key === key)!;
+    ctx.tokenFor = async (email) => {
+      const admin = await findActiveAdminByEmail(opened.db, email);
+      if (!admin) throw new Error(`no admin ${email}`);
+      return issueSessionToken(deps, admin);
+    };
+    ctx.call = async (method, path, options = {}) => {
+      const token = options.token ?? (options.as ? await ctx.tokenFor(options.as) : undefined);
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (token) headers.authorization = `Bearer ${token}`;
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      }
+      return ctx.app.request(`/api${path}`, { method, headers, body });
+    };
+  });
+  afterAll(async () => {
+    await drop();
+  });
+  return ctx;
+}
