@@ -5,6 +5,8 @@ import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes } from './routes/billing';
+import { signInRoutes } from './routes/sign-in';
+import { ssoRoutes } from './routes/sso';
 import { uiRoutes } from './static';
 
 export type AppOptions = {
@@ -25,12 +27,14 @@ export function createApi(deps: Deps) {
 
   // Public: no session needed.
   api.get('/health', (c) => c.json({ ok: true }));
+  api.route('/', signInRoutes);
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();
   authed.use('*', requireSession());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
+  authed.route('/', ssoRoutes);
   api.route('/', authed);
 
   api.notFound(() => {

@@ -27,6 +27,14 @@ const EnvSchema = v.object({
   INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  GOOGLE_ISSUER: v.optional(url('the Google-type provider issuer, e.g. https://accounts.google.com')),
+  GOOGLE_CLIENT_ID: v.optional(v.string()),
+  GOOGLE_CLIENT_SECRET: v.optional(v.string()),
+  AZURE_ISSUER: v.optional(url('the Microsoft-type provider issuer, e.g. https://login.microsoftonline.com/common/v2.0')),
+  AZURE_CLIENT_ID: v.optional(v.string()),
+  AZURE_CLIENT_SECRET: v.optional(v.string()),
+  DEV_IDP: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
 });
 
 export type Env = v.InferOutput<typeof EnvSchema>;
@@ -45,11 +53,43 @@ export type Config = {
   invitationDays: number;
   cnameTarget: string;
   autoSeed: boolean;
+  /** the Google-type and Microsoft-type sign-in providers; null when not configured */
+  signIn: { google: OidcClientSettings | null; azure: OidcClientSettings | null };
+  /** mount the bundled development identity provider at /dev-idp (never in production) */
+  devIdp: boolean;
+  /** take the client address from X-Forwarded-For (behind a trusted load balancer only) */
+  trustProxy: boolean;
   /** everything else from the environment, for areas that read their own settings */
   raw: Record<string, string | undefined>;
 };
 
+/** An OpenID Connect client: the provider's issuer (or discovery document URL) and our credentials. */
+export type OidcClientSettings = { issuer: string; clientId: string; clientSecret: string };
+
 export class ConfigError extends Error {}
+
+export const DEV_IDP_PATH = '/dev-idp';
+
+/** Client credentials the development provider registers; derived so they survive restarts. */
+export function devIdpClient(sessionSecret: string, publicUrl: string, name: 'google' | 'azure' | 'sso'): OidcClientSettings {
+  return {
+    issuer: `${publicUrl}${DEV_IDP_PATH}`,
+    clientId: `switchboard-${name}`,
+    clientSecret: crypto.createHash('sha256').update(`dev-idp:${name}:${sessionSecret}`).digest('base64url'),
+  };
+}
+
+function signInProvider(
+  name: 'GOOGLE' | 'AZURE',
+  e: Env,
+  defaultIssuer: string,
+): OidcClientSettings | null {
+  const clientId = e[`${name}_CLIENT_ID`];
+  if (!clientId) return null;
+  const clientSecret = e[`${name}_CLIENT_SECRET`];
+  if (!clientSecret) throw new ConfigError(`Configuration error:\n  ${name}_CLIENT_SECRET must be set with ${name}_CLIENT_ID`);
+  return { issuer: e[`${name}_ISSUER`] ?? defaultIssuer, clientId, clientSecret };
+}
 
 /** Reads a generated secret from DATA_DIR, creating it on first start (development only). */
 function keptSecret(dataDir: string, name: string): string {
@@ -78,20 +118,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (missing.length) throw new ConfigError(`Configuration error:\n  ${missing.join(', ')} must be set in production`);
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const google = signInProvider('GOOGLE', e, 'https://accounts.google.com');
+  const azure = signInProvider('AZURE', e, 'https://login.microsoftonline.com/common/v2.0');
+  const devIdp = e.DEV_IDP ? e.DEV_IDP === 'true' : !production && !google && !azure;
+  if (production && devIdp) throw new ConfigError('Configuration error:\n  DEV_IDP the development identity provider is never mounted in production');
+  const sessionSecret = e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret');
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: e.DATABASE_URL,
     dataDir,
-    sessionSecret: e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret'),
+    sessionSecret,
     encryptionKey: e.ENCRYPTION_KEY ?? keptSecret(dataDir, 'encryption-key'),
     providerEmailDomain: e.PROVIDER_EMAIL_DOMAIN ?? (production ? '' : 'provider.test'),
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     sessionHours: e.SESSION_HOURS,
     invitationDays: e.INVITATION_DAYS,
     cnameTarget: e.CNAME_TARGET,
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : !production && !e.DATABASE_URL,
+    signIn: {
+      google: google ?? (devIdp ? devIdpClient(sessionSecret, publicUrl, 'google') : null),
+      azure: azure ?? (devIdp ? devIdpClient(sessionSecret, publicUrl, 'azure') : null),
+    },
+    devIdp,
+    trustProxy: e.TRUST_PROXY === 'true',
     raw: env,
   };
 }
@@ -112,6 +164,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     invitationDays: 7,
     cnameTarget: 'custom.switchboard.example',
     autoSeed: false,
+    signIn: { google: null, azure: null },
+    devIdp: false,
+    trustProxy: true,
     raw: {},
     ...overrides,
   };

@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Database } from './db/index';
 import type { TokenSigner } from './auth/token';
+import type { OidcFetch } from './identity/oidc';
 
 /** What the API is built from; tests build it with their own database and config. */
 export type Deps = {
@@ -9,4 +10,6 @@ export type Deps = {
   tokens: TokenSigner;
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
+  /** how sign-in reaches identity providers; defaults to a bounded fetch (api/identity/oidc.ts) */
+  oidcFetch?: OidcFetch;
 };

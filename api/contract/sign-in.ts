@@ -18,9 +18,26 @@ export type SsoAuthorizeBody = v.InferOutput<typeof SsoAuthorizeBodySchema>;
 export const SsoAuthorizeAnswerSchema = v.object({ url: v.pipe(v.string(), v.url()) });
 export type SsoAuthorizeAnswer = v.InferOutput<typeof SsoAuthorizeAnswerSchema>;
 
-/** POST /sso/oauth/callback: what the identity provider sent back; answers TokenAnswerSchema. */
-export const SsoCallbackBodySchema = v.object({ code: v.pipe(v.string(), v.minLength(1)), state: v.pipe(v.string(), v.minLength(1)) });
+/**
+ * POST /sso/oauth/callback: what the identity provider sent back; answers TokenAnswerSchema.
+ * `iss` is the provider's RFC 9207 issuer parameter, passed on when the return URL carries it.
+ */
+export const SsoCallbackBodySchema = v.object({
+  code: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
+  state: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
+  iss: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+});
 export type SsoCallbackBody = v.InferOutput<typeof SsoCallbackBodySchema>;
+
+/**
+ * POST /oauth/{provider}/callback (Google-type return): the code plus the state and issuer the
+ * provider sent back to `/`; the state must be the one this browser started. Answers a token.
+ */
+export const OAuthCallbackBodySchema = SsoCallbackBodySchema;
+export type OAuthCallbackBody = v.InferOutput<typeof OAuthCallbackBodySchema>;
+
+/** Where the Google-type provider sends the browser back: the sign-in page at the root. */
+export const GOOGLE_RETURN_PATH = '/';
 
 export const SSO_NOT_CONFIGURED = 'SSO_NOT_CONFIGURED';
 export const ADMIN_NOT_FOUND = 'ADMIN_NOT_FOUND';

@@ -79,6 +79,37 @@ export interface AuditCountsTable {
   count: number;
 }
 
+export interface OidcFlowsTable {
+  state_hash: string;
+  kind: 'google' | 'azure' | 'sso';
+  account_id: string | null;
+  nonce: string;
+  code_verifier: string;
+  signup: Generated<boolean>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+export interface SignInFailuresTable {
+  key: string;
+  window_start: Timestamp;
+  count: Generated<number>;
+}
+
+export interface SsoSettingsTable {
+  account_id: string;
+  provider: 'azure' | 'okta' | 'oidc';
+  discovery_url: string;
+  tenant: string | null;
+  domain: string;
+  client_id: string;
+  /** encrypted with api/crypto.ts; never returned */
+  client_secret: string;
+  admin_group_id: string | null;
+  agent_group_id: string | null;
+  updated_at: Generated<Date>;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -87,4 +118,7 @@ export interface Schema {
   invitations: InvitationsTable;
   audit_log: AuditLogTable;
   audit_counts: AuditCountsTable;
+  oidc_flows: OidcFlowsTable;
+  sign_in_failures: SignInFailuresTable;
+  sso_settings: SsoSettingsTable;
 }

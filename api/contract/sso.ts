@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+
+// Single sign-on settings: one provider per account (azure, okta or oidc). The client secret is
+// write-only: saved encrypted, never part of an answer.
+
+export const SSO_PROVIDERS = ['azure', 'okta', 'oidc'] as const;
+export const SsoProviderSchema = v.picklist(SSO_PROVIDERS, 'Choose azure, okta or oidc');
+export type SsoProvider = v.InferOutput<typeof SsoProviderSchema>;
+
+export const SSO_PROVIDER_TITLES: Record<SsoProvider, string> = { azure: 'Azure AD', okta: 'Okta', oidc: 'OpenID Connect' };
+
+export const SSO_DISABLED_REASON = 'Disable the current provider to enable this one';
+
+const required = (message: string, max = 500) =>
+  v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, `At most ${max} characters`));
+
+const discoveryUrl = v.pipe(
+  v.string('Discovery URL is required'),
+  v.trim(),
+  v.nonEmpty('Discovery URL is required'),
+  v.url('Discovery URL is required'),
+  v.regex(/^https?:\/\//i, 'Discovery URL is required'),
+  v.maxLength(2000),
+);
+
+const domain = v.pipe(
+  v.string('Domain is required'),
+  v.trim(),
+  v.toLowerCase(),
+  v.nonEmpty('Domain is required'),
+  v.regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'Domain must be a domain name, e.g. example.com'),
+);
+
+/** Empty keeps the stored secret when the same provider is already connected. */
+const clientSecret = v.optional(v.pipe(v.string('Client Secret is required'), v.trim(), v.maxLength(2000)), '');
+const groupId = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'At most 200 characters')), '');
+
+export const AzureSsoSchema = v.object({
+  discoveryUrl,
+  domain,
+  clientId: required('Client ID is required'),
+  clientSecret,
+  adminGroupId: groupId,
+  agentGroupId: groupId,
+});
+export const OktaSsoSchema = v.object({
+  tenant: required('Tenant is required', 253),
+  discoveryUrl,
+  domain,
+  clientId: required('Client ID is required'),
+  clientSecret,
+  adminGroupId: groupId,
+  agentGroupId: groupId,
+});
+export const OidcSsoSchema = v.object({
+  discoveryUrl,
+  domain,
+  clientId: required('Client ID is required'),
+  clientSecret,
+});
+export type AzureSsoInput = v.InferOutput<typeof AzureSsoSchema>;
+export type OktaSsoInput = v.InferOutput<typeof OktaSsoSchema>;
+export type OidcSsoInput = v.InferOutput<typeof OidcSsoSchema>;
+
+/** POST /sso: the provider plus its settings keyed by its name. */
+export const SsoSaveBodySchema = v.variant('provider', [
+  v.object({ provider: v.literal('azure'), azure: AzureSsoSchema }),
+  v.object({ provider: v.literal('okta'), okta: OktaSsoSchema }),
+  v.object({ provider: v.literal('oidc'), oidc: OidcSsoSchema }),
+], 'Choose azure, okta or oidc');
+export type SsoSaveBody = v.InferOutput<typeof SsoSaveBodySchema>;
+
+/** DELETE /sso */
+export const SsoDeleteBodySchema = v.object({ provider: SsoProviderSchema });
+export type SsoDeleteBody = v.InferOutput<typeof SsoDeleteBodySchema>;
+
+const view = { discoveryUrl: v.string(), domain: v.string(), clientId: v.string() };
+const groups = { adminGroupId: v.string(), agentGroupId: v.string() };
+
+/** GET /sso and the answer of POST /sso: the connected provider's settings, secret left out. */
+export const SsoSettingsSchema = v.object({
+  provider: v.nullable(SsoProviderSchema),
+  azure: v.nullable(v.object({ ...view, ...groups })),
+  okta: v.nullable(v.object({ tenant: v.string(), ...view, ...groups })),
+  /** shown as issuer, domain, clientId */
+  oidc: v.nullable(v.object({ ...view, issuer: v.string() })),
+});
+export type SsoSettings = v.InferOutput<typeof SsoSettingsSchema>;
