@@ -1,4 +1,5 @@
-import { serve } from '@hono/node-server';
+import http from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config';
@@ -7,6 +8,8 @@ import { createApp } from './app';
 import { openRuntime } from './runtime';
 import { DEMO_ACCOUNTS, hasAnyAccount, seedDemo } from './db/seed';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
+import { createDevIdp } from './identity/dev-idp';
+import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -19,9 +22,25 @@ async function main() {
     console.log('Seeded the demo accounts (Acme Support, Globex Care, Switchboard staff).');
   }
   const app = createApp(deps, { distDir });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    console.log(`Switchboard console on ${config.publicUrl} (listening on ${info.address}:${info.port}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+  const listener = getRequestListener(app.fetch);
+  // The development identity provider shares our port under /dev-idp; config refuses it in production.
+  const devIdp = config.devIdp && config.env !== 'production' ? await createDevIdp(devIdpOptions(config)) : null;
+  const server = http.createServer((req, res) => (devIdp?.matches(req.url) ? devIdp.handle(req, res) : listener(req, res)));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
   });
+  const address = server.address();
+  const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
+  console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+  if (devIdp) {
+    const sso = devSsoClient(config);
+    console.log(`Development identity provider mounted at ${devIdp.issuer} (stands in for Google, Microsoft and SSO; never mounted in production).`);
+    console.log(`  To try SSO, connect "OpenID Connect" on Settings > Single Sign-On with Discovery URL ${sso.discoveryUrl}, Client ID ${sso.clientId}, Client Secret ${sso.clientSecret}.`);
+  } else {
+    const names = [config.signIn.google && `Google-type (${config.signIn.google.issuer})`, config.signIn.azure && `Microsoft-type (${config.signIn.azure.issuer})`].filter(Boolean);
+    console.log(`Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`);
+  }
   if (config.env !== 'production') {
     console.log('\nSign-in links for the demo users (development only):');
     for (const demo of DEMO_ACCOUNTS) {

@@ -131,14 +131,24 @@ export async function finishAuthorization(
   return { email, firstName, lastName, groups, claims };
 }
 
-/** A short reason a person can act on; the ID token checks name what failed. */
+/** A short reason a person can act on, from the claim openid-client reports as failing. */
 function signInFailureMessage(err: unknown): string {
-  const e = err as { code?: string; message?: string; error?: string; cause?: { claim?: string } };
-  if (e?.error === 'invalid_grant') return 'The sign-in code was already used or has expired. Please sign in again.';
-  const message = e?.message ?? '';
-  if (/"exp"|expired/i.test(message)) return 'The identity provider answered with an expired ID token. Please sign in again.';
-  if (/nonce/i.test(message)) return 'The ID token does not belong to this sign-in (nonce mismatch). Please sign in again.';
-  if (/"aud"|audience/i.test(message)) return 'The ID token was issued to another application. Please sign in again.';
-  if (/"iss"|issuer/i.test(message)) return 'The ID token was issued by an unexpected identity provider.';
+  type Coded = { code?: string; error?: string; message?: string; cause?: Coded & { claim?: string } };
+  const e = err as Coded | undefined;
+  if (e?.error === 'invalid_grant' || e?.cause?.error === 'invalid_grant') return 'The sign-in code was already used or has expired. Please sign in again.';
+  const claim = e?.cause?.cause?.claim;
+  switch (claim) {
+    case 'exp':
+    case 'iat':
+    case 'nbf':
+      return 'The identity provider answered with an expired ID token. Please sign in again.';
+    case 'nonce':
+      return 'The ID token does not belong to this sign-in (nonce mismatch). Please sign in again.';
+    case 'aud':
+    case 'azp':
+      return 'The ID token was issued to another application. Please sign in again.';
+    case 'iss':
+      return 'The ID token was issued by an unexpected identity provider.';
+  }
   return 'The identity provider could not confirm who you are. Please sign in again.';
 }

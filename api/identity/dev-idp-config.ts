@@ -1,0 +1,28 @@
+import { devIdpClient, DEV_IDP_PATH, type Config } from '../config';
+import { DEMO_ACCOUNTS } from '../db/seed';
+import { redirectUriFor } from './flows';
+import type { DevIdpOptions } from './dev-idp';
+
+/**
+ * The development provider as the server mounts it: the Google-type and Microsoft-type clients
+ * the config points at, plus an SSO client a developer can enter on the Single Sign-On screen.
+ */
+export function devIdpOptions(config: Config): DevIdpOptions {
+  const sso = devIdpClient(config.sessionSecret, config.publicUrl, 'sso');
+  return {
+    issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
+    clients: [
+      { ...devIdpClient(config.sessionSecret, config.publicUrl, 'google'), redirectUris: [redirectUriFor(config.publicUrl, 'google')] },
+      { ...devIdpClient(config.sessionSecret, config.publicUrl, 'azure'), redirectUris: [redirectUriFor(config.publicUrl, 'azure')] },
+      { ...sso, redirectUris: [redirectUriFor(config.publicUrl, 'sso')] },
+    ],
+    users: DEMO_ACCOUNTS.flatMap((a) => a.admins.map(({ email, firstName, lastName }) => ({ email, firstName, lastName }))),
+    proxy: config.trustProxy,
+  };
+}
+
+/** What a developer types into the Single Sign-On screen to try SSO against the development provider. */
+export function devSsoClient(config: Config) {
+  const sso = devIdpClient(config.sessionSecret, config.publicUrl, 'sso');
+  return { discoveryUrl: `${sso.issuer}/.well-known/openid-configuration`, clientId: sso.clientId, clientSecret: sso.clientSecret };
+}
