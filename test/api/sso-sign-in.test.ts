@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
+import { Browser, PUBLIC_URL, flowCookie, startTestIdp } from './oidc-peer';
+
+// Single sign-on: the settings an admin saves (checked against a real provider's discovery
+// document) and the sign-in that follows, end to end against that provider on loopback.
+
+const idp = await startTestIdp(120);
+afterAll(() => idp.close());
+
+const sso = idp.client('sso');
+const azure = (over: Record<string, string> = {}) => ({
+  provider: 'azure',
+  azure: { discoveryUrl: idp.discoveryUrl, domain: 'acme.test', clientId: sso.clientId, clientSecret: sso.clientSecret, adminGroupId: 'sb-admins', agentGroupId: 'sb-agents', ...over },
+});
+
+let addressSeq = 0;
+const address = () => `203.0.113.${++addressSeq}`;
+
+async function ssoSignIn(t: TestContext, email: string, groups = '', typed = email) {
+  const from = address();
+  const auth = await t.call('POST', '/sso/oauth/authorize', { body: { email }, headers: { 'x-forwarded-for': from } });
+  expect(auth.status).toBe(200);
+  const { url } = (await auth.json()) as { url: string };
+  const back = await new Browser().signInAtIdp(url, typed, groups);
+  expect(back.pathname).toBe('/sso/callback');
+  return t.call('POST', '/sso/oauth/callback', {
+    headers: { cookie: flowCookie(auth), 'x-forwarded-for': from },
+    body: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') ?? undefined },
+  });
+}
+
+describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
+  const t = useTestContext(kind);
+  const connect = async (over: Record<string, string> = {}) => {
+    const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure(over).azure } } });
+    expect(res.status).toBe(201);
+  };
+
+  it('an e-mail whose domain has no SSO answers SSO_NOT_CONFIGURED on the email field', async () => {
+    const res = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'owner@globex.test' }, headers: { 'x-forwarded-for': address() } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 'SSO_NOT_CONFIGURED', message: 'SSO is not configured for this email address', fields: { email: 'SSO is not configured for this email address' } });
+    const bad = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'not-an-email' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({ email: 'Please provide a valid email address' });
+  });
+
+  it('authorize answers the provider URL with PKCE, state, nonce and the e-mail as a hint', async () => {
+    await connect();
+    const res = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'Admin@Acme.test' } });
+    const url = new URL(((await res.json()) as { url: string }).url);
+    expect(url.href.startsWith(`${idp.issuer}/auth?`)).toBe(true);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_id: sso.clientId, redirect_uri: `${PUBLIC_URL}/sso/callback`, response_type: 'code', scope: 'openid email profile', code_challenge_method: 'S256', login_hint: 'admin@acme.test',
+    });
+  });
+
+  it('an admin of the account signs in through SSO and the account records the platform', async () => {
+    const res = await ssoSignIn(t, 'admin@acme.test');
+    expect(res.status).toBe(200);
+    const claims = decodeJwt(((await res.json()) as { token: string }).token);
+    expect(claims).toMatchObject({ email: 'admin@acme.test', role: 'admin', acc: t.account('acme').id });
+    const account = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('accounts').select('platform').executeTakeFirstOrThrow());
+    expect(account.platform).toBe('okta');
+  });
+
+  it('someone in the admin group is added as an admin on first SSO sign-in', async () => {
+    const res = await ssoSignIn(t, 'grouped.person@acme.test', 'staff, sb-admins');
+    expect(res.status).toBe(200);
+    expect(decodeJwt(((await res.json()) as { token: string }).token)).toMatchObject({ email: 'grouped.person@acme.test', role: 'admin' });
+    const acme = t.account('acme');
+    const entry = await t.db.tenant(acme.id, (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'admin.provisioned').executeTakeFirstOrThrow());
+    expect(entry.description).toBe('grouped.person@acme.test was added as admin through the SSO admin group');
+  });
+
+  it('someone outside the admin list and the admin group gets ADMIN_NOT_FOUND', async () => {
+    const res = await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: 'ADMIN_NOT_FOUND', message: 'Please contact your account administrator to be added as an administrator on the account.' });
+  });
+
+  it('an admin of another account cannot enter through this account\'s provider', async () => {
+    const res = await ssoSignIn(t, 'admin@acme.test', 'sb-admins', 'owner@globex.test');
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('ADMIN_NOT_FOUND');
+  });
+
+  it('a replayed SSO return is refused', async () => {
+    const from = address();
+    const auth = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'owner@acme.test' }, headers: { 'x-forwarded-for': from } });
+    const back = await new Browser().signInAtIdp(((await auth.json()) as { url: string }).url, 'owner@acme.test');
+    const body = { code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') ?? undefined };
+    const headers = { cookie: flowCookie(auth), 'x-forwarded-for': from };
+    expect((await t.call('POST', '/sso/oauth/callback', { headers, body })).status).toBe(200);
+    const replay = await t.call('POST', '/sso/oauth/callback', { headers, body });
+    expect(replay.status).toBe(400);
+    expect(((await replay.json()) as { code: string }).code).toBe('STATE_INVALID');
+  });
+
+  it('without the admin group configured, only listed admins enter', async () => {
+    await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ adminGroupId: '', clientSecret: '' }).azure } } });
+    const res = await ssoSignIn(t, 'another.person@acme.test', 'sb-admins');
+    expect(res.status).toBe(403);
+    expect((await ssoSignIn(t, 'owner@acme.test')).status).toBe(200);
+  });
+});
