@@ -2,18 +2,34 @@ import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import { Link, useSearch } from 'wouter';
 import { EmailSchema } from '../../../api/contract/common';
-import { SSO_NOT_CONFIGURED, type SsoAuthorizeAnswer } from '../../../api/contract/sign-in';
+import { ACCOUNT_EXISTS, SSO_NOT_CONFIGURED, type SsoAuthorizeAnswer } from '../../../api/contract/sign-in';
 import { ApiError, errorMessage } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { ProviderButtons } from './ProviderButtons';
+import { ACCOUNT_EXISTS_MESSAGE, ProviderReturn, UNKNOWN_ERROR } from './ProviderReturn';
 
 export const INVALID_EMAIL = 'Please provide a valid email address';
 export const SSO_NOT_CONFIGURED_MESSAGE = 'SSO is not configured for this email address';
 
+/** A refusal the provider return left in the query (`error`, `error_description`). */
+function returnedError(params: URLSearchParams): string | null {
+  const code = params.get('error');
+  if (!code) return null;
+  if (code === ACCOUNT_EXISTS) return ACCOUNT_EXISTS_MESSAGE;
+  return params.get('error_description')?.slice(0, 300) || UNKNOWN_ERROR;
+}
+
 export default function SignInPage() {
-  const expired = new URLSearchParams(useSearch()).has('expired');
+  const params = new URLSearchParams(useSearch());
+  const code = params.get('code');
+  const state = params.get('state');
+  if (code && state) return <ProviderReturn body={{ code, state, iss: params.get('iss') ?? undefined }} />;
+  return <SignInForm expired={params.has('expired')} refused={returnedError(params)} />;
+}
+
+function SignInForm({ expired, refused }: { expired: boolean; refused: string | null }) {
   const api = useApi();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -48,6 +64,11 @@ export default function SignInPage() {
       {expired && (
         <p className="notice notice-warning" role="alert">
           Your session has expired. Please sign in again.
+        </p>
+      )}
+      {refused && (
+        <p className="notice notice-error" role="alert">
+          {refused}
         </p>
       )}
       <ProviderButtons />

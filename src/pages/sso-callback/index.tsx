@@ -2,7 +2,7 @@ import { useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { TokenAnswer } from '../../../api/contract/session';
-import { ADMIN_NOT_FOUND } from '../../../api/contract/sign-in';
+import { ADMIN_NOT_FOUND, type SsoCallbackBody } from '../../../api/contract/sign-in';
 import { ApiError, errorMessage } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { tokenAtom } from '../../state/session';
@@ -32,13 +32,14 @@ export default function SsoCallbackPage() {
   useEffect(() => {
     if (!code || !state || posted.current) return;
     posted.current = true;
-    api.post<TokenAnswer>('sso/oauth/callback', { code, state }).then(
+    api.post<TokenAnswer>('sso/oauth/callback', { code, state, iss: params.get('iss') ?? undefined } satisfies SsoCallbackBody).then(
       ({ token }) => {
         setToken(token);
         navigate('/', { replace: true });
       },
       (e) => setError(messageFor(e)),
     );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the query is read once, with the code
   }, [api, code, state, navigate, setToken]);
 
   return (
