@@ -47,22 +47,20 @@ export class WebexKeys {
   private cache = new Map<string, CachedKey>();
   private pending = new Map<string, Promise<CachedKey>>();
 
-  constructor(private readonly now: () => Date) {}
-
-  async get(iss: string, fresh = false): Promise<CachedKey> {
+  async get(iss: string, now: Date, fresh = false): Promise<CachedKey> {
     const hit = this.cache.get(iss);
-    const nowMs = this.now().getTime();
+    const nowMs = now.getTime();
     if (hit && !fresh && nowMs - hit.fetchedAt < KEY_TTL_MS) return hit;
     if (hit && fresh && nowMs - hit.fetchedAt < REFETCH_AFTER_MS) return hit;
     let p = this.pending.get(iss);
     if (!p) {
-      p = this.fetchKey(iss).finally(() => this.pending.delete(iss));
+      p = this.fetchKey(iss, nowMs).finally(() => this.pending.delete(iss));
       this.pending.set(iss, p);
     }
     return p;
   }
 
-  private async fetchKey(iss: string): Promise<CachedKey> {
+  private async fetchKey(iss: string, nowMs: number): Promise<CachedKey> {
     let res: Response;
     try {
       res = await fetch(`${iss.replace(/\/$/, '')}/oauth2/v2/keys/verification`, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -89,16 +87,16 @@ export class WebexKeys {
     } catch {
       throw unavailable('unreadable key');
     }
-    const entry = { key, fetchedAt: this.now().getTime() };
+    const entry = { key, fetchedAt: nowMs };
     this.cache.set(iss, entry);
     return entry;
   }
 }
 
 const keysByConfig = new WeakMap<WebexConfig, WebexKeys>();
-export function webexKeysFor(config: WebexConfig, now: () => Date): WebexKeys {
+export function webexKeysFor(config: WebexConfig): WebexKeys {
   let keys = keysByConfig.get(config);
-  if (!keys) keysByConfig.set(config, (keys = new WebexKeys(now)));
+  if (!keys) keysByConfig.set(config, (keys = new WebexKeys()));
   return keys;
 }
 
@@ -125,14 +123,14 @@ export async function verifyWebexToken(token: string, config: WebexConfig, keys:
   }
   const options = { issuer: iss, audience: config.appId, algorithms: ['RS256'], currentDate: now, requiredClaims: ['exp'] };
   let payload: JWTPayload;
-  let entry = await keys.get(iss);
+  let entry = await keys.get(iss, now);
   try {
     try {
       payload = (await jwtVerify(token, entry.key, options)).payload;
     } catch (err) {
       if (!(err instanceof joseErrors.JWSSignatureVerificationFailed)) throw err;
       // The broker may have rotated its key since we cached it.
-      const fresh = await keys.get(iss, true);
+      const fresh = await keys.get(iss, now, true);
       if (fresh === entry) throw err;
       entry = fresh;
       payload = (await jwtVerify(token, entry.key, options)).payload;

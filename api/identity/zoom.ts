@@ -115,10 +115,9 @@ async function readJson(res: Response): Promise<unknown> {
 export class ZoomApi {
   private cached: { token: string; until: number } | null = null;
 
-  constructor(private readonly config: ZoomConfig, private readonly now: () => Date) {}
+  constructor(private readonly config: ZoomConfig) {}
 
-  private async accessToken(): Promise<string> {
-    const nowMs = this.now().getTime();
+  private async accessToken(nowMs: number): Promise<string> {
     if (this.cached && this.cached.until > nowMs) return this.cached.token;
     const url = new URL(this.config.oauthUrl);
     url.searchParams.set('grant_type', 'account_credentials');
@@ -138,9 +137,9 @@ export class ZoomApi {
   }
 
   /** GET /users/{uid}: the user's profile, e-mail included. */
-  async user(uid: string): Promise<ZoomUser> {
+  async user(uid: string, now: Date): Promise<ZoomUser> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const token = await this.accessToken();
+      const token = await this.accessToken(now.getTime());
       let res: Response;
       try {
         res = await fetch(`${this.config.apiUrl}/users/${encodeURIComponent(uid)}`, {
@@ -167,8 +166,8 @@ export class ZoomApi {
 
 /** Zoom REST clients by configuration, so the access token is shared between requests. */
 const clients = new WeakMap<ZoomConfig, ZoomApi>();
-export function zoomApiFor(config: ZoomConfig, now: () => Date): ZoomApi {
+export function zoomApiFor(config: ZoomConfig): ZoomApi {
   let client = clients.get(config);
-  if (!client) clients.set(config, (client = new ZoomApi(config, now)));
+  if (!client) clients.set(config, (client = new ZoomApi(config)));
   return client;
 }

@@ -13,7 +13,7 @@ export const webexRoutes = new Hono<AppEnv>().post('/webex/authenticate', valida
   const deps = c.var.deps;
   const webex = deps.config.webex;
   if (!webex.appId) throw new ApiError(503, HOST_ERRORS.WEBEX_NOT_CONFIGURED, 'Sign-in from Webex is not set up on this server.');
-  const identity = await verifyWebexToken(c.req.valid('json').accessToken, webex, webexKeysFor(webex, deps.now), deps.now());
+  const identity = await verifyWebexToken(c.req.valid('json').accessToken, webex, webexKeysFor(webex), deps.now());
   const { admin } = await resolveVerifiedEmail(deps, { ...identity, platform: 'webex' });
   const answer: TokenAnswer = { token: await issueSessionToken(deps, admin) };
   return c.json(answer);

@@ -16,7 +16,7 @@ export const zoomRoutes = new Hono<AppEnv>().post('/zoom/context', validate('jso
   if (!zoom.clientId || !zoom.clientSecret) throw notConfigured();
   const ctx = verifyZoomContext(c.req.valid('json').context, zoom, deps.now());
   if (!zoom.accountId || !zoom.apiClientId || !zoom.apiClientSecret) throw notConfigured();
-  const user = await zoomApiFor(zoom, deps.now).user(ctx.uid);
+  const user = await zoomApiFor(zoom).user(ctx.uid, deps.now());
   // An unconfirmed address proves nothing about who owns it: never sign it in as that admin.
   if (user.verified === 0 || (user.status !== undefined && user.status !== 'active')) {
     throw new ApiError(403, HOST_ERRORS.ZOOM_USER_UNVERIFIED, 'Please confirm your e-mail address with Zoom, then reopen the app.');
