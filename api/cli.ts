@@ -22,7 +22,14 @@ async function main(args: string[]): Promise<void> {
   }
   if (command === 'manifests') {
     const { writeManifests } = await import('../manifests/index');
-    for (const file of writeManifests(loadConfig().publicUrl, rest[0] ?? 'dist/manifests')) console.log(`wrote ${file}`);
+    let files: string[];
+    try {
+      files = writeManifests(loadConfig().publicUrl, rest[0] ?? 'dist/manifests');
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
+    for (const file of files) console.log(`wrote ${file}`);
     return;
   }
   if (!['link', 'seed', 'migrate'].includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
