@@ -6,6 +6,8 @@ import { ApiError, errorResponse } from './http/errors';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes } from './routes/billing';
 import { uiRoutes } from './static';
+import { zoomRoutes } from './routes/zoom';
+import { webexRoutes } from './routes/webex';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -25,6 +27,8 @@ export function createApi(deps: Deps) {
 
   // Public: no session needed.
   api.get('/health', (c) => c.json({ ok: true }));
+  api.route('/', zoomRoutes);
+  api.route('/', webexRoutes);
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();
