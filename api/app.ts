@@ -5,6 +5,10 @@ import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes } from './routes/billing';
+import { brandingRoutes } from './routes/branding';
+import { invitationsRoutes } from './routes/invitations';
+import { auditLogRoutes } from './routes/audit-log';
+import { developersRoutes } from './routes/developers';
 import { uiRoutes } from './static';
 
 export type AppOptions = {
@@ -31,6 +35,10 @@ export function createApi(deps: Deps) {
   authed.use('*', requireSession());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
+  authed.route('/', brandingRoutes);
+  authed.route('/', invitationsRoutes);
+  authed.route('/', auditLogRoutes);
+  authed.route('/', developersRoutes);
   api.route('/', authed);
 
   api.notFound(() => {

@@ -26,6 +26,7 @@ const EnvSchema = v.object({
   SESSION_HOURS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of hours'), v.transform(Number), v.minValue(1), v.maxValue(168)), '12'),
   INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
+  DNS_SERVERS: v.optional(v.pipe(v.string(), v.regex(/^[\w.:\[\]]+(\s*,\s*[\w.:\[\]]+)*$/, 'must be a comma-separated list of DNS server addresses (ip or ip:port)'))),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
 });
 
@@ -44,6 +45,8 @@ export type Config = {
   sessionHours: number;
   invitationDays: number;
   cnameTarget: string;
+  /** DNS servers for custom-domain checks ('ip' or 'ip:port'); empty means the system's */
+  dnsServers: string[];
   autoSeed: boolean;
   /** everything else from the environment, for areas that read their own settings */
   raw: Record<string, string | undefined>;
@@ -91,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionHours: e.SESSION_HOURS,
     invitationDays: e.INVITATION_DAYS,
     cnameTarget: e.CNAME_TARGET,
+    dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((server) => server.trim()) : [],
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : !production && !e.DATABASE_URL,
     raw: env,
   };
@@ -111,6 +115,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sessionHours: 12,
     invitationDays: 7,
     cnameTarget: 'custom.switchboard.example',
+    dnsServers: [],
     autoSeed: false,
     raw: {},
     ...overrides,

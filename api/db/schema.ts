@@ -79,6 +79,16 @@ export interface AuditCountsTable {
   count: number;
 }
 
+export interface DeveloperKeysTable {
+  account_id: string;
+  widget_key: string;
+  /** encryptSecret() of the sk_… key */
+  secret_key_encrypted: string;
+  /** encryptSecret() of the whsec_… secret */
+  webhook_secret_encrypted: string;
+  created_at: CreatedAt;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -87,4 +97,5 @@ export interface Schema {
   invitations: InvitationsTable;
   audit_log: AuditLogTable;
   audit_counts: AuditCountsTable;
+  developer_keys: DeveloperKeysTable;
 }
