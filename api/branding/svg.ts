@@ -45,6 +45,21 @@ function stripReferences(root: Element) {
   }
 }
 
+/**
+ * XML-only nodes cannot move into the HTML document DOMPurify works in: CDATA becomes plain
+ * text (it is only ever text in a static drawing); comments and processing instructions go.
+ */
+function flattenXmlNodes(root: Element) {
+  const walk = (node: Node) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === 4) node.replaceChild(root.ownerDocument.createTextNode((child as CharacterData).data), child);
+      else if (child.nodeType === 7 || child.nodeType === 8) node.removeChild(child);
+      else if (child.nodeType === 1) walk(child);
+    }
+  };
+  walk(root);
+}
+
 const LENGTH = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/;
 
 /** The viewBox keeps the drawing's proportions once width and height are gone. */
@@ -70,13 +85,19 @@ export function sanitizeSvg(text: string): string {
   if (!root || doc.getElementsByTagName('parsererror').length > 0) throw new SvgRejected('The logo is not a well-formed SVG file.');
   if (root.namespaceURI !== SVG_NS || root.localName !== 'svg') throw new SvgRejected('The logo must be an SVG image.');
 
-  const body = purify.sanitize(root, {
-    USE_PROFILES: { svg: true, svgFilters: true },
-    FORBID_TAGS: FORBIDDEN_TAGS,
-    FORBID_ATTR: FORBIDDEN_ATTRS,
-    ALLOW_DATA_ATTR: false,
-    RETURN_DOM: true,
-  }) as unknown as Element;
+  flattenXmlNodes(root);
+  let body: Element;
+  try {
+    body = purify.sanitize(root, {
+      USE_PROFILES: { svg: true, svgFilters: true },
+      FORBID_TAGS: FORBIDDEN_TAGS,
+      FORBID_ATTR: FORBIDDEN_ATTRS,
+      ALLOW_DATA_ATTR: false,
+      RETURN_DOM: true,
+    }) as unknown as Element;
+  } catch {
+    throw new SvgRejected('The logo could not be read as an SVG image.');
+  }
   const svg = body.firstElementChild;
   if (!svg || svg.namespaceURI !== SVG_NS || svg.localName !== 'svg') throw new SvgRejected('The logo must be an SVG image.');
   stripReferences(svg);
