@@ -47,7 +47,7 @@ function answer(query: Buffer, records: Map<string, DnsRecord>): Buffer {
   const answers: Buffer[] = [];
   if (record && record !== 'servfail') {
     let type = 0;
-    let rdata = Buffer.alloc(0);
+    let rdata: Buffer = Buffer.alloc(0);
     if ('cname' in record && (q.type === TYPE_CNAME || q.type === TYPE_A)) {
       type = TYPE_CNAME;
       rdata = encodeName(record.cname);
