@@ -3,6 +3,10 @@ import { BrandingSchema } from './session';
 
 export { BrandingSchema, type Branding } from './session';
 
+/** GET /branding: the branding plus the fixed host a custom domain's CNAME must point at. */
+export const BrandingSettingsSchema = v.object({ ...BrandingSchema.entries, cnameTarget: v.string() });
+export type BrandingSettings = v.InferOutput<typeof BrandingSettingsSchema>;
+
 /** The largest SVG logo we keep, in bytes of SVG text (before base64). */
 export const LOGO_MAX_BYTES = 256 * 1024;
 /** The same cap as base64 characters: what travels in the JSON body. */

@@ -11,6 +11,7 @@ import {
   DOMAIN_TAKEN,
   DomainUpdateSchema,
   type Branding,
+  type BrandingSettings,
 } from '../contract/branding';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
@@ -25,7 +26,9 @@ const domainTaken = () => new ApiError(409, DOMAIN_TAKEN, 'This domain is alread
 export const brandingRoutes = new Hono<AppEnv>()
   .get('/branding', requireRole('admin'), async (c) => {
     const { accountId } = c.var.session;
-    return c.json(await c.var.deps.db.tenant(accountId, (trx) => readBranding(trx, accountId)));
+    const branding = await c.var.deps.db.tenant(accountId, (trx) => readBranding(trx, accountId));
+    const answer: BrandingSettings = { ...branding, cnameTarget: c.var.deps.config.cnameTarget };
+    return c.json(answer);
   })
 
   .put('/branding', requireRole('admin'), validate('json', BrandingUpdateSchema), async (c) => {

@@ -21,7 +21,7 @@ describe.each(DATABASE_KINDS)('branding (%s)', (kind) => {
   it('an admin reads the branding', async () => {
     const res = await t.call('GET', '/branding', { as: 'admin@acme.test' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ name: 'Acme Support', logo: '', color: '#2563EB', domain: null, domainIsVerified: false });
+    expect(await res.json()).toEqual({ name: 'Acme Support', logo: '', color: '#2563EB', domain: null, domainIsVerified: false, cnameTarget: 'custom.switchboard.example' });
   });
 
   it('a supervisor may not read or change the branding (403)', async () => {
