@@ -72,9 +72,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     },
   };
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as never });
-  // An idle pooled connection that the server closes (restart, admin termination) is dropped and
-  // replaced by the pool; without a listener its 'error' event would crash the process.
-  pool.on('error', () => {});
+  // An idle connection the server drops (restart, failover) must not crash the process: the
+  // pool replaces it on the next checkout.
+  pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return new Database(
     kysely,

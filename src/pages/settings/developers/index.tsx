@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { maskSecretKey, maskWebhookSecret, SIGNATURE_HEADER, type DeveloperKeys } from '../../../../api/contract/developers';
 import { errorMessage } from '../../../api/client';
 import { useQuery } from '../../../api/hooks';
-import { useHost } from '../../../app/host-context';
+import { OpenInBrowser } from '../../../app/OpenInBrowser';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
@@ -51,34 +51,13 @@ function isFromSwitchboard(rawBody, signatureHeader, webhookSecret) {
 // });`;
 
 export default function Developers() {
-  const host = useHost();
   const bootstrap = useAtomValue(bootstrapAtom);
   const keys = useQuery('developer-keys', (api, signal) => api.get<DeveloperKeys>('/accounts/developer', { signal }));
-  // Inside Zoom the page offers the full browser (copying secrets and reading code is easier
-  // there); the host opens it through its SDK when it can, else a new window is the fallback.
-  const inZoom = host.kind === 'zoom';
-  const openInBrowser = host.links?.openInBrowser;
-  const browserUrl = `${window.location.origin}/settings/developers`;
-
   return (
     <div className="page">
       <div className="page-header">
         <h1 className="page-title">Developers</h1>
-        {inZoom && (
-          <a
-            href={browserUrl}
-            target="_blank"
-            rel="noreferrer"
-            className="btn btn-secondary"
-            onClick={(e) => {
-              if (!openInBrowser) return;
-              e.preventDefault();
-              openInBrowser('/settings/developers');
-            }}
-          >
-            Open in browser
-          </a>
-        )}
+        <OpenInBrowser path="/settings/developers" />
       </div>
       <p className="page-lead">Keys for the widget, the API and webhooks of this account. Keep the secret key and the webhook secret out of browsers and source code.</p>
       <Card title="Keys">
