@@ -7,6 +7,10 @@ import { adminsRoutes } from './routes/admins';
 import { billingRoutes } from './routes/billing';
 import { signInRoutes } from './routes/sign-in';
 import { ssoRoutes } from './routes/sso';
+import { brandingRoutes } from './routes/branding';
+import { invitationsRoutes } from './routes/invitations';
+import { auditLogRoutes } from './routes/audit-log';
+import { developersRoutes } from './routes/developers';
 import { uiRoutes } from './static';
 import { zoomRoutes } from './routes/zoom';
 import { webexRoutes } from './routes/webex';
@@ -39,6 +43,10 @@ export function createApi(deps: Deps) {
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);
+  authed.route('/', brandingRoutes);
+  authed.route('/', invitationsRoutes);
+  authed.route('/', auditLogRoutes);
+  authed.route('/', developersRoutes);
   api.route('/', authed);
 
   api.notFound(() => {

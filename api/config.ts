@@ -29,6 +29,7 @@ const EnvSchema = v.object({
   SESSION_HOURS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of hours'), v.transform(Number), v.minValue(1), v.maxValue(168)), '12'),
   INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
+  DNS_SERVERS: v.optional(v.pipe(v.string(), v.regex(/^[\w.:\[\]]+(\s*,\s*[\w.:\[\]]+)*$/, 'must be a comma-separated list of DNS server addresses (ip or ip:port)'))),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   GOOGLE_ISSUER: v.optional(url('the Google-type provider issuer, e.g. https://accounts.google.com')),
   GOOGLE_CLIENT_ID: v.optional(v.string()),
@@ -66,6 +67,8 @@ export type Config = {
   sessionHours: number;
   invitationDays: number;
   cnameTarget: string;
+  /** DNS servers for custom-domain checks ('ip' or 'ip:port'); empty means the system's */
+  dnsServers: string[];
   autoSeed: boolean;
   /** the Google-type and Microsoft-type sign-in providers; null when not configured */
   signIn: { google: OidcClientSettings | null; azure: OidcClientSettings | null };
@@ -171,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionHours: e.SESSION_HOURS,
     invitationDays: e.INVITATION_DAYS,
     cnameTarget: e.CNAME_TARGET,
+    dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((server) => server.trim()) : [],
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : !production && !e.DATABASE_URL,
     signIn: {
       google: google ?? (devIdp ? devIdpClient(sessionSecret, publicUrl, 'google') : null),
@@ -210,6 +214,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sessionHours: 12,
     invitationDays: 7,
     cnameTarget: 'custom.switchboard.example',
+    dnsServers: [],
     autoSeed: false,
     signIn: { google: null, azure: null },
     devIdp: false,

@@ -110,6 +110,16 @@ export interface SsoSettingsTable {
   updated_at: Generated<Date>;
 }
 
+export interface DeveloperKeysTable {
+  account_id: string;
+  widget_key: string;
+  /** encryptSecret() of the sk_… key */
+  secret_key_encrypted: string;
+  /** encryptSecret() of the whsec_… secret */
+  webhook_secret_encrypted: string;
+  created_at: CreatedAt;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -121,4 +131,5 @@ export interface Schema {
   oidc_flows: OidcFlowsTable;
   sign_in_failures: SignInFailuresTable;
   sso_settings: SsoSettingsTable;
+  developer_keys: DeveloperKeysTable;
 }

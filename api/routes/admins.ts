@@ -1,39 +1,117 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
+import { requireRole } from '../auth/guards';
+import { audit, actorOf } from '../audit';
 import { visibleApps } from '../contract/apps';
 import type { Bootstrap } from '../contract/session';
+import { RoleUpdateSchema, type AdminItem } from '../contract/admins';
 import { ApiError } from '../http/errors';
+import { validate } from '../http/validate';
+import type { Trx } from '../db/index';
 import { billingByApp } from './billing-data';
+import { brandingOf } from './branding-data';
+import { idParam } from './ids';
 
-export const adminsRoutes = new Hono<AppEnv>().get('/admins/bootstrap', async (c) => {
-  const session = c.var.session;
-  const { db, config } = c.var.deps;
-  const body = await db.tenant(session.accountId, async (trx): Promise<Bootstrap> => {
-    const account = await trx.selectFrom('accounts').select(['id', 'name']).where('id', '=', session.accountId).executeTakeFirst();
-    if (!account) throw new ApiError(401, 'ACCOUNT_NOT_FOUND', 'This account no longer exists.');
-    const branding = await trx.selectFrom('branding').selectAll().where('account_id', '=', session.accountId).executeTakeFirst();
-    // In ghost mode the staff member sees what the account's admin sees, so the app list
-    // follows the account admin's e-mail, not the staff member's.
-    const apps = visibleApps(session.email, config.providerEmailDomain).map((a) => a.id);
-    return {
-      id: session.adminId,
-      account: { id: account.id, name: account.name },
-      firstName: session.firstName,
-      lastName: session.lastName,
-      email: session.email,
-      role: session.role,
-      isRoot: session.isRoot,
-      ghost: session.ghost,
-      apps,
-      billing: await billingByApp(trx, session.accountId),
-      branding: {
-        name: branding?.name ?? account.name,
-        logo: branding?.logo ?? '',
-        color: branding?.color ?? '#2563EB',
-        domain: branding?.domain ?? null,
-        domainIsVerified: branding?.domain_is_verified ?? false,
-      },
-    };
+const ROLE_ORDER = { owner: 0, admin: 1, supervisor: 2 } as const;
+
+const adminNotFound = () => new ApiError(404, 'NOT_FOUND', 'There is no such administrator.');
+
+type AdminRow = { id: string; first_name: string; last_name: string; email: string; role: AdminItem['role'] };
+const itemOf = (row: AdminRow): AdminItem => ({ id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email, role: row.role });
+const nameOf = (row: AdminRow) => [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email;
+
+/** The active admin with this id in the caller's account, locked for the change. */
+async function targetAdmin(trx: Trx, accountId: string, id: string): Promise<AdminRow> {
+  const row = await trx
+    .selectFrom('admins')
+    .select(['id', 'first_name', 'last_name', 'email', 'role'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw adminNotFound();
+  return row;
+}
+
+export const adminsRoutes = new Hono<AppEnv>()
+  .get('/admins/bootstrap', async (c) => {
+    const session = c.var.session;
+    const { db, config } = c.var.deps;
+    const body = await db.tenant(session.accountId, async (trx): Promise<Bootstrap> => {
+      const account = await trx.selectFrom('accounts').select(['id', 'name']).where('id', '=', session.accountId).executeTakeFirst();
+      if (!account) throw new ApiError(401, 'ACCOUNT_NOT_FOUND', 'This account no longer exists.');
+      const branding = await trx.selectFrom('branding').selectAll().where('account_id', '=', session.accountId).executeTakeFirst();
+      // In ghost mode the staff member sees what the account's admin sees, so the app list
+      // follows the account admin's e-mail, not the staff member's.
+      const apps = visibleApps(session.email, config.providerEmailDomain).map((a) => a.id);
+      return {
+        id: session.adminId,
+        account: { id: account.id, name: account.name },
+        firstName: session.firstName,
+        lastName: session.lastName,
+        email: session.email,
+        role: session.role,
+        isRoot: session.isRoot,
+        ghost: session.ghost,
+        apps,
+        billing: await billingByApp(trx, session.accountId),
+        branding: brandingOf(branding, account.name),
+      };
+    });
+    return c.json(body);
+  })
+
+  .get('/admins', requireRole('admin'), async (c) => {
+    const { accountId } = c.var.session;
+    const rows = await c.var.deps.db.tenant(accountId, (trx) =>
+      trx
+        .selectFrom('admins')
+        .select(['id', 'first_name', 'last_name', 'email', 'role'])
+        .where('account_id', '=', accountId)
+        .where('archived_at', 'is', null)
+        .execute(),
+    );
+    rows.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || nameOf(a).localeCompare(nameOf(b)));
+    return c.json(rows.map(itemOf));
+  })
+
+  .put('/admins/:id/role', requireRole('admin'), idParam('administrator'), validate('json', RoleUpdateSchema), async (c) => {
+    const { id } = c.req.valid('param');
+    const { role } = c.req.valid('json');
+    const session = c.var.session;
+    const item = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const target = await targetAdmin(trx, session.accountId, id);
+      if (target.role === 'owner') throw new ApiError(409, 'OWNER_IMMUTABLE', "The account owner's role cannot be changed.");
+      // an admin demoting themselves would lock themselves out of these settings mid-click
+      if (target.id === session.adminId) throw new ApiError(409, 'CANNOT_CHANGE_OWN_ROLE', 'You cannot change your own role.');
+      if (target.role === role) return itemOf(target);
+      await trx.updateTable('admins').set({ role }).where('id', '=', target.id).execute();
+      await audit(trx, session.accountId, actorOf(session), {
+        namespace: 'global',
+        description: `Changed the role of ${nameOf(target)} (${target.email}) from ${target.role} to ${role}`,
+        event: 'admin.role-changed',
+      });
+      return itemOf({ ...target, role });
+    });
+    return c.json(item);
+  })
+
+  .delete('/admins/:id', requireRole('admin'), idParam('administrator'), async (c) => {
+    const { id } = c.req.valid('param');
+    const session = c.var.session;
+    const { db, now } = c.var.deps;
+    const item = await db.tenant(session.accountId, async (trx) => {
+      const target = await targetAdmin(trx, session.accountId, id);
+      if (target.role === 'owner') throw new ApiError(409, 'OWNER_IMMUTABLE', 'The account owner cannot be archived.');
+      if (target.id === session.adminId) throw new ApiError(409, 'CANNOT_ARCHIVE_SELF', 'You cannot archive yourself.');
+      await trx.updateTable('admins').set({ archived_at: now() }).where('id', '=', target.id).execute();
+      await audit(trx, session.accountId, actorOf(session), {
+        namespace: 'global',
+        description: `Archived ${nameOf(target)} (${target.email})`,
+        event: 'admin.archived',
+      });
+      return itemOf(target);
+    });
+    return c.json(item);
   });
-  return c.json(body);
-});

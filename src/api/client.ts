@@ -75,7 +75,7 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
     },
   });
 
-  async function call<T>(method: string, path: string, { expect = 200, query, json, signal }: CallOptions = {}): Promise<T> {
+  async function send(method: string, path: string, { expect = 200, query, json, signal }: CallOptions = {}): Promise<Response> {
     const options: Options = { method, signal };
     if (json !== undefined) options.json = json;
     if (query) {
@@ -89,6 +89,11 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
       if (error.code === JWT_EXPIRED) onSessionExpired?.();
       throw error;
     }
+    return response;
+  }
+
+  async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    const response = await send(method, path, options);
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     return (text ? JSON.parse(text) : undefined) as T;
@@ -96,6 +101,17 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
 
   return {
     get: <T>(path: string, options?: Omit<CallOptions, 'json'>) => call<T>('GET', path, options),
+    /** a GET whose answer headers matter too (paging headers such as x-count, x-last-key) */
+    getWithHeaders: async <T>(path: string, options?: Omit<CallOptions, 'json'>): Promise<{ data: T; headers: Headers }> => {
+      const response = await send('GET', path, options);
+      return { data: (await response.json()) as T, headers: response.headers };
+    },
+    /** a GET that answers a file: the body and the file name from Content-Disposition */
+    download: async (path: string, options?: Omit<CallOptions, 'json'>): Promise<{ blob: Blob; filename: string | null }> => {
+      const response = await send('GET', path, options);
+      const filename = response.headers.get('content-disposition')?.match(/filename="([^"]+)"/)?.[1] ?? null;
+      return { blob: await response.blob(), filename };
+    },
     post: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('POST', path, { ...options, json }),
     /** a POST that creates something: its success status is 201 */
     create: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('POST', path, { expect: 201, ...options, json }),

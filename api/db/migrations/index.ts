@@ -3,7 +3,8 @@
 // 0400 embedded hosts, 0500 watch tower and results.
 import * as m0001 from './0001_foundation';
 import * as m0100 from './0100_identity';
+import * as m0200 from './0200_developer_keys';
 
 export type Migration = { id: string; sql: string };
 
-export const MIGRATIONS: Migration[] = [m0001, m0100];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200];

@@ -1,9 +1,106 @@
-import { NotBuiltYet } from '../../../ui/Card';
+import { useState } from 'react';
+import { AUDIT_COUNT_HEADER, AUDIT_LAST_KEY_HEADER, AUDIT_PAGE_SIZE, type AuditEntry } from '../../../../api/contract/audit-log';
+import { errorMessage } from '../../../api/client';
+import { useApi, useQuery } from '../../../api/hooks';
+import { Button } from '../../../ui/Button';
+import { Card } from '../../../ui/Card';
+import { Table, type Column } from '../../../ui/Table';
+import { toast } from '../../../ui/Toast';
+import { formatDate, formatDateTime, formatNumber } from '../../../ui/format';
 
-export default function AuditLogSettings() {
+/** Who made an entry: the admin, or the provider when there is none (ghost mode, staff). */
+export function actorName(entry: Pick<AuditEntry, 'admin'>): string {
+  if (!entry.admin) return 'Provider';
+  return [entry.admin.firstName, entry.admin.lastName].filter(Boolean).join(' ') || 'Unknown admin';
+}
+
+const columns: Column<AuditEntry>[] = [
+  {
+    key: 'date',
+    header: 'Date',
+    render: (e) => (
+      <time dateTime={e.timestamp} title={formatDateTime(e.timestamp)}>
+        {formatDate(e.timestamp)}
+      </time>
+    ),
+  },
+  { key: 'admin', header: 'Admin', render: (e) => (e.admin ? actorName(e) : <span className="muted">Provider</span>) },
+  { key: 'description', header: 'Description', render: (e) => e.description },
+  { key: 'event', header: 'Event', render: (e) => <code>{e.event}</code> },
+];
+
+function browserTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+export default function AuditLog() {
+  const api = useApi();
+  // keys of the pages before the current one; the current page's key is the last one
+  const [keys, setKeys] = useState<(string | null)[]>([null]);
+  const key = keys[keys.length - 1] ?? null;
+  const page = useQuery(`audit-log:${key ?? ''}`, (a, signal) =>
+    a.getWithHeaders<AuditEntry[]>('/audit-log', { signal, query: { lastKey: key ?? undefined } }).then(({ data, headers }) => ({
+      entries: data,
+      count: Number(headers.get(AUDIT_COUNT_HEADER) ?? data.length),
+      nextKey: headers.get(AUDIT_LAST_KEY_HEADER),
+    })),
+  );
+
+  const exportCsv = async () => {
+    try {
+      const { blob, filename } = await api.download('/audit-log/export', { query: { timezone: browserTimeZone() } });
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = filename ?? 'audit-log.csv';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) {
+      toast.error('The audit log could not be exported', errorMessage(err, 'Please try again later'));
+      throw err;
+    }
+  };
+
+  const pageIndex = keys.length - 1;
+  const first = pageIndex * AUDIT_PAGE_SIZE + 1;
+  const shown = page.data?.entries.length ?? 0;
+
   return (
-    <NotBuiltYet title="Audit log">
-      Every change made in the console, with export. This screen is not built yet: it arrives in a later release of the console.
-    </NotBuiltYet>
+    <div className="page">
+      <div className="page-header">
+        <h1 className="page-title">Audit log</h1>
+        <Button onClick={exportCsv} successLabel="Exported">
+          Export CSV
+        </Button>
+      </div>
+      <p className="page-lead">Every change made in this account, newest first.</p>
+      <Card>
+        {page.error ? (
+          <div role="alert">
+            <p>{errorMessage(page.error, 'The audit log could not be loaded.')}</p>
+            <Button onClick={page.reload}>Try again</Button>
+          </div>
+        ) : (
+          <Table caption="Audit log" columns={columns} rows={page.data?.entries} rowKey={(e) => String(e.id)} loading={page.loading} empty="No entries yet" />
+        )}
+        <nav className="pager" aria-label="Audit log pages">
+          <span className="muted" aria-live="polite">
+            {page.data && shown > 0 ? `${formatNumber(first)}–${formatNumber(first + shown - 1)} of ${formatNumber(page.data.count)}` : ''}
+          </span>
+          <Button size="sm" disabled={pageIndex === 0 || page.loading} onClick={() => setKeys((k) => k.slice(0, -1))}>
+            Previous
+          </Button>
+          <Button size="sm" disabled={!page.data?.nextKey || page.loading} onClick={() => page.data?.nextKey && setKeys((k) => [...k, page.data!.nextKey])}>
+            Next
+          </Button>
+        </nav>
+      </Card>
+    </div>
   );
 }

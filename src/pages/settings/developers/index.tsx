@@ -1,13 +1,92 @@
+import { useAtomValue } from 'jotai';
+import { maskSecretKey, maskWebhookSecret, SIGNATURE_HEADER, type DeveloperKeys } from '../../../../api/contract/developers';
+import { errorMessage } from '../../../api/client';
+import { useQuery } from '../../../api/hooks';
 import { OpenInBrowser } from '../../../app/OpenInBrowser';
-import { NotBuiltYet } from '../../../ui/Card';
+import { bootstrapAtom } from '../../../state/session';
+import { Button } from '../../../ui/Button';
+import { Card } from '../../../ui/Card';
+import { LoadingPanel } from '../../../ui/Spinner';
+import { toast } from '../../../ui/Toast';
 
-export default function DevelopersSettings() {
+async function copy(label: string, value: string) {
+  try {
+    await navigator.clipboard.writeText(value);
+    toast.success(`${label} copied to clipboard`);
+  } catch (err) {
+    toast.error(`${label} could not be copied`, 'Your browser did not allow access to the clipboard.');
+    throw err;
+  }
+}
+
+function KeyRow({ label, shown, value, hint }: { label: string; shown: string; value: string; hint?: string }) {
   return (
-    <>
-      <OpenInBrowser path="/settings/developers" />
-      <NotBuiltYet title="Developers">
-        Widget key, secret key and webhook secret for your integration. This screen is not built yet: it arrives in a later release of the console.
-      </NotBuiltYet>
-    </>
+    <div className="key-row">
+      <dt>{label}</dt>
+      <dd>
+        <code className="key-value" data-testid={`key-${label}`}>
+          {shown}
+        </code>
+        <Button size="sm" aria-label={`Copy ${label}`} onClick={() => copy(label, value)} successLabel="Copied">
+          Copy
+        </Button>
+        {hint && <p className="field-hint">{hint}</p>}
+      </dd>
+    </div>
+  );
+}
+
+export const VERIFY_SAMPLE = `import crypto from 'node:crypto';
+
+// rawBody: the request body exactly as received (a Buffer), before any JSON parsing
+function isFromSwitchboard(rawBody, signatureHeader, webhookSecret) {
+  const expected = crypto.createHmac('sha256', webhookSecret).update(rawBody).digest('hex');
+  const given = Buffer.from(signatureHeader ?? '', 'hex');
+  return given.length === 32 && crypto.timingSafeEqual(given, Buffer.from(expected, 'hex'));
+}
+
+// Express: app.post('/webhooks', express.raw({ type: '*/*' }), (req, res) => {
+//   if (!isFromSwitchboard(req.body, req.get('${SIGNATURE_HEADER}'), process.env.WEBHOOK_SECRET)) return res.sendStatus(401);
+//   const event = JSON.parse(req.body); ...
+// });`;
+
+export default function Developers() {
+  const bootstrap = useAtomValue(bootstrapAtom);
+  const keys = useQuery('developer-keys', (api, signal) => api.get<DeveloperKeys>('/accounts/developer', { signal }));
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1 className="page-title">Developers</h1>
+        <OpenInBrowser path="/settings/developers" />
+      </div>
+      <p className="page-lead">Keys for the widget, the API and webhooks of this account. Keep the secret key and the webhook secret out of browsers and source code.</p>
+      <Card title="Keys">
+        {keys.error ? (
+          <div role="alert">
+            <p>{errorMessage(keys.error, 'The keys could not be loaded.')}</p>
+            <Button onClick={keys.reload}>Try again</Button>
+          </div>
+        ) : !keys.data ? (
+          <LoadingPanel label="Loading keys" />
+        ) : (
+          <dl className="key-list">
+            {bootstrap && <KeyRow label="Account ID" shown={bootstrap.account.id} value={bootstrap.account.id} />}
+            <KeyRow label="Widget key" shown={keys.data.widgetKey} value={keys.data.widgetKey} hint="Public: goes into the pages that embed the widget." />
+            <KeyRow label="Secret key" shown={maskSecretKey(keys.data.secretKey)} value={keys.data.secretKey} hint="For calls from your servers to the API." />
+            <KeyRow label="Webhook secret" shown={maskWebhookSecret()} value={keys.data.webhookSecret} hint="Signs the webhook requests we send you." />
+          </dl>
+        )}
+      </Card>
+      <Card title="Verifying webhooks">
+        <p>
+          Every webhook request carries an <code>{SIGNATURE_HEADER}</code> header: the HMAC-SHA256 of the raw request body, keyed with your webhook secret (the
+          whole <code>whsec_…</code> value), as lowercase hex. Compute the same value over the body exactly as received and compare it in constant time; reject the
+          request when they differ.
+        </p>
+        <pre className="code-sample">
+          <code>{VERIFY_SAMPLE}</code>
+        </pre>
+      </Card>
+    </div>
   );
 }

@@ -1,0 +1,114 @@
+import DOMPurify from 'isomorphic-dompurify';
+import { JSDOM } from 'jsdom';
+import { LOGO_MAX_BYTES } from '../contract/branding';
+
+// Logos are customer-supplied SVG that the console shows in every admin's browser, so the server
+// keeps only a static, self-contained drawing: DOMPurify (on jsdom, never happy-dom) with the SVG
+// profiles, minus everything that can script, fetch, navigate or animate attributes, then our own
+// pass for references out of the document. The console shows logos only through <img>, which runs
+// no script either; this is the second wall, and the one that protects other consumers.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// One window for the process: DOMPurify and the parser are synchronous, so calls never interleave.
+const { window } = new JSDOM('');
+const purify = DOMPurify(window as never);
+
+const FORBIDDEN_TAGS = [
+  'style', 'image', 'use', 'a', 'animate', 'set', 'foreignObject', 'foreignobject',
+  'animateMotion', 'animatemotion', 'animateTransform', 'animatetransform', 'animateColor', 'animatecolor',
+  'mpath', 'tref', 'script', 'feImage', 'feimage', 'font', 'altGlyph', 'altglyph', 'glyphRef', 'glyphref',
+];
+const FORBIDDEN_ATTRS = ['style', 'src', 'action', 'formaction', 'begin', 'end', 'to', 'from', 'values', 'by', 'attributeName'];
+
+export class SvgRejected extends Error {}
+
+/** Keeps fragment references (#id); anything that leaves the document is external. */
+const isLocalRef = (value: string) => value.trim().startsWith('#');
+const URL_REF = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
+
+function hasExternalUrl(value: string): boolean {
+  for (const match of value.matchAll(URL_REF)) if (!isLocalRef(match[2] ?? '')) return true;
+  // an unterminated url( cannot be judged: treat it as external
+  return /url\s*\(/i.test(value.replace(URL_REF, ''));
+}
+
+function stripReferences(root: Element) {
+  const elements = [root, ...Array.from(root.getElementsByTagName('*'))];
+  for (const el of elements) {
+    for (const attr of Array.from(el.attributes)) {
+      const name = attr.localName.toLowerCase();
+      if (name.startsWith('on')) el.removeAttributeNode(attr);
+      else if ((name === 'href' || name === 'src') && !isLocalRef(attr.value)) el.removeAttributeNode(attr);
+      else if (hasExternalUrl(attr.value)) el.removeAttributeNode(attr);
+    }
+  }
+}
+
+/**
+ * XML-only nodes cannot move into the HTML document DOMPurify works in: CDATA becomes plain
+ * text (it is only ever text in a static drawing); comments and processing instructions go.
+ */
+function flattenXmlNodes(root: Element) {
+  const walk = (node: Node) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === 4) node.replaceChild(root.ownerDocument.createTextNode((child as CharacterData).data), child);
+      else if (child.nodeType === 7 || child.nodeType === 8) node.removeChild(child);
+      else if (child.nodeType === 1) walk(child);
+    }
+  };
+  walk(root);
+}
+
+const LENGTH = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/;
+
+/** The viewBox keeps the drawing's proportions once width and height are gone. */
+function normaliseSize(svg: Element) {
+  const width = svg.getAttribute('width')?.match(LENGTH)?.[1];
+  const height = svg.getAttribute('height')?.match(LENGTH)?.[1];
+  if (!svg.hasAttribute('viewBox') && width && height) svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.removeAttribute('width');
+  svg.removeAttribute('height');
+}
+
+/**
+ * Returns the cleaned SVG text, or throws SvgRejected when the input is not an SVG document we
+ * can read safely (not UTF-8, too large, DOCTYPE or entities, not well-formed, root not <svg>).
+ */
+export function sanitizeSvg(text: string): string {
+  if (Buffer.byteLength(text, 'utf8') > LOGO_MAX_BYTES) throw new SvgRejected(`The logo is larger than ${LOGO_MAX_BYTES / 1024} KB.`);
+  if (text.includes('\uFFFD')) throw new SvgRejected('The logo is not UTF-8 text.');
+  // Entities are the door to billion-laughs and external entity tricks: no DTD at all.
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new SvgRejected('The logo may not contain a DOCTYPE or entities.');
+  const doc = new window.DOMParser().parseFromString(text, 'image/svg+xml');
+  const root = doc.documentElement;
+  if (!root || doc.getElementsByTagName('parsererror').length > 0) throw new SvgRejected('The logo is not a well-formed SVG file.');
+  if (root.namespaceURI !== SVG_NS || root.localName !== 'svg') throw new SvgRejected('The logo must be an SVG image.');
+
+  flattenXmlNodes(root);
+  let body: Element;
+  try {
+    body = purify.sanitize(root, {
+      USE_PROFILES: { svg: true, svgFilters: true },
+      FORBID_TAGS: FORBIDDEN_TAGS,
+      FORBID_ATTR: FORBIDDEN_ATTRS,
+      ALLOW_DATA_ATTR: false,
+      RETURN_DOM: true,
+    }) as unknown as Element;
+  } catch {
+    throw new SvgRejected('The logo could not be read as an SVG image.');
+  }
+  const svg = body.firstElementChild;
+  if (!svg || svg.namespaceURI !== SVG_NS || svg.localName !== 'svg') throw new SvgRejected('The logo must be an SVG image.');
+  stripReferences(svg);
+  normaliseSize(svg);
+  return new window.XMLSerializer().serializeToString(svg);
+}
+
+/** base64 in, cleaned SVG text out (what the branding row keeps). */
+export function decodeAndSanitizeLogo(base64: string): string {
+  if (base64 === '') return '';
+  const bytes = Buffer.from(base64, 'base64');
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  return sanitizeSvg(text.replace(/^\uFEFF/, ''));
+}

@@ -1,0 +1,62 @@
+import * as v from 'valibot';
+import { BrandingSchema } from './session';
+
+export { BrandingSchema, type Branding } from './session';
+
+/** GET /branding: the branding plus the fixed host a custom domain's CNAME must point at. */
+export const BrandingSettingsSchema = v.object({ ...BrandingSchema.entries, cnameTarget: v.string() });
+export type BrandingSettings = v.InferOutput<typeof BrandingSettingsSchema>;
+
+/** The largest SVG logo we keep, in bytes of SVG text (before base64). */
+export const LOGO_MAX_BYTES = 256 * 1024;
+/** The same cap as base64 characters: what travels in the JSON body. */
+export const LOGO_MAX_BASE64 = Math.ceil(LOGO_MAX_BYTES / 3) * 4;
+
+/** Brand colour: hex, at most 7 characters ('#' and six digits, or the three-digit form), uppercased. */
+export const BRAND_COLOR_PATTERN = /^#(?:[0-9A-F]{3}|[0-9A-F]{6})$/;
+export const BrandColorSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toUpperCase(),
+  v.maxLength(7, 'The brand color has at most 7 characters'),
+  v.regex(BRAND_COLOR_PATTERN, 'The brand color must be a hex color such as #2563EB'),
+);
+
+/** PUT /branding. `logo` is the SVG text base64-encoded, or '' for no logo. */
+export const BrandingUpdateSchema = v.object({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Company name is required'), v.maxLength(200, 'The company name has at most 200 characters')),
+  logo: v.pipe(
+    v.string(),
+    v.maxLength(LOGO_MAX_BASE64, `The logo is larger than ${LOGO_MAX_BYTES / 1024} KB`),
+    v.regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'The logo must be base64-encoded SVG'),
+  ),
+  color: BrandColorSchema,
+});
+export type BrandingUpdate = v.InferOutput<typeof BrandingUpdateSchema>;
+
+/**
+ * A custom domain: lowercase labels separated by dots or hyphens, ending in a 2-5 letter
+ * top-level label (SPEC section 5). The UI enables the verify button on the same rule.
+ */
+export const DOMAIN_PATTERN = /^[a-z0-9]+(?:[.-][a-z0-9]+)*\.[a-z]{2,5}$/;
+export const DomainNameSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.maxLength(253, 'A domain has at most 253 characters'),
+  v.regex(DOMAIN_PATTERN, 'Enter a domain such as console.example.com'),
+);
+export const isValidDomain = (value: string) => value.length <= 253 && DOMAIN_PATTERN.test(value);
+
+/** PUT /branding/domain: claim and verify a domain; null removes the custom domain. */
+export const DomainUpdateSchema = v.object({ domain: v.nullable(DomainNameSchema) });
+export type DomainUpdate = v.InferOutput<typeof DomainUpdateSchema>;
+
+/** Error codes of PUT /branding/domain and what the console says for them. */
+export const DNS_INVALID = 'DNS_INVALID';
+export const DNS_INVALID_MESSAGE = "DNS settings are invalid or haven't propagated yet";
+export const DNS_CHECK_FAILED = 'DNS_CHECK_FAILED';
+export const DNS_CHECK_FAILED_MESSAGE = 'An error occurred while verifying the DNS settings';
+export const DOMAIN_TAKEN = 'DOMAIN_TAKEN';
+
+/** How often the console re-checks a domain that is not verified yet. */
+export const DOMAIN_RECHECK_SECONDS = 10;

@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+
+/** GET /accounts/developer: the account's credentials for the widget, the API and webhooks. */
+export const DeveloperKeysSchema = v.object({
+  widgetKey: v.string(),
+  secretKey: v.string(),
+  webhookSecret: v.string(),
+});
+export type DeveloperKeys = v.InferOutput<typeof DeveloperKeysSchema>;
+
+/** Header on every webhook request: hex HMAC-SHA256 of the raw body under the webhook secret. */
+export const SIGNATURE_HEADER = 'X-Signature';
+
+/** 'sk_abc…' -> 'sk_***…': everything after the first underscore is masked. */
+export function maskSecretKey(key: string): string {
+  const at = key.indexOf('_');
+  if (at < 0) return '*'.repeat(key.length);
+  return key.slice(0, at + 1) + '*'.repeat(key.length - at - 1);
+}
+
+/** The webhook secret is shown as 32 stars, whatever its length. */
+export const maskWebhookSecret = () => '*'.repeat(32);

@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { Trx } from '../db/index';
+import type { Actor } from '../audit';
+import { audit } from '../audit';
+import { decryptSecret, encryptSecret, generateKey } from '../crypto';
+import type { DeveloperKeys } from '../contract/developers';
+
+// Each account's credentials: a public widget key (wk_), a secret API key (sk_) and the secret
+// that signs its webhooks (whsec_). They are made on first use; the two secrets are kept
+// encrypted with ENCRYPTION_KEY.
+
+export const KEY_PREFIXES = { widget: 'wk', secret: 'sk', webhook: 'whsec' } as const;
+
+/** The account's keys, creating them (and auditing that) the first time they are asked for. */
+export async function developerKeys(trx: Trx, accountId: string, encryptionKey: string, actor: Actor): Promise<DeveloperKeys> {
+  let row = await trx.selectFrom('developer_keys').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+  if (!row) {
+    // two first reads at once: one insert wins, the other reads what it wrote
+    const created = await trx
+      .insertInto('developer_keys')
+      .values({
+        account_id: accountId,
+        widget_key: generateKey(KEY_PREFIXES.widget),
+        secret_key_encrypted: encryptSecret(generateKey(KEY_PREFIXES.secret), encryptionKey),
+        webhook_secret_encrypted: encryptSecret(generateKey(KEY_PREFIXES.webhook), encryptionKey),
+      })
+      .onConflict((oc) => oc.column('account_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (created) {
+      await audit(trx, accountId, actor, { namespace: 'global', description: 'Generated the developer keys', event: 'developer.keys-created' });
+      row = created;
+    } else {
+      row = await trx.selectFrom('developer_keys').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    }
+  }
+  return {
+    widgetKey: row.widget_key,
+    secretKey: decryptSecret(row.secret_key_encrypted, encryptionKey),
+    webhookSecret: decryptSecret(row.webhook_secret_encrypted, encryptionKey),
+  };
+}
+
+/** The webhook signing secret for outbound deliveries (null until the account has keys). */
+export async function webhookSecretOf(trx: Trx, accountId: string, encryptionKey: string): Promise<string | null> {
+  const row = await sql<{ webhook_secret_encrypted: string }>`select webhook_secret_encrypted from developer_keys where account_id = ${accountId}`.execute(trx);
+  const stored = row.rows[0]?.webhook_secret_encrypted;
+  return stored ? decryptSecret(stored, encryptionKey) : null;
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeSvg, decodeAndSanitizeLogo, SvgRejected } from '../../api/branding/svg';
+
+// Hostile logos: each must come out without anything that can run, fetch or navigate.
+
+const wrap = (inner: string, attrs = '') => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"${attrs}>${inner}</svg>`;
+
+/** What must never survive, in any form. */
+const DANGER = /<script|\son\w+\s*=|javascript:|<foreignObject|<iframe|<animate|<set[\s>/]|<use[\s>/]|<image|<style|<a[\s>]|http:|https:|data:|<!ENTITY|<!DOCTYPE|<feImage/i;
+
+const HOSTILE: Record<string, string> = {
+  'script element': wrap('<script>alert(1)</script><rect width="5" height="5"/>'),
+  'script with CDATA': wrap('<script><![CDATA[alert(1)]]></script>'),
+  'onload handler on the root': wrap('<rect width="1" height="1"/>', ' onload="alert(1)"'),
+  'event handler on a shape': wrap('<circle r="3" onmouseover="alert(1)" onclick="alert(2)"/>'),
+  'javascript: link': wrap('<a xlink:href="javascript:alert(1)"><text>click</text></a>'),
+  'javascript: href on a gradient': wrap('<linearGradient id="g" href="javascript:alert(1)"/>'),
+  'foreignObject with HTML': wrap('<foreignObject width="10" height="10"><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.test"></iframe></foreignObject>'),
+  'animation that sets an event handler': wrap('<rect width="1" height="1"><set attributeName="onmouseover" to="alert(1)"/></rect>'),
+  'animate rewriting href': wrap('<a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a>'),
+  'external use reference': wrap('<use href="https://evil.test/sprite.svg#x"/>'),
+  'external image': wrap('<image href="https://evil.test/track.png" width="1" height="1"/>'),
+  'data: image': wrap('<image xlink:href="data:image/svg+xml;base64,PHN2Zz48c2NyaXB0PmFsZXJ0KDEpPC9zY3JpcHQ+PC9zdmc+"/>'),
+  'style element with external import': wrap('<style>@import url(https://evil.test/x.css); rect{fill:url(https://evil.test/#a)}</style>'),
+  'style attribute': wrap('<rect style="fill:url(https://evil.test/#a)" width="1" height="1"/>'),
+  'external paint server in fill': wrap('<rect fill="url(https://evil.test/paint.svg#p)" width="1" height="1"/>'),
+  'feImage fetching a URL': wrap('<filter id="f"><feImage href="https://evil.test/x.png"/></filter>'),
+  'embedded HTML namespace script': wrap('<html:script xmlns:html="http://www.w3.org/1999/xhtml">alert(1)</html:script>'),
+  'processing instruction stylesheet': `<?xml-stylesheet href="https://evil.test/x.css"?>${wrap('<rect width="1" height="1"/>')}`,
+};
+
+describe('SVG logo sanitising', () => {
+  for (const [name, svg] of Object.entries(HOSTILE)) {
+    it(`cleans ${name}`, () => {
+      const out = sanitizeSvg(svg);
+      // namespace declarations are names, not references: leave them out of the check
+      expect(out.replace(/\sxmlns(:\w+)?="[^"]*"/g, '')).not.toMatch(DANGER);
+      expect(out.startsWith('<svg')).toBe(true);
+    });
+  }
+
+  it('keeps an ordinary logo drawing intact', () => {
+    const out = sanitizeSvg(wrap('<defs><linearGradient id="g"><stop offset="0" stop-color="#FF0000"/></linearGradient></defs><path d="M0 0L10 10" fill="url(#g)" stroke="#00AA00"/><text x="1" y="9">Acme</text>'));
+    expect(out).toContain('fill="url(#g)"');
+    expect(out).toContain('stop-color="#FF0000"');
+    expect(out).toContain('<text x="1" y="9">Acme</text>');
+  });
+
+  it('keeps local references to gradients', () => {
+    const out = sanitizeSvg(wrap('<linearGradient id="a"/><linearGradient id="b" href="#a"/>'));
+    expect(out).toContain('href="#a"');
+  });
+
+  it('turns width and height into a viewBox', () => {
+    const out = sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg" width="120px" height="40"><rect width="5" height="5"/></svg>');
+    expect(out).toMatch(/^<svg[^>]*viewBox="0 0 120 40"/);
+    expect(out).not.toMatch(/^<svg[^>]*\swidth=/);
+    expect(out).not.toMatch(/^<svg[^>]*\sheight=/);
+  });
+
+  it('keeps an existing viewBox and drops width and height', () => {
+    const out = sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 5 5" width="100" height="100"/>');
+    expect(out).toContain('viewBox="0 0 5 5"');
+    expect(out).not.toContain('width=');
+  });
+
+  it('refuses a DOCTYPE with entities (billion laughs)', () => {
+    const bomb = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>`;
+    expect(() => sanitizeSvg(bomb)).toThrow(SvgRejected);
+  });
+
+  it('refuses an external entity', () => {
+    const xxe = `<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>`;
+    expect(() => sanitizeSvg(xxe)).toThrow(SvgRejected);
+  });
+
+  it('refuses a document whose root is not svg', () => {
+    expect(() => sanitizeSvg('<html xmlns="http://www.w3.org/1999/xhtml"><body><script>alert(1)</script></body></html>')).toThrow(SvgRejected);
+    expect(() => sanitizeSvg('<svg><rect/></svg>')).toThrow(SvgRejected); // no SVG namespace
+  });
+
+  it('refuses text that is not well-formed XML', () => {
+    expect(() => sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>')).toThrow(SvgRejected);
+    expect(() => sanitizeSvg('not an svg at all')).toThrow(SvgRejected);
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    const bytes = Buffer.concat([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'), Buffer.from([0xff, 0xfe]), Buffer.from('</text></svg>')]);
+    expect(() => decodeAndSanitizeLogo(bytes.toString('base64'))).toThrow(SvgRejected);
+  });
+
+  it('refuses a logo over the size cap', () => {
+    const big = wrap(`<path d="${'M0 0 '.repeat(60_000)}"/>`);
+    expect(() => sanitizeSvg(big)).toThrow(/larger than/);
+  });
+});
