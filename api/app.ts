@@ -6,6 +6,10 @@ import { ApiError, errorResponse } from './http/errors';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes } from './routes/billing';
 import { uiRoutes } from './static';
+import { resultsRoutes } from './routes/results';
+import { notificationsRoutes } from './routes/notifications';
+import { watchTowerRoutes } from './routes/watch-tower';
+import { ghostModeRoutes } from './routes/ghost-mode';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -31,6 +35,10 @@ export function createApi(deps: Deps) {
   authed.use('*', requireSession());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
+  authed.route('/', resultsRoutes);
+  authed.route('/', notificationsRoutes);
+  authed.route('/', watchTowerRoutes);
+  authed.route('/', ghostModeRoutes);
   api.route('/', authed);
 
   api.notFound(() => {
