@@ -63,10 +63,11 @@ async function statistics(trx: Trx, accountId: string | null, from: string, to: 
   const historyFrom = addDays(from, -(MOVING_AVERAGE_DAYS - 1));
   let q = trx
     .selectFrom('result_daily')
-    .select(['app', 'day', sql<number>`sum(count)::int`.as('count')])
+    // day as text: PGlite hands dates back as Date objects despite the pool's parser setting
+    .select(['app', sql<string>`day::text`.as('day'), sql<number>`sum(count)::int`.as('count')])
     .where('day', '>=', historyFrom)
     .where('day', '<=', to)
-    .groupBy(['app', 'day']);
+    .groupBy(['app', sql`day`]);
   if (accountId) q = q.where('account_id', '=', accountId);
   const rows = await q.execute();
   const all: DailyPoint[] = [];
