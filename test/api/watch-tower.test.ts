@@ -175,9 +175,9 @@ describe.each(DATABASE_KINDS)('Watch Tower (%s)', (kind) => {
         { date: '2021-02-01', count: 3 },
         { date: '2021-02-02', count: 0 },
       ]);
-      expect(body.apps.passkeys.daily.map((p) => p.count)).toEqual([0, 2, 1, 0, 0]);
-      expect(body.apps.payments.daily.map((p) => p.count)).toEqual([0, 0, 0, 3, 0]);
-      expect(body.apps['e-form'].daily.every((p) => p.count === 0)).toBe(true);
+      expect(body.apps.passkeys!.daily.map((p) => p.count)).toEqual([0, 2, 1, 0, 0]);
+      expect(body.apps.payments!.daily.map((p) => p.count)).toEqual([0, 0, 0, 3, 0]);
+      expect(body.apps["e-form"]!.daily.every((p) => p.count === 0)).toBe(true);
     });
 
     it('the 14-day moving average spans a month boundary and a gap, counting days before the range', async () => {
@@ -213,7 +213,7 @@ describe.each(DATABASE_KINDS)('Watch Tower (%s)', (kind) => {
         { date: '2019-01-01', count: 0 },
         { date: '2019-01-02', count: 4 },
       ]);
-      expect(body.apps.passkeys.daily.map((p) => p.count)).toEqual([3, 0, 0]);
+      expect(body.apps.passkeys!.daily.map((p) => p.count)).toEqual([3, 0, 0]);
       expect(body.tasks.average.map((p) => p.count)).toEqual([0.21, 0.21, 0.5]);
     });
 
