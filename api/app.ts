@@ -10,6 +10,8 @@ import { resultsRoutes } from './routes/results';
 import { notificationsRoutes } from './routes/notifications';
 import { watchTowerRoutes } from './routes/watch-tower';
 import { ghostModeRoutes } from './routes/ghost-mode';
+import { zoomRoutes } from './routes/zoom';
+import { webexRoutes } from './routes/webex';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -29,6 +31,8 @@ export function createApi(deps: Deps) {
 
   // Public: no session needed.
   api.get('/health', (c) => c.json({ ok: true }));
+  api.route('/', zoomRoutes);
+  api.route('/', webexRoutes);
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();

@@ -58,18 +58,15 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<{ db: Databa
     db,
     drop: async () => {
       await db.close();
-      // pg-pool's end() resolves before its clients' sockets have closed; a forced drop would
-      // kill them mid-close and surface as an unhandled 57P01. Wait for them to go instead.
+      // Connections can take a moment to leave after the pool ends; dropping with FORCE would
+      // kill them mid-goodbye and surface as an unhandled error in the test run.
       for (let attempt = 0; ; attempt++) {
         try {
           await sql.raw(`drop database if exists ${name}`).execute(admin.kysely);
           break;
         } catch (err) {
-          if (attempt >= 40) {
-            await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.kysely);
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 50));
+          if (attempt >= 20) throw err;
+          await new Promise((r) => setTimeout(r, 100));
         }
       }
       await admin.close();
