@@ -77,12 +77,12 @@ const MAIN_PAID_DAYS_AGO: Record<string, Partial<Record<AppId, number>>> = {
 
 /** Results per day at full volume, by app (a contact centre's typical task mix). */
 const DAILY_VOLUME: Record<AppId, number> = {
-  'one-time-passcode': 34,
-  passkeys: 16,
-  payments: 12,
-  'document-signature': 9,
-  'e-form': 7,
-  'identity-verification': 3,
+  'one-time-passcode': 20,
+  passkeys: 10,
+  payments: 8,
+  'document-signature': 6,
+  'e-form': 5,
+  'identity-verification': 2,
 };
 
 /** The demo customer whose history the search shows (Acme): documented in the README. */
