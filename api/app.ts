@@ -12,6 +12,10 @@ import { invitationsRoutes } from './routes/invitations';
 import { auditLogRoutes } from './routes/audit-log';
 import { developersRoutes } from './routes/developers';
 import { uiRoutes } from './static';
+import { resultsRoutes } from './routes/results';
+import { notificationsRoutes } from './routes/notifications';
+import { watchTowerRoutes } from './routes/watch-tower';
+import { ghostModeRoutes } from './routes/ghost-mode';
 import { zoomRoutes } from './routes/zoom';
 import { webexRoutes } from './routes/webex';
 
@@ -47,6 +51,10 @@ export function createApi(deps: Deps) {
   authed.route('/', invitationsRoutes);
   authed.route('/', auditLogRoutes);
   authed.route('/', developersRoutes);
+  authed.route('/', resultsRoutes);
+  authed.route('/', notificationsRoutes);
+  authed.route('/', watchTowerRoutes);
+  authed.route('/', ghostModeRoutes);
   api.route('/', authed);
 
   api.notFound(() => {

@@ -39,6 +39,8 @@ export interface AppBillingTable {
   credits: Generated<number>;
   free_tier: Generated<number>;
   updated_at: Generated<Date>;
+  /** when the app last became paid (subscription/enterprise), kept by a trigger; null otherwise */
+  paid_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface BrandingTable {
@@ -120,6 +122,43 @@ export interface DeveloperKeysTable {
   created_at: CreatedAt;
 }
 
+export interface CustomerResultsTable {
+  id: Generated<string>;
+  account_id: string;
+  app: string;
+  status: 'success' | 'failure' | 'timeout';
+  ts: Timestamp;
+  session_ref: string;
+  phone_number: string | null;
+  customer_ref: string | null;
+}
+
+export interface ResultDailyTable {
+  account_id: string;
+  app: string;
+  /** 'YYYY-MM-DD' (UTC day) */
+  day: string;
+  count: number;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: string;
+  title: string;
+  body: Generated<string>;
+  link: string | null;
+  dedupe_key: string | null;
+  created_at: CreatedAt;
+}
+
+export interface NotificationReadsTable {
+  account_id: string;
+  notification_id: string;
+  admin_id: string;
+  read_at: Generated<Date>;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -132,4 +171,8 @@ export interface Schema {
   sign_in_failures: SignInFailuresTable;
   sso_settings: SsoSettingsTable;
   developer_keys: DeveloperKeysTable;
+  customer_results: CustomerResultsTable;
+  result_daily: ResultDailyTable;
+  notifications: NotificationsTable;
+  notification_reads: NotificationReadsTable;
 }

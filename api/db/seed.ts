@@ -3,6 +3,7 @@ import type { Database, Trx } from './index';
 import type { AppId } from '../contract/apps';
 import type { BillingStatus, Role } from '../contract/common';
 import { audit } from '../audit';
+import { resultsSeedStep } from '../results/seed';
 
 // Demo data for a fresh embedded database and for `npm run seed`. Re-seeding removes the demo
 // accounts (by their e-mail domains) and creates them anew; other accounts are left alone.
@@ -75,7 +76,7 @@ export type SeedContext = { trx: Trx; now: Date; accounts: SeededAccount[] };
 
 /** Further demo data from other areas (results, integrations, …), run after accounts exist. */
 export type SeedStep = (ctx: SeedContext) => Promise<void>;
-export const SEED_STEPS: SeedStep[] = [];
+export const SEED_STEPS: SeedStep[] = [resultsSeedStep];
 
 const DAY = 86_400_000;
 

@@ -3,6 +3,7 @@ import type { Platform } from '../contract/common';
 import { ApiError } from '../http/errors';
 import { audit } from '../audit';
 import type { SignInAdmin } from '../auth/sessions';
+import { notify } from '../notifications/notify';
 
 // The first-sign-in rules every way into the console shares (Google-type, Microsoft-type, SSO,
 // Zoom, Webex): a verified e-mail becomes an admin session, or a clear refusal.
@@ -95,6 +96,13 @@ export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now'>, ident
         namespace: 'global',
         description: `${email} accepted the invitation and joined as ${invitation.role}`,
         event: 'invitation.accepted',
+      });
+      const who = [firstName, lastName].filter(Boolean).join(' ') || email;
+      await notify(trx, invitation.account_id, {
+        kind: 'invitation.accepted',
+        title: `${who} accepted the invitation`,
+        body: `${email} joined as ${invitation.role}.`,
+        link: '/settings/admin-management',
       });
       return { admin, outcome: 'invitation' };
     }

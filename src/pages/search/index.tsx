@@ -1,24 +1,117 @@
-import { useState } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { useLocation } from 'wouter';
+import { getApp } from '../../../api/contract/apps';
+import { resultLink, type CustomerResult } from '../../../api/contract/results';
 import { Dialog } from '../../ui/Dialog';
+import { Spinner, useDelayedSpinner } from '../../ui/Spinner';
+import { formatDate, formatDateTime, shortenId } from '../../ui/format';
+import { useCustomerSearch } from './useCustomerSearch';
 
-/** The global customer search dialog. The search itself is not built yet; this is its frame. */
+const STATUS_LABEL: Record<CustomerResult['status'], string> = { success: 'Success', failure: 'Failure', timeout: 'Timeout' };
+
+/**
+ * The global customer search: type a customer ID (or phone number), pick a result with the
+ * arrow keys and Enter (or a click) to open it in its app's activity list.
+ */
 export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const search = useCustomerSearch(query);
+  const spinner = useDelayedSpinner(search.loading);
+  const [, navigate] = useLocation();
+  const listId = useId();
+  const results = search.results ?? [];
+
+  const open = (result: CustomerResult) => {
+    onClose();
+    navigate(resultLink(result));
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (!results.length) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      setActive((i) => (i + step + results.length) % results.length);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      const chosen = results[Math.min(active, results.length - 1)];
+      if (chosen) open(chosen);
+    }
+  };
+
+  const optionId = (i: number) => `${listId}-${i}`;
+  const showResults = search.term && !search.loading;
+
   return (
     <Dialog open onClose={onClose} title="Search customers" size="md">
-      <label htmlFor="customer-search" className="sr-only">
-        Customer ID
-      </label>
-      <input
-        id="customer-search"
-        className="input"
-        type="search"
-        autoFocus
-        placeholder="Search by customer ID"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-      />
-      <p className="muted search-note">Customer search is not built yet, so no results will show here for now.</p>
+      <div className="search-box">
+        <label htmlFor="customer-search" className="sr-only">
+          Customer ID or phone number
+        </label>
+        <input
+          id="customer-search"
+          className="input"
+          type="search"
+          autoFocus
+          autoComplete="off"
+          placeholder="Search by customer ID or phone number"
+          value={query}
+          role="combobox"
+          aria-expanded={results.length > 0}
+          aria-controls={listId}
+          aria-activedescendant={results.length ? optionId(Math.min(active, results.length - 1)) : undefined}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        {spinner && (
+          <span className="search-spinner">
+            <Spinner size="sm" label="Searching" />
+          </span>
+        )}
+      </div>
+      <div className="search-results" style={{ height: 300 }} aria-live="polite">
+        {showResults && search.error !== undefined && (
+          <p className="search-message search-error" role="alert">
+            An error occurred during search
+          </p>
+        )}
+        {showResults && search.results?.length === 0 && (
+          <div className="search-message">
+            <p className="empty-state-title">No results found for "{search.term}"</p>
+            <p className="muted">Try searching for a different customer ID.</p>
+          </div>
+        )}
+        {!search.term && <p className="search-message muted">Results for the customer show here, newest first.</p>}
+        <ul id={listId} role="listbox" aria-label="Customer results" className="search-list">
+          {results.map((r, i) => (
+            <li
+              key={r.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'search-item search-item-active' : 'search-item'}
+              onMouseEnter={() => setActive(i)}
+              onClick={() => open(r)}
+            >
+              <span className="search-item-app" style={{ color: getApp(r.app)?.color }}>
+                {getApp(r.app)?.title ?? r.app}
+              </span>
+              <span className={`badge badge-${r.status === 'success' ? 'success' : r.status === 'failure' ? 'danger' : 'warning'}`}>{STATUS_LABEL[r.status]}</span>
+              <span className="search-item-ref" title={r.sessionRef}>
+                {shortenId(r.sessionRef)}
+              </span>
+              {r.phoneNumber && <span className="muted">{r.phoneNumber}</span>}
+              <time className="muted search-item-time" dateTime={r.timestamp} title={formatDateTime(r.timestamp)}>
+                {formatDate(r.timestamp)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      </div>
     </Dialog>
   );
 }

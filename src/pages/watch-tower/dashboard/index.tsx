@@ -1,9 +1,45 @@
-import { NotBuiltYet } from '../../../ui/Card';
+import { Suspense, useMemo } from 'react';
+import type { Summary } from '../../../../api/contract/watch-tower';
+import { useQuery } from '../../../api/hooks';
+import { errorMessage } from '../../../api/client';
+import { Button } from '../../../ui/Button';
+import { Card } from '../../../ui/Card';
+import { LoadingPanel } from '../../../ui/Spinner';
+import { formatNumber } from '../../../ui/format';
+import { Chart, TaskCharts } from '../charts';
+
+const BRAND = '#2563EB';
+const PAID = '#059669';
 
 export default function WatchTowerDashboard() {
+  const { data, error, loading, reload } = useQuery('watch-tower:summary', (api, signal) => api.get<Summary>('watch-tower/statistics/summary', { signal }));
+  const paid = useMemo(() => (data ? [{ label: 'Paid accounts', color: PAID, points: data.paidAccounts }] : []), [data]);
+  const total = data?.tasks.daily.reduce((s, p) => s + p.count, 0) ?? 0;
   return (
-    <NotBuiltYet title="Dashboard">
-      Charts of tasks completed (14-day moving average) and cumulative paid accounts are not built yet: they arrive in a later release.
-    </NotBuiltYet>
+    <div className="page">
+      <h1 className="page-title">Dashboard</h1>
+      {loading && !data && <LoadingPanel label="Loading statistics" />}
+      {error !== undefined && (
+        <Card>
+          <p role="alert">Statistics could not be loaded: {errorMessage(error)}</p>
+          <Button onClick={reload}>Try again</Button>
+        </Card>
+      )}
+      {data && (
+        <>
+          <p className="page-lead muted">
+            {formatNumber(total)} tasks completed from {data.from} to {data.to} (UTC days), {formatNumber(data.paidAccounts.at(-1)?.count ?? 0)} paid accounts today.
+          </p>
+          <Card>
+            <TaskCharts stats={data} brand={BRAND} />
+          </Card>
+          <Card>
+            <Suspense fallback={<LoadingPanel label="Loading chart" />}>
+              <Chart title="Paid accounts (cumulative)" series={paid} format={(v) => String(Math.round(v))} />
+            </Suspense>
+          </Card>
+        </>
+      )}
+    </div>
   );
 }

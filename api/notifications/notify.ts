@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Trx } from '../db/index';
+import { getApp } from '../contract/apps';
+import { CREDIT_WARNING_RATIO } from '../contract/billing';
+import { TRIAL_ENDING_DAYS } from '../contract/notifications';
+
+export type NewNotification = {
+  kind: string;
+  title: string;
+  body?: string;
+  link?: string | null;
+  /** set for notifications that must exist once per cause */
+  dedupeKey?: string;
+};
+
+/** Adds a notification for the account's admins, in the transaction of its cause. */
+export async function notify(trx: Trx, accountId: string, n: NewNotification): Promise<void> {
+  await trx
+    .insertInto('notifications')
+    .values({ account_id: accountId, kind: n.kind, title: n.title, body: n.body ?? '', link: n.link ?? null, dedupe_key: n.dedupeKey ?? null })
+    .onConflict((oc) => oc.columns(['account_id', 'dedupe_key']).where('dedupe_key', 'is not', null).doNothing())
+    .execute();
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Notifications whose cause is the passing of time or usage (a trial near its end, credits past
+ * the warning share) have no transaction of their own: they are created when the bell is read,
+ * once per cause (the dedupe key names the trial's end or the free tier).
+ */
+export async function addTimeBasedNotifications(trx: Trx, accountId: string, now: Date): Promise<void> {
+  const rows = await trx
+    .selectFrom('app_billing')
+    .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier'])
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['free-trial', 'subscription'])
+    .execute();
+  for (const r of rows) {
+    const title = getApp(r.app)?.title ?? r.app;
+    const settings = `/${r.app}/settings/billing`;
+    if (r.status === 'free-trial' && r.trial_ends_at) {
+      const ends = new Date(r.trial_ends_at);
+      const daysLeft = Math.ceil((ends.getTime() - now.getTime()) / DAY_MS);
+      if (daysLeft > 0 && daysLeft <= TRIAL_ENDING_DAYS) {
+        await notify(trx, accountId, {
+          kind: 'trial.ending',
+          title: `${title} free trial ends soon`,
+          body: `The free trial ends on ${ends.toISOString().slice(0, 10)}. Subscribe to keep using ${title}.`,
+          link: settings,
+          dedupeKey: `trial.ending:${r.app}:${ends.toISOString()}`,
+        });
+      }
+    }
+    if (r.free_tier > 0 && r.credits >= r.free_tier * CREDIT_WARNING_RATIO) {
+      await notify(trx, accountId, {
+        kind: 'credits.high',
+        title: `${title} has used ${Math.floor((r.credits / r.free_tier) * 100)}% of its credits`,
+        body: `${r.credits} of ${r.free_tier} credits are used.`,
+        link: settings,
+        // once per billing month while the share stays past the warning line
+        dedupeKey: `credits.high:${r.app}:${now.toISOString().slice(0, 7)}`,
+      });
+    }
+  }
+}
+
+/** The unread count for one admin. */
+export async function unreadCount(trx: Trx, accountId: string, adminId: string): Promise<number> {
+  const row = await sql<{ n: number }>`select count(*)::int as n from notifications n
+    where n.account_id = ${accountId}
+      and not exists (select 1 from notification_reads r where r.notification_id = n.id and r.admin_id = ${adminId})`.execute(trx);
+  return row.rows[0]?.n ?? 0;
+}

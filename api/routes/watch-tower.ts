@@ -1,0 +1,248 @@
+import { Hono } from 'hono';
+import { sql } from 'kysely';
+import type { AppEnv } from '../auth/context';
+import { requireRoot } from '../auth/guards';
+import { audit } from '../audit';
+import { APP_IDS, getApp, isAppId, type AppId } from '../contract/apps';
+import type { BillingStatus, Platform, Role } from '../contract/common';
+import {
+  AccountSearchQuerySchema,
+  AccountStatisticsQuerySchema,
+  ACTIVE_STATUSES,
+  AppStatusBodySchema,
+  GhostModeBodySchema,
+  MOVING_AVERAGE_DAYS,
+  PAID_STATUSES,
+  STATISTICS_DAYS,
+  SummaryQuerySchema,
+  type AccountDetail,
+  type AccountList,
+  type DailyPoint,
+  type Statistics,
+  type Summary,
+  type WatchTowerAccount,
+} from '../contract/watch-tower';
+import type { Trx } from '../db/index';
+import { ApiError } from '../http/errors';
+import { validate } from '../http/validate';
+import { addDays, cumulative, fillDays, taskSeries, toDay } from '../watch-tower/series';
+import { GHOST_SECONDS } from './ghost-mode';
+
+// Provider staff's cross-account area. Every route is behind requireRoot() and reads through
+// db.system(); changes are audited on the affected account with no admin (made by the provider).
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function accountNotFound() {
+  return new ApiError(404, 'ACCOUNT_NOT_FOUND', 'There is no such account.');
+}
+
+type AdminRow = { id: string; account_id: string; first_name: string; last_name: string; email: string; role: Role; photo: string | null; time_zone: string | null };
+
+async function adminsOf(trx: Trx, accountIds: string[]) {
+  if (accountIds.length === 0) return new Map<string, AdminRow[]>();
+  const rows = await trx
+    .selectFrom('admins')
+    .select(['id', 'account_id', 'first_name', 'last_name', 'email', 'role', 'photo', 'time_zone'])
+    .where('account_id', 'in', accountIds)
+    .where('archived_at', 'is', null)
+    .orderBy(sql`case role when 'owner' then 0 when 'admin' then 1 else 2 end`)
+    .orderBy('email')
+    .execute();
+  const map = new Map<string, AdminRow[]>();
+  for (const r of rows) map.set(r.account_id, [...(map.get(r.account_id) ?? []), r as AdminRow]);
+  return map;
+}
+
+function adminOut(a: AdminRow) {
+  return { id: a.id, firstName: a.first_name, lastName: a.last_name, email: a.email, role: a.role, photo: a.photo, timeZone: a.time_zone };
+}
+
+/** Rows of a rollup query -> per-app points, summed over whatever else was grouped. */
+async function statistics(trx: Trx, accountId: string | null, from: string, to: string): Promise<Statistics> {
+  const historyFrom = addDays(from, -(MOVING_AVERAGE_DAYS - 1));
+  let q = trx
+    .selectFrom('result_daily')
+    // day as text: PGlite hands dates back as Date objects despite the pool's parser setting
+    .select(['app', sql<string>`day::text`.as('day'), sql<number>`sum(count)::int`.as('count')])
+    .where('day', '>=', historyFrom)
+    .where('day', '<=', to)
+    .groupBy(['app', sql`day`]);
+  if (accountId) q = q.where('account_id', '=', accountId);
+  const rows = await q.execute();
+  const all: DailyPoint[] = [];
+  const perApp = new Map<string, DailyPoint[]>();
+  for (const r of rows) {
+    const point = { date: String(r.day), count: Number(r.count) };
+    all.push(point);
+    perApp.set(r.app, [...(perApp.get(r.app) ?? []), point]);
+  }
+  const apps = Object.fromEntries(APP_IDS.map((id) => [id, taskSeries(perApp.get(id) ?? [], from, to, MOVING_AVERAGE_DAYS)])) as Statistics['apps'];
+  return { from, to, tasks: taskSeries(all, from, to, MOVING_AVERAGE_DAYS), apps };
+}
+
+function range(now: Date, query: { from?: string; to?: string }) {
+  const to = query.to ?? toDay(now);
+  const from = query.from ?? addDays(to, -(STATISTICS_DAYS - 1));
+  if (from > to) throw new ApiError(400, 'VALIDATION_FAILED', 'from must not be after to', { from: 'from must not be after to' });
+  // a range is drawn day by day: keep it to what a chart can show
+  if (from < addDays(to, -(366 * 3))) throw new ApiError(400, 'VALIDATION_FAILED', 'A range covers at most three years', { from: 'A range covers at most three years' });
+  return { from, to };
+}
+
+export const watchTowerRoutes = new Hono<AppEnv>()
+  .use('/watch-tower/*', requireRoot())
+  .get('/watch-tower/accounts', validate('query', AccountSearchQuerySchema), async (c) => {
+    const { q, limit } = c.req.valid('query');
+    const body = await c.var.deps.db.system(async (trx): Promise<AccountList> => {
+      const pattern = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const matches = q
+        ? sql<boolean>`(a.name ilike ${pattern} or ${UUID.test(q) ? sql`a.id = ${q}::uuid` : sql`false`}
+            or exists (select 1 from admins m where m.account_id = a.id and m.archived_at is null
+              and (m.first_name ilike ${pattern} or m.last_name ilike ${pattern} or m.email ilike ${pattern}
+                   or (m.first_name || ' ' || m.last_name) ilike ${pattern})))`
+        : sql<boolean>`true`;
+      const found = await sql<{ id: string; name: string; platform: Platform; total: number }>`
+        select a.id, a.name, a.platform, count(*) over ()::int as total from accounts a
+        where ${matches} order by lower(a.name), a.id limit ${limit}`.execute(trx);
+      const ids = found.rows.map((r) => r.id);
+      const billing = ids.length
+        ? await trx.selectFrom('app_billing').select(['account_id', 'app', 'status']).where('account_id', 'in', ids).execute()
+        : [];
+      const admins = await adminsOf(trx, ids);
+      const active = await sql<{ n: number }>`select count(distinct account_id)::int as n from app_billing
+        where status in (${sql.join(ACTIVE_STATUSES)})`.execute(trx);
+      return {
+        accounts: found.rows.map((a): WatchTowerAccount => ({
+          id: a.id,
+          name: a.name,
+          platform: a.platform,
+          apps: billing
+            .filter((b) => b.account_id === a.id && isAppId(b.app))
+            .sort((x, y) => APP_IDS.indexOf(x.app as AppId) - APP_IDS.indexOf(y.app as AppId))
+            .map((b) => ({ id: b.app as AppId, status: b.status })),
+          admins: (admins.get(a.id) ?? []).map(adminOut),
+        })),
+        matching: found.rows[0]?.total ?? 0,
+        activeAccounts: active.rows[0]?.n ?? 0,
+      };
+    });
+    return c.json(body);
+  })
+  .get('/watch-tower/accounts/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!UUID.test(id)) throw accountNotFound();
+    const body = await c.var.deps.db.system(async (trx): Promise<AccountDetail> => {
+      const account = await trx.selectFrom('accounts').select(['id', 'name', 'platform', 'created_at']).where('id', '=', id).executeTakeFirst();
+      if (!account) throw accountNotFound();
+      const billing = await trx
+        .selectFrom('app_billing')
+        .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier'])
+        .where('account_id', '=', id)
+        .execute();
+      const byApp = new Map(billing.map((b) => [b.app, b]));
+      const admins = await adminsOf(trx, [id]);
+      return {
+        id: account.id,
+        name: account.name,
+        platform: account.platform as Platform,
+        createdAt: new Date(account.created_at).toISOString(),
+        // every app, so staff can convert one the account has not started yet
+        apps: APP_IDS.map((app) => {
+          const b = byApp.get(app);
+          return {
+            id: app,
+            status: b?.status ?? 'inactive',
+            trialEndsAt: b?.trial_ends_at ? new Date(b.trial_ends_at).toISOString() : null,
+            credits: b?.credits ?? 0,
+            freeTier: b?.free_tier ?? 0,
+          };
+        }),
+        admins: (admins.get(id) ?? []).map(adminOut),
+      };
+    });
+    return c.json(body);
+  })
+  .put('/watch-tower/accounts/:accountId/apps/:app/status', validate('json', AppStatusBodySchema), async (c) => {
+    const accountId = c.req.param('accountId');
+    const app = c.req.param('app');
+    if (!isAppId(app)) throw new ApiError(404, 'APP_NOT_FOUND', 'There is no such app.');
+    if (!UUID.test(accountId)) throw accountNotFound();
+    const { status } = c.req.valid('json');
+    const title = getApp(app)!.title;
+    const result = await c.var.deps.db.system(async (trx) => {
+      const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
+      if (!account) throw accountNotFound();
+      const existing = await trx
+        .selectFrom('app_billing')
+        .select('status')
+        .where('account_id', '=', accountId)
+        .where('app', '=', app)
+        .forUpdate()
+        .executeTakeFirst();
+      if (existing?.status === 'enterprise') throw new ApiError(409, 'ALREADY_ENTERPRISE', `${title} is already on Enterprise.`);
+      const row = await trx
+        .insertInto('app_billing')
+        .values({ account_id: accountId, app, status, trial_ends_at: null })
+        .onConflict((oc) => oc.columns(['account_id', 'app']).doUpdateSet({ status, trial_ends_at: null, updated_at: c.var.deps.now() }))
+        .returning('status')
+        .executeTakeFirstOrThrow();
+      await audit(trx, accountId, null, {
+        namespace: app,
+        description: `${title} was converted to Enterprise (from ${existing?.status ?? 'inactive'})`,
+        event: 'billing.enterprise',
+      });
+      return row.status as BillingStatus;
+    });
+    return c.json({ status: result });
+  })
+  .get('/watch-tower/statistics/summary', validate('query', SummaryQuerySchema), async (c) => {
+    const { from, to } = range(c.var.deps.now(), c.req.valid('query'));
+    const body = await c.var.deps.db.system(async (trx): Promise<Summary> => {
+      const stats = await statistics(trx, null, from, to);
+      // An account is paid from the first day one of its apps became paid (and still is).
+      const paid = await sql<{ day: string; n: number }>`
+        select first_paid::text as day, count(*)::int as n from (
+          select account_id, (min(paid_since) at time zone 'UTC')::date as first_paid from app_billing
+          where status in (${sql.join(PAID_STATUSES)}) and paid_since is not null group by account_id
+        ) p where first_paid <= ${to}::date group by first_paid`.execute(trx);
+      const before = paid.rows.filter((r) => r.day < from).reduce((s, r) => s + r.n, 0);
+      const within = paid.rows.filter((r) => r.day >= from).map((r) => ({ date: r.day, count: r.n }));
+      return { ...stats, paidAccounts: cumulative(fillDays(within, from, to), before) };
+    });
+    return c.json(body);
+  })
+  .get('/watch-tower/statistics/account', validate('query', AccountStatisticsQuerySchema), async (c) => {
+    const query = c.req.valid('query');
+    const { from, to } = range(c.var.deps.now(), query);
+    const body = await c.var.deps.db.system(async (trx) => {
+      const account = await trx.selectFrom('accounts').select('id').where('id', '=', query.accountId).executeTakeFirst();
+      if (!account) throw accountNotFound();
+      return statistics(trx, query.accountId, from, to);
+    });
+    return c.json(body);
+  })
+  .post('/watch-tower/ghost-mode', validate('json', GhostModeBodySchema), async (c) => {
+    const { accountId } = c.req.valid('json');
+    const session = c.var.session;
+    const { db, tokens } = c.var.deps;
+    const token = await db.system(async (trx) => {
+      const account = await trx.selectFrom('accounts').select(['id', 'name']).where('id', '=', accountId).executeTakeFirst();
+      if (!account) throw accountNotFound();
+      const owner = await trx
+        .selectFrom('admins')
+        .select(['id', 'email'])
+        .where('account_id', '=', accountId)
+        .where('role', '=', 'owner')
+        .where('archived_at', 'is', null)
+        .executeTakeFirst();
+      if (!owner) throw new ApiError(409, 'NO_OWNER', 'This account has no active owner to view it as.');
+      await audit(trx, accountId, null, {
+        namespace: 'global',
+        description: `Provider staff (${session.email}) started a ghost mode session`,
+        event: 'ghost-mode.started',
+      });
+      return tokens.sign({ sub: owner.id, acc: accountId, role: 'owner', root: false, ghost: true, email: owner.email, stf: session.adminId }, GHOST_SECONDS);
+    });
+    return c.json({ token });
+  });
