@@ -27,7 +27,17 @@ const EnvSchema = v.object({
   INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  OUTBOUND_ALLOW_HOSTS: v.optional(v.string()),
+  TWILIO_API_URL: v.optional(url('e.g. https://api.twilio.com'), 'https://api.twilio.com'),
+  DATADOG_INTAKE_URL: v.optional(url('e.g. https://http-intake.logs.datadoghq.com')),
+  CLOUDWATCH_ENDPOINT: v.optional(url('e.g. https://logs.us-east-1.amazonaws.com')),
+  LOG_SHIPPING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
 });
+
+/** OUTBOUND_ALLOW_HOSTS: "localhost, 127.0.0.1:4000" -> entries as host or host:port. */
+export function parseAllowHosts(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+}
 
 export type Env = v.InferOutput<typeof EnvSchema>;
 
@@ -45,6 +55,16 @@ export type Config = {
   invitationDays: number;
   cnameTarget: string;
   autoSeed: boolean;
+  /** outbound calls: hosts admitted over http and on private addresses (tests, development) */
+  outboundAllowHosts: string[];
+  /** Twilio REST base URL (a loopback peer in tests) */
+  twilioApiUrl: string;
+  /** overrides the Datadog logs intake chosen by site (tests) */
+  datadogIntakeUrl: string | undefined;
+  /** overrides the CloudWatch Logs endpoint chosen by region (tests, LocalStack) */
+  cloudwatchEndpoint: string | undefined;
+  /** run the log shipping worker in this process */
+  logShipping: boolean;
   /** everything else from the environment, for areas that read their own settings */
   raw: Record<string, string | undefined>;
 };
@@ -92,6 +112,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     invitationDays: e.INVITATION_DAYS,
     cnameTarget: e.CNAME_TARGET,
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : !production && !e.DATABASE_URL,
+    outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
+    twilioApiUrl: e.TWILIO_API_URL.replace(/\/$/, ''),
+    datadogIntakeUrl: e.DATADOG_INTAKE_URL?.replace(/\/$/, ''),
+    cloudwatchEndpoint: e.CLOUDWATCH_ENDPOINT?.replace(/\/$/, ''),
+    logShipping: e.LOG_SHIPPING === 'on',
     raw: env,
   };
 }
@@ -112,6 +137,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     invitationDays: 7,
     cnameTarget: 'custom.switchboard.example',
     autoSeed: false,
+    outboundAllowHosts: [],
+    twilioApiUrl: 'https://api.twilio.com',
+    datadogIntakeUrl: undefined,
+    cloudwatchEndpoint: undefined,
+    logShipping: false,
     raw: {},
     ...overrides,
   };
