@@ -5,6 +5,9 @@ import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes } from './routes/billing';
+import { smsRoutes } from './routes/sms';
+import { customerLookupRoutes } from './routes/customer-lookup';
+import { loggingRoutes } from './routes/logging';
 import { uiRoutes } from './static';
 
 export type AppOptions = {
@@ -31,6 +34,9 @@ export function createApi(deps: Deps) {
   authed.use('*', requireSession());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
+  authed.route('/', smsRoutes);
+  authed.route('/', customerLookupRoutes);
+  authed.route('/', loggingRoutes);
   api.route('/', authed);
 
   api.notFound(() => {

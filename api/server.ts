@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { openRuntime } from './runtime';
 import { DEMO_ACCOUNTS, hasAnyAccount, seedDemo } from './db/seed';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
+import { startLogShipper } from './integrations/log-queue';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -19,6 +20,9 @@ async function main() {
     console.log('Seeded the demo accounts (Acme Support, Globex Care, Switchboard staff).');
   }
   const app = createApp(deps, { distDir });
+  // Log shipping runs beside the API; the queue is in the database, so any number of
+  // processes may run it (rows are leased with skip locked).
+  const shipper = config.logShipping ? startLogShipper(deps) : null;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     console.log(`Switchboard console on ${config.publicUrl} (listening on ${info.address}:${info.port}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
   });
@@ -37,6 +41,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     server.close();
+    await shipper?.stop();
     await runtime.close();
     process.exit(0);
   };
