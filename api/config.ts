@@ -28,6 +28,7 @@ const EnvSchema = v.object({
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   OUTBOUND_ALLOW_HOSTS: v.optional(v.string()),
+  OUTBOUND_CA_FILE: v.optional(v.string()),
   TWILIO_API_URL: v.optional(url('e.g. https://api.twilio.com'), 'https://api.twilio.com'),
   DATADOG_INTAKE_URL: v.optional(url('e.g. https://http-intake.logs.datadoghq.com')),
   CLOUDWATCH_ENDPOINT: v.optional(url('e.g. https://logs.us-east-1.amazonaws.com')),
@@ -57,6 +58,8 @@ export type Config = {
   autoSeed: boolean;
   /** outbound calls: hosts admitted over http and on private addresses (tests, development) */
   outboundAllowHosts: string[];
+  /** extra certificates (PEM) trusted for outbound https, e.g. a development CA */
+  outboundCa: string | undefined;
   /** Twilio REST base URL (a loopback peer in tests) */
   twilioApiUrl: string;
   /** overrides the Datadog logs intake chosen by site (tests) */
@@ -113,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cnameTarget: e.CNAME_TARGET,
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : !production && !e.DATABASE_URL,
     outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
+    outboundCa: e.OUTBOUND_CA_FILE ? fs.readFileSync(e.OUTBOUND_CA_FILE, 'utf8') : undefined,
     twilioApiUrl: e.TWILIO_API_URL.replace(/\/$/, ''),
     datadogIntakeUrl: e.DATADOG_INTAKE_URL?.replace(/\/$/, ''),
     cloudwatchEndpoint: e.CLOUDWATCH_ENDPOINT?.replace(/\/$/, ''),
@@ -138,6 +142,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     cnameTarget: 'custom.switchboard.example',
     autoSeed: false,
     outboundAllowHosts: [],
+    outboundCa: undefined,
     twilioApiUrl: 'https://api.twilio.com',
     datadogIntakeUrl: undefined,
     cloudwatchEndpoint: undefined,

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { MAX_LOOKUP_CUSTOMERS, type CustomerLookupSettings, type LookupCustomer } from '../contract/customer-lookup';
 import { compileGjsonPath, gjsonGet, renderTemplate } from './gjson';
-import { OutboundError, outboundFetch, outboundErrorStatus } from './outbound';
+import { OutboundError, outboundFetch, outboundErrorStatus, outboundPolicy } from './outbound';
 
 // Calls an account's own customer API with a caller's phone number and turns its answer into
 // customers (id, title, description) with the configured GJSON paths and templates.
@@ -31,7 +31,7 @@ export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: Reso
   }
   let res;
   try {
-    res = await outboundFetch(url, { method: settings.method, headers, body }, { allowHosts: deps.config.outboundAllowHosts, timeoutMs: LOOKUP_TIMEOUT_MS, maxBytes: LOOKUP_MAX_BYTES });
+    res = await outboundFetch(url, { method: settings.method, headers, body }, { ...outboundPolicy(deps.config), timeoutMs: LOOKUP_TIMEOUT_MS, maxBytes: LOOKUP_MAX_BYTES });
   } catch (err) {
     if (err instanceof OutboundError) {
       if (err.code === 'TARGET_NOT_ALLOWED') throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message);

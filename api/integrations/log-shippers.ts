@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { DEFAULT_LOG_GROUP, type DatadogSite, type DestinationSettings, type LogDestination } from '../contract/logging';
-import { OutboundError, outboundFetch } from './outbound';
+import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
 
 // Delivery of a batch of events to one destination. Each shipper throws on failure (the queue
 // retries); success means the destination acknowledged the whole batch.
@@ -16,7 +16,7 @@ export type LogEvent = {
   [extra: string]: unknown;
 };
 
-export type ShipperConfig = Pick<Config, 'outboundAllowHosts' | 'datadogIntakeUrl' | 'cloudwatchEndpoint'>;
+export type ShipperConfig = Pick<Config, 'outboundAllowHosts' | 'outboundCa' | 'datadogIntakeUrl' | 'cloudwatchEndpoint'>;
 
 export class DeliveryError extends Error {
   constructor(
@@ -49,7 +49,7 @@ function message(e: LogEvent): string {
 async function post(config: ShipperConfig, url: string, headers: Record<string, string>, body: string): Promise<void> {
   let res;
   try {
-    res = await outboundFetch(url, { method: 'POST', headers, body }, { allowHosts: config.outboundAllowHosts, timeoutMs: 15_000, maxBytes: 64 * 1024 });
+    res = await outboundFetch(url, { method: 'POST', headers, body }, { ...outboundPolicy(config), timeoutMs: 15_000, maxBytes: 64 * 1024 });
   } catch (err) {
     if (err instanceof OutboundError) throw new DeliveryError(err.message, err.code !== 'TARGET_NOT_ALLOWED');
     throw err;

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
 
@@ -29,6 +30,8 @@ export type OutboundPolicy = {
    * loopback peers here (OUTBOUND_ALLOW_HOSTS).
    */
   allowHosts?: readonly string[];
+  /** extra PEM certificates to trust besides the public roots (a test or development CA) */
+  ca?: string;
 };
 
 export type OutboundOptions = OutboundPolicy & {
@@ -127,7 +130,7 @@ export function checkUrl(raw: string | URL, policy: OutboundPolicy): URL {
  * addresses it checked.
  */
 function guardedConnector(policy: OutboundPolicy, lookup: LookupAll): buildConnector.connector {
-  const connect = buildConnector({ timeout: 10_000 });
+  const connect = buildConnector({ timeout: 10_000, ...(policy.ca ? { ca: [...tls.rootCertificates, policy.ca] } : {}) });
   return (options, callback) => {
     const hostname = stripBrackets(options.hostname);
     const port = options.port || defaultPort(options.protocol);
@@ -156,7 +159,7 @@ const agents = new Map<string, Agent>();
 
 function agentFor(policy: OutboundPolicy, lookup: LookupAll | undefined): Dispatcher {
   if (lookup) return new Agent({ connect: guardedConnector(policy, lookup) });
-  const key = (policy.allowHosts ?? []).join(',');
+  const key = `${(policy.allowHosts ?? []).join(',')}|${policy.ca ?? ''}`;
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({ connect: guardedConnector(policy, defaultLookup), keepAliveTimeout: 4_000 });
@@ -269,4 +272,9 @@ export function outboundErrorStatus(err: OutboundError): 422 | 502 | 504 {
   if (err.code === 'TARGET_NOT_ALLOWED') return 422;
   if (err.code === 'TIMEOUT') return 504;
   return 502;
+}
+
+/** The outbound policy a configuration sets (allowlist and extra trusted certificates). */
+export function outboundPolicy(config: { outboundAllowHosts: string[]; outboundCa?: string | undefined }): OutboundPolicy {
+  return { allowHosts: config.outboundAllowHosts, ca: config.outboundCa };
 }

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { decryptSecret } from '../crypto';
 import { ApiError } from '../http/errors';
 import { E164_PATTERN, E164_MESSAGE } from '../contract/sms';
-import { OutboundError, outboundFetch, outboundErrorStatus, type OutboundResponse } from './outbound';
+import { OutboundError, outboundFetch, outboundErrorStatus, outboundPolicy, type OutboundResponse } from './outbound';
 
 // Twilio's REST API (2010-04-01): credentials are checked by reading the account resource,
 // messages are sent by POSTing Messages.json form-encoded, both with HTTP basic auth.
@@ -18,7 +18,7 @@ function accountUrl(deps: Pick<Deps, 'config'>, accountSid: string, suffix = '')
 }
 
 function options(deps: Pick<Deps, 'config'>) {
-  return { allowHosts: deps.config.outboundAllowHosts, timeoutMs: 10_000, maxBytes: 256 * 1024 };
+  return { ...outboundPolicy(deps.config), timeoutMs: 10_000, maxBytes: 256 * 1024 };
 }
 
 async function call(deps: Pick<Deps, 'config'>, url: string, init: Parameters<typeof outboundFetch>[1]): Promise<OutboundResponse> {
