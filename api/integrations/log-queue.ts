@@ -75,7 +75,7 @@ async function settingsOf(deps: Pick<Deps, 'db' | 'config'>, accountId: string, 
 }
 
 /** One round: lease, deliver per (account, destination), settle. Returns rows leased. */
-export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, options: ShipperOptions = {}): Promise<number> {
+export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, options: ShipperOptions = {}, signal?: AbortSignal): Promise<number> {
   const o = { ...DEFAULTS, ...options };
   const rows = await lease(deps, o);
   if (!rows.length) return 0;
@@ -93,10 +93,12 @@ export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, option
         const settings = await settingsOf(deps, accountId, destination);
         // Disconnected meanwhile: the cascade has removed the rows already.
         if (!settings) return;
-        await ship(deps.config, destination, settings, group.map((r) => r.payload));
+        await ship(deps.config, destination, settings, group.map((r) => r.payload), signal);
       } catch (err) {
         error = err instanceof DeliveryError ? err : new DeliveryError(err instanceof Error ? err.message : String(err));
       }
+      // Stopping mid-delivery: leave the rows leased; the lease runs out and they go again.
+      if (signal?.aborted) return;
       await deps.db.tenant(accountId, async (trx) => {
         if (!error) {
           await trx.deleteFrom('log_outbox').where('id', 'in', ids).execute();
@@ -123,6 +125,7 @@ export type LogShipper = { stop(): Promise<void>; /** runs a round now (tests) *
 export function startLogShipper(deps: Pick<Deps, 'db' | 'config' | 'log'>, options: ShipperOptions = {}): LogShipper {
   const o = { ...DEFAULTS, ...options };
   let stopped = false;
+  const abort = new AbortController();
   let wake: (() => void) | null = null;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -140,7 +143,7 @@ export function startLogShipper(deps: Pick<Deps, 'db' | 'config' | 'log'>, optio
     while (!stopped) {
       let n = 0;
       try {
-        n = await shipOnce(deps, o);
+        n = await shipOnce(deps, o, abort.signal);
       } catch (err) {
         if (stopped) break;
         deps.log('log shipping round failed', err);
@@ -153,6 +156,7 @@ export function startLogShipper(deps: Pick<Deps, 'db' | 'config' | 'log'>, optio
     kick: () => wake?.(),
     stop: async () => {
       stopped = true;
+      abort.abort();
       wake?.();
       await loop;
     },

@@ -46,10 +46,10 @@ function message(e: LogEvent): string {
   return `[${e.namespace}] ${e.event}: ${e.description} (by ${who})`;
 }
 
-async function post(config: ShipperConfig, url: string, headers: Record<string, string>, body: string): Promise<void> {
+async function post(config: ShipperConfig, url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<void> {
   let res;
   try {
-    res = await outboundFetch(url, { method: 'POST', headers, body }, { ...outboundPolicy(config), timeoutMs: 15_000, maxBytes: 64 * 1024 });
+    res = await outboundFetch(url, { method: 'POST', headers, body, signal }, { ...outboundPolicy(config), timeoutMs: 15_000, maxBytes: 64 * 1024 });
   } catch (err) {
     if (err instanceof OutboundError) throw new DeliveryError(err.message, err.code !== 'TARGET_NOT_ALLOWED');
     throw err;
@@ -59,7 +59,7 @@ async function post(config: ShipperConfig, url: string, headers: Record<string, 
 
 const ndjson = (events: LogEvent[]) => events.map((e) => JSON.stringify({ ...e, message: message(e), service: 'switchboard' })).join('\n');
 
-async function shipDatadog(config: ShipperConfig, s: DestinationSettings['datadog'], events: LogEvent[]) {
+async function shipDatadog(config: ShipperConfig, s: DestinationSettings['datadog'], events: LogEvent[], signal?: AbortSignal) {
   const body = events.map((e) => ({
     ddsource: 'switchboard',
     service: 'switchboard',
@@ -68,20 +68,20 @@ async function shipDatadog(config: ShipperConfig, s: DestinationSettings['datado
     timestamp: Date.parse(e.timestamp),
     switchboard: e,
   }));
-  await post(config, datadogIntakeUrl(config, s.site), { 'content-type': 'application/json', 'dd-api-key': s.apiKey }, JSON.stringify(body));
+  await post(config, datadogIntakeUrl(config, s.site), { 'content-type': 'application/json', 'dd-api-key': s.apiKey }, JSON.stringify(body), signal);
 }
 
-async function shipSumo(config: ShipperConfig, s: DestinationSettings['sumologic'], events: LogEvent[]) {
+async function shipSumo(config: ShipperConfig, s: DestinationSettings['sumologic'], events: LogEvent[], signal?: AbortSignal) {
   // A Sumo Logic HTTP source takes one log line per line of the body.
-  await post(config, s.collectorUrl, { 'content-type': 'text/plain', 'x-sumo-name': 'switchboard', 'x-sumo-category': 'switchboard/audit' }, ndjson(events));
+  await post(config, s.collectorUrl, { 'content-type': 'text/plain', 'x-sumo-name': 'switchboard', 'x-sumo-category': 'switchboard/audit' }, ndjson(events), signal);
 }
 
-async function shipRapid7(config: ShipperConfig, s: DestinationSettings['rapid7'], events: LogEvent[]) {
+async function shipRapid7(config: ShipperConfig, s: DestinationSettings['rapid7'], events: LogEvent[], signal?: AbortSignal) {
   // Rapid7 InsightOps webhook logs split the body into entries at newlines.
-  await post(config, s.webhookUrl, { 'content-type': 'text/plain' }, ndjson(events));
+  await post(config, s.webhookUrl, { 'content-type': 'text/plain' }, ndjson(events), signal);
 }
 
-async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['cloudwatch'], events: LogEvent[]) {
+async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['cloudwatch'], events: LogEvent[], signal?: AbortSignal) {
   // The SDK is large; it is loaded only by processes that actually ship to CloudWatch.
   const cw = await import('@aws-sdk/client-cloudwatch-logs');
   const client = new cw.CloudWatchLogsClient({
@@ -96,17 +96,17 @@ async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['clo
   const logEvents = events
     .map((e) => ({ timestamp: Date.parse(e.timestamp) || Date.now(), message: JSON.stringify({ ...e, message: message(e) }) }))
     .sort((a, b) => a.timestamp - b.timestamp);
-  const put = () => client.send(new cw.PutLogEventsCommand({ logGroupName, logStreamName, logEvents }));
+  const put = () => client.send(new cw.PutLogEventsCommand({ logGroupName, logStreamName, logEvents }), { abortSignal: signal });
   try {
     try {
       await put();
     } catch (err) {
       if ((err as { name?: string }).name !== 'ResourceNotFoundException') throw err;
       // First delivery: the stream (and perhaps the group) does not exist yet.
-      await client.send(new cw.CreateLogGroupCommand({ logGroupName })).catch((e: { name?: string }) => {
+      await client.send(new cw.CreateLogGroupCommand({ logGroupName }), { abortSignal: signal }).catch((e: { name?: string }) => {
         if (e.name !== 'ResourceAlreadyExistsException') throw e;
       });
-      await client.send(new cw.CreateLogStreamCommand({ logGroupName, logStreamName })).catch((e: { name?: string }) => {
+      await client.send(new cw.CreateLogStreamCommand({ logGroupName, logStreamName }), { abortSignal: signal }).catch((e: { name?: string }) => {
         if (e.name !== 'ResourceAlreadyExistsException') throw e;
       });
       await put();
@@ -119,16 +119,16 @@ async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['clo
   }
 }
 
-export async function ship<D extends LogDestination>(config: ShipperConfig, destination: D, settings: DestinationSettings[D], events: LogEvent[]): Promise<void> {
+export async function ship<D extends LogDestination>(config: ShipperConfig, destination: D, settings: DestinationSettings[D], events: LogEvent[], signal?: AbortSignal): Promise<void> {
   if (!events.length) return;
   switch (destination) {
     case 'datadog':
-      return shipDatadog(config, settings as DestinationSettings['datadog'], events);
+      return shipDatadog(config, settings as DestinationSettings['datadog'], events, signal);
     case 'cloudwatch':
-      return shipCloudwatch(config, settings as DestinationSettings['cloudwatch'], events);
+      return shipCloudwatch(config, settings as DestinationSettings['cloudwatch'], events, signal);
     case 'sumologic':
-      return shipSumo(config, settings as DestinationSettings['sumologic'], events);
+      return shipSumo(config, settings as DestinationSettings['sumologic'], events, signal);
     case 'rapid7':
-      return shipRapid7(config, settings as DestinationSettings['rapid7'], events);
+      return shipRapid7(config, settings as DestinationSettings['rapid7'], events, signal);
   }
 }
