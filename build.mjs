@@ -114,7 +114,8 @@ async function buildUi() {
       logLevel: 'warning',
     });
     const outputs = Object.keys(result.metafile.outputs);
-    const entryOut = outputs.find((o) => result.metafile.outputs[o].entryPoint && o.endsWith('.js'));
+    // Lazy chunks carry an entryPoint too (their dynamic-import target): match the host entry itself.
+    const entryOut = outputs.find((o) => o.endsWith('.js') && result.metafile.outputs[o].entryPoint === e.entry);
     const cssOut = outputs.filter((o) => o.endsWith('.css') && path.dirname(o) === path.relative(root, outdir));
     const rel = (o) => path.relative(outdir, path.join(root, o));
     fs.writeFileSync(path.join(outdir, 'index.html'), html({ base: e.base, script: rel(entryOut), css: cssOut.map(rel) }));

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { BillingStatusSchema } from './common';
+import { CREDIT_WARNING_RATIO } from './constants';
 
 /**
  * Usage of an app in the current period. `credits` is what has been used, `freeTier` what the
@@ -23,5 +24,4 @@ export type AppBilling = v.InferOutput<typeof AppBillingSchema>;
 /** POST /{app}/billing/free-trial takes no body fields (the app is in the path). */
 export const FreeTrialBodySchema = v.object({});
 
-/** Share of the free tier at which the credit display turns red. */
-export const CREDIT_WARNING_RATIO = 0.8;
+export { CREDIT_WARNING_RATIO } from './constants';

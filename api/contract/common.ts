@@ -29,5 +29,4 @@ export const ErrorBodySchema = v.object({
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 
-/** Header that carries the caller's IANA time zone on every call. */
-export const TIME_ZONE_HEADER = 'X-Time-Zone';
+export { TIME_ZONE_HEADER } from './constants';

@@ -13,7 +13,10 @@ export const BrandingSchema = v.object({
 });
 export type Branding = v.InferOutput<typeof BrandingSchema>;
 
-export const BillingByAppSchema = v.record(v.picklist(APP_IDS), AppBillingSchema);
+/** Billing of every app, keyed by app id (apps without billing are 'inactive'). */
+export const BillingByAppSchema = v.object(
+  Object.fromEntries(APP_IDS.map((id) => [id, AppBillingSchema])) as { [K in (typeof APP_IDS)[number]]: typeof AppBillingSchema },
+);
 
 /** GET /admins/bootstrap: who is signed in, their account, billing per app and branding. */
 export const BootstrapSchema = v.object({

@@ -1,0 +1,4 @@
+import { mountConsole } from '../../src/main';
+import { browserHost } from './host';
+
+mountConsole(browserHost);

@@ -1,0 +1,111 @@
+import ky, { type KyInstance, type Options } from 'ky';
+import { TIME_ZONE_HEADER } from '../../api/contract/constants';
+
+/** An API failure: 4xx bodies pass through ({code, message, fields}); anything else is UNEXPECTED_STATUS. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fields?: Record<string, string>;
+
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+export const UNEXPECTED_STATUS = 'UNEXPECTED_STATUS';
+export const JWT_EXPIRED = 'JWT_EXPIRED';
+
+export type ClientOptions = {
+  getToken: () => string | null;
+  /** called when any call reports the session token expired */
+  onSessionExpired?: () => void;
+};
+
+type CallOptions = {
+  /** the success status this call must answer; anything else is an error (default 200) */
+  expect?: number;
+  /** for GET: the payload goes in the query string */
+  query?: Record<string, string | number | boolean | undefined>;
+  json?: unknown;
+  signal?: AbortSignal;
+};
+
+function timeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+async function toError(response: Response): Promise<ApiError> {
+  const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, `unexpected response status: ${response.status}`);
+  if (response.status < 400 || response.status >= 500) return unexpected();
+  try {
+    const body = (await response.json()) as { code?: unknown; message?: unknown; fields?: Record<string, string> };
+    if (typeof body?.code !== 'string') return unexpected();
+    return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code, body.fields);
+  } catch {
+    return unexpected();
+  }
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+/** The console's one way to call the API: bearer token, time zone, status check, error mapping. */
+export function createApi({ getToken, onSessionExpired }: ClientOptions) {
+  const http: KyInstance = ky.create({
+    prefixUrl: '/api',
+    // The status check below is the contract (200, or 201 for creations); ky's own throwing and
+    // retrying would blur it.
+    throwHttpErrors: false,
+    retry: 0,
+    hooks: {
+      beforeRequest: [
+        (request) => {
+          const token = getToken();
+          if (token) request.headers.set('Authorization', `Bearer ${token}`);
+          request.headers.set(TIME_ZONE_HEADER, timeZone());
+        },
+      ],
+    },
+  });
+
+  async function call<T>(method: string, path: string, { expect = 200, query, json, signal }: CallOptions = {}): Promise<T> {
+    const options: Options = { method, signal };
+    if (json !== undefined) options.json = json;
+    if (query) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
+      options.searchParams = params;
+    }
+    const response = await http(path.replace(/^\//, ''), options);
+    if (response.status !== expect) {
+      const error = await toError(response);
+      if (error.code === JWT_EXPIRED) onSessionExpired?.();
+      throw error;
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  return {
+    get: <T>(path: string, options?: Omit<CallOptions, 'json'>) => call<T>('GET', path, options),
+    post: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('POST', path, { ...options, json }),
+    /** a POST that creates something: its success status is 201 */
+    create: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('POST', path, { expect: 201, ...options, json }),
+    put: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('PUT', path, { ...options, json }),
+    delete: <T>(path: string, options?: CallOptions) => call<T>('DELETE', path, options),
+  };
+}
+
+/** The message to show for any thrown value. */
+export function errorMessage(error: unknown, fallback = 'An error occurred'): string {
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}

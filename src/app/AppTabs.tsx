@@ -1,0 +1,37 @@
+import { Link, useLocation } from 'wouter';
+import type { AppDefinition, AppTab } from '../../api/contract/apps';
+import type { Role } from '../../api/contract/common';
+import { hasRole } from '../state/roles';
+
+/** The tabs a role sees: admin-only tabs (Documents, Forms, Configuration) are hidden below admin. */
+export function visibleTabs(app: AppDefinition, role: Role): AppTab[] {
+  return app.tabs.filter((t) => !t.adminOnly || hasRole(role, 'admin'));
+}
+
+function isActive(app: AppDefinition, tab: AppTab, location: string): boolean {
+  const root = `/${app.id}`;
+  if (tab.path === '') return location === root || location === `${root}/` || location === `${root}/dashboard`;
+  // Configuration points at settings/general but stands for every settings page of the app.
+  const section = tab.path.split('/')[0];
+  return location === `${root}/${section}` || location.startsWith(`${root}/${section}/`);
+}
+
+export function AppTabs({ app, role }: { app: AppDefinition; role: Role }) {
+  const [location] = useLocation();
+  return (
+    <nav className="app-tabs" aria-label={`${app.title} sections`}>
+      <ul>
+        {visibleTabs(app, role).map((tab) => {
+          const active = isActive(app, tab, location);
+          return (
+            <li key={tab.label}>
+              <Link href={`/${app.id}${tab.path ? `/${tab.path}` : ''}`} className={active ? 'tab tab-active' : 'tab'} aria-current={active ? 'page' : undefined}>
+                {tab.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

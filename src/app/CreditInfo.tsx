@@ -1,0 +1,29 @@
+import { useAtomValue } from 'jotai';
+import type { AppDefinition } from '../../api/contract/apps';
+import type { Usage } from '../../api/contract/billing';
+import { CREDIT_WARNING_RATIO } from '../../api/contract/constants';
+import { useQuery } from '../api/hooks';
+import { bootstrapAtom } from '../state/session';
+import { formatNumber } from '../ui/format';
+
+/** Whether usage has reached the share of the free tier at which the display turns red. */
+export function isCreditWarning(usage: Pick<Usage, 'credits' | 'freeTier'>): boolean {
+  return usage.freeTier > 0 && usage.credits >= usage.freeTier * CREDIT_WARNING_RATIO;
+}
+
+/** Credits used by the current app against its free tier. */
+export function CreditInfo({ app }: { app: AppDefinition }) {
+  const bootstrap = useAtomValue(bootstrapAtom);
+  const status = bootstrap?.billing[app.id]?.status;
+  const show = app.billable && status !== undefined && status !== 'inactive';
+  const { data } = useQuery(show ? `usage:${app.id}:${status}` : null, (api, signal) => api.get<Usage>(`${app.id}/billing/usage`, { signal }));
+  if (!show || !data) return null;
+  const warning = isCreditWarning(data);
+  return (
+    <span className={warning ? 'credit-info credit-warning' : 'credit-info'} data-warning={warning || undefined}>
+      {warning && <span aria-hidden="true">⚠ </span>}
+      {data.freeTier > 0 ? `${formatNumber(data.credits)} / ${formatNumber(data.freeTier)} credits` : `${formatNumber(data.credits)} credits`}
+      {warning && <span className="sr-only"> (close to the free tier limit)</span>}
+    </span>
+  );
+}

@@ -1,0 +1,74 @@
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { Suspense, useEffect } from 'react';
+import { useRoute } from 'wouter';
+import type { Bootstrap } from '../../api/contract/session';
+import { ApiError, JWT_EXPIRED, errorMessage } from '../api/client';
+import { useApi } from '../api/hooks';
+import { bootstrapAtom, tokenAtom } from '../state/session';
+import { LoadingPanel } from '../ui/Spinner';
+import { toast } from '../ui/Toast';
+import { applyBrandColor } from './brand';
+import { useHost } from './host-context';
+import { SsoCallbackPage } from './pages';
+import { SignedOutRoutes } from './routes';
+import { Shell } from './Shell';
+
+/** Loads the bootstrap for the current token; a failure clears the token. */
+function useBootstrap(): Bootstrap | null {
+  const token = useAtomValue(tokenAtom);
+  const [bootstrap, setBootstrap] = useAtom(bootstrapAtom);
+  const setToken = useSetAtom(tokenAtom);
+  const api = useApi();
+
+  useEffect(() => {
+    if (!token || bootstrap) return;
+    const controller = new AbortController();
+    api.get<Bootstrap>('admins/bootstrap', { signal: controller.signal }).then(
+      (answer) => !controller.signal.aborted && setBootstrap(answer),
+      (error) => {
+        if (controller.signal.aborted) return;
+        // JWT_EXPIRED is handled by the client for every call: token cleared, back to /?expired=true.
+        if (error instanceof ApiError && error.code === JWT_EXPIRED) return;
+        setToken(null);
+        toast.error('Your session could not be loaded', errorMessage(error, 'Please sign in again.'));
+      },
+    );
+    return () => controller.abort();
+  }, [api, token, bootstrap, setBootstrap, setToken]);
+
+  useEffect(() => applyBrandColor(bootstrap?.branding.color), [bootstrap?.branding.color]);
+  return bootstrap;
+}
+
+function SignedIn() {
+  const bootstrap = useBootstrap();
+  if (!bootstrap) return <LoadingPanel label="Loading your account" />;
+  return <Shell />;
+}
+
+/** Picks what to show for the session: the SSO return page, the sign-in routes or the console. */
+export function Session() {
+  const host = useHost();
+  const token = useAtomValue(tokenAtom);
+  const [onSsoCallback] = useRoute('/sso/callback');
+
+  if (onSsoCallback) {
+    return (
+      <main className="public-main">
+        <Suspense fallback={<LoadingPanel />}>
+          <SsoCallbackPage />
+        </Suspense>
+      </main>
+    );
+  }
+  if (token) return <SignedIn />;
+  // Inside a desktop host the host signs in: there is no sign-in page to show meanwhile.
+  if (host.embedded) return null;
+  return (
+    <main className="public-main">
+      <Suspense fallback={<LoadingPanel />}>
+        <SignedOutRoutes />
+      </Suspense>
+    </main>
+  );
+}

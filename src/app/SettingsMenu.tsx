@@ -1,0 +1,70 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { Link, useLocation } from 'wouter';
+import { bootstrapAtom, tokenAtom } from '../state/session';
+import { Popover } from '../ui/Popover';
+import { ExternalIcon, GearIcon } from '../ui/icons';
+import { SYSTEM_STATUS_URL } from './links';
+
+export function useSignOut() {
+  const setToken = useSetAtom(tokenAtom);
+  const [, navigate] = useLocation();
+  return () => {
+    navigate('/', { replace: true });
+    setToken(null);
+  };
+}
+
+export function SettingsMenu() {
+  const bootstrap = useAtomValue(bootstrapAtom);
+  const signOut = useSignOut();
+  return (
+    <Popover kind="menu" label="Settings menu" trigger={<GearIcon />}>
+      {(close) => (
+        <ul className="menu">
+          {bootstrap && (
+            <li className="menu-caption">
+              <span className="menu-name">
+                {bootstrap.firstName} {bootstrap.lastName}
+              </span>
+              <span className="muted">{bootstrap.account.name}</span>
+            </li>
+          )}
+          <li>
+            <Link href="/settings" className="menu-item" onClick={close}>
+              Account Settings
+            </Link>
+          </li>
+          <li>
+            <Link href="/sales" className="menu-item" onClick={close}>
+              Contact sales
+            </Link>
+          </li>
+          <li>
+            <Link href="/support/ticket" className="menu-item" onClick={close}>
+              Report an issue
+            </Link>
+          </li>
+          <li>
+            <a href={SYSTEM_STATUS_URL} target="_blank" rel="noopener noreferrer" className="menu-item" onClick={close}>
+              System status <ExternalIcon size={14} />
+              <span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          </li>
+          {bootstrap?.isRoot && (
+            <li>
+              <Link href="/watch-tower" className="menu-item" onClick={close}>
+                Watch Tower
+              </Link>
+            </li>
+          )}
+          <li className="menu-separator" role="presentation" />
+          <li>
+            <button type="button" className="menu-item" onClick={signOut}>
+              Sign out
+            </button>
+          </li>
+        </ul>
+      )}
+    </Popover>
+  );
+}

@@ -1,0 +1,71 @@
+import { useAtomValue } from 'jotai';
+import type { CSSProperties } from 'react';
+import { Link } from 'wouter';
+import type { AppDefinition } from '../../../api/contract/apps';
+import type { BillingStatus } from '../../../api/contract/common';
+import { useStartFreeTrial } from '../../api/billing';
+import { useVisibleApps } from '../../app/current-app';
+import { bootstrapAtom } from '../../state/session';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/Card';
+
+const STATUS_LABEL: Record<BillingStatus, string> = {
+  inactive: 'Not started',
+  'free-trial': 'Free trial',
+  subscription: 'Subscribed',
+  enterprise: 'Enterprise',
+  cancelled: 'Cancelled',
+};
+
+function AppCard({ app, status }: { app: AppDefinition; status: BillingStatus }) {
+  const startFreeTrial = useStartFreeTrial();
+  const titleId = `app-card-${app.id}`;
+  return (
+    <li className="app-card card" style={{ '--app-color': app.color } as CSSProperties} aria-labelledby={titleId}>
+      <div className="app-card-head">
+        <span className="app-card-icon" aria-hidden="true">
+          {app.title[0]}
+        </span>
+        <span className={`badge badge-${status}`}>{STATUS_LABEL[status]}</span>
+      </div>
+      <h2 id={titleId} className="app-card-title">
+        {app.title}
+        {!app.released && <span className="badge badge-neutral">Preview</span>}
+      </h2>
+      <p className="muted app-card-description">{app.description}</p>
+      <div className="app-card-action">
+        {status === 'inactive' ? (
+          <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
+            Start Free Trial
+          </Button>
+        ) : (
+          <Link href={`/${app.id}`} className="btn btn-primary" aria-label={`Launch app ${app.title}`}>
+            Launch app
+          </Link>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The app picker: a card per app this user may see. */
+export default function HomePage() {
+  const bootstrap = useAtomValue(bootstrapAtom);
+  const apps = useVisibleApps();
+  if (!bootstrap) return null;
+  return (
+    <div className="page">
+      <h1 className="page-title">Welcome, {bootstrap.firstName}</h1>
+      <p className="muted page-lead">Choose an app to manage for {bootstrap.account.name}.</p>
+      {apps.length ? (
+        <ul className="app-grid">
+          {apps.map((app) => (
+            <AppCard key={app.id} app={app} status={bootstrap.billing[app.id]?.status ?? 'inactive'} />
+          ))}
+        </ul>
+      ) : (
+        <EmptyState title="No apps available">Contact sales to add apps to your account.</EmptyState>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useState, type FormEvent } from 'react';
+import { APPS } from '../../../api/contract/apps';
+import { Card } from '../../ui/Card';
+import { Field, TextField } from '../../ui/Field';
+import { SALES_EMAIL } from '../support/contacts';
+
+const INTERESTS = [...APPS.filter((a) => a.released).map((a) => a.title), 'Enterprise plan', 'Something else'];
+const CONTACT_METHODS = [
+  { value: 'email', label: 'Email' },
+  { value: 'phone', label: 'Phone' },
+];
+
+type Errors = { interest?: string; contactMethod?: string };
+
+export default function SalesPage() {
+  const [interest, setInterest] = useState('');
+  const [phone, setPhone] = useState('');
+  const [message, setMessage] = useState('');
+  const [contactMethod, setContactMethod] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitted, setSubmitted] = useState(false);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const next: Errors = {};
+    if (!interest) next.interest = 'Please choose what you are interested in';
+    if (!contactMethod) next.contactMethod = 'Please choose how we should contact you';
+    setErrors(next);
+    if (!next.interest && !next.contactMethod) setSubmitted(true);
+  };
+
+  if (submitted) {
+    return (
+      <div className="page page-narrow">
+        <h1 className="page-title">Contact sales</h1>
+        <Card>
+          <p role="status">
+            <strong>Your request has not been sent.</strong> Sales requests aren't connected in this console yet. Please e-mail{' '}
+            <a href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent(interest)}`}>{SALES_EMAIL}</a> and the team will get in touch.
+          </p>
+          <button type="button" className="btn btn-secondary" onClick={() => setSubmitted(false)}>
+            Back to the form
+          </button>
+        </Card>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page page-narrow">
+      <h1 className="page-title">Contact sales</h1>
+      <p className="muted page-lead">Tell us what you need and how to reach you.</p>
+      <Card>
+        <form onSubmit={onSubmit} noValidate className="form">
+          <Field label="Interested in" required error={errors.interest}>
+            {(control) => (
+              <select className="input" {...control} value={interest} onChange={(e) => setInterest(e.target.value)}>
+                <option value="">Choose…</option>
+                {INTERESTS.map((i) => (
+                  <option key={i} value={i}>
+                    {i}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <TextField label="Phone" type="tel" autoComplete="tel" value={phone} onChange={(e) => setPhone(e.target.value)} placeholder="+14155550123" />
+          <Field label="Message">
+            {(control) => <textarea className="input" rows={4} {...control} value={message} onChange={(e) => setMessage(e.target.value)} />}
+          </Field>
+          <fieldset className="fieldset" aria-invalid={errors.contactMethod ? true : undefined} aria-describedby={errors.contactMethod ? 'contact-method-error' : undefined}>
+            <legend className="field-label">
+              Preferred contact method<span aria-hidden="true"> *</span>
+            </legend>
+            {CONTACT_METHODS.map((m) => (
+              <label key={m.value} className="radio">
+                <input type="radio" name="contactMethod" value={m.value} checked={contactMethod === m.value} onChange={() => setContactMethod(m.value)} />
+                {m.label}
+              </label>
+            ))}
+            {errors.contactMethod && (
+              <p id="contact-method-error" className="field-error">
+                {errors.contactMethod}
+              </p>
+            )}
+          </fieldset>
+          <button type="submit" className="btn btn-primary">
+            Send request
+          </button>
+        </form>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+// The settings screens, in side-menu order. Billing is a route but not in the side menu.
+export const SETTINGS_SECTIONS = [
+  { slug: 'branding', label: 'Branding', inMenu: true },
+  { slug: 'domain', label: 'Domain', inMenu: true },
+  { slug: 'admin-management', label: 'Admin Management', inMenu: true },
+  { slug: 'sms-configuration', label: 'SMS Configuration', inMenu: true },
+  { slug: 'customer-lookup', label: 'Customer Lookup', inMenu: true },
+  { slug: 'single-sign-on', label: 'Single Sign-On', inMenu: true },
+  { slug: 'logging', label: 'Logging', inMenu: true },
+  { slug: 'audit-log', label: 'Audit log', inMenu: true },
+  { slug: 'developers', label: 'Developers', inMenu: true },
+  { slug: 'billing', label: 'Billing', inMenu: false },
+] as const;
+export type SettingsSlug = (typeof SETTINGS_SECTIONS)[number]['slug'];

@@ -1,0 +1,81 @@
+import { useState, type FormEvent } from 'react';
+import { Card } from '../../ui/Card';
+import { Field, TextField } from '../../ui/Field';
+import { SALES_EMAIL, SUPPORT_EMAIL } from './contacts';
+
+export const PRIORITIES = [
+  { value: 'low', label: 'Low' },
+  { value: 'medium', label: 'Medium' },
+  { value: 'high', label: 'Critical Production Outage' },
+] as const;
+
+type Errors = { subject?: string; description?: string };
+
+export default function TicketPage() {
+  const [subject, setSubject] = useState('');
+  const [priority, setPriority] = useState<(typeof PRIORITIES)[number]['value']>('medium');
+  const [description, setDescription] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [submitted, setSubmitted] = useState(false);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const next: Errors = {};
+    if (!subject.trim()) next.subject = 'Subject is required';
+    if (!description.trim()) next.description = 'Description is required';
+    setErrors(next);
+    if (!next.subject && !next.description) setSubmitted(true);
+  };
+
+  if (submitted) {
+    return (
+      <div className="page page-narrow">
+        <h1 className="page-title">Report an issue</h1>
+        <Card>
+          <p role="status">
+            <strong>Your ticket has not been sent.</strong> Ticket submission isn't connected in this console yet. Please e-mail{' '}
+            <a href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(subject)}`}>{SUPPORT_EMAIL}</a> with the subject, priority and
+            description you entered.
+          </p>
+          <button type="button" className="btn btn-secondary" onClick={() => setSubmitted(false)}>
+            Back to the form
+          </button>
+        </Card>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page page-narrow">
+      <h1 className="page-title">Report an issue</h1>
+      <Card>
+        <form onSubmit={onSubmit} noValidate className="form">
+          <TextField label="Subject" required value={subject} error={errors.subject} onChange={(e) => setSubject(e.target.value)} />
+          <Field label="Priority" required>
+            {(control) => (
+              <select className="input" {...control} value={priority} onChange={(e) => setPriority(e.target.value as typeof priority)}>
+                {PRIORITIES.map((p) => (
+                  <option key={p.value} value={p.value}>
+                    {p.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Description" required error={errors.description}>
+            {(control) => <textarea className="input" rows={6} {...control} value={description} onChange={(e) => setDescription(e.target.value)} />}
+          </Field>
+          <Field label="Attachment" hint="Optional: a screenshot or log file.">
+            {(control) => <input type="file" className="input-file" {...control} />}
+          </Field>
+          <button type="submit" className="btn btn-primary">
+            Submit ticket
+          </button>
+        </form>
+      </Card>
+      <p className="muted">
+        Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> · Sales: <a href={`mailto:${SALES_EMAIL}`}>{SALES_EMAIL}</a>
+      </p>
+    </div>
+  );
+}

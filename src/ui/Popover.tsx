@@ -1,0 +1,71 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+
+type PopoverProps = {
+  /** the trigger's content; `label` names it for assistive tech when it is only an icon */
+  trigger: ReactNode;
+  label?: string;
+  children: (close: () => void) => ReactNode;
+  align?: 'start' | 'end';
+  triggerClassName?: string;
+  /** 'menu' gives arrow-key navigation between the panel's links and buttons */
+  kind?: 'menu' | 'panel';
+};
+
+/** A button that opens a panel below it; Escape or a click outside closes it. */
+export function Popover({ trigger, label, children, align = 'end', triggerClassName = 'icon-btn', kind = 'panel' }: PopoverProps) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    root.current?.querySelector<HTMLElement>('.popover-panel a, .popover-panel button')?.focus();
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && open) {
+      e.stopPropagation();
+      close();
+      return;
+    }
+    if (kind !== 'menu' || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
+    const items = [...(root.current?.querySelectorAll<HTMLElement>('.popover-panel a, .popover-panel button') ?? [])];
+    if (!items.length) return;
+    e.preventDefault();
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const next = e.key === 'ArrowDown' ? (at + 1) % items.length : (at - 1 + items.length) % items.length;
+    items[next].focus();
+  };
+
+  return (
+    <div className="popover" ref={root} onKeyDown={onKeyDown}>
+      <button
+        ref={button}
+        type="button"
+        className={triggerClassName}
+        aria-label={label}
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {trigger}
+      </button>
+      {open && (
+        <div id={panelId} className={`popover-panel popover-${align}`}>
+          {children(close)}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { EmptyState } from './Card';
+import { LoadingPanel } from './Spinner';
+
+export type Column<T> = { key: string; header: ReactNode; render: (row: T) => ReactNode; className?: string };
+
+type TableProps<T> = {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string;
+  loading?: boolean;
+  empty?: ReactNode;
+  /** show the caption to sighted users too */
+  showCaption?: boolean;
+};
+
+export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Nothing here yet', showCaption }: TableProps<T>) {
+  if (loading && !rows) return <LoadingPanel label={`Loading ${caption}`} />;
+  if (!rows?.length) return <EmptyState title={typeof empty === 'string' ? empty : ''}>{typeof empty === 'string' ? null : empty}</EmptyState>;
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className={showCaption ? 'table-caption' : 'sr-only'}>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.key} scope="col" className={c.className}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c) => (
+                <td key={c.key} className={c.className}>
+                  {c.render(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../api/config';
+
+describe('configuration from the environment', () => {
+  const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'sb-config-'));
+
+  it('defaults to port 3000, the embedded database and the provider.test staff domain', () => {
+    const dir = tmp();
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c).toMatchObject({ port: 3000, databaseUrl: undefined, dataDir: dir, providerEmailDomain: 'provider.test', publicUrl: 'http://localhost:3000', autoSeed: true });
+  });
+
+  it('generates a session secret once and keeps it in the data directory', () => {
+    const dir = tmp();
+    const first = loadConfig({ DATA_DIR: dir }).sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(first);
+  });
+
+  it('a bad value is named with what was wrong and what was given', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), PORT: 'eighty' })).toThrow(/PORT must be a port number \(got "eighty"\)/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
+  });
+
+  it('production refuses to start without its secrets, public URL and PostgreSQL', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET, ENCRYPTION_KEY, PUBLIC_URL, DATABASE_URL must be set in production/);
+  });
+
+  it('production never auto-seeds and has no default staff domain', () => {
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      ENCRYPTION_KEY: 'y'.repeat(40),
+      PUBLIC_URL: 'https://console.example.com',
+      DATABASE_URL: 'postgres://db/switchboard',
+    });
+    expect(c.autoSeed).toBe(false);
+    expect(c.providerEmailDomain).toBe('');
+  });
+});

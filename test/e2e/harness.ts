@@ -1,0 +1,128 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+
+// End-to-end tests drive the built product as a person would: the real server (dist/server.mjs)
+// on a temporary data directory, signed in through a CLI sign-in link, in Debian's Chromium.
+
+const run = promisify(execFile);
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type RunningServer = {
+  url: string;
+  dataDir: string;
+  env: Record<string, string>;
+  /** everything the server printed */
+  output: () => string;
+  stop: () => Promise<void>;
+};
+
+/** The environment a test server runs with: embedded database in a fresh directory. */
+export async function serverEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-e2e-'));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? os.tmpdir(),
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    AUTO_SEED: 'true',
+    ...extra,
+  };
+  return env;
+}
+
+/** Runs the built CLI (`node dist/cli.mjs ...`) with the server's environment. */
+export async function cli(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT });
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+/**
+ * Seeds the database, prints sign-in links for `linkFor` through the CLI (the embedded database
+ * admits one process, so before the server holds it), then starts the server.
+ */
+export async function startServer(options: { env?: Record<string, string>; linkFor?: string[] } = {}): Promise<RunningServer & { links: Record<string, string> }> {
+  const env = await serverEnv(options.env);
+  const links: Record<string, string> = {};
+  if (options.linkFor?.length) {
+    const seeded = await cli(env, 'seed');
+    if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+    for (const email of options.linkFor) {
+      const r = await cli(env, 'link', email);
+      if (r.code !== 0) throw new Error(`link ${email} failed: ${r.stderr}`);
+      links[email] = r.stdout.trim();
+    }
+  }
+  const server = await startProcess(env);
+  return { ...server, links };
+}
+
+export async function startProcess(env: Record<string, string>): Promise<RunningServer> {
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = env.PUBLIC_URL!;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return {
+    url,
+    dataDir: env.DATA_DIR!,
+    env,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}

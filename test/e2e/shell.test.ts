@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startServer } from './harness';
+
+describe('console shell in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer({ linkFor: ['owner@acme.test', 'supervisor@acme.test'] });
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('a sign-in link opens the console with a card per app', async () => {
+    await page.goto(server.links['owner@acme.test']!);
+    await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Start Free Trial' }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: /Launch app/ }).count()).toBeGreaterThan(0);
+    // the token left the address bar
+    expect(page.url()).not.toContain('token=');
+  });
+
+  it('unreleased identity verification is not offered to a customer account', async () => {
+    expect(await page.getByRole('heading', { name: 'Identity Verification' }).count()).toBe(0);
+  });
+
+  it('starting a free trial opens the app with its tab bar', async () => {
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Document Signature' }) });
+    await card.getByRole('button', { name: 'Start Free Trial' }).click();
+    await page.waitForURL(/\/document-signature/);
+    const tabs = page.getByRole('navigation', { name: 'Document Signature sections' });
+    await tabs.getByRole('link', { name: 'Signatures' }).waitFor();
+    expect(await tabs.getByRole('link', { name: 'Documents' }).count()).toBe(1);
+  });
+
+  it('the session survives a reload', async () => {
+    await page.reload();
+    await page.getByRole('link', { name: 'Signatures' }).first().waitFor();
+  });
+
+  it('an unknown path while signed out goes back to sign-in', async () => {
+    const fresh = await browser.newPage();
+    await fresh.goto(`${server.url}/settings/branding`);
+    await fresh.waitForURL(`${server.url}/`);
+    await fresh.getByRole('button', { name: 'Sign in using SSO' }).waitFor();
+    await fresh.close();
+  });
+
+  it('a supervisor sees no Configuration tab and no header tools', async () => {
+    const sup = await browser.newPage();
+    await sup.goto(server.links['supervisor@acme.test']!);
+    await sup.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    await sup.goto(`${server.url}/one-time-passcode`);
+    await sup.getByRole('link', { name: 'Authentications' }).waitFor();
+    expect(await sup.getByRole('link', { name: 'Configuration' }).count()).toBe(0);
+    expect(await sup.getByRole('button', { name: /search/i }).count()).toBe(0);
+    await sup.close();
+  });
+});

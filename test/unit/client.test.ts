@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, createApi } from '../../src/api/client';
+import { mockApi } from './helpers';
+
+const api = createApi({ getToken: () => 'tok' });
+
+describe('API client', () => {
+  it('sends the bearer token and the time-zone header', async () => {
+    const { calls } = mockApi({ 'GET /api/things': { body: { ok: true } } });
+    await api.get('things');
+    expect(calls[0].headers.get('authorization')).toBe('Bearer tok');
+    expect(calls[0].headers.get('x-time-zone')).toBeTruthy();
+  });
+
+  it('puts a GET payload in the query string', async () => {
+    const { calls } = mockApi({ 'GET /api/results/customer': { body: [] } });
+    await api.get('results/customer', { query: { customerRef: 'abc 1' } });
+    expect(new URL(calls[0].url).searchParams.get('customerRef')).toBe('abc 1');
+  });
+
+  it('passes a 4xx body through with its status, code, message and fields', async () => {
+    mockApi({ 'POST /api/invitations': { status: 400, body: { code: 'VALIDATION', message: 'Invalid input', fields: { email: 'Invalid email' } } } });
+    const error = (await api.post('invitations', { email: 'x' }).catch((e) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect([error.status, error.code, error.message, error.fields]).toEqual([400, 'VALIDATION', 'Invalid input', { email: 'Invalid email' }]);
+  });
+
+  it('reports a status other than the expected one as unexpected', async () => {
+    mockApi({ 'GET /api/things': { status: 204 } });
+    await expect(api.get('things')).rejects.toThrow('unexpected response status: 204');
+  });
+
+  it('reports a 500 as unexpected', async () => {
+    mockApi({ 'GET /api/things': { status: 500, body: { code: 'INTERNAL', message: 'boom' } } });
+    await expect(api.get('things')).rejects.toThrow('unexpected response status: 500');
+  });
+
+  it('expects 201 from a creating POST', async () => {
+    mockApi({ 'POST /api/passkeys/billing/free-trial': { status: 200, body: {} } });
+    await expect(api.create('passkeys/billing/free-trial')).rejects.toThrow('unexpected response status: 200');
+  });
+
+  it('reports an expired token to the session', async () => {
+    let expired = 0;
+    mockApi({ 'GET /api/things': { status: 401, body: { code: 'JWT_EXPIRED', message: 'expired' } } });
+    await createApi({ getToken: () => 'tok', onSessionExpired: () => expired++ })
+      .get('things')
+      .catch(() => undefined);
+    expect(expired).toBe(1);
+  });
+});

@@ -1,0 +1,94 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { here, makeBootstrap, makeToken, renderSignedIn, TOKEN_KEY } from './helpers';
+
+const openSettingsMenu = async () => fireEvent.click(await screen.findByRole('button', { name: 'Settings menu' }));
+
+describe('header', () => {
+  it('links the logo to the root', async () => {
+    renderSignedIn('/passkeys');
+    expect((await screen.findByRole('link', { name: 'Acme Support home' })).getAttribute('href')).toBe('/');
+  });
+
+  it('gives supervisors no header tools', async () => {
+    renderSignedIn('/', makeBootstrap({ role: 'supervisor' }));
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    expect(screen.queryByRole('button', { name: 'Settings menu' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Search customers/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Notifications' })).toBeNull();
+  });
+
+  it('lists the settings menu entries for an admin, without Watch Tower', async () => {
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }));
+    await openSettingsMenu();
+    for (const name of ['Account Settings', 'Contact sales', 'Report an issue']) expect(screen.getByRole('link', { name })).toBeTruthy();
+    const status = screen.getByRole('link', { name: /System status/ });
+    expect([status.getAttribute('target'), status.getAttribute('rel')]).toEqual(['_blank', 'noopener noreferrer']);
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Watch Tower' })).toBeNull();
+  });
+
+  it('offers Watch Tower in the settings menu to provider staff', async () => {
+    renderSignedIn('/', makeBootstrap({ isRoot: true }));
+    await openSettingsMenu();
+    expect(screen.getByRole('link', { name: 'Watch Tower' }).getAttribute('href')).toBe('/watch-tower');
+  });
+
+  it('signs out to the sign-in page and forgets the token', async () => {
+    renderSignedIn('/passkeys');
+    await openSettingsMenu();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(here()).toBe('/');
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
+  it('opens the customer search with Ctrl+K', async () => {
+    renderSignedIn('/');
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    const dialog = await screen.findByRole('dialog', { name: 'Search customers' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+  });
+
+  it('closes the customer search with Escape', async () => {
+    renderSignedIn('/');
+    fireEvent.click(await screen.findByRole('button', { name: /Search customers/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Search customers' });
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows the credits of the current app in red at 80% of the free tier', async () => {
+    renderSignedIn('/passkeys', makeBootstrap(), { 'GET /api/passkeys/billing/usage': { body: { status: 'near-limit', credits: 80, freeTier: 100 } } });
+    const credits = await screen.findByText(/80 \/ 100 credits/);
+    expect(credits.closest('.credit-info')?.classList.contains('credit-warning')).toBe(true);
+  });
+
+  it('shows the credits of the current app without warning below 80% of the free tier', async () => {
+    renderSignedIn('/passkeys', makeBootstrap(), { 'GET /api/passkeys/billing/usage': { body: { status: 'ok', credits: 79, freeTier: 100 } } });
+    const credits = await screen.findByText(/79 \/ 100 credits/);
+    expect(credits.closest('.credit-info')?.classList.contains('credit-warning')).toBe(false);
+  });
+
+  it('shows Back to apps on settings pages only', async () => {
+    renderSignedIn('/passkeys');
+    await screen.findByRole('navigation', { name: 'Passkeys sections' });
+    expect(screen.queryByRole('link', { name: /Back to apps/ })).toBeNull();
+  });
+
+  it('shows the ghost-mode banner when the token carries the ghost flag', async () => {
+    renderSignedIn('/', makeBootstrap(), {}, { ghost: true, acc: 'acc_ghosted' });
+    expect(await screen.findByRole('button', { name: /You're in ghost mode/ })).toBeTruthy();
+  });
+
+  it('ends ghost mode from the banner and opens the account in Watch Tower', async () => {
+    const staffToken = makeToken({ root: true, acc: 'acc_provider' });
+    const { calls } = renderSignedIn('/', makeBootstrap({ isRoot: true }), { 'DELETE /api/ghost-mode': { body: { token: staffToken } } }, { ghost: true, acc: 'acc_ghosted' });
+    fireEvent.click(await screen.findByRole('button', { name: /You're in ghost mode/ }));
+    await waitFor(() => expect(here()).toBe('/watch-tower/accounts/acc_ghosted'));
+    expect(localStorage.getItem(TOKEN_KEY)).toBe(staffToken);
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/ghost-mode')).toBe(true);
+    await waitFor(() => expect(screen.queryByRole('button', { name: /You're in ghost mode/ })).toBeNull());
+  });
+});

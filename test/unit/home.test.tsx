@@ -1,0 +1,61 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { here, makeBootstrap, renderSignedIn } from './helpers';
+
+const card = (title: string) => screen.getByRole('heading', { name: new RegExp(`^${title}`) }).closest('li') as HTMLElement;
+
+describe('home', () => {
+  it('shows Start Free Trial on an inactive app', async () => {
+    renderSignedIn('/', makeBootstrap({ status: { payments: 'inactive' } }));
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    expect(within(card('Payments')).getByRole('button', { name: 'Start Free Trial' })).toBeTruthy();
+  });
+
+  it('shows Launch app on an app that is not inactive', async () => {
+    renderSignedIn('/', makeBootstrap({ status: { passkeys: 'subscription' } }));
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    expect(within(card('Passkeys')).getByRole('link', { name: 'Launch app Passkeys' }).getAttribute('href')).toBe('/passkeys');
+  });
+
+  it('starts the free trial and opens the app with its tab bar', async () => {
+    const { calls } = renderSignedIn('/', makeBootstrap({ status: { payments: 'inactive' } }), {
+      'POST /api/payments/billing/free-trial': { status: 201, body: { status: 'free-trial', trialEndsAt: '2030-01-01T00:00:00Z' } },
+      'GET /api/payments/billing/usage': { body: { status: 'ok', credits: 0, freeTier: 100 } },
+    });
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    fireEvent.click(within(card('Payments')).getByRole('button', { name: 'Start Free Trial' }));
+    expect(await screen.findByRole('navigation', { name: 'Payments sections' })).toBeTruthy();
+    expect(here()).toBe('/payments');
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.path).toBe('/api/payments/billing/free-trial');
+    expect(JSON.parse(post.body)).toEqual({});
+  });
+
+  it('reports a free trial that did not start', async () => {
+    renderSignedIn('/', makeBootstrap({ status: { payments: 'inactive' } }), {
+      'POST /api/payments/billing/free-trial': { status: 403, body: { code: 'FORBIDDEN', message: 'Admins only' } },
+    });
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    fireEvent.click(within(card('Payments')).getByRole('button', { name: 'Start Free Trial' }));
+    expect(await screen.findByText('Could not start the free trial')).toBeTruthy();
+    expect(screen.getByText('Admins only')).toBeTruthy();
+    expect(here()).toBe('/');
+  });
+
+  it('hides an unreleased app that is not in the bootstrap apps', async () => {
+    renderSignedIn('/');
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    expect(screen.queryByRole('heading', { name: /Identity Verification/ })).toBeNull();
+  });
+
+  it('shows an unreleased app to a provider-domain user whose bootstrap lists it', async () => {
+    renderSignedIn('/', makeBootstrap({ email: 'staff@provider.test', apps: ['passkeys', 'identity-verification'] }));
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    expect(screen.getByRole('heading', { name: /Identity Verification/ })).toBeTruthy();
+  });
+
+  it('answers an app address outside the bootstrap apps with page not found', async () => {
+    renderSignedIn('/identity-verification');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+  });
+});
