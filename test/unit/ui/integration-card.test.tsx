@@ -30,15 +30,17 @@ describe('IntegrationCard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onDisconnect).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Disconnect Twilio' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Yes, disconnect' }));
+    expect(screen.getByRole('dialog', { name: 'Disconnect Twilio?' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
     await waitFor(() => expect(onDisconnect).toHaveBeenCalledOnce());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('a failed disconnect keeps the confirmation open with the error', async () => {
     render(<IntegrationCard id="x" title="X" connected onConnect={noop} onManage={noop} onDisconnect={async () => { throw new Error('Network down'); }} />);
     fireEvent.click(screen.getByRole('button', { name: 'Disconnect X' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Yes, disconnect' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Network down');
+    fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
+    await waitFor(() => expect(screen.getByRole('dialog').textContent).toContain('Network down'));
   });
 
   it('a disabled card shows its reason and no actions', () => {
