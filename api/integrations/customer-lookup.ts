@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { MAX_LOOKUP_CUSTOMERS, type CustomerLookupSettings, type LookupCustomer } from '../contract/customer-lookup';
 import { compileGjsonPath, gjsonGet, renderTemplate } from './gjson';
-import { OutboundError, outboundFetch, outboundErrorStatus, outboundPolicy } from './outbound';
+import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
 
 // Calls an account's own customer API with a caller's phone number and turns its answer into
 // customers (id, title, description) with the configured GJSON paths and templates.
@@ -12,8 +12,10 @@ export type ResolvedLookup = Omit<CustomerLookupSettings, 'headers'> & { headers
 const LOOKUP_TIMEOUT_MS = 8_000;
 const LOOKUP_MAX_BYTES = 2 * 1024 * 1024;
 
-function lookupFailed(message: string, status: 422 | 502 | 504 = 502): ApiError {
-  return new ApiError(status, 'LOOKUP_FAILED', message);
+// 422, not 502: the failure is the customer's endpoint or settings, and the console passes a
+// 4xx body (the reason) through to the test panel.
+function lookupFailed(message: string): ApiError {
+  return new ApiError(422, 'LOOKUP_FAILED', message);
 }
 
 export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: ResolvedLookup, phoneNumber: string): Promise<LookupCustomer[]> {
@@ -35,7 +37,7 @@ export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: Reso
   } catch (err) {
     if (err instanceof OutboundError) {
       if (err.code === 'TARGET_NOT_ALLOWED') throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message);
-      throw lookupFailed(err.message, outboundErrorStatus(err) === 504 ? 504 : 502);
+      throw lookupFailed(err.message);
     }
     throw err;
   }
@@ -51,7 +53,7 @@ export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: Reso
   }
   const found = gjsonGet(document, compileGjsonPath(settings.customerPath));
   const list = found === undefined || found === null ? [] : Array.isArray(found) ? found : typeof found === 'object' ? [found] : null;
-  if (!list) throw lookupFailed(`The customers array path "${settings.customerPath}" leads to ${typeof found}, not to a list of customers.`, 422);
+  if (!list) throw lookupFailed(`The customers array path "${settings.customerPath}" leads to ${typeof found}, not to a list of customers.`);
   const idPath = compileGjsonPath(settings.customerId);
   const customers: LookupCustomer[] = [];
   for (const item of list) {

@@ -21,12 +21,15 @@ function options(deps: Pick<Deps, 'config'>) {
   return { ...outboundPolicy(deps.config), timeoutMs: 10_000, maxBytes: 256 * 1024 };
 }
 
-async function call(deps: Pick<Deps, 'config'>, url: string, init: Parameters<typeof outboundFetch>[1]): Promise<OutboundResponse> {
+/** `unavailable` is the status for Twilio being unreachable: 422 while an admin saves (the
+ * console shows a 4xx's message), 502 for server-side sending. */
+async function call(deps: Pick<Deps, 'config'>, url: string, init: Parameters<typeof outboundFetch>[1], unavailable: 422 | 502 = 502): Promise<OutboundResponse> {
   try {
     return await outboundFetch(url, init, options(deps));
   } catch (err) {
     if (err instanceof OutboundError) {
-      throw new ApiError(err.code === 'TARGET_NOT_ALLOWED' ? 422 : outboundErrorStatus(err), err.code === 'TARGET_NOT_ALLOWED' ? 'TARGET_NOT_ALLOWED' : 'TWILIO_UNAVAILABLE', err.code === 'TARGET_NOT_ALLOWED' ? err.message : `Twilio could not be reached: ${err.message}`);
+      if (err.code === 'TARGET_NOT_ALLOWED') throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message);
+      throw new ApiError(unavailable === 422 ? 422 : outboundErrorStatus(err), 'TWILIO_UNAVAILABLE', `Twilio could not be reached: ${err.message}`);
     }
     throw err;
   }
@@ -44,16 +47,16 @@ function twilioMessage(res: OutboundResponse): { code?: number; message?: string
 
 /** Checks the credentials against Twilio; throws ApiError 422 when Twilio refuses them. */
 export async function verifyTwilioCredentials(deps: Pick<Deps, 'config'>, creds: TwilioCredentials): Promise<void> {
-  const res = await call(deps, accountUrl(deps, creds.accountSid), { headers: { authorization: authHeader(creds), accept: 'application/json' } });
+  const res = await call(deps, accountUrl(deps, creds.accountSid), { headers: { authorization: authHeader(creds), accept: 'application/json' } }, 422);
   if (res.status === 401 || res.status === 403 || res.status === 404) {
     throw new ApiError(422, 'TWILIO_INVALID_CREDENTIALS', 'Twilio did not accept this Account SID and Auth Token.', { 'twilio.authToken': 'Twilio did not accept this Account SID and Auth Token.' });
   }
-  if (!res.ok) throw new ApiError(502, 'TWILIO_UNAVAILABLE', `Twilio answered ${res.status}${twilioMessage(res).message ? `: ${twilioMessage(res).message}` : ''}. Please try again later.`);
+  if (!res.ok) throw new ApiError(422, 'TWILIO_UNAVAILABLE', `Twilio answered ${res.status}${twilioMessage(res).message ? `: ${twilioMessage(res).message}` : ''}. Please try again later.`);
   let status: unknown;
   try {
     status = (res.json() as { status?: unknown }).status;
   } catch {
-    throw new ApiError(502, 'TWILIO_UNAVAILABLE', 'Twilio answered with something that is not JSON.');
+    throw new ApiError(422, 'TWILIO_UNAVAILABLE', 'Twilio answered with something that is not JSON.');
   }
   if (status !== undefined && status !== 'active') {
     throw new ApiError(422, 'TWILIO_ACCOUNT_INACTIVE', `This Twilio account is ${String(status)}; only active accounts can send SMS.`);

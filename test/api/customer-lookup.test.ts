@@ -159,7 +159,7 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
     ['/html', 'The endpoint did not answer with JSON.'],
   ])('a failing endpoint (%s) answers LOOKUP_FAILED with the reason', async (path, message) => {
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), url: `${api.url}${path}`, phoneNumber: '+447700900123' } });
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.code).toBe('LOOKUP_FAILED');
     expect(body.message).toContain(message);
@@ -167,7 +167,7 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
 
   it('a wrong header value is reported as the endpoint refusing', async () => {
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), headers: [{ key: 'X-Api-Key', value: 'nope' }], phoneNumber: '+447700900123' } });
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(422);
     expect((await res.json()).message).toContain('The endpoint answered 401');
   });
 
@@ -186,7 +186,7 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
 
   it('SSRF: a redirect to a private address is not followed', async () => {
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), url: `${api.url}/redirect`, phoneNumber: '+447700900123' } });
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(422);
     expect((await res.json()).message).toMatch(/redirect/);
   });
 
