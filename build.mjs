@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
+import { coreJsShim } from './hosts/webex/core-js-shim.mjs';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 const dist = path.join(root, 'dist');
@@ -42,20 +43,7 @@ function isStale() {
   return sources > built;
 }
 
-/**
- * The Webex SDK pulls all of core-js to polyfill Promise, which every host it runs in already
- * has. Every core-js import resolves to a one-line module exporting the native Promise.
- */
-const coreJsShim = {
-  name: 'core-js-shim',
-  setup(build) {
-    build.onResolve({ filter: /^core-js(\/|$)/ }, (a) => ({ path: a.path, namespace: 'core-js-shim' }));
-    build.onLoad({ filter: /.*/, namespace: 'core-js-shim' }, () => ({
-      contents: 'module.exports = globalThis.Promise;',
-      loader: 'js',
-    }));
-  },
-};
+// The Webex SDK pulls all of core-js for Promise: hosts/webex/core-js-shim.mjs stands in for it.
 
 /** JS an entry loads before anything lazy: the entry chunk and its static imports. */
 function initialFiles(metafile, entryOut) {

@@ -9,6 +9,8 @@ import { smsRoutes } from './routes/sms';
 import { customerLookupRoutes } from './routes/customer-lookup';
 import { loggingRoutes } from './routes/logging';
 import { uiRoutes } from './static';
+import { zoomRoutes } from './routes/zoom';
+import { webexRoutes } from './routes/webex';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -28,6 +30,8 @@ export function createApi(deps: Deps) {
 
   // Public: no session needed.
   api.get('/health', (c) => c.json({ ok: true }));
+  api.route('/', zoomRoutes);
+  api.route('/', webexRoutes);
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();

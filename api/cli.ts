@@ -9,7 +9,8 @@ import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/se
 const USAGE = `Usage:
   npm run cli -- link <email>   print a sign-in URL for an existing admin
   npm run cli -- seed           (re)create the demo accounts
-  npm run cli -- migrate        apply database migrations`;
+  npm run cli -- migrate        apply database migrations
+  npm run cli -- manifests [dir]  write the Zoom and Webex app manifests for PUBLIC_URL (default dist/manifests)`;
 
 class UsageError extends Error {}
 
@@ -17,6 +18,18 @@ async function main(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   if (!command || command === 'help' || command === '--help') {
     console.log(USAGE);
+    return;
+  }
+  if (command === 'manifests') {
+    const { writeManifests } = await import('../manifests/index');
+    let files: string[];
+    try {
+      files = writeManifests(loadConfig().publicUrl, rest[0] ?? 'dist/manifests');
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
+    for (const file of files) console.log(`wrote ${file}`);
     return;
   }
   if (!['link', 'seed', 'migrate'].includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);

@@ -13,6 +13,9 @@ const port = v.pipe(
 const url = (what: string) => v.pipe(v.string(), v.url(`must be a URL (${what})`));
 const secret = v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters')));
 
+/** Webex identity brokers that sign embedded-app user tokens; `*` stands for one host label. */
+export const DEFAULT_WEBEX_ISSUERS = 'https://idbroker.webex.com/idb,https://idbroker-*.webex.com/idb';
+
 const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'must be development, production or test'), 'development'),
   PORT: port,
@@ -33,6 +36,17 @@ const EnvSchema = v.object({
   DATADOG_INTAKE_URL: v.optional(url('e.g. https://http-intake.logs.datadoghq.com')),
   CLOUDWATCH_ENDPOINT: v.optional(url('e.g. https://logs.us-east-1.amazonaws.com')),
   LOG_SHIPPING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
+  // Embedded hosts (see hosts/zoom and hosts/webex). Unset means that host's sign-in answers
+  // 503 *_NOT_CONFIGURED; the URLs default to the real services and are overridden in tests.
+  ZOOM_CLIENT_ID: v.optional(v.string()),
+  ZOOM_CLIENT_SECRET: v.optional(v.string()),
+  ZOOM_ACCOUNT_ID: v.optional(v.string()),
+  ZOOM_API_CLIENT_ID: v.optional(v.string()),
+  ZOOM_API_CLIENT_SECRET: v.optional(v.string()),
+  ZOOM_API_URL: v.optional(url('e.g. https://api.zoom.us/v2'), 'https://api.zoom.us/v2'),
+  ZOOM_OAUTH_URL: v.optional(url('e.g. https://zoom.us/oauth/token'), 'https://zoom.us/oauth/token'),
+  WEBEX_APP_ID: v.optional(v.string()),
+  WEBEX_ALLOWED_ISSUERS: v.optional(v.string(), DEFAULT_WEBEX_ISSUERS),
 });
 
 /** OUTBOUND_ALLOW_HOSTS: "localhost, 127.0.0.1:4000" -> entries as host or host:port. */
@@ -68,8 +82,29 @@ export type Config = {
   cloudwatchEndpoint: string | undefined;
   /** run the log shipping worker in this process */
   logShipping: boolean;
+  /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
+  zoom: ZoomConfig;
+  /** the Webex embedded app: our app id is the `aud` of its user tokens */
+  webex: WebexConfig;
   /** everything else from the environment, for areas that read their own settings */
   raw: Record<string, string | undefined>;
+};
+
+export type ZoomConfig = {
+  clientId: string;
+  clientSecret: string;
+  /** server-to-server OAuth app (account credentials grant) used to read the user's e-mail */
+  accountId: string;
+  apiClientId: string;
+  apiClientSecret: string;
+  apiUrl: string;
+  oauthUrl: string;
+};
+
+export type WebexConfig = {
+  appId: string;
+  /** issuer URL patterns, e.g. https://idbroker-*.webex.com/idb */
+  allowedIssuers: string[];
 };
 
 export class ConfigError extends Error {}
@@ -121,6 +156,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     datadogIntakeUrl: e.DATADOG_INTAKE_URL?.replace(/\/$/, ''),
     cloudwatchEndpoint: e.CLOUDWATCH_ENDPOINT?.replace(/\/$/, ''),
     logShipping: e.LOG_SHIPPING === 'on',
+    zoom: {
+      clientId: e.ZOOM_CLIENT_ID ?? '',
+      clientSecret: e.ZOOM_CLIENT_SECRET ?? '',
+      accountId: e.ZOOM_ACCOUNT_ID ?? '',
+      apiClientId: e.ZOOM_API_CLIENT_ID ?? e.ZOOM_CLIENT_ID ?? '',
+      apiClientSecret: e.ZOOM_API_CLIENT_SECRET ?? e.ZOOM_CLIENT_SECRET ?? '',
+      apiUrl: e.ZOOM_API_URL.replace(/\/$/, ''),
+      oauthUrl: e.ZOOM_OAUTH_URL,
+    },
+    webex: {
+      appId: e.WEBEX_APP_ID ?? '',
+      allowedIssuers: e.WEBEX_ALLOWED_ISSUERS.split(',').map((s) => s.trim()).filter(Boolean),
+    },
     raw: env,
   };
 }
@@ -147,6 +195,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     datadogIntakeUrl: undefined,
     cloudwatchEndpoint: undefined,
     logShipping: false,
+    zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
+    webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },
     raw: {},
     ...overrides,
   };

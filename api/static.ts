@@ -22,7 +22,7 @@ export type UiEntry = 'web' | 'zoom' | 'webex';
 
 /** Headers every HTML answer carries; hosts that embed us need some of them (Zoom needs all four). */
 export function htmlSecurityHeaders(entry: UiEntry): Record<string, string> {
-  const frameAncestors = entry === 'webex' ? "'self' https://*.webex.com https://*.wbx2.com https://*.ciscospark.com" : entry === 'zoom' ? "'self' https://*.zoom.us" : "'self'";
+  const frameAncestors = entry === 'webex' ? "'self' https://*.webex.com https://*.wbx2.com https://*.ciscospark.com" : entry === 'zoom' ? "'self' https://*.zoom.us https://*.zoomgov.com" : "'self'";
   return {
     'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
     'X-Content-Type-Options': 'nosniff',
@@ -71,6 +71,8 @@ export function uiRoutes(distDir: string) {
         'Content-Type': TYPES[ext] ?? 'application/octet-stream',
         'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
         'X-Content-Type-Options': 'nosniff',
+        // an HTML file asked for by name is a page like any other (Zoom refuses it without these)
+        ...(ext === '.html' ? htmlSecurityHeaders(entry) : {}),
       });
     }
     if (path.extname(rest) && !rest.endsWith('.html')) return c.text('Not found', 404);

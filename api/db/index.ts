@@ -72,6 +72,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     },
   };
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as never });
+  // An idle connection the server drops (restart, failover) must not crash the process: the
+  // pool replaces it on the next checkout.
+  pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return new Database(
     kysely,

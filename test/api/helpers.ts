@@ -58,7 +58,17 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<{ db: Databa
     db,
     drop: async () => {
       await db.close();
-      await sql.raw(`drop database if exists ${name} with (force)`).execute(admin.kysely);
+      // Connections can take a moment to leave after the pool ends; dropping with FORCE would
+      // kill them mid-goodbye and surface as an unhandled error in the test run.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await sql.raw(`drop database if exists ${name}`).execute(admin.kysely);
+          break;
+        } catch (err) {
+          if (attempt >= 20) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
       await admin.close();
     },
   };
