@@ -56,8 +56,11 @@ describe('log shipping across a restart (pglite on disk)', () => {
     expect(expected).toHaveLength(26); // the connection itself and 25 changes
 
     const first = startLogShipper(deps, { pollMs: 20, batchSize: 10, leaseMs: 800 });
-    await new Promise((r) => setTimeout(r, 300)); // a batch is leased and its delivery hangs
-    expect(receiver.received.length).toBeGreaterThan(0);
+    // wait until a batch is leased and its delivery hangs at the destination
+    for (const until = Date.now() + 30_000; !receiver.received.length; ) {
+      if (Date.now() > until) throw new Error('the first worker never reached the destination');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await first.stop();
     await db.close();
 
@@ -69,7 +72,7 @@ describe('log shipping across a restart (pglite on disk)', () => {
     deps = depsFor(db);
     const second = startLogShipper(deps, { pollMs: 50, batchSize: 10, leaseMs: 800 });
     try {
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + 60_000;
       for (;;) {
         const left = await db.tenant(acme.id, (trx) => trx.selectFrom('log_outbox').select('id').execute());
         if (!left.length) break;
@@ -82,5 +85,5 @@ describe('log shipping across a restart (pglite on disk)', () => {
     const delivered = receiver.received.flatMap((r) => r.body.split('\n').map((line) => (JSON.parse(line) as { id: number }).id));
     expect(new Set(delivered)).toEqual(new Set(expected));
     await db.close();
-  });
+  }, 120_000);
 });
