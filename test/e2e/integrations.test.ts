@@ -66,6 +66,7 @@ describe('integration settings in Chromium', () => {
     await dialog.getByLabel('Phone number').fill('+14155550100');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Twilio has been configured').waitFor();
+    await page.locator('[data-integration="twilio"][data-connected="true"]').waitFor();
     const first = page.locator('[data-integration]').first();
     expect(await first.getAttribute('data-integration')).toBe('twilio');
     expect(await first.getAttribute('data-connected')).toBe('true');
@@ -131,6 +132,7 @@ describe('integration settings in Chromium', () => {
     expect(receiver.received.some((r) => r.body.includes('"event":"logging.test"'))).toBe(true);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Sumo Logic has been configured').waitFor();
+    await page.locator('[data-integration="sumologic"][data-connected="true"]').waitFor();
     const first = page.locator('[data-integration]').first();
     expect(await first.getAttribute('data-integration')).toBe('sumologic');
     // the server's worker delivers the audit entry of the connection itself
