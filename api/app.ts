@@ -11,6 +11,9 @@ import { brandingRoutes } from './routes/branding';
 import { invitationsRoutes } from './routes/invitations';
 import { auditLogRoutes } from './routes/audit-log';
 import { developersRoutes } from './routes/developers';
+import { smsRoutes } from './routes/sms';
+import { customerLookupRoutes } from './routes/customer-lookup';
+import { loggingRoutes } from './routes/logging';
 import { uiRoutes } from './static';
 import { resultsRoutes } from './routes/results';
 import { notificationsRoutes } from './routes/notifications';
@@ -55,6 +58,9 @@ export function createApi(deps: Deps) {
   authed.route('/', notificationsRoutes);
   authed.route('/', watchTowerRoutes);
   authed.route('/', ghostModeRoutes);
+  authed.route('/', smsRoutes);
+  authed.route('/', customerLookupRoutes);
+  authed.route('/', loggingRoutes);
   api.route('/', authed);
 
   api.notFound(() => {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Trx } from './db/index';
 import type { Session } from './auth/context';
 import type { AppId } from './contract/apps';
+import { enqueueLogEvent } from './integrations/log-queue';
 
 export type AuditEntry = {
   /** 'global' or the app id the change belongs to */
@@ -25,7 +26,7 @@ export function actorOf(session: Session): Actor {
  * change does, and keeps the account's running total for x-count.
  */
 export async function audit(trx: Trx, accountId: string, actor: Actor, entry: AuditEntry): Promise<void> {
-  await trx
+  const row = await trx
     .insertInto('audit_log')
     .values({
       account_id: accountId,
@@ -36,7 +37,18 @@ export async function audit(trx: Trx, accountId: string, actor: Actor, entry: Au
       description: entry.description,
       event: entry.event,
     })
-    .execute();
+    .returning(['id', 'ts'])
+    .executeTakeFirstOrThrow();
   await sql`insert into audit_counts (account_id, count) values (${accountId}, 1)
     on conflict (account_id) do update set count = audit_counts.count + 1`.execute(trx);
+  // Connected logging destinations receive the entry through the durable outbox, same transaction.
+  await enqueueLogEvent(trx, accountId, {
+    id: row.id,
+    timestamp: new Date(row.ts).toISOString(),
+    accountId,
+    namespace: entry.namespace,
+    event: entry.event,
+    description: entry.description,
+    admin: actor ? { firstName: actor.firstName, lastName: actor.lastName } : null,
+  });
 }

@@ -39,6 +39,12 @@ const EnvSchema = v.object({
   AZURE_CLIENT_SECRET: v.optional(v.string()),
   DEV_IDP: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  OUTBOUND_ALLOW_HOSTS: v.optional(v.string()),
+  OUTBOUND_CA_FILE: v.optional(v.string()),
+  TWILIO_API_URL: v.optional(url('e.g. https://api.twilio.com'), 'https://api.twilio.com'),
+  DATADOG_INTAKE_URL: v.optional(url('e.g. https://http-intake.logs.datadoghq.com')),
+  CLOUDWATCH_ENDPOINT: v.optional(url('e.g. https://logs.us-east-1.amazonaws.com')),
+  LOG_SHIPPING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   // Embedded hosts (see hosts/zoom and hosts/webex). Unset means that host's sign-in answers
   // 503 *_NOT_CONFIGURED; the URLs default to the real services and are overridden in tests.
   ZOOM_CLIENT_ID: v.optional(v.string()),
@@ -51,6 +57,11 @@ const EnvSchema = v.object({
   WEBEX_APP_ID: v.optional(v.string()),
   WEBEX_ALLOWED_ISSUERS: v.optional(v.string(), DEFAULT_WEBEX_ISSUERS),
 });
+
+/** OUTBOUND_ALLOW_HOSTS: "localhost, 127.0.0.1:4000" -> entries as host or host:port. */
+export function parseAllowHosts(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+}
 
 export type Env = v.InferOutput<typeof EnvSchema>;
 
@@ -76,6 +87,18 @@ export type Config = {
   devIdp: boolean;
   /** take the client address from X-Forwarded-For (behind a trusted load balancer only) */
   trustProxy: boolean;
+  /** outbound calls: hosts admitted over http and on private addresses (tests, development) */
+  outboundAllowHosts: string[];
+  /** extra certificates (PEM) trusted for outbound https, e.g. a development CA */
+  outboundCa: string | undefined;
+  /** Twilio REST base URL (a loopback peer in tests) */
+  twilioApiUrl: string;
+  /** overrides the Datadog logs intake chosen by site (tests) */
+  datadogIntakeUrl: string | undefined;
+  /** overrides the CloudWatch Logs endpoint chosen by region (tests, LocalStack) */
+  cloudwatchEndpoint: string | undefined;
+  /** run the log shipping worker in this process */
+  logShipping: boolean;
   /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
   zoom: ZoomConfig;
   /** the Webex embedded app: our app id is the `aud` of its user tokens */
@@ -182,6 +205,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     devIdp,
     trustProxy: e.TRUST_PROXY === 'true',
+    outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
+    outboundCa: e.OUTBOUND_CA_FILE ? fs.readFileSync(e.OUTBOUND_CA_FILE, 'utf8') : undefined,
+    twilioApiUrl: e.TWILIO_API_URL.replace(/\/$/, ''),
+    datadogIntakeUrl: e.DATADOG_INTAKE_URL?.replace(/\/$/, ''),
+    cloudwatchEndpoint: e.CLOUDWATCH_ENDPOINT?.replace(/\/$/, ''),
+    logShipping: e.LOG_SHIPPING === 'on',
     zoom: {
       clientId: e.ZOOM_CLIENT_ID ?? '',
       clientSecret: e.ZOOM_CLIENT_SECRET ?? '',
@@ -219,6 +248,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     signIn: { google: null, azure: null },
     devIdp: false,
     trustProxy: true,
+    outboundAllowHosts: [],
+    outboundCa: undefined,
+    twilioApiUrl: 'https://api.twilio.com',
+    datadogIntakeUrl: undefined,
+    cloudwatchEndpoint: undefined,
+    logShipping: false,
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },
     raw: {},

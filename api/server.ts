@@ -10,6 +10,7 @@ import { DEMO_ACCOUNTS, hasAnyAccount, seedDemo } from './db/seed';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
 import { createDevIdp } from './identity/dev-idp';
 import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
+import { startLogShipper } from './integrations/log-queue';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -30,6 +31,9 @@ async function main() {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // Log shipping runs beside the API; the queue is in the database, so any number of
+  // processes may run it (rows are leased with skip locked).
+  const shipper = config.logShipping ? startLogShipper(deps) : null;
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
   console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
@@ -56,6 +60,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     server.close();
+    await shipper?.stop();
     await runtime.close();
     process.exit(0);
   };

@@ -159,6 +159,48 @@ export interface NotificationReadsTable {
   read_at: Generated<Date>;
 }
 
+export interface SmsSettingsTable {
+  account_id: string;
+  provider: 'twilio';
+  account_sid: string;
+  auth_token_enc: string;
+  phone_number: string;
+  updated_at: Generated<Date>;
+}
+
+export interface CustomerLookupTable {
+  account_id: string;
+  url: string;
+  method: 'GET' | 'POST';
+  headers: ColumnType<{ key: string; valueEnc: string }[], string, string>;
+  customer_path: string;
+  customer_id: string;
+  title_template: string;
+  description_template: string;
+  updated_at: Generated<Date>;
+}
+
+export interface LoggingDestinationsTable {
+  account_id: string;
+  destination: 'datadog' | 'cloudwatch' | 'sumologic' | 'rapid7';
+  view: ColumnType<Record<string, string>, string, string>;
+  settings_enc: string;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+export interface LogOutboxTable {
+  id: Generated<number>;
+  account_id: string;
+  destination: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  created_at: CreatedAt;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: string | null;
+  failed_at: Timestamp | null;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -175,4 +217,8 @@ export interface Schema {
   result_daily: ResultDailyTable;
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
+  sms_settings: SmsSettingsTable;
+  customer_lookup: CustomerLookupTable;
+  logging_destinations: LoggingDestinationsTable;
+  log_outbox: LogOutboxTable;
 }

@@ -1,9 +1,272 @@
-import { NotBuiltYet } from '../../../ui/Card';
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  CustomerLookupSettingsSchema,
+  CustomerLookupTestBodySchema,
+  LOOKUP_METHODS,
+  MAX_LOOKUP_HEADERS,
+  isEmptyLookupBody,
+  type CustomerLookupAnswer,
+  type CustomerLookupTestAnswer,
+  type CustomerLookupView,
+  type LookupCustomer,
+} from '../../../../api/contract/customer-lookup';
+import { useApi, useQuery } from '../../../api/hooks';
+import { errorMessage } from '../../../api/client';
+import { Button } from '../../../ui/Button';
+import { Card } from '../../../ui/Card';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { Field, TextField } from '../../../ui/Field';
+import { LoadingPanel, Spinner } from '../../../ui/Spinner';
+import { toast } from '../../../ui/Toast';
+import { apiFields, check, type FieldErrors } from '../form-errors';
+
+/** A header row; `saved` marks a name whose value is on the server (kept when left blank). */
+type HeaderRow = { key: string; value: string; saved: boolean };
+type Form = {
+  url: string;
+  method: (typeof LOOKUP_METHODS)[number];
+  headers: HeaderRow[];
+  customerPath: string;
+  customerId: string;
+  titleTemplate: string;
+  descriptionTemplate: string;
+};
+
+const EMPTY: Form = { url: '', method: 'GET', headers: [], customerPath: '', customerId: '', titleTemplate: '', descriptionTemplate: '' };
+
+function formOf(view: CustomerLookupView | null | undefined): Form {
+  if (!view) return EMPTY;
+  const { headerKeys, ...rest } = view;
+  return { ...rest, headers: headerKeys.map((key) => ({ key, value: '', saved: true })) };
+}
+
+/** The body the API takes: a saved header left blank is sent without a value (keep it). */
+function bodyOf(form: Form) {
+  return {
+    ...form,
+    headers: form.headers.map((h) => (h.saved && h.value === '' ? { key: h.key } : { key: h.key, value: h.value })),
+  };
+}
+
+type TestState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'found'; customers: LookupCustomer[] };
+
+function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: FieldErrors) => void }) {
+  const api = useApi();
+  const [phoneNumber, setPhoneNumber] = useState('');
+  const [phoneError, setPhoneError] = useState<string | null>(null);
+  const [state, setState] = useState<TestState>({ kind: 'idle' });
+
+  const run = async (e?: FormEvent) => {
+    e?.preventDefault();
+    const checked = check(CustomerLookupTestBodySchema, { ...bodyOf(form), phoneNumber });
+    if (!checked.ok) {
+      setPhoneError(checked.fields.phoneNumber ?? null);
+      const { phoneNumber: _omit, ...rest } = checked.fields;
+      onFieldErrors(rest);
+      const first = Object.values(rest)[0];
+      if (first) setState({ kind: 'failed', message: `Fix the settings first: ${first}` });
+      return;
+    }
+    setPhoneError(null);
+    onFieldErrors({});
+    setState({ kind: 'loading' });
+    try {
+      const answer = await api.post<CustomerLookupTestAnswer>('/customer-lookup/test', checked.value);
+      setState({ kind: 'found', customers: answer.customers });
+    } catch (err) {
+      const f = apiFields(err);
+      if (f) onFieldErrors(f);
+      setState({ kind: 'failed', message: errorMessage(err) });
+    }
+  };
+
+  return (
+    <Card title="Test your endpoint" aria-label="Test panel">
+      <p className="muted">Runs the settings above, saved or not, against your endpoint with a phone number.</p>
+      <form className="form" onSubmit={run} noValidate>
+        <TextField label="Phone number" type="tel" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} placeholder="+14155550100" error={phoneError} hint="In E.164 format: a plus, the country code and the number." />
+        <Button type="submit" variant="secondary" disabled={state.kind === 'loading'}>
+          Run test
+        </Button>
+      </form>
+      <div aria-live="polite" className="lookup-result">
+        {state.kind === 'idle' ? <p className="muted">Run a test to see which customers your endpoint finds for a phone number.</p> : null}
+        {state.kind === 'loading' ? <Spinner label="Calling your endpoint" /> : null}
+        {state.kind === 'failed' ? (
+          <div className="notice notice-error" role="alert">
+            <p style={{ fontWeight: 600 }}>Request Failed</p>
+            <p>{state.message}</p>
+          </div>
+        ) : null}
+        {state.kind === 'found' && state.customers.length === 0 ? (
+          <div className="notice notice-warning">
+            <p style={{ fontWeight: 600 }}>No Results</p>
+            <p>API succeeded but found no customers. Check your path configuration.</p>
+          </div>
+        ) : null}
+        {state.kind === 'found' && state.customers.length > 0 ? (
+          <div>
+            <p style={{ fontWeight: 600 }}>
+              Found {state.customers.length} customer{state.customers.length === 1 ? '' : 's'}
+            </p>
+            <ul className="result-list" aria-label="Customers found">
+              {state.customers.map((c) => (
+                <li key={c.id}>
+                  <p style={{ fontWeight: 600 }}>{c.title}</p>
+                  <p className="muted">{c.description}</p>
+                  <p className="muted" style={{ fontSize: '0.8125rem' }}>
+                    ID: <code>{c.id}</code>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    </Card>
+  );
+}
 
 export default function CustomerLookupSettings() {
+  const api = useApi();
+  const query = useQuery('customer-lookup', (a, signal) => a.get<CustomerLookupAnswer>('/customer-lookup', { signal }));
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [fields, setFields] = useState<FieldErrors>({});
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const configured = Boolean(query.data?.settings);
+
+  useEffect(() => {
+    if (query.data) setForm(formOf(query.data.settings));
+  }, [query.data]);
+
+  const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const setHeader = (i: number, patch: Partial<HeaderRow>) => set('headers', form.headers.map((h, j) => (j === i ? { ...h, ...patch, saved: patch.key !== undefined && patch.key !== h.key ? false : h.saved } : h)));
+
+  const remove = async () => {
+    try {
+      await api.delete('/customer-lookup');
+    } catch (err) {
+      toast.error('Failed to remove customer lookup settings', errorMessage(err));
+      throw err;
+    }
+    toast.success('Customer lookup settings have been removed');
+    setFields({});
+    query.reload();
+  };
+
+  const save = async () => {
+    const body = bodyOf(form);
+    if (isEmptyLookupBody(body)) {
+      // Saving empty values removes the settings.
+      if (!configured) return;
+      return remove();
+    }
+    const checked = check(CustomerLookupSettingsSchema, body);
+    if (!checked.ok) {
+      setFields(checked.fields);
+      throw new Error('invalid');
+    }
+    setFields({});
+    try {
+      await api.post<CustomerLookupAnswer>('/customer-lookup', checked.value);
+    } catch (err) {
+      const f = apiFields(err);
+      if (f) setFields(f);
+      toast.error('Failed to save customer lookup settings', errorMessage(err));
+      throw err;
+    }
+    toast.success('Customer lookup settings have been saved');
+    query.reload();
+  };
+
+  if (query.loading && !query.data) return <LoadingPanel />;
+  if (query.error) {
+    return (
+      <div className="notice notice-error" role="alert">
+        {errorMessage(query.error)} <Button size="sm" onClick={query.reload}>Try again</Button>
+      </div>
+    );
+  }
+
   return (
-    <NotBuiltYet title="Customer Lookup">
-      The endpoint that finds your customers by phone number, with a test panel. This screen is not built yet: it arrives in a later release of the console.
-    </NotBuiltYet>
+    <div className="page-narrow">
+      <div>
+        <h1 className="page-title">Customer Lookup</h1>
+        <p className="muted page-lead">When a call comes in, Switchboard asks your system which customers have the caller's phone number.</p>
+      </div>
+      <Card title="Endpoint">
+        <form
+          className="form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save().catch(() => {});
+          }}
+        >
+          <TextField label="URL" type="url" required value={form.url} onChange={(e) => set('url', e.target.value)} error={fields.url} placeholder="https://crm.example.com/api/customers" />
+          <Field label="Method" error={fields.method}>
+            {(c) => (
+              <select className="input" {...c} value={form.method} onChange={(e) => set('method', e.target.value as Form['method'])}>
+                <option value="GET">GET (phone number as the phoneNumber query parameter)</option>
+                <option value="POST">POST (JSON body {'{"phoneNumber": "…"}'})</option>
+              </select>
+            )}
+          </Field>
+          <fieldset className="fieldset">
+            <legend className="field-label">Headers</legend>
+            {form.headers.length === 0 ? <p className="muted">No headers. Add one for an API key or a bearer token.</p> : null}
+            {form.headers.map((h, i) => (
+              <div key={i} className="grid-2" style={{ alignItems: 'end' }}>
+                <TextField label={`Header ${i + 1} name`} value={h.key} onChange={(e) => setHeader(i, { key: e.target.value })} error={fields[`headers.${i}.key`]} placeholder="Authorization" />
+                <div style={{ display: 'flex', gap: 8, alignItems: 'end' }}>
+                  <div style={{ flex: 1 }}>
+                    <TextField
+                      label={`Header ${i + 1} value`}
+                      type="password"
+                      autoComplete="off"
+                      value={h.value}
+                      onChange={(e) => setHeader(i, { value: e.target.value })}
+                      error={fields[`headers.${i}.value`]}
+                      placeholder={h.saved ? 'Saved (leave blank to keep)' : ''}
+                    />
+                  </div>
+                  <Button size="sm" variant="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => set('headers', form.headers.filter((_, j) => j !== i))}>
+                    Remove
+                  </Button>
+                </div>
+              </div>
+            ))}
+            {fields.headers ? <p className="field-error">{fields.headers}</p> : null}
+            <Button size="sm" disabled={form.headers.length >= MAX_LOOKUP_HEADERS} onClick={() => set('headers', [...form.headers, { key: '', value: '', saved: false }])}>
+              Add header
+            </Button>
+            {form.headers.length >= MAX_LOOKUP_HEADERS ? <p className="muted">You can add up to {MAX_LOOKUP_HEADERS} headers</p> : null}
+          </fieldset>
+          <TextField label="Customers array path" required value={form.customerPath} onChange={(e) => set('customerPath', e.target.value)} error={fields.customerPath} placeholder="data.customers" hint="A GJSON path to the list of customers in the answer, e.g. data.customers or results.#(active==true)#." />
+          <TextField label="Customer ID path" required value={form.customerId} onChange={(e) => set('customerId', e.target.value)} error={fields.customerId} placeholder="id" hint="A GJSON path inside one customer." />
+          <TextField label="Title template" required value={form.titleTemplate} onChange={(e) => set('titleTemplate', e.target.value)} error={fields.titleTemplate} placeholder="{firstName} {lastName}" hint="Use {fieldName} (or a path such as {name.first}) to insert a customer's value." />
+          <TextField label="Description template" required value={form.descriptionTemplate} onChange={(e) => set('descriptionTemplate', e.target.value)} error={fields.descriptionTemplate} placeholder="{email}" />
+          <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+            <Button type="button" variant="primary" onClick={save} successLabel="Saved" failureLabel="Not saved">
+              Save
+            </Button>
+            {configured ? (
+              <Button variant="ghost" onClick={() => setConfirmRemove(true)}>
+                Remove settings
+              </Button>
+            ) : null}
+          </div>
+        </form>
+      </Card>
+      <TestPanel form={form} onFieldErrors={setFields} />
+      <ConfirmDialog
+        open={confirmRemove}
+        title="Remove customer lookup?"
+        description="Agents will no longer see customer details for incoming calls until you set it up again."
+        confirmLabel="Remove"
+        onCancel={() => setConfirmRemove(false)}
+        onConfirm={remove}
+      />
+    </div>
   );
 }

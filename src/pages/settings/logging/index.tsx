@@ -1,9 +1,262 @@
-import { NotBuiltYet } from '../../../ui/Card';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import {
+  AWS_REGIONS,
+  DATADOG_SITES,
+  DEFAULT_LOG_GROUP,
+  LOG_DESTINATION_TITLES,
+  LOG_DESTINATIONS,
+  LoggingBodySchema,
+  type LogDestination,
+  type LoggingSettings,
+  type LoggingTestAnswer,
+} from '../../../../api/contract/logging';
+import { useApi, useQuery } from '../../../api/hooks';
+import { errorMessage } from '../../../api/client';
+import { Button } from '../../../ui/Button';
+import { Dialog } from '../../../ui/Dialog';
+import { Field, TextField } from '../../../ui/Field';
+import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
+import { LoadingPanel } from '../../../ui/Spinner';
+import { toast } from '../../../ui/Toast';
+import { apiFields, check, type FieldErrors } from '../form-errors';
 
-export default function LoggingSettings() {
+const TEST_FAILED = 'Test failed. Please check your credentials and try again.';
+
+const DESCRIPTIONS: Record<LogDestination | 'sftp', string> = {
+  datadog: 'Send account activity to Datadog logs.',
+  cloudwatch: 'Send account activity to an Amazon CloudWatch log group.',
+  sumologic: 'Send account activity to a Sumo Logic HTTP source.',
+  rapid7: 'Send account activity to a Rapid7 InsightOps webhook.',
+  sftp: 'Daily log files delivered to your SFTP server.',
+};
+const LOGOS: Record<LogDestination | 'sftp', string> = { datadog: 'Dd', cloudwatch: 'CW', sumologic: 'Su', rapid7: 'R7', sftp: 'FT' };
+const SITE_LABELS: Record<string, string> = { us1: 'US1 (datadoghq.com)', us3: 'US3', us5: 'US5', eu: 'EU (datadoghq.eu)', ap1: 'AP1' };
+
+type Form = Record<string, string>;
+
+function initialForm(destination: LogDestination, view: LoggingSettings[LogDestination]): Form {
+  switch (destination) {
+    case 'datadog':
+      return { apiKey: '', site: view?.site ?? 'us1' };
+    case 'cloudwatch':
+      return { accessKeyId: '', secretAccessKey: '', region: view?.region ?? 'us-east-1', logGroup: view?.logGroup ?? '' };
+    case 'sumologic':
+      return { collectorUrl: '' };
+    case 'rapid7':
+      return { webhookUrl: '' };
+  }
+}
+
+function DestinationDialog({ destination, view, onClose, onSaved }: { destination: LogDestination; view: LoggingSettings[LogDestination]; onClose: () => void; onSaved: () => void }) {
+  const api = useApi();
+  const title = LOG_DESTINATION_TITLES[destination];
+  const [form, setForm] = useState<Form>(() => initialForm(destination, view));
+  const [fields, setFields] = useState<FieldErrors>({});
+  const [testState, setTestState] = useState<'idle' | 'passed' | 'failed'>('idle');
+  const [failure, setFailure] = useState<string | null>(null);
+  const body = () => ({ destination, [destination]: form });
+  const set = (key: string) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+    setTestState('idle');
+  };
+  const error = (key: string) => fields[`${destination}.${key}`];
+
+  const validated = () => {
+    const checked = check(LoggingBodySchema, body());
+    if (!checked.ok) {
+      setFields(checked.fields);
+      throw new Error('invalid');
+    }
+    setFields({});
+    return checked.value;
+  };
+  const report = (err: unknown) => {
+    const f = apiFields(err);
+    if (f) setFields(f);
+    setFailure(errorMessage(err));
+  };
+
+  const test = async () => {
+    setFailure(null);
+    const value = validated();
+    let answer: LoggingTestAnswer;
+    try {
+      answer = await api.post<LoggingTestAnswer>('/logging/test', value);
+    } catch (err) {
+      setTestState('failed');
+      report(err);
+      throw err;
+    }
+    setTestState(answer.wasSuccessful ? 'passed' : 'failed');
+    if (!answer.wasSuccessful) throw new Error(TEST_FAILED);
+  };
+  const save = async () => {
+    setFailure(null);
+    const value = validated();
+    try {
+      await api.post('/logging', value);
+    } catch (err) {
+      report(err);
+      throw err;
+    }
+    toast.success(`${title} has been configured`);
+    onSaved();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save().catch(() => {});
+  };
+
+  let inputs: ReactNode;
+  if (destination === 'datadog') {
+    inputs = (
+      <>
+        <TextField label="API Key" required type="password" autoComplete="off" value={form.apiKey} onChange={set('apiKey')} error={error('apiKey')} />
+        <Field label="Datadog Site" required error={error('site')}>
+          {(c) => (
+            <select className="input" {...c} value={form.site} onChange={set('site')}>
+              {DATADOG_SITES.map((s) => (
+                <option key={s} value={s}>
+                  {SITE_LABELS[s] ?? s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </>
+    );
+  } else if (destination === 'cloudwatch') {
+    inputs = (
+      <>
+        <TextField label="AWS Access Key ID" required autoComplete="off" value={form.accessKeyId} onChange={set('accessKeyId')} error={error('accessKeyId')} />
+        <TextField label="AWS Secret Access Key" required type="password" autoComplete="off" value={form.secretAccessKey} onChange={set('secretAccessKey')} error={error('secretAccessKey')} />
+        <Field label="AWS Region" required error={error('region')}>
+          {(c) => (
+            <select className="input" {...c} value={form.region} onChange={set('region')}>
+              {AWS_REGIONS.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TextField label="Log Group" value={form.logGroup} onChange={set('logGroup')} error={error('logGroup')} placeholder={DEFAULT_LOG_GROUP} hint="Created if it does not exist." />
+      </>
+    );
+  } else if (destination === 'sumologic') {
+    inputs = <TextField label="Collector URL" required type="url" value={form.collectorUrl} onChange={set('collectorUrl')} error={error('collectorUrl')} placeholder="https://endpoint1.collection.sumologic.com/receiver/v1/http/…" />;
+  } else {
+    inputs = <TextField label="Webhook URL" required type="url" value={form.webhookUrl} onChange={set('webhookUrl')} error={error('webhookUrl')} placeholder="https://eu.webhook.logs.insight.rapid7.com/v1/noformat/…" />;
+  }
+
   return (
-    <NotBuiltYet title="Logging">
-      Ship activity logs to Datadog, CloudWatch, Sumo Logic or Rapid7. This screen is not built yet: it arrives in a later release of the console.
-    </NotBuiltYet>
+    <Dialog
+      open
+      onClose={onClose}
+      title={view ? `Manage ${title}` : `Connect ${title}`}
+      description={view ? 'Saved keys and URLs are never shown again; enter them again to save changes.' : 'Keys and URLs are stored encrypted.'}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={test} successLabel="Test passed" failureLabel="Test failed">
+            {testState === 'passed' ? 'Test passed' : 'Send test event'}
+          </Button>
+          <Button variant="primary" onClick={save} successLabel="Saved" failureLabel="Not saved">
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        {inputs}
+        {testState === 'passed' ? (
+          <p className="notice notice-success" role="status">
+            Test passed
+          </p>
+        ) : null}
+        {testState === 'failed' ? (
+          <p className="notice notice-error" role="alert">
+            {TEST_FAILED}
+          </p>
+        ) : null}
+        {failure && testState !== 'failed' && !Object.keys(fields).length ? (
+          <p className="notice notice-error" role="alert">
+            {failure}
+          </p>
+        ) : null}
+        <button type="submit" hidden />
+      </form>
+    </Dialog>
+  );
+}
+
+function connectedDescription(view: NonNullable<LoggingSettings[LogDestination]>, fallback: string): string {
+  const parts: string[] = [];
+  if (view.site) parts.push(`Site ${view.site}`);
+  if (view.region) parts.push(`${view.region}, log group ${view.logGroup}`);
+  if (view.pending) parts.push(`${view.pending} event${view.pending === 1 ? '' : 's'} waiting`);
+  if (view.lastError) parts.push(`last error: ${view.lastError}`);
+  return parts.length ? parts.join(' · ') : fallback;
+}
+
+export default function LoggingSettingsPage() {
+  const api = useApi();
+  const query = useQuery('logging', (a, signal) => a.get<LoggingSettings>('/logging', { signal }));
+  const [editing, setEditing] = useState<LogDestination | null>(null);
+  const ids = [...LOG_DESTINATIONS, 'sftp'] as const;
+  const isConnected = (id: (typeof ids)[number]) => id !== 'sftp' && Boolean(query.data?.[id]);
+
+  return (
+    <div className="page">
+      <div>
+        <h1 className="page-title">Logging</h1>
+        <p className="muted page-lead">Send this account's activity (every audit log entry) to your logging service, in batches, retried until delivered.</p>
+      </div>
+      {query.loading && !query.data ? (
+        <LoadingPanel />
+      ) : query.error ? (
+        <div className="notice notice-error" role="alert">
+          {errorMessage(query.error)} <Button size="sm" onClick={query.reload}>Try again</Button>
+        </div>
+      ) : (
+        <div className="integration-grid">
+          {sortIntegrations(ids, isConnected).map((id) => {
+            const view = id === 'sftp' ? undefined : query.data?.[id];
+            return (
+              <IntegrationCard
+                key={id}
+                id={id}
+                title={LOG_DESTINATION_TITLES[id]}
+                logo={LOGOS[id]}
+                description={view ? connectedDescription(view, DESCRIPTIONS[id]) : DESCRIPTIONS[id]}
+                connected={isConnected(id)}
+                disabled={id === 'sftp'}
+                disabledReason="Contact Journey to enable SFTP log delivery"
+                onConnect={() => id !== 'sftp' && setEditing(id)}
+                onManage={() => id !== 'sftp' && setEditing(id)}
+                onDisconnect={async () => {
+                  await api.delete('/logging', { json: { destination: id } });
+                  toast.success(`${LOG_DESTINATION_TITLES[id]} has been disconnected`);
+                  query.reload();
+                }}
+              />
+            );
+          })}
+        </div>
+      )}
+      {editing ? (
+        <DestinationDialog
+          key={editing}
+          destination={editing}
+          view={query.data?.[editing]}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            query.reload();
+          }}
+        />
+      ) : null}
+    </div>
   );
 }

@@ -1,9 +1,146 @@
-import { NotBuiltYet } from '../../../ui/Card';
+import { useState, type FormEvent } from 'react';
+import { SmsSaveBodySchema, type SmsSettings } from '../../../../api/contract/sms';
+import { useApi, useQuery } from '../../../api/hooks';
+import { errorMessage } from '../../../api/client';
+import { Button } from '../../../ui/Button';
+import { Dialog } from '../../../ui/Dialog';
+import { TextField } from '../../../ui/Field';
+import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
+import { LoadingPanel } from '../../../ui/Spinner';
+import { toast } from '../../../ui/Toast';
+import { apiFields, check, type FieldErrors } from '../form-errors';
+
+type Provider = { id: 'twilio' | 'cisco' | 'zoom'; title: string; logo: string; description: string; disabledReason?: string };
+
+const PROVIDERS: Provider[] = [
+  { id: 'twilio', title: 'Twilio', logo: 'Tw', description: 'Send passcodes and links from your own Twilio number.' },
+  { id: 'cisco', title: 'Cisco SMS', logo: 'Ci', description: 'Send SMS through Webex Connect.', disabledReason: 'Contact Journey to enable Cisco SMS' },
+  { id: 'zoom', title: 'Zoom SMS', logo: 'Zm', description: 'Send SMS from your Zoom Phone numbers.', disabledReason: 'Contact Journey to enable Zoom SMS' },
+];
+
+function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; settings: SmsSettings | undefined; onClose: () => void; onSaved: () => void }) {
+  const api = useApi();
+  const [form, setForm] = useState({ accountSid: settings?.twilio?.accountSid ?? '', authToken: '', phoneNumber: settings?.twilio?.phoneNumber ?? '' });
+  const [fields, setFields] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+
+  const save = async () => {
+    setFailure(null);
+    const body = { provider: 'twilio', twilio: form };
+    const checked = check(SmsSaveBodySchema, body);
+    if (!checked.ok) {
+      setFields(checked.fields);
+      throw new Error('invalid');
+    }
+    setFields({});
+    try {
+      await api.post('/sms', checked.value);
+    } catch (error) {
+      const f = apiFields(error);
+      if (f) setFields(f);
+      setFailure(errorMessage(error));
+      throw error;
+    }
+    toast.success('Twilio has been configured');
+    onSaved();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save().catch(() => {});
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={settings?.provider ? 'Manage Twilio' : 'Connect Twilio'}
+      description="Your credentials are checked with Twilio before they are saved. The Auth Token is stored encrypted and never shown again."
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" onClick={save} successLabel="Saved" failureLabel="Not saved">
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <TextField label="Account SID" required autoComplete="off" value={form.accountSid} onChange={set('accountSid')} error={fields['twilio.accountSid']} placeholder="AC…" />
+        <TextField
+          label="Auth Token"
+          required
+          type="password"
+          autoComplete="new-password"
+          value={form.authToken}
+          onChange={set('authToken')}
+          error={fields['twilio.authToken']}
+          hint={settings?.provider ? 'Enter the Auth Token again to save changes.' : undefined}
+        />
+        <TextField label="Phone number" required type="tel" value={form.phoneNumber} onChange={set('phoneNumber')} error={fields['twilio.phoneNumber']} placeholder="+14155550100" />
+        {failure && !Object.keys(fields).length ? (
+          <p className="notice notice-error" role="alert">
+            {failure}
+          </p>
+        ) : null}
+        <button type="submit" hidden />
+      </form>
+    </Dialog>
+  );
+}
 
 export default function SmsConfigurationSettings() {
+  const api = useApi();
+  const query = useQuery('sms', (a, signal) => a.get<SmsSettings>('/sms', { signal }));
+  const [editing, setEditing] = useState(false);
+  const connected = (id: Provider['id']) => id === 'twilio' && query.data?.provider === 'twilio';
+
   return (
-    <NotBuiltYet title="SMS Configuration">
-      The SMS provider that sends your passcodes and links. This screen is not built yet: it arrives in a later release of the console.
-    </NotBuiltYet>
+    <div className="page">
+      <div>
+        <h1 className="page-title">SMS Configuration</h1>
+        <p className="muted page-lead">The provider that sends your customers their passcodes and links by SMS.</p>
+      </div>
+      {query.loading && !query.data ? (
+        <LoadingPanel />
+      ) : query.error ? (
+        <div className="notice notice-error" role="alert">
+          {errorMessage(query.error)} <Button size="sm" onClick={query.reload}>Try again</Button>
+        </div>
+      ) : (
+        <div className="integration-grid">
+          {sortIntegrations(PROVIDERS, (p) => connected(p.id)).map((p) => (
+            <IntegrationCard
+              key={p.id}
+              id={p.id}
+              title={p.title}
+              logo={p.logo}
+              description={connected(p.id) && query.data?.twilio ? `Sending from ${query.data.twilio.phoneNumber} (account ${query.data.twilio.accountSid})` : p.description}
+              connected={connected(p.id)}
+              disabled={Boolean(p.disabledReason)}
+              disabledReason={p.disabledReason}
+              onConnect={() => setEditing(true)}
+              onManage={() => setEditing(true)}
+              onDisconnect={async () => {
+                await api.delete('/sms');
+                toast.success('Twilio has been disconnected');
+                query.reload();
+              }}
+            />
+          ))}
+        </div>
+      )}
+      {editing ? (
+        <TwilioDialog
+          open
+          settings={query.data}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            query.reload();
+          }}
+        />
+      ) : null}
+    </div>
   );
 }

@@ -1,0 +1,67 @@
+import type { Deps } from '../deps';
+import { ApiError } from '../http/errors';
+import { MAX_LOOKUP_CUSTOMERS, type CustomerLookupSettings, type LookupCustomer } from '../contract/customer-lookup';
+import { compileGjsonPath, gjsonGet, renderTemplate } from './gjson';
+import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
+
+// Calls an account's own customer API with a caller's phone number and turns its answer into
+// customers (id, title, description) with the configured GJSON paths and templates.
+
+export type ResolvedLookup = Omit<CustomerLookupSettings, 'headers'> & { headers: { key: string; value: string }[] };
+
+const LOOKUP_TIMEOUT_MS = 8_000;
+const LOOKUP_MAX_BYTES = 2 * 1024 * 1024;
+
+// 422, not 502: the failure is the customer's endpoint or settings, and the console passes a
+// 4xx body (the reason) through to the test panel.
+function lookupFailed(message: string): ApiError {
+  return new ApiError(422, 'LOOKUP_FAILED', message);
+}
+
+export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: ResolvedLookup, phoneNumber: string): Promise<LookupCustomer[]> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'Switchboard-Customer-Lookup/1' };
+  for (const h of settings.headers) headers[h.key.toLowerCase()] = h.value;
+  let url = settings.url;
+  let body: string | undefined;
+  if (settings.method === 'GET') {
+    const u = new URL(settings.url);
+    u.searchParams.set('phoneNumber', phoneNumber);
+    url = u.toString();
+  } else {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify({ phoneNumber });
+  }
+  let res;
+  try {
+    res = await outboundFetch(url, { method: settings.method, headers, body }, { ...outboundPolicy(deps.config), timeoutMs: LOOKUP_TIMEOUT_MS, maxBytes: LOOKUP_MAX_BYTES });
+  } catch (err) {
+    if (err instanceof OutboundError) {
+      if (err.code === 'TARGET_NOT_ALLOWED') throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message);
+      throw lookupFailed(err.message);
+    }
+    throw err;
+  }
+  if (!res.ok) {
+    const snippet = res.text().slice(0, 200).trim();
+    throw lookupFailed(`The endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`);
+  }
+  let document: unknown;
+  try {
+    document = res.json();
+  } catch {
+    throw lookupFailed('The endpoint did not answer with JSON.');
+  }
+  const found = gjsonGet(document, compileGjsonPath(settings.customerPath));
+  const list = found === undefined || found === null ? [] : Array.isArray(found) ? found : typeof found === 'object' ? [found] : null;
+  if (!list) throw lookupFailed(`The customers array path "${settings.customerPath}" leads to ${typeof found}, not to a list of customers.`);
+  const idPath = compileGjsonPath(settings.customerId);
+  const customers: LookupCustomer[] = [];
+  for (const item of list) {
+    const id = gjsonGet(item, idPath);
+    // A customer without an id cannot be matched later; leave it out.
+    if (id === undefined || id === null || typeof id === 'object') continue;
+    customers.push({ id: String(id), title: renderTemplate(settings.titleTemplate, item), description: renderTemplate(settings.descriptionTemplate, item) });
+    if (customers.length >= MAX_LOOKUP_CUSTOMERS) break;
+  }
+  return customers;
+}

@@ -1,0 +1,280 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import tls from 'node:tls';
+import ipaddr from 'ipaddr.js';
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+
+// Every call the server makes to an address a customer typed in (lookup endpoints, log
+// collectors, webhooks) goes through here. Checking the URL alone is not enough: a public
+// name can resolve to 10.0.0.1, and Node's fetch never calls a lookup hook for literal IPs.
+// So the check happens where the socket is opened: literal IPs are checked as they are, names
+// are resolved once (every address must be public) and the socket is pinned to the checked
+// address, so a second, different DNS answer cannot slip in between check and connect.
+
+export type OutboundErrorCode = 'TARGET_NOT_ALLOWED' | 'TIMEOUT' | 'RESPONSE_TOO_LARGE' | 'TOO_MANY_REDIRECTS' | 'NETWORK_ERROR';
+
+export class OutboundError extends Error {
+  constructor(
+    readonly code: OutboundErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+export type OutboundPolicy = {
+  /**
+   * Hosts admitted even over plain http and on private or loopback addresses, as `host` or
+   * `host:port` (IPv6 in brackets). Empty in production; tests and development name their
+   * loopback peers here (OUTBOUND_ALLOW_HOSTS).
+   */
+  allowHosts?: readonly string[];
+  /** extra PEM certificates to trust besides the public roots (a test or development CA) */
+  ca?: string;
+};
+
+export type OutboundOptions = OutboundPolicy & {
+  /** whole exchange, connect to last body byte; default 10 s */
+  timeoutMs?: number;
+  /** largest response body read; default 1 MiB */
+  maxBytes?: number;
+  /** redirects followed (each target checked again); default 0: a redirect is an error */
+  maxRedirects?: number;
+  /** for tests: how names resolve */
+  lookup?: LookupAll;
+};
+
+export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export type OutboundResponse = {
+  status: number;
+  ok: boolean;
+  headers: Headers;
+  /** the URL that answered (after redirects) */
+  url: string;
+  body: Buffer;
+  text(): string;
+  json(): unknown;
+};
+
+export type OutboundInit = {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+};
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+const defaultLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+/** Why an address may not be called, or null when it is an ordinary public address. */
+export function refusedAddressReason(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'is not an IP address';
+  const parsed = ipaddr.parse(address);
+  const range = parsed.range();
+  // Only plain public unicast passes: this refuses private, loopback, link-local (and with it
+  // the 169.254.169.254 metadata service), CGNAT, unique-local (fd00:ec2::254), multicast,
+  // reserved, and every IPv6 form that embeds an IPv4 address (::ffff:127.0.0.1, NAT64, 6to4).
+  if (range !== 'unicast') return `is a ${range} address`;
+  return null;
+}
+
+function stripBrackets(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function normaliseAllowEntry(entry: string): string {
+  return entry.trim().toLowerCase();
+}
+
+/** True when the policy admits this host (and port) without the public-address rule. */
+export function isAllowlisted(policy: OutboundPolicy, hostname: string, port: string): boolean {
+  const list = (policy.allowHosts ?? []).map(normaliseAllowEntry).filter(Boolean);
+  if (!list.length) return false;
+  const host = hostname.toLowerCase();
+  const bracketed = net.isIPv6(stripBrackets(host)) ? `[${stripBrackets(host)}]` : host;
+  return list.includes(bracketed) || list.includes(`${bracketed}:${port}`) || list.includes(stripBrackets(host));
+}
+
+function defaultPort(protocol: string): string {
+  return protocol === 'https:' ? '443' : '80';
+}
+
+/** Checks a URL before any connection: scheme and, for literal IPs, the address. */
+export function checkUrl(raw: string | URL, policy: OutboundPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError('TARGET_NOT_ALLOWED', 'The address is not a valid URL.');
+  }
+  if (url.username || url.password) throw new OutboundError('TARGET_NOT_ALLOWED', 'Addresses with a user name or password are not allowed.');
+  const port = url.port || defaultPort(url.protocol);
+  const allowed = isAllowlisted(policy, url.hostname, port);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
+    throw new OutboundError('TARGET_NOT_ALLOWED', 'Only https:// addresses can be called.');
+  }
+  const host = stripBrackets(url.hostname);
+  if (!allowed && net.isIP(host)) {
+    const reason = refusedAddressReason(host);
+    if (reason) throw new OutboundError('TARGET_NOT_ALLOWED', `${host} ${reason} and cannot be called.`);
+  }
+  return url;
+}
+
+/**
+ * An undici connector that refuses non-public targets at connect time and pins names to the
+ * addresses it checked.
+ */
+function guardedConnector(policy: OutboundPolicy, lookup: LookupAll): buildConnector.connector {
+  const connect = buildConnector({ timeout: 10_000, ...(policy.ca ? { ca: [...tls.rootCertificates, policy.ca] } : {}) });
+  return (options, callback) => {
+    const hostname = stripBrackets(options.hostname);
+    const port = options.port || defaultPort(options.protocol);
+    const allowed = isAllowlisted(policy, hostname, port);
+    if (net.isIP(hostname)) {
+      const reason = allowed ? null : refusedAddressReason(hostname);
+      if (reason) return callback(new OutboundError('TARGET_NOT_ALLOWED', `${hostname} ${reason} and cannot be called.`), null);
+      return connect(options, callback);
+    }
+    lookup(hostname).then(
+      (addresses) => {
+        if (!addresses.length) return callback(new OutboundError('NETWORK_ERROR', `${hostname} does not resolve.`), null);
+        for (const a of addresses) {
+          const reason = allowed ? null : refusedAddressReason(a.address);
+          if (reason) return callback(new OutboundError('TARGET_NOT_ALLOWED', `${hostname} resolves to ${a.address}, which ${reason}.`), null);
+        }
+        // `host` keeps the name for SNI and certificate checks; the socket goes to the checked address.
+        connect({ ...options, hostname: addresses[0].address, host: options.host ?? options.hostname, servername: options.servername || hostname }, callback);
+      },
+      (err: NodeJS.ErrnoException) => callback(new OutboundError('NETWORK_ERROR', `${hostname} does not resolve (${err.code ?? 'lookup failed'}).`), null),
+    );
+  };
+}
+
+const agents = new Map<string, Agent>();
+
+function agentFor(policy: OutboundPolicy, lookup: LookupAll | undefined): Dispatcher {
+  if (lookup) return new Agent({ connect: guardedConnector(policy, lookup) });
+  const key = `${(policy.allowHosts ?? []).join(',')}|${policy.ca ?? ''}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({ connect: guardedConnector(policy, defaultLookup), keepAliveTimeout: 4_000 });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+function unwrap(err: unknown, timedOut: boolean): OutboundError {
+  if (timedOut) return new OutboundError('TIMEOUT', 'The request timed out.');
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e; i++) {
+    if (e instanceof OutboundError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  const detail = cause?.code ?? cause?.message ?? (err as Error)?.message ?? 'unknown error';
+  return new OutboundError('NETWORK_ERROR', `The request failed (${detail}).`);
+}
+
+async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number, abort: () => void): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      abort();
+      await reader.cancel().catch(() => {});
+      throw new OutboundError('RESPONSE_TOO_LARGE', `The response is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks);
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * fetch for addresses chosen by customers: https only (unless allowlisted), public addresses
+ * only, redirects not followed blindly, bounded in time and size. Throws OutboundError.
+ */
+export async function outboundFetch(url: string | URL, init: OutboundInit = {}, options: OutboundOptions = {}): Promise<OutboundResponse> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxRedirects = options.maxRedirects ?? 0;
+  const dispatcher = agentFor(options, options.lookup);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  init.signal?.addEventListener('abort', onAbort, { once: true });
+  let target = checkUrl(url, options);
+  let method = (init.method ?? 'GET').toUpperCase();
+  let body = init.body;
+  try {
+    for (let hop = 0; ; hop++) {
+      let res: Awaited<ReturnType<typeof undiciFetch>>;
+      try {
+        res = await undiciFetch(target, { method, headers: init.headers, body, redirect: 'manual', signal: controller.signal, dispatcher });
+      } catch (err) {
+        throw unwrap(err, timedOut);
+      }
+      if (REDIRECTS.has(res.status)) {
+        await res.body?.cancel().catch(() => {});
+        const location = res.headers.get('location');
+        if (!location || hop >= maxRedirects) {
+          throw new OutboundError('TOO_MANY_REDIRECTS', maxRedirects ? 'The address redirected too many times.' : `The address answered with a redirect (${res.status}${location ? ` to ${location}` : ''}); redirects are not followed.`);
+        }
+        target = checkUrl(new URL(location, target), options);
+        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+        }
+        continue;
+      }
+      let buffer: Buffer;
+      try {
+        buffer = await readCapped(res.body as ReadableStream<Uint8Array> | null, maxBytes, () => controller.abort());
+      } catch (err) {
+        if (err instanceof OutboundError) throw err;
+        throw unwrap(err, timedOut);
+      }
+      const finalUrl = target.toString();
+      return {
+        status: res.status,
+        ok: res.status >= 200 && res.status < 300,
+        headers: res.headers as unknown as Headers,
+        url: finalUrl,
+        body: buffer,
+        text: () => buffer.toString('utf8'),
+        json: () => JSON.parse(buffer.toString('utf8')),
+      };
+    }
+  } finally {
+    clearTimeout(timer);
+    init.signal?.removeEventListener('abort', onAbort);
+    if (options.lookup) void dispatcher.close().catch(() => {});
+  }
+}
+
+/** The status an API answers when an outbound call was refused or failed. */
+export function outboundErrorStatus(err: OutboundError): 422 | 502 | 504 {
+  if (err.code === 'TARGET_NOT_ALLOWED') return 422;
+  if (err.code === 'TIMEOUT') return 504;
+  return 502;
+}
+
+/** The outbound policy a configuration sets (allowlist and extra trusted certificates). */
+export function outboundPolicy(config: { outboundAllowHosts: string[]; outboundCa?: string | undefined }): OutboundPolicy {
+  return { allowHosts: config.outboundAllowHosts, ca: config.outboundCa };
+}

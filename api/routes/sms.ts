@@ -1,0 +1,59 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../auth/context';
+import { requireRole } from '../auth/guards';
+import { audit, actorOf } from '../audit';
+import { encryptSecret } from '../crypto';
+import { SmsSaveBodySchema, type SmsSettings } from '../contract/sms';
+import { validate } from '../http/validate';
+import { verifyTwilioCredentials } from '../integrations/twilio';
+import type { Trx } from '../db/index';
+
+async function current(trx: Trx, accountId: string): Promise<SmsSettings> {
+  const row = await trx.selectFrom('sms_settings').select(['provider', 'account_sid', 'phone_number']).where('account_id', '=', accountId).executeTakeFirst();
+  return row ? { provider: row.provider, twilio: { accountSid: row.account_sid, phoneNumber: row.phone_number } } : { provider: null };
+}
+
+export const smsRoutes = new Hono<AppEnv>()
+  .use('/sms', requireRole('admin'))
+  .get('/sms', async (c) => {
+    const { accountId } = c.var.session;
+    return c.json(await c.var.deps.db.tenant(accountId, (trx) => current(trx, accountId)));
+  })
+  .post('/sms', validate('json', SmsSaveBodySchema), async (c) => {
+    const { twilio } = c.req.valid('json');
+    const session = c.var.session;
+    const { db, config } = c.var.deps;
+    // Outside the transaction: a slow Twilio must not hold a database connection.
+    await verifyTwilioCredentials(c.var.deps, twilio);
+    const answer = await db.tenant(session.accountId, async (trx) => {
+      const values = {
+        provider: 'twilio' as const,
+        account_sid: twilio.accountSid,
+        auth_token_enc: encryptSecret(twilio.authToken, config.encryptionKey),
+        phone_number: twilio.phoneNumber,
+      };
+      await trx
+        .insertInto('sms_settings')
+        .values({ account_id: session.accountId, ...values })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet({ ...values, updated_at: new Date() }))
+        .execute();
+      await audit(trx, session.accountId, actorOf(session), {
+        namespace: 'global',
+        description: `Configured Twilio for SMS (account ${twilio.accountSid}, sending from ${twilio.phoneNumber})`,
+        event: 'sms.configured',
+      });
+      return current(trx, session.accountId);
+    });
+    return c.json(answer);
+  })
+  .delete('/sms', async (c) => {
+    const session = c.var.session;
+    const answer = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const removed = await trx.deleteFrom('sms_settings').where('account_id', '=', session.accountId).returning('provider').executeTakeFirst();
+      if (removed) {
+        await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: 'Disconnected Twilio', event: 'sms.disconnected' });
+      }
+      return { provider: null };
+    });
+    return c.json(answer);
+  });

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { compileGjsonPath, escapeKey, gjsonGet, gjsonPathProblem, renderTemplate } from '../../../api/integrations/gjson';
+
+// The example document and paths of GJSON's SYNTAX.md (github.com/tidwall/gjson).
+const doc = {
+  name: { first: 'Tom', last: 'Anderson' },
+  age: 37,
+  children: ['Sara', 'Alex', 'Jack'],
+  'fav.movie': 'Deer Hunter',
+  friends: [
+    { first: 'Dale', last: 'Murphy', age: 44, nets: ['ig', 'fb', 'tw'] },
+    { first: 'Roger', last: 'Craig', age: 68, nets: ['fb', 'tw'] },
+    { first: 'Jane', last: 'Murphy', age: 47, nets: ['ig', 'tw'] },
+  ],
+};
+const dale = doc.friends[0];
+const jane = doc.friends[2];
+
+describe('GJSON paths: the examples of GJSON SYNTAX.md', () => {
+  it.each<[string, unknown]>([
+    // Basic
+    ['name.last', 'Anderson'],
+    ['name.first', 'Tom'],
+    ['age', 37],
+    ['children', ['Sara', 'Alex', 'Jack']],
+    ['children.0', 'Sara'],
+    ['children.1', 'Alex'],
+    ['friends.1', doc.friends[1]],
+    ['friends.1.first', 'Roger'],
+    // Wildcards
+    ['child*.2', 'Jack'],
+    ['c?ildren.0', 'Sara'],
+    // Escape character
+    ['fav\\.movie', 'Deer Hunter'],
+    // Arrays
+    ['friends.#', 3],
+    ['friends.#.age', [44, 68, 47]],
+    // Queries
+    ['friends.#(last=="Murphy").first', 'Dale'],
+    ['friends.#(last=="Murphy")#.first', ['Dale', 'Jane']],
+    ['friends.#(age>45)#.last', ['Craig', 'Murphy']],
+    ['friends.#(first%"D*").last', 'Murphy'],
+    ['friends.#(first!%"D*").last', 'Craig'],
+    ['children.#(!%"*a*")', 'Alex'],
+    ['children.#(%"*a*")#', ['Sara', 'Jack']],
+    ['friends.#(nets.#(=="fb"))#.first', ['Dale', 'Roger']],
+    // Dot vs pipe
+    ['friends.0.first', 'Dale'],
+    ['friends|0.first', 'Dale'],
+    ['friends.0|first', 'Dale'],
+    ['friends|0|first', 'Dale'],
+    ['friends|#', 3],
+    ['friends.#', 3],
+    ['friends.#(last="Murphy")#', [dale, jane]],
+    ['friends.#(last="Murphy")#.first', ['Dale', 'Jane']],
+    ['friends.#(last="Murphy")#|first', undefined],
+    ['friends.#(last="Murphy")#.0', []],
+    ['friends.#(last="Murphy")#|0', dale],
+    ['friends.#(last="Murphy")#.#', []],
+    ['friends.#(last="Murphy")#|#', 2],
+  ])('%s', (path, expected) => {
+    expect(gjsonGet(doc, path)).toEqual(expected);
+  });
+
+  it.each([
+    ['children.@reverse', 'Modifiers (@...) are not supported.'],
+    ['@this', 'Modifiers (@...) are not supported.'],
+    ['{name.first,age}', 'Multipaths ({...} or [...]) are not supported.'],
+    ['[name.first,age]', 'Multipaths ({...} or [...]) are not supported.'],
+    ['friends.#[last=="Murphy"].first', 'Old-style queries #[...] are not supported; use #(...).'],
+    ['..0', 'JSON Lines paths (..) are not supported.'],
+    ['friends.#(last=="Murphy"', 'A query "#(" in the path is not closed with ")".'],
+    ['name..first', 'The path has an empty component.'],
+    ['name.', 'The path ends with a separator.'],
+    ['', 'The path is empty.'],
+  ])('refuses what it does not support: %s', (path, message) => {
+    expect(gjsonPathProblem(path)).toBe(message);
+  });
+});
+
+describe('GJSON paths: further behaviour', () => {
+  it('a query compares numbers numerically and strings as strings', () => {
+    const data = { xs: [{ n: 9 }, { n: 10 }, { n: '11' }] };
+    expect(gjsonGet(data, 'xs.#(n>9)#.n')).toEqual([10]);
+    expect(gjsonGet(data, 'xs.#(n=="11").n')).toBe('11');
+  });
+
+  it('an unquoted query value is taken as the word it spells', () => {
+    expect(gjsonGet(doc, 'friends.#(last==Craig).first')).toBe('Roger');
+  });
+
+  it('a missing path gives undefined, not an error', () => {
+    expect(gjsonGet(doc, 'nope.deeper')).toBeUndefined();
+    expect(gjsonGet(doc, 'age.0')).toBeUndefined();
+    expect(gjsonGet(doc, 'name.#')).toBeUndefined();
+  });
+
+  it('an escaped star is a literal star, not a wildcard', () => {
+    expect(gjsonGet({ 'a*': 1, ab: 2 }, 'a\\*')).toBe(1);
+    expect(gjsonGet({ ab: 2 }, 'a\\*')).toBeUndefined();
+  });
+
+  it('nested arrays: a customers array inside a result envelope', () => {
+    const body = { data: { results: [{ customers: [{ id: 'c1' }, { id: 'c2' }] }] } };
+    expect(gjsonGet(body, 'data.results.0.customers.#.id')).toEqual(['c1', 'c2']);
+    expect(gjsonGet(body, 'data.results.#.customers.#.id')).toEqual([['c1', 'c2']]);
+  });
+
+  it('templates fill {path} from the customer and leave missing values empty', () => {
+    const c = { name: { first: 'Ada', last: 'Lovelace' }, tier: 'gold', tags: ['a'] };
+    expect(renderTemplate('{name.first} {name.last} ({tier})', c)).toBe('Ada Lovelace (gold)');
+    expect(renderTemplate('{missing}-{tags}', c)).toBe('-["a"]');
+    expect(renderTemplate('{{literal}}', c)).toBe('{literal}');
+  });
+});
+
+// Property tests with a seeded generator: reproducible, and each case prints its seed.
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const ALPHABET = 'abcXYZ019 ._|*?\\#@()!=<>%"{}[],:-é';
+function randomKey(r: () => number): string {
+  const n = 1 + Math.floor(r() * 6);
+  let k = '';
+  for (let i = 0; i < n; i++) k += ALPHABET[Math.floor(r() * ALPHABET.length)];
+  return k;
+}
+function randomScalar(r: () => number): unknown {
+  const pick = Math.floor(r() * 4);
+  return pick === 0 ? Math.floor(r() * 1000) : pick === 1 ? randomKey(r) : pick === 2 ? r() < 0.5 : null;
+}
+/** A random document together with the escaped path to one of its leaves and that leaf. */
+function randomDocWithPath(r: () => number, depth: number): { doc: unknown; path: string[]; leaf: unknown } {
+  if (depth === 0 || r() < 0.2) {
+    const leaf = randomScalar(r);
+    return { doc: leaf, path: [], leaf };
+  }
+  const inner = randomDocWithPath(r, depth - 1);
+  if (r() < 0.5) {
+    const size = 1 + Math.floor(r() * 4);
+    const at = Math.floor(r() * size);
+    const arr = Array.from({ length: size }, (_, i) => (i === at ? inner.doc : randomScalar(r)));
+    return { doc: arr, path: [String(at), ...inner.path], leaf: inner.leaf };
+  }
+  const key = randomKey(r);
+  const obj: Record<string, unknown> = {};
+  for (let i = 0; i < Math.floor(r() * 3); i++) obj[randomKey(r) + 'x'] = randomScalar(r);
+  obj[key] = inner.doc;
+  return { doc: obj, path: [escapeKey(key), ...inner.path], leaf: inner.leaf };
+}
+
+describe('GJSON paths: properties', () => {
+  it('an escaped path to any leaf finds exactly that leaf', () => {
+    for (let seed = 1; seed <= 500; seed++) {
+      const r = rng(seed);
+      const { doc: d, path, leaf } = randomDocWithPath(r, 5);
+      if (!path.length) continue;
+      expect(gjsonGet(d, path.join('.')), `seed ${seed}: ${path.join('.')}`).toEqual(leaf);
+    }
+  });
+
+  it('# is the length, #.key maps, #(key==v)# filters, #(key==v) is the first match', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = rng(seed);
+      const key = randomKey(r);
+      const items = Array.from({ length: Math.floor(r() * 8) }, () => (r() < 0.8 ? { [key]: Math.floor(r() * 4) } : { other: 1 }));
+      const ek = escapeKey(key);
+      expect(gjsonGet({ items }, 'items.#'), `seed ${seed}`).toBe(items.length);
+      expect(gjsonGet({ items }, `items.#.${ek}`), `seed ${seed}`).toEqual(items.filter((i) => key in i).map((i) => (i as Record<string, number>)[key]));
+      const wanted = Math.floor(r() * 4);
+      const matching = items.filter((i) => (i as Record<string, number>)[key] === wanted);
+      expect(gjsonGet({ items }, `items.#(${ek}==${wanted})#`), `seed ${seed}`).toEqual(matching);
+      expect(gjsonGet({ items }, `items.#(${ek}==${wanted})`), `seed ${seed}`).toEqual(matching[0]);
+    }
+  });
+
+  it('every path either compiles or is refused with a message, never anything else', () => {
+    for (let seed = 1; seed <= 2000; seed++) {
+      const r = rng(seed);
+      let p = '';
+      for (let i = 0; i < 1 + Math.floor(r() * 12); i++) p += ALPHABET[Math.floor(r() * ALPHABET.length)];
+      const problem = gjsonPathProblem(p);
+      if (problem === null) expect(() => gjsonGet(doc, compileGjsonPath(p)), `seed ${seed}: ${p}`).not.toThrow();
+      else expect(typeof problem).toBe('string');
+    }
+  });
+});
