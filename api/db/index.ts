@@ -46,8 +46,7 @@ export class Database {
 
 export async function openPglite(dataDir?: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  // Dates stay 'YYYY-MM-DD' strings: a Date at UTC midnight shifts a day in western time zones.
-  const pg = new PGlite(dataDir, { parsers: { 1082: (value: string) => value } });
+  const pg = new PGlite(dataDir);
   await pg.waitReady;
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pglitePool(pg) as never }) });
   return new Database(

@@ -6,6 +6,10 @@ import type { PGlite } from '@electric-sql/pglite';
 
 type QueryResult = { rows: unknown[]; rowCount: number; command: string };
 
+// Dates stay 'YYYY-MM-DD' strings, as with pg: a Date at UTC midnight shifts a day in western
+// time zones. PGlite applies parsers per query (its constructor option does not reach query()).
+const PARSERS = { 1082: (value: string) => value };
+
 export function pglitePool(pg: PGlite) {
   let tail: Promise<void> = Promise.resolve();
   const client = {
@@ -14,11 +18,11 @@ export function pglitePool(pg: PGlite) {
       if (params.length === 0) {
         // Without parameters, run it as a script (as pg's simple protocol does): migrations are
         // several statements in one string.
-        const results = await pg.exec(text);
+        const results = await pg.exec(text, { parsers: PARSERS });
         const last = results[results.length - 1];
         return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? last?.rows.length ?? 0, command };
       }
-      const result = await pg.query(text, params as unknown[], { rowMode: 'object' });
+      const result = await pg.query(text, params as unknown[], { rowMode: 'object', parsers: PARSERS });
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length, command };
     },
   };
