@@ -108,7 +108,13 @@ export type Config = {
 };
 
 /** An OpenID Connect client: the provider's issuer (or discovery document URL) and our credentials. */
-export type OidcClientSettings = { issuer: string; clientId: string; clientSecret: string };
+export type OidcClientSettings = {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** an issuer an account admin typed in (SSO): reached only through the outbound safety rules */
+  customerSupplied?: boolean;
+};
 export type ZoomConfig = {
   clientId: string;
   clientSecret: string;

@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import type { Deps } from '../deps';
-import type { OidcClientSettings } from '../config';
+import type { Config, OidcClientSettings } from '../config';
+import { OutboundError, outboundFetch, outboundPolicy } from '../integrations/outbound';
 import { ApiError } from '../http/errors';
 
 // The one OpenID Connect client path every sign-in uses (Google-type, Microsoft-type, SSO):
@@ -14,8 +15,8 @@ const FETCH_TIMEOUT_MS = 8_000;
 const MAX_BODY_BYTES = 512 * 1024;
 
 /**
- * Node's fetch with a timeout and a body size cap, redirects not followed. The SSRF-safe outbound
- * module can replace it through `deps.oidcFetch` without touching the flows.
+ * Node's fetch with a timeout and a body size cap, redirects not followed: for the providers the
+ * operator configured (Google-type, Microsoft-type).
  */
 export const boundedFetch: OidcFetch = async (url, init) => {
   const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]) : AbortSignal.timeout(FETCH_TIMEOUT_MS);
@@ -42,6 +43,27 @@ export const boundedFetch: OidcFetch = async (url, init) => {
   });
 };
 
+/**
+ * For issuers an account admin typed in (SSO): the outbound module's rules (https, public
+ * addresses only, checked at connect time), so a discovery URL cannot reach our own network.
+ * The development provider on our own host stays reachable while it is mounted.
+ */
+export function outboundOidcFetch(config: Config): OidcFetch {
+  const policy = outboundPolicy(config);
+  const allowHosts = config.devIdp ? [...(policy.allowHosts ?? []), new URL(config.publicUrl).host] : policy.allowHosts;
+  return async (url, init) => {
+    const headers: Record<string, string> = {};
+    new Headers(init.headers as HeadersInit | undefined).forEach((value, key) => (headers[key] = value));
+    try {
+      const res = await outboundFetch(url, { method: init.method, headers, body: init.body as string | undefined, signal: init.signal ?? undefined }, { ...policy, allowHosts, timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_BODY_BYTES });
+      return new Response(res.status === 204 || res.status === 304 ? null : new Uint8Array(res.body), { status: res.status, headers: res.headers });
+    } catch (err) {
+      // openid-client reports the message; ours says why the address was refused.
+      throw err instanceof OutboundError ? new Error(err.message) : err;
+    }
+  };
+}
+
 export type Verified = {
   email: string;
   firstName: string;
@@ -61,7 +83,7 @@ export async function discover(deps: Pick<Deps, 'config' | 'now' | 'oidcFetch'>,
     { [client.clockSkew]: skew },
     client.ClientSecretBasic(settings.clientSecret),
     {
-      [client.customFetch]: deps.oidcFetch ?? boundedFetch,
+      [client.customFetch]: deps.oidcFetch ?? (settings.customerSupplied ? outboundOidcFetch(deps.config) : boundedFetch),
       execute: insecure ? [client.allowInsecureRequests] : [],
       timeout: FETCH_TIMEOUT_MS / 1000,
     },

@@ -27,7 +27,7 @@ export function ssoForAccount(deps: Pick<Deps, 'db'>, accountId: string): Promis
 }
 
 export function ssoClient(deps: Pick<Deps, 'config'>, row: SsoRow): OidcClientSettings {
-  return { issuer: row.discovery_url, clientId: row.client_id, clientSecret: decryptSecret(row.client_secret, deps.config.encryptionKey) };
+  return { issuer: row.discovery_url, clientId: row.client_id, clientSecret: decryptSecret(row.client_secret, deps.config.encryptionKey), customerSupplied: true };
 }
 
 /** The issuer a discovery URL names: the URL without its well-known suffix. */

@@ -64,12 +64,15 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
 
   // A provider we cannot discover would only fail later, at someone's sign-in: refuse it now.
   try {
-    const oidc = await discover(deps, { issuer: input.discoveryUrl, clientId: input.clientId, clientSecret: input.clientSecret || 'unused' });
+    const oidc = await discover(deps, { issuer: input.discoveryUrl, clientId: input.clientId, clientSecret: input.clientSecret || 'unused', customerSupplied: true });
     const meta = oidc.serverMetadata();
     if (!meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri) throw new Error('the document lacks authorization_endpoint, token_endpoint or jwks_uri');
   } catch (err) {
     deps.log(`SSO discovery check failed for ${input.discoveryUrl}`, err);
-    const reason = err instanceof Error && err.message ? ` (${err.message.slice(0, 200)})` : '';
+    // openid-client wraps the real failure ("something went wrong"): the innermost cause says why.
+    let inner: unknown = err;
+    while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+    const reason = inner instanceof Error && inner.message ? ` (${inner.message.slice(0, 200).replace(/\.$/, '')})` : '';
     const message = `The discovery document could not be read from this URL${reason}. Check the Discovery URL.`;
     throw new ApiError(400, 'SSO_DISCOVERY_FAILED', message, { [`${body.provider}.discoveryUrl`]: message });
   }

@@ -17,7 +17,8 @@ const azure = (over: Record<string, string> = {}) => ({
 
 
 describe.each(DATABASE_KINDS)('single sign-on settings (%s)', (kind) => {
-  const t = useTestContext(kind);
+  // The provider is on loopback: outbound rules admit it only because the test names it.
+  const t = useTestContext(kind, { outboundAllowHosts: [new URL(idp.issuer).host] });
 
   it('starts with no provider connected', async () => {
     const res = await t.call('GET', '/sso', { as: 'admin@acme.test' });
@@ -48,6 +49,16 @@ describe.each(DATABASE_KINDS)('single sign-on settings (%s)', (kind) => {
       expect(body.fields['azure.discoveryUrl']).toMatch(/^The discovery document could not be read from this URL/);
     }
     expect(await (await t.call('GET', '/sso', { as: 'owner@acme.test' })).json()).toMatchObject({ provider: null });
+  });
+
+  it('a discovery URL on a private or metadata address is refused before any request is made', async () => {
+    for (const discoveryUrl of ['https://169.254.169.254/.well-known/openid-configuration', 'https://10.0.0.7/.well-known/openid-configuration', 'https://[::ffff:127.0.0.1]/.well-known/openid-configuration']) {
+      const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: azure({ discoveryUrl }) });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { code: string; fields: Record<string, string> };
+      expect(body.code).toBe('SSO_DISCOVERY_FAILED');
+      expect(body.fields['azure.discoveryUrl']).toMatch(/address and cannot be called\)/);
+    }
   });
 
   it('a supervisor cannot read or change single sign-on', async () => {
