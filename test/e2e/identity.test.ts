@@ -120,7 +120,7 @@ describe('sign-in and single sign-on in Chromium', () => {
     await other.close();
 
     await oidc.getByRole('button', { name: 'Disconnect OpenID Connect' }).click();
-    await oidc.getByRole('button', { name: 'Yes, disconnect' }).click();
+    await page.getByRole('dialog', { name: 'Disconnect OpenID Connect?' }).getByRole('button', { name: 'Disconnect', exact: true }).click();
     await page.getByText('OpenID Connect has been disconnected').waitFor();
     for (const name of ['Connect Azure AD', 'Connect Okta', 'Connect OpenID Connect']) await page.getByRole('button', { name }).waitFor();
     await page.close();
