@@ -9,13 +9,24 @@ import { resultsSeedStep } from '../results/seed';
 // accounts (by their e-mail domains) and creates them anew; other accounts are left alone.
 
 type DemoAdmin = { email: string; firstName: string; lastName: string; role: Role; isRoot?: boolean; timeZone?: string };
-type DemoApp = { app: AppId; status: BillingStatus; credits?: number; freeTier?: number; trialDaysLeft?: number };
+type DemoApp = {
+  app: AppId;
+  status: BillingStatus;
+  credits?: number;
+  freeTier?: number;
+  trialDaysLeft?: number;
+  /** when a paid app became paid (the paid-accounts chart reads it) */
+  paidDaysAgo?: number;
+  /** when a cancelled app stopped (its results end then) */
+  endedDaysAgo?: number;
+};
 export type DemoAccount = {
-  key: 'acme' | 'globex' | 'provider';
+  /** the main demo accounts tests refer to; other areas' extra demo accounts have none */
+  key?: 'acme' | 'globex' | 'provider';
   name: string;
   domain: string;
   platform: 'azure' | 'google' | 'webex' | 'zoom' | 'okta' | 'oidc';
-  color: string;
+  color?: string;
   createdDaysAgo: number;
   admins: DemoAdmin[];
   apps: DemoApp[];
@@ -35,7 +46,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
       { email: 'supervisor@acme.test', firstName: 'Sam', lastName: 'Silva', role: 'supervisor', timeZone: 'America/Chicago' },
     ],
     apps: [
-      { app: 'one-time-passcode', status: 'subscription', credits: 4210, freeTier: 5000 },
+      { app: 'one-time-passcode', status: 'subscription', credits: 4210, freeTier: 5000, paidDaysAgo: 150 },
       { app: 'passkeys', status: 'free-trial', credits: 86, freeTier: 100, trialDaysLeft: 9 },
       { app: 'e-form', status: 'free-trial', credits: 12, freeTier: 100, trialDaysLeft: 21 },
       { app: 'document-signature', status: 'inactive' },
@@ -51,8 +62,8 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     createdDaysAgo: 95,
     admins: [{ email: 'owner@globex.test', firstName: 'Grace', lastName: 'Gomez', role: 'owner', timeZone: 'America/Los_Angeles' }],
     apps: [
-      { app: 'payments', status: 'subscription', credits: 900, freeTier: 2000 },
-      { app: 'one-time-passcode', status: 'enterprise', credits: 15000, freeTier: 0 },
+      { app: 'payments', status: 'subscription', credits: 900, freeTier: 2000, paidDaysAgo: 80 },
+      { app: 'one-time-passcode', status: 'enterprise', credits: 15000, freeTier: 0, paidDaysAgo: 62 },
       { app: 'document-signature', status: 'cancelled' },
     ],
   },
@@ -66,7 +77,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     admins: [{ email: 'staff@provider.test', firstName: 'Sasha', lastName: 'Staff', role: 'owner', isRoot: true, timeZone: 'UTC' }],
     apps: [
       { app: 'identity-verification', status: 'free-trial', credits: 3, freeTier: 100, trialDaysLeft: 25 },
-      { app: 'one-time-passcode', status: 'subscription', credits: 10, freeTier: 5000 },
+      { app: 'one-time-passcode', status: 'subscription', credits: 10, freeTier: 5000, paidDaysAgo: 300 },
     ],
   },
 ];
@@ -80,7 +91,8 @@ export const SEED_STEPS: SeedStep[] = [resultsSeedStep];
 
 const DAY = 86_400_000;
 
-async function seedAccount(trx: Trx, demo: DemoAccount, now: Date): Promise<SeededAccount> {
+/** One demo account: its admins, billing per app, branding and the audit entry of its creation. */
+export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date): Promise<SeededAccount> {
   const createdAt = new Date(now.getTime() - demo.createdDaysAgo * DAY);
   const { id } = await trx
     .insertInto('accounts')
@@ -118,10 +130,11 @@ async function seedAccount(trx: Trx, demo: DemoAccount, now: Date): Promise<Seed
         trial_ends_at: app.trialDaysLeft ? new Date(now.getTime() + app.trialDaysLeft * DAY) : null,
         credits: app.credits ?? 0,
         free_tier: app.freeTier ?? 0,
+        paid_since: app.paidDaysAgo ? new Date(now.getTime() - app.paidDaysAgo * DAY) : null,
       })
       .execute();
   }
-  await trx.insertInto('branding').values({ account_id: id, name: demo.name, color: demo.color, domain: null }).execute();
+  await trx.insertInto('branding').values({ account_id: id, name: demo.name, color: demo.color ?? '#2563EB', domain: null }).execute();
   await audit(trx, id, null, { namespace: 'global', description: `Account ${demo.name} created`, event: 'account.created' });
   return { id, account: demo, adminIds };
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/index';
-import type { SeedContext, SeedStep } from '../db/seed';
+import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from '../db/seed';
 import type { AppId } from '../contract/apps';
-import type { BillingStatus, Platform, Role } from '../contract/common';
+import type { BillingStatus } from '../contract/common';
 import type { ResultStatus } from '../contract/results';
 import { audit } from '../audit';
 import { notify } from '../notifications/notify';
@@ -14,18 +14,9 @@ import { addToDailyRollup, recordResults, type DailyCount, type NewResult } from
 
 const DAY = 86_400_000;
 
-type ExtraApp = { app: AppId; status: BillingStatus; paidDaysAgo?: number; trialDaysLeft?: number; credits?: number; freeTier?: number; endedDaysAgo?: number };
-type ExtraAccount = {
-  name: string;
-  domain: string;
-  platform: Platform;
-  createdDaysAgo: number;
-  admins: { email: string; firstName: string; lastName: string; role: Role; timeZone: string }[];
-  apps: ExtraApp[];
-};
 
 /** Accounts only Watch Tower needs; re-seeding replaces them like the main demo accounts. */
-export const WATCH_TOWER_ACCOUNTS: ExtraAccount[] = [
+export const WATCH_TOWER_ACCOUNTS: DemoAccount[] = [
   {
     name: 'Initech Helpdesk', domain: 'initech.test', platform: 'zoom', createdDaysAgo: 160,
     admins: [
@@ -67,13 +58,6 @@ export const WATCH_TOWER_ACCOUNTS: ExtraAccount[] = [
     apps: [{ app: 'one-time-passcode', status: 'cancelled', endedDaysAgo: 50 }],
   },
 ];
-
-/** When the seeded main demo apps became paid (days ago), so the paid-accounts chart has a history. */
-const MAIN_PAID_DAYS_AGO: Record<string, Partial<Record<AppId, number>>> = {
-  acme: { 'one-time-passcode': 150 },
-  globex: { payments: 80, 'one-time-passcode': 62 },
-  provider: { 'one-time-passcode': 300 },
-};
 
 /** Results per day at full volume, by app (a contact centre's typical task mix). */
 const DAILY_VOLUME: Record<AppId, number> = {
@@ -156,53 +140,13 @@ function activitiesOf(apps: { app: AppId; status: BillingStatus; paidDaysAgo?: n
   return out;
 }
 
-async function seedExtraAccount(trx: Trx, demo: ExtraAccount, now: Date): Promise<string> {
-  const createdAt = new Date(now.getTime() - demo.createdDaysAgo * DAY);
-  const { id } = await trx
-    .insertInto('accounts')
-    .values({ name: demo.name, platform: demo.platform, email_domain: demo.domain, created_at: createdAt } as never)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('admins')
-    .values(demo.admins.map((a) => ({ account_id: id, email: a.email, first_name: a.firstName, last_name: a.lastName, role: a.role, photo: null, time_zone: a.timeZone, archived_at: null, last_sign_in_at: null, created_at: createdAt }) as never))
-    .execute();
-  for (const app of demo.apps) {
-    await trx
-      .insertInto('app_billing')
-      .values({
-        account_id: id,
-        app: app.app,
-        status: app.status,
-        trial_ends_at: app.trialDaysLeft ? new Date(now.getTime() + app.trialDaysLeft * DAY) : null,
-        credits: app.credits ?? 0,
-        free_tier: app.freeTier ?? 0,
-        paid_since: app.paidDaysAgo ? new Date(now.getTime() - app.paidDaysAgo * DAY) : null,
-      })
-      .execute();
-  }
-  await trx.insertInto('branding').values({ account_id: id, name: demo.name, domain: null }).execute();
-  await audit(trx, id, null, { namespace: 'global', description: `Account ${demo.name} created`, event: 'account.created' });
-  return id;
-}
-
 export const resultsSeedStep: SeedStep = async ({ trx, now, accounts }: SeedContext) => {
   await trx.deleteFrom('accounts').where('email_domain', 'in', WATCH_TOWER_ACCOUNTS.map((a) => a.domain)).execute();
   const emails = WATCH_TOWER_ACCOUNTS.flatMap((a) => a.admins.map((x) => x.email));
   await trx.updateTable('admins').set({ archived_at: now }).where('email', 'in', emails).where('archived_at', 'is', null).execute();
 
   for (const seeded of accounts) {
-    const paid = MAIN_PAID_DAYS_AGO[seeded.account.key] ?? {};
-    for (const [app, daysAgo] of Object.entries(paid)) {
-      await trx
-        .updateTable('app_billing')
-        .set({ paid_since: new Date(now.getTime() - daysAgo * DAY) })
-        .where('account_id', '=', seeded.id)
-        .where('app', '=', app)
-        .execute();
-    }
-    const apps = seeded.account.apps.map((a) => ({ ...a, paidDaysAgo: paid[a.app] }));
-    await recordHistory(trx, seeded.id, dailyVolumes(seeded.account.key, activitiesOf(apps, seeded.account.createdDaysAgo), now), now);
+    await recordHistory(trx, seeded.id, dailyVolumes(seeded.account.domain, activitiesOf(seeded.account.apps, seeded.account.createdDaysAgo), now), now);
     if (seeded.account.key === 'acme') {
       // one customer with a recognisable history across apps, for trying the search
       const base = now.getTime() - 2 * 3_600_000;
@@ -214,7 +158,7 @@ export const resultsSeedStep: SeedStep = async ({ trx, now, accounts }: SeedCont
   }
 
   for (const extra of WATCH_TOWER_ACCOUNTS) {
-    const id = await seedExtraAccount(trx, extra, now);
+    const { id } = await seedAccount(trx, extra, now);
     await recordHistory(trx, id, dailyVolumes(extra.domain, activitiesOf(extra.apps, extra.createdDaysAgo), now), now);
   }
 
