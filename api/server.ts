@@ -11,6 +11,7 @@ import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/se
 import { createDevIdp } from './identity/dev-idp';
 import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
+import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -22,6 +23,8 @@ async function main() {
     await seedDemo(db);
     console.log('Seeded the demo accounts (Acme Support, Globex Care, Switchboard staff).');
   }
+  if (db.kind === 'pglite') await refreshStatistics(db);
+  const stopMaintenance = startEmbeddedMaintenance(db, deps.log);
   const app = createApp(deps, { distDir });
   const listener = getRequestListener(app.fetch);
   // The development identity provider shares our port under /dev-idp; config refuses it in production.
@@ -60,6 +63,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     server.close();
+    stopMaintenance();
     await shipper?.stop();
     await runtime.close();
     process.exit(0);
