@@ -45,6 +45,14 @@ describe('accessibility of the console in Chromium', () => {
     await server?.stop();
   });
 
+  it('the sign-in screen has no WCAG A/AA violations', async () => {
+    const fresh = await newPage(browser);
+    await fresh.goto(`${server.url}/`);
+    await fresh.getByRole('button', { name: 'Sign in using SSO' }).waitFor();
+    await expectNoViolations(fresh);
+    await fresh.context().close();
+  });
+
   it('the sign-in screen after an expired session has no WCAG A/AA violations', async () => {
     const fresh = await newPage(browser);
     await fresh.goto(`${server.url}/?expired=true`);
@@ -119,6 +127,29 @@ describe('accessibility of the console in Chromium', () => {
       await page.keyboard.press('Escape');
     });
 
+    it('the app switcher menu has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/one-time-passcode`);
+      await page.getByRole('button', { name: /^Switch app/ }).click();
+      await page.getByRole('list', { name: 'Apps' }).waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it('the settings menu has no WCAG A/AA violations', async () => {
+      await page.getByRole('button', { name: 'Settings menu' }).click();
+      await page.locator('.popover-panel').waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it("the archive confirmation dialog has no WCAG A/AA violations", async () => {
+      await page.goto(`${server.url}/settings/admin-management`);
+      await page.getByRole('button', { name: /^Archive / }).first().click();
+      await page.getByRole('dialog').waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
     it('the notifications popover has no WCAG A/AA violations', async () => {
       await page.goto(`${server.url}/`);
       await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
@@ -163,6 +194,12 @@ describe('accessibility of the console in Chromium', () => {
       await page.goto(`${server.url}/watch-tower`);
       await page.getByText('Paid accounts (cumulative)').waitFor();
       await page.locator('.uplot canvas').first().waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the Watch Tower per-app charts have no WCAG A/AA violations', async () => {
+      await page.getByRole('button', { name: 'Show per-app charts' }).click();
+      await page.getByText(/One-Time Passcode: tasks per day/).waitFor();
       await expectNoViolations(page);
     });
 
