@@ -19,7 +19,9 @@ function describeViolations(violations: Violations): string {
 
 /** Runs axe on the page as it is now and fails with the list of violations, if any. */
 async function expectNoViolations(page: Page, configure: (b: AxeBuilder) => AxeBuilder = (b) => b) {
-  // let transitions and late data settle: nothing is loading any more
+  // check the screen with its data, not a loading state: the API calls are answered and no
+  // spinner is left (a spinner only appears after a delay, so the network is waited for too)
+  await page.waitForLoadState('networkidle').catch(() => {});
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
   const { violations } = await configure(new AxeBuilder({ page }).withTags(TAGS)).analyze();
   expect(violations.map((v) => v.id), `WCAG A/AA violations:\n${describeViolations(violations)}`).toEqual([]);
@@ -49,6 +51,14 @@ describe('accessibility of the console in Chromium', () => {
     const fresh = await newPage(browser);
     await fresh.goto(`${server.url}/`);
     await fresh.getByRole('button', { name: 'Sign in using SSO' }).waitFor();
+    await expectNoViolations(fresh);
+    await fresh.context().close();
+  });
+
+  it('the sign-up screen has no WCAG A/AA violations', async () => {
+    const fresh = await newPage(browser);
+    await fresh.goto(`${server.url}/sign-up`);
+    await fresh.getByRole('heading', { name: 'Create your account', level: 1 }).waitFor();
     await expectNoViolations(fresh);
     await fresh.context().close();
   });
@@ -157,6 +167,18 @@ describe('accessibility of the console in Chromium', () => {
       await page.getByRole('region', { name: 'Notifications' }).waitFor();
       await expectNoViolations(page);
       await page.keyboard.press('Escape');
+    });
+
+    it('the resources screen has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/resources`);
+      await page.getByRole('heading', { name: 'Resources', level: 1 }).waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the page-not-found screen has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/no-such-page`);
+      await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+      await expectNoViolations(page);
     });
 
     it('the support screen has no WCAG A/AA violations', async () => {
