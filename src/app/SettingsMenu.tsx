@@ -57,8 +57,8 @@ export function SettingsMenu() {
               </Link>
             </li>
           )}
-          <li className="menu-separator" role="presentation" />
-          <li>
+          {/* the rule above Sign out is drawn by its item: a decorative <li> would break the list */}
+          <li className="menu-separated">
             <button type="button" className="menu-item" onClick={signOut}>
               Sign out
             </button>

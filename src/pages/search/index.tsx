@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'wouter';
 import { getApp } from '../../../api/contract/apps';
 import { resultLink, type CustomerResult } from '../../../api/contract/results';
@@ -21,6 +21,12 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   const [, navigate] = useLocation();
   const listId = useId();
   const results = search.results ?? [];
+  const list = useRef<HTMLUListElement>(null);
+
+  // the active option is chosen from the input, so bring it into view as the arrows move it
+  useEffect(() => {
+    list.current?.children[active]?.scrollIntoView?.({ block: 'nearest' });
+  }, [active]);
 
   const open = (result: CustomerResult) => {
     onClose();
@@ -73,7 +79,9 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
           </span>
         )}
       </div>
-      <div className="search-results" style={{ height: 300 }} aria-live="polite">
+      {/* focusable so the results can be scrolled from the keyboard in browsers that do not move
+          focus into a scrolling box (Safari) */}
+      <div className="search-results" style={{ height: 300 }} aria-live="polite" role="region" aria-label="Search results" tabIndex={0}>
         {showResults && search.error !== undefined && (
           <p className="search-message search-error" role="alert">
             An error occurred during search
@@ -86,7 +94,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
           </div>
         )}
         {!search.term && <p className="search-message muted">Results for the customer show here, newest first.</p>}
-        <ul id={listId} role="listbox" aria-label="Customer results" className="search-list">
+        <ul ref={list} id={listId} role="listbox" aria-label="Customer results" className="search-list">
           {results.map((r, i) => (
             <li
               key={r.id}
@@ -97,7 +105,9 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
               onMouseEnter={() => setActive(i)}
               onClick={() => open(r)}
             >
-              <span className="search-item-app" style={{ color: getApp(r.app)?.color }}>
+              <span className="search-item-app">
+                {/* the app colour marks the result; as text colour it is too pale to read */}
+                <span className="app-dot" style={{ background: getApp(r.app)?.color }} aria-hidden="true" />
                 {getApp(r.app)?.title ?? r.app}
               </span>
               <span className={`badge badge-${r.status === 'success' ? 'success' : r.status === 'failure' ? 'danger' : 'warning'}`}>{STATUS_LABEL[r.status]}</span>

@@ -83,7 +83,8 @@ export default function Developers() {
           whole <code>whsec_…</code> value), as lowercase hex. Compute the same value over the body exactly as received and compare it in constant time; reject the
           request when they differ.
         </p>
-        <pre className="code-sample">
+        {/* a wide sample scrolls sideways: focusable so the keyboard can scroll it too */}
+        <pre className="code-sample" tabIndex={0} role="region" aria-label="Signature verification sample">
           <code>{VERIFY_SAMPLE}</code>
         </pre>
       </Card>

@@ -1,0 +1,294 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startServer } from './harness';
+import { encryptZoomContext, startZoomPeer, type ZoomPeer } from '../fixtures/host-peers';
+
+// Every main screen of the console, checked by axe-core in Chromium against WCAG 2.0/2.1 level A
+// and AA. A failure lists each violation with the elements it was found on.
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
+
+function describeViolations(violations: Violations): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, '\n      ')}` : ''}`).join('\n')}`)
+    .join('\n');
+}
+
+/** Runs axe on the page as it is now and fails with the list of violations, if any. */
+async function expectNoViolations(page: Page, configure: (b: AxeBuilder) => AxeBuilder = (b) => b) {
+  // check the screen with its data, not a loading state: the API calls are answered and no
+  // spinner is left (a spinner only appears after a delay, so the network is waited for too)
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
+  const { violations } = await configure(new AxeBuilder({ page }).withTags(TAGS)).analyze();
+  expect(violations.map((v) => v.id), `WCAG A/AA violations:\n${describeViolations(violations)}`).toEqual([]);
+}
+
+/** axe needs its page in a context of its own (it opens a blank page there for frames). */
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  return context.newPage();
+}
+
+describe('accessibility of the console in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer({ linkFor: ['owner@acme.test', 'staff@provider.test'] });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the sign-in screen has no WCAG A/AA violations', async () => {
+    const fresh = await newPage(browser);
+    await fresh.goto(`${server.url}/`);
+    await fresh.getByRole('button', { name: 'Sign in using SSO' }).waitFor();
+    await expectNoViolations(fresh);
+    await fresh.context().close();
+  });
+
+  it('the sign-up screen has no WCAG A/AA violations', async () => {
+    const fresh = await newPage(browser);
+    await fresh.goto(`${server.url}/sign-up`);
+    await fresh.getByRole('heading', { name: 'Create your account', level: 1 }).waitFor();
+    await expectNoViolations(fresh);
+    await fresh.context().close();
+  });
+
+  it('the sign-in screen after an expired session has no WCAG A/AA violations', async () => {
+    const fresh = await newPage(browser);
+    await fresh.goto(`${server.url}/?expired=true`);
+    await fresh.getByRole('button', { name: 'Sign in using SSO' }).waitFor();
+    await expectNoViolations(fresh);
+    await fresh.context().close();
+  });
+
+  describe('as an account owner', () => {
+    beforeAll(async () => {
+      page = await newPage(browser);
+      await page.goto(server.links['owner@acme.test']!);
+      await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    });
+    afterAll(async () => {
+      await page?.context().close();
+    });
+
+    it('the home screen has no WCAG A/AA violations', async () => {
+      await expectNoViolations(page);
+    });
+
+    it('the one-time passcode dashboard has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/one-time-passcode`);
+      await page.getByRole('navigation', { name: 'One-Time Passcode sections' }).waitFor();
+      await expectNoViolations(page);
+    });
+
+    const settings: [string, string, string][] = [
+      ['branding', 'the branding screen', 'Branding'],
+      ['domain', 'the domain screen', 'Domain'],
+      ['admin-management', 'the admin management screen', 'Admin Management'],
+      ['sms-configuration', 'the SMS configuration screen', 'SMS Configuration'],
+      ['customer-lookup', 'the customer lookup screen', 'Customer Lookup'],
+      ['single-sign-on', 'the single sign-on screen', 'Single Sign-On'],
+      ['logging', 'the logging screen', 'Logging'],
+      ['audit-log', 'the audit log screen', 'Audit Log'],
+      ['developers', 'the developers screen', 'Developers'],
+    ];
+    for (const [path, what, heading] of settings) {
+      it(`${what} has no WCAG A/AA violations`, async () => {
+        await page.goto(`${server.url}/settings/${path}`);
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        await expectNoViolations(page);
+      });
+    }
+
+    it("the 'Add an Administrator' dialog has no WCAG A/AA violations", async () => {
+      await page.goto(`${server.url}/settings/admin-management`);
+      await page.getByRole('button', { name: 'Add an Administrator' }).click();
+      await page.getByRole('dialog', { name: 'Add an Administrator' }).waitFor();
+      await expectNoViolations(page);
+    });
+
+    it("the 'Add an Administrator' dialog showing an inline error has no WCAG A/AA violations", async () => {
+      const dialog = page.getByRole('dialog', { name: 'Add an Administrator' });
+      await dialog.getByLabel('Email').fill('not-an-address');
+      await dialog.getByRole('button', { name: 'Add' }).click();
+      await dialog.locator('.field-error').waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it('the customer search dialog has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/`);
+      await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+      await page.keyboard.press('Control+k');
+      const input = page.getByRole('combobox', { name: 'Customer ID or phone number' });
+      await input.fill('CUST-100042');
+      await page.getByRole('option').first().waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it('the app switcher menu has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/one-time-passcode`);
+      await page.getByRole('button', { name: /^Switch app/ }).click();
+      await page.getByRole('list', { name: 'Apps' }).waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it('the settings menu has no WCAG A/AA violations', async () => {
+      await page.getByRole('button', { name: 'Settings menu' }).click();
+      await page.locator('.popover-panel').waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it("the archive confirmation dialog has no WCAG A/AA violations", async () => {
+      await page.goto(`${server.url}/settings/admin-management`);
+      await page.getByRole('button', { name: /^Archive / }).first().click();
+      await page.getByRole('dialog').waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it('the notifications popover has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/`);
+      await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+      await page.getByRole('button', { name: /^Notifications/ }).click();
+      await page.getByRole('region', { name: 'Notifications' }).waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it('the resources screen has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/resources`);
+      await page.getByRole('heading', { name: 'Resources', level: 1 }).waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the page-not-found screen has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/no-such-page`);
+      await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the support screen has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/support`);
+      await page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the support ticket form has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/support/ticket`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.locator('form').first().waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the contact sales form has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/sales`);
+      await page.getByRole('heading', { name: 'Contact sales', level: 1 }).waitFor();
+      await page.locator('form').first().waitFor();
+      await expectNoViolations(page);
+    });
+  });
+
+  describe('as provider staff in Watch Tower', () => {
+    beforeAll(async () => {
+      page = await newPage(browser);
+      await page.goto(server.links['staff@provider.test']!);
+      await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    });
+    afterAll(async () => {
+      await page?.context().close();
+    });
+
+    it('the Watch Tower dashboard has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/watch-tower`);
+      await page.getByText('Paid accounts (cumulative)').waitFor();
+      await page.locator('.uplot canvas').first().waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the Watch Tower per-app charts have no WCAG A/AA violations', async () => {
+      await page.getByRole('button', { name: 'Show per-app charts' }).click();
+      await page.getByText(/One-Time Passcode: tasks per day/).waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the Watch Tower accounts list has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/watch-tower/accounts`);
+      await page.getByText(/\d+ active accounts/).waitFor();
+      await expectNoViolations(page);
+    });
+
+    it('the Watch Tower account detail has no WCAG A/AA violations', async () => {
+      await page.getByRole('link', { name: 'Globex Care' }).click();
+      await page.getByRole('heading', { name: 'Globex Care', level: 1 }).waitFor();
+      await expectNoViolations(page);
+    });
+  });
+});
+
+describe('accessibility of the Zoom entry in Chromium', () => {
+  const ZOOM_APP_ID = 'a11y-zoom-app';
+  const ZOOM_SECRET = 'a11y-zoom-app-client-secret';
+  let zoom: ZoomPeer;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    zoom = await startZoomPeer([{ id: 'z-super', email: 'supervisor@acme.test', first_name: 'Sam', last_name: 'Silva' }]);
+    server = await startServer({
+      env: {
+        ZOOM_CLIENT_ID: ZOOM_APP_ID,
+        ZOOM_CLIENT_SECRET: ZOOM_SECRET,
+        ZOOM_ACCOUNT_ID: zoom.accountId,
+        ZOOM_API_CLIENT_ID: zoom.clientId,
+        ZOOM_API_CLIENT_SECRET: zoom.clientSecret,
+        ZOOM_API_URL: zoom.apiUrl,
+        ZOOM_OAUTH_URL: zoom.oauthUrl,
+      },
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await zoom?.close();
+  });
+
+  it("the Zoom 'not yet authorized' card has no WCAG A/AA violations", async () => {
+    const context = encryptZoomContext({ typ: 'panel', uid: 'z-super', iss: 'marketplace.zoom.us', aud: ZOOM_APP_ID, ts: Date.now(), exp: Date.now() + 5 * 60_000 }, ZOOM_SECRET);
+    const page = await newPage(browser);
+    // Zoom's WebView2 bridge as the SDK sees it: answers config and getAppContext
+    await page.addInitScript(`(() => {
+      const listeners = [];
+      window.chrome = window.chrome || {};
+      window.chrome.webview = {
+        addEventListener: (type, fn) => listeners.push(fn),
+        postMessage(json) {
+          const req = JSON.parse(json);
+          const results = {
+            config: { clientVersion: '6.2.0', runningContext: 'inMainClient', unsupportedApis: [] },
+            getAppContext: { context: ${JSON.stringify(context)} },
+          };
+          setTimeout(() => listeners.forEach((fn) => fn({ data: { type: 'apiResponse', data: { jsCallId: req.jsCallId, result: results[req.apiName] ?? {} } } })), 5);
+        },
+      };
+    })();`);
+    await page.goto(`${server.url}/zoom/`);
+    await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
+    await expectNoViolations(page);
+    await page.context().close();
+  });
+});
