@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { APP_IDS } from './apps';
 import { BillingStatusSchema } from './common';
 import { CREDIT_WARNING_RATIO } from './constants';
 
@@ -25,3 +26,14 @@ export type AppBilling = v.InferOutput<typeof AppBillingSchema>;
 export const FreeTrialBodySchema = v.object({});
 
 export { CREDIT_WARNING_RATIO } from './constants';
+
+/**
+ * 'app start': the console's sign-in flow can carry an app (e.g. /sign-up?app=passkeys from a
+ * "Start free trial" link). After sign-in it posts the app: an inactive app gets its free trial,
+ * an active one is left as it is; either way the answer is the app's billing and the console
+ * opens the app.
+ */
+export const AppStartBodySchema = v.object({ app: v.picklist(APP_IDS, 'There is no such app.') });
+export type AppStartBody = v.InferOutput<typeof AppStartBodySchema>;
+export const AppStartAnswerSchema = v.object({ app: v.picklist(APP_IDS), billing: AppBillingSchema, started: v.boolean() });
+export type AppStartAnswer = v.InferOutput<typeof AppStartAnswerSchema>;

@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import type { AppEnv } from '../auth/context';
-import { requireRole } from '../auth/guards';
+import { validator } from 'hono/validator';
+import type { AppEnv, Session } from '../auth/context';
+import { hasRole, requireRole } from '../auth/guards';
 import { audit, actorOf } from '../audit';
-import { APP_IDS, getApp } from '../contract/apps';
-import { FreeTrialBodySchema } from '../contract/billing';
+import { APP_IDS, getApp, visibleApps, type AppId } from '../contract/apps';
+import { AppStartBodySchema, FreeTrialBodySchema, type AppBilling, type AppStartAnswer } from '../contract/billing';
+import type { Trx } from '../db/index';
+import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
-import { validator } from 'hono/validator';
 import { billingOf } from './billing-data';
 
 /** Length of a free trial and the credits it includes. */
@@ -15,63 +17,86 @@ export const TRIAL_DAYS = 30;
 export const TRIAL_FREE_TIER = 100;
 
 const AppParam = v.object({ app: v.picklist(APP_IDS) });
+const appNotFound = () => new ApiError(404, 'APP_NOT_FOUND', 'There is no such app.');
 
 /** An unknown app id is a missing resource (404), not a malformed request. */
 function appParam() {
   return validator('param', (value) => {
     const result = v.safeParse(AppParam, value);
-    if (!result.success) throw new ApiError(404, 'APP_NOT_FOUND', 'There is no such app.');
+    if (!result.success) throw appNotFound();
     return result.output;
   });
+}
+
+/** Unreleased apps exist only for provider-domain users: for everyone else they are not there. */
+function assertVisible(deps: Deps, session: Session, app: AppId) {
+  if (!visibleApps(session.email, deps.config.providerEmailDomain).some((a) => a.id === app)) throw appNotFound();
+}
+
+function currentBilling(trx: Trx, accountId: string, app: AppId, lock = false) {
+  let query = trx
+    .selectFrom('app_billing')
+    .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier'])
+    .where('account_id', '=', accountId)
+    .where('app', '=', app);
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Starts the free trial of an inactive app, audited in the caller's transaction. */
+async function startTrial(trx: Trx, deps: Deps, session: Session, app: AppId): Promise<AppBilling> {
+  const definition = getApp(app)!;
+  if (!definition.billable) throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `${definition.title} has no free trial.`);
+  const now = deps.now();
+  const trialEndsAt = new Date(now.getTime() + TRIAL_DAYS * 86_400_000);
+  const row = await trx
+    .insertInto('app_billing')
+    .values({ account_id: session.accountId, app, status: 'free-trial', trial_ends_at: trialEndsAt, credits: 0, free_tier: TRIAL_FREE_TIER })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'app']).doUpdateSet({ status: 'free-trial', trial_ends_at: trialEndsAt, credits: 0, free_tier: TRIAL_FREE_TIER, updated_at: now }),
+    )
+    .returning(['app', 'status', 'trial_ends_at', 'credits', 'free_tier'])
+    .executeTakeFirstOrThrow();
+  await audit(trx, session.accountId, actorOf(session), {
+    namespace: app,
+    description: `Started a ${TRIAL_DAYS}-day free trial of ${definition.title}`,
+    event: 'billing.free-trial-started',
+  });
+  return billingOf(row);
 }
 
 export const billingRoutes = new Hono<AppEnv>()
   .post('/:app/billing/free-trial', requireRole('admin'), appParam(), validate('json', FreeTrialBodySchema), async (c) => {
     const { app } = c.req.valid('param');
-    const { db, now } = c.var.deps;
+    const deps = c.var.deps;
     const session = c.var.session;
-    const definition = getApp(app)!;
-    if (!definition.billable) throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `${definition.title} has no free trial.`);
-    const billing = await db.tenant(session.accountId, async (trx) => {
-      const existing = await trx
-        .selectFrom('app_billing')
-        .select(['status'])
-        .where('account_id', '=', session.accountId)
-        .where('app', '=', app)
-        .forUpdate()
-        .executeTakeFirst();
+    assertVisible(deps, session, app);
+    const billing = await deps.db.tenant(session.accountId, async (trx) => {
+      const existing = await currentBilling(trx, session.accountId, app, true);
       if (existing && existing.status !== 'inactive') {
-        throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `${definition.title} is already active on this account.`);
+        throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `${getApp(app)!.title} is already active on this account.`);
       }
-      const trialEndsAt = new Date(now().getTime() + TRIAL_DAYS * 86_400_000);
-      const row = await trx
-        .insertInto('app_billing')
-        .values({ account_id: session.accountId, app, status: 'free-trial', trial_ends_at: trialEndsAt, credits: 0, free_tier: TRIAL_FREE_TIER })
-        .onConflict((oc) =>
-          oc.columns(['account_id', 'app']).doUpdateSet({ status: 'free-trial', trial_ends_at: trialEndsAt, credits: 0, free_tier: TRIAL_FREE_TIER, updated_at: now() }),
-        )
-        .returning(['app', 'status', 'trial_ends_at', 'credits', 'free_tier'])
-        .executeTakeFirstOrThrow();
-      await audit(trx, session.accountId, actorOf(session), {
-        namespace: app,
-        description: `Started a ${TRIAL_DAYS}-day free trial of ${definition.title}`,
-        event: 'billing.free-trial-started',
-      });
-      return billingOf(row);
+      return startTrial(trx, deps, session, app);
     });
     return c.json(billing, 201);
+  })
+  .post('/apps/start', validate('json', AppStartBodySchema), async (c) => {
+    const { app } = c.req.valid('json');
+    const deps = c.var.deps;
+    const session = c.var.session;
+    assertVisible(deps, session, app);
+    const answer = await deps.db.tenant(session.accountId, async (trx): Promise<AppStartAnswer> => {
+      const existing = await currentBilling(trx, session.accountId, app, true);
+      if (existing && existing.status !== 'inactive') return { app, billing: billingOf(existing), started: false };
+      if (!hasRole(session.role, 'admin')) throw new ApiError(403, 'FORBIDDEN', 'Ask an administrator of your account to start this app.');
+      return { app, billing: await startTrial(trx, deps, session, app), started: true };
+    });
+    return c.json(answer);
   })
   .get('/:app/billing/usage', appParam(), async (c) => {
     const { app } = c.req.valid('param');
     const session = c.var.session;
-    const row = await c.var.deps.db.tenant(session.accountId, (trx) =>
-      trx
-        .selectFrom('app_billing')
-        .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier'])
-        .where('account_id', '=', session.accountId)
-        .where('app', '=', app)
-        .executeTakeFirst(),
-    );
+    const row = await c.var.deps.db.tenant(session.accountId, (trx) => currentBilling(trx, session.accountId, app));
     const billing = billingOf(row);
     return c.json(billing.usage ?? { status: 'ok' as const, credits: 0, freeTier: 0 });
   });

@@ -1,10 +1,12 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect } from 'react';
-import { useRoute } from 'wouter';
+import { useLocation, useRoute } from 'wouter';
 import type { Bootstrap } from '../../api/contract/session';
+import type { AppStartAnswer } from '../../api/contract/billing';
 import { ApiError, JWT_EXPIRED, errorMessage } from '../api/client';
 import { useApi } from '../api/hooks';
-import { bootstrapAtom, tokenAtom } from '../state/session';
+import { bootstrapAtom, setAppBillingAtom, tokenAtom } from '../state/session';
+import { rememberAppFromQuery, takeAppToStart } from '../state/start-app';
 import { LoadingPanel } from '../ui/Spinner';
 import { toast } from '../ui/Toast';
 import { applyBrandColor } from './brand';
@@ -40,8 +42,29 @@ function useBootstrap(): Bootstrap | null {
   return bootstrap;
 }
 
+/** 'app start': opens (and if need be starts the free trial of) the app a sign-in link named. */
+function useAppStart(bootstrap: Bootstrap | null) {
+  const api = useApi();
+  const setAppBilling = useSetAtom(setAppBillingAtom);
+  const [, navigate] = useLocation();
+  const loaded = Boolean(bootstrap);
+  useEffect(() => {
+    if (!loaded) return;
+    const app = takeAppToStart();
+    if (!app) return;
+    api.post<AppStartAnswer>('apps/start', { app }).then(
+      (answer) => {
+        setAppBilling({ app: answer.app, billing: answer.billing });
+        navigate(`/${answer.app}`);
+      },
+      (error) => toast.error('Could not open the app', errorMessage(error, 'Please try again later')),
+    );
+  }, [api, loaded, navigate, setAppBilling]);
+}
+
 function SignedIn() {
   const bootstrap = useBootstrap();
+  useAppStart(bootstrap);
   if (!bootstrap) return <LoadingPanel label="Loading your account" />;
   return <Shell />;
 }
@@ -51,6 +74,7 @@ export function Session() {
   const host = useHost();
   const token = useAtomValue(tokenAtom);
   const [onSsoCallback] = useRoute('/sso/callback');
+  useEffect(() => rememberAppFromQuery(window.location.search), []);
 
   if (onSsoCallback) {
     return (

@@ -57,4 +57,40 @@ describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
     const res = await t.call('GET', '/passkeys/billing/usage', { as: 'owner@globex.test' });
     expect(await res.json()).toEqual({ status: 'ok', credits: 0, freeTier: 0 });
   });
+
+  it('app start on an inactive app starts its free trial and answers the billing', async () => {
+    const res = await t.call('POST', '/apps/start', { as: 'owner@acme.test', body: { app: 'payments' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ app: 'payments', started: true, billing: { status: 'free-trial', usage: { credits: 0, freeTier: 100 } } });
+  });
+
+  it('app start on an active app leaves it as it is', async () => {
+    const res = await t.call('POST', '/apps/start', { as: 'owner@acme.test', body: { app: 'one-time-passcode' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ app: 'one-time-passcode', started: false, billing: { status: 'subscription' } });
+  });
+
+  it('a supervisor may open an active app through app start but not start an inactive one', async () => {
+    const active = await t.call('POST', '/apps/start', { as: 'supervisor@acme.test', body: { app: 'e-form' } });
+    expect(active.status).toBe(200);
+    expect(await active.json()).toMatchObject({ started: false, billing: { status: 'free-trial' } });
+    const acme = t.account('acme').id;
+    await t.db.tenant(acme, (trx) => trx.updateTable('app_billing').set({ status: 'inactive' }).where('account_id', '=', acme).where('app', '=', 'payments').execute());
+    const refused = await t.call('POST', '/apps/start', { as: 'supervisor@acme.test', body: { app: 'payments' } });
+    expect(refused.status).toBe(403);
+    const row = await t.db.tenant(acme, (trx) => trx.selectFrom('app_billing').select('status').where('app', '=', 'payments').executeTakeFirstOrThrow());
+    expect(row.status).toBe('inactive');
+  });
+
+  it('app start of an unknown app is a 400 naming the field, and changes nothing', async () => {
+    const res = await t.call('POST', '/apps/start', { as: 'owner@acme.test', body: { app: 'nope' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { app: 'There is no such app.' } });
+  });
+
+  it('an unreleased app does not exist for a customer account', async () => {
+    const res = await t.call('POST', '/apps/start', { as: 'owner@acme.test', body: { app: 'identity-verification' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'APP_NOT_FOUND' });
+  });
 });
