@@ -3,8 +3,12 @@ import { BrandingSchema } from './session';
 
 export { BrandingSchema, type Branding } from './session';
 
-/** GET /branding: the branding plus the fixed host a custom domain's CNAME must point at. */
-export const BrandingSettingsSchema = v.object({ ...BrandingSchema.entries, cnameTarget: v.string() });
+/**
+ * GET /branding: the branding plus what a custom domain's DNS must hold: a CNAME to the fixed
+ * host `cnameTarget`, and a TXT record at `challengeName(domain)` whose value is this account's
+ * `domainChallenge` (the proof that the domain is this account's, not merely pointed at us).
+ */
+export const BrandingSettingsSchema = v.object({ ...BrandingSchema.entries, cnameTarget: v.string(), domainChallenge: v.string() });
 export type BrandingSettings = v.InferOutput<typeof BrandingSettingsSchema>;
 
 /** The largest SVG logo we keep, in bytes of SVG text (before base64). */
@@ -51,7 +55,14 @@ export const isValidDomain = (value: string) => value.length <= 253 && DOMAIN_PA
 export const DomainUpdateSchema = v.object({ domain: v.nullable(DomainNameSchema) });
 export type DomainUpdate = v.InferOutput<typeof DomainUpdateSchema>;
 
-/** Error codes of PUT /branding/domain and what the console says for them. */
+/** Where the ownership TXT record of a custom domain lives. */
+export const CHALLENGE_LABEL = '_switchboard-challenge';
+export const challengeName = (domain: string) => `${CHALLENGE_LABEL}.${domain}`;
+
+/**
+ * Error codes of PUT /branding/domain and what the console says for them. DNS_INVALID carries
+ * `fields` naming the record(s) not found yet (`cname`, `txt`), so the console can say which.
+ */
 export const DNS_INVALID = 'DNS_INVALID';
 export const DNS_INVALID_MESSAGE = "DNS settings are invalid or haven't propagated yet";
 export const DNS_CHECK_FAILED = 'DNS_CHECK_FAILED';

@@ -13,6 +13,8 @@ export interface AccountsTable {
   platform: string;
   /** the company's e-mail domain; null for accounts of public mail domains */
   email_domain: string | null;
+  /** 'switchboard-verification=…': the TXT value that proves a custom domain is this account's (0201) */
+  domain_challenge: Generated<string>;
   created_at: CreatedAt;
 }
 

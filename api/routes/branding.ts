@@ -4,6 +4,7 @@ import { requireRole } from '../auth/guards';
 import { audit, actorOf } from '../audit';
 import {
   BrandingUpdateSchema,
+  challengeName,
   DNS_CHECK_FAILED,
   DNS_CHECK_FAILED_MESSAGE,
   DNS_INVALID,
@@ -16,7 +17,7 @@ import {
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
 import { decodeAndSanitizeLogo, SvgRejected } from '../branding/svg';
-import { checkCname, DnsCheckError, type CnameCheck } from '../integrations/dns';
+import { checkDomain, DnsCheckError, type DomainCheck } from '../integrations/dns';
 import { readBranding } from './branding-data';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
@@ -26,8 +27,10 @@ const domainTaken = () => new ApiError(409, DOMAIN_TAKEN, 'This domain is alread
 export const brandingRoutes = new Hono<AppEnv>()
   .get('/branding', requireRole('admin'), async (c) => {
     const { accountId } = c.var.session;
-    const branding = await c.var.deps.db.tenant(accountId, (trx) => readBranding(trx, accountId));
-    const answer: BrandingSettings = { ...branding, cnameTarget: c.var.deps.config.cnameTarget };
+    const [branding, account] = await c.var.deps.db.tenant(accountId, (trx) =>
+      Promise.all([readBranding(trx, accountId), trx.selectFrom('accounts').select('domain_challenge').where('id', '=', accountId).executeTakeFirstOrThrow()]),
+    );
+    const answer: BrandingSettings = { ...branding, cnameTarget: c.var.deps.config.cnameTarget, domainChallenge: account.domain_challenge };
     return c.json(answer);
   })
 
@@ -65,9 +68,13 @@ export const brandingRoutes = new Hono<AppEnv>()
   })
 
   /**
-   * Claims a custom domain and checks its CNAME. The claim is kept while DNS propagates, so the
-   * console can show the verifying state and re-check; a check that finds no (or the wrong) CNAME
-   * answers 422 DNS_INVALID, a resolver failure 502 DNS_CHECK_FAILED. `domain: null` removes it.
+   * Claims a custom domain and checks its DNS: a CNAME to our host AND a TXT record
+   * `_switchboard-challenge.<domain>` holding this account's token, which proves the domain is
+   * this account's (a CNAME alone would let any account claim a domain pointed at us). The claim
+   * is kept while DNS propagates, so the console can show the verifying state and re-check; a
+   * check that finds either record missing answers 422 DNS_INVALID (naming which in `fields`), a
+   * resolver failure 502 DNS_CHECK_FAILED. Only a verified claim holds the domain against other
+   * accounts. `domain: null` removes it.
    */
   .put('/branding/domain', requireRole('admin'), validate('json', DomainUpdateSchema), async (c) => {
     const { domain } = c.req.valid('json');
@@ -77,23 +84,33 @@ export const brandingRoutes = new Hono<AppEnv>()
     if (domain !== null) {
       // Another account's claim is only visible to this explicit cross-account check; all it
       // tells the caller is that the name is taken.
+      // A pending claim elsewhere does not count: only proof of ownership holds a domain.
       const claimed = await db.system((trx) =>
-        trx.selectFrom('branding').select('account_id').where('domain', '=', domain).where('account_id', '<>', session.accountId).executeTakeFirst(),
+        trx
+          .selectFrom('branding')
+          .select('account_id')
+          .where('domain', '=', domain)
+          .where('domain_is_verified', '=', true)
+          .where('account_id', '<>', session.accountId)
+          .executeTakeFirst(),
       );
       if (claimed) throw domainTaken();
     }
 
-    let check: CnameCheck | 'failed' = 'invalid';
+    let check: DomainCheck | 'failed' = { cname: false, txt: false };
     if (domain !== null) {
       try {
-        check = await checkCname(domain, config.cnameTarget, config.dnsServers);
+        const { domain_challenge: token } = await db.tenant(session.accountId, (trx) =>
+          trx.selectFrom('accounts').select('domain_challenge').where('id', '=', session.accountId).executeTakeFirstOrThrow(),
+        );
+        check = await checkDomain(domain, { target: config.cnameTarget, txtName: challengeName(domain), token }, config.dnsServers);
       } catch (err) {
         if (!(err instanceof DnsCheckError)) throw err;
         c.var.deps.log(`DNS check for ${domain} failed`, err);
         check = 'failed';
       }
     }
-    const verified = check === 'verified';
+    const verified = check !== 'failed' && check.cname && check.txt;
 
     let branding: Branding;
     try {
@@ -112,7 +129,7 @@ export const brandingRoutes = new Hono<AppEnv>()
             : verified
               ? [`Verified the custom domain ${domain}`, 'domain.verified']
               : before?.domain === domain
-                ? [`The custom domain ${domain} no longer points at ${config.cnameTarget}`, 'domain.unverified']
+                ? [`The DNS records of the custom domain ${domain} no longer verify it`, 'domain.unverified']
                 : [`Set the custom domain ${domain} (waiting for DNS)`, 'domain.claimed'];
         await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description, event });
         return readBranding(trx, session.accountId);
@@ -123,7 +140,12 @@ export const brandingRoutes = new Hono<AppEnv>()
       throw err;
     }
 
-    if (check === 'invalid' && domain !== null) throw new ApiError(422, DNS_INVALID, DNS_INVALID_MESSAGE);
+    if (check !== 'failed' && !verified && domain !== null) {
+      const missing: Record<string, string> = {};
+      if (!check.cname) missing.cname = `No CNAME record pointing at ${config.cnameTarget} was found for ${domain}`;
+      if (!check.txt) missing.txt = `No TXT record with this account's verification value was found at ${challengeName(domain)}`;
+      throw new ApiError(422, DNS_INVALID, DNS_INVALID_MESSAGE, missing);
+    }
     if (check === 'failed') throw new ApiError(502, DNS_CHECK_FAILED, DNS_CHECK_FAILED_MESSAGE);
     return c.json(branding);
   });

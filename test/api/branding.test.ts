@@ -21,7 +21,15 @@ describe.each(DATABASE_KINDS)('branding (%s)', (kind) => {
   it('an admin reads the branding', async () => {
     const res = await t.call('GET', '/branding', { as: 'admin@acme.test' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ name: 'Acme Support', logo: '', color: '#2563EB', domain: null, domainIsVerified: false, cnameTarget: 'custom.switchboard.example' });
+    expect(await res.json()).toEqual({
+      name: 'Acme Support',
+      logo: '',
+      color: '#2563EB',
+      domain: null,
+      domainIsVerified: false,
+      cnameTarget: 'custom.switchboard.example',
+      domainChallenge: expect.stringMatching(/^switchboard-verification=[0-9a-f]{32}$/),
+    });
   });
 
   it('a supervisor may not read or change the branding (403)', async () => {
@@ -100,6 +108,11 @@ describe.each(DATABASE_KINDS)('branding (%s)', (kind) => {
   });
 });
 
+/** The account's ownership token, as the Domain screen shows it. */
+async function challengeOf(t: TestContext, as: string): Promise<string> {
+  return ((await (await t.call('GET', '/branding', { as })).json()) as { domainChallenge: string }).domainChallenge;
+}
+
 describe.each(DATABASE_KINDS)('custom domain against a DNS server on loopback (%s)', (kind) => {
   let dns: DnsServer;
   const overrides = { dnsServers: [] as string[], cnameTarget: CNAME_TARGET };
@@ -110,13 +123,32 @@ describe.each(DATABASE_KINDS)('custom domain against a DNS server on loopback (%
       'address-only.acme.com': { a: '192.0.2.1' },
       'broken.acme.com': 'servfail',
       'care.globex.com': { cname: CNAME_TARGET },
+      'no-proof.acme.com': { cname: CNAME_TARGET },
+      'wrong-token.acme.com': { cname: CNAME_TARGET },
+      '_switchboard-challenge.wrong-token.acme.com': { txt: ['switchboard-verification=0123456789abcdef0123456789abcdef'] },
+      'squatted.acme.com': { cname: CNAME_TARGET },
     });
     overrides.dnsServers.push(dns.address);
   });
   afterAll(() => dns.close());
   const t = useTestContext(kind, overrides);
+  let acmeToken = '';
+  let globexToken = '';
+  beforeAll(async () => {
+    acmeToken = await challengeOf(t, 'admin@acme.test');
+    globexToken = await challengeOf(t, 'owner@globex.test');
+    // the proofs a domain's owner publishes next to the CNAME (with an unrelated TXT value beside it)
+    dns.records.set('_switchboard-challenge.console.acme.com', { txt: ['v=spf1 -all', acmeToken] });
+    dns.records.set('_switchboard-challenge.care.globex.com', { txt: [globexToken] });
+  });
 
-  it('a domain with the right CNAME is verified at once', async () => {
+  it('each account has its own ownership token, the same on every read', async () => {
+    expect(acmeToken).toMatch(/^switchboard-verification=[0-9a-f]{32}$/);
+    expect(globexToken).not.toBe(acmeToken);
+    expect(await challengeOf(t, 'owner@acme.test')).toBe(acmeToken);
+  });
+
+  it('a domain with the right CNAME and the account’s TXT token is verified at once', async () => {
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'console.acme.com' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ domain: 'console.acme.com', domainIsVerified: true });
@@ -124,28 +156,79 @@ describe.each(DATABASE_KINDS)('custom domain against a DNS server on loopback (%
     expect(dns.queries).toBeGreaterThan(0);
   });
 
+  it('a CNAME without the TXT token answers DNS_INVALID naming the missing TXT record, and stays pending', async () => {
+    const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'no-proof.acme.com' } });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { code: string; message: string; fields: Record<string, string> };
+    expect(body).toMatchObject({ code: 'DNS_INVALID', message: "DNS settings are invalid or haven't propagated yet" });
+    expect(Object.keys(body.fields)).toEqual(['txt']);
+    expect(body.fields.txt).toContain('_switchboard-challenge.no-proof.acme.com');
+    expect(await brandingRow(t, 'acme')).toMatchObject({ domain: 'no-proof.acme.com', domain_is_verified: false });
+  });
+
+  it('a TXT record with a token that is not the account’s answers DNS_INVALID', async () => {
+    const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'wrong-token.acme.com' } });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'DNS_INVALID', fields: { txt: expect.any(String) } });
+    expect(await brandingRow(t, 'acme')).toMatchObject({ domain: 'wrong-token.acme.com', domain_is_verified: false });
+  });
+
+  it('another account’s token does not verify the domain for this account', async () => {
+    dns.records.set('_switchboard-challenge.squatted.acme.com', { txt: [globexToken] });
+    const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'squatted.acme.com' } });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'DNS_INVALID', fields: { txt: expect.any(String) } });
+    expect(await brandingRow(t, 'acme')).toMatchObject({ domain: 'squatted.acme.com', domain_is_verified: false });
+  });
+
+  it('a pending claim does not block the domain’s owner, who proves it and then holds it alone', async () => {
+    // acme claimed squatted.acme.com above without proof; globex's token is the one published
+    const res = await t.call('PUT', '/branding/domain', { as: 'owner@globex.test', body: { domain: 'squatted.acme.com' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ domain: 'squatted.acme.com', domainIsVerified: true });
+    const again = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'squatted.acme.com' } });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'DOMAIN_TAKEN' });
+    expect((await brandingRow(t, 'acme')).domain_is_verified).toBe(false);
+    const release = await t.call('PUT', '/branding/domain', { as: 'owner@globex.test', body: { domain: null } });
+    expect(release.status).toBe(200);
+  });
+
   it('a CNAME pointing elsewhere answers DNS_INVALID and keeps the domain waiting for DNS', async () => {
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'wrong.acme.com' } });
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ code: 'DNS_INVALID', message: "DNS settings are invalid or haven't propagated yet" });
+    const body = (await res.json()) as { code: string; message: string; fields: Record<string, string> };
+    expect(body).toMatchObject({ code: 'DNS_INVALID', message: "DNS settings are invalid or haven't propagated yet" });
+    expect(Object.keys(body.fields).sort()).toEqual(['cname', 'txt']);
     const row = await brandingRow(t, 'acme');
     expect(row).toMatchObject({ domain: 'wrong.acme.com', domain_is_verified: false });
-    expect(await auditCount(t, 'acme', 'domain.claimed')).toBe(1);
+    expect(await auditCount(t, 'acme', 'domain.claimed')).toBe(4);
   });
 
   it('re-checking an unchanged pending domain writes no further audit entry', async () => {
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'wrong.acme.com' } });
     expect(res.status).toBe(422);
-    expect(await auditCount(t, 'acme', 'domain.claimed')).toBe(1);
+    expect(await auditCount(t, 'acme', 'domain.claimed')).toBe(4);
   });
 
-  it('the domain becomes verified once its CNAME propagates', async () => {
+  it('the domain becomes verified once its CNAME and TXT token propagate', async () => {
     dns.records.set('wrong.acme.com', { cname: CNAME_TARGET });
+    const cnameOnly = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'wrong.acme.com' } });
+    expect(cnameOnly.status).toBe(422);
+    expect(((await cnameOnly.json()) as { fields: Record<string, string> }).fields).not.toHaveProperty('cname');
+    dns.records.set('_switchboard-challenge.wrong.acme.com', { txt: [acmeToken] });
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'wrong.acme.com' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ domain: 'wrong.acme.com', domainIsVerified: true });
   });
 
+  it('a verified domain whose TXT token is removed falls back to waiting for DNS, audited', async () => {
+    dns.records.delete('_switchboard-challenge.wrong.acme.com');
+    const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'wrong.acme.com' } });
+    expect(res.status).toBe(422);
+    expect((await brandingRow(t, 'acme')).domain_is_verified).toBe(false);
+    expect(await auditCount(t, 'acme', 'domain.unverified')).toBe(1);
+  });
   it('a name that does not exist (NXDOMAIN) answers DNS_INVALID', async () => {
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'missing.acme.com' } });
     expect(res.status).toBe(422);

@@ -1,10 +1,11 @@
 import dgram from 'node:dgram';
 
-// A small authoritative DNS server on loopback for tests: it answers CNAME questions from a
-// table the test controls, NXDOMAIN for unknown names, and SERVFAIL where asked to. Real UDP
+// A small authoritative DNS server on loopback for tests: it answers CNAME, A and TXT questions
+// from a table the test controls, NXDOMAIN for unknown names, and SERVFAIL where asked to. Real UDP
 // DNS packets (RFC 1035), so the code under test uses node:dns exactly as in production.
 
-export type DnsRecord = { cname: string } | { a: string } | 'servfail';
+/** `txt`: one TXT record per value (values over 255 bytes travel split in strings, as in real DNS). */
+export type DnsRecord = { cname: string } | { a: string } | { txt: string[] } | 'servfail';
 
 export type DnsServer = {
   /** '127.0.0.1:port', for DNS_SERVERS */
@@ -16,6 +17,18 @@ export type DnsServer = {
 
 const TYPE_A = 1;
 const TYPE_CNAME = 5;
+const TYPE_TXT = 16;
+
+/** TXT rdata: the value as length-prefixed character strings of at most 255 bytes. */
+function encodeTxt(value: string): Buffer {
+  const bytes = Buffer.from(value, 'utf8');
+  const parts: Buffer[] = [];
+  for (let at = 0; at === 0 || at < bytes.length; at += 255) {
+    const chunk = bytes.subarray(at, at + 255);
+    parts.push(Buffer.from([chunk.length]), chunk);
+  }
+  return Buffer.concat(parts);
+}
 
 function encodeName(name: string): Buffer {
   const parts = name.replace(/\.$/, '').split('.').filter(Boolean);
@@ -46,16 +59,15 @@ function answer(query: Buffer, records: Map<string, DnsRecord>): Buffer {
   const rcode = record === undefined ? 3 : record === 'servfail' ? 2 : 0;
   const answers: Buffer[] = [];
   if (record && record !== 'servfail') {
-    let type = 0;
-    let rdata: Buffer = Buffer.alloc(0);
-    if ('cname' in record && (q.type === TYPE_CNAME || q.type === TYPE_A)) {
-      type = TYPE_CNAME;
-      rdata = encodeName(record.cname);
+    const rrs: Array<[number, Buffer]> = [];
+    if ('cname' in record && (q.type === TYPE_CNAME || q.type === TYPE_A || q.type === TYPE_TXT)) {
+      rrs.push([TYPE_CNAME, encodeName(record.cname)]);
     } else if ('a' in record && q.type === TYPE_A) {
-      type = TYPE_A;
-      rdata = Buffer.from(record.a.split('.').map(Number));
+      rrs.push([TYPE_A, Buffer.from(record.a.split('.').map(Number))]);
+    } else if ('txt' in record && q.type === TYPE_TXT) {
+      for (const value of record.txt) rrs.push([TYPE_TXT, encodeTxt(value)]);
     }
-    if (type) {
+    for (const [type, rdata] of rrs) {
       const rr = Buffer.alloc(12);
       rr.writeUInt16BE(0xc00c, 0); // pointer to the question's name
       rr.writeUInt16BE(type, 2);

@@ -4,9 +4,10 @@
 import * as m0001 from './0001_foundation';
 import * as m0100 from './0100_identity';
 import * as m0200 from './0200_developer_keys';
+import * as m0201 from './0201_domain_ownership';
 import * as m0300 from './0300_integrations';
 import * as m0500 from './0500_results_notifications';
 
 export type Migration = { id: string; sql: string };
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0300, m0500];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500];
