@@ -8,6 +8,17 @@ export const DeveloperKeysSchema = v.object({
 });
 export type DeveloperKeys = v.InferOutput<typeof DeveloperKeysSchema>;
 
+/** The secrets that can be rotated; the widget key is public and stays. */
+export const ROTATABLE_KEYS = ['secretKey', 'webhookSecret'] as const;
+export type RotatableKey = (typeof ROTATABLE_KEYS)[number];
+
+/**
+ * POST /accounts/developer/rotate: replaces one secret with a fresh one at once (the old value
+ * stops working immediately) and answers the keys as GET does.
+ */
+export const RotateKeySchema = v.object({ key: v.picklist(ROTATABLE_KEYS, 'key must be secretKey or webhookSecret') });
+export type RotateKey = v.InferOutput<typeof RotateKeySchema>;
+
 /** Header on every webhook request: hex HMAC-SHA256 of the raw body under the webhook secret. */
 export const SIGNATURE_HEADER = 'X-Signature';
 

@@ -3,7 +3,7 @@ import type { Trx } from '../db/index';
 import type { Actor } from '../audit';
 import { audit } from '../audit';
 import { decryptSecret, encryptSecret, generateKey } from '../crypto';
-import type { DeveloperKeys } from '../contract/developers';
+import type { DeveloperKeys, RotatableKey } from '../contract/developers';
 
 // Each account's credentials: a public widget key (wk_), a secret API key (sk_) and the secret
 // that signs its webhooks (whsec_). They are made on first use; the two secrets are kept
@@ -39,6 +39,27 @@ export async function developerKeys(trx: Trx, accountId: string, encryptionKey: 
     secretKey: decryptSecret(row.secret_key_encrypted, encryptionKey),
     webhookSecret: decryptSecret(row.webhook_secret_encrypted, encryptionKey),
   };
+}
+
+const ROTATION = {
+  secretKey: { column: 'secret_key_encrypted', prefix: KEY_PREFIXES.secret, description: 'Rotated the secret key', event: 'developer.secret-key-rotated' },
+  webhookSecret: { column: 'webhook_secret_encrypted', prefix: KEY_PREFIXES.webhook, description: 'Rotated the webhook secret', event: 'developer.webhook-secret-rotated' },
+} as const;
+
+/**
+ * Replaces one secret with a fresh one, audited in the same transaction, and answers the keys.
+ * Keys that were never made are made first, so the rotation always replaces a real value.
+ */
+export async function rotateDeveloperKey(trx: Trx, accountId: string, encryptionKey: string, actor: Actor, key: RotatableKey): Promise<DeveloperKeys> {
+  await developerKeys(trx, accountId, encryptionKey, actor);
+  const { column, prefix, description, event } = ROTATION[key];
+  await trx
+    .updateTable('developer_keys')
+    .set({ [column]: encryptSecret(generateKey(prefix), encryptionKey) })
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  await audit(trx, accountId, actor, { namespace: 'global', description, event });
+  return developerKeys(trx, accountId, encryptionKey, actor);
 }
 
 /** The webhook signing secret for outbound deliveries (null until the account has keys). */

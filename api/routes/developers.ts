@@ -2,12 +2,25 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { actorOf } from '../audit';
-import { developerKeys } from '../developers/keys';
+import { RotateKeySchema } from '../contract/developers';
+import { developerKeys, rotateDeveloperKey } from '../developers/keys';
+import { validate } from '../http/validate';
 
-export const developersRoutes = new Hono<AppEnv>().get('/accounts/developer', requireRole('admin'), async (c) => {
-  const session = c.var.session;
-  const { db, config } = c.var.deps;
-  const keys = await db.tenant(session.accountId, (trx) => developerKeys(trx, session.accountId, config.encryptionKey, actorOf(session)));
-  c.header('cache-control', 'no-store');
-  return c.json(keys);
-});
+export const developersRoutes = new Hono<AppEnv>()
+  .get('/accounts/developer', requireRole('admin'), async (c) => {
+    const session = c.var.session;
+    const { db, config } = c.var.deps;
+    const keys = await db.tenant(session.accountId, (trx) => developerKeys(trx, session.accountId, config.encryptionKey, actorOf(session)));
+    c.header('cache-control', 'no-store');
+    return c.json(keys);
+  })
+
+  /** Replaces the secret key or the webhook secret; the old value stops working at once. */
+  .post('/accounts/developer/rotate', requireRole('admin'), validate('json', RotateKeySchema), async (c) => {
+    const { key } = c.req.valid('json');
+    const session = c.var.session;
+    const { db, config } = c.var.deps;
+    const keys = await db.tenant(session.accountId, (trx) => rotateDeveloperKey(trx, session.accountId, config.encryptionKey, actorOf(session), key));
+    c.header('cache-control', 'no-store');
+    return c.json(keys);
+  });

@@ -59,4 +59,62 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
     expect(b.status).toBe(200);
     expect(await a.json()).toEqual(await b.json());
   });
+
+  const auditDescriptions = (event: string) =>
+    t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ description: string }>`select description from audit_log where event = ${event}`.execute(trx)).rows.map((r) => r.description));
+
+  it('rotating the secret key replaces it with a fresh one, keeps the others, and is audited', async () => {
+    const before = (await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()) as Keys;
+    const res = await t.call('POST', '/accounts/developer/rotate', { as: 'admin@acme.test', body: { key: 'secretKey' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const after = (await res.json()) as Keys;
+    expect(after.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(after.secretKey).not.toBe(before.secretKey);
+    expect(after.widgetKey).toBe(before.widgetKey);
+    expect(after.webhookSecret).toBe(before.webhookSecret);
+    // the old value is gone: reads answer the new one, and the stored row no longer decrypts to it
+    expect(await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()).toEqual(after);
+    const row = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow());
+    expect(decryptSecret(row.secret_key_encrypted, t.config.encryptionKey)).toBe(after.secretKey);
+    expect(JSON.stringify(row)).not.toContain(after.secretKey.slice(3));
+    expect(await auditDescriptions('developer.secret-key-rotated')).toEqual(['Rotated the secret key']);
+  });
+
+  it('rotating the webhook secret replaces only the webhook secret, audited', async () => {
+    const before = (await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()) as Keys;
+    const res = await t.call('POST', '/accounts/developer/rotate', { as: 'owner@acme.test', body: { key: 'webhookSecret' } });
+    expect(res.status).toBe(200);
+    const after = (await res.json()) as Keys;
+    expect(after.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(after.webhookSecret).not.toBe(before.webhookSecret);
+    expect({ ...after, webhookSecret: '' }).toEqual({ ...before, webhookSecret: '' });
+    const row = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow());
+    expect(decryptSecret(row.webhook_secret_encrypted, t.config.encryptionKey)).toBe(after.webhookSecret);
+    expect(await auditDescriptions('developer.webhook-secret-rotated')).toEqual(['Rotated the webhook secret']);
+  });
+
+  it('rotation only touches the caller’s account', async () => {
+    const globex = (await (await t.call('GET', '/accounts/developer', { as: 'owner@globex.test' })).json()) as Keys;
+    await t.call('POST', '/accounts/developer/rotate', { as: 'admin@acme.test', body: { key: 'secretKey' } });
+    expect(await (await t.call('GET', '/accounts/developer', { as: 'owner@globex.test' })).json()).toEqual(globex);
+  });
+
+  it('a supervisor may not rotate a key (403) and nothing changes', async () => {
+    const before = await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json();
+    const res = await t.call('POST', '/accounts/developer/rotate', { as: 'supervisor@acme.test', body: { key: 'secretKey' } });
+    expect(res.status).toBe(403);
+    expect(JSON.stringify(await res.json())).not.toMatch(/sk_|whsec_/);
+    expect(await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()).toEqual(before);
+  });
+
+  it.each([{ key: 'widgetKey' }, { key: 'SECRETKEY' }, {}, { key: null }])('rotating %j is refused with 400 and nothing changes', async (body) => {
+    const before = await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json();
+    const rotations = (await auditDescriptions('developer.secret-key-rotated')).length + (await auditDescriptions('developer.webhook-secret-rotated')).length;
+    const res = await t.call('POST', '/accounts/developer/rotate', { as: 'admin@acme.test', body });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { key: expect.any(String) } });
+    expect(await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()).toEqual(before);
+    expect((await auditDescriptions('developer.secret-key-rotated')).length + (await auditDescriptions('developer.webhook-secret-rotated')).length).toBe(rotations);
+  });
 });

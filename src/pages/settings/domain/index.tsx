@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSetAtom } from 'jotai';
 import {
+  challengeName,
   DNS_CHECK_FAILED_MESSAGE,
   DNS_INVALID,
   DNS_INVALID_MESSAGE,
   DOMAIN_RECHECK_SECONDS,
+  DOMAIN_TAKEN,
   isValidDomain,
   type Branding,
   type BrandingSettings,
@@ -18,35 +20,65 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { TextField } from '../../../ui/Field';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
+import { copyToClipboard } from '../clipboard';
 
-/** What a failed check says: DNS not there yet, or the check itself went wrong. */
+/** What a failed check says: DNS not there yet, the domain proven by another account, or the check itself went wrong. */
 export function checkFailureMessage(err: unknown): string {
-  return err instanceof ApiError && err.code === DNS_INVALID ? DNS_INVALID_MESSAGE : DNS_CHECK_FAILED_MESSAGE;
+  if (err instanceof ApiError && err.code === DNS_INVALID) return DNS_INVALID_MESSAGE;
+  if (err instanceof ApiError && err.code === DOMAIN_TAKEN) return err.message;
+  return DNS_CHECK_FAILED_MESSAGE;
 }
 
-function CnameInstructions({ domain, target }: { domain: string; target: string }) {
+/** Which records the last check did not find (the server names them in a DNS_INVALID answer). */
+export type MissingRecords = { cname: boolean; txt: boolean } | null;
+export function missingRecordsOf(err: unknown): MissingRecords {
+  if (!(err instanceof ApiError && err.code === DNS_INVALID && err.fields)) return null;
+  return { cname: 'cname' in err.fields, txt: 'txt' in err.fields };
+}
+
+type Dns = { target: string; challenge: string };
+
+function RecordRow({ type, name, value, label, testId, missing }: { type: string; name: string; value: string; label: string; testId: string; missing?: boolean }) {
+  return (
+    <tr>
+      <td>{type}</td>
+      <td>
+        <code>{name}</code>
+      </td>
+      <td>
+        <code className="key-value" data-testid={testId}>
+          {value}
+        </code>{' '}
+        <Button size="sm" aria-label={`Copy the ${type} value`} disabled={!value} onClick={() => copyToClipboard(label, value)} successLabel="Copied">
+          Copy
+        </Button>
+      </td>
+      {missing !== undefined && (
+        <td data-testid={`${type.toLowerCase()}-status`}>{missing ? <span className="badge">Not found yet</span> : <span className="badge badge-subscription">Found</span>}</td>
+      )}
+    </tr>
+  );
+}
+
+/** The two records at the customer's DNS provider: the CNAME to our host and the TXT ownership proof. */
+function DnsInstructions({ domain, dns, missing }: { domain: string; dns: Dns; missing?: MissingRecords }) {
+  const name = domain || 'your domain';
   return (
     <div className="dns-record">
-      <p>Add this record at your DNS provider:</p>
+      <p>Add these two records at your DNS provider. The TXT record proves that the domain belongs to this account.</p>
       <table className="table">
-        <caption className="sr-only">DNS record</caption>
+        <caption className="sr-only">DNS records</caption>
         <thead>
           <tr>
             <th scope="col">Type</th>
             <th scope="col">Name</th>
             <th scope="col">Value</th>
+            {missing && <th scope="col">Last check</th>}
           </tr>
         </thead>
         <tbody>
-          <tr>
-            <td>CNAME</td>
-            <td>
-              <code>{domain || 'your domain'}</code>
-            </td>
-            <td>
-              <code data-testid="cname-target">{target}</code>
-            </td>
-          </tr>
+          <RecordRow type="CNAME" name={name} value={dns.target} label="CNAME value" testId="cname-target" missing={missing ? missing.cname : undefined} />
+          <RecordRow type="TXT" name={challengeName(name)} value={dns.challenge} label="TXT value" testId="txt-value" missing={missing ? missing.txt : undefined} />
         </tbody>
       </table>
     </div>
@@ -55,7 +87,7 @@ function CnameInstructions({ domain, target }: { domain: string; target: string 
 
 type Update = (domain: string | null) => Promise<Branding>;
 
-function SetupForm({ target, update }: { target: string; update: Update }) {
+function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
   const [domain, setDomain] = useState('');
   const [error, setError] = useState<string | null>(null);
   const valid = isValidDomain(domain);
@@ -82,7 +114,7 @@ function SetupForm({ target, update }: { target: string; update: Update }) {
           error={error}
           onChange={(e) => setDomain(e.target.value.trim())}
         />
-        <CnameInstructions domain={domain} target={target} />
+        <DnsInstructions domain={domain} dns={dns} />
         <div className="form-actions">
           <Button variant="primary" type="submit" disabled={!valid} onClick={verify} successLabel="Verified" failureLabel="Not verified yet">
             Verify domain
@@ -123,13 +155,15 @@ function useCountdown(seconds: number, onZero: () => Promise<void>) {
   return { left, checking, runNow };
 }
 
-function Verifying({ domain, target, update, onRemove }: { domain: string; target: string; update: Update; onRemove: () => void }) {
+function Verifying({ domain, dns, update, onRemove }: { domain: string; dns: Dns; update: Update; onRemove: () => void }) {
   const [status, setStatus] = useState<string>(DNS_INVALID_MESSAGE);
+  const [missing, setMissing] = useState<MissingRecords>(null);
   const check = async () => {
     try {
       await update(domain);
     } catch (err) {
       setStatus(checkFailureMessage(err));
+      setMissing(missingRecordsOf(err));
     }
   };
   const { left, checking, runNow } = useCountdown(DOMAIN_RECHECK_SECONDS, check);
@@ -139,7 +173,7 @@ function Verifying({ domain, target, update, onRemove }: { domain: string; targe
         We are checking the DNS settings of <strong>{domain}</strong>. This generally takes 1-2 minutes.
       </p>
       <p className="notice notice-warning">DNS changes can take up to 48 hours to propagate, depending on your DNS provider.</p>
-      <CnameInstructions domain={domain} target={target} />
+      <DnsInstructions domain={domain} dns={dns} missing={missing} />
       <p className="muted" role="status" data-testid="domain-status">
         {status}
       </p>
@@ -217,11 +251,11 @@ export default function DomainSettings() {
     }
   };
 
-  const target = query.data?.cnameTarget ?? '';
+  const dns: Dns = { target: query.data?.cnameTarget ?? '', challenge: query.data?.domainChallenge ?? '' };
   return (
     <div className="page">
       <h1 className="page-title">Domain</h1>
-      <p className="page-lead">Point a domain of your own at the console with a CNAME record.</p>
+      <p className="page-lead">Point a domain of your own at the console with a CNAME record, and prove it is yours with a TXT record.</p>
       {!current ? (
         query.error ? (
           <Card>
@@ -232,11 +266,11 @@ export default function DomainSettings() {
           <LoadingPanel label="Loading domain settings" />
         )
       ) : !current.domain ? (
-        <SetupForm target={target} update={update} />
+        <SetupForm dns={dns} update={update} />
       ) : current.domainIsVerified ? (
         <Active domain={current.domain} onRemove={() => setConfirmRemove(true)} />
       ) : (
-        <Verifying key={current.domain} domain={current.domain} target={target} update={update} onRemove={() => setConfirmRemove(true)} />
+        <Verifying key={current.domain} domain={current.domain} dns={dns} update={update} onRemove={() => setConfirmRemove(true)} />
       )}
       <ConfirmDialog
         open={confirmRemove}
