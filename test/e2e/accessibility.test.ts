@@ -160,6 +160,14 @@ describe('accessibility of the console in Chromium', () => {
       await page.keyboard.press('Escape');
     });
 
+    it('the key rotation confirmation has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/settings/developers`);
+      await page.getByRole('button', { name: 'Rotate Webhook secret' }).click();
+      await page.getByRole('dialog').waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
     it('the notifications popover has no WCAG A/AA violations', async () => {
       await page.goto(`${server.url}/`);
       await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();

@@ -54,16 +54,22 @@ describe('account settings in Chromium', () => {
     expect(svg).not.toContain('<script');
   });
 
-  it('domain: the verify button waits for a valid domain, then the page re-checks every 10 seconds until DNS is right', async () => {
+  it('domain: the verify button waits for a valid domain, then the page re-checks every 10 seconds until the CNAME and the TXT proof are right', async () => {
     await page.goto(`${server.url}/settings/domain`);
     const input = page.getByLabel('Domain');
     await input.waitFor();
     expect(await page.getByTestId('cname-target').textContent()).toBe(CNAME_TARGET);
+    const token = (await page.getByTestId('txt-value').textContent())!;
+    expect(token).toMatch(/^switchboard-verification=[0-9a-f]{32}$/);
+    await page.getByRole('button', { name: 'Copy the TXT value' }).click();
+    await page.getByText('TXT value copied to clipboard').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
     const verify = page.getByRole('button', { name: 'Verify domain' });
     await input.fill('Console.Acme');
     expect(await verify.isDisabled()).toBe(true);
     await input.fill('console.acme-e2e.com');
     expect(await verify.isDisabled()).toBe(false);
+    await page.getByText('_switchboard-challenge.console.acme-e2e.com').waitFor();
     await verify.click();
 
     await page.getByText('generally takes 1-2 minutes').waitFor();
@@ -77,8 +83,15 @@ describe('account settings in Chromium', () => {
     const later = Number((await countdown.textContent())!.match(/(\d+) s/)?.[1] ?? -1);
     expect(later).toBeLessThan(first);
 
-    const queriesBefore = dns.queries;
+    // the CNAME alone is not enough: the page says the TXT proof is still missing
     dns.records.set('console.acme-e2e.com', { cname: CNAME_TARGET });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByTestId('cname-status').getByText('Found').waitFor();
+    await page.getByTestId('txt-status').getByText('Not found yet').waitFor();
+    expect(await page.getByText('The console is available at').count()).toBe(0);
+
+    const queriesBefore = dns.queries;
+    dns.records.set('_switchboard-challenge.console.acme-e2e.com', { txt: [token] });
     await page.getByText('The console is available at').waitFor({ timeout: 15_000 });
     expect(dns.queries).toBeGreaterThan(queriesBefore);
     await page.getByRole('link', { name: 'https://console.acme-e2e.com' }).waitFor();
@@ -166,5 +179,29 @@ describe('account settings in Chromium', () => {
     expect(copied).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     // not shown inside a plain browser
     expect(await page.getByRole('link', { name: 'Open in browser' }).count()).toBe(0);
+  });
+
+  it('developers: rotating the secret key asks first, then shows and copies the new key', async () => {
+    await page.goto(`${server.url}/settings/developers`);
+    await page.getByTestId('key-Secret key').waitFor();
+    await page.getByRole('button', { name: 'Copy Secret key' }).click();
+    const old = await page.evaluate(() => navigator.clipboard.readText());
+
+    await page.getByRole('button', { name: 'Rotate Secret key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the secret key?' });
+    await dialog.getByText('stops working at once').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByRole('button', { name: 'Rotate Secret key' }).click();
+    await dialog.getByRole('button', { name: 'Rotate', exact: true }).click();
+    await page.getByText('The secret key has been rotated').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('key-Secret key').textContent()).toMatch(/^sk_\*+$/);
+    await page.getByRole('button', { name: 'Copy Secret key' }).click();
+    await page.waitForFunction((previous) => navigator.clipboard.readText().then((text) => text !== previous), old);
+    const fresh = await page.evaluate(() => navigator.clipboard.readText());
+    expect(fresh).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(fresh).not.toBe(old);
   });
 });

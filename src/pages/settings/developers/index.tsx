@@ -1,25 +1,32 @@
+import { useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { maskSecretKey, maskWebhookSecret, SIGNATURE_HEADER, type DeveloperKeys } from '../../../../api/contract/developers';
+import { maskSecretKey, maskWebhookSecret, SIGNATURE_HEADER, type DeveloperKeys, type RotatableKey, type RotateKey } from '../../../../api/contract/developers';
 import { errorMessage } from '../../../api/client';
-import { useQuery } from '../../../api/hooks';
+import { useApi, useQuery } from '../../../api/hooks';
 import { OpenInBrowser } from '../../../app/OpenInBrowser';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
+import { copyToClipboard } from '../clipboard';
 
-async function copy(label: string, value: string) {
-  try {
-    await navigator.clipboard.writeText(value);
-    toast.success(`${label} copied to clipboard`);
-  } catch (err) {
-    toast.error(`${label} could not be copied`, 'Your browser did not allow access to the clipboard.');
-    throw err;
-  }
-}
+/** What each rotation is called on screen, and what its confirmation warns about. */
+const ROTATION_TEXT: Record<RotatableKey, { label: string; success: string; effect: string }> = {
+  secretKey: {
+    label: 'Secret key',
+    success: 'The secret key has been rotated',
+    effect: 'API calls made with the current secret key will be refused. Update your servers with the new key right away.',
+  },
+  webhookSecret: {
+    label: 'Webhook secret',
+    success: 'The webhook secret has been rotated',
+    effect: 'Webhook requests will be signed with the new secret, so receivers that check signatures with the current secret will reject them until they are updated.',
+  },
+};
 
-function KeyRow({ label, shown, value, hint }: { label: string; shown: string; value: string; hint?: string }) {
+function KeyRow({ label, shown, value, hint, onRotate }: { label: string; shown: string; value: string; hint?: string; onRotate?: () => void }) {
   return (
     <div className="key-row">
       <dt>{label}</dt>
@@ -27,9 +34,14 @@ function KeyRow({ label, shown, value, hint }: { label: string; shown: string; v
         <code className="key-value" data-testid={`key-${label}`}>
           {shown}
         </code>
-        <Button size="sm" aria-label={`Copy ${label}`} onClick={() => copy(label, value)} successLabel="Copied">
+        <Button size="sm" aria-label={`Copy ${label}`} onClick={() => copyToClipboard(label, value)} successLabel="Copied">
           Copy
         </Button>
+        {onRotate && (
+          <Button size="sm" variant="ghost" aria-label={`Rotate ${label}`} onClick={onRotate}>
+            Rotate
+          </Button>
+        )}
         {hint && <p className="field-hint">{hint}</p>}
       </dd>
     </div>
@@ -52,7 +64,22 @@ function isFromSwitchboard(rawBody, signatureHeader, webhookSecret) {
 
 export default function Developers() {
   const bootstrap = useAtomValue(bootstrapAtom);
-  const keys = useQuery('developer-keys', (api, signal) => api.get<DeveloperKeys>('/accounts/developer', { signal }));
+  const api = useApi();
+  const query = useQuery('developer-keys', (a, signal) => a.get<DeveloperKeys>('/accounts/developer', { signal }));
+  const [rotated, setRotated] = useState<DeveloperKeys | null>(null);
+  const [rotating, setRotating] = useState<RotatableKey | null>(null);
+  const keys = { ...query, data: rotated ?? query.data };
+
+  const rotate = async (key: RotatableKey) => {
+    try {
+      const body: RotateKey = { key };
+      setRotated(await api.post<DeveloperKeys>('/accounts/developer/rotate', body));
+      toast.success(ROTATION_TEXT[key].success);
+    } catch (err) {
+      toast.error(`The ${ROTATION_TEXT[key].label.toLowerCase()} could not be rotated`, errorMessage(err));
+      throw err;
+    }
+  };
   return (
     <div className="page">
       <div className="page-header">
@@ -72,11 +99,21 @@ export default function Developers() {
           <dl className="key-list">
             {bootstrap && <KeyRow label="Account ID" shown={bootstrap.account.id} value={bootstrap.account.id} />}
             <KeyRow label="Widget key" shown={keys.data.widgetKey} value={keys.data.widgetKey} hint="Public: goes into the pages that embed the widget." />
-            <KeyRow label="Secret key" shown={maskSecretKey(keys.data.secretKey)} value={keys.data.secretKey} hint="For calls from your servers to the API." />
-            <KeyRow label="Webhook secret" shown={maskWebhookSecret()} value={keys.data.webhookSecret} hint="Signs the webhook requests we send you." />
+            <KeyRow label="Secret key" shown={maskSecretKey(keys.data.secretKey)} value={keys.data.secretKey} hint="For calls from your servers to the API." onRotate={() => setRotating('secretKey')} />
+            <KeyRow label="Webhook secret" shown={maskWebhookSecret()} value={keys.data.webhookSecret} hint="Signs the webhook requests we send you." onRotate={() => setRotating('webhookSecret')} />
           </dl>
         )}
       </Card>
+      <ConfirmDialog
+        open={rotating !== null}
+        title={rotating ? `Rotate the ${ROTATION_TEXT[rotating].label.toLowerCase()}?` : ''}
+        description={
+          rotating ? `A new ${ROTATION_TEXT[rotating].label.toLowerCase()} replaces the current one, which stops working at once. ${ROTATION_TEXT[rotating].effect}` : ''
+        }
+        confirmLabel="Rotate"
+        onConfirm={() => (rotating ? rotate(rotating) : undefined)}
+        onCancel={() => setRotating(null)}
+      />
       <Card title="Verifying webhooks">
         <p>
           Every webhook request carries an <code>{SIGNATURE_HEADER}</code> header: the HMAC-SHA256 of the raw request body, keyed with your webhook secret (the
