@@ -5,7 +5,7 @@ import { maskSecretKey, maskWebhookSecret } from '../../api/contract/developers'
 import { logoColors, normaliseColorInput, prepareLogo, toBase64, fromBase64 } from '../../src/pages/settings/branding/logo';
 import { expiryLabel } from '../../src/pages/settings/admin-management';
 import { actorName } from '../../src/pages/settings/audit-log';
-import { checkFailureMessage } from '../../src/pages/settings/domain';
+import { checkFailureMessage, missingRecordsOf } from '../../src/pages/settings/domain';
 import { ApiError } from '../../src/api/client';
 import { webhookSignature } from '../../api/developers/signature';
 import * as v from 'valibot';
@@ -97,5 +97,13 @@ describe('labels', () => {
   it('a domain check says DNS is not ready for DNS_INVALID and gives the generic message otherwise', () => {
     expect(checkFailureMessage(new ApiError(422, 'DNS_INVALID', 'x'))).toBe("DNS settings are invalid or haven't propagated yet");
     expect(checkFailureMessage(new ApiError(502, 'UNEXPECTED_STATUS', 'unexpected response status: 502'))).toBe('An error occurred while verifying the DNS settings');
+  });
+  it('a domain proven by another account says so while re-checking', () => {
+    expect(checkFailureMessage(new ApiError(409, 'DOMAIN_TAKEN', 'This domain is already in use by another account.'))).toBe('This domain is already in use by another account.');
+  });
+  it('a DNS_INVALID answer tells which of the CNAME and TXT records were not found', () => {
+    expect(missingRecordsOf(new ApiError(422, 'DNS_INVALID', 'x', { txt: 'no TXT' }))).toEqual({ cname: false, txt: true });
+    expect(missingRecordsOf(new ApiError(422, 'DNS_INVALID', 'x', { cname: 'no CNAME', txt: 'no TXT' }))).toEqual({ cname: true, txt: true });
+    expect(missingRecordsOf(new ApiError(502, 'DNS_CHECK_FAILED', 'x'))).toBeNull();
   });
 });
