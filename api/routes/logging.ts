@@ -59,7 +59,10 @@ function resolveBody(config: Config, raw: unknown, stored: Stored) {
       kept.push(key);
     }
   }
-  return { destination, settings: merged as unknown as DestinationSettings[LogDestination], kept };
+  // What is saved or tested must satisfy the first-connect contract (a stored value may be missing).
+  const complete = v.safeParse(loggingBodySchema(), { destination, [destination]: merged });
+  if (!complete.success) throw validationError(complete.issues);
+  return { destination, settings: settingsOf(complete.output).settings, kept };
 }
 
 /** Collector and webhook URLs are refused up front when they name a non-public address. */
