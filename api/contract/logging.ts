@@ -29,32 +29,71 @@ export const AWS_REGIONS = [
 export type AwsRegion = (typeof AWS_REGIONS)[number];
 
 const required = (message: string, max = 500) => v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, 'This value is too long'));
-const httpsUrl = (message: string) =>
-  v.pipe(required(message, 2000), v.url('Must be a valid URL'), v.startsWith('https://', 'URL must start with https://'));
+/** Blank keeps the stored value: a connected destination is managed without typing its secrets again. */
+const kept = (message: string, max = 500) => v.optional(v.pipe(v.string(message), v.trim(), v.maxLength(max, 'This value is too long')), '');
+const isUrl = (s: string) => {
+  try {
+    new URL(s);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const httpsUrl = (message: string, connected: boolean) =>
+  v.pipe(
+    connected ? kept(message, 2000) : required(message, 2000),
+    v.check((s) => s === '' || isUrl(s), 'Must be a valid URL'),
+    v.check((s) => s === '' || s.startsWith('https://'), 'URL must start with https://'),
+  );
 
-export const DatadogSettingsSchema = v.object({
-  apiKey: required('API Key is required'),
-  site: v.optional(v.picklist(DATADOG_SITES, 'Datadog Site is required'), 'us1'),
-});
-export const CloudwatchSettingsSchema = v.object({
-  accessKeyId: required('AWS Access Key ID is required', 128),
-  secretAccessKey: required('AWS Secret Access Key is required'),
-  region: v.optional(v.picklist(AWS_REGIONS, 'AWS Region is required'), 'us-east-1'),
-  /** free text; empty means the default group */
-  logGroup: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(512, 'Log group is too long'), v.regex(/^[.\-_/#A-Za-z0-9]*$/, 'Log group may only contain letters, digits and . - _ / #')), ''),
-});
-export const SumologicSettingsSchema = v.object({ collectorUrl: httpsUrl('Collector URL is required') });
-export const Rapid7SettingsSchema = v.object({ webhookUrl: httpsUrl('Webhook URL is required') });
+/** The settings that are secret: write-only, and blank keeps the stored value when connected. */
+export const SECRET_FIELDS = {
+  datadog: ['apiKey'],
+  cloudwatch: ['accessKeyId', 'secretAccessKey'],
+  sumologic: ['collectorUrl'],
+  rapid7: ['webhookUrl'],
+} as const satisfies Record<LogDestination, readonly string[]>;
+
+// `connected`: the destination is already configured for the account, so its secret fields may
+// be blank (the stored values are kept); on a first connect they are required.
+export const datadogSettingsSchema = (connected: boolean) =>
+  v.object({
+    apiKey: connected ? kept('API Key is required') : required('API Key is required'),
+    site: v.optional(v.picklist(DATADOG_SITES, 'Datadog Site is required'), 'us1'),
+  });
+export const cloudwatchSettingsSchema = (connected: boolean) =>
+  v.object({
+    accessKeyId: connected ? kept('AWS Access Key ID is required', 128) : required('AWS Access Key ID is required', 128),
+    secretAccessKey: connected ? kept('AWS Secret Access Key is required') : required('AWS Secret Access Key is required'),
+    region: v.optional(v.picklist(AWS_REGIONS, 'AWS Region is required'), 'us-east-1'),
+    /** free text; empty means the default group */
+    logGroup: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(512, 'Log group is too long'), v.regex(/^[.\-_/#A-Za-z0-9]*$/, 'Log group may only contain letters, digits and . - _ / #')), ''),
+  });
+export const sumologicSettingsSchema = (connected: boolean) => v.object({ collectorUrl: httpsUrl('Collector URL is required', connected) });
+export const rapid7SettingsSchema = (connected: boolean) => v.object({ webhookUrl: httpsUrl('Webhook URL is required', connected) });
+
+export const DatadogSettingsSchema = datadogSettingsSchema(false);
+export const CloudwatchSettingsSchema = cloudwatchSettingsSchema(false);
+export const SumologicSettingsSchema = sumologicSettingsSchema(false);
+export const Rapid7SettingsSchema = rapid7SettingsSchema(false);
 
 export const DEFAULT_LOG_GROUP = 'switchboard';
 
-/** POST /logging and POST /logging/test: the destination plus its settings keyed by its name. */
-export const LoggingBodySchema = v.variant('destination', [
-  v.object({ destination: v.literal('datadog'), datadog: DatadogSettingsSchema }),
-  v.object({ destination: v.literal('cloudwatch'), cloudwatch: CloudwatchSettingsSchema }),
-  v.object({ destination: v.literal('sumologic'), sumologic: SumologicSettingsSchema }),
-  v.object({ destination: v.literal('rapid7'), rapid7: Rapid7SettingsSchema }),
-], 'Destination must be one of datadog, cloudwatch, sumologic, rapid7');
+/**
+ * POST /logging and POST /logging/test: the destination plus its settings keyed by its name.
+ * `isConnected` says which destinations are already configured for the account: their secret
+ * fields may be left blank to keep the stored values.
+ */
+export function loggingBodySchema(isConnected: (destination: LogDestination) => boolean = () => false) {
+  return v.variant('destination', [
+    v.object({ destination: v.literal('datadog'), datadog: datadogSettingsSchema(isConnected('datadog')) }),
+    v.object({ destination: v.literal('cloudwatch'), cloudwatch: cloudwatchSettingsSchema(isConnected('cloudwatch')) }),
+    v.object({ destination: v.literal('sumologic'), sumologic: sumologicSettingsSchema(isConnected('sumologic')) }),
+    v.object({ destination: v.literal('rapid7'), rapid7: rapid7SettingsSchema(isConnected('rapid7')) }),
+  ], 'Destination must be one of datadog, cloudwatch, sumologic, rapid7');
+}
+/** A first connect: every secret field required. */
+export const LoggingBodySchema = loggingBodySchema();
 export type LoggingBody = v.InferOutput<typeof LoggingBodySchema>;
 export type LoggingBodyInput = v.InferInput<typeof LoggingBodySchema>;
 
@@ -71,9 +110,16 @@ export const DestinationViewSchema = v.object({
   site: v.optional(v.picklist(DATADOG_SITES)),
   region: v.optional(v.picklist(AWS_REGIONS)),
   logGroup: v.optional(v.string()),
-  /** events waiting for delivery, and whether the last attempt failed */
+  /** events still being delivered (retried with back-off) */
+  waiting: v.number(),
+  /** the same as `waiting` (the name of earlier answers) */
   pending: v.number(),
+  /** the last delivery error of the waiting events, if their last attempt failed */
   lastError: v.nullable(v.string()),
+  /** events given up after the maximum number of attempts; POST /logging/retry sends them again */
+  failed: v.number(),
+  /** the last error of the given-up events */
+  failedError: v.nullable(v.string()),
 });
 export type DestinationView = v.InferOutput<typeof DestinationViewSchema>;
 
@@ -86,6 +132,9 @@ export const LoggingSettingsSchema = v.object({
 export type LoggingSettings = v.InferOutput<typeof LoggingSettingsSchema>;
 
 export const LoggingDeleteBodySchema = v.object({ destination: v.picklist(LOG_DESTINATIONS, 'Destination must be one of datadog, cloudwatch, sumologic, rapid7') });
+
+/** POST /logging/retry: sends the given-up events of one destination again; answers its view. */
+export const LoggingRetryBodySchema = LoggingDeleteBodySchema;
 
 export const LoggingTestAnswerSchema = v.object({ wasSuccessful: v.boolean(), error: v.optional(v.string()) });
 export type LoggingTestAnswer = v.InferOutput<typeof LoggingTestAnswerSchema>;

@@ -8,21 +8,37 @@ export const PhoneNumberSchema = v.pipe(v.string(), v.trim(), v.regex(E164_PATTE
 
 const required = (message: string) => v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(200, 'This value is too long'));
 
-export const TwilioSettingsSchema = v.object({
-  accountSid: required('Account SID is required'),
-  authToken: required('Auth Token is required'),
-  phoneNumber: PhoneNumberSchema,
-});
+/** Blank keeps the stored token: a connected Twilio is managed without typing the token again. */
+const keptSecret = (message: string) => v.optional(v.pipe(v.string(message), v.trim(), v.maxLength(200, 'This value is too long')), '');
+
+/**
+ * Twilio's settings. `connected` says whether Twilio is already configured for the account: then
+ * the auth token is optional (blank keeps the stored one); on a first connect it is required.
+ */
+export function twilioSettingsSchema(connected: boolean) {
+  return v.object({
+    accountSid: required('Account SID is required'),
+    authToken: connected ? keptSecret('Auth Token is required') : required('Auth Token is required'),
+    phoneNumber: PhoneNumberSchema,
+  });
+}
+export const TwilioSettingsSchema = twilioSettingsSchema(false);
 export type TwilioSettings = v.InferOutput<typeof TwilioSettingsSchema>;
 
 export const SMS_PROVIDERS = ['twilio', 'cisco', 'zoom'] as const;
 
-/** POST /sms: only Twilio can be configured by the account itself. */
-export const SmsSaveBodySchema = v.object({
-  provider: v.literal('twilio', 'Only Twilio can be configured'),
-  twilio: TwilioSettingsSchema,
-});
-export type SmsSaveBody = v.InferOutput<typeof SmsSaveBodySchema>;
+/** POST /sms: only Twilio can be configured by the account itself (see twilioSettingsSchema). */
+export function smsSaveBodySchema(connected: boolean) {
+  return v.object({
+    provider: v.literal('twilio', 'Only Twilio can be configured'),
+    twilio: twilioSettingsSchema(connected),
+  });
+}
+/** A first connect: every field required. */
+export const SmsSaveBodySchema = smsSaveBodySchema(false);
+/** Managing a configured Twilio: a blank auth token keeps the stored one. */
+export const SmsManageBodySchema = smsSaveBodySchema(true);
+export type SmsSaveBody = v.InferOutput<typeof SmsManageBodySchema>;
 
 /** GET /sms and the answer of POST /sms: never the auth token. */
 export const SmsSettingsSchema = v.object({

@@ -3,13 +3,15 @@ import * as v from 'valibot';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { audit, actorOf } from '../audit';
-import { encryptSecret } from '../crypto';
+import { sql } from 'kysely';
+import { decryptSecret, encryptSecret } from '../crypto';
 import {
   DEFAULT_LOG_GROUP,
-
   LOG_DESTINATION_TITLES,
-  LoggingBodySchema,
+  loggingBodySchema,
   LoggingDeleteBodySchema,
+  LoggingRetryBodySchema,
+  SECRET_FIELDS,
   type DestinationSettings,
   type DestinationView,
   type LogDestination,
@@ -27,6 +29,40 @@ import type { Config } from '../config';
 function settingsOf(body: LoggingBody): { destination: LogDestination; settings: DestinationSettings[LogDestination] } {
   const destination = body.destination;
   return { destination, settings: (body as unknown as Record<string, DestinationSettings[LogDestination]>)[destination] };
+}
+
+type Stored = Map<LogDestination, string>;
+
+/** The account's connected destinations with their encrypted settings. */
+async function storedSettings(trx: Trx, accountId: string): Promise<Stored> {
+  const rows = await trx.selectFrom('logging_destinations').select(['destination', 'settings_enc']).where('account_id', '=', accountId).execute();
+  return new Map(rows.map((r) => [r.destination, r.settings_enc]));
+}
+
+/**
+ * Checks a body against the contract, where the secrets of a connected destination may be
+ * blank, and fills the blank ones from the stored settings (secrets are never sent back, so
+ * managing a destination must not require typing them again).
+ */
+function resolveBody(config: Config, raw: unknown, stored: Stored) {
+  const parsed = v.safeParse(loggingBodySchema((d) => stored.has(d)), raw);
+  if (!parsed.success) throw validationError(parsed.issues);
+  const { destination, settings } = settingsOf(parsed.output);
+  const enc = stored.get(destination);
+  if (!enc) return { destination, settings, kept: [] as string[] };
+  const previous = JSON.parse(decryptSecret(enc, config.encryptionKey)) as Record<string, string>;
+  const merged: Record<string, string> = { ...(settings as Record<string, string>) };
+  const kept: string[] = [];
+  for (const key of SECRET_FIELDS[destination]) {
+    if (merged[key] === '' && previous[key]) {
+      merged[key] = previous[key];
+      kept.push(key);
+    }
+  }
+  // What is saved or tested must satisfy the first-connect contract (a stored value may be missing).
+  const complete = v.safeParse(loggingBodySchema(), { destination, [destination]: merged });
+  if (!complete.success) throw validationError(complete.issues);
+  return { destination, settings: settingsOf(complete.output).settings, kept };
 }
 
 /** Collector and webhook URLs are refused up front when they name a non-public address. */
@@ -50,26 +86,40 @@ function viewFields(destination: LogDestination, settings: DestinationSettings[L
   return {};
 }
 
+type Counts = { destination: string; waiting: number; failed: number; waiting_error: string | null; failed_error: string | null };
+
 async function current(trx: Trx, accountId: string): Promise<LoggingSettings> {
   const rows = await trx.selectFrom('logging_destinations').select(['destination', 'view']).where('account_id', '=', accountId).execute();
-  const pending = await trx
-    .selectFrom('log_outbox')
-    .select(['destination', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('last_error').as('last_error')])
-    .where('account_id', '=', accountId)
-    .groupBy('destination')
-    .execute();
+  // Given-up events (failed_at set) are no longer retried by the worker: counted apart.
+  const counts = await sql<Counts>`
+    select destination,
+      count(*) filter (where failed_at is null) as waiting,
+      count(*) filter (where failed_at is not null) as failed,
+      (array_agg(last_error order by id desc) filter (where failed_at is null and last_error is not null))[1] as waiting_error,
+      (array_agg(last_error order by failed_at desc, id desc) filter (where failed_at is not null))[1] as failed_error
+    from log_outbox where account_id = ${accountId}
+    group by destination`.execute(trx);
   const out: LoggingSettings = {};
   for (const r of rows) {
-    const p = pending.find((x) => x.destination === r.destination);
-    out[r.destination] = { connected: true, ...(r.view as object), pending: Number(p?.n ?? 0), lastError: (p?.last_error as string | null) ?? null } as DestinationView;
+    const n = counts.rows.find((x) => x.destination === r.destination);
+    const waiting = Number(n?.waiting ?? 0);
+    out[r.destination] = {
+      connected: true,
+      ...(r.view as object),
+      waiting,
+      pending: waiting,
+      lastError: waiting ? (n?.waiting_error ?? null) : null,
+      failed: Number(n?.failed ?? 0),
+      failedError: n?.failed_error ?? null,
+    } as DestinationView;
   }
   return out;
 }
 
-function parseBody(raw: unknown): LoggingBody {
-  const parsed = v.safeParse(LoggingBodySchema, raw);
-  if (!parsed.success) throw validationError(parsed.issues);
-  return parsed.output;
+async function readJson(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
+  return c.req.json().catch(() => {
+    throw new ApiError(400, 'INVALID_BODY', 'The request body is not valid JSON.');
+  });
 }
 
 export const loggingRoutes = new Hono<AppEnv>()
@@ -79,14 +129,17 @@ export const loggingRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     return c.json(await c.var.deps.db.tenant(accountId, (trx) => current(trx, accountId)));
   })
-  .post('/logging', validate('json', LoggingBodySchema), async (c) => {
-    const { destination, settings } = settingsOf(c.req.valid('json'));
+  .post('/logging', validate('json', v.unknown()), async (c) => {
     const session = c.var.session;
     const { db, config } = c.var.deps;
-    checkTargets(config, destination, settings);
+    const raw = c.req.valid('json');
+    // No outside call here: the read, the merge with stored secrets and the write share one transaction.
     const answer = await db.tenant(session.accountId, async (trx) => {
+      const stored = await storedSettings(trx, session.accountId);
+      const { destination, settings, kept } = resolveBody(config, raw, stored);
+      checkTargets(config, destination, settings);
       const values = { view: JSON.stringify(viewFields(destination, settings)), settings_enc: encryptSecret(JSON.stringify(settings), config.encryptionKey) };
-      const existed = await trx.selectFrom('logging_destinations').select('destination').where('account_id', '=', session.accountId).where('destination', '=', destination).executeTakeFirst();
+      const existed = stored.has(destination);
       await trx
         .insertInto('logging_destinations')
         .values({ account_id: session.accountId, destination, ...values })
@@ -94,7 +147,7 @@ export const loggingRoutes = new Hono<AppEnv>()
         .execute();
       await audit(trx, session.accountId, actorOf(session), {
         namespace: 'global',
-        description: `${existed ? 'Updated' : 'Connected'} ${LOG_DESTINATION_TITLES[destination]} logging`,
+        description: `${existed ? 'Updated' : 'Connected'} ${LOG_DESTINATION_TITLES[destination]} logging${kept.length ? ` (kept the stored ${kept.join(', ')})` : ''}`,
         event: 'logging.configured',
       });
       const all = await current(trx, session.accountId);
@@ -103,12 +156,11 @@ export const loggingRoutes = new Hono<AppEnv>()
     return c.json(answer);
   })
   .post('/logging/test', async (c) => {
-    const raw = await c.req.json().catch(() => {
-      throw new ApiError(400, 'INVALID_BODY', 'The request body is not valid JSON.');
-    });
-    const { destination, settings } = settingsOf(parseBody(raw));
-    const { config, now } = c.var.deps;
+    const raw = await readJson(c);
+    const { config, now, db } = c.var.deps;
     const session = c.var.session;
+    const stored = await db.tenant(session.accountId, (trx) => storedSettings(trx, session.accountId));
+    const { destination, settings } = resolveBody(config, raw, stored);
     checkTargets(config, destination, settings);
     const event = {
       id: `test-${now().getTime()}`,
@@ -128,6 +180,36 @@ export const loggingRoutes = new Hono<AppEnv>()
       if (!err.retryable) throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message);
       answer = { wasSuccessful: false, error: err.message };
     }
+    return c.json(answer);
+  })
+  .post('/logging/retry', async (c) => {
+    const parsed = v.safeParse(LoggingRetryBodySchema, await readJson(c));
+    if (!parsed.success) throw validationError(parsed.issues);
+    const { destination } = parsed.output;
+    const session = c.var.session;
+    const title = LOG_DESTINATION_TITLES[destination];
+    const answer = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const connected = await trx.selectFrom('logging_destinations').select('destination').where('account_id', '=', session.accountId).where('destination', '=', destination).executeTakeFirst();
+      if (!connected) throw new ApiError(404, 'LOGGING_NOT_CONNECTED', `${title} logging is not connected.`);
+      // The last error stays until a delivery succeeds, so the card still says why meanwhile.
+      const reset = await trx
+        .updateTable('log_outbox')
+        .set({ attempts: 0, next_attempt_at: sql<Date>`now()`, failed_at: null })
+        .where('account_id', '=', session.accountId)
+        .where('destination', '=', destination)
+        .where('failed_at', 'is not', null)
+        .returning('id')
+        .execute();
+      if (reset.length) {
+        await audit(trx, session.accountId, actorOf(session), {
+          namespace: 'global',
+          description: `Retried ${reset.length} undelivered event${reset.length === 1 ? '' : 's'} to ${title} logging`,
+          event: 'logging.retried',
+        });
+      }
+      const all = await current(trx, session.accountId);
+      return { [destination]: all[destination] } as LoggingSettings;
+    });
     return c.json(answer);
   })
   .delete('/logging', async (c) => {

@@ -2,9 +2,10 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { audit, actorOf } from '../audit';
-import { encryptSecret } from '../crypto';
-import { SmsSaveBodySchema, type SmsSettings } from '../contract/sms';
-import { validate } from '../http/validate';
+import * as v from 'valibot';
+import { decryptSecret, encryptSecret } from '../crypto';
+import { smsSaveBodySchema, type SmsSettings } from '../contract/sms';
+import { validate, validationError } from '../http/validate';
 import { verifyTwilioCredentials } from '../integrations/twilio';
 import type { Trx } from '../db/index';
 
@@ -19,17 +20,25 @@ export const smsRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     return c.json(await c.var.deps.db.tenant(accountId, (trx) => current(trx, accountId)));
   })
-  .post('/sms', validate('json', SmsSaveBodySchema), async (c) => {
-    const { twilio } = c.req.valid('json');
+  .post('/sms', validate('json', v.unknown()), async (c) => {
     const session = c.var.session;
     const { db, config } = c.var.deps;
+    const stored = await db.tenant(session.accountId, (trx) =>
+      trx.selectFrom('sms_settings').select(['auth_token_enc']).where('account_id', '=', session.accountId).executeTakeFirst(),
+    );
+    // Managing a configured Twilio: a blank auth token keeps the stored one (never sent back).
+    const parsed = v.safeParse(smsSaveBodySchema(Boolean(stored)), c.req.valid('json'));
+    if (!parsed.success) throw validationError(parsed.issues);
+    const { twilio } = parsed.output;
+    const keepToken = !twilio.authToken && stored;
+    const authToken = keepToken ? decryptSecret(stored.auth_token_enc, config.encryptionKey) : twilio.authToken;
     // Outside the transaction: a slow Twilio must not hold a database connection.
-    await verifyTwilioCredentials(c.var.deps, twilio);
+    await verifyTwilioCredentials(c.var.deps, { accountSid: twilio.accountSid, authToken });
     const answer = await db.tenant(session.accountId, async (trx) => {
       const values = {
         provider: 'twilio' as const,
         account_sid: twilio.accountSid,
-        auth_token_enc: encryptSecret(twilio.authToken, config.encryptionKey),
+        auth_token_enc: keepToken ? stored.auth_token_enc : encryptSecret(authToken, config.encryptionKey),
         phone_number: twilio.phoneNumber,
       };
       await trx
@@ -39,7 +48,7 @@ export const smsRoutes = new Hono<AppEnv>()
         .execute();
       await audit(trx, session.accountId, actorOf(session), {
         namespace: 'global',
-        description: `Configured Twilio for SMS (account ${twilio.accountSid}, sending from ${twilio.phoneNumber})`,
+        description: `Configured Twilio for SMS (account ${twilio.accountSid}, sending from ${twilio.phoneNumber}${keepToken ? ', auth token kept' : ''})`,
         event: 'sms.configured',
       });
       return current(trx, session.accountId);

@@ -10,6 +10,8 @@ export type IntegrationCardProps = {
   title: string;
   description?: ReactNode;
   logo?: ReactNode;
+  /** shown under the description, e.g. a delivery problem and its action */
+  status?: ReactNode;
   connected: boolean;
   /** shown greyed out with the reason; no actions */
   disabled?: boolean;
@@ -28,7 +30,7 @@ export function sortIntegrations<T>(items: readonly T[], isConnected: (item: T) 
 }
 
 export function IntegrationCard(props: IntegrationCardProps) {
-  const { id, title, description, logo, connected, disabled, disabledReason, onConnect, onManage, onDisconnect } = props;
+  const { id, title, description, logo, status, connected, disabled, disabledReason, onConnect, onManage, onDisconnect } = props;
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const titleId = useId();
@@ -53,6 +55,7 @@ export function IntegrationCard(props: IntegrationCardProps) {
         {connected ? <span className="badge badge-connected">Connected</span> : null}
       </header>
       {description ? <div className="muted integration-card-description">{description}</div> : null}
+      {status ?? null}
       {disabled ? (
         <p className="muted integration-card-reason">{disabledReason}</p>
       ) : (

@@ -5,6 +5,7 @@ import { json, LOOPBACK_CERT, startPeer, type Peer, type Received } from './peer
 import type { Config } from '../../api/config';
 import { audit } from '../../api/audit';
 import { backoffMs, shipOnce, startLogShipper } from '../../api/integrations/log-queue';
+import { decryptSecret } from '../../api/crypto';
 
 const DD_KEY = 'datadog-api-key-0123456789';
 const AWS_KEY_ID = 'AKIDEXAMPLE123';
@@ -182,6 +183,77 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     for (const secret of [DD_KEY, AWS_SECRET, 'ZaVnC4dhaV0', 'abc-token']) expect(JSON.stringify(rows)).not.toContain(secret);
   });
 
+  const storedPlain = async () => {
+    const rows = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('logging_destinations').select(['destination', 'settings_enc']).execute());
+    return Object.fromEntries(rows.map((r) => [r.destination, JSON.parse(decryptSecret(r.settings_enc, t.deps.config.encryptionKey))]));
+  };
+
+  it('managing a connected destination with blank secrets keeps the stored ones', async () => {
+    const before = await storedPlain();
+    const blanks = [
+      { destination: 'datadog', datadog: { apiKey: '', site: 'eu' } },
+      { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: ' ', region: 'eu-west-2', logGroup: '/acme/audit' } },
+      { destination: 'sumologic', sumologic: { collectorUrl: '' } },
+      { destination: 'rapid7', rapid7: {} },
+    ];
+    for (const body of blanks) {
+      const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      for (const secret of [DD_KEY, AWS_SECRET, AWS_KEY_ID, 'ZaVnC4dhaV0', 'abc-token']) expect(text).not.toContain(secret);
+    }
+    expect(await storedPlain()).toEqual(before);
+    expect(before.datadog.apiKey).toBe(DD_KEY);
+    expect(before.cloudwatch).toMatchObject({ accessKeyId: AWS_KEY_ID, secretAccessKey: AWS_SECRET });
+    const audits = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'logging.configured').orderBy('id', 'desc').limit(4).execute());
+    expect(audits.map((a) => a.description)).toContain('Updated Datadog logging (kept the stored apiKey)');
+  });
+
+  it('managing with a new secret replaces only that one; other settings change as sent', async () => {
+    const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: 'new-secret', region: 'eu-west-1', logGroup: '/acme/other' } } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).cloudwatch).toMatchObject({ region: 'eu-west-1', logGroup: '/acme/other' });
+    expect((await storedPlain()).cloudwatch).toEqual({ accessKeyId: AWS_KEY_ID, secretAccessKey: 'new-secret', region: 'eu-west-1', logGroup: '/acme/other' });
+    // back to the settings the fake endpoint accepts
+    expect((await t.call('POST', '/logging', { as: 'admin@acme.test', body: cw() })).status).toBe(200);
+  });
+
+  it('a blank kept URL still has its other checks: a typed URL must be https', async () => {
+    const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'sumologic', sumologic: { collectorUrl: 'http://collector.example/x' } } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).fields).toEqual({ 'sumologic.collectorUrl': 'URL must start with https://' });
+  });
+
+  it('a first connect with blank secrets still answers the messages of the form', async () => {
+    for (const [body, fields] of [
+      [{ destination: 'datadog', datadog: { apiKey: '' } }, { 'datadog.apiKey': 'API Key is required' }],
+      [{ destination: 'cloudwatch', cloudwatch: { accessKeyId: 'AKID', secretAccessKey: '' } }, { 'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required' }],
+      [{ destination: 'sumologic', sumologic: { collectorUrl: '' } }, { 'sumologic.collectorUrl': 'Collector URL is required' }],
+      [{ destination: 'rapid7', rapid7: { webhookUrl: ' ' } }, { 'rapid7.webhookUrl': 'Webhook URL is required' }],
+    ] as const) {
+      // Acme has every destination connected now; Globex has none.
+      const res = await t.call('POST', '/logging', { as: 'owner@globex.test', body });
+      expect(res.status).toBe(400);
+      expect((await res.json()).fields).toEqual(fields);
+      const tested = await t.call('POST', '/logging/test', { as: 'owner@globex.test', body });
+      expect(tested.status).toBe(400);
+    }
+    expect(await (await t.call('GET', '/logging', { as: 'owner@globex.test' })).json()).toEqual({});
+  });
+
+  it('the test of a connected destination uses the stored secrets for blank fields', async () => {
+    receiver.received.length = 0;
+    cloudwatch.received.length = 0;
+    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: { destination: 'datadog', datadog: { apiKey: '', site: 'eu' } } })).json()).toEqual({ wasSuccessful: true });
+    expect(receiver.received[0].headers['dd-api-key']).toBe(DD_KEY);
+    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'eu-west-2' } } })).json()).toEqual({ wasSuccessful: true });
+    expect(cloudwatch.received.length).toBeGreaterThan(0);
+    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: { destination: 'rapid7', rapid7: { webhookUrl: '' } } })).json()).toEqual({ wasSuccessful: true });
+    expect(receiver.received.some((r) => r.path === '/v1/noformat/webhook/abc-token')).toBe(true);
+    // a typed secret is tested as typed, not replaced by the stored one
+    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: datadog('wrong') })).json()).toMatchObject({ wasSuccessful: false });
+  });
+
   it("audit entries are queued for every connected destination in the entry's transaction", async () => {
     await t.db.kysely.deleteFrom('log_outbox').execute();
     await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Queued one', event: 'test.queued' }));
@@ -230,6 +302,69 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     await t.db.kysely.updateTable('log_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).execute();
     expect(await shipOnce(t.deps)).toBe(3);
     expect(await outbox()).toEqual([]);
+  });
+
+  it('a destination that fails 20 times ends up failed, apart from waiting, and Retry delivers it', async () => {
+    await t.db.kysely.deleteFrom('log_outbox').execute();
+    mode = 'down';
+    await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Given up', event: 'test.given-up' }));
+    for (let round = 1; round <= 20; round++) {
+      await t.db.kysely.updateTable('log_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).where('failed_at', 'is', null).execute();
+      await shipOnce(t.deps);
+      if (round < 20) expect((await outbox()).every((r) => r.failed_at === null)).toBe(true);
+    }
+    const given = await outbox();
+    expect(given.map((r) => r.destination).sort()).toEqual(['datadog', 'rapid7', 'sumologic']); // CloudWatch took it at once
+    for (const r of given) {
+      expect(r.attempts).toBe(20);
+      expect(r.failed_at).not.toBeNull();
+    }
+    // given-up events are not retried by the worker, however due they are
+    await t.db.kysely.updateTable('log_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).execute();
+    expect(await shipOnce(t.deps)).toBe(0);
+    const view = await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json();
+    expect(view.sumologic).toMatchObject({ waiting: 0, pending: 0, failed: 1, lastError: null });
+    expect(view.sumologic.failedError).toContain('503');
+    expect(view.cloudwatch).toMatchObject({ waiting: 0, failed: 0, failedError: null });
+
+    mode = 'ok';
+    receiver.received.length = 0;
+    const res = await t.call('POST', '/logging/retry', { as: 'admin@acme.test', body: { destination: 'sumologic' } });
+    expect(res.status).toBe(200);
+    const answer = await res.json();
+    expect(Object.keys(answer)).toEqual(['sumologic']);
+    // the given-up event, and the audit entry of the retry itself
+    expect(answer.sumologic).toMatchObject({ failed: 0, waiting: 2, failedError: null });
+    const retried = (await outbox()).find((r) => r.destination === 'sumologic' && (r.payload as { event: string }).event === 'test.given-up')!;
+    expect(retried).toMatchObject({ attempts: 0, failed_at: null });
+    const audits = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'logging.retried').execute());
+    expect(audits.map((a) => a.description)).toEqual(['Retried 1 undelivered event to Sumo Logic logging']);
+
+    await shipOnce(t.deps);
+    const sumoBodies = receiver.received.filter((r) => r.path.startsWith('/receiver/')).map((r) => r.body);
+    expect(sumoBodies.join('\n')).toContain('"event":"test.given-up"');
+    const after = await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json();
+    expect(after.sumologic).toMatchObject({ waiting: 0, failed: 0 });
+    // Datadog was not retried: its event is still given up
+    expect(after.datadog).toMatchObject({ waiting: 0, failed: 1 });
+    await t.db.kysely.deleteFrom('log_outbox').execute();
+  });
+
+  it('retrying a destination with nothing given up changes nothing and is not audited', async () => {
+    const res = await t.call('POST', '/logging/retry', { as: 'admin@acme.test', body: { destination: 'rapid7' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).rapid7).toMatchObject({ waiting: 0, failed: 0 });
+    const audits = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('audit_log').select('id').where('event', '=', 'logging.retried').execute());
+    expect(audits).toHaveLength(1);
+  });
+
+  it('retry is refused for a destination that is not connected, an unknown one, or a supervisor', async () => {
+    const missing = await t.call('POST', '/logging/retry', { as: 'owner@globex.test', body: { destination: 'datadog' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 'LOGGING_NOT_CONNECTED' });
+    const unknown = await t.call('POST', '/logging/retry', { as: 'admin@acme.test', body: { destination: 'sftp' } });
+    expect(unknown.status).toBe(400);
+    expect((await t.call('POST', '/logging/retry', { as: 'supervisor@acme.test', body: { destination: 'datadog' } })).status).toBe(403);
   });
 
   it('back-off doubles per attempt up to the cap', () => {

@@ -4,6 +4,7 @@ import { json, startPeer, type Peer } from './peers';
 import { sendSms } from '../../api/integrations/twilio';
 import type { Config } from '../../api/config';
 import { ApiError } from '../../api/http/errors';
+import { decryptSecret } from '../../api/crypto';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'twilio-auth-token-secret-value';
@@ -93,6 +94,44 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     const rows = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('audit_log').selectAll().where('event', '=', 'sms.configured').execute());
     expect(rows).toHaveLength(1);
     expect(rows[0].description).not.toContain(TOKEN);
+  });
+
+  it('managing Twilio with a blank auth token keeps the stored token and checks with it', async () => {
+    const acme = t.account('acme');
+    const before = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
+    twilio.received.length = 0;
+    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: '', phoneNumber: '+14155550199' } } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain(TOKEN);
+    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550199' } });
+    // the check against Twilio used the stored token
+    const check = twilio.received.find((r) => r.path === `/2010-04-01/Accounts/${SID}.json`)!;
+    expect(check.headers.authorization).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+    const after = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
+    expect(after.auth_token_enc).toBe(before.auth_token_enc);
+    expect(decryptSecret(after.auth_token_enc, t.deps.config.encryptionKey)).toBe(TOKEN);
+    expect(after.phone_number).toBe('+14155550199');
+    // an omitted token is the same as a blank one
+    const omitted = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' } } });
+    expect(omitted.status).toBe(200);
+    expect(await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').select('auth_token_enc').executeTakeFirstOrThrow())).toEqual({ auth_token_enc: before.auth_token_enc });
+  });
+
+  it('managing Twilio with a wrong new token is refused and the stored token stays', async () => {
+    const acme = t.account('acme');
+    const before = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
+    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { ...body, twilio: { ...body.twilio, authToken: 'wrong' } } });
+    expect(res.status).toBe(422);
+    const after = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
+    expect(after.auth_token_enc).toBe(before.auth_token_enc);
+  });
+
+  it('a first connect with a blank auth token still answers Auth Token is required', async () => {
+    const res = await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: '  ', phoneNumber: '+14155550100' } } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).fields).toEqual({ 'twilio.authToken': 'Auth Token is required' });
+    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({ provider: null });
   });
 
   it("another account does not see Acme's settings", async () => {

@@ -71,6 +71,14 @@ describe('integration settings in Chromium', () => {
     expect(await first.getAttribute('data-integration')).toBe('twilio');
     expect(await first.getAttribute('data-connected')).toBe('true');
     await first.getByText('Connected').waitFor();
+    // Managing: the token is never shown; left blank, the stored one is kept (Twilio checks it).
+    await page.getByRole('button', { name: 'Manage Twilio' }).click();
+    const manage = page.getByRole('dialog', { name: 'Manage Twilio' });
+    expect(await manage.getByLabel('Auth Token').inputValue()).toBe('');
+    await manage.getByText('Leave blank to keep the current value').waitFor();
+    await manage.getByLabel('Phone number').fill('+14155550199');
+    await manage.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Sending from +14155550199', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Disconnect Twilio' }).click();
     await page.getByRole('dialog', { name: 'Disconnect Twilio?' }).getByRole('button', { name: 'Disconnect' }).click();
     await page.getByText('Twilio has been disconnected').waitFor();
@@ -141,6 +149,14 @@ describe('integration settings in Chromium', () => {
       if (Date.now() > deadline) throw new Error('the logging.configured event was not shipped');
       await new Promise((r) => setTimeout(r, 200));
     }
+    // Managing: the collector URL is left blank and the test uses the stored one.
+    await page.getByRole('button', { name: 'Manage Sumo Logic' }).click();
+    const manage = page.getByRole('dialog', { name: 'Manage Sumo Logic' });
+    expect(await manage.getByLabel('Collector URL').inputValue()).toBe('');
+    await manage.getByText('Leave blank to keep the current value').waitFor();
+    await manage.getByRole('button', { name: 'Send test event' }).click();
+    await manage.getByRole('button', { name: 'Test passed' }).waitFor();
+    await manage.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Disconnect Sumo Logic' }).click();
     await page.getByRole('dialog', { name: 'Disconnect Sumo Logic?' }).getByRole('button', { name: 'Disconnect' }).click();
     await page.getByText('Sumo Logic has been disconnected').waitFor();

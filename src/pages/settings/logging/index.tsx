@@ -5,7 +5,7 @@ import {
   DEFAULT_LOG_GROUP,
   LOG_DESTINATION_TITLES,
   LOG_DESTINATIONS,
-  LoggingBodySchema,
+  loggingBodySchema,
   type LogDestination,
   type LoggingSettings,
   type LoggingTestAnswer,
@@ -30,6 +30,7 @@ const DESCRIPTIONS: Record<LogDestination | 'sftp', string> = {
   sftp: 'Daily log files delivered to your SFTP server.',
 };
 const LOGOS: Record<LogDestination | 'sftp', string> = { datadog: 'Dd', cloudwatch: 'CW', sumologic: 'Su', rapid7: 'R7', sftp: 'FT' };
+const KEEP_HINT = 'Leave blank to keep the current value';
 const SITE_LABELS: Record<string, string> = { us1: 'US1 (datadoghq.com)', us3: 'US3', us5: 'US5', eu: 'EU (datadoghq.eu)', ap1: 'AP1' };
 
 type Form = Record<string, string>;
@@ -50,6 +51,8 @@ function initialForm(destination: LogDestination, view: LoggingSettings[LogDesti
 function DestinationDialog({ destination, view, onClose, onSaved }: { destination: LogDestination; view: LoggingSettings[LogDestination]; onClose: () => void; onSaved: () => void }) {
   const api = useApi();
   const title = LOG_DESTINATION_TITLES[destination];
+  // Managing: the saved secrets are never sent back, so blank secret inputs keep them.
+  const managing = Boolean(view);
   const [form, setForm] = useState<Form>(() => initialForm(destination, view));
   const [fields, setFields] = useState<FieldErrors>({});
   const [testState, setTestState] = useState<'idle' | 'passed' | 'failed'>('idle');
@@ -62,7 +65,7 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
   const error = (key: string) => fields[`${destination}.${key}`];
 
   const validated = () => {
-    const checked = check(LoggingBodySchema, body());
+    const checked = check(loggingBodySchema((d) => managing && d === destination), body());
     if (!checked.ok) {
       setFields(checked.fields);
       throw new Error('invalid');
@@ -111,7 +114,7 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
   if (destination === 'datadog') {
     inputs = (
       <>
-        <TextField label="API Key" required type="password" autoComplete="off" value={form.apiKey} onChange={set('apiKey')} error={error('apiKey')} />
+        <TextField label="API Key" required={!managing} type="password" autoComplete="off" value={form.apiKey} onChange={set('apiKey')} error={error('apiKey')} hint={managing ? KEEP_HINT : undefined} />
         <Field label="Datadog Site" required error={error('site')}>
           {(c) => (
             <select className="input" {...c} value={form.site} onChange={set('site')}>
@@ -128,8 +131,8 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
   } else if (destination === 'cloudwatch') {
     inputs = (
       <>
-        <TextField label="AWS Access Key ID" required autoComplete="off" value={form.accessKeyId} onChange={set('accessKeyId')} error={error('accessKeyId')} />
-        <TextField label="AWS Secret Access Key" required type="password" autoComplete="off" value={form.secretAccessKey} onChange={set('secretAccessKey')} error={error('secretAccessKey')} />
+        <TextField label="AWS Access Key ID" required={!managing} autoComplete="off" value={form.accessKeyId} onChange={set('accessKeyId')} error={error('accessKeyId')} hint={managing ? KEEP_HINT : undefined} />
+        <TextField label="AWS Secret Access Key" required={!managing} type="password" autoComplete="off" value={form.secretAccessKey} onChange={set('secretAccessKey')} error={error('secretAccessKey')} hint={managing ? KEEP_HINT : undefined} />
         <Field label="AWS Region" required error={error('region')}>
           {(c) => (
             <select className="input" {...c} value={form.region} onChange={set('region')}>
@@ -145,17 +148,17 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
       </>
     );
   } else if (destination === 'sumologic') {
-    inputs = <TextField label="Collector URL" required type="url" value={form.collectorUrl} onChange={set('collectorUrl')} error={error('collectorUrl')} placeholder="https://endpoint1.collection.sumologic.com/receiver/v1/http/…" />;
+    inputs = <TextField label="Collector URL" required={!managing} type="url" value={form.collectorUrl} onChange={set('collectorUrl')} error={error('collectorUrl')} hint={managing ? KEEP_HINT : undefined} placeholder="https://endpoint1.collection.sumologic.com/receiver/v1/http/…" />;
   } else {
-    inputs = <TextField label="Webhook URL" required type="url" value={form.webhookUrl} onChange={set('webhookUrl')} error={error('webhookUrl')} placeholder="https://eu.webhook.logs.insight.rapid7.com/v1/noformat/…" />;
+    inputs = <TextField label="Webhook URL" required={!managing} type="url" value={form.webhookUrl} onChange={set('webhookUrl')} error={error('webhookUrl')} hint={managing ? KEEP_HINT : undefined} placeholder="https://eu.webhook.logs.insight.rapid7.com/v1/noformat/…" />;
   }
 
   return (
     <Dialog
       open
       onClose={onClose}
-      title={view ? `Manage ${title}` : `Connect ${title}`}
-      description={view ? 'Saved keys and URLs are never shown again; enter them again to save changes.' : 'Keys and URLs are stored encrypted.'}
+      title={managing ? `Manage ${title}` : `Connect ${title}`}
+      description={managing ? 'Saved keys and URLs are stored encrypted and never shown again; leave them blank to keep them.' : 'Keys and URLs are stored encrypted.'}
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
@@ -195,9 +198,25 @@ function connectedDescription(view: NonNullable<LoggingSettings[LogDestination]>
   const parts: string[] = [];
   if (view.site) parts.push(`Site ${view.site}`);
   if (view.region) parts.push(`${view.region}, log group ${view.logGroup}`);
-  if (view.pending) parts.push(`${view.pending} event${view.pending === 1 ? '' : 's'} waiting`);
+  if (view.waiting) parts.push(`${view.waiting} event${view.waiting === 1 ? '' : 's'} waiting`);
   if (view.lastError) parts.push(`last error: ${view.lastError}`);
   return parts.length ? parts.join(' · ') : fallback;
+}
+
+/** Events given up after every attempt: why, and a way to send them again. */
+function FailedEvents({ view, onRetry }: { view: NonNullable<LoggingSettings[LogDestination]>; onRetry: () => Promise<void> }) {
+  if (!view.failed) return null;
+  return (
+    <div className="notice notice-error logging-failed" role="status">
+      <p>
+        <strong>{`${view.failed} event${view.failed === 1 ? '' : 's'} could not be delivered`}</strong>
+        {view.failedError ? <span className="logging-failed-error">{`Last error: ${view.failedError}`}</span> : null}
+      </p>
+      <Button size="sm" onClick={onRetry} successLabel="Queued" failureLabel="Retry failed">
+        Retry
+      </Button>
+    </div>
+  );
 }
 
 export default function LoggingSettingsPage() {
@@ -230,6 +249,23 @@ export default function LoggingSettingsPage() {
                 title={LOG_DESTINATION_TITLES[id]}
                 logo={LOGOS[id]}
                 description={view ? connectedDescription(view, DESCRIPTIONS[id]) : DESCRIPTIONS[id]}
+                status={
+                  view && id !== 'sftp' ? (
+                    <FailedEvents
+                      view={view}
+                      onRetry={async () => {
+                        try {
+                          await api.post('/logging/retry', { destination: id });
+                        } catch (err) {
+                          toast.error(errorMessage(err));
+                          throw err;
+                        }
+                        toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);
+                        query.reload();
+                      }}
+                    />
+                  ) : null
+                }
                 connected={isConnected(id)}
                 disabled={id === 'sftp'}
                 disabledReason="Contact Journey to enable SFTP log delivery"

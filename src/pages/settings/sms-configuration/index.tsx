@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { SmsSaveBodySchema, type SmsSettings } from '../../../../api/contract/sms';
+import { smsSaveBodySchema, type SmsSettings } from '../../../../api/contract/sms';
 import { useApi, useQuery } from '../../../api/hooks';
 import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
@@ -20,6 +20,7 @@ const PROVIDERS: Provider[] = [
 
 function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; settings: SmsSettings | undefined; onClose: () => void; onSaved: () => void }) {
   const api = useApi();
+  const managing = Boolean(settings?.provider);
   const [form, setForm] = useState({ accountSid: settings?.twilio?.accountSid ?? '', authToken: '', phoneNumber: settings?.twilio?.phoneNumber ?? '' });
   const [fields, setFields] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -28,7 +29,7 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
   const save = async () => {
     setFailure(null);
     const body = { provider: 'twilio', twilio: form };
-    const checked = check(SmsSaveBodySchema, body);
+    const checked = check(smsSaveBodySchema(managing), body);
     if (!checked.ok) {
       setFields(checked.fields);
       throw new Error('invalid');
@@ -54,7 +55,7 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
     <Dialog
       open={open}
       onClose={onClose}
-      title={settings?.provider ? 'Manage Twilio' : 'Connect Twilio'}
+      title={managing ? 'Manage Twilio' : 'Connect Twilio'}
       description="Your credentials are checked with Twilio before they are saved. The Auth Token is stored encrypted and never shown again."
       footer={
         <>
@@ -69,13 +70,13 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
         <TextField label="Account SID" required autoComplete="off" value={form.accountSid} onChange={set('accountSid')} error={fields['twilio.accountSid']} placeholder="AC…" />
         <TextField
           label="Auth Token"
-          required
+          required={!managing}
           type="password"
           autoComplete="new-password"
           value={form.authToken}
           onChange={set('authToken')}
           error={fields['twilio.authToken']}
-          hint={settings?.provider ? 'Enter the Auth Token again to save changes.' : undefined}
+          hint={managing ? 'Leave blank to keep the current value' : undefined}
         />
         <TextField label="Phone number" required type="tel" value={form.phoneNumber} onChange={set('phoneNumber')} error={fields['twilio.phoneNumber']} placeholder="+14155550100" />
         {failure && !Object.keys(fields).length ? (
