@@ -15,8 +15,8 @@ import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
 import { Field, TextField } from '../../../ui/Field';
+import { QueryState } from '../../../ui/QueryState';
 import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
-import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { apiFields, check, type FieldErrors } from '../form-errors';
 
@@ -232,55 +232,51 @@ export default function LoggingSettingsPage() {
         <h1 className="page-title">Logging</h1>
         <p className="muted page-lead">Send this account's activity (every audit log entry) to your logging service, in batches, retried until delivered.</p>
       </div>
-      {query.loading && !query.data ? (
-        <LoadingPanel />
-      ) : query.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorMessage(query.error)} <Button size="sm" onClick={query.reload}>Try again</Button>
-        </div>
-      ) : (
-        <div className="integration-grid">
-          {sortIntegrations(ids, isConnected).map((id) => {
-            const view = id === 'sftp' ? undefined : query.data?.[id];
-            return (
-              <IntegrationCard
-                key={id}
-                id={id}
-                title={LOG_DESTINATION_TITLES[id]}
-                logo={LOGOS[id]}
-                description={view ? connectedDescription(view, DESCRIPTIONS[id]) : DESCRIPTIONS[id]}
-                status={
-                  view && id !== 'sftp' ? (
-                    <FailedEvents
-                      view={view}
-                      onRetry={async () => {
-                        try {
-                          await api.post('/logging/retry', { destination: id });
-                        } catch (err) {
-                          toast.error(errorMessage(err));
-                          throw err;
-                        }
-                        toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);
-                        query.reload();
-                      }}
-                    />
-                  ) : null
-                }
-                connected={isConnected(id)}
-                disabled={id === 'sftp'}
-                disabledReason="Contact Journey to enable SFTP log delivery"
-                onConnect={() => id !== 'sftp' && setEditing(id)}
-                onManage={() => id !== 'sftp' && setEditing(id)}
-                onDisconnect={async () => {
-                  await api.delete('/logging', { json: { destination: id } });
-                  toast.success(`${LOG_DESTINATION_TITLES[id]} has been disconnected`);
-                  query.reload();
-                }}
-              />
-            );
-          })}
-        </div>
-      )}
+      <QueryState query={query}>
+        {() => (
+          <div className="integration-grid">
+            {sortIntegrations(ids, isConnected).map((id) => {
+              const view = id === 'sftp' ? undefined : query.data?.[id];
+              return (
+                <IntegrationCard
+                  key={id}
+                  id={id}
+                  title={LOG_DESTINATION_TITLES[id]}
+                  logo={LOGOS[id]}
+                  description={view ? connectedDescription(view, DESCRIPTIONS[id]) : DESCRIPTIONS[id]}
+                  status={
+                    view && id !== 'sftp' ? (
+                      <FailedEvents
+                        view={view}
+                        onRetry={async () => {
+                          try {
+                            await api.post('/logging/retry', { destination: id });
+                          } catch (err) {
+                            toast.error(errorMessage(err));
+                            throw err;
+                          }
+                          toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);
+                          query.reload();
+                        }}
+                      />
+                    ) : null
+                  }
+                  connected={isConnected(id)}
+                  disabled={id === 'sftp'}
+                  disabledReason="Contact Journey to enable SFTP log delivery"
+                  onConnect={() => id !== 'sftp' && setEditing(id)}
+                  onManage={() => id !== 'sftp' && setEditing(id)}
+                  onDisconnect={async () => {
+                    await api.delete('/logging', { json: { destination: id } });
+                    toast.success(`${LOG_DESTINATION_TITLES[id]} has been disconnected`);
+                    query.reload();
+                  }}
+                />
+              );
+            })}
+          </div>
+        )}
+      </QueryState>
       {editing ? (
         <DestinationDialog
           key={editing}

@@ -5,8 +5,8 @@ import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
 import { TextField } from '../../../ui/Field';
+import { QueryState } from '../../../ui/QueryState';
 import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
-import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { apiFields, check, type FieldErrors } from '../form-errors';
 
@@ -102,35 +102,31 @@ export default function SmsConfigurationSettings() {
         <h1 className="page-title">SMS Configuration</h1>
         <p className="muted page-lead">The provider that sends your customers their passcodes and links by SMS.</p>
       </div>
-      {query.loading && !query.data ? (
-        <LoadingPanel />
-      ) : query.error ? (
-        <div className="notice notice-error" role="alert">
-          {errorMessage(query.error)} <Button size="sm" onClick={query.reload}>Try again</Button>
-        </div>
-      ) : (
-        <div className="integration-grid">
-          {sortIntegrations(PROVIDERS, (p) => connected(p.id)).map((p) => (
-            <IntegrationCard
-              key={p.id}
-              id={p.id}
-              title={p.title}
-              logo={p.logo}
-              description={connected(p.id) && query.data?.twilio ? `Sending from ${query.data.twilio.phoneNumber} (account ${query.data.twilio.accountSid})` : p.description}
-              connected={connected(p.id)}
-              disabled={Boolean(p.disabledReason)}
-              disabledReason={p.disabledReason}
-              onConnect={() => setEditing(true)}
-              onManage={() => setEditing(true)}
-              onDisconnect={async () => {
-                await api.delete('/sms');
-                toast.success('Twilio has been disconnected');
-                query.reload();
-              }}
-            />
-          ))}
-        </div>
-      )}
+      <QueryState query={query}>
+        {() => (
+          <div className="integration-grid">
+            {sortIntegrations(PROVIDERS, (p) => connected(p.id)).map((p) => (
+              <IntegrationCard
+                key={p.id}
+                id={p.id}
+                title={p.title}
+                logo={p.logo}
+                description={connected(p.id) && query.data?.twilio ? `Sending from ${query.data.twilio.phoneNumber} (account ${query.data.twilio.accountSid})` : p.description}
+                connected={connected(p.id)}
+                disabled={Boolean(p.disabledReason)}
+                disabledReason={p.disabledReason}
+                onConnect={() => setEditing(true)}
+                onManage={() => setEditing(true)}
+                onDisconnect={async () => {
+                  await api.delete('/sms');
+                  toast.success('Twilio has been disconnected');
+                  query.reload();
+                }}
+              />
+            ))}
+          </div>
+        )}
+      </QueryState>
       {editing ? (
         <TwilioDialog
           open
