@@ -11,6 +11,9 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['test/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['test/unit/setup.ts'],
+          // UI tests compile lazy pages on first use; on a loaded 2-core machine that alone can
+          // take seconds, so each test gets more than vitest's default 5 s.
+          testTimeout: 15_000,
         },
       },
       {
