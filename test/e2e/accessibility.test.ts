@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
-import { encryptZoomContext, startZoomPeer, type ZoomPeer } from '../fixtures/host-peers';
+import { encryptZoomContext, startZoomPeer, zoomServerEnv, type ZoomPeer } from '../fixtures/host-peers';
 
 // Every main screen of the console, checked by axe-core in Chromium against WCAG 2.0/2.1 level A
 // and AA. A failure lists each violation with the elements it was found on.
@@ -258,13 +258,7 @@ describe('accessibility of the Zoom entry in Chromium', () => {
     zoom = await startZoomPeer([{ id: 'z-super', email: 'supervisor@acme.test', first_name: 'Sam', last_name: 'Silva' }]);
     server = await startServer({
       env: {
-        ZOOM_CLIENT_ID: ZOOM_APP_ID,
-        ZOOM_CLIENT_SECRET: ZOOM_SECRET,
-        ZOOM_ACCOUNT_ID: zoom.accountId,
-        ZOOM_API_CLIENT_ID: zoom.clientId,
-        ZOOM_API_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_API_URL: zoom.apiUrl,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
+        ...zoomServerEnv(zoom, ZOOM_APP_ID, ZOOM_SECRET),
       },
     });
     browser = await launchBrowser();

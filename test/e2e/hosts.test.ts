@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
-import { encryptZoomContext, startWebexPeer, startZoomPeer, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
+import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
 
 // The zoom and webex entries in Chromium, each with the real SDK talking to a fake host: Zoom's
 // native bridge (window.chrome.webview) injected into the page, and a Webex web client on a
@@ -64,13 +64,7 @@ describe('embedded hosts in Chromium', () => {
     broker = await startWebexPeer(WEBEX_APP_ID);
     server = await startServer({
       env: {
-        ZOOM_CLIENT_ID: ZOOM_APP_ID,
-        ZOOM_CLIENT_SECRET: ZOOM_SECRET,
-        ZOOM_ACCOUNT_ID: zoom.accountId,
-        ZOOM_API_CLIENT_ID: zoom.clientId,
-        ZOOM_API_CLIENT_SECRET: zoom.clientSecret,
-        ZOOM_API_URL: zoom.apiUrl,
-        ZOOM_OAUTH_URL: zoom.oauthUrl,
+        ...zoomServerEnv(zoom, ZOOM_APP_ID, ZOOM_SECRET),
         WEBEX_APP_ID,
         WEBEX_ALLOWED_ISSUERS: broker.issuer,
       },
