@@ -1,5 +1,5 @@
 import { act, fireEvent, renderHook, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CustomerResult } from '../../api/contract/results';
 import { SEARCH_DEBOUNCE_MS, useCustomerSearch } from '../../src/pages/search/useCustomerSearch';
 import { here, makeBootstrap, mockApi, renderSignedIn } from './helpers';
@@ -44,6 +44,9 @@ describe('customer search: debounce', () => {
 });
 
 describe('customer search dialog', () => {
+  // The dialog is a lazy page: on a fresh clone vitest compiles it on first use, which can take
+  // longer than a find waits. Compile it before the tests so they time the dialog, not the compiler.
+  beforeAll(() => import('../../src/pages/search'), 60_000);
   const open = () => fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
 
   it('opens with Ctrl+K and with Cmd+K', async () => {

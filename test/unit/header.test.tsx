@@ -1,10 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { here, makeBootstrap, makeToken, renderSignedIn, TOKEN_KEY } from './helpers';
 
 const openSettingsMenu = async () => fireEvent.click(await screen.findByRole('button', { name: 'Settings menu' }));
 
 describe('header', () => {
+  // The search dialog is a lazy page; compile it before the tests that open it (see customer-search.test.tsx).
+  beforeAll(() => import('../../src/pages/search'), 60_000);
   it('links the logo to the root', async () => {
     renderSignedIn('/passkeys');
     expect((await screen.findByRole('link', { name: 'Acme Support home' })).getAttribute('href')).toBe('/');
