@@ -45,6 +45,16 @@ export interface AppBillingTable {
   paid_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  account_id: string;
+  app: string;
+  task_id: string;
+  kind: string;
+  units: number;
+  ts: CreatedAt;
+}
+
 export interface BrandingTable {
   account_id: string;
   name: string;
@@ -207,6 +217,7 @@ export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
   app_billing: AppBillingTable;
+  credit_ledger: CreditLedgerTable;
   branding: BrandingTable;
   invitations: InvitationsTable;
   audit_log: AuditLogTable;

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { Trx } from '../../db/index';
+import type { AppId } from '../../contract/apps';
+import { getApp } from '../../contract/apps';
+import { ApiError } from '../../http/errors';
+
+/**
+ * The credit meter. Every app calls `assertAppUsable` before it starts billable work and
+ * `chargeCredits` in the same transaction as the task it charges, so usage shown anywhere
+ * (bootstrap, header, billing) is what tasks really consumed.
+ */
+
+/** Refuses work for an app the account cannot use right now, with what to do about it. */
+export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, units = 1): Promise<void> {
+  const row = await trx
+    .selectFrom('app_billing')
+    .select(['status', 'credits', 'free_tier'])
+    .where('account_id', '=', accountId)
+    .where('app', '=', app)
+    .executeTakeFirst();
+  const title = getApp(app)?.title ?? app;
+  if (!row || row.status === 'inactive' || row.status === 'cancelled') {
+    throw new ApiError(403, 'APP_NOT_ACTIVE', `${title} is not active on this account. Start a free trial or subscribe to it in the console.`);
+  }
+  if (row.status === 'free-trial' && row.credits + units > row.free_tier) {
+    throw new ApiError(
+      402,
+      'FREE_TIER_EXHAUSTED',
+      `The free trial of ${title} has used all ${row.free_tier} of its credits. Subscribe to ${title} under Settings > Billing to continue.`,
+    );
+  }
+}
+
+/**
+ * Charges `units` credits of `app` for one task and kind of unit, once: a retry of the same
+ * charge (same task and kind) changes nothing and answers false.
+ */
+export async function chargeCredits(
+  trx: Trx,
+  charge: { accountId: string; app: AppId; taskId: string; kind: string; units?: number; now?: Date },
+): Promise<boolean> {
+  const units = charge.units ?? 1;
+  const inserted = await trx
+    .insertInto('credit_ledger')
+    .values({ account_id: charge.accountId, app: charge.app, task_id: charge.taskId, kind: charge.kind, units, ...(charge.now ? { ts: charge.now } : {}) })
+    .onConflict((oc) => oc.columns(['account_id', 'app', 'task_id', 'kind']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  await sql`update app_billing set credits = credits + ${units}, updated_at = now()
+    where account_id = ${charge.accountId} and app = ${charge.app}`.execute(trx);
+  return true;
+}
+
+/** Credits of `app` used per UTC day since `since` (for billing charts). */
+export async function creditsPerDay(trx: Trx, accountId: string, app: AppId, since: Date): Promise<{ day: string; credits: number }[]> {
+  const rows = await sql<{ day: string; credits: number }>`
+    select to_char(date_trunc('day', ts at time zone 'UTC'), 'YYYY-MM-DD') as day, sum(units)::int as credits
+    from credit_ledger where account_id = ${accountId} and app = ${app} and ts >= ${since}
+    group by 1 order by 1`.execute(trx);
+  return rows.rows;
+}
