@@ -1,7 +1,8 @@
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { MAX_LOOKUP_CUSTOMERS, type CustomerLookupSettings, type LookupCustomer } from '../contract/customer-lookup';
-import { compileGjsonPath, gjsonGet, renderTemplate } from './gjson';
+import { compileGjsonPath, gjsonFind, renderTemplate } from './gjson';
+import { parseRawJson, type JsonNode } from './raw-json';
 import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
 
 // Calls an account's own customer API with a caller's phone number and turns its answer into
@@ -45,22 +46,23 @@ export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: Reso
     const snippet = res.text().slice(0, 200).trim();
     throw lookupFailed(`The endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`);
   }
-  let document: unknown;
+  let document: JsonNode;
   try {
-    document = res.json();
+    // Raw-preserving: ids such as 634866135153775564 keep every digit (JSON.parse rounds them).
+    document = parseRawJson(res.text());
   } catch {
     throw lookupFailed('The endpoint did not answer with JSON.');
   }
-  const found = gjsonGet(document, compileGjsonPath(settings.customerPath));
-  const list = found === undefined || found === null ? [] : Array.isArray(found) ? found : typeof found === 'object' ? [found] : null;
-  if (!list) throw lookupFailed(`The customers array path "${settings.customerPath}" leads to ${typeof found}, not to a list of customers.`);
+  const found = gjsonFind(document, compileGjsonPath(settings.customerPath));
+  const list = !found || found.kind === 'null' ? [] : found.kind === 'array' ? found.items : found.kind === 'object' ? [found] : null;
+  if (!list) throw lookupFailed(`The customers array path "${settings.customerPath}" leads to a ${found!.kind}, not to a list of customers.`);
   const idPath = compileGjsonPath(settings.customerId);
   const customers: LookupCustomer[] = [];
   for (const item of list) {
-    const id = gjsonGet(item, idPath);
+    const id = gjsonFind(item, idPath);
     // A customer without an id cannot be matched later; leave it out.
-    if (id === undefined || id === null || typeof id === 'object') continue;
-    customers.push({ id: String(id), title: renderTemplate(settings.titleTemplate, item), description: renderTemplate(settings.descriptionTemplate, item) });
+    if (!id || id.kind === 'null' || id.kind === 'object' || id.kind === 'array') continue;
+    customers.push({ id: id.kind === 'string' ? id.value : id.raw, title: renderTemplate(settings.titleTemplate, item), description: renderTemplate(settings.descriptionTemplate, item) });
     if (customers.length >= MAX_LOOKUP_CUSTOMERS) break;
   }
   return customers;

@@ -23,6 +23,8 @@ async function customerApi(): Promise<Peer> {
       const { phoneNumber } = JSON.parse(req.body);
       return json(res, 200, { matches: phoneNumber === '+447700900123' ? CUSTOMERS : [] });
     }
+    // Raw text: ids past 2^53 that JSON.stringify could not even write.
+    if (req.path === '/big-ids') return void res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":634866135153775564,"n":{"id":9007199254740993}},{"id":"x-2","n":{"id":1.50}}]');
     if (req.path === '/broken') return json(res, 500, { error: 'database down' });
     if (req.path === '/html') return void res.end('<html>hi</html>');
     if (req.path === '/redirect') return void res.writeHead(302, { location: 'http://10.0.0.1/customers' }).end();
@@ -85,8 +87,8 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
   });
 
   it('an unsupported GJSON path is refused with what is not supported', async () => {
-    const res = await t.call('POST', '/customer-lookup', { as: 'admin@acme.test', body: { ...settings(), customerPath: 'data.@reverse' } });
-    expect((await res.json()).fields).toEqual({ customerPath: 'Modifiers (@...) are not supported.' });
+    const res = await t.call('POST', '/customer-lookup', { as: 'admin@acme.test', body: { ...settings(), customerPath: 'data.results.[0]' } });
+    expect((await res.json()).fields).toEqual({ customerPath: 'Multipaths ({...} or [...]) are not supported.' });
   });
 
   it('saving answers the settings with header names only, values encrypted', async () => {
@@ -142,6 +144,19 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
     expect(await res.json()).toEqual({ customers: [{ id: 'c-1', title: 'Ada Lovelace', description: 'Plan: gold, +447700900123' }] });
     expect(api.received[0].method).toBe('POST');
     expect(JSON.parse(api.received[0].body)).toEqual({ phoneNumber: '+447700900123' });
+  });
+
+  it('large numeric ids and numbers in templates come back with every digit', async () => {
+    const res = await t.call('POST', '/customer-lookup/test', {
+      as: 'admin@acme.test',
+      body: { ...settings(), url: `${api.url}/big-ids`, customerPath: '@this', customerId: 'id', titleTemplate: 'Account {n.id}', descriptionTemplate: '{id}', phoneNumber: '+447700900123' },
+    });
+    expect(await res.json()).toEqual({
+      customers: [
+        { id: '634866135153775564', title: 'Account 9007199254740993', description: '634866135153775564' },
+        { id: 'x-2', title: 'Account 1.50', description: 'x-2' },
+      ],
+    });
   });
 
   it('no customers found is an empty list', async () => {
