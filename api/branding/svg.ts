@@ -5,8 +5,11 @@ import { LOGO_MAX_BYTES } from '../contract/branding';
 // Logos are customer-supplied SVG that the console shows in every admin's browser, so the server
 // keeps only a static, self-contained drawing: DOMPurify (on jsdom, never happy-dom) with the SVG
 // profiles, minus everything that can script, fetch, navigate or animate attributes, then our own
-// pass for references out of the document. The console shows logos only through <img>, which runs
-// no script either; this is the second wall, and the one that protects other consumers.
+// pass for references out of the document. What real design tools write stays: CSS (<style> and
+// style attributes, judged after decoding CSS escapes), references inside the document (#id, for
+// <use> and paint servers) and embedded bitmaps as data: URIs. The console shows logos only
+// through <img>, which runs no script either; this is the second wall, and the one that protects
+// other consumers (a logo opened directly or inlined).
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -15,32 +18,75 @@ const { window } = new JSDOM('');
 const purify = DOMPurify(window as never);
 
 const FORBIDDEN_TAGS = [
-  'style', 'image', 'use', 'a', 'animate', 'set', 'foreignObject', 'foreignobject',
+  'a', 'animate', 'set', 'foreignObject', 'foreignobject',
   'animateMotion', 'animatemotion', 'animateTransform', 'animatetransform', 'animateColor', 'animatecolor',
   'mpath', 'tref', 'script', 'feImage', 'feimage', 'font', 'altGlyph', 'altglyph', 'glyphRef', 'glyphref',
 ];
-const FORBIDDEN_ATTRS = ['style', 'src', 'action', 'formaction', 'begin', 'end', 'to', 'from', 'values', 'by', 'attributeName'];
+// `values` stays: animation elements are gone, and feColorMatrix needs it.
+const FORBIDDEN_ATTRS = ['src', 'action', 'formaction', 'begin', 'end', 'to', 'from', 'by', 'attributeName'];
 
 export class SvgRejected extends Error {}
 
 /** Keeps fragment references (#id); anything that leaves the document is external. */
 const isLocalRef = (value: string) => value.trim().startsWith('#');
+/** Bitmaps a logo may embed: raster only (an SVG inside a data: URI would be a document again). */
+const RASTER_DATA_URI = /^\s*data:image\/(png|jpeg|jpg|gif|webp);base64,[A-Za-z0-9+/=\s]*$/i;
 const URL_REF = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
+// CSS that reaches outside the document or runs something, whatever the reference looks like.
+const CSS_DANGER = /@import|@font-face|@namespace|expression\s*\(|image-set\s*\(|\bimage\s*\(|cross-fade\s*\(|element\s*\(|\bsrc\s*\(|-moz-binding|behavior\s*:|javascript:/i;
 
-function hasExternalUrl(value: string): boolean {
-  for (const match of value.matchAll(URL_REF)) if (!isLocalRef(match[2] ?? '')) return true;
-  // an unterminated url( cannot be judged: treat it as external
-  return /url\s*\(/i.test(value.replace(URL_REF, ''));
+/**
+ * CSS as a browser reads it: comments gone, escapes decoded (`\\75 rl(` is `url(`). Judging the
+ * text as written would let an escaped url() through.
+ */
+export function decodeCss(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?(\*\/|$)/g, ' ')
+    .replace(/\\(?:([0-9a-fA-F]{1,6})[ \t\n\r\f]?|\r\n|([\s\S]))/g, (_, hex: string | undefined, ch: string | undefined) => {
+      if (hex) {
+        const code = parseInt(hex, 16);
+        return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? '\uFFFD' : String.fromCodePoint(code);
+      }
+      return ch === undefined || ch === '\n' || ch === '\r' || ch === '\f' ? '' : ch;
+    });
 }
+
+/** True when CSS (a stylesheet, a style attribute or a presentation attribute) is not self-contained. */
+export function isUnsafeCss(text: string): boolean {
+  const css = decodeCss(text);
+  if (CSS_DANGER.test(css)) return true;
+  for (const match of css.matchAll(URL_REF)) if (!isLocalRef(match[2] ?? '')) return true;
+  // an unterminated url( cannot be judged: treat it as external
+  return /url\s*\(/i.test(css.replace(URL_REF, ''));
+}
+
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
 
 function stripReferences(root: Element) {
   const elements = [root, ...Array.from(root.getElementsByTagName('*'))];
   for (const el of elements) {
+    if (!root.contains(el)) continue;
+    const tag = el.localName;
+    const href = el.getAttribute('href') ?? el.getAttributeNS(XLINK_NS, 'href');
+    // Without an acceptable reference these draw nothing; with a foreign one they fetch.
+    if (tag === 'use' && (href === null || !isLocalRef(href))) {
+      el.remove();
+      continue;
+    }
+    if (tag === 'image' && (href === null || !RASTER_DATA_URI.test(href))) {
+      el.remove();
+      continue;
+    }
+    if (tag === 'style') {
+      if (isUnsafeCss(el.textContent ?? '')) el.remove();
+      continue;
+    }
     for (const attr of Array.from(el.attributes)) {
       const name = attr.localName.toLowerCase();
       if (name.startsWith('on')) el.removeAttributeNode(attr);
-      else if ((name === 'href' || name === 'src') && !isLocalRef(attr.value)) el.removeAttributeNode(attr);
-      else if (hasExternalUrl(attr.value)) el.removeAttributeNode(attr);
+      else if (name === 'href' || name === 'src') {
+        if (!isLocalRef(attr.value) && !(tag === 'image' && RASTER_DATA_URI.test(attr.value))) el.removeAttributeNode(attr);
+      } else if (isUnsafeCss(attr.value)) el.removeAttributeNode(attr);
     }
   }
 }
@@ -60,6 +106,9 @@ function flattenXmlNodes(root: Element) {
   walk(root);
 }
 
+/** `<!DOCTYPE svg PUBLIC "…" "…">`: external identifiers only, no internal subset `[…]`. */
+const DOCTYPE_WITHOUT_SUBSET = /<!DOCTYPE\s+svg(?:\s+(?:PUBLIC\s+"[^"]*"\s+"[^"]*"|PUBLIC\s+'[^']*'\s+'[^']*'|SYSTEM\s+"[^"]*"|SYSTEM\s+'[^']*'))?\s*>/i;
+
 const LENGTH = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/;
 
 /** The viewBox keeps the drawing's proportions once width and height are gone. */
@@ -78,9 +127,12 @@ function normaliseSize(svg: Element) {
 export function sanitizeSvg(text: string): string {
   if (Buffer.byteLength(text, 'utf8') > LOGO_MAX_BYTES) throw new SvgRejected(`The logo is larger than ${LOGO_MAX_BYTES / 1024} KB.`);
   if (text.includes('\uFFFD')) throw new SvgRejected('The logo is not UTF-8 text.');
-  // Entities are the door to billion-laughs and external entity tricks: no DTD at all.
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new SvgRejected('The logo may not contain a DOCTYPE or entities.');
-  const doc = new window.DOMParser().parseFromString(text, 'image/svg+xml');
+  // Entities are the door to billion-laughs and external entity tricks: a DOCTYPE may only name
+  // the SVG DTD (as Illustrator writes it), never declare anything; it is dropped before parsing.
+  if (/<!ENTITY/i.test(text)) throw new SvgRejected('The logo may not contain entities.');
+  const withoutDoctype = text.replace(DOCTYPE_WITHOUT_SUBSET, '');
+  if (/<!DOCTYPE/i.test(withoutDoctype)) throw new SvgRejected('The logo may not contain a DOCTYPE with declarations or entities.');
+  const doc = new window.DOMParser().parseFromString(withoutDoctype, 'image/svg+xml');
   const root = doc.documentElement;
   if (!root || doc.getElementsByTagName('parsererror').length > 0) throw new SvgRejected('The logo is not a well-formed SVG file.');
   if (root.namespaceURI !== SVG_NS || root.localName !== 'svg') throw new SvgRejected('The logo must be an SVG image.');
@@ -90,6 +142,8 @@ export function sanitizeSvg(text: string): string {
   try {
     body = purify.sanitize(root, {
       USE_PROFILES: { svg: true, svgFilters: true },
+      // DOMPurify leaves <use> out because it can fetch; stripReferences keeps only #id ones.
+      ADD_TAGS: ['use'],
       FORBID_TAGS: FORBIDDEN_TAGS,
       FORBID_ATTR: FORBIDDEN_ATTRS,
       ALLOW_DATA_ATTR: false,

@@ -26,6 +26,16 @@ const HOSTILE: Record<string, string> = {
   'external paint server in fill': wrap('<rect fill="url(https://evil.test/paint.svg#p)" width="1" height="1"/>'),
   'feImage fetching a URL': wrap('<filter id="f"><feImage href="https://evil.test/x.png"/></filter>'),
   'embedded HTML namespace script': wrap('<html:script xmlns:html="http://www.w3.org/1999/xhtml">alert(1)</html:script>'),
+  'CSS-escaped url() in a presentation attribute': wrap('<rect fill="\\75 rl(https://evil.test/p.svg#p)" width="1" height="1"/>'),
+  'CSS-escaped url() in a style attribute': wrap('<rect style="fill:\\75\\72\\6c(https://evil.test/#a)" width="1" height="1"/>'),
+  'CSS-escaped url() in a style element': wrap('<style>rect{fill:\\000075rl(https://evil.test/#a)}</style><rect width="1" height="1"/>'),
+  'url() split by a CSS comment': wrap('<style>rect{fill:url(/**/https://evil.test/#a)}</style>'),
+  'CSS-escaped @import': wrap('<style>@\\69mport "https://evil.test/x.css";</style>'),
+  'image-set with a bare string': wrap('<rect style="fill:image-set(\'https://evil.test/x.png\' 1x)" width="1" height="1"/>'),
+  'external use through xlink:href': wrap('<use xlink:href="https://evil.test/sprite.svg#x"/>'),
+  'use pointing at a data: document': wrap('<use href="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=#x"/>'),
+  'javascript: in an image href': wrap('<image href="javascript:alert(1)" width="1" height="1"/>'),
+  'HTML in a data: URI disguised as a bitmap': wrap('<image href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==" width="1" height="1"/>'),
   'processing instruction stylesheet': `<?xml-stylesheet href="https://evil.test/x.css"?>${wrap('<rect width="1" height="1"/>')}`,
 };
 
@@ -62,6 +72,40 @@ describe('SVG logo sanitising', () => {
     const out = sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 5 5" width="100" height="100"/>');
     expect(out).toContain('viewBox="0 0 5 5"');
     expect(out).not.toContain('width=');
+  });
+
+  it('keeps CSS that stays inside the document', () => {
+    const out = sanitizeSvg(wrap('<style>.a{fill:#33de72;fill-rule:evenodd}.b{fill:url(#g)}</style><rect class="a" style="opacity:.5;fill:url(#g)" width="1" height="1"/>'));
+    expect(out).toContain('<style>.a{fill:#33de72;fill-rule:evenodd}.b{fill:url(#g)}</style>');
+    expect(out).toContain('style="opacity:.5;fill:url(#g)"');
+  });
+
+  it('keeps <use> of an element of the same document', () => {
+    const out = sanitizeSvg(wrap('<defs><path id="p" d="M0 0h5v5z"/></defs><use xlink:href="#p" x="2"/><use href="#p"/>'));
+    expect(out).toMatch(/<use [^>]*href="#p" x="2"\/>/);
+    expect(out).toContain('<use href="#p"/>');
+  });
+
+  it('keeps embedded PNG, JPEG, GIF and WebP bitmaps', () => {
+    for (const type of ['png', 'jpeg', 'gif', 'webp']) {
+      const href = `data:image/${type};base64,iVBORw0KGgo=`;
+      expect(sanitizeSvg(wrap(`<image xlink:href="${href}" width="1" height="1"/>`))).toContain(href);
+    }
+  });
+
+  it('keeps filter primitives and their attributes', () => {
+    const out = sanitizeSvg(wrap('<filter id="f"><feColorMatrix type="matrix" values="1 0 0 0 0 0 1 0 0 0 0 0 1 0 0 0 0 0 1 0"/><feGaussianBlur stdDeviation="2"/></filter><rect filter="url(#f)" width="1" height="1"/>'));
+    expect(out).toContain('values="1 0 0 0 0');
+    expect(out).toContain('filter="url(#f)"');
+  });
+
+  it('accepts the SVG 1.1 DOCTYPE that Illustrator writes', () => {
+    const svg = `<?xml version="1.0"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">${wrap('<rect width="1" height="1"/>')}`;
+    expect(sanitizeSvg(svg)).toContain('<rect width="1" height="1"/>');
+  });
+
+  it('refuses a DOCTYPE with an internal subset even without entities', () => {
+    expect(() => sanitizeSvg(`<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd" [<!ATTLIST svg a CDATA "b">]>${wrap('')}`)).toThrow(SvgRejected);
   });
 
   it('refuses a DOCTYPE with entities (billion laughs)', () => {
