@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AssignableRoleSchema, RoleSchema } from './common';
+import { AssignableRoleSchema, RoleSchema, text } from './common';
 
 /** One active admin of the account (GET /admins). */
 export const AdminItemSchema = v.object({
@@ -17,6 +17,6 @@ export const RoleUpdateSchema = v.object({ role: AssignableRoleSchema });
 export type RoleUpdate = v.InferOutput<typeof RoleUpdateSchema>;
 
 /** Path parameter of the admin and invitation calls. */
-export const IdParamSchema = v.object({ id: v.string() });
+export const IdParamSchema = v.object({ id: text() });
 
 export const OWNER_LABEL = 'Account Owner';

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { requiredText, text } from './common';
 import { BrandingSchema } from './session';
 
 export { BrandingSchema, type Branding } from './session';
@@ -19,7 +20,7 @@ export const LOGO_MAX_BASE64 = Math.ceil(LOGO_MAX_BYTES / 3) * 4;
 /** Brand colour: hex, at most 7 characters ('#' and six digits, or the three-digit form), uppercased. */
 export const BRAND_COLOR_PATTERN = /^#(?:[0-9A-F]{3}|[0-9A-F]{6})$/;
 export const BrandColorSchema = v.pipe(
-  v.string(),
+  text('The brand color must be a hex color such as #2563EB'),
   v.trim(),
   v.toUpperCase(),
   v.maxLength(7, 'The brand color has at most 7 characters'),
@@ -28,9 +29,9 @@ export const BrandColorSchema = v.pipe(
 
 /** PUT /branding. `logo` is the SVG text base64-encoded, or '' for no logo. */
 export const BrandingUpdateSchema = v.object({
-  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Company name is required'), v.maxLength(200, 'The company name has at most 200 characters')),
+  name: requiredText('Company name is required', 200, 'The company name has at most 200 characters'),
   logo: v.pipe(
-    v.string(),
+    text('The logo must be base64-encoded SVG'),
     v.maxLength(LOGO_MAX_BASE64, `The logo is larger than ${LOGO_MAX_BYTES / 1024} KB`),
     v.regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'The logo must be base64-encoded SVG'),
   ),
@@ -44,7 +45,7 @@ export type BrandingUpdate = v.InferOutput<typeof BrandingUpdateSchema>;
  */
 export const DOMAIN_PATTERN = /^[a-z0-9]+(?:[.-][a-z0-9]+)*\.[a-z]{2,5}$/;
 export const DomainNameSchema = v.pipe(
-  v.string(),
+  text('Enter a domain such as console.example.com'),
   v.trim(),
   v.maxLength(253, 'A domain has at most 253 characters'),
   v.regex(DOMAIN_PATTERN, 'Enter a domain such as console.example.com'),

@@ -19,7 +19,63 @@ export const PLATFORMS = ['azure', 'google', 'webex', 'zoom', 'okta', 'oidc'] as
 export const PlatformSchema = v.picklist(PLATFORMS);
 export type Platform = v.InferOutput<typeof PlatformSchema>;
 
-export const EmailSchema = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('Please provide a valid email address'), v.maxLength(254));
+/**
+ * NUL cannot be stored (PostgreSQL text refuses it) and a lone surrogate is not text at all (it
+ * has no UTF-8 form): either one reaching the database would be a 500, or a CSV export cut off.
+ */
+const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const TEXT_MESSAGE = 'Text may not contain NUL characters or unpaired surrogates';
+export const isStorableText = (s: string) => !BAD_TEXT.test(s);
+
+/**
+ * Every text field of every request: a string without NUL or lone surrogates. `message` is the
+ * message for a missing or non-string value, so a missing required field reads like an empty one.
+ */
+export const text = (message?: string) => v.pipe(v.string(message), v.check(isStorableText, TEXT_MESSAGE));
+
+/** A required text field: the same message when missing, blank or only spaces. */
+export const requiredText = (message: string, max = 500, tooLong = 'This value is too long') =>
+  v.pipe(text(message), v.trim(), v.nonEmpty(message), v.maxLength(max, tooLong));
+
+// RFC 5321 dot-atom local part (letters, digits and ! # $ % & ' * + - / = ? ^ _ ` { | } ~, dots
+// between them), at most 64 characters; a domain of LDH labels whose top label is letters or an
+// IDN in punycode (xn--…). Quoted local parts and address literals are refused: no mail system
+// an admin signs in with hands them out.
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
+export const EMAIL_MESSAGE = 'Please provide a valid email address';
+
+export function isEmailAddress(address: string): boolean {
+  const at = address.lastIndexOf('@');
+  if (at < 1 || address.length > 254) return false;
+  const local = address.slice(0, at);
+  return local.length <= 64 && LOCAL_PART.test(local) && DOMAIN.test(address.slice(at + 1));
+}
+
+/** The one e-mail address rule: invitations, sign-in, SSO sign-in, identity provider claims. */
+export const EmailSchema = v.pipe(text(EMAIL_MESSAGE), v.trim(), v.toLowerCase(), v.check(isEmailAddress, EMAIL_MESSAGE));
+
+/** True for an absolute http(s) URL with a host; the scheme is case-insensitive (HTTPS://). */
+export function urlScheme(value: string): 'https' | 'http' | null {
+  try {
+    const url = new URL(value);
+    if (!url.hostname) return null;
+    return url.protocol === 'https:' ? 'https' : url.protocol === 'http:' ? 'http' : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The one URL rule: a required URL (`required` when missing or blank, `invalid` when not a URL)
+ * that must be https unless `allowHttp`; `HTTPS://` counts as https.
+ */
+export const urlSchema = (messages: { required: string; invalid: string; https: string }, options: { allowHttp?: boolean; max?: number } = {}) =>
+  v.pipe(
+    requiredText(messages.required, options.max ?? 2000, 'URL is too long'),
+    v.check((s) => urlScheme(s) !== null, messages.invalid),
+    v.check((s) => options.allowHttp || urlScheme(s) === 'https', messages.https),
+  );
 
 /** Every error answer of the API. `fields` names the failing inputs of a 400. */
 export const ErrorBodySchema = v.object({

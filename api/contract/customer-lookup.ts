@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { gjsonPathProblem } from '../integrations/gjson';
 import { PhoneNumberSchema } from './sms';
+import { requiredText, urlSchema } from './common';
 
 export const MAX_LOOKUP_HEADERS = 3;
 export const LOOKUP_URL_PREFIX = 'https://';
 
-const required = (message: string, max = 500) => v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, 'This value is too long'));
+const required = (message: string, max = 500) => requiredText(message, max);
 
 /** A GJSON path the evaluator supports; the message says what is not supported. */
 const gjsonPath = (message: string) =>
@@ -18,13 +19,7 @@ const gjsonPath = (message: string) =>
     }),
   );
 
-export const LookupUrlSchema = v.pipe(
-  v.string('URL must be a valid URL.'),
-  v.trim(),
-  v.url('URL must be a valid URL.'),
-  v.startsWith(LOOKUP_URL_PREFIX, `URL must start with ${LOOKUP_URL_PREFIX}`),
-  v.maxLength(2000, 'URL is too long'),
-);
+export const LookupUrlSchema = urlSchema({ required: 'URL must be a valid URL.', invalid: 'URL must be a valid URL.', https: `URL must start with ${LOOKUP_URL_PREFIX}` });
 
 export const LookupHeaderSchema = v.object({
   key: v.pipe(required('Header name is required', 100), v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Header name may only contain letters, digits and - _ .')),

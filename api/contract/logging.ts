@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { requiredText, text, urlScheme, urlSchema } from './common';
 
 export const LOG_DESTINATIONS = ['datadog', 'cloudwatch', 'sumologic', 'rapid7'] as const;
 export type LogDestination = (typeof LOG_DESTINATIONS)[number];
@@ -28,23 +29,17 @@ export const AWS_REGIONS = [
 ] as const;
 export type AwsRegion = (typeof AWS_REGIONS)[number];
 
-const required = (message: string, max = 500) => v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, 'This value is too long'));
+const required = (message: string, max = 500) => requiredText(message, max);
 /** Blank keeps the stored value: a connected destination is managed without typing its secrets again. */
-const kept = (message: string, max = 500) => v.optional(v.pipe(v.string(message), v.trim(), v.maxLength(max, 'This value is too long')), '');
-const isUrl = (s: string) => {
-  try {
-    new URL(s);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const kept = (message: string, max = 500) => v.optional(v.pipe(text(message), v.trim(), v.maxLength(max, 'This value is too long')), '');
 const httpsUrl = (message: string, connected: boolean) =>
-  v.pipe(
-    connected ? kept(message, 2000) : required(message, 2000),
-    v.check((s) => s === '' || isUrl(s), 'Must be a valid URL'),
-    v.check((s) => s === '' || s.startsWith('https://'), 'URL must start with https://'),
-  );
+  connected
+    ? v.pipe(
+        kept(message, 2000),
+        v.check((s) => s === '' || urlScheme(s) !== null, 'Must be a valid URL'),
+        v.check((s) => s === '' || urlScheme(s) === 'https', 'URL must start with https://'),
+      )
+    : urlSchema({ required: message, invalid: 'Must be a valid URL', https: 'URL must start with https://' });
 
 /** The settings that are secret: write-only, and blank keeps the stored value when connected. */
 export const SECRET_FIELDS = {
@@ -67,7 +62,7 @@ export const cloudwatchSettingsSchema = (connected: boolean) =>
     secretAccessKey: connected ? kept('AWS Secret Access Key is required') : required('AWS Secret Access Key is required'),
     region: v.optional(v.picklist(AWS_REGIONS, 'AWS Region is required'), 'us-east-1'),
     /** free text; empty means the default group */
-    logGroup: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(512, 'Log group is too long'), v.regex(/^[.\-_/#A-Za-z0-9]*$/, 'Log group may only contain letters, digits and . - _ / #')), ''),
+    logGroup: v.optional(v.pipe(text(), v.trim(), v.maxLength(512, 'Log group is too long'), v.regex(/^[.\-_/#A-Za-z0-9]*$/, 'Log group may only contain letters, digits and . - _ / #')), ''),
   });
 export const sumologicSettingsSchema = (connected: boolean) => v.object({ collectorUrl: httpsUrl('Collector URL is required', connected) });
 export const rapid7SettingsSchema = (connected: boolean) => v.object({ webhookUrl: httpsUrl('Webhook URL is required', connected) });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { text } from './common';
 
 export const NotificationSchema = v.object({
   id: v.string(),
@@ -23,7 +24,7 @@ export type NotificationList = v.InferOutput<typeof NotificationListSchema>;
 
 /** POST /notifications/read: one notification ({id}) or every one ({all: true}). */
 export const MarkReadBodySchema = v.union([
-  v.strictObject({ id: v.pipe(v.string(), v.uuid('Not a notification id')) }),
+  v.strictObject({ id: v.pipe(text(), v.uuid('Not a notification id')) }),
   v.strictObject({ all: v.literal(true) }),
 ]);
 export type MarkReadBody = v.InferOutput<typeof MarkReadBodySchema>;

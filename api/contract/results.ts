@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AppIdSchema } from './common';
+import { AppIdSchema, text } from './common';
 import type { AppId } from './apps';
 
 export const RESULT_STATUSES = ['success', 'failure', 'timeout'] as const;
@@ -24,7 +24,7 @@ export const CUSTOMER_SEARCH_LIMIT = 50;
 
 /** GET /results/customer?customerRef=…: trimmed; an empty query is the UI's business (it clears). */
 export const CustomerSearchQuerySchema = v.object({
-  customerRef: v.pipe(v.string('Enter a customer ID or phone number'), v.trim(), v.minLength(1, 'Enter a customer ID or phone number'), v.maxLength(200, 'A customer ID has at most 200 characters')),
+  customerRef: v.pipe(text('Enter a customer ID or phone number'), v.trim(), v.minLength(1, 'Enter a customer ID or phone number'), v.maxLength(200, 'A customer ID has at most 200 characters')),
 });
 
 export const CustomerSearchAnswerSchema = v.object({ results: v.array(CustomerResultSchema) });

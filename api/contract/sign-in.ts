@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { EmailSchema } from './common';
+import { EmailSchema, text } from './common';
 
 // Added by the UI shell work for the sign-in screens; the identity work implements the routes.
 
@@ -23,9 +23,9 @@ export type SsoAuthorizeAnswer = v.InferOutput<typeof SsoAuthorizeAnswerSchema>;
  * `iss` is the provider's RFC 9207 issuer parameter, passed on when the return URL carries it.
  */
 export const SsoCallbackBodySchema = v.object({
-  code: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
-  state: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
-  iss: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  code: v.pipe(text(), v.minLength(1), v.maxLength(4096)),
+  state: v.pipe(text(), v.minLength(1), v.maxLength(512)),
+  iss: v.optional(v.pipe(text(), v.maxLength(2000))),
 });
 export type SsoCallbackBody = v.InferOutput<typeof SsoCallbackBodySchema>;
 

@@ -1,15 +1,16 @@
 import * as v from 'valibot';
+import { requiredText, text } from './common';
 
 /** E.164: a plus, then 1-9, then 1-14 digits. */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
 export const E164_MESSAGE = 'Phone number must be in e164 format (with leading + and country code)';
 
-export const PhoneNumberSchema = v.pipe(v.string(), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
+export const PhoneNumberSchema = v.pipe(text(E164_MESSAGE), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
 
-const required = (message: string) => v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(200, 'This value is too long'));
+const required = (message: string) => requiredText(message, 200);
 
 /** Blank keeps the stored token: a connected Twilio is managed without typing the token again. */
-const keptSecret = (message: string) => v.optional(v.pipe(v.string(message), v.trim(), v.maxLength(200, 'This value is too long')), '');
+const keptSecret = (message: string) => v.optional(v.pipe(text(message), v.trim(), v.maxLength(200, 'This value is too long')), '');
 
 /**
  * Twilio's settings. `connected` says whether Twilio is already configured for the account: then

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { requiredText, text, urlSchema } from './common';
 
 // Single sign-on settings: one provider per account (azure, okta or oidc). The client secret is
 // write-only: saved encrypted, never part of an answer.
@@ -11,20 +12,18 @@ export const SSO_PROVIDER_TITLES: Record<SsoProvider, string> = { azure: 'Azure 
 
 export const SSO_DISABLED_REASON = 'Disable the current provider to enable this one';
 
-const required = (message: string, max = 500) =>
-  v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, `At most ${max} characters`));
+const required = (message: string, max = 500) => requiredText(message, max, `At most ${max} characters`);
 
-const discoveryUrl = v.pipe(
-  v.string('Discovery URL is required'),
-  v.trim(),
-  v.nonEmpty('Discovery URL is required'),
-  v.url('Discovery URL is required'),
-  v.regex(/^https?:\/\//i, 'Discovery URL is required'),
-  v.maxLength(2000),
-);
+export const DISCOVERY_URL_HTTPS = 'Discovery URL must start with https://';
+/**
+ * http is let through here only so that the route can allow it where it is safe (development, the
+ * development identity provider, hosts in OUTBOUND_ALLOW_HOSTS); everywhere else it refuses
+ * DISCOVERY_URL_HTTPS.
+ */
+const discoveryUrl = urlSchema({ required: 'Discovery URL is required', invalid: 'Discovery URL is required', https: DISCOVERY_URL_HTTPS }, { allowHttp: true });
 
 const domain = v.pipe(
-  v.string('Domain is required'),
+  text('Domain is required'),
   v.trim(),
   v.toLowerCase(),
   v.nonEmpty('Domain is required'),
@@ -32,8 +31,8 @@ const domain = v.pipe(
 );
 
 /** Empty keeps the stored secret when the same provider is already connected. */
-const clientSecret = v.optional(v.pipe(v.string('Client Secret is required'), v.trim(), v.maxLength(2000)), '');
-const groupId = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'At most 200 characters')), '');
+const clientSecret = v.optional(v.pipe(text('Client Secret is required'), v.trim(), v.maxLength(2000)), '');
+const groupId = v.optional(v.pipe(text(), v.trim(), v.maxLength(200, 'At most 200 characters')), '');
 
 export const AzureSsoSchema = v.object({
   discoveryUrl,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AppIdSchema, BillingStatusSchema, PlatformSchema, RoleSchema } from './common';
+import { AppIdSchema, BillingStatusSchema, PlatformSchema, RoleSchema, text } from './common';
 import { APP_IDS } from './apps';
 
 export const WatchTowerAdminSchema = v.object({
@@ -34,9 +34,9 @@ export const ACCOUNT_SEARCH_LIMIT = 50;
  * name, last name or e-mail (all accounts when q is empty), at most `limit`, by name.
  */
 export const AccountSearchQuerySchema = v.object({
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'A search has at most 200 characters')), ''),
+  q: v.optional(v.pipe(text('A search is text'), v.trim(), v.maxLength(200, 'A search has at most 200 characters')), ''),
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, 'limit must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(200)),
+    v.pipe(text(), v.regex(/^\d+$/, 'limit must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(200)),
     String(ACCOUNT_SEARCH_LIMIT),
   ),
 });
@@ -65,12 +65,12 @@ export const AccountDetailSchema = v.object({
 });
 export type AccountDetail = v.InferOutput<typeof AccountDetailSchema>;
 
-export const AppStatusParamSchema = v.object({ accountId: v.string(), app: v.picklist(APP_IDS) });
+export const AppStatusParamSchema = v.object({ accountId: text(), app: v.picklist(APP_IDS) });
 /** Provider staff convert an app to Enterprise; no other status is set this way. */
 export const AppStatusBodySchema = v.strictObject({ status: v.literal('enterprise', 'Only enterprise can be set here') });
 export const AppStatusAnswerSchema = v.object({ status: BillingStatusSchema });
 
-export const GhostModeBodySchema = v.strictObject({ accountId: v.pipe(v.string('Choose an account'), v.uuid('Not an account id')) });
+export const GhostModeBodySchema = v.strictObject({ accountId: v.pipe(text('Choose an account'), v.uuid('Not an account id')) });
 
 export const DailyPointSchema = v.object({ date: v.string(), count: v.number() });
 export type DailyPoint = v.InferOutput<typeof DailyPointSchema>;
@@ -84,14 +84,14 @@ export const MOVING_AVERAGE_DAYS = 14;
 /** Days the statistics cover by default, ending today (UTC). */
 export const STATISTICS_DAYS = 180;
 
-const DateParam = v.pipe(v.string(), v.isoDate('Dates are YYYY-MM-DD'));
+const DateParam = v.pipe(text(), v.isoDate('Dates are YYYY-MM-DD'));
 const StatisticsRange = {
   from: v.optional(DateParam),
   to: v.optional(DateParam),
 };
 
 export const SummaryQuerySchema = v.object(StatisticsRange);
-export const AccountStatisticsQuerySchema = v.object({ accountId: v.pipe(v.string('accountId is required'), v.uuid('Not an account id')), ...StatisticsRange });
+export const AccountStatisticsQuerySchema = v.object({ accountId: v.pipe(text('accountId is required'), v.uuid('Not an account id')), ...StatisticsRange });
 
 export const StatisticsSchema = v.object({
   from: v.string(),

@@ -3,6 +3,7 @@ import { decodeJwt, errors as joseErrors, importSPKI, jwtVerify, type CryptoKey,
 import type { WebexConfig } from '../config';
 import { ApiError } from '../http/errors';
 import { HOST_ERRORS } from '../contract/hosts';
+import { EmailSchema } from '../contract/common';
 
 // Webex embedded-app sign-in: the SDK hands the page a JWT that Webex's identity broker signed
 // for our app. It is verified with the broker's published key (RS256), the issuer must be an
@@ -103,7 +104,7 @@ export function webexKeysFor(config: WebexConfig): WebexKeys {
 export type WebexIdentity = { email: string; firstName: string; lastName: string };
 
 const ClaimsSchema = v.object({
-  email: v.pipe(v.string(), v.trim(), v.email()),
+  email: EmailSchema,
   email_verified: v.optional(v.union([v.boolean(), v.string()])),
   name: v.optional(v.string()),
   given_name: v.optional(v.string()),

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { ZoomConfig } from '../config';
 import { ApiError } from '../http/errors';
 import { HOST_ERRORS } from '../contract/hosts';
+import { EmailSchema } from '../contract/common';
 
 // Zoom Apps sign-in: the SDK's getAppContext() gives the page an encrypted blob only Zoom and the
 // app's owner (who knows the client secret) can make. Decrypting it proves who the Zoom user is;
@@ -81,7 +82,7 @@ export function verifyZoomContext(context: string, config: Pick<ZoomConfig, 'cli
 
 const ZoomUserSchema = v.object({
   id: v.string(),
-  email: v.pipe(v.string(), v.email()),
+  email: EmailSchema,
   first_name: v.optional(v.string()),
   last_name: v.optional(v.string()),
   /** 1 when the user has confirmed the e-mail address */

@@ -8,12 +8,16 @@ import { encryptSecret } from '../crypto';
 import {
   SsoDeleteBodySchema,
   SsoSaveBodySchema,
+  DISCOVERY_URL_HTTPS,
   SSO_DISABLED_REASON,
   SSO_PROVIDER_TITLES,
   type SsoSaveBody,
   type SsoSettings,
 } from '../contract/sso';
 import { discover } from '../identity/oidc';
+import { isAllowlisted, outboundPolicy } from '../integrations/outbound';
+import { DEV_IDP_PATH, type Config } from '../config';
+import { urlScheme } from '../contract/common';
 import { ssoForAccount, ssoView } from '../identity/sso';
 
 // Single sign-on settings (admin role): one provider per account, the client secret write-only,
@@ -38,11 +42,24 @@ ssoRoutes.get('/sso', async (c) => {
   return c.json(ssoView(row) satisfies SsoSettings);
 });
 
+/**
+ * A discovery URL over plain http is only for the development identity provider and the hosts
+ * OUTBOUND_ALLOW_HOSTS admits (tests, development); a real provider is reached over https.
+ */
+function httpDiscoveryAllowed(config: Config, discoveryUrl: string): boolean {
+  const url = new URL(discoveryUrl);
+  if (config.devIdp && discoveryUrl.toLowerCase().startsWith(`${config.publicUrl}${DEV_IDP_PATH}`.toLowerCase())) return true;
+  return isAllowlisted(outboundPolicy(config), url.hostname, url.port || '80');
+}
+
 ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
   const deps = c.var.deps;
   const session = c.var.session;
   const body = c.req.valid('json');
   const input = settingsOf(body);
+  if (urlScheme(input.discoveryUrl) !== 'https' && !httpDiscoveryAllowed(deps.config, input.discoveryUrl)) {
+    throw new ApiError(400, 'VALIDATION_FAILED', DISCOVERY_URL_HTTPS, { [`${body.provider}.discoveryUrl`]: DISCOVERY_URL_HTTPS });
+  }
   const current = await ssoForAccount(deps, session.accountId);
   if (current && current.provider !== body.provider) throw new ApiError(409, 'SSO_PROVIDER_CONNECTED', SSO_DISABLED_REASON);
   if (!input.clientSecret && !current) {
