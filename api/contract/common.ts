@@ -33,9 +33,16 @@ export const isStorableText = (s: string) => !BAD_TEXT.test(s);
  */
 export const text = (message?: string) => v.pipe(v.string(message), v.check(isStorableText, TEXT_MESSAGE));
 
+/**
+ * A text field that must be sent but may be judged like an empty one when it is missing: valibot
+ * reports a missing object key with the object's generic message ('Invalid key: …'), so the key is
+ * made optional with '' and the field's own checks answer with its SPEC message.
+ */
+export const presentText = (message: string) => v.optional(text(message), '');
+
 /** A required text field: the same message when missing, blank or only spaces. */
 export const requiredText = (message: string, max = 500, tooLong = 'This value is too long') =>
-  v.pipe(text(message), v.trim(), v.nonEmpty(message), v.maxLength(max, tooLong));
+  v.pipe(presentText(message), v.trim(), v.nonEmpty(message), v.maxLength(max, tooLong));
 
 // RFC 5321 dot-atom local part (letters, digits and ! # $ % & ' * + - / = ? ^ _ ` { | } ~, dots
 // between them), at most 64 characters; a domain of LDH labels whose top label is letters or an
@@ -53,7 +60,7 @@ export function isEmailAddress(address: string): boolean {
 }
 
 /** The one e-mail address rule: invitations, sign-in, SSO sign-in, identity provider claims. */
-export const EmailSchema = v.pipe(text(EMAIL_MESSAGE), v.trim(), v.toLowerCase(), v.check(isEmailAddress, EMAIL_MESSAGE));
+export const EmailSchema = v.pipe(presentText(EMAIL_MESSAGE), v.trim(), v.toLowerCase(), v.check(isEmailAddress, EMAIL_MESSAGE));
 
 /** True for an absolute http(s) URL with a host; the scheme is case-insensitive (HTTPS://). */
 export function urlScheme(value: string): 'https' | 'http' | null {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { gjsonPathProblem } from '../integrations/gjson';
 import { PhoneNumberSchema } from './sms';
-import { requiredText, urlSchema } from './common';
+import { presentText, requiredText, urlSchema } from './common';
 
 export const MAX_LOOKUP_HEADERS = 3;
 export const LOOKUP_URL_PREFIX = 'https://';
@@ -35,7 +35,7 @@ export const LOOKUP_METHODS = ['GET', 'POST'] as const;
 
 export const CustomerLookupSettingsSchema = v.object({
   url: LookupUrlSchema,
-  method: v.picklist(LOOKUP_METHODS, 'Method must be GET or POST'),
+  method: v.pipe(presentText('Method must be GET or POST'), v.picklist(LOOKUP_METHODS, 'Method must be GET or POST')),
   headers: v.optional(v.pipe(v.array(LookupHeaderSchema), v.maxLength(MAX_LOOKUP_HEADERS, `You can add up to ${MAX_LOOKUP_HEADERS} headers`)), []),
   customerPath: gjsonPath('Customers array path is required'),
   customerId: gjsonPath('Customer ID path is required'),

@@ -81,10 +81,11 @@ export const DEFAULT_LOG_GROUP = 'switchboard';
  */
 export function loggingBodySchema(isConnected: (destination: LogDestination) => boolean = () => false) {
   return v.variant('destination', [
-    v.object({ destination: v.literal('datadog'), datadog: datadogSettingsSchema(isConnected('datadog')) }),
-    v.object({ destination: v.literal('cloudwatch'), cloudwatch: cloudwatchSettingsSchema(isConnected('cloudwatch')) }),
-    v.object({ destination: v.literal('sumologic'), sumologic: sumologicSettingsSchema(isConnected('sumologic')) }),
-    v.object({ destination: v.literal('rapid7'), rapid7: rapid7SettingsSchema(isConnected('rapid7')) }),
+    // Left out, the settings read as empty: each field answers its own message.
+    v.object({ destination: v.literal('datadog'), datadog: v.optional(datadogSettingsSchema(isConnected('datadog')), {}) }),
+    v.object({ destination: v.literal('cloudwatch'), cloudwatch: v.optional(cloudwatchSettingsSchema(isConnected('cloudwatch')), {}) }),
+    v.object({ destination: v.literal('sumologic'), sumologic: v.optional(sumologicSettingsSchema(isConnected('sumologic')), {}) }),
+    v.object({ destination: v.literal('rapid7'), rapid7: v.optional(rapid7SettingsSchema(isConnected('rapid7')), {}) }),
   ], 'Destination must be one of datadog, cloudwatch, sumologic, rapid7');
 }
 /** A first connect: every secret field required. */

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { requiredText, text } from './common';
+import { presentText, requiredText, text } from './common';
 
 /** E.164: a plus, then 1-9, then 1-14 digits. */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
 export const E164_MESSAGE = 'Phone number must be in e164 format (with leading + and country code)';
 
-export const PhoneNumberSchema = v.pipe(text(E164_MESSAGE), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
+export const PhoneNumberSchema = v.pipe(presentText(E164_MESSAGE), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
 
 const required = (message: string) => requiredText(message, 200);
 
@@ -32,7 +32,8 @@ export const SMS_PROVIDERS = ['twilio', 'cisco', 'zoom'] as const;
 export function smsSaveBodySchema(connected: boolean) {
   return v.object({
     provider: v.literal('twilio', 'Only Twilio can be configured'),
-    twilio: twilioSettingsSchema(connected),
+    // Left out, the settings read as empty: each field answers its own message.
+    twilio: v.optional(twilioSettingsSchema(connected), {}),
   });
 }
 /** A first connect: every field required. */

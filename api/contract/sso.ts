@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { requiredText, text, urlSchema } from './common';
+import { presentText, requiredText, text, urlSchema } from './common';
 
 // Single sign-on settings: one provider per account (azure, okta or oidc). The client secret is
 // write-only: saved encrypted, never part of an answer.
@@ -23,7 +23,7 @@ export const DISCOVERY_URL_HTTPS = 'Discovery URL must start with https://';
 const discoveryUrl = urlSchema({ required: 'Discovery URL is required', invalid: 'Discovery URL is required', https: DISCOVERY_URL_HTTPS }, { allowHttp: true });
 
 const domain = v.pipe(
-  text('Domain is required'),
+  presentText('Domain is required'),
   v.trim(),
   v.toLowerCase(),
   v.nonEmpty('Domain is required'),
@@ -63,9 +63,10 @@ export type OidcSsoInput = v.InferOutput<typeof OidcSsoSchema>;
 
 /** POST /sso: the provider plus its settings keyed by its name. */
 export const SsoSaveBodySchema = v.variant('provider', [
-  v.object({ provider: v.literal('azure'), azure: AzureSsoSchema }),
-  v.object({ provider: v.literal('okta'), okta: OktaSsoSchema }),
-  v.object({ provider: v.literal('oidc'), oidc: OidcSsoSchema }),
+  // Left out, the settings read as empty: each field answers its own message.
+  v.object({ provider: v.literal('azure'), azure: v.optional(AzureSsoSchema, {}) }),
+  v.object({ provider: v.literal('okta'), okta: v.optional(OktaSsoSchema, {}) }),
+  v.object({ provider: v.literal('oidc'), oidc: v.optional(OidcSsoSchema, {}) }),
 ], 'Choose azure, okta or oidc');
 export type SsoSaveBody = v.InferOutput<typeof SsoSaveBodySchema>;
 

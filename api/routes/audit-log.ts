@@ -114,16 +114,20 @@ export const auditLogRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     const { db, now, log } = c.var.deps;
 
+    // Everything that can fail on the request's input happens before the first byte: the key is
+    // parsed and the first batch read here, so bad input is a 400 and not a CSV cut off mid-way.
+    const day = zonedDateTime(now(), timeZone).slice(0, 10);
+    const firstBatch = await page(db, accountId, parseKey(query.lastKey), EXPORT_BATCH);
+
     async function* rows() {
-      let after = parseKey(query.lastKey);
+      let batch = firstBatch;
       for (;;) {
-        const batch = await page(db, accountId, after, EXPORT_BATCH);
         for (const row of batch) {
           const admin = row.admin_first_name !== null || row.admin_last_name !== null ? [row.admin_first_name, row.admin_last_name].filter(Boolean).join(' ') : PROVIDER_ACTOR;
           yield [zonedDateTime(new Date(row.ts), timeZone), admin, row.description, row.event, row.namespace];
         }
         if (batch.length < EXPORT_BATCH) return;
-        after = parseKey(keyOf(batch[batch.length - 1]!));
+        batch = await page(db, accountId, parseKey(keyOf(batch[batch.length - 1]!)), EXPORT_BATCH);
       }
     }
 
@@ -139,7 +143,6 @@ export const auditLogRoutes = new Hono<AppEnv>()
       csv.destroy(err);
     });
     source.pipe(csv);
-    const day = zonedDateTime(now(), timeZone).slice(0, 10);
     return new Response(Readable.toWeb(csv) as ReadableStream, {
       headers: {
         'content-type': 'text/csv; charset=utf-8',
