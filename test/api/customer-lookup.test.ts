@@ -80,6 +80,12 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
     expect((await res.json()).fields).toEqual({ url: 'URL must start with https://' });
   });
 
+  it('an upper-case HTTPS:// scheme is https', async () => {
+    const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), url: `${api.url}/customers`.replace('https://', 'HTTPS://'), phoneNumber: '+447700900123' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).customers).toHaveLength(2);
+  });
+
   it('at most three headers', async () => {
     const headers = [1, 2, 3, 4].map((i) => ({ key: `X-H${i}`, value: 'v' }));
     const res = await t.call('POST', '/customer-lookup', { as: 'admin@acme.test', body: { ...settings(), headers } });

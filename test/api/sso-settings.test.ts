@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('single sign-on settings (%s)', (kind) => {
   });
 
   it('a discovery URL that does not answer a discovery document is refused with SSO_DISCOVERY_FAILED', async () => {
-    for (const discoveryUrl of [`${idp.issuer}/nothing-here/.well-known/openid-configuration`, 'http://127.0.0.1:9/.well-known/openid-configuration']) {
+    for (const discoveryUrl of [`${idp.issuer}/nothing-here/.well-known/openid-configuration`, 'https://127.0.0.1:9/.well-known/openid-configuration']) {
       const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: azure({ discoveryUrl }) });
       expect(res.status).toBe(400);
       const body = (await res.json()) as { code: string; fields: Record<string, string> };
@@ -49,6 +49,12 @@ describe.each(DATABASE_KINDS)('single sign-on settings (%s)', (kind) => {
       expect(body.fields['azure.discoveryUrl']).toMatch(/^The discovery document could not be read from this URL/);
     }
     expect(await (await t.call('GET', '/sso', { as: 'owner@acme.test' })).json()).toMatchObject({ provider: null });
+  });
+
+  it('a discovery URL over http is refused outside the development provider and allowed hosts', async () => {
+    const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: azure({ discoveryUrl: 'http://idp.example.com/.well-known/openid-configuration' }) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { fields: Record<string, string> }).fields['azure.discoveryUrl']).toBe('Discovery URL must start with https://');
   });
 
   it('a discovery URL on a private or metadata address is refused before any request is made', async () => {

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { EmailSchema, text, urlSchema } from '../../../api/contract/common';
+import { LoggingBodySchema } from '../../../api/contract/logging';
+import { LookupUrlSchema } from '../../../api/contract/customer-lookup';
 
 describe('e-mail addresses', () => {
   it.each([
@@ -59,6 +61,16 @@ describe('URLs', () => {
     [undefined, 'URL is required'],
   ])('refuses %s: %s', (url, message) => {
     expect(firstMessage(url)).toBe(message);
+  });
+});
+
+describe('the https rule of lookup and logging', () => {
+  it('takes HTTPS:// as https for a lookup URL', () => {
+    expect(v.safeParse(LookupUrlSchema, 'HTTPS://crm.example.com/customers').success).toBe(true);
+  });
+
+  it('takes HTTPS:// as https for a logging webhook', () => {
+    expect(v.safeParse(LoggingBodySchema, { destination: 'rapid7', rapid7: { webhookUrl: 'HTTPS://eu.webhook.logs.insight.rapid7.com/x' } }).success).toBe(true);
   });
 });
 
