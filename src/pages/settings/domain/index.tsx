@@ -18,6 +18,7 @@ import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { TextField } from '../../../ui/Field';
+import { ScrollArea } from '../../../ui/ScrollArea';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { copyToClipboard } from '../clipboard';
@@ -66,21 +67,23 @@ function DnsInstructions({ domain, dns, missing }: { domain: string; dns: Dns; m
   return (
     <div className="dns-record">
       <p>Add these two records at your DNS provider. The TXT record proves that the domain belongs to this account.</p>
-      <table className="table">
-        <caption className="sr-only">DNS records</caption>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Name</th>
-            <th scope="col">Value</th>
-            {missing && <th scope="col">Last check</th>}
-          </tr>
-        </thead>
-        <tbody>
-          <RecordRow type="CNAME" name={name} value={dns.target} label="CNAME value" testId="cname-target" missing={missing ? missing.cname : undefined} />
-          <RecordRow type="TXT" name={challengeName(name)} value={dns.challenge} label="TXT value" testId="txt-value" missing={missing ? missing.txt : undefined} />
-        </tbody>
-      </table>
+      <ScrollArea label="DNS records" className="table-wrap">
+        <table className="table">
+          <caption className="sr-only">DNS records</caption>
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col">Name</th>
+              <th scope="col">Value</th>
+              {missing && <th scope="col">Last check</th>}
+            </tr>
+          </thead>
+          <tbody>
+            <RecordRow type="CNAME" name={name} value={dns.target} label="CNAME value" testId="cname-target" missing={missing ? missing.cname : undefined} />
+            <RecordRow type="TXT" name={challengeName(name)} value={dns.challenge} label="TXT value" testId="txt-value" missing={missing ? missing.txt : undefined} />
+          </tbody>
+        </table>
+      </ScrollArea>
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { LoadingPanel } from '../../../ui/Spinner';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { formatDate, formatNumber, shortenId } from '../../../ui/format';
-import { TaskCharts } from '../charts';
+import { TASKS_TITLE, TaskCharts } from '../charts';
 
 type AppRow = AccountDetail['apps'][number];
 type AdminRow = AccountDetail['admins'][number];
@@ -110,7 +110,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       render: (a) =>
         (statuses[a.id] ?? a.status) === 'enterprise' ? null : (
           <Button size="sm" onClick={() => setConverting(a)}>
-            Convert to Enterprise
+            Convert {getApp(a.id)?.title ?? a.id} to Enterprise
           </Button>
         ),
     },
@@ -129,10 +129,10 @@ export default function WatchTowerAccount({ id }: { id: string }) {
           Ghost Mode
         </Button>
       </div>
-      <Card title="Tasks">
+      <Card title={TASKS_TITLE}>
         {stats.loading && !stats.data && <LoadingPanel label="Loading statistics" />}
         {stats.error !== undefined && <p role="alert">Statistics could not be loaded: {errorMessage(stats.error)}</p>}
-        {stats.data && <TaskCharts stats={stats.data} brand="#2563EB" />}
+        {stats.data && <TaskCharts stats={stats.data} brand="#2563EB" titled />}
       </Card>
       <Card title="Apps">
         <Table caption={`Apps of ${detail.name}`} columns={appColumns} rows={detail.apps} rowKey={(a) => a.id} />
@@ -142,7 +142,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       </Card>
       <ConfirmDialog
         open={converting !== null}
-        title="Convert to Enterprise?"
+        title={`Convert ${converting ? (getApp(converting.id)?.title ?? converting.id) : 'the app'} to Enterprise?`}
         description={
           converting
             ? `${getApp(converting.id)?.title ?? converting.id} on ${detail.name} moves from ${STATUS_LABEL[statuses[converting.id] ?? converting.status].toLowerCase()} to Enterprise. The account's audit log records this as a change by the provider.`
