@@ -127,7 +127,7 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
     await page.goto(`${server.url}/settings/domain`);
     const input = page.getByLabel('Domain');
     if (await input.count()) {
-      await input.fill(`console-for-customers.${width}.acme-support-services.example`);
+      await input.fill(`console-for-customers-${width}.acme-support-services.test`);
       await page.getByRole('button', { name: 'Verify domain' }).click();
     }
     await page.getByRole('heading', { name: 'Verifying your domain' }).waitFor();
