@@ -1,6 +1,7 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useRoute } from 'wouter';
+import { pageTitle } from './title';
 import type { Bootstrap } from '../../api/contract/session';
 import type { AppStartAnswer } from '../../api/contract/billing';
 import { ApiError, JWT_EXPIRED, errorMessage, isTransient } from '../api/client';
@@ -109,12 +110,21 @@ function SignedIn() {
   return <Shell />;
 }
 
+/** Keeps the browser tab's title naming the page on screen. */
+function useDocumentTitle(signedIn: boolean) {
+  const [location] = useLocation();
+  useEffect(() => {
+    document.title = pageTitle(location, signedIn);
+  }, [location, signedIn]);
+}
+
 /** Picks what to show for the session: the SSO return page, the sign-in routes or the console. */
 export function Session() {
   const host = useHost();
   const token = useAtomValue(tokenAtom);
   const [onSsoCallback] = useRoute('/sso/callback');
   useEffect(() => rememberAppFromQuery(window.location.search), []);
+  useDocumentTitle(Boolean(token));
 
   if (onSsoCallback) {
     return (

@@ -35,6 +35,21 @@ export function SettingsMenu() {
             </Link>
           </li>
           <li>
+            <Link href="/settings/billing" className="menu-item" onClick={close}>
+              Billing
+            </Link>
+          </li>
+          <li>
+            <Link href="/support" className="menu-item" onClick={close}>
+              Support
+            </Link>
+          </li>
+          <li>
+            <Link href="/resources" className="menu-item" onClick={close}>
+              Resources
+            </Link>
+          </li>
+          <li>
             <Link href="/sales" className="menu-item" onClick={close}>
               Contact sales
             </Link>
