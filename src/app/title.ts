@@ -22,8 +22,8 @@ const FIXED: Record<string, string[]> = {
 
 const WORDS: Record<string, string> = { sms: 'SMS', 'e-form': 'eForm' };
 
-/** "sms-content" -> "SMS content" */
-function words(segment: string): string {
+/** A route segment in words, acronyms kept: "sms-content" -> "SMS content". */
+export function routeWords(segment: string): string {
   const text = segment
     .split('-')
     .map((w) => WORDS[w] ?? w)
@@ -37,9 +37,9 @@ function appParts(path: string): string[] | null {
   if (!app) return null;
   const relative = rest.join('/');
   if (!relative || relative === 'dashboard') return ['Dashboard', app.title];
-  if (relative.startsWith('settings/')) return [words(rest[1]!), 'Configuration', app.title];
+  if (relative.startsWith('settings/')) return [routeWords(rest[1]!), 'Configuration', app.title];
   const tab = [...app.tabs].filter((t) => t.path && (relative === t.path || relative.startsWith(`${t.path}/`))).sort((a, b) => b.path.length - a.path.length)[0];
-  return [tab ? tab.label : words(rest[0]!), app.title];
+  return [tab ? tab.label : routeWords(rest[0]!), app.title];
 }
 
 /** The document title for a path; `signedIn` tells the root's app picker from the sign-in page. */

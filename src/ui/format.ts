@@ -1,5 +1,7 @@
 import { ABSOLUTE_DATE_AFTER_DAYS, SHORT_ID_KEEP, SHORT_ID_MAX_LENGTH } from './constants';
 
+export { formatUsage } from '../../api/contract/wording';
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -63,11 +65,6 @@ export function maskPhone(phone: string): string {
   if (digits.length <= 7) return digits;
   const head = digits.startsWith('+') ? digits.slice(0, 3) : digits.slice(0, 2);
   return `${head} ••• ${digits.slice(-4)}`;
-}
-
-/** Counts as "4,210 / 5,000", the one way the console shows an amount against its limit. */
-export function formatUsage(used: number, limit: number, locale?: string): string {
-  return `${formatNumber(used, locale)} / ${formatNumber(limit, locale)}`;
 }
 
 export function formatNumber(n: number, locale?: string): string {
