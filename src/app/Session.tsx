@@ -1,14 +1,12 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useRoute } from 'wouter';
-import { pageTitle } from './title';
 import type { Bootstrap } from '../../api/contract/session';
 import type { AppStartAnswer } from '../../api/contract/billing';
 import { ApiError, JWT_EXPIRED, errorMessage, isTransient } from '../api/client';
 import { useApi } from '../api/hooks';
 import { bootstrapAtom, setAppBillingAtom, tokenAtom } from '../state/session';
 import { rememberAppFromQuery, takeAppToStart } from '../state/start-app';
-import { Button } from '../ui/Button';
 import { LoadingPanel } from '../ui/Spinner';
 import { toast } from '../ui/Toast';
 import { applyBrandColor } from './brand';
@@ -69,13 +67,14 @@ function BootstrapFailure({ failure, retry }: { failure: unknown; retry: () => v
         <h1 className="page-title">Your account could not be loaded</h1>
         <p>{errorMessage(failure)}</p>
         <p className="muted">You are still signed in.</p>
+        {/* plain buttons: this screen is in the first load, where the Button primitive is not */}
         <div className="form-actions">
-          <Button variant="primary" onClick={retry}>
+          <button type="button" className="btn btn-primary" onClick={retry}>
             Retry
-          </Button>
-          <Button variant="ghost" onClick={() => setToken(null)}>
+          </button>
+          <button type="button" className="btn btn-ghost" onClick={() => setToken(null)}>
             Sign out
-          </Button>
+          </button>
         </div>
       </div>
     </main>
@@ -110,11 +109,17 @@ function SignedIn() {
   return <Shell />;
 }
 
-/** Keeps the browser tab's title naming the page on screen. */
+/** Keeps the browser tab's title naming the page on screen (the naming loads on demand, off the first load). */
 function useDocumentTitle(signedIn: boolean) {
   const [location] = useLocation();
   useEffect(() => {
-    document.title = pageTitle(location, signedIn);
+    let live = true;
+    void import('./title').then(({ pageTitle }) => {
+      if (live) document.title = pageTitle(location, signedIn);
+    });
+    return () => {
+      live = false;
+    };
   }, [location, signedIn]);
 }
 

@@ -38,7 +38,15 @@ export function Popover({ trigger, label, children, align = 'end', triggerClassN
     };
     place();
     window.addEventListener('resize', place);
-    return () => window.removeEventListener('resize', place);
+    // the trigger moves when its neighbours change size (a credit count arriving in the header)
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(place);
+    const row = root.current?.parentElement;
+    if (observer && row) observer.observe(row);
+    if (observer) observer.observe(el);
+    return () => {
+      window.removeEventListener('resize', place);
+      observer?.disconnect();
+    };
   }, [open]);
 
   useEffect(() => {

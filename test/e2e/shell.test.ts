@@ -86,9 +86,9 @@ describe('console shell in Chromium', () => {
   it('each page has its own browser tab title', async () => {
     await page.goto(`${server.url}/settings/branding`);
     await page.getByRole('heading', { name: 'Branding', level: 1 }).waitFor();
-    expect(await page.title()).toBe('Branding · Settings · Switchboard');
+    await page.waitForFunction(() => document.title === 'Branding · Settings · Switchboard');
     await page.goto(`${server.url}/support`);
     await page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
-    expect(await page.title()).toBe('Support · Switchboard');
+    await page.waitForFunction(() => document.title === 'Support · Switchboard');
   });
 });

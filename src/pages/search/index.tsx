@@ -4,7 +4,8 @@ import { getApp } from '../../../api/contract/apps';
 import { resultLink, type CustomerResult } from '../../../api/contract/results';
 import { Dialog } from '../../ui/Dialog';
 import { Spinner, useDelayedSpinner } from '../../ui/Spinner';
-import { distinctShortIds, formatDate, formatDateTime, maskPhone } from '../../ui/format';
+import { formatDate, formatDateTime } from '../../ui/format';
+import { distinctShortIds, maskPhone } from './ids';
 import { useCustomerSearch } from './useCustomerSearch';
 
 const STATUS_LABEL: Record<CustomerResult['status'], string> = { success: 'Success', failure: 'Failure', timeout: 'Timeout' };
