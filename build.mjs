@@ -66,7 +66,7 @@ function html({ base, script, css }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Switchboard</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="${base}favicon.svg" type="image/svg+xml">
 ${css.map((c) => `<link rel="stylesheet" href="${base}${c}">`).join('\n')}
 </head>
 <body>
@@ -107,6 +107,7 @@ async function buildUi() {
     const cssOut = outputs.filter((o) => o.endsWith('.css') && path.dirname(o) === path.relative(root, outdir));
     const rel = (o) => path.relative(outdir, path.join(root, o));
     fs.writeFileSync(path.join(outdir, 'index.html'), html({ base: e.base, script: rel(entryOut), css: cssOut.map(rel) }));
+    fs.copyFileSync(path.join(root, 'src/assets/favicon.svg'), path.join(outdir, 'favicon.svg'));
     let min = 0;
     let gzip = 0;
     for (const f of initialFiles(result.metafile, entryOut)) {

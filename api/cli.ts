@@ -43,7 +43,7 @@ async function main(args: string[]): Promise<void> {
   const runtime = await openRuntime(config);
   try {
     if (command === 'seed') {
-      const accounts = await seedDemo(runtime.db);
+      const accounts = await seedDemo(runtime.db, config.encryptionKey);
       console.log(`Seeded ${accounts.length} demo accounts: ${accounts.map((a) => a.account.name).join(', ')}.`);
     } else if (command === 'migrate') {
       console.log('Migrations are up to date.');

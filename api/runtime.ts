@@ -10,7 +10,7 @@ export async function openRuntime(config: Config): Promise<{ deps: Deps; db: Dat
   const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
   try {
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/pgdata` });
-    await migrate(db);
+    await migrate(db, undefined, { encryptionKey: config.encryptionKey });
     const deps: Deps = {
       config,
       db,

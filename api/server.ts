@@ -20,7 +20,7 @@ async function main() {
   const runtime = await openRuntime(config);
   const { deps, db } = runtime;
   if (config.autoSeed && !(await hasAnyAccount(db))) {
-    await seedDemo(db);
+    await seedDemo(db, config.encryptionKey);
     console.log('Seeded the demo accounts (Acme Support, Globex Care, Switchboard staff).');
   }
   if (db.kind === 'pglite') await refreshStatistics(db);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { APP_ROLE, type Database } from './index';
-import { MIGRATIONS, type Migration } from './migrations/index';
+import { MIGRATIONS, type Migration, type MigrationContext } from './migrations/index';
 
 // The application role is created once per cluster; concurrent test databases may race to
 // create it, so a duplicate is not an error.
@@ -21,7 +21,7 @@ grant usage, select on all sequences in schema public to ${APP_ROLE};
 revoke all on schema_migrations from ${APP_ROLE};`;
 
 /** Applies every migration not yet applied, in one transaction, under an advisory lock. */
-export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS): Promise<string[]> {
+export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS, context: MigrationContext = {}): Promise<string[]> {
   return db.kysely.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(727001)`.execute(trx);
     await sql.raw(ROLE_SQL).execute(trx);
@@ -30,7 +30,13 @@ export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.id)) continue;
-      await sql.raw(m.sql).execute(trx);
+      if (m.sql.trim()) await sql.raw(m.sql).execute(trx);
+      if (m.run) {
+        // code steps read and write across accounts: the explicit system scope, only for the step
+        await sql`select set_config('app.scope', 'system', true)`.execute(trx);
+        await m.run(trx, context);
+        await sql`select set_config('app.scope', '', true)`.execute(trx);
+      }
       await sql`insert into schema_migrations (id) values (${m.id})`.execute(trx);
       applied.push(m.id);
     }

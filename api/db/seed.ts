@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Database, Trx } from './index';
 import type { AppId } from '../contract/apps';
 import type { BillingStatus, Role } from '../contract/common';
+import { createDeveloperKeys } from '../developers/keys';
 import { audit } from '../audit';
 import { resultsSeedStep } from '../results/seed';
 
@@ -83,7 +84,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
 ];
 
 export type SeededAccount = { id: string; account: DemoAccount; adminIds: Record<string, string> };
-export type SeedContext = { trx: Trx; now: Date; accounts: SeededAccount[] };
+export type SeedContext = { trx: Trx; now: Date; accounts: SeededAccount[]; encryptionKey: string };
 
 /** Further demo data from other areas (results, integrations, …), run after accounts exist. */
 export type SeedStep = (ctx: SeedContext) => Promise<void>;
@@ -92,7 +93,7 @@ export const SEED_STEPS: SeedStep[] = [resultsSeedStep];
 const DAY = 86_400_000;
 
 /** One demo account: its admins, billing per app, branding and the audit entry of its creation. */
-export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date): Promise<SeededAccount> {
+export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date, encryptionKey: string): Promise<SeededAccount> {
   const createdAt = new Date(now.getTime() - demo.createdDaysAgo * DAY);
   const { id } = await trx
     .insertInto('accounts')
@@ -135,11 +136,13 @@ export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date): Promi
       .execute();
   }
   await trx.insertInto('branding').values({ account_id: id, name: demo.name, color: demo.color ?? '#2563EB', domain: null }).execute();
+  await createDeveloperKeys(trx, id, encryptionKey);
   await audit(trx, id, null, { namespace: 'global', description: `Account ${demo.name} created`, event: 'account.created' });
   return { id, account: demo, adminIds };
 }
 
-export async function seedDemo(db: Database, now = new Date()): Promise<SeededAccount[]> {
+/** `encryptionKey` encrypts the accounts' developer secrets, made with each account. */
+export async function seedDemo(db: Database, encryptionKey: string, now = new Date()): Promise<SeededAccount[]> {
   return db.system(async (trx) => {
     const domains = DEMO_ACCOUNTS.map((a) => a.domain);
     await trx.deleteFrom('accounts').where('email_domain', 'in', domains).execute();
@@ -147,8 +150,8 @@ export async function seedDemo(db: Database, now = new Date()): Promise<SeededAc
     const emails = DEMO_ACCOUNTS.flatMap((a) => a.admins.map((x) => x.email));
     await trx.updateTable('admins').set({ archived_at: now }).where('email', 'in', emails).where('archived_at', 'is', null).execute();
     const accounts: SeededAccount[] = [];
-    for (const demo of DEMO_ACCOUNTS) accounts.push(await seedAccount(trx, demo, now));
-    for (const step of SEED_STEPS) await step({ trx, now, accounts });
+    for (const demo of DEMO_ACCOUNTS) accounts.push(await seedAccount(trx, demo, now, encryptionKey));
+    for (const step of SEED_STEPS) await step({ trx, now, accounts, encryptionKey });
     return accounts;
   });
 }

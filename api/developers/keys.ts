@@ -6,34 +6,32 @@ import { decryptSecret, encryptSecret, generateKey } from '../crypto';
 import type { DeveloperKeys, RotatableKey } from '../contract/developers';
 
 // Each account's credentials: a public widget key (wk_), a secret API key (sk_) and the secret
-// that signs its webhooks (whsec_). They are made on first use; the two secrets are kept
-// encrypted with ENCRYPTION_KEY.
+// that signs its webhooks (whsec_). They are made with the account (and for accounts older than
+// that rule by migration 0640), never by reading them: a read must not write, least of all an
+// audit entry in the reader's name. The two secrets are kept encrypted with ENCRYPTION_KEY.
 
 export const KEY_PREFIXES = { widget: 'wk', secret: 'sk', webhook: 'whsec' } as const;
 
-/** The account's keys, creating them (and auditing that) the first time they are asked for. */
-export async function developerKeys(trx: Trx, accountId: string, encryptionKey: string, actor: Actor): Promise<DeveloperKeys> {
-  let row = await trx.selectFrom('developer_keys').selectAll().where('account_id', '=', accountId).executeTakeFirst();
-  if (!row) {
-    // two first reads at once: one insert wins, the other reads what it wrote
-    const created = await trx
-      .insertInto('developer_keys')
-      .values({
-        account_id: accountId,
-        widget_key: generateKey(KEY_PREFIXES.widget),
-        secret_key_encrypted: encryptSecret(generateKey(KEY_PREFIXES.secret), encryptionKey),
-        webhook_secret_encrypted: encryptSecret(generateKey(KEY_PREFIXES.webhook), encryptionKey),
-      })
-      .onConflict((oc) => oc.column('account_id').doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (created) {
-      await audit(trx, accountId, actor, { namespace: 'global', description: 'Generated the developer keys', event: 'developer.keys-created' });
-      row = created;
-    } else {
-      row = await trx.selectFrom('developer_keys').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
-    }
-  }
+/** Makes an account's keys, inside the transaction that creates the account; true if it made them. */
+export async function createDeveloperKeys(trx: Trx, accountId: string, encryptionKey: string): Promise<boolean> {
+  const created = await trx
+    .insertInto('developer_keys')
+    .values({
+      account_id: accountId,
+      widget_key: generateKey(KEY_PREFIXES.widget),
+      secret_key_encrypted: encryptSecret(generateKey(KEY_PREFIXES.secret), encryptionKey),
+      webhook_secret_encrypted: encryptSecret(generateKey(KEY_PREFIXES.webhook), encryptionKey),
+    })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .returning('account_id')
+    .executeTakeFirst();
+  return Boolean(created);
+}
+
+/** The account's keys; every account has them from its creation on. */
+export async function developerKeys(trx: Trx, accountId: string, encryptionKey: string): Promise<DeveloperKeys> {
+  const row = await trx.selectFrom('developer_keys').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+  if (!row) throw new Error(`account ${accountId} has no developer keys: were the migrations applied with ENCRYPTION_KEY?`);
   return {
     widgetKey: row.widget_key,
     secretKey: decryptSecret(row.secret_key_encrypted, encryptionKey),
@@ -48,10 +46,8 @@ const ROTATION = {
 
 /**
  * Replaces one secret with a fresh one, audited in the same transaction, and answers the keys.
- * Keys that were never made are made first, so the rotation always replaces a real value.
  */
 export async function rotateDeveloperKey(trx: Trx, accountId: string, encryptionKey: string, actor: Actor, key: RotatableKey): Promise<DeveloperKeys> {
-  await developerKeys(trx, accountId, encryptionKey, actor);
   const { column, prefix, description, event } = ROTATION[key];
   await trx
     .updateTable('developer_keys')
@@ -59,7 +55,7 @@ export async function rotateDeveloperKey(trx: Trx, accountId: string, encryption
     .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   await audit(trx, accountId, actor, { namespace: 'global', description, event });
-  return developerKeys(trx, accountId, encryptionKey, actor);
+  return developerKeys(trx, accountId, encryptionKey);
 }
 
 /** The webhook signing secret for outbound deliveries (null until the account has keys). */

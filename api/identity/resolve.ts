@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import type { Platform } from '../contract/common';
 import { ApiError } from '../http/errors';
 import { audit } from '../audit';
+import { createDeveloperKeys } from '../developers/keys';
 import type { SignInAdmin } from '../auth/sessions';
 import { notify } from '../notifications/notify';
 
@@ -52,7 +53,7 @@ export const ACCOUNT_EXISTS_MESSAGE = 'An account already exists for your compan
  * with the invited role; an e-mail whose company already has an account is refused with
  * ACCOUNT_EXISTS; anyone else gets a new account as its owner.
  */
-export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now'>, identity: VerifiedIdentity): Promise<Resolution> {
+export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now' | 'config'>, identity: VerifiedIdentity): Promise<Resolution> {
   const email = identity.email.trim().toLowerCase();
   const firstName = identity.firstName?.trim() || '';
   const lastName = identity.lastName?.trim() || '';
@@ -124,6 +125,7 @@ export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now'>, ident
       .returning(['id', 'account_id', 'email', 'role', 'is_root'])
       .executeTakeFirstOrThrow();
     await trx.insertInto('branding').values({ account_id: account.id, name, domain: null }).execute();
+    await createDeveloperKeys(trx, account.id, deps.config.encryptionKey);
     await audit(trx, account.id, { id: admin.id, firstName, lastName }, {
       namespace: 'global',
       description: `${email} created the account ${name}`,

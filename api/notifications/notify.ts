@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { formatUsage } from '../contract/wording';
 import type { Trx } from '../db/index';
 import { getApp } from '../contract/apps';
 import { CREDIT_WARNING_RATIO } from '../contract/billing';
@@ -56,7 +57,7 @@ export async function addTimeBasedNotifications(trx: Trx, accountId: string, now
       await notify(trx, accountId, {
         kind: 'credits.high',
         title: `${title} has used ${Math.floor((r.credits / r.free_tier) * 100)}% of its credits`,
-        body: `${r.credits} of ${r.free_tier} credits are used.`,
+        body: `${formatUsage(r.credits, r.free_tier, 'en-US')} credits are used.`,
         link: settings,
         // once per billing month while the share stays past the warning line
         dedupeKey: `credits.high:${r.app}:${now.toISOString().slice(0, 7)}`,

@@ -140,7 +140,7 @@ function activitiesOf(apps: { app: AppId; status: BillingStatus; paidDaysAgo?: n
   return out;
 }
 
-export const resultsSeedStep: SeedStep = async ({ trx, now, accounts }: SeedContext) => {
+export const resultsSeedStep: SeedStep = async ({ trx, now, accounts, encryptionKey }: SeedContext) => {
   await trx.deleteFrom('accounts').where('email_domain', 'in', WATCH_TOWER_ACCOUNTS.map((a) => a.domain)).execute();
   const emails = WATCH_TOWER_ACCOUNTS.flatMap((a) => a.admins.map((x) => x.email));
   await trx.updateTable('admins').set({ archived_at: now }).where('email', 'in', emails).where('archived_at', 'is', null).execute();
@@ -158,7 +158,7 @@ export const resultsSeedStep: SeedStep = async ({ trx, now, accounts }: SeedCont
   }
 
   for (const extra of WATCH_TOWER_ACCOUNTS) {
-    const { id } = await seedAccount(trx, extra, now);
+    const { id } = await seedAccount(trx, extra, now, encryptionKey);
     await recordHistory(trx, id, dailyVolumes(extra.domain, activitiesOf(extra.apps, extra.createdDaysAgo), now), now);
   }
 

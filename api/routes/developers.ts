@@ -10,7 +10,7 @@ export const developersRoutes = new Hono<AppEnv>()
   .get('/accounts/developer', requireRole('admin'), async (c) => {
     const session = c.var.session;
     const { db, config } = c.var.deps;
-    const keys = await db.tenant(session.accountId, (trx) => developerKeys(trx, session.accountId, config.encryptionKey, actorOf(session)));
+    const keys = await db.tenant(session.accountId, (trx) => developerKeys(trx, session.accountId, config.encryptionKey));
     c.header('cache-control', 'no-store');
     return c.json(keys);
   })

@@ -1,7 +1,11 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { TIME_ZONE_HEADER } from '../../api/contract/constants';
 
-/** An API failure: 4xx bodies pass through ({code, message, fields}); anything else is UNEXPECTED_STATUS. */
+/**
+ * An API failure: 4xx bodies pass through ({code, message, fields}); any other status is
+ * UNEXPECTED_STATUS, and a call that never got an answer is NETWORK_ERROR or TIMEOUT. Those
+ * three carry a message saying what the user can do, never a bare status number.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -17,7 +21,31 @@ export class ApiError extends Error {
 }
 
 export const UNEXPECTED_STATUS = 'UNEXPECTED_STATUS';
+export const NETWORK_ERROR = 'NETWORK_ERROR';
+export const TIMEOUT = 'TIMEOUT';
 export const JWT_EXPIRED = 'JWT_EXPIRED';
+
+/** How long a call may take before the user is told; exports and tests take seconds, not this. */
+const TIMEOUT_MS = 30_000;
+
+function unexpectedStatusMessage(status: number): string {
+  if (status === 503) return 'The service is temporarily unavailable. Please try again in a few minutes.';
+  if (status >= 500) return `Something went wrong on our side (error ${status}). Please try again; if it keeps happening, contact support.`;
+  return `The server gave an answer the console did not expect (status ${status}). Please reload the page and try again.`;
+}
+
+/** A call that got no answer at all: offline, the server unreachable, or too slow. */
+function noAnswerError(error: unknown): ApiError {
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new ApiError(0, TIMEOUT, 'The server took too long to answer. Please check your connection and try again.');
+  }
+  return new ApiError(0, NETWORK_ERROR, "Can't reach the server. Please check your internet connection and try again.");
+}
+
+/** True for failures that say nothing about the session: no answer, or the server's own fault. */
+export function isTransient(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === NETWORK_ERROR || error.code === TIMEOUT || error.status >= 500);
+}
 
 export type ClientOptions = {
   getToken: () => string | null;
@@ -43,7 +71,7 @@ function timeZone(): string {
 }
 
 async function toError(response: Response): Promise<ApiError> {
-  const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, `unexpected response status: ${response.status}`);
+  const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, unexpectedStatusMessage(response.status));
   if (response.status < 400 || response.status >= 500) return unexpected();
   try {
     const body = (await response.json()) as { code?: unknown; message?: unknown; fields?: Record<string, string> };
@@ -64,6 +92,7 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
     // retrying would blur it.
     throwHttpErrors: false,
     retry: 0,
+    timeout: TIMEOUT_MS,
     hooks: {
       beforeRequest: [
         (request) => {
@@ -83,7 +112,14 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
       for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
       options.searchParams = params;
     }
-    const response = await http(path.replace(/^\//, ''), options);
+    let response: Response;
+    try {
+      response = await http(path.replace(/^\//, ''), options);
+    } catch (error) {
+      // an abort is the caller's own doing and stays what it is
+      if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw error;
+      throw noAnswerError(error);
+    }
     if (response.status !== expect) {
       const error = await toError(response);
       if (error.code === JWT_EXPIRED) onSessionExpired?.();

@@ -4,7 +4,7 @@ import type { Usage } from '../../api/contract/billing';
 import { CREDIT_WARNING_RATIO } from '../../api/contract/constants';
 import { useQuery } from '../api/hooks';
 import { bootstrapAtom } from '../state/session';
-import { formatNumber } from '../ui/format';
+import { formatNumber, formatUsage } from '../ui/format';
 
 /** Whether usage has reached the share of the free tier at which the display turns red. */
 export function isCreditWarning(usage: Pick<Usage, 'credits' | 'freeTier'>): boolean {
@@ -22,7 +22,7 @@ export function CreditInfo({ app }: { app: AppDefinition }) {
   return (
     <span className={warning ? 'credit-info credit-warning' : 'credit-info'} data-warning={warning || undefined}>
       {warning && <span aria-hidden="true">⚠ </span>}
-      {data.freeTier > 0 ? `${formatNumber(data.credits)} / ${formatNumber(data.freeTier)} credits` : `${formatNumber(data.credits)} credits`}
+      {data.freeTier > 0 ? `${formatUsage(data.credits, data.freeTier)} credits` : `${formatNumber(data.credits)} credits`}
       {warning && <span className="sr-only"> (close to the free tier limit)</span>}
     </span>
   );

@@ -1,9 +1,9 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useRoute } from 'wouter';
 import type { Bootstrap } from '../../api/contract/session';
 import type { AppStartAnswer } from '../../api/contract/billing';
-import { ApiError, JWT_EXPIRED, errorMessage } from '../api/client';
+import { ApiError, JWT_EXPIRED, errorMessage, isTransient } from '../api/client';
 import { useApi } from '../api/hooks';
 import { bootstrapAtom, setAppBillingAtom, tokenAtom } from '../state/session';
 import { rememberAppFromQuery, takeAppToStart } from '../state/start-app';
@@ -15,31 +15,70 @@ import { SsoCallbackPage } from './pages';
 import { SignedOutRoutes } from './routes';
 import { Shell } from './Shell';
 
-/** Loads the bootstrap for the current token; a failure clears the token. */
-function useBootstrap(): Bootstrap | null {
+type BootstrapState = { bootstrap: Bootstrap | null; failure: unknown; retry: () => void };
+
+/**
+ * Loads the bootstrap for the current token. Only the server refusing the token ends the
+ * session; with no answer or a server fault the token is kept and the user can retry.
+ */
+function useBootstrap(): BootstrapState {
   const token = useAtomValue(tokenAtom);
   const [bootstrap, setBootstrap] = useAtom(bootstrapAtom);
   const setToken = useSetAtom(tokenAtom);
   const api = useApi();
+  const [failure, setFailure] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (!token || bootstrap) return;
     const controller = new AbortController();
+    setFailure(null);
     api.get<Bootstrap>('admins/bootstrap', { signal: controller.signal }).then(
       (answer) => !controller.signal.aborted && setBootstrap(answer),
       (error) => {
         if (controller.signal.aborted) return;
+        if (isTransient(error) || !(error instanceof ApiError)) {
+          setFailure(error);
+          return;
+        }
         // JWT_EXPIRED is handled by the client for every call: token cleared, back to /?expired=true.
-        if (error instanceof ApiError && error.code === JWT_EXPIRED) return;
+        if (error.code === JWT_EXPIRED) return;
+        if (error.status !== 401) {
+          setFailure(error);
+          return;
+        }
         setToken(null);
         toast.error('Your session could not be loaded', errorMessage(error, 'Please sign in again.'));
       },
     );
     return () => controller.abort();
-  }, [api, token, bootstrap, setBootstrap, setToken]);
+  }, [api, token, bootstrap, setBootstrap, setToken, attempt]);
 
   useEffect(() => applyBrandColor(bootstrap?.branding.color), [bootstrap?.branding.color]);
-  return bootstrap;
+  return { bootstrap, failure, retry: () => setAttempt((n) => n + 1) };
+}
+
+/** The console could not load the account, but the session is intact: say so and offer a retry. */
+function BootstrapFailure({ failure, retry }: { failure: unknown; retry: () => void }) {
+  const setToken = useSetAtom(tokenAtom);
+  return (
+    <main className="public-main">
+      <div className="card public-card" role="alert">
+        <h1 className="page-title">Your account could not be loaded</h1>
+        <p>{errorMessage(failure)}</p>
+        <p className="muted">You are still signed in.</p>
+        {/* plain buttons: this screen is in the first load, where the Button primitive is not */}
+        <div className="form-actions">
+          <button type="button" className="btn btn-primary" onClick={retry}>
+            Retry
+          </button>
+          <button type="button" className="btn btn-ghost" onClick={() => setToken(null)}>
+            Sign out
+          </button>
+        </div>
+      </div>
+    </main>
+  );
 }
 
 /** 'app start': opens (and if need be starts the free trial of) the app a sign-in link named. */
@@ -63,10 +102,25 @@ function useAppStart(bootstrap: Bootstrap | null) {
 }
 
 function SignedIn() {
-  const bootstrap = useBootstrap();
+  const { bootstrap, failure, retry } = useBootstrap();
   useAppStart(bootstrap);
+  if (!bootstrap && failure) return <BootstrapFailure failure={failure} retry={retry} />;
   if (!bootstrap) return <LoadingPanel label="Loading your account" />;
   return <Shell />;
+}
+
+/** Keeps the browser tab's title naming the page on screen (the naming loads on demand, off the first load). */
+function useDocumentTitle(signedIn: boolean) {
+  const [location] = useLocation();
+  useEffect(() => {
+    let live = true;
+    void import('./title').then(({ pageTitle }) => {
+      if (live) document.title = pageTitle(location, signedIn);
+    });
+    return () => {
+      live = false;
+    };
+  }, [location, signedIn]);
 }
 
 /** Picks what to show for the session: the SSO return page, the sign-in routes or the console. */
@@ -75,6 +129,7 @@ export function Session() {
   const token = useAtomValue(tokenAtom);
   const [onSsoCallback] = useRoute('/sso/callback');
   useEffect(() => rememberAppFromQuery(window.location.search), []);
+  useDocumentTitle(Boolean(token));
 
   if (onSsoCallback) {
     return (

@@ -14,6 +14,16 @@ export function useSignOut() {
   };
 }
 
+/** The menu's pages, in order: settings and billing, then help. */
+const MENU_LINKS: [string, string][] = [
+  ['/settings', 'Account Settings'],
+  ['/settings/billing', 'Billing'],
+  ['/support', 'Support'],
+  ['/resources', 'Resources'],
+  ['/sales', 'Contact sales'],
+  ['/support/ticket', 'Report an issue'],
+];
+
 export function SettingsMenu() {
   const bootstrap = useAtomValue(bootstrapAtom);
   const signOut = useSignOut();
@@ -29,21 +39,13 @@ export function SettingsMenu() {
               <span className="muted">{bootstrap.account.name}</span>
             </li>
           )}
-          <li>
-            <Link href="/settings" className="menu-item" onClick={close}>
-              Account Settings
-            </Link>
-          </li>
-          <li>
-            <Link href="/sales" className="menu-item" onClick={close}>
-              Contact sales
-            </Link>
-          </li>
-          <li>
-            <Link href="/support/ticket" className="menu-item" onClick={close}>
-              Report an issue
-            </Link>
-          </li>
+          {MENU_LINKS.map(([href, label]) => (
+            <li key={href}>
+              <Link href={href} className="menu-item" onClick={close}>
+                {label}
+              </Link>
+            </li>
+          ))}
           <li>
             <a href={SYSTEM_STATUS_URL} target="_blank" rel="noopener noreferrer" className="menu-item" onClick={close}>
               System status <ExternalIcon size={14} />

@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { LoadingPanel } from '../ui/Spinner';
 import { GhostBanner } from './GhostBanner';
 import { Header } from './Header';
@@ -21,6 +21,14 @@ export function Shell() {
           <SignedInRoutes />
         </Suspense>
       </main>
+      {/* every role reaches help from every page, supervisors (who have no settings menu) included */}
+      <footer className="app-footer">
+        <nav aria-label="Help">
+          <Link href="/support">Support</Link>
+          <Link href="/resources">Resources</Link>
+          <Link href="/legal/data-processing-addendum">Data Processing Addendum</Link>
+        </nav>
+      </footer>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useAtomValue } from 'jotai';
 import { Redirect, Route, Switch } from 'wouter';
 import { APPS } from '../../api/contract/apps';
 import { bootstrapAtom } from '../state/session';
-import { RequireRole, RequireRoot } from './guards';
+import { RequireAppRole, RequireRole, RequireRoot } from './guards';
 import * as Pages from './pages';
 
 /** Routes for a signed-in user: every route of SPEC section 2. */
@@ -32,7 +32,9 @@ export function SignedInRoutes() {
       </Route>
       {APPS.filter((app) => visible.has(app.id)).map((app) => (
         <Route key={app.id} path={`/${app.id}`} nest>
-          <Pages.AppArea app={app} />
+          <RequireAppRole app={app}>
+            <Pages.AppArea app={app} />
+          </RequireAppRole>
         </Route>
       ))}
       <Route component={Pages.NotFoundPage} />

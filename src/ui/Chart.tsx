@@ -15,6 +15,8 @@ type ChartProps = {
   height?: number;
   /** formats values on the axis and in the legend */
   format?: (value: number) => string;
+  /** the caption is read out but not shown, when a heading above already says it */
+  hideTitle?: boolean;
 };
 
 let cssInjected = false;
@@ -28,8 +30,9 @@ function injectCss() {
 }
 
 const toSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+const dayOf = (seconds: number | null) => (seconds == null ? '–' : new Date(seconds * 1000).toISOString().slice(0, 10));
 
-export default function Chart({ title, series, height = 220, format = (v) => String(Math.round(v * 100) / 100) }: ChartProps) {
+export default function Chart({ title, series, height = 220, format = (v) => String(Math.round(v * 100) / 100), hideTitle = false }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -38,6 +41,9 @@ export default function Chart({ title, series, height = 220, format = (v) => Str
     injectCss();
     const xs = (series[0]?.points ?? []).map((p) => toSeconds(p.date));
     const data: uPlot.AlignedData = [xs, ...series.map((s) => s.points.map((p) => p.count))];
+    // Away from the cursor the legend shows the latest day's figures rather than uPlot's '--'.
+    const latest = xs.length - 1;
+    const at = (values: ArrayLike<number | null | undefined>, idx: number | null) => values[idx ?? latest] ?? null;
     const plot = new uPlot(
       {
         width: Math.max(200, el.clientWidth),
@@ -46,7 +52,19 @@ export default function Chart({ title, series, height = 220, format = (v) => Str
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
         scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max * 1.1)] } },
         axes: [{}, { values: (_u, vals) => vals.map(format), size: 56 }],
-        series: [{ label: 'Date' }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: `${s.color}1a`, value: (_u: uPlot, v: number | null) => (v == null ? '–' : format(v)) }))],
+        series: [
+          { label: 'Date', value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) => dayOf(at(xs, idx)) },
+          ...series.map((s, i) => ({
+            label: s.label,
+            stroke: s.color,
+            width: 2,
+            fill: `${s.color}1a`,
+            value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) => {
+              const v = at(data[i + 1]!, idx);
+              return v == null ? '–' : format(v);
+            },
+          })),
+        ],
         legend: { show: true },
       },
       data,
@@ -63,7 +81,7 @@ export default function Chart({ title, series, height = 220, format = (v) => Str
   const last = series.map((s) => `${s.label}: ${format(s.points.at(-1)?.count ?? 0)}`).join(', ');
   return (
     <figure className="chart">
-      <figcaption className="chart-title">{title}</figcaption>
+      <figcaption className={hideTitle ? 'sr-only' : 'chart-title'}>{title}</figcaption>
       <div ref={box} className="chart-canvas" role="img" aria-label={`${title}. Latest ${last}.`} />
     </figure>
   );

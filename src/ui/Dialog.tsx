@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 const BODY_FOCUSABLE = FOCUSABLE.split(', ')
@@ -25,10 +26,16 @@ export function Dialog({ open, onClose, title, description, children, footer, si
   const descriptionId = useId();
   const close = useRef(onClose);
   close.current = onClose;
+  // What had focus before the dialog rendered: read during render, because a control inside the
+  // dialog with autoFocus takes focus during the commit, before any effect could look.
+  const opener = useRef<HTMLElement | null>(null);
+  const wasOpen = useRef(false);
+  if (open && !wasOpen.current && typeof document !== 'undefined') opener.current = document.activeElement as HTMLElement | null;
+  wasOpen.current = open;
 
   useEffect(() => {
     if (!open) return;
-    const opener = document.activeElement as HTMLElement | null;
+    const from = opener.current;
     const root = panel.current;
     // A control React already autofocused wins; otherwise the body's first control, so the
     // close button isn't where typing starts.
@@ -36,7 +43,11 @@ export function Dialog({ open, onClose, title, description, children, footer, si
       const target = root.querySelector<HTMLElement>(BODY_FOCUSABLE) ?? root.querySelector<HTMLElement>(FOCUSABLE) ?? root;
       target.focus();
     }
-    return () => opener?.focus?.();
+    return () => {
+      // the opener may have gone meanwhile (a menu item whose menu closed): then the page's main
+      if (from?.isConnected) from.focus();
+      else document.getElementById('main')?.focus();
+    };
   }, [open]);
 
   if (!open) return null;
@@ -61,7 +72,9 @@ export function Dialog({ open, onClose, title, description, children, footer, si
     }
   };
 
-  return (
+  // In a portal on <body>: the page's layout rules (spacing between siblings, overflow, stacking)
+  // then never reach the fixed backdrop, which must cover the whole window, header included.
+  return createPortal(
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close.current()}>
       <div
         ref={panel}
@@ -89,6 +102,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
         {children && <div className="dialog-body">{children}</div>}
         {footer && <footer className="dialog-footer">{footer}</footer>}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }

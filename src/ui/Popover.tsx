@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 type PopoverProps = {
   /** the trigger's content; `label` names it for assistive tech when it is only an icon */
@@ -11,12 +11,43 @@ type PopoverProps = {
   kind?: 'menu' | 'panel';
 };
 
+/** The least gap between an open panel and the window's edge, in px. */
+const EDGE = 8;
+
 /** A button that opens a panel below it; Escape or a click outside closes it. */
 export function Popover({ trigger, label, children, align = 'end', triggerClassName = 'icon-btn', kind = 'panel' }: PopoverProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
+
+  // The panel hangs from its trigger, which in a narrow side panel may sit far from the edge it
+  // is aligned to: slide it back inside the window, whichever popover it is.
+  useLayoutEffect(() => {
+    const el = panel.current;
+    if (!open || !el) return;
+    const place = () => {
+      el.style.translate = '';
+      const rect = el.getBoundingClientRect();
+      const width = document.documentElement.clientWidth;
+      let shift = 0;
+      if (rect.right > width - EDGE) shift = width - EDGE - rect.right;
+      if (rect.left + shift < EDGE) shift = EDGE - rect.left;
+      if (shift) el.style.translate = `${Math.round(shift)}px 0`;
+    };
+    place();
+    window.addEventListener('resize', place);
+    // the trigger moves when its neighbours change size (a credit count arriving in the header)
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(place);
+    const row = root.current?.parentElement;
+    if (observer && row) observer.observe(row);
+    if (observer) observer.observe(el);
+    return () => {
+      window.removeEventListener('resize', place);
+      observer?.disconnect();
+    };
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -62,7 +93,7 @@ export function Popover({ trigger, label, children, align = 'end', triggerClassN
         {trigger}
       </button>
       {open && (
-        <div id={panelId} className={`popover-panel popover-${align}`}>
+        <div ref={panel} id={panelId} className={`popover-panel popover-${align}`}>
           {children(close)}
         </div>
       )}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { EmptyState } from './Card';
+import { ScrollArea } from './ScrollArea';
 import { LoadingPanel } from './Spinner';
 
 export type Column<T> = { key: string; header: ReactNode; render: (row: T) => ReactNode; className?: string };
@@ -19,7 +20,7 @@ export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Not
   if (loading && !rows) return <LoadingPanel label={`Loading ${caption}`} />;
   if (!rows?.length) return <EmptyState title={typeof empty === 'string' ? empty : ''}>{typeof empty === 'string' ? null : empty}</EmptyState>;
   return (
-    <div className="table-wrap">
+    <ScrollArea label={caption} className="table-wrap">
       <table className="table">
         <caption className={showCaption ? 'table-caption' : 'sr-only'}>{caption}</caption>
         <thead>
@@ -43,6 +44,6 @@ export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Not
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -1,5 +1,7 @@
 import { ABSOLUTE_DATE_AFTER_DAYS, SHORT_ID_KEEP, SHORT_ID_MAX_LENGTH } from './constants';
 
+export { formatUsage } from '../../api/contract/wording';
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;

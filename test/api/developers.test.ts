@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DATABASE_KINDS, useTestContext } from './helpers';
 import { decryptSecret } from '../../api/crypto';
+import { migrate } from '../../api/db/migrate';
+import { MIGRATIONS } from '../../api/db/migrations/index';
+import { resolveVerifiedEmail } from '../../api/identity/resolve';
+import { DATABASE_KINDS, openTestDatabase, useTestContext } from './helpers';
 
 type Keys = { widgetKey: string; secretKey: string; webhookSecret: string };
 
 describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
   const t = useTestContext(kind);
 
-  it('the first read creates prefixed keys with plenty of entropy', async () => {
+  it('an account has prefixed keys with plenty of entropy', async () => {
     const res = await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -18,12 +21,21 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
     expect(keys.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
   });
 
-  it('later reads answer the same keys, and the creation is audited once', async () => {
+  it('opening Developers writes nothing to the audit log: reads answer the same keys', async () => {
+    const entries = () => t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log`.execute(trx)).rows[0]!.n);
+    const before = await entries();
     const a = (await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()) as Keys;
     const b = (await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as Keys;
     expect(a).toEqual(b);
-    const n = await t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log where event = 'developer.keys-created'`.execute(trx)).rows[0]!.n);
-    expect(n).toBe(1);
+    expect(await entries()).toBe(before);
+  });
+
+  it('an account made by a first sign-in has its keys from the start', async () => {
+    const { admin } = await resolveVerifiedEmail(t.deps, { email: 'founder@keys-at-birth.test', firstName: 'Fay', lastName: 'Founder', platform: 'google' });
+    const row = await t.db.tenant(admin.account_id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirst());
+    expect(row?.widget_key).toMatch(/^wk_/);
+    const events = await t.db.tenant(admin.account_id, async (trx) => (await sql<{ event: string }>`select event from audit_log`.execute(trx)).rows.map((r) => r.event));
+    expect(events).toEqual(['account.created']);
   });
 
   it('the secret key and webhook secret are stored encrypted, not as they are shown', async () => {
@@ -50,7 +62,7 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
     expect(JSON.stringify(await res.json())).not.toMatch(/sk_|whsec_/);
   });
 
-  it('two first reads at once agree on one set of keys', async () => {
+  it('two reads at once agree on one set of keys', async () => {
     const [a, b] = await Promise.all([
       t.call('GET', '/accounts/developer', { as: 'staff@provider.test' }),
       t.call('GET', '/accounts/developer', { as: 'staff@provider.test' }),
@@ -116,5 +128,21 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
     expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { key: expect.any(String) } });
     expect(await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()).toEqual(before);
     expect((await auditDescriptions('developer.secret-key-rotated')).length + (await auditDescriptions('developer.webhook-secret-rotated')).length).toBe(rotations);
+  });
+});
+
+describe.each(DATABASE_KINDS)('developer keys of accounts made before keys came with the account (%s)', (kind) => {
+  it('the migration gives each such account its keys, audited as done by the provider', async () => {
+    const { db, drop } = await openTestDatabase(kind, MIGRATIONS.filter((m) => m.id < '0640'));
+    try {
+      const { id } = await db.system((trx) => trx.insertInto('accounts').values({ name: 'Older Co', platform: 'google', email_domain: 'older.test' }).returning('id').executeTakeFirstOrThrow());
+      await migrate(db, MIGRATIONS, { encryptionKey: 'k'.repeat(40) });
+      const row = await db.tenant(id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow());
+      expect(decryptSecret(row.secret_key_encrypted, 'k'.repeat(40))).toMatch(/^sk_/);
+      const entries = await db.tenant(id, async (trx) => (await sql<{ description: string; admin_id: string | null }>`select description, admin_id from audit_log`.execute(trx)).rows);
+      expect(entries).toEqual([{ description: 'Generated the developer keys', admin_id: null }]);
+    } finally {
+      await drop();
+    }
   });
 });

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { openPglite, openPostgres, type Database, type DatabaseKind } from '../../api/db/index';
 import { migrate } from '../../api/db/migrate';
+import type { Migration } from '../../api/db/migrations/index';
 import { seedDemo, type SeededAccount } from '../../api/db/seed';
 import { testConfig, type Config } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
@@ -40,10 +41,11 @@ export async function databaseKinds(): Promise<DatabaseKind[]> {
 // vitest collects describe.each at import time, so the kinds are resolved at module load.
 export const DATABASE_KINDS: DatabaseKind[] = await databaseKinds();
 
-export async function openTestDatabase(kind: DatabaseKind): Promise<{ db: Database; drop: () => Promise<void> }> {
+/** A fresh database with `migrations` applied (all of them unless told). */
+export async function openTestDatabase(kind: DatabaseKind, migrations?: Migration[]): Promise<{ db: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const db = await openPglite();
-    await migrate(db);
+    await migrate(db, migrations);
     return { db, drop: () => db.close() };
   }
   const name = `sb_test_${crypto.randomBytes(6).toString('hex')}`;
@@ -53,7 +55,7 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<{ db: Databa
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString(), 5);
-  await migrate(db);
+  await migrate(db, migrations);
   return {
     db,
     drop: async () => {
@@ -113,7 +115,7 @@ export function useTestContext(kind: DatabaseKind, overrides: Partial<Config> = 
     ctx.deps = deps;
     ctx.config = config;
     ctx.app = createApp(deps);
-    ctx.accounts = await seedDemo(opened.db, ctx.clock.now);
+    ctx.accounts = await seedDemo(opened.db, config.encryptionKey, ctx.clock.now);
     ctx.account = (key) => ctx.accounts.find((a) => a.account.key === key)!;
     ctx.tokenFor = async (email) => {
       const admin = await findActiveAdminByEmail(opened.db, email);

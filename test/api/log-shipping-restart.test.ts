@@ -39,7 +39,7 @@ describe('log shipping across a restart (pglite on disk)', () => {
     // First run: connect Rapid7, produce events, and stop while a delivery hangs.
     let db = await openPglite(dir);
     await migrate(db);
-    const [acme] = await seedDemo(db);
+    const [acme] = await seedDemo(db, depsFor(db).config.encryptionKey);
     let deps = depsFor(db);
     const app = createApp(deps);
     const token = await issueSessionToken(deps, (await findActiveAdminByEmail(db, 'admin@acme.test'))!);

@@ -22,6 +22,12 @@ describe.each(DATABASE_KINDS)('notifications (%s)', (kind) => {
     expect(credits[0]!.link).toMatch(/\/settings\/billing$/);
   });
 
+  it('a credits notification writes the amounts as the console does: 4,210 / 5,000', async () => {
+    const body = await list(t, 'owner@acme.test');
+    const otp = body.notifications.find((n) => n.kind === 'credits.high' && n.title.startsWith('One-Time Passcode'))!;
+    expect(otp.body).toBe('4,210 / 5,000 credits are used.');
+  });
+
   it('a free trial ending within 7 days is announced; one further off is not', async () => {
     const umbrella = await list(t, 'owner@umbrella.test');
     expect(umbrella.notifications.map((n) => n.kind)).toContain('trial.ending');

@@ -12,7 +12,7 @@ import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessio
 
 const db = await openPglite();
 await migrate(db);
-await seedDemo(db);
+await seedDemo(db, testConfig().encryptionKey);
 const config = testConfig();
 const deps = { config, db, tokens: tokenSigner(config.sessionSecret), now: () => new Date(), log: () => {} };
 const app = createApp(deps);

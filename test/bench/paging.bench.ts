@@ -15,7 +15,7 @@ import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessio
 const ENTRIES = 100_000;
 const db = await openPglite();
 await migrate(db);
-const [acme] = await seedDemo(db);
+const [acme] = await seedDemo(db, testConfig().encryptionKey);
 await db.system((trx) =>
   sql`insert into audit_log (account_id, ts, namespace, description, event)
       select ${acme!.id}, now() - make_interval(secs => g), 'global', 'Bench entry ' || g, 'bench.entry'

@@ -44,6 +44,16 @@ describe('console shell in Chromium', () => {
     await page.getByRole('link', { name: 'Signatures' }).first().waitFor();
   });
 
+  it('with the API unreachable, a reload keeps the session and offers Retry', async () => {
+    await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    await page.reload();
+    await page.getByRole('button', { name: 'Retry' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('switchboard.token'))).toBeTruthy();
+    await page.unroute('**/api/**');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('link', { name: 'Signatures' }).first().waitFor();
+  });
+
   it('an unknown path while signed out goes back to sign-in', async () => {
     const fresh = await browser.newPage();
     await fresh.goto(`${server.url}/settings/branding`);
@@ -61,5 +71,24 @@ describe('console shell in Chromium', () => {
     expect(await sup.getByRole('link', { name: 'Configuration' }).count()).toBe(0);
     expect(await sup.getByRole('button', { name: /search/i }).count()).toBe(0);
     await sup.close();
+  });
+
+  it.each(['/', '/zoom/', '/webex/'])('the %s entry references an SVG favicon that is served as image/svg+xml', async (entry) => {
+    const html = await (await fetch(`${server.url}${entry}`)).text();
+    const href = html.match(/<link rel="icon" href="([^"]+)" type="image\/svg\+xml">/)?.[1];
+    expect(href).toBe(`${entry}favicon.svg`);
+    const icon = await fetch(`${server.url}${href}`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
+  });
+
+  it('each page has its own browser tab title', async () => {
+    await page.goto(`${server.url}/settings/branding`);
+    await page.getByRole('heading', { name: 'Branding', level: 1 }).waitFor();
+    await page.waitForFunction(() => document.title === 'Branding · Settings · Switchboard');
+    await page.goto(`${server.url}/support`);
+    await page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
+    await page.waitForFunction(() => document.title === 'Support · Switchboard');
   });
 });

@@ -28,6 +28,18 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
     await page.getByText(/One-Time Passcode: tasks per day/).waitFor();
   });
 
+  it('the dashboard leads with summary figures', async () => {
+    const figures = await page.locator('.kpi').evaluateAll((els) => els.map((el) => [el.querySelector('dt')!.textContent, el.querySelector('dd')!.textContent]));
+    expect(figures.map(([label]) => label)).toEqual(['Accounts', 'Active accounts', 'Paid accounts', 'Tasks, last 14 days']);
+    await page.waitForFunction(() => [...document.querySelectorAll('.kpi dd')].every((dd) => /^\d[\d,]*$/.test(dd.textContent ?? '')));
+  });
+
+  it("chart legends show the latest day's figures before anyone hovers", async () => {
+    const values = await page.locator('.u-legend .u-value').allTextContents();
+    expect(values.length).toBeGreaterThan(0);
+    expect(values.filter((v) => v.includes('--'))).toEqual([]);
+  });
+
   it('staff search accounts and Enter opens the first result', async () => {
     await page.getByRole('link', { name: 'Accounts' }).click();
     await page.getByText(/\d+ active accounts/).waitFor();
@@ -43,11 +55,19 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
   it('staff convert an app to Enterprise after confirming', async () => {
     const row = page.getByRole('row').filter({ hasText: 'Payments' });
     await row.getByText('Subscription').waitFor();
-    await row.getByRole('button', { name: 'Convert to Enterprise' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Convert to Enterprise?' });
+    await row.getByRole('button', { name: 'Convert Payments to Enterprise' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Convert Payments to Enterprise?' });
     await dialog.getByRole('button', { name: 'Convert to Enterprise' }).click();
     await row.getByText('Enterprise', { exact: true }).waitFor();
-    expect(await row.getByRole('button', { name: 'Convert to Enterprise' }).count()).toBe(0);
+    expect(await row.getByRole('button', { name: /to Enterprise/ }).count()).toBe(0);
+  });
+
+  it('each Convert to Enterprise button names its app, and no two headings on the account page read the same', async () => {
+    const names = await page.getByRole('button', { name: /^Convert .* to Enterprise$/ }).allTextContents();
+    expect(names.length).toBeGreaterThan(1);
+    expect(new Set(names).size).toBe(names.length);
+    const headings = await page.locator('main h1, main h2, main h3').allTextContents();
+    expect(new Set(headings).size).toBe(headings.length);
   });
 
   it('ghost mode opens the account as its owner, and the banner ends it back on the account page', async () => {
@@ -70,7 +90,7 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
     const input = admin.getByRole('combobox', { name: 'Customer ID or phone number' });
     await input.fill('CUST-100042');
     await admin.getByRole('option').first().waitFor();
-    expect(await admin.getByRole('option').first().textContent()).toContain('ses_de…d4e5f6');
+    expect(await admin.getByRole('option').first().textContent()).toContain('ses_demo0001…d4e5f6');
     await input.press('Enter');
     await admin.waitForURL(/\/one-time-passcode\/authentications\?session=ses_demo0001/);
     await admin.close();

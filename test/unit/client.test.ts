@@ -27,17 +27,33 @@ describe('API client', () => {
 
   it('reports a status other than the expected one as unexpected', async () => {
     mockApi({ 'GET /api/things': { status: 204 } });
-    await expect(api.get('things')).rejects.toThrow('unexpected response status: 204');
+    const error = (await api.get('things').catch((e) => e)) as ApiError;
+    expect([error.status, error.code]).toEqual([204, 'UNEXPECTED_STATUS']);
+    expect(error.message).not.toMatch(/^unexpected response status/);
   });
 
-  it('reports a 500 as unexpected', async () => {
+  it('says what the user can do when the server fails with a 500', async () => {
     mockApi({ 'GET /api/things': { status: 500, body: { code: 'INTERNAL', message: 'boom' } } });
-    await expect(api.get('things')).rejects.toThrow('unexpected response status: 500');
+    const error = (await api.get('things').catch((e) => e)) as ApiError;
+    expect([error.status, error.code]).toEqual([500, 'UNEXPECTED_STATUS']);
+    expect(error.message).toBe('Something went wrong on our side (error 500). Please try again; if it keeps happening, contact support.');
+  });
+
+  it('says the service is unavailable for a 503', async () => {
+    mockApi({ 'GET /api/things': { status: 503 } });
+    await expect(api.get('things')).rejects.toThrow('The service is temporarily unavailable. Please try again in a few minutes.');
+  });
+
+  it('says the server cannot be reached when the network fails', async () => {
+    const { fetchMock } = mockApi({});
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const error = (await api.get('things').catch((e) => e)) as ApiError;
+    expect([error.code, error.message]).toEqual(['NETWORK_ERROR', "Can't reach the server. Please check your internet connection and try again."]);
   });
 
   it('expects 201 from a creating POST', async () => {
     mockApi({ 'POST /api/passkeys/billing/free-trial': { status: 200, body: {} } });
-    await expect(api.create('passkeys/billing/free-trial')).rejects.toThrow('unexpected response status: 200');
+    await expect(api.create('passkeys/billing/free-trial')).rejects.toMatchObject({ status: 200, code: 'UNEXPECTED_STATUS' });
   });
 
   it('reports an expired token to the session', async () => {

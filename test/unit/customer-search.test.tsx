@@ -71,6 +71,33 @@ describe('customer search dialog', () => {
     expect(options[1]!.textContent).toContain('short_ref');
   });
 
+  it('tells apart results whose session ids share their first and last 6 characters', async () => {
+    const refs = ['ses_demo0001a1b2c3d4e5f6', 'ses_demo0002a1b2c3d4e5f6'];
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }), { 'GET /api/results/customer': { body: { results: refs.map((sessionRef, i) => result({ id: `r${i}`, sessionRef })) } } });
+    await screen.findByRole('button', { name: /Search customers/ });
+    open();
+    fireEvent.change(await screen.findByRole('combobox'), { target: { value: 'CUST-1' } });
+    const options = await screen.findAllByRole('option');
+    const shown = options.map((o) => o.querySelector('.search-item-ref')!.textContent);
+    expect(new Set(shown).size).toBe(2);
+    expect(options.map((o) => o.querySelector('.search-item-ref')!.getAttribute('title'))).toEqual(refs);
+    expect(options[0]!.getAttribute('aria-label')).toContain('session ses_demo0001a1b2c3d4e5f6');
+  });
+
+  it('shows the customer, a masked phone number, the status and the app in each row', async () => {
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }), { 'GET /api/results/customer': { body: { results: [result({ customerRef: 'CUST-100042', phoneNumber: '+14155550142', status: 'failure' })] } } });
+    await screen.findByRole('button', { name: /Search customers/ });
+    open();
+    fireEvent.change(await screen.findByRole('combobox'), { target: { value: '+14155550142' } });
+    const [option] = await screen.findAllByRole('option');
+    expect(option!.textContent).toContain('CUST-100042');
+    expect(option!.textContent).toContain('+14 ••• 0142');
+    expect(option!.textContent).not.toContain('+14155550142');
+    expect(option!.textContent).toContain('Passkeys');
+    expect(option!.textContent).toContain('Failure');
+    expect(option!.getAttribute('aria-label')).toMatch(/^Passkeys, customer CUST-100042, phone ending 0142, Failure, /);
+  });
+
   it('says nothing was found, and suggests another customer ID', async () => {
     renderSignedIn('/', makeBootstrap({ role: 'admin' }), { 'GET /api/results/customer': { body: { results: [] } } });
     await screen.findByRole('button', { name: /Search customers/ });

@@ -48,3 +48,30 @@ describe('support page', () => {
     expect(screen.getAllByRole('link', { name: 'support@switchboard.example' }).length).toBeGreaterThan(0);
   });
 });
+
+describe('contact sales form phone number', () => {
+  async function fill(phone: string, method: 'Email' | 'Phone') {
+    renderSignedIn('/sales');
+    fireEvent.change(await screen.findByLabelText(/Interested in/), { target: { value: 'Passkeys' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /^Phone/ }), { target: { value: phone } });
+    fireEvent.click(screen.getByRole('radio', { name: method }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send request' }));
+  }
+
+  it('refuses a phone number that is not E.164, with the E.164 message', async () => {
+    await fill('abc', 'Email');
+    expect(screen.getByText('Phone number must be in e164 format (with leading + and country code)')).toBeTruthy();
+    expect(screen.queryByText(/has not been sent/)).toBeNull();
+  });
+
+  it('requires a phone number when the contact method is phone', async () => {
+    await fill('', 'Phone');
+    expect(screen.getByText('Phone number is required to be contacted by phone')).toBeTruthy();
+    expect(screen.queryByText(/has not been sent/)).toBeNull();
+  });
+
+  it('accepts a spaced international number', async () => {
+    await fill('+44 20 7946 0958', 'Phone');
+    expect(screen.getByRole('status').textContent).toContain('Your request has not been sent.');
+  });
+});

@@ -9,6 +9,39 @@ describe('settings and Watch Tower guards', () => {
     expect(here()).toBe('/');
   });
 
+  it('says why when it sends a supervisor away from settings', async () => {
+    renderSignedIn('/settings/developers', makeBootstrap({ role: 'supervisor' }));
+    expect(await screen.findByText('That page is for administrators')).toBeTruthy();
+    expect(here()).toBe('/');
+  });
+
+  it.each([
+    '/one-time-passcode/settings/general',
+    '/one-time-passcode/settings/sms-content',
+    '/document-signature/documents',
+    '/document-signature/documents/new',
+    '/document-signature/settings/storage',
+    '/e-form/forms/f_1',
+    '/payments/settings/stripe',
+  ])('sends a supervisor who opens %s by URL back to / and says why', async (path) => {
+    renderSignedIn(path, makeBootstrap({ role: 'supervisor' }));
+    expect(await screen.findByText('That page is for administrators')).toBeTruthy();
+    await waitFor(() => expect(here()).toBe('/'));
+  });
+
+  it("lets a supervisor open an app's activity tab", async () => {
+    renderSignedIn('/one-time-passcode/authentications', makeBootstrap({ role: 'supervisor' }));
+    expect(await screen.findByRole('link', { name: 'Authentications' })).toBeTruthy();
+    expect(here()).toBe('/one-time-passcode/authentications');
+    expect(screen.queryByText('That page is for administrators')).toBeNull();
+  });
+
+  it('lets an admin open an app configuration page', async () => {
+    renderSignedIn('/one-time-passcode/settings/general', makeBootstrap({ role: 'admin' }));
+    expect(await screen.findByRole('link', { name: 'Configuration' })).toBeTruthy();
+    expect(here()).toBe('/one-time-passcode/settings/general');
+  });
+
   it('shows an admin the settings screen with its side menu and Back to apps', async () => {
     renderSignedIn('/settings/domain', makeBootstrap({ role: 'admin' }));
     expect(await screen.findByRole('heading', { name: 'Domain' })).toBeTruthy();
@@ -20,6 +53,7 @@ describe('settings and Watch Tower guards', () => {
       'SMS Configuration',
       'Customer Lookup',
       'Single Sign-On',
+      'Billing',
       'Logging',
       'Audit log',
       'Developers',

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { here, makeBootstrap, makeToken, renderSignedIn, TOKEN_KEY } from './helpers';
 
@@ -23,7 +23,8 @@ describe('header', () => {
   it('lists the settings menu entries for an admin, without Watch Tower', async () => {
     renderSignedIn('/', makeBootstrap({ role: 'admin' }));
     await openSettingsMenu();
-    for (const name of ['Account Settings', 'Contact sales', 'Report an issue']) expect(screen.getByRole('link', { name })).toBeTruthy();
+    const menu = document.querySelector<HTMLElement>('.popover-panel')!;
+    for (const name of ['Account Settings', 'Billing', 'Support', 'Resources', 'Contact sales', 'Report an issue']) expect(within(menu).getByRole('link', { name })).toBeTruthy();
     const status = screen.getByRole('link', { name: /System status/ });
     expect([status.getAttribute('target'), status.getAttribute('rel')]).toEqual(['_blank', 'noopener noreferrer']);
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
@@ -92,5 +93,15 @@ describe('header', () => {
     expect(localStorage.getItem(TOKEN_KEY)).toBe(staffToken);
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/ghost-mode')).toBe(true);
     await waitFor(() => expect(screen.queryByRole('button', { name: /You're in ghost mode/ })).toBeNull());
+  });
+
+  it('a supervisor, who has no settings menu, reaches Support and Resources from the footer', async () => {
+    renderSignedIn('/', makeBootstrap({ role: 'supervisor' }));
+    const help = await screen.findByRole('navigation', { name: 'Help' });
+    expect([...help.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Support', '/support'],
+      ['Resources', '/resources'],
+      ['Data Processing Addendum', '/legal/data-processing-addendum'],
+    ]);
   });
 });

@@ -26,7 +26,7 @@ export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, u
     throw new ApiError(
       402,
       'FREE_TIER_EXHAUSTED',
-      `The free trial of ${title} has used all ${row.free_tier} of its credits. Subscribe to ${title} under Settings > Billing to continue.`,
+      `The free trial of ${title} has used all ${new Intl.NumberFormat('en-US').format(row.free_tier)} of its credits. Subscribe to ${title} under Settings > Billing to continue.`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { AppDefinition } from '../../../api/contract/apps';
+import { routeWords } from '../../app/title';
 import { NotBuiltYet } from '../../ui/Card';
 
 /** 'documents/:id/history' -> 'Documents › History': the route's fixed words, readable. */
@@ -6,7 +7,7 @@ export function routeTitle(route: string): string {
   const words = route
     .split('/')
     .filter((s) => s && !s.startsWith(':'))
-    .map((s) => s.charAt(0).toUpperCase() + s.slice(1).replace(/-/g, ' '));
+    .map(routeWords);
   return words.join(' › ') || 'Dashboard';
 }
 

@@ -3,19 +3,13 @@ import type { CSSProperties } from 'react';
 import { Link } from 'wouter';
 import type { AppDefinition } from '../../../api/contract/apps';
 import type { BillingStatus } from '../../../api/contract/common';
+import { BILLING_STATUS_LABEL } from '../../../api/contract/wording';
 import { useStartFreeTrial } from '../../api/billing';
 import { useVisibleApps } from '../../app/current-app';
 import { bootstrapAtom } from '../../state/session';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
 
-const STATUS_LABEL: Record<BillingStatus, string> = {
-  inactive: 'Not started',
-  'free-trial': 'Free trial',
-  subscription: 'Subscribed',
-  enterprise: 'Enterprise',
-  cancelled: 'Cancelled',
-};
 
 function AppCard({ app, status }: { app: AppDefinition; status: BillingStatus }) {
   const startFreeTrial = useStartFreeTrial();
@@ -26,7 +20,7 @@ function AppCard({ app, status }: { app: AppDefinition; status: BillingStatus })
         <span className="app-card-icon" aria-hidden="true">
           {app.title[0]}
         </span>
-        <span className={`badge badge-${status}`}>{STATUS_LABEL[status]}</span>
+        <span className={`badge badge-${status}`}>{BILLING_STATUS_LABEL[status]}</span>
       </div>
       <h2 id={titleId} className="app-card-title">
         {app.title}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { APPS } from '../../../api/contract/apps';
+import { E164_MESSAGE, E164_PATTERN } from '../../../api/contract/sms';
 import { Card } from '../../ui/Card';
 import { Field, TextField } from '../../ui/Field';
 import { SALES_EMAIL } from '../support/contacts';
@@ -10,7 +11,16 @@ const CONTACT_METHODS = [
   { value: 'phone', label: 'Phone' },
 ];
 
-type Errors = { interest?: string; contactMethod?: string };
+type Errors = { interest?: string; phone?: string; contactMethod?: string };
+
+export const PHONE_REQUIRED_MESSAGE = 'Phone number is required to be contacted by phone';
+
+/** The phone field's problem: E.164 when given (spaces, dashes, dots and brackets allowed), and required for contact by phone. */
+export function salesPhoneError(phone: string, contactMethod: string): string | undefined {
+  const compact = phone.replace(/[\s().-]/g, '');
+  if (!compact) return contactMethod === 'phone' ? PHONE_REQUIRED_MESSAGE : undefined;
+  return E164_PATTERN.test(compact) ? undefined : E164_MESSAGE;
+}
 
 export default function SalesPage() {
   const [interest, setInterest] = useState('');
@@ -25,8 +35,10 @@ export default function SalesPage() {
     const next: Errors = {};
     if (!interest) next.interest = 'Please choose what you are interested in';
     if (!contactMethod) next.contactMethod = 'Please choose how we should contact you';
+    const phoneError = salesPhoneError(phone, contactMethod);
+    if (phoneError) next.phone = phoneError;
     setErrors(next);
-    if (!next.interest && !next.contactMethod) setSubmitted(true);
+    if (!next.interest && !next.contactMethod && !next.phone) setSubmitted(true);
   };
 
   if (submitted) {
@@ -64,7 +76,17 @@ export default function SalesPage() {
               </select>
             )}
           </Field>
-          <TextField label="Phone" type="tel" autoComplete="tel" value={phone} onChange={(e) => setPhone(e.target.value)} placeholder="+14155550123" />
+          <TextField
+            label="Phone"
+            type="tel"
+            autoComplete="tel"
+            required={contactMethod === 'phone'}
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+            placeholder="+14155550123"
+            hint="In E.164 format: a plus, the country code and the number."
+            error={errors.phone}
+          />
           <Field label="Message">
             {(control) => <textarea className="input" rows={4} {...control} value={message} onChange={(e) => setMessage(e.target.value)} />}
           </Field>

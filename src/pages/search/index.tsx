@@ -4,7 +4,8 @@ import { getApp } from '../../../api/contract/apps';
 import { resultLink, type CustomerResult } from '../../../api/contract/results';
 import { Dialog } from '../../ui/Dialog';
 import { Spinner, useDelayedSpinner } from '../../ui/Spinner';
-import { formatDate, formatDateTime, shortenId } from '../../ui/format';
+import { formatDate, formatDateTime } from '../../ui/format';
+import { distinctShortIds, maskPhone } from './ids';
 import { useCustomerSearch } from './useCustomerSearch';
 
 const STATUS_LABEL: Record<CustomerResult['status'], string> = { success: 'Success', failure: 'Failure', timeout: 'Timeout' };
@@ -47,6 +48,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   };
 
   const optionId = (i: number) => `${listId}-${i}`;
+  const shortRefs = distinctShortIds(results.map((r) => r.sessionRef));
   const showResults = search.term && !search.loading;
 
   return (
@@ -95,31 +97,53 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
         )}
         {!search.term && <p className="search-message muted">Results for the customer show here, newest first.</p>}
         <ul ref={list} id={listId} role="listbox" aria-label="Customer results" className="search-list">
-          {results.map((r, i) => (
-            <li
-              key={r.id}
-              id={optionId(i)}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? 'search-item search-item-active' : 'search-item'}
-              onMouseEnter={() => setActive(i)}
-              onClick={() => open(r)}
-            >
-              <span className="search-item-app">
-                {/* the app colour marks the result; as text colour it is too pale to read */}
-                <span className="app-dot" style={{ background: getApp(r.app)?.color }} aria-hidden="true" />
-                {getApp(r.app)?.title ?? r.app}
-              </span>
-              <span className={`badge badge-${r.status === 'success' ? 'success' : r.status === 'failure' ? 'danger' : 'warning'}`}>{STATUS_LABEL[r.status]}</span>
-              <span className="search-item-ref" title={r.sessionRef}>
-                {shortenId(r.sessionRef)}
-              </span>
-              {r.phoneNumber && <span className="muted">{r.phoneNumber}</span>}
-              <time className="muted search-item-time" dateTime={r.timestamp} title={formatDateTime(r.timestamp)}>
-                {formatDate(r.timestamp)}
-              </time>
-            </li>
-          ))}
+          {results.map((r, i) => {
+            const app = getApp(r.app)?.title ?? r.app;
+            const phone = r.phoneNumber ? maskPhone(r.phoneNumber) : null;
+            // read out as one sentence: the masked phone's bullets and the shortened id's ellipsis
+            // mean nothing spoken, so the name says the last digits and the whole session id
+            const name = [
+              app,
+              r.customerRef ? `customer ${r.customerRef}` : 'no customer ID',
+              r.phoneNumber ? `phone ending ${r.phoneNumber.slice(-4)}` : null,
+              STATUS_LABEL[r.status],
+              formatDateTime(r.timestamp),
+              `session ${r.sessionRef}`,
+            ]
+              .filter(Boolean)
+              .join(', ');
+            return (
+              <li
+                key={r.id}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                aria-label={name}
+                className={i === active ? 'search-item search-item-active' : 'search-item'}
+                onMouseEnter={() => setActive(i)}
+                onClick={() => open(r)}
+              >
+                <span className="search-item-line">
+                  <span className="search-item-app">
+                    {/* the app colour marks the result; as text colour it is too pale to read */}
+                    <span className="app-dot" style={{ background: getApp(r.app)?.color }} aria-hidden="true" />
+                    {app}
+                  </span>
+                  <span className={`badge badge-${r.status === 'success' ? 'success' : r.status === 'failure' ? 'danger' : 'warning'}`}>{STATUS_LABEL[r.status]}</span>
+                  <time className="muted search-item-time" dateTime={r.timestamp} title={formatDateTime(r.timestamp)}>
+                    {formatDate(r.timestamp)}
+                  </time>
+                </span>
+                <span className="search-item-line">
+                  <span className="search-item-customer">{r.customerRef ?? <span className="muted">No customer ID</span>}</span>
+                  {phone && <span className="muted">{phone}</span>}
+                  <span className="search-item-ref muted" title={r.sessionRef}>
+                    {shortRefs.get(r.sessionRef)}
+                  </span>
+                </span>
+              </li>
+            );
+          })}
         </ul>
       </div>
     </Dialog>

@@ -10,7 +10,7 @@ export const Chart = lazy(() => import('../../ui/Chart'));
 export const TASKS_TITLE = `Tasks completed per day (${MOVING_AVERAGE_DAYS}-day moving average)`;
 
 /** The all-apps tasks chart, and per-app charts behind a button (apps with no tasks are left out). */
-export function TaskCharts({ stats, brand }: { stats: Statistics; brand: string }) {
+export function TaskCharts({ stats, brand, titled = false }: { stats: Statistics; brand: string; /** a heading above names the main chart already */ titled?: boolean }) {
   const [perApp, setPerApp] = useState(false);
   const main = useMemo(() => [{ label: 'Tasks', color: brand, points: stats.tasks.average }], [stats, brand]);
   const apps = useMemo(
@@ -24,7 +24,7 @@ export function TaskCharts({ stats, brand }: { stats: Statistics; brand: string 
   return (
     <>
       <Suspense fallback={<LoadingPanel label="Loading chart" />}>
-        <Chart title={TASKS_TITLE} series={main} />
+        <Chart title={TASKS_TITLE} series={main} hideTitle={titled} />
       </Suspense>
       <div className="chart-toolbar">
         <Button onClick={() => setPerApp((v) => !v)} aria-expanded={perApp} disabled={apps.length === 0}>

@@ -16,7 +16,8 @@ import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { Field, TextField } from '../../../ui/Field';
-import { LoadingPanel, Spinner } from '../../../ui/Spinner';
+import { QueryState } from '../../../ui/QueryState';
+import { Spinner } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { apiFields, check, type FieldErrors } from '../form-errors';
 
@@ -132,7 +133,8 @@ export default function CustomerLookupSettings() {
   const query = useQuery('customer-lookup', (a, signal) => a.get<CustomerLookupAnswer>('/customer-lookup', { signal }));
   const [form, setForm] = useState<Form>(EMPTY);
   const [fields, setFields] = useState<FieldErrors>({});
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  /** why removal is being confirmed: the Remove button, or Save with every field empty */
+  const [confirmRemove, setConfirmRemove] = useState<'button' | 'empty-save' | null>(null);
   const configured = Boolean(query.data?.settings);
 
   useEffect(() => {
@@ -154,13 +156,20 @@ export default function CustomerLookupSettings() {
     query.reload();
   };
 
+  /**
+   * Saving empty values removes the settings (SPEC), which is not what "Save" suggests: ask
+   * first, and never flash "Saved" for it. Nothing saved yet and nothing typed: say what is needed.
+   */
+  const onSave = () => {
+    if (isEmptyLookupBody(bodyOf(form)) && configured) {
+      setConfirmRemove('empty-save');
+      return undefined;
+    }
+    return save();
+  };
+
   const save = async () => {
     const body = bodyOf(form);
-    if (isEmptyLookupBody(body)) {
-      // Saving empty values removes the settings.
-      if (!configured) return;
-      return remove();
-    }
     const checked = check(CustomerLookupSettingsSchema, body);
     if (!checked.ok) {
       setFields(checked.fields);
@@ -179,92 +188,96 @@ export default function CustomerLookupSettings() {
     query.reload();
   };
 
-  if (query.loading && !query.data) return <LoadingPanel />;
-  if (query.error) {
-    return (
-      <div className="notice notice-error" role="alert">
-        {errorMessage(query.error)} <Button size="sm" onClick={query.reload}>Try again</Button>
-      </div>
-    );
-  }
-
   return (
-    <div className="page-narrow">
-      <div>
-        <h1 className="page-title">Customer Lookup</h1>
-        <p className="muted page-lead">When a call comes in, Switchboard asks your system which customers have the caller's phone number.</p>
-      </div>
-      <Card title="Endpoint">
-        <form
-          className="form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save().catch(() => {});
-          }}
-        >
-          <TextField label="URL" type="url" required value={form.url} onChange={(e) => set('url', e.target.value)} error={fields.url} placeholder="https://crm.example.com/api/customers" />
-          <Field label="Method" error={fields.method}>
-            {(c) => (
-              <select className="input" {...c} value={form.method} onChange={(e) => set('method', e.target.value as Form['method'])}>
-                <option value="GET">GET (phone number as the phoneNumber query parameter)</option>
-                <option value="POST">POST (JSON body {'{"phoneNumber": "…"}'})</option>
-              </select>
-            )}
-          </Field>
-          <fieldset className="fieldset">
-            <legend className="field-label">Headers</legend>
-            {form.headers.length === 0 ? <p className="muted">No headers. Add one for an API key or a bearer token.</p> : null}
-            {form.headers.map((h, i) => (
-              <div key={i} className="grid-2" style={{ alignItems: 'end' }}>
-                <TextField label={`Header ${i + 1} name`} value={h.key} onChange={(e) => setHeader(i, { key: e.target.value })} error={fields[`headers.${i}.key`]} placeholder="Authorization" />
-                <div style={{ display: 'flex', gap: 8, alignItems: 'end' }}>
-                  <div style={{ flex: 1 }}>
-                    <TextField
-                      label={`Header ${i + 1} value`}
-                      type="password"
-                      autoComplete="off"
-                      value={h.value}
-                      onChange={(e) => setHeader(i, { value: e.target.value })}
-                      error={fields[`headers.${i}.value`]}
-                      placeholder={h.saved ? 'Saved (leave blank to keep)' : ''}
-                    />
-                  </div>
-                  <Button size="sm" variant="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => set('headers', form.headers.filter((_, j) => j !== i))}>
-                    Remove
+    <div className="page">
+      <h1 className="page-title">Customer Lookup</h1>
+      <p className="page-lead">When a call comes in, Switchboard asks your system which customers have the caller's phone number.</p>
+      <QueryState query={query}>
+        {() => (
+          <>
+            <Card title="Endpoint">
+              <form
+                className="form"
+                noValidate
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void save().catch(() => {});
+                }}
+              >
+                <TextField label="URL" type="url" required value={form.url} onChange={(e) => set('url', e.target.value)} error={fields.url} placeholder="https://crm.example.com/api/customers" />
+                <Field label="Method" error={fields.method}>
+                  {(c) => (
+                    <select className="input" {...c} value={form.method} onChange={(e) => set('method', e.target.value as Form['method'])}>
+                      <option value="GET">GET (phone number as the phoneNumber query parameter)</option>
+                      <option value="POST">POST (JSON body {'{"phoneNumber": "…"}'})</option>
+                    </select>
+                  )}
+                </Field>
+                <fieldset className="fieldset">
+                  <legend className="field-label">Headers</legend>
+                  {form.headers.length === 0 ? <p className="muted">No headers. Add one for an API key or a bearer token.</p> : null}
+                  {form.headers.map((h, i) => (
+                    <div key={i} className="grid-2" style={{ alignItems: 'end' }}>
+                      <TextField label={`Header ${i + 1} name`} value={h.key} onChange={(e) => setHeader(i, { key: e.target.value })} error={fields[`headers.${i}.key`]} placeholder="Authorization" />
+                      <div style={{ display: 'flex', gap: 8, alignItems: 'end' }}>
+                        <div style={{ flex: 1 }}>
+                          <TextField
+                            label={`Header ${i + 1} value`}
+                            type="password"
+                            autoComplete="off"
+                            value={h.value}
+                            onChange={(e) => setHeader(i, { value: e.target.value })}
+                            error={fields[`headers.${i}.value`]}
+                            placeholder={h.saved ? 'Saved (leave blank to keep)' : ''}
+                          />
+                        </div>
+                        <Button size="sm" variant="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => set('headers', form.headers.filter((_, j) => j !== i))}>
+                          Remove
+                        </Button>
+                      </div>
+                    </div>
+                  ))}
+                  {fields.headers ? <p className="field-error">{fields.headers}</p> : null}
+                  <Button size="sm" disabled={form.headers.length >= MAX_LOOKUP_HEADERS} onClick={() => set('headers', [...form.headers, { key: '', value: '', saved: false }])}>
+                    Add header
+                  </Button>
+                  {form.headers.length >= MAX_LOOKUP_HEADERS ? <p className="muted">You can add up to {MAX_LOOKUP_HEADERS} headers</p> : null}
+                </fieldset>
+                <TextField label="Customers array path" required value={form.customerPath} onChange={(e) => set('customerPath', e.target.value)} error={fields.customerPath} placeholder="data.customers" hint="A GJSON path to the list of customers in the answer, e.g. data.customers or results.#(active==true)#." />
+                <TextField label="Customer ID path" required value={form.customerId} onChange={(e) => set('customerId', e.target.value)} error={fields.customerId} placeholder="id" hint="A GJSON path inside one customer." />
+                <TextField label="Title template" required value={form.titleTemplate} onChange={(e) => set('titleTemplate', e.target.value)} error={fields.titleTemplate} placeholder="{firstName} {lastName}" hint="Use {fieldName} (or a path such as {name.first}) to insert a customer's value." />
+                <TextField label="Description template" required value={form.descriptionTemplate} onChange={(e) => set('descriptionTemplate', e.target.value)} error={fields.descriptionTemplate} placeholder="{email}" />
+                <div className="form-actions">
+                  <Button type="button" variant="primary" onClick={onSave} successLabel="Saved" failureLabel="Not saved">
+                    Save
                   </Button>
                 </div>
-              </div>
-            ))}
-            {fields.headers ? <p className="field-error">{fields.headers}</p> : null}
-            <Button size="sm" disabled={form.headers.length >= MAX_LOOKUP_HEADERS} onClick={() => set('headers', [...form.headers, { key: '', value: '', saved: false }])}>
-              Add header
-            </Button>
-            {form.headers.length >= MAX_LOOKUP_HEADERS ? <p className="muted">You can add up to {MAX_LOOKUP_HEADERS} headers</p> : null}
-          </fieldset>
-          <TextField label="Customers array path" required value={form.customerPath} onChange={(e) => set('customerPath', e.target.value)} error={fields.customerPath} placeholder="data.customers" hint="A GJSON path to the list of customers in the answer, e.g. data.customers or results.#(active==true)#." />
-          <TextField label="Customer ID path" required value={form.customerId} onChange={(e) => set('customerId', e.target.value)} error={fields.customerId} placeholder="id" hint="A GJSON path inside one customer." />
-          <TextField label="Title template" required value={form.titleTemplate} onChange={(e) => set('titleTemplate', e.target.value)} error={fields.titleTemplate} placeholder="{firstName} {lastName}" hint="Use {fieldName} (or a path such as {name.first}) to insert a customer's value." />
-          <TextField label="Description template" required value={form.descriptionTemplate} onChange={(e) => set('descriptionTemplate', e.target.value)} error={fields.descriptionTemplate} placeholder="{email}" />
-          <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
-            <Button type="button" variant="primary" onClick={save} successLabel="Saved" failureLabel="Not saved">
-              Save
-            </Button>
+              </form>
+            </Card>
             {configured ? (
-              <Button variant="ghost" onClick={() => setConfirmRemove(true)}>
-                Remove settings
-              </Button>
+              <Card title="Remove customer lookup">
+                <p className="muted">Agents stop seeing customer details for incoming calls. The endpoint, headers and paths are deleted.</p>
+                <div className="form-actions">
+                  <Button variant="danger" onClick={() => setConfirmRemove('button')}>
+                    Remove settings
+                  </Button>
+                </div>
+              </Card>
             ) : null}
-          </div>
-        </form>
-      </Card>
-      <TestPanel form={form} onFieldErrors={setFields} />
+            <TestPanel form={form} onFieldErrors={setFields} />
+          </>
+        )}
+      </QueryState>
       <ConfirmDialog
-        open={confirmRemove}
-        title="Remove customer lookup?"
-        description="Agents will no longer see customer details for incoming calls until you set it up again."
-        confirmLabel="Remove"
-        onCancel={() => setConfirmRemove(false)}
+        open={confirmRemove !== null}
+        title="Remove the customer lookup settings?"
+        description={
+          confirmRemove === 'empty-save'
+            ? 'Every field is empty, and saving empty settings removes them. Agents will no longer see customer details for incoming calls until you set it up again.'
+            : 'Agents will no longer see customer details for incoming calls until you set it up again.'
+        }
+        confirmLabel="Remove settings"
+        onCancel={() => setConfirmRemove(null)}
         onConfirm={remove}
       />
     </div>

@@ -18,6 +18,7 @@ import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { TextField } from '../../../ui/Field';
+import { ScrollArea } from '../../../ui/ScrollArea';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { copyToClipboard } from '../clipboard';
@@ -34,6 +35,28 @@ export type MissingRecords = { cname: boolean; txt: boolean } | null;
 export function missingRecordsOf(err: unknown): MissingRecords {
   if (!(err instanceof ApiError && err.code === DNS_INVALID && err.fields)) return null;
   return { cname: 'cname' in err.fields, txt: 'txt' in err.fields };
+}
+
+/** Which records are still missing, in words (the README promises the screen says so). */
+export function missingRecordsText(missing: MissingRecords): string | null {
+  if (!missing || (!missing.cname && !missing.txt)) return null;
+  if (missing.cname && missing.txt) return 'Not found yet: the CNAME record and the TXT record.';
+  return missing.cname ? 'Not found yet: the CNAME record. The TXT record is in place.' : 'Not found yet: the TXT record. The CNAME record is in place.';
+}
+
+/** What is wrong with a typed domain, in words; null when it can be verified. */
+export function domainProblem(value: string): string | null {
+  if (!value || isValidDomain(value)) return null;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.includes('/')) return 'Enter the domain only, without https:// or a path, e.g. console.yourcompany.com.';
+  if (value.includes('@')) return 'Enter a domain, not an e-mail address.';
+  if (/\s/.test(value)) return 'A domain cannot contain spaces.';
+  if (/[A-Z]/.test(value)) return `Use lowercase letters: ${value.toLowerCase()}`;
+  if (/[^a-z0-9.-]/.test(value)) return 'Use only letters, digits, dots and hyphens.';
+  if (!value.includes('.')) return 'Add the top-level domain, e.g. .com.';
+  if (/(^[.-])|([.-]$)|([.-]{2})/.test(value)) return 'Each part between dots must start and end with a letter or digit.';
+  if (!/\.[a-z]{2,5}$/.test(value)) return 'End with a top-level domain of 2 to 5 letters, such as .com or .io.';
+  if (value.length > 253) return 'A domain can be at most 253 characters long.';
+  return 'Enter a domain such as console.yourcompany.com.';
 }
 
 type Dns = { target: string; challenge: string };
@@ -66,21 +89,23 @@ function DnsInstructions({ domain, dns, missing }: { domain: string; dns: Dns; m
   return (
     <div className="dns-record">
       <p>Add these two records at your DNS provider. The TXT record proves that the domain belongs to this account.</p>
-      <table className="table">
-        <caption className="sr-only">DNS records</caption>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Name</th>
-            <th scope="col">Value</th>
-            {missing && <th scope="col">Last check</th>}
-          </tr>
-        </thead>
-        <tbody>
-          <RecordRow type="CNAME" name={name} value={dns.target} label="CNAME value" testId="cname-target" missing={missing ? missing.cname : undefined} />
-          <RecordRow type="TXT" name={challengeName(name)} value={dns.challenge} label="TXT value" testId="txt-value" missing={missing ? missing.txt : undefined} />
-        </tbody>
-      </table>
+      <ScrollArea label="DNS records" className="table-wrap">
+        <table className="table">
+          <caption className="sr-only">DNS records</caption>
+          <thead>
+            <tr>
+              <th scope="col">Type</th>
+              <th scope="col">Name</th>
+              <th scope="col">Value</th>
+              {missing && <th scope="col">Last check</th>}
+            </tr>
+          </thead>
+          <tbody>
+            <RecordRow type="CNAME" name={name} value={dns.target} label="CNAME value" testId="cname-target" missing={missing ? missing.cname : undefined} />
+            <RecordRow type="TXT" name={challengeName(name)} value={dns.challenge} label="TXT value" testId="txt-value" missing={missing ? missing.txt : undefined} />
+          </tbody>
+        </table>
+      </ScrollArea>
     </div>
   );
 }
@@ -91,6 +116,7 @@ function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
   const [domain, setDomain] = useState('');
   const [error, setError] = useState<string | null>(null);
   const valid = isValidDomain(domain);
+  const problem = domainProblem(domain);
   const verify = async () => {
     setError(null);
     try {
@@ -111,10 +137,14 @@ function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
           autoComplete="off"
           spellCheck={false}
           hint="Lowercase letters, digits, dots and hyphens, ending in a top-level domain such as .com."
-          error={error}
-          onChange={(e) => setDomain(e.target.value.trim())}
+          error={problem ?? error}
+          onChange={(e) => {
+            setError(null);
+            setDomain(e.target.value.trim());
+          }}
         />
-        <DnsInstructions domain={domain} dns={dns} />
+        {/* only a valid domain goes into the records to copy: a typo there would be copied too */}
+        <DnsInstructions domain={valid ? domain : ''} dns={dns} />
         <div className="form-actions">
           <Button variant="primary" type="submit" disabled={!valid} onClick={verify} successLabel="Verified" failureLabel="Not verified yet">
             Verify domain
@@ -126,8 +156,8 @@ function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
 }
 
 /** Seconds left until the next automatic check; pauses while a check runs. */
-function useCountdown(seconds: number, onZero: () => Promise<void>) {
-  const [left, setLeft] = useState(seconds);
+function useCountdown(seconds: number, onZero: () => Promise<void>, startNow = false) {
+  const [left, setLeft] = useState(startNow ? 0 : seconds);
   const [checking, setChecking] = useState(false);
   const onZeroRef = useRef(onZero);
   onZeroRef.current = onZero;
@@ -155,9 +185,9 @@ function useCountdown(seconds: number, onZero: () => Promise<void>) {
   return { left, checking, runNow };
 }
 
-function Verifying({ domain, dns, update, onRemove }: { domain: string; dns: Dns; update: Update; onRemove: () => void }) {
+function Verifying({ domain, dns, update, onRemove, firstMissing }: { domain: string; dns: Dns; update: Update; onRemove: () => void; firstMissing: MissingRecords }) {
   const [status, setStatus] = useState<string>(DNS_INVALID_MESSAGE);
-  const [missing, setMissing] = useState<MissingRecords>(null);
+  const [missing, setMissing] = useState<MissingRecords>(firstMissing);
   const check = async () => {
     try {
       await update(domain);
@@ -166,7 +196,9 @@ function Verifying({ domain, dns, update, onRemove }: { domain: string; dns: Dns
       setMissing(missingRecordsOf(err));
     }
   };
-  const { left, checking, runNow } = useCountdown(DOMAIN_RECHECK_SECONDS, check);
+  const missingText = missingRecordsText(missing);
+  // arriving with nothing known about the records (a reload), check at once so the screen can name them
+  const { left, checking, runNow } = useCountdown(DOMAIN_RECHECK_SECONDS, check, firstMissing === null);
   return (
     <Card title="Verifying your domain">
       <p>
@@ -174,9 +206,14 @@ function Verifying({ domain, dns, update, onRemove }: { domain: string; dns: Dns
       </p>
       <p className="notice notice-warning">DNS changes can take up to 48 hours to propagate, depending on your DNS provider.</p>
       <DnsInstructions domain={domain} dns={dns} missing={missing} />
-      <p className="muted" role="status" data-testid="domain-status">
-        {status}
-      </p>
+      <div role="status" data-testid="domain-status">
+        <p className="muted">{status}</p>
+        {missingText && (
+          <p className="notice" data-testid="domain-missing">
+            {missingText}
+          </p>
+        )}
+      </div>
       <p aria-live="polite" data-testid="domain-countdown">
         {checking ? 'Checking DNS settings…' : `Checking again in ${left} s`}
       </p>
@@ -217,6 +254,7 @@ export default function DomainSettings() {
   const query = useQuery('branding', (a, signal) => a.get<BrandingSettings>('/branding', { signal }));
   const [branding, setBranding] = useState<Branding | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
+  const [lastMissing, setLastMissing] = useState<MissingRecords>(null);
   const current = branding ?? query.data ?? null;
 
   const apply = (next: Branding) => {
@@ -232,6 +270,7 @@ export default function DomainSettings() {
       if (domain && next.domainIsVerified && !current?.domainIsVerified) toast.success('Your custom domain is active');
       return next;
     } catch (err) {
+      setLastMissing(missingRecordsOf(err));
       if (domain && current && (current.domain !== domain || current.domainIsVerified)) {
         // the server keeps the claim while DNS propagates: show what it holds now
         const latest = await api.get<BrandingSettings>('/branding').catch(() => null);
@@ -270,7 +309,7 @@ export default function DomainSettings() {
       ) : current.domainIsVerified ? (
         <Active domain={current.domain} onRemove={() => setConfirmRemove(true)} />
       ) : (
-        <Verifying key={current.domain} domain={current.domain} dns={dns} update={update} onRemove={() => setConfirmRemove(true)} />
+        <Verifying key={current.domain} domain={current.domain} dns={dns} update={update} onRemove={() => setConfirmRemove(true)} firstMissing={lastMissing} />
       )}
       <ConfirmDialog
         open={confirmRemove}

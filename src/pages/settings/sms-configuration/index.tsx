@@ -78,7 +78,16 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
           error={fields['twilio.authToken']}
           hint={managing ? 'Leave blank to keep the current value' : undefined}
         />
-        <TextField label="Phone number" required type="tel" value={form.phoneNumber} onChange={set('phoneNumber')} error={fields['twilio.phoneNumber']} placeholder="+14155550100" />
+        <TextField
+          label="Phone number"
+          required
+          type="tel"
+          value={form.phoneNumber}
+          onChange={set('phoneNumber')}
+          error={fields['twilio.phoneNumber']}
+          placeholder="+14155550100"
+          hint="In E.164 format: a plus, the country code and the number."
+        />
         {failure && !Object.keys(fields).length ? (
           <p className="notice notice-error" role="alert">
             {failure}

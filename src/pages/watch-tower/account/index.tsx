@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { getApp } from '../../../../api/contract/apps';
 import type { TokenAnswer } from '../../../../api/contract/session';
+import { BILLING_STATUS_LABEL } from '../../../../api/contract/wording';
 import type { AccountDetail, Statistics } from '../../../../api/contract/watch-tower';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
@@ -13,19 +14,12 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
-import { formatDate, formatNumber, shortenId } from '../../../ui/format';
-import { TaskCharts } from '../charts';
+import { formatDate, formatNumber, formatUsage, shortenId } from '../../../ui/format';
+import { TASKS_TITLE, TaskCharts } from '../charts';
 
 type AppRow = AccountDetail['apps'][number];
 type AdminRow = AccountDetail['admins'][number];
 
-const STATUS_LABEL: Record<AppRow['status'], string> = {
-  inactive: 'Inactive',
-  'free-trial': 'Free trial',
-  subscription: 'Subscription',
-  enterprise: 'Enterprise',
-  cancelled: 'Cancelled',
-};
 
 const adminColumns: Column<AdminRow>[] = [
   {
@@ -94,13 +88,13 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       header: 'Status',
       render: (a) => {
         const status = statuses[a.id] ?? a.status;
-        return <span className={`badge badge-${status}`}>{STATUS_LABEL[status]}</span>;
+        return <span className={`badge badge-${status}`}>{BILLING_STATUS_LABEL[status]}</span>;
       },
     },
     {
       key: 'usage',
       header: 'Credits used',
-      render: (a) => (a.freeTier > 0 ? `${formatNumber(a.credits)} / ${formatNumber(a.freeTier)}` : a.credits ? formatNumber(a.credits) : '—'),
+      render: (a) => (a.freeTier > 0 ? formatUsage(a.credits, a.freeTier) : a.credits ? formatNumber(a.credits) : '—'),
     },
     { key: 'trial', header: 'Trial ends', render: (a) => (a.trialEndsAt && (statuses[a.id] ?? a.status) === 'free-trial' ? formatDate(a.trialEndsAt) : '—') },
     {
@@ -110,7 +104,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       render: (a) =>
         (statuses[a.id] ?? a.status) === 'enterprise' ? null : (
           <Button size="sm" onClick={() => setConverting(a)}>
-            Convert to Enterprise
+            Convert {getApp(a.id)?.title ?? a.id} to Enterprise
           </Button>
         ),
     },
@@ -129,10 +123,10 @@ export default function WatchTowerAccount({ id }: { id: string }) {
           Ghost Mode
         </Button>
       </div>
-      <Card title="Tasks">
+      <Card title={TASKS_TITLE}>
         {stats.loading && !stats.data && <LoadingPanel label="Loading statistics" />}
         {stats.error !== undefined && <p role="alert">Statistics could not be loaded: {errorMessage(stats.error)}</p>}
-        {stats.data && <TaskCharts stats={stats.data} brand="#2563EB" />}
+        {stats.data && <TaskCharts stats={stats.data} brand="#2563EB" titled />}
       </Card>
       <Card title="Apps">
         <Table caption={`Apps of ${detail.name}`} columns={appColumns} rows={detail.apps} rowKey={(a) => a.id} />
@@ -142,10 +136,10 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       </Card>
       <ConfirmDialog
         open={converting !== null}
-        title="Convert to Enterprise?"
+        title={`Convert ${converting ? (getApp(converting.id)?.title ?? converting.id) : 'the app'} to Enterprise?`}
         description={
           converting
-            ? `${getApp(converting.id)?.title ?? converting.id} on ${detail.name} moves from ${STATUS_LABEL[statuses[converting.id] ?? converting.status].toLowerCase()} to Enterprise. The account's audit log records this as a change by the provider.`
+            ? `${getApp(converting.id)?.title ?? converting.id} on ${detail.name} moves from ${BILLING_STATUS_LABEL[statuses[converting.id] ?? converting.status].toLowerCase()} to Enterprise. The account's audit log records this as a change by the provider.`
             : ''
         }
         confirmLabel="Convert to Enterprise"

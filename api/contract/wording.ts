@@ -1,0 +1,19 @@
+import type { BillingStatus } from './common';
+
+// The console's one vocabulary and number formatting for what the API and the UI both put into
+// words, so a status or an amount reads the same in a notification, a card and a table.
+
+/** An app's billing status, as every screen names it. */
+export const BILLING_STATUS_LABEL: Record<BillingStatus, string> = {
+  inactive: 'Inactive',
+  'free-trial': 'Free trial',
+  subscription: 'Subscription',
+  enterprise: 'Enterprise',
+  cancelled: 'Cancelled',
+};
+
+/** "4,210 / 5,000": an amount against its limit. The server words it in en-US; the UI in the viewer's locale. */
+export function formatUsage(used: number, limit: number, locale?: string): string {
+  const n = new Intl.NumberFormat(locale);
+  return `${n.format(used)} / ${n.format(limit)}`;
+}

@@ -1,0 +1,25 @@
+// Developer keys used to be made the first time someone opened Developers, which wrote an audit
+// entry in that viewer's name. They are now made with the account; this gives every older
+// account its keys. The secrets are encrypted with ENCRYPTION_KEY, which SQL does not have, so
+// this migration is code run with the server's configuration.
+import { sql as query } from 'kysely';
+import { createDeveloperKeys } from '../../developers/keys';
+import { audit } from '../../audit';
+import type { MigrationContext } from './index';
+import type { Trx } from '../index';
+
+export const id = '0640_developer_keys_with_account';
+
+export const sql = '';
+
+export async function run(trx: Trx, context: MigrationContext): Promise<void> {
+  const missing = await query<{ id: string }>`select a.id from accounts a where not exists (select 1 from developer_keys k where k.account_id = a.id)`.execute(trx);
+  if (!missing.rows.length) return;
+  if (!context.encryptionKey) throw new Error(`${id}: ${missing.rows.length} accounts need developer keys, which needs ENCRYPTION_KEY`);
+  for (const { id: accountId } of missing.rows) {
+    if (await createDeveloperKeys(trx, accountId, context.encryptionKey)) {
+      // by the provider (no admin): nobody on the account did this
+      await audit(trx, accountId, null, { namespace: 'global', description: 'Generated the developer keys', event: 'developer.keys-created' });
+    }
+  }
+}

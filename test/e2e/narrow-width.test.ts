@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { APPS } from '../../api/contract/apps';
+import { launchBrowser, startServer } from './harness';
+import { startDnsServer, type DnsServer } from '../support/dns-server';
+
+// The console lives in 360 px side panels (Zoom, Webex) and on phones: every page, dialog and
+// popover must fit without the page scrolling sideways, and whatever is open must be on screen.
+
+const WIDTHS = [360, 400];
+
+const PAGES = [
+  '/',
+  '/support',
+  '/support/ticket',
+  '/sales',
+  '/resources',
+  '/legal/data-processing-addendum',
+  '/no-such-page',
+  ...['branding', 'domain', 'admin-management', 'sms-configuration', 'customer-lookup', 'single-sign-on', 'billing', 'logging', 'audit-log', 'developers'].map((s) => `/settings/${s}`),
+  ...APPS.flatMap((app) => app.routes.filter((r) => !r.includes(':')).map((r) => `/${app.id}${r ? `/${r}` : ''}`)),
+];
+
+// provider staff see every app, the unreleased one included, and Watch Tower
+const STAFF_PAGES = [
+  ...APPS.filter((app) => !app.released).flatMap((app) => app.routes.filter((r) => !r.includes(':')).map((r) => `/${app.id}${r ? `/${r}` : ''}`)),
+  '/watch-tower',
+  '/watch-tower/accounts',
+];
+
+/** How far the page reaches past the viewport's right edge, and which elements do it. */
+async function overflow(page: Page): Promise<{ extra: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const extra = document.documentElement.scrollWidth - width;
+    const culprits: string[] = [];
+    if (extra > 0) {
+      for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+        const r = el.getBoundingClientRect();
+        if (r.right > width + 1 && r.width > 0) culprits.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(r.right)})`);
+        if (culprits.length > 8) break;
+      }
+    }
+    return { extra, culprits };
+  });
+}
+
+/** Every open dialog panel and popover panel lies inside the viewport. */
+async function offscreenPanels(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('[role="dialog"], .popover-panel')) {
+      const r = el.getBoundingClientRect();
+      if (r.left < 0 || r.right > document.documentElement.clientWidth) out.push(`${el.className} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    return out;
+  });
+}
+
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
+}
+
+async function expectFits(page: Page, what: string) {
+  await settle(page);
+  const { extra, culprits } = await overflow(page);
+  expect(extra, `${what} scrolls sideways by ${extra}px: ${culprits.join(', ')}`).toBeLessThanOrEqual(0);
+  expect(await offscreenPanels(page), `${what}: panels off screen`).toEqual([]);
+}
+
+describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let dns: DnsServer;
+  let browser: Browser;
+  let page: Page;
+  let staff: Page;
+
+  async function signedIn(email: string): Promise<Page> {
+    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 720 } });
+    const p = await context.newPage();
+    await p.goto(server.links[email]!);
+    await p.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    return p;
+  }
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    server = await startServer({ linkFor: ['owner@acme.test', 'staff@provider.test'], env: { DNS_SERVERS: dns.address } });
+    browser = await launchBrowser();
+    page = await signedIn('owner@acme.test');
+    staff = await signedIn('staff@provider.test');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await dns?.close();
+  });
+
+  it.each(PAGES)('%s fits without sideways scrolling', async (path) => {
+    await page.goto(`${server.url}${path}`);
+    await page.locator('main h1, main [role="alert"]').first().waitFor();
+    await expectFits(page, path);
+  });
+
+  it.each(STAFF_PAGES)('%s fits without sideways scrolling (provider staff)', async (path) => {
+    await staff.goto(`${server.url}${path}`);
+    await staff.locator('main h1, main [role="alert"]').first().waitFor();
+    await expectFits(staff, path);
+  });
+
+  it('a Watch Tower account page fits', async () => {
+    await staff.goto(`${server.url}/watch-tower/accounts`);
+    await staff.getByRole('link', { name: 'Globex Care' }).click();
+    await staff.getByRole('heading', { name: 'Globex Care', level: 1 }).waitFor();
+    await expectFits(staff, 'the account page');
+  });
+
+  it('the Watch Tower conversion confirmation fits', async () => {
+    await staff.getByRole('button', { name: /Convert .* to Enterprise/ }).first().click();
+    await staff.getByRole('dialog').waitFor();
+    await expectFits(staff, 'the conversion confirmation');
+    await staff.keyboard.press('Escape');
+  });
+
+  it('the domain page waiting for DNS records of a long domain fits, its record table scrolling inside a named region', async () => {
+    await page.goto(`${server.url}/settings/domain`);
+    const input = page.getByRole('textbox', { name: /^Domain/ });
+    const verifying = page.getByRole('heading', { name: 'Verifying your domain' });
+    await input.or(verifying).first().waitFor();
+    if (await input.count()) {
+      await input.fill(`console-for-customers-${width}.acme-support-services.test`);
+      await page.getByRole('button', { name: 'Verify domain' }).click();
+    }
+    await verifying.waitFor();
+    await expectFits(page, 'domain verifying');
+    const region = page.getByRole('region', { name: /DNS records/ });
+    expect(await region.getAttribute('tabindex')).toBe('0');
+  });
+
+  it('the sign-in and sign-up pages fit, and the addendum dialog too', async () => {
+    const visitor = await (await browser.newContext({ viewport: { width, height: 720 } })).newPage();
+    await visitor.goto(`${server.url}/`);
+    await visitor.getByRole('button', { name: 'Sign in using SSO' }).waitFor();
+    await expectFits(visitor, 'sign-in');
+    await visitor.goto(`${server.url}/sign-up`);
+    await visitor.getByRole('heading', { name: 'Create your account', level: 1 }).waitFor();
+    await expectFits(visitor, 'sign-up');
+    await visitor.getByRole('button', { name: /Data Processing Addendum/ }).first().click();
+    await visitor.getByRole('dialog').waitFor();
+    await expectFits(visitor, 'the addendum dialog');
+    await visitor.context().close();
+  });
+
+  const popovers: [string, string][] = [
+    ['the notifications panel', '^Notifications'],
+    ['the settings menu', '^Settings menu$'],
+    ['the app switcher', '^Switch app'],
+  ];
+  it.each(popovers)('%s opens fully on screen', async (_what, name) => {
+    await page.goto(`${server.url}/one-time-passcode`);
+    await page.getByRole('button', { name: new RegExp(name) }).click();
+    await page.locator('.popover-panel').waitFor();
+    await expectFits(page, name);
+    await page.keyboard.press('Escape');
+  });
+
+  const dialogs: [string, string, RegExp][] = [
+    ['add administrator', '/settings/admin-management', /^Add an Administrator$/],
+    ['archive confirmation', '/settings/admin-management', /^Archive /],
+    ['key rotation', '/settings/developers', /^Rotate Webhook secret$/],
+    ['Twilio', '/settings/sms-configuration', /Twilio/],
+    ['logging destination', '/settings/logging', /Datadog/],
+    ['single sign-on provider', '/settings/single-sign-on', /Okta/],
+  ];
+  it.each(dialogs)('the %s dialog fits', async (what, path, button) => {
+    await page.goto(`${server.url}${path}`);
+    await page.locator('main h1').first().waitFor();
+    await page.locator('main').getByRole('button', { name: button }).first().click();
+    await page.getByRole('dialog').waitFor();
+    await expectFits(page, what);
+    await page.keyboard.press('Escape');
+  });
+
+  it('the customer search dialog with results fits', async () => {
+    await page.goto(`${server.url}/`);
+    await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    await page.keyboard.press('Control+k');
+    await page.getByRole('combobox', { name: 'Customer ID or phone number' }).fill('CUST');
+    await page.getByRole('dialog').waitFor();
+    await expectFits(page, 'customer search');
+    await page.keyboard.press('Escape');
+  });
+
+  it('an open dialog dims and blocks the whole header, its top edge included', async () => {
+    await page.goto(`${server.url}/settings/admin-management`);
+    await page.getByRole('button', { name: 'Add an Administrator' }).click();
+    await page.getByRole('dialog').waitFor();
+    const top = await page.evaluate(() => [2, 8, 15].map((y) => document.elementFromPoint(20, y)?.className ?? ''));
+    expect(top).toEqual(['dialog-backdrop', 'dialog-backdrop', 'dialog-backdrop']);
+    await page.keyboard.press('Escape');
+  });
+});
