@@ -41,7 +41,7 @@ function providerSettings(deps: Deps, provider: SignInProvider): OidcClientSetti
  */
 async function guarded(c: Context<AppEnv>, run: (onEmail: (email: string) => Promise<void>) => Promise<string>): Promise<string> {
   const deps = c.var.deps;
-  const address = clientAddress(c, deps.config.trustProxy);
+  const address = clientAddress(c, deps.config.trustProxyHops);
   await assertNotRateLimited(deps, { address });
   let email: string | undefined;
   try {
@@ -122,7 +122,7 @@ signInRoutes.post('/oauth/:provider/callback', validate('json', OAuthCallbackBod
 signInRoutes.post('/sso/oauth/authorize', validate('json', SsoAuthorizeBodySchema), async (c) => {
   const deps = c.var.deps;
   const { email } = c.req.valid('json');
-  const address = clientAddress(c, deps.config.trustProxy);
+  const address = clientAddress(c, deps.config.trustProxyHops);
   await assertNotRateLimited(deps, { address, email });
   const row = await ssoForDomain(deps, emailDomain(email));
   if (!row) {
