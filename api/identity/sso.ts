@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors';
 import { audit } from '../audit';
 import type { SignInAdmin } from '../auth/sessions';
 import type { Verified } from './oidc';
+import { settleInvitations } from './invitation-outcome';
 
 // Single sign-on: the account that owns an e-mail's domain sends its people to its own identity
 // provider; who may enter is decided by the account's admin list and the admin group.
@@ -81,6 +82,7 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
       .select(['role'])
       .where('email', '=', who.email)
       .where('account_id', '=', row.account_id)
+      .where('status', '=', 'pending')
       .where('expires_at', '>', now)
       .executeTakeFirst();
     const inAdminGroup = !!row.admin_group_id && who.groups.includes(row.admin_group_id);
@@ -91,7 +93,7 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
       .values({ account_id: row.account_id, email: who.email, first_name: who.firstName, last_name: who.lastName, role, photo: null, time_zone: null, archived_at: null, last_sign_in_at: now })
       .returning(['id', 'account_id', 'email', 'role', 'is_root'])
       .executeTakeFirstOrThrow();
-    await trx.deleteFrom('invitations').where('email', '=', who.email).where('account_id', '=', row.account_id).execute();
+    await settleInvitations(trx, who.email, row.account_id, now);
     await trx.updateTable('accounts').set({ platform }).where('id', '=', row.account_id).execute();
     await audit(trx, row.account_id, { id: admin.id, firstName: who.firstName, lastName: who.lastName }, {
       namespace: 'global',
