@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import type { OidcClientSettings } from '../config';
 import type { SsoProvider, SsoSettings } from '../contract/sso';
+import { challengeName } from '../contract/branding';
 import type { SsoSettingsTable } from '../db/schema';
 import type { Selectable } from 'kysely';
 import { decryptSecret } from '../crypto';
@@ -20,7 +21,10 @@ export const SSO_NOT_CONFIGURED_MESSAGE = 'SSO is not configured for this email 
 
 /** The SSO settings whose domain is this e-mail domain (the cross-account sign-in lookup). */
 export function ssoForDomain(deps: Pick<Deps, 'db'>, domain: string): Promise<SsoRow | undefined> {
-  return deps.db.system((trx) => trx.selectFrom('sso_settings').selectAll().where('domain', '=', domain.toLowerCase()).executeTakeFirst());
+  // only a domain the account proved routes anyone: a bare claim must not capture sign-ins
+  return deps.db.system((trx) =>
+    trx.selectFrom('sso_settings').selectAll().where('domain', '=', domain.toLowerCase()).where('domain_verified_at', 'is not', null).executeTakeFirst(),
+  );
 }
 
 export function ssoForAccount(deps: Pick<Deps, 'db'>, accountId: string): Promise<SsoRow | undefined> {
@@ -36,9 +40,11 @@ export function issuerOf(discoveryUrl: string): string {
   return discoveryUrl.replace(/\/\.well-known\/openid-configuration\/?$/, '');
 }
 
-export function ssoView(row: SsoRow | undefined): SsoSettings {
-  const none: SsoSettings = { provider: null, azure: null, okta: null, oidc: null };
+/** `challenge`: the account's ownership token (accounts.domain_challenge). */
+export function ssoView(row: SsoRow | undefined, challenge = ''): SsoSettings {
+  const none: SsoSettings = { provider: null, azure: null, okta: null, oidc: null, domainProof: null };
   if (!row) return none;
+  none.domainProof = { name: challengeName(row.domain), value: challenge, verified: row.domain_verified_at !== null };
   const base = { discoveryUrl: row.discovery_url, domain: row.domain, clientId: row.client_id };
   const groups = { adminGroupId: row.admin_group_id ?? '', agentGroupId: row.agent_group_id ?? '' };
   switch (row.provider) {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { errorText } from '../http/error-text';
 
 // Every call the server makes to an address a customer typed in (lookup endpoints, log
 // collectors, webhooks) goes through here. Checking the URL alone is not enough: a public
@@ -200,16 +201,22 @@ function agentFor(policy: OutboundPolicy, lookup: LookupAll | undefined): Dispat
   return agent;
 }
 
-function unwrap(err: unknown, timedOut: boolean): OutboundError {
+function unwrap(err: unknown, timedOut: boolean, sent: OutboundInit): OutboundError {
   if (timedOut) return new OutboundError('TIMEOUT', 'The request timed out.');
   let e: unknown = err;
   for (let i = 0; i < 5 && e; i++) {
     if (e instanceof OutboundError) return e;
     e = (e as { cause?: unknown }).cause;
   }
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  const detail = cause?.code ?? cause?.message ?? (err as Error)?.message ?? 'unknown error';
+  // a network error code says enough; a message may quote what we sent (headers, body)
+  const code = (err as { cause?: { code?: unknown } })?.cause?.code;
+  const detail = typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : errorText(err, { secrets: sentSecrets(sent), max: 200 }) || 'unknown error';
   return new OutboundError('NETWORK_ERROR', `The request failed (${detail}).`);
+}
+
+/** Everything of a request that may be a credential: every header value and the body. */
+function sentSecrets(sent: OutboundInit): string[] {
+  return [...Object.values(sent.headers ?? {}), typeof sent.body === 'string' ? sent.body : ''];
 }
 
 async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number, abort: () => void): Promise<Buffer> {
@@ -259,13 +266,13 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
       try {
         res = await undiciFetch(target, { method, headers: init.headers, body, redirect: 'manual', signal: controller.signal, dispatcher });
       } catch (err) {
-        throw unwrap(err, timedOut);
+        throw unwrap(err, timedOut, init);
       }
       if (REDIRECTS.has(res.status)) {
         await res.body?.cancel().catch(() => {});
         const location = res.headers.get('location');
         if (!location || hop >= maxRedirects) {
-          throw new OutboundError('TOO_MANY_REDIRECTS', maxRedirects ? 'The address redirected too many times.' : `The address answered with a redirect (${res.status}${location ? ` to ${location}` : ''}); redirects are not followed.`);
+          throw new OutboundError('TOO_MANY_REDIRECTS', maxRedirects ? 'The address redirected too many times.' : errorText(`The address answered with a redirect (${res.status}${location ? ` to ${location}` : ''}); redirects are not followed.`));
         }
         target = checkUrl(new URL(location, target), options);
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
@@ -279,7 +286,7 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
         buffer = await readCapped(res.body as ReadableStream<Uint8Array> | null, maxBytes, () => controller.abort());
       } catch (err) {
         if (err instanceof OutboundError) throw err;
-        throw unwrap(err, timedOut);
+        throw unwrap(err, timedOut, init);
       }
       const finalUrl = target.toString();
       return {
