@@ -143,7 +143,8 @@ signInRoutes.post('/sso/oauth/callback', validate('json', SsoCallbackBodySchema)
   const token = await guarded(c, async (onEmail) => {
     const flow = await consumeFlow(c, deps, 'sso', params.state);
     const row = flow.accountId ? await ssoForAccount(deps, flow.accountId) : undefined;
-    if (!row) throw new ApiError(404, 'SSO_NOT_CONFIGURED', SSO_NOT_CONFIGURED_MESSAGE);
+    // the domain may have changed (and so lost its proof) since the sign-in started
+    if (!row || !row.domain_verified_at) throw new ApiError(404, 'SSO_NOT_CONFIGURED', SSO_NOT_CONFIGURED_MESSAGE);
     const oidc = await discoverOrFail(deps, ssoClient(deps, row));
     const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, 'sso'), params, { ...flow, state: params.state });
     await onEmail(who.email);
