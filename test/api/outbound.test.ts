@@ -39,6 +39,13 @@ describe('outbound HTTP', () => {
     expect(res.text()).toBe('hello GET');
   });
 
+  it('a header value the HTTP client refuses is never quoted in the error', async () => {
+    const err = await refusal(outboundFetch(`${peer.url}/hello`, { headers: { authorization: 'Bearer sk_live_secret\r\nX-Evil: 1' } }, allow()));
+    expect(err.code).toBe('NETWORK_ERROR');
+    expect(err.message).not.toContain('sk_live_secret');
+    expect(err.message).not.toMatch(/[\r\n]/);
+  });
+
   it('plain http to a public host is refused (https only)', async () => {
     const err = await refusal(outboundFetch('http://example.com/', {}, {}));
     expect(err.code).toBe('TARGET_NOT_ALLOWED');
