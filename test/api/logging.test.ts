@@ -349,6 +349,26 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     expect(await outbox()).toEqual([]);
   });
 
+  it('a collector that echoes the key back: last_error, GET /logging and the server log never hold it', async () => {
+    await t.db.kysely.deleteFrom('log_outbox').execute();
+    mode = 'echo';
+    const lines: string[] = [];
+    try {
+      await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Echo', event: 'test.echo' }));
+      await shipOnce({ ...t.deps, log: (msg: string, err?: unknown) => lines.push(`${msg} ${String(err ?? '')}`) });
+      const row = (await outbox()).find((r) => r.destination === 'datadog')!;
+      expect(row.last_error).toMatch(/^The destination answered 403/);
+      expect(row.last_error).not.toContain(DD_KEY);
+      const view = await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json();
+      expect(view.datadog.lastError).not.toContain(DD_KEY);
+      expect(lines.join('\n')).toContain('log shipping to datadog');
+      expect(lines.join('\n')).not.toContain(DD_KEY);
+    } finally {
+      mode = 'ok';
+      await t.db.kysely.deleteFrom('log_outbox').execute();
+    }
+  });
+
   it('a destination that fails 20 times ends up failed, apart from waiting, and Retry delivers it', async () => {
     await t.db.kysely.deleteFrom('log_outbox').execute();
     mode = 'down';
