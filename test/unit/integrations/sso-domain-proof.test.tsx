@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SsoSettings } from '../../../api/contract/sso';
 import { makeBootstrap, renderSignedIn } from '../helpers';
 
@@ -13,6 +13,9 @@ const connected = (verified: boolean): SsoSettings => ({
 });
 
 describe('Single Sign-On domain verification', () => {
+  // a lazy page: compile it first so the tests time the page, not the compiler
+  beforeAll(() => import('../../../src/pages/settings/single-sign-on'), 60_000);
+
   it('an unproven domain shows the TXT record to add and says nobody is sent to the provider yet', async () => {
     renderSignedIn('/settings/single-sign-on', makeBootstrap(), { 'GET /api/sso': { body: connected(false) } });
     const card = await screen.findByTestId('sso-domain-proof');
