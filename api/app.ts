@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
+import { noStore } from './http/no-store';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes } from './routes/billing';
 import { signInRoutes } from './routes/sign-in';
@@ -30,6 +31,7 @@ export type AppOptions = {
 /** The /api app: public routes first, then everything that needs a session. */
 export function createApi(deps: Deps) {
   const api = new Hono<AppEnv>();
+  api.use('*', noStore());
   api.use('*', async (c, next) => {
     c.set('deps', deps);
     await next();

@@ -39,6 +39,7 @@ const EnvSchema = v.object({
   AZURE_CLIENT_SECRET: v.optional(v.string()),
   DEV_IDP: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  TRUST_PROXY_HOPS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of proxies'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(10, 'must be at most 10'))),
   OUTBOUND_ALLOW_HOSTS: v.optional(v.string()),
   OUTBOUND_CA_FILE: v.optional(v.string()),
   TWILIO_API_URL: v.optional(url('e.g. https://api.twilio.com'), 'https://api.twilio.com'),
@@ -87,6 +88,11 @@ export type Config = {
   devIdp: boolean;
   /** take the client address from X-Forwarded-For (behind a trusted load balancer only) */
   trustProxy: boolean;
+  /**
+   * how many proxies of ours append to X-Forwarded-For: the client is that many entries from
+   * the right (entries further left are whatever the client wrote); 0 when trustProxy is off
+   */
+  trustProxyHops: number;
   /** outbound calls: hosts admitted over http and on private addresses (tests, development) */
   outboundAllowHosts: string[];
   /** extra certificates (PEM) trusted for outbound https, e.g. a development CA */
@@ -190,6 +196,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (production && devIdp) throw new ConfigError('Configuration error:\n  DEV_IDP the development identity provider is never mounted in production');
   const sessionSecret = e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret');
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const trustProxy = e.TRUST_PROXY === 'true';
+  if (e.TRUST_PROXY_HOPS !== undefined && !trustProxy) {
+    throw new ConfigError(`Configuration error:\n  TRUST_PROXY_HOPS is only read with TRUST_PROXY=true (got ${JSON.stringify(String(e.TRUST_PROXY_HOPS))})`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -210,7 +220,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       azure: azure ?? (devIdp ? devIdpClient(sessionSecret, publicUrl, 'azure') : null),
     },
     devIdp,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy,
+    trustProxyHops: trustProxy ? (e.TRUST_PROXY_HOPS ?? 1) : 0,
     outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
     outboundCa: e.OUTBOUND_CA_FILE ? fs.readFileSync(e.OUTBOUND_CA_FILE, 'utf8') : undefined,
     twilioApiUrl: e.TWILIO_API_URL.replace(/\/$/, ''),
@@ -254,6 +265,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     signIn: { google: null, azure: null },
     devIdp: false,
     trustProxy: true,
+    trustProxyHops: 1,
     outboundAllowHosts: [],
     outboundCa: undefined,
     twilioApiUrl: 'https://api.twilio.com',

@@ -4,6 +4,7 @@ import { acquireDataDirLock } from './db/lock';
 import { migrate } from './db/migrate';
 import { tokenSigner } from './auth/token';
 import type { Deps } from './deps';
+import { logLine } from './http/error-text';
 
 /** Opens the configured database (locking the embedded one) and brings its schema up to date. */
 export async function openRuntime(config: Config): Promise<{ deps: Deps; db: Database; close: () => Promise<void> }> {
@@ -16,7 +17,7 @@ export async function openRuntime(config: Config): Promise<{ deps: Deps; db: Dat
       db,
       tokens: tokenSigner(config.sessionSecret),
       now: () => new Date(),
-      log: (msg, err) => console.error(msg, err ?? ''),
+      log: (msg, err) => console.error(logLine(msg, err)),
     };
     return {
       deps,

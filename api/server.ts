@@ -43,7 +43,7 @@ async function main() {
   if (devIdp) {
     const sso = devSsoClient(config);
     console.log(`Development identity provider mounted at ${devIdp.issuer} (stands in for Google, Microsoft and SSO; never mounted in production).`);
-    console.log(`  To try SSO, connect "OpenID Connect" on Settings > Single Sign-On with Discovery URL ${sso.discoveryUrl}, Client ID ${sso.clientId}, Client Secret ${sso.clientSecret}.`);
+    console.log(`  To try SSO, connect "OpenID Connect" on Settings > Single Sign-On with Discovery URL ${sso.discoveryUrl}, Client ID ${sso.clientId}, Client Secret ${sso.clientSecret}. Then publish the TXT record the screen shows on a DNS server named in DNS_SERVERS and select Verify.`);
   } else {
     const names = [config.signIn.google && `Google-type (${config.signIn.google.issuer})`, config.signIn.azure && `Microsoft-type (${config.signIn.azure.issuer})`].filter(Boolean);
     console.log(`Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`);

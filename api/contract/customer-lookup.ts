@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { gjsonPathProblem } from '../integrations/gjson';
 import { PhoneNumberSchema } from './sms';
 import { presentText, requiredText, urlSchema } from './common';
+import { noControlCharacters } from './secret-text';
 
 export const MAX_LOOKUP_HEADERS = 3;
 export const LOOKUP_URL_PREFIX = 'https://';
@@ -27,7 +28,7 @@ export const LookupHeaderSchema = v.object({
    * Absent means "keep the value saved for this header name" (values are never sent back);
    * a new header needs one.
    */
-  value: v.optional(required('Value is required', 4000)),
+  value: v.optional(v.pipe(required('Value is required', 4000), noControlCharacters())),
 });
 export type LookupHeader = v.InferOutput<typeof LookupHeaderSchema>;
 

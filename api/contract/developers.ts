@@ -5,6 +5,8 @@ export const DeveloperKeysSchema = v.object({
   widgetKey: v.string(),
   secretKey: v.string(),
   webhookSecret: v.string(),
+  /** false in ghost mode: provider staff get the secrets masked, never their values */
+  revealed: v.boolean(),
 });
 export type DeveloperKeys = v.InferOutput<typeof DeveloperKeysSchema>;
 
@@ -31,3 +33,8 @@ export function maskSecretKey(key: string): string {
 
 /** The webhook secret is shown as 32 stars, whatever its length. */
 export const maskWebhookSecret = () => '*'.repeat(32);
+
+/** The keys as provider staff in ghost mode see them: the widget key, and the secrets masked. */
+export function maskedKeys(keys: Pick<DeveloperKeys, 'widgetKey' | 'secretKey'>): DeveloperKeys {
+  return { widgetKey: keys.widgetKey, secretKey: maskSecretKey(keys.secretKey), webhookSecret: maskWebhookSecret(), revealed: false };
+}

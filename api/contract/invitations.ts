@@ -1,12 +1,20 @@
 import * as v from 'valibot';
 import { AssignableRoleSchema, EmailSchema } from './common';
 
-/** A pending invitation; it is shown as 'Expired' once expiresAt has passed. */
+export const INVITATION_STATUSES = ['pending', 'accepted-elsewhere'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+/**
+ * An invitation: pending (shown as 'Expired' once expiresAt has passed), or accepted-elsewhere
+ * when the person joined another account that invited them too (it can no longer be taken up;
+ * inviting again makes it pending once more).
+ */
 export const InvitationSchema = v.object({
   id: v.string(),
   email: v.string(),
   role: AssignableRoleSchema,
   expiresAt: v.string(),
+  status: v.picklist(INVITATION_STATUSES),
 });
 export type Invitation = v.InferOutput<typeof InvitationSchema>;
 export const InvitationListSchema = v.array(InvitationSchema);

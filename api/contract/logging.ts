@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { requiredText, text, urlScheme, urlSchema } from './common';
+import { noControlCharacters } from './secret-text';
 
 export const LOG_DESTINATIONS = ['datadog', 'cloudwatch', 'sumologic', 'rapid7'] as const;
 export type LogDestination = (typeof LOG_DESTINATIONS)[number];
@@ -29,9 +30,9 @@ export const AWS_REGIONS = [
 ] as const;
 export type AwsRegion = (typeof AWS_REGIONS)[number];
 
-const required = (message: string, max = 500) => requiredText(message, max);
+const required = (message: string, max = 500) => v.pipe(requiredText(message, max), noControlCharacters());
 /** Blank keeps the stored value: a connected destination is managed without typing its secrets again. */
-const kept = (message: string, max = 500) => v.optional(v.pipe(text(message), v.trim(), v.maxLength(max, 'This value is too long')), '');
+const kept = (message: string, max = 500) => v.optional(v.pipe(text(message), v.trim(), v.maxLength(max, 'This value is too long'), noControlCharacters()), '');
 const httpsUrl = (message: string, connected: boolean) =>
   connected
     ? v.pipe(
@@ -48,6 +49,26 @@ export const SECRET_FIELDS = {
   sumologic: ['collectorUrl'],
   rapid7: ['webhookUrl'],
 } as const satisfies Record<LogDestination, readonly string[]>;
+
+/**
+ * What each destination's secrets are bound to: a blank secret keeps the stored one only while
+ * these stay as they were (a new Datadog site or AWS region is a new destination, and a kept
+ * key must not be sent there). Sumo Logic and Rapid7 secrets are the addresses themselves.
+ */
+export const SECRET_BOUND_TO = {
+  datadog: ['site'],
+  cloudwatch: ['region'],
+  sumologic: [],
+  rapid7: [],
+} as const satisfies Record<LogDestination, readonly string[]>;
+
+/** The SPEC's message for each secret field left blank where it is needed. */
+export const SECRET_REQUIRED_MESSAGES: Record<LogDestination, Record<string, string>> = {
+  datadog: { apiKey: 'API Key is required' },
+  cloudwatch: { accessKeyId: 'AWS Access Key ID is required', secretAccessKey: 'AWS Secret Access Key is required' },
+  sumologic: { collectorUrl: 'Collector URL is required' },
+  rapid7: { webhookUrl: 'Webhook URL is required' },
+};
 
 // `connected`: the destination is already configured for the account, so its secret fields may
 // be blank (the stored values are kept); on a first connect they are required.

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { presentText, requiredText, text, urlSchema } from './common';
+import { noControlCharacters } from './secret-text';
 
 // Single sign-on settings: one provider per account (azure, okta or oidc). The client secret is
 // write-only: saved encrypted, never part of an answer.
@@ -31,13 +32,15 @@ const domain = v.pipe(
 );
 
 /** Empty keeps the stored secret when the same provider is already connected. */
-const clientSecret = v.optional(v.pipe(text('Client Secret is required'), v.trim(), v.maxLength(2000)), '');
+const clientSecret = v.optional(v.pipe(text('Client Secret is required'), v.trim(), v.maxLength(2000), noControlCharacters()), '');
+/** the client id travels with the secret (HTTP Basic at the token endpoint) */
+const clientIdSchema = v.pipe(required('Client ID is required'), noControlCharacters());
 const groupId = v.optional(v.pipe(text(), v.trim(), v.maxLength(200, 'At most 200 characters')), '');
 
 export const AzureSsoSchema = v.object({
   discoveryUrl,
   domain,
-  clientId: required('Client ID is required'),
+  clientId: clientIdSchema,
   clientSecret,
   adminGroupId: groupId,
   agentGroupId: groupId,
@@ -46,7 +49,7 @@ export const OktaSsoSchema = v.object({
   tenant: required('Tenant is required', 253),
   discoveryUrl,
   domain,
-  clientId: required('Client ID is required'),
+  clientId: clientIdSchema,
   clientSecret,
   adminGroupId: groupId,
   agentGroupId: groupId,
@@ -54,7 +57,7 @@ export const OktaSsoSchema = v.object({
 export const OidcSsoSchema = v.object({
   discoveryUrl,
   domain,
-  clientId: required('Client ID is required'),
+  clientId: clientIdSchema,
   clientSecret,
 });
 export type AzureSsoInput = v.InferOutput<typeof AzureSsoSchema>;
@@ -77,6 +80,14 @@ export type SsoDeleteBody = v.InferOutput<typeof SsoDeleteBodySchema>;
 const view = { discoveryUrl: v.string(), domain: v.string(), clientId: v.string() };
 const groups = { adminGroupId: v.string(), agentGroupId: v.string() };
 
+/**
+ * Proof that the SSO domain is the account's: a TXT record named `name` holding `value` (the
+ * same record and value the custom domain uses). Until `verified`, the connection routes no
+ * sign-in and holds the domain against nobody.
+ */
+export const SsoDomainProofSchema = v.object({ name: v.string(), value: v.string(), verified: v.boolean() });
+export type SsoDomainProof = v.InferOutput<typeof SsoDomainProofSchema>;
+
 /** GET /sso and the answer of POST /sso: the connected provider's settings, secret left out. */
 export const SsoSettingsSchema = v.object({
   provider: v.nullable(SsoProviderSchema),
@@ -84,5 +95,17 @@ export const SsoSettingsSchema = v.object({
   okta: v.nullable(v.object({ tenant: v.string(), ...view, ...groups })),
   /** shown as issuer, domain, clientId */
   oidc: v.nullable(v.object({ ...view, issuer: v.string() })),
+  /** null when no provider is connected */
+  domainProof: v.nullable(SsoDomainProofSchema),
 });
 export type SsoSettings = v.InferOutput<typeof SsoSettingsSchema>;
+
+/** Public mail domains identify nobody's company: single sign-on is never connected for them. */
+export const SSO_PUBLIC_DOMAIN_MESSAGE = "Public e-mail domains (like gmail.com) cannot use single sign-on. Enter your company's own domain.";
+
+/** POST /sso/verify: the TXT record is not (yet) there. */
+export const SSO_DOMAIN_UNPROVEN = 'SSO_DOMAIN_UNPROVEN';
+export const ssoDomainUnprovenMessage = (name: string) =>
+  `No TXT record with this account's verification value was found at ${name}. DNS changes can take a while to reach everyone: try again in a few minutes.`;
+/** POST /sso/verify: another account proved the domain first (only someone who controls its DNS gets here). */
+export const SSO_DOMAIN_TAKEN_MESSAGE = 'This domain is already verified for single sign-on by another account. Remove the other verification first.';

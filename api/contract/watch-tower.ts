@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AppIdSchema, BillingStatusSchema, PlatformSchema, RoleSchema, text } from './common';
 import { APP_IDS } from './apps';
+import { CalendarDaySchema } from './dates';
 
 export const WatchTowerAdminSchema = v.object({
   id: v.string(),
@@ -84,10 +85,9 @@ export const MOVING_AVERAGE_DAYS = 14;
 /** Days the statistics cover by default, ending today (UTC). */
 export const STATISTICS_DAYS = 180;
 
-const DateParam = v.pipe(text(), v.isoDate('Dates are YYYY-MM-DD'));
 const StatisticsRange = {
-  from: v.optional(DateParam),
-  to: v.optional(DateParam),
+  from: v.optional(CalendarDaySchema),
+  to: v.optional(CalendarDaySchema),
 };
 
 export const SummaryQuerySchema = v.object(StatisticsRange);

@@ -73,6 +73,9 @@ export interface InvitationsTable {
   expires_at: Timestamp;
   invited_by: string | null;
   created_at: CreatedAt;
+  /** accepted-elsewhere: the person joined another account's invitation instead */
+  status: Generated<'pending' | 'accepted-elsewhere'>;
+  closed_at: Timestamp | null;
 }
 
 export interface AuditLogTable {
@@ -122,6 +125,8 @@ export interface SsoSettingsTable {
   admin_group_id: string | null;
   agent_group_id: string | null;
   updated_at: Generated<Date>;
+  /** when the account proved the domain by DNS; null: saved but routes no sign-in, holds nothing */
+  domain_verified_at: Timestamp | null;
 }
 
 export interface DeveloperKeysTable {

@@ -36,6 +36,7 @@ export async function developerKeys(trx: Trx, accountId: string, encryptionKey: 
     widgetKey: row.widget_key,
     secretKey: decryptSecret(row.secret_key_encrypted, encryptionKey),
     webhookSecret: decryptSecret(row.webhook_secret_encrypted, encryptionKey),
+    revealed: true,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { logLine } from './error-text';
 
 /** An answer the caller can act on: a status, a stable code and a human message. */
 export class ApiError extends Error {
@@ -32,5 +33,5 @@ export function errorResponse(err: unknown, c: Context, log: (msg: string, err: 
 }
 
 function defaultLog(msg: string, err: unknown) {
-  console.error(msg, err);
+  console.error(logLine(msg, err));
 }

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
@@ -10,13 +11,20 @@ export const FAILURE_WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_ADDRESS = 20;
 export const MAX_FAILURES_PER_EMAIL = 5;
 
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+/**
+ * The address rate limits count. Behind `hops` trusted proxies it is the entry that many from
+ * the right of X-Forwarded-For: the nearest proxies append what they saw, and everything to the
+ * left of that came from the client, who can write anything there.
+ */
+export function clientAddress(c: Context, hops: number): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  const socket = env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  if (hops <= 0) return socket;
+  // repeated headers count as one list, in order (RFC 9110 5.3)
+  const chain = (c.req.raw.headers.get('x-forwarded-for') ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const seen = chain[chain.length - hops];
+  // fewer entries than proxies, or junk, means the chain did not come through ours
+  return seen && net.isIP(seen) ? seen : socket;
 }
 
 function windowStart(now: Date): Date {

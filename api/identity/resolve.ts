@@ -5,6 +5,7 @@ import { audit } from '../audit';
 import { createDeveloperKeys } from '../developers/keys';
 import type { SignInAdmin } from '../auth/sessions';
 import { notify } from '../notifications/notify';
+import { settleInvitations } from './invitation-outcome';
 
 // The first-sign-in rules every way into the console shares (Google-type, Microsoft-type, SSO,
 // Zoom, Webex): a verified e-mail becomes an admin session, or a clear refusal.
@@ -83,7 +84,10 @@ export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now' | 'conf
       .selectFrom('invitations')
       .select(['id', 'account_id', 'role'])
       .where('email', '=', email)
+      .where('status', '=', 'pending')
       .where('expires_at', '>', now)
+      // invited by several accounts: the one sent (or renewed) last wins
+      .orderBy('expires_at', 'desc')
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
     if (invitation) {
@@ -92,7 +96,7 @@ export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now' | 'conf
         .values({ account_id: invitation.account_id, email, first_name: firstName, last_name: lastName, role: invitation.role, photo: null, time_zone: null, archived_at: null, last_sign_in_at: now })
         .returning(['id', 'account_id', 'email', 'role', 'is_root'])
         .executeTakeFirstOrThrow();
-      await trx.deleteFrom('invitations').where('email', '=', email).execute();
+      await settleInvitations(trx, email, invitation.account_id, now);
       await audit(trx, invitation.account_id, { id: admin.id, firstName, lastName }, {
         namespace: 'global',
         description: `${email} accepted the invitation and joined as ${invitation.role}`,

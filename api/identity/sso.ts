@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import type { OidcClientSettings } from '../config';
 import type { SsoProvider, SsoSettings } from '../contract/sso';
+import { challengeName } from '../contract/branding';
 import type { SsoSettingsTable } from '../db/schema';
 import type { Selectable } from 'kysely';
 import { decryptSecret } from '../crypto';
@@ -8,6 +9,7 @@ import { ApiError } from '../http/errors';
 import { audit } from '../audit';
 import type { SignInAdmin } from '../auth/sessions';
 import type { Verified } from './oidc';
+import { settleInvitations } from './invitation-outcome';
 
 // Single sign-on: the account that owns an e-mail's domain sends its people to its own identity
 // provider; who may enter is decided by the account's admin list and the admin group.
@@ -19,7 +21,10 @@ export const SSO_NOT_CONFIGURED_MESSAGE = 'SSO is not configured for this email 
 
 /** The SSO settings whose domain is this e-mail domain (the cross-account sign-in lookup). */
 export function ssoForDomain(deps: Pick<Deps, 'db'>, domain: string): Promise<SsoRow | undefined> {
-  return deps.db.system((trx) => trx.selectFrom('sso_settings').selectAll().where('domain', '=', domain.toLowerCase()).executeTakeFirst());
+  // only a domain the account proved routes anyone: a bare claim must not capture sign-ins
+  return deps.db.system((trx) =>
+    trx.selectFrom('sso_settings').selectAll().where('domain', '=', domain.toLowerCase()).where('domain_verified_at', 'is not', null).executeTakeFirst(),
+  );
 }
 
 export function ssoForAccount(deps: Pick<Deps, 'db'>, accountId: string): Promise<SsoRow | undefined> {
@@ -35,9 +40,11 @@ export function issuerOf(discoveryUrl: string): string {
   return discoveryUrl.replace(/\/\.well-known\/openid-configuration\/?$/, '');
 }
 
-export function ssoView(row: SsoRow | undefined): SsoSettings {
-  const none: SsoSettings = { provider: null, azure: null, okta: null, oidc: null };
+/** `challenge`: the account's ownership token (accounts.domain_challenge). */
+export function ssoView(row: SsoRow | undefined, challenge = ''): SsoSettings {
+  const none: SsoSettings = { provider: null, azure: null, okta: null, oidc: null, domainProof: null };
   if (!row) return none;
+  none.domainProof = { name: challengeName(row.domain), value: challenge, verified: row.domain_verified_at !== null };
   const base = { discoveryUrl: row.discovery_url, domain: row.domain, clientId: row.client_id };
   const groups = { adminGroupId: row.admin_group_id ?? '', agentGroupId: row.agent_group_id ?? '' };
   switch (row.provider) {
@@ -81,6 +88,7 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
       .select(['role'])
       .where('email', '=', who.email)
       .where('account_id', '=', row.account_id)
+      .where('status', '=', 'pending')
       .where('expires_at', '>', now)
       .executeTakeFirst();
     const inAdminGroup = !!row.admin_group_id && who.groups.includes(row.admin_group_id);
@@ -91,7 +99,7 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
       .values({ account_id: row.account_id, email: who.email, first_name: who.firstName, last_name: who.lastName, role, photo: null, time_zone: null, archived_at: null, last_sign_in_at: now })
       .returning(['id', 'account_id', 'email', 'role', 'is_root'])
       .executeTakeFirstOrThrow();
-    await trx.deleteFrom('invitations').where('email', '=', who.email).where('account_id', '=', row.account_id).execute();
+    await settleInvitations(trx, who.email, row.account_id, now);
     await trx.updateTable('accounts').set({ platform }).where('id', '=', row.account_id).execute();
     await audit(trx, row.account_id, { id: admin.id, firstName: who.firstName, lastName: who.lastName }, {
       namespace: 'global',

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
+import { errorText } from '../http/error-text';
 import { MAX_LOOKUP_CUSTOMERS, type CustomerLookupSettings, type LookupCustomer } from '../contract/customer-lookup';
 import { compileGjsonPath, gjsonFind, renderTemplate } from './gjson';
 import { parseRawJson, type JsonNode } from './raw-json';
@@ -43,7 +44,8 @@ export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: Reso
     throw err;
   }
   if (!res.ok) {
-    const snippet = res.text().slice(0, 200).trim();
+    // an endpoint may echo the request back: never let it quote our headers
+    const snippet = errorText(res.text(), { secrets: settings.headers.map((h) => h.value), max: 200 });
     throw lookupFailed(`The endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`);
   }
   let document: JsonNode;

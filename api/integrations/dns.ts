@@ -56,3 +56,10 @@ export async function checkDomain(
     txt: texts.some((chunks) => chunks.join('').trim() === token),
   };
 }
+
+/** Whether a TXT record at `txtName` holds exactly `token` (the ownership proof alone, no CNAME). */
+export async function hasTxtToken(txtName: string, token: string, servers: string[], timeoutMs = 3000): Promise<boolean> {
+  const resolver = resolverFor(servers, timeoutMs);
+  const texts = await lookup(() => resolver.resolveTxt(txtName));
+  return texts.some((chunks) => chunks.join('').trim() === token);
+}

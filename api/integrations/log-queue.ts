@@ -4,6 +4,7 @@ import type { Trx } from '../db/index';
 import { decryptSecret } from '../crypto';
 import type { DestinationSettings, LogDestination } from '../contract/logging';
 import { DeliveryError, ship, type LogEvent } from './log-shippers';
+import { errorText } from '../http/error-text';
 
 // The durable log outbox. Events are written in the transaction that produced them (so an
 // event exists exactly when its change does, and the request never waits for a destination);
@@ -95,7 +96,7 @@ export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, option
         if (!settings) return;
         await ship(deps.config, destination, settings, group.map((r) => r.payload), signal);
       } catch (err) {
-        error = err instanceof DeliveryError ? err : new DeliveryError(err instanceof Error ? err.message : String(err));
+        error = err instanceof DeliveryError ? err : new DeliveryError(errorText(err, { max: 500 }));
       }
       // Stopping mid-delivery: leave the rows leased; the lease runs out and they go again.
       if (signal?.aborted) return;

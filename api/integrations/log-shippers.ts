@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { DEFAULT_LOG_GROUP, type DatadogSite, type DestinationSettings, type LogDestination } from '../contract/logging';
 import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
+import { errorText } from '../http/error-text';
 
 // Delivery of a batch of events to one destination. Each shipper throws on failure (the queue
 // retries); success means the destination acknowledged the whole batch.
@@ -119,16 +120,26 @@ async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['clo
   }
 }
 
+/**
+ * Delivers events. A failure's text is stored (log_outbox.last_error), shown (GET /logging,
+ * the test button) and logged, so it leaves here with the destination's secrets taken out:
+ * a collector may echo the key it refused, and the HTTP client quotes what it could not send.
+ */
 export async function ship<D extends LogDestination>(config: ShipperConfig, destination: D, settings: DestinationSettings[D], events: LogEvent[], signal?: AbortSignal): Promise<void> {
   if (!events.length) return;
-  switch (destination) {
-    case 'datadog':
-      return shipDatadog(config, settings as DestinationSettings['datadog'], events, signal);
-    case 'cloudwatch':
-      return shipCloudwatch(config, settings as DestinationSettings['cloudwatch'], events, signal);
-    case 'sumologic':
-      return shipSumo(config, settings as DestinationSettings['sumologic'], events, signal);
-    case 'rapid7':
-      return shipRapid7(config, settings as DestinationSettings['rapid7'], events, signal);
+  try {
+    switch (destination) {
+      case 'datadog':
+        return await shipDatadog(config, settings as DestinationSettings['datadog'], events, signal);
+      case 'cloudwatch':
+        return await shipCloudwatch(config, settings as DestinationSettings['cloudwatch'], events, signal);
+      case 'sumologic':
+        return await shipSumo(config, settings as DestinationSettings['sumologic'], events, signal);
+      case 'rapid7':
+        return await shipRapid7(config, settings as DestinationSettings['rapid7'], events, signal);
+    }
+  } catch (err) {
+    const text = errorText(err, { secrets: Object.values(settings as Record<string, unknown>).map(String), max: 500 });
+    throw new DeliveryError(text, err instanceof DeliveryError ? err.retryable : true);
   }
 }

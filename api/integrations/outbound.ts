@@ -3,6 +3,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { errorText } from '../http/error-text';
 
 // Every call the server makes to an address a customer typed in (lookup endpoints, log
 // collectors, webhooks) goes through here. Checking the URL alone is not enough: a public
@@ -70,15 +71,47 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 
 const defaultLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
+/** 2000::/3, the only IPv6 space allocated as global unicast; all else is special or unassigned. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that carry one: IPv4-compatible
+ * (::/96, e.g. [::127.0.0.1]), IPv4-mapped and -translated, NAT64 (64:ff9b::/96, /48),
+ * 6to4 (2002::/16) and Teredo (2001::/32, client address inverted in the last 32 bits).
+ */
+export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const w = address.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const zeros = (from: number, to: number) => w.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 6)) return v4(w[6]!, w[7]!);
+  if (zeros(0, 5) && w[5] === 0xffff) return v4(w[6]!, w[7]!);
+  if (zeros(0, 4) && w[4] === 0xffff && w[5] === 0) return v4(w[6]!, w[7]!);
+  if (w[0] === 0x64 && w[1] === 0xff9b) return v4(w[6]!, w[7]!);
+  if (w[0] === 0x2002) return v4(w[1]!, w[2]!);
+  if (w[0] === 0x2001 && w[1] === 0) return v4(w[6]! ^ 0xffff, w[7]! ^ 0xffff);
+  return null;
+}
+
 /** Why an address may not be called, or null when it is an ordinary public address. */
 export function refusedAddressReason(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'is not an IP address';
   const parsed = ipaddr.parse(address);
-  const range = parsed.range();
-  // Only plain public unicast passes: this refuses private, loopback, link-local (and with it
-  // the 169.254.169.254 metadata service), CGNAT, unique-local (fd00:ec2::254), multicast,
-  // reserved, and every IPv6 form that embeds an IPv4 address (::ffff:127.0.0.1, NAT64, 6to4).
+  if (parsed.kind() === 'ipv4') {
+    // Only plain public unicast passes: this refuses private, loopback, link-local (and with
+    // it the 169.254.169.254 metadata service), CGNAT, documentation, benchmarking, reserved.
+    const range = parsed.range();
+    return range === 'unicast' ? null : `is a ${range} address`;
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  const range = v6.range();
+  if (range === 'unspecified' || range === 'loopback') return `is a ${range} address`;
+  // Every form that embeds an IPv4 address is refused outright (a relay or translator can
+  // reach it); naming the embedded address says why when it is a private one.
+  const inner = embeddedIPv4(v6);
+  if (inner && inner.range() !== 'unicast') return `embeds ${inner.toString()}, a ${inner.range()} address`;
   if (range !== 'unicast') return `is a ${range} address`;
+  if (inner) return `embeds the IPv4 address ${inner.toString()}`;
+  if (!v6.match(GLOBAL_UNICAST_V6)) return 'is not a global unicast address';
   return null;
 }
 
@@ -168,16 +201,22 @@ function agentFor(policy: OutboundPolicy, lookup: LookupAll | undefined): Dispat
   return agent;
 }
 
-function unwrap(err: unknown, timedOut: boolean): OutboundError {
+function unwrap(err: unknown, timedOut: boolean, sent: OutboundInit): OutboundError {
   if (timedOut) return new OutboundError('TIMEOUT', 'The request timed out.');
   let e: unknown = err;
   for (let i = 0; i < 5 && e; i++) {
     if (e instanceof OutboundError) return e;
     e = (e as { cause?: unknown }).cause;
   }
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  const detail = cause?.code ?? cause?.message ?? (err as Error)?.message ?? 'unknown error';
+  // a network error code says enough; a message may quote what we sent (headers, body)
+  const code = (err as { cause?: { code?: unknown } })?.cause?.code;
+  const detail = typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : errorText(err, { secrets: sentSecrets(sent), max: 200 }) || 'unknown error';
   return new OutboundError('NETWORK_ERROR', `The request failed (${detail}).`);
+}
+
+/** Everything of a request that may be a credential: every header value and the body. */
+function sentSecrets(sent: OutboundInit): string[] {
+  return [...Object.values(sent.headers ?? {}), typeof sent.body === 'string' ? sent.body : ''];
 }
 
 async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number, abort: () => void): Promise<Buffer> {
@@ -227,13 +266,13 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
       try {
         res = await undiciFetch(target, { method, headers: init.headers, body, redirect: 'manual', signal: controller.signal, dispatcher });
       } catch (err) {
-        throw unwrap(err, timedOut);
+        throw unwrap(err, timedOut, init);
       }
       if (REDIRECTS.has(res.status)) {
         await res.body?.cancel().catch(() => {});
         const location = res.headers.get('location');
         if (!location || hop >= maxRedirects) {
-          throw new OutboundError('TOO_MANY_REDIRECTS', maxRedirects ? 'The address redirected too many times.' : `The address answered with a redirect (${res.status}${location ? ` to ${location}` : ''}); redirects are not followed.`);
+          throw new OutboundError('TOO_MANY_REDIRECTS', maxRedirects ? 'The address redirected too many times.' : errorText(`The address answered with a redirect (${res.status}${location ? ` to ${location}` : ''}); redirects are not followed.`));
         }
         target = checkUrl(new URL(location, target), options);
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
@@ -247,7 +286,7 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
         buffer = await readCapped(res.body as ReadableStream<Uint8Array> | null, maxBytes, () => controller.abort());
       } catch (err) {
         if (err instanceof OutboundError) throw err;
-        throw unwrap(err, timedOut);
+        throw unwrap(err, timedOut, init);
       }
       const finalUrl = target.toString();
       return {

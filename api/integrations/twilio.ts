@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { decryptSecret } from '../crypto';
 import { ApiError } from '../http/errors';
+import { errorText } from '../http/error-text';
 import { E164_PATTERN, E164_MESSAGE } from '../contract/sms';
 import { OutboundError, outboundFetch, outboundErrorStatus, outboundPolicy, type OutboundResponse } from './outbound';
 
@@ -35,11 +36,12 @@ async function call(deps: Pick<Deps, 'config'>, url: string, init: Parameters<ty
   }
 }
 
-/** Twilio's error body: { code, message, more_info, status }. */
-function twilioMessage(res: OutboundResponse): { code?: number; message?: string } {
+/** Twilio's error body: { code, message, more_info, status }; the message as safe text (it may quote what was sent). */
+function twilioMessage(res: OutboundResponse, creds: TwilioCredentials): { code?: number; message?: string } {
   try {
     const body = res.json() as { code?: number; message?: string };
-    return { code: typeof body.code === 'number' ? body.code : undefined, message: typeof body.message === 'string' ? body.message : undefined };
+    const message = typeof body.message === 'string' ? errorText(body.message, { secrets: [creds.authToken, authHeader(creds)], max: 200 }) : '';
+    return { code: typeof body.code === 'number' ? body.code : undefined, message: message || undefined };
   } catch {
     return {};
   }
@@ -51,7 +53,7 @@ export async function verifyTwilioCredentials(deps: Pick<Deps, 'config'>, creds:
   if (res.status === 401 || res.status === 403 || res.status === 404) {
     throw new ApiError(422, 'TWILIO_INVALID_CREDENTIALS', 'Twilio did not accept this Account SID and Auth Token.', { 'twilio.authToken': 'Twilio did not accept this Account SID and Auth Token.' });
   }
-  if (!res.ok) throw new ApiError(422, 'TWILIO_UNAVAILABLE', `Twilio answered ${res.status}${twilioMessage(res).message ? `: ${twilioMessage(res).message}` : ''}. Please try again later.`);
+  if (!res.ok) throw new ApiError(422, 'TWILIO_UNAVAILABLE', `Twilio answered ${res.status}${twilioMessage(res, creds).message ? `: ${twilioMessage(res, creds).message}` : ''}. Please try again later.`);
   let status: unknown;
   try {
     status = (res.json() as { status?: unknown }).status;
@@ -59,7 +61,7 @@ export async function verifyTwilioCredentials(deps: Pick<Deps, 'config'>, creds:
     throw new ApiError(422, 'TWILIO_UNAVAILABLE', 'Twilio answered with something that is not JSON.');
   }
   if (status !== undefined && status !== 'active') {
-    throw new ApiError(422, 'TWILIO_ACCOUNT_INACTIVE', `This Twilio account is ${String(status)}; only active accounts can send SMS.`);
+    throw new ApiError(422, 'TWILIO_ACCOUNT_INACTIVE', `This Twilio account is ${errorText(String(status), { max: 40 })}; only active accounts can send SMS.`);
   }
 }
 
@@ -89,7 +91,7 @@ export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: stri
     const sent = res.json() as { sid?: string; status?: string };
     return { sid: String(sent.sid ?? ''), status: String(sent.status ?? 'queued') };
   }
-  const { code, message } = twilioMessage(res);
+  const { code, message } = twilioMessage(res, creds);
   if (res.status === 401 || res.status === 403) throw new ApiError(502, 'SMS_AUTH_FAILED', 'Twilio no longer accepts the saved credentials. Please reconnect Twilio.');
   if (res.status === 429) throw new ApiError(429, 'SMS_RATE_LIMITED', 'Twilio is rate limiting this account. Please try again shortly.');
   // 21211 invalid To, 21614 not a mobile number, 21408 region not enabled, 21610 unsubscribed

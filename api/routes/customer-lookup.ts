@@ -38,11 +38,22 @@ function viewOf(row: Awaited<ReturnType<typeof load>>): CustomerLookupView | nul
   };
 }
 
+const sameUrl = (a: string, b: string) => {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Header values are never sent back, so a header without a value means "keep the saved one";
- * a header name that has no saved value must come with one.
+ * a header name that has no saved value must come with one. Saved values belong to the URL they
+ * were entered for: with any other URL every value must be typed again, so a stored credential
+ * is never sent somewhere new.
  */
-function resolveHeaders(headers: LookupHeader[], stored: StoredHeader[], config: Config): { key: string; value: string }[] {
+function resolveHeaders(headers: LookupHeader[], stored: { url: string; headers: StoredHeader[] } | undefined, url: string, config: Config): { key: string; value: string }[] {
+  const keepable = stored && sameUrl(stored.url, url) ? stored.headers : [];
   const seen = new Set<string>();
   const fields: Record<string, string> = {};
   const out = headers.map((h, i) => {
@@ -50,7 +61,7 @@ function resolveHeaders(headers: LookupHeader[], stored: StoredHeader[], config:
     if (seen.has(lower)) fields[`headers.${i}.key`] = 'This header is already listed';
     seen.add(lower);
     if (h.value !== undefined) return { key: h.key, value: h.value };
-    const saved = stored.find((s) => s.key.toLowerCase() === lower);
+    const saved = keepable.find((s) => s.key.toLowerCase() === lower);
     if (!saved) {
       fields[`headers.${i}.value`] = 'Value is required';
       return { key: h.key, value: '' };
@@ -85,7 +96,7 @@ export const customerLookupRoutes = new Hono<AppEnv>()
     const s: CustomerLookupSettings = parsed.output;
     const answer = await db.tenant(session.accountId, async (trx) => {
       const existing = await load(trx, session.accountId);
-      const headers = resolveHeaders(s.headers, existing?.headers ?? [], config);
+      const headers = resolveHeaders(s.headers, existing, s.url, config);
       const values = {
         url: s.url,
         method: s.method,
@@ -118,7 +129,7 @@ export const customerLookupRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     const { db, config } = c.var.deps;
     const stored = await db.tenant(accountId, (trx) => load(trx, accountId));
-    const headers = resolveHeaders(body.headers, stored?.headers ?? [], config);
+    const headers = resolveHeaders(body.headers, stored, body.url, config);
     const customers = await lookupCustomers(c.var.deps, { ...body, headers }, body.phoneNumber);
     return c.json({ customers });
   });

@@ -2,9 +2,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { actorOf } from '../audit';
-import { RotateKeySchema } from '../contract/developers';
+import { maskedKeys, RotateKeySchema, type DeveloperKeys } from '../contract/developers';
 import { developerKeys, rotateDeveloperKey } from '../developers/keys';
 import { validate } from '../http/validate';
+
+/** Provider staff in ghost mode act as the owner but never learn the account's secrets. */
+const shown = (keys: DeveloperKeys, ghost: boolean): DeveloperKeys => (ghost ? maskedKeys(keys) : keys);
 
 export const developersRoutes = new Hono<AppEnv>()
   .get('/accounts/developer', requireRole('admin'), async (c) => {
@@ -12,7 +15,7 @@ export const developersRoutes = new Hono<AppEnv>()
     const { db, config } = c.var.deps;
     const keys = await db.tenant(session.accountId, (trx) => developerKeys(trx, session.accountId, config.encryptionKey));
     c.header('cache-control', 'no-store');
-    return c.json(keys);
+    return c.json(shown(keys, session.ghost));
   })
 
   /** Replaces the secret key or the webhook secret; the old value stops working at once. */
@@ -21,6 +24,5 @@ export const developersRoutes = new Hono<AppEnv>()
     const session = c.var.session;
     const { db, config } = c.var.deps;
     const keys = await db.tenant(session.accountId, (trx) => rotateDeveloperKey(trx, session.accountId, config.encryptionKey, actorOf(session), key));
-    c.header('cache-control', 'no-store');
-    return c.json(keys);
+    return c.json(shown(keys, session.ghost));
   });

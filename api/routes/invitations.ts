@@ -12,11 +12,12 @@ import { idParam } from './ids';
 
 const DAY = 86_400_000;
 
-const invitationOf = (row: Pick<Selectable<InvitationsTable>, 'id' | 'email' | 'role' | 'expires_at'>): Invitation => ({
+const invitationOf = (row: Pick<Selectable<InvitationsTable>, 'id' | 'email' | 'role' | 'expires_at' | 'status'>): Invitation => ({
   id: row.id,
   email: row.email,
   role: row.role,
   expiresAt: new Date(row.expires_at).toISOString(),
+  status: row.status,
 });
 
 const invitationNotFound = () => new ApiError(404, 'NOT_FOUND', 'There is no such invitation.');
@@ -25,7 +26,7 @@ export const invitationsRoutes = new Hono<AppEnv>()
   .get('/invitations', requireRole('admin'), async (c) => {
     const { accountId } = c.var.session;
     const rows = await c.var.deps.db.tenant(accountId, (trx) =>
-      trx.selectFrom('invitations').select(['id', 'email', 'role', 'expires_at']).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('email').execute(),
+      trx.selectFrom('invitations').select(['id', 'email', 'role', 'expires_at', 'status']).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('email').execute(),
     );
     return c.json(rows.map(invitationOf));
   })
@@ -35,21 +36,21 @@ export const invitationsRoutes = new Hono<AppEnv>()
     const { email, role } = c.req.valid('json');
     const session = c.var.session;
     const { db, now, config } = c.var.deps;
-    // One active admin per e-mail product-wide: an invitation for someone who already signs in
-    // elsewhere could never be accepted, so say so now rather than let it expire silently.
-    const active = await db.system((trx) =>
-      trx.selectFrom('admins').select('account_id').where('email', '=', email).where('archived_at', 'is', null).executeTakeFirst(),
+    // Only this account's own admins are looked at: whether the address belongs to another
+    // account is none of this one's business, so such an invitation is made like any other (and
+    // stays pending until it expires, as for someone who never answers).
+    const here = await db.tenant(session.accountId, (trx) =>
+      trx.selectFrom('admins').select('id').where('email', '=', email).where('archived_at', 'is', null).executeTakeFirst(),
     );
-    if (active?.account_id === session.accountId) throw new ApiError(409, 'ALREADY_ADMIN', 'This person is already an administrator of this account.', { email: 'Already an administrator' });
-    if (active) throw new ApiError(409, 'EMAIL_IN_USE', 'This e-mail address already has access to another account.', { email: 'Already has access to another account' });
+    if (here) throw new ApiError(409, 'ALREADY_ADMIN', 'This person is already an administrator of this account.', { email: 'Already an administrator' });
 
     const expiresAt = new Date(now().getTime() + config.invitationDays * DAY);
     const invitation = await db.tenant(session.accountId, async (trx) => {
       const row = await trx
         .insertInto('invitations')
         .values({ account_id: session.accountId, email, role, expires_at: expiresAt, invited_by: session.ghost ? null : session.adminId })
-        .onConflict((oc) => oc.columns(['account_id', 'email']).doUpdateSet({ role, expires_at: expiresAt, invited_by: session.ghost ? null : session.adminId }))
-        .returning(['id', 'email', 'role', 'expires_at'])
+        .onConflict((oc) => oc.columns(['account_id', 'email']).doUpdateSet({ role, expires_at: expiresAt, invited_by: session.ghost ? null : session.adminId, status: 'pending', closed_at: null }))
+        .returning(['id', 'email', 'role', 'expires_at', 'status'])
         .executeTakeFirstOrThrow();
       await audit(trx, session.accountId, actorOf(session), {
         namespace: 'global',
@@ -68,7 +69,7 @@ export const invitationsRoutes = new Hono<AppEnv>()
     const invitation = await c.var.deps.db.tenant(session.accountId, async (trx) => {
       const row = await trx
         .selectFrom('invitations')
-        .select(['id', 'email', 'role', 'expires_at'])
+        .select(['id', 'email', 'role', 'expires_at', 'status'])
         .where('account_id', '=', session.accountId)
         .where('id', '=', id)
         .forUpdate()
@@ -94,7 +95,7 @@ export const invitationsRoutes = new Hono<AppEnv>()
         .deleteFrom('invitations')
         .where('account_id', '=', session.accountId)
         .where('email', '=', email)
-        .returning(['id', 'email', 'role', 'expires_at'])
+        .returning(['id', 'email', 'role', 'expires_at', 'status'])
         .executeTakeFirst();
       if (!row) throw invitationNotFound();
       await audit(trx, session.accountId, actorOf(session), {

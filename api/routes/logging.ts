@@ -11,7 +11,9 @@ import {
   loggingBodySchema,
   LoggingDeleteBodySchema,
   LoggingRetryBodySchema,
+  SECRET_BOUND_TO,
   SECRET_FIELDS,
+  SECRET_REQUIRED_MESSAGES,
   type DestinationSettings,
   type DestinationView,
   type LogDestination,
@@ -53,11 +55,17 @@ function resolveBody(config: Config, raw: unknown, stored: Stored) {
   const previous = JSON.parse(decryptSecret(enc, config.encryptionKey)) as Record<string, string>;
   const merged: Record<string, string> = { ...(settings as Record<string, string>) };
   const kept: string[] = [];
+  // a stored secret goes only where it was entered for: a changed site or region needs it again
+  const moved = SECRET_BOUND_TO[destination].some((k: string) => (previous[k] ?? '') !== (merged[k] ?? ''));
+  const missing: Record<string, string> = {};
   for (const key of SECRET_FIELDS[destination]) {
-    if (merged[key] === '' && previous[key]) {
-      merged[key] = previous[key];
-      kept.push(key);
-    }
+    if (merged[key] !== '' || !previous[key]) continue;
+    if (moved) missing[`${destination}.${key}`] = SECRET_REQUIRED_MESSAGES[destination][key]!;
+    merged[key] = previous[key];
+    kept.push(key);
+  }
+  if (Object.keys(missing).length) {
+    throw new ApiError(400, 'VALIDATION_FAILED', Object.values(missing)[0]!, missing);
   }
   // What is saved or tested must satisfy the first-connect contract (a stored value may be missing).
   const complete = v.safeParse(loggingBodySchema(), { destination, [destination]: merged });

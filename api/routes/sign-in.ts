@@ -41,7 +41,7 @@ function providerSettings(deps: Deps, provider: SignInProvider): OidcClientSetti
  */
 async function guarded(c: Context<AppEnv>, run: (onEmail: (email: string) => Promise<void>) => Promise<string>): Promise<string> {
   const deps = c.var.deps;
-  const address = clientAddress(c, deps.config.trustProxy);
+  const address = clientAddress(c, deps.config.trustProxyHops);
   await assertNotRateLimited(deps, { address });
   let email: string | undefined;
   try {
@@ -122,7 +122,7 @@ signInRoutes.post('/oauth/:provider/callback', validate('json', OAuthCallbackBod
 signInRoutes.post('/sso/oauth/authorize', validate('json', SsoAuthorizeBodySchema), async (c) => {
   const deps = c.var.deps;
   const { email } = c.req.valid('json');
-  const address = clientAddress(c, deps.config.trustProxy);
+  const address = clientAddress(c, deps.config.trustProxyHops);
   await assertNotRateLimited(deps, { address, email });
   const row = await ssoForDomain(deps, emailDomain(email));
   if (!row) {
@@ -143,7 +143,8 @@ signInRoutes.post('/sso/oauth/callback', validate('json', SsoCallbackBodySchema)
   const token = await guarded(c, async (onEmail) => {
     const flow = await consumeFlow(c, deps, 'sso', params.state);
     const row = flow.accountId ? await ssoForAccount(deps, flow.accountId) : undefined;
-    if (!row) throw new ApiError(404, 'SSO_NOT_CONFIGURED', SSO_NOT_CONFIGURED_MESSAGE);
+    // the domain may have changed (and so lost its proof) since the sign-in started
+    if (!row || !row.domain_verified_at) throw new ApiError(404, 'SSO_NOT_CONFIGURED', SSO_NOT_CONFIGURED_MESSAGE);
     const oidc = await discoverOrFail(deps, ssoClient(deps, row));
     const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, 'sso'), params, { ...flow, state: params.state });
     await onEmail(who.email);

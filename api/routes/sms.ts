@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { decryptSecret, encryptSecret } from '../crypto';
 import { smsSaveBodySchema, type SmsSettings } from '../contract/sms';
 import { validate, validationError } from '../http/validate';
+import { ApiError } from '../http/errors';
 import { verifyTwilioCredentials } from '../integrations/twilio';
 import type { Trx } from '../db/index';
 
@@ -24,12 +25,17 @@ export const smsRoutes = new Hono<AppEnv>()
     const session = c.var.session;
     const { db, config } = c.var.deps;
     const stored = await db.tenant(session.accountId, (trx) =>
-      trx.selectFrom('sms_settings').select(['auth_token_enc']).where('account_id', '=', session.accountId).executeTakeFirst(),
+      trx.selectFrom('sms_settings').select(['auth_token_enc', 'account_sid']).where('account_id', '=', session.accountId).executeTakeFirst(),
     );
     // Managing a configured Twilio: a blank auth token keeps the stored one (never sent back).
     const parsed = v.safeParse(smsSaveBodySchema(Boolean(stored)), c.req.valid('json'));
     if (!parsed.success) throw validationError(parsed.issues);
     const { twilio } = parsed.output;
+    // The stored token is Twilio's for the account SID it was entered with: with another SID it
+    // would be sent for an account it does not belong to, so it must be typed again.
+    if (!twilio.authToken && stored && stored.account_sid !== twilio.accountSid) {
+      throw new ApiError(400, 'VALIDATION_FAILED', 'Auth Token is required', { 'twilio.authToken': 'Auth Token is required' });
+    }
     const keepToken = !twilio.authToken && stored;
     const authToken = keepToken ? decryptSecret(stored.auth_token_enc, config.encryptionKey) : twilio.authToken;
     // Outside the transaction: a slow Twilio must not hold a database connection.

@@ -5,7 +5,15 @@ import { validate } from '../http/validate';
 import { ApiError } from '../http/errors';
 import { audit, actorOf } from '../audit';
 import { encryptSecret } from '../crypto';
+import { challengeName, DNS_CHECK_FAILED, DNS_CHECK_FAILED_MESSAGE } from '../contract/branding';
+import { errorText } from '../http/error-text';
+import { DnsCheckError, hasTxtToken } from '../integrations/dns';
+import { PUBLIC_MAIL_DOMAINS } from '../identity/resolve';
 import {
+  ssoDomainUnprovenMessage,
+  SSO_DOMAIN_TAKEN_MESSAGE,
+  SSO_DOMAIN_UNPROVEN,
+  SSO_PUBLIC_DOMAIN_MESSAGE,
   SsoDeleteBodySchema,
   SsoSaveBodySchema,
   DISCOVERY_URL_HTTPS,
@@ -34,12 +42,22 @@ function settingsOf(body: SsoSaveBody) {
   }
 }
 
+const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
+
 export const ssoRoutes = new Hono<AppEnv>();
 ssoRoutes.use('/sso', requireRole('admin'));
+ssoRoutes.use('/sso/verify', requireRole('admin'));
+
+/** The account's ownership token: the same TXT value its custom domain uses. */
+async function challengeOf(deps: AppEnv['Variables']['deps'], accountId: string): Promise<string> {
+  const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('accounts').select('domain_challenge').where('id', '=', accountId).executeTakeFirstOrThrow());
+  return row.domain_challenge;
+}
 
 ssoRoutes.get('/sso', async (c) => {
-  const row = await ssoForAccount(c.var.deps, c.var.session.accountId);
-  return c.json(ssoView(row) satisfies SsoSettings);
+  const { deps, session } = c.var;
+  const row = await ssoForAccount(deps, session.accountId);
+  return c.json(ssoView(row, await challengeOf(deps, session.accountId)) satisfies SsoSettings);
 });
 
 /**
@@ -62,21 +80,16 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
   }
   const current = await ssoForAccount(deps, session.accountId);
   if (current && current.provider !== body.provider) throw new ApiError(409, 'SSO_PROVIDER_CONNECTED', SSO_DISABLED_REASON);
-  if (!input.clientSecret && !current) {
+  // The stored secret was entered for one identity provider: a new discovery URL (issuer) or
+  // Okta tenant is another one, and the kept secret must not be sent to its token endpoint.
+  const sameDestination = !!current && current.discovery_url === input.discoveryUrl && (current.tenant ?? null) === (input.tenant ?? null);
+  if (!input.clientSecret && !sameDestination) {
     throw new ApiError(400, 'VALIDATION_FAILED', 'Client Secret is required', { [`${body.provider}.clientSecret`]: 'Client Secret is required' });
   }
-  const taken = await deps.db.system((trx) =>
-    trx
-      .selectFrom('accounts')
-      .leftJoin('sso_settings', 'sso_settings.account_id', 'accounts.id')
-      .select('accounts.id')
-      .where('accounts.id', '!=', session.accountId)
-      .where((eb) => eb.or([eb('accounts.email_domain', '=', input.domain), eb('sso_settings.domain', '=', input.domain)]))
-      .executeTakeFirst(),
-  );
-  if (taken) {
-    const message = 'This domain belongs to another account.';
-    throw new ApiError(409, 'SSO_DOMAIN_TAKEN', message, { [`${body.provider}.domain`]: message });
+  // Public mail domains are nobody's company. Whether another account uses a domain is never
+  // said here: a claim only counts once proven by DNS (POST /sso/verify).
+  if (PUBLIC_MAIL_DOMAINS.has(input.domain)) {
+    throw new ApiError(400, 'VALIDATION_FAILED', SSO_PUBLIC_DOMAIN_MESSAGE, { [`${body.provider}.domain`]: SSO_PUBLIC_DOMAIN_MESSAGE });
   }
 
   // A provider we cannot discover would only fail later, at someone's sign-in: refuse it now.
@@ -85,12 +98,11 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
     const meta = oidc.serverMetadata();
     if (!meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri) throw new Error('the document lacks authorization_endpoint, token_endpoint or jwks_uri');
   } catch (err) {
-    deps.log(`SSO discovery check failed for ${input.discoveryUrl}`, err);
+    const secrets = [input.clientSecret, input.clientId];
+    deps.log(errorText(`SSO discovery check failed for ${input.discoveryUrl}`), errorText(err, { secrets }));
     // openid-client wraps the real failure ("something went wrong"): the innermost cause says why.
-    let inner: unknown = err;
-    while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
-    const reason = inner instanceof Error && inner.message ? ` (${inner.message.slice(0, 200).replace(/\.$/, '')})` : '';
-    const message = `The discovery document could not be read from this URL${reason}. Check the Discovery URL.`;
+    const inner = errorText(err, { secrets, max: 200 }).replace(/\.$/, '');
+    const message = `The discovery document could not be read from this URL${inner ? ` (${inner})` : ''}. Check the Discovery URL.`;
     throw new ApiError(400, 'SSO_DISCOVERY_FAILED', message, { [`${body.provider}.discoveryUrl`]: message });
   }
 
@@ -105,6 +117,8 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
       admin_group_id: input.adminGroupId || null,
       agent_group_id: input.agentGroupId || null,
       updated_at: deps.now(),
+      // proof is of one domain: another one starts unproven
+      domain_verified_at: current && current.domain === input.domain ? current.domain_verified_at : null,
       ...(input.clientSecret ? { client_secret: encryptSecret(input.clientSecret, deps.config.encryptionKey) } : {}),
     };
     const saved = current
@@ -121,7 +135,54 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
     });
     return saved;
   });
-  return c.json(ssoView(row) satisfies SsoSettings, current ? 200 : 201);
+  return c.json(ssoView(row, await challengeOf(deps, session.accountId)) satisfies SsoSettings, current ? 200 : 201);
+});
+
+/**
+ * Proves the SSO domain: the TXT record `_switchboard-challenge.<domain>` must hold this
+ * account's token. Only then does the domain route sign-ins to this account's provider and
+ * hold against other accounts.
+ */
+ssoRoutes.post('/sso/verify', async (c) => {
+  const deps = c.var.deps;
+  const session = c.var.session;
+  const current = await ssoForAccount(deps, session.accountId);
+  if (!current) throw new ApiError(404, 'SSO_NOT_CONNECTED', 'Single sign-on is not connected.');
+  const token = await challengeOf(deps, session.accountId);
+  if (current.domain_verified_at) return c.json(ssoView(current, token) satisfies SsoSettings);
+  const name = challengeName(current.domain);
+  let proven: boolean;
+  try {
+    proven = await hasTxtToken(name, token, deps.config.dnsServers);
+  } catch (err) {
+    if (!(err instanceof DnsCheckError)) throw err;
+    deps.log(`DNS check for SSO domain ${current.domain} failed`, err);
+    throw new ApiError(502, DNS_CHECK_FAILED, DNS_CHECK_FAILED_MESSAGE);
+  }
+  if (!proven) throw new ApiError(422, SSO_DOMAIN_UNPROVEN, ssoDomainUnprovenMessage(name), { domain: ssoDomainUnprovenMessage(name) });
+  try {
+    const row = await deps.db.tenant(session.accountId, async (trx) => {
+      const saved = await trx
+        .updateTable('sso_settings')
+        .set({ domain_verified_at: deps.now() })
+        .where('account_id', '=', session.accountId)
+        .where('domain', '=', current.domain)
+        .returningAll()
+        .executeTakeFirst();
+      if (!saved) throw new ApiError(409, 'SSO_CHANGED', 'The single sign-on settings changed meanwhile. Reload and verify again.');
+      await audit(trx, session.accountId, actorOf(session), {
+        namespace: 'global',
+        description: `Verified the domain ${current.domain} for single sign-on`,
+        event: 'sso.domain-verified',
+      });
+      return saved;
+    });
+    return c.json(ssoView(row, token) satisfies SsoSettings);
+  } catch (err) {
+    // only reachable by someone whose token is in the domain's DNS: they control it
+    if (isUniqueViolation(err)) throw new ApiError(409, 'SSO_DOMAIN_TAKEN', SSO_DOMAIN_TAKEN_MESSAGE, { domain: SSO_DOMAIN_TAKEN_MESSAGE });
+    throw err;
+  }
 });
 
 ssoRoutes.delete('/sso', validate('json', SsoDeleteBodySchema), async (c) => {

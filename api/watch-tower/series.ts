@@ -13,11 +13,20 @@ export function addDays(day: string, n: number): string {
   return toDay(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
 }
 
-/** Every day from `from` to `to`, both included (empty when from > to). */
+/** Longest series drawn: the contract bounds ranges far below this; it is the last line. */
+const MAX_SERIES_DAYS = 5_000;
+
+/**
+ * Every day from `from` to `to`, both included (empty when from > to). Counted in days, not by
+ * comparing day strings: past year 9999 ISO strings no longer sort as dates.
+ */
 export function dayRange(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
-  return days;
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`);
+  if (!(start <= end)) return [];
+  const count = Math.round((end - start) / DAY_MS) + 1;
+  if (count > MAX_SERIES_DAYS) throw new RangeError(`A series of ${count} days is longer than ${MAX_SERIES_DAYS}`);
+  return Array.from({ length: count }, (_, i) => toDay(new Date(start + i * DAY_MS)));
 }
 
 /** The points summed per day over [from, to], with 0 for the days that have none. */

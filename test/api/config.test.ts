@@ -25,6 +25,18 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
   });
 
+  it('behind a proxy the client is one hop from the right of X-Forwarded-For unless TRUST_PROXY_HOPS says more', () => {
+    expect(loadConfig({ DATA_DIR: tmp() })).toMatchObject({ trustProxy: false, trustProxyHops: 0 });
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' })).toMatchObject({ trustProxy: true, trustProxyHops: 1 });
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' }).trustProxyHops).toBe(2);
+  });
+
+  it('TRUST_PROXY_HOPS must be a small whole number and needs TRUST_PROXY=true', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '0' })).toThrow(/TRUST_PROXY_HOPS must be at least 1 \(got "0"\)/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true', TRUST_PROXY_HOPS: 'two' })).toThrow(/TRUST_PROXY_HOPS must be a whole number of proxies/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_HOPS: '2' })).toThrow(/TRUST_PROXY_HOPS is only read with TRUST_PROXY=true/);
+  });
+
   it('production refuses to start without its secrets, public URL and PostgreSQL', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET, ENCRYPTION_KEY, PUBLIC_URL, DATABASE_URL must be set in production/);
   });

@@ -13,6 +13,8 @@ const CUSTOMERS = [
 /** A customer API with GET (phone in the query) and POST (phone in a JSON body), behind a header. */
 async function customerApi(): Promise<Peer> {
   return startPeer((req, res) => {
+    // an endpoint that quotes the request back in its error
+    if (req.path === '/echo') return json(res, 500, { error: `refused key ${req.headers['x-api-key']}` });
     if (req.headers['x-api-key'] !== API_KEY) return json(res, 401, { error: 'bad key' });
     if (req.method === 'GET' && req.path === '/customers') {
       const phone = req.query.get('phoneNumber');
@@ -124,6 +126,38 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
     // the kept value still works: the test call goes through with it
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), headers: [{ key: 'X-Api-Key' }], phoneNumber: '+447700900123' } });
     expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['another host', 'https://lookup.attacker.example/customers'],
+    ['another path on the same host', '/search'],
+  ])('with %s, blank header values are required again and nothing is sent', async (_what, where) => {
+    const url = where.startsWith('/') ? `${api.url}${where}` : where;
+    api.received.length = 0;
+    const test = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), url, headers: [{ key: 'X-Api-Key' }], phoneNumber: '+447700900123' } });
+    expect(test.status).toBe(400);
+    expect((await test.json()).fields).toEqual({ 'headers.0.value': 'Value is required' });
+    const save = await t.call('POST', '/customer-lookup', { as: 'admin@acme.test', body: { ...settings(), url, headers: [{ key: 'X-Api-Key' }] } });
+    expect(save.status).toBe(400);
+    expect((await save.json()).fields).toEqual({ 'headers.0.value': 'Value is required' });
+    expect(api.received).toHaveLength(0);
+    expect((await (await t.call('GET', '/customer-lookup', { as: 'admin@acme.test' })).json()).settings.url).toBe(`${api.url}/customers`);
+  });
+
+  it.each([['a line feed', 'abc\nX-Injected: yes'], ['a carriage return', 'abc\rdef'], ['a NUL', 'abc\u0000def']])('a header value containing %s is refused at the contract', async (_what, value) => {
+    api.received.length = 0;
+    const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), headers: [{ key: 'X-Api-Key', value }], phoneNumber: '+447700900123' } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).fields).toEqual({ 'headers.0.value': 'Must not contain line breaks or other control characters' });
+    expect(api.received).toHaveLength(0);
+  });
+
+  it('an endpoint that quotes the header back: the test error never shows the value', async () => {
+    const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), url: `${api.url}/echo`, phoneNumber: '+447700900123' } });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { message: string };
+    expect(body.message).toMatch(/^The endpoint answered 500/);
+    expect(body.message).not.toContain(API_KEY);
   });
 
   it('the test calls the endpoint with GET and the phone number as a query parameter', async () => {

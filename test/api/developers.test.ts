@@ -146,3 +146,32 @@ describe.each(DATABASE_KINDS)('developer keys of accounts made before keys came 
     }
   });
 });
+
+describe.each(DATABASE_KINDS)('developer keys in ghost mode (%s)', (kind) => {
+  const t = useTestContext(kind);
+
+  const ghostToken = async () => {
+    const res = await t.call('POST', '/watch-tower/ghost-mode', { as: 'staff@provider.test', body: { accountId: t.account('acme').id } });
+    return ((await res.json()) as { token: string }).token;
+  };
+
+  it('provider staff in ghost mode see the secret key and webhook secret masked, never their values', async () => {
+    const real = (await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as Keys;
+    const res = await t.call('GET', '/accounts/developer', { token: await ghostToken() });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain(real.secretKey.slice(3));
+    expect(text).not.toContain(real.webhookSecret.slice(6));
+    expect(JSON.parse(text)).toEqual({ widgetKey: real.widgetKey, secretKey: `sk_${'*'.repeat(43)}`, webhookSecret: '*'.repeat(32), revealed: false });
+  });
+
+  it('a rotation made in ghost mode answers the new keys masked', async () => {
+    const res = await t.call('POST', '/accounts/developer/rotate', { token: await ghostToken(), body: { key: 'webhookSecret' } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Keys & { revealed: boolean };
+    expect(body).toMatchObject({ webhookSecret: '*'.repeat(32), revealed: false });
+    const own = (await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as Keys & { revealed: boolean };
+    expect(own.revealed).toBe(true);
+    expect(own.webhookSecret).toMatch(/^whsec_/);
+  });
+});

@@ -62,12 +62,14 @@ async function fakeCloudwatch(): Promise<Peer & { events: { group: string; strea
 describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   let receiver: Peer; // Datadog, Sumo Logic and Rapid7 over https
   let cloudwatch: Awaited<ReturnType<typeof fakeCloudwatch>>;
-  let mode: 'ok' | 'down' | 'hang' = 'ok';
+  let mode: 'ok' | 'down' | 'hang' | 'echo' = 'ok';
   const overrides: Partial<Config> = {};
   beforeAll(async () => {
     receiver = await startPeer((req, res) => {
       if (mode === 'hang') return;
       if (mode === 'down') return json(res, 503, { error: 'unavailable' });
+      // a collector that quotes back what it refused
+      if (mode === 'echo') return json(res, 403, { error: `invalid key ${req.headers['dd-api-key']}`, path: req.path });
       if (req.path === '/api/v2/logs') return req.headers['dd-api-key'] === DD_KEY ? json(res, 202, {}) : json(res, 403, { errors: ['Forbidden'] });
       if (req.path.startsWith('/receiver/v1/http/') || req.path.startsWith('/v1/noformat/webhook/')) return json(res, 200, {});
       json(res, 404, {});
@@ -210,12 +212,55 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   });
 
   it('managing with a new secret replaces only that one; other settings change as sent', async () => {
-    const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: 'new-secret', region: 'eu-west-1', logGroup: '/acme/other' } } });
+    const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: 'new-secret', region: 'eu-west-2', logGroup: '/acme/other' } } });
     expect(res.status).toBe(200);
-    expect((await res.json()).cloudwatch).toMatchObject({ region: 'eu-west-1', logGroup: '/acme/other' });
-    expect((await storedPlain()).cloudwatch).toEqual({ accessKeyId: AWS_KEY_ID, secretAccessKey: 'new-secret', region: 'eu-west-1', logGroup: '/acme/other' });
+    expect((await res.json()).cloudwatch).toMatchObject({ region: 'eu-west-2', logGroup: '/acme/other' });
+    expect((await storedPlain()).cloudwatch).toEqual({ accessKeyId: AWS_KEY_ID, secretAccessKey: 'new-secret', region: 'eu-west-2', logGroup: '/acme/other' });
     // back to the settings the fake endpoint accepts
     expect((await t.call('POST', '/logging', { as: 'admin@acme.test', body: cw() })).status).toBe(200);
+  });
+
+  it.each([
+    ['a new Datadog site', { destination: 'datadog', datadog: { apiKey: '', site: 'us3' } }, { 'datadog.apiKey': 'API Key is required' }],
+    ['a new AWS region', { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'ap-south-1' } }, { 'cloudwatch.accessKeyId': 'AWS Access Key ID is required', 'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required' }],
+  ])('%s with blank secrets asks for them again: the stored ones only go where they were entered for', async (_what, body, fields) => {
+    const before = await storedPlain();
+    receiver.received.length = 0;
+    cloudwatch.received.length = 0;
+    for (const path of ['/logging', '/logging/test']) {
+      const res = await t.call('POST', path, { as: 'admin@acme.test', body });
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).fields).toEqual(fields);
+    }
+    expect(receiver.received).toHaveLength(0);
+    expect(cloudwatch.received).toHaveLength(0);
+    expect(await storedPlain()).toEqual(before);
+  });
+
+  it.each([['a line feed', 'key\nX-Injected: 1'], ['a carriage return', 'key\r\nmore'], ['a NUL', 'key\u0000more'], ['a C1 control', 'key\u0085more']])(
+    'a secret containing %s is refused at the contract and nothing is sent',
+    async (_what, apiKey) => {
+      receiver.received.length = 0;
+      for (const path of ['/logging', '/logging/test']) {
+        const res = await t.call('POST', path, { as: 'admin@acme.test', body: datadog(apiKey) });
+        expect(res.status, path).toBe(400);
+        expect((await res.json()).fields).toEqual({ 'datadog.apiKey': 'Must not contain line breaks or other control characters' });
+      }
+      expect(receiver.received).toHaveLength(0);
+    },
+  );
+
+  it("a destination that echoes the refused key back: the test answer never quotes it", async () => {
+    const secret = 'dd-secret-value-that-must-not-leak';
+    mode = 'echo';
+    try {
+      const tested = (await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: datadog(secret) })).json()) as { wasSuccessful: boolean; error: string };
+      expect(tested.wasSuccessful).toBe(false);
+      expect(tested.error).toMatch(/^The destination answered 403/);
+      expect(tested.error).not.toContain(secret);
+    } finally {
+      mode = 'ok';
+    }
   });
 
   it('a blank kept URL still has its other checks: a typed URL must be https', async () => {
@@ -302,6 +347,26 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     await t.db.kysely.updateTable('log_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).execute();
     expect(await shipOnce(t.deps)).toBe(3);
     expect(await outbox()).toEqual([]);
+  });
+
+  it('a collector that echoes the key back: last_error, GET /logging and the server log never hold it', async () => {
+    await t.db.kysely.deleteFrom('log_outbox').execute();
+    mode = 'echo';
+    const lines: string[] = [];
+    try {
+      await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Echo', event: 'test.echo' }));
+      await shipOnce({ ...t.deps, log: (msg: string, err?: unknown) => lines.push(`${msg} ${String(err ?? '')}`) });
+      const row = (await outbox()).find((r) => r.destination === 'datadog')!;
+      expect(row.last_error).toMatch(/^The destination answered 403/);
+      expect(row.last_error).not.toContain(DD_KEY);
+      const view = await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json();
+      expect(view.datadog.lastError).not.toContain(DD_KEY);
+      expect(lines.join('\n')).toContain('log shipping to datadog');
+      expect(lines.join('\n')).not.toContain(DD_KEY);
+    } finally {
+      mode = 'ok';
+      await t.db.kysely.deleteFrom('log_outbox').execute();
+    }
   });
 
   it('a destination that fails 20 times ends up failed, apart from waiting, and Retry delivers it', async () => {

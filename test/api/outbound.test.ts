@@ -39,6 +39,13 @@ describe('outbound HTTP', () => {
     expect(res.text()).toBe('hello GET');
   });
 
+  it('a header value the HTTP client refuses is never quoted in the error', async () => {
+    const err = await refusal(outboundFetch(`${peer.url}/hello`, { headers: { authorization: 'Bearer sk_live_secret\r\nX-Evil: 1' } }, allow()));
+    expect(err.code).toBe('NETWORK_ERROR');
+    expect(err.message).not.toContain('sk_live_secret');
+    expect(err.message).not.toMatch(/[\r\n]/);
+  });
+
   it('plain http to a public host is refused (https only)', async () => {
     const err = await refusal(outboundFetch('http://example.com/', {}, {}));
     expect(err.code).toBe('TARGET_NOT_ALLOWED');
@@ -57,6 +64,20 @@ describe('outbound HTTP', () => {
     'https://[fe80::1]/',
     'https://0.0.0.0/',
     'https://2130706433/',
+    'https://[::127.0.0.1]/',
+    'https://[::a9fe:a9fe]/latest/meta-data/',
+    'https://[::]/',
+    'https://[2002:7f00:1::]/',
+    'https://[2002:a9fe:a9fe::1]/',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+    'https://[64:ff9b::a00:1]/',
+    'https://[64:ff9b:1::7f00:1]/',
+    'https://[ff02::1]/',
+    'https://[2001:db8::1]/',
+    'https://[3fff::1]/',
+    'https://[100::1]/',
+    'https://[fec0::1]/',
+    'https://[4000::1]/',
   ])('a literal non-public address is refused: %s', async (url) => {
     const err = await refusal(outboundFetch(url, {}, {}));
     expect(err.code).toBe('TARGET_NOT_ALLOWED');
@@ -131,5 +152,19 @@ describe('outbound HTTP', () => {
     expect(refusedAddressReason('::ffff:8.8.8.8')).not.toBeNull();
     expect(refusedAddressReason('64:ff9b::7f00:1')).not.toBeNull();
     expect(refusedAddressReason('198.18.0.1')).not.toBeNull();
+  });
+
+  it.each([
+    ['::7f00:1', 'embeds 127.0.0.1, a loopback address'],
+    ['::a9fe:a9fe', 'embeds 169.254.169.254, a linkLocal address'],
+    ['2002:c0a8:101::1', 'embeds 192.168.1.1, a private address'],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'embeds 10.0.0.1, a private address'],
+    ['64:ff9b::a00:1', 'embeds 10.0.0.1, a private address'],
+    ['::808:808', 'embeds the IPv4 address 8.8.8.8'],
+    ['fd00::1', 'is a uniqueLocal address'],
+    ['5f00::1', 'is a segmentRouting address'],
+    ['4000::1', 'is not a global unicast address'],
+  ])('an IPv6 address %s is refused because it %s', (address, reason) => {
+    expect(refusedAddressReason(address)).toBe(reason);
   });
 });

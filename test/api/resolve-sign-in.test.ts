@@ -22,6 +22,27 @@ describe.each(DATABASE_KINDS)('first sign-in rules (%s)', (kind) => {
     expect(left).toHaveLength(0);
   });
 
+  it('invited by two accounts, the person joins the invitation sent last; the other account sees it declined, not gone', async () => {
+    const email = 'contractor@freelance-ops.test';
+    const first = await t.call('POST', '/invitations', { as: 'owner@globex.test', body: { email, role: 'supervisor' } });
+    expect(first.status).toBe(201);
+    t.clock.now = new Date(t.clock.now.getTime() + 60_000);
+    const second = await t.call('POST', '/invitations', { as: 'owner@acme.test', body: { email, role: 'admin' } });
+    expect(second.status).toBe(201);
+    const r = await resolveVerifiedEmail(t.deps, { email, platform: 'google' });
+    expect(r).toMatchObject({ outcome: 'invitation', admin: { account_id: t.account('acme').id, role: 'admin' } });
+    const acme = (await (await t.call('GET', '/invitations', { as: 'owner@acme.test' })).json()) as { email: string }[];
+    expect(acme.map((i) => i.email)).not.toContain(email);
+    const globex = (await (await t.call('GET', '/invitations', { as: 'owner@globex.test' })).json()) as { email: string; status: string }[];
+    expect(globex.find((i) => i.email === email)).toMatchObject({ status: 'accepted-elsewhere', role: 'supervisor' });
+  });
+
+  it('a declined invitation sent again is pending once more', async () => {
+    const email = 'contractor@freelance-ops.test';
+    const again = await t.call('POST', '/invitations', { as: 'owner@globex.test', body: { email, role: 'supervisor' } });
+    expect(await again.json()).toMatchObject({ email, status: 'pending' });
+  });
+
   it('an expired invitation does not admit anyone, and the company domain answers ACCOUNT_EXISTS', async () => {
     const acme = t.account('acme');
     await t.db.tenant(acme.id, (trx) =>

@@ -200,6 +200,17 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     }
   });
 
+  it('rotating the client-written part of X-Forwarded-For does not escape the rate limit', async () => {
+    const address = freshAddress();
+    for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {
+      // the client writes anything it likes on the left; our one proxy appends what it saw
+      const headers = { cookie: 'sb_oidc=forged', 'x-forwarded-for': `203.0.113.${i}, ${address}` };
+      expect((await t.call('POST', '/oauth/google/callback', { headers, body: { code: 'c', state: `rotate-${i}` } })).status).toBe(400);
+    }
+    const limited = await t.call('POST', '/oauth/google/callback', { headers: { 'x-forwarded-for': `192.0.2.250, ${address}` }, body: { code: 'c', state: 's' } });
+    expect(limited.status).toBe(429);
+  });
+
   it('repeated failed sign-ins from one address are rate limited with 429', async () => {
     const address = freshAddress();
     for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {

@@ -118,6 +118,27 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     expect(await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').select('auth_token_enc').executeTakeFirstOrThrow())).toEqual({ auth_token_enc: before.auth_token_enc });
   });
 
+  it('another Account SID with a blank auth token asks for the token again and calls nobody', async () => {
+    const acme = t.account('acme');
+    const before = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
+    twilio.received.length = 0;
+    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: 'AC' + 'e'.repeat(32), authToken: '', phoneNumber: '+14155550100' } } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'Auth Token is required', fields: { 'twilio.authToken': 'Auth Token is required' } });
+    expect(twilio.received).toHaveLength(0);
+    expect(await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow())).toEqual(before);
+  });
+
+  it.each([['a line feed', `${TOKEN}\nX-Evil: 1`], ['a NUL', `${TOKEN}\u0000`], ['a DEL', `${TOKEN}\u007fx`]])('an auth token or SID containing %s is refused before Twilio is called', async (_what, bad) => {
+    twilio.received.length = 0;
+    for (const twilioBody of [{ ...body.twilio, authToken: bad }, { ...body.twilio, accountSid: `${SID}\r\nx` }]) {
+      const res = await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: twilioBody } });
+      expect(res.status).toBe(400);
+      expect(Object.values((await res.json()).fields)).toEqual(['Must not contain line breaks or other control characters']);
+    }
+    expect(twilio.received).toHaveLength(0);
+  });
+
   it('managing Twilio with a wrong new token is refused and the stored token stays', async () => {
     const acme = t.account('acme');
     const before = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());

@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { Browser, PUBLIC_URL, flowCookie, startTestIdp } from './oidc-peer';
+import { startDnsServer, type DnsServer } from '../support/dns-server';
 
 // Single sign-on: the settings an admin saves (checked against a real provider's discovery
 // document) and the sign-in that follows, end to end against that provider on loopback.
@@ -33,10 +34,23 @@ async function ssoSignIn(t: TestContext, email: string, groups = '', typed = ema
 
 describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
   // The provider is on loopback: outbound rules admit it only because the test names it.
-  const t = useTestContext(kind, { outboundAllowHosts: [new URL(idp.issuer).host] });
+  // acme.test's DNS, on loopback: the proof that the domain is Acme's is published in a test
+  let dns: DnsServer;
+  const overrides = { outboundAllowHosts: [new URL(idp.issuer).host], dnsServers: [] as string[] };
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    overrides.dnsServers.push(dns.address);
+  });
+  afterAll(() => dns.close());
+  const t = useTestContext(kind, overrides);
   const connect = async (over: Record<string, string> = {}) => {
     const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure(over).azure } } });
     expect(res.status).toBe(201);
+  };
+  const prove = async () => {
+    const { domainProof } = (await (await t.call('GET', '/sso', { as: 'owner@acme.test' })).json()) as { domainProof: { name: string; value: string } };
+    dns.records.set(domainProof.name, { txt: [domainProof.value] });
+    expect((await t.call('POST', '/sso/verify', { as: 'owner@acme.test' })).status).toBe(200);
   };
 
   it('an e-mail whose domain has no SSO answers SSO_NOT_CONFIGURED on the email field', async () => {
@@ -48,8 +62,15 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
     expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({ email: 'Please provide a valid email address' });
   });
 
-  it('authorize answers the provider URL with PKCE, state, nonce and the e-mail as a hint', async () => {
+  it('a domain connected but not yet proven by DNS routes no sign-in to the provider', async () => {
     await connect();
+    const res = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'admin@acme.test' }, headers: { 'x-forwarded-for': address() } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { code: string }).code).toBe('SSO_NOT_CONFIGURED');
+  });
+
+  it('authorize answers the provider URL with PKCE, state, nonce and the e-mail as a hint', async () => {
+    await prove();
     const res = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'Admin@Acme.test' } });
     const url = new URL(((await res.json()) as { url: string }).url);
     expect(url.href.startsWith(`${idp.issuer}/auth?`)).toBe(true);
@@ -98,6 +119,19 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
     const replay = await t.call('POST', '/sso/oauth/callback', { headers, body });
     expect(replay.status).toBe(400);
     expect(((await replay.json()) as { code: string }).code).toBe('STATE_INVALID');
+  });
+
+  it('a sign-in started before the domain changed is not finished with the unproven settings', async () => {
+    const from = address();
+    const auth = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'owner@acme.test' }, headers: { 'x-forwarded-for': from } });
+    const back = await new Browser().signInAtIdp(((await auth.json()) as { url: string }).url, 'owner@acme.test');
+    await t.db.tenant(t.account('acme').id, (trx) => trx.updateTable('sso_settings').set({ domain_verified_at: null }).execute());
+    try {
+      const res = await t.call('POST', '/sso/oauth/callback', { headers: { cookie: flowCookie(auth), 'x-forwarded-for': from }, body: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') ?? undefined } });
+      expect(res.status).toBe(404);
+    } finally {
+      await t.db.tenant(t.account('acme').id, (trx) => trx.updateTable('sso_settings').set({ domain_verified_at: new Date() }).execute());
+    }
   });
 
   it('without the admin group configured, only listed admins enter', async () => {

@@ -192,6 +192,26 @@ describe.each(DATABASE_KINDS)('Watch Tower (%s)', (kind) => {
       expect(body.tasks.average.map((p) => p.count)).toEqual([1, 1, 1.5, 1.5, 1.5, 1.5, 0.5, 0.5]);
     });
 
+    it.each([
+      ['a day past the last one (year 9999)', 'to=9999-12-31', 'to', 'Dates are between 2000-01-01 and 2099-12-31'],
+      ['February 30', 'from=2021-02-30&to=2021-03-02', 'from', 'Not a calendar date'],
+      ['year 0', 'from=0000-01-01&to=2021-03-02', 'from', 'Not a calendar date'],
+      ['month 13', 'to=2021-13-01', 'to', 'Not a calendar date'],
+      ['not a date', 'from=yesterday', 'from', 'Dates are YYYY-MM-DD'],
+    ])('statistics for %s answer 400 naming the date, at once', async (_what, range, field, message) => {
+      for (const path of [`/watch-tower/statistics/summary?${range}`, `/watch-tower/statistics/account?accountId=${t.account('acme').id}&${range}`]) {
+        const res = await t.call('GET', path, { as: STAFF });
+        expect(res.status, path).toBe(400);
+        expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { [field]: message } });
+      }
+    });
+
+    it('a range longer than three years answers 400', async () => {
+      const res = await t.call('GET', '/watch-tower/statistics/summary?from=2001-01-01&to=2099-12-31', { as: STAFF });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { from: 'A range covers at most three years' } });
+    });
+
     it('another account does not count in an account\'s statistics', async () => {
       const a = await newAccount(t, 'Stats Three');
       const b = await newAccount(t, 'Stats Four');

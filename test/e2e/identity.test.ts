@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
+import { startDnsServer, type DnsServer } from '../support/dns-server';
 
 // Signing in as a person does: the console's buttons, the development identity provider's page,
 // back to the console; and the Single Sign-On screen an admin uses.
@@ -8,14 +9,18 @@ import { launchBrowser, startServer } from './harness';
 describe('sign-in and single sign-on in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let browser: Browser;
+  // acme.test's DNS on loopback: where the admin publishes the SSO domain proof
+  let dns: DnsServer;
 
   beforeAll(async () => {
-    server = await startServer({ linkFor: ['owner@acme.test'] });
+    dns = await startDnsServer();
+    server = await startServer({ linkFor: ['owner@acme.test'], env: { DNS_SERVERS: dns.address } });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await dns?.close();
   });
 
   it('the server says the development identity provider is mounted', () => {
@@ -108,6 +113,16 @@ describe('sign-in and single sign-on in Chromium', () => {
       await card.getByText('Disable the current provider to enable this one').waitFor();
       expect(await card.getByRole('button').count()).toBe(0);
     }
+
+    // until the domain is proven nobody is sent to the provider; the screen shows the TXT record
+    const proof = page.getByTestId('sso-domain-proof');
+    await proof.getByText('Not verified').waitFor();
+    await proof.getByRole('button', { name: 'Verify' }).click();
+    await proof.getByText(/No TXT record with this account's verification value was found at _switchboard-challenge\.acme\.test/).waitFor();
+    const value = (await proof.locator('code').nth(1).textContent())!;
+    dns.records.set('_switchboard-challenge.acme.test', { txt: [value] });
+    await proof.getByRole('button', { name: 'Verify' }).click();
+    await proof.getByText('Verified', { exact: true }).waitFor();
 
     // SSO sign-in works in another browser with the provider now configured
     const other = await browser.newContext();

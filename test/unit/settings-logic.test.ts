@@ -85,6 +85,10 @@ describe('developer key masking', () => {
 });
 
 describe('labels', () => {
+  it('an invitation the person declined by joining another account says so, whatever its expiry', () => {
+    expect(expiryLabel({ expiresAt: '2099-01-01T00:00:00Z', status: 'accepted-elsewhere' })).toBe('Declined: joined another account');
+  });
+
   it("invitations read 'Expires' until expiresAt and 'Expired' after", () => {
     const now = Date.parse('2025-01-10T00:00:00Z');
     expect(expiryLabel({ expiresAt: '2025-01-12T00:00:00Z' }, now)).toMatch(/^Expires /);

@@ -30,8 +30,9 @@ function RoleSelect({ label, value, disabled, onChange }: { label: string; value
   );
 }
 
-/** 'Expires 3 Jun 2025, 10:00' or 'Expired …', by the invitation's expiresAt. */
-export function expiryLabel(invitation: Pick<Invitation, 'expiresAt'>, now = Date.now()): string {
+/** 'Expires 3 Jun 2025, 10:00' or 'Expired …', by the invitation's expiresAt; or that it was declined. */
+export function expiryLabel(invitation: Pick<Invitation, 'expiresAt'> & Partial<Pick<Invitation, 'status'>>, now = Date.now()): string {
+  if (invitation.status === 'accepted-elsewhere') return 'Declined: joined another account';
   return `${isExpired(invitation, now) ? 'Expired' : 'Expires'} ${formatDateTime(invitation.expiresAt)}`;
 }
 
@@ -148,7 +149,7 @@ export default function AdminManagement() {
     {
       key: 'status',
       header: 'Status',
-      render: (i) => <span className={isExpired(i) ? 'badge badge-cancelled' : 'badge badge-free-trial'}>{expiryLabel(i)}</span>,
+      render: (i) => <span className={isExpired(i) || i.status !== 'pending' ? 'badge badge-cancelled' : 'badge badge-free-trial'}>{expiryLabel(i)}</span>,
     },
     {
       key: 'actions',

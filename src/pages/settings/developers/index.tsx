@@ -26,7 +26,7 @@ const ROTATION_TEXT: Record<RotatableKey, { label: string; success: string; effe
   },
 };
 
-function KeyRow({ label, shown, value, hint, onRotate }: { label: string; shown: string; value: string; hint?: string; onRotate?: () => void }) {
+function KeyRow({ label, shown, value, hint, onRotate }: { label: string; shown: string; value: string | null; hint?: string; onRotate?: () => void }) {
   return (
     <div className="key-row">
       <dt>{label}</dt>
@@ -34,9 +34,11 @@ function KeyRow({ label, shown, value, hint, onRotate }: { label: string; shown:
         <code className="key-value" data-testid={`key-${label}`}>
           {shown}
         </code>
-        <Button size="sm" aria-label={`Copy ${label}`} onClick={() => copyToClipboard(label, value)} successLabel="Copied">
-          Copy
-        </Button>
+        {value !== null && (
+          <Button size="sm" aria-label={`Copy ${label}`} onClick={() => copyToClipboard(label, value)} successLabel="Copied">
+            Copy
+          </Button>
+        )}
         {onRotate && (
           <Button size="sm" variant="ghost" aria-label={`Rotate ${label}`} onClick={onRotate}>
             Rotate
@@ -99,8 +101,20 @@ export default function Developers() {
           <dl className="key-list">
             {bootstrap && <KeyRow label="Account ID" shown={bootstrap.account.id} value={bootstrap.account.id} />}
             <KeyRow label="Widget key" shown={keys.data.widgetKey} value={keys.data.widgetKey} hint="Public: goes into the pages that embed the widget." />
-            <KeyRow label="Secret key" shown={maskSecretKey(keys.data.secretKey)} value={keys.data.secretKey} hint="For calls from your servers to the API." onRotate={() => setRotating('secretKey')} />
-            <KeyRow label="Webhook secret" shown={maskWebhookSecret()} value={keys.data.webhookSecret} hint="Signs the webhook requests we send you." onRotate={() => setRotating('webhookSecret')} />
+            <KeyRow
+              label="Secret key"
+              shown={maskSecretKey(keys.data.secretKey)}
+              value={keys.data.revealed ? keys.data.secretKey : null}
+              hint={keys.data.revealed ? 'For calls from your servers to the API.' : 'For calls from your servers to the API. Hidden in ghost mode: only the account\'s own admins can copy it.'}
+              onRotate={() => setRotating('secretKey')}
+            />
+            <KeyRow
+              label="Webhook secret"
+              shown={maskWebhookSecret()}
+              value={keys.data.revealed ? keys.data.webhookSecret : null}
+              hint={keys.data.revealed ? 'Signs the webhook requests we send you.' : 'Signs the webhook requests we send you. Hidden in ghost mode.'}
+              onRotate={() => setRotating('webhookSecret')}
+            />
           </dl>
         )}
       </Card>

@@ -18,6 +18,7 @@ import { TextField } from '../../../ui/Field';
 import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
+import { DomainProof } from './DomainProof';
 
 // Single sign-on: one identity provider per account. People whose e-mail is in the domain sign in
 // through it; the admin group grants console access, the agent group the agent application.
@@ -111,7 +112,10 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
     const input = Object.fromEntries(FIELDS[provider].map((f) => [f, form[f]]));
     const parsed = v.safeParse(SCHEMAS[provider], input);
     const found: Partial<Record<FieldName, string>> = parsed.success ? {} : issuesByField(parsed.issues);
-    if (!managing && !form.clientSecret.trim()) found.clientSecret = 'Client Secret is required';
+    // a kept secret is only for the provider it was entered for (the server holds to this too)
+    const saved = settings[provider];
+    const sameProvider = managing && saved && saved.discoveryUrl === form.discoveryUrl.trim() && (provider !== 'okta' || settings.okta?.tenant === form.tenant.trim());
+    if (!sameProvider && !form.clientSecret.trim()) found.clientSecret = 'Client Secret is required';
     setErrors(found);
     setFormError(null);
     if (Object.keys(found).length) throw new Error('invalid');
@@ -165,7 +169,7 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
             type={name === 'clientSecret' ? 'password' : name === 'discoveryUrl' ? 'url' : 'text'}
             autoComplete="off"
             required={!['adminGroupId', 'agentGroupId'].includes(name) && !(name === 'clientSecret' && managing)}
-            hint={name === 'clientSecret' && managing ? 'Leave blank to keep the current secret' : HINTS[name]}
+            hint={name === 'clientSecret' && managing ? 'Leave blank to keep the current secret (a new Discovery URL or Tenant needs it again)' : HINTS[name]}
             value={form[name]}
             error={errors[name]}
             onChange={(e) => {
@@ -190,7 +194,10 @@ export default function SingleSignOnSettings() {
   return (
     <div className="page">
       <h1 className="page-title">Single Sign-On</h1>
-      <p className="muted">Let your team sign in with your identity provider. One provider can be connected at a time.</p>
+      <p className="muted">
+        Let your team sign in with your identity provider. One provider can be connected at a time, and it is used only once you have proven the domain with a
+        DNS record.
+      </p>
       {!settings ? (
         query.error ? (
           <p className="notice notice-error" role="alert">
@@ -227,6 +234,7 @@ export default function SingleSignOnSettings() {
           })}
         </div>
       )}
+      {settings && <DomainProof settings={settings} onVerified={setOverride} />}
       {editing && settings && (
         <ProviderDialog
           provider={editing}
