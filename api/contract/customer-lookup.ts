@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { gjsonPathProblem } from '../integrations/gjson';
 import { PhoneNumberSchema } from './sms';
 import { presentText, requiredText, urlSchema } from './common';
-import { noControlCharacters } from './secret-text';
+import { requiredSecret } from './secret-text';
 
 export const MAX_LOOKUP_HEADERS = 3;
 export const LOOKUP_URL_PREFIX = 'https://';
@@ -28,7 +28,7 @@ export const LookupHeaderSchema = v.object({
    * Absent means "keep the value saved for this header name" (values are never sent back);
    * a new header needs one.
    */
-  value: v.optional(v.pipe(required('Value is required', 4000), noControlCharacters())),
+  value: v.optional(requiredSecret('Value is required', 4000)),
 });
 export type LookupHeader = v.InferOutput<typeof LookupHeaderSchema>;
 

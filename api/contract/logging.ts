@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { requiredText, text, urlScheme, urlSchema } from './common';
-import { noControlCharacters } from './secret-text';
+import { keptSecret, requiredSecret } from './secret-text';
 
 export const LOG_DESTINATIONS = ['datadog', 'cloudwatch', 'sumologic', 'rapid7'] as const;
 export type LogDestination = (typeof LOG_DESTINATIONS)[number];
@@ -30,9 +30,9 @@ export const AWS_REGIONS = [
 ] as const;
 export type AwsRegion = (typeof AWS_REGIONS)[number];
 
-const required = (message: string, max = 500) => v.pipe(requiredText(message, max), noControlCharacters());
+const required = (message: string, max = 500) => requiredSecret(message, max);
 /** Blank keeps the stored value: a connected destination is managed without typing its secrets again. */
-const kept = (message: string, max = 500) => v.optional(v.pipe(text(message), v.trim(), v.maxLength(max, 'This value is too long'), noControlCharacters()), '');
+const kept = (message: string, max = 500) => keptSecret(message, max);
 const httpsUrl = (message: string, connected: boolean) =>
   connected
     ? v.pipe(

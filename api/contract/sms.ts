@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { presentText, requiredText, text } from './common';
-import { noControlCharacters } from './secret-text';
+import { keptSecret, requiredSecret } from './secret-text';
 
 /** E.164: a plus, then 1-9, then 1-14 digits. */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
@@ -8,10 +8,10 @@ export const E164_MESSAGE = 'Phone number must be in e164 format (with leading +
 
 export const PhoneNumberSchema = v.pipe(presentText(E164_MESSAGE), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
 
-const required = (message: string) => v.pipe(requiredText(message, 200), noControlCharacters());
+const required = (message: string) => requiredSecret(message, 200);
 
 /** Blank keeps the stored token: a connected Twilio is managed without typing the token again. */
-const keptSecret = (message: string) => v.optional(v.pipe(text(message), v.trim(), v.maxLength(200, 'This value is too long'), noControlCharacters()), '');
+const keptToken = (message: string) => keptSecret(message, 200);
 
 /**
  * Twilio's settings. `connected` says whether Twilio is already configured for the account: then
@@ -20,7 +20,7 @@ const keptSecret = (message: string) => v.optional(v.pipe(text(message), v.trim(
 export function twilioSettingsSchema(connected: boolean) {
   return v.object({
     accountSid: required('Account SID is required'),
-    authToken: connected ? keptSecret('Auth Token is required') : required('Auth Token is required'),
+    authToken: connected ? keptToken('Auth Token is required') : required('Auth Token is required'),
     phoneNumber: PhoneNumberSchema,
   });
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { presentText, requiredText, text, urlSchema } from './common';
-import { noControlCharacters } from './secret-text';
+import { keptSecret, requiredSecret } from './secret-text';
 
 // Single sign-on settings: one provider per account (azure, okta or oidc). The client secret is
 // write-only: saved encrypted, never part of an answer.
@@ -32,9 +32,9 @@ const domain = v.pipe(
 );
 
 /** Empty keeps the stored secret when the same provider is already connected. */
-const clientSecret = v.optional(v.pipe(text('Client Secret is required'), v.trim(), v.maxLength(2000), noControlCharacters()), '');
+const clientSecret = keptSecret('Client Secret is required', 2000);
 /** the client id travels with the secret (HTTP Basic at the token endpoint) */
-const clientIdSchema = v.pipe(required('Client ID is required'), noControlCharacters());
+const clientIdSchema = requiredSecret('Client ID is required', 500, 'At most 500 characters');
 const groupId = v.optional(v.pipe(text(), v.trim(), v.maxLength(200, 'At most 200 characters')), '');
 
 export const AzureSsoSchema = v.object({
