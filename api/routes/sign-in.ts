@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
 import type { AppEnv } from '../auth/context';
 import type { Deps } from '../deps';
 import { validate } from '../http/validate';
@@ -99,9 +100,11 @@ signInRoutes.get('/auth/azure/callback', async (c) => {
     const description = (q.error_description ?? '').slice(0, 300) || 'The identity provider did not sign you in.';
     return c.redirect(errorLocation('/', q.error.slice(0, 100), description), 302);
   }
-  if (!q.code || !q.state) return c.redirect(errorLocation('/', 'SIGN_IN_FAILED', 'The identity provider did not return a sign-in code.'), 302);
+  // The same contract as the posted callback: a NUL in the state must not reach the database.
+  const params = v.safeParse(SsoCallbackBodySchema, { code: q.code, state: q.state, iss: q.iss });
+  if (!params.success) return c.redirect(errorLocation('/', 'SIGN_IN_FAILED', 'The identity provider did not return a sign-in code.'), 302);
   try {
-    const token = await providerSignIn(c, 'azure', { code: q.code, state: q.state, iss: q.iss });
+    const token = await providerSignIn(c, 'azure', params.output);
     return c.redirect(`/?token=${encodeURIComponent(token)}`, 302);
   } catch (err) {
     if (err instanceof ApiError) return c.redirect(errorLocation('/', err.code, err.message), 302);

@@ -76,6 +76,7 @@ const URL_CASES: { method: string; path: string; as?: string }[] = [
  * is an ordinary search): refused as not found or not valid, or answered, never a 500.
  */
 const PARAM_CASES: { method: string; path: string; as?: string; body?: Body }[] = [
+  { method: 'GET', path: '/auth/azure/callback?code=c&state=a%00b' },
   ...queryCases('%ED%A0%80'),
   ...queryCases('%FF'),
   { method: 'PUT', path: '/admins/a%00b/role', body: { role: 'admin' } },
