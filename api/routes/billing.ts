@@ -53,6 +53,9 @@ function currentBilling(trx: Trx, accountId: string, app: AppId, lock = false) {
 async function startTrial(trx: Trx, deps: Deps, session: Session, app: AppId): Promise<AppBilling> {
   const definition = getApp(app)!;
   if (!definition.billable) throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `${definition.title} has no free trial.`);
+  const used = await trx.selectFrom('app_billing').select('trial_ends_at').where('account_id', '=', session.accountId).where('app', '=', app).executeTakeFirst();
+  // One free trial per app: once it has ended, the way on is a subscription.
+  if (used?.trial_ends_at) throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `The free trial of ${definition.title} has ended. Subscribe to keep using it.`);
   const now = deps.now();
   const trialEndsAt = new Date(now.getTime() + TRIAL_DAYS * 86_400_000);
   const freeTier = plansOf(app)!.trialCredits;
