@@ -1,4 +1,4 @@
-// The settings screens, in side-menu order. Billing is a route but not in the side menu.
+// The settings screens, in side-menu order.
 export const SETTINGS_SECTIONS = [
   { slug: 'branding', label: 'Branding', inMenu: true },
   { slug: 'domain', label: 'Domain', inMenu: true },
@@ -6,9 +6,9 @@ export const SETTINGS_SECTIONS = [
   { slug: 'sms-configuration', label: 'SMS Configuration', inMenu: true },
   { slug: 'customer-lookup', label: 'Customer Lookup', inMenu: true },
   { slug: 'single-sign-on', label: 'Single Sign-On', inMenu: true },
+  { slug: 'billing', label: 'Billing', inMenu: true },
   { slug: 'logging', label: 'Logging', inMenu: true },
   { slug: 'audit-log', label: 'Audit log', inMenu: true },
   { slug: 'developers', label: 'Developers', inMenu: true },
-  { slug: 'billing', label: 'Billing', inMenu: false },
 ] as const;
 export type SettingsSlug = (typeof SETTINGS_SECTIONS)[number]['slug'];
