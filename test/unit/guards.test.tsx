@@ -20,6 +20,7 @@ describe('settings and Watch Tower guards', () => {
       'SMS Configuration',
       'Customer Lookup',
       'Single Sign-On',
+      'Billing',
       'Logging',
       'Audit log',
       'Developers',
