@@ -382,3 +382,14 @@ export async function handleStripeEvent(deps: Deps, rawBody: string, signature: 
   if (outcome.duplicateOf && sub) await cancelDuplicate(deps, stripe, sub.id);
   return 'processed';
 }
+
+/** Ends a Stripe subscription now (an app moved to an Enterprise contract); a failure is logged for staff. */
+export async function endStripeSubscription(deps: Deps, subscriptionId: string): Promise<void> {
+  const configured = stripeOf(deps.config);
+  if (!configured) return;
+  try {
+    await configured.stripe.subscriptions.cancel(subscriptionId);
+  } catch (err) {
+    deps.log(`Could not end the Stripe subscription ${subscriptionId} of an app moved to Enterprise`, err);
+  }
+}

@@ -250,6 +250,15 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     const overview = (await (await t.call('GET', '/billing', { as: ADMIN })).json()) as { billingEmail: string };
     expect(overview.billingEmail).toBe('accounts@acme.test');
   });
+
+  it('converting a subscribed app to Enterprise ends its Stripe subscription and keeps it on Enterprise', async () => {
+    const live = subscriptions(peer()).find((s) => s.status === 'active')!;
+    const res = await t.call('PUT', `/watch-tower/accounts/${t.account('acme').id}/apps/document-signature/status`, { as: 'staff@provider.test', body: { status: 'enterprise' } });
+    expect(res.status).toBe(200);
+    expect(peer().objects.get(live.id)?.status).toBe('canceled');
+    expect(peer().events.at(-1)?.event.type).toBe('customer.subscription.deleted');
+    expect((await detail(t, 'document-signature')).status).toBe('enterprise');
+  });
 });
 
 describe.each(DATABASE_KINDS)('billing without Stripe settings (%s)', (kind) => {

@@ -1,3 +1,4 @@
+import { PLAN_NAMES, planOfStatus } from '../../../../api/contract/plans';
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -95,6 +96,14 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       render: (a) => {
         const status = statuses[a.id] ?? a.status;
         return <span className={`badge badge-${status}`}>{STATUS_LABEL[status]}</span>;
+      },
+    },
+    {
+      key: 'plan',
+      header: 'Plan',
+      render: (a) => {
+        const plan = planOfStatus(statuses[a.id] ?? a.status);
+        return plan ? PLAN_NAMES[plan] : '—';
       },
     },
     {
