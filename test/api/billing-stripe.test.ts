@@ -185,6 +185,13 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     expect(peer().objects.get(firstSubscription)).toMatchObject({ cancel_at_period_end: true });
   });
 
+  it('keeping the subscription withdraws the cancellation', async () => {
+    const res = await t.call('POST', '/document-signature/billing/resume', { as: ADMIN });
+    expect(await res.json()).toMatchObject({ status: 'subscription', cancelAtPeriodEnd: false });
+    expect(peer().objects.get(firstSubscription)).toMatchObject({ cancel_at_period_end: false });
+    await t.call('POST', '/document-signature/billing/cancel', { as: ADMIN });
+  });
+
   it('when Stripe ends the subscription the app is cancelled and its tasks answer 403 APP_NOT_ACTIVE', async () => {
     await peer().endSubscription(firstSubscription);
     expect((await detail(t, 'document-signature')).status).toBe('cancelled');
