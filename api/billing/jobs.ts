@@ -107,10 +107,11 @@ export async function reportOverage(deps: Deps, now: Date): Promise<number> {
         identifier: p.identifier,
         timestamp: Math.floor(new Date(p.created_at).getTime() / 1000),
         payload: { stripe_customer_id: p.customer, value: String(p.units), app: p.app },
-      });
+      }, { idempotencyKey: p.identifier });
     } catch (err) {
       const code = (err as { code?: string }).code;
-      // Stripe refuses an identifier it already has: that report arrived before.
+      // Stripe refuses an identifier it already has (within at least 24 h; the idempotency key
+      // covers a resend with the same body): that report arrived before.
       if (code !== 'resource_already_exists') error = err instanceof Error ? err.message : String(err);
     }
     await deps.db.system((trx) =>
