@@ -1,4 +1,4 @@
-import { PLAN_NAMES, planOfStatus } from '../../../../api/contract/plans';
+import { formatMoney, planOfStatus, plansOf, TRIAL_DAYS } from '../../../../api/contract/plans';
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -100,10 +100,15 @@ export default function WatchTowerAccount({ id }: { id: string }) {
     },
     {
       key: 'plan',
-      header: 'Plan',
+      header: 'Plan terms',
       render: (a) => {
+        // the status names the plan; staff also need its terms, from the one plans module
         const plan = planOfStatus(statuses[a.id] ?? a.status);
-        return plan ? PLAN_NAMES[plan] : '—';
+        const terms = plansOf(a.id);
+        if (!plan || !terms) return '—';
+        if (plan === 'enterprise') return 'By contract';
+        if (plan === 'free-trial') return `${TRIAL_DAYS} days, ${formatNumber(terms.trialCredits)} credits`;
+        return `${formatMoney(terms.monthlyPriceCents)}/month, ${formatNumber(terms.includedCredits)} credits`;
       },
     },
     {
