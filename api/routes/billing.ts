@@ -97,7 +97,8 @@ export const billingRoutes = new Hono<AppEnv>()
     assertVisible(deps, session, app);
     const answer = await deps.db.tenant(session.accountId, async (trx): Promise<AppStartAnswer> => {
       const existing = await currentBilling(trx, session.accountId, app, true);
-      if (existing && existing.status !== 'inactive') return { app, billing: billingOf(existing), started: false };
+      // an active app, or one whose trial has ended (the app then offers to subscribe), opens as it is
+      if (existing && (existing.status !== 'inactive' || existing.trial_ends_at)) return { app, billing: billingOf(existing), started: false };
       if (!hasRole(session.role, 'admin')) throw new ApiError(403, 'FORBIDDEN', 'Ask an administrator of your account to start this app.');
       return { app, billing: await startTrial(trx, deps, session, app), started: true };
     });

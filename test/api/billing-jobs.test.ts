@@ -69,9 +69,23 @@ describe.each(DATABASE_KINDS)('trial end by the scheduled job (%s)', (kind) => {
     expect(rows).toEqual([{ admin_id: null, namespace: 'passkeys' }]);
   });
 
-  it('the home card offers the free trial again: bootstrap says inactive', async () => {
-    const boot = (await (await t.call('GET', '/admins/bootstrap', { as: 'admin@acme.test' })).json()) as { billing: Record<string, { status: string }> };
+  it('bootstrap says inactive with the ended trial, so the home card offers Subscribe', async () => {
+    const boot = (await (await t.call('GET', '/admins/bootstrap', { as: 'admin@acme.test' })).json()) as { billing: Record<string, { status: string; trialEndsAt: string | null }> };
     expect(boot.billing.passkeys.status).toBe('inactive');
+    expect(boot.billing.passkeys.trialEndsAt).not.toBeNull();
+  });
+
+  it('a second free trial of the same app is refused with 409 TRIAL_NOT_AVAILABLE', async () => {
+    const res = await t.call('POST', '/passkeys/billing/free-trial', { as: 'admin@acme.test', body: {} });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ code: 'TRIAL_NOT_AVAILABLE' });
+    expect(await passkeysStatus(t)).toBe('inactive');
+  });
+
+  it('app start after the trial has ended opens the app without starting another trial', async () => {
+    const res = await t.call('POST', '/apps/start', { as: 'admin@acme.test', body: { app: 'passkeys' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ started: false, billing: { status: 'inactive' } });
   });
 });
 

@@ -12,7 +12,7 @@ const WEBHOOK_SECRET = 'whsec_loopback_test_secret';
 const ADMIN = 'admin@acme.test';
 
 /** Server settings pointing at a loopback Stripe; filled in once the peer listens. */
-export function stripeEnv(peer: StripePeer): Record<string, string> {
+function stripeEnv(peer: StripePeer): Record<string, string> {
   return {
     STRIPE_SECRET_KEY: 'sk_test_loopback',
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
