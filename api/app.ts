@@ -5,7 +5,7 @@ import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
 import { noStore } from './http/no-store';
 import { adminsRoutes } from './routes/admins';
-import { billingRoutes } from './routes/billing';
+import { billingRoutes, stripeWebhookRoutes } from './routes/billing';
 import { signInRoutes } from './routes/sign-in';
 import { ssoRoutes } from './routes/sso';
 import { brandingRoutes } from './routes/branding';
@@ -45,6 +45,7 @@ export function createApi(deps: Deps) {
   api.route('/', signInRoutes);
   api.route('/', zoomRoutes);
   api.route('/', webexRoutes);
+  api.route('/', stripeWebhookRoutes);
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();

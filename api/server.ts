@@ -12,6 +12,8 @@ import { createDevIdp } from './identity/dev-idp';
 import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
+import { startJobRunner } from './jobs/runner';
+import { JOBS } from './jobs/index';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -37,6 +39,8 @@ async function main() {
   // Log shipping runs beside the API; the queue is in the database, so any number of
   // processes may run it (rows are leased with skip locked).
   const shipper = config.logShipping ? startLogShipper(deps) : null;
+  // Periodic jobs (trials ending, overage reports): leased in the database, once across processes.
+  const jobs = startJobRunner(deps, JOBS);
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
   console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
@@ -65,6 +69,7 @@ async function main() {
     server.close();
     stopMaintenance();
     await shipper?.stop();
+    await jobs.stop();
     await runtime.close();
     process.exit(0);
   };

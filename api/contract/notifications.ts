@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { text } from './common';
+import { TRIAL_REMINDER_DAYS } from './plans';
 
 export const NotificationSchema = v.object({
   id: v.string(),
@@ -33,5 +34,5 @@ export const MarkReadAnswerSchema = v.object({ unread: v.number() });
 
 /** How many notifications the bell shows. */
 export const NOTIFICATION_LIMIT = 30;
-/** A free trial this close to its end is worth a notification. */
-export const TRIAL_ENDING_DAYS = 7;
+/** A free trial this close to its end is worth a notification (the first reminder of plans.ts). */
+export const TRIAL_ENDING_DAYS = Math.max(...TRIAL_REMINDER_DAYS);

@@ -43,6 +43,53 @@ export interface AppBillingTable {
   updated_at: Generated<Date>;
   /** when the app last became paid (subscription/enterprise), kept by a trigger; null otherwise */
   paid_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** billing (0800): the Stripe subscription's current period and state */
+  period_start: Generated<Date | null>;
+  period_end: Generated<Date | null>;
+  cancel_at_period_end: Generated<boolean>;
+  payment_failed_at: Generated<Date | null>;
+  stripe_subscription_id: Generated<string | null>;
+  checkout_session_id: Generated<string | null>;
+  checkout_url: Generated<string | null>;
+}
+
+export interface BillingCustomersTable {
+  account_id: string;
+  stripe_customer_id: string | null;
+  billing_email: string | null;
+  updated_at: Generated<Date>;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  processed_at: Generated<Date>;
+}
+
+export interface MeterReportsTable {
+  id: Generated<number>;
+  account_id: string;
+  app: string;
+  period_start: Date;
+  from_credits: number;
+  to_credits: number;
+  identifier: string;
+  created_at: Generated<Date>;
+  reported_at: Date | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+export interface JobsTable {
+  name: string;
+  interval_seconds: number;
+  next_run_at: Date;
+  locked_until: Date | null;
+  locked_by: string | null;
+  last_started_at: Date | null;
+  last_finished_at: Date | null;
+  last_error: string | null;
+  runs: Generated<number>;
 }
 
 export interface CreditLedgerTable {
@@ -239,4 +286,8 @@ export interface Schema {
   customer_lookup: CustomerLookupTable;
   logging_destinations: LoggingDestinationsTable;
   log_outbox: LogOutboxTable;
+  billing_customers: BillingCustomersTable;
+  stripe_events: StripeEventsTable;
+  meter_reports: MeterReportsTable;
+  jobs: JobsTable;
 }

@@ -7,7 +7,7 @@ export function usageOf(credits: number, freeTier: number): Usage {
   return { status, credits, freeTier };
 }
 
-type Row = { app: string; status: AppBilling['status']; trial_ends_at: Date | null; credits: number; free_tier: number };
+type Row = { app: string; status: AppBilling['status']; trial_ends_at: Date | null; credits: number; free_tier: number; payment_failed_at?: Date | null };
 
 export function billingOf(row: Row | undefined): AppBilling {
   if (!row) return { status: 'inactive', trialEndsAt: null };
@@ -15,6 +15,7 @@ export function billingOf(row: Row | undefined): AppBilling {
     status: row.status,
     trialEndsAt: row.trial_ends_at ? new Date(row.trial_ends_at).toISOString() : null,
     usage: row.status === 'inactive' ? undefined : usageOf(row.credits, row.free_tier),
+    ...(row.payment_failed_at && row.status === 'subscription' ? { paymentFailed: true } : {}),
   };
 }
 
@@ -22,7 +23,7 @@ export function billingOf(row: Row | undefined): AppBilling {
 export async function billingByApp(trx: Trx, accountId: string): Promise<Record<AppId, AppBilling>> {
   const rows = await trx
     .selectFrom('app_billing')
-    .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier'])
+    .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier', 'payment_failed_at'])
     .where('account_id', '=', accountId)
     .execute();
   const byApp = new Map(rows.map((r) => [r.app, r]));

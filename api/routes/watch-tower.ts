@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppEnv } from '../auth/context';
 import { requireRoot } from '../auth/guards';
+import { endStripeSubscription } from '../billing/service';
 import { audit } from '../audit';
 import { APP_IDS, getApp, isAppId, type AppId } from '../contract/apps';
 import type { BillingStatus, Platform, Role } from '../contract/common';
@@ -170,12 +171,13 @@ export const watchTowerRoutes = new Hono<AppEnv>()
     if (!UUID.test(accountId)) throw accountNotFound();
     const { status } = c.req.valid('json');
     const title = getApp(app)!.title;
+    let endedSubscription: string | null = null;
     const result = await c.var.deps.db.system(async (trx) => {
       const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
       if (!account) throw accountNotFound();
       const existing = await trx
         .selectFrom('app_billing')
-        .select('status')
+        .select(['status', 'stripe_subscription_id'])
         .where('account_id', '=', accountId)
         .where('app', '=', app)
         .forUpdate()
@@ -187,6 +189,14 @@ export const watchTowerRoutes = new Hono<AppEnv>()
         .onConflict((oc) => oc.columns(['account_id', 'app']).doUpdateSet({ status, trial_ends_at: null, updated_at: c.var.deps.now() }))
         .returning('status')
         .executeTakeFirstOrThrow();
+      // Enterprise is billed by contract: the Stripe subscription, if any, ends (after commit).
+      await trx
+        .updateTable('app_billing')
+        .set({ stripe_subscription_id: null, cancel_at_period_end: false, payment_failed_at: null, checkout_session_id: null, checkout_url: null })
+        .where('account_id', '=', accountId)
+        .where('app', '=', app)
+        .execute();
+      endedSubscription = existing?.stripe_subscription_id ?? null;
       await audit(trx, accountId, null, {
         namespace: app,
         description: `${title} was converted to Enterprise (from ${existing?.status ?? 'inactive'})`,
@@ -194,6 +204,7 @@ export const watchTowerRoutes = new Hono<AppEnv>()
       });
       return row.status as BillingStatus;
     });
+    if (endedSubscription) await endStripeSubscription(c.var.deps, endedSubscription);
     return c.json({ status: result });
   })
   .get('/watch-tower/statistics/summary', validate('query', SummaryQuerySchema), async (c) => {

@@ -23,3 +23,17 @@ export function useStartFreeTrial(): (app: AppId) => Promise<void> {
     }
   };
 }
+
+/** Sends the browser to Stripe Checkout for the app's subscription (the API answers where). */
+export function useSubscribe(): (app: AppId) => Promise<void> {
+  const api = useApi();
+  return async (app) => {
+    try {
+      const { url } = await api.create<{ url: string }>(`${app}/billing/checkout`, {});
+      window.location.assign(url);
+    } catch (error) {
+      toast.error('Could not start the subscription', errorMessage(error, 'Please try again later'));
+      throw error;
+    }
+  };
+}

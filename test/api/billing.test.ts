@@ -75,7 +75,7 @@ describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
     expect(active.status).toBe(200);
     expect(await active.json()).toMatchObject({ started: false, billing: { status: 'free-trial' } });
     const acme = t.account('acme').id;
-    await t.db.tenant(acme, (trx) => trx.updateTable('app_billing').set({ status: 'inactive' }).where('account_id', '=', acme).where('app', '=', 'payments').execute());
+    await t.db.tenant(acme, (trx) => trx.updateTable('app_billing').set({ status: 'inactive', trial_ends_at: null }).where('account_id', '=', acme).where('app', '=', 'payments').execute());
     const refused = await t.call('POST', '/apps/start', { as: 'supervisor@acme.test', body: { app: 'payments' } });
     expect(refused.status).toBe(403);
     const row = await t.db.tenant(acme, (trx) => trx.selectFrom('app_billing').select('status').where('app', '=', 'payments').executeTakeFirstOrThrow());

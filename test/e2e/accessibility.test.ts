@@ -98,6 +98,7 @@ describe('accessibility of the console in Chromium', () => {
       ['sms-configuration', 'the SMS configuration screen', 'SMS Configuration'],
       ['customer-lookup', 'the customer lookup screen', 'Customer Lookup'],
       ['single-sign-on', 'the single sign-on screen', 'Single Sign-On'],
+      ['billing', 'the billing screen', 'Billing'],
       ['logging', 'the logging screen', 'Logging'],
       ['audit-log', 'the audit log screen', 'Audit Log'],
       ['developers', 'the developers screen', 'Developers'],
@@ -109,6 +110,19 @@ describe('accessibility of the console in Chromium', () => {
         await expectNoViolations(page);
       });
     }
+
+    it("an app's billing page with its credits chart has no WCAG A/AA violations", async () => {
+      await page.goto(`${server.url}/passkeys/settings/billing`);
+      await page.getByRole('heading', { name: 'Passkeys billing', level: 1 }).waitFor();
+      await page.getByRole('progressbar').waitFor();
+      await expectNoViolations(page);
+    });
+
+    it("an app's pricing page has no WCAG A/AA violations", async () => {
+      await page.goto(`${server.url}/passkeys/pricing`);
+      await page.getByRole('heading', { name: 'Passkeys pricing', level: 1 }).waitFor();
+      await expectNoViolations(page);
+    });
 
     it("the 'Add an Administrator' dialog has no WCAG A/AA violations", async () => {
       await page.goto(`${server.url}/settings/admin-management`);

@@ -8,6 +8,15 @@ import { ApiError } from '../../http/errors';
  * The credit meter. Every app calls `assertAppUsable` before it starts billable work and
  * `chargeCredits` in the same transaction as the task it charges, so usage shown anywhere
  * (bootstrap, header, billing) is what tasks really consumed.
+ *
+ * Periods: app_billing.credits is the running total of the current period only. A free trial's
+ * period starts with the trial; a subscription's is Stripe's billing period, and when a new one
+ * begins the total is re-based from the ledger (api/billing/subscriptions.ts), so a late or
+ * repeated Stripe event can never lose or double a charge. free_tier is what the period includes:
+ * the trial's free tier or the subscription's included credits (api/contract/plans.ts).
+ * A subscription past its included credits keeps working; the extra is reported to Stripe's
+ * meter (api/billing/jobs.ts). A subscription whose payment failed keeps working during Stripe's
+ * retries; a cancelled or ended app is refused.
  */
 
 /** Refuses work for an app the account cannot use right now, with what to do about it. */

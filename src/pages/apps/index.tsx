@@ -1,8 +1,8 @@
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Route, Switch, useLocation } from 'wouter';
+import { Link, Route, Switch, useLocation } from 'wouter';
 import type { AppDefinition, AppId } from '../../../api/contract/apps';
-import { useStartFreeTrial } from '../../api/billing';
+import { useStartFreeTrial, useSubscribe } from '../../api/billing';
 import { bootstrapAtom } from '../../state/session';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
@@ -11,6 +11,12 @@ import NotFoundPage from '../not-found';
 import { AppPagePlaceholder } from './AppPagePlaceholder';
 
 type Dashboard = LazyExoticComponent<ComponentType<{ app: AppDefinition }>>;
+
+// Shared frame pages every billable app routes to (identity verification has neither).
+const FRAME_PAGES: Record<string, Dashboard> = {
+  pricing: lazy(() => import('./_frame/Pricing')),
+  'settings/billing': lazy(() => import('./_frame/Billing')),
+};
 
 const DASHBOARDS: Record<AppId, Dashboard> = {
   passkeys: lazy(() => import('./passkeys')),
@@ -22,37 +28,83 @@ const DASHBOARDS: Record<AppId, Dashboard> = {
 };
 
 /** An app that isn't started yet: its pages wait behind a free-trial offer (pricing stays open). */
-function NotStarted({ app }: { app: AppDefinition }) {
+function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean }) {
   const startFreeTrial = useStartFreeTrial();
+  const subscribe = useSubscribe();
   return (
     <div className="page page-narrow">
       <h1 className="page-title">{app.title}</h1>
       <Card>
         <p>{app.description}</p>
-        <p className="muted">{app.title} isn't active on your account yet. Start a free trial to use it.</p>
-        <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
-          Start Free Trial
-        </Button>
+        {trialUsed ? (
+          <>
+            <p className="muted">The free trial of {app.title} has ended. Subscribe to keep using it.</p>
+            <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…">
+              Subscribe
+            </Button>
+          </>
+        ) : (
+          <>
+            <p className="muted">{app.title} isn't active on your account yet. Start a free trial to use it.</p>
+            <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
+              Start Free Trial
+            </Button>
+          </>
+        )}
+        {app.billable && (
+          <p>
+            <Link href="/pricing">See pricing</Link>
+          </p>
+        )}
       </Card>
     </div>
   );
+}
+
+/** A cancelled app still opens (its history stays readable) under a clear notice. */
+function BillingNotices({ app, status, paymentFailed }: { app: AppDefinition; status: string | undefined; paymentFailed: boolean }) {
+  const subscribe = useSubscribe();
+  if (status === 'cancelled') {
+    return (
+      <div className="notice notice-warning app-notice" role="status">
+        {app.title} is cancelled: its history stays readable, new tasks are refused.{' '}
+        <Button size="sm" variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…">
+          Subscribe
+        </Button>
+      </div>
+    );
+  }
+  if (paymentFailed) {
+    return (
+      <div className="notice notice-error app-notice" role="alert">
+        The last payment for {app.title} failed. It keeps working while Stripe retries: <Link href="~/settings/billing">update the payment method</Link>.
+      </div>
+    );
+  }
+  return null;
 }
 
 /** One app's pages, inside the app's nest: paths here are relative to the app's root. */
 export default function AppArea({ app }: { app: AppDefinition }) {
   const bootstrap = useAtomValue(bootstrapAtom);
   const [location] = useLocation();
-  const inactive = bootstrap?.billing[app.id]?.status === 'inactive';
-  if (inactive && location !== '/pricing') return <NotStarted app={app} />;
+  const billing = bootstrap?.billing[app.id];
+  const inactive = billing?.status === 'inactive';
+  if (inactive && location !== '/pricing') return <NotStarted app={app} trialUsed={!!billing?.trialEndsAt} />;
   const Dashboard = DASHBOARDS[app.id];
+  const onBillingPage = location === '/pricing' || location === '/settings/billing';
   return (
     <Suspense fallback={<LoadingPanel />}>
+      {!onBillingPage && <BillingNotices app={app} status={billing?.status} paymentFailed={!!billing?.paymentFailed} />}
       <Switch>
-        {app.routes.map((route) => (
-          <Route key={route} path={`/${route}`}>
-            {route === '' || route === 'dashboard' ? <Dashboard app={app} /> : <AppPagePlaceholder app={app} route={route} />}
-          </Route>
-        ))}
+        {app.routes.map((route) => {
+          const Frame = app.billable ? FRAME_PAGES[route] : undefined;
+          return (
+            <Route key={route} path={`/${route}`}>
+              {route === '' || route === 'dashboard' ? <Dashboard app={app} /> : Frame ? <Frame app={app} /> : <AppPagePlaceholder app={app} route={route} />}
+            </Route>
+          );
+        })}
         <Route component={NotFoundPage} />
       </Switch>
     </Suspense>

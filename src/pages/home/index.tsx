@@ -4,15 +4,16 @@ import { Link } from 'wouter';
 import type { AppDefinition } from '../../../api/contract/apps';
 import type { BillingStatus } from '../../../api/contract/common';
 import { BILLING_STATUS_LABEL } from '../../../api/contract/wording';
-import { useStartFreeTrial } from '../../api/billing';
+import { useStartFreeTrial, useSubscribe } from '../../api/billing';
 import { useVisibleApps } from '../../app/current-app';
 import { bootstrapAtom } from '../../state/session';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
 
 
-function AppCard({ app, status }: { app: AppDefinition; status: BillingStatus }) {
+function AppCard({ app, status, trialUsed }: { app: AppDefinition; status: BillingStatus; trialUsed: boolean }) {
   const startFreeTrial = useStartFreeTrial();
+  const subscribe = useSubscribe();
   const titleId = `app-card-${app.id}`;
   return (
     <li className="app-card card" style={{ '--app-color': app.color } as CSSProperties} aria-labelledby={titleId}>
@@ -28,13 +29,23 @@ function AppCard({ app, status }: { app: AppDefinition; status: BillingStatus })
       </h2>
       <p className="muted app-card-description">{app.description}</p>
       <div className="app-card-action">
-        {status === 'inactive' ? (
+        {status === 'inactive' && trialUsed ? (
+          // the free trial has ended: the way on is a subscription
+          <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={`Subscribe to ${app.title}`}>
+            Subscribe
+          </Button>
+        ) : status === 'inactive' ? (
           <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
             Start Free Trial
           </Button>
         ) : (
           <Link href={`/${app.id}`} className="btn btn-primary" aria-label={`Launch app ${app.title}`}>
             Launch app
+          </Link>
+        )}
+        {app.billable && (
+          <Link href={`/${app.id}/pricing`} className="btn btn-ghost" aria-label={`Pricing of ${app.title}`}>
+            Pricing
           </Link>
         )}
       </div>
@@ -54,7 +65,7 @@ export default function HomePage() {
       {apps.length ? (
         <ul className="app-grid">
           {apps.map((app) => (
-            <AppCard key={app.id} app={app} status={bootstrap.billing[app.id]?.status ?? 'inactive'} />
+            <AppCard key={app.id} app={app} status={bootstrap.billing[app.id]?.status ?? 'inactive'} trialUsed={!!bootstrap.billing[app.id]?.trialEndsAt} />
           ))}
         </ul>
       ) : (

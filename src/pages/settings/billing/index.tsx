@@ -1,9 +1,161 @@
-import { NotBuiltYet } from '../../../ui/Card';
+import { useState, type FormEvent } from 'react';
+import { useAtomValue } from 'jotai';
+import * as v from 'valibot';
+import { getApp } from '../../../../api/contract/apps';
+import { BillingEmailBodySchema, type BillingOverview, type InvoicesAnswer } from '../../../../api/contract/billing';
+import { formatMoney, PLAN_NAMES } from '../../../../api/contract/plans';
+import { errorMessage } from '../../../api/client';
+import { useApi, useQuery } from '../../../api/hooks';
+import { bootstrapAtom } from '../../../state/session';
+import { Button } from '../../../ui/Button';
+import { Card, EmptyState } from '../../../ui/Card';
+import { TextField } from '../../../ui/Field';
+import { QueryState } from '../../../ui/QueryState';
+import { Table } from '../../../ui/Table';
+import { toast } from '../../../ui/Toast';
+import { BillingAction, BillingDates, formatDay, StatusBadge, UsageBar } from '../../apps/_frame/billing-parts';
 
-export default function BillingSettings() {
+function AppCards({ overview }: { overview: BillingOverview }) {
   return (
-    <NotBuiltYet title="Billing">
-      Plans, subscriptions and invoices for your apps. This screen is not built yet: it arrives in a later release of the console.
-    </NotBuiltYet>
+    <ul className="billing-cards">
+      {overview.apps.map((billing) => {
+        const app = getApp(billing.app)!;
+        return (
+          <li key={billing.app}>
+            <Card title={app.title} actions={<StatusBadge status={billing.status} />} aria-label={`${app.title} billing`}>
+              <p className="muted">{billing.plan ? PLAN_NAMES[billing.plan] : 'No plan'}</p>
+              {billing.paymentFailed && (
+                <p className="notice notice-error" role="alert">
+                  The last payment failed: update the payment method. {app.title} keeps working while Stripe retries.
+                </p>
+              )}
+              <BillingDates billing={billing} />
+              {billing.status !== 'inactive' && billing.status !== 'cancelled' && <UsageBar usage={billing.usage} label={`${app.title} credits this period`} />}
+              <div className="card-footer-actions">
+                <BillingAction app={app} billing={billing} />
+              </div>
+            </Card>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Invoices() {
+  const query = useQuery('billing:invoices', (api, signal) => api.get<InvoicesAnswer>('billing/invoices', { signal }));
+  return (
+    <Card title="Invoices">
+      <QueryState query={query}>
+        {() =>
+          query.data!.invoices.length ? (
+            <Table
+              caption="Invoices"
+              rowKey={(i) => i.id}
+              rows={query.data!.invoices}
+              columns={[
+                { key: 'date', header: 'Date', render: (i) => formatDay(i.date) },
+                { key: 'amount', header: 'Amount', render: (i) => `${formatMoney(i.amountCents)}${i.currency === 'usd' ? '' : ` ${i.currency.toUpperCase()}`}` },
+                { key: 'status', header: 'Status', render: (i) => <span className={`badge badge-${i.status === 'paid' ? 'success' : i.status === 'open' ? 'warning' : 'neutral'}`}>{i.status}</span> },
+                {
+                  key: 'pdf',
+                  header: 'PDF',
+                  render: (i) =>
+                    i.pdfUrl ? (
+                      <a href={i.pdfUrl} target="_blank" rel="noreferrer" aria-label={`Invoice of ${formatDay(i.date)} (PDF)`}>
+                        Download
+                      </a>
+                    ) : (
+                      '—'
+                    ),
+                },
+              ]}
+            />
+          ) : (
+            <EmptyState title="No invoices yet">Invoices appear here once an app is subscribed.</EmptyState>
+          )
+        }
+      </QueryState>
+    </Card>
+  );
+}
+
+function BillingEmail({ current, onSaved }: { current: string | null; onSaved: () => void }) {
+  const api = useApi();
+  const bootstrap = useAtomValue(bootstrapAtom);
+  const [email, setEmail] = useState(current ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const save = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const parsed = v.safeParse(BillingEmailBodySchema, { email });
+    if (!parsed.success) {
+      setError(parsed.issues[0].message);
+      throw new Error(parsed.issues[0].message);
+    }
+    setError(null);
+    try {
+      await api.put('billing/email', parsed.output);
+      toast.success('The billing e-mail has been saved');
+      onSaved();
+    } catch (err) {
+      setError(errorMessage(err));
+      throw err;
+    }
+  };
+  return (
+    <Card title="Billing e-mail">
+      <form onSubmit={(e) => void save(e).catch(() => {})} noValidate>
+        <TextField
+          label="Invoices and receipts go to"
+          type="email"
+          value={email}
+          placeholder={bootstrap?.email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={error}
+          autoComplete="email"
+        />
+        <Button variant="primary" onClick={() => save()} successLabel="Saved">
+          Save
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+/** Settings > Billing: every app's plan and usage, invoices, the billing e-mail and the payment method. */
+export default function BillingSettings() {
+  const api = useApi();
+  const query = useQuery('billing:overview', (a, signal) => a.get<BillingOverview>('billing', { signal }));
+  const openPortal = async () => {
+    try {
+      const { url } = await api.create<{ url: string }>('billing/portal', {});
+      window.location.assign(url);
+    } catch (error) {
+      toast.error('Could not open the payment settings', errorMessage(error, 'Please try again later'));
+      throw error;
+    }
+  };
+  return (
+    <div className="page">
+      <h1 className="page-title">Billing</h1>
+      <QueryState query={query}>
+        {() => {
+          const overview = query.data!;
+          return (
+            <>
+              {!overview.configured && (
+                <p className="notice notice-warning">Billing is not configured on this server: subscribing is not possible here. Free trials and usage keep working.</p>
+              )}
+              <AppCards overview={overview} />
+              <Card title="Payment method" actions={<Button onClick={openPortal} disabled={!overview.configured || !overview.hasCustomer}>Manage payment method</Button>}>
+                <p className="muted">{overview.hasCustomer ? 'Cards and invoices are managed in Stripe’s secure portal.' : 'A payment method is added when you first subscribe.'}</p>
+              </Card>
+              <Invoices />
+              <BillingEmail current={overview.billingEmail} onSaved={query.reload} />
+            </>
+          );
+        }}
+      </QueryState>
+    </div>
   );
 }

@@ -1,3 +1,4 @@
+import { formatMoney, planOfStatus, plansOf, TRIAL_DAYS } from '../../../../api/contract/plans';
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -89,6 +90,19 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       render: (a) => {
         const status = statuses[a.id] ?? a.status;
         return <span className={`badge badge-${status}`}>{BILLING_STATUS_LABEL[status]}</span>;
+      },
+    },
+    {
+      key: 'plan',
+      header: 'Plan terms',
+      render: (a) => {
+        // the status names the plan; staff also need its terms, from the one plans module
+        const plan = planOfStatus(statuses[a.id] ?? a.status);
+        const terms = plansOf(a.id);
+        if (!plan || !terms) return '—';
+        if (plan === 'enterprise') return 'By contract';
+        if (plan === 'free-trial') return `${TRIAL_DAYS} days, ${formatNumber(terms.trialCredits)} credits`;
+        return `${formatMoney(terms.monthlyPriceCents)}/month, ${formatNumber(terms.includedCredits)} credits`;
       },
     },
     {

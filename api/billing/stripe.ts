@@ -1,0 +1,96 @@
+import Stripe from 'stripe';
+import type { Config } from '../config';
+import { APPS, type AppId } from '../contract/apps';
+import { ApiError } from '../http/errors';
+
+// The provider's own Stripe account: this is the platform charging the business (the Payments
+// app's Stripe Connect is a different thing). Read from the environment by this area alone:
+//   STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_<APP> (monthly price per app, e.g.
+//   STRIPE_PRICE_ONE_TIME_PASSCODE), STRIPE_OVERAGE_PRICE_<APP> (optional metered price of the
+//   extra credits), STRIPE_METER_EVENT (meter event name, default switchboard_credits) and
+//   STRIPE_API_BASE (another Stripe API address, e.g. a loopback peer in tests).
+
+export type StripeSettings = {
+  secretKey: string;
+  webhookSecret: string;
+  prices: Partial<Record<AppId, string>>;
+  overagePrices: Partial<Record<AppId, string>>;
+  meterEvent: string;
+  apiBase: URL | null;
+};
+
+const envName = (app: AppId) => app.toUpperCase().replace(/-/g, '_');
+
+export function stripeSettings(config: Config): StripeSettings | null {
+  const raw = config.raw ?? {};
+  const secretKey = raw.STRIPE_SECRET_KEY?.trim();
+  const webhookSecret = raw.STRIPE_WEBHOOK_SECRET?.trim();
+  if (!secretKey || !webhookSecret) return null;
+  const prices: StripeSettings['prices'] = {};
+  const overagePrices: StripeSettings['overagePrices'] = {};
+  for (const app of APPS) {
+    const price = raw[`STRIPE_PRICE_${envName(app.id)}`]?.trim();
+    if (price) prices[app.id] = price;
+    const overage = raw[`STRIPE_OVERAGE_PRICE_${envName(app.id)}`]?.trim();
+    if (overage) overagePrices[app.id] = overage;
+  }
+  let apiBase: URL | null = null;
+  if (raw.STRIPE_API_BASE) {
+    try {
+      apiBase = new URL(raw.STRIPE_API_BASE);
+    } catch {
+      throw new Error(`STRIPE_API_BASE must be a URL (got ${JSON.stringify(raw.STRIPE_API_BASE)})`);
+    }
+  }
+  return { secretKey, webhookSecret, prices, overagePrices, meterEvent: raw.STRIPE_METER_EVENT?.trim() || 'switchboard_credits', apiBase };
+}
+
+const clients = new WeakMap<Config, { settings: StripeSettings; stripe: Stripe } | null>();
+
+/** The Stripe client and settings of this server, or null when billing is not configured. */
+export function stripeOf(config: Config): { settings: StripeSettings; stripe: Stripe } | null {
+  if (clients.has(config)) return clients.get(config)!;
+  const settings = stripeSettings(config);
+  let value: { settings: StripeSettings; stripe: Stripe } | null = null;
+  if (settings) {
+    const base = settings.apiBase;
+    const stripe = new Stripe(settings.secretKey, {
+      ...(base
+        ? {
+            host: base.hostname,
+            port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+            protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
+          }
+        : {}),
+      maxNetworkRetries: base ? 0 : 2,
+      timeout: 20_000,
+      appInfo: { name: 'Switchboard' },
+    });
+    value = { settings, stripe };
+  }
+  clients.set(config, value);
+  return value;
+}
+
+export function notConfigured(what = 'Subscribing'): ApiError {
+  return new ApiError(
+    503,
+    'BILLING_NOT_CONFIGURED',
+    `Billing is not configured on this server: ${what} needs Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and the app's price). Free trials and usage keep working.`,
+  );
+}
+
+/** Stripe and the app's price, or BILLING_NOT_CONFIGURED. */
+export function requireStripe(config: Config, app?: AppId): { settings: StripeSettings; stripe: Stripe; price: string } {
+  const value = stripeOf(config);
+  if (!value) throw notConfigured();
+  const price = app ? value.settings.prices[app] : '';
+  if (app && !price) throw notConfigured(`subscribing to this app (STRIPE_PRICE_${envName(app)} is not set)`);
+  return { ...value, price: price ?? '' };
+}
+
+/** A Stripe call that failed becomes a clear 502, never a stack trace. */
+export function stripeFailure(err: unknown): ApiError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new ApiError(502, 'STRIPE_UNAVAILABLE', `Stripe did not answer as expected: ${message}`);
+}

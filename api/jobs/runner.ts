@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import type { Deps } from '../deps';
+
+// Periodic jobs kept in the database (table `jobs`), never in an in-memory timer a restart
+// forgets. Each job has one row; a worker leases it when due with `for update skip locked`, so
+// among any number of server processes exactly one runs it, and a run that dies with its
+// process is taken again once its lease expires. The job's own work must be safe to repeat
+// (every job here is: it reads state and moves it forward).
+
+export type Job = {
+  name: string;
+  intervalSeconds: number;
+  run: (deps: Deps, now: Date) => Promise<void>;
+};
+
+export type RunnerOptions = {
+  /** names this worker in the table (locked_by) */
+  workerId?: string;
+  /** how long a run may take before another worker may take the job again */
+  leaseMs?: number;
+  /** wait before a failed run is tried again (capped at the job's interval) */
+  retryMs?: number;
+};
+
+const DEFAULT_LEASE_MS = 10 * 60_000;
+const DEFAULT_RETRY_MS = 60_000;
+
+async function register(deps: Deps, jobs: readonly Job[], now: Date): Promise<void> {
+  await deps.db.system(async (trx) => {
+    for (const job of jobs) {
+      await sql`insert into jobs (name, interval_seconds, next_run_at) values (${job.name}, ${job.intervalSeconds}, ${now})
+        on conflict (name) do update set interval_seconds = excluded.interval_seconds`.execute(trx);
+    }
+  });
+}
+
+async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs: number): Promise<boolean> {
+  return deps.db.system(async (trx) => {
+    const due = await sql<{ name: string }>`select name from jobs
+      where name = ${job.name} and next_run_at <= ${now} and (locked_until is null or locked_until <= ${now})
+      for update skip locked`.execute(trx);
+    if (!due.rows.length) return false;
+    await sql`update jobs set locked_until = ${new Date(now.getTime() + leaseMs)}, locked_by = ${workerId}, last_started_at = ${now}
+      where name = ${job.name}`.execute(trx);
+    return true;
+  });
+}
+
+/** Runs every due job this worker can lease; answers the names it ran. */
+export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: RunnerOptions = {}): Promise<string[]> {
+  const workerId = options.workerId ?? `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  const now = deps.now();
+  await register(deps, jobs, now);
+  const ran: string[] = [];
+  for (const job of jobs) {
+    if (!(await lease(deps, job, now, workerId, options.leaseMs ?? DEFAULT_LEASE_MS))) continue;
+    try {
+      await job.run(deps, now);
+      await deps.db.system((trx) =>
+        sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
+          last_finished_at = ${deps.now()}, last_error = null, runs = runs + 1
+          where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
+      );
+      ran.push(job.name);
+    } catch (err) {
+      deps.log(`Job ${job.name} failed`, err);
+      const retry = Math.min(options.retryMs ?? DEFAULT_RETRY_MS, job.intervalSeconds * 1000);
+      await deps.db.system((trx) =>
+        sql`update jobs set next_run_at = ${new Date(now.getTime() + retry)}, locked_until = null, locked_by = null,
+          last_error = ${String(err instanceof Error ? err.message : err).slice(0, 500)}
+          where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
+      );
+    }
+  }
+  return ran;
+}
+
+/** Polls for due jobs until stopped; stop() waits for a run in progress. */
+export function startJobRunner(deps: Deps, jobs: readonly Job[], pollMs = 30_000): { stop: () => Promise<void> } {
+  let stopped = false;
+  let current: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    if (stopped) return;
+    current = runDueJobs(deps, jobs)
+      .catch((err) => deps.log('Job runner failed', err))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, pollMs);
+      });
+  };
+  let timer = setTimeout(tick, 1_000);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

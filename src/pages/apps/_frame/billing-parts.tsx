@@ -1,0 +1,107 @@
+import { Link } from 'wouter';
+import type { AppDefinition } from '../../../../api/contract/apps';
+import type { BillingApp, Usage } from '../../../../api/contract/billing';
+import type { BillingStatus } from '../../../../api/contract/common';
+import { CREDIT_WARNING_RATIO } from '../../../../api/contract/constants';
+import { formatMoney, PLAN_NAMES, plansOf } from '../../../../api/contract/plans';
+import { useStartFreeTrial, useSubscribe } from '../../../api/billing';
+import { Button } from '../../../ui/Button';
+import { formatNumber } from '../../../ui/format';
+
+// Pieces the billing screens share: Settings > Billing, an app's billing page and its pricing.
+
+export const STATUS_LABEL: Record<BillingStatus, string> = {
+  inactive: 'Not started',
+  'free-trial': 'Free trial',
+  subscription: 'Subscribed',
+  enterprise: 'Enterprise',
+  cancelled: 'Cancelled',
+};
+
+/** "23 Nov 2026": billing dates are calendar days, always absolute. */
+export function formatDay(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+export function StatusBadge({ status }: { status: BillingStatus }) {
+  return <span className={`badge badge-${status}`}>{STATUS_LABEL[status]}</span>;
+}
+
+/** Credits used against what the plan includes: a bar that turns red at 80 %. */
+export function UsageBar({ usage, label }: { usage: Usage; label: string }) {
+  const share = usage.freeTier > 0 ? Math.min(1, usage.credits / usage.freeTier) : 0;
+  const warning = usage.freeTier > 0 && usage.credits >= usage.freeTier * CREDIT_WARNING_RATIO;
+  const text = usage.freeTier > 0 ? `${formatNumber(usage.credits)} of ${formatNumber(usage.freeTier)} credits used` : `${formatNumber(usage.credits)} credits used`;
+  return (
+    <div className="usage">
+      <div className={warning ? 'usage-text credit-warning' : 'usage-text'}>
+        {text}
+        {warning && <span className="sr-only"> (80 % or more of the included credits)</span>}
+      </div>
+      {usage.freeTier > 0 && (
+        <div
+          className={warning ? 'usage-bar usage-bar-warning' : 'usage-bar'}
+          role="progressbar"
+          aria-label={label}
+          aria-valuemin={0}
+          aria-valuemax={usage.freeTier}
+          aria-valuenow={Math.min(usage.credits, usage.freeTier)}
+          aria-valuetext={text}
+          data-warning={warning || undefined}
+        >
+          <span style={{ width: `${Math.round(share * 100)}%` }} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The date line a card shows: when a trial ends, when a subscription renews or ends. */
+export function BillingDates({ billing }: { billing: BillingApp }) {
+  if (billing.status === 'free-trial' && billing.trialEndsAt) return <p>Trial ends on {formatDay(billing.trialEndsAt)}</p>;
+  if (billing.status === 'subscription' && billing.periodEnd) {
+    return billing.cancelAtPeriodEnd ? <p>Ends on {formatDay(billing.periodEnd)}</p> : <p>Renews on {formatDay(billing.periodEnd)}</p>;
+  }
+  if (billing.status === 'inactive' && billing.trialEndsAt) return <p>Trial ended on {formatDay(billing.trialEndsAt)}</p>;
+  return null;
+}
+
+/** What the plan costs, as every screen says it. */
+export function subscriptionSummary(app: string): string {
+  const plans = plansOf(app)!;
+  return `${formatMoney(plans.monthlyPriceCents)} a month, ${formatNumber(plans.includedCredits)} credits included, ${formatMoney(plans.extraCreditCents)} per extra credit`;
+}
+
+export { PLAN_NAMES };
+
+/** The action that fits the app's state: Start Free Trial, Subscribe, Manage or Contact sales. */
+export function BillingAction({ app, billing }: { app: AppDefinition; billing: BillingApp }) {
+  const startFreeTrial = useStartFreeTrial();
+  const subscribe = useSubscribe();
+  if (billing.status === 'enterprise') {
+    return (
+      <Link href="~/sales" className="btn btn-secondary" aria-label={`Contact sales about ${app.title}`}>
+        Contact sales
+      </Link>
+    );
+  }
+  if (billing.status === 'subscription') {
+    return (
+      <Link href={`~/${app.id}/settings/billing`} className="btn btn-secondary" aria-label={`Manage ${app.title} billing`}>
+        Manage
+      </Link>
+    );
+  }
+  if (billing.status === 'inactive' && !billing.trialEndsAt) {
+    return (
+      <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started" aria-label={`Start Free Trial of ${app.title}`}>
+        Start Free Trial
+      </Button>
+    );
+  }
+  return (
+    <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={`Subscribe to ${app.title}`}>
+      Subscribe
+    </Button>
+  );
+}

@@ -1,0 +1,360 @@
+import http from 'node:http';
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+// A loopback Stripe: a real HTTP server playing the documented subset of the Stripe API the
+// console uses (customers, Checkout sessions with a minimal hosted page, subscriptions,
+// invoices, billing portal sessions, billing meter events), sending events signed exactly as
+// Stripe signs them (`stripe.webhooks.generateTestHeaderString`). It is generic: objects live
+// in one store per resource path, and `route()` adds resources (Connect, OAuth, products,
+// prices, refunds) for other areas without touching what is here.
+
+export type StripeObject = Record<string, unknown> & { id: string; object: string };
+export type SentEvent = { event: StripeObject; payload: string; signature: string; status: number };
+
+type Handler = (req: PeerRequest) => unknown | Promise<unknown>;
+export type PeerRequest = { method: string; path: string; params: Record<string, string>; body: Record<string, unknown>; query: URLSearchParams; headers: http.IncomingHttpHeaders };
+
+export class StripeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly type = 'invalid_request_error',
+  ) {
+    super(message);
+  }
+}
+
+/** Stripe's form encoding (`a[b][0][c]=1`) to nested objects and arrays. */
+export function parseStripeForm(body: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const parts = key.replace(/\]/g, '').split('[');
+    let node: Record<string, unknown> = out;
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      if (last) node[part] = value;
+      else {
+        const nextIsIndex = /^\d+$/.test(parts[i + 1]);
+        node[part] ??= nextIsIndex ? [] : {};
+        node = node[part] as Record<string, unknown>;
+      }
+    });
+  }
+  return out;
+}
+
+export type StripePeerOptions = {
+  /** the webhook signing secret events are signed with */
+  webhookSecret: string;
+  /** where events go; defaults to POSTing them to webhookUrl */
+  deliver?: (payload: string, signature: string) => Promise<number>;
+  webhookUrl?: string;
+  /** the peer's clock (seconds are what Stripe objects carry) */
+  now?: () => Date;
+};
+
+export type StripePeer = {
+  url: string;
+  host: string;
+  port: number;
+  /** every object by id */
+  objects: Map<string, StripeObject>;
+  /** API requests received: method and path */
+  requests: { method: string; path: string; body: Record<string, unknown> }[];
+  events: SentEvent[];
+  meterEvents: StripeObject[];
+  /** adds a resource handler, e.g. route('POST', '/v1/refunds', handler) */
+  route(method: string, pattern: string, handler: Handler): void;
+  /** sends an event (signed); answers what the receiver answered */
+  emit(type: string, object: StripeObject): Promise<SentEvent>;
+  /** sends a stored event's exact bytes again (a replay, as Stripe retries do) */
+  replay(event: SentEvent): Promise<number>;
+  /** plays the customer completing the hosted checkout page */
+  completeCheckout(sessionId: string): Promise<string>;
+  /** the next period of a subscription begins and its invoice is paid (or fails) */
+  renew(subscriptionId: string, outcome?: 'paid' | 'failed'): Promise<void>;
+  /** Stripe ends the subscription (end of period after cancel, or retries exhausted) */
+  endSubscription(subscriptionId: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+const MONTH_S = 30 * 86_400;
+
+export async function startStripePeer(options: StripePeerOptions): Promise<StripePeer> {
+  const now = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
+  const objects = new Map<string, StripeObject>();
+  const requests: StripePeer['requests'] = [];
+  const events: SentEvent[] = [];
+  const meterEvents: StripeObject[] = [];
+  const meterIdentifiers = new Set<string>();
+  const routes: { method: string; pattern: RegExp; keys: string[]; handler: Handler }[] = [];
+  const idempotent = new Map<string, unknown>();
+  const signer = new Stripe('sk_test_peer');
+  let url = '';
+
+  const id = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('hex')}`;
+  const put = (object: StripeObject) => (objects.set(object.id, object), object);
+  const get = (oid: string, kind: string) => {
+    const o = objects.get(oid);
+    if (!o || o.object !== kind) throw new StripeError(404, 'resource_missing', `No such ${kind}: '${oid}'`);
+    return o;
+  };
+  const list = (data: StripeObject[], path: string) => ({ object: 'list', data, has_more: false, url: path });
+  const route = (method: string, pattern: string, handler: Handler) => {
+    const keys: string[] = [];
+    const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_m, k) => (keys.push(k), '([^/]+)'))}$`);
+    routes.push({ method, pattern: re, keys, handler });
+  };
+
+  async function deliver(payload: string, signature: string): Promise<number> {
+    if (options.deliver) return options.deliver(payload, signature);
+    if (!options.webhookUrl) return 0;
+    const res = await fetch(options.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  async function emit(type: string, object: StripeObject): Promise<SentEvent> {
+    const event = { id: id('evt'), object: 'event', api_version: '2026-01-28.clover', created: now(), livemode: false, pending_webhooks: 1, type, data: { object: structuredClone(object) } };
+    const payload = JSON.stringify(event, null, 2);
+    const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
+    const sent: SentEvent = { event, payload, signature, status: 0 };
+    events.push(sent);
+    sent.status = await deliver(payload, signature);
+    return sent;
+  }
+
+  function subscriptionOf(oid: string) {
+    return get(oid, 'subscription') as StripeObject & { items: { data: Record<string, unknown>[] }; metadata: Record<string, string> };
+  }
+
+  function newInvoice(sub: StripeObject, status: 'paid' | 'open', start: number): StripeObject {
+    const invoiceId = id('in');
+    const price = objects.get(String((sub.items as { data: { price: { id: string } }[] }).data[0].price.id));
+    const amount = Number(price?.unit_amount ?? 4900);
+    return put({
+      id: invoiceId,
+      object: 'invoice',
+      customer: sub.customer,
+      created: start,
+      currency: 'usd',
+      amount_due: amount,
+      amount_paid: status === 'paid' ? amount : 0,
+      status,
+      invoice_pdf: `${url}/invoices/${invoiceId}.pdf`,
+      hosted_invoice_url: `${url}/invoices/${invoiceId}`,
+      period_start: start,
+      period_end: start + MONTH_S,
+      parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: sub.metadata } },
+    });
+  }
+
+  // ---- customers
+  route('POST', '/v1/customers', ({ body }) => put({ id: id('cus'), object: 'customer', created: now(), email: body.email ?? null, name: body.name ?? null, metadata: body.metadata ?? {} }));
+  route('GET', '/v1/customers/:id', ({ params }) => get(params.id, 'customer'));
+  route('POST', '/v1/customers/:id', ({ params, body }) => Object.assign(get(params.id, 'customer'), body));
+
+  // ---- prices (so invoices carry amounts; tests create the prices they configure)
+  route('POST', '/v1/prices', ({ body }) => put({ id: String(body.id ?? id('price')), object: 'price', unit_amount: Number(body.unit_amount ?? 0), currency: body.currency ?? 'usd', recurring: body.recurring ?? null }));
+
+  // ---- checkout sessions and the hosted page
+  route('POST', '/v1/checkout/sessions', ({ body }) => {
+    if (body.mode !== 'subscription' && body.mode !== 'payment') throw new StripeError(400, 'parameter_invalid', 'mode must be subscription or payment');
+    const items = (body.line_items as Record<string, unknown>[] | undefined) ?? [];
+    if (!items.length) throw new StripeError(400, 'parameter_missing', 'line_items is required');
+    if (body.customer) get(String(body.customer), 'customer');
+    const sid = id('cs_test');
+    return put({
+      id: sid,
+      object: 'checkout.session',
+      mode: body.mode,
+      status: 'open',
+      customer: body.customer ?? null,
+      client_reference_id: body.client_reference_id ?? null,
+      line_items_input: items,
+      metadata: body.metadata ?? {},
+      subscription_data: body.subscription_data ?? {},
+      subscription: null,
+      success_url: body.success_url,
+      cancel_url: body.cancel_url,
+      url: `${url}/checkout/${sid}`,
+      created: now(),
+      expires_at: now() + 86_400,
+    });
+  });
+  route('GET', '/v1/checkout/sessions/:id', ({ params }) => get(params.id, 'checkout.session'));
+  route('POST', '/v1/checkout/sessions/:id/expire', ({ params }) => Object.assign(get(params.id, 'checkout.session'), { status: 'expired', url: null }));
+
+  // ---- subscriptions
+  route('GET', '/v1/subscriptions/:id', ({ params }) => subscriptionOf(params.id));
+  route('POST', '/v1/subscriptions/:id', async ({ params, body }) => {
+    const sub = subscriptionOf(params.id);
+    if (sub.status === 'canceled') throw new StripeError(400, 'resource_missing', 'A canceled subscription can only update its cancellation_details and metadata.');
+    if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === 'true';
+    if (body.metadata) sub.metadata = { ...sub.metadata, ...(body.metadata as Record<string, string>) };
+    await emit('customer.subscription.updated', sub);
+    return sub;
+  });
+  route('DELETE', '/v1/subscriptions/:id', async ({ params }) => {
+    const sub = subscriptionOf(params.id);
+    Object.assign(sub, { status: 'canceled', canceled_at: now(), ended_at: now(), cancel_at_period_end: false });
+    await emit('customer.subscription.deleted', sub);
+    return sub;
+  });
+
+  // ---- invoices
+  route('GET', '/v1/invoices', ({ query }) => {
+    const customer = query.get('customer');
+    const data = [...objects.values()].filter((o) => o.object === 'invoice' && (!customer || o.customer === customer)).sort((a, b) => Number(b.created) - Number(a.created));
+    return list(data, '/v1/invoices');
+  });
+  route('GET', '/v1/invoices/:id', ({ params }) => get(params.id, 'invoice'));
+
+  // ---- billing portal
+  route('POST', '/v1/billing_portal/sessions', ({ body }) => {
+    get(String(body.customer), 'customer');
+    const pid = id('bps');
+    return put({ id: pid, object: 'billing_portal.session', customer: body.customer, return_url: body.return_url ?? null, url: `${url}/portal/${pid}`, created: now() });
+  });
+
+  // ---- billing meter events
+  route('POST', '/v1/billing/meter_events', ({ body }) => {
+    const identifier = String(body.identifier ?? id('mev'));
+    if (!body.event_name) throw new StripeError(400, 'parameter_missing', 'event_name is required');
+    if (meterIdentifiers.has(identifier)) throw new StripeError(400, 'resource_already_exists', `An event already exists with identifier ${identifier}.`);
+    meterIdentifiers.add(identifier);
+    const event = { id: identifier, object: 'billing.meter_event', identifier, event_name: body.event_name, payload: body.payload, timestamp: Number(body.timestamp ?? now()), created: now(), livemode: false };
+    meterEvents.push(event);
+    return event;
+  });
+
+  async function completeCheckout(sessionId: string): Promise<string> {
+    const session = get(sessionId, 'checkout.session');
+    if (session.status !== 'open') throw new StripeError(400, 'checkout_not_open', 'This checkout is no longer open.');
+    const start = now();
+    const items = (session.line_items_input as { price: string; quantity?: string }[]).map((li) => ({
+      id: id('si'),
+      object: 'subscription_item',
+      price: objects.get(li.price) ?? { id: li.price, object: 'price' },
+      quantity: li.quantity ? Number(li.quantity) : undefined,
+      current_period_start: start,
+      current_period_end: start + MONTH_S,
+    }));
+    const sub = put({
+      id: id('sub'),
+      object: 'subscription',
+      customer: session.customer,
+      status: 'active',
+      cancel_at_period_end: false,
+      created: start,
+      metadata: (session.subscription_data as { metadata?: Record<string, string> }).metadata ?? {},
+      items: { object: 'list', data: items },
+    });
+    const invoice = newInvoice(sub, 'paid', start);
+    Object.assign(session, { status: 'complete', subscription: sub.id, url: null });
+    await emit('checkout.session.completed', session);
+    await emit('invoice.paid', invoice);
+    return String(session.success_url).replace('{CHECKOUT_SESSION_ID}', sessionId);
+  }
+
+  async function renew(subscriptionId: string, outcome: 'paid' | 'failed' = 'paid'): Promise<void> {
+    const sub = subscriptionOf(subscriptionId);
+    const items = sub.items.data as { current_period_start: number; current_period_end: number }[];
+    const start = items[0].current_period_end;
+    for (const item of items) Object.assign(item, { current_period_start: start, current_period_end: start + MONTH_S });
+    sub.status = outcome === 'paid' ? 'active' : 'past_due';
+    const invoice = newInvoice(sub, outcome === 'paid' ? 'paid' : 'open', start);
+    await emit('customer.subscription.updated', sub);
+    await emit(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoice);
+  }
+
+  async function endSubscription(subscriptionId: string): Promise<void> {
+    const sub = subscriptionOf(subscriptionId);
+    Object.assign(sub, { status: 'canceled', ended_at: now(), canceled_at: now(), cancel_at_period_end: false });
+    await emit('customer.subscription.deleted', sub);
+  }
+
+  function checkoutPage(session: StripeObject): string {
+    const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout (loopback Stripe)</title></head>
+<body><main><h1>Subscribe</h1><p>Loopback Stripe Checkout for ${esc(String((session.metadata as Record<string, string>).app ?? 'a subscription'))}.</p>
+<form method="post" action="/checkout/${esc(session.id)}/pay"><label>Card number <input name="card" value="4242 4242 4242 4242"></label>
+<button type="submit">Pay and subscribe</button></form>
+<p><a href="${esc(String(session.cancel_url))}">Back</a></p></main></body></html>`;
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const u = new URL(req.url ?? '/', 'http://peer');
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
+        res.end(JSON.stringify(body));
+      };
+      try {
+        // The hosted pages a browser sees.
+        const page = u.pathname.match(/^\/checkout\/([^/]+)(\/pay)?$/);
+        if (page) {
+          const session = get(page[1], 'checkout.session');
+          if (req.method === 'POST' && page[2]) {
+            const next = await completeCheckout(session.id);
+            res.writeHead(303, { location: next });
+            return res.end();
+          }
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          return res.end(checkoutPage(session));
+        }
+        if (u.pathname.startsWith('/portal/') || u.pathname.startsWith('/invoices/')) {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          return res.end(`<!doctype html><html lang="en"><head><title>Loopback Stripe</title></head><body><main><h1>Loopback Stripe</h1><p>${u.pathname}</p></main></body></html>`);
+        }
+        if (req.headers.authorization !== undefined && !/^Bearer sk_/.test(req.headers.authorization)) throw new StripeError(401, 'invalid_api_key', 'Invalid API Key provided');
+        const body = req.method === 'GET' || req.method === 'DELETE' ? {} : parseStripeForm(raw);
+        requests.push({ method: req.method ?? 'GET', path: u.pathname, body });
+        const key = req.headers['idempotency-key'];
+        const idemKey = typeof key === 'string' && req.method === 'POST' ? `${u.pathname}:${key}` : null;
+        if (idemKey && idempotent.has(idemKey)) return send(200, idempotent.get(idemKey));
+        for (const r of routes) {
+          const m = r.method === req.method ? u.pathname.match(r.pattern) : null;
+          if (!m) continue;
+          const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]));
+          const answer = await r.handler({ method: r.method, path: u.pathname, params, body, query: u.searchParams, headers: req.headers });
+          if (idemKey) idempotent.set(idemKey, answer);
+          return send(200, answer);
+        }
+        throw new StripeError(404, 'resource_missing', `Unrecognized request URL (${req.method}: ${u.pathname}).`);
+      } catch (err) {
+        if (err instanceof StripeError) return send(err.status, { error: { type: err.type, code: err.code, message: err.message } });
+        send(500, { error: { type: 'api_error', message: String(err) } });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    host: `127.0.0.1:${port}`,
+    port,
+    objects,
+    requests,
+    events,
+    meterEvents,
+    route,
+    emit,
+    replay: async (event) => deliver(event.payload, event.signature),
+    completeCheckout,
+    renew,
+    endSubscription,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,100 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { BillingApp, BillingOverview } from '../../api/contract/billing';
+import { plansOf } from '../../api/contract/plans';
+import { makeBootstrap, renderSignedIn } from './helpers';
+
+const app = (over: Partial<BillingApp> & Pick<BillingApp, 'app' | 'status'>): BillingApp => ({
+  plan: null,
+  trialEndsAt: null,
+  periodStart: null,
+  periodEnd: null,
+  cancelAtPeriodEnd: false,
+  paymentFailed: false,
+  checkoutOpen: false,
+  usage: { status: 'ok', credits: 0, freeTier: 0 },
+  nextInvoice: null,
+  ...over,
+});
+
+const OVERVIEW: BillingOverview = {
+  configured: true,
+  billingEmail: null,
+  hasCustomer: true,
+  apps: [
+    app({ app: 'passkeys', status: 'free-trial', plan: 'free-trial', trialEndsAt: '2030-01-15T00:00:00Z', usage: { status: 'near-limit', credits: 80, freeTier: 100 } }),
+    app({ app: 'one-time-passcode', status: 'subscription', plan: 'subscription', periodEnd: '2030-02-01T00:00:00Z', usage: { status: 'ok', credits: 79, freeTier: 100 } }),
+    app({ app: 'payments', status: 'inactive' }),
+    app({ app: 'e-form', status: 'enterprise', plan: 'enterprise' }),
+    app({ app: 'document-signature', status: 'cancelled' }),
+  ],
+};
+
+const routes = {
+  'GET /api/billing': { body: OVERVIEW },
+  'GET /api/billing/invoices': { body: { invoices: [{ id: 'in_1', date: '2030-01-01T00:00:00Z', amountCents: 4900, currency: 'usd', status: 'paid', pdfUrl: 'https://files.example/in_1.pdf', hostedUrl: null }] } },
+};
+
+const card = (title: string) => screen.getByRole('region', { name: `${title} billing` });
+
+describe('Settings > Billing', () => {
+  it('shows each app with the action that fits its state', async () => {
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
+    await screen.findByRole('region', { name: 'Passkeys billing' });
+    expect(within(card('Passkeys')).getByRole('button', { name: 'Subscribe to Passkeys' })).toBeTruthy();
+    expect(within(card('One-Time Passcode')).getByRole('link', { name: 'Manage One-Time Passcode billing' })).toBeTruthy();
+    expect(within(card('Payments')).getByRole('button', { name: 'Start Free Trial of Payments' })).toBeTruthy();
+    expect(within(card('eForm')).getByRole('link', { name: 'Contact sales about eForm' })).toBeTruthy();
+    expect(within(card('Document Signature')).getByRole('button', { name: 'Subscribe to Document Signature' })).toBeTruthy();
+  });
+
+  it('turns the usage bar red at 80 % of the included credits and not below', async () => {
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
+    await screen.findByRole('region', { name: 'Passkeys billing' });
+    expect(within(card('Passkeys')).getByRole('progressbar').getAttribute('data-warning')).toBe('true');
+    expect(within(card('One-Time Passcode')).getByRole('progressbar').getAttribute('data-warning')).toBeNull();
+  });
+
+  it('lists invoices with their PDF link', async () => {
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
+    const link = await screen.findByRole('link', { name: /\(PDF\)/ });
+    expect(link.getAttribute('href')).toBe('https://files.example/in_1.pdf');
+    expect(screen.getByText('$49.00')).toBeTruthy();
+  });
+
+  it('refuses a malformed billing e-mail inline without calling the API', async () => {
+    const { calls } = renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
+    const input = await screen.findByLabelText('Invoices and receipts go to');
+    fireEvent.change(input, { target: { value: 'nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please provide a valid email address')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('says when billing is not configured on this server', async () => {
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), { ...routes, 'GET /api/billing': { body: { ...OVERVIEW, configured: false } } });
+    expect(await screen.findByText(/Billing is not configured on this server/)).toBeTruthy();
+  });
+});
+
+describe('pricing', () => {
+  it('shows the three plans with the figures of the plans module and marks the current one', async () => {
+    renderSignedIn('/passkeys/pricing', makeBootstrap({ status: { passkeys: 'free-trial' } }));
+    await screen.findByRole('heading', { name: 'Passkeys pricing', level: 1 });
+    const plans = screen.getAllByRole('listitem').filter((li) => li.classList.contains('pricing-plan'));
+    expect(plans).toHaveLength(3);
+    const current = plans.find((p) => p.getAttribute('aria-current') === 'true')!;
+    expect(within(current).getByText('Current plan')).toBeTruthy();
+    expect(within(current).getByRole('heading').textContent).toMatch(/^Free trial/);
+    expect(screen.getByText(`$${(plansOf('passkeys')!.monthlyPriceCents / 100).toFixed(2)} / month`)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Subscribe' })).toBeTruthy();
+  });
+});
+
+describe('a cancelled app', () => {
+  it('opens under a cancelled notice with Subscribe', async () => {
+    renderSignedIn('/passkeys', makeBootstrap({ status: { passkeys: 'cancelled' } }));
+    expect(await screen.findByText(/Passkeys is cancelled/)).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Subscribe' }).length).toBeGreaterThan(0);
+  });
+});
