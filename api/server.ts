@@ -59,18 +59,34 @@ async function main() {
     console.log('');
   }
   let stopping = false;
-  const stop = async () => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.close();
+    console.log(`${signal}: finishing requests in flight, then stopping.`);
+    // A stop that cannot finish (a request stuck on a dead peer) must still end the process.
+    const force = setTimeout(() => {
+      console.error(`Requests still in flight after ${SHUTDOWN_GRACE_MS} ms; closing them.`);
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    // Stop accepting; keep-alive connections close as soon as their request is answered.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     stopMaintenance();
-    await shipper?.stop();
+    // The worker hands its leased rows back at once so another process delivers them now.
+    await Promise.all([drained, shipper?.stop()]);
+    clearInterval(idleSweep);
+    clearTimeout(force);
     await runtime.close();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
+
+/** How long a graceful stop waits for requests in flight before closing their connections. */
+const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
 
 main().catch((err) => {
   if (err instanceof ConfigError || err instanceof DataDirBusy) {
