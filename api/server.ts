@@ -36,7 +36,7 @@ async function main() {
   });
   // Log shipping runs beside the API; the queue is in the database, so any number of
   // processes may run it (rows are leased with skip locked).
-  const shipper = config.logShipping ? startLogShipper(deps) : null;
+  const shipper = config.logShipping ? startLogShipper(deps, { leaseMs: config.jobLeaseSeconds * 1000 }) : null;
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
   console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);

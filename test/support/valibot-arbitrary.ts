@@ -138,9 +138,25 @@ function deepNest(depth: number): unknown {
   return v;
 }
 
-/** Replaces the value at a random path (or the whole value) with a nasty one. */
+/**
+ * Small corruptions of a valid string that keep most of it valid, so they get past the
+ * validator and reach the code behind it: hostile characters inside, or every digit a 9
+ * (2024-05-01 becomes 9999-99-99, an impossible date in an otherwise well-formed value).
+ */
+const corruptions: ((s: string) => string)[] = [
+  (s) => `${s}\u0000`,
+  (s) => `${s.slice(0, 1)}\ud800${s.slice(1)}`,
+  (s) => `${s}\udfff`,
+  (s) => s.replace(/\d/g, '9'),
+  (s) => s.replace(/\d/g, '0'),
+  (s) => `${s}${'\u0301'.repeat(500)}`,
+];
+
+/** Replaces the value at a random path (or the whole value) with a nasty one, or corrupts a string in place. */
 export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return fc.tuple(valid, nastyValue, fc.nat(), fc.boolean()).map(([value, nasty, pick, drop]) => {
+  return fc.tuple(valid, nastyValue, fc.nat(), fc.boolean(), fc.nat({ max: corruptions.length * 2 - 1 })).map(([value, nasty, pick, drop, how]) => {
+    const corrupt = how < corruptions.length ? corruptions[how] : null;
+    if (typeof value === 'string') return corrupt ? corrupt(value) : nasty;
     if (value === null || typeof value !== 'object') return nasty;
     const clone = structuredClone(value) as Record<string, unknown>;
     const paths: (string | number)[][] = [];
@@ -158,7 +174,8 @@ export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
     let parent = clone as Record<string | number, unknown>;
     for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
     const last = path[path.length - 1];
-    if (drop && !Array.isArray(parent)) delete parent[last];
+    if (corrupt && typeof parent[last] === 'string') parent[last] = corrupt(parent[last] as string);
+    else if (drop && !Array.isArray(parent)) delete parent[last];
     else parent[last] = nasty;
     return clone;
   });
