@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import {
@@ -67,26 +66,31 @@ const entryOf = (row: Row): AuditEntry => ({
 /** Shown where an entry has no admin: the provider made the change. */
 export const PROVIDER_ACTOR = 'Provider';
 
-/** '2024-05-01 14:03:22 +01:00' in the given zone: what a spreadsheet and a person both read. */
-export function zonedDateTime(date: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'longOffset',
-    })
-      .formatToParts(date)
-      .map((p) => [p.type, p.value]),
-  );
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${offset}`;
+/**
+ * '2024-05-01 14:03:22 +01:00' in the given zone: what a spreadsheet and a person both read.
+ * Building an Intl.DateTimeFormat costs far more than using one, so an export makes one.
+ */
+export function zonedFormatter(timeZone: string): (date: Date) => string {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  });
+  return (date) => {
+    const parts: Record<string, string> = {};
+    for (const p of format.formatToParts(date)) parts[p.type] = p.value;
+    const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
+    return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${offset}`;
+  };
 }
+
+export const zonedDateTime = (date: Date, timeZone: string): string => zonedFormatter(timeZone)(date);
 
 const EXPORT_BATCH = 1000;
 
@@ -114,33 +118,40 @@ export const auditLogRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     const { db, now, log } = c.var.deps;
 
-    async function* rows() {
-      let after = parseKey(query.lastKey);
-      for (;;) {
-        const batch = await page(db, accountId, after, EXPORT_BATCH);
-        for (const row of batch) {
-          const admin = row.admin_first_name !== null || row.admin_last_name !== null ? [row.admin_first_name, row.admin_last_name].filter(Boolean).join(' ') : PROVIDER_ACTOR;
-          yield [zonedDateTime(new Date(row.ts), timeZone), admin, row.description, row.event, row.namespace];
-        }
-        if (batch.length < EXPORT_BATCH) return;
-        after = parseKey(keyOf(batch[batch.length - 1]!));
-      }
-    }
-
-    const csv = stringify({
-      header: true,
-      columns: [`Date (${timeZone})`, 'Admin', 'Description', 'Event', 'Namespace'],
-      // a cell starting with = + - @ would run as a formula in a spreadsheet
-      escape_formulas: true,
-    });
-    const source = Readable.from(rows());
-    source.on('error', (err) => {
-      log('audit log export failed', err);
-      csv.destroy(err);
-    });
-    source.pipe(csv);
+    const format = zonedFormatter(timeZone);
+    const columns = [`Date (${timeZone})`, 'Admin', 'Description', 'Event', 'Namespace'];
+    const encoder = new TextEncoder();
+    let after = parseKey(query.lastKey);
+    let header = true;
+    let done = false;
+    // Pulled one batch at a time, only when the client has taken the previous one: a slow
+    // reader holds the export back instead of making the server buffer the whole log.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            const batch = done ? [] : await page(db, accountId, after, EXPORT_BATCH);
+            if (batch.length < EXPORT_BATCH) done = true;
+            if (batch.length) after = parseKey(keyOf(batch[batch.length - 1]!));
+            const records = batch.map((row) => {
+              const admin = row.admin_first_name !== null || row.admin_last_name !== null ? [row.admin_first_name, row.admin_last_name].filter(Boolean).join(' ') : PROVIDER_ACTOR;
+              return [format(new Date(row.ts)), admin, row.description, row.event, row.namespace];
+            });
+            // a cell starting with = + - @ would run as a formula in a spreadsheet
+            const text = stringify(records, { header, columns, escape_formulas: true });
+            header = false;
+            if (text) controller.enqueue(encoder.encode(text));
+            if (done) controller.close();
+          } catch (err) {
+            log('audit log export failed', err);
+            controller.error(err);
+          }
+        },
+      },
+      { highWaterMark: 1 },
+    );
     const day = zonedDateTime(now(), timeZone).slice(0, 10);
-    return new Response(Readable.toWeb(csv) as ReadableStream, {
+    return new Response(body, {
       headers: {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="audit-log-${day}.csv"`,
