@@ -65,9 +65,9 @@ async function main() {
     console.log(`${signal}: finishing requests in flight, then stopping.`);
     // A stop that cannot finish (a request stuck on a dead peer) must still end the process.
     const force = setTimeout(() => {
-      console.error(`Requests still in flight after ${SHUTDOWN_GRACE_MS} ms; closing them.`);
+      console.error(`Requests still in flight after ${config.shutdownGraceSeconds} s; closing them.`);
       server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
+    }, config.shutdownGraceSeconds * 1000);
     force.unref();
     // Stop accepting; keep-alive connections close as soon as their request is answered.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -84,9 +84,6 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
-
-/** How long a graceful stop waits for requests in flight before closing their connections. */
-const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
 
 main().catch((err) => {
   if (err instanceof ConfigError || err instanceof DataDirBusy) {

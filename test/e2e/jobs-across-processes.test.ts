@@ -48,7 +48,7 @@ describe('background jobs across processes (private PostgreSQL)', () => {
       OUTBOUND_ALLOW_HOSTS: receiver.host,
       OUTBOUND_CA_FILE: path.join(ROOT, 'test/fixtures/loopback-cert.pem'),
       JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-      SHUTDOWN_GRACE_MS: '8000',
+      SHUTDOWN_GRACE_SECONDS: '8',
     });
     expect((await cli(baseEnv, 'seed')).code).toBe(0);
     token = new URL((await cli(baseEnv, 'link', 'admin@acme.test')).stdout.trim()).searchParams.get('token')!;
