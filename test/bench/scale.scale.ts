@@ -66,6 +66,16 @@ async function benchDatabase(): Promise<{ db: Database; url: string; drop: () =>
   };
 }
 
+/** A seeded bench database with generate() run on it, timed: generation is a figure too. */
+async function generated(label: string, generate: (db: Database, accounts: SeededAccount[]) => Promise<void>) {
+  const ctx = await benchDatabase();
+  const accounts = await seedDemo(ctx.db);
+  const t = performance.now();
+  await generate(ctx.db, accounts);
+  console.log(`generated ${label} in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return { ...ctx, accounts };
+}
+
 function inProcess(db: Database) {
   const config = testConfig();
   const deps = { config, db, tokens: tokenSigner(config.sessionSecret), now: () => new Date(), log: (m: string, e?: unknown) => console.error(m, e) };
@@ -95,18 +105,17 @@ describe('scale (PostgreSQL)', () => {
   });
 
   describe(`audit log, ${AUDIT_ROWS.toLocaleString('en')} entries of one account`, () => {
-    let ctx: Awaited<ReturnType<typeof benchDatabase>>;
+    let ctx: Awaited<ReturnType<typeof generated>>;
     let acme: SeededAccount;
     beforeAll(async () => {
-      ctx = await benchDatabase();
-      [acme] = await seedDemo(ctx.db);
-      const t = performance.now();
-      await raw(ctx.db, `insert into audit_log (account_id, ts, admin_first_name, admin_last_name, namespace, description, event)
-        select '${acme.id}', now() - make_interval(secs => g), 'Bench', 'Admin', 'global', 'Bench entry ' || g, 'bench.entry'
-        from generate_series(1, ${AUDIT_ROWS}) g`);
-      await raw(ctx.db, `update audit_counts set count = count + ${AUDIT_ROWS} where account_id = '${acme.id}'`);
-      await raw(ctx.db, 'vacuum analyze audit_log');
-      console.log(`generated ${AUDIT_ROWS.toLocaleString('en')} audit entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      ctx = await generated(`${AUDIT_ROWS.toLocaleString('en')} audit entries`, async (db, [account]) => {
+        acme = account!;
+        await raw(db, `insert into audit_log (account_id, ts, admin_first_name, admin_last_name, namespace, description, event)
+          select '${acme.id}', now() - make_interval(secs => g), 'Bench', 'Admin', 'global', 'Bench entry ' || g, 'bench.entry'
+          from generate_series(1, ${AUDIT_ROWS}) g`);
+        await raw(db, `update audit_counts set count = count + ${AUDIT_ROWS} where account_id = '${acme.id}'`);
+        await raw(db, 'vacuum analyze audit_log');
+      });
     }, 600_000);
     afterAll(async () => ctx?.drop(), 120_000);
 
@@ -188,24 +197,23 @@ describe('scale (PostgreSQL)', () => {
   });
 
   describe(`customer search, ${SEARCH_ROWS.toLocaleString('en')} results across ${SEARCH_ACCOUNTS} accounts`, () => {
-    let ctx: Awaited<ReturnType<typeof benchDatabase>>;
+    let ctx: Awaited<ReturnType<typeof generated>>;
     let acme: SeededAccount;
     beforeAll(async () => {
-      ctx = await benchDatabase();
-      [acme] = await seedDemo(ctx.db);
-      const t = performance.now();
-      await raw(ctx.db, `insert into accounts (name) select 'Search account ' || g from generate_series(1, ${SEARCH_ACCOUNTS - 3}) g`);
-      await raw(ctx.db, `create temporary table bench_accounts as select row_number() over (order by id) - 1 as n, id from accounts`);
-      // Indexes are built after the load, as a bulk import would.
-      await raw(ctx.db, 'drop index customer_results_by_ref; drop index customer_results_by_phone');
-      await raw(ctx.db, `insert into customer_results (account_id, app, status, ts, session_ref, phone_number, customer_ref)
-        select a.id, (array[${APPS}])[1 + g % ${APP_IDS.length}], (array['success','failure','timeout'])[1 + g % 3],
-               now() - make_interval(mins => g % 525600), 'S' || g, '+1555' || lpad((g % 10000000)::text, 7, '0'), 'C' || (g / ${SEARCH_ACCOUNTS})
-        from generate_series(0, ${SEARCH_ROWS - 1}) g join bench_accounts a on a.n = g % ${SEARCH_ACCOUNTS}`);
-      await raw(ctx.db, `create index customer_results_by_ref on customer_results (account_id, customer_ref, ts desc) where customer_ref is not null;
-        create index customer_results_by_phone on customer_results (account_id, phone_number, ts desc) where phone_number is not null`);
-      await raw(ctx.db, 'vacuum analyze customer_results');
-      console.log(`generated ${SEARCH_ROWS.toLocaleString('en')} customer results in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      ctx = await generated(`${SEARCH_ROWS.toLocaleString('en')} customer results`, async (db, [account]) => {
+        acme = account!;
+        await raw(db, `insert into accounts (name) select 'Search account ' || g from generate_series(1, ${SEARCH_ACCOUNTS - 3}) g`);
+        await raw(db, `create temporary table bench_accounts as select row_number() over (order by id) - 1 as n, id from accounts`);
+        // Indexes are built after the load, as a bulk import would.
+        await raw(db, 'drop index customer_results_by_ref; drop index customer_results_by_phone');
+        await raw(db, `insert into customer_results (account_id, app, status, ts, session_ref, phone_number, customer_ref)
+          select a.id, (array[${APPS}])[1 + g % ${APP_IDS.length}], (array['success','failure','timeout'])[1 + g % 3],
+                 now() - make_interval(mins => g % 525600), 'S' || g, '+1555' || lpad((g % 10000000)::text, 7, '0'), 'C' || (g / ${SEARCH_ACCOUNTS})
+          from generate_series(0, ${SEARCH_ROWS - 1}) g join bench_accounts a on a.n = g % ${SEARCH_ACCOUNTS}`);
+        await raw(db, `create index customer_results_by_ref on customer_results (account_id, customer_ref, ts desc) where customer_ref is not null;
+          create index customer_results_by_phone on customer_results (account_id, phone_number, ts desc) where phone_number is not null`);
+        await raw(db, 'vacuum analyze customer_results');
+      });
     }, 3_600_000);
     afterAll(async () => ctx?.drop(), 120_000);
 
@@ -224,27 +232,25 @@ describe('scale (PostgreSQL)', () => {
   });
 
   describe(`Watch Tower, ${WT_ACCOUNTS.toLocaleString('en')} accounts and a year of daily results`, () => {
-    let ctx: Awaited<ReturnType<typeof benchDatabase>>;
+    let ctx: Awaited<ReturnType<typeof generated>>;
     beforeAll(async () => {
-      ctx = await benchDatabase();
-      await seedDemo(ctx.db);
-      const t = performance.now();
-      await raw(ctx.db, `insert into accounts (name) select 'Account ' || lpad(g::text, 5, '0') from generate_series(1, ${WT_ACCOUNTS - 3}) g`);
-      await raw(ctx.db, `insert into admins (account_id, email, first_name, last_name, role)
-        select id, 'owner-' || id || '@bench.test', 'Owner', name, 'owner' from accounts a where not exists (select 1 from admins m where m.account_id = a.id)`);
-      await raw(ctx.db, `insert into app_billing (account_id, app, status) select id, app, (array['free-trial','subscription','inactive'])[1 + abs(hashtext(id::text || app)) % 3]
-        from accounts, unnest(array[${APPS}]) app on conflict do nothing`);
-      // Bulk load without the per-row trigger, then the totals it would have kept, set-based.
-      await raw(ctx.db, `set session_replication_role = replica;
-        insert into result_daily (account_id, app, day, count)
-        select a.id, b.app, d::date, 1 + abs(hashtext(a.id::text || d::text)) % 50
-        from accounts a cross join unnest(array[${APPS}]) b(app) cross join generate_series(current_date - 364, current_date, interval '1 day') d
-        on conflict do nothing;
-        delete from result_daily_totals;
-        insert into result_daily_totals (app, day, count) select app, day, sum(count) from result_daily group by app, day;
-        set session_replication_role = origin`);
-      await raw(ctx.db, 'vacuum analyze');
-      console.log(`generated ${WT_ACCOUNTS.toLocaleString('en')} accounts with a year of daily results in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      ctx = await generated(`${WT_ACCOUNTS.toLocaleString('en')} accounts with a year of daily results`, async (db) => {
+        await raw(db, `insert into accounts (name) select 'Account ' || lpad(g::text, 5, '0') from generate_series(1, ${WT_ACCOUNTS - 3}) g`);
+        await raw(db, `insert into admins (account_id, email, first_name, last_name, role)
+          select id, 'owner-' || id || '@bench.test', 'Owner', name, 'owner' from accounts a where not exists (select 1 from admins m where m.account_id = a.id)`);
+        await raw(db, `insert into app_billing (account_id, app, status) select id, app, (array['free-trial','subscription','inactive'])[1 + abs(hashtext(id::text || app)) % 3]
+          from accounts, unnest(array[${APPS}]) app on conflict do nothing`);
+        // Bulk load without the per-row trigger, then the totals it would have kept, set-based.
+        await raw(db, `set session_replication_role = replica;
+          insert into result_daily (account_id, app, day, count)
+          select a.id, b.app, d::date, 1 + abs(hashtext(a.id::text || d::text)) % 50
+          from accounts a cross join unnest(array[${APPS}]) b(app) cross join generate_series(current_date - 364, current_date, interval '1 day') d
+          on conflict do nothing;
+          delete from result_daily_totals;
+          insert into result_daily_totals (app, day, count) select app, day, sum(count) from result_daily group by app, day;
+          set session_replication_role = origin`);
+        await raw(db, 'vacuum analyze');
+      });
     }, 3_600_000);
     afterAll(async () => ctx?.drop(), 120_000);
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../e2e/harness';
 
 // A private PostgreSQL cluster for tests that stop and start the server: the shared one on 5432
 // is never restarted. PostgreSQL refuses to run as root, so under root it runs as `postgres`.
@@ -21,17 +22,6 @@ export type PrivateCluster = {
 
 export function privateClusterAvailable(): boolean {
   return fs.existsSync(path.join(BIN, 'initdb'));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const asRoot = process.getuid?.() === 0;
