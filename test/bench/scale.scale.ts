@@ -27,6 +27,8 @@ const SEARCH_ACCOUNTS = 1_000;
 const WT_ACCOUNTS = Number(process.env.BENCH_WT_ACCOUNTS ?? 10_000);
 
 const APPS = APP_IDS.map((a) => `'${a}'`).join(',');
+// Two apps in use per account: 10,000 accounts x 2 apps x 365 days = 7.3 million daily rows.
+const WT_APPS = APP_IDS.slice(0, 2).map((a) => `'${a}'`).join(',');
 
 const figures: string[] = [];
 function report(what: string, value: string, target: string, met: boolean) {
@@ -239,12 +241,12 @@ describe('scale (PostgreSQL)', () => {
         await raw(db, `insert into admins (account_id, email, first_name, last_name, role)
           select id, 'owner-' || id || '@bench.test', 'Owner', name, 'owner' from accounts a where not exists (select 1 from admins m where m.account_id = a.id)`);
         await raw(db, `insert into app_billing (account_id, app, status) select id, app, (array['free-trial','subscription','inactive'])[1 + abs(hashtext(id::text || app)) % 3]
-          from accounts, unnest(array[${APPS}]) app on conflict do nothing`);
+          from accounts, unnest(array[${WT_APPS}]) app on conflict do nothing`);
         // Bulk load without the per-row trigger, then the totals it would have kept, set-based.
         await raw(db, `set session_replication_role = replica;
           insert into result_daily (account_id, app, day, count)
           select a.id, b.app, d::date, 1 + abs(hashtext(a.id::text || d::text)) % 50
-          from accounts a cross join unnest(array[${APPS}]) b(app) cross join generate_series(current_date - 364, current_date, interval '1 day') d
+          from accounts a cross join unnest(array[${WT_APPS}]) b(app) cross join generate_series(current_date - 364, current_date, interval '1 day') d
           on conflict do nothing;
           delete from result_daily_totals;
           insert into result_daily_totals (app, day, count) select app, day, sum(count) from result_daily group by app, day;
