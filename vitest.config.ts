@@ -48,6 +48,18 @@ export default defineConfig({
           benchmark: { include: ['test/bench/**/*.bench.ts'] },
         },
       },
+      {
+        extends: true,
+        test: {
+          // Scale benchmarks on PostgreSQL (npm run bench): they print figures against targets.
+          name: 'scale',
+          environment: 'node',
+          include: ['test/bench/**/*.scale.ts'],
+          testTimeout: 3_600_000,
+          hookTimeout: 3_600_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -46,6 +46,10 @@ const EnvSchema = v.object({
   DATADOG_INTAKE_URL: v.optional(url('e.g. https://http-intake.logs.datadoghq.com')),
   CLOUDWATCH_ENDPOINT: v.optional(url('e.g. https://logs.us-east-1.amazonaws.com')),
   LOG_SHIPPING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
+  // How long a worker holds leased jobs before another process may retry them (a crashed worker's jobs wait this long).
+  // How long a graceful stop (SIGTERM) waits for requests in flight before closing them.
+  SHUTDOWN_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(600)), '10'),
+  JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
   // Embedded hosts (see hosts/zoom and hosts/webex). Unset means that host's sign-in answers
   // 503 *_NOT_CONFIGURED; the URLs default to the real services and are overridden in tests.
   ZOOM_CLIENT_ID: v.optional(v.string()),
@@ -105,6 +109,8 @@ export type Config = {
   cloudwatchEndpoint: string | undefined;
   /** run the log shipping worker in this process */
   logShipping: boolean;
+  jobLeaseSeconds: number;
+  shutdownGraceSeconds: number;
   /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
   zoom: ZoomConfig;
   /** the Webex embedded app: our app id is the `aud` of its user tokens */
@@ -228,6 +234,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     datadogIntakeUrl: e.DATADOG_INTAKE_URL?.replace(/\/$/, ''),
     cloudwatchEndpoint: e.CLOUDWATCH_ENDPOINT?.replace(/\/$/, ''),
     logShipping: e.LOG_SHIPPING === 'on',
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     zoom: {
       clientId: e.ZOOM_CLIENT_ID ?? '',
       clientSecret: e.ZOOM_CLIENT_SECRET ?? '',
@@ -272,6 +280,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     datadogIntakeUrl: undefined,
     cloudwatchEndpoint: undefined,
     logShipping: false,
+    jobLeaseSeconds: 60,
+    shutdownGraceSeconds: 10,
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },
     raw: {},

@@ -38,7 +38,7 @@ async function main() {
   });
   // Log shipping runs beside the API; the queue is in the database, so any number of
   // processes may run it (rows are leased with skip locked).
-  const shipper = config.logShipping ? startLogShipper(deps) : null;
+  const shipper = config.logShipping ? startLogShipper(deps, { leaseMs: config.jobLeaseSeconds * 1000 }) : null;
   // Periodic jobs (trials ending, overage reports): leased in the database, once across processes.
   const jobs = startJobRunner(deps, JOBS);
   const address = server.address();
@@ -63,18 +63,30 @@ async function main() {
     console.log('');
   }
   let stopping = false;
-  const stop = async () => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.close();
+    console.log(`${signal}: finishing requests in flight, then stopping.`);
+    // A stop that cannot finish (a request stuck on a dead peer) must still end the process.
+    const force = setTimeout(() => {
+      console.error(`Requests still in flight after ${config.shutdownGraceSeconds} s; closing them.`);
+      server.closeAllConnections();
+    }, config.shutdownGraceSeconds * 1000);
+    force.unref();
+    // Stop accepting; keep-alive connections close as soon as their request is answered.
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     stopMaintenance();
-    await shipper?.stop();
-    await jobs.stop();
+    // The workers hand their leased rows back at once so another process delivers them now.
+    await Promise.all([drained, shipper?.stop(), jobs.stop()]);
+    clearInterval(idleSweep);
+    clearTimeout(force);
     await runtime.close();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err) => {

@@ -74,6 +74,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // An idle connection the server drops (restart, failover) must not crash the process: the
   // pool replaces it on the next checkout.
   pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
+  // A connection checked out for a transaction has no pool listener: without this one, a
+  // server restart mid-transaction is an uncaught 'error' that ends the process. The query
+  // in flight is rejected anyway and answers 503 (api/http/errors.ts).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return new Database(
     kysely,

@@ -280,6 +280,7 @@ export interface Schema {
   developer_keys: DeveloperKeysTable;
   customer_results: CustomerResultsTable;
   result_daily: ResultDailyTable;
+  result_daily_totals: Omit<ResultDailyTable, 'account_id'>;
   notifications: NotificationsTable;
   notification_reads: NotificationReadsTable;
   sms_settings: SmsSettingsTable;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { validator } from 'hono/validator';
+import { COMPOSED_HANDLER } from 'hono/utils/constants';
 import { ApiError } from './errors';
 
 type Target = 'json' | 'query' | 'param';
@@ -26,9 +27,30 @@ export function validationError(issues: v.BaseIssue<unknown>[]): ApiError {
  * `c.req.valid(target)`; failures answer 400 VALIDATION_FAILED with the failing fields.
  */
 export function validate<T extends Target, S extends v.GenericSchema>(target: T, schema: S) {
-  return validator(target, (value) => {
+  const middleware = validator(target, (value) => {
     const result = v.safeParse(schema, value);
     if (!result.success) throw validationError(result.issues);
     return result.output as v.InferOutput<S>;
   });
+  contracts.set(middleware, { target, schema });
+  return middleware;
+}
+
+export type RouteContract = { target: Target; schema: v.GenericSchema };
+const contracts = new WeakMap<object, RouteContract>();
+
+/**
+ * The contract a route handler validates against, when it is a `validate()` middleware: lets
+ * tools that walk the app's routes (the fuzzer, an OpenAPI document) find every schema without
+ * a second list of them.
+ */
+export function contractOf(handler: unknown): RouteContract | undefined {
+  // Hono wraps the handlers of a mounted sub-app and keeps the original under this key.
+  let h = handler as { [COMPOSED_HANDLER]?: unknown } | undefined;
+  for (let i = 0; typeof h === 'function' && i < 8; i++) {
+    const found = contracts.get(h);
+    if (found) return found;
+    h = h[COMPOSED_HANDLER] as typeof h;
+  }
+  return undefined;
 }

@@ -9,8 +9,8 @@ import { errorText } from '../http/error-text';
 // The durable log outbox. Events are written in the transaction that produced them (so an
 // event exists exactly when its change does, and the request never waits for a destination);
 // a worker leases due rows, delivers them in batches per destination and deletes them once
-// acknowledged. A worker that dies mid-delivery leaves its lease to expire, and the rows are
-// delivered again: at least once.
+// acknowledged. A worker that stops mid-delivery hands its rows back; one that dies leaves its
+// lease to expire. Either way the rows are delivered again: at least once.
 
 /** Adds one event for each connected destination of the account; cheap when none is. */
 export async function enqueueLogEvent(trx: Trx, accountId: string, event: LogEvent): Promise<void> {
@@ -68,6 +68,10 @@ async function lease(deps: Pick<Deps, 'db'>, o: Required<ShipperOptions>): Promi
   });
 }
 
+async function release(deps: Pick<Deps, 'db'>, ids: number[]): Promise<void> {
+  await deps.db.system((trx) => sql`update log_outbox set next_attempt_at = now(), attempts = greatest(attempts - 1, 0) where id in (${sql.join(ids)})`.execute(trx));
+}
+
 async function settingsOf(deps: Pick<Deps, 'db' | 'config'>, accountId: string, destination: LogDestination) {
   const row = await deps.db.tenant(accountId, (trx) =>
     trx.selectFrom('logging_destinations').select(['settings_enc']).where('account_id', '=', accountId).where('destination', '=', destination).executeTakeFirst(),
@@ -98,8 +102,12 @@ export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, option
       } catch (err) {
         error = err instanceof DeliveryError ? err : new DeliveryError(errorText(err, { max: 500 }));
       }
-      // Stopping mid-delivery: leave the rows leased; the lease runs out and they go again.
-      if (signal?.aborted) return;
+      // Stopping mid-delivery: hand the rows back (due now, the attempt not counted) so another
+      // process delivers them at once; if even that fails, the lease runs out and they go again.
+      if (signal?.aborted) {
+        await release(deps, ids).catch(() => {});
+        return;
+      }
       await deps.db.tenant(accountId, async (trx) => {
         if (!error) {
           await trx.deleteFrom('log_outbox').where('id', 'in', ids).execute();

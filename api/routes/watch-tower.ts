@@ -62,15 +62,23 @@ function adminOut(a: AdminRow) {
 /** Rows of a rollup query -> per-app points, summed over whatever else was grouped. */
 async function statistics(trx: Trx, accountId: string | null, from: string, to: string): Promise<Statistics> {
   const historyFrom = addDays(from, -(MOVING_AVERAGE_DAYS - 1));
-  let q = trx
-    .selectFrom('result_daily')
-    // day as text: PGlite hands dates back as Date objects despite the pool's parser setting
-    .select(['app', sql<string>`day::text`.as('day'), sql<number>`sum(count)::int`.as('count')])
-    .where('day', '>=', historyFrom)
-    .where('day', '<=', to)
-    .groupBy(['app', sql`day`]);
-  if (accountId) q = q.where('account_id', '=', accountId);
-  const rows = await q.execute();
+  // day as text: PGlite hands dates back as Date objects despite the pool's parser setting
+  const rows = accountId
+    ? await trx
+        .selectFrom('result_daily')
+        .select(['app', sql<string>`day::text`.as('day'), sql<number>`sum(count)::int`.as('count')])
+        .where('account_id', '=', accountId)
+        .where('day', '>=', historyFrom)
+        .where('day', '<=', to)
+        .groupBy(['app', sql`day`])
+        .execute()
+    : // every account: the trigger-kept totals (migration 0650), one row per app and day
+      await trx
+        .selectFrom('result_daily_totals')
+        .select(['app', sql<string>`day::text`.as('day'), sql<number>`count::int`.as('count')])
+        .where('day', '>=', historyFrom)
+        .where('day', '<=', to)
+        .execute();
   const all: DailyPoint[] = [];
   const perApp = new Map<string, DailyPoint[]>();
   for (const r of rows) {

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../e2e/harness';
+
+// A private PostgreSQL cluster for tests that stop and start the server: the shared one on 5432
+// is never restarted. PostgreSQL refuses to run as root, so under root it runs as `postgres`.
+
+const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+export type PrivateCluster = {
+  url: (database?: string) => string;
+  port: number;
+  /** stops the server (fast shutdown: open connections are terminated) */
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
+  /** stops the server and deletes its directory */
+  destroy: () => Promise<void>;
+};
+
+export function privateClusterAvailable(): boolean {
+  return fs.existsSync(path.join(BIN, 'initdb'));
+}
+
+const asRoot = process.getuid?.() === 0;
+function command(bin: string, args: string[]): [string, string[]] {
+  return asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(BIN, bin), ...args]] : [path.join(BIN, bin), args];
+}
+
+async function ready(port: number, deadlineMs: number): Promise<void> {
+  for (const until = Date.now() + deadlineMs; ; ) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect({ host: '127.0.0.1', port });
+      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('error', () => resolve(false));
+    });
+    if (ok) {
+      try {
+        const [cmd, args] = command('pg_isready', ['-h', '127.0.0.1', '-p', String(port), '-q']);
+        execFileSync(cmd, args);
+        return;
+      } catch {
+        // accepting sockets but still starting up
+      }
+    }
+    if (Date.now() > until) throw new Error(`private PostgreSQL on ${port} did not come up`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function startPrivateCluster(): Promise<PrivateCluster> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-pgcluster-'));
+  const data = path.join(dir, 'data');
+  if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
+  const [initCmd, initArgs] = command('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
+  execFileSync(initCmd, initArgs, { stdio: 'ignore' });
+  const port = await freePort();
+  const pgCtl = (...args: string[]) => {
+    const [cmd, argv] = command('pg_ctl', ['-D', data, ...args]);
+    execFileSync(cmd, argv, { stdio: 'ignore' });
+  };
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c max_connections=100`;
+  let running = false;
+  const start = async () => {
+    pgCtl('start', '-w', '-t', '30', '-l', path.join(dir, 'server.log'), '-o', options);
+    running = true;
+    await ready(port, 30_000);
+  };
+  // fast: sessions are terminated at once, as in a restart or failover.
+  const stop = async () => {
+    if (!running) return;
+    running = false;
+    pgCtl('stop', '-w', '-t', '30', '-m', 'fast');
+  };
+  await start();
+  return {
+    port,
+    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    start,
+    stop,
+    destroy: async () => {
+      await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
