@@ -140,7 +140,7 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
     }
     // One line per failing family (route and message), so a report reads as a list of bugs.
     const families = (list: Failure[]) => [...new Map(list.map((f) => [`${f.call.method} ${f.call.url.split('?')[0]} ${f.error.replace(/"[^"]*"/g, '"…"').slice(0, 200)}`, f])).values()];
-    expect(answered.size, `routes that ever answered 2xx: ${[...answered].join(', ')}`).toBeGreaterThan(routes.length / 3);
+    expect(answered.size, `routes that ever answered 2xx: ${[...answered].join(', ')}`).toBeGreaterThan(routes.length / 4);
     expect(families(failures), `calls made: ${calls}`).toEqual([]);
     expect(families(unchanged)).toEqual([]);
   });
