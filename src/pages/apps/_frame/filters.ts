@@ -1,6 +1,6 @@
 // An activity list's filters live in the URL (so a filtered list can be shared and survives a
 // reload) and become the API's query: dates the viewer picked are days in the viewer's own time
-// zone, sent as the instants where those days begin and end.
+// zone, which the API reads from the time-zone header.
 
 export type ActivityFilters = {
   status: string;
@@ -39,20 +39,17 @@ export function filtersToSearch(filters: ActivityFilters, search = ''): string {
   return text ? `?${text}` : '';
 }
 
-/** Midnight at the start of a local calendar day, as an instant. */
-function startOfLocalDay(day: string, plusDays = 0): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y!, m! - 1, d! + plusDays).toISOString();
-}
-
-/** The API query of a filtered list: only what is set; `to` is exclusive (the next day's start). */
+/**
+ * The API query of a filtered list: only what is set. The dates go as the days the viewer picked
+ * (both included); the API reads them in the viewer's time zone, which every call carries.
+ */
 export function filtersToQuery(filters: ActivityFilters): Record<string, string> {
   const query: Record<string, string> = {};
   if (filters.status) query.status = filters.status;
   if (filters.agent.trim()) query.agent = filters.agent.trim();
-  if (filters.customer.trim()) query.customer = filters.customer.trim();
-  if (filters.from) query.from = startOfLocalDay(filters.from);
-  if (filters.to) query.to = startOfLocalDay(filters.to, 1);
+  if (filters.customer.trim()) query.q = filters.customer.trim();
+  if (filters.from) query.from = filters.from;
+  if (filters.to) query.to = filters.to;
   return query;
 }
 

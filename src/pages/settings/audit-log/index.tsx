@@ -6,6 +6,7 @@ import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
+import { saveFile } from '../../../ui/download';
 import { formatDate, formatDateTime, formatNumber } from '../../../ui/format';
 
 /** Who made an entry: the admin, or the provider when there is none (ghost mode, staff). */
@@ -53,14 +54,7 @@ export default function AuditLog() {
   const exportCsv = async () => {
     try {
       const { blob, filename } = await api.download('/audit-log/export', { query: { timezone: browserTimeZone() } });
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = filename ?? 'audit-log.csv';
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(blob, filename ?? 'audit-log.csv');
     } catch (err) {
       toast.error('The audit log could not be exported', errorMessage(err, 'Please try again later'));
       throw err;
