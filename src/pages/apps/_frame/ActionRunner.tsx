@@ -16,7 +16,7 @@ export const POLL_MS = 2000;
 
 export const actionPath = (app: AppId, key: string) => `/${app}/actions/${encodeURIComponent(key)}`;
 /** where a running task's status is read while it is pending */
-export const taskStatusPath = (app: AppId, taskId: string) => `/${app}/actions/tasks/${encodeURIComponent(taskId)}`;
+export const taskStatusPath = (app: AppId, taskId: string) => `/${app}/tasks/${encodeURIComponent(taskId)}/status`;
 
 /** Checks an action's input on this side first, with the same words the server uses. */
 export function checkActionInput(action: AppAction, input: Record<string, string>): FieldErrors {
@@ -117,7 +117,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
 
   const run = (action: AppAction) => async (input: Record<string, string>) => {
     const body = { input, ...(action.needsTask && result ? { taskId: result.taskId } : {}) };
-    update(await api.post<ActionResult>(actionPath(app, action.key), body));
+    update(await api.create<ActionResult>(actionPath(app, action.key), body));
   };
 
   return (
