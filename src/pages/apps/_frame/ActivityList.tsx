@@ -9,9 +9,10 @@ import { Card } from '../../../ui/Card';
 import { Dialog } from '../../../ui/Dialog';
 import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
+import { KeysetPager } from '../../../ui/Pager';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
-import { formatDateTime, formatNumber, shortenId } from '../../../ui/format';
+import { formatDateTime, shortenId } from '../../../ui/format';
 import { saveFile } from '../../../ui/download';
 import { filtersFromSearch, filtersToQuery, filtersToSearch, hasFilters, NO_FILTERS, rangeError, type ActivityFilters } from './filters';
 import { statusLabel, TaskCell } from './task-cells';
@@ -164,10 +165,6 @@ export function ActivityList({ app, title, noun, columns, statuses }: ActivityLi
       ),
   }));
 
-  const pageIndex = keys.length - 1;
-  const first = pageIndex * TASK_PAGE_SIZE + 1;
-  const shown = page.data?.rows.length ?? 0;
-
   return (
     <div className="page">
       <div className="page-header">
@@ -195,17 +192,17 @@ export function ActivityList({ app, title, noun, columns, statuses }: ActivityLi
             empty={hasFilters(filters) ? `No ${title.toLowerCase()} match these filters` : `No ${title.toLowerCase()} yet`}
           />
         )}
-        <nav className="pager" aria-label={`${title} pages`}>
-          <span className="muted" aria-live="polite">
-            {page.data && shown > 0 ? `${formatNumber(first)}–${formatNumber(first + shown - 1)} of ${formatNumber(page.data.count)}` : ''}
-          </span>
-          <Button size="sm" disabled={pageIndex === 0 || page.loading} onClick={() => setPaging({ filterKey, keys: keys.slice(0, -1) })}>
-            Previous
-          </Button>
-          <Button size="sm" disabled={!page.data?.nextKey || page.loading} onClick={() => page.data?.nextKey && setPaging({ filterKey, keys: [...keys, page.data.nextKey] })}>
-            Next
-          </Button>
-        </nav>
+        <KeysetPager
+          label={`${title} pages`}
+          pageIndex={keys.length - 1}
+          pageSize={TASK_PAGE_SIZE}
+          shown={page.data?.rows.length ?? 0}
+          count={page.data?.count}
+          loading={page.loading}
+          hasNext={Boolean(page.data?.nextKey)}
+          onPrevious={() => setPaging({ filterKey, keys: keys.slice(0, -1) })}
+          onNext={() => page.data?.nextKey && setPaging({ filterKey, keys: [...keys, page.data.nextKey] })}
+        />
       </Card>
       {session && <TaskPanel app={app} taskId={session} columns={columns} noun={noun} onClose={closeTask} />}
     </div>

@@ -4,10 +4,11 @@ import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
+import { KeysetPager } from '../../../ui/Pager';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { saveFile } from '../../../ui/download';
-import { formatDate, formatDateTime, formatNumber } from '../../../ui/format';
+import { formatDate, formatDateTime } from '../../../ui/format';
 
 /** Who made an entry: the admin, or the provider when there is none (ghost mode, staff). */
 export function actorName(entry: Pick<AuditEntry, 'admin'>): string {
@@ -61,10 +62,6 @@ export default function AuditLog() {
     }
   };
 
-  const pageIndex = keys.length - 1;
-  const first = pageIndex * AUDIT_PAGE_SIZE + 1;
-  const shown = page.data?.entries.length ?? 0;
-
   return (
     <div className="page">
       <div className="page-header">
@@ -83,17 +80,17 @@ export default function AuditLog() {
         ) : (
           <Table caption="Audit log" columns={columns} rows={page.data?.entries} rowKey={(e) => String(e.id)} loading={page.loading} empty="No entries yet" />
         )}
-        <nav className="pager" aria-label="Audit log pages">
-          <span className="muted" aria-live="polite">
-            {page.data && shown > 0 ? `${formatNumber(first)}–${formatNumber(first + shown - 1)} of ${formatNumber(page.data.count)}` : ''}
-          </span>
-          <Button size="sm" disabled={pageIndex === 0 || page.loading} onClick={() => setKeys((k) => k.slice(0, -1))}>
-            Previous
-          </Button>
-          <Button size="sm" disabled={!page.data?.nextKey || page.loading} onClick={() => page.data?.nextKey && setKeys((k) => [...k, page.data!.nextKey])}>
-            Next
-          </Button>
-        </nav>
+        <KeysetPager
+          label="Audit log pages"
+          pageIndex={keys.length - 1}
+          pageSize={AUDIT_PAGE_SIZE}
+          shown={page.data?.entries.length ?? 0}
+          count={page.data?.count}
+          loading={page.loading}
+          hasNext={Boolean(page.data?.nextKey)}
+          onPrevious={() => setKeys((k) => k.slice(0, -1))}
+          onNext={() => page.data?.nextKey && setKeys((k) => [...k, page.data!.nextKey])}
+        />
       </Card>
     </div>
   );
