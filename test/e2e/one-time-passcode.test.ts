@@ -122,4 +122,25 @@ describe('One-Time Passcode in Chromium', () => {
       .toBeGreaterThan(0);
     await log.getByRole('cell', { name: '200' }).first().waitFor();
   });
+
+  it('every One-Time Passcode page fits a 360 px side panel without sideways scrolling', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    await narrow.goto(server.links['admin@acme.test']!);
+    await narrow.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    const pages: [string, string][] = [
+      ['', 'One-Time Passcode'],
+      ['/authentications', 'Authentications'],
+      ['/settings/general', 'One-Time Passcode: General'],
+      ['/settings/sms-content', 'One-Time Passcode: SMS content'],
+      ['/settings/webhooks', 'One-Time Passcode: Webhooks'],
+    ];
+    for (const [path, heading] of pages) {
+      await narrow.goto(`${server.url}/one-time-passcode${path}`);
+      await narrow.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await narrow.waitForLoadState('networkidle').catch(() => {});
+      const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `${path || '/'} is ${width} px wide`).toBeLessThanOrEqual(360);
+    }
+    await narrow.close();
+  });
 });
