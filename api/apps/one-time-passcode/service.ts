@@ -12,7 +12,7 @@ import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
-import type { Caller } from '../platform/caller';
+import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
 import {
   OTP_APP,
@@ -192,12 +192,18 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
   return { verification: verificationOf(done), created: prepared.created };
 }
 
+/** A v1 call that names no agent acts for the agent the verification was sent by. */
+function actingFor(caller: Caller, row: Row): Caller {
+  return caller.kind === 'api' && caller.label === API_KEY_ACTOR && row.agent ? apiCaller(row.agent, caller.ip, caller.userAgent) : caller;
+}
+
 /** Checks a code: approved, pending (attempts left), max_attempts_reached, expired or canceled. */
 export async function checkPasscode(deps: OtpDeps, accountId: string, id: string, code: string, caller: Caller): Promise<OtpVerification> {
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
     if (row.status !== 'pending') return verificationOf(row);
+    caller = actingFor(caller, row);
     row = (await sql<Row>`update otp_verifications set checks = checks + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
     const expected = Buffer.from(row.code_hmac, 'hex');
     const given = Buffer.from(codeHmac(deps.config.encryptionKey, row.id, code), 'hex');
@@ -226,6 +232,7 @@ export async function cancelVerification(deps: OtpDeps, accountId: string, id: s
   return deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
     if (row.status !== 'pending') return verificationOf(row);
+    caller = actingFor(caller, row);
     row = await end(trx, accountId, row, 'canceled', now, caller, { description: 'Verification canceled' });
     await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Canceled the passcode for ${maskPhone(row.phone_number)}`, event: 'otp.canceled' });
     return verificationOf(row);
