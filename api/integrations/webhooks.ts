@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
-import { webhookSigningSecrets } from '../developers/keys';
+import { developerKeys, webhookSigningSecrets } from '../developers/keys';
 import { notify } from '../notifications/notify';
 import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
 
@@ -58,7 +58,11 @@ async function lease(deps: Pick<Deps, 'db' | 'now'>, o: Required<WebhookWorkerOp
 type Outcome = { ok: boolean; gone: boolean; statusCode: number | null; durationMs: number; excerpt: string };
 
 async function post(deps: Pick<Deps, 'db' | 'config' | 'now'>, job: Leased): Promise<Outcome> {
-  const secrets = await deps.db.tenant(job.account_id, (trx) => webhookSigningSecrets(trx, job.account_id, deps.config.encryptionKey, deps.now()));
+  const secrets = await deps.db.tenant(job.account_id, async (trx) => {
+    // an account that never opened Developers gets its keys now: every request is signed
+    await developerKeys(trx, job.account_id, deps.config.encryptionKey, null);
+    return webhookSigningSecrets(trx, job.account_id, deps.config.encryptionKey, deps.now());
+  });
   const body = JSON.stringify(job.payload);
   const started = performance.now();
   try {
