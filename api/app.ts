@@ -21,6 +21,11 @@ import { watchTowerRoutes } from './routes/watch-tower';
 import { ghostModeRoutes } from './routes/ghost-mode';
 import { zoomRoutes } from './routes/zoom';
 import { webexRoutes } from './routes/webex';
+import './apps/index';
+import { v1Routes } from './apps/platform/v1-routes';
+import { agentScope } from './apps/platform/agent-session';
+import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
+import { platformRoutes } from './apps/platform/platform-routes';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -43,10 +48,13 @@ export function createApi(deps: Deps) {
   api.route('/', signInRoutes);
   api.route('/', zoomRoutes);
   api.route('/', webexRoutes);
+  // the apps platform API for customers' systems: the secret key, never a console session
+  api.route('/v1', v1Routes());
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();
   authed.use('*', requireSession());
+  authed.use('*', agentScope());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);
@@ -61,6 +69,9 @@ export function createApi(deps: Deps) {
   authed.route('/', smsRoutes);
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
+  authed.route('/', platformRoutes);
+  authed.route('/', appActionRoutes);
+  authed.route('/', appConsoleRoutes);
   api.route('/', authed);
 
   api.notFound(() => {

@@ -11,6 +11,7 @@ import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/se
 import { createDevIdp } from './identity/dev-idp';
 import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
+import { startAppJobs } from './apps/platform/jobs';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +38,8 @@ async function main() {
   // Log shipping runs beside the API; the queue is in the database, so any number of
   // processes may run it (rows are leased with skip locked).
   const shipper = config.logShipping ? startLogShipper(deps) : null;
+  // webhook delivery and verification expiry: durable jobs in the database, like log shipping
+  const appJobs = startAppJobs(deps);
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
   console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
@@ -65,6 +68,7 @@ async function main() {
     server.close();
     stopMaintenance();
     await shipper?.stop();
+    await appJobs.stop();
     await runtime.close();
     process.exit(0);
   };
