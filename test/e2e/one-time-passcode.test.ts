@@ -24,7 +24,7 @@ describe('One-Time Passcode in Chromium', () => {
       env: { OUTBOUND_ALLOW_HOSTS: receiver.host, OUTBOUND_CA_FILE: path.join(ROOT, 'test/fixtures/loopback-cert.pem') },
     });
     browser = await launchBrowser();
-    page = await browser.newPage();
+    page = await (await browser.newContext()).newPage();
     await page.goto(server.links['admin@acme.test']!);
     await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
   });
@@ -32,6 +32,16 @@ describe('One-Time Passcode in Chromium', () => {
     await browser?.close();
     await server?.stop();
     await receiver?.close();
+  });
+
+  it('the admin chooses the Development outbox on SMS Configuration', async () => {
+    await page.goto(`${server.url}/settings/sms-configuration`);
+    const card = page.locator('[data-integration="dev-outbox"]');
+    await card.waitFor();
+    // the demo account may already send through it; otherwise it is one click
+    const connect = card.getByRole('button', { name: 'Connect Development outbox' });
+    if (await connect.isVisible()) await connect.click();
+    await page.locator('[data-integration="dev-outbox"][data-connected="true"]').getByRole('link', { name: 'Open the development outbox' }).waitFor();
   });
 
   it('an admin sends a passcode from the dashboard, reads it in the development outbox and checks it', async () => {
