@@ -106,6 +106,18 @@ describe('accessibility of the console in Chromium', () => {
     }
 
     it("an authentication's detail panel has no WCAG A/AA violations", async () => {
+      // one passcode of its own through the development outbox, so the list has a task to open
+      await page.goto(`${server.url}/settings/sms-configuration`);
+      const outbox = page.locator('[data-integration="dev-outbox"]');
+      await outbox.waitFor();
+      const connect = outbox.getByRole('button', { name: 'Connect Development outbox' });
+      if (await connect.isVisible()) await connect.click();
+      await page.locator('[data-integration="dev-outbox"][data-connected="true"]').waitFor();
+      await page.goto(`${server.url}/one-time-passcode`);
+      const send = page.getByRole('form', { name: 'Send passcode' });
+      await send.getByLabel('Phone number').fill('+15550107788');
+      await send.getByRole('button', { name: 'Send passcode' }).click();
+      await page.getByTestId('action-status').waitFor();
       await page.goto(`${server.url}/one-time-passcode/authentications`);
       await page.getByRole('table', { name: 'Authentications' }).getByRole('button').first().click();
       await page.getByRole('list', { name: 'Timeline' }).waitFor();
@@ -326,6 +338,10 @@ describe('accessibility of the Zoom entry in Chromium', () => {
     })();`);
     await page.goto(`${server.url}/zoom/`);
     await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
+    await expectNoViolations(page);
+    // the Agent Preview with an app's action form open
+    await page.getByRole('button', { name: 'One-Time Passcode' }).click();
+    await page.getByRole('form', { name: 'Send passcode' }).waitFor();
     await expectNoViolations(page);
     await page.context().close();
   });
