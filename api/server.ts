@@ -12,6 +12,7 @@ import { createDevIdp } from './identity/dev-idp';
 import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
 import { startAppJobs } from './apps/platform/jobs';
+import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
@@ -20,8 +21,10 @@ async function main() {
   const config = loadConfig();
   const runtime = await openRuntime(config);
   const { deps, db } = runtime;
+  let seedHistory = false;
   if (config.autoSeed && !(await hasAnyAccount(db))) {
     await seedDemo(db);
+    seedHistory = true;
     console.log('Seeded the demo accounts (Acme Support, Globex Care, Switchboard staff).');
   }
   if (db.kind === 'pglite') await refreshStatistics(db);
@@ -40,6 +43,13 @@ async function main() {
   const shipper = config.logShipping ? startLogShipper(deps) : null;
   // webhook delivery and verification expiry: durable jobs in the database, like log shipping
   const appJobs = startAppJobs(deps);
+  // The apps' demo history runs through the real service functions; it is made after the
+  // server listens so a first start is not held up by it.
+  if (seedHistory) {
+    seedOtpHistory(deps)
+      .then((n) => console.log(`Demo history ready: ${n} one-time passcodes (development outbox).`))
+      .catch((err) => deps.log('demo history failed', err));
+  }
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
   console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);

@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
 import { developerKeys, webhookSigningSecrets } from '../developers/keys';
 import { notify } from '../notifications/notify';
+import { SIGNATURE_HEADER, webhookSignature } from '../developers/signature';
 import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
 
 // The webhook worker: leases due delivery jobs (for update skip locked, so several processes
@@ -10,13 +10,6 @@ import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
 // outbound safety module and settles the job. At least once: a job is only marked succeeded
 // after a 2xx, so a crash between the POST and the update delivers it again.
 
-export const SIGNATURE_HEADER = 'X-Signature';
-
-/** t=<unix>,v1=<hex HMAC-SHA256("<t>.<body>")> per secret: the scheme Stripe's libraries verify. */
-export function signWebhook(rawBody: string, secrets: readonly string[], unixSeconds: number): string {
-  const v1 = secrets.map((s) => `v1=${crypto.createHmac('sha256', s).update(`${unixSeconds}.${rawBody}`).digest('hex')}`);
-  return [`t=${unixSeconds}`, ...v1].join(',');
-}
 
 /** Delay before attempt n+1 after attempt n failed (n from 1); null: give up. */
 export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
@@ -70,7 +63,7 @@ async function post(deps: Pick<Deps, 'db' | 'config' | 'now'>, job: Leased): Pro
       job.url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'Switchboard-Webhooks/1', [SIGNATURE_HEADER]: signWebhook(body, secrets, Math.floor(deps.now().getTime() / 1000)) },
+        headers: { 'content-type': 'application/json', 'user-agent': 'Switchboard-Webhooks/1', [SIGNATURE_HEADER]: webhookSignature(body, secrets, Math.floor(deps.now().getTime() / 1000)) },
         body,
       },
       { ...outboundPolicy(deps.config), timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: 64 * 1024 },

@@ -83,7 +83,7 @@ export const smsRoutes = new Hono<AppEnv>()
       if (removed) {
         await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: removed.provider === DEV_OUTBOX_PROVIDER ? 'Disconnected the development outbox' : 'Disconnected Twilio', event: 'sms.disconnected' });
       }
-      return { provider: null };
+      return current(trx, session.accountId, c.var.deps.config.env === 'production');
     });
     return c.json(answer);
   });

@@ -26,8 +26,9 @@ export function apiCaller(agent: string | null | undefined, ip: string | null, u
 }
 
 export function sessionCaller(session: Session, ip: string | null, userAgent: string | null): Caller {
-  if (session.role === ('agent' as never)) {
-    return { kind: 'agent', actor: { id: session.adminId, firstName: session.email, lastName: '' }, label: session.email, ip, userAgent };
+  if (session.role === 'agent') {
+    // agents are not admins: the audit entry names them, with no admin id
+    return { kind: 'agent', actor: { id: null, firstName: session.email, lastName: '' }, label: session.email, ip, userAgent };
   }
   const name = `${session.firstName} ${session.lastName}`.trim() || session.email;
   return { kind: 'admin', actor: actorOf(session), label: name, ip, userAgent };
