@@ -26,6 +26,7 @@ import { v1Routes } from './apps/platform/v1-routes';
 import { agentScope } from './apps/platform/agent-session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
+import { customerPageRoutes } from './customer-pages/frame';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -84,6 +85,8 @@ export function createApi(deps: Deps) {
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
   app.route('/api', createApi(deps));
+  // customer pages: server-rendered, no console code, no session
+  app.route('/', customerPageRoutes(deps));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));
   app.onError((err, c) => errorResponse(err, c, deps.log));

@@ -33,6 +33,8 @@ import { taskEvents } from './task-events';
 import { addDays, zonedDay, zonedMidnight } from './zoned-time';
 import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
 import { sql } from 'kysely';
+import { createLinkToken, linkUrl } from '../../customer-pages/links';
+import type { CustomerPagePreview } from '../../contract/platform';
 
 // The console API every app shares, under /api/{app}/… . The app's module (api/apps/<app>)
 // supplies its settings schema, templates, columns, statuses, events and queries.
@@ -235,6 +237,18 @@ export const appConsoleRoutes = new Hono<AppEnv>()
       audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Sent a test SMS to ${phoneNumber}`, event: 'app.sms-test-sent' }),
     );
     return c.json({ sent: true, provider: sent.provider, text } satisfies SmsTestAnswer);
+  })
+
+  /** A short-lived link to the preview customer page ("how your customers see your links"). */
+  .get('/:app/customer-page-preview', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const { accountId } = c.var.session;
+    const { db, config, now } = c.var.deps;
+    const answer = await db.tenant(accountId, async (trx): Promise<CustomerPagePreview> => {
+      const { token, expiresAt } = await createLinkToken(trx, accountId, { app: module.id, purpose: 'preview', ttlMs: 15 * 60_000, now: now() });
+      return { url: await linkUrl(trx, accountId, config.publicUrl, token), expiresAt: expiresAt.toISOString() };
+    });
+    return c.json(answer);
   })
 
   .get('/:app/webhooks', requireRole('admin'), async (c) => {
