@@ -110,6 +110,24 @@ describe('One-Time Passcode in Chromium', () => {
     await page.getByText('The message must contain {{code}}').waitFor();
   });
 
+  it('SMS content sends a test SMS to the development outbox', async () => {
+    await page.goto(`${server.url}/one-time-passcode/settings/sms-content`);
+    const test = page.getByRole('form', { name: 'Send test SMS' });
+    await test.getByLabel('Phone number').fill('+15550109999');
+    await test.getByRole('button', { name: 'Send test SMS' }).click();
+    await test.getByText('Sent through the development outbox.').waitFor();
+    await page.goto(`${server.url}/dev/sms-outbox`);
+    await page.getByTestId('outbox-message').filter({ hasText: '+15550109999' }).first().waitFor();
+  });
+
+  it('"How your customers see your links" opens the customer page preview', async () => {
+    await page.goto(`${server.url}/one-time-passcode/settings/sms-content`);
+    const [preview] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'How your customers see your links' }).click()]);
+    await preview.waitForURL(/\/c\//);
+    await preview.getByText('Acme Support').first().waitFor();
+    await preview.close();
+  });
+
   it('a webhook endpoint receives its test event, and the delivery log shows it', async () => {
     await page.goto(`${server.url}/one-time-passcode/settings/webhooks`);
     await page.getByRole('button', { name: 'Add endpoint' }).click();

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { change, formatChange, parsePeriod } from '../../../src/pages/apps/_frame/period';
 import { filtersFromSearch, filtersToQuery, filtersToSearch, hasFilters, NO_FILTERS, rangeError } from '../../../src/pages/apps/_frame/filters';
-import { maskPhone } from '../../../src/pages/apps/_frame/phone';
 import { countSegments } from '../../../src/pages/apps/_frame/sms-segments';
 import { fillTemplate, insertPlaceholder, missingPlaceholders, unknownPlaceholders } from '../../../src/pages/apps/_frame/template';
 import { shortenId } from '../../../src/ui/format';
@@ -61,28 +60,6 @@ describe('SMS segment counter', () => {
 
   it('counts an extension character as one unit once the message is UCS-2', () => {
     expect(countSegments('€я')).toMatchObject({ encoding: 'UCS-2', units: 2 });
-  });
-});
-
-describe('maskPhone', () => {
-  it('masks a North American number as +1 •••• •• 4567', () => {
-    expect(maskPhone('+15551234567')).toBe('+1 •••• •• 4567');
-  });
-
-  it('keeps a two-digit country code', () => {
-    expect(maskPhone('+447911123456')).toBe('+44 •••• •• 3456');
-  });
-
-  it('keeps a three-digit country code', () => {
-    expect(maskPhone('+353871234567')).toBe('+353 •••• • 4567');
-  });
-
-  it('masks what is not E.164 but its last two characters', () => {
-    expect(maskPhone('555-1234')).toBe('••••••34');
-  });
-
-  it('shows nothing for no number', () => {
-    expect(maskPhone(null)).toBe('');
   });
 });
 
