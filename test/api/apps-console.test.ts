@@ -58,6 +58,7 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
     const second = await t.call('GET', `${OTP}/tasks?limit=2&lastKey=${encodeURIComponent(first.headers.get('x-last-key')!)}`, { as: 'supervisor@acme.test' });
     expect(((await second.json()) as TaskRow[]).map((r) => r.id)).toEqual([taskIds[0]]);
     expect(second.headers.get('x-last-key')).toBeNull();
+    expect(second.headers.get('x-count')).toBeNull();
   });
 
   it('filters by status and by customer or phone', async () => {
