@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
@@ -124,10 +124,17 @@ export function ActivityList({ app, title, noun, columns, statuses }: ActivityLi
   const page = useQuery(`${app.id}:tasks:${filterKey}:${key ?? ''}`, (a, signal) =>
     a.getWithHeaders<TaskRow[]>(`/${app.id}/tasks`, { signal, query: { ...query, lastKey: key ?? undefined } }).then(({ data, headers }) => ({
       rows: data,
-      count: Number(headers.get(TASK_COUNT_HEADER) ?? data.length),
+      // the API counts on the first page only (deeper pages stay one index range scan)
+      count: headers.has(TASK_COUNT_HEADER) ? Number(headers.get(TASK_COUNT_HEADER)) : undefined,
       nextKey: headers.get(TASK_LAST_KEY_HEADER),
     })),
   );
+  // the first page's total, kept while paging through the same filters
+  const [total, setTotal] = useState<{ filterKey: string; count: number } | null>(null);
+  const count = page.data?.count;
+  useEffect(() => {
+    if (count !== undefined) setTotal({ filterKey, count });
+  }, [count, filterKey]);
 
   const setSearch = (next: string) => navigate(`${location}${next}`);
   const openTask = (id: string) => {
@@ -197,7 +204,7 @@ export function ActivityList({ app, title, noun, columns, statuses }: ActivityLi
           pageIndex={keys.length - 1}
           pageSize={TASK_PAGE_SIZE}
           shown={page.data?.rows.length ?? 0}
-          count={page.data?.count}
+          count={page.data?.count ?? (total?.filterKey === filterKey ? total.count : undefined)}
           loading={page.loading}
           hasNext={Boolean(page.data?.nextKey)}
           onPrevious={() => setPaging({ filterKey, keys: keys.slice(0, -1) })}
