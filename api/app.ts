@@ -22,6 +22,12 @@ import { watchTowerRoutes } from './routes/watch-tower';
 import { ghostModeRoutes } from './routes/ghost-mode';
 import { zoomRoutes } from './routes/zoom';
 import { webexRoutes } from './routes/webex';
+import './apps/index';
+import { v1Routes } from './apps/platform/v1-routes';
+import { agentScope } from './apps/platform/agent-session';
+import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
+import { platformRoutes } from './apps/platform/platform-routes';
+import { customerPageRoutes } from './customer-pages/frame';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -46,10 +52,13 @@ export function createApi(deps: Deps) {
   api.route('/', zoomRoutes);
   api.route('/', webexRoutes);
   api.route('/', stripeWebhookRoutes);
+  // the apps platform API for customers' systems: the secret key, never a console session
+  api.route('/v1', v1Routes());
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();
   authed.use('*', requireSession());
+  authed.use('*', agentScope());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);
@@ -64,6 +73,9 @@ export function createApi(deps: Deps) {
   authed.route('/', smsRoutes);
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
+  authed.route('/', platformRoutes);
+  authed.route('/', appActionRoutes);
+  authed.route('/', appConsoleRoutes);
   api.route('/', authed);
 
   api.notFound(() => {
@@ -76,6 +88,8 @@ export function createApi(deps: Deps) {
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
   app.route('/api', createApi(deps));
+  // customer pages: server-rendered, no console code, no session
+  app.route('/', customerPageRoutes(deps));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));
   app.onError((err, c) => errorResponse(err, c, deps.log));

@@ -14,7 +14,7 @@ export type AuditEntry = {
 };
 
 /** Who acted: an admin, or null when the provider did (ghost mode, staff actions). */
-export type Actor = { id: string; firstName: string; lastName: string } | null;
+export type Actor = { id: string | null; firstName: string; lastName: string } | null;
 
 export function actorOf(session: Session): Actor {
   if (session.ghost) return null;

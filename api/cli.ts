@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirBusy } from './db/lock';
 import { openRuntime } from './runtime';
 import { seedDemo } from './db/seed';
+import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { EmailSchema } from './contract/common';
 import * as v from 'valibot';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
@@ -45,6 +46,7 @@ async function main(args: string[]): Promise<void> {
     if (command === 'seed') {
       const accounts = await seedDemo(runtime.db, config.encryptionKey);
       console.log(`Seeded ${accounts.length} demo accounts: ${accounts.map((a) => a.account.name).join(', ')}.`);
+      console.log(`Made ${await seedOtpHistory(runtime.deps)} one-time passcodes of demo history.`);
     } else if (command === 'migrate') {
       console.log('Migrations are up to date.');
     } else {

@@ -11,6 +11,8 @@ import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/se
 import { createDevIdp } from './identity/dev-idp';
 import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
+import { startAppJobs } from './apps/platform/jobs';
+import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
@@ -21,8 +23,10 @@ async function main() {
   const config = loadConfig();
   const runtime = await openRuntime(config);
   const { deps, db } = runtime;
+  let seedHistory = false;
   if (config.autoSeed && !(await hasAnyAccount(db))) {
     await seedDemo(db, config.encryptionKey);
+    seedHistory = true;
     console.log('Seeded the demo accounts (Acme Support, Globex Care, Switchboard staff).');
   }
   if (db.kind === 'pglite') await refreshStatistics(db);
@@ -41,6 +45,15 @@ async function main() {
   const shipper = config.logShipping ? startLogShipper(deps, { leaseMs: config.jobLeaseSeconds * 1000 }) : null;
   // Periodic jobs (trials ending, overage reports): leased in the database, once across processes.
   const jobs = startJobRunner(deps, JOBS);
+  // webhook delivery and verification expiry: durable jobs in the database, like log shipping
+  const appJobs = startAppJobs(deps);
+  // The apps' demo history runs through the real service functions; it is made after the
+  // server listens so a first start is not held up by it.
+  if (seedHistory) {
+    seedOtpHistory(deps)
+      .then((n) => console.log(`Demo history ready: ${n} one-time passcodes (development outbox).`))
+      .catch((err) => deps.log('demo history failed', err));
+  }
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
   console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
@@ -79,7 +92,7 @@ async function main() {
     const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     stopMaintenance();
     // The workers hand their leased rows back at once so another process delivers them now.
-    await Promise.all([drained, shipper?.stop(), jobs.stop()]);
+    await Promise.all([drained, shipper?.stop(), jobs.stop(), appJobs.stop()]);
     clearInterval(idleSweep);
     clearTimeout(force);
     await runtime.close();

@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { APPS } from '../api/contract/apps';
+import { LoadingPanel } from '../src/ui/Spinner';
 import type { UnauthorizedCardProps } from './host';
 
 /** The agent functions of the released apps: what a host user without admin access can still use. */
@@ -18,8 +20,11 @@ function DefaultAgentPreview() {
   );
 }
 
+// the action forms and their runner load only for a user who has an agent session
+const AgentPreview = lazy(() => import('./AgentPreview'));
+
 /** Shown inside a desktop host to a user who is signed in there but is not a console admin. */
-export function UnauthorizedCard({ agentPreview }: UnauthorizedCardProps) {
+export function UnauthorizedCard({ agentPreview, agentToken }: UnauthorizedCardProps) {
   return (
     <main className="public-main">
       <section className="card public-card unauthorized-card" aria-labelledby="unauthorized-title">
@@ -35,7 +40,14 @@ export function UnauthorizedCard({ agentPreview }: UnauthorizedCardProps) {
             Agent Preview
           </h2>
           <div className="agent-preview-scroll" tabIndex={0} role="region" aria-label="Agent Preview list">
-            {agentPreview ?? <DefaultAgentPreview />}
+            {agentPreview ??
+              (agentToken ? (
+                <Suspense fallback={<LoadingPanel label="Loading agent functions" />}>
+                  <AgentPreview token={agentToken} />
+                </Suspense>
+              ) : (
+                <DefaultAgentPreview />
+              ))}
           </div>
         </section>
       </section>

@@ -9,13 +9,18 @@ export type TokenResult =
   | { outcome: 'token'; token: string; role?: Role }
   /** no session: the browser shows sign-in; an embedded host shows nothing */
   | { outcome: 'none' }
-  /** signed in to the host but without admin access to the console */
-  | { outcome: 'unauthorized' }
+  /**
+   * signed in to the host but without admin access to the console; `agentToken` is the session
+   * the sign-in answered anyway (an agent or supervisor), which the Agent Preview runs actions with
+   */
+  | { outcome: 'unauthorized'; agentToken?: string }
   | { outcome: 'error'; message: string };
 
 export type UnauthorizedCardProps = {
   /** the agent functions this user may still use, shown in the scrolling Agent Preview area */
   agentPreview?: ReactNode;
+  /** a session that may run agent actions: the Agent Preview becomes live with it */
+  agentToken?: string;
 };
 
 /**

@@ -22,7 +22,7 @@ export function outcomeOfError(error: unknown): TokenResult {
   return { outcome: 'error', message: GENERIC_ERROR };
 }
 
-/** A session for an admin or owner; a supervisor gets the card (the host user lacks admin access). */
+/** A session for an admin or owner; anyone else gets the card, keeping the token for agent actions. */
 export function outcomeOfToken(token: string, role: Role | undefined = decodeToken(token)?.role): TokenResult {
-  return hasRole(role, 'admin') ? { outcome: 'token', token, role } : { outcome: 'unauthorized' };
+  return hasRole(role, 'admin') ? { outcome: 'token', token, role } : { outcome: 'unauthorized', agentToken: token };
 }

@@ -9,7 +9,8 @@ import type { SessionClaims } from './token';
 export type Session = {
   adminId: string;
   accountId: string;
-  role: Role;
+  /** 'agent' for agent sessions: api/apps/platform/agent-session.ts decides what they reach */
+  role: Role | 'agent';
   isRoot: boolean;
   ghost: boolean;
   email: string;
@@ -49,6 +50,10 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
     const token = bearerToken(c.req.header('authorization'), c.req.query('token'));
     if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'Please sign in.');
     const claims = await tokens.verify(token);
+    if (claims.role === 'agent') {
+      c.set('session', agentSession(claims, c.var.timeZone));
+      return next();
+    }
     const admin = await db.tenant(claims.acc, (trx) =>
       trx
         .selectFrom('admins')
@@ -74,6 +79,11 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
     });
     await next();
   };
+}
+
+/** An agent is no admin: the signed claims are the whole session (short-lived token). */
+function agentSession(claims: SessionClaims & { exp: number }, timeZone: string): Session {
+  return { adminId: claims.sub, accountId: claims.acc, role: 'agent', isRoot: false, ghost: false, email: claims.email, firstName: '', lastName: '', staffId: null, timeZone, claims };
 }
 
 export function timeZone(): MiddlewareHandler<AppEnv> {

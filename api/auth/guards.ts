@@ -6,8 +6,9 @@ import type { AppEnv } from './context';
 const RANK: Record<Role, number> = { supervisor: 1, admin: 2, owner: 3 };
 
 /** The owner satisfies any required role; an admin satisfies admin and supervisor. */
-export function hasRole(actual: Role, required: Role): boolean {
-  return RANK[actual] >= RANK[required];
+export function hasRole(actual: Role | 'agent', required: Role): boolean {
+  // agent sessions hold no console role at all
+  return actual !== 'agent' && RANK[actual] >= RANK[required];
 }
 
 export function requireRole(required: Role): MiddlewareHandler<AppEnv> {

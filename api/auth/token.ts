@@ -10,7 +10,8 @@ export type SessionClaims = {
   sub: string;
   /** account id */
   acc: string;
-  role: Role;
+  /** 'agent': an agent session (apps platform), which may call only the agent routes */
+  role: Role | 'agent';
   root: boolean;
   ghost: boolean;
   email: string;

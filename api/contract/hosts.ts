@@ -11,7 +11,8 @@ export const ZoomContextBodySchema = v.object({
 export type ZoomContextBody = v.InferOutput<typeof ZoomContextBodySchema>;
 
 /** The Zoom sign-in also answers the role: a non-admin gets the 'not yet authorized' card. */
-export const ZoomLoginAnswerSchema = v.object({ token: v.string(), role: RoleSchema });
+/** role 'agent': a non-admin of an account that proved the user's e-mail domain (agent actions only) */
+export const ZoomLoginAnswerSchema = v.object({ token: v.string(), role: v.union([RoleSchema, v.literal('agent')]) });
 export type ZoomLoginAnswer = v.InferOutput<typeof ZoomLoginAnswerSchema>;
 
 /** POST /webex/authenticate: the user's JWT from the Webex embedded-app SDK; answers TokenAnswerSchema. */

@@ -29,6 +29,14 @@ export type TwilioSettings = v.InferOutput<typeof TwilioSettingsSchema>;
 
 export const SMS_PROVIDERS = ['twilio', 'cisco', 'zoom'] as const;
 
+/**
+ * The development outbox: messages are stored, not sent, and listed at GET /api/dev/sms-outbox.
+ * Offered only outside production (GET /sms says so in `devOutboxAvailable`); POST /sms with it
+ * in production answers 400.
+ */
+export const DEV_OUTBOX_PROVIDER = 'dev-outbox' as const;
+export const DevOutboxSaveBodySchema = v.object({ provider: v.literal(DEV_OUTBOX_PROVIDER) });
+
 /** POST /sms: only Twilio can be configured by the account itself (see twilioSettingsSchema). */
 export function smsSaveBodySchema(connected: boolean) {
   return v.object({
@@ -45,7 +53,9 @@ export type SmsSaveBody = v.InferOutput<typeof SmsManageBodySchema>;
 
 /** GET /sms and the answer of POST /sms: never the auth token. */
 export const SmsSettingsSchema = v.object({
-  provider: v.nullable(v.literal('twilio')),
+  provider: v.nullable(v.picklist(['twilio', DEV_OUTBOX_PROVIDER])),
   twilio: v.optional(v.object({ accountSid: v.string(), phoneNumber: v.string() })),
+  /** true outside production: the "Development outbox" card may be offered */
+  devOutboxAvailable: v.optional(v.boolean()),
 });
 export type SmsSettings = v.InferOutput<typeof SmsSettingsSchema>;

@@ -184,6 +184,11 @@ export interface DeveloperKeysTable {
   /** encryptSecret() of the whsec_… secret */
   webhook_secret_encrypted: string;
   created_at: CreatedAt;
+  /** sha256Hex of the sk_… key: how /api/v1 finds the account (0701) */
+  secret_key_hash: string | null;
+  /** the webhook secret before the last rotation, still signing for 24 h (0701) */
+  webhook_secret_prev_encrypted: string | null;
+  webhook_secret_rotated_at: Timestamp | null;
 }
 
 export interface CustomerResultsTable {
@@ -225,7 +230,8 @@ export interface NotificationReadsTable {
 
 export interface SmsSettingsTable {
   account_id: string;
-  provider: 'twilio';
+  /** dev-outbox keeps '' in the Twilio columns (0701) */
+  provider: 'twilio' | 'dev-outbox';
   account_sid: string;
   auth_token_enc: string;
   phone_number: string;
@@ -265,6 +271,68 @@ export interface LogOutboxTable {
   failed_at: Timestamp | null;
 }
 
+// ---- apps platform (0701); most of its queries are SQL in api/apps/platform
+type Json<T = Record<string, unknown>> = ColumnType<T, string, string>;
+
+export interface AppSettingsTable {
+  account_id: string;
+  app: string;
+  general: Json;
+  templates: Json<Record<string, string>>;
+  updated_at: Generated<Date>;
+}
+
+export interface OtpVerificationsTable {
+  id: Generated<string>;
+  account_id: string;
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  status: 'pending' | 'approved' | 'canceled' | 'max_attempts_reached' | 'expired' | 'failed';
+  code_hmac: string;
+  code_encrypted: string;
+  sends: Generated<number>;
+  checks: Generated<number>;
+  max_checks: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  verified_at: Timestamp | null;
+  failure_reason: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  account_id: string;
+  app: string;
+  url: string;
+  event_types: string[];
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  failing_since: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface DevSmsOutboxTable {
+  id: Generated<string>;
+  account_id: string;
+  to_number: string;
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface LinkTokensTable {
+  token_hash: string;
+  account_id: string;
+  app: string;
+  purpose: string;
+  task_id: string | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -291,4 +359,9 @@ export interface Schema {
   stripe_events: StripeEventsTable;
   meter_reports: MeterReportsTable;
   jobs: JobsTable;
+  app_settings: AppSettingsTable;
+  otp_verifications: OtpVerificationsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  dev_sms_outbox: DevSmsOutboxTable;
+  link_tokens: LinkTokensTable;
 }

@@ -4,10 +4,12 @@ import { SIGNATURE_HEADER } from '../contract/developers';
 export { SIGNATURE_HEADER };
 
 /**
- * The X-Signature of a webhook request: lowercase hex HMAC-SHA256 of the exact bytes of the
- * body, keyed with the account's webhook secret (the whole whsec_… string). The Developers page
- * documents this for customers; every webhook sender uses this function.
+ * The X-Signature of a webhook request: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw
+ * body>">` with one v1 per signing secret (two for 24 h after a rotation). It is the scheme
+ * Stripe's libraries verify; receivers reject a `t` more than 5 minutes away. Every webhook
+ * sender uses this function; the Developers page and the README show how to check it.
  */
-export function webhookSignature(rawBody: string | Buffer, webhookSecret: string): string {
-  return crypto.createHmac('sha256', webhookSecret).update(rawBody).digest('hex');
+export function webhookSignature(rawBody: string | Buffer, secrets: readonly string[], unixSeconds: number): string {
+  const v1 = secrets.map((s) => `v1=${crypto.createHmac('sha256', s).update(`${unixSeconds}.`).update(rawBody).digest('hex')}`);
+  return [`t=${unixSeconds}`, ...v1].join(',');
 }

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,
+    /** extra answer headers, e.g. Retry-After on a 429 */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -20,6 +22,7 @@ export const forbidden = (message = 'You do not have access to this') => new Api
 
 export function errorResponse(err: unknown, c: Context, log: (msg: string, err: unknown) => void = defaultLog) {
   if (err instanceof ApiError) {
+    for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
     return c.json({ code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) }, err.status);
   }
   if (err instanceof HTTPException) {

@@ -51,7 +51,8 @@ export const adminsRoutes = new Hono<AppEnv>()
         firstName: session.firstName,
         lastName: session.lastName,
         email: session.email,
-        role: session.role,
+        // agent sessions never reach bootstrap (api/apps/platform/agent-session.ts)
+        role: session.role as Exclude<typeof session.role, 'agent'>,
         isRoot: session.isRoot,
         ghost: session.ghost,
         apps,

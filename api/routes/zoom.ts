@@ -1,10 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
-import { issueSessionToken } from '../auth/sessions';
 import { HOST_ERRORS, ZoomContextBodySchema, type ZoomLoginAnswer } from '../contract/hosts';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
-import { resolveVerifiedEmail } from '../identity/resolve';
+import { hostSignIn } from '../apps/platform/agent-sign-in';
 import { verifyZoomContext, zoomApiFor } from '../identity/zoom';
 
 const notConfigured = () => new ApiError(503, HOST_ERRORS.ZOOM_NOT_CONFIGURED, 'Sign-in from Zoom is not set up on this server.');
@@ -21,7 +20,7 @@ export const zoomRoutes = new Hono<AppEnv>().post('/zoom/context', validate('jso
   if (user.verified === 0 || (user.status !== undefined && user.status !== 'active')) {
     throw new ApiError(403, HOST_ERRORS.ZOOM_USER_UNVERIFIED, 'Please confirm your e-mail address with Zoom, then reopen the app.');
   }
-  const { admin } = await resolveVerifiedEmail(deps, { email: user.email, firstName: user.first_name, lastName: user.last_name, platform: 'zoom' });
-  const answer: ZoomLoginAnswer = { token: await issueSessionToken(deps, admin), role: admin.role };
+  // non-admins of an account that proved the e-mail's domain get an agent session
+  const answer: ZoomLoginAnswer = await hostSignIn(deps, { email: user.email, firstName: user.first_name, lastName: user.last_name, platform: 'zoom' });
   return c.json(answer);
 });

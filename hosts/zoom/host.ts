@@ -19,7 +19,8 @@ export async function zoomSignIn(sdk: ZoomSdk, api: Api) {
     await sdk.config({ version: ZOOM_SDK_API_VERSION, capabilities: [...ZOOM_CAPABILITIES] });
     const { context } = await sdk.getAppContext();
     const answer = await api.post<ZoomLoginAnswer>('zoom/context', { context });
-    return outcomeOfToken(answer.token, answer.role);
+    // an agent session is no admin: the unauthorized card, whose Agent Preview uses the token
+    return outcomeOfToken(answer.token, answer.role === 'agent' ? undefined : answer.role);
   } catch (error) {
     return outcomeOfError(error);
   }

@@ -35,7 +35,7 @@ function HostGate({ host }: { host: Host }) {
   if (result.outcome === 'unauthorized') {
     return (
       <Suspense fallback={null}>
-        <host.UnauthorizedCard />
+        <host.UnauthorizedCard agentToken={result.agentToken} />
       </Suspense>
     );
   }

@@ -14,4 +14,5 @@ export const SettingsArea = lazy(() => import('../pages/settings'));
 export const WatchTowerArea = lazy(() => import('../pages/watch-tower'));
 export const AppArea = lazy(() => import('../pages/apps'));
 export const NotFoundPage = lazy(() => import('../pages/not-found'));
+export const DevSmsOutboxPage = lazy(() => import('../pages/dev-sms-outbox'));
 export const SearchDialog = lazy(() => import('../pages/search'));

@@ -25,6 +25,11 @@ export function SignedInRoutes() {
           <Pages.SettingsArea />
         </RequireRole>
       </Route>
+      <Route path="/dev/sms-outbox">
+        <RequireRole role="admin">
+          <Pages.DevSmsOutboxPage />
+        </RequireRole>
+      </Route>
       <Route path="/watch-tower" nest>
         <RequireRoot>
           <Pages.WatchTowerArea />

@@ -25,10 +25,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 }
 
 /** The honest stand-in for a screen a later piece of work will build. */
-export function NotBuiltYet({ title, children }: { title: string; children?: ReactNode }) {
+export function NotBuiltYet({ title, nav, children }: { title: string; nav?: ReactNode; children?: ReactNode }) {
   return (
     <div className="page">
       <h1 className="page-title">{title}</h1>
+      {nav}
       <Card>
         <p className="badge badge-neutral">Not built yet</p>
         <p>{children ?? 'This screen is not built yet. It will arrive in a later release of the console.'}</p>

@@ -48,7 +48,7 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
   it('nothing is configured at first', async () => {
     const res = await t.call('GET', '/sms', { as: 'admin@acme.test' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ provider: null });
+    expect(await res.json()).toEqual({ provider: null, devOutboxAvailable: true });
   });
 
   it('missing fields answer 400 with the messages of the form', async () => {
@@ -65,7 +65,7 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { ...body, twilio: { ...body.twilio, authToken: 'wrong' } } });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: 'TWILIO_INVALID_CREDENTIALS' });
-    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({ provider: null });
+    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
   });
 
   it('saving checks the credentials with Twilio and answers the account SID, never the token', async () => {
@@ -73,7 +73,7 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body });
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' } });
+    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' }, devOutboxAvailable: true });
     expect(text).not.toContain(TOKEN);
     const check = twilio.received.find((r) => r.path === `/2010-04-01/Accounts/${SID}.json`)!;
     expect(check.method).toBe('GET');
@@ -87,7 +87,7 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     expect(row.auth_token_enc.startsWith('v1.')).toBe(true);
     const text = await (await t.call('GET', '/sms', { as: 'owner@acme.test' })).text();
     expect(text).not.toContain(TOKEN);
-    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' } });
+    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' }, devOutboxAvailable: true });
   });
 
   it('the change is in the audit log', async () => {
@@ -104,7 +104,7 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain(TOKEN);
-    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550199' } });
+    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550199' }, devOutboxAvailable: true });
     // the check against Twilio used the stored token
     const check = twilio.received.find((r) => r.path === `/2010-04-01/Accounts/${SID}.json`)!;
     expect(check.headers.authorization).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
@@ -152,11 +152,11 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     const res = await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: '  ', phoneNumber: '+14155550100' } } });
     expect(res.status).toBe(400);
     expect((await res.json()).fields).toEqual({ 'twilio.authToken': 'Auth Token is required' });
-    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({ provider: null });
+    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
   });
 
   it("another account does not see Acme's settings", async () => {
-    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({ provider: null });
+    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
   });
 
   it('a supervisor cannot read or change SMS settings', async () => {
@@ -194,8 +194,8 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
   it('disconnecting removes the settings and is audited', async () => {
     const res = await t.call('DELETE', '/sms', { as: 'admin@acme.test' });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ provider: null });
-    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({ provider: null });
+    expect(await res.json()).toEqual({ provider: null, devOutboxAvailable: true });
+    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
     const rows = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('audit_log').selectAll().where('event', '=', 'sms.disconnected').execute());
     expect(rows).toHaveLength(1);
   });

@@ -58,10 +58,13 @@ describe.each(DATABASE_KINDS)('sign-in from Webex (%s)', (kind) => {
     expect(row).toEqual({ platform: 'webex', first_name: 'Wendy', last_name: 'Bex Lee' });
   });
 
-  it('a Webex user whose company already has an account is refused with ACCOUNT_EXISTS', async () => {
+  it('a Webex user of a company that has an account, who is no admin, gets an agent session that only runs agent actions', async () => {
     const res = await signIn(await broker.sign(user('someone.else@acme.test'), { now: t.clock.now }));
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: 'ACCOUNT_EXISTS' });
+    expect(res.status).toBe(200);
+    const { token } = (await res.json()) as { token: string };
+    const apps = (await (await t.call('GET', '/agent/apps', { token })).json()) as { apps: { id: string }[] };
+    expect(apps.apps.map((a) => a.id)).toContain('one-time-passcode');
+    expect((await t.call('GET', '/admins/bootstrap', { token })).status).toBe(403);
   });
 
   it('an expired token is refused', async () => {

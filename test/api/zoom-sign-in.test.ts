@@ -57,10 +57,13 @@ describe.each(DATABASE_KINDS)('sign-in from Zoom (%s)', (kind) => {
     expect(account).toEqual({ platform: 'zoom', name: 'Zoomco' });
   });
 
-  it('a Zoom user whose company already has an account is refused with ACCOUNT_EXISTS', async () => {
+  it('a Zoom user of a company that has an account, who is no admin, gets an agent session that only runs agent actions', async () => {
     const res = await signIn(context({ uid: 'z-stranger' }));
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: 'ACCOUNT_EXISTS' });
+    expect(res.status).toBe(200);
+    const body = v.parse(ZoomLoginAnswerSchema, await res.json());
+    expect(body.role).toBe('agent');
+    expect((await t.call('GET', '/agent/apps', { token: body.token })).status).toBe(200);
+    expect((await t.call('GET', '/admins/bootstrap', { token: body.token })).status).toBe(403);
   });
 
   it('an expired context is refused', async () => {

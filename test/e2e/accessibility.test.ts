@@ -91,6 +91,54 @@ describe('accessibility of the console in Chromium', () => {
       await expectNoViolations(page);
     });
 
+    const otpPages: [string, string, string][] = [
+      ['authentications', 'the authentications list', 'Authentications'],
+      ['settings/general', 'the one-time passcode general configuration', 'One-Time Passcode: General'],
+      ['settings/sms-content', 'the SMS content editor', 'One-Time Passcode: SMS content'],
+      ['settings/webhooks', 'the webhooks configuration', 'One-Time Passcode: Webhooks'],
+    ];
+    for (const [path, what, heading] of otpPages) {
+      it(`${what} has no WCAG A/AA violations`, async () => {
+        await page.goto(`${server.url}/one-time-passcode/${path}`);
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        await expectNoViolations(page);
+      });
+    }
+
+    it("an authentication's detail panel has no WCAG A/AA violations", async () => {
+      // one passcode of its own through the development outbox, so the list has a task to open
+      await page.goto(`${server.url}/settings/sms-configuration`);
+      const outbox = page.locator('[data-integration="dev-outbox"]');
+      await outbox.waitFor();
+      const connect = outbox.getByRole('button', { name: 'Connect Development outbox' });
+      if (await connect.isVisible()) await connect.click();
+      await page.locator('[data-integration="dev-outbox"][data-connected="true"]').waitFor();
+      await page.goto(`${server.url}/one-time-passcode`);
+      const send = page.getByRole('form', { name: 'Send passcode' });
+      await send.getByLabel('Phone number').fill('+15550107788');
+      await send.getByRole('button', { name: 'Send passcode' }).click();
+      await page.getByTestId('action-status').waitFor();
+      await page.goto(`${server.url}/one-time-passcode/authentications`);
+      await page.getByRole('table', { name: 'Authentications' }).getByRole('button').first().click();
+      await page.getByRole('list', { name: 'Timeline' }).waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it("the webhooks 'Add an endpoint' dialog has no WCAG A/AA violations", async () => {
+      await page.goto(`${server.url}/one-time-passcode/settings/webhooks`);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByRole('dialog', { name: 'Add an endpoint' }).waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
+
+    it('the development SMS outbox has no WCAG A/AA violations', async () => {
+      await page.goto(`${server.url}/dev/sms-outbox`);
+      await page.getByRole('heading', { name: 'Development SMS outbox', level: 1 }).waitFor();
+      await expectNoViolations(page);
+    });
+
     const settings: [string, string, string][] = [
       ['branding', 'the branding screen', 'Branding'],
       ['domain', 'the domain screen', 'Domain'],
@@ -304,6 +352,10 @@ describe('accessibility of the Zoom entry in Chromium', () => {
     })();`);
     await page.goto(`${server.url}/zoom/`);
     await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
+    await expectNoViolations(page);
+    // the Agent Preview with an app's action form open
+    await page.getByRole('button', { name: 'One-Time Passcode' }).click();
+    await page.getByRole('form', { name: 'Send passcode' }).waitFor();
     await expectNoViolations(page);
     await page.context().close();
   });

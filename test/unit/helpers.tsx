@@ -40,7 +40,7 @@ export function makeBootstrap({ role = 'owner', isRoot = false, apps, status = {
   };
 }
 
-type Answer = { status?: number; body?: unknown };
+type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
 type Handler = (request: Request) => Answer | Promise<Answer>;
 
 /** Replaces fetch with answers keyed by 'METHOD /api/path'; anything else answers 404. */
@@ -56,7 +56,7 @@ export function mockApi(routes: Record<string, Handler | Answer>) {
     const status = answer.status ?? 200;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...answer.headers },
     });
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -76,10 +76,10 @@ describe('developer key masking', () => {
     expect(maskWebhookSecret()).toBe('*'.repeat(32));
   });
   it('the documented signature is what the sample code computes', () => {
-    const body = Buffer.from('{"event":"verification.completed"}');
+    const body = Buffer.from('{"type":"otp.verified"}');
     const secret = 'whsec_test';
-    const expected = crypto.createHmac('sha256', secret).update(body).digest('hex');
-    expect(webhookSignature(body, secret)).toBe(expected);
+    const expected = crypto.createHmac('sha256', secret).update(`1700000000.${body.toString()}`).digest('hex');
+    expect(webhookSignature(body, [secret], 1700000000)).toBe(`t=1700000000,v1=${expected}`);
     expect(expected).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -15,6 +15,7 @@ import * as m0620 from './0620_proof_and_invitation_outcomes';
 import * as m0650 from './0650_result_totals';
 import * as m0700 from './0700_credit_ledger';
 import * as m0800 from './0800_billing';
+import * as m0701 from './0701_apps_platform';
 
 /** What a migration written in code may need from the server's configuration. */
 export type MigrationContext = { encryptionKey?: string };
@@ -22,4 +23,4 @@ export type MigrationContext = { encryptionKey?: string };
 /** SQL, and optionally a step in code (run in the system scope) for what SQL cannot do. */
 export type Migration = { id: string; sql: string; run?: (trx: Trx, context: MigrationContext) => Promise<void> };
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0620, m0640, m0650, m0700, m0800];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0620, m0640, m0650, m0700, m0701, m0800];

@@ -3,6 +3,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { Link, Route, Switch, useLocation } from 'wouter';
 import type { AppDefinition, AppId } from '../../../api/contract/apps';
 import { useStartFreeTrial, useSubscribe } from '../../api/billing';
+import { RequireRole } from '../../app/guards';
 import { bootstrapAtom } from '../../state/session';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
@@ -10,15 +11,15 @@ import { LoadingPanel } from '../../ui/Spinner';
 import NotFoundPage from '../not-found';
 import { AppPagePlaceholder } from './AppPagePlaceholder';
 
-type Dashboard = LazyExoticComponent<ComponentType<{ app: AppDefinition }>>;
+type Page = LazyExoticComponent<ComponentType<{ app: AppDefinition }>>;
 
 // Shared frame pages every billable app routes to (identity verification has neither).
-const FRAME_PAGES: Record<string, Dashboard> = {
+const FRAME_PAGES: Record<string, Page> = {
   pricing: lazy(() => import('./_frame/Pricing')),
   'settings/billing': lazy(() => import('./_frame/Billing')),
 };
 
-const DASHBOARDS: Record<AppId, Dashboard> = {
+const DASHBOARDS: Record<AppId, Page> = {
   passkeys: lazy(() => import('./passkeys')),
   'document-signature': lazy(() => import('./document-signature')),
   'e-form': lazy(() => import('./e-form')),
@@ -26,6 +27,25 @@ const DASHBOARDS: Record<AppId, Dashboard> = {
   payments: lazy(() => import('./payments')),
   'identity-verification': lazy(() => import('./identity-verification')),
 };
+
+/** The pages an app has built beyond its dashboard, by route; the rest show as not built yet. */
+const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
+  'one-time-passcode': {
+    authentications: lazy(() => import('./one-time-passcode/authentications')),
+    'settings/general': lazy(() => import('./one-time-passcode/general')),
+    'settings/sms-content': lazy(() => import('./one-time-passcode/sms-content')),
+    'settings/webhooks': lazy(() => import('./one-time-passcode/webhooks')),
+  },
+};
+
+function AppPage({ app, route }: { app: AppDefinition; route: string }) {
+  const Dashboard = DASHBOARDS[app.id];
+  if (route === '' || route === 'dashboard') return <Dashboard app={app} />;
+  const Page = PAGES[app.id]?.[route] ?? (app.billable ? FRAME_PAGES[route] : undefined);
+  const page = Page ? <Page app={app} /> : <AppPagePlaceholder app={app} route={route} />;
+  // Configuration is for admins, like the Configuration tab that leads to it.
+  return route.startsWith('settings/') ? <RequireRole role="admin">{page}</RequireRole> : page;
+}
 
 /** An app that isn't started yet: its pages wait behind a free-trial offer (pricing stays open). */
 function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean }) {
@@ -91,20 +111,16 @@ export default function AppArea({ app }: { app: AppDefinition }) {
   const billing = bootstrap?.billing[app.id];
   const inactive = billing?.status === 'inactive';
   if (inactive && location !== '/pricing') return <NotStarted app={app} trialUsed={!!billing?.trialEndsAt} />;
-  const Dashboard = DASHBOARDS[app.id];
   const onBillingPage = location === '/pricing' || location === '/settings/billing';
   return (
     <Suspense fallback={<LoadingPanel />}>
       {!onBillingPage && <BillingNotices app={app} status={billing?.status} paymentFailed={!!billing?.paymentFailed} />}
       <Switch>
-        {app.routes.map((route) => {
-          const Frame = app.billable ? FRAME_PAGES[route] : undefined;
-          return (
-            <Route key={route} path={`/${route}`}>
-              {route === '' || route === 'dashboard' ? <Dashboard app={app} /> : Frame ? <Frame app={app} /> : <AppPagePlaceholder app={app} route={route} />}
-            </Route>
-          );
-        })}
+        {app.routes.map((route) => (
+          <Route key={route} path={`/${route}`}>
+            <AppPage app={app} route={route} />
+          </Route>
+        ))}
         <Route component={NotFoundPage} />
       </Switch>
     </Suspense>

@@ -4,9 +4,11 @@ import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
+import { KeysetPager } from '../../../ui/Pager';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
-import { formatDate, formatDateTime, formatNumber } from '../../../ui/format';
+import { saveFile } from '../../../ui/download';
+import { formatDate, formatDateTime } from '../../../ui/format';
 
 /** Who made an entry: the admin, or the provider when there is none (ghost mode, staff). */
 export function actorName(entry: Pick<AuditEntry, 'admin'>): string {
@@ -53,23 +55,12 @@ export default function AuditLog() {
   const exportCsv = async () => {
     try {
       const { blob, filename } = await api.download('/audit-log/export', { query: { timezone: browserTimeZone() } });
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = filename ?? 'audit-log.csv';
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(blob, filename ?? 'audit-log.csv');
     } catch (err) {
       toast.error('The audit log could not be exported', errorMessage(err, 'Please try again later'));
       throw err;
     }
   };
-
-  const pageIndex = keys.length - 1;
-  const first = pageIndex * AUDIT_PAGE_SIZE + 1;
-  const shown = page.data?.entries.length ?? 0;
 
   return (
     <div className="page">
@@ -89,17 +80,17 @@ export default function AuditLog() {
         ) : (
           <Table caption="Audit log" columns={columns} rows={page.data?.entries} rowKey={(e) => String(e.id)} loading={page.loading} empty="No entries yet" />
         )}
-        <nav className="pager" aria-label="Audit log pages">
-          <span className="muted" aria-live="polite">
-            {page.data && shown > 0 ? `${formatNumber(first)}–${formatNumber(first + shown - 1)} of ${formatNumber(page.data.count)}` : ''}
-          </span>
-          <Button size="sm" disabled={pageIndex === 0 || page.loading} onClick={() => setKeys((k) => k.slice(0, -1))}>
-            Previous
-          </Button>
-          <Button size="sm" disabled={!page.data?.nextKey || page.loading} onClick={() => page.data?.nextKey && setKeys((k) => [...k, page.data!.nextKey])}>
-            Next
-          </Button>
-        </nav>
+        <KeysetPager
+          label="Audit log pages"
+          pageIndex={keys.length - 1}
+          pageSize={AUDIT_PAGE_SIZE}
+          shown={page.data?.entries.length ?? 0}
+          count={page.data?.count}
+          loading={page.loading}
+          hasNext={Boolean(page.data?.nextKey)}
+          onPrevious={() => setKeys((k) => k.slice(0, -1))}
+          onNext={() => page.data?.nextKey && setKeys((k) => [...k, page.data!.nextKey])}
+        />
       </Card>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { useAtomValue } from 'jotai';
 import { maskSecretKey, maskWebhookSecret, SIGNATURE_HEADER, type DeveloperKeys, type RotatableKey, type RotateKey } from '../../../../api/contract/developers';
 import { errorMessage } from '../../../api/client';
@@ -50,19 +50,88 @@ function KeyRow({ label, shown, value, hint, onRotate }: { label: string; shown:
   );
 }
 
-export const VERIFY_SAMPLE = `import crypto from 'node:crypto';
+/** Receivers reject a signature whose timestamp is further than this from their clock. */
+const TOLERANCE_SECONDS = 300;
 
-// rawBody: the request body exactly as received (a Buffer), before any JSON parsing
-function isFromSwitchboard(rawBody, signatureHeader, webhookSecret) {
-  const expected = crypto.createHmac('sha256', webhookSecret).update(rawBody).digest('hex');
-  const given = Buffer.from(signatureHeader ?? '', 'hex');
-  return given.length === 32 && crypto.timingSafeEqual(given, Buffer.from(expected, 'hex'));
+export const VERIFY_SAMPLES = {
+  Node: `import crypto from 'node:crypto';
+
+// rawBody: the request body exactly as received (a Buffer), before any JSON parsing.
+// header: ${SIGNATURE_HEADER}, e.g. "t=1767225600,v1=5f2b…" (two v1 values for a day after a rotation)
+function isFromSwitchboard(rawBody, header, webhookSecret) {
+  const parts = (header ?? '').split(',').map((p) => p.trim().split('='));
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
+  if (!Number.isInteger(t) || Math.abs(Date.now() / 1000 - t) > ${TOLERANCE_SECONDS}) return false;
+  const expected = crypto.createHmac('sha256', webhookSecret).update(\`\${t}.\`).update(rawBody).digest();
+  return parts
+    .filter(([k]) => k === 'v1')
+    .some(([, v]) => {
+      const given = Buffer.from(v ?? '', 'hex');
+      return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+    });
 }
 
 // Express: app.post('/webhooks', express.raw({ type: '*/*' }), (req, res) => {
 //   if (!isFromSwitchboard(req.body, req.get('${SIGNATURE_HEADER}'), process.env.WEBHOOK_SECRET)) return res.sendStatus(401);
 //   const event = JSON.parse(req.body); ...
-// });`;
+// });`,
+  Python: `import hashlib, hmac, time
+
+# raw_body: the request body exactly as received (bytes), before any JSON parsing.
+# header: ${SIGNATURE_HEADER}, e.g. "t=1767225600,v1=5f2b..." (two v1 values for a day after a rotation)
+def is_from_switchboard(raw_body: bytes, header: str, webhook_secret: str) -> bool:
+    pairs = [p.strip().split("=", 1) for p in (header or "").split(",") if "=" in p]
+    t = next((v for k, v in pairs if k == "t"), "")
+    if not t.isdigit() or abs(time.time() - int(t)) > ${TOLERANCE_SECONDS}:
+        return False
+    expected = hmac.new(webhook_secret.encode(), t.encode() + b"." + raw_body, hashlib.sha256).hexdigest()
+    return any(hmac.compare_digest(expected, v) for k, v in pairs if k == "v1")
+
+# Flask: @app.post("/webhooks")
+# def webhook():
+#     if not is_from_switchboard(request.get_data(), request.headers.get("${SIGNATURE_HEADER}"), os.environ["WEBHOOK_SECRET"]):
+#         abort(401)
+#     event = request.get_json()`,
+} as const;
+type SampleLanguage = keyof typeof VERIFY_SAMPLES;
+const LANGUAGES = Object.keys(VERIFY_SAMPLES) as SampleLanguage[];
+
+/** Node and Python samples as tabs (arrow keys move between them, as in any tab list). */
+function VerifySamples() {
+  const [language, setLanguage] = useState<SampleLanguage>('Node');
+  const move = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const next = LANGUAGES[(LANGUAGES.indexOf(language) + (e.key === 'ArrowRight' ? 1 : LANGUAGES.length - 1)) % LANGUAGES.length]!;
+    setLanguage(next);
+    document.getElementById(`verify-tab-${next}`)?.focus();
+  };
+  return (
+    <>
+      <div role="tablist" aria-label="Language" className="segmented">
+        {LANGUAGES.map((l) => (
+          <button
+            key={l}
+            id={`verify-tab-${l}`}
+            type="button"
+            role="tab"
+            aria-selected={l === language}
+            aria-controls="verify-panel"
+            tabIndex={l === language ? 0 : -1}
+            className={l === language ? 'segmented-item segmented-active' : 'segmented-item'}
+            onClick={() => setLanguage(l)}
+            onKeyDown={move}
+          >
+            {l}
+          </button>
+        ))}
+      </div>
+      {/* a wide sample scrolls sideways: focusable so the keyboard can scroll it too */}
+      <pre id="verify-panel" className="code-sample" tabIndex={0} role="tabpanel" aria-labelledby={`verify-tab-${language}`}>
+        <code>{VERIFY_SAMPLES[language]}</code>
+      </pre>
+    </>
+  );
+}
 
 export default function Developers() {
   const bootstrap = useAtomValue(bootstrapAtom);
@@ -128,16 +197,24 @@ export default function Developers() {
         onConfirm={() => (rotating ? rotate(rotating) : undefined)}
         onCancel={() => setRotating(null)}
       />
+      <Card title="API">
+        <p>
+          Your servers call the API under <code>/api/v1</code> with <code>Authorization: Bearer</code> and the secret key.{' '}
+          <a href="/api/v1/docs" target="_blank" rel="noreferrer">
+            API reference
+          </a>{' '}
+          (<a href="/api/v1/openapi.json">OpenAPI document</a>)
+        </p>
+      </Card>
       <Card title="Verifying webhooks">
         <p>
-          Every webhook request carries an <code>{SIGNATURE_HEADER}</code> header: the HMAC-SHA256 of the raw request body, keyed with your webhook secret (the
-          whole <code>whsec_…</code> value), as lowercase hex. Compute the same value over the body exactly as received and compare it in constant time; reject the
-          request when they differ.
+          Every webhook request carries an <code>{SIGNATURE_HEADER}</code> header such as <code>t=1767225600,v1=5f2b…</code>: <code>t</code> is when it was sent (Unix
+          seconds) and <code>v1</code> the lowercase hex HMAC-SHA256 of <code>{'"<t>.<raw body>"'}</code>, keyed with your webhook secret (the whole{' '}
+          <code>whsec_…</code> value). Compute it over the body exactly as received, compare in constant time, and reject a <code>t</code> more than 5 minutes
+          away. For 24 hours after you rotate the secret, requests carry two <code>v1</code> values (old and new key): accept either. It is the scheme Stripe's
+          libraries verify.
         </p>
-        {/* a wide sample scrolls sideways: focusable so the keyboard can scroll it too */}
-        <pre className="code-sample" tabIndex={0} role="region" aria-label="Signature verification sample">
-          <code>{VERIFY_SAMPLE}</code>
-        </pre>
+        <VerifySamples />
       </Card>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { smsSaveBodySchema, type SmsSettings } from '../../../../api/contract/sms';
+import { Link, useLocation } from 'wouter';
+import { DEV_OUTBOX_PROVIDER, smsSaveBodySchema, type SmsSettings } from '../../../../api/contract/sms';
 import { useApi, useQuery } from '../../../api/hooks';
 import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
@@ -10,7 +11,14 @@ import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
 import { toast } from '../../../ui/Toast';
 import { apiFields, check, type FieldErrors } from '../form-errors';
 
-type Provider = { id: 'twilio' | 'cisco' | 'zoom'; title: string; logo: string; description: string; disabledReason?: string };
+type Provider = { id: 'twilio' | 'cisco' | 'zoom' | typeof DEV_OUTBOX_PROVIDER; title: string; logo: string; description: string; disabledReason?: string };
+
+const DEV_OUTBOX: Provider = {
+  id: DEV_OUTBOX_PROVIDER,
+  title: 'Development outbox',
+  logo: 'Dev',
+  description: 'Keeps messages in the console instead of sending them, so every app works without a provider. Outside production only.',
+};
 
 const PROVIDERS: Provider[] = [
   { id: 'twilio', title: 'Twilio', logo: 'Tw', description: 'Send passcodes and links from your own Twilio number.' },
@@ -20,7 +28,7 @@ const PROVIDERS: Provider[] = [
 
 function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; settings: SmsSettings | undefined; onClose: () => void; onSaved: () => void }) {
   const api = useApi();
-  const managing = Boolean(settings?.provider);
+  const managing = settings?.provider === 'twilio';
   const [form, setForm] = useState({ accountSid: settings?.twilio?.accountSid ?? '', authToken: '', phoneNumber: settings?.twilio?.phoneNumber ?? '' });
   const [fields, setFields] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -101,9 +109,23 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
 
 export default function SmsConfigurationSettings() {
   const api = useApi();
+  const [, navigate] = useLocation();
   const query = useQuery('sms', (a, signal) => a.get<SmsSettings>('/sms', { signal }));
   const [editing, setEditing] = useState(false);
-  const connected = (id: Provider['id']) => id === 'twilio' && query.data?.provider === 'twilio';
+  const connected = (id: Provider['id']) => query.data?.provider === id;
+  // the server says where the development outbox may be offered (never in production)
+  const providers = query.data?.devOutboxAvailable ? [PROVIDERS[0]!, DEV_OUTBOX, ...PROVIDERS.slice(1)] : PROVIDERS;
+  const title = (id: Provider['id']) => (id === DEV_OUTBOX_PROVIDER ? 'Development outbox' : 'Twilio');
+
+  const chooseDevOutbox = async () => {
+    try {
+      await api.post<SmsSettings>('/sms', { provider: DEV_OUTBOX_PROVIDER });
+      toast.success('Development outbox has been configured');
+      query.reload();
+    } catch (error) {
+      toast.error('The development outbox could not be configured', errorMessage(error));
+    }
+  };
 
   return (
     <div className="page">
@@ -114,21 +136,28 @@ export default function SmsConfigurationSettings() {
       <QueryState query={query}>
         {() => (
           <div className="integration-grid">
-            {sortIntegrations(PROVIDERS, (p) => connected(p.id)).map((p) => (
+            {sortIntegrations(providers, (p) => connected(p.id)).map((p) => (
               <IntegrationCard
                 key={p.id}
                 id={p.id}
                 title={p.title}
                 logo={p.logo}
-                description={connected(p.id) && query.data?.twilio ? `Sending from ${query.data.twilio.phoneNumber} (account ${query.data.twilio.accountSid})` : p.description}
+                description={connected(p.id) && p.id === 'twilio' && query.data?.twilio ? `Sending from ${query.data.twilio.phoneNumber} (account ${query.data.twilio.accountSid})` : p.description}
+                status={
+                  p.id === DEV_OUTBOX_PROVIDER && connected(p.id) ? (
+                    <p>
+                      <Link href="~/dev/sms-outbox">Open the development outbox</Link>
+                    </p>
+                  ) : undefined
+                }
                 connected={connected(p.id)}
                 disabled={Boolean(p.disabledReason)}
                 disabledReason={p.disabledReason}
-                onConnect={() => setEditing(true)}
-                onManage={() => setEditing(true)}
+                onConnect={() => (p.id === DEV_OUTBOX_PROVIDER ? void chooseDevOutbox() : setEditing(true))}
+                onManage={() => (p.id === DEV_OUTBOX_PROVIDER ? navigate('~/dev/sms-outbox') : setEditing(true))}
                 onDisconnect={async () => {
                   await api.delete('/sms');
-                  toast.success('Twilio has been disconnected');
+                  toast.success(`${title(p.id)} has been disconnected`);
                   query.reload();
                 }}
               />

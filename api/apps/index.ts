@@ -1,0 +1,5 @@
+// Every app module registers itself with the frame when imported; adding an app is adding its
+// folder and one line here.
+import './one-time-passcode/module';
+
+export { appModule, appModules } from './platform/registry';

@@ -1,0 +1,259 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import * as v from 'valibot';
+import type { Deps } from '../../deps';
+import type { Trx } from '../../db/index';
+import { audit } from '../../audit';
+import { decryptSecret, encryptSecret } from '../../crypto';
+import { ApiError } from '../../http/errors';
+import { recordResult } from '../../results/record';
+import { assertAppUsable, chargeCredits } from '../platform/credits';
+import { addTaskEvent } from '../platform/task-events';
+import { enqueueWebhookEvent } from '../platform/webhook-events';
+import { storedAppSettings } from '../platform/app-settings';
+import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
+import { maskPhone } from '../../contract/platform';
+import {
+  OTP_APP,
+  OTP_DEFAULT_SETTINGS,
+  OTP_TEMPLATES,
+  OtpGeneralSettingsSchema,
+  type OtpGeneralSettings,
+  type OtpSendBody,
+  type OtpStatus,
+  type OtpVerification,
+} from '../../contract/apps/one-time-passcode';
+import type { ResultStatus } from '../../contract/results';
+
+// The One-Time Passcode rules, in one place: the /api/v1 routes, the agent and console actions
+// and the demo seed all call these functions. The code itself is never returned, listed, logged
+// or put in a webhook: it exists in the SMS, as an HMAC (for checking, in constant time) and
+// encrypted (only so a resend within the validity period sends the same code).
+
+type Row = {
+  id: string;
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  status: OtpStatus;
+  code_hmac: string;
+  code_encrypted: string;
+  sends: number;
+  checks: number;
+  max_checks: number;
+  created_at: Date;
+  expires_at: Date;
+  ended_at: Date | null;
+  verified_at: Date | null;
+  failure_reason: string | null;
+};
+
+const SEND_WINDOW_MS = 10 * 60_000;
+const RESULT_OF: Partial<Record<OtpStatus, ResultStatus>> = { approved: 'success', canceled: 'failure', max_attempts_reached: 'failure', failed: 'failure', expired: 'timeout' };
+
+export type OtpDeps = Pick<Deps, 'db' | 'config' | 'now' | 'log'>;
+
+function codeHmac(encryptionKey: string, id: string, code: string): string {
+  const key = crypto.createHash('sha256').update(`switchboard:otp:${encryptionKey}`).digest();
+  return crypto.createHmac('sha256', key).update(`${id}:${code}`).digest('hex');
+}
+
+export function verificationOf(r: Row): OtpVerification {
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    id: r.id,
+    status: r.status,
+    phoneNumber: maskPhone(r.phone_number)!,
+    customerRef: r.customer_ref,
+    agent: r.agent,
+    sends: r.sends,
+    checks: r.checks,
+    createdAt: new Date(r.created_at).toISOString(),
+    expiresAt: new Date(r.expires_at).toISOString(),
+    verifiedAt: iso(r.verified_at),
+    failureReason: r.failure_reason,
+  };
+}
+
+/** The event payload: what a receiver needs, never the code and never the full number. */
+function eventData(r: Row): Record<string, unknown> {
+  const { id, status, phoneNumber, customerRef, agent, sends, checks, expiresAt, verifiedAt, failureReason } = verificationOf(r);
+  return { id, status, phoneNumber, customerRef, agent, sends, checks, expiresAt, verifiedAt, failureReason };
+}
+
+export async function otpSettings(trx: Trx, accountId: string): Promise<OtpGeneralSettings> {
+  const { general } = await storedAppSettings(trx, accountId, OTP_APP);
+  const merged = v.safeParse(OtpGeneralSettingsSchema, { ...OTP_DEFAULT_SETTINGS, ...general });
+  return merged.success ? merged.output : OTP_DEFAULT_SETTINGS;
+}
+
+async function lockRow(trx: Trx, accountId: string, id: string): Promise<Row> {
+  const row = (await sql<Row>`select * from otp_verifications where account_id = ${accountId} and id = ${id} for update`.execute(trx)).rows[0];
+  if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no verification with this id.');
+  return row;
+}
+
+/** Ends a verification: status, result for search and Watch Tower, webhook, timeline. */
+async function end(trx: Trx, accountId: string, row: Row, status: OtpStatus, now: Date, caller: Caller | null, extra: { reason?: string; description: string; eventType?: string }): Promise<Row> {
+  const updated = (
+    await sql<Row>`update otp_verifications set status = ${status}, ended_at = ${now},
+        verified_at = ${status === 'approved' ? now : null}, failure_reason = ${extra.reason ?? null}
+      where id = ${row.id} returning *`.execute(trx)
+  ).rows[0]!;
+  await recordResult(trx, accountId, { app: OTP_APP, status: RESULT_OF[status]!, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
+  await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: status, description: extra.description, caller });
+  if (extra.eventType) await enqueueWebhookEvent(trx, accountId, OTP_APP, extra.eventType, eventData(updated), now);
+  return updated;
+}
+
+/** Lazily ends a pending verification whose time is up (the sweep does the same for the rest). */
+async function expireIfDue(trx: Trx, accountId: string, row: Row, now: Date): Promise<Row> {
+  if (row.status !== 'pending' || new Date(row.expires_at).getTime() > now.getTime()) return row;
+  return end(trx, accountId, row, 'expired', now, null, { description: 'Passcode expired', eventType: 'otp.expired' });
+}
+
+/**
+ * Sends a passcode (201 with the verification) or, while a verification for this number is
+ * pending, sends the same code again (a resend counts as a send).
+ */
+export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
+  const now = deps.now();
+  const phone = body.phoneNumber;
+  const prepared = await deps.db.tenant(accountId, async (trx) => {
+    await assertAppUsable(trx, accountId, OTP_APP, 1);
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    const settings = await otpSettings(trx, accountId);
+    // serialise sends to one number so the limit below cannot be raced past
+    await sql`select pg_advisory_xact_lock(hashtext(${`${accountId}:${phone}`}))`.execute(trx);
+    const since = new Date(now.getTime() - SEND_WINDOW_MS);
+    const recent = (await sql<{ n: number; oldest: Date | null }>`select count(*)::int as n, min(ts) as oldest from otp_sends
+      where account_id = ${accountId} and phone_number = ${phone} and ts > ${since}`.execute(trx)).rows[0]!;
+    if (recent.n >= settings.sendsPer10Minutes) {
+      const retryAfter = Math.max(1, Math.ceil((new Date(recent.oldest!).getTime() + SEND_WINDOW_MS - now.getTime()) / 1000));
+      throw new ApiError(429, 'TOO_MANY_SENDS', `At most ${settings.sendsPer10Minutes} passcodes can be sent to one number in 10 minutes. Try again in ${retryAfter} seconds.`, undefined, { 'Retry-After': String(retryAfter) });
+    }
+    let row = (await sql<Row>`select * from otp_verifications where account_id = ${accountId} and phone_number = ${phone} and status = 'pending'
+      order by created_at desc limit 1 for update`.execute(trx)).rows[0];
+    if (row) row = await expireIfDue(trx, accountId, row, now);
+    let code: string;
+    let created = false;
+    if (row && row.status === 'pending') {
+      code = decryptSecret(row.code_encrypted, deps.config.encryptionKey);
+    } else {
+      created = true;
+      const id = (await sql<{ id: string }>`select gen_random_uuid() as id`.execute(trx)).rows[0]!.id;
+      code = String(crypto.randomInt(0, 10 ** settings.codeLength)).padStart(settings.codeLength, '0');
+      row = (
+        await sql<Row>`insert into otp_verifications (id, account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, max_checks, created_at, expires_at)
+          values (${id}, ${accountId}, ${phone}, ${body.customerRef ?? null}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'pending',
+                  ${codeHmac(deps.config.encryptionKey, id, code)}, ${encryptSecret(code, deps.config.encryptionKey)}, ${settings.maxChecks},
+                  ${now}, ${new Date(now.getTime() + settings.validityMinutes * 60_000)})
+          returning *`.execute(trx)
+      ).rows[0]!;
+    }
+    await sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`.execute(trx);
+    const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
+    const { templates } = await storedAppSettings(trx, accountId, OTP_APP);
+    const text = renderTemplate(templates.passcode || OTP_TEMPLATES[0]!.defaultBody, { code, company: await companyName(trx, accountId), ttl: String(ttl) });
+    return { row, text, created };
+  });
+
+  let failure: string | null = null;
+  try {
+    await sendAccountSms(deps, accountId, phone, prepared.text);
+  } catch (err) {
+    // configuration problems are the caller's to fix (409 and such): nothing was sent
+    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') throw err;
+    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
+    if (!(err instanceof ApiError)) deps.log('OTP SMS failed', err);
+  }
+
+  const done = await deps.db.tenant(accountId, async (trx) => {
+    let row = await lockRow(trx, accountId, prepared.row.id);
+    const masked = maskPhone(row.phone_number);
+    if (failure !== null) {
+      if (row.status === 'pending' && row.sends === 0) {
+        row = await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
+      } else {
+        await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
+      }
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${masked} not delivered: ${failure}`, event: 'otp.send-failed' });
+      return row;
+    }
+    row = (await sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    await chargeCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
+    const description = row.sends === 1 ? `Passcode sent to ${masked}` : `Passcode sent again to ${masked} (send ${row.sends})`;
+    await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
+    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description, event: 'otp.sent' });
+    await enqueueWebhookEvent(trx, accountId, OTP_APP, 'otp.sent', eventData(row), now);
+    return row;
+  });
+  return { verification: verificationOf(done), created: prepared.created };
+}
+
+/** A v1 call that names no agent acts for the agent the verification was sent by. */
+function actingFor(caller: Caller, row: Row): Caller {
+  return caller.kind === 'api' && caller.label === API_KEY_ACTOR && row.agent ? apiCaller(row.agent, caller.ip, caller.userAgent) : caller;
+}
+
+/** Checks a code: approved, pending (attempts left), max_attempts_reached, expired or canceled. */
+export async function checkPasscode(deps: OtpDeps, accountId: string, id: string, code: string, caller: Caller): Promise<OtpVerification> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    if (row.status !== 'pending') return verificationOf(row);
+    caller = actingFor(caller, row);
+    row = (await sql<Row>`update otp_verifications set checks = checks + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    const expected = Buffer.from(row.code_hmac, 'hex');
+    const given = Buffer.from(codeHmac(deps.config.encryptionKey, row.id, code), 'hex');
+    const masked = maskPhone(row.phone_number);
+    if (crypto.timingSafeEqual(expected, given)) {
+      row = await end(trx, accountId, row, 'approved', now, caller, { description: 'Code correct: caller verified', eventType: 'otp.verified' });
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Verified ${masked} with a passcode`, event: 'otp.verified' });
+    } else if (row.checks >= row.max_checks) {
+      row = await end(trx, accountId, row, 'max_attempts_reached', now, caller, { description: `Wrong code: all ${row.max_checks} attempts used`, eventType: 'otp.failed' });
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode for ${masked} failed: all attempts used`, event: 'otp.failed' });
+    } else {
+      await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'wrong_code', description: `Wrong code (${row.max_checks - row.checks} attempts left)`, caller });
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Wrong passcode for ${masked}`, event: 'otp.checked' });
+    }
+    return verificationOf(row);
+  });
+}
+
+export async function getVerification(deps: OtpDeps, accountId: string, id: string): Promise<OtpVerification> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => verificationOf(await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now)));
+}
+
+export async function cancelVerification(deps: OtpDeps, accountId: string, id: string, caller: Caller): Promise<OtpVerification> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    if (row.status !== 'pending') return verificationOf(row);
+    caller = actingFor(caller, row);
+    row = await end(trx, accountId, row, 'canceled', now, caller, { description: 'Verification canceled' });
+    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Canceled the passcode for ${maskPhone(row.phone_number)}`, event: 'otp.canceled' });
+    return verificationOf(row);
+  });
+}
+
+/**
+ * The durable expiry sweep: pending verifications past their time become expired (result
+ * timeout, otp.expired), a batch at a time, whichever process gets there first.
+ */
+export async function expireDueVerifications(deps: OtpDeps, limit = 200): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db.system((trx) =>
+    sql<{ id: string; account_id: string }>`select id, account_id from otp_verifications where status = 'pending' and expires_at <= ${now}
+      order by expires_at limit ${limit}`.execute(trx),
+  );
+  for (const d of due.rows) {
+    await deps.db.tenant(d.account_id, async (trx) => {
+      const row = (await sql<Row>`select * from otp_verifications where id = ${d.id} and status = 'pending' for update skip locked`.execute(trx)).rows[0];
+      if (row) await expireIfDue(trx, d.account_id, row, now);
+    });
+  }
+  return due.rows.length;
+}

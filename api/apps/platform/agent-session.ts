@@ -1,0 +1,24 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../../auth/context';
+import { ApiError } from '../../http/errors';
+
+// Agent sessions (role 'agent' in the token) may call only what the Agent Preview needs: the
+// list of usable apps, each app's actions, running them, and polling a task's status.
+
+const AGENT_ROUTES: readonly RegExp[] = [
+  /^\/api\/agent\/apps$/,
+  /^\/api\/[a-z-]+\/actions(\/[a-z-]+)?$/,
+  /^\/api\/[a-z-]+\/tasks\/[0-9a-f-]{36}\/status$/,
+];
+
+export const AGENT_TOKEN_HOURS = 8;
+
+/** Placed after requireSession: agent sessions are refused everywhere but the agent routes. */
+export function agentScope(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.var.session.role === 'agent' && !AGENT_ROUTES.some((r) => r.test(c.req.path))) {
+      throw new ApiError(403, 'AGENT_FORBIDDEN', 'Agent sessions can only run app actions.');
+    }
+    await next();
+  };
+}

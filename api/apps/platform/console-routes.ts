@@ -1,0 +1,385 @@
+import { Hono, type Context } from 'hono';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import * as v from 'valibot';
+import type { AppEnv } from '../../auth/context';
+import { requireRole } from '../../auth/guards';
+import { audit, actorOf } from '../../audit';
+import { ApiError } from '../../http/errors';
+import { validate, validationError } from '../../http/validate';
+import {
+  DashboardQuerySchema,
+  RunActionBodySchema,
+  SmsContentBodySchema,
+  SmsTestBodySchema,
+  TASK_COUNT_HEADER,
+  TASK_LAST_KEY_HEADER,
+  TASK_PAGE_SIZE,
+  TaskQuerySchema,
+  WebhookEndpointBodySchema,
+  type DashboardAnswer,
+  type SmsContentAnswer,
+  type SmsTestAnswer,
+  type TaskDetail,
+  type TaskQuery,
+  type TaskRow,
+} from '../../contract/platform';
+import { zonedDateTime } from '../../routes/audit-log';
+import { appModule, type AppModule, type TaskFilter, type TaskKey } from './registry';
+import { sessionCaller } from './caller';
+import { saveAppSettings, storedAppSettings } from './app-settings';
+import { companyName, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
+import { taskEvents } from './task-events';
+import { addDays, zonedDay, zonedMidnight } from './zoned-time';
+import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
+import { sql } from 'kysely';
+import { createLinkToken, linkUrl } from '../../customer-pages/links';
+import type { CustomerPagePreview } from '../../contract/platform';
+
+// The console API every app shares, under /api/{app}/… . The app's module (api/apps/<app>)
+// supplies its settings schema, templates, columns, statuses, events and queries.
+
+const COUNT_CAP = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function moduleOf(c: Context<AppEnv>): AppModule {
+  const module = appModule(c.req.param('app') ?? '');
+  if (!module) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+  return module;
+}
+
+export function uuidParam(c: Context<AppEnv>, name: string): string {
+  const value = c.req.param(name) ?? '';
+  if (!UUID.test(value)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+  return value;
+}
+
+export function requestOrigin(c: Context<AppEnv>): { ip: string | null; userAgent: string | null } {
+  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return { ip: forwarded || env?.incoming?.socket?.remoteAddress || null, userAgent: c.req.header('user-agent') ?? null };
+}
+
+function filterOf(module: AppModule, q: TaskQuery, timeZone: string): TaskFilter {
+  if (q.status && !module.statuses.includes(q.status)) throw new ApiError(400, 'VALIDATION_FAILED', 'status: status is not a status of this app', { status: 'status is not a status of this app' });
+  if (q.from && q.to && q.from > q.to) throw new ApiError(400, 'VALIDATION_FAILED', 'to: to is before from', { to: 'to is before from' });
+  return {
+    status: q.status,
+    from: q.from ? zonedMidnight(q.from, timeZone) : undefined,
+    to: q.to ? zonedMidnight(addDays(q.to, 1), timeZone) : undefined,
+    agent: q.agent || undefined,
+    q: q.q || undefined,
+  };
+}
+
+function parseKey(key: string | undefined): TaskKey | null {
+  if (!key) return null;
+  const at = key.lastIndexOf('_');
+  return { ts: key.slice(0, at), id: key.slice(at + 1) };
+}
+
+const EXPORT_BATCH = 1000;
+
+export const appConsoleRoutes = new Hono<AppEnv>()
+  .get('/:app/dashboard', requireRole('supervisor'), validate('query', DashboardQuerySchema), async (c) => {
+    const module = moduleOf(c);
+    const { days } = c.req.valid('query');
+    const { accountId, timeZone } = c.var.session;
+    const now = c.var.deps.now();
+    const today = zonedDay(now, timeZone);
+    const first = addDays(today, -(days - 1));
+    const list = Array.from({ length: days }, (_, i) => addDays(first, i));
+    const period = { start: zonedMidnight(first, timeZone), previousStart: zonedMidnight(addDays(first, -days), timeZone), end: zonedMidnight(addDays(today, 1), timeZone), days: list, timeZone };
+    const answer = await c.var.deps.db.tenant(accountId, async (trx) => {
+      const { tiles, series } = await module.dashboard(trx, accountId, period);
+      const latest = (await module.listTasks(trx, accountId, {}, null, 5)).map(({ key: _key, ...row }) => row);
+      return { app: module.id, days, timeZone, tiles, series, latest } satisfies DashboardAnswer;
+    });
+    return c.json(answer);
+  })
+
+  .get('/:app/tasks', requireRole('supervisor'), validate('query', TaskQuerySchema), async (c) => {
+    const module = moduleOf(c);
+    const query = c.req.valid('query');
+    const { accountId, timeZone } = c.var.session;
+    const filter = filterOf(module, query, timeZone);
+    const limit = query.limit ?? TASK_PAGE_SIZE;
+    // the total is counted on the first page only (up to COUNT_CAP): later pages stay one
+    // index range scan, as cheap at page 1,000 as at page 2
+    const { rows, count } = await c.var.deps.db.tenant(accountId, async (trx) => ({
+      rows: await module.listTasks(trx, accountId, filter, parseKey(query.lastKey), limit + 1),
+      count: query.lastKey ? null : await module.countTasks(trx, accountId, filter, COUNT_CAP),
+    }));
+    const more = rows.length > limit;
+    const shown = more ? rows.slice(0, limit) : rows;
+    if (count !== null) c.header(TASK_COUNT_HEADER, String(count));
+    c.header('access-control-expose-headers', `${TASK_COUNT_HEADER}, ${TASK_LAST_KEY_HEADER}`);
+    if (more) {
+      const last = shown[shown.length - 1]!.key;
+      c.header(TASK_LAST_KEY_HEADER, `${last.ts}_${last.id}`);
+    }
+    return c.json(shown.map(({ key: _key, ...row }) => row satisfies TaskRow));
+  })
+
+  /** The filtered list as CSV, streamed a batch at a time; filters are checked before any byte. */
+  .get('/:app/tasks/export', requireRole('supervisor'), validate('query', TaskQuerySchema), async (c) => {
+    const module = moduleOf(c);
+    const query = c.req.valid('query');
+    const { accountId, timeZone } = c.var.session;
+    const filter = filterOf(module, query, timeZone);
+    const { db, now, log } = c.var.deps;
+    async function* rows() {
+      let after = parseKey(query.lastKey);
+      for (;;) {
+        const batch = await db.tenant(accountId, (trx) => module.listTasks(trx, accountId, filter, after, EXPORT_BATCH));
+        for (const row of batch) {
+          yield module.columns.map((col) => {
+            const value = col.key in row ? (row as unknown as Record<string, unknown>)[col.key] : row.values[col.key];
+            if (value === null || value === undefined) return '';
+            return col.kind === 'date' ? zonedDateTime(new Date(String(value)), timeZone) : String(value);
+          });
+        }
+        if (batch.length < EXPORT_BATCH) return;
+        after = batch[batch.length - 1]!.key;
+      }
+    }
+    const csv = stringify({ header: true, columns: module.columns.map((col) => (col.kind === 'date' ? `${col.label} (${timeZone})` : col.label)), escape_formulas: true });
+    const source = Readable.from(rows());
+    source.on('error', (err) => {
+      log(`${module.id} export failed`, err);
+      csv.destroy(err);
+    });
+    source.pipe(csv);
+    const day = zonedDay(now(), timeZone);
+    return new Response(Readable.toWeb(csv) as ReadableStream, {
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${module.id}-${day}.csv"`, 'cache-control': 'no-store' },
+    });
+  })
+
+  .get('/:app/tasks/:id', requireRole('supervisor'), async (c) => {
+    const module = moduleOf(c);
+    const id = uuidParam(c, 'id');
+    const { accountId } = c.var.session;
+    const detail = await c.var.deps.db.tenant(accountId, async (trx) => {
+      const task = await module.task(trx, accountId, id);
+      return task ? ({ ...task, events: await taskEvents(trx, accountId, id) } satisfies TaskDetail) : null;
+    });
+    if (!detail) throw new ApiError(404, 'NOT_FOUND', 'There is no task with this id.');
+    return c.json(detail);
+  })
+
+  .get('/:app/settings/general', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const { accountId } = c.var.session;
+    return c.json(await c.var.deps.db.tenant(accountId, (trx) => module.settings.read(trx, accountId)));
+  })
+
+  .put('/:app/settings/general', requireRole('admin'), validate('json', v.unknown()), async (c) => {
+    const module = moduleOf(c);
+    const parsed = v.safeParse(module.settings.schema, c.req.valid('json'));
+    if (!parsed.success) throw validationError(parsed.issues);
+    const session = c.var.session;
+    const answer = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      await saveAppSettings(trx, session.accountId, module.id, { general: parsed.output });
+      const summary = Object.entries(parsed.output).map(([k, val]) => `${k} ${String(val)}`).join(', ');
+      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Updated the general settings (${summary})`, event: 'app.settings-updated' });
+      return module.settings.read(trx, session.accountId);
+    });
+    return c.json(answer);
+  })
+
+  .get('/:app/settings/sms-content', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const { accountId } = c.var.session;
+    const answer = await c.var.deps.db.tenant(accountId, async (trx): Promise<SmsContentAnswer> => ({
+      company: await companyName(trx, accountId),
+      templates: templatesOf(module.templates, (await storedAppSettings(trx, accountId, module.id)).templates),
+    }));
+    return c.json(answer);
+  })
+
+  .put('/:app/settings/sms-content', requireRole('admin'), validate('json', SmsContentBodySchema), async (c) => {
+    const module = moduleOf(c);
+    const { templates } = c.req.valid('json');
+    const fields: Record<string, string> = {};
+    for (const [key, body] of Object.entries(templates)) {
+      const def = module.templates.find((t) => t.key === key);
+      if (!def) fields[`templates.${key}`] = 'This app sends no such message';
+      else if (body.trim()) {
+        const problem = templateProblem(def, body);
+        if (problem) fields[`templates.${key}`] = problem;
+      }
+    }
+    const first = Object.entries(fields)[0];
+    if (first) throw new ApiError(400, 'VALIDATION_FAILED', `${first[0]}: ${first[1]}`, fields);
+    const session = c.var.session;
+    const answer = await c.var.deps.db.tenant(session.accountId, async (trx): Promise<SmsContentAnswer> => {
+      const stored = (await storedAppSettings(trx, session.accountId, module.id)).templates;
+      const next = { ...stored };
+      for (const [key, body] of Object.entries(templates)) {
+        if (body.trim()) next[key] = body.trim();
+        else delete next[key];
+      }
+      await saveAppSettings(trx, session.accountId, module.id, { templates: next });
+      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Updated the SMS content (${Object.keys(templates).join(', ')})`, event: 'app.sms-content-updated' });
+      return { company: await companyName(trx, session.accountId), templates: templatesOf(module.templates, next) };
+    });
+    return c.json(answer);
+  })
+
+  .post('/:app/settings/sms-content/test', requireRole('admin'), validate('json', SmsTestBodySchema), async (c) => {
+    const module = moduleOf(c);
+    const { phoneNumber, message } = c.req.valid('json');
+    const session = c.var.session;
+    const { db, config } = c.var.deps;
+    const company = await db.tenant(session.accountId, (trx) => companyName(trx, session.accountId));
+    const text = renderTemplate(message, { code: '123456', company, ttl: '10', link: `${config.publicUrl}/c/preview` });
+    const sent = await sendAccountSms(c.var.deps, session.accountId, phoneNumber, text);
+    await db.tenant(session.accountId, (trx) =>
+      audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Sent a test SMS to ${phoneNumber}`, event: 'app.sms-test-sent' }),
+    );
+    return c.json({ sent: true, provider: sent.provider, text } satisfies SmsTestAnswer);
+  })
+
+  /** A short-lived link to the preview customer page ("how your customers see your links"). */
+  .get('/:app/customer-page-preview', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const { accountId } = c.var.session;
+    const { db, config, now } = c.var.deps;
+    const answer = await db.tenant(accountId, async (trx): Promise<CustomerPagePreview> => {
+      const { token, expiresAt } = await createLinkToken(trx, accountId, { app: module.id, purpose: 'preview', ttlMs: 15 * 60_000, now: now() });
+      return { url: await linkUrl(trx, accountId, config.publicUrl, token), expiresAt: expiresAt.toISOString() };
+    });
+    return c.json(answer);
+  })
+
+  .get('/:app/webhooks', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const { accountId } = c.var.session;
+    return c.json(await c.var.deps.db.tenant(accountId, (trx) => listEndpoints(trx, accountId, module.id)));
+  })
+
+  .post('/:app/webhooks', requireRole('admin'), validate('json', WebhookEndpointBodySchema), async (c) => {
+    const module = moduleOf(c);
+    const body = checkedEndpoint(module, c.req.valid('json'), c.var.deps.config);
+    const session = c.var.session;
+    const created = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const row = await trx
+        .insertInto('webhook_endpoints')
+        .values({ account_id: session.accountId, app: module.id, url: body.url, event_types: body.eventTypes, enabled: body.enabled })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Added the webhook endpoint ${body.url}`, event: 'webhook.created' });
+      return endpointById(trx, session.accountId, module.id, row.id);
+    });
+    return c.json(created, 201);
+  })
+
+  .put('/:app/webhooks/:id', requireRole('admin'), validate('json', WebhookEndpointBodySchema), async (c) => {
+    const module = moduleOf(c);
+    const id = uuidParam(c, 'id');
+    const body = checkedEndpoint(module, c.req.valid('json'), c.var.deps.config);
+    const session = c.var.session;
+    const updated = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const row = await trx
+        .updateTable('webhook_endpoints')
+        .set({ url: body.url, event_types: body.eventTypes, enabled: body.enabled, ...(body.enabled ? { disabled_reason: null, failing_since: null } : {}) })
+        .where('account_id', '=', session.accountId)
+        .where('app', '=', module.id)
+        .where('id', '=', id)
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) return null;
+      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Updated the webhook endpoint ${body.url}${body.enabled ? '' : ' (disabled)'}`, event: 'webhook.updated' });
+      return endpointById(trx, session.accountId, module.id, id);
+    });
+    if (!updated) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
+    return c.json(updated);
+  })
+
+  .delete('/:app/webhooks/:id', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const id = uuidParam(c, 'id');
+    const session = c.var.session;
+    const removed = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const row = await trx.deleteFrom('webhook_endpoints').where('account_id', '=', session.accountId).where('app', '=', module.id).where('id', '=', id).returning('url').executeTakeFirst();
+      if (row) await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Removed the webhook endpoint ${row.url}`, event: 'webhook.deleted' });
+      return row;
+    });
+    if (!removed) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
+    return c.json({ ok: true });
+  })
+
+  .post('/:app/webhooks/:id/test', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const id = uuidParam(c, 'id');
+    const session = c.var.session;
+    const now = c.var.deps.now();
+    const eventId = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const endpoint = await endpointById(trx, session.accountId, module.id, id);
+      if (!endpoint) return null;
+      const type = module.eventTypes[0]!;
+      const eid = await enqueueWebhookEvent(trx, session.accountId, module.id, type, { test: true, message: 'This is a test event from Switchboard.' }, now, id);
+      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Sent a test event to ${endpoint.url}`, event: 'webhook.test-sent' });
+      return eid;
+    });
+    if (!eventId) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
+    return c.json({ eventId: `evt_${eventId.replaceAll('-', '')}`, queued: true as const }, 201);
+  })
+
+  .get('/:app/webhooks/:id/deliveries', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const id = uuidParam(c, 'id');
+    const { accountId } = c.var.session;
+    const list = await c.var.deps.db.tenant(accountId, async (trx) => ((await endpointById(trx, accountId, module.id, id)) ? deliveriesOf(trx, accountId, id) : null));
+    if (!list) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
+    return c.json(list);
+  })
+
+  /** Delivers the same event again, as a new job (the receiver sees the same event id). */
+  .post('/:app/webhooks/deliveries/:id/resend', requireRole('admin'), async (c) => {
+    const module = moduleOf(c);
+    const id = uuidParam(c, 'id');
+    const session = c.var.session;
+    const now = c.var.deps.now();
+    const eventId = await c.var.deps.db.tenant(session.accountId, async (trx) => {
+      const row = (
+        await sql<{ event_id: string; endpoint_id: string; url: string }>`
+          insert into webhook_deliveries (account_id, endpoint_id, event_id, state, next_attempt_at, created_at, updated_at)
+          select d.account_id, d.endpoint_id, d.event_id, 'pending', ${now}, ${now}, ${now}
+          from webhook_deliveries d join webhook_endpoints p on p.id = d.endpoint_id
+          where d.id = ${id} and d.account_id = ${session.accountId} and p.app = ${module.id}
+          returning event_id, endpoint_id, (select url from webhook_endpoints where id = endpoint_id) as url`.execute(trx)
+      ).rows[0];
+      if (!row) return null;
+      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Resent a webhook event to ${row.url}`, event: 'webhook.resent' });
+      return row.event_id;
+    });
+    if (!eventId) throw new ApiError(404, 'NOT_FOUND', 'There is no such delivery.');
+    return c.json({ eventId: `evt_${eventId.replaceAll('-', '')}`, queued: true as const }, 201);
+  });
+
+function checkedEndpoint(module: AppModule, body: v.InferOutput<typeof WebhookEndpointBodySchema>, config: { env: string }) {
+  const unknown = body.eventTypes.find((t) => !module.eventTypes.includes(t));
+  if (unknown) throw new ApiError(400, 'VALIDATION_FAILED', `eventTypes: ${unknown} is not an event of this app`, { eventTypes: `${unknown} is not an event of this app` });
+  void config;
+  return body;
+}
+
+/** Agent actions and task polling: admins and supervisors in the console, and agent sessions. */
+export const appActionRoutes = new Hono<AppEnv>()
+  .get('/:app/actions', (c) => {
+    const module = moduleOf(c);
+    return c.json({ app: module.id, actions: [...module.actions] });
+  })
+  .post('/:app/actions/:key', validate('json', RunActionBodySchema), async (c) => {
+    const module = moduleOf(c);
+    const session = c.var.session;
+    const origin = requestOrigin(c);
+    const result = await module.runAction(c.var.deps, session.accountId, c.req.param('key'), c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent));
+    return c.json(result, 201);
+  })
+  .get('/:app/tasks/:id/status', async (c) => {
+    const module = moduleOf(c);
+    return c.json(await module.taskStatus(c.var.deps, c.var.session.accountId, uuidParam(c, 'id')));
+  });

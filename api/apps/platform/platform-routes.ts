@@ -1,0 +1,34 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../auth/context';
+import { requireRole } from '../../auth/guards';
+import { ApiError } from '../../http/errors';
+import { APPS } from '../../contract/apps';
+import type { AgentAppsAnswer, DevSmsMessage } from '../../contract/platform';
+import { appModule } from './registry';
+
+/** Account-wide routes of the apps platform (not under one app). */
+export const platformRoutes = new Hono<AppEnv>()
+  /** The apps an agent may use now: active (trial, subscription, enterprise) and with actions. */
+  .get('/agent/apps', async (c) => {
+    const { accountId } = c.var.session;
+    const billing = await c.var.deps.db.tenant(accountId, (trx) =>
+      trx.selectFrom('app_billing').select(['app', 'status']).where('account_id', '=', accountId).execute(),
+    );
+    const active = new Set(billing.filter((b) => b.status === 'free-trial' || b.status === 'subscription' || b.status === 'enterprise').map((b) => b.app));
+    const apps: AgentAppsAnswer['apps'] = [];
+    for (const app of APPS) {
+      const module = appModule(app.id);
+      if (module && active.has(app.id) && module.actions.length) apps.push({ id: app.id, title: app.title, color: app.color, actions: [...module.actions] });
+    }
+    return c.json({ apps } satisfies AgentAppsAnswer);
+  })
+
+  /** The development outbox (never in production): the account's messages, newest first. */
+  .get('/dev/sms-outbox', requireRole('supervisor'), async (c) => {
+    if (c.var.deps.config.env === 'production') throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+    const { accountId } = c.var.session;
+    const rows = await c.var.deps.db.tenant(accountId, (trx) =>
+      trx.selectFrom('dev_sms_outbox').select(['id', 'to_number', 'body', 'created_at']).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(200).execute(),
+    );
+    return c.json(rows.map((r): DevSmsMessage => ({ id: r.id, to: r.to_number, body: r.body, createdAt: new Date(r.created_at).toISOString() })));
+  });

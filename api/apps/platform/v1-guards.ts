@@ -1,0 +1,108 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { sql } from 'kysely';
+import type { AppEnv } from '../../auth/context';
+import { bearerToken } from '../../auth/context';
+import { sha256Hex } from '../../crypto';
+import { accountOfSecretKey } from '../../developers/keys';
+import { ApiError } from '../../http/errors';
+import { IDEMPOTENCY_HEADER } from '../../contract/platform';
+
+// The doors of /api/v1: the account's secret key, a token bucket per key, and Idempotency-Key.
+
+export type V1Env = { Variables: AppEnv['Variables'] & { apiAccountId: string } };
+
+export const INVALID_API_KEY_MESSAGE = 'Authenticate with the secret key from Settings > Developers: Authorization: Bearer sk_…';
+
+/** 401 INVALID_API_KEY for a missing, wrong or rotated key; never a console session. */
+export function requireApiKey(): MiddlewareHandler<V1Env> {
+  return async (c, next) => {
+    const key = bearerToken(c.req.header('authorization'), undefined);
+    if (!key || !key.startsWith('sk_') || key.length > 200) throw new ApiError(401, 'INVALID_API_KEY', INVALID_API_KEY_MESSAGE);
+    const accountId = await accountOfSecretKey(c.var.deps.db, key, c.var.deps.config.encryptionKey);
+    if (!accountId) throw new ApiError(401, 'INVALID_API_KEY', INVALID_API_KEY_MESSAGE);
+    c.set('apiAccountId', accountId);
+    await next();
+  };
+}
+
+export type RateLimit = { perSecond: number; burst: number };
+export const V1_RATE_LIMIT: RateLimit = { perSecond: 20, burst: 40 };
+
+/**
+ * A token bucket per key kept in the database: one upsert refills by the time elapsed and takes
+ * a token under the row's lock, so every API process shares one bucket per key and a restart
+ * forgets nothing. (An in-process bucket would give each process its own 20/s.)
+ */
+export function rateLimit(limit: RateLimit = V1_RATE_LIMIT): MiddlewareHandler<V1Env> {
+  return async (c, next) => {
+    const accountId = c.var.apiAccountId;
+    const now = c.var.deps.now();
+    const row = await c.var.deps.db.tenant(accountId, async (trx) =>
+      (
+        await sql<{ tokens: number; allowed: boolean }>`
+          insert into api_rate_buckets as b (account_id, tokens, updated_at, allowed) values (${accountId}, ${limit.burst - 1}, ${now}, true)
+          on conflict (account_id) do update set
+            tokens = least(${limit.burst}::float8, b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * ${limit.perSecond})
+                     - case when least(${limit.burst}::float8, b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * ${limit.perSecond}) >= 1 then 1 else 0 end,
+            allowed = least(${limit.burst}::float8, b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * ${limit.perSecond}) >= 1,
+            updated_at = greatest(b.updated_at, ${now}::timestamptz)
+          returning tokens, allowed`.execute(trx)
+      ).rows[0]!,
+    );
+    if (!row.allowed) {
+      const retryAfter = Math.max(1, Math.ceil((1 - row.tokens) / limit.perSecond));
+      throw new ApiError(429, 'RATE_LIMITED', `Too many requests with this key: at most ${limit.perSecond} per second (bursts of ${limit.burst}). Retry after ${retryAfter} s.`, undefined, { 'Retry-After': String(retryAfter) });
+    }
+    await next();
+  };
+}
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
+
+/**
+ * Idempotency-Key on POST: the first call's answer is stored with a hash of the request; the same
+ * key and body within 24 h answers it again (and does nothing), another body answers 409.
+ */
+export function idempotency(): MiddlewareHandler<V1Env> {
+  return async (c, next) => {
+    const key = c.req.header(IDEMPOTENCY_HEADER);
+    if (c.req.method !== 'POST' || key === undefined) return next();
+    if (!key.trim() || key.length > 255) throw new ApiError(400, 'VALIDATION_FAILED', `${IDEMPOTENCY_HEADER} must be 1 to 255 characters`, { [IDEMPOTENCY_HEADER]: 'must be 1 to 255 characters' });
+    const accountId = c.var.apiAccountId;
+    const { db, now } = c.var.deps;
+    const hash = sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+    const at = now();
+    const claimed = await db.tenant(accountId, async (trx) => {
+      await sql`delete from api_idempotency where account_id = ${accountId} and key = ${key} and created_at < ${new Date(at.getTime() - IDEMPOTENCY_WINDOW_MS)}`.execute(trx);
+      const inserted = await sql`insert into api_idempotency (account_id, key, request_hash, status, answer, created_at)
+        values (${accountId}, ${key}, ${hash}, 0, 'null'::jsonb, ${at}) on conflict do nothing returning key`.execute(trx);
+      if (inserted.rows.length) return null;
+      return (await sql<{ request_hash: string; status: number; answer: unknown }>`select request_hash, status, answer from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx)).rows[0]!;
+    });
+    if (claimed) {
+      if (claimed.request_hash !== hash) throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', `This ${IDEMPOTENCY_HEADER} was used with another request in the last 24 hours. Use a new key for a new request.`);
+      if (claimed.status === 0) throw new ApiError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this key is still running. Retry in a moment.', undefined, { 'Retry-After': '1' });
+      c.header('Idempotent-Replayed', 'true');
+      return c.json(claimed.answer as object, claimed.status as 200);
+    }
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof ApiError) await store(c, accountId, key, err.status, { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
+      else await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
+      throw err;
+    }
+    const res = c.res;
+    if (res.status >= 500) {
+      await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
+      return;
+    }
+    await store(c, accountId, key, res.status, await res.clone().json());
+  };
+}
+
+async function store(c: Context<V1Env>, accountId: string, key: string, status: number, answer: unknown) {
+  await c.var.deps.db.tenant(accountId, (trx) =>
+    sql`update api_idempotency set status = ${status}, answer = ${JSON.stringify(answer)}::jsonb where account_id = ${accountId} and key = ${key}`.execute(trx),
+  );
+}

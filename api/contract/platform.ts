@@ -1,0 +1,304 @@
+import * as v from 'valibot';
+import { AppIdSchema } from './common';
+import { PhoneNumberSchema } from './sms';
+
+// The console API every app shares, under /api/{app}/… with a console session (and, for the
+// agent routes, an agent session). App-specific shapes (settings, actions, task values) live in
+// api/contract/apps/<app>.ts; this file is the frame they plug into.
+
+// ---------------------------------------------------------------- registry metadata
+
+/** One column of an app's activity list. `key` is a key of TaskRow or of TaskRow.values. */
+export const TaskColumnSchema = v.object({
+  key: v.string(),
+  label: v.string(),
+  /** how the UI renders it: id (shortened per SPEC), phone (already masked), status, number, text, date (ISO) */
+  kind: v.picklist(['id', 'phone', 'status', 'number', 'text', 'date']),
+});
+export type TaskColumn = v.InferOutput<typeof TaskColumnSchema>;
+
+/** One input of an agent action form. */
+export const ActionFieldSchema = v.object({
+  name: v.string(),
+  label: v.string(),
+  kind: v.picklist(['phone', 'text', 'code', 'email']),
+  required: v.boolean(),
+  placeholder: v.optional(v.string()),
+});
+export type ActionField = v.InferOutput<typeof ActionFieldSchema>;
+
+/** What an app lets an agent (or an admin on the dashboard) do, in the order they are done. */
+export const AppActionSchema = v.object({
+  key: v.string(),
+  label: v.string(),
+  description: v.string(),
+  /** true when the action works on a task an earlier action started (its id goes in `taskId`) */
+  needsTask: v.boolean(),
+  fields: v.array(ActionFieldSchema),
+});
+export type AppAction = v.InferOutput<typeof AppActionSchema>;
+
+/** GET /api/{app}/actions */
+export const AppActionsAnswerSchema = v.object({ app: AppIdSchema, actions: v.array(AppActionSchema) });
+export type AppActionsAnswer = v.InferOutput<typeof AppActionsAnswerSchema>;
+
+/** GET /api/agent/apps: the apps an agent session may use (active ones), with their actions. */
+export const AgentAppsAnswerSchema = v.object({
+  apps: v.array(v.object({ id: AppIdSchema, title: v.string(), color: v.string(), actions: v.array(AppActionSchema) })),
+});
+export type AgentAppsAnswer = v.InferOutput<typeof AgentAppsAnswerSchema>;
+
+/**
+ * POST /api/{app}/actions/{key}: `taskId` for actions with needsTask, `input` keyed by the
+ * action's field names (validated by the app's own schema; 400 names `input.<field>`).
+ */
+export const RunActionBodySchema = v.object({
+  taskId: v.optional(v.pipe(v.string(), v.uuid('taskId is not a task id'))),
+  input: v.record(v.string(), v.string()),
+});
+export type RunActionBody = v.InferOutput<typeof RunActionBodySchema>;
+
+/** The answer of an action and of task polling: the task as the app reports it. */
+export const ActionResultSchema = v.object({
+  taskId: v.string(),
+  status: v.string(),
+  /** a sentence for the agent, e.g. "Passcode sent to +1 •••• •• 4567" */
+  message: v.string(),
+  /** the app's own view of the task (for OTP: the OtpVerification of the v1 API) */
+  task: v.record(v.string(), v.unknown()),
+});
+export type ActionResult = v.InferOutput<typeof ActionResultSchema>;
+
+// ---------------------------------------------------------------- dashboard
+
+export const DASHBOARD_PERIODS = [7, 30, 90] as const;
+
+/** GET /api/{app}/dashboard?days=7|30|90 (the viewer's time zone comes from X-Time-Zone). */
+export const DashboardQuerySchema = v.object({
+  days: v.optional(
+    v.pipe(v.string(), v.picklist(['7', '30', '90'], 'days must be 7, 30 or 90'), v.transform(Number)),
+    '7',
+  ),
+});
+
+export const KpiTileSchema = v.object({
+  key: v.string(),
+  label: v.string(),
+  /** this period */
+  value: v.number(),
+  /** the period of the same length just before */
+  previous: v.number(),
+  /** count: integer; percent: 0–100 with one decimal; credits: integer */
+  format: v.picklist(['count', 'percent', 'credits']),
+});
+export type KpiTile = v.InferOutput<typeof KpiTileSchema>;
+
+/** One line of a chart: a value per day of the period (every day present, zeros included). */
+export const DailySeriesSchema = v.object({
+  key: v.string(),
+  label: v.string(),
+  points: v.array(v.object({ date: v.string(), value: v.number() })),
+});
+export type DailySeries = v.InferOutput<typeof DailySeriesSchema>;
+
+// ---------------------------------------------------------------- tasks
+
+/** A task of any app as lists show it. Phone numbers are masked (+1 •••• •• 4567). */
+export const TaskRowSchema = v.object({
+  id: v.string(),
+  status: v.string(),
+  phoneNumber: v.nullable(v.string()),
+  customerRef: v.nullable(v.string()),
+  agent: v.nullable(v.string()),
+  /** ISO 8601 */
+  createdAt: v.string(),
+  /** when it ended (verified, expired, failed …), ISO 8601 */
+  endedAt: v.nullable(v.string()),
+  /** the app's own columns (TaskColumn keys), e.g. sends, checks for OTP */
+  values: v.record(v.string(), v.nullable(v.union([v.string(), v.number()]))),
+});
+export type TaskRow = v.InferOutput<typeof TaskRowSchema>;
+
+export const DashboardAnswerSchema = v.object({
+  app: AppIdSchema,
+  days: v.number(),
+  timeZone: v.string(),
+  tiles: v.array(KpiTileSchema),
+  series: v.array(DailySeriesSchema),
+  latest: v.array(TaskRowSchema),
+});
+export type DashboardAnswer = v.InferOutput<typeof DashboardAnswerSchema>;
+
+export const TASK_PAGE_SIZE = 50;
+export const TASK_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f-]{36}$/;
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`));
+
+/**
+ * GET /api/{app}/tasks (and …/tasks/export): newest first, keyset paging with `lastKey` from the
+ * x-last-key header, total in x-count. `from`/`to` are days in the viewer's time zone
+ * (inclusive); `q` matches the customer reference or the phone number (prefix, digits).
+ */
+export const TaskQuerySchema = v.object({
+  status: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}$/, 'status is not a status of this app'))),
+  from: v.optional(dateParam('from')),
+  to: v.optional(dateParam('to')),
+  agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
+  lastKey: v.optional(v.pipe(v.string(), v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'))),
+  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
+});
+export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;
+export const TaskPageSchema = v.array(TaskRowSchema);
+export const TASK_COUNT_HEADER = 'x-count';
+export const TASK_LAST_KEY_HEADER = 'x-last-key';
+
+/** One step of a task's life, for the detail panel. */
+export const TaskEventSchema = v.object({
+  /** ISO 8601 */
+  time: v.string(),
+  type: v.string(),
+  /** what a person reads, e.g. "Passcode sent (send 2 of 5)" */
+  description: v.string(),
+  /** who: an agent e-mail, "API key", an admin's name, or "System" */
+  actor: v.string(),
+  ip: v.nullable(v.string()),
+  userAgent: v.nullable(v.string()),
+});
+export type TaskEvent = v.InferOutput<typeof TaskEventSchema>;
+
+/** GET /api/{app}/tasks/{id} */
+export const TaskDetailSchema = v.object({ ...TaskRowSchema.entries, events: v.array(TaskEventSchema) });
+export type TaskDetail = v.InferOutput<typeof TaskDetailSchema>;
+
+// ---------------------------------------------------------------- SMS content
+
+export const PLACEHOLDERS = ['code', 'company', 'ttl', 'link'] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
+
+/** One message an app sends, with its template (GET answer). */
+export const SmsTemplateSchema = v.object({
+  key: v.string(),
+  label: v.string(),
+  body: v.string(),
+  defaultBody: v.string(),
+  /** placeholders offered as chips, e.g. ['code', 'company', 'ttl'] */
+  placeholders: v.array(v.picklist(PLACEHOLDERS)),
+  /** placeholders the body must contain, e.g. ['code'] */
+  required: v.array(v.picklist(PLACEHOLDERS)),
+});
+export type SmsTemplate = v.InferOutput<typeof SmsTemplateSchema>;
+
+/** GET /api/{app}/settings/sms-content and the answer of PUT. `company` fills {{company}}. */
+export const SmsContentAnswerSchema = v.object({ company: v.string(), templates: v.array(SmsTemplateSchema) });
+export type SmsContentAnswer = v.InferOutput<typeof SmsContentAnswerSchema>;
+
+export const SMS_TEMPLATE_MAX = 640;
+
+/**
+ * PUT /api/{app}/settings/sms-content: bodies by template key; an empty body resets that
+ * template to its default. Unknown keys, unknown placeholders and missing required ones answer
+ * 400 naming `templates.<key>`.
+ */
+export const SmsContentBodySchema = v.object({
+  templates: v.record(v.string(), v.pipe(v.string(), v.maxLength(SMS_TEMPLATE_MAX, `A message has at most ${SMS_TEMPLATE_MAX} characters`))),
+});
+export type SmsContentBody = v.InferOutput<typeof SmsContentBodySchema>;
+
+/** POST /api/{app}/settings/sms-content/test: sends `message` (placeholders filled with samples). */
+export const SmsTestBodySchema = v.object({
+  phoneNumber: PhoneNumberSchema,
+  message: v.pipe(v.string('Message is required'), v.trim(), v.nonEmpty('Message is required'), v.maxLength(SMS_TEMPLATE_MAX, `A message has at most ${SMS_TEMPLATE_MAX} characters`)),
+});
+export const SmsTestAnswerSchema = v.object({ sent: v.literal(true), provider: v.string(), text: v.string() });
+export type SmsTestAnswer = v.InferOutput<typeof SmsTestAnswerSchema>;
+
+/** GET /api/{app}/customer-page-preview: a link that opens the preview customer page. */
+export const CustomerPagePreviewSchema = v.object({ url: v.string(), expiresAt: v.string() });
+export type CustomerPagePreview = v.InferOutput<typeof CustomerPagePreviewSchema>;
+
+// ---------------------------------------------------------------- webhooks
+
+const HttpsUrlSchema = v.pipe(
+  v.string('URL is required'),
+  v.trim(),
+  v.nonEmpty('URL is required'),
+  v.maxLength(2000, 'URL has at most 2000 characters'),
+  v.url('URL must be a valid URL.'),
+  v.startsWith('https://', 'URL must start with https://'),
+);
+
+export const WebhookEndpointSchema = v.object({
+  id: v.string(),
+  url: v.string(),
+  eventTypes: v.array(v.string()),
+  enabled: v.boolean(),
+  /** why the system turned it off: "410 Gone from the endpoint", "Failing for 5 days" */
+  disabledReason: v.nullable(v.string()),
+  createdAt: v.string(),
+});
+export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpointSchema>;
+export const WebhookEndpointListSchema = v.array(WebhookEndpointSchema);
+
+/** POST /api/{app}/webhooks and PUT /api/{app}/webhooks/{id}; event types from the app's list. */
+export const WebhookEndpointBodySchema = v.object({
+  url: HttpsUrlSchema,
+  eventTypes: v.pipe(v.array(v.string()), v.minLength(1, 'Choose at least one event'), v.maxLength(50)),
+  enabled: v.optional(v.boolean(), true),
+});
+export type WebhookEndpointBody = v.InferInput<typeof WebhookEndpointBodySchema>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
+/** GET /api/{app}/webhooks/{id}/deliveries: newest first, one row per attempt. */
+export const WebhookDeliverySchema = v.object({
+  id: v.string(),
+  eventId: v.string(),
+  eventType: v.string(),
+  attempt: v.number(),
+  status: v.picklist(WEBHOOK_DELIVERY_STATUSES),
+  statusCode: v.nullable(v.number()),
+  durationMs: v.nullable(v.number()),
+  /** the first 500 characters of the answer, or the error */
+  responseExcerpt: v.nullable(v.string()),
+  /** ISO 8601 of the next automatic try, when one is scheduled */
+  nextRetryAt: v.nullable(v.string()),
+  createdAt: v.string(),
+});
+export type WebhookDelivery = v.InferOutput<typeof WebhookDeliverySchema>;
+export const WebhookDeliveryListSchema = v.array(WebhookDeliverySchema);
+
+/** POST …/webhooks/{id}/test and POST …/webhooks/deliveries/{id}/resend answer 201 with this. */
+export const WebhookQueuedSchema = v.object({ eventId: v.string(), queued: v.literal(true) });
+export type WebhookQueued = v.InferOutput<typeof WebhookQueuedSchema>;
+
+/** The body of every webhook request. */
+export const WebhookEventSchema = v.object({
+  id: v.string(),
+  type: v.string(),
+  /** unix seconds */
+  created: v.number(),
+  account: v.string(),
+  data: v.record(v.string(), v.unknown()),
+});
+export type WebhookEvent = v.InferOutput<typeof WebhookEventSchema>;
+
+// ---------------------------------------------------------------- development SMS outbox
+
+/** GET /api/dev/sms-outbox (outside production): the account's stored messages, newest first. */
+export const DevSmsMessageSchema = v.object({ id: v.string(), to: v.string(), body: v.string(), createdAt: v.string() });
+export type DevSmsMessage = v.InferOutput<typeof DevSmsMessageSchema>;
+export const DevSmsOutboxSchema = v.array(DevSmsMessageSchema);
+
+// ---------------------------------------------------------------- /api/v1 common
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const IdempotencyKeySchema = v.pipe(v.string(), v.minLength(1), v.maxLength(255, 'Idempotency-Key has at most 255 characters'));
+
+/** Masks all but the country code's first digit and the last four: +1 •••• •• 4567. */
+export function maskPhone(phone: string | null): string | null {
+  if (!phone) return null;
+  const digits = phone.replace(/^\+/, '');
+  if (digits.length <= 4) return '+' + '•'.repeat(digits.length);
+  return `+${digits[0]} •••• •• ${digits.slice(-4)}`;
+}

@@ -1,0 +1,142 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { AppId } from '../../../../api/contract/apps';
+import type { ActionResult, AppAction } from '../../../../api/contract/platform';
+import { E164_PATTERN, E164_MESSAGE } from '../../../../api/contract/sms';
+import { errorMessage, type Api } from '../../../api/client';
+import { Button } from '../../../ui/Button';
+import { TextField } from '../../../ui/Field';
+import { apiFields, type FieldErrors } from '../../settings/form-errors';
+import { StatusBadge } from './task-cells';
+
+// Runs an app's agent actions in order (for OTP: send a passcode, then check the code) and
+// watches the task's status until it ends. The same runner serves "Send to a customer" on the
+// dashboard and the Agent Preview in the desktop hosts; only the client (session) differs.
+
+export const POLL_MS = 2000;
+
+export const actionPath = (app: AppId, key: string) => `/${app}/actions/${encodeURIComponent(key)}`;
+/** where a running task's status is read while it is pending */
+export const taskStatusPath = (app: AppId, taskId: string) => `/${app}/tasks/${encodeURIComponent(taskId)}/status`;
+
+/** Checks an action's input on this side first, with the same words the server uses. */
+export function checkActionInput(action: AppAction, input: Record<string, string>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const field of action.fields) {
+    const value = (input[field.name] ?? '').trim();
+    if (field.required && !value) errors[field.name] = `${field.label} is required`;
+    else if (value && field.kind === 'phone' && !E164_PATTERN.test(value)) errors[field.name] = E164_MESSAGE;
+  }
+  return errors;
+}
+
+function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (input: Record<string, string>) => Promise<void>; disabled?: boolean }) {
+  const [input, setInput] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const run = async () => {
+    setFailure(null);
+    const found = checkActionInput(action, input);
+    setErrors(found);
+    if (Object.keys(found).length) throw new Error('invalid');
+    const trimmed = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v));
+    try {
+      await onRun(trimmed);
+    } catch (error) {
+      const fields = apiFields(error);
+      if (fields) setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^input\./, ''), v])));
+      setFailure(errorMessage(error));
+      throw error;
+    }
+  };
+  return (
+    <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label}>
+      <p className="muted">{action.description}</p>
+      {action.fields.map((field) => (
+        <TextField
+          key={field.name}
+          label={field.label}
+          name={field.name}
+          required={field.required}
+          type={field.kind === 'email' ? 'email' : field.kind === 'phone' ? 'tel' : 'text'}
+          inputMode={field.kind === 'code' ? 'numeric' : undefined}
+          autoComplete={field.kind === 'code' ? 'one-time-code' : 'off'}
+          placeholder={field.placeholder}
+          value={input[field.name] ?? ''}
+          error={errors[field.name]}
+          onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))}
+        />
+      ))}
+      {failure && (
+        <p className="notice notice-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div className="form-actions">
+        <Button type="submit" variant="primary" disabled={disabled} onClick={run} successLabel="Done">
+          {action.label}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+type RunnerProps = {
+  api: Api;
+  app: AppId;
+  actions: AppAction[];
+  /** told whenever the task changes, so a page can refresh what it lists */
+  onChange?: (result: ActionResult) => void;
+};
+
+export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
+  const [result, setResult] = useState<ActionResult | null>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const starters = actions.filter((a) => !a.needsTask);
+  const followUps = actions.filter((a) => a.needsTask);
+  const pending = result?.status === 'pending';
+
+  const update = (next: ActionResult) => {
+    setResult(next);
+    onChangeRef.current?.(next);
+  };
+
+  // While the task is pending its status can change elsewhere (expiry, the customer, the API).
+  useEffect(() => {
+    if (!result || result.status !== 'pending') return;
+    const taskId = result.taskId;
+    const timer = setInterval(() => {
+      api.get<ActionResult>(taskStatusPath(app, taskId)).then(
+        (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message) ? (onChangeRef.current?.(next), next) : current)),
+        () => {},
+      );
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [api, app, result?.taskId, result?.status]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const run = (action: AppAction) => async (input: Record<string, string>) => {
+    const body = { input, ...(action.needsTask && result ? { taskId: result.taskId } : {}) };
+    update(await api.create<ActionResult>(actionPath(app, action.key), body));
+  };
+
+  return (
+    <div className="action-runner">
+      {(result ? (pending ? followUps : []) : starters).map((action) => (
+        <ActionForm key={action.key} action={action} onRun={run(action)} />
+      ))}
+      <div aria-live="polite" className="action-status">
+        {result && (
+          <div className={`notice ${result.status === 'pending' ? '' : result.status === 'approved' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
+            <StatusBadge status={result.status} /> {result.message}
+          </div>
+        )}
+      </div>
+      {result && !pending && (
+        <Button size="sm" variant="ghost" onClick={() => setResult(null)}>
+          Start over
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import type { AppDefinition } from '../../../../api/contract/apps';
+import type { AppActionsAnswer, DashboardAnswer, KpiTile, TaskColumn } from '../../../../api/contract/platform';
+import { ACTIVITY_PATH } from '../../../../api/contract/results';
+import { useApi, useQuery } from '../../../api/hooks';
+import { Card, EmptyState } from '../../../ui/Card';
+import { QueryState } from '../../../ui/QueryState';
+import { LoadingPanel } from '../../../ui/Spinner';
+import { Table, type Column } from '../../../ui/Table';
+import { formatNumber } from '../../../ui/format';
+import { ActionRunner } from './ActionRunner';
+import { change, formatChange, PERIODS, DEFAULT_PERIOD, type Period } from './period';
+import { TaskCell } from './task-cells';
+
+// uPlot arrives with the first chart on screen, never with the console's first load.
+const Chart = lazy(() => import('../../../ui/Chart'));
+
+const SECOND_SERIES_COLOR = '#64748B';
+
+export function formatTile(tile: Pick<KpiTile, 'format'>, value: number): string {
+  if (tile.format === 'percent') return `${(Math.round(value * 10) / 10).toLocaleString()}%`;
+  return formatNumber(value);
+}
+
+/** The change under a tile: percentage points for a rate, a relative change for counts. */
+export function tileChange(tile: KpiTile): string {
+  if (tile.format === 'percent') {
+    const points = Math.round((tile.value - tile.previous) * 10) / 10;
+    return points === 0 ? 'no change' : `${points > 0 ? '+' : '−'}${Math.abs(points)} pts vs previous period`;
+  }
+  return formatChange(change(tile.value, tile.previous));
+}
+
+function PeriodPicker({ value, onChange }: { value: Period; onChange: (p: Period) => void }) {
+  return (
+    <div className="segmented" role="group" aria-label="Period">
+      {PERIODS.map((p) => (
+        <button key={p} type="button" className={p === value ? 'segmented-item segmented-active' : 'segmented-item'} aria-pressed={p === value} onClick={() => onChange(p)}>
+          {p} days
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Tiles({ tiles }: { tiles: KpiTile[] }) {
+  return (
+    <ul className="kpi-grid" aria-label="Key figures">
+      {tiles.map((tile) => {
+        const trend = tile.value === tile.previous ? 'flat' : tile.value > tile.previous ? 'up' : 'down';
+        return (
+          <li key={tile.key} className="kpi-tile" data-testid={`kpi-${tile.key}`}>
+            <p className="kpi-label">{tile.label}</p>
+            <p className="kpi-value">{formatTile(tile, tile.value)}</p>
+            <p className={`kpi-change kpi-${trend}`}>{tileChange(tile)}</p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export type FirstTaskHelp = {
+  /** what the agent does, e.g. 'Send passcode' */
+  actionLabel: string;
+  /** the API call with curl, given the console's origin */
+  curl: (origin: string) => string;
+};
+
+type DashboardProps = {
+  app: AppDefinition;
+  columns: TaskColumn[];
+  firstTask: FirstTaskHelp;
+  /** the task's noun in lists, e.g. 'authentications' */
+  taskNoun: string;
+};
+
+/** An app's root: period, key figures, the daily chart, the latest tasks and "Send to a customer". */
+export function Dashboard({ app, columns, firstTask, taskNoun }: DashboardProps) {
+  const api = useApi();
+  const [days, setDays] = useState<Period>(DEFAULT_PERIOD);
+  const dashboard = useQuery(`${app.id}:dashboard:${days}`, (a, signal) => a.get<DashboardAnswer>(`/${app.id}/dashboard`, { signal, query: { days } }));
+  const actions = useQuery(`${app.id}:actions`, (a, signal) => a.get<AppActionsAnswer>(`/${app.id}/actions`, { signal }));
+  const activity = `/${ACTIVITY_PATH[app.id]}`;
+
+  const series = useMemo(
+    () =>
+      (dashboard.data?.series ?? []).map((s, i) => ({
+        label: s.label,
+        color: i === 0 ? app.color : SECOND_SERIES_COLOR,
+        points: s.points.map((p) => ({ date: p.date, count: p.value })),
+      })),
+    [dashboard.data, app.color],
+  );
+  const tableColumns: Column<DashboardAnswer['latest'][number]>[] = columns.map((c) => ({
+    key: c.key,
+    header: c.label,
+    render: (row) => (c.kind === 'id' ? <Link href={`${activity}?session=${encodeURIComponent(row.id)}`}><TaskCell column={c} row={row} /></Link> : <TaskCell column={c} row={row} />),
+  }));
+  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => t.value === 0 && t.previous === 0);
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1 className="page-title">{app.title}</h1>
+        <PeriodPicker value={days} onChange={setDays} />
+      </div>
+      <QueryState query={dashboard}>
+        {() =>
+          dashboard.data && (
+            <>
+              <Tiles tiles={dashboard.data.tiles} />
+              {empty ? (
+                <Card title={`Send your first ${firstTask.actionLabel.toLowerCase().replace(/^send /, '')}`}>
+                  <EmptyState title={`No ${taskNoun} in the last ${days} days`}>
+                    Agents use <strong>{firstTask.actionLabel}</strong> in the agent application (or "Send to a customer" below); your systems call the API with
+                    your secret key from Settings &gt; Developers:
+                  </EmptyState>
+                  <pre className="code-sample" tabIndex={0} role="region" aria-label="API call with curl">
+                    <code>{firstTask.curl(window.location.origin)}</code>
+                  </pre>
+                </Card>
+              ) : (
+                <Card>
+                  <Suspense fallback={<LoadingPanel label="Loading chart" />}>
+                    <Chart title={series.map((s) => s.label).join(' vs ') + ' per day'} series={series} />
+                  </Suspense>
+                </Card>
+              )}
+              <Card title={`Latest ${taskNoun}`} actions={<Link href={activity}>View all</Link>}>
+                <Table caption={`Latest ${taskNoun}`} columns={tableColumns} rows={dashboard.data.latest} rowKey={(r) => r.id} empty={`No ${taskNoun} yet`} />
+              </Card>
+            </>
+          )
+        }
+      </QueryState>
+      <Card title="Send to a customer">
+        <QueryState query={actions}>
+          {() => actions.data && <ActionRunner api={api} app={app.id} actions={actions.data.actions} onChange={() => dashboard.reload()} />}
+        </QueryState>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { TaskColumn, TaskRow } from '../../../../api/contract/platform';
+import { formatDate, formatDateTime, formatNumber, shortenId } from '../../../ui/format';
+
+// How a task's columns show in lists: the app names its columns and their kind (contract), the
+// frame renders each kind the same way in every app.
+
+const GOOD = new Set(['approved', 'verified', 'succeeded', 'completed', 'signed', 'paid', 'success', 'enrolled']);
+const BAD = new Set(['failed', 'max_attempts_reached', 'expired', 'canceled', 'cancelled', 'declined', 'rejected', 'failure']);
+
+/** 'max_attempts_reached' -> 'Max attempts reached' */
+export function statusLabel(status: string): string {
+  const words = status.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  const tone = GOOD.has(status) ? 'badge-success' : BAD.has(status) ? 'badge-danger' : 'badge-warning';
+  return <span className={`badge ${tone}`}>{statusLabel(status)}</span>;
+}
+
+/** A column's value in a row: top-level fields first, then the app's own values. */
+export function cellValue(row: TaskRow, key: string): string | number | null {
+  if (key in row && key !== 'values') {
+    const v = (row as Record<string, unknown>)[key];
+    return typeof v === 'string' || typeof v === 'number' ? v : null;
+  }
+  return row.values[key] ?? null;
+}
+
+export function TaskCell({ column, row }: { column: TaskColumn; row: TaskRow }) {
+  const value = cellValue(row, column.key);
+  if (value === null || value === '') return <span className="muted">—</span>;
+  switch (column.kind) {
+    case 'id':
+      return (
+        <code title={String(value)} className="task-id">
+          {shortenId(String(value))}
+        </code>
+      );
+    case 'status':
+      return <StatusBadge status={String(value)} />;
+    case 'number':
+      return <>{typeof value === 'number' ? formatNumber(value) : value}</>;
+    case 'date':
+      return (
+        <time dateTime={String(value)} title={formatDateTime(value)}>
+          {formatDate(value)}
+        </time>
+      );
+    case 'phone':
+      return <span className="nowrap">{value}</span>;
+    default:
+      return <>{value}</>;
+  }
+}

@@ -1,0 +1,69 @@
+import { useEffect } from 'react';
+import { Link } from 'wouter';
+import type { DevSmsMessage } from '../../../api/contract/platform';
+import { ApiError, errorMessage } from '../../api/client';
+import { useQuery } from '../../api/hooks';
+import { Button } from '../../ui/Button';
+import { Card, EmptyState } from '../../ui/Card';
+import { LoadingPanel } from '../../ui/Spinner';
+import { formatDate, formatDateTime } from '../../ui/format';
+
+/** How often the list looks for new messages while it is open. */
+export const OUTBOX_REFRESH_MS = 3000;
+
+/**
+ * The development SMS outbox: outside production, the messages the apps "sent" through the
+ * 'Development outbox' provider, newest first, so a passcode can be read without a phone.
+ */
+export default function DevSmsOutbox() {
+  const outbox = useQuery('dev-sms-outbox', (a, signal) => a.get<DevSmsMessage[]>('/dev/sms-outbox', { signal }));
+  const { reload } = outbox;
+  useEffect(() => {
+    const timer = setInterval(reload, OUTBOX_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+
+  const unavailable = outbox.error instanceof ApiError && outbox.error.status === 404;
+  return (
+    <div className="page page-narrow">
+      <div className="page-header">
+        <h1 className="page-title">Development SMS outbox</h1>
+        <Button size="sm" onClick={reload}>
+          Refresh
+        </Button>
+      </div>
+      <p className="page-lead">
+        Messages sent while the <Link href="~/settings/sms-configuration">SMS provider</Link> is the development outbox are kept here instead of being sent.
+        Newest first; the list refreshes itself.
+      </p>
+      <Card>
+        {unavailable ? (
+          <EmptyState title="The development outbox is not available">It exists only outside production.</EmptyState>
+        ) : outbox.error && !outbox.data ? (
+          <div role="alert">
+            <p>{errorMessage(outbox.error, 'The outbox could not be loaded.')}</p>
+            <Button onClick={reload}>Try again</Button>
+          </div>
+        ) : !outbox.data ? (
+          <LoadingPanel label="Loading messages" />
+        ) : outbox.data.length === 0 ? (
+          <EmptyState title="No messages yet">Send a passcode or a test SMS and it shows here.</EmptyState>
+        ) : (
+          <ol className="outbox-list" aria-label="Messages, newest first">
+            {outbox.data.map((m) => (
+              <li key={m.id} className="outbox-item" data-testid="outbox-message">
+                <p className="outbox-meta">
+                  <span className="outbox-to">{m.to}</span>
+                  <time className="muted" dateTime={m.createdAt} title={formatDateTime(m.createdAt)}>
+                    {formatDate(m.createdAt)}
+                  </time>
+                </p>
+                <p className="sms-bubble">{m.body}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DATABASE_KINDS, useTestContext } from './helpers';
+import { createLinkToken } from '../../api/customer-pages/links';
+
+describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
+  const t = useTestContext(kind);
+  const open = (path: string, host = 'localhost:3000') => t.app.request(path, { headers: { host } });
+
+  it('an admin opens the preview from SMS content and sees the page in the account branding', async () => {
+    const res = await t.call('GET', '/one-time-passcode/customer-page-preview', { as: 'owner@acme.test' });
+    const { url } = (await res.json()) as { url: string };
+    const page = await open(new URL(url).pathname);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('This is how your customers see your links');
+    expect(html).toContain('Acme Support');
+    expect(html).toContain('width=device-width');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(html).toContain(`nonce="${csp.match(/'nonce-([^']+)'/)![1]}"`);
+  });
+
+  it('unknown, expired and used links get a clear page and never a trace', async () => {
+    const unknown = await open('/c/' + 'x'.repeat(43));
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('This link does not work');
+    expect((await open('/c/short')).status).toBe(404);
+    const acme = t.account('acme').id;
+    const expired = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 1000, now: new Date(t.clock.now.getTime() - 5000) }));
+    const page = await open(`/c/${expired.token}`);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain('This link has expired');
+    const used = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }));
+    await t.db.system((trx) => sql`update link_tokens set used_at = now() where expires_at = ${used.expiresAt}`.execute(trx));
+    expect(await (await open(`/c/${used.token}`)).text()).toContain('already been used');
+  });
+
+  it("on an account's verified custom domain only that account's links open", async () => {
+    const acme = t.account('acme').id;
+    await t.db.system((trx) => sql`update branding set domain = 'verify.globex.test', domain_is_verified = true where account_id = ${t.account('globex').id}`.execute(trx));
+    const link = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }));
+    expect((await open(`/c/${link.token}`, 'verify.globex.test')).status).toBe(404);
+    expect((await open(`/c/${link.token}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,47 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { OTP_ACTIONS } from '../../../api/contract/apps/one-time-passcode';
+import type { ActionResult, AgentAppsAnswer } from '../../../api/contract/platform';
+import { outcomeOfToken } from '../../../hosts/outcome';
+import { UnauthorizedCard } from '../../../hosts/UnauthorizedCard';
+import { makeToken, mockApi } from '../helpers';
+
+const ID = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
+const apps: AgentAppsAnswer = { apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }] };
+
+describe('Agent Preview', () => {
+  it('keeps the session of a host user without admin access for the agent functions', () => {
+    const token = makeToken({ role: 'supervisor' });
+    expect(outcomeOfToken(token)).toEqual({ outcome: 'unauthorized', agentToken: token });
+  });
+
+  it('lets an agent pick an active app, send a passcode with its own session and see the status', async () => {
+    const token = makeToken({ role: 'supervisor' });
+    const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
+    const { calls } = mockApi({ 'GET /api/agent/apps': { body: apps }, 'POST /api/one-time-passcode/actions/send': { status: 201, body: sent } });
+    render(<UnauthorizedCard agentToken={token} />);
+    expect(screen.getByRole('heading', { name: "You're not yet authorized" })).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'One-Time Passcode' }));
+    const form = await screen.findByRole('form', { name: 'Send passcode' });
+    fireEvent.change(within(form).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
+    fireEvent.change(within(form).getByLabelText(/Customer ID/), { target: { value: 'CUST-7' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Send passcode' }));
+    await waitFor(() => expect(screen.getByTestId('action-status').textContent).toContain('Passcode sent to +1 •••• •• 4567'));
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.headers.get('authorization')).toBe(`Bearer ${token}`);
+    expect(JSON.parse(post.body)).toEqual({ input: { phoneNumber: '+15551234567', customerRef: 'CUST-7' } });
+    expect(await screen.findByRole('form', { name: 'Check code' })).toBeTruthy();
+  });
+
+  it('says what went wrong when the agent functions cannot be loaded', async () => {
+    mockApi({ 'GET /api/agent/apps': { status: 403, body: { code: 'FORBIDDEN', message: 'Agent access is not enabled for this account' } } });
+    render(<UnauthorizedCard agentToken={makeToken({ role: 'supervisor' })} />);
+    expect(await screen.findByText('Agent access is not enabled for this account')).toBeTruthy();
+  });
+
+  it('lists the apps without actions when there is no agent session', () => {
+    render(<UnauthorizedCard />);
+    expect(screen.getByText('One-Time Passcode')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'One-Time Passcode' })).toBeNull();
+  });
+});

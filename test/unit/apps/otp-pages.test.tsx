@@ -1,0 +1,304 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OTP_ACTIONS, OTP_TEMPLATES } from '../../../api/contract/apps/one-time-passcode';
+import type { ActionResult, DashboardAnswer, SmsContentAnswer, TaskDetail, TaskRow } from '../../../api/contract/platform';
+import { here, makeBootstrap, renderSignedIn } from '../helpers';
+
+// uPlot draws on a canvas, which happy-dom lacks; the chart's own module is replaced by its title
+vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
+
+const APP = 'one-time-passcode';
+const ID = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
+
+const row = (over: Partial<TaskRow> = {}): TaskRow => ({
+  id: ID,
+  status: 'approved',
+  phoneNumber: '+1 •••• •• 4567',
+  customerRef: 'CUST-100042',
+  agent: 'ann@acme.test',
+  createdAt: new Date(Date.now() - 60_000).toISOString(),
+  endedAt: new Date().toISOString(),
+  values: { sends: 1, checks: 1 },
+  ...over,
+});
+
+const dashboard = (over: Partial<DashboardAnswer> = {}): DashboardAnswer => ({
+  app: APP,
+  days: 30,
+  timeZone: 'UTC',
+  tiles: [
+    { key: 'sent', label: 'Sent', value: 150, previous: 100, format: 'count' },
+    { key: 'verified', label: 'Verified', value: 120, previous: 120, format: 'count' },
+    { key: 'conversion', label: 'Conversion rate', value: 80, previous: 75.5, format: 'percent' },
+    { key: 'credits', label: 'Credits used', value: 150, previous: 200, format: 'credits' },
+  ],
+  series: [
+    { key: 'sent', label: 'Sent', points: [{ date: '2026-11-22', value: 3 }] },
+    { key: 'verified', label: 'Verified', points: [{ date: '2026-11-22', value: 2 }] },
+  ],
+  latest: [row()],
+  ...over,
+});
+
+const smsContent: SmsContentAnswer = {
+  company: 'Acme Support',
+  templates: OTP_TEMPLATES.map((t) => ({ ...t, body: t.defaultBody, placeholders: [...t.placeholders], required: [...t.required] })),
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('One-Time Passcode dashboard', () => {
+  it('shows the KPI tiles with their change against the previous period', async () => {
+    renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: dashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    const sent = await screen.findByTestId('kpi-sent');
+    expect(sent.textContent).toContain('150');
+    expect(sent.textContent).toContain('+50% vs previous period');
+    expect(screen.getByTestId('kpi-verified').textContent).toContain('no change');
+    expect(screen.getByTestId('kpi-conversion').textContent).toContain('+4.5 pts vs previous period');
+    expect(screen.getByTestId('kpi-credits').textContent).toContain('−25% vs previous period');
+    expect((await screen.findByTestId('chart')).textContent).toBe('Sent vs Verified per day');
+  });
+
+  it('asks the API for the period picked', async () => {
+    const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: dashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    fireEvent.click(await screen.findByRole('button', { name: '7 days' }));
+    await waitFor(() => expect(calls.some((c) => c.path === `/api/${APP}/dashboard` && new URL(c.url).searchParams.get('days') === '7')).toBe(true));
+    expect(screen.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('shows how to send the first passcode when there is no activity', async () => {
+    const none = dashboard({ latest: [], tiles: dashboard().tiles.map((t) => ({ ...t, value: 0, previous: 0 })) });
+    renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: none }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    const curl = await screen.findByRole('region', { name: 'API call with curl' });
+    expect(curl.textContent).toContain('/api/v1/otp/send');
+    expect(screen.getByText('No authentications in the last 30 days')).toBeTruthy();
+  });
+
+  it('sends a passcode from "Send to a customer", then checks the code and shows it approved', async () => {
+    const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
+    const approved: ActionResult = { taskId: ID, status: 'approved', message: 'The code is right: the caller is verified', task: {} };
+    const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), {
+      [`GET /api/${APP}/dashboard`]: { body: dashboard() },
+      [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
+      [`POST /api/${APP}/actions/send`]: { status: 201, body: sent },
+      [`POST /api/${APP}/actions/check`]: { status: 201, body: approved },
+    });
+    const send = await screen.findByRole('form', { name: 'Send passcode' });
+    fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '5551234567' } });
+    fireEvent.click(within(send).getByRole('button', { name: 'Send passcode' }));
+    expect(await within(send).findByText('Phone number must be in e164 format (with leading + and country code)')).toBeTruthy();
+    fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
+    // the button flashes its failure first
+    fireEvent.click(await within(send).findByRole('button', { name: 'Send passcode' }, { timeout: 4000 }));
+    expect((await screen.findByTestId('action-status')).textContent).toContain('Passcode sent to +1 •••• •• 4567');
+    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/send`)!.body)).toEqual({ input: { phoneNumber: '+15551234567' } });
+    const check = await screen.findByRole('form', { name: 'Check code' });
+    fireEvent.change(within(check).getByLabelText(/Code/), { target: { value: '123456' } });
+    fireEvent.click(within(check).getByRole('button', { name: 'Check code' }));
+    await waitFor(() => expect(screen.getByTestId('action-status').textContent).toContain('Approved'));
+    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/check`)!.body)).toEqual({ input: { code: '123456' }, taskId: ID });
+  });
+
+  it('follows a pending passcode until its status changes', async () => {
+    const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent', task: {} };
+    let status: ActionResult = sent;
+    renderSignedIn(`/${APP}`, makeBootstrap(), {
+      [`GET /api/${APP}/dashboard`]: { body: dashboard() },
+      [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
+      [`POST /api/${APP}/actions/send`]: { status: 201, body: sent },
+      [`GET /api/${APP}/tasks/${ID}/status`]: () => ({ body: status }),
+    });
+    const send = await screen.findByRole('form', { name: 'Send passcode' });
+    fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
+    fireEvent.click(within(send).getByRole('button', { name: 'Send passcode' }));
+    await screen.findByRole('form', { name: 'Check code' });
+    status = { ...sent, status: 'expired', message: 'The passcode expired' };
+    await waitFor(() => expect(screen.getByTestId('action-status').textContent).toContain('The passcode expired'), { timeout: 6000 });
+    expect(screen.queryByRole('form', { name: 'Check code' })).toBeNull();
+  });
+});
+
+describe('Authentications', () => {
+  const routes = (extra = {}) => ({
+    [`GET /api/${APP}/tasks`]: { body: [row()] },
+    ...extra,
+  });
+
+  it('lists authentications with the id shortened and the phone masked', async () => {
+    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes());
+    const table = await screen.findByRole('table', { name: 'Authentications' });
+    expect(within(table).getByText('0b6f0f…0e6a11')).toBeTruthy();
+    expect(within(table).getByText('+1 •••• •• 4567')).toBeTruthy();
+    expect(within(table).getByText('Approved')).toBeTruthy();
+  });
+
+  it('sends the filters to the API and keeps them in the address', async () => {
+    const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes());
+    await screen.findByRole('table', { name: 'Authentications' });
+    const form = screen.getByRole('form', { name: 'Filters' });
+    fireEvent.change(within(form).getByLabelText('Status'), { target: { value: 'expired' } });
+    fireEvent.change(within(form).getByLabelText('Customer or phone'), { target: { value: 'CUST-1' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(here()).toBe(`/${APP}/authentications?status=expired&customer=CUST-1`));
+    await waitFor(() => {
+      const last = new URL(calls.filter((c) => c.path === `/api/${APP}/tasks`).at(-1)!.url).searchParams;
+      expect(Object.fromEntries(last)).toEqual({ status: 'expired', q: 'CUST-1' });
+    });
+  });
+
+  it('pages forward with the x-last-key of the page before, and back again', async () => {
+    const key = '2026-11-20T10:00:00.000000Z_0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
+    const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), {
+      [`GET /api/${APP}/tasks`]: (req: Request) => {
+        // as the API does: the total on the first page only
+        if (new URL(req.url).searchParams.get('lastKey') === key) return { body: [row({ id: 'second-page-task-0000000001' })] };
+        return { body: [row()], headers: { 'x-count': '51', 'x-last-key': key } };
+      },
+    });
+    await screen.findByText('1–1 of 51');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('second…000001')).toBeTruthy();
+    expect(screen.getByText('51–51 of 51')).toBeTruthy();
+    expect(new URL(calls.at(-1)!.url).searchParams.get('lastKey')).toBe(key);
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('0b6f0f…0e6a11')).toBeTruthy();
+  });
+
+  it('keeps Next off when the page says there is no more', async () => {
+    const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes());
+    await screen.findByRole('table', { name: 'Authentications' });
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(calls.some((c) => new URL(c.url).searchParams.has('lastKey'))).toBe(false);
+  });
+
+  it('opens the task named by ?session= with its timeline', async () => {
+    const detail: TaskDetail = {
+      ...row(),
+      events: [
+        { time: new Date().toISOString(), type: 'sent', description: 'Passcode sent (send 1 of 5)', actor: 'ann@acme.test', ip: '203.0.113.9', userAgent: 'Mozilla/5.0' },
+        { time: new Date().toISOString(), type: 'approved', description: 'Code checked: approved', actor: 'API key', ip: null, userAgent: null },
+      ],
+    };
+    renderSignedIn(`/${APP}/authentications?session=${ID}`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks/${ID}`]: { body: detail } }));
+    const dialog = await screen.findByRole('dialog', { name: 'Authentication 0b6f0f…0e6a11' });
+    const timeline = await within(dialog).findByRole('list', { name: 'Timeline' });
+    expect(within(timeline).getByText('Passcode sent (send 1 of 5)')).toBeTruthy();
+    expect(timeline.textContent).toContain('IP 203.0.113.9');
+    expect(timeline.textContent).toContain('Mozilla/5.0');
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(here()).toBe(`/${APP}/authentications`));
+  });
+
+  it('says so when no authentication matches the filters', async () => {
+    renderSignedIn(`/${APP}/authentications?status=failed`, makeBootstrap(), { [`GET /api/${APP}/tasks`]: { body: [] } });
+    expect(await screen.findByText('No authentications match these filters')).toBeTruthy();
+  });
+
+  it('shows a failed load with Try again', async () => {
+    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), { [`GET /api/${APP}/tasks`]: { status: 400, body: { code: 'VALIDATION_FAILED', message: 'from must be a date such as 2026-01-31' } } });
+    expect(await screen.findByText('from must be a date such as 2026-01-31')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});
+
+describe('SMS content', () => {
+  const routes = { [`GET /api/${APP}/settings/sms-content`]: { body: smsContent }, 'GET /api/sms': { body: { provider: 'dev-outbox', devOutboxAvailable: true } } };
+
+  it('previews the message with the branding name and counts its segments', async () => {
+    renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
+    expect((await screen.findByTestId('sms-preview')).textContent).toBe('Your Acme Support code is 123456. It expires in 10 minutes. Never share it with anyone.');
+    expect(screen.getByTestId('segment-counter').textContent).toContain('GSM-7');
+    expect(screen.getByTestId('segment-counter').textContent).toContain('1 segment');
+  });
+
+  it('switches to UCS-2 when a character outside GSM-7 is typed', async () => {
+    renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
+    fireEvent.change(await screen.findByLabelText('Passcode message'), { target: { value: 'Ваш код {{code}}' } });
+    expect(screen.getByTestId('segment-counter').textContent).toContain('UCS-2');
+  });
+
+  it('requires {{code}} and offers it as a chip that inserts it', async () => {
+    renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
+    const area = (await screen.findByLabelText('Passcode message')) as HTMLTextAreaElement;
+    fireEvent.change(area, { target: { value: 'Hello from {{company}}' } });
+    expect(screen.getByText('The message must contain {{code}}')).toBeTruthy();
+    area.setSelectionRange(area.value.length, area.value.length);
+    fireEvent.click(screen.getByRole('button', { name: '{{code}} (required)' }));
+    expect(area.value).toBe('Hello from {{company}}{{code}}');
+    expect(screen.queryByText('The message must contain {{code}}')).toBeNull();
+  });
+
+  it('resets a message to its default', async () => {
+    renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
+    const area = (await screen.findByLabelText('Passcode message')) as HTMLTextAreaElement;
+    fireEvent.change(area, { target: { value: 'Code {{code}}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset to default' }));
+    expect(area.value).toBe(OTP_TEMPLATES[0]!.defaultBody);
+  });
+
+  it('shows the configuration sub-navigation with billing and pricing', async () => {
+    renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
+    const nav = await screen.findByRole('navigation', { name: 'One-Time Passcode configuration' });
+    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual(['General', 'SMS content', 'Webhooks', 'Billing', 'Pricing']);
+    expect(within(nav).getByRole('link', { name: 'SMS content' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('keeps a supervisor out of the configuration', async () => {
+    renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap({ role: 'supervisor' }), routes);
+    await waitFor(() => expect(here()).toBe('/'));
+  });
+});
+
+describe('General settings', () => {
+  it('checks the code length against the contract as it is typed and saves numbers', async () => {
+    const settings = { codeLength: 6, validityMinutes: 10, maxChecks: 5, sendsPer10Minutes: 5 };
+    const { calls } = renderSignedIn(`/${APP}/settings/general`, makeBootstrap(), {
+      [`GET /api/${APP}/settings/general`]: { body: settings },
+      [`PUT /api/${APP}/settings/general`]: { body: { ...settings, codeLength: 8 } },
+    });
+    const length = await screen.findByLabelText(/Code length/);
+    fireEvent.change(length, { target: { value: '12' } });
+    expect(screen.getByText('Code length is at most 10')).toBeTruthy();
+    fireEvent.change(length, { target: { value: '8' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Settings have been saved');
+    expect(JSON.parse(calls.find((c) => c.method === 'PUT')!.body)).toEqual({ ...settings, codeLength: 8 });
+  });
+});
+
+describe('Webhooks', () => {
+  it('refuses an endpoint that is not https before calling the API', async () => {
+    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [] } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add endpoint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add an endpoint' });
+    fireEvent.change(within(dialog).getByLabelText(/URL/), { target: { value: 'http://example.com/hook' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('URL must start with https://')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('asks before deleting an endpoint', async () => {
+    const endpoint = { id: 'ep1', url: 'https://hooks.example.com/otp', eventTypes: ['otp.verified'], enabled: true, disabledReason: null, createdAt: new Date().toISOString() };
+    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [endpoint] }, [`DELETE /api/${APP}/webhooks/ep1`]: { body: { deleted: true } } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete https://hooks.example.com/otp' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this endpoint?' });
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('The endpoint has been deleted');
+  });
+});
+
+describe('Development SMS outbox', () => {
+  it('lists the stored messages with number and text', async () => {
+    renderSignedIn('/dev/sms-outbox', makeBootstrap(), {
+      'GET /api/dev/sms-outbox': { body: [{ id: 'm1', to: '+15551234567', body: 'Your Acme Support code is 482913.', createdAt: new Date().toISOString() }] },
+    });
+    const message = await screen.findByTestId('outbox-message');
+    expect(message.textContent).toContain('+15551234567');
+    expect(message.textContent).toContain('Your Acme Support code is 482913.');
+  });
+});
+
