@@ -134,6 +134,17 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
     }
   });
 
+  it("joining through SSO on an invitation marks another account's invitation for the same person declined", async () => {
+    const email = 'invited.sso@acme.test';
+    expect((await t.call('POST', '/invitations', { as: 'owner@globex.test', body: { email } })).status).toBe(201);
+    expect((await t.call('POST', '/invitations', { as: 'owner@acme.test', body: { email, role: 'supervisor' } })).status).toBe(201);
+    const res = await ssoSignIn(t, email);
+    expect(res.status).toBe(200);
+    expect(decodeJwt(((await res.json()) as { token: string }).token)).toMatchObject({ email, role: 'supervisor', acc: t.account('acme').id });
+    const globex = (await (await t.call('GET', '/invitations', { as: 'owner@globex.test' })).json()) as { email: string; status: string }[];
+    expect(globex.find((i) => i.email === email)?.status).toBe('accepted-elsewhere');
+  });
+
   it('without the admin group configured, only listed admins enter', async () => {
     await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ adminGroupId: '', clientSecret: '' }).azure } } });
     const res = await ssoSignIn(t, 'another.person@acme.test', 'sb-admins');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, startServer } from './harness';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 
@@ -87,7 +88,8 @@ describe('sign-in and single sign-on in Chromium', () => {
   });
 
   it('an admin connects an OpenID Connect provider, the others are disabled, then disconnects it', async () => {
-    const page = await browser.newPage();
+    // a context of its own: axe opens a page beside it
+    const page = await (await browser.newContext()).newPage();
     await page.goto(server.links['owner@acme.test']!);
     await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
     await page.goto(`${server.url}/settings/single-sign-on`);
@@ -119,6 +121,13 @@ describe('sign-in and single sign-on in Chromium', () => {
     await proof.getByText('Not verified').waitFor();
     await proof.getByRole('button', { name: 'Verify' }).click();
     await proof.getByText(/No TXT record with this account's verification value was found at _switchboard-challenge\.acme\.test/).waitFor();
+    // the card with its inline error is axe-clean and fits a 360 px side panel
+    const axe = await new AxeBuilder({ page }).include('[data-testid="sso-domain-proof"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await proof.evaluate((card) => card.scrollWidth <= card.clientWidth && document.documentElement.scrollWidth <= 360)).toBe(true);
+    if (viewport) await page.setViewportSize(viewport);
     const value = (await proof.locator('code').nth(1).textContent())!;
     dns.records.set('_switchboard-challenge.acme.test', { txt: [value] });
     await proof.getByRole('button', { name: 'Verify' }).click();
@@ -138,6 +147,6 @@ describe('sign-in and single sign-on in Chromium', () => {
     await page.getByRole('dialog', { name: 'Disconnect OpenID Connect?' }).getByRole('button', { name: 'Disconnect', exact: true }).click();
     await page.getByText('OpenID Connect has been disconnected').waitFor();
     for (const name of ['Connect Azure AD', 'Connect Okta', 'Connect OpenID Connect']) await page.getByRole('button', { name }).waitFor();
-    await page.close();
+    await page.context().close();
   });
 });
