@@ -21,6 +21,7 @@ import { watchTowerRoutes } from './routes/watch-tower';
 import { ghostModeRoutes } from './routes/ghost-mode';
 import { zoomRoutes } from './routes/zoom';
 import { webexRoutes } from './routes/webex';
+import { signOutRoutes } from './routes/sign-out';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -47,6 +48,7 @@ export function createApi(deps: Deps) {
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();
   authed.use('*', requireSession());
+  authed.route('/', signOutRoutes);
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);

@@ -1,30 +1,44 @@
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Role } from '../contract/common';
+import * as v from 'valibot';
+import { TokenPayloadSchema } from '../contract/session';
 import { ApiError } from '../http/errors';
 
 const ISSUER = 'switchboard';
 const AUDIENCE = 'switchboard-console';
 
-export type SessionClaims = {
+const Uuid = v.pipe(v.string(), v.uuid());
+
+/**
+ * What a verified token must carry. A token signed with our secret is still input: claims that do
+ * not fit (a non-UUID id, a wrong type) answer 401, never reach a query and never a 500.
+ */
+const VerifiedClaimsSchema = v.object({
+  ...TokenPayloadSchema.entries,
   /** admin id */
-  sub: string;
+  sub: Uuid,
   /** account id */
-  acc: string;
-  role: Role;
-  root: boolean;
-  ghost: boolean;
-  email: string;
+  acc: Uuid,
+  /** session id: the row in `sessions` checked on every request */
+  sid: Uuid,
   /** in ghost mode: the provider staff member's own admin id */
-  stf?: string;
-};
+  stf: v.optional(Uuid),
+  exp: v.pipe(v.number(), v.integer()),
+});
+
+export type VerifiedClaims = v.InferOutput<typeof VerifiedClaimsSchema>;
+export type SessionClaims = Omit<VerifiedClaims, 'exp'>;
 
 export type TokenSigner = {
   sign(claims: SessionClaims, ttlSeconds: number): Promise<string>;
-  verify(token: string): Promise<SessionClaims & { exp: number }>;
+  verify(token: string): Promise<VerifiedClaims>;
 };
 
+const invalid = () => new ApiError(401, 'TOKEN_INVALID', 'The session token is not valid. Please sign in again.');
+
 export function tokenSigner(secret: string, now: () => number = Date.now): TokenSigner {
-  const key = new TextEncoder().encode(secret);
+  // Imported once: jose would otherwise turn the raw secret into a key on every request.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
     async sign(claims, ttlSeconds) {
       const iat = Math.floor(now() / 1000);
@@ -38,18 +52,21 @@ export function tokenSigner(secret: string, now: () => number = Date.now): Token
         .sign(key);
     },
     async verify(token) {
+      let payload: unknown;
       try {
-        const { payload } = await jwtVerify(token, key, {
+        ({ payload } = await jwtVerify(token, key, {
           issuer: ISSUER,
           audience: AUDIENCE,
           algorithms: ['HS256'],
           currentDate: new Date(now()),
-        });
-        return payload as unknown as SessionClaims & { exp: number };
+        }));
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw new ApiError(401, 'JWT_EXPIRED', 'Your session has expired. Please sign in again.');
-        throw new ApiError(401, 'TOKEN_INVALID', 'The session token is not valid. Please sign in again.');
+        throw invalid();
       }
+      const claims = v.safeParse(VerifiedClaimsSchema, payload);
+      if (!claims.success) throw invalid();
+      return claims.output;
     },
   };
 }

@@ -213,6 +213,19 @@ export interface LogOutboxTable {
   failed_at: Timestamp | null;
 }
 
+/** 0600: a signed-in session; its id is the token's `sid` claim */
+export interface SessionsTable {
+  id: Generated<string>;
+  account_id: string;
+  admin_id: string;
+  ghost: Generated<boolean>;
+  staff_id: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  reason: 'sign-out' | 'ghost-ended' | 'archived' | 'role-changed' | null;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -234,4 +247,5 @@ export interface Schema {
   customer_lookup: CustomerLookupTable;
   logging_destinations: LoggingDestinationsTable;
   log_outbox: LogOutboxTable;
+  sessions: SessionsTable;
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
+import { endSessionsOf } from '../auth/sessions';
 import { audit, actorOf } from '../audit';
 import { visibleApps } from '../contract/apps';
 import type { Bootstrap } from '../contract/session';
@@ -87,6 +88,7 @@ export const adminsRoutes = new Hono<AppEnv>()
       if (target.id === session.adminId) throw new ApiError(409, 'CANNOT_CHANGE_OWN_ROLE', 'You cannot change your own role.');
       if (target.role === role) return itemOf(target);
       await trx.updateTable('admins').set({ role }).where('id', '=', target.id).execute();
+      await endSessionsOf(trx, target.id, 'role-changed');
       await audit(trx, session.accountId, actorOf(session), {
         namespace: 'global',
         description: `Changed the role of ${nameOf(target)} (${target.email}) from ${target.role} to ${role}`,
@@ -106,6 +108,7 @@ export const adminsRoutes = new Hono<AppEnv>()
       if (target.role === 'owner') throw new ApiError(409, 'OWNER_IMMUTABLE', 'The account owner cannot be archived.');
       if (target.id === session.adminId) throw new ApiError(409, 'CANNOT_ARCHIVE_SELF', 'You cannot archive yourself.');
       await trx.updateTable('admins').set({ archived_at: now() }).where('id', '=', target.id).execute();
+      await endSessionsOf(trx, target.id, 'archived');
       await audit(trx, session.accountId, actorOf(session), {
         namespace: 'global',
         description: `Archived ${nameOf(target)} (${target.email})`,

@@ -9,8 +9,9 @@ import * as m0200 from './0200_developer_keys';
 import * as m0201 from './0201_domain_ownership';
 import * as m0300 from './0300_integrations';
 import * as m0500 from './0500_results_notifications';
+import * as m0600 from './0600_sessions';
 import * as m0700 from './0700_credit_ledger';
 
 export type Migration = { id: string; sql: string };
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0700];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0700];
