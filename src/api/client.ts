@@ -18,6 +18,9 @@ export class ApiError extends Error {
 
 export const UNEXPECTED_STATUS = 'UNEXPECTED_STATUS';
 export const JWT_EXPIRED = 'JWT_EXPIRED';
+/** the session was ended on the server (signed out elsewhere, ghost mode ended, archived, role changed) */
+export const SESSION_REVOKED = 'SESSION_REVOKED';
+const SESSION_OVER = new Set([JWT_EXPIRED, SESSION_REVOKED]);
 
 export type ClientOptions = {
   getToken: () => string | null;
@@ -86,7 +89,7 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
     const response = await http(path.replace(/^\//, ''), options);
     if (response.status !== expect) {
       const error = await toError(response);
-      if (error.code === JWT_EXPIRED) onSessionExpired?.();
+      if (error.status === 401 && SESSION_OVER.has(error.code)) onSessionExpired?.();
       throw error;
     }
     return response;

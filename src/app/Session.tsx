@@ -3,7 +3,7 @@ import { Suspense, useEffect } from 'react';
 import { useLocation, useRoute } from 'wouter';
 import type { Bootstrap } from '../../api/contract/session';
 import type { AppStartAnswer } from '../../api/contract/billing';
-import { ApiError, JWT_EXPIRED, errorMessage } from '../api/client';
+import { ApiError, JWT_EXPIRED, SESSION_REVOKED, errorMessage } from '../api/client';
 import { useApi } from '../api/hooks';
 import { bootstrapAtom, setAppBillingAtom, tokenAtom } from '../state/session';
 import { rememberAppFromQuery, takeAppToStart } from '../state/start-app';
@@ -29,8 +29,8 @@ function useBootstrap(): Bootstrap | null {
       (answer) => !controller.signal.aborted && setBootstrap(answer),
       (error) => {
         if (controller.signal.aborted) return;
-        // JWT_EXPIRED is handled by the client for every call: token cleared, back to /?expired=true.
-        if (error instanceof ApiError && error.code === JWT_EXPIRED) return;
+        // An ended session is handled by the client for every call: token cleared, back to /?expired=true.
+        if (error instanceof ApiError && (error.code === JWT_EXPIRED || error.code === SESSION_REVOKED)) return;
         setToken(null);
         toast.error('Your session could not be loaded', errorMessage(error, 'Please sign in again.'));
       },
