@@ -34,11 +34,18 @@ export type TokenSigner = {
   verify(token: string): Promise<VerifiedClaims>;
 };
 
+const MAX_VERIFIED = 10_000;
+
+const expired = () => new ApiError(401, 'JWT_EXPIRED', 'Your session has expired. Please sign in again.');
 const invalid = () => new ApiError(401, 'TOKEN_INVALID', 'The session token is not valid. Please sign in again.');
 
 export function tokenSigner(secret: string, now: () => number = Date.now): TokenSigner {
   // Imported once: jose would otherwise turn the raw secret into a key on every request.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  // A console sends the same token with every call; its signature is checked once per process.
+  // Only the signature check is remembered: expiry is judged on every call, and whether the
+  // session is still live is the database's answer on every call (api/auth/context.ts).
+  const verified = new Map<string, VerifiedClaims>();
   return {
     async sign(claims, ttlSeconds) {
       const iat = Math.floor(now() / 1000);
@@ -52,21 +59,33 @@ export function tokenSigner(secret: string, now: () => number = Date.now): Token
         .sign(key);
     },
     async verify(token) {
-      let payload: unknown;
-      try {
-        ({ payload } = await jwtVerify(token, key, {
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          algorithms: ['HS256'],
-          currentDate: new Date(now()),
-        }));
-      } catch (err) {
-        if (err instanceof joseErrors.JWTExpired) throw new ApiError(401, 'JWT_EXPIRED', 'Your session has expired. Please sign in again.');
-        throw invalid();
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp * 1000 <= now()) throw expired();
+        return known;
       }
-      const claims = v.safeParse(VerifiedClaimsSchema, payload);
-      if (!claims.success) throw invalid();
-      return claims.output;
+      const claims = await verifyFresh(token);
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      verified.set(token, claims);
+      return claims;
     },
   };
+
+  async function verifyFresh(token: string): Promise<VerifiedClaims> {
+    let payload: unknown;
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: new Date(now()),
+      }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw expired();
+      throw invalid();
+    }
+    const claims = v.safeParse(VerifiedClaimsSchema, payload);
+    if (!claims.success) throw invalid();
+    return claims.output;
+  }
 }
