@@ -183,18 +183,35 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   );
 }
 
-type PgClient = { query(text: string, params?: unknown[]): Promise<unknown>; release(err?: unknown): void };
+type PgClient = {
+  query(query: string | { name: string; text: string; values: unknown[] }, params?: unknown[]): Promise<unknown>;
+  release(err?: unknown): void;
+};
+
+// Every distinct parameterised statement gets a name, so each connection parses and plans it once
+// (a prepared statement) instead of on every call. The queries are the code's own, so the set is
+// small; the cap only guards against a query whose text varies with its input.
+const statementNames = new Map<string, string>();
+const MAX_STATEMENTS = 2000;
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_STATEMENTS) statementNames.set(text, (name = `sb${statementNames.size}`));
+  return name;
+}
 
 /**
- * pg answers a multi-statement message (the transaction opening: BEGIN, settings, session check)
- * with one result per statement; Kysely reads one. Hand it the last, which is the one asked for.
+ * What Kysely gets instead of the pg pool. pg answers a multi-statement message (the transaction
+ * opening: BEGIN, settings, session check) with one result per statement; Kysely reads one, so it
+ * gets the last, the one asked for. Parameterised statements run as named prepared statements.
  * Each client is wrapped once, so Kysely's per-client connection cache keeps working.
  */
 function lastResultPool(pool: { connect(): Promise<PgClient>; end(): Promise<void> }) {
   const wrapped = new WeakMap<PgClient, PgClient>();
   const wrap = (client: PgClient): PgClient => ({
     async query(text, params) {
-      const result = await client.query(text, params);
+      const name = typeof text === 'string' && params?.length ? statementName(text) : undefined;
+      const result = await (name ? client.query({ name, text: text as string, values: params! }) : client.query(text, params));
       return Array.isArray(result) ? result[result.length - 1] : result;
     },
     release: (err) => client.release(err),

@@ -116,13 +116,17 @@ async function main() {
     const token = decodeURIComponent(new URL(link).searchParams.get('token'));
     const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
-    server = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    server = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, server);
     const headers = { authorization: `Bearer ${token}` };
     const check = await fetch(`${url}/api/admins/bootstrap`, { headers });
     if (check.status !== 200) throw new Error(`bootstrap answered ${check.status}: ${await check.text()}`);
 
+    // Concurrent answers must all be 200 before any figure means anything.
+    const burst = await Promise.all(Array.from({ length: CONNECTIONS }, () => fetch(`${url}/api/admins/bootstrap`, { headers }).then(async (r) => `${r.status} ${r.status === 200 ? '' : await r.text()}`)));
+    const failures = [...new Set(burst.filter((b) => !b.startsWith('200')))];
+    if (failures.length) console.log('  concurrent bootstrap calls failed:', failures.slice(0, 3));
     await autocannon({ url: `${url}/api/admins/bootstrap`, connections: CONNECTIONS, duration: 2, headers }); // warm-up
     const boot = await load(`${url}/api/admins/bootstrap`, headers);
     const list = await load(`${url}/api/admins`, headers);
