@@ -1,11 +1,9 @@
 // Builds the three UI entries (browser, zoom, webex) from one React core, and the API server and
 // CLI for plain Node. `--if-stale` skips the work when dist/ is newer than every source file, so
 // `npm start` is instant on the second run.
-import * as esbuild from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
-import { coreJsShim } from './hosts/webex/core-js-shim.mjs';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 const dist = path.join(root, 'dist');
@@ -132,22 +130,29 @@ async function buildUi() {
 }
 
 async function buildServer() {
-  for (const [name, entry] of [['server', 'api/server.ts'], ['cli', 'api/cli.ts']]) {
-    await esbuild.build({
-      entryPoints: [path.join(root, entry)],
-      outfile: path.join(dist, `${name}.mjs`),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      sourcemap: true,
-      logLevel: 'warning',
-    });
-  }
+  // Split, so what the server imports lazily (the SVG sanitiser and jsdom, seconds of loading)
+  // stays out of the start-up path; server and CLI share the chunks.
+  fs.rmSync(path.join(dist, 'server-chunks'), { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: { server: path.join(root, 'api/server.ts'), cli: path.join(root, 'api/cli.ts') },
+    outdir: dist,
+    splitting: true,
+    chunkNames: 'server-chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 }
 
 if (args.has('--if-stale') && !isStale()) process.exit(0);
+// Loaded only when there is something to build: `npm start` on a built tree pays for none of it.
+const esbuild = await import('esbuild');
+const { coreJsShim } = await import('./hosts/webex/core-js-shim.mjs');
 fs.mkdirSync(dist, { recursive: true });
 await Promise.all([buildUi(), buildServer()]);
 fs.writeFileSync(stamp, new Date().toISOString());

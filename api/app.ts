@@ -28,6 +28,7 @@ import { agentScope } from './apps/platform/agent-session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
 import { customerPageRoutes } from './customer-pages/frame';
+import { signOutRoutes } from './routes/sign-out';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -44,7 +45,10 @@ export function createApi(deps: Deps) {
   });
   api.use('*', timeZone());
   // Logos are the largest bodies we take (an SVG up to 512 KB, base64-encoded).
-  api.use('*', bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError(413, 'BODY_TOO_LARGE', 'The request body is too large.'); } }));
+  const limit = bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError(413, 'BODY_TOO_LARGE', 'The request body is too large.'); } });
+  // Only where a body can be: asking a GET for its body makes the Node adapter build a full
+  // Request object, a cost every read would pay for nothing.
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
 
   // Public: no session needed.
   api.get('/health', (c) => c.json({ ok: true }));
@@ -59,6 +63,7 @@ export function createApi(deps: Deps) {
   const authed = new Hono<AppEnv>();
   authed.use('*', requireSession());
   authed.use('*', agentScope());
+  authed.route('/', signOutRoutes);
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);

@@ -1,5 +1,5 @@
 import type { Role } from '../api/contract/common';
-import { ACCOUNT_EXISTS } from '../api/contract/sign-in';
+import { ACCOUNT_EXISTS } from '../api/contract/constants';
 import { ApiError, UNEXPECTED_STATUS } from '../src/api/client';
 import { decodeToken } from '../src/state/token';
 import { hasRole } from '../src/state/roles';

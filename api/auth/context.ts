@@ -1,12 +1,15 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Role } from '../contract/common';
 import { TIME_ZONE_HEADER } from '../contract/common';
-import { ApiError } from '../http/errors';
+import { ApiError, errorResponse } from '../http/errors';
+import { isUuid, type Prelude } from '../db/index';
 import type { Deps } from '../deps';
-import type { SessionClaims } from './token';
+import type { AgentClaims, VerifiedClaims } from './token';
 
 /** Who is calling, as the verified token and the database say. */
 export type Session = {
+  /** the `sessions` row this request runs under */
+  id: string;
   adminId: string;
   accountId: string;
   /** 'agent' for agent sessions: api/apps/platform/agent-session.ts decides what they reach */
@@ -14,24 +17,34 @@ export type Session = {
   isRoot: boolean;
   ghost: boolean;
   email: string;
+  /** from the database: known once the session check has run (before any route reads data) */
   firstName: string;
   lastName: string;
   /** in ghost mode, the provider staff member behind the session */
   staffId: string | null;
   timeZone: string;
-  claims: SessionClaims & { exp: number };
+  claims: VerifiedClaims | AgentClaims;
 };
 
 export type AppEnv = { Variables: { deps: Deps; session: Session; timeZone: string } };
 
+// Intl is slow to build a formatter; a time zone is judged once per process, not per request.
+const knownTimeZones = new Map<string, boolean>();
+const MAX_KNOWN_TIME_ZONES = 1000;
+
 export function readTimeZone(header: string | undefined): string {
   if (!header) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: header });
-    return header;
-  } catch {
-    return 'UTC';
+  let valid = knownTimeZones.get(header);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: header });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (knownTimeZones.size < MAX_KNOWN_TIME_ZONES) knownTimeZones.set(header, valid);
   }
+  return valid ? header : 'UTC';
 }
 
 export function bearerToken(authorization: string | undefined, query: string | undefined): string | null {
@@ -39,51 +52,90 @@ export function bearerToken(authorization: string | undefined, query: string | u
   return m?.[1] ?? query ?? null;
 }
 
+export const SESSION_REVOKED = 'SESSION_REVOKED';
+
+const ended = (message = 'Your session has ended. Please sign in again.') => new ApiError(401, SESSION_REVOKED, message);
+const adminNotFound = () => new ApiError(401, 'ADMIN_NOT_FOUND', 'Please contact your account administrator to be added as an administrator on the account.');
+
+type CheckRow = { revoked_at: unknown; reason: string | null; archived: boolean; role: Role; is_root: boolean; first_name: string; last_name: string };
+
+/**
+ * The session row and its admin, read in one statement: live session, active admin, the role and
+ * staff rights the token claims. Every value in it is a validated UUID or a boolean literal.
+ */
+function sessionCheck(session: Session, claims: VerifiedClaims): Prelude {
+  for (const id of [claims.sid, claims.sub, claims.acc, claims.stf ?? claims.sid]) if (!isUuid(id)) throw ended();
+  const staff = claims.ghost && claims.stf ? `'${claims.stf}'` : 'null';
+  return {
+    accountId: claims.acc.toLowerCase(),
+    sql: `select s.revoked_at, s.reason, a.archived_at is not null as archived, a.role, a.is_root, a.first_name, a.last_name
+      from sessions s join admins a on a.id = s.admin_id
+      where s.id = '${claims.sid}' and s.admin_id = '${claims.sub}' and s.account_id = '${claims.acc}'
+        and s.ghost = ${claims.ghost ? 'true' : 'false'} and s.staff_id is not distinct from ${staff}`,
+    accept(rows) {
+      const row = rows[0] as CheckRow | undefined;
+      if (!row) throw ended();
+      if (row.archived) throw adminNotFound();
+      if (row.revoked_at) throw row.reason === 'ghost-ended' ? ended('Ghost mode has ended. Return to Watch Tower to view the account again.') : ended();
+      // Role changes end sessions; a token claiming rights the admin no longer has is one of those.
+      if (row.role !== claims.role || (!claims.ghost && row.is_root !== claims.root)) throw ended();
+      session.firstName = row.first_name;
+      session.lastName = row.last_name;
+    },
+  };
+}
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Requires a valid session: the token (bearer header or `token` query parameter) is verified,
- * then the admin is read from the database so an archived admin or a changed role takes effect
- * at once, not when the token expires.
+ * then its `sessions` row and the admin are checked in the database, so sign-out, archiving an
+ * admin or a changed role take effect at once, not when the token expires.
+ *
+ * A read carries the check in its own first transaction (no round trip of its own); a change
+ * checks before the route runs, so an ended session never acts on anything.
  */
 export function requireSession(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { tokens, db } = c.var.deps;
+    const deps = c.var.deps;
     const token = bearerToken(c.req.header('authorization'), c.req.query('token'));
     if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'Please sign in.');
-    const claims = await tokens.verify(token);
+    const claims = await deps.tokens.verify(token);
     if (claims.role === 'agent') {
       c.set('session', agentSession(claims, c.var.timeZone));
       return next();
     }
-    const admin = await db.tenant(claims.acc, (trx) =>
-      trx
-        .selectFrom('admins')
-        .select(['id', 'role', 'is_root', 'email', 'first_name', 'last_name'])
-        .where('id', '=', claims.sub)
-        .where('archived_at', 'is', null)
-        .executeTakeFirst(),
-    );
-    if (!admin) throw new ApiError(401, 'ADMIN_NOT_FOUND', 'Please contact your account administrator to be added as an administrator on the account.');
-    c.set('session', {
-      adminId: admin.id,
+    const session: Session = {
+      id: claims.sid,
+      adminId: claims.sub,
       accountId: claims.acc,
-      role: admin.role,
+      role: claims.role,
       // ghost sessions are never root: staff act as the account's admin, nothing more
-      isRoot: claims.ghost ? false : admin.is_root,
+      isRoot: claims.ghost ? false : claims.root,
       ghost: claims.ghost,
-      email: admin.email,
-      firstName: admin.first_name,
-      lastName: admin.last_name,
+      email: claims.email,
+      firstName: '',
+      lastName: '',
       staffId: claims.ghost ? (claims.stf ?? null) : null,
       timeZone: c.var.timeZone,
       claims,
-    });
+    };
+    const db = deps.db.withPrelude(sessionCheck(session, claims));
+    c.set('deps', { ...deps, db });
+    c.set('session', session);
+    if (!READS.has(c.req.method)) await db.settle();
     await next();
+    // A read that touched no data (or failed first) still answers only to a live session.
+    try {
+      await db.settle();
+    } catch (err) {
+      c.res = errorResponse(err, c, deps.log);
+    }
   };
 }
 
-/** An agent is no admin: the signed claims are the whole session (short-lived token). */
-function agentSession(claims: SessionClaims & { exp: number }, timeZone: string): Session {
-  return { adminId: claims.sub, accountId: claims.acc, role: 'agent', isRoot: false, ghost: false, email: claims.email, firstName: '', lastName: '', staffId: null, timeZone, claims };
+function agentSession(claims: AgentClaims, timeZone: string): Session {
+  return { id: '', adminId: claims.sub, accountId: claims.acc, role: 'agent', isRoot: false, ghost: false, email: claims.email, firstName: '', lastName: '', staffId: null, timeZone, claims };
 }
 
 export function timeZone(): MiddlewareHandler<AppEnv> {

@@ -1,31 +1,68 @@
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Role } from '../contract/common';
+import * as v from 'valibot';
+import { TokenPayloadSchema } from '../contract/session';
 import { ApiError } from '../http/errors';
 
 const ISSUER = 'switchboard';
 const AUDIENCE = 'switchboard-console';
 
-export type SessionClaims = {
+const Uuid = v.pipe(v.string(), v.uuid());
+
+/**
+ * What a verified token must carry. A token signed with our secret is still input: claims that do
+ * not fit (a non-UUID id, a wrong type) answer 401, never reach a query and never a 500.
+ */
+const VerifiedClaimsSchema = v.object({
+  ...TokenPayloadSchema.entries,
   /** admin id */
-  sub: string;
+  sub: Uuid,
   /** account id */
-  acc: string;
-  /** 'agent': an agent session (apps platform), which may call only the agent routes */
-  role: Role | 'agent';
-  root: boolean;
-  ghost: boolean;
-  email: string;
+  acc: Uuid,
+  /** session id: the row in `sessions` checked on every request */
+  sid: Uuid,
   /** in ghost mode: the provider staff member's own admin id */
-  stf?: string;
-};
+  stf: v.optional(Uuid),
+  exp: v.pipe(v.number(), v.integer()),
+});
+
+/**
+ * An agent session (apps platform): a Zoom or Webex user without admin access, for one account,
+ * reaching only the agent routes (api/apps/platform/agent-session.ts). It has no admin row and
+ * no `sessions` row; it ends with its short lifetime.
+ */
+const AgentClaimsSchema = v.object({
+  sub: v.pipe(v.string(), v.startsWith('agent:'), v.maxLength(300)),
+  acc: Uuid,
+  role: v.literal('agent'),
+  root: v.literal(false),
+  ghost: v.literal(false),
+  email: v.pipe(v.string(), v.maxLength(254)),
+  exp: v.pipe(v.number(), v.integer()),
+});
+
+export type VerifiedClaims = v.InferOutput<typeof VerifiedClaimsSchema>;
+export type AgentClaims = v.InferOutput<typeof AgentClaimsSchema>;
+export type SessionClaims = Omit<VerifiedClaims, 'exp'>;
+export type AgentSessionClaims = Omit<AgentClaims, 'exp'>;
 
 export type TokenSigner = {
-  sign(claims: SessionClaims, ttlSeconds: number): Promise<string>;
-  verify(token: string): Promise<SessionClaims & { exp: number }>;
+  sign(claims: SessionClaims | AgentSessionClaims, ttlSeconds: number): Promise<string>;
+  verify(token: string): Promise<VerifiedClaims | AgentClaims>;
 };
 
+const MAX_VERIFIED = 10_000;
+
+const expired = () => new ApiError(401, 'JWT_EXPIRED', 'Your session has expired. Please sign in again.');
+const invalid = () => new ApiError(401, 'TOKEN_INVALID', 'The session token is not valid. Please sign in again.');
+
 export function tokenSigner(secret: string, now: () => number = Date.now): TokenSigner {
-  const key = new TextEncoder().encode(secret);
+  // Imported once: jose would otherwise turn the raw secret into a key on every request.
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  // A console sends the same token with every call; its signature is checked once per process.
+  // Only the signature check is remembered: expiry is judged on every call, and whether the
+  // session is still live is the database's answer on every call (api/auth/context.ts).
+  const verified = new Map<string, VerifiedClaims | AgentClaims>();
   return {
     async sign(claims, ttlSeconds) {
       const iat = Math.floor(now() / 1000);
@@ -39,18 +76,37 @@ export function tokenSigner(secret: string, now: () => number = Date.now): Token
         .sign(key);
     },
     async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, key, {
-          issuer: ISSUER,
-          audience: AUDIENCE,
-          algorithms: ['HS256'],
-          currentDate: new Date(now()),
-        });
-        return payload as unknown as SessionClaims & { exp: number };
-      } catch (err) {
-        if (err instanceof joseErrors.JWTExpired) throw new ApiError(401, 'JWT_EXPIRED', 'Your session has expired. Please sign in again.');
-        throw new ApiError(401, 'TOKEN_INVALID', 'The session token is not valid. Please sign in again.');
+      const known = verified.get(token);
+      if (known) {
+        if (known.exp * 1000 <= now()) throw expired();
+        return known;
       }
+      const claims = await verifyFresh(token);
+      if (verified.size >= MAX_VERIFIED) verified.clear();
+      verified.set(token, claims);
+      return claims;
     },
   };
+
+  async function verifyFresh(token: string): Promise<VerifiedClaims | AgentClaims> {
+    let payload: unknown;
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: new Date(now()),
+      }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw expired();
+      throw invalid();
+    }
+    const claims = v.safeParse(isAgentPayload(payload) ? AgentClaimsSchema : VerifiedClaimsSchema, payload);
+    if (!claims.success) throw invalid();
+    return claims.output;
+  }
+}
+
+function isAgentPayload(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && (payload as { role?: unknown }).role === 'agent';
 }

@@ -8,3 +8,6 @@ export const TIME_ZONE_HEADER = 'X-Time-Zone';
 
 /** Share of the free tier at which the credit display turns red. */
 export const CREDIT_WARNING_RATIO = 0.8;
+
+/** A company domain that already has an account the person is not on (sign-in, embedded hosts). */
+export const ACCOUNT_EXISTS = 'ACCOUNT_EXISTS';

@@ -41,4 +41,4 @@ export const GOOGLE_RETURN_PATH = '/';
 
 export const SSO_NOT_CONFIGURED = 'SSO_NOT_CONFIGURED';
 export const ADMIN_NOT_FOUND = 'ADMIN_NOT_FOUND';
-export const ACCOUNT_EXISTS = 'ACCOUNT_EXISTS';
+export { ACCOUNT_EXISTS } from './constants';

@@ -10,6 +10,29 @@ export const APP_ROLE = 'switchboard_app';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a canonical UUID: the only values ever written into SQL text as literals. */
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/**
+ * A read that rides in the message opening a transaction (BEGIN, the scope settings and this
+ * SELECT travel as one simple-protocol round trip). Its SQL may only hold literals the caller has
+ * validated (UUIDs, booleans). `accept` judges the rows; throwing rolls the transaction back.
+ */
+export type Prelude = {
+  /** the account whose tenant transaction may carry it; system transactions always may */
+  accountId: string;
+  sql: string;
+  accept(rows: Record<string, unknown>[]): void;
+  /** told when the transaction failed before `accept` could judge anything */
+  fail?(err: unknown): void;
+};
+
+// The scope settings of a transaction, as SQL text: one statement, folded into the BEGIN message.
+const systemScope = `select set_config('role', '${APP_ROLE}', true), set_config('app.scope', 'system', true)`;
+const tenantScope = (accountId: string) => `select set_config('role', '${APP_ROLE}', true), set_config('app.account_id', '${accountId}', true)`;
+
 /**
  * The one way the server reaches its data. Tenant data is only reachable through `tenant()`,
  * which scopes the transaction to one account in the database itself; `system()` is the explicit
@@ -25,22 +48,123 @@ export class Database {
 
   /** Runs fn in a transaction that sees and writes only rows of this account. */
   tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
-    return this.kysely.transaction().execute(async (trx) => {
-      await sql`select set_config('role', ${APP_ROLE}, true), set_config('app.account_id', ${accountId}, true)`.execute(trx);
-      return fn(trx);
-    });
+    if (!isUuid(accountId)) {
+      // Never written into SQL text: bound as a parameter (an id that is not one sees nothing).
+      return this.kysely.transaction().execute(async (trx) => {
+        await sql`select set_config('role', ${APP_ROLE}, true), set_config('app.account_id', ${accountId}, true)`.execute(trx);
+        return fn(trx);
+      });
+    }
+    return this.run(tenantScope(accountId.toLowerCase()), fn);
   }
 
   /** Runs fn in a transaction that may read and write every account (guarded by the caller). */
   system<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
-    return this.kysely.transaction().execute(async (trx) => {
-      await sql`select set_config('role', ${APP_ROLE}, true), set_config('app.scope', 'system', true)`.execute(trx);
-      return fn(trx);
-    });
+    return this.run(systemScope, fn);
+  }
+
+  /**
+   * This database for one request whose first transaction also carries `prelude` (the session
+   * check), so checking costs no round trip of its own.
+   */
+  withPrelude(prelude: Prelude): RequestDatabase {
+    return new RequestDatabase(this, prelude);
   }
 
   close(): Promise<void> {
     return this.closeFn();
+  }
+
+  /**
+   * One transaction on one connection: BEGIN, the scope settings and the prelude go in one
+   * message; then fn; then COMMIT (ROLLBACK when anything throws).
+   */
+  protected run<T>(scope: string, fn: (trx: Trx) => Promise<T>, prelude?: Prelude): Promise<T> {
+    return this.kysely.connection().execute(async (conn) => {
+      let open = true;
+      try {
+        let opened;
+        try {
+          opened = await sql.raw<Record<string, unknown>>(prelude ? `begin; ${scope}; ${prelude.sql}` : `begin; ${scope}`).execute(conn);
+        } catch (err) {
+          prelude?.fail?.(err);
+          throw err;
+        }
+        prelude?.accept(opened.rows);
+        // One connection inside BEGIN…COMMIT is what a Transaction is; Kysely's own would spend
+        // a round trip on BEGIN and another on the settings.
+        const result = await fn(conn as unknown as Trx);
+        open = false;
+        await sql.raw('commit').execute(conn);
+        return result;
+      } catch (err) {
+        if (open) await sql.raw('rollback').execute(conn).catch(() => {});
+        throw err;
+      }
+    });
+  }
+}
+
+/**
+ * The database as one authenticated request sees it. The session check runs exactly once: in the
+ * first transaction that can carry it (a tenant transaction of the session's account, or a
+ * system one), or on its own through `settle()`.
+ */
+export class RequestDatabase extends Database {
+  private pending: Prelude | null;
+  private outcome: Promise<void> | null = null;
+
+  constructor(
+    private readonly base: Database,
+    prelude: Prelude,
+  ) {
+    super(base.kysely, base.kind, () => base.close());
+    this.pending = prelude;
+  }
+
+  override async tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
+    const prelude = this.claim(accountId);
+    if (prelude) return this.run(tenantScope(prelude.accountId), fn, prelude);
+    await this.settle();
+    return this.base.tenant(accountId, fn);
+  }
+
+  override async system<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
+    const prelude = this.claim(null);
+    if (prelude) return this.run(systemScope, fn, prelude);
+    await this.settle();
+    return this.base.system(fn);
+  }
+
+  /** Resolves once the prelude has been accepted, running it on its own if nothing carried it. */
+  settle(): Promise<void> {
+    const prelude = this.claim(null);
+    if (prelude) return this.run(tenantScope(prelude.accountId), async () => undefined, prelude);
+    return this.outcome ?? Promise.resolve();
+  }
+
+  /** Hands the prelude to the transaction about to open, if it can carry it; once only. */
+  private claim(accountId: string | null): Prelude | null {
+    const pending = this.pending;
+    if (!pending || (accountId !== null && accountId.toLowerCase() !== pending.accountId)) return null;
+    this.pending = null;
+    let settled!: (err?: unknown) => void;
+    this.outcome = new Promise<void>((resolve, reject) => (settled = (err) => (err === undefined ? resolve() : reject(err))));
+    // A request that never waits for the outcome must not leave an unhandled rejection behind.
+    this.outcome.catch(() => {});
+    return {
+      ...pending,
+      accept(rows) {
+        try {
+          pending.accept(rows);
+          settled();
+        } catch (err) {
+          settled(err);
+          throw err;
+        }
+      },
+      fail: (err) => settled(err),
+    };
   }
 }
 
@@ -57,6 +181,50 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       await pg.close();
     },
   );
+}
+
+type PgClient = {
+  query(query: string | { name: string; text: string; values: unknown[] }, params?: unknown[]): Promise<unknown>;
+  release(err?: unknown): void;
+};
+
+// Every distinct parameterised statement gets a name, so each connection parses and plans it once
+// (a prepared statement) instead of on every call. The queries are the code's own, so the set is
+// small; the cap only guards against a query whose text varies with its input.
+const statementNames = new Map<string, string>();
+const MAX_STATEMENTS = 2000;
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_STATEMENTS) statementNames.set(text, (name = `sb${statementNames.size}`));
+  return name;
+}
+
+/**
+ * What Kysely gets instead of the pg pool. pg answers a multi-statement message (the transaction
+ * opening: BEGIN, settings, session check) with one result per statement; Kysely reads one, so it
+ * gets the last, the one asked for. Parameterised statements run as named prepared statements.
+ * Each client is wrapped once, so Kysely's per-client connection cache keeps working.
+ */
+function lastResultPool(pool: { connect(): Promise<PgClient>; end(): Promise<void> }) {
+  const wrapped = new WeakMap<PgClient, PgClient>();
+  const wrap = (client: PgClient): PgClient => ({
+    async query(text, params) {
+      const name = typeof text === 'string' && params?.length ? statementName(text) : undefined;
+      const result = await (name ? client.query({ name, text: text as string, values: params! }) : client.query(text, params));
+      return Array.isArray(result) ? result[result.length - 1] : result;
+    },
+    release: (err) => client.release(err),
+  });
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let w = wrapped.get(client);
+      if (!w) wrapped.set(client, (w = wrap(client)));
+      return w;
+    },
+    end: () => pool.end(),
+  };
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
@@ -78,7 +246,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // server restart mid-transaction is an uncaught 'error' that ends the process. The query
   // in flight is rejected anyway and answers 503 (api/http/errors.ts).
   pool.on('connect', (client) => client.on('error', () => {}));
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: lastResultPool(pool) as never }) });
   return new Database(
     kysely,
     'postgres',

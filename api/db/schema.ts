@@ -333,6 +333,19 @@ export interface LinkTokensTable {
   created_at: CreatedAt;
 }
 
+/** 0600: a signed-in session; its id is the token's `sid` claim */
+export interface SessionsTable {
+  id: Generated<string>;
+  account_id: string;
+  admin_id: string;
+  ghost: Generated<boolean>;
+  staff_id: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  reason: 'sign-out' | 'ghost-ended' | 'archived' | 'role-changed' | null;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -364,4 +377,5 @@ export interface Schema {
   webhook_endpoints: WebhookEndpointsTable;
   dev_sms_outbox: DevSmsOutboxTable;
   link_tokens: LinkTokensTable;
+  sessions: SessionsTable;
 }

@@ -7,7 +7,7 @@ export function usageOf(credits: number, freeTier: number): Usage {
   return { status, credits, freeTier };
 }
 
-type Row = { app: string; status: AppBilling['status']; trial_ends_at: Date | null; credits: number; free_tier: number; payment_failed_at?: Date | null };
+type Row = { app: string; status: AppBilling['status']; trial_ends_at: Date | string | null; credits: number; free_tier: number; payment_failed_at?: Date | string | null };
 
 export function billingOf(row: Row | undefined): AppBilling {
   if (!row) return { status: 'inactive', trialEndsAt: null };
@@ -26,6 +26,11 @@ export async function billingByApp(trx: Trx, accountId: string): Promise<Record<
     .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier', 'payment_failed_at'])
     .where('account_id', '=', accountId)
     .execute();
+  return billingOfRows(rows);
+}
+
+/** Billing of every app from the account's rows; apps without a row are inactive. */
+export function billingOfRows(rows: Row[]): Record<AppId, AppBilling> {
   const byApp = new Map(rows.map((r) => [r.app, r]));
   return Object.fromEntries(APPS.map((a) => [a.id, billingOf(byApp.get(a.id))])) as Record<AppId, AppBilling>;
 }

@@ -16,7 +16,6 @@ import {
 } from '../contract/branding';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
-import { decodeAndSanitizeLogo, SvgRejected } from '../branding/svg';
 import { checkDomain, DnsCheckError, type DomainCheck } from '../integrations/dns';
 import { readBranding } from './branding-data';
 
@@ -38,6 +37,8 @@ export const brandingRoutes = new Hono<AppEnv>()
     const input = c.req.valid('json');
     const session = c.var.session;
     let logo: string;
+    // The sanitiser brings jsdom, seconds of loading: it loads with the first logo, not at start.
+    const { decodeAndSanitizeLogo, SvgRejected } = await import('../branding/svg');
     try {
       logo = decodeAndSanitizeLogo(input.logo);
     } catch (err) {

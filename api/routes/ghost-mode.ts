@@ -2,21 +2,23 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { audit } from '../audit';
 import { ApiError } from '../http/errors';
-import { issueSessionToken } from '../auth/sessions';
+import { endSession, issueSessionToken } from '../auth/sessions';
 
 /** Ghost sessions are short-lived: staff look, then return to Watch Tower. */
 export const GHOST_SECONDS = 3600;
 
 /**
  * DELETE /ghost-mode ends a ghost session and answers the staff member's own token. Only a ghost
- * session can call it, and only while the staff member is still active provider staff.
+ * session can call it, and only while the staff member is still active provider staff. The ghost
+ * session ends in the same transaction, so its token stops working and a second end (even a
+ * concurrent one) is refused and mints nothing.
  */
 export const ghostModeRoutes = new Hono<AppEnv>().delete('/ghost-mode', async (c) => {
   const session = c.var.session;
   if (!session.ghost || !session.staffId) throw new ApiError(409, 'NOT_IN_GHOST_MODE', 'This session is not in ghost mode.');
   const staffId = session.staffId;
   const deps = c.var.deps;
-  const staff = await deps.db.system(async (trx) => {
+  const token = await deps.db.system(async (trx) => {
     const admin = await trx
       .selectFrom('admins')
       .select(['id', 'account_id', 'email', 'role', 'is_root'])
@@ -24,12 +26,13 @@ export const ghostModeRoutes = new Hono<AppEnv>().delete('/ghost-mode', async (c
       .where('archived_at', 'is', null)
       .executeTakeFirst();
     if (!admin?.is_root) throw new ApiError(403, 'FORBIDDEN', 'This is for provider staff only.');
+    if (!(await endSession(trx, session.id, 'ghost-ended'))) throw new ApiError(409, 'GHOST_MODE_ENDED', 'This ghost mode session has already ended.');
     await audit(trx, session.accountId, null, {
       namespace: 'global',
       description: `Provider staff (${admin.email}) ended a ghost mode session`,
       event: 'ghost-mode.ended',
     });
-    return admin;
+    return issueSessionToken(deps, admin, { trx });
   });
-  return c.json({ token: await issueSessionToken(deps, staff), accountId: session.accountId });
+  return c.json({ token, accountId: session.accountId });
 });

@@ -28,6 +28,7 @@ import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
 import { addDays, cumulative, fillDays, taskSeries, toDay } from '../watch-tower/series';
 import { GHOST_SECONDS } from './ghost-mode';
+import { issueSessionToken } from '../auth/sessions';
 
 // Provider staff's cross-account area. Every route is behind requireRoot() and reads through
 // db.system(); changes are audited on the affected account with no admin (made by the provider).
@@ -244,7 +245,7 @@ export const watchTowerRoutes = new Hono<AppEnv>()
   .post('/watch-tower/ghost-mode', validate('json', GhostModeBodySchema), async (c) => {
     const { accountId } = c.req.valid('json');
     const session = c.var.session;
-    const { db, tokens } = c.var.deps;
+    const { db } = c.var.deps;
     const token = await db.system(async (trx) => {
       const account = await trx.selectFrom('accounts').select(['id', 'name']).where('id', '=', accountId).executeTakeFirst();
       if (!account) throw accountNotFound();
@@ -261,7 +262,8 @@ export const watchTowerRoutes = new Hono<AppEnv>()
         description: `Provider staff (${session.email}) started a ghost mode session`,
         event: 'ghost-mode.started',
       });
-      return tokens.sign({ sub: owner.id, acc: accountId, role: 'owner', root: false, ghost: true, email: owner.email, stf: session.adminId }, GHOST_SECONDS);
+      const acting = { id: owner.id, account_id: accountId, email: owner.email, role: 'owner' as const, is_root: false };
+      return issueSessionToken(c.var.deps, acting, { trx, staffId: session.adminId, ttlSeconds: GHOST_SECONDS });
     });
     return c.json({ token });
   });

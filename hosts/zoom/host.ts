@@ -1,9 +1,9 @@
-import zoomSdk from '@zoom/appssdk';
+import type zoomSdk from '@zoom/appssdk';
 import type { ZoomLoginAnswer } from '../../api/contract/hosts';
 import { createApi, type Api } from '../../src/api/client';
 import type { Host } from '../host';
 import { outcomeOfError, outcomeOfToken } from '../outcome';
-import { UnauthorizedCard } from '../UnauthorizedCard';
+import { LazyUnauthorizedCard } from '../lazy-card';
 import { ZOOM_CAPABILITIES, ZOOM_SDK_API_VERSION } from './capabilities';
 
 /** The part of the Zoom Apps SDK the adapter uses. */
@@ -26,18 +26,40 @@ export async function zoomSignIn(sdk: ZoomSdk, api: Api) {
   }
 }
 
-export function createZoomHost(sdk: ZoomSdk = zoomSdk, api: Api = createApi({ getToken: () => null })): Host {
+/**
+ * The SDK in a box: it is a Proxy that answers `then`, so it never travels bare through a promise.
+ * It loads when sign-in starts, not with the entry's first JS.
+ */
+type SdkBox = { sdk: ZoomSdk };
+const loadZoomSdk = (): Promise<SdkBox> => import('@zoom/appssdk').then((m) => ({ sdk: m.default }));
+
+export function createZoomHost(sdk?: ZoomSdk, api: Api = createApi({ getToken: () => null })): Host {
+  let loading: Promise<SdkBox> | null = null;
+  // once loaded (sign-in loads it), calls go straight through, inside the click that asked
+  let loaded: SdkBox | null = sdk ? { sdk } : null;
+  const load = () => (loading ??= loaded ? Promise.resolve(loaded) : loadZoomSdk().then((box) => (loaded = box)));
   return {
     kind: 'zoom',
     embedded: true,
     basePath: '/zoom',
-    acquireToken: () => zoomSignIn(sdk, api),
-    UnauthorizedCard,
+    async acquireToken() {
+      let box: SdkBox;
+      try {
+        box = await load();
+      } catch (error) {
+        loading = null;
+        return outcomeOfError(error);
+      }
+      return zoomSignIn(box.sdk, api);
+    },
+    UnauthorizedCard: LazyUnauthorizedCard,
     links: {
       // Zoom's webview keeps links inside the app; openUrl hands the page to the system browser,
       // where the browser entry (served at the root) shows it after its own sign-in.
       openInBrowser(path: string) {
-        void sdk.openUrl({ url: new URL(path, window.location.origin).href }).catch(() => window.open(new URL(path, window.location.origin).href, '_blank', 'noopener'));
+        const url = new URL(path, window.location.origin).href;
+        const open = (box: SdkBox) => box.sdk.openUrl({ url });
+        void (loaded ? open(loaded) : load().then(open)).catch(() => window.open(url, '_blank', 'noopener'));
       },
     },
   };

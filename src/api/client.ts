@@ -24,6 +24,9 @@ export const UNEXPECTED_STATUS = 'UNEXPECTED_STATUS';
 export const NETWORK_ERROR = 'NETWORK_ERROR';
 export const TIMEOUT = 'TIMEOUT';
 export const JWT_EXPIRED = 'JWT_EXPIRED';
+/** the session was ended on the server (signed out elsewhere, ghost mode ended, archived, role changed) */
+export const SESSION_REVOKED = 'SESSION_REVOKED';
+const SESSION_OVER = new Set([JWT_EXPIRED, SESSION_REVOKED]);
 
 /** How long a call may take before the user is told; exports and tests take seconds, not this. */
 const TIMEOUT_MS = 30_000;
@@ -122,7 +125,7 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
     }
     if (response.status !== expect) {
       const error = await toError(response);
-      if (error.code === JWT_EXPIRED) onSessionExpired?.();
+      if (error.status === 401 && SESSION_OVER.has(error.code)) onSessionExpired?.();
       throw error;
     }
     return response;

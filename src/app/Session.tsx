@@ -3,7 +3,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { useLocation, useRoute } from 'wouter';
 import type { Bootstrap } from '../../api/contract/session';
 import type { AppStartAnswer } from '../../api/contract/billing';
-import { ApiError, JWT_EXPIRED, errorMessage, isTransient } from '../api/client';
+import { ApiError, JWT_EXPIRED, SESSION_REVOKED, errorMessage, isTransient } from '../api/client';
 import { useApi } from '../api/hooks';
 import { bootstrapAtom, setAppBillingAtom, tokenAtom } from '../state/session';
 import { rememberAppFromQuery, takeAppToStart } from '../state/start-app';
@@ -41,8 +41,8 @@ function useBootstrap(): BootstrapState {
           setFailure(error);
           return;
         }
-        // JWT_EXPIRED is handled by the client for every call: token cleared, back to /?expired=true.
-        if (error.code === JWT_EXPIRED) return;
+        // An ended session is handled by the client for every call: token cleared, back to /?expired=true.
+        if (error.code === JWT_EXPIRED || error.code === SESSION_REVOKED) return;
         if (error.status !== 401) {
           setFailure(error);
           return;

@@ -1,5 +1,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Link, useLocation } from 'wouter';
+import { useApi } from '../api/hooks';
 import { bootstrapAtom, tokenAtom } from '../state/session';
 import { Popover } from '../ui/Popover';
 import { ExternalIcon, GearIcon } from '../ui/icons';
@@ -8,7 +9,11 @@ import { SYSTEM_STATUS_URL } from './links';
 export function useSignOut() {
   const setToken = useSetAtom(tokenAtom);
   const [, navigate] = useLocation();
-  return () => {
+  const api = useApi();
+  return async () => {
+    // Ended on the server first, so the token stops working wherever a copy of it went. A server
+    // that cannot be reached must not keep anyone signed in here, so a failure still signs out.
+    await api.post('sign-out', {}, { expect: 204 }).catch(() => undefined);
     navigate('/', { replace: true });
     setToken(null);
   };

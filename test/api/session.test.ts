@@ -55,7 +55,7 @@ describe.each(DATABASE_KINDS)('session and bootstrap (%s)', (kind) => {
   it('a token signed with another secret answers 401 TOKEN_INVALID', async () => {
     const { tokenSigner } = await import('../../api/auth/token');
     const forged = await tokenSigner('another-secret-another-secret-another').sign(
-      { sub: t.account('acme').adminIds['owner@acme.test'], acc: t.account('acme').id, role: 'owner', root: true, ghost: false, email: 'owner@acme.test' },
+      { sid: crypto.randomUUID(), sub: t.account('acme').adminIds['owner@acme.test'], acc: t.account('acme').id, role: 'owner', root: true, ghost: false, email: 'owner@acme.test' },
       3600,
     );
     const res = await t.call('GET', '/admins/bootstrap', { token: forged });

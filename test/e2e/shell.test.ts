@@ -91,4 +91,19 @@ describe('console shell in Chromium', () => {
     await page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
     await page.waitForFunction(() => document.title === 'Support · Switchboard');
   });
+
+  it('signing out ends the session on the server: the token it held no longer answers', async () => {
+    const link = server.links['owner@acme.test']!;
+    const token = new URL(link).searchParams.get('token')!;
+    const own = await browser.newPage();
+    await own.goto(link);
+    await own.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
+    await own.getByRole('button', { name: 'Settings menu' }).click();
+    await own.getByRole('button', { name: 'Sign out' }).click();
+    await own.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const res = await fetch(`${server.url}/api/admins/bootstrap`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'SESSION_REVOKED' });
+    await own.close();
+  });
 });

@@ -64,4 +64,13 @@ describe('API client', () => {
       .catch(() => undefined);
     expect(expired).toBe(1);
   });
+
+  it('reports a session ended on the server (signed out elsewhere, archived) to the session', async () => {
+    let ended = 0;
+    mockApi({ 'GET /api/things': { status: 401, body: { code: 'SESSION_REVOKED', message: 'Your session has ended.' } } });
+    await createApi({ getToken: () => 'tok', onSessionExpired: () => ended++ })
+      .get('things')
+      .catch(() => undefined);
+    expect(ended).toBe(1);
+  });
 });

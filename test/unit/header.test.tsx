@@ -46,6 +46,17 @@ describe('header', () => {
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
 
+  it('signing out ends the session on the server with the token it forgets', async () => {
+    const { calls } = renderSignedIn('/passkeys', makeBootstrap(), { 'POST /api/sign-out': { status: 204 } });
+    const token = localStorage.getItem(TOKEN_KEY);
+    await openSettingsMenu();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    const signOut = calls.find((c) => c.method === 'POST' && c.path === '/api/sign-out');
+    expect(signOut?.headers.get('authorization')).toBe(`Bearer ${token}`);
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
   it('opens the customer search with Ctrl+K', async () => {
     renderSignedIn('/');
     await screen.findByRole('heading', { name: 'Welcome, Olivia' });

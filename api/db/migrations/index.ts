@@ -10,6 +10,7 @@ import * as m0200 from './0200_developer_keys';
 import * as m0201 from './0201_domain_ownership';
 import * as m0300 from './0300_integrations';
 import * as m0500 from './0500_results_notifications';
+import * as m0600 from './0600_sessions';
 import * as m0620 from './0620_proof_and_invitation_outcomes';
 import * as m0621 from './0621_clear_stored_errors';
 import * as m0640 from './0640_developer_keys_with_account';
@@ -24,4 +25,4 @@ export type MigrationContext = { encryptionKey?: string };
 /** SQL, and optionally a step in code (run in the system scope) for what SQL cannot do. */
 export type Migration = { id: string; sql: string; run?: (trx: Trx, context: MigrationContext) => Promise<void> };
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0620, m0621, m0640, m0650, m0700, m0701, m0800];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0800];

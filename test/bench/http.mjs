@@ -1,0 +1,172 @@
+// HTTP benchmark of the hot path on PostgreSQL: the built server (dist/server.mjs) on a fresh
+// database, loaded by autocannon at 50 connections, against pgbench running the same reads (the
+// session check and the bootstrap reads in one transaction, prepared statements, 10 clients) in
+// the same run. It reports; it does not fail.
+//
+//   node test/bench/http.mjs            (after `node build.mjs`; `npm run bench` does both)
+//   BENCH_ROOT=/path/to/other/checkout  measures another build with the same procedure
+//   BENCH_SECONDS=10                    length of each load run
+//   BENCH_PROFILE=dir                   writes the server's CPU profile (--cpu-prof) into dir
+import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const ROOT = path.resolve(process.env.BENCH_ROOT ?? '.');
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PGBENCH = process.env.PGBENCH ?? '/usr/lib/postgresql/15/bin/pgbench';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+async function admin(sql) {
+  const client = new pg.Client(ADMIN_URL);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForHealth(url, child) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error('the server exited before answering');
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server did not answer /api/health within 30 s');
+}
+
+function load(url, headers) {
+  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+}
+
+function pgbench(databaseUrl, script) {
+  const file = path.join(os.tmpdir(), `sb-bench-${process.pid}.sql`);
+  fs.writeFileSync(file, script);
+  try {
+    const out = execFileSync(PGBENCH, ['-n', '-M', 'prepared', '-c', '10', '-j', '2', '-T', String(SECONDS), '-f', file, databaseUrl], { encoding: 'utf8' });
+    const tps = Number(out.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1]);
+    const latency = Number(out.match(/latency average = ([\d.]+) ms/)?.[1]);
+    return { tps, latency };
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * The reads an authenticated GET /api/admins/bootstrap makes, as SQL: the session check
+ * (session row joined with its admin) and the account, branding and billing reads.
+ */
+function bootstrapScript({ sid, sub, acc }) {
+  return `begin;
+select set_config('role', 'switchboard_app', true), set_config('app.account_id', '${acc}', true);
+select s.revoked_at, s.reason, a.archived_at is not null as archived, a.role, a.is_root, a.first_name, a.last_name from sessions s join admins a on a.id = s.admin_id where s.id = '${sid}' and s.admin_id = '${sub}' and s.account_id = '${acc}' and s.ghost = false and s.staff_id is not distinct from null;
+select id, name from accounts where id = '${acc}';
+select * from branding where account_id = '${acc}';
+select app, status, trial_ends_at, credits, free_tier from app_billing where account_id = '${acc}';
+commit;
+`;
+}
+
+const ms = (n) => `${n.toFixed(1)} ms`;
+
+async function main() {
+  const name = `sb_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${name}`;
+  const databaseUrl = dbUrl.toString();
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+    LOG_SHIPPING: 'off',
+    DEV_IDP: 'false',
+  };
+  const cli = (...args) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
+  await admin(`create database ${name}`);
+  let server;
+  try {
+    cli('migrate');
+    cli('seed');
+    const link = cli('link', 'owner@acme.test').trim().split('\n').pop();
+    const token = decodeURIComponent(new URL(link).searchParams.get('token'));
+    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
+    server = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(url, server);
+    const headers = { authorization: `Bearer ${token}` };
+    const check = await fetch(`${url}/api/admins/bootstrap`, { headers });
+    if (check.status !== 200) throw new Error(`bootstrap answered ${check.status}: ${await check.text()}`);
+
+    // Concurrent answers must all be 200 before any figure means anything.
+    const burst = await Promise.all(Array.from({ length: CONNECTIONS }, () => fetch(`${url}/api/admins/bootstrap`, { headers }).then(async (r) => `${r.status} ${r.status === 200 ? '' : await r.text()}`)));
+    const failures = [...new Set(burst.filter((b) => !b.startsWith('200')))];
+    if (failures.length) console.log('  concurrent bootstrap calls failed:', failures.slice(0, 3));
+    await autocannon({ url: `${url}/api/admins/bootstrap`, connections: CONNECTIONS, duration: 2, headers }); // warm-up
+    const boot = await load(`${url}/api/admins/bootstrap`, headers);
+    const list = await load(`${url}/api/admins`, headers);
+    const health = await load(`${url}/api/health`, {});
+    // pgbench's session check needs the session id; older tokens (no sessions table) read the admin
+    const reads = claims.sid
+      ? bootstrapScript(claims)
+      : bootstrapScript(claims).replace(/^select s\.revoked_at.*$/m, `select id, role, is_root, email, first_name, last_name from admins where id = '${claims.sub}' and archived_at is null;`);
+    const bench = pgbench(databaseUrl, reads);
+    // the statements this server actually sends (account and branding joined), for comparison
+    const served = pgbench(
+      databaseUrl,
+      reads.replace(/^select id, name from accounts.*\n^select \* from branding.*$/m, `select a.id, a.name, b.account_id, b.name, b.logo, b.color, b.domain, b.domain_is_verified from accounts a left join branding b on b.account_id = a.id where a.id = '${claims.acc}';`),
+    );
+
+    const bad = boot.non2xx + boot.errors + list.non2xx + list.errors;
+    console.log(`\nHTTP hot path on PostgreSQL (${os.cpus().length} cores, ${CONNECTIONS} connections, ${SECONDS} s each, ${path.basename(ROOT)})`);
+    console.log(`  GET /api/health            ${health.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(health.latency.p50)}  p99 ${ms(health.latency.p99)}`);
+    console.log(`  GET /api/admins/bootstrap  ${boot.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(boot.latency.p50)}  p99 ${ms(boot.latency.p99)}`);
+    console.log(`  GET /api/admins            ${list.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(list.latency.p50)}  p99 ${ms(list.latency.p99)}`);
+    console.log(`  pgbench, same reads        ${bench.tps.toFixed(0).padStart(6)} tps    (10 clients, prepared, latency ${ms(bench.latency)})`);
+    console.log(`  pgbench, server's SQL      ${served.tps.toFixed(0).padStart(6)} tps    (account and branding joined, as the server now reads them)`);
+    console.log(`  bootstrap / pgbench        ${(boot.requests.average / bench.tps).toFixed(2)}×   (target ≥ 0.5×; p99 target ≤ 20 ms); against the server's own SQL ${(boot.requests.average / served.tps).toFixed(2)}×`);
+    if (bad) console.log(`  WARNING: ${bad} answers were not 2xx or failed`);
+  } finally {
+    server?.kill('SIGTERM');
+    await new Promise((r) => (server && server.exitCode === null ? server.once('exit', r) : r()));
+    for (let i = 0; i < 20; i++) {
+      try {
+        await admin(`drop database if exists ${name}`);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
