@@ -144,5 +144,6 @@ describe.each(DATABASE_KINDS)('developer keys of accounts made before keys came 
     } finally {
       await drop();
     }
-  });
+    // a database of its own, migrated twice: slower than the shared suite database
+  }, 120_000);
 });
