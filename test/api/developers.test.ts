@@ -144,7 +144,8 @@ describe.each(DATABASE_KINDS)('developer keys of accounts made before keys came 
     } finally {
       await drop();
     }
-  });
+    // a database of its own, migrated twice: slower than the shared suite database
+  }, 120_000);
 });
 
 describe.each(DATABASE_KINDS)('developer keys in ghost mode (%s)', (kind) => {
