@@ -88,6 +88,16 @@ function callArbitrary(route: Route, knownIds: string[]): fc.Arbitrary<Call> {
     });
 }
 
+/**
+ * The 4xx answers that change something on purpose: failed sign-ins are counted (that is the rate
+ * limit), and a custom domain whose DNS does not verify yet is kept in its waiting state (SPEC:
+ * the verifying state re-checks every 10 s) while the answer says the records are missing.
+ */
+function recordsRefusals(table: string, path: string, status: number): boolean {
+  if (table === 'sign_in_failures') return true;
+  return path === '/api/branding/domain' && status === 422 && ['branding', 'audit_log', 'audit_counts', 'log_outbox'].includes(table);
+}
+
 describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
   const logged: string[] = [];
   const t = useTestContext(kind, {}, { log: (msg: string, err?: unknown) => void logged.push(`${msg}: ${err instanceof Error ? err.message : String(err ?? '')}`) });
@@ -128,10 +138,19 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
             if (res.status === 500) failures.push({ call: short(call), as, status: res.status, error: logged.join(' | ') });
             const after = await snapshot();
             if (res.status >= 400 && res.status < 500) {
-              const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
+              const changed = Object.keys(after).filter((k) => after[k] !== before[k] && !recordsRefusals(k, route.path, res.status));
               if (changed.length) unchanged.push({ call: short(call), as, status: res.status, error: `changed: ${changed.join(', ')}` });
             }
             before = after;
+            // A generated call may end a session for real (sign-out, a role change, archiving):
+            // the role signs in again so the routes after it are still reached.
+            if (res.status === 401) {
+              const fresh = await t.tokenFor(as).catch(() => null);
+              if (fresh) {
+                tokens[as] = fresh;
+                before = await snapshot();
+              }
+            }
             return true;
           }),
           { seed: seed++, numRuns: RUNS, endOnFailure: true },
