@@ -97,10 +97,32 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
     expect(entry.description).toBe('grouped.person@acme.test was added as admin through the SSO admin group');
   });
 
-  it('someone outside the admin list and the admin group gets ADMIN_NOT_FOUND', async () => {
-    const res = await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
+  it('someone outside the admin list, the admin group and the agent group gets ADMIN_NOT_FOUND', async () => {
+    const res = await ssoSignIn(t, 'outsider@acme.test', 'staff');
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ code: 'ADMIN_NOT_FOUND', message: 'Please contact your account administrator to be added as an administrator on the account.' });
+  });
+
+  it('someone only in the agent group gets an agent session that runs agent actions and nothing else', async () => {
+    const res = await ssoSignIn(t, 'agent.only@acme.test', 'staff, sb-agents');
+    expect(res.status).toBe(200);
+    const { token } = (await res.json()) as { token: string };
+    expect(decodeJwt(token)).toMatchObject({ sub: 'agent:agent.only@acme.test', email: 'agent.only@acme.test', role: 'agent', acc: t.account('acme').id });
+    expect((await t.call('GET', '/agent/apps', { token })).status).toBe(200);
+    expect(await (await t.call('GET', '/admins/bootstrap', { token })).json()).toMatchObject({ code: 'AGENT_FORBIDDEN' });
+  });
+
+  it('an agent-group sign-in adds no admin', async () => {
+    await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
+    const admins = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('admins').select('id').where('email', '=', 'agent.only@acme.test').execute());
+    expect(admins).toEqual([]);
+  });
+
+  it('without an agent group configured, an agent-group claim admits no one', async () => {
+    await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ agentGroupId: '', clientSecret: '' }).azure } } });
+    const res = await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('ADMIN_NOT_FOUND');
   });
 
   it('an admin of another account cannot enter through this account\'s provider', async () => {
