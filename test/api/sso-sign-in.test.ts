@@ -3,6 +3,7 @@ import { decodeJwt } from 'jose';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { Browser, PUBLIC_URL, flowCookie, startTestIdp } from './oidc-peer';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
+import { agentAccountFor } from '../../api/apps/platform/agent-sign-in';
 
 // Single sign-on: the settings an admin saves (checked against a real provider's discovery
 // document) and the sign-in that follows, end to end against that provider on loopback.
@@ -172,5 +173,14 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
     const res = await ssoSignIn(t, 'another.person@acme.test', 'sb-admins');
     expect(res.status).toBe(403);
     expect((await ssoSignIn(t, 'owner@acme.test')).status).toBe(200);
+  });
+
+  it('a Zoom or Webex user of a proven SSO domain (which host tokens cannot show groups of) may act as an agent of its account', async () => {
+    const corp = 'someone@acme-corp.test';
+    const saved = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ domain: 'acme-corp.test' }).azure } } });
+    expect(saved.ok).toBe(true);
+    expect(await agentAccountFor(t.deps, corp)).toBeNull();
+    await prove();
+    expect(await agentAccountFor(t.deps, corp)).toBe(t.account('acme').id);
   });
 });
