@@ -8,7 +8,7 @@ import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 
 const OTP = '/one-time-passcode';
 
-async function insertVerifications(t: TestContext, account: string, n: number) {
+async function insertVerifications(t: TestContext, account: 'acme' | 'globex', n: number) {
   const id = t.account(account).id;
   await t.db.tenant(id, (trx) =>
     sql`insert into otp_verifications (account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, max_checks, created_at, expires_at)
@@ -53,11 +53,20 @@ describe.each(DATABASE_KINDS)('Authentications list at scale (%s)', (kind) => {
     expect(all.headers.get('x-count')).toBe('10000');
   });
 
+  it('a customer id with digits in it finds that customer, and a whole number finds that number', async () => {
+    const byCustomer = (await (await t.call('GET', `${OTP}/tasks?q=CUST-42`, { as: 'owner@acme.test' })).json()) as { customerRef: string }[];
+    expect(byCustomer.length).toBeGreaterThan(0);
+    expect(new Set(byCustomer.map((r) => r.customerRef))).toEqual(new Set(['CUST-42']));
+    const byNumber = await t.call('GET', `${OTP}/tasks?q=${encodeURIComponent('+1 555 000 0042')}`, { as: 'owner@acme.test' });
+    expect(((await byNumber.json()) as { phoneNumber: string }[]).map((r) => r.phoneNumber)).toEqual(['+1 •••• •• 0042']);
+  });
+
   it.each([
     ['no filter', `account_id = $ACCOUNT`, 'otp_verifications_page'],
     ['status', `status = 'expired'`, 'otp_verifications_by_status'],
     ['agent', `agent = 'agent1@acme.test'`, 'otp_verifications_by_agent'],
     ['customer', `customer_ref = 'CUST-7'`, 'otp_verifications_by_customer'],
+    ['whole phone number', `phone_number = '+15550000042'`, 'otp_verifications_by_phone'],
     ['status and dates', `status = 'approved' and created_at >= now() - interval '2 days' and created_at < now()`, 'otp_verifications_by_status'],
   ])('a page filtered by %s, first or deep, is an index scan in list order with no sort', async (_name, filter, index) => {
     for (const keyset of ['', `and ${DEEP}`]) {

@@ -4,7 +4,7 @@ import { tenantPolicy } from './policy';
 // order (created_at desc, id desc), so a page is an index range scan that stops at the limit,
 // with or without a filter and however deep. The first page's unfiltered total comes from a
 // counter kept by a statement trigger in the transaction of each insert or delete, not a count.
-// Phone search (a substring of the number) is the one filter still scanned; see README.
+// Searching by part of a phone number (a substring) is the one filter still scanned; see README.
 
 export const id = '0710_task_list_indexes';
 
@@ -12,6 +12,7 @@ export const sql = `
 create index otp_verifications_by_status on otp_verifications (account_id, status, created_at desc, id desc);
 create index otp_verifications_by_agent on otp_verifications (account_id, agent, created_at desc, id desc);
 create index otp_verifications_by_customer on otp_verifications (account_id, customer_ref, created_at desc, id desc);
+create index otp_verifications_by_phone on otp_verifications (account_id, phone_number, created_at desc, id desc);
 
 create table task_counts (
   account_id uuid not null references accounts(id) on delete cascade,
