@@ -152,6 +152,11 @@ export const TaskQuerySchema = v.object({
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;
 export const TaskPageSchema = v.array(TaskRowSchema);
 export const TASK_COUNT_HEADER = 'x-count';
+/**
+ * A filtered list's x-count stops here (counting further costs more than it tells); the pager
+ * shows "of 1,000+". The unfiltered total is exact (a kept counter).
+ */
+export const TASK_COUNT_CAP = 1_000;
 export const TASK_LAST_KEY_HEADER = 'x-last-key';
 
 /** One step of a task's life, for the detail panel. */

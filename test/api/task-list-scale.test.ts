@@ -46,11 +46,11 @@ describe.each(DATABASE_KINDS)('Authentications list at scale (%s)', (kind) => {
     expect((await t.call('GET', `${OTP}/tasks?limit=5`, { as: 'owner@globex.test' })).headers.get('x-count')).toBe('7');
   });
 
-  it('a filtered first page counts its matches up to 10,000', async () => {
-    const res = await t.call('GET', `${OTP}/tasks?limit=5&agent=${encodeURIComponent('agent1@acme.test')}`, { as: 'owner@acme.test' });
-    expect(res.headers.get('x-count')).toBe('2469');
-    const all = await t.call('GET', `${OTP}/tasks?limit=5&status=approved`, { as: 'owner@acme.test' });
-    expect(all.headers.get('x-count')).toBe('10000');
+  it('a filtered first page counts its matches up to 1,000', async () => {
+    const few = await t.call('GET', `${OTP}/tasks?limit=5&q=CUST-7`, { as: 'owner@acme.test' });
+    expect(few.headers.get('x-count')).toBe('124');
+    const many = await t.call('GET', `${OTP}/tasks?limit=5&agent=${encodeURIComponent('agent1@acme.test')}`, { as: 'owner@acme.test' });
+    expect(many.headers.get('x-count')).toBe('1000');
   });
 
   it('a customer id with digits in it finds that customer, and a whole number finds that number', async () => {

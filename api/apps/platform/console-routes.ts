@@ -12,6 +12,7 @@ import {
   RunActionBodySchema,
   SmsContentBodySchema,
   SmsTestBodySchema,
+  TASK_COUNT_CAP,
   TASK_COUNT_HEADER,
   TASK_LAST_KEY_HEADER,
   TASK_PAGE_SIZE,
@@ -40,7 +41,6 @@ import type { CustomerPagePreview } from '../../contract/platform';
 // The console API every app shares, under /api/{app}/… . The app's module (api/apps/<app>)
 // supplies its settings schema, templates, columns, statuses, events and queries.
 
-const COUNT_CAP = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function moduleOf(c: Context<AppEnv>): AppModule {
@@ -114,10 +114,10 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const limit = query.limit ?? TASK_PAGE_SIZE;
     // the total is given on the first page only: later pages stay one index range scan, as
     // cheap at page 1,000 as at page 2. Unfiltered, it is the trigger-kept counter; filtered, a
-    // count of index entries up to COUNT_CAP.
+    // count of index entries up to TASK_COUNT_CAP.
     const { rows, count } = await c.var.deps.db.tenant(accountId, async (trx) => ({
       rows: await module.listTasks(trx, accountId, filter, parseKey(query.lastKey), limit + 1),
-      count: query.lastKey ? null : isUnfiltered(filter) ? await taskCount(trx, accountId, module.id) : await module.countTasks(trx, accountId, filter, COUNT_CAP),
+      count: query.lastKey ? null : isUnfiltered(filter) ? await taskCount(trx, accountId, module.id) : await module.countTasks(trx, accountId, filter, TASK_COUNT_CAP),
     }));
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
