@@ -60,20 +60,20 @@ export default function SsoCallbackPage() {
   return (
     <main className="public-main">
       <div className="public-card card sso-callback">
-      {error ? (
-        <>
-          <h1 className="page-title">Sign-in failed</h1>
-          <p role="alert">{error}</p>
-          <button type="button" className="btn btn-primary" onClick={() => navigate('/', { replace: true })}>
-            Go back
-          </button>
-        </>
-      ) : (
-        <div className="sso-progress">
-          <Spinner label="Signing in" size="lg" />
-          <p>Logging you in...</p>
-        </div>
-      )}
+        {error ? (
+          <>
+            <h1 className="page-title">Sign-in failed</h1>
+            <p role="alert">{error}</p>
+            <button type="button" className="btn btn-primary" onClick={() => navigate('/', { replace: true })}>
+              Go back
+            </button>
+          </>
+        ) : (
+          <div className="sso-progress">
+            <Spinner label="Signing in" size="lg" />
+            <p>Logging you in...</p>
+          </div>
+        )}
       </div>
     </main>
   );
