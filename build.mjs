@@ -129,6 +129,34 @@ async function buildUi() {
   return sizes;
 }
 
+/**
+ * Scripts of the customer pages (/c/<token>): one small bundle per file in src/customer-pages,
+ * hashed, under dist/web/customer-pages (served with the year-long cache of hashed assets), and
+ * dist/customer-pages.json naming each one's file for the frame to reference with its nonce.
+ */
+async function buildCustomerScripts() {
+  const srcDir = path.join(root, 'src/customer-pages');
+  const outdir = path.join(dist, 'web/customer-pages');
+  fs.rmSync(outdir, { recursive: true, force: true });
+  const names = fs.readdirSync(srcDir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const result = await esbuild.build({
+    entryPoints: Object.fromEntries(names.map((n) => [n, path.join(srcDir, `${n}.ts`)])),
+    outdir,
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: ['chrome110', 'safari16', 'firefox115'],
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const manifest = {};
+  for (const [out, meta] of Object.entries(result.metafile.outputs)) {
+    if (meta.entryPoint) manifest[path.basename(meta.entryPoint, '.ts')] = `/customer-pages/${path.basename(out)}`;
+  }
+  fs.writeFileSync(path.join(dist, 'customer-pages.json'), JSON.stringify(manifest, null, 2));
+}
+
 async function buildServer() {
   // Split, so what the server imports lazily (the SVG sanitiser and jsdom, seconds of loading)
   // stays out of the start-up path; server and CLI share the chunks.
@@ -154,5 +182,6 @@ if (args.has('--if-stale') && !isStale()) process.exit(0);
 const esbuild = await import('esbuild');
 const { coreJsShim } = await import('./hosts/webex/core-js-shim.mjs');
 fs.mkdirSync(dist, { recursive: true });
-await Promise.all([buildUi(), buildServer()]);
+// the UI build empties dist/web's entry folder first, so the customer scripts come after it
+await Promise.all([buildUi().then(buildCustomerScripts), buildServer()]);
 fs.writeFileSync(stamp, new Date().toISOString());

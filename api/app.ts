@@ -94,7 +94,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
   app.route('/api', createApi(deps));
   // customer pages: server-rendered, no console code, no session
-  app.route('/', customerPageRoutes(deps));
+  app.route('/', customerPageRoutes(deps, options.distDir));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));
   app.onError((err, c) => errorResponse(err, c, deps.log));

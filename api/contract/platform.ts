@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AppIdSchema } from './common';
 import { PhoneNumberSchema } from './sms';
+import { callingCode } from './calling-codes';
 
 // The console API every app shares, under /api/{app}/… with a console session (and, for the
 // agent routes, an agent session). App-specific shapes (settings, actions, task values) live in
@@ -151,6 +152,11 @@ export const TaskQuerySchema = v.object({
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;
 export const TaskPageSchema = v.array(TaskRowSchema);
 export const TASK_COUNT_HEADER = 'x-count';
+/**
+ * A filtered list's x-count stops here (counting further costs more than it tells); the pager
+ * shows "of 1,000+". The unfiltered total is exact (a kept counter).
+ */
+export const TASK_COUNT_CAP = 1_000;
 export const TASK_LAST_KEY_HEADER = 'x-last-key';
 
 /** One step of a task's life, for the detail panel. */
@@ -295,10 +301,12 @@ export const DevSmsOutboxSchema = v.array(DevSmsMessageSchema);
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IdempotencyKeySchema = v.pipe(v.string(), v.minLength(1), v.maxLength(255, 'Idempotency-Key has at most 255 characters'));
 
-/** Masks all but the country code's first digit and the last four: +1 •••• •• 4567. */
+/** Masks all but the country calling code and the last four: +1 •••• •• 4567, +44 •••• •• 3456. */
 export function maskPhone(phone: string | null): string | null {
   if (!phone) return null;
-  const digits = phone.replace(/^\+/, '');
-  if (digits.length <= 4) return '+' + '•'.repeat(digits.length);
-  return `+${digits[0]} •••• •• ${digits.slice(-4)}`;
+  const digits = phone.replace(/\D/g, '');
+  const code = callingCode(digits);
+  // Too short to leave the last four beside the code: show the code alone.
+  if (digits.length < code.length + 5) return `+${code} ${'•'.repeat(Math.max(digits.length - code.length, 0))}`.trimEnd();
+  return `+${code} •••• •• ${digits.slice(-4)}`;
 }

@@ -1,5 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
@@ -7,10 +9,13 @@ import type { Deps } from '../deps';
 import { resolveLink, type ResolvedLink } from './links';
 
 // Customer pages: small server-rendered pages behind /c/<token>, in the account's branding,
-// readable at 320 px, no console code. A page that needs a script names it; the frame adds it
-// with the response's CSP nonce, so nothing else can run.
+// readable at 320 px, no console code. A page that needs a script names one of
+// src/customer-pages (built by build.mjs into a hashed, long-cached file); the frame adds it with
+// the response's CSP nonce, so nothing else can run. Scripts only enhance: without a build (API
+// tests) a page is served without its script.
 
 export type Branding = { name: string; logo: string; color: string };
+/** `script`: the name of a file in src/customer-pages, without `.ts` */
 export type PageAnswer = { title: string; body: Child; script?: string };
 export type CustomerPageHandler = (c: Context, link: ResolvedLink & { token: string }, branding: Branding) => Promise<PageAnswer> | PageAnswer;
 
@@ -76,7 +81,14 @@ const STATE_PAGES = {
   revoked: { status: 410, title: 'This link was canceled', text: 'Ask the person you are speaking with to send you a new one.' },
 } as const;
 
-function render(c: Context, status: number, page: PageAnswer, branding: Branding) {
+/** Each built customer-page script's address, from dist/customer-pages.json; empty unbuilt. */
+function builtScripts(distDir: string | undefined): Map<string, string> {
+  const file = distDir ? path.join(distDir, 'customer-pages.json') : null;
+  if (!file || !fs.existsSync(file)) return new Map();
+  return new Map(Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>));
+}
+
+function render(c: Context, status: number, page: PageAnswer, branding: Branding, scripts: Map<string, string>) {
   const nonce = crypto.randomBytes(16).toString('base64');
   c.header('content-security-policy', `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
   c.header('referrer-policy', 'no-referrer');
@@ -85,7 +97,7 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
   return c.html(
     '<!doctype html>' +
       String(
-        <Layout title={page.title} branding={branding} nonce={nonce} script={page.script}>
+        <Layout title={page.title} branding={branding} nonce={nonce} script={page.script ? scripts.get(page.script) : undefined}>
           {page.body}
         </Layout>,
       ),
@@ -93,8 +105,9 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
   );
 }
 
-export function customerPageRoutes(deps: Deps) {
+export function customerPageRoutes(deps: Deps, distDir?: string) {
   const app = new Hono();
+  const scripts = builtScripts(distDir);
   app.get('/c/:token', async (c) => {
     const token = c.req.param('token');
     const hostAccount = await accountOfHost(deps, c.req.header('host'));
@@ -106,13 +119,13 @@ export function customerPageRoutes(deps: Deps) {
     const handler = usable ? handlers.get(usable.purpose) : undefined;
     if (stateKey || !handler) {
       const s = STATE_PAGES[stateKey ?? 'unknown'];
-      return render(c, s.status, { title: s.title, body: <p>{s.text}</p> }, branding);
+      return render(c, s.status, { title: s.title, body: <p>{s.text}</p> }, branding, scripts);
     }
     try {
-      return render(c, 200, await handler(c, { ...usable!, token }, branding), branding);
+      return render(c, 200, await handler(c, { ...usable!, token }, branding), branding, scripts);
     } catch (err) {
       deps.log(`customer page ${usable!.purpose} failed`, err);
-      return render(c, 500, { title: 'Something went wrong', body: <p>Please try again in a moment.</p> }, branding);
+      return render(c, 500, { title: 'Something went wrong', body: <p>Please try again in a moment.</p> }, branding, scripts);
     }
   });
   return app;
@@ -130,7 +143,11 @@ registerCustomerPage('preview', (_c, link, branding) => ({
       <p>
         This preview link works until {link.expiresAt.toISOString().slice(11, 16)} UTC and opens nothing else.
       </p>
-      <button type="button">Continue</button>
+      <button type="button" data-preview-continue>
+        Continue
+      </button>
+      <p data-preview-note role="status" hidden />
     </div>
   ),
+  script: 'preview',
 }));

@@ -143,6 +143,13 @@ export interface AuditCountsTable {
   count: number;
 }
 
+/** Rows in each app's task table per account, kept by triggers (migration 0710): the list's x-count. */
+export interface TaskCountsTable {
+  account_id: string;
+  app: string;
+  count: number;
+}
+
 export interface OidcFlowsTable {
   state_hash: string;
   kind: 'google' | 'azure' | 'sso';
@@ -355,6 +362,7 @@ export interface Schema {
   invitations: InvitationsTable;
   audit_log: AuditLogTable;
   audit_counts: AuditCountsTable;
+  task_counts: TaskCountsTable;
   oidc_flows: OidcFlowsTable;
   sign_in_failures: SignInFailuresTable;
   sso_settings: SsoSettingsTable;

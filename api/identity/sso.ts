@@ -57,12 +57,16 @@ export function ssoView(row: SsoRow | undefined, challenge = ''): SsoSettings {
   }
 }
 
+/** An SSO sign-in admits an admin to the console, or an agent-group member to the agent actions only. */
+export type SsoEntry = { admin: SignInAdmin } | { agentOf: string };
+
 /**
  * Who an SSO sign-in is: an active admin of this account signs in; someone in the admin group is
- * added as an admin on first sign-in; anyone else is ADMIN_NOT_FOUND. An admin of another account
+ * added as an admin on first sign-in; someone only in the agent group (the ID token's groups
+ * claim) gets an agent session; anyone else is ADMIN_NOT_FOUND. An admin of another account
  * never enters through this one's provider.
  */
-export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRow, who: Verified): Promise<SignInAdmin> {
+export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRow, who: Verified): Promise<SsoEntry> {
   const now = deps.now();
   return deps.db.system(async (trx) => {
     const existing = await trx
@@ -80,7 +84,7 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
         .where('id', '=', existing.id)
         .execute();
       await trx.updateTable('accounts').set({ platform }).where('id', '=', row.account_id).execute();
-      return existing;
+      return { admin: existing };
     }
     // A pending invitation to this account admits with the invited role, as on every other path.
     const invitation = await trx
@@ -92,7 +96,10 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
       .where('expires_at', '>', now)
       .executeTakeFirst();
     const inAdminGroup = !!row.admin_group_id && who.groups.includes(row.admin_group_id);
-    if (!inAdminGroup && !invitation) throw new ApiError(403, 'ADMIN_NOT_FOUND', ADMIN_NOT_FOUND_MESSAGE);
+    if (!inAdminGroup && !invitation) {
+      if (row.agent_group_id && who.groups.includes(row.agent_group_id)) return { agentOf: row.account_id };
+      throw new ApiError(403, 'ADMIN_NOT_FOUND', ADMIN_NOT_FOUND_MESSAGE);
+    }
     const role = inAdminGroup ? 'admin' : invitation!.role;
     const admin = await trx
       .insertInto('admins')
@@ -106,6 +113,6 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
       description: inAdminGroup ? `${who.email} was added as admin through the SSO admin group` : `${who.email} accepted the invitation and joined as ${role}`,
       event: inAdminGroup ? 'admin.provisioned' : 'invitation.accepted',
     });
-    return admin;
+    return { admin };
   });
 }

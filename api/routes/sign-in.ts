@@ -13,6 +13,7 @@ import { assertNotRateLimited, clientAddress, recordFailure } from '../identity/
 import { emailDomain, resolveVerifiedEmail } from '../identity/resolve';
 import { resolveSsoAdmin, ssoClient, ssoForAccount, ssoForDomain, SSO_NOT_CONFIGURED_MESSAGE } from '../identity/sso';
 import { issueSessionToken } from '../auth/sessions';
+import { issueAgentToken } from '../apps/platform/agent-sign-in';
 
 // Every way into the console through an identity provider: Google-type (code posted back by the
 // sign-in page), Microsoft-type (our own callback), and single sign-on by e-mail domain.
@@ -151,7 +152,8 @@ signInRoutes.post('/sso/oauth/callback', validate('json', SsoCallbackBodySchema)
     const oidc = await discoverOrFail(deps, ssoClient(deps, row));
     const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, 'sso'), params, { ...flow, state: params.state });
     await onEmail(who.email);
-    return issueSessionToken(deps, await resolveSsoAdmin(deps, row, who));
+    const entry = await resolveSsoAdmin(deps, row, who);
+    return 'admin' in entry ? issueSessionToken(deps, entry.admin) : issueAgentToken(deps, entry.agentOf, who.email);
   });
   return c.json({ token } satisfies TokenAnswer);
 });

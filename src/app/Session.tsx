@@ -132,12 +132,11 @@ export function Session() {
   useDocumentTitle(Boolean(token));
 
   if (onSsoCallback) {
+    // the page brings its own <main>: an agent's card is a main of its own
     return (
-      <main className="public-main">
-        <Suspense fallback={<LoadingPanel />}>
-          <SsoCallbackPage />
-        </Suspense>
-      </main>
+      <Suspense fallback={<LoadingPanel />}>
+        <SsoCallbackPage />
+      </Suspense>
     );
   }
   if (token) return <SignedIn />;

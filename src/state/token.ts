@@ -38,18 +38,27 @@ export function readInitialToken(): string | null {
   return takeTokenFromUrl() ?? readStoredToken();
 }
 
-/** Reads the payload without verifying it (the API verifies); null when it isn't a session token. */
-export function decodeToken(token: string | null): TokenPayload | null {
-  if (!token) return null;
+function readPayload(token: string): Record<string, unknown> | null {
   try {
     const part = token.split('.')[1];
     if (!part) return null;
     const base64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const payload = JSON.parse(new TextDecoder().decode(bytes)) as Partial<TokenPayload>;
-    if (typeof payload.sub !== 'string' || typeof payload.acc !== 'string') return null;
-    return { ...payload, ghost: payload.ghost === true, root: payload.root === true } as TokenPayload;
+    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : null;
   } catch {
     return null;
   }
+}
+
+/** Reads the payload without verifying it (the API verifies); null when it isn't a session token. */
+export function decodeToken(token: string | null): TokenPayload | null {
+  const payload = token ? (readPayload(token) as Partial<TokenPayload> | null) : null;
+  if (!payload || typeof payload.sub !== 'string' || typeof payload.acc !== 'string') return null;
+  return { ...payload, ghost: payload.ghost === true, root: payload.root === true } as TokenPayload;
+}
+
+/** An agent session (role 'agent'): it runs app actions only, never the console. */
+export function isAgentToken(token: string): boolean {
+  return readPayload(token)?.role === 'agent';
 }

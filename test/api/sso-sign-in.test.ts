@@ -3,6 +3,7 @@ import { decodeJwt } from 'jose';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { Browser, PUBLIC_URL, flowCookie, startTestIdp } from './oidc-peer';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
+import { agentAccountFor } from '../../api/apps/platform/agent-sign-in';
 
 // Single sign-on: the settings an admin saves (checked against a real provider's discovery
 // document) and the sign-in that follows, end to end against that provider on loopback.
@@ -97,10 +98,32 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
     expect(entry.description).toBe('grouped.person@acme.test was added as admin through the SSO admin group');
   });
 
-  it('someone outside the admin list and the admin group gets ADMIN_NOT_FOUND', async () => {
-    const res = await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
+  it('someone outside the admin list, the admin group and the agent group gets ADMIN_NOT_FOUND', async () => {
+    const res = await ssoSignIn(t, 'outsider@acme.test', 'staff');
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ code: 'ADMIN_NOT_FOUND', message: 'Please contact your account administrator to be added as an administrator on the account.' });
+  });
+
+  it('someone only in the agent group gets an agent session that runs agent actions and nothing else', async () => {
+    const res = await ssoSignIn(t, 'agent.only@acme.test', 'staff, sb-agents');
+    expect(res.status).toBe(200);
+    const { token } = (await res.json()) as { token: string };
+    expect(decodeJwt(token)).toMatchObject({ sub: 'agent:agent.only@acme.test', email: 'agent.only@acme.test', role: 'agent', acc: t.account('acme').id });
+    expect((await t.call('GET', '/agent/apps', { token })).status).toBe(200);
+    expect(await (await t.call('GET', '/admins/bootstrap', { token })).json()).toMatchObject({ code: 'AGENT_FORBIDDEN' });
+  });
+
+  it('an agent-group sign-in adds no admin', async () => {
+    await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
+    const admins = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('admins').select('id').where('email', '=', 'agent.only@acme.test').execute());
+    expect(admins).toEqual([]);
+  });
+
+  it('without an agent group configured, an agent-group claim admits no one', async () => {
+    await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ agentGroupId: '', clientSecret: '' }).azure } } });
+    const res = await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('ADMIN_NOT_FOUND');
   });
 
   it('an admin of another account cannot enter through this account\'s provider', async () => {
@@ -150,5 +173,14 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
     const res = await ssoSignIn(t, 'another.person@acme.test', 'sb-admins');
     expect(res.status).toBe(403);
     expect((await ssoSignIn(t, 'owner@acme.test')).status).toBe(200);
+  });
+
+  it('a Zoom or Webex user of a proven SSO domain (which host tokens cannot show groups of) may act as an agent of its account', async () => {
+    const corp = 'someone@acme-corp.test';
+    const saved = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ domain: 'acme-corp.test' }).azure } } });
+    expect(saved.ok).toBe(true);
+    expect(await agentAccountFor(t.deps, corp)).toBeNull();
+    await prove();
+    expect(await agentAccountFor(t.deps, corp)).toBe(t.account('acme').id);
   });
 });

@@ -46,6 +46,9 @@ async function call(method: string, path: string, body?: unknown) {
 describe(`Authentications paging, ${VERIFICATIONS.toLocaleString('en')} verifications (PostgreSQL)`, () => {
   bench('first page', async () => void (await call('GET', '/api/one-time-passcode/tasks')));
   bench('page 18,000 (900,000 in)', async () => void (await call('GET', `/api/one-time-passcode/tasks?lastKey=${encodeURIComponent(deep)}`)));
+  bench('first page, filtered by agent (counted to 1,000)', async () => void (await call('GET', '/api/one-time-passcode/tasks?agent=agent7%40acme.test')));
+  bench('page 900 filtered by agent', async () => void (await call('GET', `/api/one-time-passcode/tasks?agent=agent7%40acme.test&lastKey=${encodeURIComponent(deep)}`)));
+  bench('first page, filtered by customer', async () => void (await call('GET', '/api/one-time-passcode/tasks?q=CUST-4242')));
 });
 
 let n = 0;

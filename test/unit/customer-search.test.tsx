@@ -91,7 +91,7 @@ describe('customer search dialog', () => {
     fireEvent.change(await screen.findByRole('combobox'), { target: { value: '+14155550142' } });
     const [option] = await screen.findAllByRole('option');
     expect(option!.textContent).toContain('CUST-100042');
-    expect(option!.textContent).toContain('+14 ••• 0142');
+    expect(option!.textContent).toContain('+1 ••• 0142');
     expect(option!.textContent).not.toContain('+14155550142');
     expect(option!.textContent).toContain('Passkeys');
     expect(option!.textContent).toContain('Failure');

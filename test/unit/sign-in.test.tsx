@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Role } from '../../api/contract/common';
 import { here, makeBootstrap, makeToken, mockApi, renderConsole, TOKEN_KEY } from './helpers';
 
 function stubAssign() {
@@ -93,6 +94,17 @@ describe('SSO callback', () => {
     expect(await screen.findByText('Please contact your account administrator to be added as an administrator on the account.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('shows an SSO agent-group member the Agent Preview with the agent session, and stores no session', async () => {
+    // the API's agent tokens carry role 'agent', which the console's own token type does not name
+    const token = makeToken({ sub: 'agent:agent.only@acme.test', role: 'agent' as unknown as Role });
+    const { calls } = mockApi({ 'POST /api/sso/oauth/callback': { body: { token } }, 'GET /api/agent/apps': { body: { apps: [] } } });
+    renderConsole({ path: '/sso/callback?code=c1&state=s1' });
+    expect(await screen.findByRole('heading', { name: "You're not yet authorized" })).toBeTruthy();
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/agent/apps')?.headers.get('authorization')).toBe(`Bearer ${token}`));
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(calls.some((c) => c.path === '/api/admins/bootstrap')).toBe(false);
   });
 
   it('shows the server message for other failures', async () => {

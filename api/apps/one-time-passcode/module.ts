@@ -53,8 +53,18 @@ function where(accountId: string, f: TaskFilter): RawBuilder<unknown> {
   if (f.to) parts.push(sql`created_at < ${f.to}`);
   if (f.agent) parts.push(sql`agent = ${f.agent}`);
   if (f.q) {
+    // Only what looks like a phone number searches phones: a customer id with digits in it
+    // (CUST-4242) stays one index range. A whole number (+ and 8 or more digits) is that
+    // number's index range; only part of a number ("555 1001") is a substring, which no index
+    // serves (see README).
     const digits = f.q.replace(/[^\d]/g, '');
-    parts.push(digits.length >= 3 ? sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})` : sql`customer_ref = ${f.q}`);
+    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
+    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
+    parts.push(
+      !phoneLike ? sql`customer_ref = ${f.q}`
+      : whole ? sql`phone_number = ${`+${digits}`}`
+      : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`,
+    );
   }
   return sql.join(parts, sql` and `);
 }

@@ -6,8 +6,9 @@ import { AGENT_TOKEN_HOURS } from './agent-session';
 
 /**
  * The account a non-admin host user may act for as an agent: their verified e-mail's domain is
- * one the account has proven it owns (its company domain, or its custom domain verified with
- * the TXT proof). Null when none.
+ * one the account has proven it owns (its company domain, its custom domain verified with the
+ * TXT proof, or its SSO domain verified the same way). Null when none. Host tokens carry no
+ * groups, so the SSO agent group is checked only on SSO sign-ins (api/identity/sso.ts).
  */
 export async function agentAccountFor(deps: Pick<Deps, 'db'>, email: string): Promise<string | null> {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
@@ -15,6 +16,7 @@ export async function agentAccountFor(deps: Pick<Deps, 'db'>, email: string): Pr
   const row = await deps.db.system((trx) =>
     sql<{ id: string }>`select id from accounts where email_domain = ${domain}
       union all select account_id from branding where domain = ${domain} and domain_is_verified
+      union all select account_id from sso_settings where domain = ${domain} and domain_verified_at is not null
       limit 1`.execute(trx),
   );
   return row.rows[0]?.id ?? null;

@@ -28,7 +28,11 @@ export type AppModule = {
   runAction(deps: Deps, accountId: string, key: string, body: RunActionBody, caller: Caller): Promise<ActionResult>;
   taskStatus(deps: Deps, accountId: string, taskId: string): Promise<ActionResult>;
   listTasks(trx: Trx, accountId: string, filter: TaskFilter, after: TaskKey | null, limit: number): Promise<KeyedTaskRow[]>;
-  /** how many tasks match, counted up to `cap` (a count past it costs more than it tells) */
+  /**
+   * how many tasks match a filter, counted up to `cap` (a count past it costs more than it
+   * tells); the unfiltered total is `task_counts`, which the app's task table must keep with the
+   * triggers of migration 0710
+   */
   countTasks(trx: Trx, accountId: string, filter: TaskFilter, cap: number): Promise<number>;
   task(trx: Trx, accountId: string, id: string): Promise<TaskRow | null>;
   /** the app's /api/v1 operations */

@@ -1,3 +1,4 @@
+import { callingCode } from '../../../api/contract/calling-codes';
 import { SHORT_ID_KEEP, SHORT_ID_MAX_LENGTH } from '../../ui/constants';
 
 /**
@@ -14,10 +15,10 @@ export function distinctShortIds(ids: readonly string[]): Map<string, string> {
   }
 }
 
-/** A phone number with the middle hidden: "+44 ••• 0958" (the country code and last four stay). */
+/** A phone number with the middle hidden: "+44 ••• 0958" (the country calling code and last four stay). */
 export function maskPhone(phone: string): string {
   const digits = phone.replace(/[^\d+]/g, '');
   if (digits.length <= 7) return digits;
-  const head = digits.startsWith('+') ? digits.slice(0, 3) : digits.slice(0, 2);
+  const head = digits.startsWith('+') ? `+${callingCode(digits.slice(1))}` : digits.slice(0, 2);
   return `${head} ••• ${digits.slice(-4)}`;
 }

@@ -166,6 +166,16 @@ describe('Authentications', () => {
     expect(await screen.findByText('0b6f0f…0e6a11')).toBeTruthy();
   });
 
+  it('shows a filtered total the API stopped counting at 1,000 as 1,000+', async () => {
+    renderSignedIn(`/${APP}/authentications?status=expired`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [row()], headers: { 'x-count': '1000' } } }));
+    expect(await screen.findByText('1–1 of 1,000+')).toBeTruthy();
+  });
+
+  it('shows an unfiltered total as it is, however large', async () => {
+    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [row()], headers: { 'x-count': '12345' } } }));
+    expect(await screen.findByText('1–1 of 12,345')).toBeTruthy();
+  });
+
   it('keeps Next off when the page says there is no more', async () => {
     const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes());
     await screen.findByRole('table', { name: 'Authentications' });

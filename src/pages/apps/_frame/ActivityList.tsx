@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
+import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
@@ -205,6 +205,7 @@ export function ActivityList({ app, title, noun, columns, statuses }: ActivityLi
           pageSize={TASK_PAGE_SIZE}
           shown={page.data?.rows.length ?? 0}
           count={page.data?.count ?? (total?.filterKey === filterKey ? total.count : undefined)}
+          countCap={Object.values(query).some(Boolean) ? TASK_COUNT_CAP : undefined}
           loading={page.loading}
           hasNext={Boolean(page.data?.nextKey)}
           onPrevious={() => setPaging({ filterKey, keys: keys.slice(0, -1) })}
