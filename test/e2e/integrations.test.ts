@@ -119,7 +119,8 @@ describe('integration settings in Chromium', () => {
     await page.getByLabel('URL').fill(`${customers.url}/broken`);
     await panel.getByRole('button', { name: 'Run test' }).click();
     await panel.getByText('Request Failed').waitFor();
-    await page.getByText('Value is required').waitFor();
+    await panel.getByText('Fix the settings first: Value is required').waitFor();
+    await page.getByText('Value is required', { exact: true }).waitFor();
     await page.getByLabel('Header 1 value').fill('k-123');
     await panel.getByRole('button', { name: 'Run test' }).click();
     await panel.getByText('Request Failed').waitFor();
