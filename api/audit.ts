@@ -11,6 +11,8 @@ export type AuditEntry = {
   description: string;
   /** a stable machine name, e.g. "invitation.created" */
   event: string;
+  /** when it happened, for callers that run on their own clock (the demo history); else the transaction's time */
+  at?: Date;
 };
 
 /** Who acted: an admin, or null when the provider did (ghost mode, staff actions). */
@@ -36,6 +38,7 @@ export async function audit(trx: Trx, accountId: string, actor: Actor, entry: Au
       namespace: entry.namespace,
       description: entry.description,
       event: entry.event,
+      ...(entry.at ? { ts: entry.at } : {}),
     })
     .returning(['id', 'ts'])
     .executeTakeFirstOrThrow();

@@ -22,4 +22,20 @@ describe.each(DATABASE_KINDS)('One-Time Passcode demo history (%s)', (kind) => {
     expect(dashboard.tiles.find((k) => k.key === 'sent')!.value).toBe(40);
     console.log(`seeded 40 verifications in ${Math.round(ms)} ms on ${kind}`);
   });
+
+  it("dates its audit entries when each passcode was sent or checked, so today's changes stay on the audit log's first page", async () => {
+    const acme = t.account('acme').id;
+    const now = t.clock.now;
+    await seedOtpHistory({ ...t.deps, log: () => {} }, { perAccount: { 'acme.test': 40 }, now });
+    const span = await t.db.system((trx) =>
+      sql<{ oldest: Date; newest: Date; n: number }>`select min(ts) as oldest, max(ts) as newest, count(*)::int as n from audit_log where account_id = ${acme} and namespace = 'one-time-passcode'`.execute(trx),
+    );
+    const { oldest, newest, n } = span.rows[0]!;
+    expect(n).toBeGreaterThanOrEqual(80);
+    expect(new Date(newest).getTime()).toBeLessThanOrEqual(now.getTime());
+    expect(now.getTime() - new Date(oldest).getTime()).toBeGreaterThan(7 * 86_400_000);
+    const res = await t.call('GET', '/audit-log?limit=1', { as: 'owner@acme.test' });
+    const [first] = (await res.json()) as { namespace: string; event: string }[];
+    expect(first).toMatchObject({ namespace: 'global', event: 'account.created' });
+  });
 });

@@ -115,7 +115,13 @@ describe('integration settings in Chromium', () => {
     await panel.getByText('No Results').waitFor();
     await panel.getByText('API succeeded but found no customers. Check your path configuration.').waitFor();
 
+    // a saved header value belongs to the URL it was entered for: another URL needs it typed again
     await page.getByLabel('URL').fill(`${customers.url}/broken`);
+    await panel.getByRole('button', { name: 'Run test' }).click();
+    await panel.getByText('Request Failed').waitFor();
+    await panel.getByText('Fix the settings first: Value is required').waitFor();
+    await page.getByText('Value is required', { exact: true }).waitFor();
+    await page.getByLabel('Header 1 value').fill('k-123');
     await panel.getByRole('button', { name: 'Run test' }).click();
     await panel.getByText('Request Failed').waitFor();
     await panel.getByText(/The endpoint answered 500/).waitFor();

@@ -170,6 +170,7 @@ describe('background jobs across processes (private PostgreSQL)', () => {
     // B starts while A holds every row, so only a handover gives B anything to deliver.
     const b = await start({ JOB_LEASE_SECONDS: '120' });
     mode = 'slow';
+    const sentFrom = receiver.received.length;
     // A request still being answered when the signal comes: a test send to the slow destination.
     // On a fresh connection: a reused keep-alive socket can meet the server's idle timeout.
     const inFlight = freshFetch(`${a.url}/api/logging/test`, {
@@ -178,7 +179,13 @@ describe('background jobs across processes (private PostgreSQL)', () => {
       body: JSON.stringify({ destination: 'rapid7', rapid7: { webhookUrl: `${receiver.url}/rapid7` } }),
       dispatcher: new Agent({ pipelining: 0 }),
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // In flight for certain once the slow destination holds it: a fixed pause is not enough on a
+    // loaded machine, where the request may not have reached A when the signal comes.
+    const isTestSend = (r: { body: string }) => r.body.includes('logging.test');
+    for (const until = Date.now() + 15_000; !receiver.received.slice(sentFrom).some(isTestSend); ) {
+      if (Date.now() > until) throw new Error('the test send never reached the destination');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const stoppedAt = Date.now();
     a.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 200));

@@ -178,14 +178,14 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       } else {
         await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
       }
-      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${masked} not delivered: ${failure}`, event: 'otp.send-failed' });
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${masked} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
       return row;
     }
     row = (await sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
     await chargeCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
     const description = row.sends === 1 ? `Passcode sent to ${masked}` : `Passcode sent again to ${masked} (send ${row.sends})`;
     await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
-    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description, event: 'otp.sent' });
+    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description, event: 'otp.sent', at: now });
     await enqueueWebhookEvent(trx, accountId, OTP_APP, 'otp.sent', eventData(row), now);
     return row;
   });
@@ -210,13 +210,13 @@ export async function checkPasscode(deps: OtpDeps, accountId: string, id: string
     const masked = maskPhone(row.phone_number);
     if (crypto.timingSafeEqual(expected, given)) {
       row = await end(trx, accountId, row, 'approved', now, caller, { description: 'Code correct: caller verified', eventType: 'otp.verified' });
-      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Verified ${masked} with a passcode`, event: 'otp.verified' });
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Verified ${masked} with a passcode`, event: 'otp.verified', at: now });
     } else if (row.checks >= row.max_checks) {
       row = await end(trx, accountId, row, 'max_attempts_reached', now, caller, { description: `Wrong code: all ${row.max_checks} attempts used`, eventType: 'otp.failed' });
-      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode for ${masked} failed: all attempts used`, event: 'otp.failed' });
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode for ${masked} failed: all attempts used`, event: 'otp.failed', at: now });
     } else {
       await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'wrong_code', description: `Wrong code (${row.max_checks - row.checks} attempts left)`, caller });
-      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Wrong passcode for ${masked}`, event: 'otp.checked' });
+      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Wrong passcode for ${masked}`, event: 'otp.checked', at: now });
     }
     return verificationOf(row);
   });
@@ -234,7 +234,7 @@ export async function cancelVerification(deps: OtpDeps, accountId: string, id: s
     if (row.status !== 'pending') return verificationOf(row);
     caller = actingFor(caller, row);
     row = await end(trx, accountId, row, 'canceled', now, caller, { description: 'Verification canceled' });
-    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Canceled the passcode for ${maskPhone(row.phone_number)}`, event: 'otp.canceled' });
+    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Canceled the passcode for ${maskPhone(row.phone_number)}`, event: 'otp.canceled', at: now });
     return verificationOf(row);
   });
 }

@@ -77,7 +77,9 @@ function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: Fie
     } catch (err) {
       const f = apiFields(err);
       if (f) onFieldErrors(f);
-      setState({ kind: 'failed', message: errorMessage(err) });
+      // the fields are marked inline; the API's message names them by path (headers.0.value)
+      const first = f ? Object.values(f)[0] : undefined;
+      setState({ kind: 'failed', message: first ? `Fix the settings first: ${first}` : errorMessage(err) });
     }
   };
 
