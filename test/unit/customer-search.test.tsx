@@ -45,8 +45,9 @@ describe('customer search: debounce', () => {
 
 describe('customer search dialog', () => {
   // The dialog is a lazy page: on a fresh clone vitest compiles it on first use, which can take
-  // longer than a find waits. Compile it before the tests so they time the dialog, not the compiler.
-  beforeAll(() => import('../../src/pages/search'), 60_000);
+  // longer than a find waits. Compile it (and the app area the first test opens it over) before
+  // the tests so they time the dialog, not the compiler.
+  beforeAll(() => Promise.all([import('../../src/pages/search'), import('../../src/pages/apps'), import('../../src/pages/apps/passkeys')]), 60_000);
   const open = () => fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
 
   it('opens with Ctrl+K and with Cmd+K', async () => {
