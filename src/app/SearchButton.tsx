@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useLayoutEffect, useState } from 'react';
 import { SearchIcon } from '../ui/icons';
 import { SearchDialog } from './pages';
 
@@ -8,7 +8,8 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
 export function SearchButton() {
   const [open, setOpen] = useState(false);
 
-  useEffect(() => {
+  // A layout effect: the shortcut works from the moment the button is on screen, not a frame later.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
