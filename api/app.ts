@@ -6,6 +6,7 @@ import { ApiError, errorResponse } from './http/errors';
 import { noStore } from './http/no-store';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes, stripeWebhookRoutes } from './routes/billing';
+import { fileRoutes } from './storage/routes';
 import { signInRoutes } from './routes/sign-in';
 import { ssoRoutes } from './routes/sso';
 import { brandingRoutes } from './routes/branding';
@@ -56,6 +57,7 @@ export function createApi(deps: Deps) {
   api.route('/', zoomRoutes);
   api.route('/', webexRoutes);
   api.route('/', stripeWebhookRoutes);
+  api.route('/', fileRoutes);
   // the apps platform API for customers' systems: the secret key, never a console session
   api.route('/v1', v1Routes());
 

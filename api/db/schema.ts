@@ -353,6 +353,34 @@ export interface SessionsTable {
   reason: 'sign-out' | 'ghost-ended' | 'archived' | 'role-changed' | null;
 }
 
+export interface StorageSettingsTable {
+  account_id: string;
+  backend: Generated<'database' | 's3'>;
+  s3_endpoint: string | null;
+  s3_region: string | null;
+  s3_bucket: string | null;
+  s3_access_key_id: string | null;
+  s3_secret_encrypted: string | null;
+  s3_path_style: Generated<boolean>;
+  retention: Generated<Record<string, number>>;
+  updated_at: Generated<Date>;
+}
+
+export interface StoredFilesTable {
+  id: Generated<string>;
+  account_id: string;
+  app: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  backend: 'database' | 's3';
+  s3_bucket: string | null;
+  object_key: string | null;
+  bytes: Buffer | null;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -386,4 +414,6 @@ export interface Schema {
   dev_sms_outbox: DevSmsOutboxTable;
   link_tokens: LinkTokensTable;
   sessions: SessionsTable;
+  storage_settings: StorageSettingsTable;
+  stored_files: StoredFilesTable;
 }
