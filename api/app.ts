@@ -7,6 +7,7 @@ import { noStore } from './http/no-store';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes, stripeWebhookRoutes } from './routes/billing';
 import { fileRoutes } from './storage/routes';
+import { storageRoutes } from './storage/settings-routes';
 import { signInRoutes } from './routes/sign-in';
 import { ssoRoutes } from './routes/sso';
 import { brandingRoutes } from './routes/branding';
@@ -80,6 +81,7 @@ export function createApi(deps: Deps) {
   authed.route('/', smsRoutes);
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
+  authed.route('/', storageRoutes);
   authed.route('/', platformRoutes);
   authed.route('/', appActionRoutes);
   authed.route('/', appConsoleRoutes);

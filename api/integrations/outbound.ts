@@ -201,6 +201,14 @@ function agentFor(policy: OutboundPolicy, lookup: LookupAll | undefined): Dispat
   return agent;
 }
 
+/**
+ * The guarded connection pool, for clients that build their own HTTP requests (the S3 SDK's
+ * request handler in api/storage/s3.ts): the same connect-time address checks and DNS pinning.
+ */
+export function outboundDispatcher(policy: OutboundPolicy): Dispatcher {
+  return agentFor(policy, undefined);
+}
+
 function unwrap(err: unknown, timedOut: boolean, sent: OutboundInit): OutboundError {
   if (timedOut) return new OutboundError('TIMEOUT', 'The request timed out.');
   let e: unknown = err;

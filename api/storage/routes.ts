@@ -1,22 +1,27 @@
+import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { ApiError } from '../http/errors';
-import { readFile, readFileLink } from './files';
+import { openFile, readFileLink } from './files';
 
 // Downloads through signed links (api/storage/files.ts): the link is the capability, no session.
+// A file kept in S3 is streamed through from the bucket, after the database transaction ended.
 export const fileRoutes = new Hono<AppEnv>().get('/files/:token', async (c) => {
   const deps = c.var.deps;
   const link = readFileLink(deps, c.req.param('token'));
   if (!link) throw new ApiError(404, 'LINK_INVALID', 'This download link has expired or is not valid. Open the file again from the console.');
-  const file = await deps.db.tenant(link.accountId, (trx) => readFile(deps, trx, link.accountId, link.fileId));
-  if (!file) throw new ApiError(404, 'FILE_NOT_FOUND', 'This file no longer exists.');
+  const file = await deps.db.tenant(link.accountId, (trx) => openFile(deps, trx, link.accountId, link.fileId));
+  const body = file ? await file.open() : null;
+  if (!file || !body) throw new ApiError(404, 'FILE_NOT_FOUND', 'This file no longer exists.');
   const name = (link.filename ?? 'file').replace(/[^\w.\- ]/g, '_');
-  return c.body(new Uint8Array(file.bytes), 200, {
+  const headers = {
     'content-type': file.contentType,
     'content-length': String(file.size),
     'content-disposition': `${link.disposition}; filename="${name}"`,
     // a file is shown as itself, never as a page that could run script on our origin
     'content-security-policy': "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
     'cache-control': 'private, no-store',
-  });
+  };
+  if (Buffer.isBuffer(body)) return c.body(new Uint8Array(body), 200, headers);
+  return c.body(Readable.toWeb(body) as ReadableStream<Uint8Array>, 200, headers);
 });
