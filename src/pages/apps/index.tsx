@@ -19,6 +19,11 @@ const FRAME_PAGES: Record<string, Page> = {
   'settings/billing': lazy(() => import('./_frame/Billing')),
 };
 
+// Shared pages of every app that has the route (billable or not): the account's storage settings.
+const SHARED_PAGES: Record<string, Page> = {
+  'settings/storage': lazy(() => import('./_frame/Storage')),
+};
+
 const DASHBOARDS: Record<AppId, Page> = {
   passkeys: lazy(() => import('./passkeys')),
   'document-signature': lazy(() => import('./document-signature')),
@@ -41,7 +46,7 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
 function AppPage({ app, route }: { app: AppDefinition; route: string }) {
   const Dashboard = DASHBOARDS[app.id];
   if (route === '' || route === 'dashboard') return <Dashboard app={app} />;
-  const Page = PAGES[app.id]?.[route] ?? (app.billable ? FRAME_PAGES[route] : undefined);
+  const Page = PAGES[app.id]?.[route] ?? SHARED_PAGES[route] ?? (app.billable ? FRAME_PAGES[route] : undefined);
   const page = Page ? <Page app={app} /> : <AppPagePlaceholder app={app} route={route} />;
   // Configuration is for admins, like the Configuration tab that leads to it.
   return route.startsWith('settings/') ? <RequireRole role="admin">{page}</RequireRole> : page;

@@ -16,6 +16,7 @@ const SCREENS: Record<SettingsSlug, ReturnType<typeof lazy>> = {
   logging: lazy(() => import('./logging')),
   'audit-log': lazy(() => import('./audit-log')),
   developers: lazy(() => import('./developers')),
+  storage: lazy(() => import('./storage')),
 };
 
 function SettingsMenu() {

@@ -10,5 +10,8 @@ export const SETTINGS_SECTIONS = [
   { slug: 'logging', label: 'Logging', inMenu: true },
   { slug: 'audit-log', label: 'Audit log', inMenu: true },
   { slug: 'developers', label: 'Developers', inMenu: true },
+  // SPEC's menu has no Storage: its home is Configuration > Storage of Document Signature and
+  // Identity Verification; this address shows the same account-wide settings
+  { slug: 'storage', label: 'Storage', inMenu: false },
 ] as const;
 export type SettingsSlug = (typeof SETTINGS_SECTIONS)[number]['slug'];
