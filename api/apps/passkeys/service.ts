@@ -325,7 +325,7 @@ export async function pageState(deps: PasskeyDeps, accountId: string, taskId: st
 export async function ceremonyOptions(deps: PasskeyDeps, token: string, ctx: PageContext): Promise<{ kind: PasskeyTaskKind; options: Record<string, unknown> }> {
   const now = deps.now();
   const { accountId, taskId } = await linkOf(deps, token, ctx);
-  return deps.db.tenant(accountId, async (trx) => {
+  const answer = await deps.db.tenant(accountId, async (trx) => {
     let row = await openTask(trx, accountId, taskId, now);
     const issued = (await sql<{ n: number }>`select count(*)::int as n from passkey_challenges where task_id = ${row.id}`.execute(trx)).rows[0]!.n;
     if (issued >= MAX_CHALLENGES_PER_TASK) throw new ApiError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts with this link. Ask for a new one.');
@@ -353,8 +353,9 @@ export async function ceremonyOptions(deps: PasskeyDeps, token: string, ctx: Pag
     } else {
       const credentials = await activeCredentials(trx, accountId, row.customer_ref, ctx.rpId);
       if (credentials.length === 0) {
+        // recorded (committed) before the page is told
         row = await end(trx, accountId, row, 'failed', now, caller, { reason: 'no_passkey', description: 'Authentication failed: the customer has no passkey for this site', eventType: 'passkey.failed' });
-        throw new ApiError(409, 'NO_PASSKEY', 'You have no passkey with us any more. Ask the person you are speaking with to set up a new one.');
+        return null;
       }
       options = (await generateAuthenticationOptions({
         rpID: ctx.rpId,
@@ -371,6 +372,8 @@ export async function ceremonyOptions(deps: PasskeyDeps, token: string, ctx: Pag
     await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: 'started', description: `${CEREMONY[row.kind]} started`, caller });
     return { kind: row.kind, options };
   });
+  if (!answer) throw new ApiError(409, 'NO_PASSKEY', 'You have no passkey with us any more. Ask the person you are speaking with to set up a new one.');
+  return answer;
 }
 
 /** The reason a refused ceremony is recorded with, from what the verifier said. */
