@@ -157,11 +157,10 @@ export const passkeysModule: AppModule = {
         group by 1`.execute(trx)
     ).rows;
     const daily = (
-      await sql<{ day: string; verified: number; failed: number; expired: number }>`
+      await sql<{ day: string; verified: number; failed: number }>`
         select to_char(created_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day,
                count(*) filter (where status = 'succeeded')::int as verified,
-               count(*) filter (where status = 'failed')::int as failed,
-               count(*) filter (where status = 'expired')::int as expired
+               count(*) filter (where status in ('failed', 'expired', 'not_delivered'))::int as failed
         from passkey_tasks where account_id = ${accountId} and kind = 'verification' and created_at >= ${p.start} and created_at < ${p.end}
         group by 1`.execute(trx)
     ).rows;
@@ -170,7 +169,7 @@ export const passkeysModule: AppModule = {
     const rate = (t: Totals) => (t.ended ? Math.round((t.succeeded / t.ended) * 1000) / 10 : 0);
     const units = (period: 'current' | 'previous') => credits.find((c) => c.period === period)?.units ?? 0;
     const byDay = new Map(daily.map((d) => [d.day, d]));
-    const series = (key: 'verified' | 'failed' | 'expired', label: string) => ({ key, label, points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })) });
+    const series = (key: 'verified' | 'failed', label: string) => ({ key, label, points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })) });
     return {
       tiles: [
         { key: 'registrations', label: 'Registrations', value: of('current').registrations, previous: of('previous').registrations, format: 'count' },
@@ -178,7 +177,7 @@ export const passkeysModule: AppModule = {
         { key: 'success', label: 'Success rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
         { key: 'credits', label: 'Credits used', value: units('current'), previous: units('previous'), format: 'credits' },
       ],
-      series: [series('verified', 'Verified'), series('failed', 'Failed'), series('expired', 'Expired')],
+      series: [series('verified', 'Verified'), series('failed', 'Not verified')],
     };
   },
 };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PhoneNumberSchema } from '../sms';
-import type { AppAction, TaskColumn } from '../platform';
+import { isTaskKey, type AppAction, type TaskColumn } from '../platform';
 
 // The Passkeys app: its settings, its /api/v1 bodies and answers, the customer page's ceremony
 // calls, the Enrollments list, its webhook events, its activity columns and its agent actions.
@@ -164,7 +164,7 @@ export type PasskeyCredential = v.InferOutput<typeof PasskeyCredentialSchema>;
 export const PasskeyCredentialQuerySchema = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search has at most 200 characters'))),
   revoked: v.optional(v.picklist(['true', 'false'], 'revoked is true or false')),
-  lastKey: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f-]{36}$/, 'lastKey is not a key of this list'))),
+  lastKey: v.optional(v.pipe(v.string(), v.check(isTaskKey, 'lastKey is not a key of this list'))),
 });
 export type PasskeyCredentialQuery = v.InferOutput<typeof PasskeyCredentialQuerySchema>;
 export const PasskeyCredentialListSchema = v.array(PasskeyCredentialSchema);
