@@ -26,6 +26,7 @@ import { zoomRoutes } from './routes/zoom';
 import { webexRoutes } from './routes/webex';
 import './apps/index';
 import { v1Routes } from './apps/platform/v1-routes';
+import { appModules } from './apps/platform/registry';
 import { agentScope } from './apps/platform/agent-session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
@@ -61,6 +62,7 @@ export function createApi(deps: Deps) {
   api.route('/', fileRoutes);
   // the apps platform API for customers' systems: the secret key, never a console session
   api.route('/v1', v1Routes());
+  for (const m of appModules()) if (m.customerRoutes) api.route('/', m.customerRoutes);
 
   // Everything below needs a valid session.
   const authed = new Hono<AppEnv>();
@@ -83,6 +85,7 @@ export function createApi(deps: Deps) {
   authed.route('/', loggingRoutes);
   authed.route('/', storageRoutes);
   authed.route('/', platformRoutes);
+  for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
   authed.route('/', appActionRoutes);
   authed.route('/', appConsoleRoutes);
   api.route('/', authed);

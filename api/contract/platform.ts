@@ -131,7 +131,14 @@ export const DashboardAnswerSchema = v.object({
 export type DashboardAnswer = v.InferOutput<typeof DashboardAnswerSchema>;
 
 export const TASK_PAGE_SIZE = 50;
-export const TASK_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f-]{36}$/;
+export const TASK_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A key this API could have given out: its shape, and an instant that exists (no 51st of September). */
+export function isTaskKey(key: string): boolean {
+  if (!TASK_KEY_PATTERN.test(key)) return false;
+  const [y, mo, d, h, mi, s] = key.slice(0, 19).split(/[-T:]/).map(Number) as [number, number, number, number, number, number];
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
+}
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`));
 
@@ -146,7 +153,7 @@ export const TaskQuerySchema = v.object({
   to: v.optional(dateParam('to')),
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
-  lastKey: v.optional(v.pipe(v.string(), v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'))),
+  lastKey: v.optional(v.pipe(v.string(), v.check(isTaskKey, 'lastKey is not a key this API gave out'))),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
 });
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;

@@ -17,7 +17,7 @@ import { resolveLink, type ResolvedLink } from './links';
 export type Branding = { name: string; logo: string; color: string };
 /** `script`: the name of a file in src/customer-pages, without `.ts` */
 export type PageAnswer = { title: string; body: Child; script?: string };
-export type CustomerPageHandler = (c: Context, link: ResolvedLink & { token: string }, branding: Branding) => Promise<PageAnswer> | PageAnswer;
+export type CustomerPageHandler = (c: Context, link: ResolvedLink & { token: string }, branding: Branding, deps: Deps) => Promise<PageAnswer> | PageAnswer;
 
 const handlers = new Map<string, CustomerPageHandler>();
 
@@ -34,7 +34,7 @@ async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
 }
 
 /** The account whose verified custom domain this Host is; null on the console's own host. */
-async function accountOfHost(deps: Deps, host: string | undefined): Promise<string | null> {
+export async function accountOfHost(deps: Deps, host: string | undefined): Promise<string | null> {
   const name = (host ?? '').split(':')[0]!.toLowerCase();
   if (!name || name === new URL(deps.config.publicUrl).hostname) return null;
   const row = await deps.db.system((trx) => trx.selectFrom('branding').select('account_id').where('domain', '=', name).where('domain_is_verified', '=', true).executeTakeFirst());
@@ -122,7 +122,7 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
       return render(c, s.status, { title: s.title, body: <p>{s.text}</p> }, branding, scripts);
     }
     try {
-      return render(c, 200, await handler(c, { ...usable!, token }, branding), branding, scripts);
+      return render(c, 200, await handler(c, { ...usable!, token }, branding, deps), branding, scripts);
     } catch (err) {
       deps.log(`customer page ${usable!.purpose} failed`, err);
       return render(c, 500, { title: 'Something went wrong', body: <p>Please try again in a moment.</p> }, branding, scripts);

@@ -381,6 +381,53 @@ export interface StoredFilesTable {
   deleted_at: Date | null;
 }
 
+export interface PasskeyTasksTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: 'enrollment' | 'verification';
+  customer_ref: string;
+  phone_number: string;
+  display_name: string | null;
+  agent: string | null;
+  status: 'link_sent' | 'started' | 'succeeded' | 'failed' | 'expired' | 'not_delivered';
+  failure_reason: string | null;
+  credential_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface PasskeyCredentialsTable {
+  id: Generated<string>;
+  account_id: string;
+  customer_ref: string;
+  display_name: string;
+  user_handle: string;
+  credential_id: string;
+  public_key: string;
+  counter: ColumnType<string, number | string | undefined, number | string>;
+  transports: Generated<string[]>;
+  aaguid: string;
+  backup_eligible: boolean;
+  backed_up: boolean;
+  rp_id: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface PasskeyChallengesTable {
+  id: Generated<string>;
+  account_id: string;
+  task_id: string;
+  challenge: string;
+  rp_id: string;
+  origin: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -416,4 +463,7 @@ export interface Schema {
   sessions: SessionsTable;
   storage_settings: StorageSettingsTable;
   stored_files: StoredFilesTable;
+  passkey_tasks: PasskeyTasksTable;
+  passkey_credentials: PasskeyCredentialsTable;
+  passkey_challenges: PasskeyChallengesTable;
 }

@@ -1,4 +1,6 @@
 import type * as v from 'valibot';
+import type { Hono } from 'hono';
+import type { AppEnv } from '../../auth/context';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import type { AppId } from '../../contract/apps';
@@ -37,6 +39,10 @@ export type AppModule = {
   task(trx: Trx, accountId: string, id: string): Promise<TaskRow | null>;
   /** the app's /api/v1 operations */
   v1?: readonly V1Operation[];
+  /** the app's own console routes under /api (a session is required), e.g. /passkeys/credentials */
+  consoleRoutes?: Hono<AppEnv>;
+  /** the app's customer-page calls under /api (no session: the link token is the capability) */
+  customerRoutes?: Hono<AppEnv>;
   dashboard(trx: Trx, accountId: string, period: { start: Date; previousStart: Date; end: Date; days: string[]; timeZone: string }): Promise<{ tiles: KpiTile[]; series: DailySeries[] }>;
 };
 

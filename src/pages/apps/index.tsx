@@ -41,6 +41,13 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
     'settings/sms-content': lazy(() => import('./one-time-passcode/sms-content')),
     'settings/webhooks': lazy(() => import('./one-time-passcode/webhooks')),
   },
+  passkeys: {
+    activity: lazy(() => import('./passkeys/activity')),
+    enrollments: lazy(() => import('./passkeys/enrollments')),
+    'settings/general': lazy(() => import('./passkeys/general')),
+    'settings/sms-content': lazy(() => import('./passkeys/sms-content')),
+    'settings/webhooks': lazy(() => import('./passkeys/webhooks')),
+  },
 };
 
 function AppPage({ app, route }: { app: AppDefinition; route: string }) {

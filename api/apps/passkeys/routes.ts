@@ -1,0 +1,100 @@
+import { Hono, type Context } from 'hono';
+import { sql } from 'kysely';
+import type { AppEnv } from '../../auth/context';
+import { requireRole } from '../../auth/guards';
+import { validate } from '../../http/validate';
+import { accountOfHost } from '../../customer-pages/frame';
+import { TOKEN_PATTERN } from '../../customer-pages/links';
+import { ApiError } from '../../http/errors';
+import {
+  PASSKEY_CREDENTIAL_PAGE,
+  PasskeyCeremonyAbandonedSchema,
+  PasskeyCeremonyResponseSchema,
+  PasskeyCredentialQuerySchema,
+  type PasskeyCredential,
+} from '../../contract/apps/passkeys';
+import { TASK_LAST_KEY_HEADER } from '../../contract/platform';
+import { requestOrigin, uuidParam } from '../platform/console-routes';
+import { sessionCaller } from '../platform/caller';
+import { authenticatorName } from './authenticators';
+import { ceremonyAbandoned, ceremonyOptions, ceremonyVerify, revokeCredential, type CredentialRow, type PageContext } from './service';
+
+// The Passkeys app's own routes: the Enrollments page (list and revoke) in the console, and the
+// three calls the customer page's script makes (options, verify, abandoned) behind its link.
+
+export function credentialOf(r: CredentialRow): PasskeyCredential {
+  return {
+    id: r.id,
+    customerRef: r.customer_ref,
+    displayName: r.display_name,
+    credentialId: r.credential_id,
+    aaguid: r.aaguid,
+    authenticator: authenticatorName(r.aaguid),
+    synced: r.backup_eligible,
+    backedUp: r.backed_up,
+    transports: r.transports,
+    rpId: r.rp_id,
+    createdAt: new Date(r.created_at).toISOString(),
+    lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+    signCount: Number(r.counter),
+    revokedAt: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
+  };
+}
+
+export const passkeyConsoleRoutes = new Hono<AppEnv>()
+  .get('/passkeys/credentials', requireRole('supervisor'), validate('query', PasskeyCredentialQuerySchema), async (c) => {
+    const q = c.req.valid('query');
+    const { accountId } = c.var.session;
+    const at = q.lastKey ? q.lastKey.lastIndexOf('_') : -1;
+    const rows = await c.var.deps.db.tenant(accountId, (trx) =>
+      sql<CredentialRow & { key_ts: string }>`select *, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts
+        from passkey_credentials where account_id = ${accountId}
+        ${q.q ? sql`and customer_ref = ${q.q}` : sql``}
+        ${q.revoked === 'true' ? sql`and revoked_at is not null` : q.revoked === 'false' ? sql`and revoked_at is null` : sql``}
+        ${q.lastKey ? sql`and (created_at, id) < (${q.lastKey.slice(0, at)}::timestamptz, ${q.lastKey.slice(at + 1)}::uuid)` : sql``}
+        order by created_at desc, id desc limit ${PASSKEY_CREDENTIAL_PAGE + 1}`.execute(trx),
+    );
+    const shown = rows.rows.slice(0, PASSKEY_CREDENTIAL_PAGE);
+    c.header('access-control-expose-headers', TASK_LAST_KEY_HEADER);
+    if (rows.rows.length > PASSKEY_CREDENTIAL_PAGE) {
+      const last = shown[shown.length - 1]!;
+      c.header(TASK_LAST_KEY_HEADER, `${last.key_ts}_${last.id}`);
+    }
+    return c.json(shown.map(credentialOf));
+  })
+  .post('/passkeys/credentials/:id/revoke', requireRole('admin'), async (c) => {
+    const session = c.var.session;
+    const origin = requestOrigin(c);
+    const row = await revokeCredential(c.var.deps, session.accountId, uuidParam(c, 'id'), sessionCaller(session, origin.ip, origin.userAgent));
+    return c.json(credentialOf(row));
+  });
+
+/**
+ * The page's RP ID is the host it was served on (the console's host, or the account's verified
+ * custom domain); its origin is that host with the scheme it is served with: the console's own
+ * scheme on its host, https on a custom domain.
+ */
+async function pageContext(c: Context<AppEnv>): Promise<PageContext> {
+  const token = c.req.param('token') ?? '';
+  if (!TOKEN_PATTERN.test(token)) throw new ApiError(410, 'LINK_NOT_USABLE', 'This link does not work. Check that you opened the whole link from your message.');
+  const host = (c.req.header('host') ?? new URL(c.req.url).host).toLowerCase();
+  const rpId = host.replace(/:\d+$/, '');
+  const publicUrl = new URL(c.var.deps.config.publicUrl);
+  const scheme = rpId === publicUrl.hostname ? publicUrl.protocol : 'https:';
+  const { ip, userAgent } = requestOrigin(c);
+  return { rpId, origin: `${scheme}//${host}`, ip, userAgent, hostAccount: await accountOfHost(c.var.deps, host) };
+}
+
+export const passkeyCustomerRoutes = new Hono<AppEnv>()
+  .post('/c/:token/passkey/options', async (c) => {
+    const ctx = await pageContext(c);
+    return c.json(await ceremonyOptions(c.var.deps, c.req.param('token'), ctx));
+  })
+  .post('/c/:token/passkey/verify', validate('json', PasskeyCeremonyResponseSchema), async (c) => {
+    const ctx = await pageContext(c);
+    return c.json(await ceremonyVerify(c.var.deps, c.req.param('token'), c.req.valid('json'), ctx));
+  })
+  .post('/c/:token/passkey/abandoned', validate('json', PasskeyCeremonyAbandonedSchema), async (c) => {
+    const ctx = await pageContext(c);
+    return c.json(await ceremonyAbandoned(c.var.deps, c.req.param('token'), c.req.valid('json').reason, ctx));
+  });
