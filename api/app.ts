@@ -30,6 +30,8 @@ import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-route
 import { platformRoutes } from './apps/platform/platform-routes';
 import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
+import { idvConsoleRoutes } from './apps/identity-verification/routes';
+import { idvCustomerRoutes } from './apps/identity-verification/customer-page';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -81,6 +83,7 @@ export function createApi(deps: Deps) {
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
   authed.route('/', platformRoutes);
+  authed.route('/', idvConsoleRoutes);
   authed.route('/', appActionRoutes);
   authed.route('/', appConsoleRoutes);
   api.route('/', authed);
@@ -96,6 +99,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
   app.route('/api', createApi(deps));
   // customer pages: server-rendered, no console code, no session
+  app.route('/', idvCustomerRoutes(deps));
   app.route('/', customerPageRoutes(deps, options.distDir));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));

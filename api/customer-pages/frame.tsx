@@ -34,7 +34,7 @@ async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
 }
 
 /** The account whose verified custom domain this Host is; null on the console's own host. */
-async function accountOfHost(deps: Deps, host: string | undefined): Promise<string | null> {
+export async function accountOfHost(deps: Deps, host: string | undefined): Promise<string | null> {
   const name = (host ?? '').split(':')[0]!.toLowerCase();
   if (!name || name === new URL(deps.config.publicUrl).hostname) return null;
   const row = await deps.db.system((trx) => trx.selectFrom('branding').select('account_id').where('domain', '=', name).where('domain_is_verified', '=', true).executeTakeFirst());
@@ -108,6 +108,11 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
 export function customerPageRoutes(deps: Deps, distDir?: string) {
   const app = new Hono();
   const scripts = builtScripts(distDir);
+  // page handlers read the server's deps from the context (they are registered at import time)
+  app.use('/c/*', async (c, next) => {
+    c.set('deps' as never, deps as never);
+    await next();
+  });
   app.get('/c/:token', async (c) => {
     const token = c.req.param('token');
     const hostAccount = await accountOfHost(deps, c.req.header('host'));
