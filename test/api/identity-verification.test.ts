@@ -4,6 +4,7 @@ import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { exifGpsSegment, makeJpeg, makePng, pngChunk } from '../../api/apps/identity-verification/sample-images';
 import { enterMrz, expireDueSessions, startSession } from '../../api/apps/identity-verification/service';
 import { IDV_JOBS } from '../../api/apps/identity-verification/jobs';
+import { seedIdvHistory } from '../../api/apps/identity-verification/seed';
 import { runDueJobs } from '../../api/jobs/runner';
 import { apiCaller } from '../../api/apps/platform/caller';
 import { readFile } from '../../api/storage/files';
@@ -104,6 +105,17 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
   const decideAs = (id: string, body: unknown) => t.call('POST', `/identity-verification/sessions/${id}/decision`, { as: STAFF, body });
   const events = (type: string, id: string) =>
     t.db.system(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from webhook_events where type = ${type} and payload->'data'->>'id' = ${id}`.execute(trx)).rows[0]!.n);
+
+  it('the demo history is made by the service and shows on the dashboard', async () => {
+    expect(await seedIdvHistory(t.deps, { count: 14, now: t.clock.now })).toBe(14);
+    expect(await seedIdvHistory(t.deps, { count: 14, now: t.clock.now })).toBe(0);
+    const list = (await (await t.call('GET', '/identity-verification/tasks', { as: STAFF })).json()) as { status: string }[];
+    expect(list.map((r) => r.status)).toEqual(expect.arrayContaining(['approved', 'declined']));
+    const dashboard = (await (await t.call('GET', '/identity-verification/dashboard?days=30', { as: STAFF })).json()) as { tiles: { key: string; value: number }[] };
+    expect(dashboard.tiles.map((x) => x.key)).toEqual(['started', 'approvedRate', 'inReview', 'medianReview']);
+    expect(dashboard.tiles.find((x) => x.key === 'started')!.value).toBe(14);
+    expect(dashboard.tiles.find((x) => x.key === 'approvedRate')!.value).toBeGreaterThan(0);
+  });
 
   it('a complete session: link by SMS, photos from the customer page, MRZ typed, checks, approval', async () => {
     const phone = freshPhone();
