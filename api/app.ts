@@ -32,6 +32,8 @@ import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-route
 import { platformRoutes } from './apps/platform/platform-routes';
 import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
+import { idvConsoleRoutes } from './apps/identity-verification/routes';
+import { idvCustomerRoutes } from './apps/identity-verification/customer-page';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -86,6 +88,7 @@ export function createApi(deps: Deps) {
   authed.route('/', storageRoutes);
   authed.route('/', platformRoutes);
   for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
+  authed.route('/', idvConsoleRoutes);
   authed.route('/', appActionRoutes);
   authed.route('/', appConsoleRoutes);
   api.route('/', authed);
@@ -101,6 +104,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
   app.route('/api', createApi(deps));
   // customer pages: server-rendered, no console code, no session
+  app.route('/', idvCustomerRoutes(deps));
   app.route('/', customerPageRoutes(deps, options.distDir));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));

@@ -2,5 +2,6 @@
 // folder and one line here.
 import './one-time-passcode/module';
 import './passkeys/module';
+import './identity-verification/module';
 
 export { appModule, appModules } from './platform/registry';

@@ -108,6 +108,11 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
 export function customerPageRoutes(deps: Deps, distDir?: string) {
   const app = new Hono();
   const scripts = builtScripts(distDir);
+  // page handlers read the server's deps from the context (they are registered at import time)
+  app.use('/c/*', async (c, next) => {
+    c.set('deps' as never, deps as never);
+    await next();
+  });
   app.get('/c/:token', async (c) => {
     const token = c.req.param('token');
     const hostAccount = await accountOfHost(deps, c.req.header('host'));

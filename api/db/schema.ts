@@ -428,6 +428,58 @@ export interface PasskeyChallengesTable {
   used_at: Timestamp | null;
 }
 
+export interface IdvSessionsTable {
+  id: Generated<string>;
+  account_id: string;
+  phone_number: string;
+  customer_ref: string;
+  agent: string | null;
+  status: string;
+  document_type: string | null;
+  expected_name: string | null;
+  expected_date_of_birth: string | null;
+  attempt: Generated<number>;
+  created_at: Timestamp;
+  link_expires_at: Timestamp | null;
+  started_at: Timestamp | null;
+  submitted_at: Timestamp | null;
+  ended_at: Timestamp | null;
+  extracted: unknown;
+  document_number: string | null;
+  failed_checks: Generated<number>;
+  assigned_id: string | null;
+  assigned_name: string | null;
+  decision: string | null;
+  decision_reason: string | null;
+  decision_note: string | null;
+  reviewer_id: string | null;
+  reviewer_name: string | null;
+  decided_at: Timestamp | null;
+  failure_reason: string | null;
+  images_redacted_at: Timestamp | null;
+  data_redacted_at: Timestamp | null;
+  redacted_at: Timestamp | null;
+}
+
+export interface IdvImagesTable {
+  account_id: string;
+  session_id: string;
+  side: 'front' | 'back' | 'selfie';
+  file_id: string | null;
+  content_type: string;
+  size: number;
+  uploaded_at: Timestamp;
+}
+
+export interface IdvChecksTable {
+  account_id: string;
+  session_id: string;
+  key: string;
+  status: 'passed' | 'failed' | 'not_run';
+  reason: string;
+  checked_at: Timestamp;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -466,4 +518,7 @@ export interface Schema {
   passkey_tasks: PasskeyTasksTable;
   passkey_credentials: PasskeyCredentialsTable;
   passkey_challenges: PasskeyChallengesTable;
+  idv_sessions: IdvSessionsTable;
+  idv_images: IdvImagesTable;
+  idv_checks: IdvChecksTable;
 }

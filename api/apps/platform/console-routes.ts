@@ -34,6 +34,7 @@ import { taskEvents } from './task-events';
 import { addDays, zonedDay, zonedMidnight } from './zoned-time';
 import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
 import { sql } from 'kysely';
+import { visibleApps } from '../../contract/apps';
 import type { Trx } from '../../db/index';
 import { createLinkToken, linkUrl } from '../../customer-pages/links';
 import type { CustomerPagePreview } from '../../contract/platform';
@@ -45,6 +46,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function moduleOf(c: Context<AppEnv>): AppModule {
   const module = appModule(c.req.param('app') ?? '');
+  // an unreleased app exists only for users of the provider's own e-mail domain
+  if (module && !visibleApps(c.var.session.email, c.var.deps.config.providerEmailDomain).some((a) => a.id === module.id)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
   if (!module) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
   return module;
 }

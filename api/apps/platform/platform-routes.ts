@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
 import { ApiError } from '../../http/errors';
-import { APPS } from '../../contract/apps';
+import { APPS, visibleApps } from '../../contract/apps';
 import type { AgentAppsAnswer, DevSmsMessage } from '../../contract/platform';
 import { appModule } from './registry';
 
@@ -16,9 +16,11 @@ export const platformRoutes = new Hono<AppEnv>()
     );
     const active = new Set(billing.filter((b) => b.status === 'free-trial' || b.status === 'subscription' || b.status === 'enterprise').map((b) => b.app));
     const apps: AgentAppsAnswer['apps'] = [];
+    const visible = new Set(visibleApps(c.var.session.email, c.var.deps.config.providerEmailDomain).map((a) => a.id));
     for (const app of APPS) {
       const module = appModule(app.id);
-      if (module && active.has(app.id) && module.actions.length) apps.push({ id: app.id, title: app.title, color: app.color, actions: [...module.actions] });
+      // an app without billing (identity verification) is usable wherever it is visible
+      if (module && visible.has(app.id) && (active.has(app.id) || !app.billable) && module.actions.length) apps.push({ id: app.id, title: app.title, color: app.color, actions: [...module.actions] });
     }
     return c.json({ apps } satisfies AgentAppsAnswer);
   })

@@ -48,6 +48,12 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
     'settings/sms-content': lazy(() => import('./passkeys/sms-content')),
     'settings/webhooks': lazy(() => import('./passkeys/webhooks')),
   },
+  'identity-verification': {
+    verifications: lazy(() => import('./identity-verification/verifications')),
+    'settings/general': lazy(() => import('./identity-verification/general')),
+    'settings/sms-content': lazy(() => import('./identity-verification/sms-content')),
+    'settings/webhooks': lazy(() => import('./identity-verification/webhooks')),
+  },
 };
 
 function AppPage({ app, route }: { app: AppDefinition; route: string }) {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type ComponentType, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
@@ -106,10 +106,12 @@ type ActivityListProps = {
   noun: string;
   columns: TaskColumn[];
   statuses: readonly string[];
+  /** the app's own view of one task (a review screen), shown instead of the timeline panel */
+  Detail?: ComponentType<{ app: AppDefinition; taskId: string; onClose: () => void }>;
 };
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, Detail }: ActivityListProps) {
   const api = useApi();
   const search = useSearch();
   const [location, navigate] = useLocation();
@@ -212,7 +214,7 @@ export function ActivityList({ app, title, noun, columns, statuses }: ActivityLi
           onNext={() => page.data?.nextKey && setPaging({ filterKey, keys: [...keys, page.data.nextKey] })}
         />
       </Card>
-      {session && <TaskPanel app={app} taskId={session} columns={columns} noun={noun} onClose={closeTask} />}
+      {session && (Detail ? <Detail app={app} taskId={session} onClose={closeTask} /> : <TaskPanel app={app} taskId={session} columns={columns} noun={noun} onClose={closeTask} />)}
     </div>
   );
 }

@@ -1,0 +1,178 @@
+import { sql, type RawBuilder } from 'kysely';
+import * as v from 'valibot';
+import type { Trx } from '../../db/index';
+import { ApiError } from '../../http/errors';
+import { validationError } from '../../http/validate';
+import { maskPhone, type ActionResult, type TaskRow } from '../../contract/platform';
+import {
+  IDV_ACTIONS,
+  IDV_APP,
+  IDV_COLUMNS,
+  IDV_EVENT_TYPES,
+  IDV_STATUSES,
+  IDV_TEMPLATES,
+  IdvGeneralSettingsSchema,
+  IdvStartBodySchema,
+  documentTypeOf,
+  type IdvSession,
+} from '../../contract/apps/identity-verification';
+import type { AppModule, KeyedTaskRow, TaskFilter } from '../platform/registry';
+import { registerApp } from '../platform/registry';
+import { IDV_V1 } from './v1';
+import { getSession, idvSettings, startSession } from './service';
+import './customer-page';
+
+type ListRow = {
+  id: string;
+  status: string;
+  phone_number: string;
+  customer_ref: string;
+  agent: string | null;
+  document_type: string | null;
+  failed_checks: number;
+  reviewer: string | null;
+  created_at: Date;
+  ended_at: Date | null;
+  key_ts: string;
+};
+
+const rowOf = (r: ListRow): KeyedTaskRow => ({
+  id: r.id,
+  status: r.status,
+  phoneNumber: maskPhone(r.phone_number),
+  customerRef: r.customer_ref,
+  agent: r.agent,
+  createdAt: new Date(r.created_at).toISOString(),
+  endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+  values: { documentType: r.document_type ? (documentTypeOf(r.document_type)?.label ?? r.document_type) : null, failedChecks: r.failed_checks, reviewer: r.reviewer },
+  key: { ts: r.key_ts, id: r.id },
+});
+
+function where(accountId: string, f: TaskFilter): RawBuilder<unknown> {
+  const parts = [sql`account_id = ${accountId}`];
+  if (f.status) parts.push(sql`status = ${f.status}`);
+  if (f.from) parts.push(sql`created_at >= ${f.from}`);
+  if (f.to) parts.push(sql`created_at < ${f.to}`);
+  if (f.agent) parts.push(sql`agent = ${f.agent}`);
+  if (f.q) {
+    // as in One-Time Passcode: a customer id is one index range, a whole number another
+    const digits = f.q.replace(/[^\d]/g, '');
+    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
+    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
+    parts.push(
+      !phoneLike ? sql`customer_ref = ${f.q}`
+      : whole ? sql`phone_number = ${`+${digits}`}`
+      : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`,
+    );
+  }
+  return sql.join(parts, sql` and `);
+}
+
+const COLUMNS = sql`id, status, phone_number, customer_ref, agent, document_type, failed_checks, coalesce(reviewer_name, assigned_name) as reviewer,
+  created_at, ended_at, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
+
+function actionResult(session: IdvSession): ActionResult {
+  const messages: Record<string, string> = {
+    created: 'Verification started.',
+    link_sent: `Link sent to ${session.phoneNumber}. Ask the caller to open it and follow the steps.`,
+    in_progress: 'The caller is taking their photos.',
+    submitted: 'Photos received: waiting for a reviewer.',
+    needs_review: 'Checks have run: waiting for a reviewer’s decision.',
+    approved: 'Approved: the caller’s identity is verified.',
+    declined: 'Declined: the identity could not be verified.',
+    resubmission_requested: 'The reviewer asked for new photos; a new link was sent.',
+    expired: 'The link expired: start a new verification.',
+    cancelled: session.failureReason ? `The link could not be delivered: ${session.failureReason}` : 'This verification was cancelled.',
+  };
+  return { taskId: session.id, status: session.status, message: messages[session.status] ?? session.status, task: session };
+}
+
+function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, input);
+  if (!parsed.success) {
+    const err = validationError(parsed.issues);
+    const fields = Object.fromEntries(Object.entries(err.fields ?? {}).map(([k, m]) => [`input.${k}`, m]));
+    throw new ApiError(400, 'VALIDATION_FAILED', err.message, fields);
+  }
+  return parsed.output;
+}
+
+export const idvModule: AppModule = {
+  id: IDV_APP,
+  settings: { schema: IdvGeneralSettingsSchema, read: idvSettings },
+  templates: IDV_TEMPLATES,
+  actions: IDV_ACTIONS,
+  columns: IDV_COLUMNS,
+  statuses: IDV_STATUSES,
+  eventTypes: IDV_EVENT_TYPES,
+  v1: IDV_V1,
+
+  async runAction(deps, accountId, key, body, caller) {
+    if (key !== 'start') throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
+    const input = parseInput(IdvStartBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
+    return actionResult(await startSession(deps, accountId, input, caller));
+  },
+
+  async taskStatus(deps, accountId, taskId) {
+    return actionResult(await getSession(deps, accountId, taskId));
+  },
+
+  async listTasks(trx, accountId, filter, after, limit) {
+    const rows = await sql<ListRow>`select ${COLUMNS} from idv_sessions
+      where ${where(accountId, filter)} ${after ? sql`and (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
+      order by created_at desc, id desc limit ${limit}`.execute(trx);
+    return rows.rows.map(rowOf);
+  },
+
+  async countTasks(trx, accountId, filter, cap) {
+    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from idv_sessions where ${where(accountId, filter)} limit ${cap}) t`.execute(trx);
+    return row.rows[0]?.n ?? 0;
+  },
+
+  async task(trx: Trx, accountId: string, id: string): Promise<TaskRow | null> {
+    const row = (await sql<ListRow>`select ${COLUMNS} from idv_sessions where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
+    if (!row) return null;
+    const { key: _key, ...task } = rowOf(row);
+    return task;
+  },
+
+  async dashboard(trx, accountId, p) {
+    const totals = (
+      await sql<{ period: 'current' | 'previous'; started: number; approved: number; decided: number; in_review: number; median: number | null }>`
+        select case when created_at >= ${p.start} then 'current' else 'previous' end as period,
+               count(*)::int as started,
+               count(*) filter (where status = 'approved')::int as approved,
+               count(*) filter (where status in ('approved', 'declined'))::int as decided,
+               count(*) filter (where status in ('submitted', 'needs_review'))::int as in_review,
+               percentile_cont(0.5) within group (order by extract(epoch from (decided_at - submitted_at)))
+                 filter (where status in ('approved', 'declined') and submitted_at is not null) as median
+        from idv_sessions where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end}
+        group by 1`.execute(trx)
+    ).rows;
+    const daily = (
+      await sql<{ day: string; approved: number; declined: number }>`
+        select to_char(ended_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day,
+               count(*) filter (where status = 'approved')::int as approved, count(*) filter (where status = 'declined')::int as declined
+        from idv_sessions where account_id = ${accountId} and ended_at >= ${p.start} and ended_at < ${p.end} and status in ('approved', 'declined')
+        group by 1`.execute(trx)
+    ).rows;
+    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { started: 0, approved: 0, decided: 0, in_review: 0, median: null };
+    const rate = (t: { approved: number; decided: number }) => (t.decided ? Math.round((t.approved / t.decided) * 1000) / 10 : 0);
+    const minutes = (t: { median: number | null }) => (t.median === null ? 0 : Math.round(Number(t.median) / 60));
+    const byDay = new Map(daily.map((d) => [d.day, d]));
+    return {
+      tiles: [
+        { key: 'started', label: 'Started', value: of('current').started, previous: of('previous').started, format: 'count' },
+        { key: 'approvedRate', label: 'Approved rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
+        { key: 'inReview', label: 'In review', value: of('current').in_review, previous: of('previous').in_review, format: 'count' },
+        { key: 'medianReview', label: 'Median review time (minutes)', value: minutes(of('current')), previous: minutes(of('previous')), format: 'count' },
+      ],
+      series: [
+        { key: 'approved', label: 'Approved', points: p.days.map((date) => ({ date, value: byDay.get(date)?.approved ?? 0 })) },
+        { key: 'declined', label: 'Declined', points: p.days.map((date) => ({ date, value: byDay.get(date)?.declined ?? 0 })) },
+      ],
+    };
+  },
+};
+
+registerApp(idvModule);

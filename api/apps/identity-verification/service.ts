@@ -1,0 +1,569 @@
+import { sql } from 'kysely';
+import * as v from 'valibot';
+import type { Deps } from '../../deps';
+import type { Trx } from '../../db/index';
+import { audit } from '../../audit';
+import { ApiError } from '../../http/errors';
+import { recordResult } from '../../results/record';
+import { addTaskEvent } from '../platform/task-events';
+import { enqueueWebhookEvent } from '../platform/webhook-events';
+import { storedAppSettings } from '../platform/app-settings';
+import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
+import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
+import { deleteFile, fileLink, putFile } from '../../storage/files';
+import { maskPhone } from '../../contract/platform';
+import type { ResultStatus } from '../../contract/results';
+import {
+  IDV_APP,
+  IDV_CUSTOMER_STATUSES,
+  IDV_DECISION_REASONS,
+  IDV_DEFAULT_SETTINGS,
+  IDV_FINAL_STATUSES,
+  IDV_REVIEW_STATUSES,
+  IDV_SIDE_LABELS,
+  IDV_TEMPLATES,
+  IdvGeneralSettingsSchema,
+  documentTypeOf,
+  type IdvDecisionBody,
+  type IdvExtracted,
+  type IdvGeneralSettings,
+  type IdvReview,
+  type IdvSession,
+  type IdvSide,
+  type IdvStartBody,
+  type IdvStatus,
+} from '../../contract/apps/identity-verification';
+import { checkImage, isRefusal } from './images';
+import { checkOf, readMrz, runChecks } from './checks';
+
+// The Identity Verification rules, in one place: /api/v1, the agent action, the console's review
+// screen, the customer page and the demo seed all call these functions.
+
+export type IdvDeps = Pick<Deps, 'db' | 'config' | 'now' | 'log'>;
+export const IDV_LINK_PURPOSE = 'idv.capture';
+
+export type SessionRow = {
+  id: string;
+  account_id: string;
+  phone_number: string;
+  customer_ref: string;
+  agent: string | null;
+  status: IdvStatus;
+  document_type: string | null;
+  expected_name: string | null;
+  expected_date_of_birth: string | null;
+  attempt: number;
+  created_at: Date;
+  link_expires_at: Date | null;
+  started_at: Date | null;
+  submitted_at: Date | null;
+  ended_at: Date | null;
+  extracted: IdvExtracted | null;
+  document_number: string | null;
+  failed_checks: number;
+  assigned_id: string | null;
+  assigned_name: string | null;
+  decision: IdvDecisionBody['decision'] | null;
+  decision_reason: string | null;
+  decision_note: string | null;
+  reviewer_id: string | null;
+  reviewer_name: string | null;
+  decided_at: Date | null;
+  failure_reason: string | null;
+  images_redacted_at: Date | null;
+  data_redacted_at: Date | null;
+  redacted_at: Date | null;
+};
+
+type CheckRow = { key: string; status: 'passed' | 'failed' | 'not_run'; reason: string };
+type ImageRow = { side: IdvSide; file_id: string | null; content_type: string; size: number; uploaded_at: Date };
+
+const RESULT_OF: Partial<Record<IdvStatus, ResultStatus>> = { approved: 'success', declined: 'failure', cancelled: 'failure', expired: 'timeout' };
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const CHECK_ORDER = ['mrz', 'expiry', 'minimum_age', 'name', 'date_of_birth', 'document_number', 'face_match', 'liveness'];
+
+export function sessionOf(r: SessionRow, checks: CheckRow[]): IdvSession {
+  const sorted = [...checks].sort((a, b) => CHECK_ORDER.indexOf(a.key) - CHECK_ORDER.indexOf(b.key));
+  return {
+    id: r.id,
+    status: r.status,
+    phoneNumber: maskPhone(r.phone_number)!,
+    customerRef: r.customer_ref,
+    agent: r.agent,
+    documentType: r.document_type,
+    createdAt: new Date(r.created_at).toISOString(),
+    linkExpiresAt: iso(r.link_expires_at),
+    submittedAt: iso(r.submitted_at),
+    decidedAt: iso(r.decided_at),
+    decisionReason: r.decision_reason,
+    redactedAt: iso(r.redacted_at),
+    checks: sorted.map((c) => checkOf(c.key, c.status, c.reason)),
+    failureReason: r.failure_reason,
+  };
+}
+
+/** What a receiver gets: ids, status and outcome; never images, names or document data. */
+function eventData(r: SessionRow, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: r.id,
+    status: r.status,
+    customerRef: r.customer_ref,
+    agent: r.agent,
+    documentType: r.document_type,
+    submittedAt: iso(r.submitted_at),
+    decidedAt: iso(r.decided_at),
+    decisionReason: r.decision_reason,
+    failedChecks: r.failed_checks,
+    ...extra,
+  };
+}
+
+export async function idvSettings(trx: Trx, accountId: string): Promise<IdvGeneralSettings> {
+  const { general } = await storedAppSettings(trx, accountId, IDV_APP);
+  const merged = v.safeParse(IdvGeneralSettingsSchema, { ...IDV_DEFAULT_SETTINGS, ...general });
+  return merged.success ? merged.output : IDV_DEFAULT_SETTINGS;
+}
+
+async function checksOf(trx: Trx, accountId: string, id: string): Promise<CheckRow[]> {
+  return (await sql<CheckRow>`select key, status, reason from idv_checks where account_id = ${accountId} and session_id = ${id}`.execute(trx)).rows;
+}
+
+async function lockRow(trx: Trx, accountId: string, id: string): Promise<SessionRow> {
+  const row = (await sql<SessionRow>`select * from idv_sessions where account_id = ${accountId} and id = ${id} for update`.execute(trx)).rows[0];
+  if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no verification session with this id.');
+  return row;
+}
+
+async function update(trx: Trx, id: string, set: Record<string, unknown>): Promise<SessionRow> {
+  const assignments = Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value instanceof Date || value === null || typeof value !== 'object' ? value : JSON.stringify(value)}`);
+  return (await sql<SessionRow>`update idv_sessions set ${sql.join(assignments, sql`, `)} where id = ${id} returning *`.execute(trx)).rows[0]!;
+}
+
+/** Ends a session: status, result for search and Watch Tower, timeline, webhook. */
+async function end(trx: Trx, accountId: string, row: SessionRow, status: IdvStatus, now: Date, caller: Caller | null, description: string, set: Record<string, unknown> = {}): Promise<SessionRow> {
+  const updated = await update(trx, row.id, { status, ended_at: now, ...set });
+  await recordResult(trx, accountId, { app: IDV_APP, status: RESULT_OF[status]!, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
+  await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: status, description, caller });
+  if (status !== 'cancelled') await enqueueWebhookEvent(trx, accountId, IDV_APP, `idv.session.${status}`, eventData(updated), now);
+  return updated;
+}
+
+/** Lazily expires a session whose link ran out while the customer had not finished. */
+async function expireIfDue(trx: Trx, accountId: string, row: SessionRow, now: Date): Promise<SessionRow> {
+  if (!IDV_CUSTOMER_STATUSES.includes(row.status) || !row.link_expires_at || new Date(row.link_expires_at).getTime() > now.getTime()) return row;
+  return end(trx, accountId, row, 'expired', now, null, 'The link expired before the customer sent their photos');
+}
+
+/** A v1 call that names no agent acts for the agent who started the session. */
+function actingFor(caller: Caller, row: SessionRow): Caller {
+  return caller.kind === 'api' && caller.label === API_KEY_ACTOR && row.agent ? apiCaller(row.agent, caller.ip, caller.userAgent) : caller;
+}
+
+/** A fresh link for the session and the SMS text that carries it. */
+async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date): Promise<{ text: string; expiresAt: Date }> {
+  const settings = await idvSettings(trx, accountId);
+  const { token, expiresAt } = await createLinkToken(trx, accountId, { app: IDV_APP, purpose: IDV_LINK_PURPOSE, taskId: row.id, ttlMs: settings.linkValidityMinutes * 60_000, now });
+  const { templates } = await storedAppSettings(trx, accountId, IDV_APP);
+  const def = IDV_TEMPLATES.find((t) => t.key === template)!;
+  const text = renderTemplate(templates[template] || def.defaultBody, {
+    link: await linkUrl(trx, accountId, deps.config.publicUrl, token),
+    company: await companyName(trx, accountId),
+    ttl: String(settings.linkValidityMinutes),
+  });
+  return { text, expiresAt };
+}
+
+/** Sends one SMS outside any transaction; answers the failure in words, or null. */
+async function trySend(deps: IdvDeps, accountId: string, phone: string, text: string): Promise<string | null> {
+  try {
+    await sendAccountSms(deps, accountId, phone, text);
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') throw err;
+    if (!(err instanceof ApiError)) deps.log('IDV SMS failed', err);
+    return err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
+  }
+}
+
+/** Starts a session and texts the customer the link (201 with the session). */
+export async function startSession(deps: IdvDeps, accountId: string, body: IdvStartBody, caller: Caller): Promise<IdvSession> {
+  const now = deps.now();
+  const prepared = await deps.db.tenant(accountId, async (trx) => {
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    const row = (
+      await sql<SessionRow>`insert into idv_sessions (account_id, phone_number, customer_ref, agent, status, expected_name, expected_date_of_birth, created_at)
+        values (${accountId}, ${body.phoneNumber}, ${body.customerRef}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'created',
+                ${body.expectedName || null}, ${body.expectedDateOfBirth || null}, ${now})
+        returning *`.execute(trx)
+    ).rows[0]!;
+    const link = await prepareLink(deps, trx, accountId, row, 'link', now);
+    const updated = await update(trx, row.id, { link_expires_at: link.expiresAt });
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
+    return { row: updated, text: link.text };
+  });
+  const failure = await trySend(deps, accountId, body.phoneNumber, prepared.text);
+  const done = await deps.db.tenant(accountId, async (trx) => {
+    let row = await lockRow(trx, accountId, prepared.row.id);
+    const masked = maskPhone(row.phone_number);
+    if (failure !== null) {
+      await revokeTaskLinks(trx, accountId, row.id, now);
+      row = await end(trx, accountId, row, 'cancelled', now, caller, `Link not delivered: ${failure}`, { failure_reason: failure });
+      await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Identity verification link to ${masked} not delivered: ${failure}`, event: 'idv.send-failed', at: now });
+      return row;
+    }
+    if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
+    const description = `Verification link sent to ${masked}`;
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
+    await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `${description} (${row.customer_ref})`, event: 'idv.started', at: now });
+    return row;
+  });
+  return deps.db.tenant(accountId, async (trx) => sessionOf(done, await checksOf(trx, accountId, done.id)));
+}
+
+export async function getSession(deps: IdvDeps, accountId: string, id: string): Promise<IdvSession> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    return sessionOf(row, await checksOf(trx, accountId, id));
+  });
+}
+
+export async function cancelSession(deps: IdvDeps, accountId: string, id: string, caller: Caller): Promise<IdvSession> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    if (!IDV_FINAL_STATUSES.includes(row.status)) {
+      caller = actingFor(caller, row);
+      await revokeTaskLinks(trx, accountId, row.id, now);
+      row = await end(trx, accountId, row, 'cancelled', now, caller, 'Verification cancelled');
+      await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Cancelled the identity verification of ${row.customer_ref}`, event: 'idv.cancelled', at: now });
+    }
+    return sessionOf(row, await checksOf(trx, accountId, id));
+  });
+}
+
+// ---------------------------------------------------------------- the customer's side
+
+export type CustomerView = {
+  status: IdvStatus;
+  documentType: string | null;
+  documentTypes: string[];
+  /** sides the chosen document needs, with whether a photo is in */
+  sides: { side: IdvSide; label: string; received: { contentType: string; size: number } | null }[];
+  resubmission: boolean;
+};
+
+/** What the customer page shows for a session (after lazy expiry). */
+export async function customerView(deps: IdvDeps, accountId: string, id: string): Promise<CustomerView> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    const settings = await idvSettings(trx, accountId);
+    const images = (await sql<ImageRow>`select side, file_id, content_type, size, uploaded_at from idv_images where account_id = ${accountId} and session_id = ${id}`.execute(trx)).rows;
+    return {
+      status: row.status,
+      documentType: row.document_type,
+      documentTypes: settings.documentTypes,
+      sides: requiredSides(row.document_type).map((side) => {
+        const image = images.find((i) => i.side === side && i.file_id);
+        return { side, label: IDV_SIDE_LABELS[side], received: image ? { contentType: image.content_type, size: image.size } : null };
+      }),
+      resubmission: row.attempt > 1,
+    };
+  });
+}
+
+export function requiredSides(documentType: string | null): IdvSide[] {
+  const def = documentType ? documentTypeOf(documentType) : undefined;
+  if (!def) return [];
+  return def.back ? ['front', 'back', 'selfie'] : ['front', 'selfie'];
+}
+
+/** The customer's step is refused when the session no longer waits for them. */
+function assertCustomerTurn(row: SessionRow): void {
+  if (!IDV_CUSTOMER_STATUSES.includes(row.status)) throw new ApiError(409, 'SESSION_CLOSED', 'This verification no longer takes photos.');
+}
+
+async function markStarted(trx: Trx, accountId: string, row: SessionRow, now: Date, caller: Caller): Promise<SessionRow> {
+  if (row.status !== 'created' && row.status !== 'link_sent') return row;
+  const updated = await update(trx, row.id, { status: 'in_progress', started_at: row.started_at ?? now });
+  await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'in_progress', description: 'The customer opened the link and started', caller });
+  return updated;
+}
+
+export async function chooseDocument(deps: IdvDeps, accountId: string, id: string, documentType: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    assertCustomerTurn(row);
+    const settings = await idvSettings(trx, accountId);
+    if (!(settings.documentTypes as string[]).includes(documentType)) throw new ApiError(400, 'DOCUMENT_TYPE', 'Choose one of the documents listed.');
+    row = await markStarted(trx, accountId, row, now, caller);
+    if (row.document_type === documentType) return;
+    // photos of another document do not belong to this one
+    const stale = (await sql<{ side: IdvSide; file_id: string | null }>`delete from idv_images where session_id = ${id} returning side, file_id`.execute(trx)).rows;
+    for (const s of stale) if (s.file_id) await deleteFile(deps as Deps, trx, accountId, s.file_id);
+    await update(trx, id, { document_type: documentType });
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'document_chosen', description: `The customer chose to show a ${documentTypeOf(documentType)!.label.toLowerCase()}`, caller });
+  });
+}
+
+/**
+ * Stores one photo (type by its bytes, size limit, metadata stripped) for a side the chosen
+ * document needs; a new photo of the same side replaces the old one, whose bytes are deleted.
+ */
+export async function uploadImage(deps: IdvDeps, accountId: string, id: string, side: IdvSide, bytes: Uint8Array, caller: Caller): Promise<{ removed: string[] }> {
+  const checked = checkImage(bytes);
+  if (isRefusal(checked)) throw new ApiError(checked.code === 'IMAGE_TOO_LARGE' ? 413 : 415, checked.code, checked.message);
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    assertCustomerTurn(row);
+    if (!requiredSides(row.document_type).includes(side)) throw new ApiError(400, 'SIDE_NOT_NEEDED', 'Choose your document first; this photo is not needed for it.');
+    row = await markStarted(trx, accountId, row, now, caller);
+    const file = await putFile(deps as Deps, trx, accountId, { app: IDV_APP, contentType: checked.contentType, bytes: checked.bytes });
+    const previous = (await sql<{ file_id: string | null }>`select file_id from idv_images where session_id = ${id} and side = ${side}`.execute(trx)).rows[0];
+    if (previous?.file_id) await deleteFile(deps as Deps, trx, accountId, previous.file_id);
+    await sql`insert into idv_images (account_id, session_id, side, file_id, content_type, size, uploaded_at)
+      values (${accountId}, ${id}, ${side}, ${file.id}, ${file.contentType}, ${file.size}, ${now})
+      on conflict (session_id, side) do update set file_id = excluded.file_id, content_type = excluded.content_type, size = excluded.size, uploaded_at = excluded.uploaded_at`.execute(trx);
+    const stripped = checked.removed.length ? ` (${[...new Set(checked.removed)].join(', ')} removed)` : '';
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'photo', description: `${IDV_SIDE_LABELS[side]} received${stripped}`, caller });
+    return { removed: checked.removed };
+  });
+}
+
+/** Stores the results of a check run and answers how many failed. */
+async function storeChecks(trx: Trx, accountId: string, id: string, results: ReturnType<typeof runChecks>, now: Date): Promise<number> {
+  await sql`delete from idv_checks where session_id = ${id}`.execute(trx);
+  for (const r of results) {
+    await sql`insert into idv_checks (account_id, session_id, key, status, reason, checked_at) values (${accountId}, ${id}, ${r.key}, ${r.status}, ${r.reason}, ${now})`.execute(trx);
+  }
+  return results.filter((r) => r.status === 'failed').length;
+}
+
+/** The customer sends the photos: the session waits for a reviewer; checks run on what is known. */
+export async function submitSession(deps: IdvDeps, accountId: string, id: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    assertCustomerTurn(row);
+    const have = new Set((await sql<{ side: IdvSide }>`select side from idv_images where session_id = ${id} and file_id is not null`.execute(trx)).rows.map((r) => r.side));
+    const missing = requiredSides(row.document_type).filter((s) => !have.has(s));
+    if (!row.document_type || missing.length) throw new ApiError(400, 'PHOTOS_MISSING', `Add the ${missing.map((s) => IDV_SIDE_LABELS[s].toLowerCase()).join(' and ') || 'document'} first.`);
+    const settings = await idvSettings(trx, accountId);
+    const failed = await storeChecks(trx, accountId, id, runChecks({ reading: null, expectedName: row.expected_name, expectedDateOfBirth: row.expected_date_of_birth, minimumAge: settings.minimumAge, today: now, seenElsewhere: false }), now);
+    const updated = await update(trx, id, { status: 'submitted', submitted_at: now, failed_checks: failed, extracted: null, document_number: null });
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'submitted', description: 'The customer sent their photos for review', caller });
+    await enqueueWebhookEvent(trx, accountId, IDV_APP, 'idv.session.submitted', eventData(updated), now);
+  });
+}
+
+// ---------------------------------------------------------------- the reviewer's side
+
+export type Reviewer = Caller & { adminId: string | null };
+
+export async function reviewOf(deps: IdvDeps, accountId: string, id: string): Promise<IdvReview> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    const images = (await sql<ImageRow>`select side, file_id, content_type, size, uploaded_at from idv_images where account_id = ${accountId} and session_id = ${id} order by side`.execute(trx)).rows;
+    const order: IdvSide[] = ['front', 'back', 'selfie'];
+    images.sort((a, b) => order.indexOf(a.side) - order.indexOf(b.side));
+    const reasonLabel = row.decision ? (IDV_DECISION_REASONS[row.decision].find((r) => r.key === row.decision_reason)?.label ?? row.decision_reason ?? '') : '';
+    return {
+      session: sessionOf(row, await checksOf(trx, accountId, id)),
+      expectedName: row.expected_name,
+      expectedDateOfBirth: row.expected_date_of_birth,
+      // short-lived signed links: the reviewer's browser fetches each photo for a few minutes
+      images: images.map((i) => ({
+        side: i.side,
+        url: i.file_id ? fileLink(deps as Deps, accountId, i.file_id, { ttlSeconds: 300, filename: `${i.side}.${i.content_type === 'image/png' ? 'png' : 'jpg'}` }) : null,
+        contentType: i.file_id ? i.content_type : null,
+        size: i.file_id ? i.size : null,
+        uploadedAt: new Date(i.uploaded_at).toISOString(),
+      })),
+      imagesRedactedAt: iso(row.images_redacted_at),
+      extracted: row.extracted,
+      dataRedactedAt: iso(row.data_redacted_at),
+      assignedTo: row.assigned_name ? { id: row.assigned_id, name: row.assigned_name } : null,
+      decision: row.decision
+        ? { decision: row.decision, reason: row.decision_reason ?? '', reasonLabel, note: row.decision_note, reviewer: { id: row.reviewer_id, name: row.reviewer_name ?? '' }, at: iso(row.decided_at)! }
+        : null,
+      reviewable: IDV_REVIEW_STATUSES.includes(row.status),
+    };
+  });
+}
+
+function assertReviewable(row: SessionRow): void {
+  if (!IDV_REVIEW_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_IN_REVIEW', 'This verification is not waiting for a review.');
+}
+
+async function assign(trx: Trx, accountId: string, row: SessionRow, reviewer: Reviewer, now: Date): Promise<SessionRow> {
+  if (row.assigned_id === reviewer.adminId && row.assigned_name === reviewer.label) return row;
+  const updated = await update(trx, row.id, { assigned_id: reviewer.adminId, assigned_name: reviewer.label });
+  await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'assigned', description: `Assigned to ${reviewer.label}`, caller: reviewer });
+  await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `Took the identity verification of ${row.customer_ref} for review`, event: 'idv.assigned', at: now });
+  return updated;
+}
+
+export async function assignToMe(deps: IdvDeps, accountId: string, id: string, reviewer: Reviewer): Promise<IdvReview> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    assertReviewable(row);
+    await assign(trx, accountId, row, reviewer, now);
+  });
+  return reviewOf(deps, accountId, id);
+}
+
+/**
+ * The reviewer typed the MRZ lines from the photo (no OCR runs here): the lines are parsed, the
+ * check digits verified and every check run again; any failure puts the session in needs_review.
+ */
+export async function enterMrz(deps: IdvDeps, accountId: string, id: string, lines: string[], reviewer: Reviewer): Promise<IdvReview> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    assertReviewable(row);
+    row = await assign(trx, accountId, row, reviewer, now);
+    const reading = readMrz(lines, now);
+    const data = 'error' in reading ? null : reading.extracted;
+    const number = data?.documentNumber ?? null;
+    // this account only: the same number in any other session of another account is not looked at
+    const seen = number
+      ? ((await sql<{ n: number }>`select count(*)::int as n from idv_sessions where account_id = ${accountId} and document_number = ${number} and id <> ${id}`.execute(trx)).rows[0]!.n > 0)
+      : false;
+    const settings = await idvSettings(trx, accountId);
+    const results = runChecks({ reading, expectedName: row.expected_name, expectedDateOfBirth: row.expected_date_of_birth, minimumAge: settings.minimumAge, today: now, seenElsewhere: seen });
+    const failed = await storeChecks(trx, accountId, id, results, now);
+    await update(trx, id, { status: 'needs_review', extracted: data, document_number: number, failed_checks: failed });
+    const summary = 'error' in reading ? 'the lines are not a machine-readable zone' : failed ? `${failed} check${failed === 1 ? '' : 's'} failed` : 'every check that can run passed';
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'checks', description: `MRZ typed by the reviewer; ${summary}`, caller: reviewer });
+    await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `Entered the MRZ of the identity verification of ${row.customer_ref} (${summary})`, event: 'idv.mrz-entered', at: now });
+  });
+  return reviewOf(deps, accountId, id);
+}
+
+/** Approve, decline (both final) or ask for new photos (a new link by SMS). */
+export async function decide(deps: IdvDeps, accountId: string, id: string, body: IdvDecisionBody, reviewer: Reviewer): Promise<IdvReview> {
+  const now = deps.now();
+  const label = IDV_DECISION_REASONS[body.decision].find((r) => r.key === body.reason)!.label;
+  const resend = await deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    assertReviewable(row);
+    if (body.decision === 'approved' && !row.extracted) {
+      throw new ApiError(409, 'MRZ_REQUIRED', 'Type the machine-readable zone from the photo first: the checks run on it before an approval.');
+    }
+    row = await assign(trx, accountId, row, reviewer, now);
+    const decision = { decision: body.decision, decision_reason: body.reason, decision_note: body.note || null, reviewer_id: reviewer.adminId, reviewer_name: reviewer.label, decided_at: now };
+    const words = { approved: 'Approved', declined: 'Declined', resubmission_requested: 'Asked for new photos' }[body.decision];
+    await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `${words}: identity verification of ${row.customer_ref} (${label})`, event: `idv.${body.decision}`, at: now });
+    if (body.decision !== 'resubmission_requested') {
+      await end(trx, accountId, row, body.decision, now, reviewer, `${words}: ${label}`, decision);
+      return null;
+    }
+    // new photos: the old ones and their link go, a new link is sent
+    await revokeTaskLinks(trx, accountId, id, now);
+    const old = (await sql<{ file_id: string | null }>`delete from idv_images where session_id = ${id} returning file_id`.execute(trx)).rows;
+    for (const o of old) if (o.file_id) await deleteFile(deps as Deps, trx, accountId, o.file_id);
+    await sql`delete from idv_checks where session_id = ${id}`.execute(trx);
+    const link = await prepareLink(deps, trx, accountId, row, 'resubmission', now);
+    const updated = await update(trx, id, {
+      ...decision,
+      status: 'resubmission_requested',
+      attempt: row.attempt + 1,
+      link_expires_at: link.expiresAt,
+      submitted_at: null,
+      extracted: null,
+      document_number: null,
+      failed_checks: 0,
+    });
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'resubmission_requested', description: `${words}: ${label}; earlier photos deleted`, caller: reviewer });
+    await enqueueWebhookEvent(trx, accountId, IDV_APP, 'idv.session.resubmission_requested', eventData(updated), now);
+    return { phone: row.phone_number, text: link.text };
+  });
+  if (resend) {
+    const failure = await trySend(deps, accountId, resend.phone, resend.text);
+    await deps.db.tenant(accountId, (trx) =>
+      addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: failure ? 'send_failed' : 'link_sent', description: failure ? `New link not delivered: ${failure}` : `New link sent to ${maskPhone(resend.phone)}`, caller: reviewer }),
+    );
+  }
+  return reviewOf(deps, accountId, id);
+}
+
+// ---------------------------------------------------------------- background work
+
+/** Sessions whose link ran out before the customer finished become expired (idv.session.expired). */
+export async function expireDueSessions(deps: IdvDeps, limit = 200): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db.system((trx) =>
+    sql<{ id: string; account_id: string }>`select id, account_id from idv_sessions
+      where status in ('created', 'link_sent', 'in_progress', 'resubmission_requested') and link_expires_at <= ${now}
+      order by link_expires_at limit ${limit}`.execute(trx),
+  );
+  for (const d of due.rows) {
+    await deps.db.tenant(d.account_id, async (trx) => {
+      const row = (await sql<SessionRow>`select * from idv_sessions where id = ${d.id} for update skip locked`.execute(trx)).rows[0];
+      if (row) await expireIfDue(trx, d.account_id, row, now);
+    });
+  }
+  return due.rows.length;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Retention: photos (kind `idv.images`) and extracted data (kind `idv.data`) of finished sessions
+ * older than the account's days for each kind are deleted; status, times and check results stay,
+ * and the session says when (redactedAt, webhook idv.session.redacted). A kind with no days set
+ * is kept. Sessions still waiting for the customer or a reviewer are left for later.
+ */
+export async function redactDueSessions(deps: IdvDeps, limit = 200): Promise<number> {
+  const now = deps.now();
+  const accounts = await deps.db.system((trx) =>
+    sql<{ account_id: string; images: number | null; data: number | null }>`
+      select account_id,
+        case when retention->>'idv.images' ~ '^[0-9]{1,6}$' then (retention->>'idv.images')::int end as images,
+        case when retention->>'idv.data' ~ '^[0-9]{1,6}$' then (retention->>'idv.data')::int end as data
+      from storage_settings where retention ? 'idv.images' or retention ? 'idv.data'`.execute(trx),
+  );
+  let redacted = 0;
+  for (const a of accounts.rows) {
+    const imagesBefore = a.images !== null && a.images >= 0 ? new Date(now.getTime() - a.images * DAY_MS) : null;
+    const dataBefore = a.data !== null && a.data >= 0 ? new Date(now.getTime() - a.data * DAY_MS) : null;
+    await deps.db.tenant(a.account_id, async (trx) => {
+      const rows = (
+        await sql<SessionRow>`select * from idv_sessions where account_id = ${a.account_id} and status in ('approved', 'declined', 'expired', 'cancelled')
+          and ((${imagesBefore}::timestamptz is not null and images_redacted_at is null and created_at < ${imagesBefore}::timestamptz)
+            or (${dataBefore}::timestamptz is not null and data_redacted_at is null and created_at < ${dataBefore}::timestamptz))
+          order by created_at limit ${limit} for update skip locked`.execute(trx)
+      ).rows;
+      for (const row of rows) {
+        const images = imagesBefore && !row.images_redacted_at && new Date(row.created_at) < imagesBefore;
+        const data = dataBefore && !row.data_redacted_at && new Date(row.created_at) < dataBefore;
+        const set: Record<string, unknown> = { redacted_at: now };
+        const what: string[] = [];
+        if (images) {
+          const files = (await sql<{ file_id: string | null }>`select file_id from idv_images where session_id = ${row.id} for update`.execute(trx)).rows;
+          for (const f of files) if (f.file_id) await deleteFile(deps as Deps, trx, a.account_id, f.file_id);
+          await sql`update idv_images set file_id = null where session_id = ${row.id}`.execute(trx);
+          set.images_redacted_at = now;
+          what.push('photos');
+        }
+        if (data) {
+          Object.assign(set, { extracted: null, document_number: null, expected_name: null, expected_date_of_birth: null, data_redacted_at: now });
+          what.push('extracted data');
+        }
+        const updated = await update(trx, row.id, set);
+        const description = `Retention: ${what.join(' and ')} deleted`;
+        await addTaskEvent(trx, a.account_id, { app: IDV_APP, taskId: row.id, ts: now, type: 'redacted', description, caller: null });
+        await audit(trx, a.account_id, null, { namespace: IDV_APP, description: `${description} for the identity verification of ${row.customer_ref}`, event: 'idv.redacted', at: now });
+        await enqueueWebhookEvent(trx, a.account_id, IDV_APP, 'idv.session.redacted', eventData(updated, { imagesRedacted: !!updated.images_redacted_at, dataRedacted: !!updated.data_redacted_at, redactedAt: iso(updated.redacted_at) }), now);
+        redacted++;
+      }
+    });
+  }
+  return redacted;
+}

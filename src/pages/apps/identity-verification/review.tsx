@@ -1,0 +1,335 @@
+import { useState } from 'react';
+import type { AppDefinition } from '../../../../api/contract/apps';
+import {
+  IDV_DECISION_REASONS,
+  IDV_SIDE_LABELS,
+  documentTypeOf,
+  type IdvDecision,
+  type IdvReview,
+} from '../../../../api/contract/apps/identity-verification';
+import type { TaskDetail } from '../../../../api/contract/platform';
+import { errorMessage } from '../../../api/client';
+import { useApi, useQuery } from '../../../api/hooks';
+import { Button } from '../../../ui/Button';
+import { Dialog } from '../../../ui/Dialog';
+import { Field } from '../../../ui/Field';
+import { QueryState } from '../../../ui/QueryState';
+import { toast } from '../../../ui/Toast';
+import { formatDateTime, shortenId } from '../../../ui/format';
+import { apiFields, type FieldErrors } from '../../settings/form-errors';
+import { StatusBadge } from '../_frame/task-cells';
+
+// The review screen: the photos (through short-lived signed links), the MRZ the reviewer types,
+// the checks that then run, and the decision. Nothing here reads text from images: no OCR runs.
+
+const DECISION_LABELS: Record<IdvDecision, string> = { approved: 'Approve', declined: 'Decline', resubmission_requested: 'Request resubmission' };
+const DONE_LABELS: Record<IdvDecision, string> = { approved: 'Approved', declined: 'Declined', resubmission_requested: 'New photos requested' };
+const CHECK_STATUS: Record<string, string> = { passed: 'Passed', failed: 'Failed', not_run: 'Not run' };
+
+function Photos({ review }: { review: IdvReview }) {
+  if (review.imagesRedactedAt) return <p className="notice">Photos deleted on {formatDateTime(review.imagesRedactedAt)} under the retention settings.</p>;
+  if (!review.images.length) return <p className="muted">No photos yet.</p>;
+  return (
+    <div className="idv-photos">
+      {review.images.map((image) => (
+        <figure key={image.side} className="idv-photo">
+          {image.url ? <img src={image.url} alt={IDV_SIDE_LABELS[image.side]} /> : <span className="muted">Deleted</span>}
+          <figcaption>
+            {IDV_SIDE_LABELS[image.side]}
+            {image.url && (
+              <>
+                {' · '}
+                <a href={image.url} target="_blank" rel="noreferrer">
+                  Open full size
+                </a>
+              </>
+            )}
+          </figcaption>
+        </figure>
+      ))}
+    </div>
+  );
+}
+
+function MrzEntry({ onDone, id }: { id: string; onDone: (r: IdvReview) => void }) {
+  const api = useApi();
+  const [lines, setLines] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const run = async () => {
+    try {
+      const r = await api.post<IdvReview>(`/identity-verification/sessions/${id}/mrz`, { lines });
+      setError(null);
+      onDone(r);
+    } catch (err) {
+      setError(apiFields(err)?.lines ?? errorMessage(err));
+      throw err;
+    }
+  };
+  return (
+    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Machine-readable zone">
+      <p className="notice" role="note">
+        Text recognition (OCR) is not available here. Type the machine-readable zone from the photo exactly as printed: the 2 or 3 lines of capital letters, digits and
+        &lt; at the bottom of a passport&apos;s photo page or on the back of an ID card, one line per row. The check digits and the other checks then run on what you
+        typed.
+      </p>
+      <Field label="MRZ lines" error={error} hint="For example P<UTOERIKSSON<<ANNA<MARIA<<<… on the first line.">
+        {(control) => (
+          <textarea className="input idv-mrz" rows={3} spellCheck={false} autoCapitalize="characters" autoComplete="off" value={lines} onChange={(e) => setLines(e.target.value)} {...control} />
+        )}
+      </Field>
+      <div className="form-actions">
+        <Button type="submit" onClick={run} successLabel="Checks done">
+          Run checks
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean; onDone: (r: IdvReview) => void }) {
+  const api = useApi();
+  const [decision, setDecision] = useState<IdvDecision>('approved');
+  const [reason, setReason] = useState('');
+  const [note, setNote] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const submit = async () => {
+    if (!reason) {
+      setErrors({ reason: 'Choose a reason' });
+      throw new Error('reason');
+    }
+    try {
+      const r = await api.post<IdvReview>(`/identity-verification/sessions/${id}/decision`, { decision, reason, ...(note.trim() ? { note } : {}) });
+      toast.success(`${DECISION_LABELS[decision]}: done`);
+      onDone(r);
+    } catch (err) {
+      setErrors(apiFields(err) ?? {});
+      toast.error('The decision was not saved', errorMessage(err));
+      throw err;
+    }
+  };
+  return (
+    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Decision">
+      <fieldset className="idv-choices">
+        <legend>Decision</legend>
+        {(Object.keys(DECISION_LABELS) as IdvDecision[]).map((d) => (
+          <label key={d} className="checkbox">
+            <input
+              type="radio"
+              name="decision"
+              value={d}
+              checked={decision === d}
+              onChange={() => {
+                setDecision(d);
+                setReason('');
+                setErrors({});
+              }}
+            />{' '}
+            {DECISION_LABELS[d]}
+          </label>
+        ))}
+      </fieldset>
+      {decision === 'approved' && !mrzTyped && <p className="muted">Type the MRZ and run the checks before approving.</p>}
+      <Field label="Reason" error={errors.reason} required>
+        {(control) => (
+          <select className="input" value={reason} onChange={(e) => (setReason(e.target.value), setErrors({}))} {...control}>
+            <option value="">Choose a reason…</option>
+            {IDV_DECISION_REASONS[decision].map((r) => (
+              <option key={r.key} value={r.key}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Note (optional)" error={errors.note}>
+        {(control) => <textarea className="input" rows={2} maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} {...control} />}
+      </Field>
+      <div className="form-actions">
+        <Button type="submit" variant={decision === 'declined' ? 'danger' : 'primary'} onClick={submit} successLabel="Saved" disabled={decision === 'approved' && !mrzTyped}>
+          {DECISION_LABELS[decision]}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: IdvReview) => void }) {
+  const api = useApi();
+  const s = review.session;
+  const timeline = useQuery(`identity-verification:task:${s.id}:${s.status}:${review.session.checks.map((c) => c.status).join()}:${review.assignedTo?.name ?? ''}`, (a, signal) =>
+    a.get<TaskDetail>(`/identity-verification/tasks/${s.id}`, { signal }),
+  );
+  const assign = async () => onChange(await api.post<IdvReview>(`/identity-verification/sessions/${s.id}/assign`));
+  return (
+    <>
+      <dl className="task-facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={s.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>Customer</dt>
+          <dd>{s.customerRef}</dd>
+        </div>
+        <div>
+          <dt>Phone</dt>
+          <dd>{s.phoneNumber}</dd>
+        </div>
+        <div>
+          <dt>Document</dt>
+          <dd>{s.documentType ? (documentTypeOf(s.documentType)?.label ?? s.documentType) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Expected name</dt>
+          <dd>{review.expectedName ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Expected date of birth</dt>
+          <dd>{review.expectedDateOfBirth ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{formatDateTime(s.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Submitted</dt>
+          <dd>{s.submittedAt ? formatDateTime(s.submittedAt) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Reviewer</dt>
+          <dd>
+            {review.assignedTo?.name ?? 'Not assigned'}{' '}
+            {review.reviewable && (
+              <Button size="sm" onClick={assign} successLabel="Assigned">
+                Assign to me
+              </Button>
+            )}
+          </dd>
+        </div>
+        {s.redactedAt && (
+          <div>
+            <dt>Redacted</dt>
+            <dd>{formatDateTime(s.redactedAt)}</dd>
+          </div>
+        )}
+      </dl>
+
+      <h3 className="card-title">Photos</h3>
+      <Photos review={review} />
+
+      <h3 className="card-title">Checks</h3>
+      <table className="table idv-checks">
+        <caption className="sr-only">Checks</caption>
+        <thead>
+          <tr>
+            <th scope="col">Check</th>
+            <th scope="col">Result</th>
+            <th scope="col">Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.checks.length === 0 && (
+            <tr>
+              <td colSpan={3} className="muted">
+                Checks run when the customer sends the photos.
+              </td>
+            </tr>
+          )}
+          {s.checks.map((c) => (
+            <tr key={c.key}>
+              <td>{c.label}</td>
+              <td>
+                {c.reason === 'not_available' ? (
+                  <span className="badge badge-neutral">Not available</span>
+                ) : (
+                  <span className={`badge ${c.status === 'passed' ? 'badge-success' : c.status === 'failed' ? 'badge-danger' : 'badge-neutral'}`}>{CHECK_STATUS[c.status]}</span>
+                )}
+              </td>
+              <td>
+                {c.message} <code className="muted">{c.reason}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted">Face match and liveness are not available: no such service is connected. Compare the selfie with the document photo yourself.</p>
+
+      <h3 className="card-title">Extracted data</h3>
+      {review.dataRedactedAt ? (
+        <p className="notice">Extracted data deleted on {formatDateTime(review.dataRedactedAt)} under the retention settings.</p>
+      ) : review.extracted ? (
+        <dl className="task-facts">
+          {(
+            [
+              ['Name', `${review.extracted.lastName ?? ''}, ${review.extracted.firstName ?? ''}`],
+              ['Document number', review.extracted.documentNumber],
+              ['Document code', review.extracted.documentCode],
+              ['Issuing state', review.extracted.issuingState],
+              ['Nationality', review.extracted.nationality],
+              ['Date of birth', review.extracted.dateOfBirth],
+              ['Sex', review.extracted.sex],
+              ['Expiry date', review.extracted.expiryDate],
+              ['MRZ format', review.extracted.format],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value ?? '—'}</dd>
+            </div>
+          ))}
+          <div>
+            <dt>MRZ as typed</dt>
+            <dd>
+              <pre className="idv-mrz">{review.extracted.mrzLines.join('\n')}</pre>
+            </dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="muted">Nothing extracted yet.</p>
+      )}
+
+      {review.reviewable && (
+        <>
+          <h3 className="card-title">{review.extracted ? 'Type the MRZ again' : 'Type the MRZ'}</h3>
+          <MrzEntry id={s.id} onDone={onChange} />
+          <h3 className="card-title">Decide</h3>
+          <DecisionForm id={s.id} mrzTyped={!!review.extracted} onDone={onChange} />
+        </>
+      )}
+      {review.decision && (
+        <p className="notice" role="status">
+          {DONE_LABELS[review.decision.decision]} by {review.decision.reviewer.name} on {formatDateTime(review.decision.at)}: {review.decision.reasonLabel}
+          {review.decision.note ? ` (“${review.decision.note}”)` : ''}
+        </p>
+      )}
+
+      <h3 className="card-title">Timeline</h3>
+      <QueryState query={timeline}>
+        {() => (
+          <ol className="timeline" aria-label="Timeline">
+            {timeline.data?.events.map((e, i) => (
+              <li key={i} className="timeline-item">
+                <time dateTime={e.time}>{formatDateTime(e.time)}</time>
+                <p>{e.description}</p>
+                <p className="muted">By {e.actor}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </QueryState>
+    </>
+  );
+}
+
+export default function Review({ taskId, onClose }: { app: AppDefinition; taskId: string; onClose: () => void }) {
+  const query = useQuery(`identity-verification:review:${taskId}`, (a, signal) => a.get<IdvReview>(`/identity-verification/sessions/${encodeURIComponent(taskId)}`, { signal }));
+  const [latest, setLatest] = useState<IdvReview | null>(null);
+  const review = latest?.session.id === taskId ? latest : query.data;
+  return (
+    <Dialog open onClose={onClose} title={`Verification ${shortenId(taskId)}`} size="lg">
+      <QueryState query={query}>{() => review && <ReviewBody review={review} onChange={setLatest} />}</QueryState>
+    </Dialog>
+  );
+}
