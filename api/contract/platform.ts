@@ -133,7 +133,13 @@ export type DashboardAnswer = v.InferOutput<typeof DashboardAnswerSchema>;
 export const TASK_PAGE_SIZE = 50;
 export const TASK_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f-]{36}$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`));
+// the shape alone lets 2026-46-69 through, which the database then refuses with an error
+const isRealDate = (s: string, length: number) => {
+  const d = new Date(`${s.slice(0, 10)}T${s.length > 10 ? s.slice(11, 23) : '00:00:00.000'}Z`);
+  // PostgreSQL has no year 0
+  return !s.startsWith('0000') && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, length) === s.slice(0, length);
+};
+const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`), v.check((s) => isRealDate(s, 10), `${name} must be a date such as 2026-01-31`));
 
 /**
  * GET /api/{app}/tasks (and …/tasks/export): newest first, keyset paging with `lastKey` from the
@@ -146,7 +152,7 @@ export const TaskQuerySchema = v.object({
   to: v.optional(dateParam('to')),
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
-  lastKey: v.optional(v.pipe(v.string(), v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'))),
+  lastKey: v.optional(v.pipe(v.string(), v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'), v.check((s) => isRealDate(s, 23), 'lastKey is not a key this API gave out'))),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
 });
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;
