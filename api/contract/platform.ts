@@ -140,7 +140,13 @@ export function isTaskKey(key: string): boolean {
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
 }
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`));
+// the shape alone lets 2026-46-69 through, which the database then refuses with an error
+const isRealDate = (s: string, length: number) => {
+  const d = new Date(`${s.slice(0, 10)}T${s.length > 10 ? s.slice(11, 23) : '00:00:00.000'}Z`);
+  // PostgreSQL has no year 0
+  return !s.startsWith('0000') && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, length) === s.slice(0, length);
+};
+const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`), v.check((s) => isRealDate(s, 10), `${name} must be a date such as 2026-01-31`));
 
 /**
  * GET /api/{app}/tasks (and …/tasks/export): newest first, keyset paging with `lastKey` from the
