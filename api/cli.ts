@@ -4,6 +4,7 @@ import { openRuntime } from './runtime';
 import { seedDemo } from './db/seed';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { seedIdvHistory } from './apps/identity-verification/seed';
+import { seedPasskeyHistory } from './apps/passkeys/seed';
 import { EmailSchema } from './contract/common';
 import * as v from 'valibot';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
@@ -49,6 +50,7 @@ async function main(args: string[]): Promise<void> {
       console.log(`Seeded ${accounts.length} demo accounts: ${accounts.map((a) => a.account.name).join(', ')}.`);
       console.log(`Made ${await seedOtpHistory(runtime.deps)} one-time passcodes of demo history.`);
       console.log(`Made ${await seedIdvHistory(runtime.deps)} identity verifications of demo history.`);
+      console.log(`Made ${await seedPasskeyHistory(runtime.deps)} passkey enrollments and verifications of demo history.`);
     } else if (command === 'migrate') {
       console.log('Migrations are up to date.');
     } else {

@@ -14,6 +14,7 @@ import { startLogShipper } from './integrations/log-queue';
 import { startAppJobs } from './apps/platform/jobs';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { seedIdvHistory } from './apps/identity-verification/seed';
+import { seedPasskeyHistory } from './apps/passkeys/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
@@ -55,6 +56,7 @@ async function main() {
       .then((n) => console.log(`Demo history ready: ${n} one-time passcodes (development outbox).`))
       .catch((err) => deps.log('demo history failed', err));
     seedIdvHistory(deps).catch((err) => deps.log('identity verification demo history failed', err));
+    seedPasskeyHistory(deps).then((n) => console.log(`Demo history ready: ${n} passkey enrollments and verifications.`), (err) => deps.log('passkey demo history failed', err));
   }
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);

@@ -90,7 +90,9 @@ function builtScripts(distDir: string | undefined): Map<string, string> {
 
 function render(c: Context, status: number, page: PageAnswer, branding: Branding, scripts: Map<string, string>) {
   const nonce = crypto.randomBytes(16).toString('base64');
-  c.header('content-security-policy', `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
+  // a page's script may call back only to this origin (e.g. a WebAuthn ceremony's options)
+  const connect = page.script ? " connect-src 'self';" : '';
+  c.header('content-security-policy', `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';${connect} form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
   c.header('referrer-policy', 'no-referrer');
   c.header('x-content-type-options', 'nosniff');
   c.header('cache-control', 'no-store');

@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
-import { SoftAuthenticator } from '../support/soft-authenticator';
+import { SoftAuthenticator } from '../../api/apps/passkeys/soft-authenticator';
 import type { PasskeyCeremonyResult, PasskeyCredential, PasskeyTask } from '../../api/contract/apps/passkeys';
 import type { TaskDetail } from '../../api/contract/platform';
 

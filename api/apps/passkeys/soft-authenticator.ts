@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 
-// A software WebAuthn authenticator for API tests: ES256 keys from node:crypto, attestation
-// "none", authenticator data with a real signature counter, and the knobs a test needs to
-// misbehave (another origin, a counter that goes backwards, a broken signature).
+// A software WebAuthn authenticator: ES256 keys from node:crypto, attestation "none",
+// authenticator data with a real signature counter, and the knobs a test needs to misbehave
+// (another origin, a counter that goes backwards, a broken signature). The API tests drive the
+// ceremonies with it, and the demo seed makes its passkeys with it, so the demo's enrollments and
+// verifications went through the same verification as a phone's. Never used to serve a customer.
 
 type Json = Record<string, unknown>;
 
