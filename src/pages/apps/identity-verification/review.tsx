@@ -282,7 +282,9 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
           <div>
             <dt>MRZ as typed</dt>
             <dd>
-              <pre className="idv-mrz">{review.extracted.mrzLines.join('\n')}</pre>
+              <pre className="idv-mrz" tabIndex={0} role="region" aria-label="MRZ as typed">
+                {review.extracted.mrzLines.join('\n')}
+              </pre>
             </dd>
           </div>
         </dl>

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startServer } from './harness';
+import { exifGpsSegment, makeJpeg, sampleDocumentPng } from '../../api/apps/identity-verification/sample-images';
+
+// Identity Verification as the provider's staff and a customer use it, on the built server: the
+// reviewer starts a verification from the dashboard, the customer's phone (320 px) opens the
+// link, photographs a passport and takes a selfie, the reviewer types the MRZ, sees the checks
+// and approves. The customer page passes axe at 320 px.
+
+const STAFF = 'staff@provider.test';
+const PHONE = '+15550107788';
+const CUSTOMER = 'CUST-IDV-E2E';
+// ICAO 9303 specimen data with an expiry in 2034 (check digits computed for it)
+const MRZ = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F3404159<<<<<<<<<<<<<<04'];
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function expectNoSideScroll(page: Page, width: number) {
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scroll, `${page.url()} is ${scroll} px wide`).toBeLessThanOrEqual(width);
+}
+
+describe('Identity Verification in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let page: Page;
+  let link = '';
+
+  beforeAll(async () => {
+    server = await startServer({ linkFor: [STAFF] });
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+    await page.goto(server.links[STAFF]!);
+    await page.getByRole('heading', { name: 'Identity Verification' }).first().waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the reviewer starts a verification from the dashboard and the link goes out by SMS', async () => {
+    await page.goto(`${server.url}/identity-verification`);
+    await page.getByTestId('kpi-started').waitFor();
+    const start = page.getByRole('form', { name: 'Verify identity' });
+    await start.getByLabel('Phone number').fill(PHONE);
+    await start.getByLabel('Customer ID').fill(CUSTOMER);
+    await start.getByLabel('Expected name').fill('Anna Maria Eriksson');
+    await start.getByLabel('Expected date of birth').fill('1974-08-12');
+    await start.getByRole('button', { name: 'Verify identity' }).click();
+    await page.getByTestId('action-status').getByText('Link sent').waitFor();
+
+    const outbox = await page.context().newPage();
+    await outbox.goto(`${server.url}/dev/sms-outbox`);
+    const message = outbox.getByTestId('outbox-message').filter({ hasText: PHONE }).first();
+    await message.waitFor();
+    link = /(http\S+\/c\/[A-Za-z0-9_-]{43})/.exec((await message.locator('.sms-bubble').textContent()) ?? '')?.[1] ?? '';
+    expect(link).toMatch(/\/c\//);
+    await outbox.close();
+  });
+
+  it('the customer sends a passport and a selfie from a 320 px phone screen; the page passes axe', async () => {
+    const phone = await browser.newContext({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+    const customer = await phone.newPage();
+    await customer.goto(link);
+    await customer.getByRole('heading', { name: 'Verify your identity' }).waitFor();
+    await expectAccessible(customer);
+    await expectNoSideScroll(customer, 320);
+    await customer.getByLabel('Passport').check();
+    await customer.getByRole('button', { name: 'Continue' }).click();
+
+    await customer.getByRole('heading', { name: '1. Front of the document' }).waitFor();
+    await expectAccessible(customer);
+    await expectNoSideScroll(customer, 320);
+    const front = customer.locator('section#front');
+    await front.getByLabel('Take a photo').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(1, 'front') });
+    await front.getByRole('status').getByText('Chosen: front.png').waitFor();
+    await front.getByRole('button', { name: 'Send the front of the document' }).click();
+    await customer.getByRole('list', { name: 'Photos to send' }).getByText('received ✓').waitFor();
+
+    // a GIF named .jpg is refused by its bytes, with the reason in words
+    const selfie = customer.locator('section#selfie');
+    await selfie.getByLabel('Or choose a saved photo').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1') });
+    await selfie.getByRole('button', { name: 'Send the selfie' }).click();
+    await customer.locator('section#selfie').getByRole('alert').getByText('not a JPEG or PNG photo').waitFor();
+    await expectAccessible(customer);
+
+    const withGps = makeJpeg(12, 16, (bx, by) => ((bx - 5.5) ** 2 / 12 + (by - 6.5) ** 2 / 25 < 1 ? 160 : 225), [exifGpsSegment()]);
+    await customer.locator('section#selfie').getByLabel('Take a selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: withGps });
+    await customer.locator('section#selfie').getByRole('button', { name: 'Send the selfie' }).click();
+    await customer.getByRole('button', { name: 'Send my photos' }).and(customer.locator(':enabled')).click();
+    await customer.getByRole('heading', { name: 'Thank you: your photos were sent' }).waitFor();
+    await expectAccessible(customer);
+    await phone.close();
+  });
+
+  it('the reviewer sees the photos, types the MRZ, reads the checks and approves', async () => {
+    await page.goto(`${server.url}/identity-verification/verifications?customer=${CUSTOMER}`);
+    const table = page.getByRole('table', { name: 'Verifications' });
+    const row = table.getByRole('row').filter({ hasText: CUSTOMER });
+    await row.getByText('Submitted').waitFor();
+    await row.getByRole('button', { name: /Open verification/ }).click();
+    const dialog = page.getByRole('dialog');
+    const selfie = dialog.getByRole('img', { name: 'Selfie' });
+    await selfie.waitFor();
+    await expect.poll(() => selfie.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
+    await expect.poll(() => dialog.getByRole('img', { name: 'Front of the document' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(172);
+    await dialog.getByText('Text recognition (OCR) is not available here').waitFor();
+    const checks = dialog.getByRole('table', { name: 'Checks' });
+    for (const name of ['Face match (selfie against document photo)', 'Liveness']) {
+      const row = checks.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+      expect(await row.locator('.badge').textContent()).toBe('Not available');
+    }
+
+    await dialog.getByLabel('MRZ lines').fill(MRZ.join('\n'));
+    await dialog.getByRole('button', { name: 'Run checks' }).click();
+    await checks.getByRole('row').filter({ hasText: 'check digits' }).getByText('Passed').waitFor();
+    await checks.getByRole('row').filter({ hasText: 'Name as expected' }).getByText('Passed').waitFor();
+    await dialog.getByText('ERIKSSON, ANNA MARIA').waitFor();
+    await expectAccessible(page);
+
+    const decision = dialog.getByRole('form', { name: 'Decision' });
+    await decision.getByLabel('Approve').check();
+    await decision.getByLabel('Reason').selectOption('document_and_selfie_match');
+    await decision.getByRole('button', { name: 'Approve' }).click();
+    await dialog.getByText(/Approved by Sasha Staff/).waitFor();
+    await dialog.getByRole('list', { name: 'Timeline' }).getByText('Approved: Document genuine and the selfie matches it').waitFor();
+  });
+
+  it('Verifications, the dashboard and Configuration fit a 360 px side panel', async () => {
+    const narrow = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    await narrow.goto(server.links[STAFF]!);
+    await narrow.getByRole('heading', { name: 'Identity Verification' }).first().waitFor();
+    for (const [path, heading] of [
+      ['', 'Identity Verification'],
+      ['/verifications', 'Verifications'],
+      ['/settings/general', 'Identity Verification: General'],
+    ] as const) {
+      await narrow.goto(`${server.url}/identity-verification${path}`);
+      await narrow.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await narrow.waitForLoadState('networkidle').catch(() => {});
+      await expectNoSideScroll(narrow, 360);
+    }
+    await narrow.close();
+  });
+});
