@@ -28,6 +28,7 @@ import { v1Routes } from './apps/platform/v1-routes';
 import { agentScope } from './apps/platform/agent-session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
+import { eformRoutes } from './apps/e-form/routes';
 import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
 
@@ -82,6 +83,7 @@ export function createApi(deps: Deps) {
   authed.route('/', loggingRoutes);
   authed.route('/', platformRoutes);
   authed.route('/', appActionRoutes);
+  authed.route('/', eformRoutes);
   authed.route('/', appConsoleRoutes);
   api.route('/', authed);
 

@@ -52,6 +52,7 @@ export const DEFAULT_MAX_FILE_MB = 10;
 /** the most any form may take in one file (the customer page's body limit is sized from it) */
 export const MAX_FILE_MB = 20;
 export const TEXT_MAX = 5000;
+export const MAX_FILE_FIELDS = 2;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -247,6 +248,7 @@ export function definitionProblems(def: FormDefinitionShape): Record<string, str
   const problems: Record<string, string> = {};
   if (!def.title.trim()) problems._ = 'Give the form a title';
   if (def.fields.length === 0) problems._ ??= 'Add at least one field';
+  if (def.fields.filter((f) => f.type === 'file').length > MAX_FILE_FIELDS) problems._ ??= `A form has at most ${MAX_FILE_FIELDS} file uploads`;
   const earlier = new Set(def.hiddenFields.map((h) => h.key));
   for (const field of def.fields) {
     const fail = (m: string) => (problems[field.id] ??= m);
