@@ -117,8 +117,11 @@ export function FormPage(props: { definition: FormDefinition; values: Values; er
   const { definition, values, errors } = props;
   const { visible, required } = evaluateForm(definition, values);
   const count = Object.keys(errors).filter((k) => k !== '_').length;
-  // the script reads the definition from here; "<" is escaped so no text can close the element
-  const json = JSON.stringify(definition).replace(/</g, '\\u003c');
+  // the script reads the definition from here ("<" escaped so no text can close the element),
+  // with the prefilled values that conditions read and nothing else of the request
+  const used = new Set(definition.fields.flatMap((f) => f.condition?.rules.map((r) => r.fieldId) ?? []));
+  const prefill = Object.fromEntries(definition.hiddenFields.filter((h) => used.has(h.key) && values[h.key] !== undefined).map((h) => [h.key, values[h.key]]));
+  const json = JSON.stringify({ definition, prefill }).replace(/</g, '\\u003c');
   return (
     <div>
       {definition.description ? <p>{definition.description}</p> : null}

@@ -9,7 +9,7 @@ import { validate } from '../../http/validate';
 import { zonedDateTime } from '../../routes/audit-log';
 import { fileLink } from '../../storage/files';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE } from '../../contract/platform';
-import { FormDraftBodySchema, PublishBodySchema, SubmissionQuerySchema, type StoredAnswers, type SubmissionColumn, type SubmissionDetail, type SubmissionQuery } from '../../contract/apps/e-form';
+import { answerText, FormDraftBodySchema, PublishBodySchema, SubmissionQuerySchema, type StoredAnswers, type SubmissionColumn, type SubmissionDetail, type SubmissionQuery } from '../../contract/apps/e-form';
 import type { FileAnswer } from '../../contract/apps/e-form-rules';
 import type { Deps } from '../../deps';
 import { parseKey, uuidParam } from '../platform/console-routes';
@@ -36,15 +36,6 @@ function filterOf(q: SubmissionQuery, timeZone: string): SubmissionFilter {
 
 const isFile = (a: unknown): a is FileAnswer => typeof a === 'object' && a !== null && !Array.isArray(a);
 
-/** An answer as one cell of text (CSV and search): lists joined, files by name. */
-export function answerText(a: StoredAnswers[string] | undefined): string {
-  if (a === undefined || a === null) return '';
-  if (Array.isArray(a)) return a.join('; ');
-  if (isFile(a)) return a.name;
-  if (a === true) return 'Yes';
-  return String(a);
-}
-
 function fileLinks(deps: Deps, accountId: string, answers: StoredAnswers | null): SubmissionDetail['files'] {
   const files: SubmissionDetail['files'] = {};
   for (const [key, a] of Object.entries(answers ?? {})) {
@@ -56,7 +47,8 @@ function fileLinks(deps: Deps, accountId: string, answers: StoredAnswers | null)
 const EXPORT_BATCH = 1000;
 
 export const eformRoutes = new Hono<AppEnv>()
-  .get('/e-form/forms', requireRole('admin'), async (c) => c.json(await listForms(c.var.deps, c.var.session.accountId)))
+  // supervisors read the list too: it is the Submissions page's form filter
+  .get('/e-form/forms', requireRole('supervisor'), async (c) => c.json(await listForms(c.var.deps, c.var.session.accountId)))
   .post('/e-form/forms', requireRole('admin'), validate('json', FormDraftBodySchema), async (c) => {
     const session = c.var.session;
     return c.json(await createForm(c.var.deps, session.accountId, c.req.valid('json').definition, actorOf(session)), 201);

@@ -139,6 +139,15 @@ export const FormRequestSchema = v.object({
 export type FormRequest = v.InferOutput<typeof FormRequestSchema>;
 export type StoredAnswers = Record<string, AnswerValue>;
 
+/** An answer as one cell of text (lists, the CSV export): lists joined, a file by its name, consent as Yes. */
+export function answerText(a: AnswerValue | undefined): string {
+  if (a === undefined || a === null) return '';
+  if (Array.isArray(a)) return a.join('; ');
+  if (typeof a === 'object') return a.name;
+  if (a === true) return 'Yes';
+  return String(a);
+}
+
 /** One column of the Submissions list: a field of any version of the form. */
 export type SubmissionColumn = { id: string; label: string; type: string; removed: boolean };
 /** GET /api/e-form/submissions (x-count / x-last-key paging as the activity lists) */
