@@ -66,6 +66,8 @@ if (form && source) {
     update(false);
   });
   form.addEventListener('submit', (event) => {
+    // after a submit every message stays up until its answer is fixed
+    for (const field of definition.fields) touched.add(field.id);
     const failing = update(true);
     if (!failing.length) return;
     event.preventDefault();

@@ -59,7 +59,12 @@ function Control(props: { field: FormField; value: AnswerValue | undefined; erro
 function Field(props: { field: FormField; value: AnswerValue | undefined; error?: string; visible: boolean; required: boolean }) {
   const { field, value, error, required } = props;
   const id = `f-${field.id}`;
-  const mark = required ? <span class="ef-req" aria-hidden="true"> *</span> : null;
+  // always there, so the script can show it when a condition makes the field required
+  const mark = (
+    <span class="ef-req" aria-hidden="true" hidden={!required}>
+      {' *'}
+    </span>
+  );
   const help = field.help ? <p class="ef-help" id={`${id}-help`}>{field.help}</p> : null;
   const errorLine = <p class="ef-error" id={`${id}-error`} data-error-for={field.id}>{error ?? ''}</p>;
   const group = field.type === 'single_choice' || field.type === 'multiple_choice';

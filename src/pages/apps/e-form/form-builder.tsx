@@ -239,6 +239,14 @@ function Builder({ app, initial }: { app: AppDefinition; initial: FormDetail }) 
   const [serverProblems, setServerProblems] = useState<Record<string, string>>({});
   const [dragging, setDragging] = useState<number | null>(null);
   const [announce, setAnnounce] = useState('');
+  // a field moved by keyboard keeps the focus where it went
+  const [moved, setMoved] = useState<string | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (!moved) return;
+    listRef.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(moved)}"] .eform-field-select`)?.focus();
+    setMoved(null);
+  }, [moved]);
   const id = initial.id;
 
   const problems = useMemo(() => ({ ...definitionProblems(tidy(def)), ...serverProblems }), [def, serverProblems]);
@@ -266,6 +274,8 @@ function Builder({ app, initial }: { app: AppDefinition; initial: FormDetail }) 
   }, [def, save.state, valid, api, app.id, id]);
 
   const fields = def.fields;
+  // keys that follow a field when it moves (an id typed twice gets a suffix)
+  const keys = fields.map((f, i) => `${f.id}#${fields.slice(0, i).filter((x) => x.id === f.id).length}`);
   const current = fields[selected];
   const setField = (i: number, f: FormField) => change({ ...def, fields: fields.map((x, j) => (j === i ? f : x)) });
   const move = (from: number, to: number) => {
@@ -275,6 +285,7 @@ function Builder({ app, initial }: { app: AppDefinition; initial: FormDetail }) 
     next.splice(to, 0, f!);
     change({ ...def, fields: next });
     setSelected(to);
+    setMoved(f!.id);
     setAnnounce(`${f!.label} moved to position ${to + 1} of ${fields.length}`);
   };
   const add = (type: FieldType) => {
@@ -393,10 +404,11 @@ function Builder({ app, initial }: { app: AppDefinition; initial: FormDetail }) 
           </Card>
           <Card title="Fields">
             <p className="muted">Drag a field, or focus it and press Alt+↑ or Alt+↓, to move it.</p>
-            <ol className="eform-fields" aria-label="Fields">
+            <ol className="eform-fields" aria-label="Fields" ref={listRef}>
               {fields.map((f, i) => (
                 <li
-                  key={`${i}-${f.id}`}
+                  key={keys[i]}
+                  data-key={f.id}
                   className={`eform-field-item${i === selected ? ' eform-field-selected' : ''}${problems[f.id] ? ' eform-field-problem' : ''}`}
                   draggable
                   onDragStart={() => setDragging(i)}
@@ -447,8 +459,8 @@ function Builder({ app, initial }: { app: AppDefinition; initial: FormDetail }) 
             <p className="muted">Filled from the request (customerRef, prefill in the API, Case ID in the agent action), never shown to the customer; kept with each submission.</p>
             {hidden.map((h, i) => (
               <div className="eform-row" key={i}>
-                <TextField label="Key" value={h.key} onChange={(e) => change({ ...def, hiddenFields: hidden.map((x, j) => (j === i ? { ...x, key: e.target.value.replace(/[^a-zA-Z0-9_]/g, '').slice(0, 40) } : x)) })} />
-                <TextField label="Label" value={h.label} onChange={(e) => change({ ...def, hiddenFields: hidden.map((x, j) => (j === i ? { ...x, label: e.target.value } : x)) })} />
+                <TextField label={`Hidden field ${i + 1} key`} value={h.key} onChange={(e) => change({ ...def, hiddenFields: hidden.map((x, j) => (j === i ? { ...x, key: e.target.value.replace(/[^a-zA-Z0-9_]/g, '').slice(0, 40) } : x)) })} />
+                <TextField label={`Hidden field ${i + 1} label`} value={h.label} onChange={(e) => change({ ...def, hiddenFields: hidden.map((x, j) => (j === i ? { ...x, label: e.target.value } : x)) })} />
                 <Button size="sm" variant="ghost" aria-label={`Remove hidden field ${h.key}`} onClick={() => change({ ...def, hiddenFields: hidden.filter((_, j) => j !== i) })}>
                   Remove
                 </Button>
