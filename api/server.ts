@@ -13,6 +13,7 @@ import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
 import { startAppJobs } from './apps/platform/jobs';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
+import { seedEformHistory } from './apps/e-form/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
@@ -51,7 +52,7 @@ async function main() {
   // server listens so a first start is not held up by it.
   if (seedHistory) {
     seedOtpHistory(deps)
-      .then((n) => console.log(`Demo history ready: ${n} one-time passcodes (development outbox).`))
+      .then(async (n) => console.log(`Demo history ready: ${n} one-time passcodes and ${await seedEformHistory(deps)} form requests (development outbox).`))
       .catch((err) => deps.log('demo history failed', err));
   }
   const address = server.address();
