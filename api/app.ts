@@ -30,6 +30,7 @@ import { appModules } from './apps/platform/registry';
 import { agentScope } from './apps/platform/agent-session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
+import { eformRoutes } from './apps/e-form/routes';
 import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
 import { idvConsoleRoutes } from './apps/identity-verification/routes';
@@ -90,6 +91,7 @@ export function createApi(deps: Deps) {
   for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
   authed.route('/', idvConsoleRoutes);
   authed.route('/', appActionRoutes);
+  authed.route('/', eformRoutes);
   authed.route('/', appConsoleRoutes);
   api.route('/', authed);
 

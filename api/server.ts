@@ -15,6 +15,7 @@ import { startAppJobs } from './apps/platform/jobs';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { seedIdvHistory } from './apps/identity-verification/seed';
 import { seedPasskeyHistory } from './apps/passkeys/seed';
+import { seedEformHistory } from './apps/e-form/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
@@ -53,7 +54,7 @@ async function main() {
   // server listens so a first start is not held up by it.
   if (seedHistory) {
     seedOtpHistory(deps)
-      .then((n) => console.log(`Demo history ready: ${n} one-time passcodes (development outbox).`))
+      .then(async (n) => console.log(`Demo history ready: ${n} one-time passcodes and ${await seedEformHistory(deps)} form requests (development outbox).`))
       .catch((err) => deps.log('demo history failed', err));
     seedIdvHistory(deps).catch((err) => deps.log('identity verification demo history failed', err));
     seedPasskeyHistory(deps).then((n) => console.log(`Demo history ready: ${n} passkey enrollments and verifications.`), (err) => deps.log('passkey demo history failed', err));

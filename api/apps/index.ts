@@ -3,5 +3,6 @@
 import './one-time-passcode/module';
 import './passkeys/module';
 import './identity-verification/module';
+import './e-form/module';
 
 export { appModule, appModules } from './platform/registry';

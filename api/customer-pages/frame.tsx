@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
@@ -16,7 +17,8 @@ import { resolveLink, type ResolvedLink } from './links';
 
 export type Branding = { name: string; logo: string; color: string };
 /** `script`: the name of a file in src/customer-pages, without `.ts` */
-export type PageAnswer = { title: string; body: Child; script?: string };
+/** `css`: the page's own rules, added to the frame's (nonce'd) style element */
+export type PageAnswer = { title: string; body: Child; script?: string; status?: number; css?: string };
 export type CustomerPageHandler = (c: Context, link: ResolvedLink & { token: string }, branding: Branding, deps: Deps) => Promise<PageAnswer> | PageAnswer;
 
 const handlers = new Map<string, CustomerPageHandler>();
@@ -24,6 +26,16 @@ const handlers = new Map<string, CustomerPageHandler>();
 /** An app registers the page for each link purpose it sends (e.g. 'passkey.enroll'). */
 export function registerCustomerPage(purpose: string, handler: CustomerPageHandler): void {
   handlers.set(purpose, handler);
+}
+
+const actions = new Map<string, { handler: CustomerPageHandler; maxBodyBytes: number }>();
+
+/**
+ * A page that posts back (a plain HTML form, so it works before and without its script): the
+ * POST to the same /c/<token> goes here, with its own body limit (the API's 1 MB does not apply).
+ */
+export function registerCustomerPageAction(purpose: string, handler: CustomerPageHandler, maxBodyBytes: number): void {
+  actions.set(purpose, { handler, maxBodyBytes });
 }
 
 const DEFAULT_BRANDING: Branding = { name: 'Switchboard', logo: '', color: '#1F2937' };
@@ -41,14 +53,14 @@ export async function accountOfHost(deps: Deps, host: string | undefined): Promi
   return row?.account_id ?? null;
 }
 
-function Layout(props: { title: string; branding: Branding; nonce: string; script?: string; children: Child }) {
+function Layout(props: { title: string; branding: Branding; nonce: string; script?: string; css?: string; children: Child }) {
   const logo = props.branding.logo ? `data:image/svg+xml;base64,${Buffer.from(props.branding.logo).toString('base64')}` : null;
   const css = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,sans-serif;color:#111827;background:#F9FAFB}
 header{background:${props.branding.color};color:#fff;padding:12px 16px;display:flex;align-items:center;gap:12px}
 header img{height:32px;width:auto;max-width:40%;background:#fff;border-radius:4px;padding:2px}
 main{max-width:32rem;margin:0 auto;padding:16px}h1{font-size:1.25rem;margin:.5rem 0 1rem}
 a,button{color:${props.branding.color}}button{font:inherit;min-height:44px;padding:0 16px;border-radius:6px;border:0;background:${props.branding.color};color:#fff;width:100%}
-footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}`;
+footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}${props.css ?? ''}`;
   return (
     <html lang="en">
       <head>
@@ -99,7 +111,7 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
   return c.html(
     '<!doctype html>' +
       String(
-        <Layout title={page.title} branding={branding} nonce={nonce} script={page.script ? scripts.get(page.script) : undefined}>
+        <Layout title={page.title} branding={branding} nonce={nonce} css={page.css} script={page.script ? scripts.get(page.script) : undefined}>
           {page.body}
         </Layout>,
       ),
@@ -110,31 +122,36 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
 export function customerPageRoutes(deps: Deps, distDir?: string) {
   const app = new Hono();
   const scripts = builtScripts(distDir);
-  // page handlers read the server's deps from the context (they are registered at import time)
-  app.use('/c/*', async (c, next) => {
+  const serve = async (c: Context, pick: (purpose: string) => CustomerPageHandler | undefined) => {
+    const token = c.req.param('token') ?? '';
+    // pages reach the services through the request, as the API's routes do
     c.set('deps' as never, deps as never);
-    await next();
-  });
-  app.get('/c/:token', async (c) => {
-    const token = c.req.param('token');
     const hostAccount = await accountOfHost(deps, c.req.header('host'));
     const link = await resolveLink(deps.db, token, deps.now());
     // a link of another account on this custom domain is as good as unknown
     const usable = link && (!hostAccount || hostAccount === link.accountId) ? link : null;
     const branding = usable ? await brandingOf(deps, usable.accountId) : hostAccount ? await brandingOf(deps, hostAccount) : DEFAULT_BRANDING;
     const stateKey = !usable ? 'unknown' : usable.state === 'ok' ? null : usable.state;
-    const handler = usable ? handlers.get(usable.purpose) : undefined;
+    const handler = usable ? pick(usable.purpose) : undefined;
     if (stateKey || !handler) {
       const s = STATE_PAGES[stateKey ?? 'unknown'];
       return render(c, s.status, { title: s.title, body: <p>{s.text}</p> }, branding, scripts);
     }
     try {
-      return render(c, 200, await handler(c, { ...usable!, token }, branding, deps), branding, scripts);
+      const page = await handler(c, { ...usable!, token }, branding, deps);
+      return render(c, page.status ?? 200, page, branding, scripts);
     } catch (err) {
       deps.log(`customer page ${usable!.purpose} failed`, err);
       return render(c, 500, { title: 'Something went wrong', body: <p>Please try again in a moment.</p> }, branding, scripts);
     }
-  });
+  };
+  app.get('/c/:token', (c) => serve(c, (purpose) => handlers.get(purpose)));
+  const largest = Math.max(1024 * 1024, ...[...actions.values()].map((a) => a.maxBodyBytes));
+  app.post(
+    '/c/:token',
+    bodyLimit({ maxSize: largest, onError: (c) => c.html('<!doctype html><title>Too large</title><p>The files you chose are too large. Go back and choose smaller files.</p>', 413) }),
+    (c) => serve(c, (purpose) => actions.get(purpose)?.handler),
+  );
   return app;
 }
 

@@ -480,6 +480,56 @@ export interface IdvChecksTable {
   checked_at: Timestamp;
 }
 
+export interface EformFormsTable {
+  id: Generated<string>;
+  account_id: string;
+  status: 'draft' | 'published' | 'closed';
+  draft: unknown;
+  latest_version: number | null;
+  submissions: Generated<number>;
+  last_submission_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface EformVersionsTable {
+  account_id: string;
+  form_id: string;
+  version: number;
+  definition: unknown;
+  published_at: Date;
+  published_by: string;
+}
+
+export interface EformRequestsTable {
+  id: Generated<string>;
+  account_id: string;
+  form_id: string;
+  version: number;
+  status: 'sent' | 'opened' | 'submitted' | 'expired' | 'failed';
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  prefill: Generated<unknown>;
+  created_at: Date;
+  expires_at: Date;
+  opened_at: Date | null;
+  submitted_at: Date | null;
+  ended_at: Date | null;
+  failure_reason: string | null;
+}
+
+export interface EformSubmissionsTable {
+  request_id: string;
+  account_id: string;
+  form_id: string;
+  version: number;
+  answers: unknown;
+  answers_text: string;
+  file_ids: Generated<string[]>;
+  submitted_at: Date;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -521,4 +571,8 @@ export interface Schema {
   idv_sessions: IdvSessionsTable;
   idv_images: IdvImagesTable;
   idv_checks: IdvChecksTable;
+  eform_forms: EformFormsTable;
+  eform_versions: EformVersionsTable;
+  eform_requests: EformRequestsTable;
+  eform_submissions: EformSubmissionsTable;
 }

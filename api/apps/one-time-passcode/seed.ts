@@ -14,13 +14,13 @@ const DAY = 86_400_000;
 const BATCH = 40;
 
 /** The service's transactions, folded into one open transaction: same code, far fewer commits. */
-function inTransaction(db: Database, trx: Trx): Database {
+export function inTransaction(db: Database, trx: Trx): Database {
   return { kind: db.kind, tenant: (_accountId: string, fn: (t: Trx) => Promise<unknown>) => fn(trx), system: (fn: (t: Trx) => Promise<unknown>) => fn(trx) } as unknown as Database;
 }
 const AGENTS = ['maya@acme.test', 'leo@acme.test', 'ines@acme.test'];
 
 /** A small deterministic generator: the same demo on every machine. */
-function random(seed: number) {
+export function random(seed: number) {
   let s = seed;
   return () => {
     s = (s * 1103515245 + 12345) % 2 ** 31;

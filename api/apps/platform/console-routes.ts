@@ -83,7 +83,7 @@ async function taskCount(trx: Trx, accountId: string, app: string): Promise<numb
   return Number(row?.count ?? 0);
 }
 
-function parseKey(key: string | undefined): TaskKey | null {
+export function parseKey(key: string | undefined): TaskKey | null {
   if (!key) return null;
   const at = key.lastIndexOf('_');
   return { ts: key.slice(0, at), id: key.slice(at + 1) };

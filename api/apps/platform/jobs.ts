@@ -2,6 +2,7 @@ import type { Deps } from '../../deps';
 import { startWebhookWorker } from '../../integrations/webhooks';
 import { expireDueVerifications } from '../one-time-passcode/service';
 import { expireDuePasskeyTasks } from '../passkeys/service';
+import { expireDueRequests } from '../e-form/service';
 
 // Background work of the apps platform. Both loops read their work from the database (due
 // webhook jobs, verifications past their time), so a restart loses nothing and several
@@ -16,7 +17,7 @@ export function startAppJobs(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>):
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     if (stopped) return;
-    running = Promise.all([expireDueVerifications(deps), expireDuePasskeyTasks(deps)])
+    running = Promise.all([expireDueVerifications(deps), expireDuePasskeyTasks(deps), expireDueRequests(deps)])
       .catch((err) => deps.log('verification expiry sweep failed', err))
       .finally(() => {
         if (!stopped) timer = setTimeout(sweep, EXPIRY_SWEEP_MS);

@@ -54,6 +54,15 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
     'settings/sms-content': lazy(() => import('./identity-verification/sms-content')),
     'settings/webhooks': lazy(() => import('./identity-verification/webhooks')),
   },
+  'e-form': {
+    submissions: lazy(() => import('./e-form/submissions')),
+    forms: lazy(() => import('./e-form/forms')),
+    'forms/new': lazy(() => import('./e-form/form-builder')),
+    'forms/:id': lazy(() => import('./e-form/form-builder')),
+    'settings/general': lazy(() => import('./e-form/general')),
+    'settings/sms-content': lazy(() => import('./e-form/sms-content')),
+    'settings/webhooks': lazy(() => import('./e-form/webhooks')),
+  },
 };
 
 function AppPage({ app, route }: { app: AppDefinition; route: string }) {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import type { AppActionsAnswer, DashboardAnswer, KpiTile, TaskColumn } from '../../../../api/contract/platform';
@@ -74,10 +74,12 @@ type DashboardProps = {
   firstTask: FirstTaskHelp;
   /** the task's noun in lists, e.g. 'authentications' */
   taskNoun: string;
+  /** the app's own figures under the tiles (eForm's funnel) */
+  extra?: (data: DashboardAnswer) => ReactNode;
 };
 
 /** An app's root: period, key figures, the daily chart, the latest tasks and "Send to a customer". */
-export function Dashboard({ app, columns, firstTask, taskNoun }: DashboardProps) {
+export function Dashboard({ app, columns, firstTask, taskNoun, extra }: DashboardProps) {
   const api = useApi();
   const [days, setDays] = useState<Period>(DEFAULT_PERIOD);
   const dashboard = useQuery(`${app.id}:dashboard:${days}`, (a, signal) => a.get<DashboardAnswer>(`/${app.id}/dashboard`, { signal, query: { days } }));
@@ -111,6 +113,7 @@ export function Dashboard({ app, columns, firstTask, taskNoun }: DashboardProps)
           dashboard.data && (
             <>
               <Tiles tiles={dashboard.data.tiles} />
+              {extra?.(dashboard.data)}
               {empty ? (
                 <Card title={`Send your first ${firstTask.actionLabel.toLowerCase().replace(/^send /, '')}`}>
                   <EmptyState title={`No ${taskNoun} in the last ${days} days`}>

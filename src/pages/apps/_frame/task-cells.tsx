@@ -4,7 +4,7 @@ import { formatDate, formatDateTime, formatNumber, shortenId } from '../../../ui
 // How a task's columns show in lists: the app names its columns and their kind (contract), the
 // frame renders each kind the same way in every app.
 
-const GOOD = new Set(['approved', 'verified', 'succeeded', 'completed', 'signed', 'paid', 'success', 'enrolled']);
+const GOOD = new Set(['approved', 'verified', 'succeeded', 'completed', 'signed', 'paid', 'success', 'enrolled', 'submitted']);
 const BAD = new Set(['failed', 'max_attempts_reached', 'expired', 'canceled', 'cancelled', 'declined', 'rejected', 'failure']);
 
 /** 'max_attempts_reached' -> 'Max attempts reached' */

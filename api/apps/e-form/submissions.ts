@@ -1,0 +1,107 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Trx } from '../../db/index';
+import { maskPhone } from '../../contract/platform';
+import type { FormDefinition, StoredAnswers, SubmissionColumn, SubmissionRow } from '../../contract/apps/e-form';
+import type { TaskFilter, TaskKey } from '../platform/registry';
+
+// The Submissions list: form requests (the app's tasks) with their answers, newest first, one
+// index range per filter as the other activity lists (see 0940 and 0710).
+
+export type SubmissionFilter = TaskFilter & { formId?: string; contains?: string };
+export type KeyedSubmission = SubmissionRow & { key: TaskKey; endedAt: string | null };
+
+type Row = {
+  id: string;
+  form_id: string;
+  version: number;
+  title: string;
+  status: SubmissionRow['status'];
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  created_at: Date;
+  submitted_at: Date | null;
+  ended_at: Date | null;
+  answers: StoredAnswers | null;
+  key_ts: string;
+};
+
+export function submissionWhere(accountId: string, f: SubmissionFilter): RawBuilder<unknown> {
+  const parts = [sql`r.account_id = ${accountId}`];
+  if (f.formId) parts.push(sql`r.form_id = ${f.formId}`);
+  if (f.status) parts.push(sql`r.status = ${f.status}`);
+  if (f.from) parts.push(sql`r.created_at >= ${f.from}`);
+  if (f.to) parts.push(sql`r.created_at < ${f.to}`);
+  if (f.agent) parts.push(sql`r.agent = ${f.agent}`);
+  if (f.q) {
+    // as the other lists: a customer id is one index range, a whole number too; part of a number is a substring
+    const digits = f.q.replace(/[^\d]/g, '');
+    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
+    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
+    parts.push(!phoneLike ? sql`r.customer_ref = ${f.q}` : whole ? sql`r.phone_number = ${`+${digits}`}` : sql`(r.customer_ref = ${f.q} or r.phone_number like ${`%${digits}%`})`);
+  }
+  if (f.contains) {
+    const needle = `%${f.contains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parts.push(sql`exists (select 1 from eform_submissions s where s.request_id = r.id and s.answers_text like ${needle})`);
+  }
+  return sql.join(parts, sql` and `);
+}
+
+const COLUMNS = sql`r.id, r.form_id, r.version, r.status, r.phone_number, r.customer_ref, r.agent, r.created_at, r.submitted_at, r.ended_at,
+  (select v.definition->>'title' from eform_versions v where v.form_id = r.form_id and v.version = r.version) as title,
+  (select s.answers from eform_submissions s where s.request_id = r.id) as answers,
+  to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
+
+function rowOf(r: Row): KeyedSubmission {
+  return {
+    id: r.id,
+    formId: r.form_id,
+    formTitle: r.title,
+    version: r.version,
+    status: r.status,
+    phoneNumber: maskPhone(r.phone_number)!,
+    customerRef: r.customer_ref,
+    agent: r.agent,
+    createdAt: new Date(r.created_at).toISOString(),
+    submittedAt: r.submitted_at ? new Date(r.submitted_at).toISOString() : null,
+    endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+    answers: r.answers,
+    key: { ts: r.key_ts, id: r.id },
+  };
+}
+
+export async function listSubmissions(trx: Trx, accountId: string, filter: SubmissionFilter, after: TaskKey | null, limit: number): Promise<KeyedSubmission[]> {
+  const rows = await sql<Row>`select ${COLUMNS} from eform_requests r
+    where ${submissionWhere(accountId, filter)} ${after ? sql`and (r.created_at, r.id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
+    order by r.created_at desc, r.id desc limit ${limit}`.execute(trx);
+  return rows.rows.map(rowOf);
+}
+
+export async function countSubmissions(trx: Trx, accountId: string, filter: SubmissionFilter, cap: number): Promise<number> {
+  const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from eform_requests r where ${submissionWhere(accountId, filter)} limit ${cap}) t`.execute(trx);
+  return row.rows[0]?.n ?? 0;
+}
+
+export async function submissionById(trx: Trx, accountId: string, id: string): Promise<KeyedSubmission | null> {
+  const row = (await sql<Row>`select ${COLUMNS} from eform_requests r where r.account_id = ${accountId} and r.id = ${id}`.execute(trx)).rows[0];
+  return row ? rowOf(row) : null;
+}
+
+/**
+ * A column per field the form ever had: the latest version's fields in its order, then the
+ * hidden fields, then fields later versions removed (so old answers stay readable).
+ */
+export async function formColumns(trx: Trx, accountId: string, formId: string): Promise<SubmissionColumn[]> {
+  const versions = await sql<{ definition: FormDefinition }>`select definition from eform_versions where account_id = ${accountId} and form_id = ${formId} order by version desc`.execute(trx);
+  const columns: SubmissionColumn[] = [];
+  const seen = new Set<string>();
+  versions.rows.forEach(({ definition }, i) => {
+    const fields = definition.fields.filter((f) => !seen.has(f.id)).map((f) => ({ id: f.id, label: f.label, type: f.type, removed: i > 0 }));
+    const hidden = definition.hiddenFields.filter((h) => !seen.has(h.key)).map((h) => ({ id: h.key, label: h.label, type: 'hidden', removed: i > 0 }));
+    for (const c of [...fields, ...hidden]) {
+      seen.add(c.id);
+      columns.push(c);
+    }
+  });
+  return columns;
+}

@@ -1,0 +1,276 @@
+// The rules of a form, evaluated in one place: the builder's live preview, the customer page's
+// script and the server all call these functions, so the same answers are valid in all three.
+// No imports on purpose: the customer page bundles this file and must stay tiny.
+
+export const FIELD_TYPES = ['short_text', 'long_text', 'email', 'phone', 'number', 'date', 'single_choice', 'multiple_choice', 'dropdown', 'consent', 'file'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export const CONDITION_OPS = ['equals', 'not_equals', 'contains', 'is_empty', 'is_not_empty', 'greater_than', 'less_than'] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+
+export type ConditionRule = { fieldId: string; op: ConditionOp; value?: string };
+/** show: only when the rules match; hide: unless they match; require: required when they match */
+export type Condition = { action: 'show' | 'hide' | 'require'; match: 'all' | 'any'; rules: ConditionRule[] };
+
+export type FieldValidation = {
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  pattern?: string;
+  patternMessage?: string;
+  /** YYYY-MM-DD */
+  minDate?: string;
+  maxDate?: string;
+  minChoices?: number;
+  maxChoices?: number;
+  /** file upload: largest file in megabytes, and the kinds allowed (MIME types or .extensions) */
+  maxSizeMb?: number;
+  accept?: string[];
+};
+
+export type FormField = {
+  id: string;
+  type: FieldType;
+  label: string;
+  help?: string;
+  required: boolean;
+  options?: string[];
+  validation?: FieldValidation;
+  condition?: Condition;
+};
+
+export type HiddenField = { key: string; label: string };
+export type FormDefinitionShape = { title: string; description?: string; submitLabel?: string; fields: FormField[]; hiddenFields: HiddenField[] };
+
+/** A file as the evaluator sees it: what the browser knows before upload, plus the stored id after. */
+export type FileAnswer = { name: string; size: number; type: string; fileId?: string };
+export type AnswerValue = string | number | boolean | string[] | FileAnswer | null;
+export type Answers = Record<string, AnswerValue | undefined>;
+
+export const DEFAULT_MAX_FILE_MB = 10;
+/** the most any form may take in one file (the customer page's body limit is sized from it) */
+export const MAX_FILE_MB = 20;
+export const TEXT_MAX = 5000;
+export const MAX_FILE_FIELDS = 2;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isFile(value: AnswerValue | undefined): value is FileAnswer {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isEmpty(value: AnswerValue | undefined): boolean {
+  if (value === undefined || value === null || value === false) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+function asText(value: AnswerValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (isFile(value)) return value.name;
+  return String(value);
+}
+
+function ruleMatches(rule: ConditionRule, value: AnswerValue | undefined): boolean {
+  const expected = (rule.value ?? '').trim().toLowerCase();
+  const list = Array.isArray(value) ? value.map((v) => v.toLowerCase()) : null;
+  const text = asText(value).trim().toLowerCase();
+  switch (rule.op) {
+    case 'is_empty':
+      return isEmpty(value);
+    case 'is_not_empty':
+      return !isEmpty(value);
+    case 'equals':
+      return list ? list.length === 1 && list[0] === expected : typeof value === 'boolean' ? String(value) === expected || (value && expected === 'yes') : text === expected;
+    case 'not_equals':
+      return !ruleMatches({ ...rule, op: 'equals' }, value);
+    case 'contains':
+      return list ? list.includes(expected) : text.includes(expected);
+    case 'greater_than':
+    case 'less_than': {
+      if (isEmpty(value)) return false;
+      const a = DATE.test(text) ? text : Number(text);
+      const b = DATE.test(expected) ? expected : Number(expected);
+      if (typeof a === 'number' && (Number.isNaN(a) || typeof b !== 'number' || Number.isNaN(b))) return false;
+      return rule.op === 'greater_than' ? a > b : a < b;
+    }
+  }
+}
+
+/**
+ * Which fields are on screen and which are required, in order. A rule reads an earlier answer
+ * only while that field is itself shown: an answer the customer can no longer see counts as empty.
+ */
+export function evaluateForm(def: FormDefinitionShape, answers: Answers): { visible: Set<string>; required: Set<string> } {
+  const visible = new Set<string>();
+  const required = new Set<string>();
+  const hidden = new Set(def.hiddenFields.map((h) => h.key));
+  const seen = (id: string) => (visible.has(id) || hidden.has(id) ? answers[id] : undefined);
+  for (const field of def.fields) {
+    const c = field.condition;
+    const matched = c && c.rules.length ? (c.match === 'all' ? c.rules.every((r) => ruleMatches(r, seen(r.fieldId))) : c.rules.some((r) => ruleMatches(r, seen(r.fieldId)))) : null;
+    const shown = matched === null || !c ? true : c.action === 'show' ? matched : c.action === 'hide' ? !matched : true;
+    if (!shown) continue;
+    visible.add(field.id);
+    if (field.required || (c?.action === 'require' && matched)) required.add(field.id);
+  }
+  return { visible, required };
+}
+
+function validDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const d = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+}
+
+function accepts(accept: string[], file: FileAnswer): boolean {
+  const name = file.name.toLowerCase();
+  const type = file.type.toLowerCase();
+  return accept.some((a) => {
+    const rule = a.trim().toLowerCase();
+    if (rule.startsWith('.')) return name.endsWith(rule);
+    if (rule.endsWith('/*')) return type.startsWith(rule.slice(0, -1));
+    return type === rule;
+  });
+}
+
+/** The message for one field's answer, or null when it is fine. */
+export function fieldError(field: FormField, value: AnswerValue | undefined, required: boolean): string | null {
+  const v = field.validation ?? {};
+  if (isEmpty(value)) {
+    if (!required) return null;
+    if (field.type === 'consent') return 'Please tick this box to continue';
+    if (field.type === 'file') return 'Please choose a file';
+    if (field.type === 'multiple_choice' || field.type === 'single_choice' || field.type === 'dropdown') return 'Please choose an answer';
+    return 'This field is required';
+  }
+  switch (field.type) {
+    case 'consent':
+      return value === true || value === 'yes' || value === 'true' ? null : 'Please tick this box to continue';
+    case 'file': {
+      if (!isFile(value)) return 'Please choose a file';
+      const max = v.maxSizeMb ?? DEFAULT_MAX_FILE_MB;
+      if (value.size > max * 1024 * 1024) return `The file is larger than ${max} MB`;
+      if (v.accept?.length && !accepts(v.accept, value)) return `Choose a file of type ${v.accept.join(', ')}`;
+      return null;
+    }
+    case 'multiple_choice': {
+      const list = Array.isArray(value) ? value : [asText(value)];
+      if (list.some((x) => !(field.options ?? []).includes(x))) return 'Choose from the options given';
+      if (v.minChoices !== undefined && list.length < v.minChoices) return `Choose at least ${v.minChoices}`;
+      if (v.maxChoices !== undefined && list.length > v.maxChoices) return `Choose at most ${v.maxChoices}`;
+      return null;
+    }
+    case 'single_choice':
+    case 'dropdown':
+      return typeof value === 'string' && (field.options ?? []).includes(value) ? null : 'Choose from the options given';
+    default:
+  }
+  const text = asText(value).trim();
+  if (text.length > TEXT_MAX) return `Use at most ${TEXT_MAX} characters`;
+  switch (field.type) {
+    case 'email':
+      if (!EMAIL.test(text)) return 'Enter an e-mail address such as name@example.com';
+      break;
+    case 'phone': {
+      const digits = text.replace(/\D/g, '');
+      if (!/^\+?[\d\s().-]+$/.test(text) || digits.length < 7 || digits.length > 15) return 'Enter a phone number such as +1 555 123 4567';
+      break;
+    }
+    case 'number': {
+      const n = typeof value === 'number' ? value : Number(text.replace(',', '.'));
+      if (!/^-?\d+([.,]\d+)?$/.test(text) || Number.isNaN(n)) return 'Enter a number';
+      if (v.min !== undefined && n < v.min) return `Enter ${v.min} or more`;
+      if (v.max !== undefined && n > v.max) return `Enter ${v.max} or less`;
+      break;
+    }
+    case 'date':
+      if (!validDate(text)) return 'Enter a date such as 2026-01-31';
+      if (v.minDate && text < v.minDate) return `Enter ${v.minDate} or later`;
+      if (v.maxDate && text > v.maxDate) return `Enter ${v.maxDate} or earlier`;
+      break;
+    default:
+  }
+  if (v.minLength !== undefined && text.length < v.minLength) return `Use at least ${v.minLength} characters`;
+  if (v.maxLength !== undefined && text.length > v.maxLength) return `Use at most ${v.maxLength} characters`;
+  if (v.pattern) {
+    let re: RegExp | null = null;
+    try {
+      re = new RegExp(`^(?:${v.pattern})$`, 'u');
+    } catch {
+      re = null;
+    }
+    if (re && !re.test(text)) return v.patternMessage || 'This answer is not in the expected format';
+  }
+  return null;
+}
+
+/** An answer as stored: numbers as numbers, consent as true, trimmed text, no empty values. */
+function normalised(field: FormField, value: AnswerValue | undefined): AnswerValue {
+  if (isEmpty(value)) return null;
+  if (field.type === 'number') return typeof value === 'number' ? value : Number(asText(value).trim().replace(',', '.'));
+  if (field.type === 'consent') return true;
+  if (field.type === 'multiple_choice') return Array.isArray(value) ? value : [asText(value)];
+  if (field.type === 'file') return value as FileAnswer;
+  return asText(value).trim();
+}
+
+/**
+ * Checks a whole submission. Fields that are not shown are neither required nor kept; hidden
+ * fields keep their prefilled values. `answers` is what is stored when `errors` is empty.
+ */
+export function validateSubmission(def: FormDefinitionShape, input: Answers): { errors: Record<string, string>; answers: Record<string, AnswerValue> } {
+  const { visible, required } = evaluateForm(def, input);
+  const errors: Record<string, string> = {};
+  const answers: Record<string, AnswerValue> = {};
+  for (const h of def.hiddenFields) {
+    const value = input[h.key];
+    if (!isEmpty(value)) answers[h.key] = asText(value).slice(0, 500);
+  }
+  for (const field of def.fields) {
+    if (!visible.has(field.id)) continue;
+    const error = fieldError(field, input[field.id], required.has(field.id));
+    if (error) errors[field.id] = error;
+    else {
+      const value = normalised(field, input[field.id]);
+      if (value !== null) answers[field.id] = value;
+    }
+  }
+  return { errors, answers };
+}
+
+/** What stops a definition from being published, by field id (or '_' for the form). */
+export function definitionProblems(def: FormDefinitionShape): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!def.title.trim()) problems._ = 'Give the form a title';
+  if (def.fields.length === 0) problems._ ??= 'Add at least one field';
+  if (def.fields.filter((f) => f.type === 'file').length > MAX_FILE_FIELDS) problems._ ??= `A form has at most ${MAX_FILE_FIELDS} file uploads`;
+  const earlier = new Set(def.hiddenFields.map((h) => h.key));
+  for (const field of def.fields) {
+    const fail = (m: string) => (problems[field.id] ??= m);
+    if (earlier.has(field.id)) fail(`Another field already uses the id ${field.id}`);
+    if (!field.label.trim()) fail('Give the field a label');
+    if ((field.type === 'single_choice' || field.type === 'multiple_choice' || field.type === 'dropdown') && (field.options ?? []).filter((o) => o.trim()).length < 2) fail('Give at least two options');
+    if (field.options && new Set(field.options).size !== field.options.length) fail('Options must differ');
+    const v = field.validation ?? {};
+    if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength) fail('The shortest length is more than the longest');
+    if (v.min !== undefined && v.max !== undefined && v.min > v.max) fail('The smallest value is more than the largest');
+    if (v.pattern) {
+      try {
+        new RegExp(v.pattern, 'u');
+      } catch {
+        fail('The pattern is not a valid regular expression');
+      }
+    }
+    for (const rule of field.condition?.rules ?? []) {
+      if (!earlier.has(rule.fieldId)) fail('A condition can only use fields above this one');
+    }
+    if (field.condition && field.condition.rules.length === 0) fail('Add a rule to the condition or remove it');
+    earlier.add(field.id);
+  }
+  return problems;
+}
