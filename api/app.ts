@@ -28,6 +28,7 @@ import { v1Routes } from './apps/platform/v1-routes';
 import { agentScope } from './apps/platform/agent-session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
+import { paymentsConsoleRoutes, paymentsWebhookRoutes } from './apps/payments/routes';
 import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
 
@@ -57,6 +58,7 @@ export function createApi(deps: Deps) {
   api.route('/', zoomRoutes);
   api.route('/', webexRoutes);
   api.route('/', stripeWebhookRoutes);
+  api.route('/', paymentsWebhookRoutes);
   api.route('/', fileRoutes);
   // the apps platform API for customers' systems: the secret key, never a console session
   api.route('/v1', v1Routes());
@@ -81,6 +83,7 @@ export function createApi(deps: Deps) {
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
   authed.route('/', platformRoutes);
+  authed.route('/', paymentsConsoleRoutes);
   authed.route('/', appActionRoutes);
   authed.route('/', appConsoleRoutes);
   api.route('/', authed);

@@ -108,6 +108,11 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
 export function customerPageRoutes(deps: Deps, distDir?: string) {
   const app = new Hono();
   const scripts = builtScripts(distDir);
+  // page handlers read their task through the same deps as the rest of the server
+  app.use('*', async (c, next) => {
+    c.set('deps' as never, deps as never);
+    await next();
+  });
   app.get('/c/:token', async (c) => {
     const token = c.req.param('token');
     const hostAccount = await accountOfHost(deps, c.req.header('host'));
