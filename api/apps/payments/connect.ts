@@ -118,21 +118,34 @@ export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' |
   return connectionView(deps, session.accountId);
 }
 
-/** Disconnects: Stripe revokes our access (deauthorize), then the connection is forgotten here. */
+/**
+ * Disconnects: forgotten here first (Stripe's account.application.deauthorized that follows our
+ * own deauthorization then finds nothing to do), then Stripe revokes our access. When Stripe
+ * cannot be reached the connection is put back and the admin is told.
+ */
 export async function disconnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, session: Session): Promise<StripeConnection> {
   const { stripe, settings } = requireConnect(deps.config);
-  const row = await deps.db.tenant(session.accountId, (trx) => requireConnection(trx, session.accountId));
+  const row = await deps.db.tenant(session.accountId, async (trx) => {
+    const current = await requireConnection(trx, session.accountId);
+    await sql`delete from stripe_connections where account_id = ${session.accountId}`.execute(trx);
+    await audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Disconnected the Stripe account ${current.stripe_account_id}`, event: 'payments.stripe-disconnected', at: deps.now() });
+    return current;
+  });
   try {
     await stripe.oauth.deauthorize({ client_id: settings.clientId, stripe_user_id: row.stripe_account_id });
   } catch (err) {
     // already revoked on Stripe's side: nothing left to undo there
     const revoked = err instanceof Stripe.errors.StripeError && (err.type === 'StripeInvalidClientError' || err.type === 'StripeOAuthInvalidRequestError' || err.type === 'StripePermissionError');
-    if (!revoked) throw connectFailure(err);
+    if (!revoked) {
+      await deps.db.tenant(session.accountId, async (trx) => {
+        await sql`insert into stripe_connections (account_id, stripe_account_id, name, country, default_currency, charges_enabled, connected_at)
+          values (${session.accountId}, ${row.stripe_account_id}, ${row.name}, ${row.country}, ${row.default_currency}, ${row.charges_enabled}, ${row.connected_at})
+          on conflict do nothing`.execute(trx);
+        await audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Could not disconnect the Stripe account ${row.stripe_account_id}: Stripe did not answer; it stays connected`, event: 'payments.stripe-disconnect-failed', at: deps.now() });
+      });
+      throw connectFailure(err);
+    }
   }
-  await deps.db.tenant(session.accountId, async (trx) => {
-    await sql`delete from stripe_connections where account_id = ${session.accountId}`.execute(trx);
-    await audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Disconnected the Stripe account ${row.stripe_account_id}`, event: 'payments.stripe-disconnected', at: deps.now() });
-  });
   return connectionView(deps, session.accountId);
 }
 

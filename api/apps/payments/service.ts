@@ -179,7 +179,8 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
       {
         mode: 'payment',
         line_items: [line.item],
-        expires_at: Math.floor(expiresAt.getTime() / 1000),
+        // Stripe wants 30 minutes to 24 hours from its own clock: a minute of slack at either end
+        expires_at: Math.floor(Math.min(Math.max(expiresAt.getTime(), now.getTime() + 31 * 60_000), now.getTime() + 1439 * 60_000) / 1000),
         client_reference_id: id,
         metadata: { payment_id: id },
         payment_intent_data: { metadata: { payment_id: id }, ...(settings.statementDescriptorSuffix ? { statement_descriptor_suffix: settings.statementDescriptorSuffix } : {}) },
