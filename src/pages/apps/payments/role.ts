@@ -1,8 +1,8 @@
 import { useAtomValue } from 'jotai';
-import { hasRole } from '../../../state/roles';
 import { bootstrapAtom } from '../../../state/session';
 
-/** Editing the catalog and refunding are for admins; everyone else reads. */
+/** Editing the catalog and refunding are for admins (and the owner); everyone else reads. */
 export function useIsAdmin(): boolean {
-  return hasRole(useAtomValue(bootstrapAtom)?.role, 'admin');
+  const role = useAtomValue(bootstrapAtom)?.role;
+  return role === 'admin' || role === 'owner';
 }
