@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer';
@@ -10,6 +11,13 @@ import { addStripeConnect, type ConnectPeer } from '../support/stripe-connect-pe
 // reaches the server, the payment shows succeeded on the list and the dashboard, and is refunded.
 
 const ADMIN = 'owner@globex.test';
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function expectAccessible(page: Page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 const PHONE = '+15550107788';
 const CUSTOMER = 'CUST-PAY-E2E';
 
@@ -112,14 +120,16 @@ describe('Payments in Chromium', () => {
   });
 
   it('the customer opens the link and pays on Stripe; the signed event marks it succeeded', async () => {
-    const customer = await page.context().newPage();
-    await customer.setViewportSize({ width: 320, height: 640 });
+    // the customer's phone: a browser of its own, 320 px wide
+    const customer = await (await browser.newContext({ viewport: { width: 320, height: 640 } })).newPage();
     await customer.goto(sms.match(/https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/)![0]);
     await customer.getByRole('heading', { name: 'Pay $49.00' }).waitFor();
+    await expectAccessible(customer);
+    expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await customer.getByRole('link', { name: 'Pay $49.00 by card' }).click();
     await customer.getByRole('button', { name: 'Pay' }).click();
     await customer.getByRole('heading', { name: 'Payment received' }).waitFor();
-    await customer.close();
+    await customer.context().close();
     expect(connect.events.find((e) => e.event.type === 'checkout.session.completed')!.status).toBe(200);
   });
 
@@ -128,6 +138,13 @@ describe('Payments in Chromium', () => {
     const row = page.getByRole('table', { name: 'Payments' }).getByRole('row').filter({ hasText: CUSTOMER });
     await row.getByText('Succeeded').waitFor();
     await row.getByText('$49.00').first().waitFor();
+    await expectAccessible(page);
+    await page.goto(`${server.url}/payments/products`);
+    await page.getByRole('table', { name: 'Products' }).waitFor();
+    await expectAccessible(page);
+    await page.goto(`${server.url}/payments/settings/stripe`);
+    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    await expectAccessible(page);
     await page.goto(`${server.url}/payments`);
     await page.getByTestId('kpi-gross').getByText('$49.00').waitFor();
     await page.getByTestId('kpi-requests').getByText('1').waitFor();
