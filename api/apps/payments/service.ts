@@ -8,7 +8,7 @@ import { audit, type Actor } from '../../audit';
 import { sha256Hex } from '../../crypto';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
-import { createLinkToken, linkUrl } from '../../customer-pages/links';
+import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
 import { maskPhone } from '../../contract/platform';
 import { formatMinor } from '../../contract/money';
 import type { ResultStatus } from '../../contract/results';
@@ -190,6 +190,8 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
       { stripeAccount, idempotencyKey: `payment-${id}` },
     );
   } catch (err) {
+    // no payment was made: the link made for it opens nothing
+    await deps.db.tenant(accountId, (trx) => revokeTaskLinks(trx, accountId, id, now));
     throw connectFailure(err);
   }
 
@@ -288,7 +290,8 @@ export async function move(trx: Trx, accountId: string, row: Row, truth: Partial
     current = (await sql<Row>`update payments set status = ${status}, ${set} where id = ${row.id} returning *`.execute(trx)).rows[0]!;
     await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: row.id, ts: now, type, description, caller });
     const result = RESULT_OF[status];
-    if (result && !row.ended_at) {
+    // once per outcome: a success after a declined card is a result of its own
+    if (result && (status === 'succeeded' || !row.ended_at)) {
       await recordResult(trx, accountId, { app: PAYMENTS_APP, status: result, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
     }
     if (webhook) await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, webhook, eventData(current), now);
