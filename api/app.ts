@@ -31,6 +31,7 @@ import { agentScope } from './apps/platform/agent-session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
 import { eformRoutes } from './apps/e-form/routes';
+import { paymentsConsoleRoutes, paymentsWebhookRoutes } from './apps/payments/routes';
 import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
 import { idvConsoleRoutes } from './apps/identity-verification/routes';
@@ -62,6 +63,7 @@ export function createApi(deps: Deps) {
   api.route('/', zoomRoutes);
   api.route('/', webexRoutes);
   api.route('/', stripeWebhookRoutes);
+  api.route('/', paymentsWebhookRoutes);
   api.route('/', fileRoutes);
   // the apps platform API for customers' systems: the secret key, never a console session
   api.route('/v1', v1Routes());
@@ -90,6 +92,7 @@ export function createApi(deps: Deps) {
   authed.route('/', platformRoutes);
   for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
   authed.route('/', idvConsoleRoutes);
+  authed.route('/', paymentsConsoleRoutes);
   authed.route('/', appActionRoutes);
   authed.route('/', eformRoutes);
   authed.route('/', appConsoleRoutes);

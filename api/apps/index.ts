@@ -4,5 +4,6 @@ import './one-time-passcode/module';
 import './passkeys/module';
 import './identity-verification/module';
 import './e-form/module';
+import './payments/module';
 
 export { appModule, appModules } from './platform/registry';

@@ -13,8 +13,11 @@ import { callingCode } from './calling-codes';
 export const TaskColumnSchema = v.object({
   key: v.string(),
   label: v.string(),
-  /** how the UI renders it: id (shortened per SPEC), phone (already masked), status, number, text, date (ISO) */
-  kind: v.picklist(['id', 'phone', 'status', 'number', 'text', 'date']),
+  /**
+   * how the UI renders it: id (shortened per SPEC), phone (already masked), status, number, text,
+   * date (ISO), money (minor units in the row's `values.currency`)
+   */
+  kind: v.picklist(['id', 'phone', 'status', 'number', 'text', 'date', 'money']),
 });
 export type TaskColumn = v.InferOutput<typeof TaskColumnSchema>;
 
@@ -89,8 +92,9 @@ export const KpiTileSchema = v.object({
   value: v.number(),
   /** the period of the same length just before */
   previous: v.number(),
-  /** count: integer; percent: 0–100 with one decimal; credits: integer */
-  format: v.picklist(['count', 'percent', 'credits']),
+  /** count: integer; percent: 0–100 with one decimal; credits: integer; money: minor units of `currency` */
+  format: v.picklist(['count', 'percent', 'credits', 'money']),
+  currency: v.optional(v.string()),
 });
 export type KpiTile = v.InferOutput<typeof KpiTileSchema>;
 
@@ -99,6 +103,8 @@ export const DailySeriesSchema = v.object({
   key: v.string(),
   label: v.string(),
   points: v.array(v.object({ date: v.string(), value: v.number() })),
+  /** values are minor units of this currency (money series) */
+  currency: v.optional(v.string()),
 });
 export type DailySeries = v.InferOutput<typeof DailySeriesSchema>;
 

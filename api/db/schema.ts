@@ -519,6 +519,52 @@ export interface EformRequestsTable {
   failure_reason: string | null;
 }
 
+export interface StripeConnectionsTable {
+  account_id: string;
+  stripe_account_id: string;
+  name: string | null;
+  country: string | null;
+  default_currency: string | null;
+  charges_enabled: boolean;
+  connected_at: Date;
+}
+
+export interface StripeOauthStatesTable {
+  state_hash: string;
+  account_id: string;
+  admin_id: string;
+  browser_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface PaymentsTable {
+  id: string;
+  account_id: string;
+  stripe_account_id: string;
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  status: string;
+  amount: number;
+  currency: string;
+  description: string;
+  product_id: string | null;
+  product_name: string | null;
+  price_id: string | null;
+  checkout_session_id: string | null;
+  checkout_url: string | null;
+  payment_intent_id: string | null;
+  refunded_amount: Generated<number>;
+  created_at: Date;
+  expires_at: Date;
+  opened_at: Date | null;
+  paid_at: Date | null;
+  ended_at: Date | null;
+  failure_reason: string | null;
+}
+
 export interface EformSubmissionsTable {
   request_id: string;
   account_id: string;
@@ -528,6 +574,13 @@ export interface EformSubmissionsTable {
   answers_text: string;
   file_ids: Generated<string[]>;
   submitted_at: Date;
+}
+
+export interface PaymentStripeEventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  processed_at: Generated<Date>;
 }
 
 export interface Schema {
@@ -575,4 +628,8 @@ export interface Schema {
   eform_versions: EformVersionsTable;
   eform_requests: EformRequestsTable;
   eform_submissions: EformSubmissionsTable;
+  stripe_connections: StripeConnectionsTable;
+  stripe_oauth_states: StripeOauthStatesTable;
+  payments: PaymentsTable;
+  payment_stripe_events: PaymentStripeEventsTable;
 }

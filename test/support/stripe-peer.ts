@@ -22,10 +22,19 @@ export class StripeError extends Error {
     readonly code: string,
     message: string,
     readonly type = 'invalid_request_error',
+    /** the whole answer, for endpoints that do not answer Stripe's usual error shape (OAuth) */
+    readonly body?: Record<string, unknown>,
   ) {
     super(message);
   }
 }
+
+/** A route handler answering NEXT leaves the request to the routes after it. */
+export const NEXT = Symbol('next route');
+
+/** A browser page of the peer (Stripe's hosted pages): status, headers and HTML. */
+export type PageAnswer = { status: number; headers?: Record<string, string>; body?: string };
+type PageHandler = (req: { method: string; params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown> }) => PageAnswer | Promise<PageAnswer>;
 
 /** Stripe's form encoding (`a[b][0][c]=1`) to nested objects and arrays. */
 export function parseStripeForm(body: string): Record<string, unknown> {
@@ -66,8 +75,15 @@ export type StripePeer = {
   requests: { method: string; path: string; body: Record<string, unknown> }[];
   events: SentEvent[];
   meterEvents: StripeObject[];
-  /** adds a resource handler, e.g. route('POST', '/v1/refunds', handler) */
+  /**
+   * adds a resource handler, e.g. route('POST', '/v1/refunds', handler); routes added here come
+   * before the peer's own, and a handler answering NEXT passes the request on
+   */
   route(method: string, pattern: string, handler: Handler): void;
+  /** adds a browser page (e.g. Stripe's OAuth authorize page) */
+  page(method: string, pattern: string, handler: PageHandler): void;
+  /** the peer's id generator: prefix_ and 24 hex characters */
+  newId(prefix: string): string;
   /** sends an event (signed); answers what the receiver answered */
   emit(type: string, object: StripeObject): Promise<SentEvent>;
   /** sends a stored event's exact bytes again (a replay, as Stripe retries do) */
@@ -91,6 +107,8 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   const meterEvents: StripeObject[] = [];
   const meterIdentifiers = new Set<string>();
   const routes: { method: string; pattern: RegExp; keys: string[]; handler: Handler }[] = [];
+  const pages: { method: string; pattern: RegExp; keys: string[]; handler: PageHandler }[] = [];
+  let started = false;
   const idempotent = new Map<string, unknown>();
   const signer = new Stripe('sk_test_peer');
   let url = '';
@@ -103,10 +121,21 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
     return o;
   };
   const list = (data: StripeObject[], path: string) => ({ object: 'list', data, has_more: false, url: path });
-  const route = (method: string, pattern: string, handler: Handler) => {
+  const compile = (pattern: string) => {
     const keys: string[] = [];
     const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_m, k) => (keys.push(k), '([^/]+)'))}$`);
-    routes.push({ method, pattern: re, keys, handler });
+    return { re, keys };
+  };
+  const route = (method: string, pattern: string, handler: Handler) => {
+    const { re, keys } = compile(pattern);
+    const entry = { method, pattern: re, keys, handler };
+    // added by an area after start: before the peer's own routes, which it may extend
+    if (started) routes.unshift(entry);
+    else routes.push(entry);
+  };
+  const page = (method: string, pattern: string, handler: PageHandler) => {
+    const { re, keys } = compile(pattern);
+    pages.push({ method, pattern: re, keys, handler });
   };
 
   async function deliver(payload: string, signature: string): Promise<number> {
@@ -297,6 +326,14 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
         res.end(JSON.stringify(body));
       };
       try {
+        for (const p of pages) {
+          const m = p.method === req.method ? u.pathname.match(p.pattern) : null;
+          if (!m) continue;
+          const params = Object.fromEntries(p.keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]));
+          const answer = await p.handler({ method: p.method, params, query: u.searchParams, body: req.method === 'POST' ? parseStripeForm(raw) : {} });
+          res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...(answer.headers ?? {}) });
+          return res.end(answer.body ?? '');
+        }
         // The hosted pages a browser sees.
         const page = u.pathname.match(/^\/checkout\/([^/]+)(\/pay)?$/);
         if (page) {
@@ -324,12 +361,13 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
           if (!m) continue;
           const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]));
           const answer = await r.handler({ method: r.method, path: u.pathname, params, body, query: u.searchParams, headers: req.headers });
+          if (answer === NEXT) continue;
           if (idemKey) idempotent.set(idemKey, answer);
           return send(200, answer);
         }
         throw new StripeError(404, 'resource_missing', `Unrecognized request URL (${req.method}: ${u.pathname}).`);
       } catch (err) {
-        if (err instanceof StripeError) return send(err.status, { error: { type: err.type, code: err.code, message: err.message } });
+        if (err instanceof StripeError) return send(err.status, err.body ?? { error: { type: err.type, code: err.code, message: err.message } });
         send(500, { error: { type: 'api_error', message: String(err) } });
       }
     });
@@ -337,6 +375,7 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
+  started = true;
   return {
     url,
     host: `127.0.0.1:${port}`,
@@ -346,6 +385,8 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
     events,
     meterEvents,
     route,
+    page,
+    newId: id,
     emit,
     replay: async (event) => deliver(event.payload, event.signature),
     completeCheckout,

@@ -86,7 +86,15 @@ async function taskCount(trx: Trx, accountId: string, app: string): Promise<numb
 export function parseKey(key: string | undefined): TaskKey | null {
   if (!key) return null;
   const at = key.lastIndexOf('_');
-  return { ts: key.slice(0, at), id: key.slice(at + 1) };
+  const ts = key.slice(0, at);
+  const id = key.slice(at + 1);
+  // the contract's pattern admits 0000-00-00 and ids like ---…: only a real instant and id reach
+  // the database (checked here, not in the contract, to keep it out of the console's entry)
+  const time = Date.parse(`${ts.slice(0, 23)}Z`);
+  if (!UUID.test(id) || Number.isNaN(time) || ts.startsWith('0000') || new Date(time).toISOString().slice(0, 19) !== ts.slice(0, 19)) {
+    throw new ApiError(400, 'VALIDATION_FAILED', 'lastKey: lastKey is not a key this API gave out', { lastKey: 'lastKey is not a key this API gave out' });
+  }
+  return { ts, id };
 }
 
 const EXPORT_BATCH = 1000;

@@ -63,6 +63,15 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
     'settings/sms-content': lazy(() => import('./e-form/sms-content')),
     'settings/webhooks': lazy(() => import('./e-form/webhooks')),
   },
+  payments: {
+    payments: lazy(() => import('./payments/payments')),
+    products: lazy(() => import('./payments/products')),
+    'settings/stripe': lazy(() => import('./payments/stripe')),
+    'settings/stripe/callback': lazy(() => import('./payments/stripe-callback')),
+    'settings/general': lazy(() => import('./payments/general')),
+    'settings/sms-content': lazy(() => import('./payments/sms-content')),
+    'settings/webhooks': lazy(() => import('./payments/webhooks')),
+  },
 };
 
 function AppPage({ app, route }: { app: AppDefinition; route: string }) {

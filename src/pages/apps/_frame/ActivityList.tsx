@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType, type FormEvent } from 'react';
+import { useEffect, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
@@ -60,7 +60,7 @@ function Filters({ initial, statuses, onApply }: { initial: ActivityFilters; sta
   );
 }
 
-function TaskPanel({ app, taskId, columns, noun, onClose }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void }) {
+function TaskPanel({ app, taskId, columns, noun, onClose, actions }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void; actions?: TaskActions }) {
   const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) => a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }));
   return (
     <Dialog open onClose={onClose} title={`${noun} ${shortenId(taskId)}`} size="lg">
@@ -76,6 +76,7 @@ function TaskPanel({ app, taskId, columns, noun, onClose }: { app: AppDefinition
                   </div>
                 ))}
               </dl>
+              {actions?.(task.data, task.reload)}
               <h3 className="card-title">Timeline</h3>
               <ol className="timeline" aria-label="Timeline">
                 {task.data.events.map((e, i) => (
@@ -98,6 +99,9 @@ function TaskPanel({ app, taskId, columns, noun, onClose }: { app: AppDefinition
   );
 }
 
+/** what an app lets an admin do with one task in its detail (e.g. Refund), given a reload */
+export type TaskActions = (task: TaskDetail, reload: () => void) => ReactNode;
+
 type ActivityListProps = {
   app: AppDefinition;
   /** the page's title, e.g. 'Authentications' */
@@ -108,10 +112,11 @@ type ActivityListProps = {
   statuses: readonly string[];
   /** the app's own view of one task (a review screen), shown instead of the timeline panel */
   Detail?: ComponentType<{ app: AppDefinition; taskId: string; onClose: () => void }>;
+  taskActions?: TaskActions;
 };
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, Detail, taskActions }: ActivityListProps) {
   const api = useApi();
   const search = useSearch();
   const [location, navigate] = useLocation();
@@ -214,7 +219,19 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail }: Ac
           onNext={() => page.data?.nextKey && setPaging({ filterKey, keys: [...keys, page.data.nextKey] })}
         />
       </Card>
-      {session && (Detail ? <Detail app={app} taskId={session} onClose={closeTask} /> : <TaskPanel app={app} taskId={session} columns={columns} noun={noun} onClose={closeTask} />)}
+      {session &&
+        (Detail ? (
+          <Detail app={app} taskId={session} onClose={closeTask} />
+        ) : (
+          <TaskPanel
+            app={app}
+            taskId={session}
+            columns={columns}
+            noun={noun}
+            onClose={closeTask}
+            actions={taskActions && ((task, reload) => taskActions(task, () => (reload(), page.reload())))}
+          />
+        ))}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { Table, type Column } from '../../../ui/Table';
 import { formatNumber } from '../../../ui/format';
+import { formatMinor, toMajor } from '../../../../api/contract/money';
 import { ActionRunner } from './ActionRunner';
 import { change, formatChange, PERIODS, DEFAULT_PERIOD, type Period } from './period';
 import { TaskCell } from './task-cells';
@@ -18,7 +19,8 @@ const Chart = lazy(() => import('../../../ui/Chart'));
 
 const SECOND_SERIES_COLOR = '#64748B';
 
-export function formatTile(tile: Pick<KpiTile, 'format'>, value: number): string {
+export function formatTile(tile: Pick<KpiTile, 'format' | 'currency'>, value: number): string {
+  if (tile.format === 'money') return formatMinor(value, tile.currency ?? 'usd');
   if (tile.format === 'percent') return `${(Math.round(value * 10) / 10).toLocaleString()}%`;
   return formatNumber(value);
 }
@@ -91,7 +93,8 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
       (dashboard.data?.series ?? []).map((s, i) => ({
         label: s.label,
         color: i === 0 ? app.color : SECOND_SERIES_COLOR,
-        points: s.points.map((p) => ({ date: p.date, count: p.value })),
+        // money series come in minor units: the chart's axis reads major ones
+        points: s.points.map((p) => ({ date: p.date, count: s.currency ? toMajor(p.value, s.currency) : p.value })),
       })),
     [dashboard.data, app.color],
   );

@@ -1,4 +1,5 @@
 import type { TaskColumn, TaskRow } from '../../../../api/contract/platform';
+import { formatMinor } from '../../../../api/contract/money';
 import { formatDate, formatDateTime, formatNumber, shortenId } from '../../../ui/format';
 
 // How a task's columns show in lists: the app names its columns and their kind (contract), the
@@ -49,6 +50,8 @@ export function TaskCell({ column, row }: { column: TaskColumn; row: TaskRow }) 
       );
     case 'phone':
       return <span className="nowrap">{value}</span>;
+    case 'money':
+      return <span className="nowrap">{formatMinor(Number(value), String(row.values.currency ?? 'usd'))}</span>;
     default:
       return <>{value}</>;
   }

@@ -1,0 +1,196 @@
+import { sql, type RawBuilder } from 'kysely';
+import * as v from 'valibot';
+import { ApiError } from '../../http/errors';
+import { validationError } from '../../http/validate';
+import { maskPhone, type ActionResult } from '../../contract/platform';
+import { formatMinor, parseMajor } from '../../contract/money';
+import {
+  PAID_STATUSES,
+  PAYMENT_ACTIONS,
+  PAYMENT_COLUMNS,
+  PAYMENT_EVENT_TYPES,
+  PAYMENT_STATUSES,
+  PAYMENTS_APP,
+  PAYMENTS_TEMPLATES,
+  PaymentRequestBodySchema,
+  PaymentsGeneralSettingsSchema,
+  type Payment,
+} from '../../contract/apps/payments';
+import type { AppModule, KeyedTaskRow, TaskFilter } from '../platform/registry';
+import { registerApp } from '../platform/registry';
+import { getPayment, paymentsSettings, requestPayment } from './service';
+import { PAYMENTS_V1 } from './v1';
+import './page';
+
+type ListRow = {
+  id: string;
+  status: string;
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  amount: number;
+  currency: string;
+  product_name: string | null;
+  description: string;
+  refunded_amount: number;
+  checkout_session_id: string | null;
+  payment_intent_id: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  ended_at: Date | null;
+  key_ts: string;
+};
+
+const rowOf = (r: ListRow): KeyedTaskRow => ({
+  id: r.id,
+  status: r.status,
+  phoneNumber: maskPhone(r.phone_number),
+  customerRef: r.customer_ref,
+  agent: r.agent,
+  createdAt: new Date(r.created_at).toISOString(),
+  endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+  values: {
+    amount: Number(r.amount),
+    currency: r.currency,
+    product: r.product_name ?? r.description,
+    refunded: Number(r.refunded_amount),
+    paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
+    checkoutSessionId: r.checkout_session_id,
+    paymentIntentId: r.payment_intent_id,
+  },
+  key: { ts: r.key_ts, id: r.id },
+});
+
+function where(accountId: string, f: TaskFilter): RawBuilder<unknown> {
+  const parts = [sql`account_id = ${accountId}`];
+  if (f.status) parts.push(sql`status = ${f.status}`);
+  if (f.from) parts.push(sql`created_at >= ${f.from}`);
+  if (f.to) parts.push(sql`created_at < ${f.to}`);
+  if (f.agent) parts.push(sql`agent = ${f.agent}`);
+  if (f.q) {
+    // as in OTP: a customer id is one index range, a whole number another; part of a number scans
+    const digits = f.q.replace(/[^\d]/g, '');
+    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
+    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
+    parts.push(!phoneLike ? sql`customer_ref = ${f.q}` : whole ? sql`phone_number = ${`+${digits}`}` : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`);
+  }
+  return sql.join(parts, sql` and `);
+}
+
+const COLUMNS = sql`id, status, phone_number, customer_ref, agent, amount, currency, product_name, description, refunded_amount, checkout_session_id,
+  payment_intent_id, created_at, paid_at, ended_at, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
+
+function actionResult(p: Payment): ActionResult {
+  const money = formatMinor(p.amount, p.currency, 'en-US');
+  const messages: Record<string, string> = {
+    requested: `Payment link for ${money} sent to ${p.phoneNumber}. Stay on the line while they pay.`,
+    opened: `The customer opened the link for ${money}.`,
+    succeeded: `Paid: ${money}.`,
+    failed: `The payment failed${p.failureReason ? `: ${p.failureReason}` : '.'}`,
+    expired: 'The payment link expired unpaid.',
+    partially_refunded: `Paid ${money}; ${formatMinor(p.refundedAmount, p.currency, 'en-US')} refunded.`,
+    refunded: `Paid ${money}, then refunded in full.`,
+  };
+  return { taskId: p.id, status: p.status, message: messages[p.status] ?? p.status, task: p };
+}
+
+function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, input);
+  if (!parsed.success) {
+    const err = validationError(parsed.issues);
+    const fields = Object.fromEntries(Object.entries(err.fields ?? {}).map(([k, m]) => [`input.${k}`, m]));
+    throw new ApiError(400, 'VALIDATION_FAILED', err.message, fields);
+  }
+  return parsed.output;
+}
+
+const PAID = sql.join(PAID_STATUSES.map((s) => sql`${s}`));
+
+export const paymentsModule: AppModule = {
+  id: PAYMENTS_APP,
+  settings: { schema: PaymentsGeneralSettingsSchema, read: paymentsSettings },
+  templates: PAYMENTS_TEMPLATES,
+  actions: PAYMENT_ACTIONS,
+  columns: PAYMENT_COLUMNS,
+  statuses: PAYMENT_STATUSES,
+  eventTypes: PAYMENT_EVENT_TYPES,
+  v1: PAYMENTS_V1,
+
+  async runAction(deps, accountId, key, body, caller) {
+    if (key !== 'request') throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
+    const input = body.input;
+    const text = (name: string) => (input[name] ?? '').trim() || undefined;
+    const input2: Record<string, unknown> = { phoneNumber: input.phoneNumber, customerRef: text('customerRef'), agent: caller.kind === 'api' ? text('agent') : caller.label };
+    if (text('productId')) input2.productId = text('productId');
+    else {
+      // agents type major units ("12.50"); the API takes minor units
+      const currency = (text('currency') ?? (await deps.db.tenant(accountId, (trx) => paymentsSettings(trx, accountId))).defaultCurrency).toLowerCase();
+      const typed = text('amount');
+      const minor = typed ? parseMajor(typed, currency) : null;
+      if (typed && minor === null) throw new ApiError(400, 'VALIDATION_FAILED', `input.amount: Type an amount in ${currency.toUpperCase()} such as 12.50`, { 'input.amount': `Type an amount in ${currency.toUpperCase()} such as 12.50` });
+      if (minor === null) throw new ApiError(400, 'VALIDATION_FAILED', 'input.productId: Give a product ID, or an amount and what it is for', { 'input.productId': 'Give a product ID, or an amount and what it is for' });
+      Object.assign(input2, { amount: minor, currency, description: text('description') ?? '' });
+    }
+    const parsed = parseInput(PaymentRequestBodySchema, input2);
+    return actionResult(await requestPayment(deps, accountId, parsed, caller));
+  },
+
+  async taskStatus(deps, accountId, taskId) {
+    return actionResult(await getPayment(deps, accountId, taskId));
+  },
+
+  async listTasks(trx, accountId, filter, after, limit) {
+    const rows = await sql<ListRow>`select ${COLUMNS} from payments
+      where ${where(accountId, filter)} ${after ? sql`and (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
+      order by created_at desc, id desc limit ${limit}`.execute(trx);
+    return rows.rows.map(rowOf);
+  },
+
+  async countTasks(trx, accountId, filter, cap) {
+    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from payments where ${where(accountId, filter)} limit ${cap}) t`.execute(trx);
+    return row.rows[0]?.n ?? 0;
+  },
+
+  async task(trx, accountId, id) {
+    const row = (await sql<ListRow>`select ${COLUMNS} from payments where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
+    if (!row) return null;
+    const { key: _key, ...task } = rowOf(row);
+    return task;
+  },
+
+  /** Money tiles are in the default currency (payments in others are counted, not summed). */
+  async dashboard(trx, accountId, p) {
+    const { defaultCurrency: currency } = await paymentsSettings(trx, accountId);
+    const totals = (
+      await sql<{ period: 'current' | 'previous'; sent: number; paid: number; gross: number; refunded: number }>`
+        select case when created_at >= ${p.start} then 'current' else 'previous' end as period,
+               count(*)::int as sent,
+               count(*) filter (where status in (${PAID}))::int as paid,
+               coalesce(sum(amount) filter (where status in (${PAID}) and currency = ${currency}), 0)::int as gross,
+               coalesce(sum(refunded_amount) filter (where currency = ${currency}), 0)::int as refunded
+        from payments where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end}
+        group by 1`.execute(trx)
+    ).rows;
+    const daily = (
+      await sql<{ day: string; gross: number }>`
+        select to_char(paid_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day, coalesce(sum(amount), 0)::int as gross
+        from payments where account_id = ${accountId} and paid_at >= ${p.start} and paid_at < ${p.end} and currency = ${currency}
+        group by 1`.execute(trx)
+    ).rows;
+    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, paid: 0, gross: 0, refunded: 0 };
+    const rate = (t: { sent: number; paid: number }) => (t.sent ? Math.round((t.paid / t.sent) * 1000) / 10 : 0);
+    const byDay = new Map(daily.map((d) => [d.day, d.gross]));
+    const code = currency.toUpperCase();
+    return {
+      tiles: [
+        { key: 'gross', label: `Gross volume (${code})`, value: of('current').gross, previous: of('previous').gross, format: 'money', currency },
+        { key: 'success', label: 'Success rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
+        { key: 'requests', label: 'Requests sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
+        { key: 'refunded', label: `Refunded (${code})`, value: of('current').refunded, previous: of('previous').refunded, format: 'money', currency },
+      ],
+      series: [{ key: 'gross', label: `Gross volume (${code})`, currency, points: p.days.map((date) => ({ date, value: byDay.get(date) ?? 0 })) }],
+    };
+  },
+};
+
+registerApp(paymentsModule);

@@ -1,0 +1,392 @@
+import crypto from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
+import * as v from 'valibot';
+import type Stripe from 'stripe';
+import type { Deps } from '../../deps';
+import type { Trx } from '../../db/index';
+import { audit, type Actor } from '../../audit';
+import { sha256Hex } from '../../crypto';
+import { ApiError } from '../../http/errors';
+import { recordResult } from '../../results/record';
+import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
+import { maskPhone } from '../../contract/platform';
+import { formatMinor } from '../../contract/money';
+import type { ResultStatus } from '../../contract/results';
+import {
+  PAYMENTS_APP,
+  PAYMENTS_DEFAULT_SETTINGS,
+  PAYMENTS_TEMPLATES,
+  PaymentsGeneralSettingsSchema,
+  type Payment,
+  type PaymentRequestBody,
+  type PaymentStatus,
+  type PaymentsGeneralSettings,
+} from '../../contract/apps/payments';
+import { assertAppUsable, chargeCredits } from '../platform/credits';
+import { addTaskEvent } from '../platform/task-events';
+import { enqueueWebhookEvent } from '../platform/webhook-events';
+import { storedAppSettings } from '../platform/app-settings';
+import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import type { Caller } from '../platform/caller';
+import { connectFailure, requireConnect } from './stripe';
+import { requireConnection } from './connect';
+
+// Payment requests, in one place: the /api/v1 routes, the agent action, the console and the demo
+// seed call these. A request is a Checkout Session on the connected account (a direct charge:
+// the money is the business's, never the platform's), its link sent by SMS. What happens next is
+// Stripe's to say: every Connect event re-reads the session from Stripe and the payment moves
+// only forward (requested < opened < failed < expired < succeeded < partially_refunded <
+// refunded), so replays and events out of order end in the same state.
+
+export type PaymentsDeps = Pick<Deps, 'db' | 'config' | 'now' | 'log'>;
+
+export type Row = {
+  id: string;
+  stripe_account_id: string;
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  description: string;
+  product_id: string | null;
+  product_name: string | null;
+  price_id: string | null;
+  checkout_session_id: string | null;
+  checkout_url: string | null;
+  payment_intent_id: string | null;
+  refunded_amount: number;
+  created_at: Date;
+  expires_at: Date;
+  opened_at: Date | null;
+  paid_at: Date | null;
+  ended_at: Date | null;
+  failure_reason: string | null;
+};
+
+const RANK: Record<PaymentStatus, number> = { requested: 0, opened: 1, failed: 2, expired: 3, succeeded: 4, partially_refunded: 5, refunded: 6 };
+const RESULT_OF: Partial<Record<PaymentStatus, ResultStatus>> = { succeeded: 'success', failed: 'failure', expired: 'timeout' };
+export const PAY_PURPOSE = 'payment.pay';
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function paymentOf(r: Row): Payment {
+  return {
+    id: r.id,
+    status: r.status,
+    amount: Number(r.amount),
+    currency: r.currency,
+    description: r.description,
+    productId: r.product_id,
+    priceId: r.price_id,
+    phoneNumber: maskPhone(r.phone_number)!,
+    customerRef: r.customer_ref,
+    agent: r.agent,
+    checkoutSessionId: r.checkout_session_id,
+    paymentIntentId: r.payment_intent_id,
+    refundedAmount: Number(r.refunded_amount),
+    createdAt: new Date(r.created_at).toISOString(),
+    expiresAt: new Date(r.expires_at).toISOString(),
+    paidAt: iso(r.paid_at),
+    failureReason: r.failure_reason,
+  };
+}
+
+/** The webhook payload: never the full number. */
+function eventData(r: Row): Record<string, unknown> {
+  const p = paymentOf(r);
+  return { ...p };
+}
+
+export async function paymentsSettings(trx: Trx, accountId: string): Promise<PaymentsGeneralSettings> {
+  const { general } = await storedAppSettings(trx, accountId, PAYMENTS_APP);
+  const merged = v.safeParse(PaymentsGeneralSettingsSchema, { ...PAYMENTS_DEFAULT_SETTINGS, ...general });
+  return merged.success ? merged.output : PAYMENTS_DEFAULT_SETTINGS;
+}
+
+async function lockRow(trx: Trx, accountId: string, id: string): Promise<Row> {
+  const row = (await sql<Row>`select * from payments where account_id = ${accountId} and id = ${id} for update`.execute(trx)).rows[0];
+  if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no payment with this id.');
+  return row;
+}
+
+export async function getPayment(deps: PaymentsDeps, accountId: string, id: string): Promise<Payment> {
+  return deps.db.tenant(accountId, async (trx) => {
+    const row = (await sql<Row>`select * from payments where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
+    if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no payment with this id.');
+    return paymentOf(row);
+  });
+}
+
+/** What the payment is for: a catalog product (its default price) or an amount typed in. */
+async function lineOf(stripe: Stripe, stripeAccount: string, body: PaymentRequestBody, settings: PaymentsGeneralSettings) {
+  if (body.productId) {
+    let product: Stripe.Product;
+    try {
+      product = await stripe.products.retrieve(body.productId, { expand: ['default_price'] }, { stripeAccount });
+    } catch (err) {
+      const e = connectFailure(err);
+      if (e.status === 404) throw new ApiError(400, 'VALIDATION_FAILED', 'productId: There is no such product in your catalog', { productId: 'There is no such product in your catalog' });
+      throw e;
+    }
+    const price = product.default_price as Stripe.Price | null;
+    if (!product.active || !price || typeof price !== 'object' || !price.unit_amount) {
+      throw new ApiError(400, 'VALIDATION_FAILED', 'productId: This product is archived or has no price', { productId: 'This product is archived or has no price' });
+    }
+    return { amount: price.unit_amount, currency: price.currency, description: product.name, productId: product.id, productName: product.name, priceId: price.id, item: { price: price.id, quantity: 1 } };
+  }
+  const currency = body.currency ?? settings.defaultCurrency;
+  return {
+    amount: body.amount!,
+    currency,
+    description: body.description!,
+    productId: null,
+    productName: null,
+    priceId: null,
+    item: { price_data: { currency, unit_amount: body.amount!, product_data: { name: body.description! } }, quantity: 1 },
+  };
+}
+
+/**
+ * Requests a payment: a Checkout Session on the connected account, expiring with the link, and
+ * the link to it sent by SMS. A link that could not be sent is expired on Stripe at once, so no
+ * one can pay a request that never reached the customer.
+ */
+export async function requestPayment(deps: PaymentsDeps, accountId: string, body: PaymentRequestBody, caller: Caller): Promise<Payment> {
+  const now = deps.now();
+  const { stripe } = requireConnect(deps.config);
+  const { connection, settings } = await deps.db.tenant(accountId, async (trx) => {
+    await assertAppUsable(trx, accountId, PAYMENTS_APP, 1);
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    return { connection: await requireConnection(trx, accountId), settings: await paymentsSettings(trx, accountId) };
+  });
+  const stripeAccount = connection.stripe_account_id;
+  const line = await lineOf(stripe, stripeAccount, body, settings);
+  const minutes = body.expiresInMinutes ?? settings.linkValidityMinutes;
+  const expiresAt = new Date(now.getTime() + minutes * 60_000);
+  const id = crypto.randomUUID();
+  const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
+
+  // the row and its link first: an event that beats the SMS still finds its payment
+  const link = await deps.db.tenant(accountId, async (trx) => {
+    const { token } = await createLinkToken(trx, accountId, { app: PAYMENTS_APP, purpose: PAY_PURPOSE, taskId: id, ttlMs: minutes * 60_000, now });
+    return linkUrl(trx, accountId, deps.config.publicUrl, token);
+  });
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: [line.item],
+        // Stripe wants 30 minutes to 24 hours from its own clock: a minute of slack at either end
+        expires_at: Math.floor(Math.min(Math.max(expiresAt.getTime(), now.getTime() + 31 * 60_000), now.getTime() + 1439 * 60_000) / 1000),
+        client_reference_id: id,
+        metadata: { payment_id: id },
+        payment_intent_data: { metadata: { payment_id: id }, ...(settings.statementDescriptorSuffix ? { statement_descriptor_suffix: settings.statementDescriptorSuffix } : {}) },
+        success_url: `${link}?from=stripe`,
+        cancel_url: link,
+      },
+      { stripeAccount, idempotencyKey: `payment-${id}` },
+    );
+  } catch (err) {
+    // no payment was made: the link made for it opens nothing
+    await deps.db.tenant(accountId, (trx) => revokeTaskLinks(trx, accountId, id, now));
+    throw connectFailure(err);
+  }
+
+  const prepared = await deps.db.tenant(accountId, async (trx) => {
+    const row = (
+      await sql<Row>`insert into payments (id, account_id, stripe_account_id, phone_number, customer_ref, agent, status, amount, currency, description,
+          product_id, product_name, price_id, checkout_session_id, checkout_url, created_at, expires_at)
+        values (${id}, ${accountId}, ${stripeAccount}, ${body.phoneNumber}, ${body.customerRef ?? null}, ${agent}, 'requested', ${line.amount}, ${line.currency},
+          ${line.description}, ${line.productId}, ${line.productName}, ${line.priceId}, ${session.id}, ${session.url}, ${now}, ${expiresAt})
+        returning *`.execute(trx)
+    ).rows[0]!;
+    const { templates } = await storedAppSettings(trx, accountId, PAYMENTS_APP);
+    const text = renderTemplate(templates.payment_link || PAYMENTS_TEMPLATES[0]!.defaultBody, { link, company: await companyName(trx, accountId), ttl: String(minutes) });
+    return { row, text };
+  });
+
+  let failure: string | null = null;
+  try {
+    await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
+  } catch (err) {
+    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
+    if (!(err instanceof ApiError)) deps.log('Payments SMS failed', err);
+  }
+  if (failure !== null) {
+    try {
+      await stripe.checkout.sessions.expire(session.id, {}, { stripeAccount });
+    } catch (err) {
+      deps.log(`Could not expire the Checkout Session ${session.id} of an undelivered payment link`, err);
+    }
+  }
+
+  const done = await deps.db.tenant(accountId, async (trx) => {
+    let row = await lockRow(trx, accountId, id);
+    const money = formatMinor(Number(row.amount), row.currency, 'en-US');
+    const masked = maskPhone(row.phone_number);
+    if (failure !== null) {
+      if (RANK[row.status] < RANK.failed) row = await move(trx, accountId, row, { status: 'failed', failure: `Link not delivered: ${failure}` }, now, caller);
+      await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Payment link for ${money} to ${masked} not delivered: ${failure}`, event: 'payment.send-failed', at: now });
+      return row;
+    }
+    await chargeCredits(trx, { accountId, app: PAYMENTS_APP, taskId: id, kind: 'request', now });
+    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'requested', description: `Payment link for ${money} sent to ${masked}`, caller });
+    await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Requested a payment of ${money} from ${masked}`, event: 'payment.requested', at: now });
+    await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, 'payment.requested', eventData(row), now);
+    return row;
+  });
+  return paymentOf(done);
+}
+
+/** The customer opened the link (first time only): the one step Stripe does not tell us. */
+export async function markOpened(deps: PaymentsDeps, accountId: string, id: string): Promise<Row> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    const row = await lockRow(trx, accountId, id);
+    if (row.status !== 'requested') return row;
+    const updated = (await sql<Row>`update payments set status = 'opened', opened_at = ${now} where id = ${id} returning *`.execute(trx)).rows[0]!;
+    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'opened', description: 'The customer opened the payment link', caller: null });
+    return updated;
+  });
+}
+
+/** What Stripe says of a payment, read from its Checkout Session. */
+export type Truth = { status: PaymentStatus | null; paymentIntentId: string | null; refunded: number; failure: string | null; paidAt: Date | null };
+
+export function truthOf(session: Stripe.Checkout.Session): Truth {
+  const pi = typeof session.payment_intent === 'object' ? session.payment_intent : null;
+  const paymentIntentId = pi?.id ?? (typeof session.payment_intent === 'string' ? session.payment_intent : null);
+  const charge = pi && typeof pi.latest_charge === 'object' ? pi.latest_charge : null;
+  const refunded = charge?.amount_refunded ?? 0;
+  const failure = pi?.last_payment_error?.message ?? null;
+  if (session.payment_status === 'paid' || pi?.status === 'succeeded') {
+    const total = charge?.amount ?? session.amount_total ?? 0;
+    const paidAt = charge?.created ? new Date(charge.created * 1000) : null;
+    const status: PaymentStatus = refunded > 0 ? (refunded >= total ? 'refunded' : 'partially_refunded') : 'succeeded';
+    return { status, paymentIntentId, refunded, failure: null, paidAt };
+  }
+  if (session.status === 'expired') return { status: 'expired', paymentIntentId, refunded: 0, failure: null, paidAt: null };
+  if (failure || pi?.status === 'canceled') return { status: 'failed', paymentIntentId, refunded: 0, failure: failure ?? 'The payment was canceled.', paidAt: null };
+  return { status: null, paymentIntentId, refunded: 0, failure: null, paidAt: null };
+}
+
+/**
+ * Moves a payment forward to what Stripe says, never back: each step writes the timeline, the
+ * webhook event and (once) the customer result in the caller's transaction.
+ */
+export async function move(trx: Trx, accountId: string, row: Row, truth: Partial<Truth> & { status: PaymentStatus }, now: Date, caller: Caller | null): Promise<Row> {
+  let current = row;
+  const refundedBefore = Number(row.refunded_amount);
+  const refundedNow = Math.max(refundedBefore, Math.min(truth.refunded ?? 0, Number(row.amount)));
+  if (truth.paymentIntentId && !row.payment_intent_id) {
+    current = (await sql<Row>`update payments set payment_intent_id = ${truth.paymentIntentId} where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+  }
+  const target = truth.status;
+  const money = (n: number) => formatMinor(n, row.currency, 'en-US');
+  const step = async (status: PaymentStatus, set: RawBuilder<unknown>, type: string, description: string, webhook: string | null) => {
+    current = (await sql<Row>`update payments set status = ${status}, ${set} where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: row.id, ts: now, type, description, caller });
+    const result = RESULT_OF[status];
+    // once per outcome: a success after a declined card is a result of its own
+    if (result && (status === 'succeeded' || !row.ended_at)) {
+      await recordResult(trx, accountId, { app: PAYMENTS_APP, status: result, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
+    }
+    if (webhook) await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, webhook, eventData(current), now);
+  };
+  const paid = target === 'succeeded' || target === 'partially_refunded' || target === 'refunded';
+  if (RANK[target] > RANK[current.status]) {
+    if (paid && RANK[current.status] < RANK.succeeded) {
+      const paidAt = truth.paidAt ?? now;
+      await step('succeeded', sql`paid_at = ${paidAt}, ended_at = ${paidAt}, failure_reason = null`, 'succeeded', `Paid ${money(Number(row.amount))}`, 'payment.succeeded');
+    } else if (target === 'failed') {
+      await step('failed', sql`failure_reason = ${truth.failure ?? null}, ended_at = coalesce(ended_at, ${now})`, 'failed', `Payment failed${truth.failure ? `: ${truth.failure}` : ''}`, 'payment.failed');
+    } else if (target === 'expired') {
+      await step('expired', sql`ended_at = coalesce(ended_at, ${now})`, 'expired', 'The payment link expired unpaid', 'payment.expired');
+    }
+  }
+  if (paid && refundedNow > refundedBefore) {
+    const status: PaymentStatus = refundedNow >= Number(row.amount) ? 'refunded' : 'partially_refunded';
+    const description = status === 'refunded' ? `Refunded in full (${money(refundedNow)})` : `Refunded ${money(refundedNow - refundedBefore)} (${money(refundedNow)} of ${money(Number(row.amount))} in all)`;
+    await step(status, sql`refunded_amount = ${refundedNow}`, 'refunded', description, 'payment.refunded');
+  }
+  return current;
+}
+
+/** Re-reads the payment's Checkout Session from Stripe (outside any transaction). */
+export async function readTruth(deps: PaymentsDeps, row: Pick<Row, 'checkout_session_id' | 'stripe_account_id'>): Promise<Truth> {
+  const { stripe } = requireConnect(deps.config);
+  try {
+    const session = await stripe.checkout.sessions.retrieve(row.checkout_session_id!, { expand: ['payment_intent.latest_charge'] }, { stripeAccount: row.stripe_account_id });
+    return truthOf(session);
+  } catch (err) {
+    throw connectFailure(err);
+  }
+}
+
+/** Refunds all that is left, or `amount` (minor units) of it, on the connected account. */
+export async function refundPayment(deps: PaymentsDeps, accountId: string, id: string, amount: number | undefined, caller: Caller & { actor: Actor }): Promise<Payment> {
+  const { stripe } = requireConnect(deps.config);
+  const row = await deps.db.tenant(accountId, (trx) => lockRow(trx, accountId, id));
+  if (row.status !== 'succeeded' && row.status !== 'partially_refunded') {
+    throw new ApiError(409, 'NOT_REFUNDABLE', row.status === 'refunded' ? 'This payment is already refunded in full.' : 'Only a payment that succeeded can be refunded.');
+  }
+  const left = Number(row.amount) - Number(row.refunded_amount);
+  const give = amount ?? left;
+  if (give > left) {
+    throw new ApiError(400, 'VALIDATION_FAILED', `amount: At most ${formatMinor(left, row.currency, 'en-US')} is left to refund`, { amount: `At most ${formatMinor(left, row.currency, 'en-US')} is left to refund` });
+  }
+  if (!row.payment_intent_id) throw new ApiError(409, 'NOT_REFUNDABLE', 'Stripe has not told us the payment of this request yet. Try again in a moment.');
+  try {
+    await stripe.refunds.create(
+      { payment_intent: row.payment_intent_id, amount: give, metadata: { payment_id: id } },
+      // the same refund asked twice (a double click) is made once
+      { stripeAccount: row.stripe_account_id, idempotencyKey: `refund-${id}-${row.refunded_amount}-${give}` },
+    );
+  } catch (err) {
+    throw connectFailure(err);
+  }
+  const truth = await readTruth(deps, row);
+  const now = deps.now();
+  const done = await deps.db.tenant(accountId, async (trx) => {
+    const locked = await lockRow(trx, accountId, id);
+    // Stripe's own answer, or at least what it just accepted
+    const refunded = Math.max(truth.refunded, Number(row.refunded_amount) + give);
+    const status: PaymentStatus = refunded >= Number(locked.amount) ? 'refunded' : 'partially_refunded';
+    const updated = await move(trx, accountId, locked, { ...truth, status, refunded }, now, caller);
+    await audit(trx, accountId, caller.actor, {
+      namespace: PAYMENTS_APP,
+      description: `Refunded ${formatMinor(give, row.currency, 'en-US')} of the payment of ${formatMinor(Number(row.amount), row.currency, 'en-US')} from ${maskPhone(row.phone_number)}`,
+      event: 'payment.refunded',
+      at: now,
+    });
+    return updated;
+  });
+  return paymentOf(done);
+}
+
+/** The payment a Connect event is about, by the ids Stripe gives (ours in metadata first). */
+export function paymentRefOf(object: Record<string, unknown>): { paymentId: string | null; sessionId: string | null; intentId: string | null } {
+  const metadata = (object.metadata ?? {}) as Record<string, string>;
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const paymentId = typeof metadata.payment_id === 'string' && uuid.test(metadata.payment_id) ? metadata.payment_id : null;
+  if (object.object === 'checkout.session') return { paymentId, sessionId: String(object.id), intentId: typeof object.payment_intent === 'string' ? object.payment_intent : null };
+  if (object.object === 'payment_intent') return { paymentId, sessionId: null, intentId: String(object.id) };
+  if (object.object === 'charge') return { paymentId, sessionId: null, intentId: typeof object.payment_intent === 'string' ? object.payment_intent : null };
+  return { paymentId, sessionId: null, intentId: null };
+}
+
+export async function findPayment(trx: Trx, accountId: string, ref: ReturnType<typeof paymentRefOf>): Promise<Row | null> {
+  const conditions = [
+    ref.paymentId ? sql`id = ${ref.paymentId}` : null,
+    ref.sessionId ? sql`checkout_session_id = ${ref.sessionId}` : null,
+    ref.intentId ? sql`payment_intent_id = ${ref.intentId}` : null,
+  ].filter((c): c is NonNullable<typeof c> => c !== null);
+  if (!conditions.length) return null;
+  return (await sql<Row>`select * from payments where account_id = ${accountId} and (${sql.join(conditions, sql` or `)}) limit 1`.execute(trx)).rows[0] ?? null;
+}
+
+export const browserNonce = () => crypto.randomBytes(24).toString('base64url');
+export const hashOf = sha256Hex;

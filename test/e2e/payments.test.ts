@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, startServer } from './harness';
+import { startStripePeer, type StripePeer } from '../support/stripe-peer';
+import { addStripeConnect, type ConnectPeer } from '../support/stripe-connect-peer';
+
+// The Payments app as an admin of Globex uses it, on the built server against the loopback
+// Stripe: connect the Stripe account through Stripe's (loopback) authorize page, add a product,
+// request a payment, the customer pays on the (loopback) Checkout page and Stripe's signed event
+// reaches the server, the payment shows succeeded on the list and the dashboard, and is refunded.
+
+const ADMIN = 'owner@globex.test';
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function expectAccessible(page: Page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+const PHONE = '+15550107788';
+const CUSTOMER = 'CUST-PAY-E2E';
+
+describe('Payments in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let page: Page;
+  let peer: StripePeer;
+  let connect: ConnectPeer;
+  let webhookUrl = '';
+
+  beforeAll(async () => {
+    peer = await startStripePeer({ webhookSecret: 'whsec_billing_unused' });
+    connect = addStripeConnect(peer, {
+      clientId: 'ca_e2e_platform',
+      webhookSecret: 'whsec_connect_e2e',
+      deliver: async (payload, signature) => {
+        const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+        await res.arrayBuffer();
+        return res.status;
+      },
+    });
+    server = await startServer({
+      linkFor: [ADMIN],
+      env: {
+        STRIPE_CONNECT_CLIENT_ID: 'ca_e2e_platform',
+        STRIPE_CONNECT_SECRET_KEY: 'sk_test_e2e_platform',
+        STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect_e2e',
+        STRIPE_API_BASE: peer.url,
+        STRIPE_CONNECT_AUTHORIZE_URL: `${peer.url}/oauth/authorize`,
+      },
+    });
+    webhookUrl = `${server.url}/api/payments/stripe/webhook`;
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+    await page.goto(server.links[ADMIN]!);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await peer?.close();
+  });
+
+  it('the admin sends through the development outbox', async () => {
+    await page.goto(`${server.url}/settings/sms-configuration`);
+    const card = page.locator('[data-integration="dev-outbox"]');
+    await card.waitFor();
+    const button = card.getByRole('button', { name: 'Connect Development outbox' });
+    if (await button.isVisible()) await button.click();
+    await page.locator('[data-integration="dev-outbox"][data-connected="true"]').waitFor();
+  });
+
+  it('without Stripe the catalog says how to connect; Connect with Stripe goes through Stripe and back', async () => {
+    await page.goto(`${server.url}/payments/products`);
+    await page.getByText('Connect your Stripe account to keep a product catalog.').waitFor();
+    await page.goto(`${server.url}/payments/settings/stripe`);
+    await page.getByRole('button', { name: 'Connect with Stripe' }).click();
+    await page.waitForURL((u) => u.toString().startsWith(`${peer.url}/oauth/authorize`));
+    await page.getByRole('link', { name: 'Connect my Stripe account' }).click();
+    await page.getByText('Stripe is connected').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await page.goto(`${server.url}/payments/settings/stripe`);
+    const facts = page.getByRole('definition');
+    await facts.filter({ hasText: 'Globex Care Payments' }).waitFor();
+    await facts.filter({ hasText: /^acct_/ }).waitFor();
+    await facts.filter({ hasText: 'USD' }).waitFor();
+  });
+
+  let productId = '';
+  it('the admin adds a product to the catalog', async () => {
+    await page.goto(`${server.url}/payments/products`);
+    await page.getByRole('button', { name: 'Add a product' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Boiler service');
+    await dialog.getByLabel('Price').fill('49.00');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('table', { name: 'Products' }).getByRole('row').filter({ hasText: 'Boiler service' });
+    await row.getByText('$49.00').waitFor();
+    productId = (await row.locator('code').textContent())!;
+    expect(productId).toMatch(/^prod_/);
+  });
+
+  let sms = '';
+  it('a payment is requested from the dashboard and its link sent by SMS', async () => {
+    await page.goto(`${server.url}/payments`);
+    const form = page.getByRole('form', { name: 'Request a payment' });
+    await form.getByLabel('Phone number').fill(PHONE);
+    await form.getByLabel('Customer ID').fill(CUSTOMER);
+    await form.getByLabel(/Product ID/).fill(productId);
+    await form.getByRole('button', { name: 'Request a payment' }).click();
+    await page.getByTestId('action-status').getByText('Requested').waitFor();
+    const outbox = await page.context().newPage();
+    await outbox.goto(`${server.url}/dev/sms-outbox`);
+    const message = outbox.getByTestId('outbox-message').filter({ hasText: PHONE }).first();
+    await message.waitFor();
+    sms = (await message.locator('.sms-bubble').textContent()) ?? '';
+    await outbox.close();
+    expect(sms).toMatch(/\/c\/[A-Za-z0-9_-]{43}/);
+  });
+
+  it('the customer opens the link and pays on Stripe; the signed event marks it succeeded', async () => {
+    // the customer's phone: a browser of its own, 320 px wide
+    const customer = await (await browser.newContext({ viewport: { width: 320, height: 640 } })).newPage();
+    await customer.goto(sms.match(/https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/)![0]);
+    await customer.getByRole('heading', { name: 'Pay $49.00' }).waitFor();
+    await expectAccessible(customer);
+    expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await customer.getByRole('link', { name: 'Pay $49.00 by card' }).click();
+    await customer.getByRole('button', { name: 'Pay' }).click();
+    await customer.getByRole('heading', { name: 'Payment received' }).waitFor();
+    await customer.context().close();
+    expect(connect.events.find((e) => e.event.type === 'checkout.session.completed')!.status).toBe(200);
+  });
+
+  it('the list and the dashboard show it succeeded', async () => {
+    await page.goto(`${server.url}/payments/payments?customer=${CUSTOMER}`);
+    const row = page.getByRole('table', { name: 'Payments' }).getByRole('row').filter({ hasText: CUSTOMER });
+    await row.getByText('Succeeded').waitFor();
+    await row.getByText('$49.00').first().waitFor();
+    await expectAccessible(page);
+    await page.goto(`${server.url}/payments/products`);
+    await page.getByRole('table', { name: 'Products' }).waitFor();
+    await expectAccessible(page);
+    await page.goto(`${server.url}/payments/settings/stripe`);
+    await page.getByRole('button', { name: 'Disconnect' }).waitFor();
+    await expectAccessible(page);
+    await page.goto(`${server.url}/payments`);
+    await page.getByTestId('kpi-gross').getByText('$49.00').waitFor();
+    await page.getByTestId('kpi-requests').getByText('1').waitFor();
+  });
+
+  it('the admin refunds it after a confirmation', async () => {
+    await page.goto(`${server.url}/payments/payments?customer=${CUSTOMER}`);
+    const row = page.getByRole('table', { name: 'Payments' }).getByRole('row').filter({ hasText: CUSTOMER });
+    await row.getByRole('button', { name: /Open payment/ }).click();
+    const panel = page.getByRole('dialog');
+    await panel.getByRole('button', { name: 'Refund' }).click();
+    await page.getByRole('dialog', { name: /Refund \$49\.00\?/ }).getByRole('button', { name: 'Refund' }).click();
+    await page.getByText('Refunded in full ($49.00)').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('table', { name: 'Payments' }).getByRole('row').filter({ hasText: CUSTOMER }).getByText('Refunded', { exact: true }).waitFor();
+  });
+});
