@@ -1,5 +1,6 @@
 // Every app module registers itself with the frame when imported; adding an app is adding its
 // folder and one line here.
 import './one-time-passcode/module';
+import './document-signature/module';
 
 export { appModule, appModules } from './platform/registry';

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
@@ -16,10 +17,24 @@ import { resolveLink, type ResolvedLink } from './links';
 
 export type Branding = { name: string; logo: string; color: string };
 /** `script`: the name of a file in src/customer-pages, without `.ts` */
-export type PageAnswer = { title: string; body: Child; script?: string };
+/** `css`: extra rules for this page, under the response's nonce (style attributes are not allowed) */
+export type PageAnswer = { title: string; body: Child; script?: string; css?: string };
 export type CustomerPageHandler = (c: Context, link: ResolvedLink & { token: string }, branding: Branding) => Promise<PageAnswer> | PageAnswer;
+/** A form the page posts back to its own address (urlencoded fields); answers the next page. */
+export type CustomerFormHandler = (
+  c: Context,
+  link: ResolvedLink & { token: string },
+  branding: Branding,
+  form: Record<string, string>,
+) => Promise<PageAnswer & { status?: number }>;
 
 const handlers = new Map<string, CustomerPageHandler>();
+const formHandlers = new Map<string, CustomerFormHandler>();
+
+/** An app whose page has a form registers what a post of it does (e.g. sign a document). */
+export function registerCustomerForm(purpose: string, handler: CustomerFormHandler): void {
+  formHandlers.set(purpose, handler);
+}
 
 /** An app registers the page for each link purpose it sends (e.g. 'passkey.enroll'). */
 export function registerCustomerPage(purpose: string, handler: CustomerPageHandler): void {
@@ -41,14 +56,14 @@ async function accountOfHost(deps: Deps, host: string | undefined): Promise<stri
   return row?.account_id ?? null;
 }
 
-function Layout(props: { title: string; branding: Branding; nonce: string; script?: string; children: Child }) {
+function Layout(props: { title: string; branding: Branding; nonce: string; script?: string; css?: string; children: Child }) {
   const logo = props.branding.logo ? `data:image/svg+xml;base64,${Buffer.from(props.branding.logo).toString('base64')}` : null;
   const css = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,sans-serif;color:#111827;background:#F9FAFB}
 header{background:${props.branding.color};color:#fff;padding:12px 16px;display:flex;align-items:center;gap:12px}
 header img{height:32px;width:auto;max-width:40%;background:#fff;border-radius:4px;padding:2px}
 main{max-width:32rem;margin:0 auto;padding:16px}h1{font-size:1.25rem;margin:.5rem 0 1rem}
 a,button{color:${props.branding.color}}button{font:inherit;min-height:44px;padding:0 16px;border-radius:6px;border:0;background:${props.branding.color};color:#fff;width:100%}
-footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}`;
+footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}${props.css ?? ''}`;
   return (
     <html lang="en">
       <head>
@@ -90,14 +105,14 @@ function builtScripts(distDir: string | undefined): Map<string, string> {
 
 function render(c: Context, status: number, page: PageAnswer, branding: Branding, scripts: Map<string, string>) {
   const nonce = crypto.randomBytes(16).toString('base64');
-  c.header('content-security-policy', `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
+  c.header('content-security-policy', `default-src 'none'; img-src data: 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
   c.header('referrer-policy', 'no-referrer');
   c.header('x-content-type-options', 'nosniff');
   c.header('cache-control', 'no-store');
   return c.html(
     '<!doctype html>' +
       String(
-        <Layout title={page.title} branding={branding} nonce={nonce} script={page.script ? scripts.get(page.script) : undefined}>
+        <Layout title={page.title} branding={branding} nonce={nonce} css={page.css} script={page.script ? scripts.get(page.script) : undefined}>
           {page.body}
         </Layout>,
       ),
@@ -106,26 +121,59 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
 }
 
 export function customerPageRoutes(deps: Deps, distDir?: string) {
-  const app = new Hono();
+  const app = new Hono<{ Variables: { deps: Deps } }>();
+  // handlers reach the server's dependencies as API routes do (c.var.deps)
+  app.use('/c/*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
   const scripts = builtScripts(distDir);
-  app.get('/c/:token', async (c) => {
-    const token = c.req.param('token');
+  const resolve = async (c: Context) => {
+    const token = c.req.param('token') ?? '';
     const hostAccount = await accountOfHost(deps, c.req.header('host'));
     const link = await resolveLink(deps.db, token, deps.now());
     // a link of another account on this custom domain is as good as unknown
     const usable = link && (!hostAccount || hostAccount === link.accountId) ? link : null;
     const branding = usable ? await brandingOf(deps, usable.accountId) : hostAccount ? await brandingOf(deps, hostAccount) : DEFAULT_BRANDING;
-    const stateKey = !usable ? 'unknown' : usable.state === 'ok' ? null : usable.state;
+    const stateKey: keyof typeof STATE_PAGES | null = !usable ? 'unknown' : usable.state === 'ok' ? null : usable.state;
+    return { token, usable, branding, stateKey };
+  };
+  const statePage = (c: Context, stateKey: keyof typeof STATE_PAGES | null, branding: Branding) => {
+    const s = STATE_PAGES[stateKey ?? 'unknown'];
+    return render(c, s.status, { title: s.title, body: <p>{s.text}</p> }, branding, scripts);
+  };
+  const failed = (c: Context, purpose: string, err: unknown, branding: Branding) => {
+    deps.log(`customer page ${purpose} failed`, err);
+    return render(c, 500, { title: 'Something went wrong', body: <p>Please try again in a moment.</p> }, branding, scripts);
+  };
+  app.get('/c/:token', async (c) => {
+    const { token, usable, branding, stateKey } = await resolve(c);
     const handler = usable ? handlers.get(usable.purpose) : undefined;
-    if (stateKey || !handler) {
-      const s = STATE_PAGES[stateKey ?? 'unknown'];
-      return render(c, s.status, { title: s.title, body: <p>{s.text}</p> }, branding, scripts);
-    }
+    if (stateKey || !handler) return statePage(c, stateKey, branding);
     try {
       return render(c, 200, await handler(c, { ...usable!, token }, branding), branding, scripts);
     } catch (err) {
-      deps.log(`customer page ${usable!.purpose} failed`, err);
-      return render(c, 500, { title: 'Something went wrong', body: <p>Please try again in a moment.</p> }, branding, scripts);
+      return failed(c, usable!.purpose, err, branding);
+    }
+  });
+  // a drawn signature or a short form: never more than this
+  const formLimit = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.text('The form is too large.', 413) });
+  app.post('/c/:token', formLimit, async (c) => {
+    const { token, usable, branding, stateKey } = await resolve(c);
+    const handler = usable ? formHandlers.get(usable.purpose) : undefined;
+    if (stateKey || !handler) return statePage(c, stateKey, branding);
+    let form: Record<string, string>;
+    try {
+      const body = await c.req.parseBody();
+      form = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    } catch {
+      return render(c, 400, { title: 'This form could not be read', body: <p>Go back and send it again.</p> }, branding, scripts);
+    }
+    try {
+      const page = await handler(c, { ...usable!, token }, branding, form);
+      return render(c, page.status ?? 200, page, branding, scripts);
+    } catch (err) {
+      return failed(c, usable!.purpose, err, branding);
     }
   });
   return app;

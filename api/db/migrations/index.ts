@@ -20,6 +20,7 @@ import * as m0701 from './0701_apps_platform';
 import * as m0710 from './0710_task_list_indexes';
 import * as m0800 from './0800_billing';
 import * as m0900 from './0900_storage';
+import * as m0930 from './0930_document_signature';
 
 /** What a migration written in code may need from the server's configuration. */
 export type MigrationContext = { encryptionKey?: string };
@@ -27,4 +28,4 @@ export type MigrationContext = { encryptionKey?: string };
 /** SQL, and optionally a step in code (run in the system scope) for what SQL cannot do. */
 export type Migration = { id: string; sql: string; run?: (trx: Trx, context: MigrationContext) => Promise<void> };
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0930];
