@@ -18,7 +18,7 @@ async function upload(t: TestContext, bytes: Uint8Array, as = ADMIN, name = 'Ser
   return t.app.request(`/api/document-signature/documents?name=${encodeURIComponent(name)}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await t.tokenFor(as)}`, 'content-type': 'application/pdf', 'x-file-name': 'agreement.pdf' },
-    body: bytes,
+    body: Buffer.from(bytes),
   });
 }
 

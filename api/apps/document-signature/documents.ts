@@ -15,7 +15,6 @@ import {
   type SigPublishBody,
   type SigVersion,
 } from '../../contract/apps/document-signature';
-import { inspectPdf, PdfRefused } from './pdf';
 
 // Documents and their versions. An upload makes a document with a draft (version 1); the draft
 // is edited (name, fields) until Publish makes it immutable (the database refuses changes to a
@@ -66,6 +65,8 @@ function versionOf(deps: Deps, accountId: string, r: VersionRow): SigVersion {
 export async function checkedPdf(bytes: Uint8Array) {
   if (bytes.length === 0) throw new ApiError(400, 'PDF_EMPTY', 'The file is empty.');
   if (bytes.length > SIG_MAX_PDF_BYTES) throw new ApiError(413, 'PDF_TOO_LARGE', 'The PDF is larger than 20 MB.');
+  // pdf-lib loads on first use: the server starts without it
+  const { inspectPdf, PdfRefused } = await import('./pdf');
   try {
     return await inspectPdf(bytes);
   } catch (err) {

@@ -29,8 +29,8 @@ import {
 } from '../../contract/apps/document-signature';
 import type { ResultStatus } from '../../contract/results';
 import { versionFile, versionRow, type VersionRow } from './documents';
-import { sealPdf, sha256, type StampValue } from './pdf';
-import { signingCertificate } from './signing-certificate';
+import crypto from 'node:crypto';
+import type { StampValue } from './pdf';
 
 // Signature requests, in one place: /api/v1, the agent action, the console, the customer page,
 // the sealing job and the demo seed all call these functions.
@@ -410,6 +410,8 @@ export async function declineAsCustomer(deps: Deps, accountId: string, id: strin
  * a completed request is left alone, and each attempt starts from the original.
  */
 export async function sealRequest(deps: Deps, accountId: string, id: string): Promise<SigRequest> {
+  // the PDF and certificate libraries load on first use: the server starts without them
+  const [{ sealPdf }, { signingCertificate }] = await Promise.all([import('./pdf'), import('./signing-certificate')]);
   const cert = signingCertificate(deps.config);
   const input = await deps.db.tenant(accountId, async (trx) => {
     const row = (await sql<RequestRow>`select * from sig_requests where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
@@ -445,7 +447,7 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
       userAgent: row.signer_user_agent,
       consentText: row.consent_text,
       events: [...input.events, { time: signingTime.toISOString(), description: 'Sealed with the platform signing certificate' }],
-      originalSha256: sha256(input.original),
+      originalSha256: crypto.createHash('sha256').update(input.original).digest('hex'),
       certificateSubject: cert.subject,
     },
     cert,

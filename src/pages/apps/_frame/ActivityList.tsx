@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
@@ -60,7 +60,7 @@ function Filters({ initial, statuses, onApply }: { initial: ActivityFilters; sta
   );
 }
 
-function TaskPanel({ app, taskId, columns, noun, onClose }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void }) {
+function TaskPanel({ app, taskId, columns, noun, onClose, extra }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void; extra?: TaskExtra }) {
   const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) => a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }));
   return (
     <Dialog open onClose={onClose} title={`${noun} ${shortenId(taskId)}`} size="lg">
@@ -76,6 +76,7 @@ function TaskPanel({ app, taskId, columns, noun, onClose }: { app: AppDefinition
                   </div>
                 ))}
               </dl>
+              {extra?.(taskId, task.reload)}
               <h3 className="card-title">Timeline</h3>
               <ol className="timeline" aria-label="Timeline">
                 {task.data.events.map((e, i) => (
@@ -98,6 +99,9 @@ function TaskPanel({ app, taskId, columns, noun, onClose }: { app: AppDefinition
   );
 }
 
+/** What an app adds to a task's panel (downloads, actions); `reload` refreshes the panel after a change. */
+export type TaskExtra = (taskId: string, reload: () => void) => ReactNode;
+
 type ActivityListProps = {
   app: AppDefinition;
   /** the page's title, e.g. 'Authentications' */
@@ -106,10 +110,11 @@ type ActivityListProps = {
   noun: string;
   columns: TaskColumn[];
   statuses: readonly string[];
+  extra?: TaskExtra;
 };
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, extra }: ActivityListProps) {
   const api = useApi();
   const search = useSearch();
   const [location, navigate] = useLocation();
@@ -212,7 +217,7 @@ export function ActivityList({ app, title, noun, columns, statuses }: ActivityLi
           onNext={() => page.data?.nextKey && setPaging({ filterKey, keys: [...keys, page.data.nextKey] })}
         />
       </Card>
-      {session && <TaskPanel app={app} taskId={session} columns={columns} noun={noun} onClose={closeTask} />}
+      {session && <TaskPanel app={app} taskId={session} columns={columns} noun={noun} onClose={closeTask} extra={extra} />}
     </div>
   );
 }
