@@ -106,6 +106,12 @@ async function buildUi() {
     const rel = (o) => path.relative(outdir, path.join(root, o));
     fs.writeFileSync(path.join(outdir, 'index.html'), html({ base: e.base, script: rel(entryOut), css: cssOut.map(rel) }));
     fs.copyFileSync(path.join(root, 'src/assets/favicon.svg'), path.join(outdir, 'favicon.svg'));
+    // pdf.js for the document field editor, served as its own files and imported at run time
+    // (bundling it would put esbuild's class-field helpers into the entry's shared chunk)
+    fs.mkdirSync(path.join(outdir, 'vendor/pdfjs'), { recursive: true });
+    for (const f of ['pdf.min.mjs', 'pdf.worker.min.mjs']) {
+      fs.copyFileSync(path.join(root, 'node_modules/pdfjs-dist/legacy/build', f), path.join(outdir, 'vendor/pdfjs', f.replace(/\.mjs$/, '.js')));
+    }
     let min = 0;
     let gzip = 0;
     for (const f of initialFiles(result.metafile, entryOut)) {

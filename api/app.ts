@@ -36,6 +36,7 @@ import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
 import { idvConsoleRoutes } from './apps/identity-verification/routes';
 import { idvCustomerRoutes } from './apps/identity-verification/customer-page';
+import { SIG_OWN_BODY_LIMIT, sigConsoleRoutes } from './apps/document-signature/routes';
 
 export type AppOptions = {
   /** where the built UI lives (dist/); absent in API tests */
@@ -55,7 +56,8 @@ export function createApi(deps: Deps) {
   const limit = bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError(413, 'BODY_TOO_LARGE', 'The request body is too large.'); } });
   // Only where a body can be: asking a GET for its body makes the Node adapter build a full
   // Request object, a cost every read would pay for nothing.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)));
+  // Routes that take files (a PDF upload) set their own, larger limit.
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' || SIG_OWN_BODY_LIMIT.test(c.req.path) ? next() : limit(c, next)));
 
   // Public: no session needed.
   api.get('/health', (c) => c.json({ ok: true }));
@@ -93,6 +95,7 @@ export function createApi(deps: Deps) {
   for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
   authed.route('/', idvConsoleRoutes);
   authed.route('/', paymentsConsoleRoutes);
+  authed.route('/', sigConsoleRoutes);
   authed.route('/', appActionRoutes);
   authed.route('/', eformRoutes);
   authed.route('/', appConsoleRoutes);

@@ -5,5 +5,6 @@ import './passkeys/module';
 import './identity-verification/module';
 import './e-form/module';
 import './payments/module';
+import './document-signature/module';
 
 export { appModule, appModules } from './platform/registry';

@@ -38,6 +38,32 @@ export function registerCustomerPageAction(purpose: string, handler: CustomerPag
   actions.set(purpose, { handler, maxBodyBytes });
 }
 
+/** A form the page posts back to its own address (urlencoded fields); answers the next page. */
+export type CustomerFormHandler = (
+  c: Context,
+  link: ResolvedLink & { token: string },
+  branding: Branding,
+  form: Record<string, string>,
+) => Promise<PageAnswer>;
+
+/** A page action whose body is a plain urlencoded form (e.g. sign a document): at most 1 MB. */
+export function registerCustomerForm(purpose: string, handler: CustomerFormHandler): void {
+  registerCustomerPageAction(
+    purpose,
+    async (c, link, branding) => {
+      let form: Record<string, string>;
+      try {
+        const body = await c.req.parseBody();
+        form = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      } catch {
+        return { status: 400, title: 'This form could not be read', body: <p>Go back and send it again.</p> };
+      }
+      return handler(c, link, branding, form);
+    },
+    1024 * 1024,
+  );
+}
+
 const DEFAULT_BRANDING: Branding = { name: 'Switchboard', logo: '', color: '#1F2937' };
 
 async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
@@ -104,7 +130,7 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
   const nonce = crypto.randomBytes(16).toString('base64');
   // a page's script may call back only to this origin (e.g. a WebAuthn ceremony's options)
   const connect = page.script ? " connect-src 'self';" : '';
-  c.header('content-security-policy', `default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';${connect} form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
+  c.header('content-security-policy', `default-src 'none'; img-src data: 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';${connect} form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
   c.header('referrer-policy', 'no-referrer');
   c.header('x-content-type-options', 'nosniff');
   c.header('cache-control', 'no-store');

@@ -583,6 +583,74 @@ export interface PaymentStripeEventsTable {
   processed_at: Generated<Date>;
 }
 
+export interface SigDocumentsTable {
+  id: Generated<string>;
+  account_id: string;
+  name: string;
+  created_at: Date;
+  created_by: string;
+  updated_at: Date;
+}
+
+export interface SigDocumentVersionsTable {
+  id: Generated<string>;
+  account_id: string;
+  document_id: string;
+  version: number;
+  state: 'draft' | 'published';
+  name: string;
+  file_id: string;
+  file_name: string;
+  page_count: number;
+  page_sizes: { width: number; height: number }[];
+  fields: Generated<unknown[]>;
+  page_image_ids: Generated<string[]>;
+  created_at: Date;
+  created_by: string;
+  published_at: Date | null;
+  published_by: string | null;
+}
+
+export interface SigRequestsTable {
+  id: Generated<string>;
+  account_id: string;
+  document_id: string;
+  version_id: string;
+  version: number;
+  document_name: string;
+  signer_name: string;
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  status: 'sent' | 'opened' | 'signed' | 'completed' | 'declined' | 'expired' | 'cancelled';
+  sends: Generated<number>;
+  consent_text: string;
+  created_at: Date;
+  expires_at: Date;
+  opened_at: Date | null;
+  signed_at: Date | null;
+  completed_at: Date | null;
+  ended_at: Date | null;
+  decline_reason: string | null;
+  signer_ip: string | null;
+  signer_user_agent: string | null;
+  original_file_id: string;
+  original_sha256: string;
+  content_sha256: string | null;
+  signed_file_id: string | null;
+  signed_sha256: string | null;
+  seal_attempts: Generated<number>;
+  seal_error: string | null;
+}
+
+export interface SigFieldValuesTable {
+  account_id: string;
+  request_id: string;
+  field_id: string;
+  value: string | null;
+  image_file_id: string | null;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   admins: AdminsTable;
@@ -632,4 +700,8 @@ export interface Schema {
   stripe_oauth_states: StripeOauthStatesTable;
   payments: PaymentsTable;
   payment_stripe_events: PaymentStripeEventsTable;
+  sig_documents: SigDocumentsTable;
+  sig_document_versions: SigDocumentVersionsTable;
+  sig_requests: SigRequestsTable;
+  sig_field_values: SigFieldValuesTable;
 }

@@ -60,7 +60,7 @@ function Filters({ initial, statuses, onApply }: { initial: ActivityFilters; sta
   );
 }
 
-function TaskPanel({ app, taskId, columns, noun, onClose, actions }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void; actions?: TaskActions }) {
+function TaskPanel({ app, taskId, columns, noun, onClose, actions, extra }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void; actions?: TaskActions; extra?: TaskExtra }) {
   const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) => a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }));
   return (
     <Dialog open onClose={onClose} title={`${noun} ${shortenId(taskId)}`} size="lg">
@@ -77,6 +77,7 @@ function TaskPanel({ app, taskId, columns, noun, onClose, actions }: { app: AppD
                 ))}
               </dl>
               {actions?.(task.data, task.reload)}
+              {extra?.(taskId, task.reload)}
               <h3 className="card-title">Timeline</h3>
               <ol className="timeline" aria-label="Timeline">
                 {task.data.events.map((e, i) => (
@@ -101,6 +102,8 @@ function TaskPanel({ app, taskId, columns, noun, onClose, actions }: { app: AppD
 
 /** what an app lets an admin do with one task in its detail (e.g. Refund), given a reload */
 export type TaskActions = (task: TaskDetail, reload: () => void) => ReactNode;
+/** What an app adds to a task's panel (downloads, actions); `reload` refreshes the panel after a change. */
+export type TaskExtra = (taskId: string, reload: () => void) => ReactNode;
 
 type ActivityListProps = {
   app: AppDefinition;
@@ -113,10 +116,11 @@ type ActivityListProps = {
   /** the app's own view of one task (a review screen), shown instead of the timeline panel */
   Detail?: ComponentType<{ app: AppDefinition; taskId: string; onClose: () => void }>;
   taskActions?: TaskActions;
+  extra?: TaskExtra;
 };
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail, taskActions }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, Detail, taskActions, extra }: ActivityListProps) {
   const api = useApi();
   const search = useSearch();
   const [location, navigate] = useLocation();
@@ -229,6 +233,7 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
             columns={columns}
             noun={noun}
             onClose={closeTask}
+            extra={extra}
             actions={taskActions && ((task, reload) => taskActions(task, () => (reload(), page.reload())))}
           />
         ))}

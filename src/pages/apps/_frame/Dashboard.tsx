@@ -18,6 +18,8 @@ import { TaskCell } from './task-cells';
 const Chart = lazy(() => import('../../../ui/Chart'));
 
 const SECOND_SERIES_COLOR = '#64748B';
+/** series past the second (a chart by status) */
+const MORE_SERIES_COLORS = ['#16A34A', '#DC2626', '#D97706', '#0891B2', '#DB2777', '#4B5563'];
 
 export function formatTile(tile: Pick<KpiTile, 'format' | 'currency'>, value: number): string {
   if (tile.format === 'money') return formatMinor(value, tile.currency ?? 'usd');
@@ -92,7 +94,7 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
     () =>
       (dashboard.data?.series ?? []).map((s, i) => ({
         label: s.label,
-        color: i === 0 ? app.color : SECOND_SERIES_COLOR,
+        color: i === 0 ? app.color : i === 1 ? SECOND_SERIES_COLOR : MORE_SERIES_COLORS[(i - 2) % MORE_SERIES_COLORS.length]!,
         // money series come in minor units: the chart's axis reads major ones
         points: s.points.map((p) => ({ date: p.date, count: s.currency ? toMajor(p.value, s.currency) : p.value })),
       })),

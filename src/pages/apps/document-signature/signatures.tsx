@@ -1,0 +1,74 @@
+import type { AppDefinition } from '../../../../api/contract/apps';
+import { SIG_COLUMNS, SIG_OPEN_STATUSES, SIG_STATUSES, type SigRequestFiles } from '../../../../api/contract/apps/document-signature';
+import type { ActionResult } from '../../../../api/contract/platform';
+import { errorMessage } from '../../../api/client';
+import { useApi, useQuery } from '../../../api/hooks';
+import { Button } from '../../../ui/Button';
+import { toast } from '../../../ui/Toast';
+import { ActivityList } from '../_frame/ActivityList';
+
+/** The signature panel's downloads and actions, under the request's facts. */
+function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: string; reload: () => void }) {
+  const api = useApi();
+  const files = useQuery(`${app.id}:files:${taskId}`, (a, signal) => a.get<SigRequestFiles>(`/${app.id}/signatures/${encodeURIComponent(taskId)}/files`, { signal }));
+  const run = async (key: 'cancel' | 'resend') => {
+    try {
+      const result = await api.create<ActionResult>(`/${app.id}/actions/${key}`, { taskId, input: {} });
+      toast.success(result.message);
+      files.reload();
+      reload();
+    } catch (err) {
+      toast.error(key === 'cancel' ? 'The request could not be cancelled' : 'The link could not be sent again', errorMessage(err));
+      throw err;
+    }
+  };
+  const data = files.data;
+  if (!data) return null;
+  const open = SIG_OPEN_STATUSES.includes(data.request.status);
+  return (
+    <div className="sig-files">
+      <p>
+        {data.request.documentName}, version {data.request.version}, to {data.request.signerName}. Expires {new Date(data.request.expiresAt).toLocaleString()}.
+        {data.request.declineReason && <> Declined: “{data.request.declineReason}”.</>}
+      </p>
+      <div className="sig-files-actions">
+        {data.signedUrl && (
+          <a className="btn btn-primary" href={data.signedUrl} download>
+            Download signed PDF
+          </a>
+        )}
+        <a className="btn btn-secondary" href={data.originalUrl} download>
+          Download original
+        </a>
+        {open && (
+          <>
+            <Button onClick={() => run('resend')} successLabel="Sent">
+              Resend link
+            </Button>
+            <Button variant="danger" onClick={() => run('cancel')} successLabel="Cancelled">
+              Cancel request
+            </Button>
+          </>
+        )}
+      </div>
+      {data.request.signedSha256 && (
+        <p className="muted">
+          SHA-256 of the signed PDF: <code>{data.request.signedSha256}</code>
+        </p>
+      )}
+    </div>
+  );
+}
+
+export default function Signatures({ app }: { app: AppDefinition }) {
+  return (
+    <ActivityList
+      app={app}
+      title="Signatures"
+      noun="Signature request"
+      columns={SIG_COLUMNS}
+      statuses={SIG_STATUSES}
+      extra={(taskId, reload) => <SignatureFiles app={app} taskId={taskId} reload={reload} />}
+    />
+  );
+}

@@ -1,0 +1,242 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
+import { makeEncryptedPdf, makePdf } from '../support/pdfs';
+import { expireDueRequests, sealRequest } from '../../api/apps/document-signature/service';
+import type { SigDocument, SigRequest, SigVersion } from '../../api/contract/apps/document-signature';
+
+const ADMIN = 'owner@acme.test';
+const SIGNATURE = { id: 'sig1', kind: 'signature', page: 0, x: 0.1, y: 0.7, w: 0.4, h: 0.08, label: 'Signature', required: true } as const;
+const NAME = { id: 'name1', kind: 'fullName', page: 0, x: 0.1, y: 0.6, w: 0.4, h: 0.04, label: 'Full name', required: true } as const;
+const AGREE = { id: 'ok1', kind: 'checkbox', page: 1, x: 0.1, y: 0.2, w: 0.04, h: 0.03, label: 'I read page 2', required: true } as const;
+
+async function upload(t: TestContext, bytes: Uint8Array, as = ADMIN, name = 'Service agreement') {
+  return t.app.request(`/api/document-signature/documents?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await t.tokenFor(as)}`, 'content-type': 'application/pdf', 'x-file-name': 'agreement.pdf' },
+    body: Buffer.from(bytes),
+  });
+}
+
+async function v1(t: TestContext, key: string, method: string, p: string, body?: unknown) {
+  return t.call(method, `/v1${p}`, { body, headers: { authorization: `Bearer ${key}` } });
+}
+
+/** The link the development outbox holds for a number: its token. */
+async function lastLink(t: TestContext, to: string): Promise<string> {
+  const res = await t.call('GET', '/dev/sms-outbox', { as: ADMIN });
+  const list = (await res.json()) as { to: string; body: string }[];
+  return list.find((m) => m.to === to)!.body.match(/\/c\/([A-Za-z0-9_-]{43})/)![1]!;
+}
+
+async function page(t: TestContext, token: string, form?: Record<string, string>, ua = 'Mozilla/5.0 (Signer phone)') {
+  return t.app.request(`/c/${token}`, {
+    method: form ? 'POST' : 'GET',
+    headers: { 'user-agent': ua, 'x-forwarded-for': '203.0.113.9', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    body: form ? new URLSearchParams(form).toString() : undefined,
+  });
+}
+
+async function publishedDocument(t: TestContext): Promise<SigDocument> {
+  const doc = (await (await upload(t, await makePdf(2))).json()) as SigDocument;
+  expect((await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, { as: ADMIN, body: { name: 'Service agreement', fields: [SIGNATURE, NAME, AGREE] } })).status).toBe(200);
+  expect((await t.call('POST', `/document-signature/documents/${doc.id}/publish`, { as: ADMIN, body: {} })).status).toBe(201);
+  return doc;
+}
+
+let counter = 0;
+const freshPhone = () => `+1415666${String(1000 + counter++).padStart(4, '0')}`;
+
+function pdfsig(bytes: Buffer): string {
+  const file = path.join(os.tmpdir(), `sealed-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.pdf`);
+  fs.writeFileSync(file, bytes);
+  try {
+    return execFileSync('pdfsig', [file], { encoding: 'utf8' });
+  } catch (err) {
+    // pdfsig exits non-zero for an invalid signature; its report is what we check
+    return String((err as { stdout?: string }).stdout ?? '');
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
+  const t = useTestContext(kind);
+  let key: string;
+  beforeAll(async () => {
+    expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
+    expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    key = ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+  });
+
+  it('refuses a file that is not a PDF, an encrypted PDF and a damaged PDF, saying which', async () => {
+    const notPdf = await upload(t, Buffer.from('Just some text, not a document.'));
+    expect(notPdf.status).toBe(400);
+    expect(await notPdf.json()).toMatchObject({ code: 'NOT_A_PDF', message: expect.stringContaining('not a PDF') });
+    const encrypted = await upload(t, await makeEncryptedPdf());
+    expect(encrypted.status).toBe(400);
+    expect(await encrypted.json()).toMatchObject({ code: 'PDF_ENCRYPTED', message: expect.stringContaining('encrypted') });
+    const damaged = await upload(t, Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\ngarbage without end'));
+    expect(damaged.status).toBe(400);
+    expect(await damaged.json()).toMatchObject({ code: 'PDF_UNREADABLE' });
+    const large = await upload(t, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(20 * 1024 * 1024 + 10, 32)]));
+    expect(large.status).toBe(413);
+    const docs = (await (await t.call('GET', '/document-signature/documents', { as: ADMIN })).json()) as SigDocument[];
+    expect(docs).toHaveLength(0);
+  });
+
+  it('a published version never changes: edits open version 2, and history names who and when', async () => {
+    const doc = await publishedDocument(t);
+    const v1doc = (await (await t.call('GET', `/document-signature/documents/${doc.id}/versions/1`, { as: ADMIN })).json()) as SigVersion;
+    expect(v1doc).toMatchObject({ state: 'published', version: 1, pageCount: 2, publishedBy: 'Olivia Owens' });
+    expect(v1doc.fields).toHaveLength(3);
+    // the database itself refuses to change a published version
+    await expect(t.db.system((trx) => sql`update sig_document_versions set name = 'changed' where document_id = ${doc.id} and version = 1`.execute(trx))).rejects.toThrow(/cannot be changed/);
+    const edited = await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, { as: ADMIN, body: { name: 'Service agreement 2026', fields: [SIGNATURE] } });
+    expect(edited.status).toBe(200);
+    expect(await edited.json()).toMatchObject({ version: 2, state: 'draft', name: 'Service agreement 2026' });
+    const again = (await (await t.call('GET', `/document-signature/documents/${doc.id}/versions/1`, { as: ADMIN })).json()) as SigVersion;
+    expect(again.name).toBe('Service agreement');
+    expect(again.fields).toHaveLength(3);
+    const history = (await (await t.call('GET', `/document-signature/documents/${doc.id}/history`, { as: ADMIN })).json()) as { versions: { version: number; state: string; publishedBy: string | null }[] };
+    expect(history.versions.map((h) => [h.version, h.state])).toEqual([[2, 'draft'], [1, 'published']]);
+  });
+
+  it('a request for a draft version is refused; a request records the published version it sent', async () => {
+    const doc = (await (await upload(t, await makePdf(1))).json()) as SigDocument;
+    const draftOnly = await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: freshPhone(), signerName: 'Ada Lovelace' });
+    expect(draftOnly.status).toBe(409);
+    expect(await draftOnly.json()).toMatchObject({ code: 'VERSION_NOT_PUBLISHED' });
+    const published = await publishedDocument(t);
+    await t.call('PUT', `/document-signature/documents/${published.id}/draft`, { as: ADMIN, body: { name: 'Next', fields: [SIGNATURE] } });
+    const draft = await v1(t, key, 'POST', '/signatures', { documentId: published.id, version: 2, phoneNumber: freshPhone(), signerName: 'Ada Lovelace' });
+    expect(draft.status).toBe(409);
+    const sent = await v1(t, key, 'POST', '/signatures', { documentId: published.id, phoneNumber: freshPhone(), signerName: 'Ada Lovelace', customerRef: 'CUST-1' });
+    expect(sent.status).toBe(201);
+    expect(await sent.json()).toMatchObject({ status: 'sent', version: 1, documentName: 'Service agreement', signerName: 'Ada Lovelace', sends: 1 });
+  });
+
+  it('the signer opens, signs, and the sealed PDF verifies with pdfsig; one changed byte breaks it', async () => {
+    const doc = await publishedDocument(t);
+    const phone = freshPhone();
+    const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Grace Hopper' })).json()) as SigRequest;
+    const token = await lastLink(t, phone);
+    const view = await page(t, token);
+    expect(view.status).toBe(200);
+    const html = await view.text();
+    expect(html).toContain('Grace Hopper');
+    expect(html).toContain('I agree that my electronic signature');
+    expect(((await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest).status).toBe('opened');
+
+    // a required box left empty: 400, the page says which, nothing stored
+    const missing = await page(t, token, { action: 'sign', sig_typed_sig1: 'Grace Hopper', field_name1: 'Grace Hopper', consent: 'on' });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain('I read page 2: tick this box');
+
+    const signed = await page(t, token, { action: 'sign', sig_typed_sig1: 'Grace B. Hopper', field_name1: 'Grace Brewster Hopper', field_ok1: 'on', consent: 'on' });
+    expect(signed.status).toBe(200);
+    expect(await signed.text()).toContain('Signed. Thank you');
+    const done = await sealRequest(t.deps, t.account('acme').id, sent.id);
+    expect(done.status).toBe('completed');
+    expect(done.signedSha256).toMatch(/^[0-9a-f]{64}$/);
+
+    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string; originalUrl: string };
+    const sealed = Buffer.from(await (await t.app.request(files.signedUrl)).arrayBuffer());
+    const report = pdfsig(sealed);
+    expect(report).toContain('Signature is Valid');
+    expect(report).toContain('Total document signed');
+    const text = execFileSync('pdftotext', ['-', '-'], { input: sealed, encoding: 'utf8' });
+    expect(text).toContain('Grace Brewster Hopper');
+    expect(text).toContain('Certificate of completion');
+    expect(text).toContain('203.0.113.9');
+    expect(text).toContain('Mozilla/5.0 (Signer phone)');
+    expect(text).toContain(done.originalSha256);
+
+    // change one byte inside the signed range (a letter of the document information)
+    const at = sealed.indexOf('/Producer');
+    expect(at).toBeGreaterThan(0);
+    const tampered = Buffer.from(sealed);
+    tampered[at + 2] = tampered[at + 2]! ^ 0x01;
+    const broken = pdfsig(tampered);
+    expect(broken).toContain('Signature Validation: Digest Mismatch');
+    expect(broken).not.toContain('Signature is Valid');
+
+    // sealing again starts from the original: the completed request is left as it is
+    expect((await sealRequest(t.deps, t.account('acme').id, sent.id)).signedSha256).toBe(done.signedSha256);
+    const original = Buffer.from(await (await t.app.request(files.originalUrl)).arrayBuffer());
+    expect(execFileSync('pdftotext', ['-', '-'], { input: original, encoding: 'utf8' })).not.toContain('Grace Brewster Hopper');
+
+    // the timeline is the audit trail
+    const detail = (await (await t.call('GET', `/document-signature/tasks/${sent.id}`, { as: ADMIN })).json()) as { events: { type: string; ip: string | null }[] };
+    expect(detail.events.map((e) => e.type)).toEqual(['sent', 'opened', 'signed', 'completed']);
+    // the link is spent
+    expect((await page(t, token)).status).toBe(410);
+  });
+
+  it('a signer can decline with a reason; the webhook says so', async () => {
+    const doc = await publishedDocument(t);
+    await t.call('POST', '/document-signature/webhooks', { as: ADMIN, body: { url: 'https://example.com/hook', eventTypes: ['document.declined'], enabled: true } });
+    const phone = freshPhone();
+    const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Alan Turing' })).json()) as SigRequest;
+    const token = await lastLink(t, phone);
+    expect((await page(t, token, { action: 'decline', reason: '' })).status).toBe(400);
+    const declined = await page(t, token, { action: 'decline', reason: 'The fee is wrong' });
+    expect(declined.status).toBe(200);
+    const got = (await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest;
+    expect(got).toMatchObject({ status: 'declined', declineReason: 'The fee is wrong' });
+    const events = await t.db.system((trx) => sql<{ type: string; payload: { data: { id: string } } }>`select type, payload from webhook_events where type = 'document.declined'`.execute(trx));
+    expect(events.rows.some((e) => e.payload.data.id === sent.id)).toBe(true);
+  });
+
+  it('a request nobody signs expires after its days (fake clock); cancel and resend only while open', async () => {
+    const doc = await publishedDocument(t);
+    const phone = freshPhone();
+    const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Edsger Dijkstra', expiresInDays: 2 })).json()) as SigRequest;
+    const firstToken = await lastLink(t, phone);
+    const resent = await v1(t, key, 'POST', `/signatures/${sent.id}/resend`, {});
+    expect(resent.status).toBe(200);
+    expect(await resent.json()).toMatchObject({ sends: 2 });
+    expect((await page(t, firstToken)).status).toBe(410);
+    const saved = t.clock.now;
+    t.clock.now = new Date(saved.getTime() + 2 * 86_400_000 + 1000);
+    try {
+      expect(await expireDueRequests(t.deps)).toBeGreaterThanOrEqual(1);
+      expect(((await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest).status).toBe('expired');
+      expect((await v1(t, key, 'POST', `/signatures/${sent.id}/cancel`, {})).status).toBe(409);
+    } finally {
+      t.clock.now = saved;
+    }
+    const other = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: freshPhone(), signerName: 'Barbara Liskov' })).json()) as SigRequest;
+    const cancelled = await t.call('POST', '/document-signature/actions/cancel', { as: ADMIN, body: { taskId: other.id, input: {} } });
+    expect(cancelled.status).toBe(201);
+    expect(await cancelled.json()).toMatchObject({ status: 'cancelled' });
+  });
+
+  it("another account's documents and requests are not found", async () => {
+    const doc = await publishedDocument(t);
+    const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: freshPhone(), signerName: 'Ken Thompson' })).json()) as SigRequest;
+    const other = 'owner@globex.test';
+    expect((await t.call('GET', `/document-signature/documents/${doc.id}/versions/1`, { as: other })).status).toBe(404);
+    expect((await t.call('GET', `/document-signature/documents/${doc.id}/history`, { as: other })).status).toBe(404);
+    expect((await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, { as: other, body: { name: 'x', fields: [] } })).status).toBe(404);
+    expect((await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: other })).status).toBe(404);
+    const globexKey = ((await (await t.call('GET', '/accounts/developer', { as: other })).json()) as { secretKey: string }).secretKey;
+    expect((await v1(t, globexKey, 'GET', `/signatures/${sent.id}`)).status).toBe(404);
+  });
+
+  it('the dashboard counts sent and completed requests and the list shows them', async () => {
+    const dash = await t.call('GET', '/document-signature/dashboard?days=7', { as: ADMIN });
+    expect(dash.status).toBe(200);
+    const body = (await dash.json()) as { tiles: { key: string; value: number }[]; series: { key: string }[] };
+    expect(body.tiles.find((x) => x.key === 'sent')!.value).toBeGreaterThan(0);
+    expect(body.tiles.find((x) => x.key === 'completed')!.value).toBeGreaterThanOrEqual(1);
+    expect(body.series.map((s) => s.key)).toContain('completed');
+    const list = await t.call('GET', '/document-signature/tasks', { as: ADMIN });
+    expect(list.status).toBe(200);
+    expect(Number(list.headers.get('x-count'))).toBeGreaterThan(0);
+  });
+});
