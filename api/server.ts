@@ -8,8 +8,7 @@ import { createApp } from './app';
 import { openRuntime } from './runtime';
 import { DEMO_ACCOUNTS, hasAnyAccount, seedDemo } from './db/seed';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
-import { createDevIdp } from './identity/dev-idp';
-import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
+import { devIdpOptions, devSsoClient, lazyDevIdp } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
 import { startAppJobs } from './apps/platform/jobs';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
@@ -32,12 +31,12 @@ async function main() {
     seedHistory = true;
     console.log('Seeded the demo accounts (Acme Support, Globex Care, Switchboard staff).');
   }
-  if (db.kind === 'pglite') await refreshStatistics(db);
+  if (db.kind === 'pglite') await refreshStatistics(db, { onlyStale: true });
   const stopMaintenance = startEmbeddedMaintenance(db, deps.log);
   const app = createApp(deps, { distDir });
   const listener = getRequestListener(app.fetch);
   // The development identity provider shares our port under /dev-idp; config refuses it in production.
-  const devIdp = config.devIdp && config.env !== 'production' ? await createDevIdp(devIdpOptions(config)) : null;
+  const devIdp = config.devIdp && config.env !== 'production' ? lazyDevIdp(devIdpOptions(config)) : null;
   const server = http.createServer((req, res) => (devIdp?.matches(req.url) ? devIdp.handle(req, res) : listener(req, res)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

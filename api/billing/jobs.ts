@@ -75,7 +75,7 @@ export async function settleTrials(deps: Deps, now: Date): Promise<void> {
  * because Stripe keeps one meter event per identifier.
  */
 export async function reportOverage(deps: Deps, now: Date): Promise<number> {
-  const configured = stripeOf(deps.config);
+  const configured = await stripeOf(deps.config);
   if (!configured) return 0;
   const { stripe, settings } = configured;
   await deps.db.system(async (trx) => {

@@ -10,7 +10,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { usageOf } from '../routes/billing-data';
 import { creditsPerDay } from '../apps/platform/credits';
-import { requireStripe, stripeFailure, stripeOf } from './stripe';
+import { requireStripe, stripeConfigured, stripeFailure, stripeOf } from './stripe';
 import { applySubscription, HANDLED_EVENTS, subscriptionIdOf } from './subscriptions';
 
 // What the billing screens and Stripe's webhook do. Every Stripe call happens outside a
@@ -89,7 +89,7 @@ export async function overview(deps: Deps, session: Session, apps: AppId[]): Pro
     const byApp = new Map(rows.map((r) => [r.app, r]));
     const customer = await trx.selectFrom('billing_customers').select(['stripe_customer_id', 'billing_email']).where('account_id', '=', session.accountId).executeTakeFirst();
     return {
-      configured: !!stripeOf(deps.config),
+      configured: stripeConfigured(deps.config),
       billingEmail: customer?.billing_email ?? null,
       hasCustomer: !!customer?.stripe_customer_id,
       apps: BILLABLE.filter((a) => apps.includes(a.id)).map((a) => billingAppOf(a.id, byApp.get(a.id))),
@@ -121,7 +121,7 @@ export async function detail(deps: Deps, session: Session, app: AppId): Promise<
     const used = new Map((await creditsPerDay(trx, session.accountId, app, previousStart)).map((d) => [d.day, d.credits]));
     return {
       ...billing,
-      configured: !!stripeOf(deps.config),
+      configured: stripeConfigured(deps.config),
       daily: { current: days(start, new Date(Math.min(end.getTime(), now.getTime() + DAY)), used), previous: days(previousStart, start, used) },
     };
   });
@@ -170,7 +170,7 @@ export async function startCheckout(deps: Deps, session: Session, app: AppId): P
   assertBillable(app);
   const before = await deps.db.tenant(session.accountId, (trx) => rowOf(trx, session.accountId, app));
   refuseSubscribe(app, before);
-  const { stripe, settings, price } = requireStripe(deps.config, app);
+  const { stripe, settings, price } = await requireStripe(deps.config, app);
   if (before?.checkout_session_id && before.checkout_url) {
     // One open checkout per app: asking again answers the same page, so a double click
     // (or two admins) cannot buy two subscriptions.
@@ -241,7 +241,7 @@ async function cancelDuplicate(deps: Deps, stripe: Stripe, id: string): Promise<
 /** The return from Checkout: the session is read back from Stripe (not trusted from the URL) and applied. */
 export async function confirmCheckout(deps: Deps, session: Session, app: AppId, sessionId: string): Promise<BillingApp> {
   assertBillable(app);
-  const { stripe } = requireStripe(deps.config);
+  const { stripe } = await requireStripe(deps.config);
   let checkout: Stripe.Checkout.Session;
   try {
     checkout = await stripe.checkout.sessions.retrieve(sessionId);
@@ -269,7 +269,7 @@ async function subscribedRow(deps: Deps, session: Session, app: AppId): Promise<
 /** Cancel at the period's end (or withdraw that): Stripe is told, and its answer is applied. */
 export async function setCancelAtPeriodEnd(deps: Deps, session: Session, app: AppId, cancel: boolean): Promise<BillingApp> {
   const row = await subscribedRow(deps, session, app);
-  const { stripe } = requireStripe(deps.config);
+  const { stripe } = await requireStripe(deps.config);
   let sub: Stripe.Subscription;
   try {
     sub = await stripe.subscriptions.update(row.stripe_subscription_id, { cancel_at_period_end: cancel });
@@ -296,7 +296,7 @@ async function customerOf(deps: Deps, session: Session): Promise<string> {
 }
 
 export async function portalUrl(deps: Deps, session: Session): Promise<string> {
-  const { stripe } = requireStripe(deps.config);
+  const { stripe } = await requireStripe(deps.config);
   const customer = await customerOf(deps, session);
   try {
     const portal = await stripe.billingPortal.sessions.create({ customer, return_url: `${deps.config.publicUrl}/settings/billing` });
@@ -307,7 +307,7 @@ export async function portalUrl(deps: Deps, session: Session): Promise<string> {
 }
 
 export async function invoices(deps: Deps, session: Session): Promise<Invoice[]> {
-  const configured = stripeOf(deps.config);
+  const configured = await stripeOf(deps.config);
   if (!configured) return [];
   const customer = await deps.db.tenant(session.accountId, (trx) =>
     trx.selectFrom('billing_customers').select('stripe_customer_id').where('account_id', '=', session.accountId).executeTakeFirst(),
@@ -341,7 +341,7 @@ export async function setBillingEmail(deps: Deps, session: Session, email: strin
     return row.stripe_customer_id;
   });
   // Stripe sends invoices and receipts to the customer's e-mail.
-  const configured = stripeOf(deps.config);
+  const configured = await stripeOf(deps.config);
   if (customer && configured) {
     try {
       await configured.stripe.customers.update(customer, { email });
@@ -358,7 +358,7 @@ export async function setBillingEmail(deps: Deps, session: Session, email: strin
  * for Stripe to send again.
  */
 export async function handleStripeEvent(deps: Deps, rawBody: string, signature: string | undefined): Promise<'processed' | 'duplicate' | 'ignored'> {
-  const configured = stripeOf(deps.config);
+  const configured = await stripeOf(deps.config);
   if (!configured) throw new ApiError(503, 'BILLING_NOT_CONFIGURED', 'Billing is not configured on this server.');
   const { stripe, settings } = configured;
   if (!signature) throw new ApiError(400, 'BAD_SIGNATURE', 'The Stripe-Signature header is missing.');
@@ -385,7 +385,7 @@ export async function handleStripeEvent(deps: Deps, rawBody: string, signature: 
 
 /** Ends a Stripe subscription now (an app moved to an Enterprise contract); a failure is logged for staff. */
 export async function endStripeSubscription(deps: Deps, subscriptionId: string): Promise<void> {
-  const configured = stripeOf(deps.config);
+  const configured = await stripeOf(deps.config);
   if (!configured) return;
   try {
     await configured.stripe.subscriptions.cancel(subscriptionId);

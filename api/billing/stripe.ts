@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../config';
 import { APPS, type AppId } from '../contract/apps';
 import { ApiError } from '../http/errors';
@@ -45,31 +45,45 @@ export function stripeSettings(config: Config): StripeSettings | null {
   return { secretKey, webhookSecret, prices, overagePrices, meterEvent: raw.STRIPE_METER_EVENT?.trim() || 'switchboard_credits', apiBase };
 }
 
-const clients = new WeakMap<Config, { settings: StripeSettings; stripe: Stripe } | null>();
+/** Whether billing is configured, without loading the Stripe library. */
+export function stripeConfigured(config: Config): boolean {
+  return stripeSettings(config) !== null;
+}
 
-/** The Stripe client and settings of this server, or null when billing is not configured. */
-export function stripeOf(config: Config): { settings: StripeSettings; stripe: Stripe } | null {
-  if (clients.has(config)) return clients.get(config)!;
-  const settings = stripeSettings(config);
-  let value: { settings: StripeSettings; stripe: Stripe } | null = null;
-  if (settings) {
-    const base = settings.apiBase;
-    const stripe = new Stripe(settings.secretKey, {
-      ...(base
-        ? {
-            host: base.hostname,
-            port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
-            protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
-          }
-        : {}),
-      maxNetworkRetries: base ? 0 : 2,
-      timeout: 20_000,
-      appInfo: { name: 'Switchboard' },
-    });
-    value = { settings, stripe };
+type Configured = { settings: StripeSettings; stripe: Stripe };
+const clients = new WeakMap<Config, Promise<Configured | null>>();
+
+/**
+ * The Stripe client and settings of this server, or null when billing is not configured. The
+ * library is loaded with the first Stripe call, not with every start.
+ */
+export function stripeOf(config: Config): Promise<Configured | null> {
+  let value = clients.get(config);
+  if (!value) {
+    value = makeClient(config);
+    clients.set(config, value);
   }
-  clients.set(config, value);
   return value;
+}
+
+async function makeClient(config: Config): Promise<Configured | null> {
+  const settings = stripeSettings(config);
+  if (!settings) return null;
+  const { default: Stripe } = await import('stripe');
+  const base = settings.apiBase;
+  const stripe = new Stripe(settings.secretKey, {
+    ...(base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+          protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
+        }
+      : {}),
+    maxNetworkRetries: base ? 0 : 2,
+    timeout: 20_000,
+    appInfo: { name: 'Switchboard' },
+  });
+  return { settings, stripe };
 }
 
 export function notConfigured(what = 'Subscribing'): ApiError {
@@ -81,8 +95,8 @@ export function notConfigured(what = 'Subscribing'): ApiError {
 }
 
 /** Stripe and the app's price, or BILLING_NOT_CONFIGURED. */
-export function requireStripe(config: Config, app?: AppId): { settings: StripeSettings; stripe: Stripe; price: string } {
-  const value = stripeOf(config);
+export async function requireStripe(config: Config, app?: AppId): Promise<Configured & { price: string }> {
+  const value = await stripeOf(config);
   if (!value) throw notConfigured();
   const price = app ? value.settings.prices[app] : '';
   if (app && !price) throw notConfigured(`subscribing to this app (STRIPE_PRICE_${envName(app)} is not set)`);

@@ -1,7 +1,8 @@
 import { devIdpClient, DEV_IDP_PATH, type Config } from '../config';
 import { DEMO_ACCOUNTS } from '../db/seed';
 import { redirectUriFor } from './flows';
-import type { DevIdpOptions } from './dev-idp';
+import type { DevIdp, DevIdpOptions } from './dev-idp';
+import { mountMatcher } from './dev-idp-mount';
 
 /**
  * The development provider as the server mounts it: the Google-type and Microsoft-type clients
@@ -25,4 +26,30 @@ export function devIdpOptions(config: Config): DevIdpOptions {
 export function devSsoClient(config: Config) {
   const sso = devIdpClient(config.sessionSecret, config.publicUrl, 'sso');
   return { discoveryUrl: `${sso.issuer}/.well-known/openid-configuration`, clientId: sso.clientId, clientSecret: sso.clientSecret };
+}
+
+/**
+ * The development provider, built on its first request: oidc-provider and its key pair cost a
+ * few hundred milliseconds of every start, and most starts never sign in through it.
+ */
+export function lazyDevIdp(options: DevIdpOptions): DevIdp {
+  const mountPath = new URL(options.issuer).pathname.replace(/\/$/, '');
+  let built: Promise<DevIdp> | null = null;
+  return {
+    issuer: options.issuer,
+    mountPath,
+    matches: mountMatcher(mountPath),
+    handle(req, res) {
+      built ??= import('./dev-idp').then((m) => m.createDevIdp(options));
+      built.then(
+        (idp) => idp.handle(req, res),
+        (err: unknown) => {
+          built = null; // a later request tries again
+          console.error('The development identity provider could not start:', err);
+          if (!res.headersSent) res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('The development identity provider could not start; see the server log.');
+        },
+      );
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import crypto from 'node:crypto';
 import Provider, { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair } from 'jose';
+import { mountMatcher } from './dev-idp-mount';
 
 // The development identity provider: a real OpenID Connect provider (oidc-provider) that stands
 // in for the Google-type, Microsoft-type and SSO providers on a machine with no internet and no
@@ -218,7 +219,7 @@ export async function createDevIdp(options: DevIdpOptions): Promise<DevIdp> {
   return {
     issuer: options.issuer,
     mountPath,
-    matches: (url) => !!url && (url === mountPath || url.startsWith(`${mountPath}/`) || url.startsWith(`${mountPath}?`)),
+    matches: mountMatcher(mountPath),
     handle(req, res) {
       const m = req.url?.match(interactionRoute);
       if (m) {

@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import type { Deps } from '../deps';
 import type { Config, OidcClientSettings } from '../config';
 import { OutboundError, outboundFetch, outboundPolicy } from '../integrations/outbound';
@@ -7,6 +7,9 @@ import { ApiError } from '../http/errors';
 // The one OpenID Connect client path every sign-in uses (Google-type, Microsoft-type, SSO):
 // discovery, authorization code with PKCE, state and nonce, and the ID token's issuer, audience,
 // expiry and nonce checked by openid-client.
+
+// Loaded with the first sign-in through a provider, not with every start.
+const openidClient = () => import('openid-client');
 
 /** A fetch for the identity provider's endpoints (discovery, token, keys). */
 export type OidcFetch = (url: string, init: client.CustomFetchOptions) => Promise<Response>;
@@ -77,6 +80,7 @@ export async function discover(deps: Pick<Deps, 'config' | 'now' | 'oidcFetch'>,
   const insecure = deps.config.env !== 'production';
   // Our clock may differ from the process clock in tests; ID token expiry is judged by ours.
   const skew = Math.round((deps.now().getTime() - Date.now()) / 1000);
+  const client = await openidClient();
   return client.discovery(
     new URL(settings.issuer),
     settings.clientId,
@@ -94,6 +98,7 @@ export type AuthorizationStart = { url: string; state: string; nonce: string; co
 
 /** A fresh authorize URL with PKCE (S256), state and nonce; the caller keeps the three secrets. */
 export async function authorizationUrl(config: client.Configuration, redirectUri: string, extra: Record<string, string> = {}): Promise<AuthorizationStart> {
+  const client = await openidClient();
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -128,6 +133,7 @@ export async function finishAuthorization(
   current.searchParams.set('state', params.state);
   if (params.iss) current.searchParams.set('iss', params.iss);
   let claims: client.IDToken | undefined;
+  const client = await openidClient();
   try {
     const tokens = await client.authorizationCodeGrant(config, current, {
       pkceCodeVerifier: expected.codeVerifier,

@@ -2,7 +2,12 @@ import dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
+
+// undici is loaded with the first outbound call (webhook, log shipping, SMS), not with every start.
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | null = null;
+const loadUndici = (): Promise<Undici> => (undiciModule ??= import('undici'));
 import { errorText } from '../http/error-text';
 
 // Every call the server makes to an address a customer typed in (lookup endpoints, log
@@ -162,8 +167,8 @@ export function checkUrl(raw: string | URL, policy: OutboundPolicy): URL {
  * An undici connector that refuses non-public targets at connect time and pins names to the
  * addresses it checked.
  */
-function guardedConnector(policy: OutboundPolicy, lookup: LookupAll): buildConnector.connector {
-  const connect = buildConnector({ timeout: 10_000, ...(policy.ca ? { ca: [...tls.rootCertificates, policy.ca] } : {}) });
+function guardedConnector(undici: Undici, policy: OutboundPolicy, lookup: LookupAll): buildConnector.connector {
+  const connect = undici.buildConnector({ timeout: 10_000, ...(policy.ca ? { ca: [...tls.rootCertificates, policy.ca] } : {}) });
   return (options, callback) => {
     const hostname = stripBrackets(options.hostname);
     const port = options.port || defaultPort(options.protocol);
@@ -190,12 +195,12 @@ function guardedConnector(policy: OutboundPolicy, lookup: LookupAll): buildConne
 
 const agents = new Map<string, Agent>();
 
-function agentFor(policy: OutboundPolicy, lookup: LookupAll | undefined): Dispatcher {
-  if (lookup) return new Agent({ connect: guardedConnector(policy, lookup) });
+function agentFor(undici: Undici, policy: OutboundPolicy, lookup: LookupAll | undefined): Dispatcher {
+  if (lookup) return new undici.Agent({ connect: guardedConnector(undici, policy, lookup) });
   const key = `${(policy.allowHosts ?? []).join(',')}|${policy.ca ?? ''}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({ connect: guardedConnector(policy, defaultLookup), keepAliveTimeout: 4_000 });
+    agent = new undici.Agent({ connect: guardedConnector(undici, policy, defaultLookup), keepAliveTimeout: 4_000 });
     agents.set(key, agent);
   }
   return agent;
@@ -256,7 +261,8 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = options.maxRedirects ?? 0;
-  const dispatcher = agentFor(options, options.lookup);
+  const undici = await loadUndici();
+  const dispatcher = agentFor(undici, options, options.lookup);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -270,9 +276,9 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
   let body = init.body;
   try {
     for (let hop = 0; ; hop++) {
-      let res: Awaited<ReturnType<typeof undiciFetch>>;
+      let res: Awaited<ReturnType<Undici['fetch']>>;
       try {
-        res = await undiciFetch(target, { method, headers: init.headers, body, redirect: 'manual', signal: controller.signal, dispatcher });
+        res = await undici.fetch(target, { method, headers: init.headers, body, redirect: 'manual', signal: controller.signal, dispatcher });
       } catch (err) {
         throw unwrap(err, timedOut, init);
       }

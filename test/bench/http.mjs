@@ -53,8 +53,25 @@ async function waitForHealth(url, child) {
   throw new Error('the server did not answer /api/health within 30 s');
 }
 
-function load(url, headers) {
-  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+/** CPU time (user + system, ms) and resident memory (MB) of a process, from /proc. */
+function usage(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  return { cpuMs: (Number(f[11]) + Number(f[12])) * 10, rssMb: rss };
+}
+
+/**
+ * One load run, with the server's CPU time per answered request: on a machine shared with other
+ * work the requests per second swing, the CPU one request costs the server much less.
+ */
+async function load(url, headers, pid) {
+  const before = usage(pid);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const after = usage(pid);
+  result.cpuUsPerRequest = ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total);
+  result.rssMb = after.rssMb;
+  return result;
 }
 
 function pgbench(databaseUrl, script) {
@@ -119,6 +136,8 @@ async function main() {
     server = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, server);
+    await new Promise((r) => setTimeout(r, 2000));
+    const idle = usage(server.pid);
     const headers = { authorization: `Bearer ${token}` };
     const check = await fetch(`${url}/api/admins/bootstrap`, { headers });
     if (check.status !== 200) throw new Error(`bootstrap answered ${check.status}: ${await check.text()}`);
@@ -128,9 +147,9 @@ async function main() {
     const failures = [...new Set(burst.filter((b) => !b.startsWith('200')))];
     if (failures.length) console.log('  concurrent bootstrap calls failed:', failures.slice(0, 3));
     await autocannon({ url: `${url}/api/admins/bootstrap`, connections: CONNECTIONS, duration: 2, headers }); // warm-up
-    const boot = await load(`${url}/api/admins/bootstrap`, headers);
-    const list = await load(`${url}/api/admins`, headers);
-    const health = await load(`${url}/api/health`, {});
+    const boot = await load(`${url}/api/admins/bootstrap`, headers, server.pid);
+    const list = await load(`${url}/api/admins`, headers, server.pid);
+    const health = await load(`${url}/api/health`, {}, server.pid);
     // pgbench's session check needs the session id; older tokens (no sessions table) read the admin
     const reads = claims.sid
       ? bootstrapScript(claims)
@@ -143,10 +162,11 @@ async function main() {
     );
 
     const bad = boot.non2xx + boot.errors + list.non2xx + list.errors;
-    console.log(`\nHTTP hot path on PostgreSQL (${os.cpus().length} cores, ${CONNECTIONS} connections, ${SECONDS} s each, ${path.basename(ROOT)})`);
-    console.log(`  GET /api/health            ${health.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(health.latency.p50)}  p99 ${ms(health.latency.p99)}`);
-    console.log(`  GET /api/admins/bootstrap  ${boot.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(boot.latency.p50)}  p99 ${ms(boot.latency.p99)}`);
-    console.log(`  GET /api/admins            ${list.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(list.latency.p50)}  p99 ${ms(list.latency.p99)}`);
+    console.log(`\nHTTP hot path on PostgreSQL (${os.cpus().length} cores, ${CONNECTIONS} connections, ${SECONDS} s each, ${ROOT}, load average ${os.loadavg()[0].toFixed(1)})`);
+    console.log(`  server idle RSS ${idle.rssMb.toFixed(0)} MB; after the loads ${health.rssMb.toFixed(0)} MB`);
+    console.log(`  GET /api/health            ${health.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(health.latency.p50)}  p99 ${ms(health.latency.p99)}  server CPU ${health.cpuUsPerRequest.toFixed(0)} µs/request`);
+    console.log(`  GET /api/admins/bootstrap  ${boot.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(boot.latency.p50)}  p99 ${ms(boot.latency.p99)}  server CPU ${boot.cpuUsPerRequest.toFixed(0)} µs/request`);
+    console.log(`  GET /api/admins            ${list.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(list.latency.p50)}  p99 ${ms(list.latency.p99)}  server CPU ${list.cpuUsPerRequest.toFixed(0)} µs/request`);
     console.log(`  pgbench, same reads        ${bench.tps.toFixed(0).padStart(6)} tps    (10 clients, prepared, latency ${ms(bench.latency)})`);
     console.log(`  pgbench, server's SQL      ${served.tps.toFixed(0).padStart(6)} tps    (account and branding joined, as the server now reads them)`);
     console.log(`  bootstrap / pgbench        ${(boot.requests.average / bench.tps).toFixed(2)}×   (target ≥ 0.5×; p99 target ≤ 20 ms); against the server's own SQL ${(boot.requests.average / served.tps).toFixed(2)}×`);
