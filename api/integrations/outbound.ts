@@ -7,7 +7,7 @@ import type { Agent, buildConnector, Dispatcher } from 'undici';
 // undici is loaded with the first outbound call (webhook, log shipping, SMS), not with every start.
 type Undici = typeof import('undici');
 let undiciModule: Promise<Undici> | null = null;
-const loadUndici = (): Promise<Undici> => (undiciModule ??= import('undici'));
+export const loadUndici = (): Promise<Undici> => (undiciModule ??= import('undici'));
 import { errorText } from '../http/error-text';
 
 // Every call the server makes to an address a customer typed in (lookup endpoints, log
@@ -210,8 +210,8 @@ function agentFor(undici: Undici, policy: OutboundPolicy, lookup: LookupAll | un
  * The guarded connection pool, for clients that build their own HTTP requests (the S3 SDK's
  * request handler in api/storage/s3.ts): the same connect-time address checks and DNS pinning.
  */
-export function outboundDispatcher(policy: OutboundPolicy): Dispatcher {
-  return agentFor(policy, undefined);
+export async function outboundDispatcher(policy: OutboundPolicy): Promise<Dispatcher> {
+  return agentFor(await loadUndici(), policy, undefined);
 }
 
 function unwrap(err: unknown, timedOut: boolean, sent: OutboundInit): OutboundError {

@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { HeaderBag, HttpHandlerOptions, HttpRequest, HttpResponse, QueryParameterBag } from '@smithy/types';
-import { request as undiciRequest } from 'undici';
 import type { Config } from '../config';
 import type { StorageTestAnswer, StorageTestFailure } from '../contract/storage';
 import { errorText } from '../http/error-text';
-import { OutboundError, checkUrl, outboundDispatcher, outboundPolicy, type OutboundPolicy } from '../integrations/outbound';
+import { OutboundError, checkUrl, loadUndici, outboundDispatcher, outboundPolicy, type OutboundPolicy } from '../integrations/outbound';
 
 // An account's S3-compatible bucket. The endpoint is typed by a customer, so every request goes
 // through the outbound guard (api/integrations/outbound.ts): the SDK is given a request handler
@@ -69,11 +68,11 @@ class GuardedHttpHandler {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers as HeaderBag)) if (!HOP_HEADERS.has(k.toLowerCase())) headers[k] = v;
     try {
-      const res = await undiciRequest(target, {
+      const res = await (await loadUndici()).request(target, {
         method: req.method as 'GET',
         headers,
         body: req.body as Buffer | Readable | string | undefined,
-        dispatcher: outboundDispatcher(this.policy),
+        dispatcher: await outboundDispatcher(this.policy),
         signal: options.abortSignal as AbortSignal | undefined,
         headersTimeout: 15_000,
         bodyTimeout: 30_000,
