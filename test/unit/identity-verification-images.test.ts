@@ -17,7 +17,7 @@ describe('photos from the customer page', () => {
 
   it('EXIF with GPS, XMP and IPTC segments are removed and the image bytes are kept', () => {
     const xmp = app(0xe1, 'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><exif:GPSLatitude>51,30.4N</exif:GPSLatitude></x:xmpmeta>');
-    const iptc = app(0xed, 'Photoshop 3.0\08BIM\x04\x04 City: London');
+    const iptc = app(0xed, 'Photoshop 3.0\x008BIM\x04\x04 City: London');
     const dirty = makeJpeg(2, 2, (bx, by) => 30 + bx * 100 + by * 50, [exifGpsSegment(), xmp, iptc]);
     const out = stripJpeg(dirty)!;
     expect(out.removed).toEqual(['EXIF', 'XMP', 'IPTC']);
