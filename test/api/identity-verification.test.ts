@@ -321,6 +321,22 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     expect(await t.db.tenant(acme, (trx) => readFile(t.deps, trx, acme, files[0]!.file_id))).toBeNull();
   });
 
+  it('the agent action starts a session; cancelling it through /api/v1 voids the link', async () => {
+    const phone = freshPhone();
+    const res = await t.call('POST', '/identity-verification/actions/start', { as: STAFF, body: { input: { phoneNumber: phone, customerRef: 'CUST-AGENT', expectedDateOfBirth: '' } } });
+    expect(res.status).toBe(201);
+    const result = (await res.json()) as { taskId: string; status: string; message: string };
+    expect(result).toMatchObject({ status: 'link_sent', message: `Link sent to +1 •••• •• ${phone.slice(-4)}. Ask the caller to open it and follow the steps.` });
+    const bad = await t.call('POST', '/identity-verification/actions/start', { as: STAFF, body: { input: { phoneNumber: phone, customerRef: 'X', expectedDateOfBirth: '1974-02-30' } } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(((await bad.json()) as { fields: Record<string, string> }).fields)).toEqual(['input.expectedDateOfBirth']);
+    const token = await lastLink(t, STAFF, phone);
+    const cancelled = await v1(t, key, 'POST', `/idv/sessions/${result.taskId}/cancel`, {});
+    expect(((await cancelled.json()) as Session).status).toBe('cancelled');
+    expect((await page(t, token)).status).toBe(410);
+    expect((await post(t, token, 'document', { documentType: 'passport' })).headers.get('location')).toBe(`/c/${token}`);
+  });
+
   it('a link not finished in time expires by the sweep, with its webhook', async () => {
     const phone = freshPhone();
     const { id } = (await (await v1(t, key, 'POST', '/idv/sessions', { customerRef: 'CUST-EXP', phoneNumber: phone })).json()) as Session;

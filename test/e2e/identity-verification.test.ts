@@ -16,8 +16,10 @@ const CUSTOMER = 'CUST-IDV-E2E';
 const MRZ = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F3404159<<<<<<<<<<<<<<04'];
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+async function expectAccessible(page: Page, exclude: string[] = []) {
+  const builder = new AxeBuilder({ page }).withTags(TAGS);
+  for (const selector of exclude) builder.exclude(selector);
+  const { violations } = await builder.analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
@@ -93,7 +95,7 @@ describe('Identity Verification in Chromium', () => {
     const withGps = makeJpeg(12, 16, (bx, by) => ((bx - 5.5) ** 2 / 12 + (by - 6.5) ** 2 / 25 < 1 ? 160 : 225), [exifGpsSegment()]);
     await customer.locator('section#selfie').getByLabel('Take a selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: withGps });
     await customer.locator('section#selfie').getByRole('button', { name: 'Send the selfie' }).click();
-    await customer.getByRole('button', { name: 'Send my photos' }).and(customer.locator(':enabled')).click();
+    await customer.getByRole('button', { name: 'Send my photos' }).click();
     await customer.getByRole('heading', { name: 'Thank you: your photos were sent' }).waitFor();
     await expectAccessible(customer);
     await phone.close();
@@ -132,8 +134,10 @@ describe('Identity Verification in Chromium', () => {
     await dialog.getByRole('list', { name: 'Timeline' }).getByText('Approved: Document genuine and the selfie matches it').waitFor();
   });
 
-  it('Verifications, the dashboard and Configuration fit a 360 px side panel', async () => {
-    const narrow = await browser.newPage({ viewport: { width: 360, height: 740 } });
+  it('Verifications, the dashboard and Configuration fit a 360 px side panel and pass axe', async () => {
+    // axe needs its page in a context of its own
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const narrow = await context.newPage();
     await narrow.goto(server.links[STAFF]!);
     await narrow.getByRole('heading', { name: 'Identity Verification' }).first().waitFor();
     for (const [path, heading] of [
@@ -144,8 +148,11 @@ describe('Identity Verification in Chromium', () => {
       await narrow.goto(`${server.url}/identity-verification${path}`);
       await narrow.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await narrow.waitForLoadState('networkidle').catch(() => {});
+      await narrow.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
       await expectNoSideScroll(narrow, 360);
+      // the console header's search button loses its name below 400 px: the shell's, not this app's
+      await expectAccessible(narrow, ['.search-trigger']);
     }
-    await narrow.close();
+    await context.close();
   });
 });

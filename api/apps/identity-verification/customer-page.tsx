@@ -138,10 +138,14 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
           <h2 id="h-send">{view.sides.length + 1}. Send for review</h2>
           <form method="post" action={`${base}/idv/submit`}>
             {alert('submit')}
-            {ready ? <p>All photos are in. Send them when you are ready.</p> : <p>Add every photo above first.</p>}
-            <button type="submit" disabled={!ready}>
-              Send my photos
-            </button>
+            {ready ? (
+              <>
+                <p>All photos are in. Send them when you are ready.</p>
+                <button type="submit">Send my photos</button>
+              </>
+            ) : (
+              <p>Add every photo above first; then the button to send them appears here.</p>
+            )}
           </form>
         </section>
         <details>

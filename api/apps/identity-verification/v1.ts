@@ -1,10 +1,10 @@
 import {
+  IdvCancelBodySchema,
   IdvIdParamSchema,
   IdvSessionSchema,
   IdvStartBodySchema,
   type IdvStartBody,
 } from '../../contract/apps/identity-verification';
-import * as v from 'valibot';
 import { apiCaller } from '../platform/caller';
 import { requestOrigin } from '../platform/console-routes';
 import type { V1Operation } from '../platform/v1-spec';
@@ -12,7 +12,6 @@ import { cancelSession, getSession, startSession } from './service';
 
 const TAG = 'Identity Verification';
 const notFound = { status: 404, code: 'NOT_FOUND' };
-const CancelBodySchema = v.object({ agent: v.optional(v.nullable(v.pipe(v.string('agent must be text'), v.trim(), v.maxLength(200, 'agent has at most 200 characters')))) });
 
 export const IDV_V1: V1Operation[] = [
   {
@@ -55,7 +54,7 @@ export const IDV_V1: V1Operation[] = [
     summary: 'Cancel an identity verification',
     tag: TAG,
     params: IdvIdParamSchema,
-    body: CancelBodySchema,
+    body: IdvCancelBodySchema,
     answer: IdvSessionSchema,
     statuses: [200],
     errors: [notFound],

@@ -104,6 +104,9 @@ export const IdvStartBodySchema = v.object({
 });
 export type IdvStartBody = v.InferOutput<typeof IdvStartBodySchema>;
 
+/** POST /api/v1/idv/sessions/{id}/cancel (body optional) */
+export const IdvCancelBodySchema = v.object({ agent: optionalText('agent', 200) });
+
 export const IdvIdParamSchema = v.object({ id: v.pipe(v.string(), v.uuid('id is not a session id')) });
 
 export const IDV_CHECKS = [
