@@ -70,6 +70,11 @@ export const ActionResultSchema = v.object({
   message: v.string(),
   /** the app's own view of the task (for OTP: the OtpVerification of the v1 API) */
   task: v.record(v.string(), v.unknown()),
+  /**
+   * the task can still change elsewhere (the customer, Stripe, expiry) and is followed live;
+   * absent means "while the status is pending"
+   */
+  open: v.optional(v.boolean()),
 });
 export type ActionResult = v.InferOutput<typeof ActionResultSchema>;
 

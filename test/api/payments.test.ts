@@ -305,6 +305,10 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     expect(short.status).toBe(400);
     const fractional = await v1(t, key, 'POST', '/payments', { phoneNumber: freshPhone(), amount: 12.5, description: 'x' });
     expect(fractional.status).toBe(400);
+    // a key the pattern admits but no instant or id is: refused before the database, list and export
+    const fake = encodeURIComponent('0000-00-00T00:00:00.000000Z_0-e-ca-e-00-00b-0c0000f0-cb0c-b--0-b');
+    expect((await t.call('GET', `/payments/tasks?lastKey=${fake}`, { as: OWNER })).status).toBe(400);
+    expect((await t.call('GET', `/payments/tasks/export?lastKey=${fake}`, { as: OWNER })).status).toBe(400);
   });
 
   it("another account's payment is not found", async () => {

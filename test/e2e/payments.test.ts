@@ -130,6 +130,8 @@ describe('Payments in Chromium', () => {
     await customer.getByRole('button', { name: 'Pay' }).click();
     await customer.getByRole('heading', { name: 'Payment received' }).waitFor();
     await customer.context().close();
+    // the agent's status follows it live
+    await page.getByTestId('action-status').getByText('Succeeded').waitFor();
     expect(connect.events.find((e) => e.event.type === 'checkout.session.completed')!.status).toBe(200);
   });
 

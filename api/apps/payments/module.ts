@@ -91,7 +91,8 @@ function actionResult(p: Payment): ActionResult {
     partially_refunded: `Paid ${money}; ${formatMinor(p.refundedAmount, p.currency, 'en-US')} refunded.`,
     refunded: `Paid ${money}, then refunded in full.`,
   };
-  return { taskId: p.id, status: p.status, message: messages[p.status] ?? p.status, task: p };
+  // followed live while the customer may still pay
+  return { taskId: p.id, status: p.status, message: messages[p.status] ?? p.status, task: p, open: p.status === 'requested' || p.status === 'opened' };
 }
 
 function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {

@@ -148,8 +148,10 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const { accountId, timeZone } = c.var.session;
     const filter = filterOf(module, query, timeZone);
     const { db, now, log } = c.var.deps;
+    // checked before the first byte: a bad key is a 400, not a broken stream
+    const first = parseKey(query.lastKey);
     async function* rows() {
-      let after = parseKey(query.lastKey);
+      let after = first;
       for (;;) {
         const batch = await db.tenant(accountId, (trx) => module.listTasks(trx, accountId, filter, after, EXPORT_BATCH));
         for (const row of batch) {

@@ -95,7 +95,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
   onChangeRef.current = onChange;
   const starters = actions.filter((a) => !a.needsTask);
   const followUps = actions.filter((a) => a.needsTask);
-  const pending = result?.status === 'pending';
+  const pending = result ? (result.open ?? result.status === 'pending') : false;
 
   const update = (next: ActionResult) => {
     setResult(next);
@@ -104,16 +104,16 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
 
   // While the task is pending its status can change elsewhere (expiry, the customer, the API).
   useEffect(() => {
-    if (!result || result.status !== 'pending') return;
+    if (!result || !pending) return;
     const taskId = result.taskId;
     const timer = setInterval(() => {
       api.get<ActionResult>(taskStatusPath(app, taskId)).then(
-        (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message) ? (onChangeRef.current?.(next), next) : current)),
+        (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message || current.open !== next.open) ? (onChangeRef.current?.(next), next) : current)),
         () => {},
       );
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [api, app, result?.taskId, result?.status]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [api, app, result?.taskId, pending]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const run = (action: AppAction) => async (input: Record<string, string>) => {
     const body = { input, ...(action.needsTask && result ? { taskId: result.taskId } : {}) };
@@ -127,7 +127,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
       ))}
       <div aria-live="polite" className="action-status">
         {result && (
-          <div className={`notice ${result.status === 'pending' ? '' : result.status === 'approved' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
+          <div className={`notice ${pending ? '' : result.status === 'approved' || result.status === 'succeeded' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
             <StatusBadge status={result.status} /> {result.message}
           </div>
         )}
