@@ -21,10 +21,12 @@ function unavailable(failure: S3Failure, doing: string): ApiError {
   return new ApiError(502, 'STORAGE_UNAVAILABLE', `The file could not be ${doing} the account's S3 bucket: ${failure.message}`);
 }
 
+const notConfigured = () => new ApiError(409, 'STORAGE_NOT_CONFIGURED', 'S3 storage has no usable settings: enter the endpoint, bucket and keys again in Storage settings.');
+
 /** The account's S3 target, for a file kept there; an answer that says why when there is none. */
 async function targetFor(deps: Deps, trx: Trx, accountId: string): Promise<S3Target> {
   const settings = await storageSettings(deps.config, trx, accountId);
-  if (!settings.target) throw new ApiError(409, 'STORAGE_NOT_CONFIGURED', 'S3 storage has no usable settings: enter the endpoint, bucket and keys again in Storage settings.');
+  if (!settings.target) throw notConfigured();
   return settings.target;
 }
 
@@ -40,7 +42,7 @@ export async function putFile(deps: Deps, trx: Trx, accountId: string, file: { a
   const base = { account_id: accountId, app: file.app, content_type: file.contentType, size: bytes.length, sha256, created_at: deps.now() };
   let values: typeof base & { id?: string; backend: 'database' | 's3'; bytes: Buffer | null; s3_bucket?: string; object_key?: string };
   if (settings.backend === 's3') {
-    if (!settings.target) throw new ApiError(409, 'STORAGE_NOT_CONFIGURED', 'S3 storage has no usable settings: enter the endpoint, bucket and keys again in Storage settings.');
+    if (!settings.target) throw notConfigured();
     const id = crypto.randomUUID();
     const key = `${objectPrefix(accountId)}${file.app.replace(/[^a-z0-9-]/gi, '_')}/${id}`;
     try {

@@ -83,6 +83,7 @@ class GuardedHttpHandler {
     } catch (err) {
       const guarded = innermostOutbound(err);
       if (guarded) throw guarded;
+      if ((options.abortSignal as AbortSignal | undefined)?.aborted) throw new OutboundError('TIMEOUT', 'The request timed out.');
       const code = (err as { code?: unknown }).code;
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') throw new OutboundError('TIMEOUT', 'The request timed out.');
       const cause = (err as { cause?: { code?: unknown } }).cause?.code ?? code;
@@ -136,6 +137,8 @@ export function s3Failure(err: unknown, target: S3Target): S3Failure {
   }
   const e = err as { name?: string; Code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const name = e.Code ?? e.name ?? '';
+  // the SDK ends a call whose deadline passed with its own AbortError
+  if (name === 'AbortError' || name === 'TimeoutError') return new S3Failure('TIMEOUT', `${host} did not answer in time.`);
   const status = e.$metadata?.httpStatusCode;
   if (name === 'NoSuchBucket') return new S3Failure('NO_SUCH_BUCKET', `The bucket "${target.bucket}" does not exist at ${host}.`);
   if (name === 'NoSuchKey' || (name === 'NotFound' && status === 404)) return new S3Failure('NO_SUCH_KEY', 'The object does not exist.');
@@ -207,24 +210,28 @@ export async function deleteObject(config: S3Config, target: S3Target, bucket: s
   });
 }
 
+const PROBE_DEADLINE_MS = 20_000;
+
 /**
  * "Test connection": writes a small probe object, reads it back and deletes it, with one
  * attempt each so a failure answers at once. Says which step failed and why.
  */
-export async function probe(config: S3Config, target: S3Target, prefix: string): Promise<StorageTestAnswer> {
+export async function probe(config: S3Config, target: S3Target, prefix: string, deadlineMs = PROBE_DEADLINE_MS): Promise<StorageTestAnswer> {
   const key = `${prefix}connection-test-${crypto.randomBytes(8).toString('hex')}.txt`;
   const body = Buffer.from(`Switchboard storage connection test ${new Date().toISOString()}\n`);
+  // the console gives up on a call after 30 s: the whole test answers well before that
+  const abortSignal = AbortSignal.timeout(deadlineMs);
   let step: 'write' | 'read' | 'delete' = 'write';
   try {
-    await run(config, target, 1, (s3, c) => c.send(new s3.PutObjectCommand({ Bucket: target.bucket, Key: key, Body: body, ContentType: 'text/plain', ContentLength: body.length })));
+    await run(config, target, 1, (s3, c) => c.send(new s3.PutObjectCommand({ Bucket: target.bucket, Key: key, Body: body, ContentType: 'text/plain', ContentLength: body.length }), { abortSignal }));
     step = 'read';
     const back = await run(config, target, 1, async (s3, c) => {
-      const out = await c.send(new s3.GetObjectCommand({ Bucket: target.bucket, Key: key }));
+      const out = await c.send(new s3.GetObjectCommand({ Bucket: target.bucket, Key: key }), { abortSignal });
       return Buffer.from((await out.Body?.transformToByteArray()) ?? []);
     });
     if (!back.equals(body)) throw new S3Failure('READ_BACK_MISMATCH', 'The probe object read back differs from what was written.');
     step = 'delete';
-    await run(config, target, 1, (s3, c) => c.send(new s3.DeleteObjectCommand({ Bucket: target.bucket, Key: key })));
+    await run(config, target, 1, (s3, c) => c.send(new s3.DeleteObjectCommand({ Bucket: target.bucket, Key: key }), { abortSignal }));
   } catch (err) {
     const failure = s3Failure(err, target);
     if (failure.code === 'TARGET_NOT_ALLOWED') throw failure;

@@ -78,7 +78,9 @@ export const storageRoutes = new Hono<AppEnv>()
           s3_secret_encrypted: sealSecret(deps.config, { secret: t.secretAccessKey, endpoint: t.endpoint, bucket: t.bucket, accessKeyId: t.accessKeyId }),
         };
       }
-      const values = { backend: body.backend, retention: JSON.stringify(retention) as unknown as Record<string, number>, updated_at: deps.now(), ...s3Values };
+      // a kind kept forever is left out (the column's rule: a missing kind is kept)
+      const days = Object.fromEntries(Object.entries(retention).filter(([, d]) => d !== null)) as Record<string, number>;
+      const values = { backend: body.backend, retention: JSON.stringify(days) as unknown as Record<string, number>, updated_at: deps.now(), ...s3Values };
       await trx
         .insertInto('storage_settings')
         .values({ account_id: session.accountId, ...values })
@@ -87,8 +89,7 @@ export const storageRoutes = new Hono<AppEnv>()
       const changes: string[] = [];
       if (stored.backend !== body.backend) changes.push(`files now go to ${BACKEND_TITLES[body.backend]}`);
       if (body.backend === 's3') changes.push(`S3 bucket ${(body.s3 as S3Settings).bucket} at ${new URL((body.s3 as S3Settings).endpoint).host}${kept ? ' (kept the stored secret)' : ''}`);
-      const days = Object.entries(retention).map(([k, d]) => `${k} ${d === null ? 'kept' : `${d} days`}`);
-      changes.push(`retention: ${days.join(', ')}`);
+      changes.push(`retention: ${Object.entries(retention).map(([k, d]) => `${k} ${d === null ? 'kept' : `${d} days`}`).join(', ')}`);
       await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: `Updated storage settings: ${changes.join('; ')}`, event: 'storage.updated' });
       return storageView(await storageSettings(deps.config, trx, session.accountId));
     });

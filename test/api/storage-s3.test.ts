@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../api/config';
 import { deleteFile, fileLink, putFile, readFile } from '../../api/storage/files';
+import { probe } from '../../api/storage/s3';
 import { retentionDays } from '../../api/storage/settings';
 import { S3_KEY, startS3Peer, type S3Peer } from '../support/s3-peer';
 import { DATABASE_KINDS, useTestContext } from './helpers';
@@ -67,6 +68,20 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
     const unreachable = await test({ endpoint: `http://127.0.0.1:${deadPort}` });
     expect(unreachable).toMatchObject({ ok: false, code: 'UNREACHABLE', message: expect.stringContaining('ECONNREFUSED') });
     expect(JSON.stringify(unreachable)).not.toContain('wrong-secret');
+  });
+
+  it('an endpoint that accepts the connection and never answers is reported as a timeout', async () => {
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    try {
+      const started = Date.now();
+      const answer = await probe({ outboundAllowHosts: [host], outboundCa: undefined }, { ...s3Fields(), endpoint: `http://${host}` }, 'p/', 500);
+      expect(answer).toMatchObject({ ok: false, code: 'TIMEOUT', step: 'write' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.close();
+    }
   });
 
   it('refuses endpoints the server may not call, before any connection', async () => {
