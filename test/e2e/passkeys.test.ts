@@ -51,7 +51,7 @@ describe('Passkeys in Chromium', () => {
     const form = page.getByRole('form', { name: action });
     for (const [label, value] of Object.entries(fields)) await form.getByLabel(label).fill(value);
     await form.getByRole('button', { name: action }).click();
-    await page.getByTestId('action-status').getByText('Link sent').waitFor();
+    await page.getByTestId('action-status').getByText('link sent to').waitFor();
     const outbox = await page.context().newPage();
     await outbox.goto(`${server.url}/dev/sms-outbox`);
     const message = outbox.getByTestId('outbox-message').filter({ hasText: PHONE }).first();
@@ -89,6 +89,8 @@ describe('Passkeys in Chromium', () => {
     await expect.poll(() => button.isEnabled()).toBe(true);
     await button.click();
     await customer.getByRole('heading', { name: 'Thank you, you are verified' }).waitFor();
+    // the agent's screen followed the task live
+    await page.getByTestId('action-status').getByText('The caller is verified with their passkey.').waitFor();
     // the link is spent
     await customer.goto(link);
     await customer.getByRole('heading', { name: 'This link has already been used' }).waitFor();

@@ -22,7 +22,7 @@ import type { AppModule, KeyedTaskRow, TaskFilter } from '../platform/registry';
 import { registerApp } from '../platform/registry';
 import { PASSKEYS_V1 } from './v1';
 import { passkeyConsoleRoutes, passkeyCustomerRoutes } from './routes';
-import { enrollPasskey, getPasskeyTask, passkeySettings, verifyWithPasskey } from './service';
+import { cancelPasskeyTask, enrollPasskey, getPasskeyTask, passkeySettings, verifyWithPasskey } from './service';
 import './customer-page';
 
 type ListRow = {
@@ -73,6 +73,7 @@ const COLUMNS = sql`id, kind, status, phone_number, customer_ref, agent, failure
 
 const REASON_TEXT = (t: PasskeyTask) => (t.failureReason ? PASSKEY_FAILURE_REASONS[t.failureReason] : null);
 
+/** While the customer has the link, the frame's status is `pending`: the agent's screen follows it live. */
 function actionResult(task: PasskeyTask): ActionResult {
   const noun = task.kind === 'enrollment' ? 'Enrollment' : 'Verification';
   const messages: Record<string, string> = {
@@ -82,8 +83,10 @@ function actionResult(task: PasskeyTask): ActionResult {
     failed: `${noun} failed: ${REASON_TEXT(task) ?? 'refused'}.`,
     expired: 'The link expired: send a new one.',
     not_delivered: 'The link could not be delivered by SMS.',
+    cancelled: 'The link was cancelled.',
   };
-  return { taskId: task.id, status: task.status, message: messages[task.status] ?? task.status, task };
+  const open = task.status === 'link_sent' || task.status === 'started';
+  return { taskId: task.id, status: open ? 'pending' : task.status, message: messages[task.status] ?? task.status, task };
 }
 
 function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
@@ -112,6 +115,10 @@ export const passkeysModule: AppModule = {
     const agent = caller.kind === 'api' ? body.input.agent : caller.label;
     if (key === 'enroll') return actionResult(await enrollPasskey(deps, accountId, parseInput(PasskeyEnrollBodySchema, { ...body.input, agent }), caller));
     if (key === 'verify') return actionResult(await verifyWithPasskey(deps, accountId, parseInput(PasskeyVerifyBodySchema, { ...body.input, agent }), caller));
+    if (key === 'cancel') {
+      if (!body.taskId) throw new ApiError(400, 'VALIDATION_FAILED', 'taskId: Send a link first', { taskId: 'Send a link first' });
+      return actionResult(await cancelPasskeyTask(deps, accountId, body.taskId, caller));
+    }
     throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
   },
 
