@@ -389,7 +389,7 @@ export interface PasskeyTasksTable {
   phone_number: string;
   display_name: string | null;
   agent: string | null;
-  status: 'link_sent' | 'started' | 'succeeded' | 'failed' | 'expired' | 'not_delivered';
+  status: 'link_sent' | 'started' | 'succeeded' | 'failed' | 'expired' | 'not_delivered' | 'cancelled';
   failure_reason: string | null;
   credential_id: string | null;
   created_at: Timestamp;

@@ -297,17 +297,24 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect((await t.app.request(`/c/${token}`)).status).toBe(410);
   });
 
-  it('the agent actions enroll and verify, and an enrollment page names the customer', async () => {
+  it('the agent actions enroll, cancel and verify, and an enrollment page names the customer', async () => {
     const phone = freshPhone();
     const res = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-2010', phoneNumber: phone, displayName: 'Grace Hopper' } } });
     expect(res.status).toBe(201);
     const result = (await res.json()) as { taskId: string; status: string; message: string };
-    expect(result).toMatchObject({ status: 'link_sent' });
+    // the agent's screen follows an open task as pending
+    expect(result).toMatchObject({ status: 'pending', task: { status: 'link_sent' } });
     expect(result.message).toMatch(/^Enrollment link sent to/);
     const token = await lastLinkToken(t, 'owner@acme.test', phone);
     const html = await (await t.app.request(`/c/${token}`)).text();
     expect(html).toContain('Hello Grace Hopper.');
     expect(html).toContain('Create a passkey');
+    const cancelled = await t.call('POST', '/passkeys/actions/cancel', { as: 'supervisor@acme.test', body: { taskId: result.taskId, input: {} } });
+    expect(await cancelled.json()).toMatchObject({ status: 'cancelled', task: { status: 'cancelled' } });
+    const gone = await t.app.request(`/c/${token}`);
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).toContain('This link was canceled');
+    expect((await page(t, token, 'options')).status).toBe(410);
     const verify = await t.call('POST', '/passkeys/actions/verify', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-2010', phoneNumber: phone } } });
     expect(verify.status).toBe(409);
     const missing = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { phoneNumber: phone } } });

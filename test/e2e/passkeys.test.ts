@@ -14,6 +14,12 @@ const PHONE = '+15550109876';
 const CUSTOMER = 'CUST-E2E-PK1';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
+async function expectAccessible(page: Page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 describe('Passkeys in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let browser: Browser;
@@ -51,7 +57,7 @@ describe('Passkeys in Chromium', () => {
     const form = page.getByRole('form', { name: action });
     for (const [label, value] of Object.entries(fields)) await form.getByLabel(label).fill(value);
     await form.getByRole('button', { name: action }).click();
-    await page.getByTestId('action-status').getByText('Link sent').waitFor();
+    await page.getByTestId('action-status').getByText('link sent to').waitFor();
     const outbox = await page.context().newPage();
     await outbox.goto(`${server.url}/dev/sms-outbox`);
     const message = outbox.getByTestId('outbox-message').filter({ hasText: PHONE }).first();
@@ -72,8 +78,7 @@ describe('Passkeys in Chromium', () => {
     const button = customer.getByRole('button', { name: 'Create a passkey' });
     await expect.poll(() => button.isEnabled()).toBe(true);
     expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
-    const { violations } = await new AxeBuilder({ page: customer }).withTags(TAGS).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await expectAccessible(customer);
 
     await button.click();
     await customer.getByRole('heading', { name: 'Passkey created' }).waitFor();
@@ -89,12 +94,14 @@ describe('Passkeys in Chromium', () => {
     await expect.poll(() => button.isEnabled()).toBe(true);
     await button.click();
     await customer.getByRole('heading', { name: 'Thank you, you are verified' }).waitFor();
+    // the agent's screen followed the task live
+    await page.getByTestId('action-status').getByText('The caller is verified with their passkey.').waitFor();
     // the link is spent
     await customer.goto(link);
     await customer.getByRole('heading', { name: 'This link has already been used' }).waitFor();
   });
 
-  it('the admin sees the passkey in Enrollments and both tasks in Activity and on the dashboard', async () => {
+  it('the admin sees the passkey in Enrollments and both tasks in Activity and on the dashboard; Enrollments and General are accessible', async () => {
     await page.goto(`${server.url}/passkeys/enrollments`);
     const table = page.getByRole('table', { name: 'Passkeys' });
     const row = table.getByRole('row').filter({ hasText: CUSTOMER });
@@ -105,6 +112,7 @@ describe('Passkeys in Chromium', () => {
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(await row.getByRole('cell').nth(8).textContent()).toBe(String(credentials[0]!.signCount));
     await row.locator('code').filter({ hasText: '…' }).waitFor();
+    await expectAccessible(page);
 
     await page.goto(`${server.url}/passkeys/activity?customer=${CUSTOMER}`);
     const activity = page.getByRole('table', { name: 'Activity' });
@@ -116,6 +124,10 @@ describe('Passkeys in Chromium', () => {
     await latest.getByRole('row').filter({ hasText: CUSTOMER }).first().waitFor();
     await page.getByText('Registrations').first().waitFor();
     await page.getByText('Success rate').first().waitFor();
+
+    await page.goto(`${server.url}/passkeys/settings/general`);
+    await page.getByLabel('User verification').waitFor();
+    await expectAccessible(page);
   });
 
   it('after the admin revokes the passkey, a verification link sent before opens a clear page', async () => {

@@ -1,9 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
-import * as v from 'valibot';
-import type { Trx } from '../../db/index';
+import { sql } from 'kysely';
 import { ApiError } from '../../http/errors';
-import { validationError } from '../../http/validate';
-import { maskPhone, type ActionResult, type TaskRow } from '../../contract/platform';
+import { maskPhone, type ActionResult } from '../../contract/platform';
 import {
   PASSKEYS_APP,
   PASSKEY_ACTIONS,
@@ -18,11 +15,12 @@ import {
   type PasskeyFailureReason,
   type PasskeyTask,
 } from '../../contract/apps/passkeys';
-import type { AppModule, KeyedTaskRow, TaskFilter } from '../platform/registry';
+import type { AppModule, KeyedTaskRow } from '../platform/registry';
 import { registerApp } from '../platform/registry';
+import { creditsTile, parseActionInput, taskTableQueries } from '../platform/task-table';
 import { PASSKEYS_V1 } from './v1';
 import { passkeyConsoleRoutes, passkeyCustomerRoutes } from './routes';
-import { enrollPasskey, getPasskeyTask, passkeySettings, verifyWithPasskey } from './service';
+import { cancelPasskeyTask, enrollPasskey, getPasskeyTask, passkeySettings, verifyWithPasskey } from './service';
 import './customer-page';
 
 type ListRow = {
@@ -52,27 +50,13 @@ const rowOf = (r: ListRow): KeyedTaskRow => ({
   key: { ts: r.key_ts, id: r.id },
 });
 
-function where(accountId: string, f: TaskFilter): RawBuilder<unknown> {
-  const parts = [sql`account_id = ${accountId}`];
-  if (f.status) parts.push(sql`status = ${f.status}`);
-  if (f.from) parts.push(sql`created_at >= ${f.from}`);
-  if (f.to) parts.push(sql`created_at < ${f.to}`);
-  if (f.agent) parts.push(sql`agent = ${f.agent}`);
-  if (f.q) {
-    // as the OTP list: a whole number is its index range, a customer id is its index range
-    const digits = f.q.replace(/[^\d]/g, '');
-    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
-    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
-    parts.push(!phoneLike ? sql`customer_ref = ${f.q}` : whole ? sql`phone_number = ${`+${digits}`}` : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`);
-  }
-  return sql.join(parts, sql` and `);
-}
 
 const COLUMNS = sql`id, kind, status, phone_number, customer_ref, agent, failure_reason, created_at, ended_at,
   to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
 
 const REASON_TEXT = (t: PasskeyTask) => (t.failureReason ? PASSKEY_FAILURE_REASONS[t.failureReason] : null);
 
+/** While the customer has the link, the frame's status is `pending`: the agent's screen follows it live. */
 function actionResult(task: PasskeyTask): ActionResult {
   const noun = task.kind === 'enrollment' ? 'Enrollment' : 'Verification';
   const messages: Record<string, string> = {
@@ -82,19 +66,12 @@ function actionResult(task: PasskeyTask): ActionResult {
     failed: `${noun} failed: ${REASON_TEXT(task) ?? 'refused'}.`,
     expired: 'The link expired: send a new one.',
     not_delivered: 'The link could not be delivered by SMS.',
+    cancelled: 'The link was cancelled.',
   };
-  return { taskId: task.id, status: task.status, message: messages[task.status] ?? task.status, task };
+  const open = task.status === 'link_sent' || task.status === 'started';
+  return { taskId: task.id, status: open ? 'pending' : task.status, message: messages[task.status] ?? task.status, task };
 }
 
-function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, input);
-  if (!parsed.success) {
-    const err = validationError(parsed.issues);
-    const fields = Object.fromEntries(Object.entries(err.fields ?? {}).map(([k, m]) => [`input.${k}`, m]));
-    throw new ApiError(400, 'VALIDATION_FAILED', err.message, fields);
-  }
-  return parsed.output;
-}
 
 export const passkeysModule: AppModule = {
   id: PASSKEYS_APP,
@@ -110,8 +87,12 @@ export const passkeysModule: AppModule = {
 
   async runAction(deps, accountId, key, body, caller) {
     const agent = caller.kind === 'api' ? body.input.agent : caller.label;
-    if (key === 'enroll') return actionResult(await enrollPasskey(deps, accountId, parseInput(PasskeyEnrollBodySchema, { ...body.input, agent }), caller));
-    if (key === 'verify') return actionResult(await verifyWithPasskey(deps, accountId, parseInput(PasskeyVerifyBodySchema, { ...body.input, agent }), caller));
+    if (key === 'enroll') return actionResult(await enrollPasskey(deps, accountId, parseActionInput(PasskeyEnrollBodySchema, { ...body.input, agent }), caller));
+    if (key === 'verify') return actionResult(await verifyWithPasskey(deps, accountId, parseActionInput(PasskeyVerifyBodySchema, { ...body.input, agent }), caller));
+    if (key === 'cancel') {
+      if (!body.taskId) throw new ApiError(400, 'VALIDATION_FAILED', 'taskId: Send a link first', { taskId: 'Send a link first' });
+      return actionResult(await cancelPasskeyTask(deps, accountId, body.taskId, caller));
+    }
     throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
   },
 
@@ -119,24 +100,7 @@ export const passkeysModule: AppModule = {
     return actionResult(await getPasskeyTask(deps, accountId, taskId));
   },
 
-  async listTasks(trx, accountId, filter, after, limit) {
-    const rows = await sql<ListRow>`select ${COLUMNS} from passkey_tasks
-      where ${where(accountId, filter)} ${after ? sql`and (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
-      order by created_at desc, id desc limit ${limit}`.execute(trx);
-    return rows.rows.map(rowOf);
-  },
-
-  async countTasks(trx, accountId, filter, cap) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from passkey_tasks where ${where(accountId, filter)} limit ${cap}) t`.execute(trx);
-    return row.rows[0]?.n ?? 0;
-  },
-
-  async task(trx: Trx, accountId: string, id: string): Promise<TaskRow | null> {
-    const row = (await sql<ListRow>`select ${COLUMNS} from passkey_tasks where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
-    if (!row) return null;
-    const { key: _key, ...task } = rowOf(row);
-    return task;
-  },
+  ...taskTableQueries('passkey_tasks', COLUMNS, rowOf),
 
   async dashboard(trx, accountId, p) {
     type Totals = { period: 'current' | 'previous'; registrations: number; verifications: number; ended: number; succeeded: number };
@@ -150,12 +114,6 @@ export const passkeysModule: AppModule = {
         from passkey_tasks where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end}
         group by 1`.execute(trx)
     ).rows;
-    const credits = (
-      await sql<{ period: 'current' | 'previous'; units: number }>`
-        select case when ts >= ${p.start} then 'current' else 'previous' end as period, coalesce(sum(units), 0)::int as units
-        from credit_ledger where account_id = ${accountId} and app = ${PASSKEYS_APP} and ts >= ${p.previousStart} and ts < ${p.end}
-        group by 1`.execute(trx)
-    ).rows;
     const daily = (
       await sql<{ day: string; verified: number; failed: number }>`
         select to_char(created_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day,
@@ -167,7 +125,6 @@ export const passkeysModule: AppModule = {
     const of = (period: 'current' | 'previous'): Totals => totals.find((t) => t.period === period) ?? { period, registrations: 0, verifications: 0, ended: 0, succeeded: 0 };
     // success rate: of the ceremonies that ended (succeeded, failed or expired), the share that succeeded
     const rate = (t: Totals) => (t.ended ? Math.round((t.succeeded / t.ended) * 1000) / 10 : 0);
-    const units = (period: 'current' | 'previous') => credits.find((c) => c.period === period)?.units ?? 0;
     const byDay = new Map(daily.map((d) => [d.day, d]));
     const series = (key: 'verified' | 'failed', label: string) => ({ key, label, points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })) });
     return {
@@ -175,7 +132,7 @@ export const passkeysModule: AppModule = {
         { key: 'registrations', label: 'Registrations', value: of('current').registrations, previous: of('previous').registrations, format: 'count' },
         { key: 'verifications', label: 'Verifications', value: of('current').verifications, previous: of('previous').verifications, format: 'count' },
         { key: 'success', label: 'Success rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
-        { key: 'credits', label: 'Credits used', value: units('current'), previous: units('previous'), format: 'credits' },
+        await creditsTile(trx, accountId, PASSKEYS_APP, p),
       ],
       series: [series('verified', 'Verified'), series('failed', 'Not verified')],
     };

@@ -94,7 +94,7 @@ const CEREMONY_TIMEOUT_MS = 120_000;
 const MAX_CHALLENGES_PER_TASK = 20;
 const PURPOSE: Record<PasskeyTaskKind, string> = { enrollment: 'passkey.enroll', verification: 'passkey.verify' };
 export const PASSKEY_PURPOSES = Object.values(PURPOSE);
-const RESULT_OF: Partial<Record<PasskeyStatus, ResultStatus>> = { succeeded: 'success', failed: 'failure', not_delivered: 'failure', expired: 'timeout' };
+const RESULT_OF: Partial<Record<PasskeyStatus, ResultStatus>> = { succeeded: 'success', failed: 'failure', not_delivered: 'failure', cancelled: 'failure', expired: 'timeout' };
 const CEREMONY: Record<PasskeyTaskKind, string> = { enrollment: 'Registration', verification: 'Authentication' };
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -171,7 +171,7 @@ async function end(
   ).rows[0]!;
   // a link the customer finished with reads "already used"; one never delivered is cancelled;
   // an expired one stays expired
-  if (status === 'not_delivered') await revokeTaskLinks(trx, accountId, row.id, now);
+  if (status === 'not_delivered' || status === 'cancelled') await revokeTaskLinks(trx, accountId, row.id, now);
   else if (status !== 'expired') await sql`update link_tokens set used_at = ${now} where account_id = ${accountId} and task_id = ${row.id} and used_at is null`.execute(trx);
   await recordResult(trx, accountId, { app: PASSKEYS_APP, status: RESULT_OF[status]!, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
   await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: status, description: extra.description, caller });
@@ -263,6 +263,19 @@ export function verifyWithPasskey(deps: PasskeyDeps, accountId: string, body: Pa
 export async function getPasskeyTask(deps: PasskeyDeps, accountId: string, id: string): Promise<PasskeyTask> {
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => answerOf(trx, await expireIfDue(trx, accountId, await lockTask(trx, accountId, id), now)));
+}
+
+/** The agent cancels a task still waiting for the customer: its link stops working at once. */
+export async function cancelPasskeyTask(deps: PasskeyDeps, accountId: string, id: string, caller: Caller): Promise<PasskeyTask> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    let row = await expireIfDue(trx, accountId, await lockTask(trx, accountId, id), now);
+    if (!isOpen(row)) return answerOf(trx, row);
+    const noun = row.kind === 'enrollment' ? 'Enrollment' : 'Verification';
+    row = await end(trx, accountId, row, 'cancelled', now, caller, { description: `${noun} cancelled: the link no longer works` });
+    await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `Cancelled the passkey ${noun.toLowerCase()} link of customer ${row.customer_ref}`, event: 'passkey.cancelled', at: now });
+    return answerOf(trx, row);
+  });
 }
 
 /** The durable expiry sweep: open tasks past their time become expired, a batch at a time. */

@@ -57,40 +57,27 @@ export const PASSKEYS_V1: V1Operation[] = [
       return { status: 201, answer: await verifyWithPasskey(c.var.deps, c.var.apiAccountId, input, apiCaller(input.agent, origin.ip, origin.userAgent)) };
     },
   },
-  {
-    method: 'get',
-    path: '/passkeys/enrollments/:id',
-    operationId: 'getPasskeyEnrollment',
-    summary: 'Get an enrollment',
-    tag: TAG,
-    params: PasskeyIdParamSchema,
-    answer: PasskeyTaskSchema,
-    statuses: [200],
-    errors: [notFound],
-    async handler(c, { params }) {
-      const task = await getPasskeyTask(c.var.deps, c.var.apiAccountId, params.id!);
-      if (task.kind !== 'enrollment') throw notFoundError();
-      return { status: 200, answer: task };
-    },
-  },
-  {
-    method: 'get',
-    path: '/passkeys/verifications/:id',
-    operationId: 'getPasskeyVerification',
-    summary: 'Get a verification',
-    tag: TAG,
-    params: PasskeyIdParamSchema,
-    answer: PasskeyTaskSchema,
-    statuses: [200],
-    errors: [notFound],
-    async handler(c, { params }) {
-      const task = await getPasskeyTask(c.var.deps, c.var.apiAccountId, params.id!);
-      if (task.kind !== 'verification') throw notFoundError();
-      return { status: 200, answer: task };
-    },
-  },
+  getTask('enrollment'),
+  getTask('verification'),
 ];
 
-function notFoundError() {
-  return new ApiError(404, 'NOT_FOUND', 'There is no enrollment or verification with this id.');
+/** GET /passkeys/enrollments/{id} and /passkeys/verifications/{id}: a task of the other kind is not found. */
+function getTask(kind: 'enrollment' | 'verification'): V1Operation {
+  const noun = kind === 'enrollment' ? 'Enrollment' : 'Verification';
+  return {
+    method: 'get',
+    path: `/passkeys/${kind}s/:id`,
+    operationId: `getPasskey${noun}`,
+    summary: `Get a${kind === 'enrollment' ? 'n' : ''} ${noun.toLowerCase()}`,
+    tag: TAG,
+    params: PasskeyIdParamSchema,
+    answer: PasskeyTaskSchema,
+    statuses: [200],
+    errors: [notFound],
+    async handler(c, { params }) {
+      const task = await getPasskeyTask(c.var.deps, c.var.apiAccountId, params.id!);
+      if (task.kind !== kind) throw new ApiError(404, 'NOT_FOUND', 'There is no enrollment or verification with this id.');
+      return { status: 200, answer: task };
+    },
+  };
 }

@@ -14,9 +14,9 @@ export type PasskeyTaskKind = (typeof PASSKEY_TASK_KINDS)[number];
 /**
  * link_sent: waiting for the customer; started: the page asked for a ceremony; succeeded;
  * failed (a refused ceremony, ends the task); expired (the link ran out); not_delivered (the SMS
- * provider refused).
+ * provider refused); cancelled (by the agent, the link stops working).
  */
-export const PASSKEY_STATUSES = ['link_sent', 'started', 'succeeded', 'failed', 'expired', 'not_delivered'] as const;
+export const PASSKEY_STATUSES = ['link_sent', 'started', 'succeeded', 'failed', 'expired', 'not_delivered', 'cancelled'] as const;
 export type PasskeyStatus = (typeof PASSKEY_STATUSES)[number];
 
 /** Why a ceremony or a task failed, as the timeline, the list and webhooks name it. */
@@ -205,5 +205,12 @@ export const PASSKEY_ACTIONS: AppAction[] = [
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
     ],
+  },
+  {
+    key: 'cancel',
+    label: 'Cancel the link',
+    description: 'While you wait for the caller: the link stops working at once.',
+    needsTask: true,
+    fields: [],
   },
 ];

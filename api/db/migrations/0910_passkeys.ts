@@ -14,7 +14,7 @@ create table passkey_tasks (
   phone_number text not null,
   display_name text,
   agent text,
-  status text not null check (status in ('link_sent', 'started', 'succeeded', 'failed', 'expired', 'not_delivered')),
+  status text not null check (status in ('link_sent', 'started', 'succeeded', 'failed', 'expired', 'not_delivered', 'cancelled')),
   failure_reason text,
   credential_id uuid,
   created_at timestamptz not null,
