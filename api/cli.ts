@@ -3,6 +3,7 @@ import { DataDirBusy } from './db/lock';
 import { openRuntime } from './runtime';
 import { seedDemo } from './db/seed';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
+import { seedSignatureHistory } from './apps/document-signature/seed';
 import { EmailSchema } from './contract/common';
 import * as v from 'valibot';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
@@ -47,6 +48,7 @@ async function main(args: string[]): Promise<void> {
       const accounts = await seedDemo(runtime.db, config.encryptionKey);
       console.log(`Seeded ${accounts.length} demo accounts: ${accounts.map((a) => a.account.name).join(', ')}.`);
       console.log(`Made ${await seedOtpHistory(runtime.deps)} one-time passcodes of demo history.`);
+      console.log(`Made ${await seedSignatureHistory(runtime.deps)} signature requests of demo history.`);
     } else if (command === 'migrate') {
       console.log('Migrations are up to date.');
     } else {

@@ -13,6 +13,7 @@ import { devIdpOptions, devSsoClient } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
 import { startAppJobs } from './apps/platform/jobs';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
+import { seedSignatureHistory } from './apps/document-signature/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
@@ -53,6 +54,7 @@ async function main() {
     seedOtpHistory(deps)
       .then((n) => console.log(`Demo history ready: ${n} one-time passcodes (development outbox).`))
       .catch((err) => deps.log('demo history failed', err));
+    seedSignatureHistory(deps).then((n) => console.log(`Demo history ready: ${n} signature requests.`), (err) => deps.log('signature demo history failed', err));
   }
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
