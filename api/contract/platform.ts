@@ -132,6 +132,13 @@ export type DashboardAnswer = v.InferOutput<typeof DashboardAnswerSchema>;
 
 export const TASK_PAGE_SIZE = 50;
 export const TASK_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f-]{36}$/;
+
+/** The pattern's shape is not enough for the database: the time must be a real one and the id a UUID. */
+function isRealTaskKey(key: string): boolean {
+  const ts = key.slice(0, 23) + 'Z';
+  const id = key.slice(key.lastIndexOf('_') + 1);
+  return Number(key.slice(0, 4)) >= 1000 && !Number.isNaN(Date.parse(ts)) && new Date(ts).toISOString() === ts && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+}
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`));
 
@@ -146,7 +153,7 @@ export const TaskQuerySchema = v.object({
   to: v.optional(dateParam('to')),
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
-  lastKey: v.optional(v.pipe(v.string(), v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'))),
+  lastKey: v.optional(v.pipe(v.string(), v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'), v.check(isRealTaskKey, 'lastKey is not a key this API gave out'))),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
 });
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;
