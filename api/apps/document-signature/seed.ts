@@ -59,7 +59,7 @@ const FIELDS: SigField[] = [
 
 export async function seedSignatureHistory(deps: Deps, options: { perAccount?: number; now?: Date } = {}): Promise<number> {
   const end = options.now ?? new Date();
-  const n = options.perAccount ?? 16;
+  const n = options.perAccount ?? 12;
   const accounts = await deps.db.system(async (trx) => {
     const active = sql`select account_id from app_billing where app = 'document-signature' and status not in ('inactive', 'cancelled')`;
     // demo accounts without SMS get the development outbox (one with Twilio keeps it, and is skipped)
