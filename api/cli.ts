@@ -6,6 +6,7 @@ import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { seedIdvHistory } from './apps/identity-verification/seed';
 import { seedPasskeyHistory } from './apps/passkeys/seed';
 import { seedEformHistory } from './apps/e-form/seed';
+import { seedSignatureHistory } from './apps/document-signature/seed';
 import { EmailSchema } from './contract/common';
 import * as v from 'valibot';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
@@ -53,6 +54,7 @@ async function main(args: string[]): Promise<void> {
       console.log(`Made ${await seedIdvHistory(runtime.deps)} identity verifications of demo history.`);
       console.log(`Made ${await seedPasskeyHistory(runtime.deps)} passkey enrollments and verifications of demo history.`);
       console.log(`Made ${await seedEformHistory(runtime.deps)} form requests of demo history.`);
+      console.log(`Made ${await seedSignatureHistory(runtime.deps)} signature requests of demo history.`);
     } else if (command === 'migrate') {
       console.log('Migrations are up to date.');
     } else {

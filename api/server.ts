@@ -15,6 +15,7 @@ import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { seedIdvHistory } from './apps/identity-verification/seed';
 import { seedPasskeyHistory } from './apps/passkeys/seed';
 import { seedEformHistory } from './apps/e-form/seed';
+import { seedSignatureHistory } from './apps/document-signature/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
@@ -57,6 +58,7 @@ async function main() {
       .catch((err) => deps.log('demo history failed', err));
     seedIdvHistory(deps).catch((err) => deps.log('identity verification demo history failed', err));
     seedPasskeyHistory(deps).then((n) => console.log(`Demo history ready: ${n} passkey enrollments and verifications.`), (err) => deps.log('passkey demo history failed', err));
+    seedSignatureHistory(deps).then((n) => console.log(`Demo history ready: ${n} signature requests.`), (err) => deps.log('signature demo history failed', err));
   }
   const address = server.address();
   const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);

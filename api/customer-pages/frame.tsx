@@ -93,6 +93,8 @@ footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}${props
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <meta name="robots" content="noindex" />
+        {/* no favicon request: img-src allows 'self' (page images), and /favicon.ico is not ours to answer */}
+        <link rel="icon" href="data:," />
         <title>{`${props.title} · ${props.branding.name}`}</title>
         <style nonce={props.nonce}>{raw(css)}</style>
       </head>

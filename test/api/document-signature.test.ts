@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { makeEncryptedPdf, makePdf } from '../support/pdfs';
 import { expireDueRequests, sealRequest } from '../../api/apps/document-signature/service';
+import { seedSignatureHistory } from '../../api/apps/document-signature/seed';
 import type { SigDocument, SigRequest, SigVersion } from '../../api/contract/apps/document-signature';
 
 const ADMIN = 'owner@acme.test';
@@ -238,5 +239,21 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     const list = await t.call('GET', '/document-signature/tasks', { as: ADMIN });
     expect(list.status).toBe(200);
     expect(Number(list.headers.get('x-count'))).toBeGreaterThan(0);
+  });
+
+  it('the demo seed gives an active account a published document and a month of requests in every state', async () => {
+    const started = Date.now();
+    const made = await seedSignatureHistory(t.deps, { now: t.clock.now });
+    expect(made).toBeGreaterThan(0);
+    const rows = await t.db.system((trx) =>
+      sql<{ status: string; n: number }>`select r.status, count(*)::int as n from sig_requests r join accounts a on a.id = r.account_id
+        where a.email_domain = 'umbrella.test' group by 1`.execute(trx),
+    );
+    const by = Object.fromEntries(rows.rows.map((r) => [r.status, r.n]));
+    expect(by.completed).toBeGreaterThan(3);
+    expect(Object.keys(by).length).toBeGreaterThanOrEqual(3);
+    // again changes nothing: an account that has documents is left alone
+    expect(await seedSignatureHistory(t.deps, { now: t.clock.now })).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });

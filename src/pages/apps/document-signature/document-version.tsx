@@ -129,7 +129,7 @@ function PageView(props: {
   );
 }
 
-function Editor({ app, version }: { app: AppDefinition; version: SigVersion }) {
+function Editor({ app, version, reload }: { app: AppDefinition; version: SigVersion; reload: () => void }) {
   const api = useApi();
   const [, navigate] = useLocation();
   const readOnly = version.state === 'published';
@@ -191,7 +191,8 @@ function Editor({ app, version }: { app: AppDefinition; version: SigVersion }) {
       }
       const published = await api.create<SigVersion>(`/${app.id}/documents/${version.documentId}/publish`, { pageImages });
       toast.success(`Version ${published.version} published`);
-      navigate(`/documents/${version.documentId}/${published.version}`);
+      // the same address shows the version, now published: read it again
+      reload();
     } catch (err) {
       toast.error('The document could not be published', errorMessage(err));
       throw err;
@@ -311,5 +312,5 @@ function Editor({ app, version }: { app: AppDefinition; version: SigVersion }) {
 export default function DocumentVersion({ app }: { app: AppDefinition }) {
   const { id, version } = useParams<{ id: string; version: string }>();
   const query = useQuery(`${app.id}:version:${id}:${version}`, (a, signal) => a.get<SigVersion>(`/${app.id}/documents/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}`, { signal }));
-  return <QueryState query={query}>{() => query.data && <Editor key={`${query.data.documentId}:${query.data.version}:${query.data.state}`} app={app} version={query.data} />}</QueryState>;
+  return <QueryState query={query}>{() => query.data && <Editor key={`${query.data.documentId}:${query.data.version}:${query.data.state}`} app={app} version={query.data} reload={query.reload} />}</QueryState>;
 }

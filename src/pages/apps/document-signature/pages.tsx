@@ -1,5 +1,6 @@
 import { useLocation } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
+import { RequireRole } from '../../../app/guards';
 import NotFoundPage from '../../not-found';
 import Signatures from './signatures';
 import Documents from './documents';
@@ -19,9 +20,10 @@ export default function DocumentSignaturePages({ app }: { app: AppDefinition }) 
   const parts = location.replace(/^\/|\/$/g, '').split('/');
   const path = parts.join('/');
   if (path === 'signatures') return <Signatures app={app} />;
-  if (path === 'documents') return <Documents app={app} />;
-  if (path === 'documents/new') return <NewDocument app={app} />;
-  if (parts[0] === 'documents' && parts.length === 3) return parts[2] === 'history' ? <DocumentHistory app={app} /> : <DocumentVersion app={app} />;
+  // Documents are for admins, like the tab that leads to them
+  if (path === 'documents') return <RequireRole role="admin"><Documents app={app} /></RequireRole>;
+  if (path === 'documents/new') return <RequireRole role="admin"><NewDocument app={app} /></RequireRole>;
+  if (parts[0] === 'documents' && parts.length === 3) return <RequireRole role="admin">{parts[2] === 'history' ? <DocumentHistory app={app} /> : <DocumentVersion app={app} />}</RequireRole>;
   if (path === 'settings/general') return <SigGeneral app={app} />;
   if (path === 'settings/sms-content') return <SigSmsContent app={app} />;
   if (path === 'settings/webhooks') return <SigWebhooks app={app} />;
