@@ -41,15 +41,19 @@ export function lazyDevIdp(options: DevIdpOptions): DevIdp {
     matches: mountMatcher(mountPath),
     handle(req, res) {
       built ??= import('./dev-idp').then((m) => m.createDevIdp(options));
-      built.then(
-        (idp) => idp.handle(req, res),
-        (err: unknown) => {
-          built = null; // a later request tries again
+      built
+        .then(
+          (idp) => idp.handle(req, res),
+          (err: unknown) => {
+            built = null; // a later request tries again
+            throw err;
+          },
+        )
+        .catch((err: unknown) => {
           console.error('The development identity provider could not start:', err);
           if (!res.headersSent) res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
           res.end('The development identity provider could not start; see the server log.');
-        },
-      );
+        });
     },
   };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { PROVIDER_ACTOR, zonedFormatter } from '../../api/routes/audit-log';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 
 type Entry = { id: number; timestamp: string; admin?: { firstName: string; lastName: string }; namespace: string; description: string; event: string };
@@ -161,16 +163,40 @@ describe.each(DATABASE_KINDS)('audit log export (%s)', (kind) => {
     await t.db.tenant(accountId, (trx) =>
       sql`insert into audit_log (account_id, ts, namespace, description, event)
           select ${accountId}::uuid, timestamptz '2023-01-01 00:00:00+00' + make_interval(secs => i / 3), 'global', 'Row ' || i, 'bulk'
-          from generate_series(1, 2500) as i`.execute(trx),
+          from generate_series(1, 5200) as i`.execute(trx),
     );
     const res = await t.call('GET', '/audit-log/export?timezone=UTC', { as: 'admin@acme.test' });
     const rows = parse(await res.text(), { columns: true }) as Record<string, string>[];
     const total = await t.db.tenant(accountId, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log`.execute(trx)).rows[0]!.n);
     expect(rows).toHaveLength(total);
     const bulk = rows.filter((r) => r.Event === 'bulk').map((r) => Number(r.Description.slice(4)));
-    expect(bulk).toHaveLength(2500);
-    expect(bulk[0]).toBe(2500);
+    // more than one batch of the export (5,000), with timestamps shared across the boundary
+    expect(bulk).toHaveLength(5200);
+    expect(bulk[0]).toBe(5200);
     expect(bulk.at(-1)).toBe(1);
+  });
+
+  it('every cell is escaped exactly as csv-stringify escapes it, across batches', async () => {
+    const tricky = ['a, b', 'say "hi"', 'two\nlines', 'cr\rhere', '\tTabbed', '\uFF1Dwide equals', '\uFF0D1', "'quoted'", 'naïve – ünïcödé 🚀', '-', ' lead space', ''];
+    for (const [i, text] of tricky.entries()) await addEntry(text, `2024-08-01 00:00:${String(i).padStart(2, '0')}+00`, i % 3 === 0 ? ['', 'Solo'] : i % 3 === 1 ? ['+Ann', 'O"Neil, Jr'] : null);
+    const res = await t.call('GET', '/audit-log/export?timezone=Europe%2FLondon', { as: 'admin@acme.test' });
+    const accountId = t.account('acme').id;
+    const rows = await t.db.tenant(accountId, async (trx) =>
+      (await sql<{ ts: Date; admin_first_name: string | null; admin_last_name: string | null; description: string; event: string; namespace: string }>`
+        select ts, admin_first_name, admin_last_name, description, event, namespace from audit_log order by ts desc, id desc`.execute(trx)).rows,
+    );
+    const format = zonedFormatter('Europe/London');
+    const expected = stringify(
+      rows.map((r) => [
+        format(new Date(r.ts)),
+        r.admin_first_name !== null || r.admin_last_name !== null ? [r.admin_first_name, r.admin_last_name].filter(Boolean).join(' ') : PROVIDER_ACTOR,
+        r.description,
+        r.event,
+        r.namespace,
+      ]),
+      { header: true, columns: ['Date (Europe/London)', 'Admin', 'Description', 'Event', 'Namespace'], escape_formulas: true },
+    );
+    expect(await res.text()).toBe(expected);
   });
 
   it('an unknown time zone is refused with 400', async () => {

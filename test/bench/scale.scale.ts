@@ -96,6 +96,13 @@ function inProcess(db: Database) {
 /** Superuser statements (bulk generation bypasses row-level security on purpose). */
 const raw = (db: Database, text: string) => sql.raw(text).execute(db.kysely);
 
+/** CPU time (user + system) a process has used, in seconds: hardly moved by other work on the machine. */
+function cpuOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
@@ -156,14 +163,21 @@ describe('scale (PostgreSQL)', () => {
         let peak = idle;
         const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!))), 50);
         const started = performance.now();
+        const cpuBefore = cpuOf(child.pid!);
         let rows = 0;
         const res = await fetch(`${env.PUBLIC_URL}/api/audit-log/export`, { headers: { authorization: `Bearer ${tok}` } });
         if (res.status !== 200) throw new Error(`export answered ${res.status}`);
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (const b of chunk) if (b === 10) rows++;
         const seconds = (performance.now() - started) / 1000;
+        const cpu = cpuOf(child.pid!) - cpuBefore;
         clearInterval(sampler);
         const rate = (rows - 1) / seconds;
-        report(`CSV export of ${(rows - 1).toLocaleString('en')} rows, fast client`, `${Math.round(rate).toLocaleString('en')} rows/s, ${seconds.toFixed(1)} s`, '≥ 100,000 rows/s', rate >= 100_000);
+        report(
+          `CSV export of ${(rows - 1).toLocaleString('en')} rows, fast client`,
+          `${Math.round(rate).toLocaleString('en')} rows/s, ${seconds.toFixed(1)} s; server CPU ${cpu.toFixed(1)} s (${Math.round((rows - 1) / cpu).toLocaleString('en')} rows per CPU second)`,
+          '≥ 100,000 rows/s',
+          rate >= 100_000,
+        );
         report('server RSS during the fast export', `peak ${(peak / 2 ** 20).toFixed(0)} MB (idle ${(idle / 2 ** 20).toFixed(0)} MB)`, '≤ 150 MB', peak <= 150 * 2 ** 20);
 
         // A client that reads 16 KB every 100 ms: the server must wait for it, not buffer.
