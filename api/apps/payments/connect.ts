@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import type { Session } from '../../auth/context';
@@ -8,7 +8,7 @@ import { audit, actorOf } from '../../audit';
 import { sha256Hex } from '../../crypto';
 import { ApiError } from '../../http/errors';
 import { PAYMENTS_APP, type StripeCallbackBody, type StripeConnection } from '../../contract/apps/payments';
-import { connectFailure, connectOf, requireConnect } from './stripe';
+import { connectFailure, connectSettings, isStripeError, requireConnect } from './stripe';
 
 // Connecting the account's own Stripe (a Standard account) with Stripe Connect OAuth. The state
 // sent to Stripe is single use, expires, names the admin who started and is bound to that
@@ -37,7 +37,7 @@ export async function connectionView(deps: Pick<Deps, 'db' | 'config'>, accountI
   const row = await deps.db.tenant(accountId, (trx) => connectionRow(trx, accountId));
   return {
     connected: !!row,
-    configured: !!connectOf(deps.config),
+    configured: !!connectSettings(deps.config),
     accountId: row?.stripe_account_id ?? null,
     name: row?.name ?? null,
     country: row?.country ?? null,
@@ -49,7 +49,7 @@ export async function connectionView(deps: Pick<Deps, 'db' | 'config'>, accountI
 
 /** Starts Connect: a fresh state for this admin and browser, and Stripe's authorize URL. */
 export async function startConnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, session: Session): Promise<{ url: string; nonce: string; maxAgeSeconds: number }> {
-  const { settings } = requireConnect(deps.config);
+  const { settings } = await requireConnect(deps.config);
   const now = deps.now();
   const state = crypto.randomBytes(24).toString('base64url');
   const nonce = crypto.randomBytes(24).toString('base64url');
@@ -75,7 +75,7 @@ const WRONG_STATE = 'This Stripe connection did not start in this browser, has a
  * Stripe and only the connected account id is kept.
  */
 export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>, session: Session, body: StripeCallbackBody, cookieNonce: string | undefined): Promise<StripeConnection> {
-  const { stripe } = requireConnect(deps.config);
+  const { stripe } = await requireConnect(deps.config);
   const now = deps.now();
   const spent = await deps.db.tenant(session.accountId, async (trx) => {
     const res = await sql`update stripe_oauth_states set used_at = ${now}
@@ -94,7 +94,7 @@ export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' |
     stripeAccountId = String(token.stripe_user_id ?? '');
     if (!/^acct_[A-Za-z0-9]+$/.test(stripeAccountId)) throw new Error('Stripe answered no connected account id');
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeError && err.type === 'StripeInvalidGrantError') {
+    if (isStripeError(err) && err.type === 'StripeInvalidGrantError') {
       throw new ApiError(400, 'STRIPE_CODE_INVALID', 'Stripe did not accept this authorization (it was already used or has expired). Select Connect with Stripe again.');
     }
     throw connectFailure(err);
@@ -124,7 +124,7 @@ export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' |
  * cannot be reached the connection is put back and the admin is told.
  */
 export async function disconnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, session: Session): Promise<StripeConnection> {
-  const { stripe, settings } = requireConnect(deps.config);
+  const { stripe, settings } = await requireConnect(deps.config);
   const row = await deps.db.tenant(session.accountId, async (trx) => {
     const current = await requireConnection(trx, session.accountId);
     await sql`delete from stripe_connections where account_id = ${session.accountId}`.execute(trx);
@@ -135,7 +135,7 @@ export async function disconnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, sess
     await stripe.oauth.deauthorize({ client_id: settings.clientId, stripe_user_id: row.stripe_account_id });
   } catch (err) {
     // already revoked on Stripe's side: nothing left to undo there
-    const revoked = err instanceof Stripe.errors.StripeError && (err.type === 'StripeInvalidClientError' || err.type === 'StripeOAuthInvalidRequestError' || err.type === 'StripePermissionError');
+    const revoked = isStripeError(err) && (err.type === 'StripeInvalidClientError' || err.type === 'StripeOAuthInvalidRequestError' || err.type === 'StripePermissionError');
     if (!revoked) {
       await deps.db.tenant(session.accountId, async (trx) => {
         await sql`insert into stripe_connections (account_id, stripe_account_id, name, country, default_currency, charges_enabled, connected_at)

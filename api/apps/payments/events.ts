@@ -23,7 +23,7 @@ const PAYMENT_EVENTS = new Set([
 export type ConnectEventOutcome = 'processed' | 'duplicate' | 'ignored';
 
 export async function handleConnectEvent(deps: PaymentsDeps, rawBody: string, signature: string | undefined): Promise<ConnectEventOutcome> {
-  const { stripe, settings } = requireConnect(deps.config);
+  const { stripe, settings } = await requireConnect(deps.config);
   if (!settings.webhookSecret) throw new ApiError(503, 'STRIPE_CONNECT_NOT_CONFIGURED', 'The Connect webhook secret (STRIPE_CONNECT_WEBHOOK_SECRET) is not set on this server.');
   if (!signature) throw new ApiError(400, 'BAD_SIGNATURE', 'The Stripe-Signature header is missing.');
   let event: Stripe.Event;

@@ -32,7 +32,7 @@ function productOf(p: Stripe.Product): Product {
 }
 
 async function connected(deps: D, accountId: string) {
-  const { stripe } = requireConnect(deps.config);
+  const { stripe } = await requireConnect(deps.config);
   const row = await deps.db.tenant(accountId, (trx) => requireConnection(trx, accountId));
   return { stripe, stripeAccount: row.stripe_account_id };
 }

@@ -155,7 +155,7 @@ async function lineOf(stripe: Stripe, stripeAccount: string, body: PaymentReques
  */
 export async function requestPayment(deps: PaymentsDeps, accountId: string, body: PaymentRequestBody, caller: Caller): Promise<Payment> {
   const now = deps.now();
-  const { stripe } = requireConnect(deps.config);
+  const { stripe } = await requireConnect(deps.config);
   const { connection, settings } = await deps.db.tenant(accountId, async (trx) => {
     await assertAppUsable(trx, accountId, PAYMENTS_APP, 1);
     await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
@@ -317,7 +317,7 @@ export async function move(trx: Trx, accountId: string, row: Row, truth: Partial
 
 /** Re-reads the payment's Checkout Session from Stripe (outside any transaction). */
 export async function readTruth(deps: PaymentsDeps, row: Pick<Row, 'checkout_session_id' | 'stripe_account_id'>): Promise<Truth> {
-  const { stripe } = requireConnect(deps.config);
+  const { stripe } = await requireConnect(deps.config);
   try {
     const session = await stripe.checkout.sessions.retrieve(row.checkout_session_id!, { expand: ['payment_intent.latest_charge'] }, { stripeAccount: row.stripe_account_id });
     return truthOf(session);
@@ -328,7 +328,7 @@ export async function readTruth(deps: PaymentsDeps, row: Pick<Row, 'checkout_ses
 
 /** Refunds all that is left, or `amount` (minor units) of it, on the connected account. */
 export async function refundPayment(deps: PaymentsDeps, accountId: string, id: string, amount: number | undefined, caller: Caller & { actor: Actor }): Promise<Payment> {
-  const { stripe } = requireConnect(deps.config);
+  const { stripe } = await requireConnect(deps.config);
   const row = await deps.db.tenant(accountId, (trx) => lockRow(trx, accountId, id));
   if (row.status !== 'succeeded' && row.status !== 'partially_refunded') {
     throw new ApiError(409, 'NOT_REFUNDABLE', row.status === 'refunded' ? 'This payment is already refunded in full.' : 'Only a payment that succeeded can be refunded.');

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../../config';
 import { ApiError } from '../../http/errors';
 
@@ -39,13 +39,23 @@ export function connectSettings(config: Config): ConnectSettings | null {
 type Connect = { settings: ConnectSettings; stripe: Stripe };
 const clients = new WeakMap<Config, Connect | null>();
 
+/**
+ * A failure the stripe package raised (its errors carry a `type` such as StripeCardError); told
+ * apart by shape so that this module need not load the package to check.
+ */
+export function isStripeError(err: unknown): err is Error & { type: string; statusCode?: number } {
+  return err instanceof Error && typeof (err as { type?: unknown }).type === 'string' && String((err as unknown as { type: string }).type).startsWith('Stripe');
+}
+
 /** The platform's Stripe client for Connect, or null when Connect is not configured. */
-export function connectOf(config: Config): Connect | null {
+export async function connectOf(config: Config): Promise<Connect | null> {
   if (clients.has(config)) return clients.get(config)!;
   const settings = connectSettings(config);
   let value: Connect | null = null;
   if (settings) {
     const base = settings.apiBase;
+    // loaded on first use: most server starts never talk to Stripe
+    const { default: Stripe } = await import('stripe');
     const stripe = new Stripe(settings.secretKey, {
       ...(base
         ? { host: base.hostname, port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)), protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const) }
@@ -60,8 +70,8 @@ export function connectOf(config: Config): Connect | null {
   return value;
 }
 
-export function requireConnect(config: Config): Connect {
-  const value = connectOf(config);
+export async function requireConnect(config: Config): Promise<Connect> {
+  const value = await connectOf(config);
   if (!value) {
     throw new ApiError(503, 'STRIPE_CONNECT_NOT_CONFIGURED', 'Stripe Connect is not configured on this server (STRIPE_CONNECT_CLIENT_ID and a Stripe secret key). Ask your provider to set it up.');
   }
@@ -70,7 +80,7 @@ export function requireConnect(config: Config): Connect {
 
 /** A failed Stripe call as a clear answer: Stripe's own message for what the caller can fix. */
 export function connectFailure(err: unknown): ApiError {
-  if (err instanceof Stripe.errors.StripeError) {
+  if (isStripeError(err)) {
     if (err.type === 'StripeInvalidRequestError' || err.type === 'StripeCardError') {
       const status = err.statusCode === 404 ? 404 : 400;
       return new ApiError(status, status === 404 ? 'NOT_FOUND' : 'STRIPE_REFUSED', `Stripe refused this: ${err.message}`);
