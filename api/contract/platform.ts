@@ -132,6 +132,16 @@ export type DashboardAnswer = v.InferOutput<typeof DashboardAnswerSchema>;
 
 export const TASK_PAGE_SIZE = 50;
 export const TASK_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f-]{36}$/;
+/** a key of the right shape that is also a real instant and a uuid (the database would refuse anything else) */
+export const TaskKeySchema = v.pipe(
+  v.string(),
+  v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'),
+  v.check((key) => {
+    const at = key.lastIndexOf('_');
+    const ts = key.slice(0, at);
+    return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(key.slice(at + 1)) && !Number.isNaN(Date.parse(ts)) && new Date(ts).toISOString().slice(0, 19) === ts.slice(0, 19);
+  }, 'lastKey is not a key this API gave out'),
+);
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`));
 
@@ -146,7 +156,7 @@ export const TaskQuerySchema = v.object({
   to: v.optional(dateParam('to')),
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
-  lastKey: v.optional(v.pipe(v.string(), v.regex(TASK_KEY_PATTERN, 'lastKey is not a key this API gave out'))),
+  lastKey: v.optional(TaskKeySchema),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
 });
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;
