@@ -32,7 +32,7 @@ describe('eForm Submissions list at depth (postgres)', () => {
     const acme = accounts.find((a) => a.account.key === 'acme')!.id;
     const app = createApp(deps);
     const token = await issueSessionToken(deps, (await findActiveAdminByEmail(db, 'owner@acme.test'))!);
-    call = (path) => app.request(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+    call = async (path) => app.request(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
     const started = performance.now();
     await db.tenant(acme, async (trx) => {
       const definition = JSON.stringify({ title: 'Bench', hiddenFields: [{ key: 'customerRef', label: 'Customer' }], fields: [{ id: 'name', type: 'short_text', label: 'Name', required: true }, { id: 'city', type: 'short_text', label: 'City', required: false }] });
