@@ -150,6 +150,8 @@ export function isTaskKey(key: string): boolean {
   const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
 }
+/** lastKey of a keyset list, checked as above */
+export const TaskKeySchema = v.pipe(v.string(), v.check(isTaskKey, 'lastKey is not a key this API gave out'));
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 // the shape alone lets 2026-46-69 through, which the database then refuses with an error
 const isRealDate = (s: string, length: number) => {
@@ -170,7 +172,7 @@ export const TaskQuerySchema = v.object({
   to: v.optional(dateParam('to')),
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
-  lastKey: v.optional(v.pipe(v.string(), v.check(isTaskKey, 'lastKey is not a key this API gave out'))),
+  lastKey: v.optional(TaskKeySchema),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
 });
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;

@@ -96,8 +96,10 @@ export const eformRoutes = new Hono<AppEnv>()
     const { db, now, log } = c.var.deps;
     const columns = filter.formId ? await db.tenant(accountId, (trx) => formColumns(trx, accountId, filter.formId!)) : [];
     const header = ['ID', 'Form', 'Version', 'Status', 'Phone', 'Customer', 'Agent', `Sent (${timeZone})`, `Submitted (${timeZone})`, ...columns.map((col) => (col.removed ? `${col.label} (removed)` : col.label))];
+    // refused before the answer starts, not halfway through it
+    const first = parseKey(query.lastKey);
     async function* rows() {
-      let after = parseKey(query.lastKey);
+      let after = first;
       for (;;) {
         const batch = await db.tenant(accountId, (trx) => listSubmissions(trx, accountId, filter, after, EXPORT_BATCH));
         for (const r of batch) {

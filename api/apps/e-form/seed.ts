@@ -53,7 +53,7 @@ const NAMES = ['Ada Moreno', 'Ben Okafor', 'Chloe Martin', 'Dev Patel', 'Eva Nov
 
 export async function seedEformHistory(deps: Pick<Deps, 'db' | 'config' | 'log'>, options: { perAccount?: Record<string, number>; now?: Date } = {}): Promise<number> {
   const end = options.now ?? new Date();
-  const counts = options.perAccount ?? { 'acme.test': 48 };
+  const counts = options.perAccount ?? { 'acme.test': 36 };
   let made = 0;
   for (const demo of DEMO_ACCOUNTS) {
     const n = counts[demo.domain] ?? 0;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PhoneNumberSchema } from '../sms';
-import type { AppAction, TaskColumn } from '../platform';
+import { TaskKeySchema, type AppAction, type TaskColumn } from '../platform';
 import { CONDITION_OPS, FIELD_TYPES, MAX_FILE_MB, type AnswerValue, type FormDefinitionShape } from './e-form-rules';
 
 // The eForm app: the one form definition schema (its rules are evaluated by ./e-form-rules),
@@ -17,7 +17,14 @@ export type FormStatus = (typeof FORM_STATUSES)[number];
 const text = (name: string, max: number) => v.pipe(v.string(`${name} must be text`), v.maxLength(max, `${name} has at most ${max} characters`));
 const count = (name: string, max: number) => v.optional(v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(0, `${name} is 0 or more`), v.maxValue(max, `${name} is at most ${max}`)));
 const num = (name: string) => v.optional(v.pipe(v.number(`${name} must be a number`), v.finite(`${name} must be a number`)));
-const day = (name: string) => v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date such as 2026-01-31`)));
+const day = (name: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date such as 2026-01-31`),
+      v.check((d) => d >= '1000' && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d, `${name} must be a date such as 2026-01-31`),
+    ),
+  );
 export const FIELD_ID_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]{0,39}$/;
 const fieldId = v.pipe(v.string('id is required'), v.regex(FIELD_ID_PATTERN, 'An id is a letter then up to 39 letters, digits or _'));
 
@@ -159,7 +166,7 @@ export const SubmissionQuerySchema = v.object({
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
   contains: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'contains has at most 200 characters'))),
-  lastKey: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f-]{36}$/, 'lastKey is not a key this API gave out'))),
+  lastKey: v.optional(TaskKeySchema),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1, 'limit is a number from 1 to 200'), v.maxValue(200, 'limit is a number from 1 to 200'))),
 });
 export type SubmissionQuery = v.InferOutput<typeof SubmissionQuerySchema>;
