@@ -641,6 +641,7 @@ export interface SigRequestsTable {
   signed_sha256: string | null;
   seal_attempts: Generated<number>;
   seal_error: string | null;
+  files_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SigFieldValuesTable {

@@ -8,6 +8,7 @@ import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { makeEncryptedPdf, makePdf } from '../support/pdfs';
 import { expireDueRequests, sealRequest } from '../../api/apps/document-signature/service';
 import { seedSignatureHistory } from '../../api/apps/document-signature/seed';
+import { deleteExpiredSignedFiles } from '../../api/apps/document-signature/retention';
 import type { SigDocument, SigRequest, SigVersion } from '../../api/contract/apps/document-signature';
 
 const ADMIN = 'owner@acme.test';
@@ -176,6 +177,43 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect(detail.events.map((e) => e.type)).toEqual(['sent', 'opened', 'signed', 'completed']);
     // the link is spent
     expect((await page(t, token)).status).toBe(410);
+  });
+
+  it('past the retention days of completed documents the signed PDF is deleted; the request and the document stay', async () => {
+    const doc = await publishedDocument(t);
+    const phone = freshPhone();
+    const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Ada Lovelace' })).json()) as SigRequest;
+    const token = await lastLink(t, phone);
+    expect((await page(t, token, { action: 'sign', sig_typed_sig1: 'Ada', field_name1: 'Ada Lovelace', field_ok1: 'on', consent: 'on' })).status).toBe(200);
+    await sealRequest(t.deps, t.account('acme').id, sent.id);
+    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string; originalUrl: string };
+    const acme = t.account('acme').id;
+    await t.db.system((trx) => sql`insert into storage_settings (account_id, retention) values (${acme}, '{"document-signature.completed": 30}') on conflict (account_id) do update set retention = excluded.retention`.execute(trx));
+
+    // not yet: 29 days on, nothing is deleted
+    const start = t.clock.now;
+    t.clock.now = new Date(start.getTime() + 29 * 86_400_000);
+    await deleteExpiredSignedFiles(t.deps);
+    const kept = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string };
+    expect((await t.app.request(kept.signedUrl)).status).toBe(200);
+
+    const signedFileId = (await t.db.system((trx) => trx.selectFrom('sig_requests').select('signed_file_id').where('id', '=', sent.id).executeTakeFirstOrThrow())).signed_file_id!;
+    t.clock.now = new Date(start.getTime() + 31 * 86_400_000);
+    expect(await deleteExpiredSignedFiles(t.deps)).toBeGreaterThanOrEqual(1);
+    const after = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string | null; originalUrl: string };
+    expect(after.signedUrl).toBeNull();
+    const file = await t.db.system((trx) => trx.selectFrom('stored_files').select(['deleted_at', 'bytes']).where('id', '=', signedFileId).executeTakeFirstOrThrow());
+    expect(file.deleted_at).not.toBeNull();
+    expect(file.bytes).toBeNull();
+    // the request keeps its status and timeline; the version's PDF other requests use is kept
+    const detail = (await (await t.call('GET', `/document-signature/tasks/${sent.id}`, { as: ADMIN })).json()) as { status?: string; events: { type: string }[] };
+    expect(detail.events.map((e) => e.type)).toContain('files_deleted');
+    expect((await t.app.request(after.originalUrl)).status).toBe(200);
+    expect(((await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest).status).toBe('completed');
+    // a second run deletes nothing more
+    expect(await deleteExpiredSignedFiles(t.deps)).toBe(0);
+    t.clock.now = start;
+    await t.db.system((trx) => sql`delete from storage_settings where account_id = ${acme}`.execute(trx));
   });
 
   it('a signer can decline with a reason; the webhook says so', async () => {
