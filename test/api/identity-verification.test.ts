@@ -312,6 +312,10 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     const s = await submitted();
     const acmeKey = await apiKeyOf(t, 'owner@acme.test');
     expect((await v1(t, acmeKey, 'GET', `/idv/sessions/${s.id}`)).status).toBe(404);
+    // nor can another account's key start one: the unreleased app is not there for it
+    const refused = await v1(t, acmeKey, 'POST', '/idv/sessions', { customerRef: 'CUST-X', phoneNumber: freshPhone() });
+    expect(refused.status).toBe(404);
+    expect(await t.db.system(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from idv_sessions where customer_ref = 'CUST-X'`.execute(trx)).rows[0]!.n)).toBe(0);
     expect((await t.call('GET', `/identity-verification/sessions/${s.id}`, { as: 'owner@acme.test' })).status).toBe(404);
     expect((await t.call('GET', '/identity-verification/tasks', { as: 'owner@acme.test' })).status).toBe(404);
     const list = (await (await t.call('GET', '/identity-verification/tasks', { as: STAFF })).json()) as { id: string }[];

@@ -9,6 +9,23 @@ import { apiCaller } from '../platform/caller';
 import { requestOrigin } from '../platform/console-routes';
 import type { V1Operation } from '../platform/v1-spec';
 import { cancelSession, getSession, startSession } from './service';
+import type { Deps } from '../../deps';
+import { ApiError } from '../../http/errors';
+
+/**
+ * The app is unreleased: it exists only for the provider's own staff. A secret key has no user to
+ * ask, so the account stands for it: one with an active admin of the provider's e-mail domain.
+ * Any other account's key finds nothing here, as its users find nothing in the console.
+ */
+async function assertStaffAccount(deps: Deps, accountId: string): Promise<void> {
+  const domain = deps.config.providerEmailDomain.toLowerCase();
+  const staff =
+    domain &&
+    (await deps.db.tenant(accountId, (trx) =>
+      trx.selectFrom('admins').select('id').where('account_id', '=', accountId).where('archived_at', 'is', null).where('email', 'ilike', `%@${domain.replace(/[%_\\]/g, '\\$&')}`).executeTakeFirst(),
+    ));
+  if (!staff) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+}
 
 const TAG = 'Identity Verification';
 const notFound = { status: 404, code: 'NOT_FOUND' };
@@ -29,6 +46,7 @@ export const IDV_V1: V1Operation[] = [
     async handler(c, { body }) {
       const input = body as IdvStartBody;
       const origin = requestOrigin(c as never);
+      await assertStaffAccount(c.var.deps, c.var.apiAccountId);
       return { status: 201, answer: await startSession(c.var.deps, c.var.apiAccountId, input, apiCaller(input.agent, origin.ip, origin.userAgent)) };
     },
   },
