@@ -14,7 +14,11 @@ function jsOf(entry: string): string {
   const walk = (d: string) => {
     for (const f of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, f.name);
-      if (f.isDirectory()) walk(p);
+      // vendor/ holds files served beside the build and loaded only by one page at run time
+      // (pdf.js for the field editor), never part of an entry's code
+      if (f.isDirectory()) {
+        if (f.name !== 'vendor') walk(p);
+      }
       else if (f.name.endsWith('.js')) files.push(p);
     }
   };
