@@ -23,17 +23,3 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
-
-/** The honest stand-in for a screen a later piece of work will build. */
-export function NotBuiltYet({ title, nav, children }: { title: string; nav?: ReactNode; children?: ReactNode }) {
-  return (
-    <div className="page">
-      <h1 className="page-title">{title}</h1>
-      {nav}
-      <Card>
-        <p className="badge badge-neutral">Not built yet</p>
-        <p>{children ?? 'This screen is not built yet. It will arrive in a later release of the console.'}</p>
-      </Card>
-    </div>
-  );
-}

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatUsage } from '../../api/contract/wording';
-import { routeTitle } from '../../src/pages/apps/AppPagePlaceholder';
+import { routeWords } from '../../src/app/title';
 import { makeBootstrap, renderSignedIn } from './helpers';
 
 const card = (title: string) => screen.getByRole('heading', { name: new RegExp(`^${title}`) }).closest('li') as HTMLElement;
@@ -19,6 +19,6 @@ describe('one vocabulary and one number format', () => {
   });
 
   it('writes SMS in capitals in page names', () => {
-    expect(routeTitle('settings/sms-content')).toBe('Settings › SMS content');
+    expect(routeWords('sms-content')).toBe('SMS content');
   });
 });

@@ -9,7 +9,6 @@ import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { LoadingPanel } from '../../ui/Spinner';
 import NotFoundPage from '../not-found';
-import { AppPagePlaceholder } from './AppPagePlaceholder';
 
 type Page = LazyExoticComponent<ComponentType<{ app: AppDefinition }>>;
 
@@ -35,7 +34,7 @@ const DASHBOARDS: Record<AppId, Page> = {
 
 const documentSignature = lazy(() => import('./document-signature/pages'));
 
-/** The pages an app has built beyond its dashboard, by route; the rest show as not built yet. */
+/** The pages of each app beyond its dashboard, by route (a unit test holds every route of `APPS` to one). */
 const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
   // one lazy chunk for all of them: each lazy() costs the entry bytes, one costs them once
   'document-signature': Object.fromEntries(
@@ -80,11 +79,15 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
   },
 };
 
+/** The page an app's route shows; undefined only for a route no page serves (a test forbids it). */
+export function pageFor(app: AppDefinition, route: string): Page | undefined {
+  if (route === '' || route === 'dashboard') return DASHBOARDS[app.id];
+  return PAGES[app.id]?.[route] ?? SHARED_PAGES[route] ?? (app.billable ? FRAME_PAGES[route] : undefined);
+}
+
 function AppPage({ app, route }: { app: AppDefinition; route: string }) {
-  const Dashboard = DASHBOARDS[app.id];
-  if (route === '' || route === 'dashboard') return <Dashboard app={app} />;
-  const Page = PAGES[app.id]?.[route] ?? SHARED_PAGES[route] ?? (app.billable ? FRAME_PAGES[route] : undefined);
-  const page = Page ? <Page app={app} /> : <AppPagePlaceholder app={app} route={route} />;
+  const Page = pageFor(app, route);
+  const page = Page ? <Page app={app} /> : <NotFoundPage />;
   // Configuration is for admins, like the Configuration tab that leads to it.
   return route.startsWith('settings/') ? <RequireRole role="admin">{page}</RequireRole> : page;
 }
