@@ -77,7 +77,7 @@ export function uiRoutes(distDir: string) {
     }
     if (path.extname(rest) && !rest.endsWith('.html')) return c.text('Not found', 404);
     const index = path.join(dir, 'index.html');
-    if (!fs.existsSync(index)) return c.text('The console is not built yet: run npm run build.', 503);
+    if (!fs.existsSync(index)) return c.text('The console has no build in dist/: run npm run build.', 503);
     return c.body(fs.readFileSync(index), 200, {
       'Content-Type': TYPES['.html'],
       'Cache-Control': 'no-cache',

@@ -3,7 +3,7 @@ import { APPS } from '../../../api/contract/apps';
 import { pageFor } from '../../../src/pages/apps';
 
 // A route added to an app's definition shows in its tabs and links, so it must open a real page:
-// there is no "not built yet" stand-in to fall back to.
+// there is no stand-in page to fall back to.
 describe('every app route opens a page', () => {
   for (const app of APPS) {
     it(`${app.title}: every route in its definition has a page`, () => {
