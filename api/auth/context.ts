@@ -59,19 +59,21 @@ const adminNotFound = () => new ApiError(401, 'ADMIN_NOT_FOUND', 'Please contact
 
 type CheckRow = { revoked_at: unknown; reason: string | null; archived: boolean; role: Role; is_root: boolean; first_name: string; last_name: string };
 
+// One text for every session, so each connection prepares it once.
+const SESSION_CHECK = `select s.revoked_at, s.reason, a.archived_at is not null as archived, a.role, a.is_root, a.first_name, a.last_name
+  from sessions s join admins a on a.id = s.admin_id
+  where s.id = $1 and s.admin_id = $2 and s.account_id = $3 and s.ghost = $4 and s.staff_id is not distinct from $5::uuid`;
+
 /**
  * The session row and its admin, read in one statement: live session, active admin, the role and
- * staff rights the token claims. Every value in it is a validated UUID or a boolean literal.
+ * staff rights the token claims. A claim that is no UUID ends the session before any SQL.
  */
 function sessionCheck(session: Session, claims: VerifiedClaims): Prelude {
   for (const id of [claims.sid, claims.sub, claims.acc, claims.stf ?? claims.sid]) if (!isUuid(id)) throw ended();
-  const staff = claims.ghost && claims.stf ? `'${claims.stf}'` : 'null';
   return {
     accountId: claims.acc.toLowerCase(),
-    sql: `select s.revoked_at, s.reason, a.archived_at is not null as archived, a.role, a.is_root, a.first_name, a.last_name
-      from sessions s join admins a on a.id = s.admin_id
-      where s.id = '${claims.sid}' and s.admin_id = '${claims.sub}' and s.account_id = '${claims.acc}'
-        and s.ghost = ${claims.ghost ? 'true' : 'false'} and s.staff_id is not distinct from ${staff}`,
+    text: SESSION_CHECK,
+    params: [claims.sid, claims.sub, claims.acc, claims.ghost, claims.ghost && claims.stf ? claims.stf : null],
     accept(rows) {
       const row = rows[0] as CheckRow | undefined;
       if (!row) throw ended();
@@ -120,7 +122,7 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
       timeZone: c.var.timeZone,
       claims,
     };
-    const db = deps.db.withPrelude(sessionCheck(session, claims));
+    const db = deps.db.withPrelude(sessionCheck(session, claims), { reads: READS.has(c.req.method) });
     c.set('deps', { ...deps, db });
     c.set('session', session);
     if (!READS.has(c.req.method)) await db.settle();

@@ -1,5 +1,7 @@
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type { Schema } from './schema';
+import { DEFER, FINISH, PIPELINE, pipelineClient, type CheckStep, type Deferred, type Result, type Step } from './one-message';
+import { pgPipelines } from './pg-pipeline';
 import { pglitePool } from './pglite-dialect';
 
 export type { Schema } from './schema';
@@ -16,22 +18,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID.test(value);
 
 /**
- * A read that rides in the message opening a transaction (BEGIN, the scope settings and this
- * SELECT travel as one simple-protocol round trip). Its SQL may only hold literals the caller has
- * validated (UUIDs, booleans). `accept` judges the rows; throwing rolls the transaction back.
+ * A read that rides in the message opening a transaction or carrying a read request's first
+ * statement (the session check). `accept` judges the rows; throwing rolls the transaction back.
  */
-export type Prelude = {
+export type Prelude = CheckStep & {
   /** the account whose tenant transaction may carry it; system transactions always may */
   accountId: string;
-  sql: string;
-  accept(rows: Record<string, unknown>[]): void;
-  /** told when the transaction failed before `accept` could judge anything */
-  fail?(err: unknown): void;
 };
 
-// The scope settings of a transaction, as SQL text: one statement, folded into the BEGIN message.
-const systemScope = `select set_config('role', '${APP_ROLE}', true), set_config('app.scope', 'system', true)`;
-const tenantScope = (accountId: string) => `select set_config('role', '${APP_ROLE}', true), set_config('app.account_id', '${accountId}', true)`;
+// The scope settings of a transaction: one statement, the first step of the opening message.
+const systemScope: Step = { text: `select set_config('role', '${APP_ROLE}', true), set_config('app.scope', 'system', true)`, params: [] };
+const tenantScope = (accountId: string): Step => ({ text: `select set_config('role', '${APP_ROLE}', true), set_config('app.account_id', $1, true)`, params: [accountId] });
+const BEGIN: Step = { text: 'begin', params: [] };
 
 /**
  * The one way the server reaches its data. Tenant data is only reachable through `tenant()`,
@@ -67,8 +65,8 @@ export class Database {
    * This database for one request whose first transaction also carries `prelude` (the session
    * check), so checking costs no round trip of its own.
    */
-  withPrelude(prelude: Prelude): RequestDatabase {
-    return new RequestDatabase(this, prelude);
+  withPrelude(prelude: Prelude, options: { reads?: boolean } = {}): RequestDatabase {
+    return new RequestDatabase(this, prelude, options.reads ?? false);
   }
 
   close(): Promise<void> {
@@ -76,21 +74,43 @@ export class Database {
   }
 
   /**
+   * fn on one connection where each statement travels in one message behind its scope settings,
+   * the first one also carrying the prelude; a statement that writes or locks opens a transaction
+   * the rest of fn runs in (api/db/one-message.ts). For read requests.
+   */
+  protected runDeferred<T>(scope: Step, fn: (trx: Trx) => Promise<T>, prelude?: Prelude): Promise<T> {
+    return this.kysely.connection().execute(async (conn) => {
+      const deferred: Deferred = { scope, prelude: prelude ?? null, open: false };
+      await conn.executeQuery(CompiledQuery.raw(DEFER, [deferred]));
+      let result: T;
+      try {
+        result = await fn(conn as unknown as Trx);
+      } catch (err) {
+        await conn.executeQuery(CompiledQuery.raw(FINISH, [false])).catch(() => {});
+        throw err;
+      }
+      await conn.executeQuery(CompiledQuery.raw(FINISH, [true]));
+      return result;
+    });
+  }
+
+  /**
    * One transaction on one connection: BEGIN, the scope settings and the prelude go in one
    * message; then fn; then COMMIT (ROLLBACK when anything throws).
    */
-  protected run<T>(scope: string, fn: (trx: Trx) => Promise<T>, prelude?: Prelude): Promise<T> {
+  protected run<T>(scope: Step, fn: (trx: Trx) => Promise<T>, prelude?: Prelude): Promise<T> {
     return this.kysely.connection().execute(async (conn) => {
       let open = true;
       try {
         let opened;
         try {
-          opened = await sql.raw<Record<string, unknown>>(prelude ? `begin; ${scope}; ${prelude.sql}` : `begin; ${scope}`).execute(conn);
+          const steps = prelude ? [BEGIN, scope, prelude] : [BEGIN, scope];
+          opened = (await conn.executeQuery(CompiledQuery.raw(PIPELINE, [steps]))).rows as Result[];
         } catch (err) {
           prelude?.fail?.(err);
           throw err;
         }
-        prelude?.accept(opened.rows);
+        prelude?.accept(opened[2]!.rows as Record<string, unknown>[]);
         // One connection inside BEGIN…COMMIT is what a Transaction is; Kysely's own would spend
         // a round trip on BEGIN and another on the settings.
         const result = await fn(conn as unknown as Trx);
@@ -114,9 +134,14 @@ export class RequestDatabase extends Database {
   private pending: Prelude | null;
   private outcome: Promise<void> | null = null;
 
+  /**
+   * @param reads a read request (GET): its statements travel one message each with their scope
+   *   instead of inside BEGIN…COMMIT (`runDeferred`)
+   */
   constructor(
     private readonly base: Database,
     prelude: Prelude,
+    private readonly reads: boolean,
   ) {
     super(base.kysely, base.kind, () => base.close());
     this.pending = prelude;
@@ -124,23 +149,28 @@ export class RequestDatabase extends Database {
 
   override async tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
     const prelude = this.claim(accountId);
-    if (prelude) return this.run(tenantScope(prelude.accountId), fn, prelude);
+    if (prelude) return this.open(tenantScope(prelude.accountId), fn, prelude);
     await this.settle();
+    if (this.reads && isUuid(accountId)) return this.runDeferred(tenantScope(accountId.toLowerCase()), fn);
     return this.base.tenant(accountId, fn);
   }
 
   override async system<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
     const prelude = this.claim(null);
-    if (prelude) return this.run(systemScope, fn, prelude);
+    if (prelude) return this.open(systemScope, fn, prelude);
     await this.settle();
-    return this.base.system(fn);
+    return this.reads ? this.runDeferred(systemScope, fn) : this.base.system(fn);
   }
 
   /** Resolves once the prelude has been accepted, running it on its own if nothing carried it. */
   settle(): Promise<void> {
     const prelude = this.claim(null);
-    if (prelude) return this.run(tenantScope(prelude.accountId), async () => undefined, prelude);
+    if (prelude) return this.open(tenantScope(prelude.accountId), async () => undefined, prelude);
     return this.outcome ?? Promise.resolve();
+  }
+
+  private open<T>(scope: Step, fn: (trx: Trx) => Promise<T>, prelude: Prelude): Promise<T> {
+    return this.reads ? this.runDeferred(scope, fn, prelude) : this.run(scope, fn, prelude);
   }
 
   /** Hands the prelude to the transaction about to open, if it can carry it; once only. */
@@ -184,7 +214,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
 }
 
 type PgClient = {
-  query(query: string | { name: string; text: string; values: unknown[] }, params?: unknown[]): Promise<unknown>;
+  query(query: string | { name: string; text: string; values: unknown[] }, params?: unknown[]): Promise<Result | Result[]>;
   release(err?: unknown): void;
 };
 
@@ -201,21 +231,35 @@ function statementName(text: string): string | undefined {
 }
 
 /**
- * What Kysely gets instead of the pg pool. pg answers a multi-statement message (the transaction
- * opening: BEGIN, settings, session check) with one result per statement; Kysely reads one, so it
- * gets the last, the one asked for. Parameterised statements run as named prepared statements.
- * Each client is wrapped once, so Kysely's per-client connection cache keeps working.
+ * What Kysely gets instead of the pg pool. Parameterised statements run as named prepared
+ * statements; several steps go out as one pipeline (api/db/pg-pipeline.ts), and a read request's
+ * statements ride with their scope (api/db/one-message.ts). Each client is wrapped once, so
+ * Kysely's per-client connection cache keeps working.
  */
-function lastResultPool(pool: { connect(): Promise<PgClient>; end(): Promise<void> }) {
-  const wrapped = new WeakMap<PgClient, PgClient>();
-  const wrap = (client: PgClient): PgClient => ({
-    async query(text, params) {
-      const name = typeof text === 'string' && params?.length ? statementName(text) : undefined;
-      const result = await (name ? client.query({ name, text: text as string, values: params! }) : client.query(text, params));
-      return Array.isArray(result) ? result[result.length - 1] : result;
-    },
-    release: (err) => client.release(err),
-  });
+function wrappedPool(
+  pool: { connect(): Promise<PgClient>; end(): Promise<void> },
+  pipeline: (client: PgClient, steps: readonly Step[]) => Promise<Result[]>,
+) {
+  type Wrapped = { query(text: string, params?: unknown[]): Promise<Result>; release(err?: unknown): void };
+  const wrapped = new WeakMap<PgClient, Wrapped>();
+  const wrap = (client: PgClient): Wrapped => {
+    const inner = pipelineClient({
+      async query(text, params) {
+        const name = params?.length ? statementName(text) : undefined;
+        const result = await (name ? client.query({ name, text, values: params! }) : client.query(text, params));
+        // a message of several statements (migrations) answers each; Kysely reads the last
+        return Array.isArray(result) ? result[result.length - 1]! : result;
+      },
+      pipeline: (steps) => pipeline(client, steps),
+    });
+    return {
+      query: inner.query,
+      release: (err) => {
+        inner.detach();
+        client.release(err);
+      },
+    };
+  };
   return {
     async connect() {
       const client = await pool.connect();
@@ -246,7 +290,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // server restart mid-transaction is an uncaught 'error' that ends the process. The query
   // in flight is rejected anyway and answers 503 (api/http/errors.ts).
   pool.on('connect', (client) => client.on('error', () => {}));
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: lastResultPool(pool) as never }) });
+  const { prepareValue } = await import('pg/lib/utils.js');
+  const pipeline = pgPipelines(pg as never, prepareValue, statementName);
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline) as never }) });
   return new Database(
     kysely,
     'postgres',

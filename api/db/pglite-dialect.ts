@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { firstWord, inlineParameters, pipelineClient, type Step } from './one-message';
 
 // Kysely's PostgresDialect talks to a pg-style pool. PGlite is one in-process session, so this
 // pool hands out a single client at a time: connect() waits until the previous one is released.
@@ -26,6 +27,13 @@ export function pglitePool(pg: PGlite) {
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length, command };
     },
   };
+  // In process there is no round trip to save: the steps run as one script, parameters written
+  // in as literals, so the statements share one implicit transaction as they do on PostgreSQL.
+  const pipeline = async (steps: readonly Step[]): Promise<QueryResult[]> => {
+    const script = steps.map((s) => (s.params.length ? inlineParameters(s.text, s.params) : s.text)).join(';\n');
+    const results = await pg.exec(script, { parsers: PARSERS });
+    return results.map((r, i) => ({ rows: r.rows, rowCount: r.affectedRows ?? r.rows.length, command: firstWord(steps[i]?.text ?? '').toUpperCase() }));
+  };
   return {
     async connect() {
       let release!: () => void;
@@ -33,11 +41,13 @@ export function pglitePool(pg: PGlite) {
       tail = new Promise<void>((resolve) => (release = resolve));
       await previous;
       let released = false;
+      const inner = pipelineClient({ query: client.query, pipeline });
       return {
-        query: client.query,
+        query: inner.query,
         release() {
           if (released) return;
           released = true;
+          inner.detach();
           release();
         },
       };

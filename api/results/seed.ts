@@ -119,7 +119,8 @@ async function recordHistory(trx: Trx, accountId: string, volumes: DailyCount[],
       least(day + interval '7 hours' + h * interval '13 hours', ${now.toISOString()}::timestamptz - interval '1 minute'),
       'ses_' || substr(md5(random()::text), 1, 16),
       '+1415555' || lpad((c % 10000)::text, 4, '0'),
-      'CUST-' || c
+      -- the demo customer's history is the curated one above: random rows never take its number
+      'CUST-' || case when c = 100042 then 100240 else c end
     from (
       select v.app, v.day::timestamp at time zone 'UTC' as day, random() as r, random() as h, 100000 + floor(random() * 240)::int as c
       from unnest(${volumes.map((v) => v.app)}::text[], ${volumes.map((v) => v.day)}::date[], ${volumes.map((v) => v.count)}::int[]) as v(app, day, n)

@@ -1,0 +1,255 @@
+// A read request's statements, each sent in one message with its scope.
+//
+// An authenticated read used to cost three round trips to the database: BEGIN with the scope
+// settings and the session check, the route's read, COMMIT. On a loopback socket each message is
+// a write system call that runs the receiver's network stack and wakes its process, and that, not
+// the SQL, was where the time went. Here every statement of a read request travels in one
+// simple-protocol message behind the settings that scope it:
+//
+//   select set_config('role', …, true), set_config('app.account_id', …, true); <the statement>
+//
+// PostgreSQL runs a message of several statements as one implicit transaction, so the settings
+// (local to the transaction) bind exactly that statement, and row-level security holds as before.
+// The request's first message also carries the session check, judged before the statement's rows
+// are handed back. Two statements of one read no longer share a transaction; under READ COMMITTED
+// each statement took its own snapshot anyway. What a transaction is still needed for is kept:
+// the first statement that is not a plain read (a write, a row lock, an advisory lock) opens an
+// explicit transaction with its scope, the rest of the request runs in it, and it commits at the
+// end (or rolls back on an error).
+//
+// On PostgreSQL the steps of one message are extended-protocol Bind/Execute pairs of named
+// prepared statements followed by one Sync (api/db/pg-pipeline.ts): one write, one round trip,
+// each plan made once per connection. PGlite runs in process, so it gets the steps as one script
+// with the parameters written in as literals (`inlineParameters`).
+
+/** A statement result as the pool clients return it (pg's shape, which Kysely reads). */
+export type Result = { rows: unknown[]; rowCount: number | null; command: string };
+
+/** One statement of a pipeline, with its parameters. */
+export type Step = { text: string; params: readonly unknown[] };
+
+/** The session check as one step, and what judges its rows. */
+export type CheckStep = Step & { accept(rows: Record<string, unknown>[]): void; fail?(err: unknown): void };
+
+/** What a read request's connection needs to scope its statements and check the session once. */
+export type Deferred = {
+  /** the scope settings, one statement */
+  scope: Step;
+  /** the session check, carried by the first message and then cleared */
+  prelude: CheckStep | null;
+  /** true once a statement that needs a transaction has opened one */
+  open: boolean;
+};
+
+// Kysely reaches the pool client only through query(text, params). These statements are never
+// sent: PIPELINE runs its steps as one message and answers every step's result as its rows;
+// DEFER hands the client a Deferred, FINISH ends it (see `Database.run` and `runDeferred`).
+export const PIPELINE = '/* switchboard: pipeline */';
+export const DEFER = '/* switchboard: defer */';
+export const FINISH = '/* switchboard: finish */';
+
+/** A pool client as the two pool wrappers (pg, PGlite) expose it. */
+export type PipelineClient = {
+  query(text: string, params?: unknown[]): Promise<Result>;
+  /**
+   * Runs the steps in one message, as one implicit transaction (unless a step opens one), and
+   * answers each step's result in order.
+   */
+  pipeline(steps: readonly Step[]): Promise<Result[]>;
+};
+
+const EMPTY: Result = { rows: [], rowCount: 0, command: 'SELECT' };
+
+/**
+ * Wraps a pool client with the three private statements above. `release` must call `detach`, so
+ * no Deferred outlives the checkout.
+ */
+export function pipelineClient(base: PipelineClient) {
+  let deferred: Deferred | null = null;
+  const detach = () => (deferred = null);
+
+  async function judgeAlone(d: Deferred, prelude: CheckStep): Promise<void> {
+    let results: Result[];
+    try {
+      results = await base.pipeline([d.scope, prelude]);
+    } catch (err) {
+      prelude.fail?.(err);
+      throw err;
+    }
+    prelude.accept(results[1]!.rows as Record<string, unknown>[]);
+  }
+
+  async function finish(d: Deferred, ok: boolean): Promise<void> {
+    detach();
+    if (!ok) {
+      if (d.open) await base.query('rollback').catch(() => {});
+      return;
+    }
+    // A request that read nothing still answers only to a live session.
+    const prelude = d.prelude;
+    d.prelude = null;
+    if (prelude) {
+      try {
+        await judgeAlone(d, prelude);
+      } catch (err) {
+        if (d.open) await base.query('rollback').catch(() => {});
+        throw err;
+      }
+    }
+    if (d.open) await base.query('commit');
+  }
+
+  async function send(d: Deferred, text: string, params: readonly unknown[]): Promise<Result> {
+    const read = isPlainRead(text);
+    const prelude = d.prelude;
+    d.prelude = null;
+    if (!read) d.open = true;
+    const steps: Step[] = read ? [d.scope] : [BEGIN, d.scope];
+    if (prelude) steps.push(prelude);
+    steps.push({ text, params });
+    let results: Result[];
+    try {
+      results = await base.pipeline(steps);
+    } catch (err) {
+      if (!read) {
+        d.open = false;
+        await base.query('rollback').catch(() => {});
+      }
+      // The session is judged first, as it was when it travelled alone: an ended session gets
+      // its 401, not the error of a statement it should never have reached.
+      if (prelude) await judgeAlone(d, prelude);
+      throw err;
+    }
+    if (prelude) prelude.accept(results[steps.length - 2]!.rows as Record<string, unknown>[]);
+    return results[results.length - 1]!;
+  }
+
+  return {
+    async query(text: string, params: unknown[] = []): Promise<Result> {
+      if (text === PIPELINE) {
+        const results = await base.pipeline(params[0] as Step[]);
+        return { rows: results, rowCount: results.length, command: 'PIPELINE' };
+      }
+      if (text === DEFER) {
+        deferred = params[0] as Deferred;
+        return EMPTY;
+      }
+      if (text === FINISH) {
+        const d = deferred;
+        if (d) await finish(d, params[0] === true);
+        return EMPTY;
+      }
+      const d = deferred;
+      if (!d || d.open) return base.query(text, params);
+      return send(d, text, params);
+    },
+    detach,
+  };
+}
+
+const BEGIN: Step = { text: 'begin', params: [] };
+
+// Statements that keep their meaning outside a transaction: a select that takes no lock.
+const LOCKS = /\bfor\s+(?:update|no\s+key\s+update|share|key\s+share)\b|\bpg_advisory|\bpg_try_advisory/i;
+
+/** True for a statement that reads without writing or locking. */
+export function isPlainRead(statement: string): boolean {
+  return firstWord(statement) === 'select' && !LOCKS.test(statement);
+}
+
+/** The statement's first keyword, lower case, past comments and opening parentheses. */
+export function firstWord(statement: string): string {
+  return /^[\s(]*(?:--[^\n]*\n[\s(]*|\/\*[\s\S]*?\*\/[\s(]*)*([a-z]+)/i.exec(statement)?.[1]?.toLowerCase() ?? '';
+}
+
+/**
+ * The statement with each placeholder `$n` replaced by its value as a literal. Placeholders are
+ * only recognised outside quoted strings, quoted identifiers, dollar quotes and comments.
+ */
+export function inlineParameters(text: string, params: readonly unknown[]): string {
+  let out = '';
+  let i = 0;
+  let from = 0;
+  const n = text.length;
+  while (i < n) {
+    const ch = text[i]!;
+    if (ch === "'") {
+      // E'…' strings take backslash escapes; '' is a quote in both kinds
+      const escapes = i > 0 && (text[i - 1] === 'E' || text[i - 1] === 'e') && !isIdentChar(text[i - 2]);
+      i++;
+      while (i < n) {
+        if (escapes && text[i] === '\\') i += 2;
+        else if (text[i] === "'") {
+          if (text[i + 1] === "'") i += 2;
+          else break;
+        } else i++;
+      }
+      i++;
+    } else if (ch === '"') {
+      i = text.indexOf('"', i + 1);
+      while (i !== -1 && text[i + 1] === '"') i = text.indexOf('"', i + 2);
+      i = i === -1 ? n : i + 1;
+    } else if (ch === '-' && text[i + 1] === '-') {
+      i = text.indexOf('\n', i);
+      if (i === -1) i = n;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      let depth = 1;
+      i += 2;
+      while (i < n && depth > 0) {
+        if (text[i] === '/' && text[i + 1] === '*') (depth++, (i += 2));
+        else if (text[i] === '*' && text[i + 1] === '/') (depth--, (i += 2));
+        else i++;
+      }
+    } else if (ch === '$') {
+      const number = /^\$(\d+)/.exec(text.slice(i, i + 12));
+      if (number && !isIdentChar(text[i - 1])) {
+        const index = Number(number[1]) - 1;
+        if (index < 0 || index >= params.length) throw new Error(`statement refers to $${index + 1}, ${params.length} given`);
+        out += text.slice(from, i) + literal(params[index]);
+        i += number[0].length;
+        from = i;
+        continue;
+      }
+      const tag = isIdentChar(text[i - 1]) ? null : /^\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$/.exec(text.slice(i, i + 64));
+      if (tag) {
+        const end = text.indexOf(tag[0], i + tag[0].length);
+        i = end === -1 ? n : end + tag[0].length;
+      } else i++;
+    } else i++;
+  }
+  return out + text.slice(from);
+}
+
+function isIdentChar(ch: string | undefined): boolean {
+  return ch !== undefined && /[A-Za-z0-9_$]/.test(ch);
+}
+
+/** A value as a literal of unspecified type, written as the drivers send it as a parameter. */
+export function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  return quote(text(value));
+}
+
+function quote(s: string): string {
+  if (s.includes('\0')) throw new Error('a text value cannot hold a NUL character');
+  return `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`;
+  if (Array.isArray(value)) return arrayText(value);
+  return JSON.stringify(value);
+}
+
+// PostgreSQL's array input syntax, as pg writes an array parameter.
+function arrayText(values: readonly unknown[]): string {
+  const items = values.map((v) => {
+    if (v === null || v === undefined) return 'NULL';
+    if (Array.isArray(v)) return arrayText(v);
+    return `"${text(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  });
+  return `{${items.join(',')}}`;
+}
