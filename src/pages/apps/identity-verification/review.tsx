@@ -109,7 +109,7 @@ function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean;
   };
   return (
     <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Decision">
-      <fieldset className="idv-choices">
+      <fieldset className="choices">
         <legend>Decision</legend>
         {(Object.keys(DECISION_LABELS) as IdvDecision[]).map((d) => (
           <label key={d} className="checkbox">
