@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { SigDocumentVersionsTable } from '../../db/schema';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import { audit, type Actor } from '../../audit';
@@ -20,23 +21,8 @@ import {
 // is edited (name, fields) until Publish makes it immutable (the database refuses changes to a
 // published row); the next edit opens a new draft copied from the newest published version.
 
-export type VersionRow = {
-  id: string;
-  document_id: string;
-  version: number;
-  state: 'draft' | 'published';
-  name: string;
-  file_id: string;
-  file_name: string;
-  page_count: number;
-  page_sizes: { width: number; height: number }[];
-  fields: SigField[];
-  page_image_ids: string[];
-  created_at: Date;
-  created_by: string;
-  published_at: Date | null;
-  published_by: string | null;
-};
+/** A row of sig_document_versions as `select *` reads it; `fields` is jsonb the editor wrote (the contract's SigField). */
+export type VersionRow = Omit<Selectable<SigDocumentVersionsTable>, 'fields'> & { fields: SigField[] };
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const actorName = (actor: Actor) => (actor ? `${actor.firstName} ${actor.lastName}`.trim() : 'Provider staff');

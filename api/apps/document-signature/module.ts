@@ -1,9 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
-import * as v from 'valibot';
-import type { Trx } from '../../db/index';
+import { sql } from 'kysely';
 import { ApiError } from '../../http/errors';
-import { validationError } from '../../http/validate';
-import { maskPhone, type ActionResult, type TaskRow } from '../../contract/platform';
+import type { ActionResult } from '../../contract/platform';
 import {
   SIG_ACTIONS,
   SIG_APP,
@@ -15,56 +12,14 @@ import {
   SigSendBodySchema,
   type SigRequest,
 } from '../../contract/apps/document-signature';
-import type { AppModule, KeyedTaskRow, TaskFilter } from '../platform/registry';
+import type { AppModule } from '../platform/registry';
 import { registerApp } from '../platform/registry';
+import { parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { SIG_V1 } from './v1';
 import { cancelRequest, getRequest, resendRequest, sendForSignature, sigSettings } from './service';
 import './customer-page';
 
-type ListRow = {
-  id: string;
-  status: string;
-  document_name: string;
-  signer_name: string;
-  phone_number: string;
-  customer_ref: string | null;
-  agent: string | null;
-  version: number;
-  created_at: Date;
-  ended_at: Date | null;
-  key_ts: string;
-};
-
-const rowOf = (r: ListRow): KeyedTaskRow => ({
-  id: r.id,
-  status: r.status,
-  phoneNumber: maskPhone(r.phone_number),
-  customerRef: r.customer_ref,
-  agent: r.agent,
-  createdAt: new Date(r.created_at).toISOString(),
-  endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
-  values: { documentName: `${r.document_name} (v${r.version})`, signerName: r.signer_name },
-  key: { ts: r.key_ts, id: r.id },
-});
-
-function where(accountId: string, f: TaskFilter): RawBuilder<unknown> {
-  const parts = [sql`account_id = ${accountId}`];
-  if (f.status) parts.push(sql`status = ${f.status}`);
-  if (f.from) parts.push(sql`created_at >= ${f.from}`);
-  if (f.to) parts.push(sql`created_at < ${f.to}`);
-  if (f.agent) parts.push(sql`agent = ${f.agent}`);
-  if (f.q) {
-    // as in One-Time Passcode: a whole number is its index range, a customer id is its own
-    const digits = f.q.replace(/[^\d]/g, '');
-    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
-    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
-    parts.push(!phoneLike ? sql`customer_ref = ${f.q}` : whole ? sql`phone_number = ${`+${digits}`}` : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`);
-  }
-  return sql.join(parts, sql` and `);
-}
-
-const COLUMNS = sql`id, status, document_name, signer_name, phone_number, customer_ref, agent, version, created_at, ended_at,
-  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
+type ListRow = TaskTableRow & { document_name: string; signer_name: string; version: number };
 
 function actionResult(r: SigRequest, message?: string): ActionResult {
   const messages: Record<string, string> = {
@@ -79,16 +34,6 @@ function actionResult(r: SigRequest, message?: string): ActionResult {
   return { taskId: r.id, status: r.status, message: message ?? messages[r.status] ?? r.status, task: r };
 }
 
-function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, input);
-  if (!parsed.success) {
-    const err = validationError(parsed.issues);
-    const fields = Object.fromEntries(Object.entries(err.fields ?? {}).map(([k, m]) => [`input.${k}`, m]));
-    throw new ApiError(400, 'VALIDATION_FAILED', err.message, fields);
-  }
-  return parsed.output;
-}
-
 export const sigModule: AppModule = {
   id: SIG_APP,
   settings: { schema: SigGeneralSettingsSchema, read: sigSettings },
@@ -101,7 +46,7 @@ export const sigModule: AppModule = {
 
   async runAction(deps, accountId, key, body, caller) {
     if (key === 'send') {
-      const input = parseInput(SigSendBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
+      const input = parseActionInput(SigSendBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
       return actionResult(await sendForSignature(deps, accountId, input, caller));
     }
     if (key === 'resend' || key === 'cancel') {
@@ -116,24 +61,10 @@ export const sigModule: AppModule = {
     return actionResult(await getRequest(deps, accountId, taskId));
   },
 
-  async listTasks(trx, accountId, filter, after, limit) {
-    const rows = await sql<ListRow>`select ${COLUMNS} from sig_requests
-      where ${where(accountId, filter)} ${after ? sql`and (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
-      order by created_at desc, id desc limit ${limit}`.execute(trx);
-    return rows.rows.map(rowOf);
-  },
-
-  async countTasks(trx, accountId, filter, cap) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from sig_requests where ${where(accountId, filter)} limit ${cap}) t`.execute(trx);
-    return row.rows[0]?.n ?? 0;
-  },
-
-  async task(trx: Trx, accountId: string, id: string): Promise<TaskRow | null> {
-    const row = (await sql<ListRow>`select ${COLUMNS} from sig_requests where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
-    if (!row) return null;
-    const { key: _key, ...task } = rowOf(row);
-    return task;
-  },
+  ...taskTableQueries('sig_requests', sql`document_name, signer_name, version`, (r: ListRow) => ({
+    documentName: `${r.document_name} (v${r.version})`,
+    signerName: r.signer_name,
+  })),
 
   async dashboard(trx, accountId, p) {
     const totals = (

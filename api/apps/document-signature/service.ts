@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { SigRequestsTable } from '../../db/schema';
 import * as v from 'valibot';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
@@ -38,37 +39,8 @@ import type { StampValue } from './pdf';
 export const SIGN_PURPOSE = 'document-signature.sign';
 const DAY = 86_400_000;
 
-export type RequestRow = {
-  id: string;
-  account_id: string;
-  document_id: string;
-  version_id: string;
-  version: number;
-  document_name: string;
-  signer_name: string;
-  phone_number: string;
-  customer_ref: string | null;
-  agent: string | null;
-  status: SigStatus;
-  sends: number;
-  consent_text: string;
-  created_at: Date;
-  expires_at: Date;
-  opened_at: Date | null;
-  signed_at: Date | null;
-  completed_at: Date | null;
-  ended_at: Date | null;
-  decline_reason: string | null;
-  signer_ip: string | null;
-  signer_user_agent: string | null;
-  original_file_id: string;
-  original_sha256: string;
-  content_sha256: string | null;
-  signed_file_id: string | null;
-  signed_sha256: string | null;
-  seal_attempts: number;
-  seal_error: string | null;
-};
+/** A row of sig_requests as `select *` reads it. */
+export type RequestRow = Selectable<SigRequestsTable>;
 
 const RESULT_OF: Partial<Record<SigStatus, ResultStatus>> = { completed: 'success', declined: 'failure', cancelled: 'failure', expired: 'timeout' };
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

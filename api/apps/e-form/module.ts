@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
-import * as v from 'valibot';
 import { ApiError } from '../../http/errors';
-import { validationError } from '../../http/validate';
 import type { ActionResult, TaskRow } from '../../contract/platform';
 import {
   EFORM_ACTIONS,
@@ -16,6 +14,7 @@ import {
 } from '../../contract/apps/e-form';
 import type { AppModule, KeyedTaskRow } from '../platform/registry';
 import { registerApp } from '../platform/registry';
+import { parseActionInput } from '../platform/task-table';
 import { eformSettings, getRequest, sendForm } from './service';
 import { countSubmissions, listSubmissions, submissionById, type KeyedSubmission } from './submissions';
 import { EFORM_V1 } from './v1';
@@ -58,12 +57,8 @@ export const eformModule: AppModule = {
     if (key !== 'send') throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
     const { form, caseId, ...rest } = body.input;
     if (!form?.trim()) throw new ApiError(400, 'VALIDATION_FAILED', 'input.form: Choose the form to send', { 'input.form': 'Choose the form to send' });
-    const parsed = v.safeParse(FormRequestBodySchema, { ...rest, prefill: caseId?.trim() ? { caseId: caseId.trim() } : undefined, agent: caller.kind === 'api' ? rest.agent : caller.label });
-    if (!parsed.success) {
-      const err = validationError(parsed.issues);
-      throw new ApiError(400, 'VALIDATION_FAILED', err.message, Object.fromEntries(Object.entries(err.fields ?? {}).map(([k, m]) => [`input.${k}`, m])));
-    }
-    return resultOf(await sendForm(deps, accountId, form, parsed.output, caller));
+    const input = parseActionInput(FormRequestBodySchema, { ...rest, prefill: caseId?.trim() ? { caseId: caseId.trim() } : undefined, agent: caller.kind === 'api' ? rest.agent : caller.label });
+    return resultOf(await sendForm(deps, accountId, form, input, caller));
   },
 
   async taskStatus(deps, accountId, taskId) {

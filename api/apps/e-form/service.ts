@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { EformRequestsTable } from '../../db/schema';
 import * as v from 'valibot';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
@@ -40,22 +41,8 @@ export type EformDeps = Pick<Deps, 'db' | 'config' | 'now' | 'log'>;
 export const FILL_PURPOSE = 'e-form.fill';
 
 type FormRow = { id: string; status: FormStatus; draft: FormDefinition; latest_version: number | null; submissions: number; last_submission_at: Date | null; created_at: Date; updated_at: Date; published?: FormDefinition | null };
-export type RequestRow = {
-  id: string;
-  form_id: string;
-  version: number;
-  status: EformStatus;
-  phone_number: string;
-  customer_ref: string | null;
-  agent: string | null;
-  prefill: Record<string, string>;
-  created_at: Date;
-  expires_at: Date;
-  opened_at: Date | null;
-  submitted_at: Date | null;
-  ended_at: Date | null;
-  failure_reason: string | null;
-};
+/** A row of eform_requests as `select *` reads it; `prefill` is the jsonb of the request's hidden-field values. */
+export type RequestRow = Omit<Selectable<EformRequestsTable>, 'prefill'> & { prefill: Record<string, string> };
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const RESULT_OF: Partial<Record<EformStatus, ResultStatus>> = { submitted: 'success', expired: 'timeout', failed: 'failure' };

@@ -3,6 +3,7 @@ import type { Trx } from '../../db/index';
 import { maskPhone } from '../../contract/platform';
 import type { FormDefinition, StoredAnswers, SubmissionColumn, SubmissionRow } from '../../contract/apps/e-form';
 import type { TaskFilter, TaskKey } from '../platform/registry';
+import { taskFilterSql, type TaskTableRow } from '../platform/task-table';
 
 // The Submissions list: form requests (the app's tasks) with their answers, newest first, one
 // index range per filter as the other activity lists (see 0940 and 0710).
@@ -10,36 +11,19 @@ import type { TaskFilter, TaskKey } from '../platform/registry';
 export type SubmissionFilter = TaskFilter & { formId?: string; contains?: string };
 export type KeyedSubmission = SubmissionRow & { key: TaskKey; endedAt: string | null };
 
-type Row = {
-  id: string;
+type Row = TaskTableRow & {
   form_id: string;
   version: number;
   title: string;
   status: SubmissionRow['status'];
-  phone_number: string;
-  customer_ref: string | null;
-  agent: string | null;
-  created_at: Date;
   submitted_at: Date | null;
-  ended_at: Date | null;
   answers: StoredAnswers | null;
-  key_ts: string;
 };
 
+/** The activity list's filter on `eform_requests r`, and the Submissions page's own: the form, and words in the answers. */
 export function submissionWhere(accountId: string, f: SubmissionFilter): RawBuilder<unknown> {
-  const parts = [sql`r.account_id = ${accountId}`];
+  const parts = [taskFilterSql(accountId, f, 'r')];
   if (f.formId) parts.push(sql`r.form_id = ${f.formId}`);
-  if (f.status) parts.push(sql`r.status = ${f.status}`);
-  if (f.from) parts.push(sql`r.created_at >= ${f.from}`);
-  if (f.to) parts.push(sql`r.created_at < ${f.to}`);
-  if (f.agent) parts.push(sql`r.agent = ${f.agent}`);
-  if (f.q) {
-    // as the other lists: a customer id is one index range, a whole number too; part of a number is a substring
-    const digits = f.q.replace(/[^\d]/g, '');
-    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
-    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
-    parts.push(!phoneLike ? sql`r.customer_ref = ${f.q}` : whole ? sql`r.phone_number = ${`+${digits}`}` : sql`(r.customer_ref = ${f.q} or r.phone_number like ${`%${digits}%`})`);
-  }
   if (f.contains) {
     const needle = `%${f.contains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     parts.push(sql`exists (select 1 from eform_submissions s where s.request_id = r.id and s.answers_text like ${needle})`);

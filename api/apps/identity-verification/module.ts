@@ -1,9 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
-import * as v from 'valibot';
-import type { Trx } from '../../db/index';
+import { sql } from 'kysely';
 import { ApiError } from '../../http/errors';
-import { validationError } from '../../http/validate';
-import { maskPhone, type ActionResult, type TaskRow } from '../../contract/platform';
+import type { ActionResult } from '../../contract/platform';
 import {
   IDV_ACTIONS,
   IDV_APP,
@@ -16,60 +13,14 @@ import {
   documentTypeOf,
   type IdvSession,
 } from '../../contract/apps/identity-verification';
-import type { AppModule, KeyedTaskRow, TaskFilter } from '../platform/registry';
+import type { AppModule } from '../platform/registry';
 import { registerApp } from '../platform/registry';
+import { parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { IDV_V1 } from './v1';
 import { getSession, idvSettings, startSession } from './service';
 import './customer-page';
 
-type ListRow = {
-  id: string;
-  status: string;
-  phone_number: string;
-  customer_ref: string;
-  agent: string | null;
-  document_type: string | null;
-  failed_checks: number;
-  reviewer: string | null;
-  created_at: Date;
-  ended_at: Date | null;
-  key_ts: string;
-};
-
-const rowOf = (r: ListRow): KeyedTaskRow => ({
-  id: r.id,
-  status: r.status,
-  phoneNumber: maskPhone(r.phone_number),
-  customerRef: r.customer_ref,
-  agent: r.agent,
-  createdAt: new Date(r.created_at).toISOString(),
-  endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
-  values: { documentType: r.document_type ? (documentTypeOf(r.document_type)?.label ?? r.document_type) : null, failedChecks: r.failed_checks, reviewer: r.reviewer },
-  key: { ts: r.key_ts, id: r.id },
-});
-
-function where(accountId: string, f: TaskFilter): RawBuilder<unknown> {
-  const parts = [sql`account_id = ${accountId}`];
-  if (f.status) parts.push(sql`status = ${f.status}`);
-  if (f.from) parts.push(sql`created_at >= ${f.from}`);
-  if (f.to) parts.push(sql`created_at < ${f.to}`);
-  if (f.agent) parts.push(sql`agent = ${f.agent}`);
-  if (f.q) {
-    // as in One-Time Passcode: a customer id is one index range, a whole number another
-    const digits = f.q.replace(/[^\d]/g, '');
-    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
-    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
-    parts.push(
-      !phoneLike ? sql`customer_ref = ${f.q}`
-      : whole ? sql`phone_number = ${`+${digits}`}`
-      : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`,
-    );
-  }
-  return sql.join(parts, sql` and `);
-}
-
-const COLUMNS = sql`id, status, phone_number, customer_ref, agent, document_type, failed_checks, coalesce(reviewer_name, assigned_name) as reviewer,
-  created_at, ended_at, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
+type ListRow = TaskTableRow & { document_type: string | null; failed_checks: number; reviewer: string | null };
 
 function actionResult(session: IdvSession): ActionResult {
   const messages: Record<string, string> = {
@@ -87,16 +38,6 @@ function actionResult(session: IdvSession): ActionResult {
   return { taskId: session.id, status: session.status, message: messages[session.status] ?? session.status, task: session };
 }
 
-function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, input);
-  if (!parsed.success) {
-    const err = validationError(parsed.issues);
-    const fields = Object.fromEntries(Object.entries(err.fields ?? {}).map(([k, m]) => [`input.${k}`, m]));
-    throw new ApiError(400, 'VALIDATION_FAILED', err.message, fields);
-  }
-  return parsed.output;
-}
-
 export const idvModule: AppModule = {
   id: IDV_APP,
   settings: { schema: IdvGeneralSettingsSchema, read: idvSettings },
@@ -109,7 +50,7 @@ export const idvModule: AppModule = {
 
   async runAction(deps, accountId, key, body, caller) {
     if (key !== 'start') throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-    const input = parseInput(IdvStartBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
+    const input = parseActionInput(IdvStartBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
     return actionResult(await startSession(deps, accountId, input, caller));
   },
 
@@ -117,24 +58,11 @@ export const idvModule: AppModule = {
     return actionResult(await getSession(deps, accountId, taskId));
   },
 
-  async listTasks(trx, accountId, filter, after, limit) {
-    const rows = await sql<ListRow>`select ${COLUMNS} from idv_sessions
-      where ${where(accountId, filter)} ${after ? sql`and (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
-      order by created_at desc, id desc limit ${limit}`.execute(trx);
-    return rows.rows.map(rowOf);
-  },
-
-  async countTasks(trx, accountId, filter, cap) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from idv_sessions where ${where(accountId, filter)} limit ${cap}) t`.execute(trx);
-    return row.rows[0]?.n ?? 0;
-  },
-
-  async task(trx: Trx, accountId: string, id: string): Promise<TaskRow | null> {
-    const row = (await sql<ListRow>`select ${COLUMNS} from idv_sessions where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
-    if (!row) return null;
-    const { key: _key, ...task } = rowOf(row);
-    return task;
-  },
+  ...taskTableQueries('idv_sessions', sql`document_type, failed_checks, coalesce(reviewer_name, assigned_name) as reviewer`, (r: ListRow) => ({
+    documentType: r.document_type ? (documentTypeOf(r.document_type)?.label ?? r.document_type) : null,
+    failedChecks: r.failed_checks,
+    reviewer: r.reviewer,
+  })),
 
   async dashboard(trx, accountId, p) {
     const totals = (

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { ApiError } from '../../http/errors';
-import { maskPhone, type ActionResult } from '../../contract/platform';
+import type { ActionResult } from '../../contract/platform';
 import {
   OTP_ACTIONS,
   OTP_APP,
@@ -13,40 +13,13 @@ import {
   OtpSendBodySchema,
   type OtpVerification,
 } from '../../contract/apps/one-time-passcode';
-import type { AppModule, KeyedTaskRow } from '../platform/registry';
+import type { AppModule } from '../platform/registry';
 import { registerApp } from '../platform/registry';
-import { creditsTile, parseActionInput, taskTableQueries } from '../platform/task-table';
+import { creditsTile, parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { OTP_V1 } from './v1';
 import { checkPasscode, getVerification, otpSettings, sendPasscode } from './service';
 
-type ListRow = {
-  id: string;
-  status: string;
-  phone_number: string;
-  customer_ref: string | null;
-  agent: string | null;
-  sends: number;
-  checks: number;
-  created_at: Date;
-  ended_at: Date | null;
-  key_ts: string;
-};
-
-const rowOf = (r: ListRow): KeyedTaskRow => ({
-  id: r.id,
-  status: r.status,
-  phoneNumber: maskPhone(r.phone_number),
-  customerRef: r.customer_ref,
-  agent: r.agent,
-  createdAt: new Date(r.created_at).toISOString(),
-  endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
-  values: { sends: r.sends, checks: r.checks },
-  key: { ts: r.key_ts, id: r.id },
-});
-
-
-const COLUMNS = sql`id, status, phone_number, customer_ref, agent, sends, checks, created_at, ended_at,
-  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
+type ListRow = TaskTableRow & { sends: number; checks: number };
 
 function actionResult(verification: OtpVerification, message?: string): ActionResult {
   const messages: Record<string, string> = {
@@ -89,7 +62,7 @@ export const otpModule: AppModule = {
     return actionResult(await getVerification(deps, accountId, taskId));
   },
 
-  ...taskTableQueries('otp_verifications', COLUMNS, rowOf),
+  ...taskTableQueries('otp_verifications', sql`sends, checks`, (r: ListRow) => ({ sends: r.sends, checks: r.checks })),
 
   async dashboard(trx, accountId, p) {
     const totals = (

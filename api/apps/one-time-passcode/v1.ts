@@ -7,17 +7,11 @@ import {
   type OtpCheckBody,
   type OtpSendBody,
 } from '../../contract/apps/one-time-passcode';
-import { apiCaller } from '../platform/caller';
-import { requestOrigin } from '../platform/console-routes';
+import { V1_APP_GATE, V1_NOT_FOUND, v1Caller, v1Get, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { cancelVerification, checkPasscode, getVerification, sendPasscode } from './service';
 
 const TAG = 'One-Time Passcode';
-const notFound = { status: 404, code: 'NOT_FOUND' };
-const appGate = [
-  { status: 402, code: 'FREE_TIER_EXHAUSTED' },
-  { status: 403, code: 'APP_NOT_ACTIVE' },
-];
 
 export const OTP_V1: V1Operation[] = [
   {
@@ -31,11 +25,10 @@ export const OTP_V1: V1Operation[] = [
     body: OtpSendBodySchema,
     answer: OtpVerificationSchema,
     statuses: [201, 200],
-    errors: [...appGate, { status: 409, code: 'SMS_NOT_CONFIGURED' }, { status: 429, code: 'TOO_MANY_SENDS' }],
+    errors: [...V1_APP_GATE, { status: 409, code: 'SMS_NOT_CONFIGURED' }, { status: 429, code: 'TOO_MANY_SENDS' }],
     async handler(c, { body }) {
       const input = body as OtpSendBody;
-      const origin = requestOrigin(c as never);
-      const { verification, created } = await sendPasscode(c.var.deps, c.var.apiAccountId, input, apiCaller(input.agent, origin.ip, origin.userAgent));
+      const { verification, created } = await sendPasscode(c.var.deps, c.var.apiAccountId, input, v1Caller(c, input.agent));
       return { status: created ? 201 : 200, answer: verification };
     },
   },
@@ -49,42 +42,15 @@ export const OTP_V1: V1Operation[] = [
     body: OtpCheckBodySchema,
     answer: OtpVerificationSchema,
     statuses: [200],
-    errors: [notFound],
+    errors: [V1_NOT_FOUND],
     async handler(c, { body }) {
       const input = body as OtpCheckBody;
-      const origin = requestOrigin(c as never);
-      return { status: 200, answer: await checkPasscode(c.var.deps, c.var.apiAccountId, input.id, input.code, apiCaller(input.agent, origin.ip, origin.userAgent)) };
+      return { status: 200, answer: await checkPasscode(c.var.deps, c.var.apiAccountId, input.id, input.code, v1Caller(c, input.agent)) };
     },
   },
-  {
-    method: 'get',
-    path: '/otp/:id',
-    operationId: 'getVerification',
-    summary: 'Get a verification',
-    tag: TAG,
-    params: OtpIdParamSchema,
-    answer: OtpVerificationSchema,
-    statuses: [200],
-    errors: [notFound],
-    async handler(c, { params }) {
-      return { status: 200, answer: await getVerification(c.var.deps, c.var.apiAccountId, params.id!) };
-    },
-  },
-  {
-    method: 'post',
-    path: '/otp/:id/cancel',
-    operationId: 'cancelVerification',
-    summary: 'Cancel a verification',
-    tag: TAG,
-    params: OtpIdParamSchema,
-    body: OtpCancelBodySchema,
-    answer: OtpVerificationSchema,
-    statuses: [200],
-    errors: [notFound],
-    async handler(c, { params, body }) {
-      const origin = requestOrigin(c as never);
-      const agent = (body as { agent?: string | null }).agent;
-      return { status: 200, answer: await cancelVerification(c.var.deps, c.var.apiAccountId, params.id!, apiCaller(agent, origin.ip, origin.userAgent)) };
-    },
-  },
+  v1Get({ path: '/otp/:id', operationId: 'getVerification', summary: 'Get a verification', tag: TAG, params: OtpIdParamSchema, answer: OtpVerificationSchema }, getVerification),
+  v1TaskAction(
+    { path: '/otp/:id/cancel', operationId: 'cancelVerification', summary: 'Cancel a verification', tag: TAG, params: OtpIdParamSchema, body: OtpCancelBodySchema, answer: OtpVerificationSchema, errors: [V1_NOT_FOUND] },
+    cancelVerification,
+  ),
 ];

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { ApiError } from '../../http/errors';
-import { maskPhone, type ActionResult } from '../../contract/platform';
+import type { ActionResult } from '../../contract/platform';
 import {
   PASSKEYS_APP,
   PASSKEY_ACTIONS,
@@ -15,44 +15,22 @@ import {
   type PasskeyFailureReason,
   type PasskeyTask,
 } from '../../contract/apps/passkeys';
-import type { AppModule, KeyedTaskRow } from '../platform/registry';
+import type { AppModule } from '../platform/registry';
 import { registerApp } from '../platform/registry';
-import { creditsTile, parseActionInput, taskTableQueries } from '../platform/task-table';
+import { creditsTile, parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { PASSKEYS_V1 } from './v1';
 import { passkeyConsoleRoutes, passkeyCustomerRoutes } from './routes';
 import { cancelPasskeyTask, enrollPasskey, getPasskeyTask, passkeySettings, verifyWithPasskey } from './service';
 import './customer-page';
 
-type ListRow = {
-  id: string;
-  kind: string;
-  status: string;
-  phone_number: string;
-  customer_ref: string;
-  agent: string | null;
-  failure_reason: PasskeyFailureReason | null;
-  created_at: Date;
-  ended_at: Date | null;
-  key_ts: string;
-};
+type ListRow = TaskTableRow & { kind: string; failure_reason: PasskeyFailureReason | null };
 
 const KIND_LABEL: Record<string, string> = { enrollment: 'Enrollment', verification: 'Verification' };
 
-const rowOf = (r: ListRow): KeyedTaskRow => ({
-  id: r.id,
-  status: r.status,
-  phoneNumber: maskPhone(r.phone_number),
-  customerRef: r.customer_ref,
-  agent: r.agent,
-  createdAt: new Date(r.created_at).toISOString(),
-  endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
-  values: { kind: KIND_LABEL[r.kind] ?? r.kind, reason: r.failure_reason ? PASSKEY_FAILURE_REASONS[r.failure_reason] ?? r.failure_reason : null },
-  key: { ts: r.key_ts, id: r.id },
+const valuesOf = (r: ListRow) => ({
+  kind: KIND_LABEL[r.kind] ?? r.kind,
+  reason: r.failure_reason ? PASSKEY_FAILURE_REASONS[r.failure_reason] ?? r.failure_reason : null,
 });
-
-
-const COLUMNS = sql`id, kind, status, phone_number, customer_ref, agent, failure_reason, created_at, ended_at,
-  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
 
 const REASON_TEXT = (t: PasskeyTask) => (t.failureReason ? PASSKEY_FAILURE_REASONS[t.failureReason] : null);
 
@@ -100,7 +78,7 @@ export const passkeysModule: AppModule = {
     return actionResult(await getPasskeyTask(deps, accountId, taskId));
   },
 
-  ...taskTableQueries('passkey_tasks', COLUMNS, rowOf),
+  ...taskTableQueries('passkey_tasks', sql`kind, failure_reason`, valuesOf),
 
   async dashboard(trx, accountId, p) {
     type Totals = { period: 'current' | 'previous'; registrations: number; verifications: number; ended: number; succeeded: number };

@@ -1,8 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
-import * as v from 'valibot';
+import { sql } from 'kysely';
 import { ApiError } from '../../http/errors';
-import { validationError } from '../../http/validate';
-import { maskPhone, type ActionResult } from '../../contract/platform';
+import type { ActionResult } from '../../contract/platform';
 import { formatMinor, parseMajor } from '../../contract/money';
 import {
   PAID_STATUSES,
@@ -16,18 +14,14 @@ import {
   PaymentsGeneralSettingsSchema,
   type Payment,
 } from '../../contract/apps/payments';
-import type { AppModule, KeyedTaskRow, TaskFilter } from '../platform/registry';
+import type { AppModule } from '../platform/registry';
 import { registerApp } from '../platform/registry';
+import { parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { getPayment, paymentsSettings, requestPayment } from './service';
 import { PAYMENTS_V1 } from './v1';
 import './page';
 
-type ListRow = {
-  id: string;
-  status: string;
-  phone_number: string;
-  customer_ref: string | null;
-  agent: string | null;
+type ListRow = TaskTableRow & {
   amount: number;
   currency: string;
   product_name: string | null;
@@ -35,50 +29,20 @@ type ListRow = {
   refunded_amount: number;
   checkout_session_id: string | null;
   payment_intent_id: string | null;
-  created_at: Date;
   paid_at: Date | null;
-  ended_at: Date | null;
-  key_ts: string;
 };
 
-const rowOf = (r: ListRow): KeyedTaskRow => ({
-  id: r.id,
-  status: r.status,
-  phoneNumber: maskPhone(r.phone_number),
-  customerRef: r.customer_ref,
-  agent: r.agent,
-  createdAt: new Date(r.created_at).toISOString(),
-  endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
-  values: {
-    amount: Number(r.amount),
-    currency: r.currency,
-    product: r.product_name ?? r.description,
-    refunded: Number(r.refunded_amount),
-    paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
-    checkoutSessionId: r.checkout_session_id,
-    paymentIntentId: r.payment_intent_id,
-  },
-  key: { ts: r.key_ts, id: r.id },
+const OWN_COLUMNS = sql`amount, currency, product_name, description, refunded_amount, checkout_session_id, payment_intent_id, paid_at`;
+
+const valuesOf = (r: ListRow) => ({
+  amount: Number(r.amount),
+  currency: r.currency,
+  product: r.product_name ?? r.description,
+  refunded: Number(r.refunded_amount),
+  paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
+  checkoutSessionId: r.checkout_session_id,
+  paymentIntentId: r.payment_intent_id,
 });
-
-function where(accountId: string, f: TaskFilter): RawBuilder<unknown> {
-  const parts = [sql`account_id = ${accountId}`];
-  if (f.status) parts.push(sql`status = ${f.status}`);
-  if (f.from) parts.push(sql`created_at >= ${f.from}`);
-  if (f.to) parts.push(sql`created_at < ${f.to}`);
-  if (f.agent) parts.push(sql`agent = ${f.agent}`);
-  if (f.q) {
-    // as in OTP: a customer id is one index range, a whole number another; part of a number scans
-    const digits = f.q.replace(/[^\d]/g, '');
-    const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
-    const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
-    parts.push(!phoneLike ? sql`customer_ref = ${f.q}` : whole ? sql`phone_number = ${`+${digits}`}` : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`);
-  }
-  return sql.join(parts, sql` and `);
-}
-
-const COLUMNS = sql`id, status, phone_number, customer_ref, agent, amount, currency, product_name, description, refunded_amount, checkout_session_id,
-  payment_intent_id, created_at, paid_at, ended_at, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
 
 function actionResult(p: Payment): ActionResult {
   const money = formatMinor(p.amount, p.currency, 'en-US');
@@ -93,16 +57,6 @@ function actionResult(p: Payment): ActionResult {
   };
   // followed live while the customer may still pay
   return { taskId: p.id, status: p.status, message: messages[p.status] ?? p.status, task: p, open: p.status === 'requested' || p.status === 'opened' };
-}
-
-function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, input);
-  if (!parsed.success) {
-    const err = validationError(parsed.issues);
-    const fields = Object.fromEntries(Object.entries(err.fields ?? {}).map(([k, m]) => [`input.${k}`, m]));
-    throw new ApiError(400, 'VALIDATION_FAILED', err.message, fields);
-  }
-  return parsed.output;
 }
 
 const PAID = sql.join(PAID_STATUSES.map((s) => sql`${s}`));
@@ -132,7 +86,7 @@ export const paymentsModule: AppModule = {
       if (minor === null) throw new ApiError(400, 'VALIDATION_FAILED', 'input.productId: Give a product ID, or an amount and what it is for', { 'input.productId': 'Give a product ID, or an amount and what it is for' });
       Object.assign(input2, { amount: minor, currency, description: text('description') ?? '' });
     }
-    const parsed = parseInput(PaymentRequestBodySchema, input2);
+    const parsed = parseActionInput(PaymentRequestBodySchema, input2);
     return actionResult(await requestPayment(deps, accountId, parsed, caller));
   },
 
@@ -140,24 +94,7 @@ export const paymentsModule: AppModule = {
     return actionResult(await getPayment(deps, accountId, taskId));
   },
 
-  async listTasks(trx, accountId, filter, after, limit) {
-    const rows = await sql<ListRow>`select ${COLUMNS} from payments
-      where ${where(accountId, filter)} ${after ? sql`and (created_at, id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
-      order by created_at desc, id desc limit ${limit}`.execute(trx);
-    return rows.rows.map(rowOf);
-  },
-
-  async countTasks(trx, accountId, filter, cap) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from payments where ${where(accountId, filter)} limit ${cap}) t`.execute(trx);
-    return row.rows[0]?.n ?? 0;
-  },
-
-  async task(trx, accountId, id) {
-    const row = (await sql<ListRow>`select ${COLUMNS} from payments where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
-    if (!row) return null;
-    const { key: _key, ...task } = rowOf(row);
-    return task;
-  },
+  ...taskTableQueries('payments', OWN_COLUMNS, valuesOf),
 
   /** Money tiles are in the default currency (payments in others are counted, not summed). */
   async dashboard(trx, accountId, p) {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { sql, type RawBuilder } from 'kysely';
+import type { PaymentsTable } from '../../db/schema';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import * as v from 'valibot';
 import type Stripe from 'stripe';
 import type { Deps } from '../../deps';
@@ -40,30 +41,8 @@ import { requireConnection } from './connect';
 
 export type PaymentsDeps = Pick<Deps, 'db' | 'config' | 'now' | 'log'>;
 
-export type Row = {
-  id: string;
-  stripe_account_id: string;
-  phone_number: string;
-  customer_ref: string | null;
-  agent: string | null;
-  status: PaymentStatus;
-  amount: number;
-  currency: string;
-  description: string;
-  product_id: string | null;
-  product_name: string | null;
-  price_id: string | null;
-  checkout_session_id: string | null;
-  checkout_url: string | null;
-  payment_intent_id: string | null;
-  refunded_amount: number;
-  created_at: Date;
-  expires_at: Date;
-  opened_at: Date | null;
-  paid_at: Date | null;
-  ended_at: Date | null;
-  failure_reason: string | null;
-};
+/** A row of payments as `select *` reads it; the table's status text is one of the contract's statuses (a check constraint). */
+export type Row = Omit<Selectable<PaymentsTable>, 'status'> & { status: PaymentStatus };
 
 const RANK: Record<PaymentStatus, number> = { requested: 0, opened: 1, failed: 2, expired: 3, succeeded: 4, partially_refunded: 5, refunded: 6 };
 const RESULT_OF: Partial<Record<PaymentStatus, ResultStatus>> = { succeeded: 'success', failed: 'failure', expired: 'timeout' };

@@ -3,20 +3,21 @@ import * as v from 'valibot';
 import type { Trx } from '../../db/index';
 import { ApiError } from '../../http/errors';
 import { validationError } from '../../http/validate';
-import type { KpiTile, TaskRow } from '../../contract/platform';
+import { maskPhone, type KpiTile, type TaskRow } from '../../contract/platform';
 import type { AppModule, KeyedTaskRow, TaskFilter } from './registry';
 
 // What every app's task table shares: the columns the activity list filters on (account_id,
 // status, created_at, agent, customer_ref, phone_number), walked by the indexes of migration 0710,
 // and the way an agent action's input is checked.
 
-/** The filter of an activity list as SQL, each part served by an index in the list's order. */
-export function taskFilterSql(accountId: string, f: TaskFilter): RawBuilder<unknown> {
-  const parts = [sql`account_id = ${accountId}`];
-  if (f.status) parts.push(sql`status = ${f.status}`);
-  if (f.from) parts.push(sql`created_at >= ${f.from}`);
-  if (f.to) parts.push(sql`created_at < ${f.to}`);
-  if (f.agent) parts.push(sql`agent = ${f.agent}`);
+/** The filter of an activity list as SQL, each part served by an index in the list's order. `alias` qualifies the columns when the query names the table (`eform_requests r`). */
+export function taskFilterSql(accountId: string, f: TaskFilter, alias?: string): RawBuilder<unknown> {
+  const col = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
+  const parts = [sql`${col('account_id')} = ${accountId}`];
+  if (f.status) parts.push(sql`${col('status')} = ${f.status}`);
+  if (f.from) parts.push(sql`${col('created_at')} >= ${f.from}`);
+  if (f.to) parts.push(sql`${col('created_at')} < ${f.to}`);
+  if (f.agent) parts.push(sql`${col('agent')} = ${f.agent}`);
   if (f.q) {
     // Only what looks like a phone number searches phones: a customer id with digits in it
     // (CUST-4242) stays one index range. A whole number (+ and 8 or more digits) is that
@@ -26,17 +27,53 @@ export function taskFilterSql(accountId: string, f: TaskFilter): RawBuilder<unkn
     const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
     const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
     parts.push(
-      !phoneLike ? sql`customer_ref = ${f.q}`
-      : whole ? sql`phone_number = ${`+${digits}`}`
-      : sql`(customer_ref = ${f.q} or phone_number like ${`%${digits}%`})`,
+      !phoneLike ? sql`${col('customer_ref')} = ${f.q}`
+      : whole ? sql`${col('phone_number')} = ${`+${digits}`}`
+      : sql`(${col('customer_ref')} = ${f.q} or ${col('phone_number')} like ${`%${digits}%`})`,
     );
   }
   return sql.join(parts, sql` and `);
 }
 
-/** listTasks, countTasks and task of an app whose tasks live in `table`, newest first by key. */
-export function taskTableQueries<Row>(table: string, columns: RawBuilder<unknown>, rowOf: (r: Row) => KeyedTaskRow): Pick<AppModule, 'listTasks' | 'countTasks' | 'task'> {
+/** The columns every app's task table has, as a row of its activity list reads them. */
+export type TaskTableRow = {
+  id: string;
+  status: string;
+  phone_number: string;
+  customer_ref: string | null;
+  agent: string | null;
+  created_at: Date;
+  ended_at: Date | null;
+  /** created_at to the microsecond, the list's keyset cursor (a Date would drop the microseconds) */
+  key_ts: string;
+};
+
+const TASK_TABLE_COLUMNS = sql`id, status, phone_number, customer_ref, agent, created_at, ended_at,
+  to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts`;
+
+/** A row of a task table as the activity list shows it: the phone masked, times ISO 8601, the app's own columns in `values`. */
+export function keyedTaskRow(r: TaskTableRow, values: TaskRow['values']): KeyedTaskRow {
+  return {
+    id: r.id,
+    status: r.status,
+    phoneNumber: maskPhone(r.phone_number),
+    customerRef: r.customer_ref,
+    agent: r.agent,
+    createdAt: new Date(r.created_at).toISOString(),
+    endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+    values,
+    key: { ts: r.key_ts, id: r.id },
+  };
+}
+
+/**
+ * listTasks, countTasks and task of an app whose tasks live in `table`, newest first by key. The
+ * app names only its own columns (`ownColumns`, read into `Row`) and how they show (`valuesOf`).
+ */
+export function taskTableQueries<Row extends TaskTableRow>(table: string, ownColumns: RawBuilder<unknown>, valuesOf: (r: Row) => TaskRow['values']): Pick<AppModule, 'listTasks' | 'countTasks' | 'task'> {
   const from = sql.table(table);
+  const columns = sql`${TASK_TABLE_COLUMNS}, ${ownColumns}`;
+  const rowOf = (r: Row) => keyedTaskRow(r, valuesOf(r));
   return {
     async listTasks(trx, accountId, filter, after, limit) {
       const rows = await sql<Row>`select ${columns} from ${from}

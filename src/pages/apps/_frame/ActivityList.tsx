@@ -12,14 +12,29 @@ import { QueryState } from '../../../ui/QueryState';
 import { KeysetPager } from '../../../ui/Pager';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
-import { formatDateTime, shortenId } from '../../../ui/format';
+import { shortenId } from '../../../ui/format';
 import { saveFile } from '../../../ui/download';
-import { filtersFromSearch, filtersToQuery, filtersToSearch, hasFilters, NO_FILTERS, rangeError, type ActivityFilters } from './filters';
+import { filtersFromSearch, filtersToQuery, filtersToSearch, NO_FILTERS, rangeError, type ActivityFilters } from './filters';
 import { statusLabel, TaskCell } from './task-cells';
+import { TaskFacts, Timeline } from './TaskFacts';
 
-function Filters({ initial, statuses, onApply }: { initial: ActivityFilters; statuses: readonly string[]; onApply: (f: ActivityFilters) => void }) {
+type SetFilter<F> = (key: keyof F) => (e: { target: { value: string } }) => void;
+
+type FiltersProps<F extends ActivityFilters> = {
+  initial: F;
+  statuses: readonly string[];
+  onApply: (f: F) => void;
+  /** what Clear sets: no filter at all, the list's own ones included */
+  none: F;
+  /** the list's own filter fields, before and after the common ones (eForm: the form, the answers) */
+  before?: (form: F, set: SetFilter<F>) => ReactNode;
+  after?: (form: F, set: SetFilter<F>) => ReactNode;
+};
+
+/** An activity list's filter form: status, days, agent, customer or phone, and the list's own. */
+export function TaskFilters<F extends ActivityFilters>({ initial, statuses, onApply, none, before, after }: FiltersProps<F>) {
   const [form, setForm] = useState(initial);
-  const set = (key: keyof ActivityFilters) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set: SetFilter<F> = (key) => (e) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const range = rangeError(form);
   const apply = (e: FormEvent) => {
     e.preventDefault();
@@ -27,6 +42,7 @@ function Filters({ initial, statuses, onApply }: { initial: ActivityFilters; sta
   };
   return (
     <form className="filters" onSubmit={apply} aria-label="Filters" noValidate>
+      {before?.(form, set)}
       <Field label="Status">
         {(control) => (
           <select className="input" {...control} value={form.status} onChange={set('status')}>
@@ -43,14 +59,15 @@ function Filters({ initial, statuses, onApply }: { initial: ActivityFilters; sta
       <TextField label="To" type="date" value={form.to} onChange={set('to')} error={range} />
       <TextField label="Agent" value={form.agent} onChange={set('agent')} placeholder="E-mail or id" />
       <TextField label="Customer or phone" value={form.customer} onChange={set('customer')} placeholder="CUST-1 or +1555…" />
+      {after?.(form, set)}
       <div className="filters-actions">
         <Button type="submit" variant="primary">
           Apply
         </Button>
         <Button
           onClick={() => {
-            setForm(NO_FILTERS);
-            onApply(NO_FILTERS);
+            setForm(none);
+            onApply(none);
           }}
         >
           Clear
@@ -68,30 +85,11 @@ function TaskPanel({ app, taskId, columns, noun, onClose, actions, extra }: { ap
         {() =>
           task.data && (
             <>
-              <dl className="task-facts">
-                {columns.map((c) => (
-                  <div key={c.key}>
-                    <dt>{c.label}</dt>
-                    <dd>{c.kind === 'id' ? <code>{task.data!.id}</code> : <TaskCell column={c} row={task.data!} />}</dd>
-                  </div>
-                ))}
-              </dl>
+              <TaskFacts facts={columns.map((c) => [c.label, c.kind === 'id' ? <code>{task.data!.id}</code> : <TaskCell column={c} row={task.data!} />])} />
               {actions?.(task.data, task.reload)}
               {extra?.(taskId, task.reload)}
               <h3 className="card-title">Timeline</h3>
-              <ol className="timeline" aria-label="Timeline">
-                {task.data.events.map((e, i) => (
-                  <li key={i} className="timeline-item">
-                    <time dateTime={e.time}>{formatDateTime(e.time)}</time>
-                    <p>{e.description}</p>
-                    <p className="muted">
-                      By {e.actor}
-                      {e.ip && <> · IP {e.ip}</>}
-                      {e.userAgent && <> · {e.userAgent}</>}
-                    </p>
-                  </li>
-                ))}
-              </ol>
+              <Timeline events={task.data.events} origins />
             </>
           )
         }
@@ -119,22 +117,49 @@ type ActivityListProps = {
   extra?: TaskExtra;
 };
 
-/** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail, taskActions, extra }: ActivityListProps) {
-  const api = useApi();
+/** The task a list has open, kept in the URL as ?session=<id> so it survives a reload. */
+export function useOpenTask(): [string | null, (id: string | null) => void] {
   const search = useSearch();
   const [location, navigate] = useLocation();
-  const filters = filtersFromSearch(search);
-  const session = new URLSearchParams(search).get('session');
-  const query = filtersToQuery(filters);
+  const setOpen = (id: string | null) => {
+    const params = new URLSearchParams(search);
+    if (id) params.set('session', id);
+    else params.delete('session');
+    const text = params.toString();
+    navigate(`${location}${text ? `?${text}` : ''}`);
+  };
+  return [new URLSearchParams(search).get('session'), setOpen];
+}
+
+type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, Answer> = {
+  app: AppDefinition;
+  /** the page's title, the table's caption and the name in its messages, e.g. 'Authentications' */
+  title: string;
+  /** the list below /api/<app>, e.g. 'tasks'; its CSV is <path>/export */
+  path: string;
+  /** the filters as the API reads them: only those set */
+  query: Record<string, string>;
+  /** the page from the API's answer: the tasks list answers its rows, others an object with rows */
+  pageOf: (answer: Answer) => Page;
+  /** the table's columns, which may depend on the page (eForm: a column per field) */
+  columns: (page: Page | undefined) => Column<Row>[];
+  filters: ReactNode;
+  /** the open task's panel, given a reload of the current page (after an action changed a row) */
+  children?: (reloadPage: () => void) => ReactNode;
+};
+
+/** A list of tasks in keyset pages: filters, the table, the pager (with the count of the first page) and its CSV export. */
+export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children }: KeysetListProps<Row, Page, Answer>) {
+  const api = useApi();
   const filterKey = JSON.stringify(query);
+  const filtered = Object.keys(query).length > 0;
   // keys of the pages before the current one, per filter set; the current page's key is the last
   const [paging, setPaging] = useState<{ filterKey: string; keys: (string | null)[] }>({ filterKey, keys: [null] });
   const keys = paging.filterKey === filterKey ? paging.keys : [null];
   const key = keys[keys.length - 1] ?? null;
-  const page = useQuery(`${app.id}:tasks:${filterKey}:${key ?? ''}`, (a, signal) =>
-    a.getWithHeaders<TaskRow[]>(`/${app.id}/tasks`, { signal, query: { ...query, lastKey: key ?? undefined } }).then(({ data, headers }) => ({
-      rows: data,
+  const page = useQuery(`${app.id}:${path}:${filterKey}:${key ?? ''}`, (a, signal) =>
+    a.getWithHeaders<Answer>(`/${app.id}/${path}`, { signal, query: { ...query, lastKey: key ?? undefined } }).then(({ data, headers }) => ({
+      ...pageOf(data),
       // the API counts on the first page only (deeper pages stay one index range scan)
       count: headers.has(TASK_COUNT_HEADER) ? Number(headers.get(TASK_COUNT_HEADER)) : undefined,
       nextKey: headers.get(TASK_LAST_KEY_HEADER),
@@ -147,41 +172,15 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
     if (count !== undefined) setTotal({ filterKey, count });
   }, [count, filterKey]);
 
-  const setSearch = (next: string) => navigate(`${location}${next}`);
-  const openTask = (id: string) => {
-    const params = new URLSearchParams(search);
-    params.set('session', id);
-    setSearch(`?${params}`);
-  };
-  const closeTask = () => {
-    const params = new URLSearchParams(search);
-    params.delete('session');
-    const text = params.toString();
-    setSearch(text ? `?${text}` : '');
-  };
-
   const exportCsv = async () => {
     try {
-      const { blob, filename } = await api.download(`/${app.id}/tasks/export`, { query });
+      const { blob, filename } = await api.download(`/${app.id}/${path}/export`, { query });
       saveFile(blob, filename ?? `${app.id}-${title.toLowerCase()}.csv`);
     } catch (err) {
       toast.error(`${title} could not be exported`, errorMessage(err, 'Please try again later'));
       throw err;
     }
   };
-
-  const tableColumns: Column<TaskRow>[] = columns.map((c) => ({
-    key: c.key,
-    header: c.label,
-    render: (row) =>
-      c.kind === 'id' ? (
-        <button type="button" className="link-button" onClick={() => openTask(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
-          <TaskCell column={c} row={row} />
-        </button>
-      ) : (
-        <TaskCell column={c} row={row} />
-      ),
-  }));
 
   return (
     <div className="page">
@@ -191,9 +190,7 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
           Export CSV
         </Button>
       </div>
-      <Card>
-        <Filters key={search} initial={filters} statuses={statuses} onApply={(f) => setSearch(filtersToSearch(f, search))} />
-      </Card>
+      <Card>{filters}</Card>
       <Card>
         {page.error ? (
           <div role="alert">
@@ -203,11 +200,11 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
         ) : (
           <Table
             caption={title}
-            columns={tableColumns}
+            columns={columns(page.data)}
             rows={page.data?.rows}
             rowKey={(r) => r.id}
             loading={page.loading}
-            empty={hasFilters(filters) ? `No ${title.toLowerCase()} match these filters` : `No ${title.toLowerCase()} yet`}
+            empty={filtered ? `No ${title.toLowerCase()} match these filters` : `No ${title.toLowerCase()} yet`}
           />
         )}
         <KeysetPager
@@ -216,27 +213,66 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
           pageSize={TASK_PAGE_SIZE}
           shown={page.data?.rows.length ?? 0}
           count={page.data?.count ?? (total?.filterKey === filterKey ? total.count : undefined)}
-          countCap={Object.values(query).some(Boolean) ? TASK_COUNT_CAP : undefined}
+          countCap={filtered ? TASK_COUNT_CAP : undefined}
           loading={page.loading}
           hasNext={Boolean(page.data?.nextKey)}
           onPrevious={() => setPaging({ filterKey, keys: keys.slice(0, -1) })}
           onNext={() => page.data?.nextKey && setPaging({ filterKey, keys: [...keys, page.data.nextKey] })}
         />
       </Card>
-      {session &&
+      {children?.(page.reload)}
+    </div>
+  );
+}
+
+const rowsPage = (rows: TaskRow[]) => ({ rows });
+
+/** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
+export function ActivityList({ app, title, noun, columns, statuses, Detail, taskActions, extra }: ActivityListProps) {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const [session, setSession] = useOpenTask();
+  const filters = filtersFromSearch(search);
+
+  const tableColumns: Column<TaskRow>[] = columns.map((c) => ({
+    key: c.key,
+    header: c.label,
+    render: (row) =>
+      c.kind === 'id' ? (
+        <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
+          <TaskCell column={c} row={row} />
+        </button>
+      ) : (
+        <TaskCell column={c} row={row} />
+      ),
+  }));
+
+  return (
+    <KeysetList
+      app={app}
+      title={title}
+      path="tasks"
+      query={filtersToQuery(filters)}
+      pageOf={rowsPage}
+      columns={() => tableColumns}
+      filters={<TaskFilters key={search} initial={filters} statuses={statuses} none={NO_FILTERS} onApply={(f) => navigate(`${location}${filtersToSearch(f, search)}`)} />}
+    >
+      {(reloadPage) =>
+        session &&
         (Detail ? (
-          <Detail app={app} taskId={session} onClose={closeTask} />
+          <Detail app={app} taskId={session} onClose={() => setSession(null)} />
         ) : (
           <TaskPanel
             app={app}
             taskId={session}
             columns={columns}
             noun={noun}
-            onClose={closeTask}
+            onClose={() => setSession(null)}
             extra={extra}
-            actions={taskActions && ((task, reload) => taskActions(task, () => (reload(), page.reload())))}
+            actions={taskActions && ((task, reload) => taskActions(task, () => (reload(), reloadPage())))}
           />
-        ))}
-    </div>
+        ))
+      }
+    </KeysetList>
   );
 }

@@ -18,6 +18,7 @@ import { toast } from '../../../ui/Toast';
 import { formatDateTime, shortenId } from '../../../ui/format';
 import { apiFields, type FieldErrors } from '../../settings/form-errors';
 import { StatusBadge } from '../_frame/task-cells';
+import { TaskFacts, Timeline } from '../_frame/TaskFacts';
 
 // The review screen: the photos (through short-lived signed links), the MRZ the reviewer types,
 // the checks that then run, and the decision. Nothing here reads text from images: no OCR runs.
@@ -109,7 +110,7 @@ function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean;
   };
   return (
     <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Decision">
-      <fieldset className="idv-choices">
+      <fieldset className="choices">
         <legend>Decision</legend>
         {(Object.keys(DECISION_LABELS) as IdvDecision[]).map((d) => (
           <label key={d} className="checkbox">
@@ -162,59 +163,30 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
   const assign = async () => onChange(await api.post<IdvReview>(`/identity-verification/sessions/${s.id}/assign`));
   return (
     <>
-      <dl className="task-facts">
-        <div>
-          <dt>Status</dt>
-          <dd>
-            <StatusBadge status={s.status} />
-          </dd>
-        </div>
-        <div>
-          <dt>Customer</dt>
-          <dd>{s.customerRef}</dd>
-        </div>
-        <div>
-          <dt>Phone</dt>
-          <dd>{s.phoneNumber}</dd>
-        </div>
-        <div>
-          <dt>Document</dt>
-          <dd>{s.documentType ? (documentTypeOf(s.documentType)?.label ?? s.documentType) : '—'}</dd>
-        </div>
-        <div>
-          <dt>Expected name</dt>
-          <dd>{review.expectedName ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Expected date of birth</dt>
-          <dd>{review.expectedDateOfBirth ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Started</dt>
-          <dd>{formatDateTime(s.createdAt)}</dd>
-        </div>
-        <div>
-          <dt>Submitted</dt>
-          <dd>{s.submittedAt ? formatDateTime(s.submittedAt) : '—'}</dd>
-        </div>
-        <div>
-          <dt>Reviewer</dt>
-          <dd>
-            {review.assignedTo?.name ?? 'Not assigned'}{' '}
-            {review.reviewable && (
-              <Button size="sm" onClick={assign} successLabel="Assigned">
-                Assign to me
-              </Button>
-            )}
-          </dd>
-        </div>
-        {s.redactedAt && (
-          <div>
-            <dt>Redacted</dt>
-            <dd>{formatDateTime(s.redactedAt)}</dd>
-          </div>
-        )}
-      </dl>
+      <TaskFacts
+        facts={[
+          ['Status', <StatusBadge status={s.status} />],
+          ['Customer', s.customerRef],
+          ['Phone', s.phoneNumber],
+          ['Document', s.documentType ? (documentTypeOf(s.documentType)?.label ?? s.documentType) : '—'],
+          ['Expected name', review.expectedName ?? '—'],
+          ['Expected date of birth', review.expectedDateOfBirth ?? '—'],
+          ['Started', formatDateTime(s.createdAt)],
+          ['Submitted', s.submittedAt ? formatDateTime(s.submittedAt) : '—'],
+          [
+            'Reviewer',
+            <>
+              {review.assignedTo?.name ?? 'Not assigned'}{' '}
+              {review.reviewable && (
+                <Button size="sm" onClick={assign} successLabel="Assigned">
+                  Assign to me
+                </Button>
+              )}
+            </>,
+          ],
+          s.redactedAt ? ['Redacted', formatDateTime(s.redactedAt)] : null,
+        ]}
+      />
 
       <h3 className="card-title">Photos</h3>
       <Photos review={review} />
@@ -260,34 +232,29 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
       {review.dataRedactedAt ? (
         <p className="notice">Extracted data deleted on {formatDateTime(review.dataRedactedAt)} under the retention settings.</p>
       ) : review.extracted ? (
-        <dl className="task-facts">
-          {(
+        <TaskFacts
+          facts={[
+            ...(
+              [
+                ['Name', `${review.extracted.lastName ?? ''}, ${review.extracted.firstName ?? ''}`],
+                ['Document number', review.extracted.documentNumber],
+                ['Document code', review.extracted.documentCode],
+                ['Issuing state', review.extracted.issuingState],
+                ['Nationality', review.extracted.nationality],
+                ['Date of birth', review.extracted.dateOfBirth],
+                ['Sex', review.extracted.sex],
+                ['Expiry date', review.extracted.expiryDate],
+                ['MRZ format', review.extracted.format],
+              ] as const
+            ).map(([label, value]) => [label, value ?? '—'] as const),
             [
-              ['Name', `${review.extracted.lastName ?? ''}, ${review.extracted.firstName ?? ''}`],
-              ['Document number', review.extracted.documentNumber],
-              ['Document code', review.extracted.documentCode],
-              ['Issuing state', review.extracted.issuingState],
-              ['Nationality', review.extracted.nationality],
-              ['Date of birth', review.extracted.dateOfBirth],
-              ['Sex', review.extracted.sex],
-              ['Expiry date', review.extracted.expiryDate],
-              ['MRZ format', review.extracted.format],
-            ] as const
-          ).map(([label, value]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd>{value ?? '—'}</dd>
-            </div>
-          ))}
-          <div>
-            <dt>MRZ as typed</dt>
-            <dd>
+              'MRZ as typed',
               <pre className="idv-mrz" tabIndex={0} role="region" aria-label="MRZ as typed">
                 {review.extracted.mrzLines.join('\n')}
-              </pre>
-            </dd>
-          </div>
-        </dl>
+              </pre>,
+            ],
+          ]}
+        />
       ) : (
         <p className="muted">Nothing extracted yet.</p>
       )}
@@ -310,15 +277,7 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
       <h3 className="card-title">Timeline</h3>
       <QueryState query={timeline}>
         {() => (
-          <ol className="timeline" aria-label="Timeline">
-            {timeline.data?.events.map((e, i) => (
-              <li key={i} className="timeline-item">
-                <time dateTime={e.time}>{formatDateTime(e.time)}</time>
-                <p>{e.description}</p>
-                <p className="muted">By {e.actor}</p>
-              </li>
-            ))}
-          </ol>
+          <Timeline events={timeline.data?.events ?? []} />
         )}
       </QueryState>
     </>
