@@ -48,6 +48,7 @@ const EnvSchema = v.object({
   LOG_SHIPPING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   // How long a worker holds leased jobs before another process may retry them (a crashed worker's jobs wait this long).
   // How long a graceful stop (SIGTERM) waits for requests in flight before closing them.
+  WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of processes'), v.transform(Number), v.minValue(1), v.maxValue(64)), '1'),
   SHUTDOWN_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(600)), '10'),
   JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
   // Embedded hosts (see hosts/zoom and hosts/webex). Unset means that host's sign-in answers
@@ -111,6 +112,8 @@ export type Config = {
   logShipping: boolean;
   jobLeaseSeconds: number;
   shutdownGraceSeconds: number;
+  /** server processes sharing the port (node:cluster); above 1 only on PostgreSQL */
+  workers: number;
   /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
   zoom: ZoomConfig;
   /** the Webex embedded app: our app id is the `aud` of its user tokens */
@@ -200,6 +203,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const azure = signInProvider('AZURE', e, 'https://login.microsoftonline.com/common/v2.0');
   const devIdp = e.DEV_IDP ? e.DEV_IDP === 'true' : !production && !google && !azure;
   if (production && devIdp) throw new ConfigError('Configuration error:\n  DEV_IDP the development identity provider is never mounted in production');
+  if (e.WORKERS > 1 && !e.DATABASE_URL) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process');
+  if (e.WORKERS > 1 && devIdp) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DEV_IDP=false: the development identity provider keeps its sign-in state in one process');
   const sessionSecret = e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret');
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const trustProxy = e.TRUST_PROXY === 'true';
@@ -236,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logShipping: e.LOG_SHIPPING === 'on',
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    workers: e.WORKERS,
     zoom: {
       clientId: e.ZOOM_CLIENT_ID ?? '',
       clientSecret: e.ZOOM_CLIENT_SECRET ?? '',
@@ -282,6 +288,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logShipping: false,
     jobLeaseSeconds: 60,
     shutdownGraceSeconds: 10,
+    workers: 1,
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },
     raw: {},

@@ -19,11 +19,14 @@ import { seedSignatureHistory } from './apps/document-signature/seed';
 import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
+import { runPrimary, speaksForAll } from './workers';
+import cluster from 'node:cluster';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
 async function main() {
   const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   const runtime = await openRuntime(config);
   const { deps, db } = runtime;
   let seedHistory = false;
@@ -60,26 +63,29 @@ async function main() {
     seedPasskeyHistory(deps).then((n) => console.log(`Demo history ready: ${n} passkey enrollments and verifications.`), (err) => deps.log('passkey demo history failed', err));
     seedSignatureHistory(deps).then((n) => console.log(`Demo history ready: ${n} signature requests.`), (err) => deps.log('signature demo history failed', err));
   }
-  const address = server.address();
-  const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
-  console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
-  if (devIdp) {
-    const sso = devSsoClient(config);
-    console.log(`Development identity provider mounted at ${devIdp.issuer} (stands in for Google, Microsoft and SSO; never mounted in production).`);
-    console.log(`  To try SSO, connect "OpenID Connect" on Settings > Single Sign-On with Discovery URL ${sso.discoveryUrl}, Client ID ${sso.clientId}, Client Secret ${sso.clientSecret}. Then publish the TXT record the screen shows on a DNS server named in DNS_SERVERS and select Verify.`);
-  } else {
-    const names = [config.signIn.google && `Google-type (${config.signIn.google.issuer})`, config.signIn.azure && `Microsoft-type (${config.signIn.azure.issuer})`].filter(Boolean);
-    console.log(`Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`);
-  }
-  if (config.env !== 'production') {
-    console.log('\nSign-in links for the demo users (development only):');
-    for (const demo of DEMO_ACCOUNTS) {
-      for (const a of demo.admins) {
-        const admin = await findActiveAdminByEmail(db, a.email);
-        if (admin) console.log(`  ${a.email.padEnd(22)} ${signInLink(config.publicUrl, await issueSessionToken(deps, admin))}`);
-      }
+  // With WORKERS > 1 one worker prints the banner and the demo links, not each of them.
+  if (speaksForAll()) {
+    const address = server.address();
+    const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
+    console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+    if (devIdp) {
+      const sso = devSsoClient(config);
+      console.log(`Development identity provider mounted at ${devIdp.issuer} (stands in for Google, Microsoft and SSO; never mounted in production).`);
+      console.log(`  To try SSO, connect "OpenID Connect" on Settings > Single Sign-On with Discovery URL ${sso.discoveryUrl}, Client ID ${sso.clientId}, Client Secret ${sso.clientSecret}. Then publish the TXT record the screen shows on a DNS server named in DNS_SERVERS and select Verify.`);
+    } else {
+      const names = [config.signIn.google && `Google-type (${config.signIn.google.issuer})`, config.signIn.azure && `Microsoft-type (${config.signIn.azure.issuer})`].filter(Boolean);
+      console.log(`Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`);
     }
-    console.log('');
+    if (config.env !== 'production') {
+      console.log('\nSign-in links for the demo users (development only):');
+      for (const demo of DEMO_ACCOUNTS) {
+        for (const a of demo.admins) {
+          const admin = await findActiveAdminByEmail(db, a.email);
+          if (admin) console.log(`  ${a.email.padEnd(22)} ${signInLink(config.publicUrl, await issueSessionToken(deps, admin))}`);
+        }
+      }
+      console.log('');
+    }
   }
   let stopping = false;
   const stop = async (signal: string) => {

@@ -20,6 +20,15 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ DATA_DIR: dir }).sessionSecret).toBe(first);
   });
 
+  it('WORKERS above 1 runs on PostgreSQL without the development identity provider, and says so otherwise', () => {
+    const pgUrl = 'postgres://u@127.0.0.1:5432/db';
+    expect(loadConfig({ DATA_DIR: tmp() }).workers).toBe(1);
+    expect(loadConfig({ DATA_DIR: tmp(), DATABASE_URL: pgUrl, DEV_IDP: 'false', WORKERS: '2' }).workers).toBe(2);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DEV_IDP: 'false', WORKERS: '2' })).toThrow(/WORKERS above 1 needs DATABASE_URL/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: pgUrl, WORKERS: '2' })).toThrow(/WORKERS above 1 needs DEV_IDP=false/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), WORKERS: '0' })).toThrow(/WORKERS/);
+  });
+
   it('a bad value is named with what was wrong and what was given', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), PORT: 'eighty' })).toThrow(/PORT must be a port number \(got "eighty"\)/);
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);

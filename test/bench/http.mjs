@@ -8,6 +8,8 @@
 //   BENCH_SECONDS=10                    length of each load run
 //   BENCH_PROFILE=dir                   writes the server's CPU profile (--cpu-prof) into dir
 //   BENCH_ONLY=bootstrap                loads only the bootstrap (a profile of that route alone)
+//   BENCH_WORKERS=1                     server processes (default: one per core)
+//   BENCH_LOADER=autocannon             load generator (default: wrk when installed)
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -22,6 +24,9 @@ const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? '
 const PGBENCH = process.env.PGBENCH ?? '/usr/lib/postgresql/15/bin/pgbench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
+// The server's processes (WORKERS, api/workers.ts): one per core by default, as it is deployed on
+// PostgreSQL; BENCH_WORKERS=1 measures a single process.
+const WORKERS = Number(process.env.BENCH_WORKERS ?? os.availableParallelism());
 // wrk when it is installed (apt-get install wrk), else autocannon; BENCH_LOADER picks one.
 const LOADER = process.env.BENCH_LOADER ?? (hasWrk() ? 'wrk' : 'autocannon');
 
@@ -66,12 +71,35 @@ async function waitForHealth(url, child) {
   throw new Error('the server did not answer /api/health within 30 s');
 }
 
-/** CPU time (user + system, ms) and resident memory (MB) of a process, from /proc. */
+/** CPU time (user + system, ms) and resident memory (MB) of a process and its workers, from /proc. */
 function usage(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-  return { cpuMs: (Number(f[11]) + Number(f[12])) * 10, rssMb: rss };
+  let cpuMs = 0;
+  let rssMb = 0;
+  for (const p of [pid, ...childrenOf(pid)]) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuMs += (Number(f[11]) + Number(f[12])) * 10;
+      rssMb += Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return { cpuMs, rssMb };
+}
+
+function childrenOf(pid) {
+  const out = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return out;
 }
 
 /**
@@ -159,6 +187,7 @@ async function main() {
     ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
     LOG_SHIPPING: 'off',
     DEV_IDP: 'false',
+    WORKERS: String(WORKERS),
   };
   const cli = (...args) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
   await admin(`create database ${name}`);
@@ -203,7 +232,7 @@ async function main() {
     );
 
     const bad = boot.non2xx + boot.errors + list.non2xx + list.errors;
-    console.log(`\nHTTP hot path on PostgreSQL (${os.cpus().length} cores, ${LOADER}, ${CONNECTIONS} connections, ${SECONDS} s each, ${ROOT}, load average ${os.loadavg()[0].toFixed(1)})`);
+    console.log(`\nHTTP hot path on PostgreSQL (${os.cpus().length} cores, ${WORKERS} server process${WORKERS > 1 ? 'es' : ''}, ${LOADER}, ${CONNECTIONS} connections, ${SECONDS} s each, ${ROOT}, load average ${os.loadavg()[0].toFixed(1)})`);
     console.log(`  server idle RSS ${idle.rssMb.toFixed(0)} MB; after the loads ${health.rssMb.toFixed(0)} MB`);
     console.log(`  GET /api/health            ${health.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(health.latency.p50)}  p99 ${ms(health.latency.p99)}  server CPU ${health.cpuUsPerRequest.toFixed(0)} µs/request`);
     console.log(`  GET /api/admins/bootstrap  ${boot.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(boot.latency.p50)}  p99 ${ms(boot.latency.p99)}  server CPU ${boot.cpuUsPerRequest.toFixed(0)} µs/request`);
