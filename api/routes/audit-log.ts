@@ -139,7 +139,17 @@ async function csvBatch(db: Database, accountId: string, after: { ts: string; id
     text += `${format(new Date(Math.floor(Number(row.us) / 1000)))},${csvCell(admin)},${csvCell(row.description)},${csvCell(row.event)},${csvCell(row.namespace)}\n`;
   }
   const last = rows[rows.length - 1];
-  return { text, rows: rows.length, lastKey: last ? `${isoMicros(Number(last.us))}_${last.id}` : null };
+  const batch = { text, rows: rows.length, lastKey: last ? `${isoMicros(Number(last.us))}_${last.id}` : null };
+  // Emptied, not just dropped. This array is the driver's own (pg's Result.rows, which Kysely
+  // hands on), and after the batch it is still reached for V8's young-generation collector:
+  // through the driver's result and the async frames that awaited it across the round trips,
+  // which live long enough to sit in the old generation, where only a full collection finds
+  // them dead. So every young collection kept the rows and then promoted them: on 1,000,000
+  // rows all of them were promoted, and the old generation filled with 75 MB of garbage between
+  // full collections (peak RSS 192 MB). Emptied, the rows die young: no full collection during
+  // the export, peak RSS 123 MB, and a fifth less CPU.
+  rows.length = 0;
+  return batch;
 }
 
 export const auditLogRoutes = new Hono<AppEnv>()
