@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 
 // Row types of every table, as Kysely sees them. Each area adds its tables here; the SQL that
 // creates them lives in api/db/migrations.
@@ -15,6 +15,8 @@ export interface AccountsTable {
   email_domain: string | null;
   /** 'switchboard-verification=…': the TXT value that proves a custom domain is this account's (0201) */
   domain_challenge: Generated<string>;
+  /** lower(name), kept by the database for Watch Tower's search (0960) */
+  name_lower: GeneratedAlways<string>;
   created_at: CreatedAt;
 }
 
@@ -30,6 +32,9 @@ export interface AdminsTable {
   time_zone: string | null;
   archived_at: Timestamp | null;
   last_sign_in_at: Timestamp | null;
+  /** lower(email) and lower(first_name || ' ' || last_name), kept for Watch Tower's search (0960) */
+  email_lower: GeneratedAlways<string>;
+  name_lower: GeneratedAlways<string>;
   created_at: CreatedAt;
 }
 

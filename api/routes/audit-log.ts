@@ -139,7 +139,18 @@ async function csvBatch(db: Database, accountId: string, after: { ts: string; id
     text += `${format(new Date(Math.floor(Number(row.us) / 1000)))},${csvCell(admin)},${csvCell(row.description)},${csvCell(row.event)},${csvCell(row.namespace)}\n`;
   }
   const last = rows[rows.length - 1];
-  return { text, rows: rows.length, lastKey: last ? `${isoMicros(Number(last.us))}_${last.id}` : null };
+  const batch = { text, rows: rows.length, lastKey: last ? `${isoMicros(Number(last.us))}_${last.id}` : null };
+  // Emptied, not just dropped. This array is the driver's own (pg's Result.rows, which Kysely
+  // hands on). Without this line, on 1,000,000 rows, V8's young-generation collector promoted
+  // every batch's rows to the old generation (--trace-gc-nvp; a sampling heap profile of what
+  // outlived young collections put 260 of 340 MB in pg's row parsing), where only a full
+  // collection freed them: 75 MB of garbage between full collections, peak RSS 192 MB. So after
+  // the batch something the young collector counts as live still reaches this array; which
+  // object was not pinned down (an async frame or result object already in the old generation
+  // is the usual cause). Emptied, the rows die young: no full collection during the export,
+  // peak RSS 119-123 MB, a quarter less CPU.
+  rows.length = 0;
+  return batch;
 }
 
 export const auditLogRoutes = new Hono<AppEnv>()

@@ -106,15 +106,18 @@ export const watchTowerRoutes = new Hono<AppEnv>()
     const { q, limit } = c.req.valid('query');
     const body = await c.var.deps.db.system(async (trx): Promise<AccountList> => {
       const pattern = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      // Part of the account's name, an admin's e-mail, or an admin's first, last or full name,
+      // in any case: `x ilike p` run as `lower(x) like lower(p)` (the same test in a UTF-8
+      // database) on text lowered when it was written (migration 0960). The full name covers
+      // first and last name, each a substring of it.
       const matches = q
-        ? sql<boolean>`(a.name ilike ${pattern} or ${UUID.test(q) ? sql`a.id = ${q}::uuid` : sql`false`}
+        ? sql<boolean>`(a.name_lower like lower(${pattern}) or ${UUID.test(q) ? sql`a.id = ${q}::uuid` : sql`false`}
             or exists (select 1 from admins m where m.account_id = a.id and m.archived_at is null
-              and (m.first_name ilike ${pattern} or m.last_name ilike ${pattern} or m.email ilike ${pattern}
-                   or (m.first_name || ' ' || m.last_name) ilike ${pattern})))`
+              and (m.email_lower like lower(${pattern}) or m.name_lower like lower(${pattern}))))`
         : sql<boolean>`true`;
       const found = await sql<{ id: string; name: string; platform: Platform; total: number }>`
         select a.id, a.name, a.platform, count(*) over ()::int as total from accounts a
-        where ${matches} order by lower(a.name), a.id limit ${limit}`.execute(trx);
+        where ${matches} order by a.name_lower, a.id limit ${limit}`.execute(trx);
       const ids = found.rows.map((r) => r.id);
       const billing = ids.length
         ? await trx.selectFrom('app_billing').select(['account_id', 'app', 'status']).where('account_id', 'in', ids).execute()

@@ -88,6 +88,18 @@ describe.each(DATABASE_KINDS)('Watch Tower (%s)', (kind) => {
       expect(body.accounts.map((a) => a.name)).toEqual([name]);
     });
 
+    it("finds an account by an admin's name as it is now, not as it was", async () => {
+      const id = await newAccount(t, 'Renamed Admins Ltd');
+      await t.db.system(async (trx) => {
+        await trx.insertInto('admins').values({ account_id: id, email: 'kim@renamed.test', first_name: 'Kim', last_name: 'Oldname', role: 'owner', photo: null, time_zone: null, archived_at: null, last_sign_in_at: null }).execute();
+        await trx.updateTable('admins').set({ last_name: 'Newname' }).where('email', '=', 'kim@renamed.test').execute();
+      });
+      const names = async (q: string) =>
+        v.parse(AccountListSchema, await (await t.call('GET', `/watch-tower/accounts?q=${encodeURIComponent(q)}`, { as: STAFF })).json()).accounts.map((a) => a.name);
+      expect(await names('KIM NEWNAME')).toEqual(['Renamed Admins Ltd']);
+      expect(await names('oldname')).toEqual([]);
+    });
+
     it('finds an account by its id', async () => {
       const res = await t.call('GET', `/watch-tower/accounts?q=${t.account('globex').id}`, { as: STAFF });
       const body = v.parse(AccountListSchema, await res.json());
