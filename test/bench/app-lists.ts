@@ -18,6 +18,8 @@ export type List = {
   /** the app and the list as the console names them */
   name: string;
   path: string;
+  /** the app whose module's listTasks serves the list (timed alone as well); none for a list of its own route */
+  module?: string;
   /** the table the list pages, for the key of the row at depth */
   table: string;
   generate: Generate;
@@ -37,6 +39,7 @@ const spread = (step: number, offset: number) => `now() - make_interval(secs => 
 export const LISTS: List[] = [
   {
     name: 'One-Time Passcode Authentications',
+    module: 'one-time-passcode',
     path: '/one-time-passcode/tasks',
     table: 'otp_verifications',
     generate: (account, n, at) => `
@@ -50,6 +53,7 @@ export const LISTS: List[] = [
   },
   {
     name: 'Passkeys Activity',
+    module: 'passkeys',
     path: '/passkeys/tasks',
     table: 'passkey_tasks',
     generate: (account, n, at) => `
@@ -73,6 +77,7 @@ export const LISTS: List[] = [
   },
   {
     name: 'Document Signature Signatures',
+    module: 'document-signature',
     path: '/document-signature/tasks',
     table: 'sig_requests',
     generate: (account, n, at) => `
@@ -92,6 +97,7 @@ export const LISTS: List[] = [
   },
   {
     name: 'eForm Submissions',
+    module: 'e-form',
     path: '/e-form/submissions',
     table: 'eform_requests',
     rowsOf: (body) => (body as { rows: unknown[] }).rows,
@@ -106,8 +112,12 @@ export const LISTS: List[] = [
       from v, generate_series(1, ${n}) g`,
     after: () => `
       insert into eform_submissions (request_id, account_id, form_id, version, answers, answers_text, submitted_at)
-      select id, account_id, form_id, 1, jsonb_build_object('name', 'Person ' || customer_ref, 'city', 'City ' || right(phone_number, 3), 'customerRef', customer_ref),
-             lower('Person ' || customer_ref || ' ' || 'City ' || right(phone_number, 3)), submitted_at
+      select id, account_id, form_id, 1,
+             jsonb_build_object('name', 'Person ' || customer_ref, 'email', lower(customer_ref) || '@example.com', 'policy', 'AB' || lpad(right(phone_number, 7), 8, '0'),
+                                'date', to_char(created_at - interval '2 days', 'YYYY-MM-DD'), 'kind', 'Water damage', 'country', 'United Kingdom', 'city', 'City ' || right(phone_number, 3),
+                                'description', 'A pipe burst in the kitchen overnight and water came through the ceiling of the room below.', 'amount', 1200,
+                                'police', 'No', 'contact', jsonb_build_array('Phone', 'E-mail'), 'consent', true, 'customerRef', customer_ref),
+             lower('Person ' || customer_ref || ' ' || 'City ' || right(phone_number, 3) || ' a pipe burst in the kitchen overnight'), submitted_at
       from eform_requests where status = 'submitted'`,
     // the filters the Submissions page offers, as the eForm bench measured them before
     extra: async (acme, db) => {
@@ -124,6 +134,7 @@ export const LISTS: List[] = [
   },
   {
     name: 'Payments payments',
+    module: 'payments',
     path: '/payments/tasks',
     table: 'payments',
     generate: (account, n, at) => `
@@ -141,6 +152,7 @@ export const LISTS: List[] = [
   },
   {
     name: 'Identity Verification verifications',
+    module: 'identity-verification',
     account: { key: 'provider', email: 'staff@provider.test' },
     path: '/identity-verification/tasks',
     table: 'idv_sessions',
@@ -158,14 +170,31 @@ export const LISTS: List[] = [
   },
 ];
 
+// A form of the size a contact centre uses (a claim intake: fourteen fields, help texts, a
+// country list): its definition is a few kilobytes, stored compressed, as real ones are.
+const COUNTRIES = ['Australia', 'Austria', 'Belgium', 'Brazil', 'Canada', 'Chile', 'Denmark', 'Finland', 'France', 'Germany', 'Greece', 'India', 'Ireland', 'Italy', 'Japan', 'Mexico', 'Netherlands', 'New Zealand', 'Norway', 'Poland', 'Portugal', 'Singapore', 'South Africa', 'Spain', 'Sweden', 'Switzerland', 'United Kingdom', 'United States'];
 const FORM = JSON.stringify({
-  title: 'Bench',
-  hiddenFields: [{ key: 'customerRef', label: 'Customer' }],
+  title: 'Insurance claim intake',
+  description: 'Tell us what happened. Your answers go straight to the adviser on your call; nothing is shared with anyone else.',
+  submitLabel: 'Send my claim',
+  hiddenFields: [{ key: 'customerRef', label: 'Customer' }, { key: 'caseId', label: 'Case' }],
   fields: [
-    { id: 'name', type: 'short_text', label: 'Name', required: true },
-    { id: 'city', type: 'short_text', label: 'City', required: false },
+    { id: 'name', type: 'short_text', label: 'Full name', help: 'As it appears on your policy documents.', required: true, validation: { maxLength: 200 } },
+    { id: 'email', type: 'email', label: 'E-mail address', help: 'We send the claim reference here.', required: true },
+    { id: 'policy', type: 'short_text', label: 'Policy number', help: 'Ten characters, on the first page of your policy: two letters then eight digits.', required: true, validation: { pattern: '^[A-Z]{2}[0-9]{8}$', patternMessage: 'Two letters then eight digits, such as AB12345678' } },
+    { id: 'date', type: 'date', label: 'Date of the incident', required: true, validation: { minDate: '2020-01-01' } },
+    { id: 'kind', type: 'dropdown', label: 'What happened', required: true, options: ['Water damage', 'Fire or smoke', 'Theft or burglary', 'Storm damage', 'Accidental damage', 'Vehicle collision', 'Other'] },
+    { id: 'country', type: 'dropdown', label: 'Country where it happened', required: true, options: COUNTRIES },
+    { id: 'city', type: 'short_text', label: 'Town or city', required: false },
+    { id: 'description', type: 'long_text', label: 'Describe what happened', help: 'Include what was damaged or lost, when you noticed it and anything you have done since. The more detail, the faster we can help.', required: true, validation: { minLength: 20, maxLength: 5000 } },
+    { id: 'amount', type: 'number', label: 'Estimated cost of the damage', help: 'In your policy currency; a rough figure is fine.', required: false, validation: { min: 0, max: 1000000 } },
+    { id: 'police', type: 'single_choice', label: 'Was it reported to the police?', required: true, options: ['Yes', 'No', 'Not yet'] },
+    { id: 'reference', type: 'short_text', label: 'Police reference', required: false, condition: { action: 'show', match: 'all', rules: [{ fieldId: 'police', op: 'equals', value: 'Yes' }] } },
+    { id: 'contact', type: 'multiple_choice', label: 'How may we contact you?', required: true, options: ['Phone', 'E-mail', 'SMS', 'Post'], validation: { minChoices: 1 } },
+    { id: 'photos', type: 'file', label: 'Photos of the damage', help: 'Up to 10 MB, JPEG or PNG.', required: false, validation: { maxSizeMb: 10, accept: ['image/jpeg', 'image/png'] } },
+    { id: 'consent', type: 'consent', label: 'I confirm that the information I have given is true and complete to the best of my knowledge.', required: true },
   ],
-});
+}).replaceAll("'", "''");
 
 /** Fills the list's table: ROWS rows of `main`, OTHERS of each other account, then vacuum analyze. */
 export async function generateList(db: Database, list: List, main: string, accounts: SeededAccount[]): Promise<void> {
