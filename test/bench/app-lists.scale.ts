@@ -26,17 +26,17 @@ const TARGET_MS = 5;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const figures: string[] = [];
-function report(what: string, ms: number, target = TARGET_MS, note = '') {
-  const line = `${ms <= target ? 'MET   ' : 'MISSED'} ${what}: median ${ms.toFixed(2)} ms of ${CALLS} calls (target ≤ ${target} ms), load ${loadAverage()}${note}`;
+function report(what: string, ms: number, target = TARGET_MS) {
+  const line = `${ms <= target ? 'MET   ' : 'MISSED'} ${what}: median ${ms.toFixed(2)} ms of ${CALLS} calls (target ≤ ${target} ms), load ${loadAverage()}`;
   figures.push(line);
   console.log(line);
 }
 
+const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+
 afterAll(() => {
   console.log(`\nApp activity lists at depth (${ROWS.toLocaleString('en-US')} tasks of one account, load average ${loadAverage()}):\n${figures.join('\n')}\n`);
 });
-
-const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 // BENCH_APP_LIST_ONLY=<part of a name> measures only the lists it names
 const ONLY = process.env.BENCH_APP_LIST_ONLY?.toLowerCase();
@@ -45,7 +45,7 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
   describe(`${list.name} at depth (postgres)`, () => {
     let db: Database;
     let drop: () => Promise<void>;
-    let acme: string;
+    let accountId: string;
     let call: (path: string) => Promise<Response>;
 
     beforeAll(async () => {
@@ -54,12 +54,12 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
       const deps = { config, db, tokens: tokenSigner(config.sessionSecret, () => Date.now()), now: () => new Date(), log: () => {} };
       const accounts = await seedDemo(db, config.encryptionKey);
       const owner = list.account ?? { key: 'acme', email: 'owner@acme.test' };
-      acme = accounts.find((a) => a.account.key === owner.key)!.id;
+      accountId = accounts.find((a) => a.account.key === owner.key)!.id;
       const app = createApp(deps);
       const token = await issueSessionToken(deps, (await findActiveAdminByEmail(db, owner.email))!);
       call = async (path) => app.request(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
       const started = performance.now();
-      await generateList(db, list, acme, accounts);
+      await generateList(db, list, accountId, accounts);
       console.log(`${list.name}: generated ${ROWS.toLocaleString('en-US')} + ${accounts.length - 1} × ${OTHERS.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }, 3_600_000);
     afterAll(async () => {
@@ -82,7 +82,7 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
       if (depth > 0) {
         // the pager's key after about `depth` rows of the unfiltered order (the row's own key, as the API writes it)
         const row = await sql<{ key: string }>`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
-          from ${sql.table(list.table)} where account_id = ${acme} order by created_at desc, id desc offset ${depth - 1} limit 1`.execute(db.kysely);
+          from ${sql.table(list.table)} where account_id = ${accountId} order by created_at desc, id desc offset ${depth - 1} limit 1`.execute(db.kysely);
         // then one page through the API, whose x-last-key is what the UI would send next (a
         // filtered list may end within that page: then the row's own key is the page timed)
         key = (await page(query, row.rows[0]!.key)) ?? row.rows[0]!.key;
@@ -102,7 +102,7 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
         const alone: number[] = [];
         for (let i = 0; i < CALLS; i++) {
           const t = performance.now();
-          await db.tenant(acme, (trx) => module.listTasks(trx, acme, {}, after, 51));
+          await db.tenant(accountId, (trx) => module.listTasks(trx, accountId, {}, after, 51));
           alone.push(performance.now() - t);
         }
         const line = `       ${list.name}, ${label}, its transaction alone (listTasks): median ${median(alone).toFixed(2)} ms`;
@@ -126,7 +126,7 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
       console.log(line);
       await timeAt('first page', '', 0);
       await timeAt(`page ${DEPTH.toLocaleString('en-US')} rows deep`, '', DEPTH);
-      for (const [label, query, depth, target] of (await list.extra?.(acme, db)) ?? []) await timeAt(label, query, depth, target);
+      for (const [label, query, depth, target] of (await list.extra?.(accountId, db)) ?? []) await timeAt(label, query, depth, target);
     });
   });
 }

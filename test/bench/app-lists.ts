@@ -24,13 +24,13 @@ export type List = {
   table: string;
   generate: Generate;
   /** other statements once all rows exist (derived tables) */
-  after?: (acme: string) => string;
+  after?: (main: string) => string;
   /** the rows of a response body */
   rowsOf?: (body: unknown) => unknown[];
   /** the seeded account and admin that page it (an unreleased app shows only to the provider's staff) */
   account?: { key: string; email: string };
   /** more cases: label, query, depth, target */
-  extra?: (acme: string, db: Database) => Promise<[string, string, number, number?][]>;
+  extra?: (main: string, db: Database) => Promise<[string, string, number, number?][]>;
 };
 
 // created_at of row g: the main account's rows a second apart, the others' spread over the same span
@@ -120,8 +120,8 @@ export const LISTS: List[] = [
              lower('Person ' || customer_ref || ' ' || 'City ' || right(phone_number, 3) || ' a pipe burst in the kitchen overnight'), submitted_at
       from eform_requests where status = 'submitted'`,
     // the filters the Submissions page offers, as the eForm bench measured them before
-    extra: async (acme, db) => {
-      const form = (await sql<{ id: string }>`select id from eform_forms where account_id = ${acme}`.execute(db.kysely)).rows[0]!.id;
+    extra: async (main, db) => {
+      const form = (await sql<{ id: string }>`select id from eform_forms where account_id = ${main}`.execute(db.kysely)).rows[0]!.id;
       return [
         ['first page, one form (its columns included)', `formId=${form}`, 0],
         ['page at depth, one form', `formId=${form}`, DEPTH],
