@@ -159,6 +159,9 @@ export function isPlainRead(statement: string): boolean {
 
 /** The statement's first keyword, lower case, past comments and opening parentheses. */
 export function firstWord(statement: string): string {
+  // Kysely writes its statements starting with the keyword: no need for the full pattern
+  const plain = /^([a-z]+)\s/i.exec(statement.slice(0, 8));
+  if (plain) return plain[1]!.toLowerCase();
   return /^[\s(]*(?:--[^\n]*\n[\s(]*|\/\*[\s\S]*?\*\/[\s(]*)*([a-z]+)/i.exec(statement)?.[1]?.toLowerCase() ?? '';
 }
 
