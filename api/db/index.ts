@@ -2,6 +2,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'k
 import type { Schema } from './schema';
 import { DEFER, FINISH, PIPELINE, pipelineClient, type CheckStep, type Deferred, type Result, type Step } from './one-message';
 import { pgPipelines } from './pg-pipeline';
+import { readLanes, type LaneClient } from './pg-read-lanes';
 import { pglitePool } from './pglite-dialect';
 
 export type { Schema } from './schema';
@@ -233,45 +234,57 @@ function statementName(text: string): string | undefined {
 /**
  * What Kysely gets instead of the pg pool. Parameterised statements run as named prepared
  * statements; several steps go out as one pipeline (api/db/pg-pipeline.ts), and a read request's
- * statements ride with their scope (api/db/one-message.ts). Each client is wrapped once, so
- * Kysely's per-client connection cache keeps working.
+ * statements ride with their scope (api/db/one-message.ts) on a read lane shared with other
+ * requests (api/db/pg-read-lanes.ts). A checkout takes a pooled connection only when something
+ * needs one of its own (a transaction, a write, a read when every lane is held up), so a read
+ * request never waits for the pool.
  */
 function wrappedPool(
   pool: { connect(): Promise<PgClient>; end(): Promise<void> },
   pipeline: (client: PgClient, steps: readonly Step[]) => Promise<Result[]>,
+  lanes: { pipeline(steps: readonly Step[]): Promise<Result[]> | null; close(): Promise<void> },
 ) {
   type Wrapped = { query(text: string, params?: unknown[]): Promise<Result>; release(err?: unknown): void };
-  const wrapped = new WeakMap<PgClient, Wrapped>();
-  const wrap = (client: PgClient): Wrapped => {
+  // Checkouts are objects Kysely keeps a connection for (a WeakMap by client): reused, not remade.
+  const idle: Wrapped[] = [];
+  const checkout = (): Wrapped => {
+    let client: Promise<PgClient> | null = null;
+    const own = () => (client ??= pool.connect());
     const inner = pipelineClient({
       async query(text, params) {
+        const c = await own();
         const name = params?.length ? statementName(text) : undefined;
-        const result = await (name ? client.query({ name, text, values: params! }) : client.query(text, params));
+        const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
         // a message of several statements (migrations) answers each; Kysely reads the last
         return Array.isArray(result) ? result[result.length - 1]! : result;
       },
-      pipeline: (steps) => pipeline(client, steps),
+      pipeline: async (steps) => pipeline(await own(), steps),
+      reads: (steps) => lanes.pipeline(steps) ?? own().then((c) => pipeline(c, steps)),
     });
-    return {
+    const wrapped: Wrapped = {
       query: inner.query,
       release: (err) => {
         inner.detach();
-        client.release(err);
+        const held = client;
+        client = null;
+        if (held) held.then((c) => c.release(err), () => {});
+        else idle.push(wrapped);
       },
     };
+    return wrapped;
   };
   return {
     async connect() {
-      const client = await pool.connect();
-      let w = wrapped.get(client);
-      if (!w) wrapped.set(client, (w = wrap(client)));
-      return w;
+      return idle.pop() ?? checkout();
     },
-    end: () => pool.end(),
+    async end() {
+      await lanes.close();
+      await pool.end();
+    },
   };
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2): Promise<Database> {
   const pgModule = await import('pg');
   const pg = (pgModule as unknown as { default: typeof pgModule }).default ?? pgModule;
   // Same value types as PGlite: bigint as number (our counters stay far below 2^53), date as text.
@@ -292,7 +305,14 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   pool.on('connect', (client) => client.on('error', () => {}));
   const { prepareValue } = await import('pg/lib/utils.js');
   const pipeline = pgPipelines(pg as never, prepareValue, statementName);
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline) as never }) });
+  const lanes = readLanes({
+    lanes: readLaneCount,
+    client: () => new pg.Client({ connectionString: url, types: types as never }) as unknown as LaneClient,
+    getTypeParser: (oid) => types.getTypeParser(oid, 'text'),
+    prepareValue,
+    nameOf: statementName,
+  });
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes) as never }) });
   return new Database(
     kysely,
     'postgres',

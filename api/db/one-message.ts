@@ -56,6 +56,11 @@ export type PipelineClient = {
    * answers each step's result in order.
    */
   pipeline(steps: readonly Step[]): Promise<Result[]>;
+  /**
+   * Runs a pipeline of plain reads outside any transaction of this client, where it may share a
+   * connection with other requests' (api/db/pg-read-lanes.ts); `pipeline` when absent.
+   */
+  reads?(steps: readonly Step[]): Promise<Result[]>;
 };
 
 const EMPTY: Result = { rows: [], rowCount: 0, command: 'SELECT' };
@@ -68,10 +73,12 @@ export function pipelineClient(base: PipelineClient) {
   let deferred: Deferred | null = null;
   const detach = () => (deferred = null);
 
+  const reads = base.reads ?? base.pipeline;
+
   async function judgeAlone(d: Deferred, prelude: CheckStep): Promise<void> {
     let results: Result[];
     try {
-      results = await base.pipeline([d.scope, prelude]);
+      results = await (d.open ? base.pipeline : reads)([d.scope, prelude]);
     } catch (err) {
       prelude.fail?.(err);
       throw err;
@@ -109,7 +116,7 @@ export function pipelineClient(base: PipelineClient) {
     steps.push({ text, params });
     let results: Result[];
     try {
-      results = await base.pipeline(steps);
+      results = await (read ? reads : base.pipeline)(steps);
     } catch (err) {
       if (!read) {
         d.open = false;

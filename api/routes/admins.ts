@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Trx } from '../db/index';
+import { compiledOnce } from '../db/compiled';
 import { billingOfRows } from './billing-data';
 import { brandingOf } from './branding-data';
 import { idParam } from './ids';
@@ -36,22 +37,25 @@ async function targetAdmin(trx: Trx, accountId: string, id: string): Promise<Adm
   return row;
 }
 
+// Account, branding and billing in one statement (row-level security applies to each), compiled
+// once: every page load pays for this read, and every round trip in it.
+const BOOTSTRAP_READ = compiledOnce(1, (db, accountId) =>
+  db
+    .selectFrom('accounts')
+    .leftJoin('branding', 'branding.account_id', 'accounts.id')
+    .select(['accounts.id', 'accounts.name', 'branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color', 'branding.domain', 'branding.domain_is_verified'])
+    .select((eb) =>
+      jsonArrayFrom(eb.selectFrom('app_billing').select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier', 'payment_failed_at']).whereRef('app_billing.account_id', '=', 'accounts.id')).as('billing'),
+    )
+    .where('accounts.id', '=', accountId),
+);
+
 export const adminsRoutes = new Hono<AppEnv>()
   .get('/admins/bootstrap', async (c) => {
     const session = c.var.session;
     const { db, config } = c.var.deps;
     const body = await db.tenant(session.accountId, async (trx): Promise<Bootstrap> => {
-      // Account, branding and billing in one statement (row-level security applies to each):
-      // every round trip here is paid by every page load.
-      const account = await trx
-        .selectFrom('accounts')
-        .leftJoin('branding', 'branding.account_id', 'accounts.id')
-        .select(['accounts.id', 'accounts.name', 'branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color', 'branding.domain', 'branding.domain_is_verified'])
-        .select((eb) =>
-          jsonArrayFrom(eb.selectFrom('app_billing').select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier', 'payment_failed_at']).whereRef('app_billing.account_id', '=', 'accounts.id')).as('billing'),
-        )
-        .where('accounts.id', '=', session.accountId)
-        .executeTakeFirst();
+      const [account] = await BOOTSTRAP_READ.rows(trx, session.accountId);
       if (!account) throw new ApiError(401, 'ACCOUNT_NOT_FOUND', 'This account no longer exists.');
       const branding = account.branded
         ? { name: account.brand_name!, logo: account.logo!, color: account.color!, domain: account.domain, domain_is_verified: account.domain_is_verified! }

@@ -108,16 +108,22 @@ describe.each(DATABASE_KINDS)('reads in one message (%s)', (kind) => {
 describe.runIf(DATABASE_KINDS.includes('postgres'))('round trips to PostgreSQL', () => {
   const t = useTestContext('postgres');
 
-  it('a signed-in page load (bootstrap) costs one message to the database', async () => {
+  it('a signed-in page load (bootstrap) costs one write to the database and no pooled connection', async () => {
     const token = await t.tokenFor('owner@acme.test');
     const pg = ((await import('pg')) as unknown as { default: { Client: { prototype: { query: () => unknown } } } }).default;
-    expect((await t.call('GET', '/admins/bootstrap', { token })).status).toBe(200); // connections open, statements prepared
-    const spy = vi.spyOn(pg.Client.prototype, 'query');
+    const net = await import('node:net');
+    const port = Number(new URL(process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432').port || 5432);
+    expect((await t.call('GET', '/admins/bootstrap', { token })).status).toBe(200); // lanes open, statements prepared
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    const write = vi.spyOn(net.Socket.prototype, 'write');
     try {
       expect((await t.call('GET', '/admins/bootstrap', { token })).status).toBe(200);
-      expect(spy).toHaveBeenCalledTimes(1);
+      const toDatabase = write.mock.contexts.filter((socket) => (socket as InstanceType<typeof net.Socket>).remotePort === port);
+      expect(toDatabase).toHaveLength(1);
+      expect(query).not.toHaveBeenCalled();
     } finally {
-      spy.mockRestore();
+      query.mockRestore();
+      write.mockRestore();
     }
   });
 });

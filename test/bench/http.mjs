@@ -7,8 +7,9 @@
 //   BENCH_ROOT=/path/to/other/checkout  measures another build with the same procedure
 //   BENCH_SECONDS=10                    length of each load run
 //   BENCH_PROFILE=dir                   writes the server's CPU profile (--cpu-prof) into dir
+//   BENCH_NODE_ARGS=--perf-basic-prof  extra node flags for the server (perf record -p <pid> reads its map)
 //   BENCH_ONLY=bootstrap                loads only the bootstrap (a profile of that route alone)
-//   BENCH_WORKERS=1                     server processes (default: one per core)
+//   BENCH_WORKERS=2                     server processes (default 1, the server's own default)
 //   BENCH_LOADER=autocannon             load generator (default: wrk when installed)
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -24,9 +25,9 @@ const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? '
 const PGBENCH = process.env.PGBENCH ?? '/usr/lib/postgresql/15/bin/pgbench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-// The server's processes (WORKERS, api/workers.ts): one per core by default, as it is deployed on
-// PostgreSQL; BENCH_WORKERS=1 measures a single process.
-const WORKERS = Number(process.env.BENCH_WORKERS ?? os.availableParallelism());
+// The server's processes (WORKERS, api/workers.ts): one, the server's default. On a 2-core machine
+// that also runs PostgreSQL and the load generator a second process only adds contention.
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
 // wrk when it is installed (apt-get install wrk), else autocannon; BENCH_LOADER picks one.
 const LOADER = process.env.BENCH_LOADER ?? (hasWrk() ? 'wrk' : 'autocannon');
 
@@ -74,18 +75,20 @@ async function waitForHealth(url, child) {
 /** CPU time (user + system, ms) and resident memory (MB) of a process and its workers, from /proc. */
 function usage(pid) {
   let cpuMs = 0;
+  let sysMs = 0;
   let rssMb = 0;
   for (const p of [pid, ...childrenOf(pid)]) {
     try {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       cpuMs += (Number(f[11]) + Number(f[12])) * 10;
+      sysMs += Number(f[12]) * 10;
       rssMb += Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
     } catch {
       // exited meanwhile
     }
   }
-  return { cpuMs, rssMb };
+  return { cpuMs, sysMs, rssMb };
 }
 
 function childrenOf(pid) {
@@ -111,6 +114,7 @@ async function load(url, headers, pid) {
   const result = LOADER === 'wrk' ? wrk(url, headers) : await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   const after = usage(pid);
   result.cpuUsPerRequest = ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total);
+  result.sysUsPerRequest = ((after.sysMs - before.sysMs) * 1000) / Math.max(1, result.requests.total);
   result.rssMb = after.rssMb;
   return result;
 }
@@ -199,6 +203,7 @@ async function main() {
     const token = decodeURIComponent(new URL(link).searchParams.get('token'));
     const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url'));
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
+    if (process.env.BENCH_NODE_ARGS) profile.push(...process.env.BENCH_NODE_ARGS.split(' '));
     server = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, server);
@@ -215,7 +220,7 @@ async function main() {
     await autocannon({ url: `${url}/api/admins/bootstrap`, connections: CONNECTIONS, duration: 2, headers }); // warm-up
     const boot = await load(`${url}/api/admins/bootstrap`, headers, server.pid);
     if (process.env.BENCH_ONLY === 'bootstrap') {
-      console.log(`  GET /api/admins/bootstrap  ${boot.requests.average.toFixed(0)} req/s  p50 ${ms(boot.latency.p50)}  p99 ${ms(boot.latency.p99)}  server CPU ${boot.cpuUsPerRequest.toFixed(0)} µs/request`);
+      console.log(`  GET /api/admins/bootstrap  ${boot.requests.average.toFixed(0)} req/s  p50 ${ms(boot.latency.p50)}  p99 ${ms(boot.latency.p99)}  server CPU ${boot.cpuUsPerRequest.toFixed(0)} µs/request (kernel ${boot.sysUsPerRequest.toFixed(0)})`);
       return;
     }
     const list = await load(`${url}/api/admins`, headers, server.pid);

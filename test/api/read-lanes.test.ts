@@ -1,0 +1,76 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { DATABASE_KINDS, useTestContext } from './helpers';
+
+// Read requests' pipelines share a few connections, back to back (api/db/pg-read-lanes.ts).
+// These tests hold the sharing to what a connection per request gave: each read sees its own
+// account only, a failure stays with its own read, a slow read holds nobody up, and a cut
+// connection fails only what was on it.
+
+const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+describe.runIf(DATABASE_KINDS.includes('postgres'))('read lanes (PostgreSQL)', () => {
+  const t = useTestContext('postgres');
+  const reader = (accountId: string) => t.db.withPrelude({ accountId: accountId.toLowerCase(), text: 'select 1 as ok', params: [], accept: () => {} }, { reads: true });
+
+  it('reads of two accounts in flight together each see only their own account', async () => {
+    const accounts = [t.account('acme').id, t.account('globex').id];
+    const seen = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const account = accounts[i % 2]!;
+        const rows = await reader(account).tenant(account, (trx) => trx.selectFrom('admins').select('account_id').execute());
+        return { account, owners: rows.map((r) => r.account_id) };
+      }),
+    );
+    for (const { account, owners } of seen) {
+      expect(owners.length).toBeGreaterThan(0);
+      expect(new Set(owners)).toEqual(new Set([account]));
+    }
+  });
+
+  it('a read that fails fails alone: the reads travelling with it answer', async () => {
+    const acme = t.account('acme').id;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        reader(acme).tenant(acme, async (trx) => (await sql<{ v: number }>`select ${i}::int / ${i % 5 === 0 ? 0 : 1} as v`.execute(trx)).rows[0]!.v),
+      ),
+    );
+    outcomes.forEach((outcome, i) => {
+      if (i % 5 === 0) expect(outcome.status === 'rejected' && String(outcome.reason)).toMatch(/division by zero/);
+      else expect(outcome).toEqual({ status: 'fulfilled', value: i });
+    });
+  });
+
+  it('slow reads on every lane do not hold up the reads that come after them', async () => {
+    const acme = t.account('acme').id;
+    const finished: string[] = [];
+    const slow = [1, 2].map((n) => reader(acme).tenant(acme, (trx) => sql`select pg_sleep(0.6)`.execute(trx)).then(() => finished.push(`slow ${n}`)));
+    await new Promise((r) => setTimeout(r, 150)); // past STALL_MS (api/db/pg-read-lanes.ts)
+    const fast = Array.from({ length: 5 }, (_, n) => reader(acme).tenant(acme, (trx) => trx.selectFrom('admins').select('id').execute()).then(() => finished.push(`fast ${n}`)));
+    await Promise.all([...slow, ...fast]);
+    expect(finished.slice(0, 5).every((f) => f.startsWith('fast'))).toBe(true);
+  });
+
+  it('a lane whose connection is cut fails the read on it, and the next read connects again', async () => {
+    const acme = t.account('acme').id;
+    const marker = `lane_cut_${Date.now()}`;
+    const cut = reader(acme).tenant(acme, (trx) => sql`select pg_sleep(5), ${sql.lit(marker)} as marker`.execute(trx));
+    const admin = new pg.Client(PG_ADMIN_URL);
+    await admin.connect();
+    try {
+      let terminated = 0;
+      for (let i = 0; i < 50 && !terminated; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        const res = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where query like $1 and pid <> pg_backend_pid()`, [`%${marker}%`]);
+        terminated = res.rowCount ?? 0;
+      }
+      expect(terminated).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    await expect(cut).rejects.toThrow();
+    const rows = await reader(acme).tenant(acme, (trx) => trx.selectFrom('admins').select('account_id').execute());
+    expect(rows.length).toBeGreaterThan(0);
+  });
+});
