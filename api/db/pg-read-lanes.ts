@@ -230,7 +230,9 @@ class Lane {
     this.attempt = null;
     this.client = null;
     this.connecting = null;
+    // Terminate goes out after what is in flight: PostgreSQL answers all of it first.
     await client?.end().catch(() => {});
+    this.fail(new Error('Connection terminated'));
   }
 }
 

@@ -297,6 +297,22 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect((await t.app.request(`/c/${token}`)).status).toBe(410);
   });
 
+  it("the caller's system cancels an enrollment through /api/v1: its link stops working, and no other path or account reaches it", async () => {
+    const phone = freshPhone();
+    const task = (await (await v1(t, acmeKey, 'POST', '/passkeys/enrollments', { customerRef: 'CUST-2011', phoneNumber: phone })).json()) as PasskeyTask;
+    const token = await lastLinkToken(t, 'owner@acme.test', phone);
+    expect((await v1(t, acmeKey, 'POST', `/passkeys/verifications/${task.id}/cancel`, {})).status).toBe(404);
+    expect((await v1(t, globexKey, 'POST', `/passkeys/enrollments/${task.id}/cancel`, {})).status).toBe(404);
+    expect((await v1(t, acmeKey, 'POST', '/passkeys/enrollments/not-an-id/cancel', {})).status).toBe(400);
+    expect(await taskOf(acmeKey, 'enrollments', task.id)).toMatchObject({ status: 'link_sent' });
+    const res = await v1(t, acmeKey, 'POST', `/passkeys/enrollments/${task.id}/cancel`, { agent: 'maya@acme.test' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: task.id, status: 'cancelled' });
+    expect((await t.app.request(`/c/${token}`)).status).toBe(410);
+    // a finished task is answered as it is
+    expect(await (await v1(t, acmeKey, 'POST', `/passkeys/enrollments/${task.id}/cancel`, {})).json()).toMatchObject({ status: 'cancelled' });
+  });
+
   it('the agent actions enroll, cancel and verify, and an enrollment page names the customer', async () => {
     const phone = freshPhone();
     const res = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-2010', phoneNumber: phone, displayName: 'Grace Hopper' } } });

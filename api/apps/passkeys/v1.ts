@@ -1,13 +1,14 @@
 import {
+  PasskeyCancelBodySchema,
   PasskeyEnrollBodySchema,
   PasskeyIdParamSchema,
   PasskeyTaskSchema,
   PasskeyVerifyBodySchema,
 } from '../../contract/apps/passkeys';
 import { ApiError } from '../../http/errors';
-import { V1_APP_GATE, v1Get, v1Start } from '../platform/v1-operations';
+import { V1_APP_GATE, V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
-import { enrollPasskey, getPasskeyTask, verifyWithPasskey } from './service';
+import { cancelPasskeyTask, enrollPasskey, getPasskeyTask, verifyWithPasskey } from './service';
 
 const TAG = 'Passkeys';
 const sendErrors = [...V1_APP_GATE, { status: 409, code: 'SMS_NOT_CONFIGURED' }];
@@ -43,7 +44,11 @@ export const PASSKEYS_V1: V1Operation[] = [
   ),
   getTask('enrollment'),
   getTask('verification'),
+  cancelTask('enrollment'),
+  cancelTask('verification'),
 ];
+
+const otherKind = () => new ApiError(404, 'NOT_FOUND', 'There is no enrollment or verification with this id.');
 
 /** GET /passkeys/enrollments/{id} and /passkeys/verifications/{id}: a task of the other kind is not found. */
 function getTask(kind: 'enrollment' | 'verification'): V1Operation {
@@ -59,8 +64,30 @@ function getTask(kind: 'enrollment' | 'verification'): V1Operation {
     },
     async (deps, accountId, id) => {
       const task = await getPasskeyTask(deps, accountId, id);
-      if (task.kind !== kind) throw new ApiError(404, 'NOT_FOUND', 'There is no enrollment or verification with this id.');
+      if (task.kind !== kind) throw otherKind();
       return task;
+    },
+  );
+}
+
+/** POST /passkeys/enrollments/{id}/cancel and /passkeys/verifications/{id}/cancel, as the agent action does. */
+function cancelTask(kind: 'enrollment' | 'verification'): V1Operation {
+  const noun = kind === 'enrollment' ? 'Enrollment' : 'Verification';
+  return v1TaskAction(
+    {
+      path: `/passkeys/${kind}s/:id/cancel`,
+      operationId: `cancelPasskey${noun}`,
+      summary: `Cancel a${kind === 'enrollment' ? 'n' : ''} ${noun.toLowerCase()}`,
+      description: `Ends a${kind === 'enrollment' ? 'n' : ''} ${noun.toLowerCase()} still waiting for the customer: its link stops working at once. A finished one is answered as it is.`,
+      tag: TAG,
+      params: PasskeyIdParamSchema,
+      body: PasskeyCancelBodySchema,
+      answer: PasskeyTaskSchema,
+      errors: [V1_NOT_FOUND],
+    },
+    async (deps, accountId, id, caller) => {
+      if ((await getPasskeyTask(deps, accountId, id)).kind !== kind) throw otherKind();
+      return cancelPasskeyTask(deps, accountId, id, caller);
     },
   );
 }

@@ -87,6 +87,9 @@ export const PasskeyVerifyBodySchema = v.object({
 });
 export type PasskeyVerifyBody = v.InferOutput<typeof PasskeyVerifyBodySchema>;
 
+/** POST /api/v1/passkeys/{enrollments|verifications}/{id}/cancel: the agent who cancels, if any. */
+export const PasskeyCancelBodySchema = v.object({ agent: optionalText('agent', 200) });
+
 export const PasskeyIdParamSchema = v.object({ id: v.pipe(v.string(), v.uuid('id is not a task id')) });
 
 /** An enrollment or verification as /api/v1 answers it. */
