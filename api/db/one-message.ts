@@ -39,6 +39,12 @@ export type Deferred = {
   prelude: CheckStep | null;
   /** true once a statement that needs a transaction has opened one */
   open: boolean;
+  /**
+   * Settles once the session check is judged. Statements sent alongside the one carrying it (a
+   * route's Promise.all) may travel on another lane and answer first: they wait for it, so no
+   * route sees a row before the session is accepted.
+   */
+  judged?: Promise<void>;
 };
 
 // Kysely reaches the pool client only through query(text, params). These statements are never
@@ -107,9 +113,31 @@ export function pipelineClient(base: PipelineClient) {
   }
 
   async function send(d: Deferred, text: string, params: readonly unknown[]): Promise<Result> {
-    const read = isPlainRead(text);
     const prelude = d.prelude;
     d.prelude = null;
+    if (!prelude) {
+      const judged = d.judged;
+      try {
+        return await sendWith(d, null, text, params);
+      } finally {
+        if (judged) await judged;
+      }
+    }
+    let judge!: (err?: unknown) => void;
+    d.judged = new Promise<void>((resolve, reject) => (judge = (err) => (err === undefined ? resolve() : reject(err))));
+    d.judged.catch(() => {});
+    try {
+      const result = await sendWith(d, prelude, text, params);
+      judge();
+      return result;
+    } catch (err) {
+      judge(err);
+      throw err;
+    }
+  }
+
+  async function sendWith(d: Deferred, prelude: CheckStep | null, text: string, params: readonly unknown[]): Promise<Result> {
+    const read = isPlainRead(text);
     if (!read) d.open = true;
     const steps: Step[] = read ? [d.scope] : [BEGIN, d.scope];
     if (prelude) steps.push(prelude);

@@ -29,6 +29,26 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('read lanes (PostgreSQL)', (
     }
   });
 
+  it('statements a route sends together wait for the session check: an ended session gets no rows from any of them', async () => {
+    const acme = t.account('acme').id;
+    const ended = t.db.withPrelude(
+      {
+        accountId: acme.toLowerCase(),
+        // slower than the reads beside it, so they answer first on the other lane
+        text: 'select pg_sleep(0.2), false as live',
+        params: [],
+        accept: () => {
+          throw new Error('session ended');
+        },
+      },
+      { reads: true },
+    );
+    const outcomes = await ended.tenant(acme, (trx) =>
+      Promise.allSettled(Array.from({ length: 4 }, () => trx.selectFrom('admins').select('email').execute())),
+    );
+    expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'rows'))).toEqual(Array(4).fill('Error: session ended'));
+  });
+
   it('a read that fails fails alone: the reads travelling with it answer', async () => {
     const acme = t.account('acme').id;
     const outcomes = await Promise.allSettled(
