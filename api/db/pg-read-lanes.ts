@@ -57,11 +57,19 @@ type Pending = {
   /** names whose Parse this pipeline sent, in order; `parsed` of them are confirmed */
   parses: string[];
   parsed: number;
+  /** each step's statement name, and whether its rows' description was asked for */
+  names: (string | undefined)[];
+  described: boolean[];
+  /** the step being answered */
+  step: number;
   resolve(results: Result[]): void;
   reject(err: Error): void;
 };
 
 // The messages a lane answers itself once the client has connected.
+type Shape = { fields: Field[]; parsers: Parser[] };
+const NO_ROWS: Shape = { fields: [], parsers: [] };
+
 const MESSAGES = ['errorMessage', 'readyForQuery', 'rowDescription', 'dataRow', 'commandComplete', 'parseComplete', 'emptyQuery', 'notice', 'noData', 'bindComplete', 'notification', 'portalSuspended'];
 const SYNC = serialize.sync();
 const DESCRIBE = serialize.describe({ type: 'P', name: '' });
@@ -75,6 +83,12 @@ class Lane {
   private readonly queue: Pending[] = [];
   /** statement names this connection has prepared, or whose Parse is on its way */
   private prepared = new Set<string>();
+  /**
+   * The rows' description of each prepared statement, as the first Describe answered it: a
+   * prepared statement's result columns do not change (PostgreSQL refuses to run one whose would),
+   * so later runs skip the Describe and its answer.
+   */
+  private shapes = new Map<string, Shape>();
   private out: Buffer[] = [];
   /** when the lane last finished a pipeline, or went from idle to busy */
   private progressAt = 0;
@@ -97,7 +111,7 @@ class Lane {
 
   pipeline(steps: readonly Step[], now: number): Promise<Result[]> {
     return new Promise((resolve, reject) => {
-      const pending: Pending = { results: [], error: null, parses: [], parsed: 0, resolve, reject };
+      const pending: Pending = { results: [], error: null, parses: [], parsed: 0, names: [], described: [], step: 0, resolve, reject };
       if (!this.queue.length) this.progressAt = now;
       // Parses first: a failing step skips what follows it up to the Sync, and a later pipeline on
       // this lane may already count on a statement this one prepares.
@@ -110,7 +124,12 @@ class Lane {
           pending.parses.push(name);
           this.out.push(serialize.parse({ text: step.text, name }));
         }
-        body.push(serialize.bind({ statement: name ?? '', values: step.params as unknown[], valueMapper: this.options.prepareValue }), DESCRIBE, EXECUTE);
+        const describe = name === undefined || !this.shapes.has(name);
+        pending.names.push(name);
+        pending.described.push(describe);
+        body.push(serialize.bind({ statement: name ?? '', values: step.params as unknown[], valueMapper: this.options.prepareValue }));
+        if (describe) body.push(DESCRIBE);
+        body.push(EXECUTE);
       }
       this.out.push(...body, SYNC);
       this.queue.push(pending);
@@ -153,22 +172,47 @@ class Lane {
       }
       const con = client.connection;
       for (const event of MESSAGES) con.removeAllListeners(event);
-      con.on('parseComplete', () => this.queue[0] && this.queue[0].parsed++);
-      con.on('rowDescription', (msg) => this.describe(msg.fields as Field[]));
-      con.on('dataRow', (msg) => this.row(msg.fields as (string | null)[]));
-      con.on('commandComplete', (msg) => this.complete(msg.text ?? ''));
-      con.on('emptyQuery', () => this.complete(''));
-      con.on('errorMessage', (msg) => this.error(client, msg as unknown as Error));
-      con.on('readyForQuery', () => this.ready());
+      // A handler that throws (a value its type parser refuses, say) would leave every pipeline
+      // on the lane waiting: the lane gives up its connection instead, failing them all.
+      const on = (event: string, fn: (msg: Message) => void) =>
+        con.on(event, (msg) => {
+          try {
+            fn(msg);
+          } catch (err) {
+            this.lost(client, err as Error);
+          }
+        });
+      on('parseComplete', () => this.queue[0] && this.queue[0].parsed++);
+      on('bindComplete', () => this.bound());
+      on('rowDescription', (msg) => this.describe(msg.fields as Field[]));
+      on('noData', () => this.describe([]));
+      on('dataRow', (msg) => this.row(msg.fields as (string | null)[]));
+      on('commandComplete', (msg) => this.complete(msg.text ?? ''));
+      on('emptyQuery', () => this.complete(''));
+      on('errorMessage', (msg) => this.error(client, msg as unknown as Error));
+      on('readyForQuery', () => this.ready());
       this.client = client;
       return client;
     })();
     return this.connecting;
   }
 
+  // A step whose Describe was skipped reads its rows with the description kept from before.
+  private bound(): void {
+    const current = this.queue[0];
+    if (!current || current.described[current.step]) return;
+    const shape = this.shapes.get(current.names[current.step]!) ?? NO_ROWS;
+    this.fields = shape.fields;
+    this.parsers = shape.parsers;
+  }
+
   private describe(fields: Field[]): void {
-    this.fields = fields;
-    this.parsers = fields.map((f) => this.options.getTypeParser(f.dataTypeID));
+    const shape = fields.length ? { fields, parsers: fields.map((f) => this.options.getTypeParser(f.dataTypeID)) } : NO_ROWS;
+    this.fields = shape.fields;
+    this.parsers = shape.parsers;
+    const current = this.queue[0];
+    const name = current?.names[current.step];
+    if (name !== undefined) this.shapes.set(name, shape);
   }
 
   private row(values: (string | null)[]): void {
@@ -184,10 +228,14 @@ class Lane {
     const space = tag.indexOf(' ');
     const command = space === -1 ? tag : tag.slice(0, space);
     const count = Number(tag.slice(tag.lastIndexOf(' ') + 1));
-    this.queue[0]?.results.push({ rows: this.rows, rowCount: Number.isInteger(count) ? count : null, command });
+    const current = this.queue[0];
+    if (current) {
+      current.results.push({ rows: this.rows, rowCount: Number.isInteger(count) ? count : null, command });
+      current.step++;
+    }
     this.rows = [];
-    this.fields = [];
-    this.parsers = [];
+    this.fields = NO_ROWS.fields;
+    this.parsers = NO_ROWS.parsers;
   }
 
   private error(client: LaneClient, err: Error): void {
@@ -214,6 +262,7 @@ class Lane {
     this.client = null;
     this.connecting = null;
     this.prepared = new Set();
+    this.shapes = new Map();
     this.out = [];
     this.rows = [];
     this.fail(err);

@@ -49,6 +49,18 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('read lanes (PostgreSQL)', (
     expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason) : 'rows'))).toEqual(Array(4).fill('Error: session ended'));
   });
 
+  it('a statement run again reads its rows typed as the first time (its description is kept, not asked for again)', async () => {
+    const acme = t.account('acme').id;
+    const read = () =>
+      reader(acme).tenant(acme, async (trx) => (await sql<{ at: unknown; n: unknown; nothing: unknown; flag: unknown }>`select now() as at, 42::bigint as n, null::text as nothing, true as flag`.execute(trx)).rows[0]!);
+    const runs = await Promise.all(Array.from({ length: 6 }, read));
+    runs.push(await read());
+    for (const row of runs) {
+      expect(row.at).toBeInstanceOf(Date);
+      expect(row).toMatchObject({ n: 42, nothing: null, flag: true });
+    }
+  });
+
   it('a read that fails fails alone: the reads travelling with it answer', async () => {
     const acme = t.account('acme').id;
     const outcomes = await Promise.allSettled(
