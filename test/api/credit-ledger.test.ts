@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 import { assertAppUsable, chargeCredits } from '../../api/apps/platform/credits';
 
-describe.each(DATABASE_KINDS)('credit ledger (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('credit ledger (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('an app that was never started is refused with 403 APP_NOT_ACTIVE', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 import { seedEformHistory } from '../../api/apps/e-form/seed';
 import type { FormSummary, SubmissionPage } from '../../api/contract/apps/e-form';
 
-describe.each(DATABASE_KINDS)('eForm demo history (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('eForm demo history (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('is made by the service: published forms, requests sent, opened and submitted, with credits and a dashboard that agree', async () => {

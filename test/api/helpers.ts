@@ -30,16 +30,32 @@ function postgresReachable(): Promise<boolean> {
   return pgReachable;
 }
 
-/** The database kinds this run covers; CI has PostgreSQL, so it always runs both. */
+/**
+ * Every database kind this run can reach: PGlite always, PostgreSQL when it answers (CI always
+ * has it). Only the files where the database's own behaviour shows use both: the data layer,
+ * migrations, row-level security and tenancy, locks and concurrency, the demo seed, and one
+ * smoke file per area. See docs/testing.md.
+ */
 export async function databaseKinds(): Promise<DatabaseKind[]> {
-  const kinds: DatabaseKind[] = ['pglite'];
+  const kinds: DatabaseKind[] = [];
+  if (process.env.TEST_DATABASES !== 'postgres') kinds.push('pglite');
   if (await postgresReachable()) kinds.push('postgres');
   else if (process.env.CI) throw new Error(`PostgreSQL is not reachable at ${PG_ADMIN_URL}; CI must test both databases`);
+  else if (process.env.TEST_DATABASES === 'postgres') throw new Error(`TEST_DATABASES=postgres but PostgreSQL is not reachable at ${PG_ADMIN_URL}`);
   return kinds;
 }
 
 // vitest collects describe.each at import time, so the kinds are resolved at module load.
-export const DATABASE_KINDS: DatabaseKind[] = await databaseKinds();
+/** Both databases (where the database's behaviour shows); `TEST_DATABASES` narrows it to one. */
+export const BOTH_DATABASE_KINDS: DatabaseKind[] = await databaseKinds();
+
+/**
+ * The one database an ordinary API test runs on: PostgreSQL (what production runs) when it is
+ * reachable, else PGlite; `TEST_DATABASES=pglite` picks PGlite.
+ */
+export const DATABASE_KINDS: DatabaseKind[] = BOTH_DATABASE_KINDS.includes('postgres') && process.env.TEST_DATABASES !== 'pglite'
+  ? ['postgres']
+  : ['pglite'];
 
 /** A fresh database with `migrations` applied (all of them unless told). */
 export async function openTestDatabase(kind: DatabaseKind, migrations?: Migration[]): Promise<{ db: Database; drop: () => Promise<void> }> {

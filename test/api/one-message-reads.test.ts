@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { inlineParameters } from '../../api/db/one-message';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 
 // A read request's statements each travel in one message with their scope (api/db/one-message.ts).
 // These tests hold that to the guarantees it replaced BEGIN…COMMIT for: the session is judged
@@ -31,7 +31,7 @@ const HOSTILE: [unknown, string][] = [
   [{ nested: { quote: "it's", slash: '\\' }, list: [1, 'two'] }, 'jsonb'],
 ];
 
-describe.each(DATABASE_KINDS)('reads in one message (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('reads in one message (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('a value written into the statement reads back exactly as the same value bound as a parameter', async () => {
@@ -105,7 +105,7 @@ describe.each(DATABASE_KINDS)('reads in one message (%s)', (kind) => {
   });
 });
 
-describe.runIf(DATABASE_KINDS.includes('postgres'))('round trips to PostgreSQL', () => {
+describe.runIf(BOTH_DATABASE_KINDS.includes('postgres'))('round trips to PostgreSQL', () => {
   const t = useTestContext('postgres');
 
   it('a signed-in page load (bootstrap) costs one write to the database and no pooled connection', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 import { seedOtpHistory } from '../../api/apps/one-time-passcode/seed';
 
-describe.each(DATABASE_KINDS)('One-Time Passcode demo history (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('One-Time Passcode demo history (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('is made by the service, so dashboards, results and credits agree', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 import { seedPasskeyHistory } from '../../api/apps/passkeys/seed';
 import type { PasskeyCredential } from '../../api/contract/apps/passkeys';
 
-describe.each(DATABASE_KINDS)('Passkeys demo history (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('Passkeys demo history (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('is made by the service with real ceremonies, inside the demo trial, so Enrollments, Activity and the dashboard agree', async () => {

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { recordResults } from '../../api/results/record';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 
 // Watch Tower's product-wide series read totals a trigger keeps beside the per-account rollup;
 // they must always equal the sum of every account's rows, whatever wrote or removed them.
 
-describe.each(DATABASE_KINDS)('product-wide result totals (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('product-wide result totals (%s)', (kind) => {
   const t = useTestContext(kind);
 
   const mismatches = async () =>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BootstrapSchema } from '../../api/contract/session';
 import * as v from 'valibot';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 
-describe.each(DATABASE_KINDS)('session and bootstrap (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('session and bootstrap (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('bootstrap answers the signed-in admin with account, billing per app and branding', async () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrate } from '../../api/db/migrate';
 import { MIGRATIONS } from '../../api/db/migrations/index';
-import { openTestDatabase, DATABASE_KINDS } from './helpers';
+import { openTestDatabase, BOTH_DATABASE_KINDS } from './helpers';
 
-describe.each(DATABASE_KINDS)('stored delivery errors from before cleaning (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('stored delivery errors from before cleaning (%s)', (kind) => {
   it('are replaced when the migration runs, so an old quoted key does not stay on the Logging screen', async () => {
     const { db, drop } = await openTestDatabase(kind);
     try {

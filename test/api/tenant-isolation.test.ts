@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { APP_ROLE } from '../../api/db/index';
-import { DATABASE_KINDS, useTestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 
-describe.each(DATABASE_KINDS)('tenant isolation in the database (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('tenant isolation in the database (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('a query as the app role without an account setting sees no tenant rows', async () => {
@@ -53,7 +53,7 @@ describe.each(DATABASE_KINDS)('tenant isolation in the database (%s)', (kind) =>
   });
 });
 
-describe.each(DATABASE_KINDS)('value types (%s)', (kind) => {
+describe.each(BOTH_DATABASE_KINDS)('value types (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('a date column comes back as YYYY-MM-DD text and a bigint as a number, on both databases', async () => {
