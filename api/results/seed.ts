@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/index';
-import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from '../db/seed';
+import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from '../db/demo-accounts';
 import type { AppId } from '../contract/apps';
 import type { BillingStatus } from '../contract/common';
 import type { ResultStatus } from '../contract/results';
