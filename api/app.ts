@@ -4,15 +4,16 @@ import type { Deps } from './deps';
 import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
 import { noStore } from './http/no-store';
-import { adminsRoutes } from './routes/admins';
+import { compression } from './http/compression';
+import { adminsRoutes } from './admins/routes';
 import { billingRoutes, stripeWebhookRoutes } from './routes/billing';
 import { fileRoutes } from './storage/routes';
 import { storageRoutes } from './storage/settings-routes';
 import { signInRoutes } from './routes/sign-in';
 import { ssoRoutes } from './routes/sso';
 import { brandingRoutes } from './routes/branding';
-import { invitationsRoutes } from './routes/invitations';
-import { auditLogRoutes } from './routes/audit-log';
+import { invitationsRoutes } from './invitations/routes';
+import { auditLogRoutes } from './audit-log/routes';
 import { developersRoutes } from './routes/developers';
 import { smsRoutes } from './routes/sms';
 import { customerLookupRoutes } from './routes/customer-lookup';
@@ -110,6 +111,8 @@ export function createApi(deps: Deps) {
 
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
+  // first, so it sees every answer as it leaves (built files come precompressed and pass through)
+  app.use('*', compression());
   app.route('/api', createApi(deps));
   // customer pages: server-rendered, no console code, no session
   app.route('/', idvCustomerRoutes(deps));
