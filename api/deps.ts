@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Database } from './db/index';
 import type { TokenSigner } from './auth/token';
 import type { OidcFetch } from './identity/oidc';
+import type { LiveHub } from './live/hub';
 
 /** What the API is built from; tests build it with their own database and config. */
 export type Deps = {
@@ -12,4 +13,6 @@ export type Deps = {
   log: (msg: string, err?: unknown) => void;
   /** how sign-in reaches identity providers; defaults to a bounded fetch (api/identity/oidc.ts) */
   oidcFetch?: OidcFetch;
+  /** this process's live-update streams (api/live); absent where none are served (most tests) */
+  live?: LiveHub;
 };
