@@ -72,6 +72,8 @@ class Stream {
   private readonly seen = new Set<number>();
   private buffered: LiveRow[] | null = [];
   private closed = false;
+  /** settled on whichever process the tab came from: nothing at or below it is still to come */
+  private floor = 0;
 
   constructor(
     readonly viewer: Viewer,
@@ -80,7 +82,8 @@ class Stream {
   ) {}
 
   /** The rows of the replay, then what arrived meanwhile; from then on rows go straight through. */
-  startLive(replayed: LiveRow[], seen: number[]): void {
+  startLive(replayed: LiveRow[], seen: Iterable<number>, floor: number): void {
+    this.floor = floor;
     for (const id of seen) this.seen.add(id);
     for (const row of replayed) this.take(row);
     const waiting = this.buffered ?? [];
@@ -107,7 +110,7 @@ class Stream {
 
   /** The floor of the feed and the ids above it this stream has (the newest ones). */
   private resumeId(): string {
-    const low = this.feed.low;
+    const low = Math.max(this.feed.low, this.floor);
     for (const id of this.seen) if (id <= low) this.seen.delete(id);
     const above = [...this.seen].sort((a, b) => a - b).slice(-RESUME_IDS);
     return [low, ...above].join('.');
@@ -206,16 +209,17 @@ class Feed {
     const stream = new Stream(viewer, sink, this);
     this.streams.add(stream);
     if (!resume) {
-      stream.startLive([], []);
+      // what the feed already handed out predates this stream: a later resume must not replay it
+      stream.startLive([], this.delivered.keys(), 0);
       return stream;
     }
     try {
       const replay = await this.replay(resume);
       if (replay === null) {
         sink.reset();
-        stream.startLive([], []);
+        stream.startLive([], this.delivered.keys(), 0);
       } else {
-        stream.startLive(replay, resume.seen);
+        stream.startLive(replay, resume.seen, resume.low);
       }
     } catch (err) {
       stream.close();
