@@ -32,6 +32,7 @@ import { platformRoutes } from './apps/platform/platform-routes';
 import { eformRoutes } from './apps/e-form/routes';
 import { paymentsConsoleRoutes, paymentsWebhookRoutes } from './apps/payments/routes';
 import { customerPageRoutes } from './customer-pages/frame';
+import { liveRoutes } from './live/routes';
 import { idvConsoleRoutes } from './apps/identity-verification/routes';
 import { idvCustomerRoutes } from './apps/identity-verification/customer-page';
 import { SIG_OWN_BODY_LIMIT, sigConsoleRoutes } from './apps/document-signature/routes';
@@ -74,6 +75,7 @@ export function createApi(deps: Deps) {
   authed.use('*', requireSession());
   authed.use('*', agentScope());
   authed.route('/', signOutRoutes);
+  authed.route('/', liveRoutes());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);
