@@ -13,11 +13,11 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 // code and Retry-After, none hangs, the server recovers by itself within 5 s of the database
 // being back, every write it confirmed is stored once, and no read shows another account's rows.
 
-const DEADLINE_MS = 2_000;
+const DEADLINE_MS = 4_000;
 /** an answer later than this is a hang */
 const HANG_MS = 10_000;
 const RECOVERY_MS = 5_000;
-const STALL_MS = 3_000;
+const STALL_MS = 6_000;
 const DB = 'sb';
 /** FAULT_ROUNDS=5 repeats each fault (the recovery figures in docs/database.md are the median and worst of 5) */
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 1);
@@ -48,8 +48,8 @@ describe('the database layer under faults (private PostgreSQL through a loopback
     if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
     for (const u of users) u.token = new URL((await cli(env, 'link', u.email)).stdout.trim()).searchParams.get('token')!;
     // Timeouts an operator sets on the database; the test's own session predates them.
-    await admin.query(`alter database ${DB} set statement_timeout = '1500ms'`);
-    await admin.query(`alter database ${DB} set lock_timeout = '700ms'`);
+    await admin.query(`alter database ${DB} set statement_timeout = '1s'`);
+    await admin.query(`alter database ${DB} set lock_timeout = '500ms'`);
     // A statement that outlives statement_timeout: inviting a 'slow-' address sleeps in a trigger.
     const direct = new pg.Client({ connectionString: cluster.url(DB) });
     await direct.connect();
@@ -61,7 +61,7 @@ describe('the database layer under faults (private PostgreSQL through a loopback
       ...env,
       DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/${DB}`,
       DATABASE_DEADLINE_MS: String(DEADLINE_MS),
-      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      DATABASE_CONNECT_TIMEOUT_MS: '2000',
     });
     for (const u of users) {
       const boot = await call(0, 'bootstrap', u);
@@ -272,17 +272,21 @@ describe('the database layer under faults (private PostgreSQL through a loopback
 
   it('a lock wait that outlives lock_timeout answers 503 DATABASE_BUSY, then recovery', async () => {
     const holder = new pg.Client({ connectionString: cluster.url(DB) });
+    holder.on('error', () => {});
     await holder.connect();
-    await underLoad('lock_timeout', {
-      cause: async () => {
-        await holder.query(`begin; set local lock_timeout = 0; lock table invitations in access exclusive mode`);
-        await sleep(2_000);
-      },
-      restore: () => holder.query('commit').then(() => undefined),
-      codes: ['DATABASE_BUSY'],
-      expect503: true,
-    });
-    await holder.end();
+    try {
+      await underLoad('lock_timeout', {
+        cause: async () => {
+          await holder.query(`begin; set local lock_timeout = 0; lock table invitations in access exclusive mode`);
+          await sleep(2_000);
+        },
+        restore: () => holder.query('commit').then(() => undefined),
+        codes: ['DATABASE_BUSY'],
+        expect503: true,
+      });
+    } finally {
+      await holder.end();
+    }
   });
 
   it('max_connections taken by another client: 503 DATABASE_BUSY, then recovery once they are free', async () => {
