@@ -22,7 +22,7 @@ import { uiRoutes } from './static';
 import { resultsRoutes } from './results/routes';
 import { notificationsRoutes } from './routes/notifications';
 import { watchTowerRoutes } from './routes/watch-tower';
-import { ghostModeRoutes } from './routes/ghost-mode';
+import { ghostModeRoutes } from './watch-tower/ghost-mode-routes';
 import './apps/index';
 import { v1Routes } from './apps/platform/v1-routes';
 import { appModules } from './apps/platform/registry';
