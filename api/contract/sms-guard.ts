@@ -39,6 +39,8 @@ export const CountryCodeSchema = v.pipe(text('A country is an ISO 3166 code'), v
 export const SmsGuardSaveBodySchema = v.object({
   allowedCountries: v.pipe(v.array(CountryCodeSchema, 'Choose the countries SMS may go to'), v.minLength(1, 'Allow at least one country'), v.maxLength(300)),
   rules: v.optional(SmsGuardRulesSchema),
+  /** whether the pumping rules hold ranges; left out, unchanged */
+  pumpingGuard: v.optional(v.boolean('Pumping guard is on or off')),
 });
 export type SmsGuardSaveBody = v.InferOutput<typeof SmsGuardSaveBodySchema>;
 
@@ -57,6 +59,8 @@ export const SmsGuardSchema = v.object({
   /** true while the account has not chosen: the sender number's country (development outbox: the demo data's) */
   isDefault: v.boolean(),
   rules: SmsGuardRulesSchema,
+  /** whether the pumping rules hold ranges: by default on with Twilio, off with the development outbox (nothing is paid) */
+  pumpingGuard: v.boolean(),
   /** ranges whose sends are held now */
   holds: v.array(SmsHoldSchema),
   /** every country the server can classify, with its calling code, to choose from */

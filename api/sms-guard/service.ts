@@ -31,6 +31,8 @@ export type SmsAccountState = {
   allowedCountries: string[];
   isDefault: boolean;
   rules: SmsGuardRules;
+  pumpingGuard: boolean;
+  pumpingGuardSet: boolean | null;
 };
 
 type StateRow = {
@@ -39,6 +41,7 @@ type StateRow = {
   auth_token_enc: string | null;
   phone_number: string | null;
   allowed_countries: string[] | null;
+  pumping_guard: boolean | null;
   volume_multiplier: number | null;
   volume_allowance: number | null;
   baseline_days: number | null;
@@ -86,6 +89,8 @@ function stateOf(r: StateRow | undefined): SmsAccountState {
     allowedCountries: allowed ?? defaultCountries(provider, senderNumber),
     isDefault: allowed === null,
     rules,
+    pumpingGuard: r?.pumping_guard ?? provider !== DEV_OUTBOX_PROVIDER,
+    pumpingGuardSet: r?.pumping_guard ?? null,
   };
 }
 
@@ -95,7 +100,7 @@ function stateOf(r: StateRow | undefined): SmsAccountState {
  */
 export async function smsAccountState(trx: Trx, accountId: string, prefix: string | null, now: Date): Promise<SmsAccountState & { heldUntil: Date | null }> {
   const r = (
-    await sql<StateRow>`select s.provider, s.account_sid, s.auth_token_enc, s.phone_number, g.allowed_countries, g.volume_multiplier, g.volume_allowance,
+    await sql<StateRow>`select s.provider, s.account_sid, s.auth_token_enc, s.phone_number, g.allowed_countries, g.pumping_guard, g.volume_multiplier, g.volume_allowance,
         g.baseline_days, g.conversion_window, g.conversion_min_percent, g.conversion_grace_seconds, g.hold_minutes,
         (select p.held_until from sms_guard_prefixes p where p.account_id = a.id and p.prefix = ${prefix ?? ''} and p.held_until > ${now}) as held_until
       from (select ${accountId}::uuid as id) a
@@ -216,19 +221,20 @@ export async function activeHolds(trx: Trx, accountId: string, now: Date): Promi
 
 export async function smsGuardOf(trx: Trx, accountId: string, now: Date): Promise<SmsGuard> {
   const state = await smsAccountState(trx, accountId, null, now);
-  return { allowedCountries: state.allowedCountries, isDefault: state.isDefault, rules: state.rules, holds: await activeHolds(trx, accountId, now), countries: knownCountries() };
+  return { allowedCountries: state.allowedCountries, isDefault: state.isDefault, rules: state.rules, pumpingGuard: state.pumpingGuard, holds: await activeHolds(trx, accountId, now), countries: knownCountries() };
 }
 
-export async function saveSmsGuard(trx: Trx, accountId: string, actor: Actor, body: { allowedCountries: string[]; rules?: SmsGuardRules }, now: Date): Promise<SmsGuard> {
+export async function saveSmsGuard(trx: Trx, accountId: string, actor: Actor, body: { allowedCountries: string[]; rules?: SmsGuardRules; pumpingGuard?: boolean }, now: Date): Promise<SmsGuard> {
   const known = new Set(knownCountries().map((c) => c.code));
   const unknown = body.allowedCountries.find((c) => !known.has(c));
   if (unknown) throw new ApiError(400, 'VALIDATION_FAILED', `allowedCountries: ${unknown} is not a country SMS can be sent to`, { allowedCountries: `${unknown} is not a country SMS can be sent to` });
   const before = await smsAccountState(trx, accountId, null, now);
   const countries = [...new Set(body.allowedCountries)].sort();
   const rules = body.rules ?? before.rules;
-  await sql`insert into sms_guard_settings as g (account_id, allowed_countries, volume_multiplier, volume_allowance, baseline_days, conversion_window, conversion_min_percent, conversion_grace_seconds, hold_minutes, updated_at)
-    values (${accountId}, ${countries}, ${rules.volumeMultiplier}, ${rules.volumeAllowance}, ${rules.baselineDays}, ${rules.conversionWindow}, ${rules.conversionMinPercent}, ${rules.conversionGraceSeconds}, ${rules.holdMinutes}, ${now})
-    on conflict (account_id) do update set allowed_countries = excluded.allowed_countries, volume_multiplier = excluded.volume_multiplier, volume_allowance = excluded.volume_allowance,
+  const pumping = body.pumpingGuard ?? before.pumpingGuardSet;
+  await sql`insert into sms_guard_settings as g (account_id, allowed_countries, pumping_guard, volume_multiplier, volume_allowance, baseline_days, conversion_window, conversion_min_percent, conversion_grace_seconds, hold_minutes, updated_at)
+    values (${accountId}, ${countries}, ${pumping}, ${rules.volumeMultiplier}, ${rules.volumeAllowance}, ${rules.baselineDays}, ${rules.conversionWindow}, ${rules.conversionMinPercent}, ${rules.conversionGraceSeconds}, ${rules.holdMinutes}, ${now})
+    on conflict (account_id) do update set allowed_countries = excluded.allowed_countries, pumping_guard = excluded.pumping_guard, volume_multiplier = excluded.volume_multiplier, volume_allowance = excluded.volume_allowance,
       baseline_days = excluded.baseline_days, conversion_window = excluded.conversion_window, conversion_min_percent = excluded.conversion_min_percent,
       conversion_grace_seconds = excluded.conversion_grace_seconds, hold_minutes = excluded.hold_minutes, updated_at = excluded.updated_at`.execute(trx);
   const added = countries.filter((c) => !before.allowedCountries.includes(c));
@@ -237,6 +243,7 @@ export async function saveSmsGuard(trx: Trx, accountId: string, actor: Actor, bo
     added.length ? `allowed ${added.map(nameOfCountry).join(', ')}` : '',
     removed.length ? `no longer allowed ${removed.map(nameOfCountry).join(', ')}` : '',
     JSON.stringify(rules) !== JSON.stringify(before.rules) ? `pumping rules ${ruleText(rules)}` : '',
+    body.pumpingGuard !== undefined && body.pumpingGuard !== before.pumpingGuard ? `pumping guard ${body.pumpingGuard ? 'on' : 'off'}` : '',
   ].filter(Boolean);
   await audit(trx, accountId, actor, { namespace: 'global', description: `Updated the SMS fraud guard: ${changes.join('; ') || 'no change'}`, event: 'sms.guard-updated', at: now });
   return smsGuardOf(trx, accountId, now);

@@ -46,7 +46,7 @@ export async function sendAccountSms(deps: Pick<Deps, 'db' | 'config' | 'now'>, 
     const state = await smsAccountState(trx, accountId, classifyNumber(to)?.prefix ?? null, now);
     const provider = usableProvider(state.provider, deps.config.env === 'production');
     const number = checkDestination(state, to, now);
-    const verdict = await admitSend(trx, accountId, number, to, state.rules, now);
+    const verdict = state.pumpingGuard ? await admitSend(trx, accountId, number, to, state.rules, now) : { held: null };
     if (verdict.held) return { held: verdict.held, prefix: number.prefix } as const;
     if (provider === DEV_OUTBOX_PROVIDER) {
       const row = await trx.insertInto('dev_sms_outbox').values({ account_id: accountId, to_number: to, body, created_at: now }).returning('id').executeTakeFirstOrThrow();

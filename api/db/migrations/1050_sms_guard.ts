@@ -13,6 +13,8 @@ create table sms_guard_settings (
   account_id uuid primary key references accounts(id) on delete cascade,
   -- null: the default, the country of the account's sender number
   allowed_countries text[],
+  -- null: the default, on with Twilio and off with the development outbox (nothing is paid there)
+  pumping_guard boolean,
   volume_multiplier real not null default 5,
   volume_allowance integer not null default 20,
   baseline_days integer not null default 7,
