@@ -4,21 +4,22 @@ import type { Deps } from './deps';
 import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
 import { noStore } from './http/no-store';
-import { adminsRoutes } from './routes/admins';
+import { compression } from './http/compression';
+import { adminsRoutes } from './admins/routes';
 import { billingRoutes, stripeWebhookRoutes } from './routes/billing';
 import { fileRoutes } from './storage/routes';
 import { storageRoutes } from './storage/settings-routes';
 import { signInRoutes } from './routes/sign-in';
 import { ssoRoutes } from './routes/sso';
 import { brandingRoutes } from './routes/branding';
-import { invitationsRoutes } from './routes/invitations';
-import { auditLogRoutes } from './routes/audit-log';
+import { invitationsRoutes } from './invitations/routes';
+import { auditLogRoutes } from './audit-log/routes';
 import { developersRoutes } from './routes/developers';
 import { smsRoutes } from './routes/sms';
-import { customerLookupRoutes } from './routes/customer-lookup';
-import { loggingRoutes } from './routes/logging';
+import { customerLookupRoutes } from './customer-lookup/routes';
+import { loggingRoutes } from './logging/routes';
 import { uiRoutes } from './static';
-import { resultsRoutes } from './routes/results';
+import { resultsRoutes } from './results/routes';
 import { notificationsRoutes } from './routes/notifications';
 import { watchTowerRoutes } from './routes/watch-tower';
 import { ghostModeRoutes } from './routes/ghost-mode';
@@ -34,6 +35,7 @@ import { eformRoutes } from './apps/e-form/routes';
 import { paymentsConsoleRoutes, paymentsWebhookRoutes } from './apps/payments/routes';
 import { customerPageRoutes } from './customer-pages/frame';
 import { signOutRoutes } from './routes/sign-out';
+import { liveRoutes } from './live/routes';
 import { idvConsoleRoutes } from './apps/identity-verification/routes';
 import { idvCustomerRoutes } from './apps/identity-verification/customer-page';
 import { SIG_OWN_BODY_LIMIT, sigConsoleRoutes } from './apps/document-signature/routes';
@@ -76,6 +78,7 @@ export function createApi(deps: Deps) {
   authed.use('*', requireSession());
   authed.use('*', agentScope());
   authed.route('/', signOutRoutes);
+  authed.route('/', liveRoutes());
   authed.route('/', adminsRoutes);
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);
@@ -110,6 +113,8 @@ export function createApi(deps: Deps) {
 
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
+  // first, so it sees every answer as it leaves (built files come precompressed and pass through)
+  app.use('*', compression());
   app.route('/api', createApi(deps));
   // customer pages: server-rendered, no console code, no session
   app.route('/', idvCustomerRoutes(deps));
