@@ -16,10 +16,10 @@ const SIGNATURE = { id: 'sig1', kind: 'signature', page: 0, x: 0.1, y: 0.7, w: 0
 const NAME = { id: 'name1', kind: 'fullName', page: 0, x: 0.1, y: 0.6, w: 0.4, h: 0.04, label: 'Full name', required: true } as const;
 const AGREE = { id: 'ok1', kind: 'checkbox', page: 1, x: 0.1, y: 0.2, w: 0.04, h: 0.03, label: 'I read page 2', required: true } as const;
 
-async function upload(t: TestContext, bytes: Uint8Array, as = ADMIN, name = 'Service agreement') {
+async function upload(t: TestContext, bytes: Uint8Array, as = ADMIN, name = 'Service agreement', fileName = 'agreement.pdf') {
   return t.app.request(`/api/document-signature/documents?name=${encodeURIComponent(name)}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${await t.tokenFor(as)}`, 'content-type': 'application/pdf', 'x-file-name': 'agreement.pdf' },
+    headers: { authorization: `Bearer ${await t.tokenFor(as)}`, 'content-type': 'application/pdf', 'x-file-name': fileName },
     body: Buffer.from(bytes),
   });
 }
@@ -89,6 +89,18 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect(large.status).toBe(413);
     const docs = (await (await t.call('GET', '/document-signature/documents', { as: ADMIN })).json()) as SigDocument[];
     expect(docs).toHaveLength(0);
+  });
+
+  it('an X-File-Name that is not percent-encoded UTF-8, or carries a NUL, answers 400 naming the header; nothing is stored', async () => {
+    const pdf = await makePdf(1);
+    for (const fileName of ['%E0%A4%A', '%', '%ZZ', 'a%00b.pdf']) {
+      const res = await upload(t, pdf, ADMIN, 'Bad name', fileName);
+      expect(res.status, fileName).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { 'X-File-Name': expect.any(String) } });
+    }
+    const docs = (await (await t.call('GET', '/document-signature/documents', { as: ADMIN })).json()) as SigDocument[];
+    expect(docs.filter((d) => d.name === 'Bad name')).toHaveLength(0);
+    expect((await upload(t, pdf, ADMIN, 'Good name', encodeURIComponent('Vertrag für Müller.pdf'))).status).toBe(201);
   });
 
   it('a published version never changes: edits open version 2, and history names who and when', async () => {
