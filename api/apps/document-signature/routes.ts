@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
+import { percentDecodedHeader } from '../../http/text-guard';
 import { actorOf } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { validate } from '../../http/validate';
@@ -42,7 +43,7 @@ export const sigConsoleRoutes = new Hono<AppEnv>()
     validate('query', SigUploadQuerySchema),
     async (c) => {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
-      const fileName = decodeURIComponent(c.req.header('x-file-name') ?? '') || 'document.pdf';
+      const fileName = percentDecodedHeader(c.req.header('x-file-name'), 'X-File-Name')?.trim() || 'document.pdf';
       const doc = await uploadDocument(c.var.deps, c.var.session.accountId, { name: c.req.valid('query').name, fileName, bytes }, actorOf(c.var.session));
       return c.json(doc, 201);
     },
