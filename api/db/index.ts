@@ -4,7 +4,7 @@ import { DEFER, FINISH, PIPELINE, pipelineClient, type CheckStep, type Deferred,
 import { pgPipelines } from './pg-pipeline';
 import { readLanes, type LaneClient } from './pg-read-lanes';
 import { pglitePool } from './pglite-dialect';
-import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isStatementStateError } from './faults';
+import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isRetryableRead, isStatementStateError } from './faults';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from '../config';
 
 export type { Schema } from './schema';
@@ -303,6 +303,24 @@ function wrappedPool(
         throw err;
       }
     };
+    // A read on this checkout's own connection (every lane held up): it holds no transaction
+    // there, so when the connection goes before answering, it is handed back and the read runs
+    // once more on a fresh one, as on a lane.
+    const readAlone = async (steps: readonly Step[]): Promise<Result[]> => {
+      const used = own();
+      try {
+        return await guarded((c) => pipeline(c, steps));
+      } catch (err) {
+        if (!isRetryableRead(err)) throw err;
+        if (client === used) {
+          const fault = broken ?? err;
+          client = null;
+          broken = null;
+          used.then((c) => c.release(fault), () => {});
+        }
+        return guarded((c) => pipeline(c, steps));
+      }
+    };
     const inner = pipelineClient({
       query: (text, params) =>
         guarded(async (c) => {
@@ -312,7 +330,7 @@ function wrappedPool(
           return Array.isArray(result) ? result[result.length - 1]! : result;
         }),
       pipeline: (steps) => guarded((c) => pipeline(c, steps)),
-      reads: (steps) => lanes.pipeline(steps) ?? guarded((c) => pipeline(c, steps)),
+      reads: (steps) => lanes.pipeline(steps) ?? readAlone(steps),
     });
     const wrapped: Wrapped = {
       query: inner.query,
