@@ -12,6 +12,7 @@ import { storageRoutes } from './storage/settings-routes';
 import { signInRoutes } from './routes/sign-in';
 import { ssoRoutes } from './routes/sso';
 import { brandingRoutes } from './routes/branding';
+import { customerLanguageRoutes } from './routes/customer-language';
 import { invitationsRoutes } from './routes/invitations';
 import { auditLogRoutes } from './routes/audit-log';
 import { developersRoutes } from './routes/developers';
@@ -81,6 +82,7 @@ export function createApi(deps: Deps) {
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);
   authed.route('/', brandingRoutes);
+  authed.route('/', customerLanguageRoutes);
   authed.route('/', invitationsRoutes);
   authed.route('/', auditLogRoutes);
   authed.route('/', developersRoutes);

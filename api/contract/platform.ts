@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LocaleSchema } from './locales';
 import { AppIdSchema } from './common';
 import { PhoneNumberSchema } from './sms';
 import { callingCode } from './calling-codes';
@@ -218,6 +219,12 @@ export const SmsTemplateSchema = v.object({
   placeholders: v.array(v.picklist(PLACEHOLDERS)),
   /** placeholders the body must contain, e.g. ['code'] */
   required: v.array(v.picklist(PLACEHOLDERS)),
+  /**
+   * The text in each other caller language (`body`, `defaultBody` above are English): `custom`
+   * when the account wrote its own, otherwise `body` is the built-in translation (the fallback).
+   * Saved under the key `<key>@<locale>` (e.g. `passcode@es`).
+   */
+  translations: v.array(v.object({ locale: LocaleSchema, body: v.string(), defaultBody: v.string(), custom: v.boolean() })),
 });
 export type SmsTemplate = v.InferOutput<typeof SmsTemplateSchema>;
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import type { AppAction, TaskColumn } from '../platform';
 
@@ -152,6 +153,8 @@ export const SigSendBodySchema = v.object({
   signerName: text('signerName', 1, 200),
   expiresInDays: v.optional(v.nullable(int('expiresInDays', 1, 30))),
   agent: optionalText('agent', 200),
+  /** the signer's language (SMS, page, completion certificate); the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type SigSendBody = v.InferOutput<typeof SigSendBodySchema>;
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import { TaskKeySchema, type AppAction, type TaskColumn } from '../platform';
 import { CONDITION_OPS, FIELD_TYPES, MAX_FILE_MB, type AnswerValue, type FormDefinitionShape } from './e-form-rules';
@@ -117,6 +118,8 @@ export const FormRequestBodySchema = v.object({
   /** values of the form's hidden fields, by key (customerRef fills itself) */
   prefill: v.optional(v.record(v.pipe(v.string(), v.regex(FIELD_ID_PATTERN, 'prefill keys are hidden field keys')), v.pipe(v.string('prefill values are text'), v.maxLength(500, 'prefill values have at most 500 characters')))),
   agent: optionalText('agent', 200),
+  /** the caller's language (SMS and page); the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type FormRequestBody = v.InferOutput<typeof FormRequestBodySchema>;
 

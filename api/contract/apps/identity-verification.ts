@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import type { AppAction, TaskColumn } from '../platform';
 
@@ -101,6 +102,8 @@ export const IdvStartBodySchema = v.object({
   expectedName: optionalText('expectedName', 200),
   expectedDateOfBirth: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.union([v.literal(''), IsoDateSchema], 'expectedDateOfBirth must be a date such as 1980-04-30')))),
   agent: optionalText('agent', 200),
+  /** the caller's language (SMS and page); the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type IdvStartBody = v.InferOutput<typeof IdvStartBodySchema>;
 

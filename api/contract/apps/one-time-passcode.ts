@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import type { AppAction, TaskColumn } from '../platform';
 
@@ -42,6 +43,8 @@ export const OtpSendBodySchema = v.object({
   phoneNumber: PhoneNumberSchema,
   customerRef: optionalText('customerRef', 200),
   agent: optionalText('agent', 200),
+  /** the language of the SMS; the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type OtpSendBody = v.InferOutput<typeof OtpSendBodySchema>;
 

@@ -42,7 +42,7 @@ const dashboard = (over: Partial<DashboardAnswer> = {}): DashboardAnswer => ({
 
 const smsContent: SmsContentAnswer = {
   company: 'Acme Support',
-  templates: OTP_TEMPLATES.map((t) => ({ ...t, body: t.defaultBody, placeholders: [...t.placeholders], required: [...t.required] })),
+  templates: OTP_TEMPLATES.map((t) => ({ ...t, body: t.defaultBody, placeholders: [...t.placeholders], required: [...t.required], translations: [] })),
 };
 
 afterEach(() => {
