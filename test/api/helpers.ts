@@ -14,7 +14,7 @@ import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessio
 // API tests run against a real database: PGlite always, and PostgreSQL when one answers on
 // DATABASE_URL (or 127.0.0.1:5432). Each suite gets a fresh database, dropped afterwards.
 
-const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 let pgReachable: Promise<boolean> | undefined;
 function postgresReachable(): Promise<boolean> {
