@@ -72,8 +72,8 @@ if (form && source) {
     if (!failing.length) return;
     event.preventDefault();
     if (summary) {
-      // the words come from the server in the page's language; 9999 stands for the count
-      const words = failing.length === 1 ? form.dataset.correctOne : form.dataset.correctMany?.replace(/9[\s.,\u00a0\u202f]?999/, String(failing.length));
+      // the words come from the server in the page's language, one per possible count
+      const words = (JSON.parse(form.dataset.correct || '{}') as Record<string, string>)[String(failing.length)];
       const p = document.createElement('p');
       p.className = 'ef-summary';
       p.textContent = words ?? '';

@@ -128,13 +128,16 @@ export function FormPage(props: { definition: FormDefinition; values: Values; er
   const used = new Set(definition.fields.flatMap((f) => f.condition?.rules.map((r) => r.fieldId) ?? []));
   const prefill = Object.fromEntries(definition.hiddenFields.filter((h) => used.has(h.key) && values[h.key] !== undefined).map((h) => [h.key, values[h.key]]));
   const json = JSON.stringify({ definition, prefill }).replace(/</g, '\\u003c');
+  // the script's summary for each possible count, in the page's language (plural rules differ:
+  // Arabic has a dual, Japanese none), so the script carries no message library
+  const correctMessages = JSON.stringify(Object.fromEntries(definition.fields.map((_, i) => [i + 1, t('eform.correct', { n: i + 1 })])));
   return (
     <div>
       {definition.description ? <p>{definition.description}</p> : null}
       <div role="alert" id="ef-summary">
         {errors._ ? <p class="ef-summary">{errors._}</p> : count ? <p class="ef-summary">{t('eform.correct', { n: count })}</p> : null}
       </div>
-      <form method="post" enctype="multipart/form-data" novalidate data-eform data-correct-one={t('eform.correct', { n: 1 })} data-correct-many={t('eform.correct', { n: 9999 })}>
+      <form method="post" enctype="multipart/form-data" novalidate data-eform data-correct={correctMessages}>
         {definition.fields.map((f) => (
           <Field field={f} value={values[f.id]} error={errors[f.id]} visible={visible.has(f.id)} required={required.has(f.id)} t={t} />
         ))}
