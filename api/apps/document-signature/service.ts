@@ -145,7 +145,7 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     await assertAppUsable(trx, accountId, SIG_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     const settings = await sigSettings(trx, accountId);
     let version: VersionRow | undefined;
     if (body.version) {
