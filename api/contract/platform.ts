@@ -26,7 +26,8 @@ export type TaskColumn = v.InferOutput<typeof TaskColumnSchema>;
 export const ActionFieldSchema = v.object({
   name: v.string(),
   label: v.string(),
-  kind: v.picklist(['phone', 'text', 'code', 'email']),
+  /** `locale`: the caller's language, a choice of LOCALES (empty: the account's default) */
+  kind: v.picklist(['phone', 'text', 'code', 'email', 'locale']),
   required: v.boolean(),
   placeholder: v.optional(v.string()),
 });

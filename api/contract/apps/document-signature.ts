@@ -226,6 +226,7 @@ export const SIG_ACTIONS: AppAction[] = [
       { name: 'documentId', label: 'Document ID', kind: 'text', required: true },
       { name: 'signerName', label: "Signer's full name", kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
     ],
   },

@@ -237,6 +237,7 @@ export const EFORM_ACTIONS: AppAction[] = [
     fields: [
       { name: 'form', label: 'Form (title or id)', kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
       { name: 'caseId', label: 'Case ID', kind: 'text', required: false },
     ],

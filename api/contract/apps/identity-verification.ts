@@ -300,6 +300,7 @@ export const IDV_ACTIONS: AppAction[] = [
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: true },
       { name: 'expectedName', label: 'Expected name', kind: 'text', required: false, placeholder: 'Anna Maria Eriksson' },
       { name: 'expectedDateOfBirth', label: 'Expected date of birth', kind: 'text', required: false, placeholder: '1974-08-12' },

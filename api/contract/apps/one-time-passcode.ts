@@ -103,6 +103,7 @@ export const OTP_ACTIONS: AppAction[] = [
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
     ],
   },

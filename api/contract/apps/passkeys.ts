@@ -199,6 +199,7 @@ export const PASSKEY_ACTIONS: AppAction[] = [
     fields: [
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'displayName', label: 'Name on the passkey', kind: 'text', required: false },
     ],
   },
@@ -210,6 +211,7 @@ export const PASSKEY_ACTIONS: AppAction[] = [
     fields: [
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
     ],
   },
   {

@@ -209,6 +209,7 @@ export const PAYMENT_ACTIONS: AppAction[] = [
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
       { name: 'productId', label: 'Product ID (from the Product Catalog)', kind: 'text', required: false, placeholder: 'prod_…' },
       { name: 'amount', label: 'Or an amount (e.g. 12.50)', kind: 'text', required: false },

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { LOCALE_ENGLISH_NAMES, LOCALE_NAMES, LOCALES, type CustomerLanguage, type Locale } from '../../../../api/contract/locales';
+import type { CustomerLanguage, Locale } from '../../../../api/contract/locales';
+import { LocaleSelect } from '../../../ui/LocaleSelect';
 import { useApi, useQuery } from '../../../api/hooks';
 import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
@@ -36,14 +37,7 @@ export function CustomerLanguageCard() {
           <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Customers' default language">
             <Field label="Language of customer pages and SMS texts" hint="Used when the agent does not choose a language when sending. Callers can switch on the page.">
               {(control) => (
-                <select className="input" {...control} value={current} onChange={(e) => setChoice(e.target.value)}>
-                  <option value={BROWSER}>Each caller's browser language (SMS in English)</option>
-                  {LOCALES.map((l) => (
-                    <option key={l} value={l}>
-                      {LOCALE_ENGLISH_NAMES[l]} ({LOCALE_NAMES[l]})
-                    </option>
-                  ))}
-                </select>
+                <LocaleSelect none="Each caller's browser language (SMS in English)" {...control} value={current} onChange={(e) => setChoice(e.target.value)} />
               )}
             </Field>
             <div className="form-actions">
