@@ -10,6 +10,7 @@ import type { Deps } from '../deps';
 import { resolveLink, type ResolvedLink } from './links';
 import { DEFAULT_LOCALE, isLocale, isRtl, LOCALE_NAMES, LOCALES, negotiateLocale, type Locale } from '../contract/locales';
 import { translator, type Translate } from './i18n/index';
+import { hostName } from '../http/host';
 
 // Customer pages: small server-rendered pages behind /c/<token>, in the account's branding,
 // readable at 320 px, no console code. A page that needs a script names one of
@@ -77,8 +78,8 @@ async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
 
 /** The account whose verified custom domain this Host is; null on the console's own host. */
 export async function accountOfHost(deps: Deps, host: string | undefined): Promise<string | null> {
-  const name = (host ?? '').split(':')[0]!.toLowerCase();
-  if (!name || name === new URL(deps.config.publicUrl).hostname) return null;
+  const name = hostName(host);
+  if (!name || name === hostName(new URL(deps.config.publicUrl).host)) return null;
   const row = await deps.db.system((trx) => trx.selectFrom('branding').select('account_id').where('domain', '=', name).where('domain_is_verified', '=', true).executeTakeFirst());
   return row?.account_id ?? null;
 }
