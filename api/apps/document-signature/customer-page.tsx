@@ -11,7 +11,8 @@ import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCust
 // The signer's page at /c/<token>: the pages (images rendered when the version was published,
 // or light outlines when there are none), the fields as an ordinary form below them, the consent
 // text, Sign, and Decline with a reason. It works without script (a typed signature); the small
-// script (src/customer-pages/document-signature.ts) adds drawing a signature on a canvas.
+// script (src/customer-pages/document-signature.ts) adds drawing a signature on a canvas. Page
+// images after the first load lazily (their box keeps its aspect ratio, so nothing shifts).
 
 type Link = PageLink;
 
@@ -61,7 +62,7 @@ function Pages({ view, t }: { view: SignerView; t: Translate }) {
       {view.version.page_sizes.map((_, i) => (
         <figure class="sig-figure" key={i}>
           <div class={`sig-page sig-p${i}${view.pageImageUrls[i] ? '' : ' sig-outline'}`}>
-            {view.pageImageUrls[i] ? <img src={view.pageImageUrls[i]} alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
+            {view.pageImageUrls[i] ? <img src={view.pageImageUrls[i]} loading={i === 0 ? 'eager' : 'lazy'} decoding="async" alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
             {fields.map((f, k) => (f.page === i ? <div class={`sig-box sig-f-${f.id}`} aria-hidden="true"><span>{k + 1}</span></div> : null))}
           </div>
           <figcaption>{t('sig.pageOf', { page: i + 1, pages: n })}</figcaption>
