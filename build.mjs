@@ -1,7 +1,7 @@
 // Builds the three UI entries (browser, zoom, webex) from one React core, and the API server and
 // CLI for plain Node. `--if-stale` skips the work when dist/ is newer than every source file, so
 // `npm start` is instant on the second run.
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -42,6 +42,35 @@ function isStale() {
 }
 
 // The Webex SDK pulls all of core-js for Promise: hosts/webex/core-js-shim.mjs stands in for it.
+
+/** What is worth a compressed copy: text that browsers ask for, at least 1 KB (smaller gains little). */
+const PRECOMPRESS = /\.(js|css|html|svg|json|txt)$/;
+const PRECOMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (brotli 11) and `<file>.gz` (gzip 9) beside every text file under `dir`, once,
+ * at build time: the server picks one by Accept-Encoding (api/static.ts) and never compresses a
+ * built file per request.
+ */
+function precompress(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      precompress(p);
+      continue;
+    }
+    if (!PRECOMPRESS.test(entry.name)) continue;
+    const buf = fs.readFileSync(p);
+    if (buf.length < PRECOMPRESS_MIN_BYTES) continue;
+    fs.writeFileSync(`${p}.gz`, gzipSync(buf, { level: 9 }));
+    fs.writeFileSync(`${p}.br`, brotliCompressSync(buf, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: buf.length } }));
+  }
+}
+
+/** Bytes a file travels as: its .gz or .br copy when the build made one, else itself. */
+function servedSize(file, suffix) {
+  return fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : fs.statSync(file).size;
+}
 
 /** JS an entry loads before anything lazy: the entry chunk and its static imports. */
 function initialFiles(metafile, entryOut) {
@@ -112,22 +141,26 @@ async function buildUi() {
     for (const f of ['pdf.min.mjs', 'pdf.worker.min.mjs']) {
       fs.copyFileSync(path.join(root, 'node_modules/pdfjs-dist/legacy/build', f), path.join(outdir, 'vendor/pdfjs', f.replace(/\.mjs$/, '.js')));
     }
+    precompress(outdir);
+    // what a browser receives: the precompressed copies the server sends (api/static.ts)
     let min = 0;
     let gzip = 0;
+    let br = 0;
     for (const f of initialFiles(result.metafile, entryOut)) {
-      const buf = fs.readFileSync(path.join(root, f));
-      min += buf.length;
-      gzip += gzipSync(buf, { level: 9 }).length;
+      const file = path.join(root, f);
+      min += fs.statSync(file).size;
+      gzip += servedSize(file, '.gz');
+      br += servedSize(file, '.br');
     }
     let total = 0;
     for (const o of outputs) if (o.endsWith('.js')) total += result.metafile.outputs[o].bytes;
-    sizes[e.name] = { initialMin: min, initialGzip: gzip, allJsMin: total };
+    sizes[e.name] = { initialMin: min, initialGzip: gzip, initialBrotli: br, allJsMin: total };
   }
   fs.writeFileSync(path.join(dist, 'sizes.json'), JSON.stringify(sizes, null, 2));
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  console.log('entry   initial JS (min)   initial JS (gzip)   all JS (min)');
+  console.log('entry   initial JS (min)   as served (gzip)   as served (br)   all JS (min)');
   for (const [name, s] of Object.entries(sizes)) {
-    console.log(`${name.padEnd(7)} ${kb(s.initialMin).padStart(16)} ${kb(s.initialGzip).padStart(19)} ${kb(s.allJsMin).padStart(14)}`);
+    console.log(`${name.padEnd(7)} ${kb(s.initialMin).padStart(16)} ${kb(s.initialGzip).padStart(18)} ${kb(s.initialBrotli).padStart(16)} ${kb(s.allJsMin).padStart(14)}`);
   }
   if (sizes.web.initialGzip > BROWSER_INITIAL_BUDGET) {
     console.warn(`warning: browser initial JS ${kb(sizes.web.initialGzip)} gzip is over the ${kb(BROWSER_INITIAL_BUDGET)} budget`);
@@ -161,6 +194,7 @@ async function buildCustomerScripts() {
     if (meta.entryPoint) manifest[path.basename(meta.entryPoint, '.ts')] = `/customer-pages/${path.basename(out)}`;
   }
   fs.writeFileSync(path.join(dist, 'customer-pages.json'), JSON.stringify(manifest, null, 2));
+  precompress(outdir);
 }
 
 // Pure-JS packages every start loads, bundled into the server: kysely alone is 265 small module

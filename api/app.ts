@@ -4,6 +4,7 @@ import type { Deps } from './deps';
 import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
 import { noStore } from './http/no-store';
+import { compression } from './http/compression';
 import { adminsRoutes } from './routes/admins';
 import { billingRoutes, stripeWebhookRoutes } from './routes/billing';
 import { fileRoutes } from './storage/routes';
@@ -110,6 +111,8 @@ export function createApi(deps: Deps) {
 
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
+  // first, so it sees every answer as it leaves (built files come precompressed and pass through)
+  app.use('*', compression());
   app.route('/api', createApi(deps));
   // customer pages: server-rendered, no console code, no session
   app.route('/', idvCustomerRoutes(deps));

@@ -1,7 +1,10 @@
 import type { Config } from './config';
 import type { Database } from './db/index';
 import type { TokenSigner } from './auth/token';
-import type { OidcFetch } from './identity/oidc';
+import type { CustomFetchOptions } from 'openid-client';
+
+/** A fetch for the identity provider's endpoints (discovery, token, keys). */
+export type OidcFetch = (url: string, init: CustomFetchOptions) => Promise<Response>;
 
 /** What the API is built from; tests build it with their own database and config. */
 export type Deps = {

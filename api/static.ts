@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pickCoding, type Coding } from './http/compression';
 
 // Serves the built UI: /zoom/* from dist/zoom, /webex/* from dist/webex, everything else from
 // dist/web. Hashed assets are cached for a year; index.html never is, so a deploy shows at once.
@@ -42,6 +43,20 @@ export function htmlSecurityHeaders(entry: UiEntry): Record<string, string> {
   };
 }
 
+const SUFFIX: Record<Coding, string> = { br: '.br', gzip: '.gz' };
+
+/**
+ * A built file as the client best takes it: the .br or .gz that build.mjs wrote beside it
+ * when the client accepts that coding, else the file itself. Vary tells caches the choice.
+ */
+function builtFile(file: string, acceptEncoding: string | undefined): { body: Buffer<ArrayBuffer>; headers: Record<string, string> } {
+  const coding = pickCoding(acceptEncoding);
+  const pre = coding ? `${file}${SUFFIX[coding]}` : null;
+  if (pre && fs.existsSync(pre)) return { body: fs.readFileSync(pre), headers: { 'Content-Encoding': coding!, Vary: 'Accept-Encoding' } };
+  // small files have no compressed copy: they go as they are to everyone
+  return { body: fs.readFileSync(file), headers: fs.existsSync(`${file}.gz`) ? { Vary: 'Accept-Encoding' } : {} };
+}
+
 function safeJoin(dir: string, requestPath: string): string | null {
   const decoded = decodeURIComponent(requestPath);
   const full = path.resolve(dir, '.' + path.posix.normalize('/' + decoded));
@@ -67,7 +82,9 @@ export function uiRoutes(distDir: string) {
     if (file && fs.existsSync(file) && fs.statSync(file).isFile()) {
       const ext = path.extname(file);
       const hashed = /-[A-Z0-9]{8}\.(js|css|map|svg|png)$/.test(file);
-      return c.body(fs.readFileSync(file), 200, {
+      const built = builtFile(file, c.req.header('Accept-Encoding'));
+      return c.body(built.body, 200, {
+        ...built.headers,
         'Content-Type': TYPES[ext] ?? 'application/octet-stream',
         'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
         'X-Content-Type-Options': 'nosniff',
@@ -78,7 +95,9 @@ export function uiRoutes(distDir: string) {
     if (path.extname(rest) && !rest.endsWith('.html')) return c.text('Not found', 404);
     const index = path.join(dir, 'index.html');
     if (!fs.existsSync(index)) return c.text('The console has no build in dist/: run npm run build.', 503);
-    return c.body(fs.readFileSync(index), 200, {
+    const built = builtFile(index, c.req.header('Accept-Encoding'));
+    return c.body(built.body, 200, {
+      ...built.headers,
       'Content-Type': TYPES['.html'],
       'Cache-Control': 'no-cache',
       ...htmlSecurityHeaders(entry),

@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import type { Host } from '../hosts/host';
+import type { Host } from './host';
 import { Console } from './app/Console';
 import './styles.css';
 

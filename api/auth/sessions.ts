@@ -2,6 +2,9 @@ import type { Database, Trx } from '../db/index';
 import type { Deps } from '../deps';
 import type { Role } from '../contract/common';
 
+/** Ghost sessions are short-lived: staff look, then return to Watch Tower. */
+export const GHOST_SECONDS = 3600;
+
 export type SignInAdmin = { id: string; account_id: string; email: string; role: Role; is_root: boolean };
 
 export type EndReason = 'sign-out' | 'ghost-ended' | 'archived' | 'role-changed';

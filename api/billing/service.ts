@@ -8,7 +8,7 @@ import { estimateInvoiceCents, planOfStatus, plansOf } from '../contract/plans';
 import type { Trx } from '../db/index';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
-import { usageOf } from '../routes/billing-data';
+import { usageOf } from './data';
 import { creditsPerDay } from '../apps/platform/credits';
 import { requireStripe, stripeConfigured, stripeFailure, stripeOf } from './stripe';
 import { applySubscription, HANDLED_EVENTS, subscriptionIdOf } from './subscriptions';

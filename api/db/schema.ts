@@ -504,6 +504,8 @@ export interface EformVersionsTable {
   definition: unknown;
   published_at: Date;
   published_by: string;
+  /** set by the first submission that met a pattern the engine cannot run (audited once) */
+  patterns_dropped_at: Date | null;
 }
 
 export interface EformRequestsTable {

@@ -1,5 +1,5 @@
 import type * as client from 'openid-client';
-import type { Deps } from '../deps';
+import type { Deps, OidcFetch } from '../deps';
 import type { Config, OidcClientSettings } from '../config';
 import { OutboundError, outboundFetch, outboundPolicy } from '../integrations/outbound';
 import { ApiError } from '../http/errors';
@@ -11,8 +11,7 @@ import { ApiError } from '../http/errors';
 // Loaded with the first sign-in through a provider, not with every start.
 const openidClient = () => import('openid-client');
 
-/** A fetch for the identity provider's endpoints (discovery, token, keys). */
-export type OidcFetch = (url: string, init: client.CustomFetchOptions) => Promise<Response>;
+export type { OidcFetch };
 
 const FETCH_TIMEOUT_MS = 8_000;
 const MAX_BODY_BYTES = 512 * 1024;

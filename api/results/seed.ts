@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/index';
-import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from '../db/seed';
+import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from '../db/demo-accounts';
 import type { AppId } from '../contract/apps';
 import type { BillingStatus } from '../contract/common';
 import type { ResultStatus } from '../contract/results';
@@ -69,7 +69,7 @@ const DAILY_VOLUME: Record<AppId, number> = {
   'identity-verification': 2,
 };
 
-/** The demo customer whose history the search shows (Acme): documented in the README. */
+/** The demo customer whose history the search shows (Acme): documented in docs/console.md. */
 export const DEMO_CUSTOMER = { customerRef: 'CUST-100042', phoneNumber: '+14155551042' };
 
 function prng(seed: string) {

@@ -11,9 +11,9 @@ import { validate } from '../http/validate';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Trx } from '../db/index';
 import { compiledOnce } from '../db/compiled';
-import { billingOfRows } from './billing-data';
-import { brandingOf } from './branding-data';
-import { idParam } from './ids';
+import { billingOfRows } from '../billing/data';
+import { brandingOf } from '../branding/data';
+import { idParam } from '../http/ids';
 
 const ROLE_ORDER = { owner: 0, admin: 1, supervisor: 2 } as const;
 

@@ -19,7 +19,7 @@ import type { Trx } from '../db/index';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
-import { billingOf } from './billing-data';
+import { billingOf } from '../billing/data';
 
 
 const AppParam = v.object({ app: v.picklist(APP_IDS) });

@@ -17,7 +17,7 @@ import {
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
 import { checkDomain, DnsCheckError, type DomainCheck } from '../integrations/dns';
-import { readBranding } from './branding-data';
+import { readBranding } from '../branding/data';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 

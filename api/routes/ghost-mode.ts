@@ -4,8 +4,6 @@ import { audit } from '../audit';
 import { ApiError } from '../http/errors';
 import { endSession, issueSessionToken } from '../auth/sessions';
 
-/** Ghost sessions are short-lived: staff look, then return to Watch Tower. */
-export const GHOST_SECONDS = 3600;
 
 /**
  * DELETE /ghost-mode ends a ghost session and answers the staff member's own token. Only a ghost

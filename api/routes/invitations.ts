@@ -8,7 +8,7 @@ import { InvitationCreateSchema, InvitationRevokeSchema, type Invitation } from 
 import type { InvitationsTable } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
-import { idParam } from './ids';
+import { idParam } from '../http/ids';
 
 const DAY = 86_400_000;
 

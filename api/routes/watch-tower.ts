@@ -27,8 +27,7 @@ import type { Trx } from '../db/index';
 import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
 import { addDays, cumulative, fillDays, taskSeries, toDay } from '../watch-tower/series';
-import { GHOST_SECONDS } from './ghost-mode';
-import { issueSessionToken } from '../auth/sessions';
+import { GHOST_SECONDS, issueSessionToken } from '../auth/sessions';
 
 // Provider staff's cross-account area. Every route is behind requireRoot() and reads through
 // db.system(); changes are audited on the affected account with no admin (made by the provider).

@@ -1,7 +1,7 @@
 import { createStore, Provider, useSetAtom } from 'jotai';
 import { Suspense, useEffect, useState } from 'react';
 import { Router } from 'wouter';
-import type { Host, TokenResult } from '../../hosts/host';
+import type { Host, TokenResult } from '../host';
 import { errorMessage } from '../api/client';
 import { tokenAtom } from '../state/session';
 import { Toaster } from '../ui/Toast';

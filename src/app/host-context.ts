@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Host } from '../../hosts/host';
+import type { Host } from '../host';
 
 export const HostContext = createContext<Host | null>(null);
 

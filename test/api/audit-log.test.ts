@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { PROVIDER_ACTOR, zonedFormatter } from '../../api/routes/audit-log';
+import { PROVIDER_ACTOR } from '../../api/routes/audit-log';
+import { zonedFormatter } from '../../api/http/zoned-time';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 
 type Entry = { id: number; timestamp: string; admin?: { firstName: string; lastName: string }; namespace: string; description: string; event: string };

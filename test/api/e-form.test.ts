@@ -96,6 +96,56 @@ describe.each(DATABASE_KINDS)('eForm (%s)', (kind) => {
     expect(list.find((f) => f.id === form.id)!.status).toBe('closed');
   });
 
+  const PATTERNED = (pattern: string): FormDefinition => ({
+    title: 'Code',
+    hiddenFields: [],
+    fields: [{ id: 'code', type: 'short_text', label: 'Code', required: true, validation: { pattern, patternMessage: 'Not a code' } }],
+  });
+
+  it("a hostile answer to a nested-repetition pattern is checked at once and /api/health answers meanwhile", async () => {
+    const form = await publishedForm(PATTERNED('(a+)+b'));
+    const { link } = await send(form.id);
+    const started = performance.now();
+    // a backtracking RegExp took 102 s on 41 characters, holding every account's requests
+    const posting = submit(link, { code: 'a'.repeat(4999) + '!' });
+    const health = await t.call('GET', '/health');
+    expect(health.status).toBe(200);
+    const res = await posting;
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/data-error-for="code">Not a code</);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await submit(link, { code: 'aaab' })).status).toBe(200);
+  });
+
+  it('a pattern with back-references or look-around is refused at save and at publish, with a message saying why', async () => {
+    const created = await t.call('POST', '/e-form/forms', { as: OWNER, body: { definition: PATTERNED('(a)\\1') } });
+    expect(created.status).toBe(400);
+    expect(await created.json()).toMatchObject({ code: 'INVALID_PATTERN', message: expect.stringMatching(/^code: The pattern cannot be used .*without look-around or back-references/) });
+    const form = (await (await t.call('POST', '/e-form/forms', { as: OWNER, body: { definition: PATTERNED('[0-9]{5}') } })).json()) as FormDetail;
+    const saved = await t.call('PUT', `/e-form/forms/${form.id}/draft`, { as: OWNER, body: { definition: PATTERNED('(?=x)x') } });
+    expect(saved.status).toBe(400);
+    expect(await saved.json()).toMatchObject({ code: 'INVALID_PATTERN', fields: { code: expect.stringMatching(/look-around/) } });
+  });
+
+  it('a form published with a pattern the engine cannot run keeps taking answers without it, with a warning on its page and one audit entry', async () => {
+    const form = await publishedForm(PATTERNED('[a-z]+'));
+    const acme = t.account('acme').id;
+    // published before patterns were checked: the version is written as it was then
+    await t.db.tenant(acme, async (trx) => {
+      await sql`insert into eform_versions (account_id, form_id, version, definition, published_at, published_by)
+        values (${acme}, ${form.id}, 2, ${JSON.stringify(PATTERNED('(a)\\1'))}::jsonb, now(), 'Owner')`.execute(trx);
+      await sql`update eform_forms set latest_version = 2 where id = ${form.id}`.execute(trx);
+    });
+    const detail = (await (await t.call('GET', `/e-form/forms/${form.id}`, { as: OWNER })).json()) as FormDetail;
+    expect(detail.warnings).toEqual([expect.stringMatching(/^The pattern of "Code" is not checked: .*back-references/)]);
+    for (const code of ['zz', 'yy']) {
+      const { link } = await send(form.id);
+      expect((await submit(link, { code })).status).toBe(200);
+    }
+    const entries = await t.db.tenant(acme, (trx) => sql<{ description: string }>`select description from audit_log where account_id = ${acme} and event = 'form.pattern-dropped'`.execute(trx));
+    expect(entries.rows).toEqual([{ description: expect.stringMatching(/^Version 2 of the form "Code": The pattern of "Code" is not checked/) }]);
+  });
+
   it('a submission that skips a required visible field is refused per field and nothing is stored', async () => {
     const form = await publishedForm();
     const { request, link } = await send(form.id);

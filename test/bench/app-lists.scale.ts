@@ -9,7 +9,7 @@ import { createApp } from '../../api/app';
 import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessions';
 import { TASK_LAST_KEY_HEADER } from '../../api/contract/platform';
 import { appModule } from '../../api/apps/index';
-import { parseKey } from '../../api/apps/platform/console-routes';
+import { parseKey } from '../../api/apps/platform/request';
 import type { Database } from '../../api/db/index';
 import { DEPTH, generateList, LISTS, OTHERS, ROWS } from './app-lists';
 

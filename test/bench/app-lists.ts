@@ -127,7 +127,7 @@ export const LISTS: List[] = [
         ['page at depth, one form', `formId=${form}`, DEPTH],
         ['page at depth, status submitted', 'status=submitted', DEPTH],
         ['page 100 rows in, one customer', 'q=CUST-42', Math.min(DEPTH, 100)],
-        // a substring of the answers: no index serves it (see README), so not held to 5 ms
+        // a substring of the answers: no index serves it (see docs/benchmarks.md), so not held to 5 ms
         ['first page, answer contains "city 042" (scanned, count capped)', `formId=${form}&contains=${encodeURIComponent('city 042')}`, 0, 100],
       ];
     },

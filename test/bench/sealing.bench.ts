@@ -6,7 +6,7 @@ import { makePdf } from '../support/pdfs';
 
 // Sealing a 20-page document: load the original with pdf-lib, stamp three values, append the
 // certificate of completion, sign over the byte range (PKCS#7 detached, RSA 2048). Heap growth
-// per seal is printed once, for the README.
+// per seal is printed once, for docs/benchmarks.md.
 
 const original = await makePdf(20, 'Twenty-page agreement');
 const cert = signingCertificate(testConfig());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { zonedFormatter } from '../../api/routes/audit-log';
+import { zonedFormatter } from '../../api/http/zoned-time';
 
 // The export's dates come from cached offsets and arithmetic; they must read exactly what Intl
 // says for the instant, across daylight-saving changes and zones with odd offsets.

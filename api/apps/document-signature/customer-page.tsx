@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors';
 import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer } from '../../customer-pages/frame';
 import type { ResolvedLink } from '../../customer-pages/links';
 import { SIG_FIELD_LABELS, type SigField } from '../../contract/apps/document-signature';
-import { requestOrigin } from '../platform/console-routes';
+import { requestOrigin } from '../platform/request';
 import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, type SignerAnswers, type SignerView } from './service';
 
 // The signer's page at /c/<token>: the pages (images rendered when the version was published,

@@ -6,7 +6,7 @@ import { actorOf } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { validate } from '../../http/validate';
 import { SIG_MAX_PDF_BYTES, SigDraftBodySchema, SigPublishBodySchema, SigUploadQuerySchema } from '../../contract/apps/document-signature';
-import { uuidParam } from '../platform/console-routes';
+import { uuidParam } from '../platform/request';
 import { documentHistory, getVersion, listDocuments, publishDraft, saveDraft, uploadDocument } from './documents';
 import { requestFiles } from './service';
 

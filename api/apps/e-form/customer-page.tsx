@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { registerCustomerPage, registerCustomerPageAction, type PageAnswer } from '../../customer-pages/frame';
 import { evaluateForm, MAX_FILE_FIELDS, MAX_FILE_MB, type AnswerValue, type Answers, type FormField } from '../../contract/apps/e-form-rules';
 import type { FormDefinition } from '../../contract/apps/e-form';
-import { requestOrigin } from '../platform/console-routes';
+import { requestOrigin } from '../platform/request';
 import { answersFromPost, FILL_PURPOSE, openRequest, submitRequest, type PostedAnswers } from './service';
 
 // The customer's form at /c/<token>: the published version as a plain HTML form (it posts and

@@ -31,7 +31,8 @@ import {
   type FormSummary,
   type StoredAnswers,
 } from '../../contract/apps/e-form';
-import { definitionProblems, validateSubmission, type Answers, type FileAnswer } from '../../contract/apps/e-form-rules';
+import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FileAnswer } from '../../contract/apps/e-form-rules';
+import { re2Patterns } from '../../contract/apps/e-form-pattern';
 import type { ResultStatus } from '../../contract/results';
 
 // The eForm rules, in one place: console routes, /api/v1, the agent action, the customer page
@@ -96,10 +97,30 @@ export async function listForms(deps: EformDeps, accountId: string): Promise<For
   });
 }
 
+/** Warnings for a published version whose patterns the engine cannot run (saved before patterns were checked). */
+function patternWarnings(definition: FormDefinition | null | undefined): string[] {
+  if (!definition) return [];
+  const labels = new Map(definition.fields.map((f) => [f.id, f.label]));
+  return Object.entries(unusablePatterns(definition, re2Patterns)).map(([id, why]) => `The pattern of "${labels.get(id)}" is not checked: ${why}. Publish a version with a supported pattern.`);
+}
+
 async function detailOf(trx: Trx, accountId: string, row: FormRow): Promise<FormDetail> {
   const versions = await sql<{ version: number; published_at: Date; published_by: string }>`select version, published_at, published_by from eform_versions
     where account_id = ${accountId} and form_id = ${row.id} order by version desc`.execute(trx);
-  return { ...summaryOf(row), draft: row.draft, versions: versions.rows.map((r) => ({ version: r.version, publishedAt: new Date(r.published_at).toISOString(), publishedBy: r.published_by })) };
+  const warnings = row.latest_version === null ? [] : patternWarnings(await versionDefinition(trx, accountId, row.id, row.latest_version));
+  return {
+    ...summaryOf(row),
+    draft: row.draft,
+    versions: versions.rows.map((r) => ({ version: r.version, publishedAt: new Date(r.published_at).toISOString(), publishedBy: r.published_by })),
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+/** A draft whose patterns the engine cannot run is refused at save, by field. */
+function assertPatternsUsable(definition: FormDefinition): void {
+  const problems = unusablePatterns(definition, re2Patterns);
+  const first = Object.entries(problems)[0];
+  if (first) throw new ApiError(400, 'INVALID_PATTERN', `${first[0]}: ${first[1]}`, problems);
 }
 
 export async function getForm(deps: EformDeps, accountId: string, id: string): Promise<FormDetail> {
@@ -107,6 +128,7 @@ export async function getForm(deps: EformDeps, accountId: string, id: string): P
 }
 
 export async function createForm(deps: EformDeps, accountId: string, definition: FormDefinition, actor: Actor): Promise<FormDetail> {
+  assertPatternsUsable(definition);
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => {
     const { id } = (await sql<{ id: string }>`insert into eform_forms (account_id, status, draft, created_at, updated_at)
@@ -118,6 +140,7 @@ export async function createForm(deps: EformDeps, accountId: string, definition:
 
 /** Autosave: the draft is the builder's working copy; published versions never change. */
 export async function saveDraft(deps: EformDeps, accountId: string, id: string, definition: FormDefinition, actor: Actor): Promise<FormDetail> {
+  assertPatternsUsable(definition);
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => {
     const row = await formRow(trx, accountId, id, true);
@@ -147,7 +170,7 @@ export async function publishForm(deps: EformDeps, accountId: string, id: string
     const row = await formRow(trx, accountId, id, true);
     const parsed = v.safeParse(FormDefinitionSchema, row.draft);
     if (!parsed.success) throw new ApiError(400, 'FORM_NOT_READY', 'The draft is not a valid form.');
-    const problems = definitionProblems(parsed.output);
+    const problems = definitionProblems(parsed.output, re2Patterns);
     if (Object.keys(problems).length) throw problemsError(problems);
     if (row.latest_version !== null && sameDefinition(row.draft, row.published)) {
       if (row.status === 'closed') {
@@ -335,6 +358,15 @@ export async function openRequest(deps: EformDeps, accountId: string, id: string
   });
 }
 
+/** The first submission that meets an unusable pattern says so in the audit log, once per version. */
+async function auditDroppedPatterns(trx: Trx, accountId: string, formId: string, version: number, definition: FormDefinition, now: Date): Promise<void> {
+  const warnings = patternWarnings(definition);
+  if (!warnings.length) return;
+  const first = await sql`update eform_versions set patterns_dropped_at = ${now}
+    where account_id = ${accountId} and form_id = ${formId} and version = ${version} and patterns_dropped_at is null returning version`.execute(trx);
+  if (first.rows.length) await audit(trx, accountId, null, { namespace: EFORM_APP, description: `Version ${version} of the form "${definition.title}": ${warnings.join(' ')}`, event: 'form.pattern-dropped', at: now });
+}
+
 /** What the customer page posted: text by field id (lists for multiple choice) and files. */
 export type PostedAnswers = { values: Record<string, string | string[]>; files: Record<string, { name: string; type: string; bytes: Uint8Array }> };
 
@@ -365,7 +397,8 @@ export async function submitRequest(deps: EformDeps & Pick<Deps, 'config'>, acco
     const definition = await versionDefinition(trx, accountId, row.form_id, row.version);
     const input = answersFromPost(definition, posted, row.prefill ?? {});
     if (row.status !== 'sent' && row.status !== 'opened') return { ok: false, status: 410, errors: { _: 'This form can no longer be submitted.' }, answers: input };
-    const { errors, answers } = validateSubmission(definition, input);
+    await auditDroppedPatterns(trx, accountId, row.form_id, row.version, definition, now);
+    const { errors, answers } = validateSubmission(definition, input, re2Patterns);
     if (Object.keys(errors).length) return { ok: false, status: 400, errors, answers: input };
     if (!(await spendLink(trx, token, now))) return { ok: false, status: 410, errors: { _: 'This link has already been used.' }, answers: input };
     const fileIds: string[] = [];

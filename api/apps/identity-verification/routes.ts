@@ -6,7 +6,7 @@ import { validate } from '../../http/validate';
 import { IDV_APP, IdvDecisionBodySchema, IdvMrzBodySchema } from '../../contract/apps/identity-verification';
 import { visibleApps } from '../../contract/apps';
 import { sessionCaller } from '../platform/caller';
-import { requestOrigin, uuidParam } from '../platform/console-routes';
+import { requestOrigin, uuidParam } from '../platform/request';
 import { assignToMe, decide, enterMrz, reviewOf, type Reviewer } from './service';
 
 // The review screen's API (/api/identity-verification/sessions/…): the session with signed links

@@ -14,7 +14,7 @@ import {
   type PasskeyCredential,
 } from '../../contract/apps/passkeys';
 import { TASK_LAST_KEY_HEADER } from '../../contract/platform';
-import { requestOrigin, uuidParam } from '../platform/console-routes';
+import { requestOrigin, uuidParam } from '../platform/request';
 import { sessionCaller } from '../platform/caller';
 import { authenticatorName } from './authenticators';
 import { ceremonyAbandoned, ceremonyOptions, ceremonyVerify, revokeCredential, type CredentialRow, type PageContext } from './service';

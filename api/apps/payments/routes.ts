@@ -5,7 +5,7 @@ import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
 import { validate } from '../../http/validate';
 import { sessionCaller } from '../platform/caller';
-import { requestOrigin, uuidParam } from '../platform/console-routes';
+import { requestOrigin, uuidParam } from '../platform/request';
 import {
   ProductBodySchema,
   ProductIdParamSchema,

@@ -25,8 +25,9 @@ import {
   type TaskQuery,
   type TaskRow,
 } from '../../contract/platform';
-import { zonedDateTime } from '../../routes/audit-log';
-import { appModule, type AppModule, type TaskFilter, type TaskKey } from './registry';
+import { zonedDateTime } from '../../http/zoned-time';
+import { appModule, type AppModule, type TaskFilter } from './registry';
+import { parseKey, requestOrigin, uuidParam } from './request';
 import { sessionCaller } from './caller';
 import { saveAppSettings, storedAppSettings } from './app-settings';
 import { companyName, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
@@ -42,26 +43,12 @@ import type { CustomerPagePreview } from '../../contract/platform';
 // The console API every app shares, under /api/{app}/… . The app's module (api/apps/<app>)
 // supplies its settings schema, templates, columns, statuses, events and queries.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function moduleOf(c: Context<AppEnv>): AppModule {
   const module = appModule(c.req.param('app') ?? '');
   // an unreleased app exists only for users of the provider's own e-mail domain
   if (module && !visibleApps(c.var.session.email, c.var.deps.config.providerEmailDomain).some((a) => a.id === module.id)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
   if (!module) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
   return module;
-}
-
-export function uuidParam(c: Context<AppEnv>, name: string): string {
-  const value = c.req.param(name) ?? '';
-  if (!UUID.test(value)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
-  return value;
-}
-
-export function requestOrigin(c: Context<AppEnv>): { ip: string | null; userAgent: string | null } {
-  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return { ip: forwarded || env?.incoming?.socket?.remoteAddress || null, userAgent: c.req.header('user-agent') ?? null };
 }
 
 function filterOf(module: AppModule, q: TaskQuery, timeZone: string): TaskFilter {
@@ -81,20 +68,6 @@ const isUnfiltered = (f: TaskFilter) => Object.values(f).every((value) => value 
 async function taskCount(trx: Trx, accountId: string, app: string): Promise<number> {
   const row = await trx.selectFrom('task_counts').select('count').where('account_id', '=', accountId).where('app', '=', app).executeTakeFirst();
   return Number(row?.count ?? 0);
-}
-
-export function parseKey(key: string | undefined): TaskKey | null {
-  if (!key) return null;
-  const at = key.lastIndexOf('_');
-  const ts = key.slice(0, at);
-  const id = key.slice(at + 1);
-  // the contract's pattern admits 0000-00-00 and ids like ---…: only a real instant and id reach
-  // the database (checked here, not in the contract, to keep it out of the console's entry)
-  const time = Date.parse(`${ts.slice(0, 23)}Z`);
-  if (!UUID.test(id) || Number.isNaN(time) || ts.startsWith('0000') || new Date(time).toISOString().slice(0, 19) !== ts.slice(0, 19)) {
-    throw new ApiError(400, 'VALIDATION_FAILED', 'lastKey: lastKey is not a key this API gave out', { lastKey: 'lastKey is not a key this API gave out' });
-  }
-  return { ts, id };
 }
 
 const EXPORT_BATCH = 1000;

@@ -22,7 +22,7 @@ export function taskFilterSql(accountId: string, f: TaskFilter, alias?: string):
     // Only what looks like a phone number searches phones: a customer id with digits in it
     // (CUST-4242) stays one index range. A whole number (+ and 8 or more digits) is that
     // number's index range; only part of a number ("555 1001") is a substring, which no index
-    // serves (see README).
+    // serves (see docs/architecture.md).
     const digits = f.q.replace(/[^\d]/g, '');
     const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
     const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { Context } from 'hono';
 import type { Deps } from '../../deps';
 import { apiCaller, type Caller } from './caller';
-import { requestOrigin } from './console-routes';
+import { requestOrigin } from './request';
 import type { V1Env } from './v1-guards';
 import type { V1Operation } from './v1-spec';
 

@@ -48,6 +48,14 @@ export type FileAnswer = { name: string; size: number; type: string; fileId?: st
 export type AnswerValue = string | number | boolean | string[] | FileAnswer | null;
 export type Answers = Record<string, AnswerValue | undefined>;
 
+/**
+ * How a field's `validation.pattern` is checked: a linear-time engine (./e-form-pattern.ts) on the
+ * server and in the console, never the browser's backtracking RegExp. Without an engine (the
+ * customer page) patterns are left to the server's check on submit.
+ * problem: why the pattern cannot be used, or null; matches: null when the pattern cannot be used.
+ */
+export type PatternEngine = { problem(pattern: string): string | null; matches(pattern: string, text: string): boolean | null };
+
 export const DEFAULT_MAX_FILE_MB = 10;
 /** the most any form may take in one file (the customer page's body limit is sized from it) */
 export const MAX_FILE_MB = 20;
@@ -139,7 +147,7 @@ function accepts(accept: string[], file: FileAnswer): boolean {
 }
 
 /** The message for one field's answer, or null when it is fine. */
-export function fieldError(field: FormField, value: AnswerValue | undefined, required: boolean): string | null {
+export function fieldError(field: FormField, value: AnswerValue | undefined, required: boolean, patterns?: PatternEngine): string | null {
   const v = field.validation ?? {};
   if (isEmpty(value)) {
     if (!required) return null;
@@ -197,15 +205,8 @@ export function fieldError(field: FormField, value: AnswerValue | undefined, req
   }
   if (v.minLength !== undefined && text.length < v.minLength) return `Use at least ${v.minLength} characters`;
   if (v.maxLength !== undefined && text.length > v.maxLength) return `Use at most ${v.maxLength} characters`;
-  if (v.pattern) {
-    let re: RegExp | null = null;
-    try {
-      re = new RegExp(`^(?:${v.pattern})$`, 'u');
-    } catch {
-      re = null;
-    }
-    if (re && !re.test(text)) return v.patternMessage || 'This answer is not in the expected format';
-  }
+  // a published pattern the engine cannot run is dropped from checking (the form's page warns)
+  if (v.pattern && patterns && patterns.matches(v.pattern, text) === false) return v.patternMessage || 'This answer is not in the expected format';
   return null;
 }
 
@@ -223,7 +224,7 @@ function normalised(field: FormField, value: AnswerValue | undefined): AnswerVal
  * Checks a whole submission. Fields that are not shown are neither required nor kept; hidden
  * fields keep their prefilled values. `answers` is what is stored when `errors` is empty.
  */
-export function validateSubmission(def: FormDefinitionShape, input: Answers): { errors: Record<string, string>; answers: Record<string, AnswerValue> } {
+export function validateSubmission(def: FormDefinitionShape, input: Answers, patterns?: PatternEngine): { errors: Record<string, string>; answers: Record<string, AnswerValue> } {
   const { visible, required } = evaluateForm(def, input);
   const errors: Record<string, string> = {};
   const answers: Record<string, AnswerValue> = {};
@@ -233,7 +234,7 @@ export function validateSubmission(def: FormDefinitionShape, input: Answers): { 
   }
   for (const field of def.fields) {
     if (!visible.has(field.id)) continue;
-    const error = fieldError(field, input[field.id], required.has(field.id));
+    const error = fieldError(field, input[field.id], required.has(field.id), patterns);
     if (error) errors[field.id] = error;
     else {
       const value = normalised(field, input[field.id]);
@@ -244,7 +245,7 @@ export function validateSubmission(def: FormDefinitionShape, input: Answers): { 
 }
 
 /** What stops a definition from being published, by field id (or '_' for the form). */
-export function definitionProblems(def: FormDefinitionShape): Record<string, string> {
+export function definitionProblems(def: FormDefinitionShape, patterns?: PatternEngine): Record<string, string> {
   const problems: Record<string, string> = {};
   if (!def.title.trim()) problems._ = 'Give the form a title';
   if (def.fields.length === 0) problems._ ??= 'Add at least one field';
@@ -259,13 +260,8 @@ export function definitionProblems(def: FormDefinitionShape): Record<string, str
     const v = field.validation ?? {};
     if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength) fail('The shortest length is more than the longest');
     if (v.min !== undefined && v.max !== undefined && v.min > v.max) fail('The smallest value is more than the largest');
-    if (v.pattern) {
-      try {
-        new RegExp(v.pattern, 'u');
-      } catch {
-        fail('The pattern is not a valid regular expression');
-      }
-    }
+    const patternProblem = v.pattern && patterns ? patterns.problem(v.pattern) : null;
+    if (patternProblem) fail(patternProblem);
     for (const rule of field.condition?.rules ?? []) {
       if (!earlier.has(rule.fieldId)) fail('A condition can only use fields above this one');
     }
@@ -273,4 +269,14 @@ export function definitionProblems(def: FormDefinitionShape): Record<string, str
     earlier.add(field.id);
   }
   return problems;
+}
+
+/** Fields whose pattern the engine cannot run, with why: a published form keeps working without them. */
+export function unusablePatterns(def: FormDefinitionShape, patterns: PatternEngine): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const field of def.fields) {
+    const problem = field.validation?.pattern ? patterns.problem(field.validation.pattern) : null;
+    if (problem) found[field.id] = problem;
+  }
+  return found;
 }

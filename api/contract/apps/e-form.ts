@@ -105,6 +105,8 @@ export const FormDetailSchema = v.object({
   ...FormSummarySchema.entries,
   draft: FormDefinitionSchema,
   versions: v.array(v.object({ version: v.number(), publishedAt: v.string(), publishedBy: v.string() })),
+  /** what the published version does not check (a pattern the engine cannot run), in words */
+  warnings: v.optional(v.array(v.string())),
 });
 export type FormDetail = v.InferOutput<typeof FormDetailSchema>;
 

@@ -6,7 +6,7 @@ import { sql as query } from 'kysely';
 import { encryptSecret, generateKey } from '../../crypto';
 import { KEY_PREFIXES } from '../../developers/keys';
 import { audit } from '../../audit';
-import type { MigrationContext } from './index';
+import type { MigrationContext } from './types';
 import type { Trx } from '../index';
 
 export const id = '0640_developer_keys_with_account';

@@ -4,7 +4,7 @@ import { tenantPolicy } from './policy';
 // order (created_at desc, id desc), so a page is an index range scan that stops at the limit,
 // with or without a filter and however deep. The first page's unfiltered total comes from a
 // counter kept by a statement trigger in the transaction of each insert or delete, not a count.
-// Searching by part of a phone number (a substring) is the one filter still scanned; see README.
+// Searching by part of a phone number (a substring) is the one filter still scanned; see docs/architecture.md.
 
 export const id = '0710_task_list_indexes';
 

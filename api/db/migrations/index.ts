@@ -3,7 +3,6 @@
 // 0400 embedded hosts, 0500 watch tower and results, 0600 hardening and sessions,
 // 0700 apps platform, 0800 billing, 0900+ the apps (0910 passkeys, 0920 idv, 0930 signature,
 // 0940 eform, 0950 payments), then 0960 watch tower search.
-import type { Trx } from '../index';
 import * as m0001 from './0001_foundation';
 import * as m0100 from './0100_identity';
 import * as m0200 from './0200_developer_keys';
@@ -27,11 +26,9 @@ import * as m0931 from './0931_signature_retention';
 import * as m0940 from './0940_e_form';
 import * as m0950 from './0950_payments';
 import * as m0960 from './0960_watch_tower_search';
+import * as m1010 from './1010_eform_pattern_warnings';
 
-/** What a migration written in code may need from the server's configuration. */
-export type MigrationContext = { encryptionKey?: string };
+import type { Migration } from './types';
+export type { Migration, MigrationContext } from './types';
 
-/** SQL, and optionally a step in code (run in the system scope) for what SQL cannot do. */
-export type Migration = { id: string; sql: string; run?: (trx: Trx, context: MigrationContext) => Promise<void> };
-
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010];

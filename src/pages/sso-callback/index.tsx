@@ -1,18 +1,15 @@
 import { useSetAtom } from 'jotai';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { TokenAnswer } from '../../../api/contract/session';
 import { ADMIN_NOT_FOUND, type SsoCallbackBody } from '../../../api/contract/sign-in';
 import { ApiError, errorMessage } from '../../api/client';
 import { useApi } from '../../api/hooks';
+import { useHost } from '../../app/host-context';
 import { tokenAtom } from '../../state/session';
 import { isAgentToken } from '../../state/token';
 import { Spinner } from '../../ui/Spinner';
 
-// An SSO agent-group member gets an agent session, not the console: the same card and Agent
-// Preview as in Zoom and Webex, for this page only (it is not stored, so a later sign-in as an
-// admin is never shadowed by it).
-const UnauthorizedCard = lazy(() => import('../../../hosts/UnauthorizedCard').then((m) => ({ default: m.UnauthorizedCard })));
 
 export const ADMIN_NOT_FOUND_MESSAGE = 'Please contact your account administrator to be added as an administrator on the account.';
 
@@ -31,6 +28,10 @@ export default function SsoCallbackPage() {
     code && state ? null : params.get('error_description') || params.get('error') || 'The sign-in did not complete. Please try again.',
   );
   const api = useApi();
+  // An SSO agent-group member gets an agent session, not the console: the host's card and Agent
+  // Preview, as in Zoom and Webex, for this page only (it is not stored, so a later sign-in as an
+  // admin is never shadowed by it).
+  const { UnauthorizedCard } = useHost();
   const setToken = useSetAtom(tokenAtom);
   const [, navigate] = useLocation();
   // A code is single-use: never post it twice, even if the effect runs again.

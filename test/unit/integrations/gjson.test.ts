@@ -223,3 +223,29 @@ describe('GJSON paths: properties', () => {
     }
   });
 });
+
+describe('GJSON wildcards and % queries run in bounded time', () => {
+  // the path is admin input and the value comes from an outside service: both hostile
+  const long = 'a'.repeat(5000);
+  const hostile = '*a'.repeat(12) + 'b';
+
+  it('a key wildcard with many stars against a long key answers at once', () => {
+    const started = performance.now();
+    expect(gjsonGet(JSON.stringify({ [long]: 1 }), hostile).exists).toBe(false);
+    expect(gjsonGet(JSON.stringify({ [long + 'b']: 1 }), hostile).raw).toBe('1');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('a % query with many stars against a long value answers at once', () => {
+    const started = performance.now();
+    expect(value({ list: [{ v: long }, { v: long + 'b' }] }, `list.#(v%"${hostile}")#.v`)).toEqual([long + 'b']);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('wildcards keep their meaning: ? is one character (not a line break), \\ escapes in % queries', () => {
+    expect(value({ 'a*c': 1 }, 'a\\*c')).toBe(1);
+    expect(value({ list: [{ v: 'a*c' }, { v: 'abc' }] }, 'list.#(v%"a\\\\*c")#.v')).toEqual(['a*c']);
+    expect(value({ list: [{ v: 'a\nc' }, { v: 'abc' }] }, 'list.#(v%"a?c")#.v')).toEqual(['abc']);
+    expect(value({ ab: 1 }, 'a?')).toBe(1);
+  });
+});

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { FormDefinition } from '../../../../api/contract/apps/e-form';
 import { evaluateForm, fieldError, type AnswerValue, type Answers, type FormField } from '../../../../api/contract/apps/e-form-rules';
+import { re2Patterns } from '../../../../api/contract/apps/e-form-pattern';
 
 // The builder's live preview: the draft as the customer will see it, with the evaluator the
 // customer page and the server use, so a condition or a rule behaves here as it will there.
@@ -58,7 +59,7 @@ export function FormPreview({ definition }: { definition: FormDefinition }) {
       {definition.fields
         .filter((f) => visible.has(f.id))
         .map((field) => {
-          const error = touched.has(field.id) ? fieldError(field, answers[field.id], required.has(field.id)) : null;
+          const error = touched.has(field.id) ? fieldError(field, answers[field.id], required.has(field.id), re2Patterns) : null;
           const errorId = `preview-${field.id}-error`;
           const mark = required.has(field.id) ? <span className="field-required"> *</span> : null;
           const value = answers[field.id];

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEven
 import { useLocation, useParams } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { FormDefinitionSchema, NEW_FORM, type FormDefinition, type FormDetail } from '../../../../api/contract/apps/e-form';
-import { CONDITION_OPS, definitionProblems, type Condition, type FieldType, type FormField } from '../../../../api/contract/apps/e-form-rules';
+import { CONDITION_OPS, definitionProblems, unusablePatterns, type Condition, type FieldType, type FormField } from '../../../../api/contract/apps/e-form-rules';
+import { re2Patterns } from '../../../../api/contract/apps/e-form-pattern';
 import { ApiError, errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { RequireRole } from '../../../app/guards';
@@ -249,8 +250,9 @@ function Builder({ app, initial }: { app: AppDefinition; initial: FormDetail }) 
   }, [moved]);
   const id = initial.id;
 
-  const problems = useMemo(() => ({ ...definitionProblems(tidy(def)), ...serverProblems }), [def, serverProblems]);
-  const valid = v.safeParse(FormDefinitionSchema, tidy(def)).success;
+  const problems = useMemo(() => ({ ...definitionProblems(tidy(def), re2Patterns), ...serverProblems }), [def, serverProblems]);
+  // the server refuses a draft with a pattern its engine cannot run: wait until the pattern is fixed
+  const valid = v.safeParse(FormDefinitionSchema, tidy(def)).success && Object.keys(unusablePatterns(tidy(def), re2Patterns)).length === 0;
 
   const change = (next: FormDefinition) => {
     setDef(next);
@@ -376,6 +378,11 @@ function Builder({ app, initial }: { app: AppDefinition; initial: FormDetail }) 
           submissions keep the fields they answered.
         </p>
       )}
+      {form.warnings?.map((w) => (
+        <p key={w} className="notice notice-warning" role="note" data-testid="pattern-warning">
+          {w}
+        </p>
+      ))}
       {problems._ && (
         <p className="notice notice-error" role="alert">
           {problems._}

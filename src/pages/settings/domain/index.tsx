@@ -37,7 +37,7 @@ export function missingRecordsOf(err: unknown): MissingRecords {
   return { cname: 'cname' in err.fields, txt: 'txt' in err.fields };
 }
 
-/** Which records are still missing, in words (the README promises the screen says so). */
+/** Which records are still missing, in words (docs/settings.md promises the screen says so). */
 export function missingRecordsText(missing: MissingRecords): string | null {
   if (!missing || (!missing.cname && !missing.txt)) return null;
   if (missing.cname && missing.txt) return 'Not found yet: the CNAME record and the TXT record.';

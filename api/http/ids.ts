@@ -1,5 +1,5 @@
 import { validator } from 'hono/validator';
-import { ApiError } from '../http/errors';
+import { ApiError } from './errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
