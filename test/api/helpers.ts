@@ -132,11 +132,9 @@ export function useTestContext(kind: DatabaseKind, overrides: Partial<Config> = 
   let drop: () => Promise<void> = async () => {};
   beforeAll(async () => {
     const config = testConfig(overrides);
-    // The run's seeded template when this block seeds as it was seeded (same encryption key);
-    // the clock then starts at the template's seed moment, as it would at a fresh seed's.
+    // The run's seeded template when this block seeds as it was seeded (same encryption key).
     const template = await seededTemplate(kind, inject('templateDir') ?? null);
     const copy = template && template.encryptionKey === config.encryptionKey ? template : null;
-    if (copy) ctx.clock.now = new Date(copy.seedNow);
     const opened = copy ? await openSeededCopy(kind, copy) : await openTestDatabase(kind);
     drop = opened.drop;
     const deps: Deps = {

@@ -24,7 +24,7 @@ export type SeededTemplate = {
   source: string;
   /** the seed's inputs these copies were made with; another key means a fresh seed */
   encryptionKey: string;
-  /** the moment the demo data was seeded relative to (the test clock starts there) */
+  /** the moment the demo data was seeded relative to */
   seedNow: string;
   accounts: { id: string; domain: string; adminIds: Record<string, string> }[];
 };
@@ -68,19 +68,19 @@ export function seededAccounts(template: SeededTemplate): SeededAccount[] {
   });
 }
 
-// Templates are named sb_template_<inputs hash>_<creation time, base 36 seconds>: a run that was
+// Templates are named sb_template_<inputs hash>_<creation time, base 36 seconds>_<random>: a run that was
 // killed leaves its template behind, and the next run drops those older than this.
 const STALE_TEMPLATE_MS = 3 * 3600_000;
 
 /** Creates the PostgreSQL template for this run (migrated, seeded, closed to connections). */
 export async function createPostgresTemplate(seedNow: Date): Promise<SeededTemplate> {
   const encryptionKey = testConfig().encryptionKey;
-  const name = `sb_template_${templateInputsHash(encryptionKey)}_${Math.floor(Date.now() / 1000).toString(36)}`;
+  const name = `sb_template_${templateInputsHash(encryptionKey)}_${Math.floor(Date.now() / 1000).toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
   const admin = await openPostgres(PG_ADMIN_URL, 1);
   try {
     const old = await sql<{ datname: string }>`select datname from pg_database where datname like 'sb\_template\_%'`.execute(admin.kysely);
     for (const { datname } of old.rows) {
-      const made = parseInt(datname.split('_').pop() ?? '', 36) * 1000;
+      const made = parseInt(datname.split('_').at(-2) ?? '', 36) * 1000;
       if (Number.isFinite(made) && Date.now() - made > STALE_TEMPLATE_MS) {
         await sql.raw(`drop database if exists ${datname} with (force)`).execute(admin.kysely).catch(() => {});
       }
@@ -132,28 +132,37 @@ export async function createPgliteSnapshot(seedNow: Date, dir: string): Promise<
   } finally {
     await db.close();
   }
-  const file = path.join(dir, `pglite-${templateInputsHash(encryptionKey)}.tar`);
+  const file = path.join(dir, `pglite-${templateInputsHash(encryptionKey)}-${seedNow.getTime()}.tar`);
   fs.writeFileSync(file, Buffer.from(await tar.arrayBuffer()));
   return { source: file, encryptionKey, seedNow: seedNow.toISOString(), accounts: summary(accounts) };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// The demo data is seeded relative to the moment it was made, and tests run on the real clock,
+// so a copy's data is as old as its template. Before templates the seed was at most a file's
+// run older than the test; a template is used for TEMPLATE_MAX_AGE_S (default 120 s) and then
+// made anew, so its data never lags the clock by more than that. Time boxes are numbered by the
+// wall clock, so every worker agrees which template is current.
+const MAX_AGE_MS = Number(process.env.TEST_TEMPLATE_MAX_AGE_S ?? 120) * 1000;
+
 /**
- * This run's seeded template for `kind`, made by whichever worker asks first (the others wait
- * for its description to appear). Null outside a run with test/api/global-setup.ts, or when
- * making it failed (then every block seeds its own database, as before templates).
+ * This run's current seeded template for `kind`, made by whichever worker asks first in its time
+ * box (the others wait for its description to appear). Null outside a run with
+ * test/api/global-setup.ts, or when making it failed (then every block seeds its own database).
  */
 export async function seededTemplate(kind: 'pglite' | 'postgres', dir: string | null, waitMs = 120_000): Promise<SeededTemplate | null> {
   if (!dir) return null;
-  const ready = path.join(dir, `${kind}.json`);
+  const box = `${kind}-${Math.floor(Date.now() / MAX_AGE_MS)}`;
+  const ready = path.join(dir, `${box}.json`);
   const failed = path.join(dir, `${kind}.failed`);
   const read = (): SeededTemplate | null => (fs.existsSync(ready) ? (JSON.parse(fs.readFileSync(ready, 'utf8')) as SeededTemplate) : null);
+  if (fs.existsSync(failed)) return null;
   const known = read();
   if (known) return known;
   let maker = false;
   try {
-    fs.writeFileSync(path.join(dir, `${kind}.lock`), String(process.pid), { flag: 'wx' });
+    fs.writeFileSync(path.join(dir, `${box}.lock`), String(process.pid), { flag: 'wx' });
     maker = true;
   } catch {
     /* another worker makes it */
@@ -179,14 +188,16 @@ export async function seededTemplate(kind: 'pglite' | 'postgres', dir: string | 
   throw new Error(`the seeded ${kind} template did not appear in ${dir} within ${waitMs / 1000} s`);
 }
 
-/** Drops what this run made: the PostgreSQL template and the directory with the snapshot. */
+/** Drops what this run made: its PostgreSQL templates and the directory with the snapshots. */
 export async function dropTemplates(dir: string): Promise<void> {
-  const pgFile = path.join(dir, 'postgres.json');
-  if (fs.existsSync(pgFile)) {
-    const { source } = JSON.parse(fs.readFileSync(pgFile, 'utf8')) as SeededTemplate;
+  const made = fs.readdirSync(dir).filter((f) => /^postgres-\d+\.json$/.test(f));
+  if (made.length) {
     const admin = await openPostgres(PG_ADMIN_URL, 1);
     try {
-      await sql.raw(`drop database if exists ${source} with (force)`).execute(admin.kysely);
+      for (const f of made) {
+        const { source } = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as SeededTemplate;
+        await sql.raw(`drop database if exists ${source} with (force)`).execute(admin.kysely);
+      }
     } finally {
       await admin.close();
     }
