@@ -21,6 +21,8 @@ const EnvSchema = v.object({
   PORT: port,
   HOST: v.optional(v.string()),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
+  // A session (not transaction-pooled) URL of the same database, for what needs a session: LISTEN.
+  DIRECT_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
   DATA_DIR: v.optional(v.string(), './data'),
   SESSION_SECRET: secret,
   ENCRYPTION_KEY: secret,
@@ -76,6 +78,8 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** the same database without a transaction pooler in between (DIRECT_DATABASE_URL, else DATABASE_URL) */
+  directDatabaseUrl: string | undefined;
   dataDir: string;
   sessionSecret: string;
   encryptionKey: string;
@@ -216,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: e.DATABASE_URL,
+    directDatabaseUrl: e.DIRECT_DATABASE_URL ?? e.DATABASE_URL,
     dataDir,
     sessionSecret,
     encryptionKey: e.ENCRYPTION_KEY ?? keptSecret(dataDir, 'encryption-key'),
@@ -266,6 +271,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     port: 0,
     host: '127.0.0.1',
     databaseUrl: undefined,
+    directDatabaseUrl: undefined,
     dataDir: '/nonexistent',
     sessionSecret: 'test-session-secret-test-session-secret',
     encryptionKey: 'test-encryption-key-test-encryption-key',

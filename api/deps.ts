@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Database } from './db/index';
 import type { TokenSigner } from './auth/token';
 import type { CustomFetchOptions } from 'openid-client';
+import type { LiveHub } from './live/hub';
 
 /** A fetch for the identity provider's endpoints (discovery, token, keys). */
 export type OidcFetch = (url: string, init: CustomFetchOptions) => Promise<Response>;
@@ -15,4 +16,6 @@ export type Deps = {
   log: (msg: string, err?: unknown) => void;
   /** how sign-in reaches identity providers; defaults to a bounded fetch (api/identity/oidc.ts) */
   oidcFetch?: OidcFetch;
+  /** this process's live-update streams (api/live); absent where none are served (most tests) */
+  live?: LiveHub;
 };

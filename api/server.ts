@@ -20,6 +20,8 @@ import { refreshStatistics, startEmbeddedMaintenance } from './db/maintenance';
 import { startJobRunner } from './jobs/runner';
 import { JOBS } from './jobs/index';
 import { runPrimary, speaksForAll } from './workers';
+import { LiveHub } from './live/hub';
+import { startListener } from './live/listener';
 import cluster from 'node:cluster';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +39,10 @@ async function main() {
   }
   if (db.kind === 'pglite') await refreshStatistics(db, { onlyStale: true });
   const stopMaintenance = startEmbeddedMaintenance(db, deps.log);
+  // Live updates: this process's streams, fed by its one listening connection (api/live).
+  const live = new LiveHub(db, { log: deps.log });
+  deps.live = live;
+  const liveListener = await startListener(db, live, { url: config.directDatabaseUrl, log: deps.log });
   const app = createApp(deps, { distDir });
   const listener = getRequestListener(app.fetch);
   // The development identity provider shares our port under /dev-idp; config refuses it in production.
@@ -100,11 +106,13 @@ async function main() {
     force.unref();
     // Stop accepting; keep-alive connections close as soon as their request is answered.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    // open streams would hold the stop for its whole grace period: their tabs reconnect elsewhere
+    live.stop();
     server.closeIdleConnections();
     const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     stopMaintenance();
     // The workers hand their leased rows back at once so another process delivers them now.
-    await Promise.all([drained, shipper?.stop(), jobs.stop(), appJobs.stop()]);
+    await Promise.all([drained, shipper?.stop(), jobs.stop(), appJobs.stop(), liveListener.stop()]);
     clearInterval(idleSweep);
     clearTimeout(force);
     await runtime.close();

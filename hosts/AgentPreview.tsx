@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { AppId } from '../api/contract/apps';
 import type { AgentAppsAnswer } from '../api/contract/platform';
 import { createApi, errorMessage } from '../src/api/client';
+import { LiveTokenContext } from '../src/api/live';
 import { ActionRunner } from '../src/pages/apps/_frame/ActionRunner';
 import { Button } from '../src/ui/Button';
 import { LoadingPanel } from '../src/ui/Spinner';
@@ -53,7 +54,10 @@ export default function AgentPreview({ token }: { token: string }) {
       {app && (
         <section aria-label={app.title} className="agent-preview-app">
           <h3 className="card-title">{app.title}</h3>
-          <ActionRunner key={app.id} api={api} app={app.id} actions={app.actions} />
+          {/* the agent's own stream: it carries this agent's tasks only */}
+          <LiveTokenContext.Provider value={token}>
+            <ActionRunner key={app.id} api={api} app={app.id} actions={app.actions} />
+          </LiveTokenContext.Provider>
         </section>
       )}
     </div>

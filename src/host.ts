@@ -17,7 +17,9 @@ export type TokenResult =
    * the sign-in answered anyway (an agent or supervisor), which the Agent Preview runs actions with
    */
   | { outcome: 'unauthorized'; agentToken?: string }
-  | { outcome: 'error'; message: string };
+  | { outcome: 'error'; message: string }
+  /** an embedded entry opened in a plain browser tab: it says where it runs instead of signing in */
+  | { outcome: 'outside' };
 
 export type UnauthorizedCardProps = {
   /** the agent functions this user may still use, shown in the scrolling Agent Preview area */

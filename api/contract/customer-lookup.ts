@@ -64,6 +64,8 @@ export const CustomerLookupTestBodySchema = v.object({
   phoneNumber: PhoneNumberSchema,
 });
 export type CustomerLookupTestBody = v.InferInput<typeof CustomerLookupTestBodySchema>;
+/** What the server holds after validation. */
+export type CustomerLookupTestRequest = v.InferOutput<typeof CustomerLookupTestBodySchema>;
 
 /** What GET shows: header names only. */
 export const CustomerLookupViewSchema = v.object({

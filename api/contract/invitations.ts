@@ -25,6 +25,8 @@ export const InvitationCreateSchema = v.object({
   role: v.optional(AssignableRoleSchema, 'admin'),
 });
 export type InvitationCreate = v.InferInput<typeof InvitationCreateSchema>;
+/** What the server holds after validation: the role defaulted. */
+export type InvitationRequest = v.InferOutput<typeof InvitationCreateSchema>;
 
 /** DELETE /invitations: revoke by e-mail. */
 export const InvitationRevokeSchema = v.object({ email: EmailSchema });

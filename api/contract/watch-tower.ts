@@ -21,6 +21,8 @@ export const WatchTowerAccountSchema = v.object({
   platform: PlatformSchema,
   apps: v.array(WatchTowerAppSchema),
   admins: v.array(WatchTowerAdminSchema),
+  /** number ranges whose SMS the fraud guard holds now (suspected SMS pumping): the account's flag */
+  smsHeldRanges: v.number(),
 });
 export type WatchTowerAccount = v.InferOutput<typeof WatchTowerAccountSchema>;
 

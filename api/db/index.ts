@@ -45,6 +45,12 @@ export class Database {
     private readonly closeFn: () => Promise<void>,
   ) {}
 
+  /**
+   * The embedded database's own notifications (PGlite has one session, so it listens in place);
+   * absent on PostgreSQL, where listening takes a direct connection (api/live/listener.ts).
+   */
+  listenEmbedded?: (channel: string, fn: (payload: string) => void) => Promise<() => Promise<void>>;
+
   /** Runs fn in a transaction that sees and writes only rows of this account. */
   tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
     if (!isUuid(accountId)) {
@@ -146,6 +152,7 @@ export class RequestDatabase extends Database {
   ) {
     super(base.kysely, base.kind, () => base.close());
     this.pending = prelude;
+    this.listenEmbedded = base.listenEmbedded;
   }
 
   override async tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
@@ -204,7 +211,7 @@ export async function openPglite(dataDir?: string): Promise<Database> {
   const pg = new PGlite(dataDir);
   await pg.waitReady;
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pglitePool(pg) as never }) });
-  return new Database(
+  const db = new Database(
     kysely,
     'pglite',
     async () => {
@@ -212,6 +219,11 @@ export async function openPglite(dataDir?: string): Promise<Database> {
       await pg.close();
     },
   );
+  db.listenEmbedded = async (channel, fn) => {
+    const unlisten = await pg.listen(channel, fn);
+    return () => unlisten();
+  };
+  return db;
 }
 
 type PgClient = {

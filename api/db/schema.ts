@@ -649,6 +649,30 @@ export interface SigRequestsTable {
   seal_attempts: Generated<number>;
   seal_error: string | null;
   files_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  seal_level: 'B-B' | 'B-T' | 'B-LT' | null;
+  sealed_by: string | null;
+  signing_certificate_id: string | null;
+  timestamped_at: Date | null;
+}
+
+/** An account's own signing certificate (1060_pades). */
+export interface SigSigningCertificatesTable {
+  id: Generated<string>;
+  account_id: string;
+  subject: string;
+  issuer: string;
+  serial: string;
+  fingerprint: string;
+  key_type: string;
+  not_before: Date;
+  not_after: Date;
+  active_from: Date;
+  encrypted_key: string;
+  chain_pem: string;
+  uploaded_by: string;
+  uploaded_at: Date;
+  removed_at: Date | null;
+  removed_by: string | null;
 }
 
 export interface SigFieldValuesTable {
@@ -712,4 +736,5 @@ export interface Schema {
   sig_document_versions: SigDocumentVersionsTable;
   sig_requests: SigRequestsTable;
   sig_field_values: SigFieldValuesTable;
+  sig_signing_certificates: SigSigningCertificatesTable;
 }

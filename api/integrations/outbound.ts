@@ -38,6 +38,11 @@ export type OutboundPolicy = {
   allowHosts?: readonly string[];
   /** extra PEM certificates to trust besides the public roots (a test or development CA) */
   ca?: string;
+  /**
+   * Admit plain http to public addresses. Only for objects that carry their own signature and
+   * are published over http by custom (CRLs, timestamp replies); the address rules still apply.
+   */
+  plainHttp?: boolean;
 };
 
 export type OutboundOptions = OutboundPolicy & {
@@ -152,7 +157,7 @@ export function checkUrl(raw: string | URL, policy: OutboundPolicy): URL {
   if (url.username || url.password) throw new OutboundError('TARGET_NOT_ALLOWED', 'Addresses with a user name or password are not allowed.');
   const port = url.port || defaultPort(url.protocol);
   const allowed = isAllowlisted(policy, url.hostname, port);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (allowed || policy.plainHttp))) {
     throw new OutboundError('TARGET_NOT_ALLOWED', 'Only https:// addresses can be called.');
   }
   const host = stripBrackets(url.hostname);

@@ -67,18 +67,22 @@ export async function verifyTwilioCredentials(deps: Pick<Deps, 'config'>, creds:
 
 export type SentSms = { sid: string; status: string };
 
+/** The stored Twilio settings a send needs (the token still encrypted). */
+export type TwilioSettingsRow = { account_sid: string; auth_token_enc: string; phone_number: string };
+
 /**
  * Sends one SMS through the account's Twilio settings. Errors are ApiErrors with stable codes:
  * SMS_NOT_CONFIGURED (409), SMS_INVALID_NUMBER (422), SMS_AUTH_FAILED (502), SMS_RATE_LIMITED
  * (429), SMS_REJECTED (422), TWILIO_UNAVAILABLE (502/504).
  */
-export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: string, to: string, body: string): Promise<SentSms> {
+export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: string, to: string, body: string, stored?: TwilioSettingsRow): Promise<SentSms> {
   if (!E164_PATTERN.test(to)) throw new ApiError(422, 'SMS_INVALID_NUMBER', E164_MESSAGE);
   if (!body.trim()) throw new ApiError(422, 'SMS_REJECTED', 'The message is empty.');
   if (body.length > 1600) throw new ApiError(422, 'SMS_REJECTED', 'The message is longer than 1600 characters.');
-  const settings = await deps.db.tenant(accountId, (trx) =>
-    trx.selectFrom('sms_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst(),
-  );
+  // the send path has read the settings already, in the transaction that admitted the send
+  const settings = stored ?? (await deps.db.tenant(accountId, (trx) =>
+    trx.selectFrom('sms_settings').select(['account_sid', 'auth_token_enc', 'phone_number']).where('account_id', '=', accountId).executeTakeFirst(),
+  ));
   if (!settings) throw new ApiError(409, 'SMS_NOT_CONFIGURED', 'SMS is not configured for this account.');
   const creds = { accountSid: settings.account_sid, authToken: decryptSecret(settings.auth_token_enc, deps.config.encryptionKey) };
   const form = new URLSearchParams({ To: to, From: settings.phone_number, Body: body });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Trx } from '../db/index';
 import type { AppId } from '../contract/apps';
 import type { ResultStatus } from '../contract/results';
+import { markSmsAnswered } from '../sms-guard/service';
 
 export type NewResult = {
   app: AppId;
@@ -45,6 +46,8 @@ export async function recordResults(trx: Trx, accountId: string, results: readon
     else counts.set(key, { app: r.app, day: r.day, count: 1 });
   }
   await addToDailyRollup(trx, accountId, [...counts.values()]);
+  // a completed task means its SMS reached a person: the pumping rules count it as answered
+  await markSmsAnswered(trx, accountId, results.filter((r) => r.status === 'success' && r.phoneNumber).map((r) => r.phoneNumber!));
   return rows.map((r) => ({ id: r.id, ts: new Date(r.ts) }));
 }
 

@@ -9,6 +9,8 @@ import { DEV_OUTBOX_PROVIDER, DevOutboxSaveBodySchema, smsSaveBodySchema, type S
 import { validate, validationError } from '../http/validate';
 import { verifyTwilioCredentials } from '../integrations/twilio';
 import type { Trx } from '../db/index';
+import { SmsGuardSaveBodySchema, SmsReleaseParamSchema } from '../contract/sms-guard';
+import { releaseHold, saveSmsGuard, smsGuardOf } from '../sms-guard/service';
 
 async function current(trx: Trx, accountId: string, production: boolean): Promise<SmsSettings> {
   const row = await trx.selectFrom('sms_settings').select(['provider', 'account_sid', 'phone_number']).where('account_id', '=', accountId).executeTakeFirst();
@@ -36,6 +38,22 @@ async function saveDevOutbox(c: Context<AppEnv>) {
 
 export const smsRoutes = new Hono<AppEnv>()
   .use('/sms', requireRole('admin'))
+  .use('/sms/*', requireRole('admin'))
+  // the fraud guard: allowed countries, pumping rules, held number ranges (docs/sms-guard.md)
+  .get('/sms/guard', async (c) => {
+    const { accountId } = c.var.session;
+    return c.json(await c.var.deps.db.tenant(accountId, (trx) => smsGuardOf(trx, accountId, c.var.deps.now())));
+  })
+  .put('/sms/guard', validate('json', SmsGuardSaveBodySchema), async (c) => {
+    const session = c.var.session;
+    const body = c.req.valid('json');
+    return c.json(await c.var.deps.db.tenant(session.accountId, (trx) => saveSmsGuard(trx, session.accountId, actorOf(session), body, c.var.deps.now())));
+  })
+  .post('/sms/guard/holds/:prefix/release', validate('param', SmsReleaseParamSchema), async (c) => {
+    const session = c.var.session;
+    const { prefix } = c.req.valid('param');
+    return c.json(await c.var.deps.db.tenant(session.accountId, (trx) => releaseHold(trx, session.accountId, actorOf(session), prefix, c.var.deps.now())));
+  })
   .get('/sms', async (c) => {
     const { accountId } = c.var.session;
     return c.json(await c.var.deps.db.tenant(accountId, (trx) => current(trx, accountId, c.var.deps.config.env === 'production')));

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { AppEnv } from '../auth/context';
 import { requireRoot } from '../auth/guards';
 import { endStripeSubscription } from '../billing/service';
+import { heldRangesByAccount } from '../sms-guard/service';
 import { audit } from '../audit';
 import { APP_IDS, getApp, isAppId, type AppId } from '../contract/apps';
 import type { BillingStatus, Platform, Role } from '../contract/common';
@@ -122,6 +123,7 @@ export const watchTowerRoutes = new Hono<AppEnv>()
         ? await trx.selectFrom('app_billing').select(['account_id', 'app', 'status']).where('account_id', 'in', ids).execute()
         : [];
       const admins = await adminsOf(trx, ids);
+      const held = await heldRangesByAccount(trx, ids, c.var.deps.now());
       const active = await sql<{ n: number }>`select count(distinct account_id)::int as n from app_billing
         where status in (${sql.join(ACTIVE_STATUSES)})`.execute(trx);
       return {
@@ -134,6 +136,7 @@ export const watchTowerRoutes = new Hono<AppEnv>()
             .sort((x, y) => APP_IDS.indexOf(x.app as AppId) - APP_IDS.indexOf(y.app as AppId))
             .map((b) => ({ id: b.app as AppId, status: b.status })),
           admins: (admins.get(a.id) ?? []).map(adminOut),
+          smsHeldRanges: held.get(a.id) ?? 0,
         })),
         matching: found.rows[0]?.total ?? 0,
         activeAccounts: active.rows[0]?.n ?? 0,
@@ -171,6 +174,7 @@ export const watchTowerRoutes = new Hono<AppEnv>()
           };
         }),
         admins: (admins.get(id) ?? []).map(adminOut),
+        smsHeldRanges: (await heldRangesByAccount(trx, [id], c.var.deps.now())).get(id) ?? 0,
       };
     });
     return c.json(body);

@@ -4,6 +4,8 @@ import { createApi, type Api } from '../../src/api/client';
 import type { Host, TokenResult } from '../host';
 import { GENERIC_ERROR, isClientRefusal, outcomeOfError, outcomeOfToken } from '../outcome';
 import { LazyUnauthorizedCard } from '../lazy-card';
+import { defaultSleep, signInWithRetry, type Sleep } from '../retry';
+import { isOutsideDesktopClient } from '../outside';
 
 /** The part of the Webex embedded-app SDK (v2) the adapter uses. */
 export type WebexApp = {
@@ -13,9 +15,6 @@ export type WebexApp = {
   application: { states: { user: { token?: string | null } | null } };
 };
 
-/** Back-off between attempts: 250 ms, doubling, the last wait 16 s. */
-export const RETRY_FIRST_MS = 250;
-export const RETRY_LAST_MS = 16_000;
 /** onReady() never settles outside a Webex host. */
 export const READY_TIMEOUT_MS = 10_000;
 export const TOKEN_REFRESHED = 'application:tokenRefreshed';
@@ -23,14 +22,14 @@ export const TOKEN_REFRESHED = 'application:tokenRefreshed';
 export type WebexSignInOptions = {
   createApp?: () => WebexApp | Promise<WebexApp>;
   api?: Api;
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: Sleep;
+  /** where the page runs; a plain browser tab gets the 'runs inside Webex' card, not a sign-in */
+  outside?: () => boolean;
 };
 
 // The SDK stays in the first load: loaded later, its bridge never hears from the Webex client
 // (hosts.test.ts, 'the webex entry, framed by the Webex web client'). Shimmed, it is ~11 KB gzip.
 const createWebexApp = (): WebexApp => new Application() as unknown as WebexApp;
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -62,19 +61,16 @@ export async function webexSignIn({ createApp = createWebexApp, api = createApi(
       () => {},
     );
   }
-  for (let wait = RETRY_FIRST_MS; ; wait *= 2) {
+  return signInWithRetry(async () => {
     const token = refreshed ?? app.application?.states?.user?.token ?? null;
-    if (token) {
-      try {
-        const answer = await api.post<TokenAnswer>('webex/authenticate', { accessToken: token });
-        return outcomeOfToken(answer.token);
-      } catch (error) {
-        if (isClientRefusal(error)) return outcomeOfError(error);
-      }
+    if (!token) return null;
+    try {
+      const answer = await api.post<TokenAnswer>('webex/authenticate', { accessToken: token });
+      return outcomeOfToken(answer.token);
+    } catch (error) {
+      return isClientRefusal(error) ? outcomeOfError(error) : null;
     }
-    if (wait > RETRY_LAST_MS) return { outcome: 'error', message: GENERIC_ERROR };
-    await sleep(wait);
-  }
+  }, sleep);
 }
 
 export function createWebexHost(options: WebexSignInOptions = {}): Host {
@@ -82,7 +78,7 @@ export function createWebexHost(options: WebexSignInOptions = {}): Host {
     kind: 'webex',
     embedded: true,
     basePath: '/webex',
-    acquireToken: () => webexSignIn(options),
+    acquireToken: async () => ((options.outside ?? isOutsideDesktopClient)() ? { outcome: 'outside' } : webexSignIn(options)),
     UnauthorizedCard: LazyUnauthorizedCard,
   };
 }

@@ -1,9 +1,11 @@
 import type zoomSdk from '@zoom/appssdk';
 import type { ZoomLoginAnswer } from '../../api/contract/hosts';
 import { createApi, type Api } from '../../src/api/client';
-import type { Host } from '../host';
-import { outcomeOfError, outcomeOfToken } from '../outcome';
+import type { Host, TokenResult } from '../host';
+import { isClientRefusal, outcomeOfError, outcomeOfToken } from '../outcome';
 import { LazyUnauthorizedCard } from '../lazy-card';
+import { isOutsideDesktopClient } from '../outside';
+import { defaultSleep, signInWithRetry, type Sleep } from '../retry';
 import { ZOOM_CAPABILITIES, ZOOM_SDK_API_VERSION } from './capabilities';
 
 /** The part of the Zoom Apps SDK the adapter uses. */
@@ -13,17 +15,28 @@ export type ZoomSdk = Pick<typeof zoomSdk, 'config' | 'getAppContext' | 'openUrl
 // it from an async function or passing it to Promise.resolve would treat it as a promise and
 // hang. It is only ever called through, never awaited or returned.
 
-/** Configures the SDK, reads the encrypted app context and trades it for a session. */
-export async function zoomSignIn(sdk: ZoomSdk, api: Api) {
-  try {
-    await sdk.config({ version: ZOOM_SDK_API_VERSION, capabilities: [...ZOOM_CAPABILITIES] });
-    const { context } = await sdk.getAppContext();
-    const answer = await api.post<ZoomLoginAnswer>('zoom/context', { context });
-    // an agent session is no admin: the unauthorized card, whose Agent Preview uses the token
-    return outcomeOfToken(answer.token, answer.role === 'agent' ? undefined : answer.role);
-  } catch (error) {
-    return outcomeOfError(error);
-  }
+/**
+ * Configures the SDK, reads the encrypted app context and trades it for a session. Anything but
+ * our API's refusal (the SDK not ready, no answer, a server fault) is tried again after 250 ms,
+ * 500 ms, 1 s ... up to a 16 s wait, as Webex does; the SDK is configured once, the context read
+ * afresh each time (it expires within minutes).
+ */
+export async function zoomSignIn(sdk: ZoomSdk, api: Api, sleep: Sleep = defaultSleep): Promise<TokenResult> {
+  let configured = false;
+  return signInWithRetry(async () => {
+    try {
+      if (!configured) {
+        await sdk.config({ version: ZOOM_SDK_API_VERSION, capabilities: [...ZOOM_CAPABILITIES] });
+        configured = true;
+      }
+      const { context } = await sdk.getAppContext();
+      const answer = await api.post<ZoomLoginAnswer>('zoom/context', { context });
+      // an agent session is no admin: the unauthorized card, whose Agent Preview uses the token
+      return outcomeOfToken(answer.token, answer.role === 'agent' ? undefined : answer.role);
+    } catch (error) {
+      return isClientRefusal(error) ? outcomeOfError(error) : null;
+    }
+  }, sleep);
 }
 
 /**
@@ -33,7 +46,13 @@ export async function zoomSignIn(sdk: ZoomSdk, api: Api) {
 type SdkBox = { sdk: ZoomSdk };
 const loadZoomSdk = (): Promise<SdkBox> => import('@zoom/appssdk').then((m) => ({ sdk: m.default }));
 
-export function createZoomHost(sdk?: ZoomSdk, api: Api = createApi({ getToken: () => null })): Host {
+export type ZoomHostOptions = {
+  sleep?: Sleep;
+  /** where the page runs; a plain browser tab gets the 'runs inside Zoom' card, not a sign-in */
+  outside?: () => boolean;
+};
+
+export function createZoomHost(sdk?: ZoomSdk, api: Api = createApi({ getToken: () => null }), { sleep = defaultSleep, outside = isOutsideDesktopClient }: ZoomHostOptions = {}): Host {
   let loading: Promise<SdkBox> | null = null;
   // once loaded (sign-in loads it), calls go straight through, inside the click that asked
   let loaded: SdkBox | null = sdk ? { sdk } : null;
@@ -43,6 +62,7 @@ export function createZoomHost(sdk?: ZoomSdk, api: Api = createApi({ getToken: (
     embedded: true,
     basePath: '/zoom',
     async acquireToken() {
+      if (outside()) return { outcome: 'outside' };
       let box: SdkBox;
       try {
         box = await load();
@@ -50,7 +70,7 @@ export function createZoomHost(sdk?: ZoomSdk, api: Api = createApi({ getToken: (
         loading = null;
         return outcomeOfError(error);
       }
-      return zoomSignIn(box.sdk, api);
+      return zoomSignIn(box.sdk, api, sleep);
     },
     UnauthorizedCard: LazyUnauthorizedCard,
     links: {

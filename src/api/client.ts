@@ -10,14 +10,25 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields?: Record<string, string>;
+  /** seconds the server asked us to wait before trying again (its Retry-After header) */
+  readonly retryAfter?: number;
 
-  constructor(status: number, code: string, message: string, fields?: Record<string, string>) {
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>, retryAfter?: number) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.retryAfter = retryAfter;
   }
+}
+
+/** Retry-After as seconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 export const UNEXPECTED_STATUS = 'UNEXPECTED_STATUS';
@@ -50,6 +61,18 @@ export function isTransient(error: unknown): boolean {
   return error instanceof ApiError && (error.code === NETWORK_ERROR || error.code === TIMEOUT || error.status >= 500);
 }
 
+/**
+ * True for failures that are not an answer yet: no answer at all (offline, timed out), the
+ * server asking to be asked again later (429, 503: e.g. DATABASE_UNAVAILABLE while PostgreSQL
+ * restarts), or a gateway saying the server behind it did not answer (502, 504). Anything else
+ * (any other 4xx, a 500) is the server's definitive answer.
+ */
+export function isTemporary(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.code === NETWORK_ERROR || error.code === TIMEOUT) return true;
+  return error.status === 429 || error.status === 502 || error.status === 503 || error.status === 504;
+}
+
 export type ClientOptions = {
   getToken: () => string | null;
   /** called when any call reports the session token expired */
@@ -74,12 +97,13 @@ function timeZone(): string {
 }
 
 async function toError(response: Response): Promise<ApiError> {
-  const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, unexpectedStatusMessage(response.status));
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, unexpectedStatusMessage(response.status), undefined, retryAfter);
   if (response.status < 400 || response.status >= 500) return unexpected();
   try {
     const body = (await response.json()) as { code?: unknown; message?: unknown; fields?: Record<string, string> };
     if (typeof body?.code !== 'string') return unexpected();
-    return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code, body.fields);
+    return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code, body.fields, retryAfter);
   } catch {
     return unexpected();
   }

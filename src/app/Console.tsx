@@ -11,6 +11,31 @@ import { Session } from './Session';
 
 type Store = ReturnType<typeof createStore>;
 
+const CLIENTS = {
+  zoom: { name: 'Zoom', where: 'Open it from Apps in the Zoom desktop or mobile client, in a meeting or from the Apps tab.' },
+  webex: { name: 'Webex', where: 'Open it from Apps in a Webex meeting or space, in the Webex app or the Webex web client.' },
+} as const;
+
+/** An embedded entry opened in a plain browser tab: where it runs, and the console this browser can use. */
+function OutsideClientCard({ host }: { host: Host }) {
+  const client = host.kind === 'browser' ? null : CLIENTS[host.kind];
+  if (!client) return null;
+  return (
+    <main className="public-main">
+      <div className="card public-card">
+        <h1 className="page-title">This page runs inside {client.name}</h1>
+        <p>{client.where}</p>
+        <p>
+          {/* a plain link out of the embedded base path: the browser entry is served at the root */}
+          <a className="btn btn-primary" href={`${window.location.origin}/`}>
+            Open the console in this browser
+          </a>
+        </p>
+      </div>
+    </main>
+  );
+}
+
 /** Asks the host for a session first; until it answers nothing is shown. */
 function HostGate({ host }: { host: Host }) {
   const [result, setResult] = useState<TokenResult | null>(null);
@@ -39,6 +64,7 @@ function HostGate({ host }: { host: Host }) {
       </Suspense>
     );
   }
+  if (result.outcome === 'outside') return <OutsideClientCard host={host} />;
   if (result.outcome === 'error') {
     return (
       <main className="public-main">

@@ -7,6 +7,7 @@ import { AppSwitcher } from './AppSwitcher';
 import { AppTabs } from './AppTabs';
 import { CreditInfo } from './CreditInfo';
 import { useCurrentApp } from './current-app';
+import { LiveIndicator } from './LiveIndicator';
 import { Notifications } from './Notifications';
 import { SearchButton } from './SearchButton';
 import { SettingsMenu, useSignOut } from './SettingsMenu';
@@ -45,6 +46,7 @@ export function Header() {
         )}
         <AppSwitcher />
         <div className="header-spacer" />
+        <LiveIndicator />
         {isAdmin ? (
           <div className="header-tools">
             <SearchButton />

@@ -1,17 +1,18 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import type { NotificationList } from '../../api/contract/notifications';
 import { errorMessage } from '../api/client';
 import { useApi, useQuery } from '../api/hooks';
+import { useLiveChanges } from '../api/live';
 import { payloadAtom } from '../state/session';
 import { Popover } from '../ui/Popover';
 import { BellIcon } from '../ui/icons';
 import { formatDate, formatDateTime } from '../ui/format';
 import { toast } from '../ui/Toast';
 
-/** How often the bell looks for new notifications while the console is open. */
-const REFRESH_MS = 60_000;
+/** How often the bell looks for new notifications when the live stream cannot be opened. */
+const FALLBACK_MS = 60_000;
 
 /** The header bell: the account's notifications, the caller's unread count and mark-as-read. */
 export function Notifications() {
@@ -21,14 +22,15 @@ export function Notifications() {
   const { data, error, loading, reload } = useQuery('notifications', (a, signal) => a.get<NotificationList>('notifications', { signal }));
   const list = local ?? data;
 
-  // a refresh replaces what marking as read changed locally
-  useEffect(() => {
-    const id = setInterval(() => {
+  // a new notification (live) re-reads the list; a refresh replaces what marking as read changed locally
+  useLiveChanges(
+    (c) => c.kind === 'notification',
+    () => {
       setLocal(null);
       reload();
-    }, REFRESH_MS);
-    return () => clearInterval(id);
-  }, [reload]);
+    },
+    FALLBACK_MS,
+  );
 
   const markRead = async (body: { id: string } | { all: true }) => {
     if (!list) return;

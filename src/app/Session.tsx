@@ -1,9 +1,9 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation, useRoute } from 'wouter';
 import type { Bootstrap } from '../../api/contract/session';
 import type { AppStartAnswer } from '../../api/contract/billing';
-import { ApiError, JWT_EXPIRED, SESSION_REVOKED, errorMessage, isTransient } from '../api/client';
+import { ApiError, JWT_EXPIRED, NETWORK_ERROR, SESSION_REVOKED, TIMEOUT, errorMessage, isTemporary } from '../api/client';
 import { useApi } from '../api/hooks';
 import { bootstrapAtom, setAppBillingAtom, tokenAtom } from '../state/session';
 import { rememberAppFromQuery, takeAppToStart } from '../state/start-app';
@@ -15,11 +15,18 @@ import { SsoCallbackPage } from './pages';
 import { SignedOutRoutes } from './routes';
 import { Shell } from './Shell';
 
-type BootstrapState = { bootstrap: Bootstrap | null; failure: unknown; retry: () => void };
+type BootstrapState = { bootstrap: Bootstrap | null; failure: unknown; retryAt: number | null; retry: () => void };
+
+/** Waits between reconnect attempts when the server names none: 1 s, doubling, at most 30 s. */
+export const RECONNECT_FIRST_MS = 1_000;
+export const RECONNECT_LAST_MS = 30_000;
 
 /**
- * Loads the bootstrap for the current token. Only the server refusing the token ends the
- * session; with no answer or a server fault the token is kept and the user can retry.
+ * Loads the bootstrap for the current token (SPEC §8). A definitive answer that is not the
+ * bootstrap (any 4xx, a 500) ends the session: the token is cleared and sign-in shown. A
+ * temporary one (no answer, 429/503 with Retry-After, a gateway's 502/504) is not a failure
+ * yet: the session is kept, the reconnect state shown, and the call retried after the server's
+ * Retry-After or a growing wait, so a database restart never signs anyone out.
  */
 function useBootstrap(): BootstrapState {
   const token = useAtomValue(tokenAtom);
@@ -28,45 +35,83 @@ function useBootstrap(): BootstrapState {
   const api = useApi();
   const [failure, setFailure] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const waits = useRef(0);
 
   useEffect(() => {
     if (!token || bootstrap) return;
     const controller = new AbortController();
-    setFailure(null);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     api.get<Bootstrap>('admins/bootstrap', { signal: controller.signal }).then(
-      (answer) => !controller.signal.aborted && setBootstrap(answer),
+      (answer) => {
+        if (controller.signal.aborted) return;
+        waits.current = 0;
+        setFailure(null);
+        setRetryAt(null);
+        setBootstrap(answer);
+      },
       (error) => {
         if (controller.signal.aborted) return;
-        if (isTransient(error) || !(error instanceof ApiError)) {
+        if (isTemporary(error)) {
+          const backOff = Math.min(RECONNECT_FIRST_MS * 2 ** waits.current++, RECONNECT_LAST_MS);
+          const wait = error instanceof ApiError && error.retryAfter !== undefined ? error.retryAfter * 1000 : backOff;
           setFailure(error);
+          setRetryAt(Date.now() + wait);
+          timer = setTimeout(() => setAttempt((n) => n + 1), wait);
+          return;
+        }
+        if (!(error instanceof ApiError)) {
+          // not an answer from the server at all (the console's own fault): keep the session
+          setFailure(error);
+          setRetryAt(null);
           return;
         }
         // An ended session is handled by the client for every call: token cleared, back to /?expired=true.
         if (error.code === JWT_EXPIRED || error.code === SESSION_REVOKED) return;
-        if (error.status !== 401) {
-          setFailure(error);
-          return;
-        }
         setToken(null);
         toast.error('Your session could not be loaded', errorMessage(error, 'Please sign in again.'));
       },
     );
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
   }, [api, token, bootstrap, setBootstrap, setToken, attempt]);
 
   useEffect(() => applyBrandColor(bootstrap?.branding.color), [bootstrap?.branding.color]);
-  return { bootstrap, failure, retry: () => setAttempt((n) => n + 1) };
+  return { bootstrap, failure, retryAt, retry: () => setAttempt((n) => n + 1) };
 }
 
-/** The console could not load the account, but the session is intact: say so and offer a retry. */
-function BootstrapFailure({ failure, retry }: { failure: unknown; retry: () => void }) {
+/** Seconds left until `at`, ticking each second. */
+function useSecondsUntil(at: number | null): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (at === null) return;
+    setNow(Date.now());
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(tick);
+  }, [at]);
+  return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * The console could not load the account, but the session is intact: say so and offer a retry.
+ * With a retry scheduled this is the reconnect state: it counts down and tries by itself.
+ */
+function BootstrapFailure({ failure, retryAt, retry }: { failure: unknown; retryAt: number | null; retry: () => void }) {
   const setToken = useSetAtom(tokenAtom);
+  const seconds = useSecondsUntil(retryAt);
+  const noAnswer = failure instanceof ApiError && (failure.code === NETWORK_ERROR || failure.code === TIMEOUT);
+  const reconnecting = retryAt !== null;
   return (
     <main className="public-main">
-      <div className="card public-card" role="alert">
-        <h1 className="page-title">Your account could not be loaded</h1>
-        <p>{errorMessage(failure)}</p>
-        <p className="muted">You are still signed in.</p>
+      <div className="card public-card" role={reconnecting ? 'status' : 'alert'}>
+        <h1 className="page-title">{reconnecting ? 'Reconnecting…' : 'Your account could not be loaded'}</h1>
+        <p>{reconnecting && !noAnswer ? 'The server is busy or restarting.' : errorMessage(failure)}</p>
+        <p className="muted">
+          You are still signed in.
+          {seconds !== null && ` Trying again in ${seconds} s.`}
+        </p>
         {/* plain buttons: this screen is in the first load, where the Button primitive is not */}
         <div className="form-actions">
           <button type="button" className="btn btn-primary" onClick={retry}>
@@ -102,9 +147,9 @@ function useAppStart(bootstrap: Bootstrap | null) {
 }
 
 function SignedIn() {
-  const { bootstrap, failure, retry } = useBootstrap();
+  const { bootstrap, failure, retryAt, retry } = useBootstrap();
   useAppStart(bootstrap);
-  if (!bootstrap && failure) return <BootstrapFailure failure={failure} retry={retry} />;
+  if (!bootstrap && failure) return <BootstrapFailure failure={failure} retryAt={retryAt} retry={retry} />;
   if (!bootstrap) return <LoadingPanel label="Loading your account" />;
   return <Shell />;
 }

@@ -14,9 +14,11 @@ type TableProps<T> = {
   empty?: ReactNode;
   /** show the caption to sighted users too */
   showCaption?: boolean;
+  /** a class for a row (e.g. `row-changed` for one that just changed) */
+  rowClassName?: (row: T) => string | undefined;
 };
 
-export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Nothing here yet', showCaption }: TableProps<T>) {
+export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Nothing here yet', showCaption, rowClassName }: TableProps<T>) {
   if (loading && !rows) return <LoadingPanel label={`Loading ${caption}`} />;
   if (!rows?.length) return <EmptyState title={typeof empty === 'string' ? empty : ''}>{typeof empty === 'string' ? null : empty}</EmptyState>;
   return (
@@ -34,7 +36,7 @@ export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Not
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)}>
+            <tr key={rowKey(row)} className={rowClassName?.(row)}>
               {columns.map((c) => (
                 <td key={c.key} className={c.className}>
                   {c.render(row)}

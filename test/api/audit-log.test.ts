@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { PROVIDER_ACTOR } from '../../api/routes/audit-log';
+import { PROVIDER_ACTOR } from '../../api/audit-log/service';
 import { zonedFormatter } from '../../api/http/zoned-time';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 

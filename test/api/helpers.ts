@@ -19,6 +19,9 @@ import { openPgliteFrom, PG_ADMIN_URL, postgresUrl, seededAccounts, seededTempla
 // block gets its own database, dropped afterwards: a copy of the run's seeded template
 // (test/api/templates.ts) or, when its config seeds differently, a freshly migrated one.
 
+/** The PostgreSQL server tests create their databases on (kept here for the files importing it). */
+export { PG_ADMIN_URL };
+
 let pgReachable: Promise<boolean> | undefined;
 function postgresReachable(): Promise<boolean> {
   if (process.env.TEST_DATABASES === 'pglite') return Promise.resolve(false);

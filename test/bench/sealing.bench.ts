@@ -5,7 +5,7 @@ import { signingCertificate } from '../../api/apps/document-signature/signing-ce
 import { makePdf } from '../support/pdfs';
 
 // Sealing a 20-page document: load the original with pdf-lib, stamp three values, append the
-// certificate of completion, sign over the byte range (PKCS#7 detached, RSA 2048). Heap growth
+// certificate of completion, sign over the byte range (PAdES CAdES detached, RSA 2048). Heap growth
 // per seal is printed once, for docs/benchmarks.md.
 
 const original = await makePdf(20, 'Twenty-page agreement');
@@ -17,7 +17,8 @@ const values: StampValue[] = [
 ];
 const certificate = {
   documentName: 'Twenty-page agreement', version: 1, requestId: 'bench', signerName: 'Ada Lovelace', phoneNumber: '+15551234567', customerRef: null,
-  ip: '203.0.113.9', userAgent: 'bench', consentText: 'I agree.', events: [{ time: new Date().toISOString(), description: 'Sent' }], originalSha256: 'x', certificateSubject: cert.subject,
+  ip: '203.0.113.9', userAgent: 'bench', consentText: 'I agree.', events: [{ time: new Date().toISOString(), description: 'Sent' }], originalSha256: 'x',
+  signatures: [{ label: 'Signature', png: null, typed: 'Ada Lovelace' }], seal: { subject: cert.subject, owner: cert.owner, tsaUrl: null, noTimestampReason: null },
 };
 const seal = () => sealPdf(original, values, certificate, cert, new Date());
 
@@ -27,7 +28,7 @@ const sealed = await seal();
 console.log(`sealing a 20-page PDF (${original.length} bytes -> ${sealed.sealed.length} bytes): heap +${((process.memoryUsage().heapUsed - before) / 1024 / 1024).toFixed(1)} MB after one seal`);
 
 describe('Document Signature sealing', () => {
-  bench('seal a 20-page PDF (stamp, certificate page, PKCS#7 signature)', async () => {
+  bench('seal a 20-page PDF (stamp, certificate page, PAdES signature)', async () => {
     await seal();
   }, { iterations: 10, warmupIterations: 2 });
 });

@@ -118,6 +118,20 @@ describe('embedded hosts in Chromium', () => {
     await context.close();
   });
 
+  for (const [entry, client] of [['zoom', 'Zoom'], ['webex', 'Webex']] as const) {
+    it(`/${entry}/ opened in a plain browser tab says it runs inside ${client} and links to the browser console`, async () => {
+      context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${server.url}/${entry}/`);
+      await page.getByRole('heading', { name: `This page runs inside ${client}` }).waitFor();
+      expect(await page.getByText('Sign-in failed').count()).toBe(0);
+      await page.getByRole('link', { name: 'Open the console in this browser' }).click();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
+      await context.close();
+    });
+  }
+
   async function webexContext(parentOrigin: string) {
     const ctx = await browser.newContext();
     const token = await broker.sign({ email: 'owner@acme.test', name: 'Olivia Owens', email_verified: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApi } from '../../src/api/client';
+import { ApiError, createApi, isTemporary, parseRetryAfter } from '../../src/api/client';
 import { mockApi } from './helpers';
 
 const api = createApi({ getToken: () => 'tok' });
@@ -49,6 +49,21 @@ describe('API client', () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     const error = (await api.get('things').catch((e) => e)) as ApiError;
     expect([error.code, error.message]).toEqual(['NETWORK_ERROR', "Can't reach the server. Please check your internet connection and try again."]);
+  });
+
+  it("keeps the server's Retry-After (seconds or an HTTP date) on the error", async () => {
+    mockApi({ 'GET /api/busy': { status: 503, headers: { 'retry-after': '2' }, body: { code: 'DATABASE_UNAVAILABLE', message: 'x' } } });
+    const error = (await api.get('busy').catch((e) => e)) as ApiError;
+    expect(error.retryAfter).toBe(2);
+    expect(parseRetryAfter('Wed, 25 Nov 2026 17:00:30 GMT', Date.parse('Wed, 25 Nov 2026 17:00:00 GMT'))).toBe(30);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('tells a temporary failure (no answer, 429, 502-504) from a definitive answer (other 4xx, 500)', () => {
+    expect(isTemporary(new ApiError(0, 'NETWORK_ERROR', 'x'))).toBe(true);
+    expect(isTemporary(new ApiError(0, 'TIMEOUT', 'x'))).toBe(true);
+    for (const status of [429, 502, 503, 504]) expect(isTemporary(new ApiError(status, 'X', 'x'))).toBe(true);
+    for (const status of [400, 401, 403, 404, 409, 500, 501]) expect(isTemporary(new ApiError(status, 'X', 'x'))).toBe(false);
   });
 
   it('expects 201 from a creating POST', async () => {

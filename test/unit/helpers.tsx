@@ -43,6 +43,26 @@ export function makeBootstrap({ role = 'owner', isRoot = false, apps, status = {
 type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
 type Handler = (request: Request) => Answer | Promise<Answer>;
 
+/** A live stream (GET /api/live) the test writes events into; each request opens a new one. */
+export function liveStream() {
+  const open: ReadableStreamDefaultController<Uint8Array>[] = [];
+  const encoder = new TextEncoder();
+  return {
+    requests: () => open.length,
+    route: (): Answer => ({
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          open.push(controller);
+          controller.enqueue(encoder.encode('event: ready\ndata: {}\n\n'));
+        },
+      }),
+    }),
+    send(data: unknown, id = '1') {
+      for (const c of open) c.enqueue(encoder.encode(`id: ${id}\nevent: change\ndata: ${JSON.stringify(data)}\n\n`));
+    },
+  };
+}
+
 /** Replaces fetch with answers keyed by 'METHOD /api/path'; anything else answers 404. */
 export function mockApi(routes: Record<string, Handler | Answer>) {
   const calls: { method: string; path: string; headers: Headers; body: string; url: string }[] = [];
@@ -54,6 +74,7 @@ export function mockApi(routes: Record<string, Handler | Answer>) {
     const route = routes[key];
     const answer: Answer = typeof route === 'function' ? await route(request) : (route ?? { status: 404, body: { code: 'NOT_FOUND', message: 'Not found' } });
     const status = answer.status ?? 200;
+    if (answer.body instanceof ReadableStream) return new Response(answer.body, { status, headers: { 'content-type': 'text/event-stream', ...answer.headers } });
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status,
       headers: { 'content-type': 'application/json', ...answer.headers },

@@ -131,6 +131,16 @@ describe('Webex host', () => {
     expect(container.textContent).toContain('An error occurred');
   });
 
+  it('opened in a plain browser tab, says it runs inside Webex and links to the browser console, without waiting for the SDK', async () => {
+    const api = mockApi({});
+    const createApp = vi.fn(() => fakeApp());
+    renderConsole({ path: '/webex/', host: createWebexHost({ createApp, outside: () => true }) });
+    expect(await screen.findByRole('heading', { name: 'This page runs inside Webex' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(`${window.location.origin}/`);
+    expect(createApp).not.toHaveBeenCalled();
+    expect(api.calls).toHaveLength(0);
+  });
+
   it("has no 'Open in browser' link on the Developers page", async () => {
     mockApi({ 'POST /api/webex/authenticate': { body: { token: makeToken() } }, 'GET /api/admins/bootstrap': { body: makeBootstrap() } });
     renderConsole({ path: '/webex/settings/developers', host: createWebexHost({ createApp: () => fakeApp() }) });

@@ -1,7 +1,8 @@
 import { act, fireEvent, screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ZOOM_CAPABILITIES } from '../../hosts/zoom/capabilities';
-import { createZoomHost, type ZoomSdk } from '../../hosts/zoom/host';
+import { createZoomHost, zoomSignIn, type ZoomHostOptions, type ZoomSdk } from '../../hosts/zoom/host';
+import { createApi } from '../../src/api/client';
 import { browserHost } from '../../hosts/browser/host';
 import { makeBootstrap, makeToken, mockApi, renderConsole } from './helpers';
 
@@ -26,7 +27,15 @@ beforeEach(() => {
   fake.openUrl.mockReset().mockResolvedValue({ message: 'success' });
 });
 
-const zoomHost = () => createZoomHost(zoomSdk as unknown as ZoomSdk);
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+// inside the Zoom client unless a test says otherwise (happy-dom names no browser anyway)
+const zoomHost = (options: ZoomHostOptions = {}) => createZoomHost(zoomSdk as unknown as ZoomSdk, undefined, { outside: () => false, ...options });
+const noWait = async () => {};
+const sdk = () => zoomSdk as unknown as ZoomSdk;
+const noToken = () => createApi({ getToken: () => null });
 
 describe('Zoom host', () => {
   it('configures the SDK (version 0.16.0, fixed capabilities), then posts the app context and shows the console', async () => {
@@ -73,19 +82,71 @@ describe('Zoom host', () => {
     expect(await screen.findByText('The Zoom app context has expired. Please reopen the app in Zoom.')).toBeTruthy();
   });
 
-  it('a server failure shows An error occurred', async () => {
+  it('a server failure, once every retry has failed, shows An error occurred', async () => {
     mockApi({ 'POST /api/zoom/context': { status: 502, body: { code: 'ZOOM_UNAVAILABLE', message: 'Zoom could not be reached' } } });
-    renderConsole({ path: '/zoom/', host: zoomHost() });
+    renderConsole({ path: '/zoom/', host: zoomHost({ sleep: noWait }) });
     expect(await screen.findByText('An error occurred')).toBeTruthy();
     expect(screen.queryByText(/Zoom could not be reached/)).toBeNull();
   });
 
-  it('outside Zoom (the SDK refuses to configure) shows An error occurred and calls nothing', async () => {
-    fake.config.mockRejectedValue(new Error('The Zoom Apps SDK is not supported by this browser'));
+  it('retries a 5xx after 250, 500, 1000 ... ms and stops after the 16 s wait, as Webex does', async () => {
+    vi.useFakeTimers();
+    const start = Date.now();
+    const at: number[] = [];
+    mockApi({ 'POST /api/zoom/context': () => (at.push(Date.now() - start), { status: 503, body: { code: 'DATABASE_UNAVAILABLE', message: 'down' } }) });
+    const result = zoomSignIn(sdk(), noToken());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await result).toEqual({ outcome: 'error', message: 'An error occurred' });
+    expect(at.slice(1).map((t, i) => t - at[i]!)).toEqual([250, 500, 1000, 2000, 4000, 8000, 16000]);
+    // configured once; a fresh app context for every attempt (it expires within minutes)
+    expect(fake.config).toHaveBeenCalledTimes(1);
+    expect(fake.getAppContext).toHaveBeenCalledTimes(8);
+  });
+
+  it('signs in when the server answers on a later attempt (no answer at first)', async () => {
+    vi.useFakeTimers();
+    let attempts = 0;
+    vi.stubGlobal('fetch', vi.fn(async () => {
+      attempts++;
+      if (attempts < 3) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify({ token: makeToken(), role: 'owner' }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }));
+    const result = zoomSignIn(sdk(), noToken());
+    await vi.advanceTimersByTimeAsync(249);
+    expect(attempts).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(attempts).toBe(2);
+    await vi.advanceTimersByTimeAsync(500);
+    expect((await result).outcome).toBe('token');
+  });
+
+  it('retries when the SDK is not ready yet (getAppContext fails) and signs in once it is', async () => {
+    vi.useFakeTimers();
+    fake.getAppContext.mockRejectedValueOnce(new Error('not ready')).mockRejectedValueOnce(new Error('not ready'));
+    mockApi({ 'POST /api/zoom/context': { body: { token: makeToken(), role: 'owner' } } });
+    const result = zoomSignIn(sdk(), noToken());
+    await vi.advanceTimersByTimeAsync(750);
+    expect((await result).outcome).toBe('token');
+    expect(fake.getAppContext).toHaveBeenCalledTimes(3);
+  });
+
+  it("a 4xx stops retrying and shows the server's message", async () => {
+    vi.useFakeTimers();
+    const api = mockApi({ 'POST /api/zoom/context': { status: 401, body: { code: 'ZOOM_CONTEXT_EXPIRED', message: 'The Zoom app context has expired. Please reopen the app in Zoom.' } } });
+    const result = zoomSignIn(sdk(), noToken());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await result).toEqual({ outcome: 'error', message: 'The Zoom app context has expired. Please reopen the app in Zoom.' });
+    expect(api.calls).toHaveLength(1);
+  });
+
+  it('opened in a plain browser tab, says it runs inside Zoom and links to the browser console, without loading the SDK', async () => {
     const api = mockApi({});
-    renderConsole({ path: '/zoom/', host: zoomHost() });
-    expect(await screen.findByText('An error occurred')).toBeTruthy();
-    expect(fake.getAppContext).not.toHaveBeenCalled();
+    renderConsole({ path: '/zoom/', host: zoomHost({ outside: () => true }) });
+    expect(await screen.findByRole('heading', { name: 'This page runs inside Zoom' })).toBeTruthy();
+    expect(screen.getByText(/Open it from Apps in the Zoom desktop or mobile client/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(`${window.location.origin}/`);
+    expect(screen.queryByText('Sign-in failed')).toBeNull();
+    expect(fake.config).not.toHaveBeenCalled();
     expect(api.calls).toHaveLength(0);
   });
 

@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
-import { P12Signer } from '@signpdf/signer-p12';
+import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import type { SigField } from '../../contract/apps/document-signature';
 import type { SigningCertificate } from './signing-certificate';
+import { cadesDetached, type Timestamper } from './pades/cades';
 
 // The PDF work of Document Signature, on the server only: reading an upload, stamping the
-// customer's values into the original, the certificate of completion, and the PKCS#7 detached
+// customer's values into the original, the certificate of completion, and the PAdES baseline
 // signature over the byte range (what PDF readers show as "signed, unchanged since").
 
 export type PdfInfo = { pageCount: number; pages: { width: number; height: number }[] };
@@ -69,8 +70,36 @@ export type Certificate = {
   consentText: string;
   events: { time: string; description: string }[];
   originalSha256: string;
-  certificateSubject: string;
+  /** each signature the signer gave: drawn (PNG) or typed */
+  signatures: { label: string; png: Uint8Array | null; typed: string | null }[];
+  seal: SealStatement;
 };
+
+/** What the certificate page says about the seal itself (written before signing, so inside it). */
+export type SealStatement = {
+  subject: string;
+  owner: SigningCertificate['owner'];
+  /** the time-stamping authority asked for a token, or null with the reason there is none */
+  tsaUrl: string | null;
+  noTimestampReason: string | null;
+};
+
+const OWNER_TEXT: Record<SealStatement['owner'], string> = {
+  account: "the account's own certificate",
+  provider: "the platform's certificate",
+  development: 'a development certificate that no one trusts',
+};
+
+export function sealLines(s: SealStatement): string[] {
+  return [
+    `Sealed by ${s.subject} (${OWNER_TEXT[s.owner]}) with a PAdES baseline signature (ETSI.CAdES.detached, SHA-256) that covers every page, this certificate included.`,
+    s.tsaUrl
+      ? `Trusted time: the signature carries an RFC 3161 timestamp from ${s.tsaUrl} (PAdES B-T).`
+      : `No trusted timestamp (PAdES B-B): ${s.noTimestampReason ?? 'no time-stamping authority is configured'}. The signing time is the server's clock.`,
+    'Validation data (the certificate chain and, where published, revocation lists) is added after signing as an incremental update (PAdES B-LT).',
+    'A PDF reader shows the signature as valid only while not one byte of the signed content has changed.',
+  ];
+}
 
 /** Fits text into a box: the largest size up to the box height that fits its width. */
 function fit(font: PDFFont, text: string, width: number, height: number): number {
@@ -130,7 +159,7 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
   return lines;
 }
 
-function certificatePage(doc: PDFDocument, fonts: { regular: PDFFont; bold: PDFFont }, c: Certificate, contentSha256: string): void {
+async function certificatePage(doc: PDFDocument, fonts: { regular: PDFFont; bold: PDFFont; script: PDFFont }, c: Certificate, contentSha256: string): Promise<void> {
   const width = 595.28;
   const height = 841.89;
   let page = doc.addPage([width, height]);
@@ -159,6 +188,26 @@ function certificatePage(doc: PDFDocument, fonts: { regular: PDFFont; bold: PDFF
   if (c.customerRef) line(`Customer reference: ${c.customerRef}`);
   line(`IP address: ${c.ip ?? 'unknown'}`);
   line(`User agent: ${c.userAgent ?? 'unknown'}`, { gap: 8 });
+  // each signature as the signer gave it, so the certificate shows what was signed with
+  for (const sig of c.signatures) {
+    const box = 48;
+    if (y - box < 60) {
+      page = doc.addPage([width, height]);
+      y = height - 60;
+    }
+    line(`${sig.label}:`);
+    if (sig.png) {
+      const image = await doc.embedPng(sig.png);
+      const scale = Math.min(220 / image.width, box / image.height);
+      page.drawImage(image, { x: left, y: y - image.height * scale + 8, width: image.width * scale, height: image.height * scale });
+      y -= box;
+    } else if (sig.typed) {
+      const text = winAnsi(sig.typed);
+      page.drawText(text, { x: left, y: y - 14, size: fit(fonts.script, text, 260, 24), font: fonts.script, color: rgb(0.05, 0.1, 0.3) });
+      y -= 30;
+    }
+  }
+  y -= 8;
   line('Consent given', { bold: true, size: 12 });
   line(c.consentText, { gap: 8 });
   line('Events (UTC)', { bold: true, size: 12 });
@@ -167,8 +216,25 @@ function certificatePage(doc: PDFDocument, fonts: { regular: PDFFont; bold: PDFF
   line('Integrity', { bold: true, size: 12 });
   line(`SHA-256 of the original document: ${c.originalSha256}`);
   line(`SHA-256 of the signed content (the document with the signer's values, before this certificate): ${contentSha256}`, { gap: 8 });
-  line(`This document is sealed with a digital signature by ${c.certificateSubject}. A PDF reader shows the signature as valid only while not one byte of the file has changed.`, { size: 9 });
+  line('Seal', { bold: true, size: 12 });
+  for (const l of sealLines(c.seal)) line(l, { size: 9 });
 }
+
+/** @signpdf hands us the bytes of the byte range; we answer with the CAdES signature. */
+class CadesSigner extends Signer {
+  constructor(
+    private readonly cert: SigningCertificate,
+    private readonly timestamper: Timestamper | undefined,
+  ) {
+    super();
+  }
+  override async sign(content: Buffer): Promise<Buffer> {
+    return cadesDetached(content, this.cert.signer, this.timestamper);
+  }
+}
+
+// room for the CMS: the chain, and a timestamp token with the TSA's own chain
+const SIGNATURE_BYTES = 24_576;
 
 export type SealResult = { sealed: Buffer; contentSha256: string };
 
@@ -176,15 +242,15 @@ export type SealResult = { sealed: Buffer; contentSha256: string };
  * Stamps the values into the original, appends the certificate of completion and signs the
  * whole. Always starts from the original bytes, so sealing again never stamps twice.
  */
-export async function sealPdf(original: Uint8Array, values: StampValue[], certificate: Certificate, cert: SigningCertificate, signingTime: Date): Promise<SealResult> {
+export async function sealPdf(original: Uint8Array, values: StampValue[], certificate: Certificate, cert: SigningCertificate, signingTime: Date, timestamper?: Timestamper): Promise<SealResult> {
   const doc = await PDFDocument.load(original, { updateMetadata: false });
   await stamp(doc, values);
   doc.setModificationDate(signingTime);
   const content = await doc.save({ useObjectStreams: false });
   const contentSha256 = sha256(content);
   const sealed = await PDFDocument.load(content, { updateMetadata: false });
-  const fonts = { regular: await sealed.embedFont(StandardFonts.Helvetica), bold: await sealed.embedFont(StandardFonts.HelveticaBold) };
-  certificatePage(sealed, fonts, certificate, contentSha256);
+  const fonts = { regular: await sealed.embedFont(StandardFonts.Helvetica), bold: await sealed.embedFont(StandardFonts.HelveticaBold), script: await sealed.embedFont(StandardFonts.TimesRomanItalic) };
+  await certificatePage(sealed, fonts, certificate, contentSha256);
   pdflibAddPlaceholder({
     pdfDoc: sealed,
     reason: `Signed by ${winAnsi(certificate.signerName)}`,
@@ -192,9 +258,10 @@ export async function sealPdf(original: Uint8Array, values: StampValue[], certif
     name: winAnsi(cert.subject),
     location: 'Switchboard',
     signingTime,
-    signatureLength: 16_384,
+    signatureLength: SIGNATURE_BYTES,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
   });
   const withPlaceholder = Buffer.from(await sealed.save({ useObjectStreams: false }));
-  const signed = await new SignPdf().sign(withPlaceholder, new P12Signer(cert.p12, { passphrase: cert.passphrase }), signingTime);
+  const signed = await new SignPdf().sign(withPlaceholder, new CadesSigner(cert, timestamper), signingTime);
   return { sealed: signed, contentSha256 };
 }

@@ -65,6 +65,9 @@ export function requestOf(r: RequestRow): SigRequest {
     declineReason: r.decline_reason,
     originalSha256: r.original_sha256,
     signedSha256: r.signed_sha256,
+    sealLevel: r.seal_level,
+    sealedBy: r.sealed_by,
+    timestampedAt: iso(r.timestamped_at),
   };
 }
 
@@ -141,7 +144,7 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     await assertAppUsable(trx, accountId, SIG_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     const settings = await sigSettings(trx, accountId);
     let version: VersionRow | undefined;
     if (body.version) {
@@ -383,8 +386,7 @@ export async function declineAsCustomer(deps: Deps, accountId: string, id: strin
  */
 export async function sealRequest(deps: Deps, accountId: string, id: string): Promise<SigRequest> {
   // the PDF and certificate libraries load on first use: the server starts without them
-  const [{ sealPdf }, { signingCertificate }] = await Promise.all([import('./pdf'), import('./signing-certificate')]);
-  const cert = signingCertificate(deps.config);
+  const [{ sealToPades }, { signingCertificate }, { accountSigningCertificate }] = await Promise.all([import('./seal'), import('./signing-certificate'), import('./account-certificates')]);
   const input = await deps.db.tenant(accountId, async (trx) => {
     const row = (await sql<RequestRow>`select * from sig_requests where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no signature request with this id.');
@@ -400,30 +402,38 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
     }
     const original = await versionFile(deps, trx, accountId, row.original_file_id);
     const events = (await taskEvents(trx, accountId, row.id)).map((e) => ({ time: e.time, description: e.description + (e.ip ? ` (IP ${e.ip})` : '') }));
-    return { row, ready: true as const, version, values, original, events };
+    const cert = (await accountSigningCertificate(deps, trx, accountId, deps.now())) ?? signingCertificate(deps.config);
+    return { row, ready: true as const, version, values, original, events, cert };
   });
   if (!input.ready) return requestOf(input.row);
-  const { row } = input;
+  const { row, cert } = input;
   const signingTime = deps.now();
-  const result = await sealPdf(
-    input.original,
-    input.values,
+  const signatures = input.values
+    .filter((v) => v.field.kind === 'signature' || v.field.kind === 'initials')
+    .map((v) => ({ label: v.field.label || (v.field.kind === 'initials' ? 'Initials' : 'Signature'), png: v.png ?? null, typed: v.png ? null : v.text ?? null }));
+  const result = await sealToPades(
+    deps,
     {
-      documentName: row.document_name,
-      version: row.version,
-      requestId: row.id,
-      signerName: row.signer_name,
-      phoneNumber: row.phone_number,
-      customerRef: row.customer_ref,
-      ip: row.signer_ip,
-      userAgent: row.signer_user_agent,
-      consentText: row.consent_text,
-      events: [...input.events, { time: signingTime.toISOString(), description: 'Sealed with the platform signing certificate' }],
-      originalSha256: crypto.createHash('sha256').update(input.original).digest('hex'),
-      certificateSubject: cert.subject,
+      original: input.original,
+      values: input.values,
+      signingTime,
+      signedAt: new Date(row.signed_at ?? signingTime),
+      certificate: {
+        documentName: row.document_name,
+        version: row.version,
+        requestId: row.id,
+        signerName: row.signer_name,
+        phoneNumber: row.phone_number,
+        customerRef: row.customer_ref,
+        ip: row.signer_ip,
+        userAgent: row.signer_user_agent,
+        consentText: row.consent_text,
+        events: [...input.events, { time: signingTime.toISOString(), description: `Sealed with the signing certificate of ${cert.subject}` }],
+        originalSha256: crypto.createHash('sha256').update(input.original).digest('hex'),
+        signatures,
+      },
     },
     cert,
-    signingTime,
   );
   const now = deps.now();
   const done = await deps.db.tenant(accountId, async (trx) => {
@@ -431,15 +441,27 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
     // another worker sealed it meanwhile: keep theirs
     if (current.status !== 'signed') return current;
     const file = await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'application/pdf', bytes: result.sealed });
+    const trusted = result.timestamp ? `, trusted time ${result.timestamp.time.toISOString()}` : result.timestampError ? ', no trusted time: the time-stamping authority did not answer' : '';
     const updated = await move(trx, accountId, current, now, {
       status: 'completed',
-      set: { completed_at: now, signed_file_id: file.id, signed_sha256: file.sha256, content_sha256: result.contentSha256, seal_attempts: current.seal_attempts + 1, seal_error: null },
+      set: {
+        completed_at: now,
+        signed_file_id: file.id,
+        signed_sha256: file.sha256,
+        content_sha256: result.contentSha256,
+        seal_attempts: current.seal_attempts + 1,
+        seal_error: null,
+        seal_level: result.level,
+        sealed_by: cert.subject,
+        signing_certificate_id: cert.certificateId ?? null,
+        timestamped_at: result.timestamp?.time ?? null,
+      },
       event: 'completed',
-      description: `Sealed: certificate of completion added and the PDF signed (SHA-256 ${file.sha256.slice(0, 16)}…)`,
+      description: `Sealed (PAdES ${result.level}${trusted}): certificate of completion added and the PDF signed by ${cert.subject} (SHA-256 ${file.sha256.slice(0, 16)}…)`,
       webhook: 'document.completed',
       caller: null,
     });
-    await audit(trx, accountId, null, { namespace: SIG_APP, description: `Sealed ${row.document_name} signed by ${row.signer_name}`, event: 'document.completed', at: now });
+    await audit(trx, accountId, null, { namespace: SIG_APP, description: `Sealed ${row.document_name} signed by ${row.signer_name} (PAdES ${result.level})`, event: 'document.completed', at: now });
     return updated;
   });
   return requestOf(done);

@@ -3,15 +3,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import forge from 'node-forge';
 import type { Config } from '../../config';
+import type { CmsSigner } from './pades/cades';
+import { readPkcs12 } from './pades/key-material';
+import { buildChain } from './pades/chain';
 
-// The platform's signing certificate, which seals every completed document. In production it is
-// a PKCS#12 file the operator provides (SIGNING_CERT_P12, with SIGNING_CERT_PASSPHRASE); a seal
-// made with a throwaway certificate would be worthless, so production refuses to seal without
-// one. In development a self-signed certificate is generated once and kept in DATA_DIR, so the
-// seals of one machine stay verifiable against one certificate across restarts; where DATA_DIR
-// cannot be written (tests) it lives for the process.
+// The provider's signing certificate, which seals every completed document of an account that
+// has not uploaded its own. In production it is a PKCS#12 file the operator provides
+// (SIGNING_CERT_P12, with SIGNING_CERT_PASSPHRASE); a seal made with a throwaway certificate
+// would be worthless, so production refuses to seal without one. In development (and tests that
+// configure none) a self-signed certificate is generated once and kept in DATA_DIR, so the seals
+// of one machine stay verifiable against one certificate across restarts; where DATA_DIR cannot
+// be written (tests) it lives for the process.
 
-export type SigningCertificate = { p12: Buffer; passphrase: string; subject: string };
+/** Who seals: the CMS signer, the name shown, and whose certificate it is. */
+export type SigningCertificate = { signer: CmsSigner; subject: string; owner: 'provider' | 'development' | 'account'; certificateId?: string };
 
 const DEV_FILE = 'signing-certificate.p12';
 const DEV_PASSPHRASE = 'switchboard-development';
@@ -44,24 +49,31 @@ export function generateSelfSigned(commonName: string, passphrase: string): Buff
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
 }
 
-function subjectOf(p12: Buffer, passphrase: string): string {
-  const parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))), passphrase);
-  const bags = parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
-  const cert = bags[0]?.cert;
-  if (!cert) throw new SigningNotConfiguredError('SIGNING_CERT_P12 holds no certificate.');
-  return String(cert.subject.getField('CN')?.value ?? 'Switchboard');
+/** The common name of a certificate, for the certificate page and the console. */
+export function commonName(x509: crypto.X509Certificate): string {
+  return x509.subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3) ?? x509.subject.replace(/\n/g, ', ');
 }
 
-/** The certificate to seal with (read once per process). */
+function fromPkcs12(p12: Buffer, passphrase: string, owner: SigningCertificate['owner']): SigningCertificate {
+  const { key, certificate, others } = readPkcs12(p12, passphrase);
+  let chain = others;
+  try {
+    chain = buildChain(certificate, others, new Date());
+  } catch {
+    // a self-signed development certificate, or an operator file without its full chain:
+    // the seal carries what the file holds
+  }
+  return { signer: { key, certificate, chain }, subject: commonName(certificate.x509), owner };
+}
+
+/** The provider's certificate (read once per process). */
 export function signingCertificate(config: Pick<Config, 'env' | 'dataDir' | 'raw'>): SigningCertificate {
   const file = config.raw.SIGNING_CERT_P12;
   const key = `${config.env}:${config.dataDir}:${file ?? ''}`;
   if (cached?.key === key) return cached.cert;
   let cert: SigningCertificate;
   if (file) {
-    const passphrase = config.raw.SIGNING_CERT_PASSPHRASE ?? '';
-    const p12 = fs.readFileSync(file);
-    cert = { p12, passphrase, subject: subjectOf(p12, passphrase) };
+    cert = fromPkcs12(fs.readFileSync(file), config.raw.SIGNING_CERT_PASSPHRASE ?? '', 'provider');
   } else if (config.env === 'production') {
     throw new SigningNotConfiguredError('No signing certificate: set SIGNING_CERT_P12 (a PKCS#12 file) and SIGNING_CERT_PASSPHRASE.');
   } else {
@@ -77,7 +89,7 @@ export function signingCertificate(config: Pick<Config, 'env' | 'dataDir' | 'raw
         // DATA_DIR not writable (tests): this process keeps it in memory
       }
     }
-    cert = { p12, passphrase: DEV_PASSPHRASE, subject: subjectOf(p12, DEV_PASSPHRASE) };
+    cert = fromPkcs12(p12, DEV_PASSPHRASE, 'development');
   }
   cached = { key, cert };
   return cert;

@@ -291,7 +291,7 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
     }
     if (body.customerRef && hidden.has('customerRef')) prefill.customerRef ??= body.customerRef;
     await assertAppUsable(trx, accountId, EFORM_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     const settings = await eformSettings(trx, accountId);
     const expiresAt = new Date(now.getTime() + settings.linkValidityDays * 86_400_000);
     const row = (

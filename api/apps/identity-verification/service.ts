@@ -190,7 +190,7 @@ async function trySend(deps: IdvDeps, accountId: string, phone: string, text: st
 export async function startSession(deps: IdvDeps, accountId: string, body: IdvStartBody, caller: Caller): Promise<IdvSession> {
   const now = deps.now();
   const prepared = await deps.db.tenant(accountId, async (trx) => {
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     const row = (
       await sql<SessionRow>`insert into idv_sessions (account_id, phone_number, customer_ref, agent, status, expected_name, expected_date_of_birth, created_at)
         values (${accountId}, ${body.phoneNumber}, ${body.customerRef}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'created',

@@ -122,7 +122,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
   const phone = body.phoneNumber;
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     await assertAppUsable(trx, accountId, OTP_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     const settings = await otpSettings(trx, accountId);
     // serialise sends to one number so the limit below cannot be raced past
     await sql`select pg_advisory_xact_lock(hashtext(${`${accountId}:${phone}`}))`.execute(trx);

@@ -200,7 +200,7 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     await assertAppUsable(trx, accountId, PASSKEYS_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     if (kind === 'verification' && (await activeCredentials(trx, accountId, body.customerRef)).length === 0) {
       throw new ApiError(409, 'NO_PASSKEY', `Customer ${body.customerRef} has no passkey. Enroll a passkey first.`);
     }

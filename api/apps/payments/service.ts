@@ -137,7 +137,7 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
   const { stripe } = await requireConnect(deps.config);
   const { connection, settings } = await deps.db.tenant(accountId, async (trx) => {
     await assertAppUsable(trx, accountId, PAYMENTS_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production');
+    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     return { connection: await requireConnection(trx, accountId), settings: await paymentsSettings(trx, accountId) };
   });
   const stripeAccount = connection.stripe_account_id;

@@ -3,6 +3,8 @@ import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import { ApiError } from '../../http/errors';
 import { sendSms } from '../../integrations/twilio';
+import { admitSend, checkDestination, heldError, smsAccountState, type SmsProvider } from '../../sms-guard/service';
+import { classifyNumber } from '../../sms-guard/classify';
 import { DEV_OUTBOX_PROVIDER } from '../../contract/sms';
 import type { Placeholder, SmsTemplate } from '../../contract/platform';
 
@@ -13,29 +15,49 @@ export type TemplateDef = { key: string; label: string; defaultBody: string; pla
 
 export const SMS_NOT_CONFIGURED_MESSAGE = 'No SMS provider is connected. Connect one under Settings > SMS Configuration.';
 
-export async function smsProviderOf(trx: Trx, accountId: string): Promise<'twilio' | typeof DEV_OUTBOX_PROVIDER | null> {
-  const row = await trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst();
-  return row?.provider ?? null;
+/**
+ * 409 SMS_NOT_CONFIGURED unless a provider usable in this environment is connected. Given the
+ * destination, also the fraud guard's checks that need no counting (number type, country, a held
+ * range), so an app refuses before it writes anything: 422 NUMBER_TYPE_NOT_ALLOWED,
+ * 403 COUNTRY_NOT_ALLOWED, 429 SMS_PUMPING_SUSPECTED.
+ */
+export async function assertSmsConfigured(trx: Trx, accountId: string, production: boolean, to?: string, now = new Date()): Promise<'twilio' | typeof DEV_OUTBOX_PROVIDER> {
+  const state = await smsAccountState(trx, accountId, to ? (classifyNumber(to)?.prefix ?? null) : null, now);
+  const provider = usableProvider(state.provider, production);
+  if (to) checkDestination(state, to, now);
+  return provider;
 }
 
-/** 409 SMS_NOT_CONFIGURED unless a provider usable in this environment is connected. */
-export async function assertSmsConfigured(trx: Trx, accountId: string, production: boolean): Promise<'twilio' | typeof DEV_OUTBOX_PROVIDER> {
-  const provider = await smsProviderOf(trx, accountId);
+function usableProvider(provider: SmsProvider | null, production: boolean): SmsProvider {
   if (!provider || (provider === DEV_OUTBOX_PROVIDER && production)) throw new ApiError(409, 'SMS_NOT_CONFIGURED', SMS_NOT_CONFIGURED_MESSAGE);
   return provider;
 }
 
-/** Sends one SMS (outside any transaction: a slow provider must not hold a connection). */
+/**
+ * Sends one SMS: the one door every app's messages go through. One transaction reads the
+ * provider, its credentials and the guard's settings, checks the destination, counts the send by
+ * the pumping rules (a range that trips them is held: this send is not made) and, for the
+ * development outbox, stores the message. Twilio is called after it commits: a slow provider must
+ * not hold a connection.
+ */
 export async function sendAccountSms(deps: Pick<Deps, 'db' | 'config' | 'now'>, accountId: string, to: string, body: string): Promise<{ provider: string; id: string }> {
-  const provider = await deps.db.tenant(accountId, (trx) => assertSmsConfigured(trx, accountId, deps.config.env === 'production'));
-  if (provider === DEV_OUTBOX_PROVIDER) {
-    const row = await deps.db.tenant(accountId, (trx) =>
-      trx.insertInto('dev_sms_outbox').values({ account_id: accountId, to_number: to, body, created_at: deps.now() }).returning('id').executeTakeFirstOrThrow(),
-    );
-    return { provider, id: row.id };
-  }
-  const sent = await sendSms(deps, accountId, to, body);
-  return { provider, id: sent.sid };
+  const now = deps.now();
+  const admitted = await deps.db.tenant(accountId, async (trx) => {
+    const state = await smsAccountState(trx, accountId, classifyNumber(to)?.prefix ?? null, now);
+    const provider = usableProvider(state.provider, deps.config.env === 'production');
+    const number = checkDestination(state, to, now);
+    const verdict = state.pumpingGuard ? await admitSend(trx, accountId, number, to, state.rules, now) : { held: null };
+    if (verdict.held) return { held: verdict.held, prefix: number.prefix } as const;
+    if (provider === DEV_OUTBOX_PROVIDER) {
+      const row = await trx.insertInto('dev_sms_outbox').values({ account_id: accountId, to_number: to, body, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      return { held: null, provider, id: row.id } as const;
+    }
+    return { held: null, provider, settings: { account_sid: state.accountSid, auth_token_enc: state.authTokenEnc, phone_number: state.senderNumber } } as const;
+  });
+  if (admitted.held) throw heldError(admitted.prefix, admitted.held, now);
+  if (!('settings' in admitted)) return { provider: admitted.provider, id: admitted.id };
+  const sent = await sendSms(deps, accountId, to, body, admitted.settings);
+  return { provider: admitted.provider, id: sent.sid };
 }
 
 /** {{name}} placeholders, filled; unknown names stay as typed (templates are validated on save). */

@@ -158,6 +158,8 @@ export type SigSendBody = v.InferOutput<typeof SigSendBodySchema>;
 export const SigIdParamSchema = v.object({ id: v.pipe(v.string(), v.uuid('id is not a signature request id')) });
 export const SigAgentBodySchema = v.object({ agent: optionalText('agent', 200) });
 
+export const SIG_SEAL_LEVELS = ['B-B', 'B-T', 'B-LT'] as const;
+
 /** A signature request as /api/v1 and the console answer it. */
 export const SigRequestSchema = v.object({
   id: v.string(),
@@ -180,6 +182,12 @@ export const SigRequestSchema = v.object({
   /** SHA-256 (hex) of the original PDF and, once completed, of the sealed PDF */
   originalSha256: v.string(),
   signedSha256: v.nullable(v.string()),
+  /** once sealed: the PAdES baseline level (B-B, B-T with a trusted timestamp, B-LT with validation data) */
+  sealLevel: v.nullable(v.picklist(SIG_SEAL_LEVELS)),
+  /** once sealed: the signing certificate's name */
+  sealedBy: v.nullable(v.string()),
+  /** the trusted time of the seal (from the time-stamping authority), when it has one */
+  timestampedAt: v.nullable(v.string()),
 });
 export type SigRequest = v.InferOutput<typeof SigRequestSchema>;
 
@@ -224,3 +232,61 @@ export const SIG_ACTIONS: AppAction[] = [
 
 /** The customer page's form (urlencoded): what the server reads from it. */
 export const SIG_CUSTOMER_FIELD_PREFIX = 'field_';
+
+// ---------------------------------------------------------------- signing certificates (PAdES)
+
+/** Largest PKCS#12 or PEM upload (a key and a chain are a few KB). */
+export const SIG_MAX_CERTIFICATE_BYTES = 64 * 1024;
+
+const activeFrom = v.optional(v.nullable(v.pipe(v.string('activeFrom must be a date and time'), v.isoTimestamp('activeFrom must be an ISO date and time, e.g. 2026-12-01T00:00:00Z'))));
+
+/** An admin uploads the account's own certificate: a PKCS#12 file (base64) with its password, or PEM text. */
+export const SigCertificateUploadSchema = v.variant('format', [
+  v.object({
+    format: v.literal('pkcs12'),
+    /** the .p12 / .pfx file, base64 */
+    file: v.pipe(v.string('file must be the PKCS#12 file in base64'), v.minLength(1, 'Choose a .p12 or .pfx file'), v.maxLength(Math.ceil((SIG_MAX_CERTIFICATE_BYTES * 4) / 3) + 4, 'The file is larger than 64 KB'), v.base64('file must be base64')),
+    password: v.pipe(v.string('password must be text'), v.maxLength(500, 'password has at most 500 characters')),
+    /** when it takes over from the current certificate (default: now) */
+    activeFrom,
+  }),
+  v.object({
+    format: v.literal('pem'),
+    /** the private key (PKCS#8, optionally encrypted) and the certificates, leaf first */
+    pem: v.pipe(v.string('pem must be text'), v.minLength(1, 'Paste the private key and the certificates'), v.maxLength(SIG_MAX_CERTIFICATE_BYTES, 'The PEM text is larger than 64 KB')),
+    password: v.optional(v.pipe(v.string('password must be text'), v.maxLength(500, 'password has at most 500 characters')), ''),
+    activeFrom,
+  }),
+], 'format must be pkcs12 or pem');
+export type SigCertificateUpload = v.InferOutput<typeof SigCertificateUploadSchema>;
+
+export const SIG_CERTIFICATE_STATES = ['active', 'scheduled', 'previous', 'expired'] as const;
+
+/** An uploaded certificate as the console sees it: never the key, never the password. */
+export const SigCertificateSchema = v.object({
+  id: v.string(),
+  subject: v.string(),
+  issuer: v.string(),
+  serial: v.string(),
+  /** SHA-256 of the certificate, hex with colons */
+  fingerprint: v.string(),
+  keyType: v.string(),
+  notBefore: v.string(),
+  notAfter: v.string(),
+  activeFrom: v.string(),
+  uploadedBy: v.string(),
+  uploadedAt: v.string(),
+  /** active: seals now; scheduled: takes over at activeFrom; previous: replaced, kept until it expires or is removed */
+  state: v.picklist(SIG_CERTIFICATE_STATES),
+});
+export type SigCertificate = v.InferOutput<typeof SigCertificateSchema>;
+
+/** Document Signature > Configuration > Signing: the account's certificates and what seals without them. */
+export const SigSigningSchema = v.object({
+  certificates: v.array(SigCertificateSchema),
+  /** the certificate that seals when the account has none active */
+  providerCertificate: v.object({ subject: v.string(), development: v.boolean() }),
+  /** the provider's time-stamping authority, or null: seals are then PAdES B-B */
+  timestampAuthority: v.nullable(v.string()),
+});
+export type SigSigning = v.InferOutput<typeof SigSigningSchema>;

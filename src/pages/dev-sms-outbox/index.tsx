@@ -1,15 +1,15 @@
-import { useEffect } from 'react';
 import { Link } from 'wouter';
 import type { DevSmsMessage } from '../../../api/contract/platform';
 import { ApiError, errorMessage } from '../../api/client';
 import { useQuery } from '../../api/hooks';
+import { useLiveChanges } from '../../api/live';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState } from '../../ui/Card';
 import { LoadingPanel } from '../../ui/Spinner';
 import { formatDate, formatDateTime } from '../../ui/format';
 
-/** How often the list looks for new messages while it is open. */
-export const OUTBOX_REFRESH_MS = 3000;
+/** How often the list looks for new messages when the live stream cannot be opened. */
+export const OUTBOX_FALLBACK_MS = 5000;
 
 /**
  * The development SMS outbox: outside production, the messages the apps "sent" through the
@@ -18,10 +18,8 @@ export const OUTBOX_REFRESH_MS = 3000;
 export default function DevSmsOutbox() {
   const outbox = useQuery('dev-sms-outbox', (a, signal) => a.get<DevSmsMessage[]>('/dev/sms-outbox', { signal }));
   const { reload } = outbox;
-  useEffect(() => {
-    const timer = setInterval(reload, OUTBOX_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [reload]);
+  // a new message shows at once (the live stream says so)
+  useLiveChanges((c) => c.kind === 'outbox', reload, OUTBOX_FALLBACK_MS);
 
   const unavailable = outbox.error instanceof ApiError && outbox.error.status === 404;
   return (

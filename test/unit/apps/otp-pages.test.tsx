@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OTP_ACTIONS, OTP_TEMPLATES } from '../../../api/contract/apps/one-time-passcode';
 import type { ActionResult, DashboardAnswer, SmsContentAnswer, TaskDetail, TaskRow } from '../../../api/contract/platform';
-import { here, makeBootstrap, renderSignedIn } from '../helpers';
+import { here, liveStream, makeBootstrap, renderSignedIn } from '../helpers';
 
 // uPlot draws on a canvas, which happy-dom lacks; the chart's own module is replaced by its title
 vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
@@ -101,22 +101,34 @@ describe('One-Time Passcode dashboard', () => {
     expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/check`)!.body)).toEqual({ input: { code: '123456' }, taskId: ID });
   });
 
-  it('follows a pending passcode until its status changes', async () => {
+  it('follows a pending passcode as the live stream announces its change, without polling', async () => {
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent', task: {} };
     let status: ActionResult = sent;
-    renderSignedIn(`/${APP}`, makeBootstrap(), {
+    const live = liveStream();
+    const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), {
       [`GET /api/${APP}/dashboard`]: { body: dashboard() },
       [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
       [`POST /api/${APP}/actions/send`]: { status: 201, body: sent },
       [`GET /api/${APP}/tasks/${ID}/status`]: () => ({ body: status }),
+      'GET /api/live': live.route,
     });
     const send = await screen.findByRole('form', { name: 'Send passcode' });
     fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
     fireEvent.click(within(send).getByRole('button', { name: 'Send passcode' }));
     await screen.findByRole('form', { name: 'Check code' });
+    await new Promise((r) => setTimeout(r, 300));
+    const statusReads = () => calls.filter((c) => c.path === `/api/${APP}/tasks/${ID}/status`).length;
+    const before = statusReads();
     status = { ...sent, status: 'expired', message: 'The passcode expired' };
-    await waitFor(() => expect(screen.getByTestId('action-status').textContent).toContain('The passcode expired'), { timeout: 6000 });
+    // another task's change is none of this panel's business
+    live.send({ id: 8, kind: 'task', app: APP, ref: '00000000-0000-4000-8000-000000000000' }, '8');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(statusReads()).toBe(before);
+    live.send({ id: 9, kind: 'task', app: APP, ref: ID }, '9');
+    await waitFor(() => expect(screen.getByTestId('action-status').textContent).toContain('The passcode expired'));
+    expect(statusReads()).toBe(before + 1);
     expect(screen.queryByRole('form', { name: 'Check code' })).toBeNull();
+    expect(live.requests()).toBe(1);
   });
 });
 

@@ -3,16 +3,19 @@ import type { AppId } from '../../../../api/contract/apps';
 import type { ActionResult, AppAction } from '../../../../api/contract/platform';
 import { E164_PATTERN, E164_MESSAGE } from '../../../../api/contract/sms';
 import { errorMessage, type Api } from '../../../api/client';
+import { useLiveChanges } from '../../../api/live';
 import { Button } from '../../../ui/Button';
 import { TextField } from '../../../ui/Field';
 import { apiFields, type FieldErrors } from '../../settings/form-errors';
 import { StatusBadge } from './task-cells';
 
 // Runs an app's agent actions in order (for OTP: send a passcode, then check the code) and
-// watches the task's status until it ends. The same runner serves "Send to a customer" on the
-// dashboard and the Agent Preview in the desktop hosts; only the client (session) differs.
+// follows the task's status until it ends: the tab's live stream says when the task changed
+// (api/live), and only then is its status read. The same runner serves "Send to a customer" on
+// the dashboard and the Agent Preview in the desktop hosts; only the client (session) differs.
 
-export const POLL_MS = 2000;
+/** how often a pending task is re-read when the live stream cannot be opened at all */
+export const FALLBACK_POLL_MS = 5000;
 
 export const actionPath = (app: AppId, key: string) => `/${app}/actions/${encodeURIComponent(key)}`;
 /** where a running task's status is read while it is pending */
@@ -103,17 +106,19 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
   };
 
   // While the task is pending its status can change elsewhere (expiry, the customer, the API).
+  const taskId = result && pending ? result.taskId : null;
+  const follow = () => {
+    if (!taskId) return;
+    api.get<ActionResult>(taskStatusPath(app, taskId)).then(
+      (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message || current.open !== next.open) ? (onChangeRef.current?.(next), next) : current)),
+      () => {},
+    );
+  };
+  const live = useLiveChanges((c) => taskId !== null && c.kind === 'task' && c.ref === taskId, follow, taskId ? FALLBACK_POLL_MS : null);
+  // a change made before the stream was (back) up is read once it is
   useEffect(() => {
-    if (!result || !pending) return;
-    const taskId = result.taskId;
-    const timer = setInterval(() => {
-      api.get<ActionResult>(taskStatusPath(app, taskId)).then(
-        (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message || current.open !== next.open) ? (onChangeRef.current?.(next), next) : current)),
-        () => {},
-      );
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [api, app, result?.taskId, pending]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (live === 'live') follow();
+  }, [live, taskId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const run = (action: AppAction) => async (input: Record<string, string>) => {
     const body = { input, ...(action.needsTask && result ? { taskId: result.taskId } : {}) };

@@ -4,6 +4,8 @@ import type { AppDefinition } from '../../../../api/contract/apps';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
+import { useLiveChanges } from '../../../api/live';
+import { useCoalesced } from '../../../api/coalesce';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { Dialog } from '../../../ui/Dialog';
@@ -79,6 +81,7 @@ export function TaskFilters<F extends ActivityFilters>({ initial, statuses, onAp
 
 function TaskPanel({ app, taskId, columns, noun, onClose, actions, extra }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void; actions?: TaskActions; extra?: TaskExtra }) {
   const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) => a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }));
+  useLiveChanges((c) => c.kind === 'task' && c.ref === taskId, task.reload, null);
   return (
     <Dialog open onClose={onClose} title={`${noun} ${shortenId(taskId)}`} size="lg">
       <QueryState query={task}>
@@ -146,10 +149,12 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
   filters: ReactNode;
   /** the open task's panel, given a reload of the current page (after an action changed a row) */
   children?: (reloadPage: () => void) => ReactNode;
+  /** follow the app's task changes live: changed rows refresh in place, new ones wait behind "Show" */
+  live?: boolean;
 };
 
 /** A list of tasks in keyset pages: filters, the table, the pager (with the count of the first page) and its CSV export. */
-export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children }: KeysetListProps<Row, Page, Answer>) {
+export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children, live }: KeysetListProps<Row, Page, Answer>) {
   const api = useApi();
   const filterKey = JSON.stringify(query);
   const filtered = Object.keys(query).length > 0;
@@ -157,7 +162,8 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
   const [paging, setPaging] = useState<{ filterKey: string; keys: (string | null)[] }>({ filterKey, keys: [null] });
   const keys = paging.filterKey === filterKey ? paging.keys : [null];
   const key = keys[keys.length - 1] ?? null;
-  const page = useQuery(`${app.id}:${path}:${filterKey}:${key ?? ''}`, (a, signal) =>
+  const pageKey = `${app.id}:${path}:${filterKey}:${key ?? ''}`;
+  const page = useQuery(pageKey, (a, signal) =>
     a.getWithHeaders<Answer>(`/${app.id}/${path}`, { signal, query: { ...query, lastKey: key ?? undefined } }).then(({ data, headers }) => ({
       ...pageOf(data),
       // the API counts on the first page only (deeper pages stay one index range scan)
@@ -171,6 +177,40 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
   useEffect(() => {
     if (count !== undefined) setTotal({ filterKey, count });
   }, [count, filterKey]);
+
+  // Live: a re-read of the page shows changed rows where they are, briefly highlighted; rows that
+  // are new stay out of the table (they would push down the row being read) until "Show" is chosen.
+  const [shown, setShown] = useState<{ pageKey: string; rows: Map<string, string> } | null>(null);
+  const [flash, setFlash] = useState<Set<string>>(new Set());
+  const rows = page.data?.rows;
+  useEffect(() => {
+    if (!rows) return;
+    const current = shown?.pageKey === pageKey ? shown : null;
+    // an empty page has no row to push down: what arrives shows at once
+    if (!current || current.rows.size === 0) {
+      setShown({ pageKey, rows: new Map(rows.map((r) => [r.id, JSON.stringify(r)])) });
+      return;
+    }
+    const changed = rows.filter((r) => current.rows.has(r.id) && current.rows.get(r.id) !== JSON.stringify(r));
+    if (!changed.length) return;
+    setShown({ pageKey, rows: new Map([...current.rows, ...changed.map((r) => [r.id, JSON.stringify(r)] as const)]) });
+    setFlash(new Set(changed.map((r) => r.id)));
+  }, [rows, pageKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (!flash.size) return;
+    const timer = setTimeout(() => setFlash(new Set()), 3000);
+    return () => clearTimeout(timer);
+  }, [flash]);
+  const known = shown?.pageKey === pageKey ? shown.rows : null;
+  const visible = live && known ? rows?.filter((r) => known.has(r.id)) : rows;
+  const waiting = live && known && rows ? rows.filter((r) => !known.has(r.id)) : [];
+  const showWaiting = () => {
+    if (!rows) return;
+    setShown({ pageKey, rows: new Map(rows.map((r) => [r.id, JSON.stringify(r)])) });
+    setFlash(new Set(waiting.map((r) => r.id)));
+  };
+  const refresh = useCoalesced(page.reload, 400);
+  useLiveChanges((c) => Boolean(live) && c.app === app.id && (c.kind === 'task' || c.kind === 'tasks'), refresh, live ? 60_000 : null);
 
   const exportCsv = async () => {
     try {
@@ -198,14 +238,24 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
             <Button onClick={page.reload}>Try again</Button>
           </div>
         ) : (
+          <>
+          {waiting.length > 0 && (
+            <p className="live-waiting" role="status">
+              <Button size="sm" variant="ghost" onClick={showWaiting}>
+                Show {waiting.length} new
+              </Button>
+            </p>
+          )}
           <Table
             caption={title}
             columns={columns(page.data)}
-            rows={page.data?.rows}
+            rows={visible}
             rowKey={(r) => r.id}
+            rowClassName={(r) => (flash.has(r.id) ? 'row-changed' : undefined)}
             loading={page.loading}
             empty={filtered ? `No ${title.toLowerCase()} match these filters` : `No ${title.toLowerCase()} yet`}
           />
+          </>
         )}
         <KeysetPager
           label={`${title} pages`}
@@ -254,6 +304,7 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
       path="tasks"
       query={filtersToQuery(filters)}
       pageOf={rowsPage}
+      live
       columns={() => tableColumns}
       filters={<TaskFilters key={search} initial={filters} statuses={statuses} none={NO_FILTERS} onApply={(f) => navigate(`${location}${filtersToSearch(f, search)}`)} />}
     >

@@ -4,6 +4,8 @@ import type { AppDefinition } from '../../../../api/contract/apps';
 import type { AppActionsAnswer, DashboardAnswer, KpiTile, TaskColumn } from '../../../../api/contract/platform';
 import { ACTIVITY_PATH } from '../../../../api/contract/results';
 import { useApi, useQuery } from '../../../api/hooks';
+import { useLiveChanges } from '../../../api/live';
+import { useCoalesced } from '../../../api/coalesce';
 import { Card, EmptyState } from '../../../ui/Card';
 import { QueryState } from '../../../ui/QueryState';
 import { LoadingPanel } from '../../../ui/Spinner';
@@ -89,6 +91,9 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
   const dashboard = useQuery(`${app.id}:dashboard:${days}`, (a, signal) => a.get<DashboardAnswer>(`/${app.id}/dashboard`, { signal, query: { days } }));
   const actions = useQuery(`${app.id}:actions`, (a, signal) => a.get<AppActionsAnswer>(`/${app.id}/actions`, { signal }));
   const activity = `/${ACTIVITY_PATH[app.id]}`;
+  // counters, chart and latest tasks follow the app's changes (a burst re-reads once)
+  const refresh = useCoalesced(dashboard.reload, 400);
+  useLiveChanges((c) => c.app === app.id && (c.kind === 'task' || c.kind === 'tasks' || c.kind === 'credits'), refresh, 60_000);
 
   const series = useMemo(
     () =>

@@ -10,6 +10,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
 import { toast } from '../../../ui/Toast';
 import { apiFields, check, type FieldErrors } from '../form-errors';
+import { FraudGuard } from './FraudGuard';
 
 type Provider = { id: 'twilio' | 'cisco' | 'zoom' | typeof DEV_OUTBOX_PROVIDER; title: string; logo: string; description: string; disabledReason?: string };
 
@@ -165,6 +166,7 @@ export default function SmsConfigurationSettings() {
           </div>
         )}
       </QueryState>
+      {query.data?.provider ? <FraudGuard /> : null}
       {editing ? (
         <TwilioDialog
           open

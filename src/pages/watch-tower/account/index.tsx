@@ -132,6 +132,11 @@ export default function WatchTowerAccount({ id }: { id: string }) {
           <p className="muted">
             <span title={detail.id}>{shortenId(detail.id)}</span> · {detail.platform} · created {formatDate(detail.createdAt)}
           </p>
+          {detail.smsHeldRanges > 0 ? (
+            <p className="notice notice-error" role="status">
+              Suspected SMS pumping: the fraud guard holds {detail.smsHeldRanges} number {detail.smsHeldRanges === 1 ? 'range' : 'ranges'} of this account.
+            </p>
+          ) : null}
         </div>
         <Button variant="primary" onClick={startGhost} successLabel="Entering ghost mode…">
           Ghost Mode

@@ -17,7 +17,23 @@ function activeApps(account: WatchTowerAccount) {
 }
 
 const columns: Column<WatchTowerAccount>[] = [
-  { key: 'name', header: 'Account', render: (a) => <Link href={`/accounts/${a.id}`}>{a.name}</Link> },
+  {
+    key: 'name',
+    header: 'Account',
+    render: (a) => (
+      <>
+        <Link href={`/accounts/${a.id}`}>{a.name}</Link>
+        {a.smsHeldRanges > 0 ? (
+          <>
+            {' '}
+            <span className="badge badge-danger" title="The SMS fraud guard holds number ranges of this account (suspected SMS pumping)">
+              SMS held: {a.smsHeldRanges}
+            </span>
+          </>
+        ) : null}
+      </>
+    ),
+  },
   {
     key: 'apps',
     header: 'Active apps',

@@ -2,9 +2,9 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { errorText } from '../http/error-text';
 import { MAX_LOOKUP_CUSTOMERS, type CustomerLookupSettings, type LookupCustomer } from '../contract/customer-lookup';
-import { compileGjsonPath, gjsonFind, renderTemplate } from './gjson';
-import { parseRawJson, type JsonNode } from './raw-json';
-import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
+import { compileGjsonPath, gjsonFind, renderTemplate } from '../integrations/gjson';
+import { parseRawJson, type JsonNode } from '../integrations/raw-json';
+import { OutboundError, outboundFetch, outboundPolicy } from '../integrations/outbound';
 
 // Calls an account's own customer API with a caller's phone number and turns its answer into
 // customers (id, title, description) with the configured GJSON paths and templates.

@@ -1,18 +1,7 @@
-import { Hono } from 'hono';
 import { sql } from 'kysely';
-import type { AppEnv } from '../auth/context';
-import { requireRole } from '../auth/guards';
-import {
-  AUDIT_COUNT_HEADER,
-  AUDIT_LAST_KEY_HEADER,
-  AUDIT_PAGE_SIZE,
-  AuditExportQuerySchema,
-  AuditQuerySchema,
-  type AuditEntry,
-} from '../contract/audit-log';
+import type { AuditEntry } from '../contract/audit-log';
 import type { Database, Trx } from '../db/index';
-import { validate } from '../http/validate';
-import { zonedDateTime, zonedFormatter } from '../http/zoned-time';
+import type { Deps } from '../deps';
 
 // Newest first, paged by key: (ts, id) of the last row seen. With the index
 // (account_id, ts desc, id desc) page N is one index range scan, as cheap as page 1, and rows
@@ -32,7 +21,7 @@ type Row = {
 /** Microsecond timestamps: a JS Date keeps milliseconds, which would make keys ambiguous. */
 const keyOf = (row: Row) => `${row.key_ts}_${row.id}`;
 
-function parseKey(key: string | undefined): { ts: string; id: number } | null {
+export function parseKey(key: string | undefined): { ts: string; id: number } | null {
   if (!key) return null;
   const at = key.lastIndexOf('_');
   return { ts: key.slice(0, at), id: Number(key.slice(at + 1)) };
@@ -64,9 +53,9 @@ const entryOf = (row: Row): AuditEntry => ({
 /** Shown where an entry has no admin: the provider made the change. */
 export const PROVIDER_ACTOR = 'Provider';
 
-const EXPORT_BATCH = 5000;
+export const EXPORT_BATCH = 5000;
 
-type CsvBatch = { text: string; rows: number; lastKey: string | null };
+export type CsvBatch = { text: string; rows: number; lastKey: string | null };
 
 const FORMULA_START = new Set(['-', '=', '+', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -93,7 +82,7 @@ function isoMicros(us: number): string {
  * The next EXPORT_BATCH entries as CSV lines. The timestamp comes as microseconds (a number, not a
  * Date the driver would parse), and the lines are built into one string per batch.
  */
-async function csvBatch(db: Database, accountId: string, after: { ts: string; id: number } | null, format: (date: Date) => string): Promise<CsvBatch> {
+export async function csvBatch(db: Database, accountId: string, after: { ts: string; id: number } | null, format: (date: Date) => string): Promise<CsvBatch> {
   const rows = await db.tenant(accountId, async (trx) =>
     (await sql<{ id: number; us: number; admin_first_name: string | null; admin_last_name: string | null; namespace: string; description: string; event: string }>`
       select id, (extract(epoch from ts) * 1000000)::bigint as us, admin_first_name, admin_last_name, namespace, description, event
@@ -123,66 +112,14 @@ async function csvBatch(db: Database, accountId: string, after: { ts: string; id
   return batch;
 }
 
-export const auditLogRoutes = new Hono<AppEnv>()
-  .get('/audit-log', requireRole('admin'), validate('query', AuditQuerySchema), async (c) => {
-    const { lastKey, limit = AUDIT_PAGE_SIZE } = c.req.valid('query');
-    const { accountId } = c.var.session;
-    const { db } = c.var.deps;
-    // the page and the total in one transaction (one round trip each, no second BEGIN/COMMIT)
-    const [rows, count] = await db.tenant(accountId, async (trx) => [
-      await page(trx, accountId, parseKey(lastKey), limit + 1),
-      await trx.selectFrom('audit_counts').select('count').where('account_id', '=', accountId).executeTakeFirst(),
-    ] as const);
-    const more = rows.length > limit;
-    const shown = more ? rows.slice(0, limit) : rows;
-    c.header(AUDIT_COUNT_HEADER, String(count?.count ?? 0));
-    c.header('access-control-expose-headers', `${AUDIT_COUNT_HEADER}, ${AUDIT_LAST_KEY_HEADER}`);
-    if (more) c.header(AUDIT_LAST_KEY_HEADER, keyOf(shown[shown.length - 1]!));
-    return c.json(shown.map(entryOf));
-  })
-
-  /** The whole log as CSV, written as it is read, a batch at a time. */
-  .get('/audit-log/export', requireRole('admin'), validate('query', AuditExportQuerySchema), async (c) => {
-    const query = c.req.valid('query');
-    const timeZone = query.timezone ?? c.var.session.timeZone;
-    const { accountId } = c.var.session;
-    const { db, now, log } = c.var.deps;
-
-    const format = zonedFormatter(timeZone);
-    const encoder = new TextEncoder();
-    // Everything that can fail on the request's input happens before the first byte: the key is
-    // parsed and the first batch read here, so bad input is a 400 and not a CSV cut off mid-way.
-    let after = parseKey(query.lastKey);
-    let first: CsvBatch | null = await csvBatch(db, accountId, after, format);
-    let done = false;
-    // Pulled one batch at a time, only when the client has taken the previous one: a slow
-    // reader holds the export back instead of making the server buffer the whole log.
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(controller) {
-          try {
-            const header = first ? `${[`Date (${timeZone})`, 'Admin', 'Description', 'Event', 'Namespace'].map(csvCell).join(',')}\n` : '';
-            const batch = first ?? (await csvBatch(db, accountId, after, format));
-            first = null;
-            if (batch.rows < EXPORT_BATCH) done = true;
-            if (batch.lastKey) after = parseKey(batch.lastKey);
-            const text = header + batch.text;
-            if (text) controller.enqueue(encoder.encode(text));
-            if (done) controller.close();
-          } catch (err) {
-            log('audit log export failed', err);
-            controller.error(err);
-          }
-        },
-      },
-      { highWaterMark: 1 },
-    );
-    const day = zonedDateTime(now(), timeZone).slice(0, 10);
-    return new Response(body, {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="audit-log-${day}.csv"`,
-        'cache-control': 'no-store',
-      },
-    });
-  });
+/** One page of the log, newest first, with the account's total and the key of the next page. */
+export async function readAuditPage(deps: Deps, accountId: string, lastKey: string | undefined, limit: number): Promise<{ entries: AuditEntry[]; count: number; lastKey: string | null }> {
+  // the page and the total in one transaction (one round trip each, no second BEGIN/COMMIT)
+  const [rows, count] = await deps.db.tenant(accountId, async (trx) => [
+    await page(trx, accountId, parseKey(lastKey), limit + 1),
+    await trx.selectFrom('audit_counts').select('count').where('account_id', '=', accountId).executeTakeFirst(),
+  ] as const);
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  return { entries: shown.map(entryOf), count: Number(count?.count ?? 0), lastKey: more ? keyOf(shown[shown.length - 1]!) : null };
+}

@@ -1,21 +1,18 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../auth/context';
+import type { Session } from '../auth/context';
 import { audit } from '../audit';
-import { ApiError } from '../http/errors';
 import { endSession, issueSessionToken } from '../auth/sessions';
-
+import type { Deps } from '../deps';
+import { ApiError } from '../http/errors';
 
 /**
- * DELETE /ghost-mode ends a ghost session and answers the staff member's own token. Only a ghost
- * session can call it, and only while the staff member is still active provider staff. The ghost
- * session ends in the same transaction, so its token stops working and a second end (even a
- * concurrent one) is refused and mints nothing.
+ * Ends a ghost session and answers the staff member's own token. Only a ghost session can call
+ * it, and only while the staff member is still active provider staff. The ghost session ends in
+ * the same transaction, so its token stops working and a second end (even a concurrent one) is
+ * refused and mints nothing.
  */
-export const ghostModeRoutes = new Hono<AppEnv>().delete('/ghost-mode', async (c) => {
-  const session = c.var.session;
+export async function endGhostMode(deps: Deps, session: Session): Promise<{ token: string; accountId: string }> {
   if (!session.ghost || !session.staffId) throw new ApiError(409, 'NOT_IN_GHOST_MODE', 'This session is not in ghost mode.');
   const staffId = session.staffId;
-  const deps = c.var.deps;
   const token = await deps.db.system(async (trx) => {
     const admin = await trx
       .selectFrom('admins')
@@ -32,5 +29,5 @@ export const ghostModeRoutes = new Hono<AppEnv>().delete('/ghost-mode', async (c
     });
     return issueSessionToken(deps, admin, { trx });
   });
-  return c.json({ token, accountId: session.accountId });
-});
+  return { token, accountId: session.accountId };
+}

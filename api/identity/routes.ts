@@ -1,41 +1,22 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../auth/context';
-import type { Deps } from '../deps';
 import { validate } from '../http/validate';
 import { ApiError } from '../http/errors';
 import { OAuthCallbackBodySchema, SsoAuthorizeBodySchema, SsoCallbackBodySchema, type OAuthCallbackBody } from '../contract/sign-in';
 import type { TokenAnswer } from '../contract/session';
-import type { OidcClientSettings } from '../config';
-import { authorizationUrl, discover, finishAuthorization, type CallbackParams } from '../identity/oidc';
-import { consumeFlow, redirectUriFor, saveFlow } from '../identity/flows';
-import { assertNotRateLimited, clientAddress, recordFailure } from '../identity/rate-limit';
-import { emailDomain, resolveVerifiedEmail } from '../identity/resolve';
-import { resolveSsoAdmin, ssoClient, ssoForAccount, ssoForDomain, SSO_NOT_CONFIGURED_MESSAGE } from '../identity/sso';
+import { authorizationUrl, finishAuthorization, type CallbackParams } from './oidc';
+import { consumeFlow, redirectUriFor, saveFlow } from './flows';
+import { assertNotRateLimited, clientAddress, recordFailure } from './rate-limit';
+import { emailDomain, resolveVerifiedEmail } from './resolve';
+import { resolveSsoAdmin, ssoClient, ssoForAccount, ssoForDomain, SSO_NOT_CONFIGURED_MESSAGE } from './sso';
 import { issueSessionToken } from '../auth/sessions';
 import { issueAgentToken } from '../apps/platform/agent-sign-in';
+import { discoverOrFail, isSignInProvider, providerSettings, signInWithWebex, signInWithZoom, signOut, type SignInProvider } from './service';
+import { WebexAuthenticateBodySchema, ZoomContextBodySchema } from '../contract/hosts';
 
 // Every way into the console through an identity provider: Google-type (code posted back by the
 // sign-in page), Microsoft-type (our own callback), and single sign-on by e-mail domain.
-
-const SIGN_IN_PROVIDERS = ['google', 'azure'] as const;
-type SignInProvider = (typeof SIGN_IN_PROVIDERS)[number];
-const isSignInProvider = (p: string): p is SignInProvider => (SIGN_IN_PROVIDERS as readonly string[]).includes(p);
-
-async function discoverOrFail(deps: Deps, settings: OidcClientSettings) {
-  try {
-    return await discover(deps, settings);
-  } catch (err) {
-    deps.log(`OpenID Connect discovery failed for ${settings.issuer}`, err);
-    throw new ApiError(502, 'IDP_UNREACHABLE', 'The identity provider could not be reached. Please try again later.');
-  }
-}
-
-function providerSettings(deps: Deps, provider: SignInProvider): OidcClientSettings {
-  const settings = deps.config.signIn[provider];
-  if (!settings) throw new ApiError(404, 'PROVIDER_NOT_CONFIGURED', `Sign-in with ${provider === 'google' ? 'Google' : 'Microsoft'} is not configured on this server.`);
-  return settings;
-}
 
 /**
  * Runs a returning sign-in under the failure counters: refused early when the address (or, once
@@ -156,4 +137,20 @@ signInRoutes.post('/sso/oauth/callback', validate('json', SsoCallbackBodySchema)
     return 'admin' in entry ? issueSessionToken(deps, entry.admin) : issueAgentToken(deps, entry.agentOf, who.email);
   });
   return c.json({ token } satisfies TokenAnswer);
+});
+
+/** Public: the Zoom app signs in with its encrypted app context (no session yet). */
+export const zoomRoutes = new Hono<AppEnv>().post('/zoom/context', validate('json', ZoomContextBodySchema), async (c) =>
+  c.json(await signInWithZoom(c.var.deps, c.req.valid('json').context)),
+);
+
+/** Public: the Webex embedded app signs in with the user's JWT from the SDK (no session yet). */
+export const webexRoutes = new Hono<AppEnv>().post('/webex/authenticate', validate('json', WebexAuthenticateBodySchema), async (c) =>
+  c.json(await signInWithWebex(c.var.deps, c.req.valid('json').accessToken)),
+);
+
+/** POST /sign-out ends the caller's session on the server: its token stops working at once. */
+export const signOutRoutes = new Hono<AppEnv>().post('/sign-out', async (c) => {
+  await signOut(c.var.deps, c.var.session);
+  return c.body(null, 204);
 });

@@ -1,0 +1,272 @@
+import { sql } from 'kysely';
+import * as v from 'valibot';
+import type { Trx } from '../db/index';
+import { ApiError } from '../http/errors';
+import { audit, type Actor } from '../audit';
+import { notify } from '../notifications/notify';
+import { DEV_OUTBOX_PROVIDER } from '../contract/sms';
+import { maskPhone } from '../contract/platform';
+import { SMS_GUARD_DEFAULT_RULES, SmsGuardRulesSchema, type SmsGuard, type SmsGuardRules, type SmsHold } from '../contract/sms-guard';
+import { classifyNumber, knownCountries, REFUSED_TYPES, type NumberClass } from './classify';
+
+// The SMS fraud guard: every SMS any app sends passes here (through sendAccountSms and the apps'
+// first transaction), so geo permissions, refused number types and pumping holds have one home.
+
+/**
+ * The development outbox's default countries: the countries of the demo data (every seeded
+ * number is +1 555 …, a US range). Twilio's default is the country of the sender number.
+ */
+export const DEV_OUTBOX_COUNTRIES = ['US'];
+
+const HOUR_MS = 3_600_000;
+
+export type SmsProvider = 'twilio' | typeof DEV_OUTBOX_PROVIDER;
+
+/** What one read tells about an account's SMS: its provider (with credentials) and its guard. */
+export type SmsAccountState = {
+  provider: SmsProvider | null;
+  accountSid: string;
+  authTokenEnc: string;
+  senderNumber: string;
+  allowedCountries: string[];
+  isDefault: boolean;
+  rules: SmsGuardRules;
+  pumpingGuard: boolean;
+  pumpingGuardSet: boolean | null;
+};
+
+type StateRow = {
+  provider: SmsProvider | null;
+  account_sid: string | null;
+  auth_token_enc: string | null;
+  phone_number: string | null;
+  allowed_countries: string[] | null;
+  pumping_guard: boolean | null;
+  volume_multiplier: number | null;
+  volume_allowance: number | null;
+  baseline_days: number | null;
+  conversion_window: number | null;
+  conversion_min_percent: number | null;
+  conversion_grace_seconds: number | null;
+  hold_minutes: number | null;
+  held_until: Date | null;
+};
+
+const countryName = new Intl.DisplayNames(['en'], { type: 'region' });
+export const nameOfCountry = (code: string) => {
+  try {
+    return countryName.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
+export function defaultCountries(provider: SmsProvider | null, senderNumber: string): string[] {
+  if (provider === DEV_OUTBOX_PROVIDER) return DEV_OUTBOX_COUNTRIES;
+  const sender = senderNumber ? classifyNumber(senderNumber)?.country : undefined;
+  return sender ? [sender] : [];
+}
+
+function stateOf(r: StateRow | undefined): SmsAccountState {
+  const provider = r?.provider ?? null;
+  const senderNumber = r?.phone_number ?? '';
+  const stored = r?.volume_multiplier == null ? null : {
+    volumeMultiplier: Number(r.volume_multiplier),
+    volumeAllowance: r.volume_allowance!,
+    baselineDays: r.baseline_days!,
+    conversionWindow: r.conversion_window!,
+    conversionMinPercent: r.conversion_min_percent!,
+    conversionGraceSeconds: r.conversion_grace_seconds!,
+    holdMinutes: r.hold_minutes!,
+  };
+  const rules = stored && v.is(SmsGuardRulesSchema, stored) ? stored : SMS_GUARD_DEFAULT_RULES;
+  const allowed = r?.allowed_countries ?? null;
+  return {
+    provider,
+    accountSid: r?.account_sid ?? '',
+    authTokenEnc: r?.auth_token_enc ?? '',
+    senderNumber,
+    allowedCountries: allowed ?? defaultCountries(provider, senderNumber),
+    isDefault: allowed === null,
+    rules,
+    pumpingGuard: r?.pumping_guard ?? provider !== DEV_OUTBOX_PROVIDER,
+    pumpingGuardSet: r?.pumping_guard ?? null,
+  };
+}
+
+/**
+ * The account's SMS provider, credentials and guard settings, and whether `prefix` is held now,
+ * in one statement (the send path's busiest read).
+ */
+export async function smsAccountState(trx: Trx, accountId: string, prefix: string | null, now: Date): Promise<SmsAccountState & { heldUntil: Date | null }> {
+  const r = (
+    await sql<StateRow>`select s.provider, s.account_sid, s.auth_token_enc, s.phone_number, g.allowed_countries, g.pumping_guard, g.volume_multiplier, g.volume_allowance,
+        g.baseline_days, g.conversion_window, g.conversion_min_percent, g.conversion_grace_seconds, g.hold_minutes,
+        (select p.held_until from sms_guard_prefixes p where p.account_id = a.id and p.prefix = ${prefix ?? ''} and p.held_until > ${now}) as held_until
+      from (select ${accountId}::uuid as id) a
+      left join sms_settings s on s.account_id = a.id
+      left join sms_guard_settings g on g.account_id = a.id`.execute(trx)
+  ).rows[0];
+  return { ...stateOf(r), heldUntil: r?.held_until ? new Date(r.held_until) : null };
+}
+
+export function heldError(prefix: string, heldUntil: Date, now: Date): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((heldUntil.getTime() - now.getTime()) / 1000));
+  return new ApiError(
+    429,
+    'SMS_PUMPING_SUSPECTED',
+    `SMS to numbers starting ${prefix} are held: the traffic to them looks like SMS pumping. An admin can release them under Settings > SMS Configuration; otherwise retry in ${retryAfter} seconds.`,
+    undefined,
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+/**
+ * The destination checks that need no counting: the number's type (premium rate and shared cost
+ * are refused everywhere; through Twilio, so is a number the metadata does not know), its
+ * country against the allowed list, and a hold on its range. Throws the refusal.
+ */
+export function checkDestination(state: SmsAccountState & { heldUntil: Date | null }, to: string, now: Date): NumberClass {
+  const number = classifyNumber(to);
+  const masked = maskPhone(to);
+  if (!number) throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is not a phone number of any country.`);
+  const refused = number.type ? REFUSED_TYPES[number.type] : undefined;
+  if (refused) throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is ${refused}: verification SMS are never sent to premium-rate or shared-cost numbers.`);
+  // the development outbox sends nothing, and the demo data and tests use ranges reserved for fiction
+  if (!number.valid && state.provider !== DEV_OUTBOX_PROVIDER) {
+    throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is not a valid number in ${nameOfCountry(number.country)}.`);
+  }
+  if (!state.allowedCountries.includes(number.country)) {
+    throw new ApiError(403, 'COUNTRY_NOT_ALLOWED', `SMS to ${nameOfCountry(number.country)} (${number.country}) are not allowed for this account. An admin can allow the country under Settings > SMS Configuration.`);
+  }
+  if (state.heldUntil) throw heldError(number.prefix, state.heldUntil, now);
+  return number;
+}
+
+type Verdict = { held: null } | { held: Date; reason: string };
+
+/**
+ * Counts one send to `number`'s range under the range's row lock and judges it by the pumping
+ * rules. When a rule fires the range is held (audit entry, admin notification, Watch Tower flag)
+ * and this send is not made. Runs in the sending transaction: the hold commits whatever the
+ * caller does next.
+ */
+export async function admitSend(trx: Trx, accountId: string, number: NumberClass, to: string, rules: SmsGuardRules, now: Date): Promise<Verdict> {
+  const range = (
+    await sql<{ held_until: Date | null; released_at: Date | null; baseline_hourly: number; baseline_at: Date | null }>`
+      insert into sms_guard_prefixes as p (account_id, prefix, country) values (${accountId}, ${number.prefix}, ${number.country})
+      on conflict (account_id, prefix) do update set country = excluded.country
+      returning held_until, released_at, baseline_hourly, baseline_at`.execute(trx)
+  ).rows[0]!;
+  if (range.held_until && new Date(range.held_until) > now) return { held: new Date(range.held_until), reason: 'held' };
+  let baseline = Number(range.baseline_hourly);
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
+  if (!range.baseline_at || new Date(range.baseline_at) < hourAgo) {
+    // the average hour of the baseline days before the last hour, recomputed at most hourly
+    const from = new Date(hourAgo.getTime() - rules.baselineDays * 24 * HOUR_MS);
+    baseline = (
+      await sql<{ hourly: number }>`update sms_guard_prefixes set baseline_at = ${now},
+          baseline_hourly = (select count(*) from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${from} and ts <= ${hourAgo})::real / ${rules.baselineDays * 24}
+        where account_id = ${accountId} and prefix = ${number.prefix} returning baseline_hourly as hourly`.execute(trx)
+    ).rows[0]!.hourly;
+  }
+  // counting starts again after a release: what an admin let through is not held again at once
+  const since = range.released_at && new Date(range.released_at) > hourAgo ? new Date(range.released_at) : hourAgo;
+  const threshold = Math.floor(rules.volumeMultiplier * baseline + rules.volumeAllowance);
+  const graceCutoff = new Date(now.getTime() - rules.conversionGraceSeconds * 1000);
+  const counts = (
+    await sql<{ last_hour: number; judged: number; answered: number }>`
+      with ins as (insert into sms_guard_sends (account_id, prefix, phone_number, ts) values (${accountId}, ${number.prefix}, ${to}, ${now}))
+      select (select count(*)::int from (select 1 from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${since} limit ${threshold + 1}) x) as last_hour,
+        count(*)::int as judged, (count(*) filter (where answered))::int as answered
+      from (select answered from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${since} and ts <= ${graceCutoff}
+            order by ts desc limit ${rules.conversionWindow}) y`.execute(trx)
+  ).rows[0]!;
+  // the insert above is not visible to the counts in the same statement: this send is the +1
+  let reason: string | null = null;
+  if (counts.last_hour + 1 > threshold) {
+    reason = `${counts.last_hour + 1} SMS in the last hour, above ${rules.volumeMultiplier} × the usual ${baseline.toFixed(1)} an hour + ${rules.volumeAllowance}`;
+  } else if (counts.judged >= rules.conversionWindow && counts.answered * 100 < rules.conversionMinPercent * counts.judged) {
+    reason = `only ${counts.answered} of the last ${counts.judged} SMS were answered (fewer than ${rules.conversionMinPercent}%)`;
+  }
+  if (!reason) return { held: null };
+  const heldUntil = new Date(now.getTime() + rules.holdMinutes * 60_000);
+  // the held send was not made: it does not count
+  await sql`with gone as (delete from sms_guard_sends where id = (select id from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and phone_number = ${to} and ts = ${now} limit 1))
+    update sms_guard_prefixes set held_at = ${now}, held_until = ${heldUntil}, hold_reason = ${reason} where account_id = ${accountId} and prefix = ${number.prefix}`.execute(trx);
+  const where = `numbers starting ${number.prefix} (${nameOfCountry(number.country)})`;
+  await audit(trx, accountId, null, { namespace: 'global', description: `SMS to ${where} held until ${heldUntil.toISOString()}: suspected SMS pumping, ${reason}`, event: 'sms.pumping-held', at: now });
+  await notify(trx, accountId, {
+    kind: 'sms.pumping-held',
+    title: `SMS to ${number.prefix}… are held: suspected SMS pumping`,
+    body: `Sends to ${where} were stopped because ${reason}. Release them under Settings > SMS Configuration if the traffic is yours.`,
+    link: '/settings/sms-configuration',
+    dedupeKey: `sms.pumping-held:${number.prefix}:${now.toISOString()}`,
+  });
+  return { held: heldUntil, reason };
+}
+
+/** A customer answered an SMS (completed a task, verified a code): its sends reached a person. */
+export async function markSmsAnswered(trx: Trx, accountId: string, phones: readonly string[]): Promise<void> {
+  if (!phones.length) return;
+  await sql`update sms_guard_sends set answered = true where account_id = ${accountId} and phone_number = any(${[...new Set(phones)]}::text[]) and not answered`.execute(trx);
+}
+
+export async function activeHolds(trx: Trx, accountId: string, now: Date): Promise<SmsHold[]> {
+  const rows = await sql<{ prefix: string; country: string; held_at: Date; held_until: Date; hold_reason: string }>`
+    select prefix, country, held_at, held_until, hold_reason from sms_guard_prefixes
+    where account_id = ${accountId} and held_until > ${now} order by held_at desc`.execute(trx);
+  return rows.rows.map((r) => ({ prefix: r.prefix, country: r.country, heldAt: new Date(r.held_at).toISOString(), heldUntil: new Date(r.held_until).toISOString(), reason: r.hold_reason }));
+}
+
+export async function smsGuardOf(trx: Trx, accountId: string, now: Date): Promise<SmsGuard> {
+  const state = await smsAccountState(trx, accountId, null, now);
+  return { allowedCountries: state.allowedCountries, isDefault: state.isDefault, rules: state.rules, pumpingGuard: state.pumpingGuard, holds: await activeHolds(trx, accountId, now), countries: knownCountries() };
+}
+
+export async function saveSmsGuard(trx: Trx, accountId: string, actor: Actor, body: { allowedCountries: string[]; rules?: SmsGuardRules; pumpingGuard?: boolean }, now: Date): Promise<SmsGuard> {
+  const known = new Set(knownCountries().map((c) => c.code));
+  const unknown = body.allowedCountries.find((c) => !known.has(c));
+  if (unknown) throw new ApiError(400, 'VALIDATION_FAILED', `allowedCountries: ${unknown} is not a country SMS can be sent to`, { allowedCountries: `${unknown} is not a country SMS can be sent to` });
+  const before = await smsAccountState(trx, accountId, null, now);
+  const countries = [...new Set(body.allowedCountries)].sort();
+  const rules = body.rules ?? before.rules;
+  const pumping = body.pumpingGuard ?? before.pumpingGuardSet;
+  await sql`insert into sms_guard_settings as g (account_id, allowed_countries, pumping_guard, volume_multiplier, volume_allowance, baseline_days, conversion_window, conversion_min_percent, conversion_grace_seconds, hold_minutes, updated_at)
+    values (${accountId}, ${countries}, ${pumping}, ${rules.volumeMultiplier}, ${rules.volumeAllowance}, ${rules.baselineDays}, ${rules.conversionWindow}, ${rules.conversionMinPercent}, ${rules.conversionGraceSeconds}, ${rules.holdMinutes}, ${now})
+    on conflict (account_id) do update set allowed_countries = excluded.allowed_countries, pumping_guard = excluded.pumping_guard, volume_multiplier = excluded.volume_multiplier, volume_allowance = excluded.volume_allowance,
+      baseline_days = excluded.baseline_days, conversion_window = excluded.conversion_window, conversion_min_percent = excluded.conversion_min_percent,
+      conversion_grace_seconds = excluded.conversion_grace_seconds, hold_minutes = excluded.hold_minutes, updated_at = excluded.updated_at`.execute(trx);
+  const added = countries.filter((c) => !before.allowedCountries.includes(c));
+  const removed = before.allowedCountries.filter((c) => !countries.includes(c));
+  const changes = [
+    added.length ? `allowed ${added.map(nameOfCountry).join(', ')}` : '',
+    removed.length ? `no longer allowed ${removed.map(nameOfCountry).join(', ')}` : '',
+    JSON.stringify(rules) !== JSON.stringify(before.rules) ? `pumping rules ${ruleText(rules)}` : '',
+    body.pumpingGuard !== undefined && body.pumpingGuard !== before.pumpingGuard ? `pumping guard ${body.pumpingGuard ? 'on' : 'off'}` : '',
+  ].filter(Boolean);
+  await audit(trx, accountId, actor, { namespace: 'global', description: `Updated the SMS fraud guard: ${changes.join('; ') || 'no change'}`, event: 'sms.guard-updated', at: now });
+  return smsGuardOf(trx, accountId, now);
+}
+
+function ruleText(r: SmsGuardRules): string {
+  return `(hold above ${r.volumeMultiplier} × baseline over ${r.baselineDays} days + ${r.volumeAllowance} an hour, or under ${r.conversionMinPercent}% of the last ${r.conversionWindow} answered within ${r.conversionGraceSeconds} s; holds last ${r.holdMinutes} min)`;
+}
+
+/** An admin lets a held range send again (audited); its counts start afresh. */
+export async function releaseHold(trx: Trx, accountId: string, actor: Actor, prefix: string, now: Date): Promise<SmsGuard> {
+  const released = await sql<{ country: string }>`update sms_guard_prefixes set held_until = null, released_at = ${now}
+    where account_id = ${accountId} and prefix = ${prefix} and held_until > ${now} returning country`.execute(trx);
+  const row = released.rows[0];
+  if (!row) throw new ApiError(404, 'HOLD_NOT_FOUND', `SMS to numbers starting ${prefix} are not held.`);
+  await audit(trx, accountId, actor, { namespace: 'global', description: `Released the hold on SMS to numbers starting ${prefix} (${nameOfCountry(row.country)})`, event: 'sms.pumping-released', at: now });
+  return smsGuardOf(trx, accountId, now);
+}
+
+/** Watch Tower: accounts with held ranges now, and how many. */
+export async function heldRangesByAccount(trx: Trx, accountIds: readonly string[], now: Date): Promise<Map<string, number>> {
+  if (!accountIds.length) return new Map();
+  const rows = await sql<{ account_id: string; n: number }>`select account_id, count(*)::int as n from sms_guard_prefixes
+    where held_until > ${now} and account_id = any(${[...accountIds]}::uuid[]) group by account_id`.execute(trx);
+  return new Map(rows.rows.map((r) => [r.account_id, r.n]));
+}

@@ -1,0 +1,213 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
+import { DATABASE_KINDS, useTestContext } from './helpers';
+import { startTsaPeer, type TsaPeer } from '../support/tsa-peer';
+import { opensslCmsPrint, opensslCmsVerify, opensslTsVerify, pdfText, pdfsig, signedParts } from '../support/pades';
+import { ADMIN, publishedDocument, signedRequest, v1 } from '../support/signature-flow';
+import { sealRequest, sealSignedRequests } from '../../api/apps/document-signature/service';
+import { appendRevision } from '../../api/apps/document-signature/pades/dss';
+import type { Config } from '../../api/config';
+import type { SigDocument, SigRequest } from '../../api/contract/apps/document-signature';
+
+// PAdES seals checked by tools that are not ours: poppler's pdfsig (with an NSS database that
+// trusts the test CA), openssl cms and openssl ts, against a test PKI and a loopback RFC 3161
+// TSA (openssl ts -reply). One sealed PDF is shared by the checks that only read it.
+
+describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
+  let tsa: TsaPeer;
+  const raw: Record<string, string | undefined> = {};
+  const overrides: Partial<Config> = { raw };
+  beforeAll(async () => {
+    tsa = await startTsaPeer();
+    Object.assign(raw, {
+      SIGNING_CERT_P12: tsa.pki.provider.p12File,
+      SIGNING_CERT_PASSPHRASE: tsa.pki.provider.passphrase,
+      SIGNING_TSA_URL: tsa.url,
+      SIGNING_TSA_CA_FILE: tsa.pki.caFile,
+      SIGNING_TSA_TIMEOUT_MS: '2000',
+      SIGNING_TSA_GRACE_SECONDS: '600',
+    });
+    overrides.outboundAllowHosts = [tsa.host];
+  });
+  afterAll(async () => tsa?.close());
+  const t = useTestContext(kind, overrides);
+
+  let key: string;
+  let doc: SigDocument;
+  let sealed: Buffer;
+  let request: SigRequest;
+  const download = async (id: string) => {
+    const files = (await (await t.call('GET', `/document-signature/signatures/${id}/files`, { as: ADMIN })).json()) as { signedUrl: string };
+    return Buffer.from(await (await t.app.request(files.signedUrl)).arrayBuffer());
+  };
+  beforeAll(async () => {
+    expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
+    expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    key = ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+    doc = await publishedDocument(t);
+    const sent = await signedRequest(t, key, doc, 'Grace Hopper');
+    request = await sealRequest(t.deps, t.account('acme').id, sent.id);
+    sealed = await download(sent.id);
+  });
+
+  it('pdfsig reports an ETSI.CAdES.detached signature that is valid, by a certificate the test CA makes trusted', () => {
+    expect(request).toMatchObject({ status: 'completed', sealLevel: 'B-LT', sealedBy: 'Switchboard Provider Signing' });
+    const report = pdfsig(sealed, tsa.pki.nssDir);
+    expect(report).toContain('Signature Type: ETSI.CAdES.detached');
+    expect(report).toContain('Signature Validation: Signature is Valid.');
+    expect(report).toContain('Certificate Validation: Certificate is Trusted.');
+    expect(report).toContain('Signer Certificate Common Name: Switchboard Provider Signing');
+    // without the CA in the database, the same file is valid but its signer unknown
+    expect(pdfsig(sealed)).not.toContain('Certificate is Trusted');
+  });
+
+  it('openssl verifies the CMS over the byte range, which covers the whole file but /Contents', () => {
+    const parts = signedParts(sealed);
+    const [a, b, c, d] = parts.byteRange as [number, number, number, number];
+    expect(a).toBe(0);
+    // the signed revision ends where the byte range ends; only the DSS update follows
+    expect(c + d).toBe(parts.signedRevision.length);
+    expect(sealed.subarray(a + b, c).toString('latin1')).toMatch(/^<[0-9a-f]+>$/);
+    const verified = opensslCmsVerify(parts.cms, parts.signedBytes, tsa.pki.caFile);
+    expect(verified.output).toContain('Verification successful');
+    expect(verified.ok).toBe(true);
+  });
+
+  it('the signed attributes are content type, message digest and signingCertificateV2, with no signingTime; the time is /M', () => {
+    const printed = opensslCmsPrint(signedParts(sealed).cms);
+    // our signer's signed attributes (the timestamp token inside the unsigned ones has its own)
+    const signedAttrs = printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('unsignedAttrs:'));
+    expect(signedAttrs.match(/object: ([\w-]+)/g)).toEqual(['object: contentType', 'object: messageDigest', 'object: id-smime-aa-signingCertificateV2']);
+    expect(signedAttrs).not.toContain('signingTime');
+    expect(printed).toMatch(/digestAlgorithm:\s*\n\s*algorithm: sha256/);
+    expect(printed).toContain('id-smime-aa-timeStampToken');
+    expect(sealed.toString('latin1')).toMatch(/\/M \(D:\d{14}Z\)/);
+  });
+
+  it("the timestamp token verifies with openssl ts against the TSA's CA, over the signature value", () => {
+    const parts = signedParts(sealed);
+    expect(parts.timestampToken).not.toBeNull();
+    const verified = opensslTsVerify(parts.timestampToken!, parts.signatureValue, tsa.pki.caFile);
+    expect(verified.output).toContain('Verification: OK');
+    // the same token does not vouch for other bytes
+    expect(opensslTsVerify(parts.timestampToken!, Buffer.from('another signature'), tsa.pki.caFile).ok).toBe(false);
+    expect(request.timestampedAt).not.toBeNull();
+  });
+
+  it('the certificate page, inside the signed bytes, shows the signature, the timeline and the trusted time', () => {
+    const revisionText = pdfText(signedParts(sealed).signedRevision);
+    expect(revisionText).toContain('Certificate of completion');
+    expect(revisionText).toContain('Grace Hopper (typed)');
+    expect(revisionText).toMatch(/Events \(UTC\)[\s\S]*signed/);
+    expect(revisionText).toContain(`RFC 3161 timestamp from ${tsa.url}`);
+    expect(revisionText).toContain('PAdES B-T');
+    // no active content: no JavaScript, no actions run on opening
+    expect(sealed.toString('latin1')).not.toMatch(/\/JavaScript|\/JS\s|\/OpenAction|\/Launch/);
+  });
+
+  it('one changed byte inside the signed range fails both pdfsig and openssl', () => {
+    const at = sealed.indexOf('Certificate of completion');
+    const tampered = Buffer.from(sealed);
+    const where = at > 0 ? at : sealed.indexOf('/Producer') + 2;
+    tampered[where] = tampered[where]! ^ 0x01;
+    const report = pdfsig(tampered, tsa.pki.nssDir);
+    expect(report).not.toContain('Signature is Valid');
+    const parts = signedParts(tampered);
+    expect(opensslCmsVerify(parts.cms, parts.signedBytes, tsa.pki.caFile).ok).toBe(false);
+  });
+
+  it('the validation data is an incremental update holding only the DSS: the signed revision alone is the total document, and the signature still verifies after it', async () => {
+    const parts = signedParts(sealed);
+    expect(pdfsig(parts.signedRevision, tsa.pki.nssDir)).toContain('Total document signed');
+    const after = sealed.subarray(parts.signedRevision.length).toString('latin1');
+    expect(after).toContain('/Type /DSS');
+    expect(after).toMatch(/\/Certs \[\d+ 0 R( \d+ 0 R){2,}\]/); // signer, TSA, root at least
+    expect(after).toMatch(/\/CRLs \[\d+ 0 R/);
+    expect(after).not.toMatch(/\/Type \/Page\b|\/Contents/);
+    expect(pdfsig(sealed, tsa.pki.nssDir)).toContain('Signature is Valid');
+    const loaded = await PDFDocument.load(sealed);
+    expect(loaded.catalog.get(PDFName.of('DSS'))).toBeInstanceOf(PDFRef);
+  });
+
+  it('a later incremental update that changes page content is reported: the signature no longer covers the document', async () => {
+    const doc = await PDFDocument.load(sealed, { updateMetadata: false });
+    const first = doc.getPages()[0]!;
+    const font = [...first.node.Resources()!.lookup(PDFName.of('Font'), PDFDict).keys()][0]!;
+    const forged = Buffer.from(`BT ${font.toString()} 30 Tf 50 400 Td (FORGED AMOUNT 999) Tj ET`);
+    const streamNum = doc.context.largestObjectNumber + 1;
+    const contents = first.node.get(PDFName.of('Contents'))!;
+    const list = contents instanceof PDFArray ? contents : doc.context.obj([contents]);
+    list.push(PDFRef.of(streamNum));
+    first.node.set(PDFName.of('Contents'), list);
+    const changed = appendRevision(sealed, doc, [
+      { num: streamNum, gen: 0, body: Buffer.concat([Buffer.from(`<< /Length ${forged.length} >>\nstream\n`), forged, Buffer.from('\nendstream')]) },
+      { num: first.ref.objectNumber, gen: first.ref.generationNumber, body: Buffer.from(first.node.toString(), 'latin1') },
+    ]);
+    expect(pdfText(changed)).toContain('FORGED AMOUNT 999');
+    const report = pdfsig(changed, tsa.pki.nssDir);
+    expect(report).toContain('Not total document signed');
+    // what was signed is unchanged and still verifies: the change is outside it, and said so
+    expect(pdfText(signedParts(changed).signedRevision)).not.toContain('FORGED');
+  });
+
+  it('while the TSA is down the seal waits (the request stays signed, the job notes why) and is timestamped once it answers', async () => {
+    const sent = await signedRequest(t, key, doc, 'Alan Turing');
+    await tsa.down();
+    try {
+      await expect(sealRequest(t.deps, t.account('acme').id, sent.id)).rejects.toThrow(/time-stamping authority could not be reached/);
+      await sealSignedRequests(t.deps);
+      const row = (await t.db.system((trx) => sql<{ status: string; seal_error: string | null; seal_attempts: number }>`select status, seal_error, seal_attempts from sig_requests where id = ${sent.id}`.execute(trx))).rows[0]!;
+      expect(row).toMatchObject({ status: 'signed', seal_attempts: 1 });
+      expect(row.seal_error).toMatch(/time-stamping authority/);
+    } finally {
+      await tsa.up();
+    }
+    await sealSignedRequests(t.deps);
+    const done = (await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest;
+    expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-LT' });
+    expect(signedParts(await download(sent.id)).timestampToken).not.toBeNull();
+  });
+
+  it('past the grace time with the TSA still down the seal is B-B and its certificate page says the TSA did not answer', async () => {
+    const sent = await signedRequest(t, key, doc, 'Ada Lovelace');
+    await tsa.down();
+    const clock = t.clock.now;
+    try {
+      t.clock.now = new Date(clock.getTime() + 601_000);
+      const done = await sealRequest(t.deps, t.account('acme').id, sent.id);
+      expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-B', timestampedAt: null });
+    } finally {
+      t.clock.now = clock;
+      await tsa.up();
+    }
+    const pdf = await download(sent.id);
+    const parts = signedParts(pdf);
+    expect(parts.timestampToken).toBeNull();
+    expect(opensslCmsPrint(parts.cms)).not.toContain('timeStampToken');
+    expect(pdfText(parts.signedRevision)).toMatch(/No trusted timestamp \(PAdES B-B\): the time-stamping authority \(http:\/\/127\.0\.0\.1:\d+\/tsa\) did not answer/);
+    expect(pdfsig(pdf, tsa.pki.nssDir)).toContain('Signature is Valid');
+  });
+
+  it('without a configured TSA the seal is B-B and the certificate page says none is configured', async () => {
+    const sent = await signedRequest(t, key, doc, 'Edsger Dijkstra');
+    const noTsa = { ...t.deps, config: { ...t.config, raw: { ...raw, SIGNING_TSA_URL: undefined } } };
+    const done = await sealRequest(noTsa, t.account('acme').id, sent.id);
+    expect(done.sealLevel).toBe('B-B');
+    const parts = signedParts(await download(sent.id));
+    expect(parts.timestampToken).toBeNull();
+    expect(pdfText(parts.signedRevision)).toContain('No trusted timestamp (PAdES B-B): no time-stamping authority is configured');
+    expect(opensslCmsVerify(parts.cms, parts.signedBytes, tsa.pki.caFile).ok).toBe(true);
+  });
+
+  it('a token from a TSA the configuration does not trust is refused, not embedded', async () => {
+    const sent = await signedRequest(t, key, doc, 'Barbara Liskov');
+    const otherCa = path.join(tsa.pki.dir, 'other-ca.pem');
+    // a CA that did not issue the TSA's certificate: the signer's own certificate stands in
+    fs.copyFileSync(path.join(tsa.pki.dir, 'provider.crt'), otherCa);
+    const wrongTrust = { ...t.deps, config: { ...t.config, raw: { ...raw, SIGNING_TSA_CA_FILE: otherCa } } };
+    await expect(sealRequest(wrongTrust, t.account('acme').id, sent.id)).rejects.toThrow(/timestamp token was refused/);
+  });
+});

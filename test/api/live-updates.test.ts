@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { BOTH_DATABASE_KINDS, PG_ADMIN_URL, useTestContext, type TestContext } from './helpers';
+import type { ActionResult } from '../../api/contract/platform';
+import type { LiveChange } from '../../api/contract/live';
+import { LiveHub } from '../../api/live/hub';
+import { LISTENER_NAME, startListener, type Listener } from '../../api/live/listener';
+import { pruneLiveEvents } from '../../api/live/jobs';
+import { notify } from '../../api/notifications/notify';
+import { sseParser, type SseMessage } from '../../src/api/sse';
+
+const OTP = '/one-time-passcode';
+
+type Stream = {
+  messages: SseMessage[];
+  changes(): (LiveChange & { resumeId: string | null })[];
+  /** resolves with the first message (from `from` on) that matches */
+  waitFor(match: (m: SseMessage) => boolean, from?: number): Promise<SseMessage>;
+  closed: Promise<void>;
+  close(): Promise<void>;
+};
+
+async function openStream(t: TestContext, token: string, lastEventId?: string): Promise<Stream> {
+  const res = await t.call('GET', '/live', { token, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const parse = sseParser();
+  const messages: SseMessage[] = [];
+  let wake: () => void = () => {};
+  let ended = false;
+  const closed = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) break;
+      messages.push(...parse(decoder.decode(value, { stream: true })));
+      wake();
+    }
+    ended = true;
+    wake();
+  })();
+  const stream: Stream = {
+    messages,
+    changes: () => messages.filter((m) => m.event === 'change').map((m) => ({ ...(JSON.parse(m.data) as LiveChange), resumeId: m.id })),
+    async waitFor(match, from = 0) {
+      const deadline = Date.now() + 8_000;
+      for (;;) {
+        const found = messages.slice(from).find(match);
+        if (found) return found;
+        if (ended) throw new Error(`the stream ended without it: ${JSON.stringify(messages)}`);
+        if (Date.now() > deadline) throw new Error(`not received: ${JSON.stringify(messages)}`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+    closed,
+    close: async () => {
+      await reader.cancel().catch(() => {});
+      await closed;
+    },
+  };
+  await stream.waitFor((m) => m.event === 'ready');
+  return stream;
+}
+
+const isChange = (match: (c: LiveChange) => boolean) => (m: SseMessage) => m.event === 'change' && match(JSON.parse(m.data) as LiveChange);
+
+let phones = 0;
+async function sendPasscode(t: TestContext, as: { as?: string; token?: string }): Promise<string> {
+  const res = await t.call('POST', `${OTP}/actions/send`, { ...as, body: { input: { phoneNumber: `+1202555${String(2000 + phones++)}` } } });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as ActionResult).taskId;
+}
+
+const agentToken = (t: TestContext, email: string) => t.deps.tokens.sign({ sub: `agent:${email}`, acc: t.account('acme').id, role: 'agent', root: false, ghost: false, email }, 3600);
+
+/** The direct URL of the test's own database (PostgreSQL), for the listening connection. */
+async function directUrl(t: TestContext): Promise<string> {
+  const name = (await sql<{ db: string }>`select current_database() as db`.execute(t.db.kysely)).rows[0]!.db;
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
+  const t = useTestContext(kind);
+  let listener: Listener;
+  let listening = 0;
+  beforeAll(async () => {
+    t.deps.live = new LiveHub(t.db, { heartbeatMs: 150 });
+    listener = await startListener(t.db, t.deps.live, { url: kind === 'postgres' ? await directUrl(t) : undefined, retryMs: 1_500, onListening: () => listening++ });
+    expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
+  });
+  afterAll(async () => {
+    t.deps.live?.stop();
+    await listener.stop();
+  });
+
+  it("a task the account's agent starts reaches the account's stream at once, as ids only", async () => {
+    const stream = await openStream(t, await t.tokenFor('owner@acme.test'));
+    const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
+    const change = await stream.waitFor(isChange((c) => c.kind === 'task' && c.ref === taskId));
+    expect(Object.keys(JSON.parse(change.data)).sort()).toEqual(['app', 'id', 'kind', 'ref']);
+    expect(JSON.parse(change.data)).toMatchObject({ kind: 'task', app: 'one-time-passcode', ref: taskId });
+    // the same transaction charged a credit and wrote the development outbox
+    await stream.waitFor(isChange((c) => c.kind === 'credits' && c.app === 'one-time-passcode'));
+    await stream.waitFor(isChange((c) => c.kind === 'outbox'));
+    await stream.close();
+  });
+
+  it('an idle stream gets heartbeat comments so proxies keep it open', async () => {
+    const stream = await openStream(t, await t.tokenFor('owner@acme.test'));
+    const from = stream.messages.length;
+    await stream.waitFor((m) => m.event === 'comment', from);
+    await stream.close();
+  });
+
+  it("another account's stream sees nothing of it", async () => {
+    const globex = await openStream(t, await t.tokenFor('owner@globex.test'));
+    const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
+    const acme = await openStream(t, await t.tokenFor('owner@acme.test'));
+    await t.db.tenant(t.account('globex').id, (trx) => notify(trx, t.account('globex').id, { kind: 'test.live', title: 'Globex only' }));
+    await sendPasscode(t, { as: 'admin@acme.test' });
+    await acme.waitFor(isChange((c) => c.kind === 'task'));
+    const own = await globex.waitFor(isChange((c) => c.kind === 'notification'));
+    expect(globex.changes()).toEqual([{ ...(JSON.parse(own.data) as LiveChange), resumeId: own.id }]);
+    expect(globex.messages.some((m) => m.data.includes(taskId))).toBe(false);
+    await globex.close();
+    await acme.close();
+  });
+
+  it('an agent (host user) stream gets only its own tasks', async () => {
+    const mine = await openStream(t, await agentToken(t, 'agent@acme.test'));
+    const others = await sendPasscode(t, { token: await agentToken(t, 'other.agent@acme.test') });
+    const admins = await sendPasscode(t, { as: 'admin@acme.test' });
+    const own = await sendPasscode(t, { token: await agentToken(t, 'agent@acme.test') });
+    await mine.waitFor(isChange((c) => c.ref === own));
+    const seen = mine.changes();
+    expect(seen.every((c) => c.kind === 'task' && c.ref === own)).toBe(true);
+    expect(seen.some((c) => c.ref === others || c.ref === admins)).toBe(false);
+    await mine.close();
+  });
+
+  it('signing out ends the stream of that session, with the reason', async () => {
+    const token = await t.tokenFor('owner@acme.test');
+    const stream = await openStream(t, token);
+    const kept = await openStream(t, await t.tokenFor('owner@acme.test'));
+    expect((await t.call('POST', '/sign-out', { token })).status).toBe(204);
+    const end = await stream.waitFor((m) => m.event === 'end');
+    expect(JSON.parse(end.data)).toEqual({ code: 'SESSION_REVOKED' });
+    await stream.closed;
+    // another session of the same admin goes on
+    const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
+    await kept.waitFor(isChange((c) => c.ref === taskId));
+    await kept.close();
+    // and the ended session cannot open a new one
+    const again = await t.call('GET', '/live', { token });
+    expect(again.status).toBe(401);
+    expect(await again.json()).toMatchObject({ code: 'SESSION_REVOKED' });
+  });
+
+  it("a role change ends the admin's streams", async () => {
+    const stream = await openStream(t, await t.tokenFor('supervisor@acme.test'));
+    const id = t.account('acme').adminIds['supervisor@acme.test'];
+    expect((await t.call('PUT', `/admins/${id}/role`, { as: 'owner@acme.test', body: { role: 'admin' } })).status).toBe(200);
+    expect(JSON.parse((await stream.waitFor((m) => m.event === 'end')).data)).toEqual({ code: 'SESSION_REVOKED' });
+    await stream.closed;
+    expect((await t.call('PUT', `/admins/${id}/role`, { as: 'owner@acme.test', body: { role: 'supervisor' } })).status).toBe(200);
+  });
+
+  it('a tab reconnecting with Last-Event-ID gets the changes it missed, in order, and nothing it had', async () => {
+    const token = await t.tokenFor('owner@acme.test');
+    const first = await openStream(t, token);
+    const before = await sendPasscode(t, { as: 'admin@acme.test' });
+    await first.waitFor(isChange((c) => c.kind === 'outbox'));
+    await first.waitFor(isChange((c) => c.ref === before));
+    const had = first.changes();
+    const resumeId = had[had.length - 1]!.resumeId!;
+    await first.close();
+
+    const missed = [await sendPasscode(t, { as: 'admin@acme.test' }), await sendPasscode(t, { as: 'admin@acme.test' }), await sendPasscode(t, { as: 'admin@acme.test' })];
+    const second = await openStream(t, token, resumeId);
+    const replayed = second.changes();
+    // (a later step of the first task, committed after the tab left, is missed too and comes first)
+    expect(replayed.filter((c) => c.kind === 'task' && c.ref !== before).map((c) => c.ref).filter((ref, i, all) => all.indexOf(ref) === i)).toEqual(missed);
+    const ids = replayed.map((c) => c.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids.some((id) => had.some((h) => h.id === id))).toBe(false);
+    await second.close();
+  });
+
+  it.runIf(kind === 'postgres')('a cut listening connection comes back and catches up on what committed meanwhile', async () => {
+    const stream = await openStream(t, await t.tokenFor('owner@acme.test'));
+    const before = listening;
+    const cut = await sql<{ n: number }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+      where application_name = ${LISTENER_NAME} and datname = current_database()`.execute(t.db.kysely);
+    expect(cut.rows[0]!.n).toBe(1);
+    const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
+    // committed while nobody listened (the listener waits 1.5 s before reopening)
+    expect(listening).toBe(before);
+    await stream.waitFor(isChange((c) => c.ref === taskId));
+    expect(listening).toBe(before + 1);
+    await stream.close();
+  });
+
+  it('a resume point older than the replay window tells the tab to reload', async () => {
+    const token = await t.tokenFor('owner@acme.test');
+    const first = await openStream(t, token);
+    await sendPasscode(t, { as: 'admin@acme.test' });
+    const change = await first.waitFor(isChange(() => true));
+    await first.close();
+    await pruneLiveEvents(t.deps, new Date(Date.now() + 11 * 60_000));
+    // resuming from that change: it is gone from the table now
+    const second = await openStream(t, token, String((JSON.parse(change.data) as LiveChange).id));
+    expect(second.messages.some((m) => m.event === 'reset')).toBe(true);
+    await second.close();
+  });
+});

@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { makeTestPki, type TestPki } from './pki';
+
+// An RFC 3161 time-stamping authority on loopback: each POSTed timestamp query is answered by
+// Debian's `openssl ts -reply` with the test PKI's TSA certificate. It also serves the test CA's
+// CRL (the address the test certificates name), and can be taken down and brought back to
+// cause the outage the sealing code must survive.
+
+const run = promisify(execFile);
+
+export type TsaPeer = {
+  /** where timestamp queries go */
+  url: string;
+  /** host:port, for OUTBOUND_ALLOW_HOSTS */
+  host: string;
+  pki: TestPki;
+  /** queries answered so far */
+  served: number;
+  /** stops listening: connections are refused until up() */
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startTsaPeer(): Promise<TsaPeer> {
+  let pki: TestPki | undefined;
+  let counter = 0;
+  const peer = { served: 0 } as TsaPeer;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        if (req.method === 'GET' && req.url === '/ca.crl' && pki) {
+          res.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(fs.readFileSync(pki.crlFile));
+          return;
+        }
+        if (req.method !== 'POST' || req.url !== '/tsa' || req.headers['content-type'] !== 'application/timestamp-query' || !pki) {
+          res.writeHead(404).end();
+          return;
+        }
+        const n = counter++;
+        const query = path.join(pki.dir, `q${n}.tsq`);
+        const reply = path.join(pki.dir, `r${n}.tsr`);
+        fs.writeFileSync(query, Buffer.concat(chunks));
+        try {
+          await run('openssl', ['ts', '-reply', '-config', pki.tsa.configFile, '-queryfile', query, '-out', reply]);
+          peer.served++;
+          res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(fs.readFileSync(reply));
+        } catch {
+          res.writeHead(500).end();
+        }
+      })();
+    });
+  });
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await listen(0);
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  pki = makeTestPki(`${base}/ca.crl`);
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return Object.assign(peer, {
+    url: `${base}/tsa`,
+    host: `127.0.0.1:${port}`,
+    pki,
+    down: closeServer,
+    up: () => listen(port),
+    async close() {
+      if (server.listening) await closeServer();
+      pki!.remove();
+    },
+  });
+}
