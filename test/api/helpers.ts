@@ -12,7 +12,7 @@ import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';
 import type { Deps } from '../../api/deps';
 import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessions';
-import { openPgliteFrom, PG_ADMIN_URL, postgresUrl, seededAccounts, seededTemplate, type SeededTemplate } from './templates';
+import { PG_ADMIN_URL, postgresUrl, seededAccounts, seededTemplate, type SeededTemplate } from './templates';
 
 // API tests run against a real database: PostgreSQL when one answers on DATABASE_URL (or
 // 127.0.0.1:5432), PGlite otherwise, both where the database's behaviour shows. Each describe
@@ -78,7 +78,7 @@ export async function openTestDatabase(kind: DatabaseKind, migrations?: Migratio
 /** A copy of the run's seeded template: migrated and seeded as `template` says. */
 async function openSeededCopy(kind: DatabaseKind, template: SeededTemplate): Promise<{ db: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
-    const { db } = await openPgliteFrom(new Blob([fs.readFileSync(template.source)]));
+    const db = await openPglite(undefined, { loadDataDir: new Blob([fs.readFileSync(template.source)]) });
     return { db, drop: () => db.close() };
   }
   return createPostgresDatabase(template.source);

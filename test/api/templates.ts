@@ -100,10 +100,13 @@ export async function createPostgresTemplate(seedNow: Date): Promise<SeededTempl
   return { source: name, encryptionKey, seedNow: seedNow.toISOString(), accounts: summary(accounts) };
 }
 
-/** A PGlite database, in memory, optionally started from a data directory snapshot. */
-export async function openPgliteFrom(snapshot?: Blob): Promise<{ db: Database; dump: () => Promise<Blob> }> {
+/**
+ * A fresh PGlite database in memory that can dump its data directory, for making the snapshot
+ * (the copies open through openPglite, as the server does).
+ */
+async function openPgliteToDump(): Promise<{ db: Database; dump: () => Promise<Blob> }> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = new PGlite(snapshot ? { loadDataDir: snapshot } : {});
+  const pg = new PGlite();
   await pg.waitReady;
   const kysely = new Kysely<never>({ dialect: new PostgresDialect({ pool: pglitePool(pg) as never }) });
   const db = new Database(kysely as never, 'pglite', async () => {
@@ -122,7 +125,7 @@ export async function openPgliteFrom(snapshot?: Blob): Promise<{ db: Database; d
 /** Creates this run's PGlite snapshot file (a migrated, seeded data directory as a tar). */
 export async function createPgliteSnapshot(seedNow: Date, dir: string): Promise<SeededTemplate> {
   const encryptionKey = testConfig().encryptionKey;
-  const { db, dump } = await openPgliteFrom();
+  const { db, dump } = await openPgliteToDump();
   let accounts: SeededAccount[];
   let tar: Blob;
   try {
