@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { requireSession, timeZone, type AppEnv } from './auth/context';
 import { ApiError, errorResponse } from './http/errors';
+import { refuseBadUrl } from './http/text-guard';
 import { noStore } from './http/no-store';
 import { compression } from './http/compression';
 import { adminsRoutes } from './admins/routes';
@@ -51,6 +52,7 @@ export function createApi(deps: Deps) {
     await next();
   });
   api.use('*', timeZone());
+  api.use('*', refuseBadUrl());
   // Logos are the largest bodies we take (an SVG up to 512 KB, base64-encoded).
   const limit = bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError(413, 'BODY_TOO_LARGE', 'The request body is too large.'); } });
   // Only where a body can be: asking a GET for its body makes the Node adapter build a full
@@ -113,6 +115,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   // first, so it sees every answer as it leaves (built files come precompressed and pass through)
   app.use('*', compression());
   app.route('/api', createApi(deps));
+  app.use('/c/*', refuseBadUrl());
   // customer pages: server-rendered, no console code, no session
   app.route('/', idvCustomerRoutes(deps));
   app.route('/', customerPageRoutes(deps, options.distDir));

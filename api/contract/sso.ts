@@ -45,9 +45,36 @@ export const AzureSsoSchema = v.object({
   adminGroupId: groupId,
   agentGroupId: groupId,
 });
+export const OKTA_TENANT_INVALID = 'Tenant must be your Okta domain, e.g. acme.okta.com';
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(:\d{1,5})?$/;
+
+/**
+ * The Okta tenant as typed: 'acme' (read as acme.okta.com), a domain (acme.okta.com, or a custom
+ * domain such as login.acme.com) or its https URL. Kept as a lower-case host, or as an http(s)
+ * URL when one was given with a path or over http (the route admits http only where it is safe).
+ */
+const tenant = v.pipe(
+  required('Tenant is required', 253),
+  v.transform((typed) => {
+    const value = typed.toLowerCase().replace(/\/+$/, '');
+    if (/^https:\/\/[^/]+$/.test(value)) return value.slice('https://'.length);
+    if (/^[a-z0-9-]+$/.test(value)) return `${value}.okta.com`;
+    return value;
+  }),
+  v.check((value) => HOST.test(value) || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value), OKTA_TENANT_INVALID),
+);
+
+/**
+ * Okta's discovery document, derived from the tenant (SPEC §3 lists no discovery URL for Okta):
+ * the org authorization server's issuer is the tenant's https origin.
+ */
+export function oktaDiscoveryUrl(tenant: string): string {
+  const base = /^https?:\/\//.test(tenant) ? tenant : `https://${tenant}`;
+  return `${base.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+}
+
 export const OktaSsoSchema = v.object({
-  tenant: required('Tenant is required', 253),
-  discoveryUrl,
+  tenant,
   domain,
   clientId: clientIdSchema,
   clientSecret,

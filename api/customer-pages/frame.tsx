@@ -8,6 +8,7 @@ import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
 import { resolveLink, type ResolvedLink } from './links';
+import { hostName } from '../http/host';
 
 // Customer pages: small server-rendered pages behind /c/<token>, in the account's branding,
 // readable at 320 px, no console code. A page that needs a script names one of
@@ -73,8 +74,8 @@ async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
 
 /** The account whose verified custom domain this Host is; null on the console's own host. */
 export async function accountOfHost(deps: Deps, host: string | undefined): Promise<string | null> {
-  const name = (host ?? '').split(':')[0]!.toLowerCase();
-  if (!name || name === new URL(deps.config.publicUrl).hostname) return null;
+  const name = hostName(host);
+  if (!name || name === hostName(new URL(deps.config.publicUrl).host)) return null;
   const row = await deps.db.system((trx) => trx.selectFrom('branding').select('account_id').where('domain', '=', name).where('domain_is_verified', '=', true).executeTakeFirst());
   return row?.account_id ?? null;
 }

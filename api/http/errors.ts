@@ -31,6 +31,11 @@ export function errorResponse(err: unknown, c: Context, log: (msg: string, err: 
     const code = status === 400 ? 'INVALID_BODY' : status === 413 ? 'BODY_TOO_LARGE' : 'HTTP_ERROR';
     return c.json({ code, message: err.message || 'The request could not be read' }, status);
   }
+  if (isUnstorableText(err)) {
+    // the last line behind the input guard (api/http/text-guard.ts): text PostgreSQL cannot store
+    // is the caller's input, never a 500; the statement failed, so its transaction rolled back
+    return c.json({ code: 'VALIDATION_FAILED', message: 'Text may not contain NUL characters or unpaired surrogates' }, 400);
+  }
   if (isDatabaseUnavailable(err)) {
     // The database is restarting or unreachable: nothing the caller did, and nothing to fix
     // on our side but wait; the pool reconnects by itself on the next request.
@@ -46,6 +51,13 @@ function defaultLog(msg: string, err: unknown) {
 }
 
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+// 22021 character_not_in_repertoire (a NUL in text), 22P05 untranslatable_character (\u0000 or a
+// lone surrogate in jsonb)
+const BAD_TEXT_SQLSTATES = new Set(['22021', '22P05']);
+function isUnstorableText(err: unknown): boolean {
+  return err instanceof Error && BAD_TEXT_SQLSTATES.has(String((err as { code?: unknown }).code));
+}
 
 // Socket-level failures, and PostgreSQL's SQLSTATE classes for a lost or refused connection:
 // 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
+import type { MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import { COMPOSED_HANDLER } from 'hono/utils/constants';
 import { ApiError } from './errors';
+import { assertStorableInput } from './text-guard';
 
 type Target = 'json' | 'query' | 'param';
 
@@ -28,6 +30,7 @@ export function validationError(issues: v.BaseIssue<unknown>[]): ApiError {
  */
 export function validate<T extends Target, S extends v.GenericSchema>(target: T, schema: S) {
   const middleware = validator(target, (value) => {
+    assertStorableInput(value);
     const result = v.safeParse(schema, value);
     if (!result.success) throw validationError(result.issues);
     return result.output as v.InferOutput<S>;
@@ -38,6 +41,16 @@ export function validate<T extends Target, S extends v.GenericSchema>(target: T,
 
 export type RouteContract = { target: Target; schema: v.GenericSchema };
 const contracts = new WeakMap<object, RouteContract>();
+
+/**
+ * For a route that parses its input itself (/api/v1 reads its body once for Idempotency-Key): a
+ * pass-through step that names the schema, so tools that walk the routes find it all the same.
+ */
+export function documented(target: Target, schema: v.GenericSchema): MiddlewareHandler {
+  const middleware: MiddlewareHandler = (_c, next) => next();
+  contracts.set(middleware, { target, schema });
+  return middleware;
+}
 
 /**
  * The contract a route handler validates against, when it is a `validate()` middleware: lets

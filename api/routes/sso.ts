@@ -19,6 +19,7 @@ import {
   DISCOVERY_URL_HTTPS,
   SSO_DISABLED_REASON,
   SSO_PROVIDER_TITLES,
+  oktaDiscoveryUrl,
   type SsoSaveBody,
   type SsoSettings,
 } from '../contract/sso';
@@ -36,7 +37,7 @@ function settingsOf(body: SsoSaveBody) {
     case 'azure':
       return { ...body.azure, tenant: null };
     case 'okta':
-      return { ...body.okta };
+      return { ...body.okta, discoveryUrl: oktaDiscoveryUrl(body.okta.tenant) };
     case 'oidc':
       return { ...body.oidc, tenant: null, adminGroupId: '', agentGroupId: '' };
   }
@@ -75,8 +76,12 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
   const session = c.var.session;
   const body = c.req.valid('json');
   const input = settingsOf(body);
+  // Okta has no Discovery URL field: what is wrong with the derived one is the tenant's to fix
+  const urlField = body.provider === 'okta' ? 'okta.tenant' : `${body.provider}.discoveryUrl`;
+  const checkWhat = body.provider === 'okta' ? 'Check the Tenant.' : 'Check the Discovery URL.';
   if (urlScheme(input.discoveryUrl) !== 'https' && !httpDiscoveryAllowed(deps.config, input.discoveryUrl)) {
-    throw new ApiError(400, 'VALIDATION_FAILED', DISCOVERY_URL_HTTPS, { [`${body.provider}.discoveryUrl`]: DISCOVERY_URL_HTTPS });
+    const message = body.provider === 'okta' ? 'Tenant must be reached over https://' : DISCOVERY_URL_HTTPS;
+    throw new ApiError(400, 'VALIDATION_FAILED', message, { [urlField]: message });
   }
   const current = await ssoForAccount(deps, session.accountId);
   if (current && current.provider !== body.provider) throw new ApiError(409, 'SSO_PROVIDER_CONNECTED', SSO_DISABLED_REASON);
@@ -102,8 +107,9 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
     deps.log(errorText(`SSO discovery check failed for ${input.discoveryUrl}`), errorText(err, { secrets }));
     // openid-client wraps the real failure ("something went wrong"): the innermost cause says why.
     const inner = errorText(err, { secrets, max: 200 }).replace(/\.$/, '');
-    const message = `The discovery document could not be read from this URL${inner ? ` (${inner})` : ''}. Check the Discovery URL.`;
-    throw new ApiError(400, 'SSO_DISCOVERY_FAILED', message, { [`${body.provider}.discoveryUrl`]: message });
+    const from = body.provider === 'okta' ? input.discoveryUrl : 'this URL';
+    const message = `The discovery document could not be read from ${from}${inner ? ` (${inner})` : ''}. ${checkWhat}`;
+    throw new ApiError(400, 'SSO_DISCOVERY_FAILED', message, { [urlField]: message });
   }
 
   const title = SSO_PROVIDER_TITLES[body.provider];

@@ -108,6 +108,36 @@ describe.each(DATABASE_KINDS)('text the database cannot store is refused with 40
     expect((await res.json()).code).toBe('VALIDATION_FAILED');
   });
 
+  const APPS = ['one-time-passcode', 'passkeys', 'e-form', 'payments', 'document-signature', 'identity-verification'];
+  it.each([
+    ...APPS.flatMap((app) => [`/${app}/tasks?q=a%00b`, `/${app}/tasks?agent=%00`]),
+    '/e-form/submissions?q=%00',
+    // a route that reads no query at all: the rule is in front of every route, not in each one
+    '/health?anything=%00',
+  ])('GET %s answers 400 VALIDATION_FAILED', async (path) => {
+    const res = await t.call('GET', path, { as: ADMIN });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('a NUL in the SMS test message answers 400', async () => {
+    const res = await t.call('POST', '/one-time-passcode/settings/sms-content/test', { as: ADMIN, body: { message: 'a\u0000b', phoneNumber: '+14155550100' } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it.each([
+    ['/otp/send', { phoneNumber: '+14155550100', customerRef: 'a\u0000b' }],
+    ['/passkeys/enrollments', { phoneNumber: '+14155550100', customerRef: 'a\u0000b' }],
+    ['/passkeys/enrollments', { phoneNumber: '+14155550100', customerRef: 'c', agent: 'a\uD800b' }],
+    ['/payments', { phoneNumber: '+14155550100', amount: 100, description: 'a\u0000b' }],
+  ])('POST /api/v1%s with text that cannot be stored answers 400 and sends nothing', async (path, body) => {
+    const key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string }).secretKey;
+    const res = await t.call('POST', `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: expect.any(Object) });
+  });
+
   it.each(PARAM_CASES.map((c) => [`${c.method} ${c.path}`, c] as const))('%s is not a 500', async (_, c) => {
     const res = await t.call(c.method, c.path, { as: c.as ?? ADMIN, body: c.body });
     expect(res.status).toBeLessThan(500);

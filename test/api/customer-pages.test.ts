@@ -43,4 +43,14 @@ describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
     expect((await open(`/c/${link.token}`, 'verify.globex.test')).status).toBe(404);
     expect((await open(`/c/${link.token}`)).status).toBe(200);
   });
+
+  it.each(['verify.globex.test.', 'VERIFY.Globex.TEST', 'verify.globex.test:443', 'Verify.Globex.Test.:8443'])(
+    "another account's domain written as %s is the same domain: Acme's link does not open there",
+    async (host) => {
+      const acme = t.account('acme').id;
+      await t.db.system((trx) => sql`update branding set domain = 'verify.globex.test', domain_is_verified = true where account_id = ${t.account('globex').id}`.execute(trx));
+      const link = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }));
+      expect((await open(`/c/${link.token}`, host)).status).toBe(404);
+    },
+  );
 });

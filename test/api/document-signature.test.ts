@@ -35,6 +35,18 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect(docs).toHaveLength(0);
   });
 
+  it('an X-File-Name that is not percent-encoded UTF-8, or carries a NUL, answers 400 naming the header; nothing is stored', async () => {
+    const pdf = await makePdf(1);
+    for (const fileName of ['%E0%A4%A', '%', '%ZZ', 'a%00b.pdf']) {
+      const res = await upload(t, pdf, ADMIN, 'Bad name', fileName);
+      expect(res.status, fileName).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { 'X-File-Name': expect.any(String) } });
+    }
+    const docs = (await (await t.call('GET', '/document-signature/documents', { as: ADMIN })).json()) as SigDocument[];
+    expect(docs.filter((d) => d.name === 'Bad name')).toHaveLength(0);
+    expect((await upload(t, pdf, ADMIN, 'Good name', encodeURIComponent('Vertrag für Müller.pdf'))).status).toBe(201);
+  });
+
   it('a published version never changes: edits open version 2, and history names who and when', async () => {
     const doc = await publishedDocument(t);
     const v1doc = (await (await t.call('GET', `/document-signature/documents/${doc.id}/versions/1`, { as: ADMIN })).json()) as SigVersion;

@@ -155,6 +155,35 @@ describe.each(DATABASE_KINDS)('single sign-on settings (%s)', (kind) => {
     expect(oidc.status).toBe(201);
     expect(((await oidc.json()) as { oidc: unknown }).oidc).toEqual({ issuer: idp.issuer, domain: 'acme.test', clientId: sso.clientId, discoveryUrl: idp.discoveryUrl });
   });
+
+  // last: connecting Okta leaves audit entries the tests above count
+  const disconnectAny = async () => {
+    const { provider } = (await (await t.call('GET', '/sso', { as: 'owner@acme.test' })).json()) as { provider: string | null };
+    if (provider) expect((await t.call('DELETE', '/sso', { as: 'owner@acme.test', body: { provider } })).status).toBe(200);
+  };
+
+  it('Okta asks for no Discovery URL: its discovery document is read from the tenant', async () => {
+    await disconnectAny();
+    const { discoveryUrl: _none, ...settings } = azure().azure;
+    const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { ...settings, tenant: idp.issuer } } });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { okta: { tenant: string; discoveryUrl: string } }).okta).toMatchObject({ tenant: idp.issuer, discoveryUrl: idp.discoveryUrl });
+    expect((await t.call('DELETE', '/sso', { as: 'owner@acme.test', body: { provider: 'okta' } })).status).toBe(200);
+  });
+
+  it("an Okta tenant whose discovery document cannot be read is refused on the Tenant field, naming the URL it tried", async () => {
+    await disconnectAny();
+    const { discoveryUrl: _none, ...settings } = azure().azure;
+    const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { ...settings, tenant: `${idp.issuer}/nothing-here` } } });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: string; fields: Record<string, string> };
+    expect(body.code).toBe('SSO_DISCOVERY_FAILED');
+    expect(body.fields['okta.tenant']).toMatch(new RegExp(`^The discovery document could not be read from ${idp.issuer}/nothing-here/\\.well-known/openid-configuration.*Check the Tenant\\.$`));
+    const http = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { ...settings, tenant: 'http://acme.okta.com' } } });
+    expect(((await http.json()) as { fields: Record<string, string> }).fields['okta.tenant']).toBe('Tenant must be reached over https://');
+    const bad = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { ...settings, tenant: 'acme okta' } } });
+    expect(((await bad.json()) as { fields: Record<string, string> }).fields['okta.tenant']).toBe('Tenant must be your Okta domain, e.g. acme.okta.com');
+  });
 });
 
 

@@ -17,6 +17,12 @@ const azure = (over: Record<string, string> = {}) => ({
   azure: { discoveryUrl: idp.discoveryUrl, domain: 'acme.test', clientId: sso.clientId, clientSecret: sso.clientSecret, adminGroupId: 'sb-admins', agentGroupId: 'sb-agents', ...over },
 });
 
+/** Okta names no discovery URL: it is read from the tenant, here the provider on loopback. */
+const okta = (over: Record<string, string> = {}) => {
+  const { discoveryUrl: _derived, ...settings } = azure(over).azure;
+  return { provider: 'okta', okta: { tenant: idp.issuer, ...settings } };
+};
+
 let addressSeq = 0;
 const address = () => `203.0.113.${++addressSeq}`;
 
@@ -45,7 +51,7 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
   afterAll(() => dns.close());
   const t = useTestContext(kind, overrides);
   const connect = async (over: Record<string, string> = {}) => {
-    const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure(over).azure } } });
+    const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: okta(over) });
     expect(res.status).toBe(201);
   };
   const prove = async () => {
@@ -120,7 +126,7 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
   });
 
   it('without an agent group configured, an agent-group claim admits no one', async () => {
-    await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ agentGroupId: '', clientSecret: '' }).azure } } });
+    await t.call('POST', '/sso', { as: 'owner@acme.test', body: okta({ agentGroupId: '', clientSecret: '' }) });
     const res = await ssoSignIn(t, 'agent.only@acme.test', 'sb-agents');
     expect(res.status).toBe(403);
     expect(((await res.json()) as { code: string }).code).toBe('ADMIN_NOT_FOUND');
@@ -169,7 +175,7 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
   });
 
   it('without the admin group configured, only listed admins enter', async () => {
-    await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ adminGroupId: '', clientSecret: '' }).azure } } });
+    await t.call('POST', '/sso', { as: 'owner@acme.test', body: okta({ adminGroupId: '', clientSecret: '' }) });
     const res = await ssoSignIn(t, 'another.person@acme.test', 'sb-admins');
     expect(res.status).toBe(403);
     expect((await ssoSignIn(t, 'owner@acme.test')).status).toBe(200);
@@ -177,7 +183,7 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
 
   it('a Zoom or Webex user of a proven SSO domain (which host tokens cannot show groups of) may act as an agent of its account', async () => {
     const corp = 'someone@acme-corp.test';
-    const saved = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'okta', okta: { tenant: 'acme.okta.test', ...azure({ domain: 'acme-corp.test' }).azure } } });
+    const saved = await t.call('POST', '/sso', { as: 'owner@acme.test', body: okta({ domain: 'acme-corp.test' }) });
     expect(saved.ok).toBe(true);
     expect(await agentAccountFor(t.deps, corp)).toBeNull();
     await prove();

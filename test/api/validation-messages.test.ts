@@ -10,6 +10,8 @@ type Form = { name: string; method: string; path: string; body: Body; required: 
 const E164 = 'Phone number must be in e164 format (with leading + and country code)';
 const EMAIL = 'Please provide a valid email address';
 const sso = { discoveryUrl: 'https://idp.example.com/.well-known/openid-configuration', domain: 'acme.test', clientId: 'client', clientSecret: 'secret' };
+/** Okta's discovery URL is derived from its tenant: there is no field to require. */
+const withoutDiscoveryUrl = (fields: Record<string, string>) => Object.fromEntries(Object.entries(fields).filter(([k]) => !k.endsWith('.discoveryUrl')));
 const ssoRequired = (p: string) => ({
   [`${p}.discoveryUrl`]: 'Discovery URL is required',
   [`${p}.domain`]: 'Domain is required',
@@ -52,7 +54,7 @@ const FORMS: Form[] = [
     required: { 'twilio.accountSid': 'Account SID is required', 'twilio.authToken': 'Auth Token is required', 'twilio.phoneNumber': E164 },
   },
   { name: 'SSO Azure', method: 'POST', path: '/sso', body: { provider: 'azure', azure: sso }, required: ssoRequired('azure') },
-  { name: 'SSO Okta', method: 'POST', path: '/sso', body: { provider: 'okta', okta: { ...sso, tenant: 'acme' } }, required: { 'okta.tenant': 'Tenant is required', ...ssoRequired('okta') } },
+  { name: 'SSO Okta', method: 'POST', path: '/sso', body: { provider: 'okta', okta: { ...sso, tenant: 'acme' } }, required: { 'okta.tenant': 'Tenant is required', ...withoutDiscoveryUrl(ssoRequired('okta')) } },
   { name: 'SSO OIDC', method: 'POST', path: '/sso', body: { provider: 'oidc', oidc: sso }, required: ssoRequired('oidc') },
   { name: 'add administrator', method: 'POST', path: '/invitations', body: { email: 'new@acme.test' }, required: { email: EMAIL } },
   { name: 'SSO sign-in e-mail', method: 'POST', path: '/sso/oauth/authorize', body: { email: 'someone@acme.test' }, required: { email: EMAIL } },

@@ -11,10 +11,10 @@ export const SIGNATURE = { id: 'sig1', kind: 'signature', page: 0, x: 0.1, y: 0.
 export const NAME = { id: 'name1', kind: 'fullName', page: 0, x: 0.1, y: 0.6, w: 0.4, h: 0.04, label: 'Full name', required: true } as const;
 export const AGREE = { id: 'ok1', kind: 'checkbox', page: 1, x: 0.1, y: 0.2, w: 0.04, h: 0.03, label: 'I read page 2', required: true } as const;
 
-export async function upload(t: TestContext, bytes: Uint8Array, as = ADMIN, name = 'Service agreement') {
+export async function upload(t: TestContext, bytes: Uint8Array, as = ADMIN, name = 'Service agreement', fileName = 'agreement.pdf') {
   return t.app.request(`/api/document-signature/documents?name=${encodeURIComponent(name)}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${await t.tokenFor(as)}`, 'content-type': 'application/pdf', 'x-file-name': 'agreement.pdf' },
+    headers: { authorization: `Bearer ${await t.tokenFor(as)}`, 'content-type': 'application/pdf', 'x-file-name': fileName },
     body: Buffer.from(bytes),
   });
 }

@@ -132,21 +132,46 @@ describe('customer search dialog', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('shows the spinner only after 300 ms, and keeps it at least 500 ms', async () => {
+  it('shows the spinner 300 ms after the search goes out (after the 300 ms pause), and keeps it at least 500 ms', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: false });
-    renderSignedIn('/', makeBootstrap({ role: 'admin' }), { 'GET /api/results/customer': { body: { results: [] } } });
+    let answer!: () => void;
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }), {
+      'GET /api/results/customer': () => new Promise((resolve) => (answer = () => resolve({ body: { results: [] } }))),
+    });
     await act(() => vi.advanceTimersByTimeAsync(50));
     open();
     await act(() => vi.advanceTimersByTimeAsync(50));
     fireEvent.change(screen.getByRole('combobox'), { target: { value: 'CUST-1' } });
+    // the 300 ms pause: the search goes out at its end, with no spinner yet
+    await act(() => vi.advanceTimersByTimeAsync(300));
+    expect(answer).toBeTypeOf('function');
+    expect(screen.queryByText('Searching')).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(299));
     expect(screen.queryByText('Searching')).toBeNull();
-    // at 300 ms the search goes out and the spinner appears; the answer comes back at once
     await act(() => vi.advanceTimersByTimeAsync(1));
     expect(screen.getByText('Searching')).toBeTruthy();
+    // the answer comes at once; the spinner stays its 500 ms
+    await act(async () => answer());
     await act(() => vi.advanceTimersByTimeAsync(450));
     expect(screen.getByText('Searching')).toBeTruthy();
     await act(() => vi.advanceTimersByTimeAsync(60));
     expect(screen.queryByText('Searching')).toBeNull();
+  });
+
+  it('shows no spinner when the answer comes within 300 ms of the search going out', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    let answer!: () => void;
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }), {
+      'GET /api/results/customer': () => new Promise((resolve) => (answer = () => resolve({ body: { results: [] } }))),
+    });
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    open();
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    fireEvent.change(screen.getByRole('combobox'), { target: { value: 'CUST-1' } });
+    await act(() => vi.advanceTimersByTimeAsync(300 + 250));
+    await act(async () => answer());
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.queryByText('Searching')).toBeNull();
+    expect(screen.getByText('No results found for "CUST-1"')).toBeTruthy();
   });
 });

@@ -8,7 +8,7 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, revokeTaskLinks, spendLink } from '../../customer-pages/links';
 import { fileLink, putFile, readFile } from '../../storage/files';
-import { assertAppUsable, chargeCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
 import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -168,6 +168,8 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
           'sent', ${settings.consentText}, ${now}, ${new Date(now.getTime() + days * DAY)}, ${version.file_id}, ${original.sha256})
         returning *`.execute(trx)
     ).rows[0]!;
+    // the credit is taken before the SMS goes out (given back if it fails): parallel requests cannot pass the free tier
+    await reserveCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
     const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now });
     return { row, text: await smsText(trx, accountId, deps.config.publicUrl, token) };
   });
@@ -176,13 +178,13 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
     if (failure !== null) {
+      await releaseCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
       row = await move(trx, accountId, row, now, { status: 'cancelled', event: 'send_failed', description: `Link not delivered: ${failure}`, caller });
       await revokeTaskLinks(trx, accountId, row.id, now);
       await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description: `Signature request to ${masked} not delivered: ${failure}`, event: 'document.send-failed', at: now });
       return row;
     }
     row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
-    await chargeCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
     const description = `${row.document_name} (version ${row.version}) sent to ${row.signer_name} at ${masked}`;
     await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
     await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description, event: 'document.sent', at: now });

@@ -8,7 +8,7 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, spendLink } from '../../customer-pages/links';
 import { putFile } from '../../storage/files';
-import { assertAppUsable, chargeCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -300,6 +300,8 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
                 ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, ${JSON.stringify(prefill)}::jsonb, ${now}, ${expiresAt})
         returning *`.execute(trx)
     ).rows[0]!;
+    // the credit is taken before the SMS goes out (given back if it fails): parallel sends cannot pass the free tier
+    await reserveCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
     const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now });
     const { templates } = await storedAppSettings(trx, accountId, EFORM_APP);
     const text = renderTemplate(templates.form || EFORM_TEMPLATES[0]!.defaultBody, { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
@@ -318,11 +320,11 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
     let row = await lockRequest(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
     if (failure !== null) {
+      await releaseCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
       row = await end(trx, accountId, row, 'failed', now, caller, { description: `Form link not delivered: ${failure}`, reason: failure });
       await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description: `Form "${prepared.title}" to ${masked} not delivered: ${failure}`, event: 'form.send-failed', at: now });
       return requestOf(row, prepared.title, null);
     }
-    await chargeCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
     const description = `Form "${prepared.title}" sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
     await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description, event: 'form.sent', at: now });

@@ -7,7 +7,7 @@ import { audit } from '../../audit';
 import { decryptSecret, encryptSecret } from '../../crypto';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
-import { assertAppUsable, chargeCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -69,6 +69,7 @@ export function verificationOf(r: Row): OtpVerification {
     agent: r.agent,
     sends: r.sends,
     checks: r.checks,
+    attemptsLeft: Math.max(0, r.max_checks - r.checks),
     createdAt: new Date(r.created_at).toISOString(),
     expiresAt: new Date(r.expires_at).toISOString(),
     verifiedAt: iso(r.verified_at),
@@ -153,6 +154,10 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       ).rows[0]!;
     }
     await sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`.execute(trx);
+    // the send is counted and its credit taken before the SMS goes out (given back if it fails),
+    // so parallel sends cannot pass the free tier
+    row = (await sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    await reserveCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
     const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
     const { templates } = await storedAppSettings(trx, accountId, OTP_APP);
     const text = renderTemplate(templates.passcode || OTP_TEMPLATES[0]!.defaultBody, { code, company: await companyName(trx, accountId), ttl: String(ttl) });
@@ -164,7 +169,13 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     await sendAccountSms(deps, accountId, phone, prepared.text);
   } catch (err) {
     // configuration problems are the caller's to fix (409 and such): nothing was sent
-    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') throw err;
+    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') {
+      await deps.db.tenant(accountId, async (trx) => {
+        await releaseCredits(trx, { accountId, app: OTP_APP, taskId: prepared.row.id, kind: `sms-${prepared.row.sends}`, now });
+        await sql`update otp_verifications set sends = sends - 1 where id = ${prepared.row.id}`.execute(trx);
+      });
+      throw err;
+    }
     failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
     if (!(err instanceof ApiError)) deps.log('OTP SMS failed', err);
   }
@@ -173,6 +184,8 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
     if (failure !== null) {
+      await releaseCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${prepared.row.sends}`, now });
+      row = (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
       if (row.status === 'pending' && row.sends === 0) {
         row = await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
       } else {
@@ -181,8 +194,6 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${masked} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
       return row;
     }
-    row = (await sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
-    await chargeCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
     const description = row.sends === 1 ? `Passcode sent to ${masked}` : `Passcode sent again to ${masked} (send ${row.sends})`;
     await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
     await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description, event: 'otp.sent', at: now });

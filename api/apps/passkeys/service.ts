@@ -16,7 +16,7 @@ import { audit } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, resolveLink, revokeTaskLinks } from '../../customer-pages/links';
-import { assertAppUsable, chargeCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -212,6 +212,8 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
         values (${accountId}, ${kind}, ${body.customerRef}, ${body.phoneNumber}, ${displayName}, ${agent}, 'link_sent', ${now}, ${new Date(now.getTime() + ttlMs)})
         returning *`.execute(trx)
     ).rows[0]!;
+    // the credit is taken before the SMS goes out (given back if it fails): parallel sends cannot pass the free tier
+    await reserveCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
     const { token } = await createLinkToken(trx, accountId, { app: PASSKEYS_APP, purpose: PURPOSE[kind], taskId: row.id, ttlMs, now });
     const { templates } = await storedAppSettings(trx, accountId, PASSKEYS_APP);
     const def = PASSKEY_TEMPLATES.find((t) => t.key === kind)!;
@@ -227,7 +229,10 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
   try {
     await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') throw err;
+    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') {
+      await deps.db.tenant(accountId, (trx) => releaseCredits(trx, { accountId, app: PASSKEYS_APP, taskId: prepared.row.id, kind: 'link', now }));
+      throw err;
+    }
     failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
     if (!(err instanceof ApiError)) deps.log('Passkey link SMS failed', err);
   }
@@ -237,11 +242,11 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
     let row = await lockTask(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
     if (failure !== null) {
+      await releaseCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
       row = await end(trx, accountId, row, 'not_delivered', now, caller, { reason: 'not_delivered', description: `${noun} link not delivered: ${failure}`, eventType: 'passkey.failed' });
       await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${noun} link to ${masked} not delivered: ${failure}`, event: 'passkey.send-failed', at: now });
       return row;
     }
-    await chargeCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
     const description = `${noun} link sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
     await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${description} for customer ${row.customer_ref}`, event: `passkey.${kind}-sent`, at: now });

@@ -23,7 +23,7 @@ import {
   type PaymentStatus,
   type PaymentsGeneralSettings,
 } from '../../contract/apps/payments';
-import { assertAppUsable, chargeCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -182,6 +182,8 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
           ${line.description}, ${line.productId}, ${line.productName}, ${line.priceId}, ${session.id}, ${session.url}, ${now}, ${expiresAt})
         returning *`.execute(trx)
     ).rows[0]!;
+    // the credit is taken before the SMS goes out (given back if it fails): parallel requests cannot pass the free tier
+    await reserveCredits(trx, { accountId, app: PAYMENTS_APP, taskId: id, kind: 'request', now });
     const { templates } = await storedAppSettings(trx, accountId, PAYMENTS_APP);
     const text = renderTemplate(templates.payment_link || PAYMENTS_TEMPLATES[0]!.defaultBody, { link, company: await companyName(trx, accountId), ttl: String(minutes) });
     return { row, text };
@@ -207,11 +209,11 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
     const money = formatMinor(Number(row.amount), row.currency, 'en-US');
     const masked = maskPhone(row.phone_number);
     if (failure !== null) {
+      await releaseCredits(trx, { accountId, app: PAYMENTS_APP, taskId: id, kind: 'request', now });
       if (RANK[row.status] < RANK.failed) row = await move(trx, accountId, row, { status: 'failed', failure: `Link not delivered: ${failure}` }, now, caller);
       await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Payment link for ${money} to ${masked} not delivered: ${failure}`, event: 'payment.send-failed', at: now });
       return row;
     }
-    await chargeCredits(trx, { accountId, app: PAYMENTS_APP, taskId: id, kind: 'request', now });
     await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'requested', description: `Payment link for ${money} sent to ${masked}`, caller });
     await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Requested a payment of ${money} from ${masked}`, event: 'payment.requested', at: now });
     await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, 'payment.requested', eventData(row), now);

@@ -19,7 +19,13 @@ import { ApiError } from '../../http/errors';
  * retries; a cancelled or ended app is refused.
  */
 
-/** Refuses work for an app the account cannot use right now, with what to do about it. */
+type BillingRow = { status: string; credits: number; free_tier: number };
+
+/**
+ * Refuses work for an app the account cannot use right now, with what to do about it. This is
+ * the early answer (before anything is written); the credit itself is taken by `reserveCredits`
+ * in the task's transaction, which checks again under a lock.
+ */
 export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, units = 1): Promise<void> {
   const row = await trx
     .selectFrom('app_billing')
@@ -27,6 +33,10 @@ export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, u
     .where('account_id', '=', accountId)
     .where('app', '=', app)
     .executeTakeFirst();
+  refuseUnusable(app, row, units);
+}
+
+function refuseUnusable(app: AppId, row: BillingRow | undefined, units: number): void {
   const title = getApp(app)?.title ?? app;
   if (!row || row.status === 'inactive' || row.status === 'cancelled') {
     throw new ApiError(403, 'APP_NOT_ACTIVE', `${title} is not active on this account. Start a free trial or subscribe to it in the console.`);
@@ -59,6 +69,31 @@ export async function chargeCredits(
   await sql`update app_billing set credits = credits + ${units}, updated_at = now()
     where account_id = ${charge.accountId} and app = ${charge.app}`.execute(trx);
   return true;
+}
+
+type Charge = { accountId: string; app: AppId; taskId: string; kind: string; units?: number; now?: Date };
+
+/**
+ * Takes a task's credits before its work is done (an SMS sent after the transaction): the
+ * app_billing row is locked, the free tier checked and the charge written in one transaction, so
+ * parallel tasks take turns and the last credit goes to one of them (402 FREE_TIER_EXHAUSTED for
+ * the rest). If the work then fails, `releaseCredits` gives the credit back.
+ */
+export async function reserveCredits(trx: Trx, charge: Charge): Promise<boolean> {
+  const row = (await sql<BillingRow>`select status, credits, free_tier from app_billing
+    where account_id = ${charge.accountId} and app = ${charge.app} for update`.execute(trx)).rows[0];
+  refuseUnusable(charge.app, row, charge.units ?? 1);
+  return chargeCredits(trx, charge);
+}
+
+/** Gives back a charge whose work failed (once; a charge never made gives nothing back). */
+export async function releaseCredits(trx: Trx, charge: Omit<Charge, 'units'>): Promise<void> {
+  const released = await sql<{ units: number }>`insert into credit_ledger (account_id, app, task_id, kind, units${charge.now ? sql`, ts` : sql``})
+    select account_id, app, task_id, ${`${charge.kind}:released`}, -units${charge.now ? sql`, ${charge.now}` : sql``} from credit_ledger
+    where account_id = ${charge.accountId} and app = ${charge.app} and task_id = ${charge.taskId} and kind = ${charge.kind}
+    on conflict (account_id, app, task_id, kind) do nothing returning units`.execute(trx);
+  const units = released.rows[0]?.units;
+  if (units) await sql`update app_billing set credits = credits + ${units}, updated_at = now() where account_id = ${charge.accountId} and app = ${charge.app}`.execute(trx);
 }
 
 /** Credits of `app` used per UTC day since `since` (for billing charts). */

@@ -1,8 +1,9 @@
-import { Hono } from 'hono';
+import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { ApiError } from '../../http/errors';
-import { validationError } from '../../http/validate';
+import { documented, validationError } from '../../http/validate';
+import { assertStorableInput } from '../../http/text-guard';
 import { ErrorBodySchema } from '../../contract/common';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
 import { appModules } from './registry';
@@ -14,6 +15,7 @@ export function v1Operations(): V1Operation[] {
 }
 
 function parse<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  assertStorableInput(value);
   const result = v.safeParse(schema, value);
   if (!result.success) throw validationError(result.issues);
   return result.output;
@@ -36,12 +38,14 @@ export function v1Routes(options: { rateLimit?: RateLimit } = {}) {
   const guarded = new Hono<V1Env>();
   guarded.use('*', requireApiKey(), rateLimit(options.rateLimit ?? V1_RATE_LIMIT), idempotency());
   for (const op of v1Operations()) {
-    guarded[op.method](op.path, async (c) => {
+    const contracts: MiddlewareHandler<V1Env>[] = [...(op.params ? [documented('param', op.params)] : []), ...(op.body ? [documented('json', op.body)] : [])];
+    const handle: Handler<V1Env> = async (c) => {
       const params = op.params ? (parse(op.params, c.req.param()) as Record<string, string>) : {};
       const body = op.body ? parse(op.body, await jsonBody(await c.req.text())) : undefined;
       const { status, answer } = await op.handler(c, { params, body });
       return c.json(answer as object, status);
-    });
+    };
+    guarded.on([op.method.toUpperCase()], [op.path], ...contracts, handle);
   }
   api.route('/', guarded);
   return api;

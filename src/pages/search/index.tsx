@@ -49,7 +49,7 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
 
   const optionId = (i: number) => `${listId}-${i}`;
   const shortRefs = distinctShortIds(results.map((r) => r.sessionRef));
-  const showResults = search.term && !search.loading;
+  const showResults = search.term && !search.loading && !search.pending;
 
   return (
     <Dialog open onClose={onClose} title="Search customers" size="md">

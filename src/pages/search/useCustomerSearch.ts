@@ -10,7 +10,10 @@ export type CustomerSearch = {
   term: string;
   results: CustomerResult[] | undefined;
   error: unknown;
+  /** typing has paused and the search is out: the spinner's 300 ms count from here (SPEC §4) */
   loading: boolean;
+  /** the query changed and its search has not gone out yet (the debounce) */
+  pending: boolean;
 };
 
 /**
@@ -21,20 +24,21 @@ export type CustomerSearch = {
 export function useCustomerSearch(query: string): CustomerSearch {
   const api = useApi();
   const term = query.trim();
-  const [state, setState] = useState<CustomerSearch>({ term: '', results: undefined, error: undefined, loading: false });
+  const [state, setState] = useState<CustomerSearch>({ term: '', results: undefined, error: undefined, loading: false, pending: false });
 
   useEffect(() => {
     if (!term) {
-      setState({ term: '', results: undefined, error: undefined, loading: false });
+      setState({ term: '', results: undefined, error: undefined, loading: false, pending: false });
       return;
     }
-    // loading starts with the pause, so the spinner's delay counts from the keystroke
-    setState((s) => ({ ...s, loading: true }));
+    setState((s) => ({ ...s, loading: false, pending: true }));
     const controller = new AbortController();
     const timer = setTimeout(() => {
+      // the search starts now: loading (and so the spinner's delay) counts from here
+      setState((s) => ({ ...s, loading: true, pending: false }));
       api.get<CustomerSearchAnswer>('results/customer', { query: { customerRef: term }, signal: controller.signal }).then(
-        (answer) => !controller.signal.aborted && setState({ term, results: answer.results, error: undefined, loading: false }),
-        (error) => !controller.signal.aborted && setState({ term, results: undefined, error, loading: false }),
+        (answer) => !controller.signal.aborted && setState({ term, results: answer.results, error: undefined, loading: false, pending: false }),
+        (error) => !controller.signal.aborted && setState({ term, results: undefined, error, loading: false, pending: false }),
       );
     }, SEARCH_DEBOUNCE_MS);
     return () => {

@@ -28,7 +28,8 @@ type Form = Record<FieldName, string>;
 
 const FIELDS: Record<SsoProvider, FieldName[]> = {
   azure: ['discoveryUrl', 'domain', 'clientId', 'clientSecret', 'adminGroupId', 'agentGroupId'],
-  okta: ['tenant', 'discoveryUrl', 'domain', 'clientId', 'clientSecret', 'adminGroupId', 'agentGroupId'],
+  // Okta's discovery document is derived from the tenant: no Discovery URL to look up and paste
+  okta: ['tenant', 'domain', 'clientId', 'clientSecret', 'adminGroupId', 'agentGroupId'],
   oidc: ['discoveryUrl', 'domain', 'clientId', 'clientSecret'],
 };
 
@@ -43,7 +44,7 @@ const LABELS: Record<FieldName, string> = {
 };
 
 const HINTS: Partial<Record<FieldName, string>> = {
-  tenant: 'Your Okta organisation, e.g. acme.okta.com',
+  tenant: 'Your Okta domain, e.g. acme.okta.com (or your custom Okta domain). Its OpenID configuration is read from there.',
   discoveryUrl: 'The provider\'s OpenID configuration, ending in /.well-known/openid-configuration',
   domain: 'People with e-mail addresses in this domain sign in through this provider',
   adminGroupId: 'Optional. Members of this group get admin access to the console',
@@ -114,7 +115,8 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
     const found: Partial<Record<FieldName, string>> = parsed.success ? {} : issuesByField(parsed.issues);
     // a kept secret is only for the provider it was entered for (the server holds to this too)
     const saved = settings[provider];
-    const sameProvider = managing && saved && saved.discoveryUrl === form.discoveryUrl.trim() && (provider !== 'okta' || settings.okta?.tenant === form.tenant.trim());
+    const sameProvider =
+      managing && saved && (provider === 'okta' ? settings.okta?.tenant === (parsed.success ? (parsed.output as { tenant: string }).tenant : form.tenant.trim()) : saved.discoveryUrl === form.discoveryUrl.trim());
     if (!sameProvider && !form.clientSecret.trim()) found.clientSecret = 'Client Secret is required';
     setErrors(found);
     setFormError(null);
