@@ -5,7 +5,8 @@ import { E164_PATTERN, E164_MESSAGE } from '../../../../api/contract/sms';
 import { errorMessage, type Api } from '../../../api/client';
 import { useLiveChanges } from '../../../api/live';
 import { Button } from '../../../ui/Button';
-import { TextField } from '../../../ui/Field';
+import { Field, TextField } from '../../../ui/Field';
+import { LocaleSelect } from '../../../ui/LocaleSelect';
 import { apiFields, type FieldErrors } from '../../settings/form-errors';
 import { StatusBadge } from './task-cells';
 
@@ -55,7 +56,14 @@ function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (in
   return (
     <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label}>
       <p className="muted">{action.description}</p>
-      {action.fields.map((field) => (
+      {action.fields.map((field) =>
+        field.kind === 'locale' ? (
+          <Field key={field.name} label={field.label} error={errors[field.name]}>
+            {(control) => (
+              <LocaleSelect none="The account's default" name={field.name} {...control} value={input[field.name] ?? ''} onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))} />
+            )}
+          </Field>
+        ) : (
         <TextField
           key={field.name}
           label={field.label}
@@ -69,14 +77,15 @@ function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (in
           error={errors[field.name]}
           onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))}
         />
-      ))}
+        ),
+      )}
       {failure && (
         <p className="notice notice-error" role="alert">
           {failure}
         </p>
       )}
       <div className="form-actions">
-        <Button type="submit" variant="primary" disabled={disabled} onClick={run} successLabel="Done">
+        <Button type="submit" variant={action.secondary ? 'secondary' : 'primary'} disabled={disabled} onClick={run} successLabel="Done">
           {action.label}
         </Button>
       </div>
@@ -127,16 +136,27 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
 
   return (
     <div className="action-runner">
-      {(result ? (pending ? followUps : []) : starters).map((action) => (
+      {(result ? (pending ? followUps.filter((a) => !a.secondary) : []) : starters).map((action) => (
         <ActionForm key={action.key} action={action} onRun={run(action)} />
       ))}
       <div aria-live="polite" className="action-status">
-        {result && (
-          <div className={`notice ${pending ? '' : result.status === 'approved' || result.status === 'succeeded' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
-            <StatusBadge status={result.status} /> {result.message}
-          </div>
-        )}
+        {result &&
+          (result.failed ? (
+            // the last step failed (a wrong code): an error with what is left, not the pending status
+            <div className="notice notice-error" role="alert" data-testid="action-status">
+              {result.message}
+            </div>
+          ) : (
+            <div className={`notice ${pending ? '' : result.status === 'approved' || result.status === 'succeeded' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
+              <StatusBadge status={result.status} /> {result.message}
+            </div>
+          ))}
       </div>
+      {/* the way out (cancel the link) comes after what is happening, never as the main button */}
+      {pending &&
+        followUps
+          .filter((a) => a.secondary)
+          .map((action) => <ActionForm key={action.key} action={action} onRun={run(action)} />)}
       {result && !pending && (
         <Button size="sm" variant="ghost" onClick={() => setResult(null)}>
           Start over
