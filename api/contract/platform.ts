@@ -39,6 +39,8 @@ export const AppActionSchema = v.object({
   /** true when the action works on a task an earlier action started (its id goes in `taskId`) */
   needsTask: v.boolean(),
   fields: v.array(ActionFieldSchema),
+  /** a way out rather than the next step (cancel a link): shown after the status, as a secondary button */
+  secondary: v.optional(v.boolean()),
 });
 export type AppAction = v.InferOutput<typeof AppActionSchema>;
 
@@ -75,6 +77,11 @@ export const ActionResultSchema = v.object({
    * absent means "while the status is pending"
    */
   open: v.optional(v.boolean()),
+  /**
+   * the agent's last step failed though the task goes on (a wrong code with attempts left):
+   * `message` says what failed and what is left, shown as an error, not as the pending status
+   */
+  failed: v.optional(v.boolean()),
 });
 export type ActionResult = v.InferOutput<typeof ActionResultSchema>;
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AppIdSchema, BillingStatusSchema, PlatformSchema, RoleSchema, text } from './common';
 import { APP_IDS } from './apps';
 import { CalendarDaySchema } from './dates';
+import { ApiRateLimitSchema } from './api-limits';
 
 export const WatchTowerAdminSchema = v.object({
   id: v.string(),
@@ -65,6 +66,8 @@ export const AccountDetailSchema = v.object({
       freeTier: v.number(),
     }),
   ),
+  /** the account's /api/v1 rate limit; staff change it with PUT …/api-rate-limit */
+  apiRateLimit: ApiRateLimitSchema,
 });
 export type AccountDetail = v.InferOutput<typeof AccountDetailSchema>;
 

@@ -5,6 +5,7 @@ import { actorOf } from '../audit';
 import { maskedKeys, RotateKeySchema, type DeveloperKeys } from '../contract/developers';
 import { developerKeys, rotateDeveloperKey } from '../developers/keys';
 import { validate } from '../http/validate';
+import { apiRateLimitUsage } from '../apps/platform/api-limits';
 
 /** Provider staff in ghost mode act as the owner but never learn the account's secrets. */
 const shown = (keys: DeveloperKeys, ghost: boolean): DeveloperKeys => (ghost ? maskedKeys(keys) : keys);
@@ -16,6 +17,12 @@ export const developersRoutes = new Hono<AppEnv>()
     const keys = await db.tenant(session.accountId, (trx) => developerKeys(trx, session.accountId, config.encryptionKey));
     c.header('cache-control', 'no-store');
     return c.json(shown(keys, session.ghost));
+  })
+
+  /** The account's /api/v1 rate limit (set by provider staff) and how much of its burst is in use now. */
+  .get('/accounts/developer/rate-limit', requireRole('admin'), async (c) => {
+    const { accountId } = c.var.session;
+    return c.json(await c.var.deps.db.tenant(accountId, (trx) => apiRateLimitUsage(trx, accountId, c.var.deps.now())));
   })
 
   /** Replaces the secret key or the webhook secret; the old value stops working at once. */

@@ -4,6 +4,8 @@ import type { AppEnv } from '../auth/context';
 import { requireRoot } from '../auth/guards';
 import { endStripeSubscription } from '../billing/service';
 import { heldRangesByAccount } from '../sms-guard/service';
+import { apiRateLimitOf, setApiRateLimit } from '../apps/platform/api-limits';
+import { ApiRateLimitBodySchema } from '../contract/api-limits';
 import { audit } from '../audit';
 import { APP_IDS, getApp, isAppId, type AppId } from '../contract/apps';
 import type { BillingStatus, Platform, Role } from '../contract/common';
@@ -175,6 +177,7 @@ export const watchTowerRoutes = new Hono<AppEnv>()
         }),
         admins: (admins.get(id) ?? []).map(adminOut),
         smsHeldRanges: (await heldRangesByAccount(trx, [id], c.var.deps.now())).get(id) ?? 0,
+        apiRateLimit: await apiRateLimitOf(trx, id),
       };
     });
     return c.json(body);
@@ -221,6 +224,18 @@ export const watchTowerRoutes = new Hono<AppEnv>()
     });
     if (endedSubscription) await endStripeSubscription(c.var.deps, endedSubscription);
     return c.json({ status: result });
+  })
+  /** Provider staff set an account's /api/v1 rate limit (null: the default); audited in its log. */
+  .put('/watch-tower/accounts/:accountId/api-rate-limit', validate('json', ApiRateLimitBodySchema), async (c) => {
+    const accountId = c.req.param('accountId');
+    if (!UUID.test(accountId)) throw accountNotFound();
+    const { perSecond } = c.req.valid('json');
+    const answer = await c.var.deps.db.system(async (trx) => {
+      const account = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+      if (!account) throw accountNotFound();
+      return setApiRateLimit(trx, accountId, perSecond, c.var.deps.now());
+    });
+    return c.json(answer);
   })
   .get('/watch-tower/statistics/summary', validate('query', SummaryQuerySchema), async (c) => {
     const { from, to } = range(c.var.deps.now(), c.req.valid('query'));

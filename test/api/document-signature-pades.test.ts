@@ -10,7 +10,7 @@ import { ADMIN, publishedDocument, signedRequest, v1 } from '../support/signatur
 import { sealRequest, sealSignedRequests } from '../../api/apps/document-signature/service';
 import { appendRevision } from '../../api/apps/document-signature/pades/dss';
 import type { Config } from '../../api/config';
-import type { SigDocument, SigRequest } from '../../api/contract/apps/document-signature';
+import type { SigDocument, SigRequest, SigSigning } from '../../api/contract/apps/document-signature';
 
 // PAdES seals checked by tools that are not ours: poppler's pdfsig (with an NSS database that
 // trusts the test CA), openssl cms and openssl ts, against a test PKI and a loopback RFC 3161
@@ -210,4 +210,120 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const wrongTrust = { ...t.deps, config: { ...t.config, raw: { ...raw, SIGNING_TSA_CA_FILE: otherCa } } };
     await expect(sealRequest(wrongTrust, t.account('acme').id, sent.id)).rejects.toThrow(/timestamp token was refused/);
   });
+
+  // ------------------------------------------------------------ the account's own certificate
+
+  const uploadCertificate = (body: unknown, as = ADMIN) => t.call('POST', '/document-signature/signing/certificates', { as, body });
+  const overview = async () => (await (await t.call('GET', '/document-signature/signing', { as: ADMIN })).json()) as SigSigning;
+  const stored = () => t.db.tenant(t.account('acme').id, async (trx) => (await sql<Record<string, unknown>>`select * from sig_signing_certificates order by uploaded_at`.execute(trx)).rows);
+  const audited = (event: string) => t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ description: string }>`select description from audit_log where event = ${event} order by id`.execute(trx)).rows);
+
+  it('uploads that fail a check are refused with the reason, and nothing is stored', async () => {
+    const pki = tsa.pki;
+    const p12 = (keyFile: string, certs: string[]) => pki.pkcs12(keyFile, certs, 'pw').toString('base64');
+    const signing = 'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature,nonRepudiation';
+    const weak = pki.issue('weak', '/CN=Weak key/O=Acme', signing, 'rsa1024');
+    const tsaOnly = pki.issue('tsa-purpose', '/CN=Only time stamping/O=Acme', 'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature\nextendedKeyUsage = critical,timeStamping');
+    const noSign = pki.issue('encipher', '/CN=Encipher only/O=Acme', 'basicConstraints = CA:FALSE\nkeyUsage = critical,keyEncipherment');
+    const alone = pki.issue('alone', '/CN=Without its chain/O=Acme', signing, 'ec');
+    const shortLived = pki.issue('short', '/CN=Short lived/O=Acme', signing, 'ec', 1);
+    // the certificates made just now are valid from now on
+    t.clock.now = new Date();
+    const cases: [unknown, RegExp][] = [
+      [{ format: 'pkcs12', file: pki.account.p12.toString('base64'), password: 'wrong' }, /password does not open/],
+      [{ format: 'pkcs12', file: Buffer.from('not a pkcs12 file').toString('base64'), password: 'x' }, /not a PKCS#12/],
+      [{ format: 'pkcs12', file: p12(weak.keyFile, [weak.certFile, pki.caFile]), password: 'pw' }, /RSA 1024 bits: at least 2048/],
+      [{ format: 'pkcs12', file: p12(tsaOnly.keyFile, [tsaOnly.certFile, pki.caFile]), password: 'pw' }, /issued for other purposes/],
+      [{ format: 'pkcs12', file: p12(noSign.keyFile, [noSign.certFile, pki.caFile]), password: 'pw' }, /may not sign/],
+      // the chain left out: its issuer is missing
+      [{ format: 'pkcs12', file: p12(alone.keyFile, [alone.certFile]), password: 'pw' }, /issuer of .* is missing: include the whole chain/],
+      [{ format: 'pkcs12', file: p12(path.join(pki.dir, 'ca.key'), [pki.caFile]), password: 'pw' }, /certification authority certificate/],
+      [{ format: 'pem', pem: fs.readFileSync(pki.caFile, 'utf8') }, /no private key/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await uploadCertificate(body);
+      expect(res.status, String(message)).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'CERTIFICATE_INVALID', message: expect.stringMatching(message) });
+    }
+    const late = await uploadCertificate({ format: 'pkcs12', file: p12(shortLived.keyFile, [shortLived.certFile, pki.caFile]), password: 'pw', activeFrom: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    expect(late.status).toBe(400);
+    expect(await late.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { activeFrom: expect.stringContaining('expires') } });
+    // only admins manage certificates
+    expect((await uploadCertificate({ format: 'pkcs12', file: pki.account.p12.toString('base64'), password: pki.account.password }, 'supervisor@acme.test')).status).toBe(403);
+    expect(await stored()).toHaveLength(0);
+    expect((await overview()).certificates).toHaveLength(0);
+  });
+
+  it("an admin uploads the account's own certificate: kept encrypted, the password neither stored nor returned, audited", async () => {
+    const { p12, password, subject } = tsa.pki.account;
+    const res = await uploadCertificate({ format: 'pkcs12', file: p12.toString('base64'), password });
+    expect(res.status).toBe(201);
+    const text = await res.text();
+    expect(text).not.toContain(password);
+    expect(text).not.toMatch(/PRIVATE KEY|encrypted/i);
+    expect(JSON.parse(text)).toMatchObject({ subject, keyType: 'EC P-256', state: 'active', uploadedBy: 'Olivia Owens', issuer: expect.stringContaining('Switchboard Test Root CA') });
+    const view = await overview();
+    expect(view).toMatchObject({ certificates: [{ subject, state: 'active' }], providerCertificate: { subject: 'Switchboard Provider Signing', development: false }, timestampAuthority: tsa.url });
+    const [row] = await stored();
+    expect(String(row!.encrypted_key)).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(password);
+    expect(JSON.stringify(row)).not.toContain('PRIVATE KEY');
+    expect((await audited('signing-certificate.uploaded'))[0]!.description).toContain(`Uploaded the signing certificate ${subject} (EC P-256`);
+    // the same certificate twice is refused
+    expect((await uploadCertificate({ format: 'pkcs12', file: p12.toString('base64'), password })).status).toBe(409);
+  });
+
+  it("seals are then made with the account's certificate, and verify the same way: pdfsig trusted, openssl cms and ts", async () => {
+    const sent = await signedRequest(t, key, doc, 'Katherine Johnson');
+    const done = await sealRequest(t.deps, t.account('acme').id, sent.id);
+    expect(done).toMatchObject({ status: 'completed', sealedBy: tsa.pki.account.subject, sealLevel: 'B-LT' });
+    const pdf = await download(sent.id);
+    const report = pdfsig(pdf, tsa.pki.nssDir);
+    expect(report).toContain('Signature Type: ETSI.CAdES.detached');
+    expect(report).toContain('Signature Validation: Signature is Valid.');
+    expect(report).toContain('Certificate Validation: Certificate is Trusted.');
+    expect(report).toContain(`Signer Certificate Common Name: ${tsa.pki.account.subject}`);
+    const parts = signedParts(pdf);
+    expect(opensslCmsVerify(parts.cms, parts.signedBytes, tsa.pki.caFile).ok).toBe(true);
+    const printed = opensslCmsPrint(parts.cms);
+    expect(printed).toContain('ecdsa-with-SHA256');
+    expect(printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('unsignedAttrs:'))).not.toContain('signingTime');
+    expect(opensslTsVerify(parts.timestampToken!, parts.signatureValue, tsa.pki.caFile).output).toContain('Verification: OK');
+    expect(pdfText(parts.signedRevision)).toContain(`Sealed by ${tsa.pki.account.subject} (the account's own certificate)`);
+    const tampered = Buffer.from(pdf);
+    tampered[100] = tampered[100]! ^ 0x01;
+    expect(pdfsig(tampered, tsa.pki.nssDir)).not.toContain('Signature is Valid');
+  });
+
+  it('rotation: a certificate scheduled ahead takes over at its time, the one it replaces stays listed; removing one is audited and erases its key', async () => {
+    const next = tsa.pki.issue('rotated', '/CN=Acme Insurance Signing 2027/O=Acme Insurance', 'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature,nonRepudiation');
+    const pem = [next.keyFile, next.certFile, tsa.pki.caFile].map((f) => fs.readFileSync(f, 'utf8')).join('');
+    t.clock.now = new Date();
+    const takesOver = new Date(t.clock.now.getTime() + 86_400_000);
+    const res = await uploadCertificate({ format: 'pem', pem, activeFrom: takesOver.toISOString() });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ subject: 'Acme Insurance Signing 2027', keyType: 'RSA 2048', state: 'scheduled' });
+    expect((await overview()).certificates.map((c) => [c.subject, c.state])).toEqual([['Acme Insurance Signing 2027', 'scheduled'], [tsa.pki.account.subject, 'active']]);
+    expect((await audited('signing-certificate.uploaded')).at(-1)!.description).toContain('it takes over on');
+
+    const clock = t.clock.now;
+    try {
+      t.clock.now = new Date(takesOver.getTime() + 60_000);
+      const view = await overview();
+      expect(view.certificates.map((c) => [c.subject, c.state])).toEqual([['Acme Insurance Signing 2027', 'active'], [tsa.pki.account.subject, 'previous']]);
+      const sent = await signedRequest(t, key, doc, 'Dorothy Vaughan');
+      expect((await sealRequest(t.deps, t.account('acme').id, sent.id)).sealedBy).toBe('Acme Insurance Signing 2027');
+
+      const removed = await t.call('DELETE', `/document-signature/signing/certificates/${view.certificates[0]!.id}`, { as: ADMIN });
+      expect(removed.status).toBe(200);
+      expect(((await removed.json()) as SigSigning).certificates.map((c) => [c.subject, c.state])).toEqual([[tsa.pki.account.subject, 'active']]);
+      expect((await t.call('DELETE', `/document-signature/signing/certificates/${view.certificates[0]!.id}`, { as: ADMIN })).status).toBe(404);
+    } finally {
+      t.clock.now = clock;
+    }
+    const rows = await stored();
+    expect(rows.find((r) => r.subject === 'Acme Insurance Signing 2027')).toMatchObject({ encrypted_key: '', removed_by: 'Olivia Owens' });
+    expect((await audited('signing-certificate.removed'))[0]!.description).toContain('Removed the signing certificate Acme Insurance Signing 2027');
+  });
 });
+

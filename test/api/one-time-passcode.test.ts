@@ -116,7 +116,20 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     const sent = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: phone })).json()) as { id: string };
     const code = await lastCode(t, 'owner@acme.test', phone);
     const wrong = code === '000000' ? '111111' : '000000';
-    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: wrong })).json()).toMatchObject({ status: 'pending', checks: 1 });
+    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: wrong })).json()).toMatchObject({ status: 'pending', checks: 1, attemptsLeft: 4 });
+  });
+
+  it("the agent's wrong code is an error that says how many attempts are left", async () => {
+    const phone = freshPhone();
+    const sent = (await (await t.call('POST', '/one-time-passcode/actions/send', { as: 'admin@acme.test', body: { input: { phoneNumber: phone } } })).json()) as { taskId: string; failed?: boolean };
+    expect(sent.failed).toBeUndefined();
+    const code = await lastCode(t, 'owner@acme.test', phone);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const first = await t.call('POST', '/one-time-passcode/actions/check', { as: 'admin@acme.test', body: { taskId: sent.taskId, input: { code: wrong } } });
+    expect(await first.json()).toMatchObject({ status: 'pending', failed: true, message: 'Wrong code: 4 attempts left. Ask the caller to read it again.' });
+    for (let i = 0; i < 3; i++) await t.call('POST', '/one-time-passcode/actions/check', { as: 'admin@acme.test', body: { taskId: sent.taskId, input: { code: wrong } } });
+    const status = await t.call('GET', `/one-time-passcode/tasks/${sent.taskId}/status`, { as: 'admin@acme.test' });
+    expect(await status.json()).toMatchObject({ status: 'pending', failed: true, message: 'Wrong code: 1 attempt left. Ask the caller to read it again.' });
   });
 
   it('five wrong codes use up the attempts and the right code no longer helps', async () => {

@@ -31,6 +31,8 @@ export type RunningServer = {
   /** everything the server printed */
   output: () => string;
   stop: () => Promise<void>;
+  /** ends the process with SIGKILL (a crash: nothing is finished or handed on) */
+  kill: () => Promise<void>;
 };
 
 /** The environment a test server runs with: embedded database in a fresh directory. */
@@ -108,6 +110,12 @@ export async function startProcess(env: Record<string, string>): Promise<Running
     dataDir: env.DATA_DIR!,
     env,
     output: () => output,
+    kill: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -6,13 +6,15 @@ import { percentDecodedHeader } from '../../http/text-guard';
 import { actorOf } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { validate } from '../../http/validate';
-import { SIG_MAX_PDF_BYTES, SigDraftBodySchema, SigPublishBodySchema, SigUploadQuerySchema } from '../../contract/apps/document-signature';
+import { SIG_MAX_PDF_BYTES, SigCertificateUploadSchema, SigDraftBodySchema, SigPublishBodySchema, SigUploadQuerySchema } from '../../contract/apps/document-signature';
 import { uuidParam } from '../platform/request';
 import { documentHistory, getVersion, listDocuments, publishDraft, saveDraft, uploadDocument } from './documents';
 import { requestFiles } from './service';
 
+const certificates = () => import('./account-certificates');
+
 // The console routes of Document Signature beyond the shared frame: documents (admins) and the
-// signature detail's downloads. Uploads and publishes carry files, so they have their own body
+// signature detail's downloads, and the account's own signing certificates (admins). Uploads and publishes carry files, so they have their own body
 // limits instead of raising the API's 1 MB for everyone.
 
 /** Paths (under /api) whose routes set their own body limit; the global one skips them. */
@@ -72,4 +74,19 @@ export const sigConsoleRoutes = new Hono<AppEnv>()
 
   .get('/document-signature/signatures/:id/files', requireRole('supervisor'), async (c) => {
     return c.json(await requestFiles(c.var.deps, c.var.session.accountId, uuidParam(c, 'id')));
+  })
+
+  // the key and certificate libraries load with the first call, not with the server
+  .get('/document-signature/signing', requireRole('admin'), async (c) => {
+    return c.json(await (await certificates()).signingOverview(c.var.deps, c.var.session.accountId));
+  })
+
+  .post('/document-signature/signing/certificates', requireRole('admin'), validate('json', SigCertificateUploadSchema), async (c) => {
+    return c.json(await (await certificates()).uploadSigningCertificate(c.var.deps, c.var.session.accountId, c.req.valid('json'), actorOf(c.var.session)), 201);
+  })
+
+  .delete('/document-signature/signing/certificates/:id', requireRole('admin'), async (c) => {
+    const { removeSigningCertificate, signingOverview } = await certificates();
+    await removeSigningCertificate(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), actorOf(c.var.session));
+    return c.json(await signingOverview(c.var.deps, c.var.session.accountId));
   });

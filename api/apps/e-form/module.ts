@@ -40,7 +40,8 @@ function resultOf(request: FormRequest): ActionResult {
     expired: 'The link expired: send the form again.',
     failed: `The form could not be delivered${request.failureReason ? `: ${request.failureReason}` : '.'}`,
   };
-  return { taskId: request.id, status: request.status, message: messages[request.status] ?? request.status, task: request };
+  // sent and opened wait on the customer: the agent's panel follows the task until it ends
+  return { taskId: request.id, status: request.status, message: messages[request.status] ?? request.status, task: request, open: request.status === 'sent' || request.status === 'opened' };
 }
 
 export const eformModule: AppModule = {

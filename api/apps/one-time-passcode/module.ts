@@ -21,16 +21,25 @@ import { checkPasscode, getVerification, otpSettings, sendPasscode } from './ser
 
 type ListRow = TaskTableRow & { sends: number; checks: number };
 
+const attemptsLeft = (n: number) => (n === 1 ? '1 attempt left' : `${n} attempts left`);
+
 function actionResult(verification: OtpVerification, message?: string): ActionResult {
+  const wrongCode = verification.status === 'pending' && verification.checks > 0;
   const messages: Record<string, string> = {
-    pending: verification.checks > 0 ? 'Wrong code. Ask the caller to read it again.' : `Passcode sent to ${verification.phoneNumber}.`,
+    pending: wrongCode ? `Wrong code: ${attemptsLeft(verification.attemptsLeft)}. Ask the caller to read it again.` : `Passcode sent to ${verification.phoneNumber}.`,
     approved: 'Code correct: the caller is verified.',
     max_attempts_reached: 'Too many wrong codes: send a new passcode.',
     expired: 'The passcode expired: send a new one.',
     canceled: 'This verification was canceled.',
     failed: `The passcode could not be delivered${verification.failureReason ? `: ${verification.failureReason}` : '.'}`,
   };
-  return { taskId: verification.id, status: verification.status, message: message ?? messages[verification.status] ?? verification.status, task: verification };
+  return {
+    taskId: verification.id,
+    status: verification.status,
+    message: message ?? messages[verification.status] ?? verification.status,
+    task: verification,
+    ...(wrongCode ? { failed: true } : {}),
+  };
 }
 
 

@@ -69,6 +69,7 @@ export function verificationOf(r: Row): OtpVerification {
     agent: r.agent,
     sends: r.sends,
     checks: r.checks,
+    attemptsLeft: Math.max(0, r.max_checks - r.checks),
     createdAt: new Date(r.created_at).toISOString(),
     expiresAt: new Date(r.expires_at).toISOString(),
     verifiedAt: iso(r.verified_at),

@@ -8,8 +8,9 @@ import { ApiError } from '../../http/errors';
 import { failureLimiter } from '../../http/failure-limit';
 import { clientAddress } from '../../identity/rate-limit';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
+import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
 
-// The doors of /api/v1: the account's secret key, a token bucket per key, and Idempotency-Key.
+// The doors of /api/v1: the account's secret key, a token bucket per account, and Idempotency-Key.
 
 export type V1Env = { Variables: AppEnv['Variables'] & { apiAccountId: string } };
 
@@ -43,32 +44,49 @@ export function requireApiKey(): MiddlewareHandler<V1Env> {
 }
 
 export type RateLimit = { perSecond: number; burst: number };
-export const V1_RATE_LIMIT: RateLimit = { perSecond: 20, burst: 40 };
+/** the limit of an account staff have not set one for */
+export const V1_RATE_LIMIT: RateLimit = { perSecond: DEFAULT_API_RATE_LIMIT.perSecond, burst: DEFAULT_API_RATE_LIMIT.burst };
 
 /**
- * A token bucket per key kept in the database: one upsert refills by the time elapsed and takes
- * a token under the row's lock, so every API process shares one bucket per key and a restart
- * forgets nothing. (An in-process bucket would give each process its own 20/s.)
+ * A token bucket per account kept in the database: one statement reads the account's limit (set
+ * by provider staff, else `defaults`), refills by the time elapsed and takes a token under the
+ * row's lock, so every API process shares one bucket and a restart forgets nothing. (An
+ * in-process bucket would give each process its own limit.)
+ *
+ * Every answer that passes here carries the IETF httpapi draft's header fields
+ * (draft-ietf-httpapi-ratelimit-headers, structured-field form):
+ *   RateLimit-Policy: "default";q=<burst>;w=<seconds the burst refills in>
+ *   RateLimit: "default";r=<requests left now>;t=<seconds until the bucket is full again>
  */
-export function rateLimit(limit: RateLimit = V1_RATE_LIMIT): MiddlewareHandler<V1Env> {
+export function rateLimit(defaults: RateLimit = V1_RATE_LIMIT): MiddlewareHandler<V1Env> {
   return async (c, next) => {
     const accountId = c.var.apiAccountId;
     const now = c.var.deps.now();
     const row = await c.var.deps.db.tenant(accountId, async (trx) =>
       (
-        await sql<{ tokens: number; allowed: boolean }>`
-          insert into api_rate_buckets as b (account_id, tokens, updated_at, allowed) values (${accountId}, ${limit.burst - 1}, ${now}, true)
+        await sql<{ tokens: number; allowed: boolean; rate: number; burst: number }>`
+          with lim as (
+            select coalesce(l.per_second, ${defaults.perSecond})::float8 as rate,
+                   coalesce(l.per_second * ${BURST_SECONDS}, ${defaults.burst})::float8 as burst
+            from (select 1) one left join api_rate_limits l on l.account_id = ${accountId}
+          )
+          insert into api_rate_buckets as b (account_id, tokens, updated_at, allowed) select ${accountId}, lim.burst - 1, ${now}, true from lim
           on conflict (account_id) do update set
-            tokens = least(${limit.burst}::float8, b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * ${limit.perSecond})
-                     - case when least(${limit.burst}::float8, b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * ${limit.perSecond}) >= 1 then 1 else 0 end,
-            allowed = least(${limit.burst}::float8, b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * ${limit.perSecond}) >= 1,
+            -- from the locked row (b), never a snapshot of it: concurrent calls must not lose a take
+            tokens = least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim))
+                     - case when least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim)) >= 1 then 1 else 0 end,
+            allowed = least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim)) >= 1,
             updated_at = greatest(b.updated_at, ${now}::timestamptz)
-          returning tokens, allowed`.execute(trx)
+          returning b.tokens, b.allowed, (select rate from lim) as rate, (select burst from lim) as burst`.execute(trx)
       ).rows[0]!,
     );
+    const remaining = Math.max(0, Math.floor(row.tokens));
+    const full = Math.max(0, Math.ceil((row.burst - row.tokens) / row.rate));
+    c.header('RateLimit-Policy', `"${RATE_LIMIT_POLICY}";q=${row.burst};w=${Math.max(1, Math.round(row.burst / row.rate))}`);
+    c.header('RateLimit', `"${RATE_LIMIT_POLICY}";r=${remaining};t=${full}`);
     if (!row.allowed) {
-      const retryAfter = Math.max(1, Math.ceil((1 - row.tokens) / limit.perSecond));
-      throw new ApiError(429, 'RATE_LIMITED', `Too many requests with this key: at most ${limit.perSecond} per second (bursts of ${limit.burst}). Retry after ${retryAfter} s.`, undefined, { 'Retry-After': String(retryAfter) });
+      const retryAfter = Math.max(1, Math.ceil((1 - row.tokens) / row.rate));
+      throw new ApiError(429, 'RATE_LIMITED', `Too many requests with this key: at most ${row.rate} per second (bursts of ${row.burst}). Retry after ${retryAfter} s.`, undefined, { 'Retry-After': String(retryAfter) });
     }
     await next();
   };

@@ -6,6 +6,7 @@ import { documented, validationError } from '../../http/validate';
 import { assertStorableInput } from '../../http/text-guard';
 import { ErrorBodySchema } from '../../contract/common';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
+import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
 import { appModules } from './registry';
 import { idempotency, rateLimit, requireApiKey, V1_RATE_LIMIT, type V1Env, type RateLimit } from './v1-guards';
 import type { V1Operation } from './v1-spec';
@@ -64,8 +65,22 @@ const COMMON_ERRORS = [
   { status: 400, code: 'VALIDATION_FAILED', description: 'The body or a parameter is not valid; `fields` names them.' },
   { status: 401, code: 'INVALID_API_KEY', description: 'Missing, wrong or rotated secret key.' },
   { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'The Idempotency-Key was used with another request in the last 24 hours.' },
-  { status: 429, code: 'RATE_LIMITED', description: 'More than 20 requests per second (bursts of 40) with this key; see Retry-After.' },
+  { status: 429, code: 'RATE_LIMITED', description: "More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After)." },
 ];
+
+/** The IETF httpapi draft's header fields (draft-ietf-httpapi-ratelimit-headers, structured-field form). */
+const RATE_LIMIT_HEADERS: Json = {
+  'RateLimit-Policy': {
+    description:
+      `The account's quota policy: \`"${RATE_LIMIT_POLICY}";q=<requests>;w=<seconds>\`. A bucket of q requests that refills in w seconds (the default \`"${RATE_LIMIT_POLICY}";q=${DEFAULT_API_RATE_LIMIT.burst};w=${BURST_SECONDS}\`: ${DEFAULT_API_RATE_LIMIT.perSecond} a second, bursts of ${DEFAULT_API_RATE_LIMIT.burst}). Provider staff set each account's limit.`,
+    schema: { type: 'string', examples: [`"${RATE_LIMIT_POLICY}";q=${DEFAULT_API_RATE_LIMIT.burst};w=${BURST_SECONDS}`] },
+  },
+  RateLimit: {
+    description: `What is left now: \`"${RATE_LIMIT_POLICY}";r=<requests left>;t=<seconds until the bucket is full again>\`. At r=0 the next request answers 429 RATE_LIMITED; wait Retry-After.`,
+    schema: { type: 'string', examples: [`"${RATE_LIMIT_POLICY}";r=12;t=2`] },
+  },
+};
+const RATE_LIMIT_HEADER_REFS: Json = { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } };
 
 export function openApiDocument(publicUrl: string): Json {
   const paths: Record<string, Json> = {};
@@ -74,13 +89,14 @@ export function openApiDocument(publicUrl: string): Json {
     const parameters: Json[] = Object.keys(op.params?.entries ?? {}).map((name) => ({ name, in: 'path', required: true, schema: schemaOf(op.params!.entries[name]!, 'input') }));
     if (op.method === 'post') parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: 'The same key and body within 24 h answers the first answer and does nothing again.', schema: { type: 'string', maxLength: 255 } });
     const responses: Json = {};
-    for (const status of op.statuses) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', content: { 'application/json': { schema: schemaOf(op.answer, 'output') } } };
+    for (const status of op.statuses) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', headers: RATE_LIMIT_HEADER_REFS, content: { 'application/json': { schema: schemaOf(op.answer, 'output') } } };
     const errors = [...COMMON_ERRORS, ...op.errors.map((e) => ({ ...e, description: e.code }))];
     for (const status of new Set(errors.map((e) => e.status))) {
       const codes = errors.filter((e) => e.status === status);
       responses[String(status)] = {
         description: codes.map((e) => `${e.code}: ${e.description}`).join(' '),
-        ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+        // every answer past the key check carries the rate limit's header fields (a 401 has no account to count for)
+        ...(status === 401 ? {} : { headers: { ...RATE_LIMIT_HEADER_REFS, ...(status === 429 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : {}) } }),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
@@ -109,6 +125,7 @@ export function openApiDocument(publicUrl: string): Json {
     components: {
       securitySchemes: { secretKey: { type: 'http', scheme: 'bearer', description: 'The secret key (sk_…) from Settings > Developers' } },
       schemas: { Error: schemaOf(ErrorBodySchema, 'output') },
+      headers: RATE_LIMIT_HEADERS,
     },
     paths,
   };

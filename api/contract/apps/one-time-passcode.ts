@@ -68,6 +68,8 @@ export const OtpVerificationSchema = v.object({
   agent: v.nullable(v.string()),
   sends: v.number(),
   checks: v.number(),
+  /** wrong codes still allowed before the passcode stops working */
+  attemptsLeft: v.number(),
   /** ISO 8601 */
   createdAt: v.string(),
   expiresAt: v.string(),

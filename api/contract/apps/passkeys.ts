@@ -212,8 +212,9 @@ export const PASSKEY_ACTIONS: AppAction[] = [
   {
     key: 'cancel',
     label: 'Cancel the link',
-    description: 'While you wait for the caller: the link stops working at once.',
+    description: 'If the caller no longer needs it. The link stops working at once.',
     needsTask: true,
     fields: [],
+    secondary: true,
   },
 ];

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { OTP_ACTIONS } from '../../../api/contract/apps/one-time-passcode';
+import { PASSKEY_ACTIONS } from '../../../api/contract/apps/passkeys';
 import type { ActionResult, AgentAppsAnswer } from '../../../api/contract/platform';
 import { outcomeOfToken } from '../../../hosts/outcome';
 import { UnauthorizedCard } from '../../../hosts/UnauthorizedCard';
@@ -31,6 +32,30 @@ describe('Agent Preview', () => {
     expect(post.headers.get('authorization')).toBe(`Bearer ${token}`);
     expect(JSON.parse(post.body)).toEqual({ input: { phoneNumber: '+15551234567', customerRef: 'CUST-7' } });
     expect(await screen.findByRole('form', { name: 'Check code' })).toBeTruthy();
+  });
+
+  it('while the passkey link is out, says what is happening first and offers Cancel the link as a secondary button below it', async () => {
+    const token = makeToken({ role: 'supervisor' });
+    const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Verification link sent to +1 •••• •• 4567. Waiting for the caller to open it.', task: {} };
+    mockApi({
+      'GET /api/agent/apps': { body: { apps: [{ id: 'passkeys', title: 'Passkeys', color: '#7c3aed', actions: PASSKEY_ACTIONS }] } },
+      'POST /api/passkeys/actions/verify': { status: 201, body: sent },
+    });
+    render(<UnauthorizedCard agentToken={token} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Passkeys' }));
+    const form = await screen.findByRole('form', { name: 'Verify with a passkey' });
+    fireEvent.change(within(form).getByLabelText(/Customer ID/), { target: { value: 'CUST-7' } });
+    fireEvent.change(within(form).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Verify with a passkey' }));
+    const cancel = await screen.findByRole('form', { name: 'Cancel the link' });
+    const status = screen.getByTestId('action-status');
+    expect(status.textContent).toContain('Waiting for the caller to open it.');
+    // the status comes first in reading order, the way out after it
+    expect(status.compareDocumentPosition(cancel) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(cancel.textContent).toContain('If the caller no longer needs it. The link stops working at once.');
+    const button = within(cancel).getByRole('button', { name: 'Cancel the link' });
+    expect(button.className).toContain('btn-secondary');
+    expect(button.className).not.toContain('btn-primary');
   });
 
   it('says what went wrong when the agent functions cannot be loaded', async () => {

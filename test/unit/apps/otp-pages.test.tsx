@@ -101,6 +101,29 @@ describe('One-Time Passcode dashboard', () => {
     expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/check`)!.body)).toEqual({ input: { code: '123456' }, taskId: ID });
   });
 
+  it('a wrong code shows as an error with the attempts left, and the code can be checked again', async () => {
+    const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
+    const wrong: ActionResult = { taskId: ID, status: 'pending', message: 'Wrong code: 4 attempts left. Ask the caller to read it again.', task: {}, failed: true };
+    renderSignedIn(`/${APP}`, makeBootstrap(), {
+      [`GET /api/${APP}/dashboard`]: { body: dashboard() },
+      [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
+      [`POST /api/${APP}/actions/send`]: { status: 201, body: sent },
+      [`POST /api/${APP}/actions/check`]: { status: 201, body: wrong },
+    });
+    const send = await screen.findByRole('form', { name: 'Send passcode' });
+    fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
+    fireEvent.click(within(send).getByRole('button', { name: 'Send passcode' }));
+    const check = await screen.findByRole('form', { name: 'Check code' });
+    fireEvent.change(within(check).getByLabelText(/Code/), { target: { value: '000000' } });
+    fireEvent.click(within(check).getByRole('button', { name: 'Check code' }));
+    await waitFor(() => expect(screen.getByTestId('action-status').textContent).toBe('Wrong code: 4 attempts left. Ask the caller to read it again.'));
+    const status = screen.getByTestId('action-status');
+    expect(status.getAttribute('role')).toBe('alert');
+    expect(status.className).toContain('notice-error');
+    expect(status.textContent).not.toContain('Pending');
+    expect(screen.getByRole('form', { name: 'Check code' })).toBeTruthy();
+  });
+
   it('follows a pending passcode as the live stream announces its change, without polling', async () => {
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent', task: {} };
     let status: ActionResult = sent;

@@ -76,7 +76,7 @@ function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (in
         </p>
       )}
       <div className="form-actions">
-        <Button type="submit" variant="primary" disabled={disabled} onClick={run} successLabel="Done">
+        <Button type="submit" variant={action.secondary ? 'secondary' : 'primary'} disabled={disabled} onClick={run} successLabel="Done">
           {action.label}
         </Button>
       </div>
@@ -127,16 +127,27 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
 
   return (
     <div className="action-runner">
-      {(result ? (pending ? followUps : []) : starters).map((action) => (
+      {(result ? (pending ? followUps.filter((a) => !a.secondary) : []) : starters).map((action) => (
         <ActionForm key={action.key} action={action} onRun={run(action)} />
       ))}
       <div aria-live="polite" className="action-status">
-        {result && (
-          <div className={`notice ${pending ? '' : result.status === 'approved' || result.status === 'succeeded' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
-            <StatusBadge status={result.status} /> {result.message}
-          </div>
-        )}
+        {result &&
+          (result.failed ? (
+            // the last step failed (a wrong code): an error with what is left, not the pending status
+            <div className="notice notice-error" role="alert" data-testid="action-status">
+              {result.message}
+            </div>
+          ) : (
+            <div className={`notice ${pending ? '' : result.status === 'approved' || result.status === 'succeeded' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
+              <StatusBadge status={result.status} /> {result.message}
+            </div>
+          ))}
       </div>
+      {/* the way out (cancel the link) comes after what is happening, never as the main button */}
+      {pending &&
+        followUps
+          .filter((a) => a.secondary)
+          .map((action) => <ActionForm key={action.key} action={action} onRun={run(action)} />)}
       {result && !pending && (
         <Button size="sm" variant="ghost" onClick={() => setResult(null)}>
           Start over

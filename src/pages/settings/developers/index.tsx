@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { copyToClipboard } from '../clipboard';
+import type { ApiRateLimitUsage } from '../../../../api/contract/api-limits';
 
 /** What each rotation is called on screen, and what its confirmation warns about. */
 const ROTATION_TEXT: Record<RotatableKey, { label: string; success: string; effect: string }> = {
@@ -205,6 +206,7 @@ export default function Developers() {
           </a>{' '}
           (<a href="/api/v1/openapi.json">OpenAPI document</a>)
         </p>
+        <ApiRateLimitPanel />
       </Card>
       <Card title="Verifying webhooks">
         <p>
@@ -217,5 +219,36 @@ export default function Developers() {
         <VerifySamples />
       </Card>
     </div>
+  );
+}
+
+/** The account's /api/v1 rate limit, read-only (provider staff set it), and the burst in use now. */
+function ApiRateLimitPanel() {
+  const limit = useQuery('api-rate-limit', (a, signal) => a.get<ApiRateLimitUsage>('/accounts/developer/rate-limit', { signal }));
+  if (limit.error) return <p role="alert">{errorMessage(limit.error, 'The rate limit could not be loaded.')}</p>;
+  if (!limit.data) return <LoadingPanel label="Loading the rate limit" />;
+  const { perSecond, burst, used, isDefault } = limit.data;
+  return (
+    <>
+    <dl className="key-list" aria-label="API rate limit">
+      <div>
+        <dt>Rate limit</dt>
+        <dd>
+          {perSecond} requests a second, bursts of {burst}
+          {isDefault ? ' (the default)' : ''}. To change it, contact us.
+        </dd>
+      </div>
+      <div>
+        <dt>In use now</dt>
+        <dd>
+          {used} of {burst}{' '}
+          <Button size="sm" variant="ghost" onClick={limit.reload}>
+            Refresh
+          </Button>
+        </dd>
+      </div>
+    </dl>
+    <p className="muted">Every answer of the API says the same in its RateLimit-Policy and RateLimit header fields.</p>
+    </>
   );
 }

@@ -12,6 +12,7 @@ import { tokenAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { ApiRateLimitCard } from './ApiRateLimitCard';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
@@ -150,6 +151,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       <Card title="Apps">
         <Table caption={`Apps of ${detail.name}`} columns={appColumns} rows={detail.apps} rowKey={(a) => a.id} />
       </Card>
+      {detail.apiRateLimit ? <ApiRateLimitCard accountId={detail.id} initial={detail.apiRateLimit} /> : null}
       <Card title="Admins">
         <Table caption={`Admins of ${detail.name}`} columns={adminColumns} rows={detail.admins} rowKey={(a) => a.id} empty="This account has no active admins" />
       </Card>
