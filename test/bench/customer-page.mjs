@@ -6,6 +6,7 @@
 //
 //   node test/bench/customer-page.mjs     (after `node build.mjs`)
 //   BENCH_SECONDS=10                      length of the load run
+//   BENCH_ENCODING=identity               Accept-Encoding of the load (default 'br, gzip')
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -81,7 +82,7 @@ async function main() {
     const outbox = await (await api('GET', '/dev/sms-outbox')).json();
     const token = /\/c\/([A-Za-z0-9_-]{43})/.exec(outbox.find((m) => m.to === '+14155550100').body)[1];
     const pageUrl = `${url}/c/${token}`;
-    const headers = { 'accept-encoding': 'br, gzip', 'accept-language': 'de' };
+    const headers = { 'accept-encoding': process.env.BENCH_ENCODING ?? 'br, gzip', 'accept-language': 'de' };
     const first = await fetch(pageUrl, { headers });
     const html = await first.text();
     if (first.status !== 200 || !html.includes('lang="es"')) throw new Error(`the page answered ${first.status}`);
@@ -91,8 +92,8 @@ async function main() {
     const unknown = await autocannon({ url: `${url}/c/${'x'.repeat(43)}`, connections: CONNECTIONS, duration: SECONDS, headers });
     console.log(`\nGET /c/<token> on PostgreSQL (${os.cpus().length} cores, autocannon, ${CONNECTIONS} connections, ${SECONDS} s, load average ${os.loadavg()[0].toFixed(1)})`);
     for (const [what, r] of [
-      ['passkey enrollment page (es, brotli)', page],
-      ['unknown link page (brotli)', unknown],
+      [`passkey enrollment page (es, ${headers['accept-encoding']})`, page],
+      [`unknown link page (${headers['accept-encoding']})`, unknown],
     ]) {
       const bytes = r.throughput.total / Math.max(1, r.requests.total);
       console.log(`  ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  ${bytes.toFixed(0)} bytes/answer  non-2xx ${r.non2xx}`);
