@@ -22,8 +22,12 @@ export default defineConfig({
           name: 'api',
           environment: 'node',
           include: ['test/api/**/*.test.ts'],
+          // Makes room for the run's seeded templates, and drops them at the end.
+          globalSetup: ['test/api/global-setup.ts'],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A block's beforeAll may be the one making the run's seeded template (seconds, more
+          // when eight people share the machine).
+          hookTimeout: 120_000,
           // Each file opens its own databases; two at once is what two cores carry well.
           maxWorkers: 2,
         },

@@ -13,6 +13,7 @@ import { storageRoutes } from './storage/settings-routes';
 import { signInRoutes, signOutRoutes, webexRoutes, zoomRoutes } from './identity/routes';
 import { ssoRoutes } from './routes/sso';
 import { brandingRoutes } from './routes/branding';
+import { customerLanguageRoutes } from './routes/customer-language';
 import { invitationsRoutes } from './invitations/routes';
 import { auditLogRoutes } from './audit-log/routes';
 import { developersRoutes } from './routes/developers';
@@ -82,6 +83,7 @@ export function createApi(deps: Deps) {
   authed.route('/', billingRoutes);
   authed.route('/', ssoRoutes);
   authed.route('/', brandingRoutes);
+  authed.route('/', customerLanguageRoutes);
   authed.route('/', invitationsRoutes);
   authed.route('/', auditLogRoutes);
   authed.route('/', developersRoutes);

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LocaleSchema } from './locales';
 import { AppIdSchema } from './common';
 import { PhoneNumberSchema } from './sms';
 import { callingCode } from './calling-codes';
@@ -25,7 +26,8 @@ export type TaskColumn = v.InferOutput<typeof TaskColumnSchema>;
 export const ActionFieldSchema = v.object({
   name: v.string(),
   label: v.string(),
-  kind: v.picklist(['phone', 'text', 'code', 'email']),
+  /** `locale`: the caller's language, a choice of LOCALES (empty: the account's default) */
+  kind: v.picklist(['phone', 'text', 'code', 'email', 'locale']),
   required: v.boolean(),
   placeholder: v.optional(v.string()),
 });
@@ -225,6 +227,12 @@ export const SmsTemplateSchema = v.object({
   placeholders: v.array(v.picklist(PLACEHOLDERS)),
   /** placeholders the body must contain, e.g. ['code'] */
   required: v.array(v.picklist(PLACEHOLDERS)),
+  /**
+   * The text in each other caller language (`body`, `defaultBody` above are English): `custom`
+   * when the account wrote its own, otherwise `body` is the built-in translation (the fallback).
+   * Saved under the key `<key>@<locale>` (e.g. `passcode@es`).
+   */
+  translations: v.array(v.object({ locale: LocaleSchema, body: v.string(), defaultBody: v.string(), custom: v.boolean() })),
 });
 export type SmsTemplate = v.InferOutput<typeof SmsTemplateSchema>;
 

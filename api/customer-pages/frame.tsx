@@ -8,6 +8,8 @@ import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
 import { resolveLink, type ResolvedLink } from './links';
+import { DEFAULT_LOCALE, isLocale, isRtl, LOCALE_NAMES, LOCALES, negotiateLocale, type Locale } from '../contract/locales';
+import { translator, type Translate } from './i18n/index';
 import { hostName } from '../http/host';
 
 // Customer pages: small server-rendered pages behind /c/<token>, in the account's branding,
@@ -20,7 +22,9 @@ export type Branding = { name: string; logo: string; color: string };
 /** `script`: the name of a file in src/customer-pages, without `.ts` */
 /** `css`: the page's own rules, added to the frame's (nonce'd) style element */
 export type PageAnswer = { title: string; body: Child; script?: string; status?: number; css?: string };
-export type CustomerPageHandler = (c: Context, link: ResolvedLink & { token: string }, branding: Branding, deps: Deps) => Promise<PageAnswer> | PageAnswer;
+/** The link a page serves, with the language it is shown in and that language's messages. */
+export type PageLink = ResolvedLink & { token: string; pageLocale: Locale; t: Translate };
+export type CustomerPageHandler = (c: Context, link: PageLink, branding: Branding, deps: Deps) => Promise<PageAnswer> | PageAnswer;
 
 const handlers = new Map<string, CustomerPageHandler>();
 
@@ -42,7 +46,7 @@ export function registerCustomerPageAction(purpose: string, handler: CustomerPag
 /** A form the page posts back to its own address (urlencoded fields); answers the next page. */
 export type CustomerFormHandler = (
   c: Context,
-  link: ResolvedLink & { token: string },
+  link: PageLink,
   branding: Branding,
   form: Record<string, string>,
 ) => Promise<PageAnswer>;
@@ -57,7 +61,7 @@ export function registerCustomerForm(purpose: string, handler: CustomerFormHandl
         const body = await c.req.parseBody();
         form = Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
       } catch {
-        return { status: 400, title: 'This form could not be read', body: <p>Go back and send it again.</p> };
+        return { status: 400, title: link.t('state.unreadable.title'), body: <p>{link.t('state.unreadable.text')}</p> };
       }
       return handler(c, link, branding, form);
     },
@@ -80,16 +84,55 @@ export async function accountOfHost(deps: Deps, host: string | undefined): Promi
   return row?.account_id ?? null;
 }
 
-function Layout(props: { title: string; branding: Branding; nonce: string; script?: string; css?: string; children: Child }) {
+/**
+ * The language a page is shown in: the caller's own pick on the page (?lang=), else the language
+ * the link was sent in, else the browser's Accept-Language, else English.
+ */
+export function pageLocaleOf(c: Context, link: Pick<ResolvedLink, 'locale'> | null): Locale {
+  const picked = c.req.query('lang');
+  if (isLocale(picked)) return picked;
+  return link?.locale ?? negotiateLocale(c.req.header('accept-language')) ?? DEFAULT_LOCALE;
+}
+
+/** Links to this page in each other language (the caller's switch; a plain link, no script). */
+function LanguageSwitch(props: { locale: Locale; t: Translate }) {
+  return (
+    <nav aria-label={props.t('frame.language')} class="cp-langs">
+      <ul>
+        {LOCALES.map((l) => (
+          <li>
+            {l === props.locale ? (
+              <span aria-current="true" lang={l}>
+                {LOCALE_NAMES[l]}
+              </span>
+            ) : (
+              <a href={`?lang=${l}`} lang={l} hreflang={l}>
+                {LOCALE_NAMES[l]}
+              </a>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+const EARLY_CLICK =
+  "document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('[data-early-click]');if(b&&!b.dataset.ready){b.dataset.clicked='1';e.preventDefault()}},true)";
+
+function Layout(props: { title: string; branding: Branding; nonce: string; script?: string; css?: string; locale: Locale; t: Translate; children: Child }) {
   const logo = props.branding.logo ? `data:image/svg+xml;base64,${Buffer.from(props.branding.logo).toString('base64')}` : null;
   const css = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,sans-serif;color:#111827;background:#F9FAFB}
 header{background:${props.branding.color};color:#fff;padding:12px 16px;display:flex;align-items:center;gap:12px}
 header img{height:32px;width:auto;max-width:40%;background:#fff;border-radius:4px;padding:2px}
 main{max-width:32rem;margin:0 auto;padding:16px}h1{font-size:1.25rem;margin:.5rem 0 1rem}
 a,button{color:${props.branding.color}}button{font:inherit;min-height:44px;padding:0 16px;border-radius:6px;border:0;background:${props.branding.color};color:#fff;width:100%}
-footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}${props.css ?? ''}`;
+footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}
+.cp-langs ul{list-style:none;margin:0 0 12px;padding:0;display:flex;flex-wrap:wrap;justify-content:center;gap:4px 8px}
+.cp-langs a,.cp-langs span{display:inline-block;min-height:24px;min-width:24px;padding:2px 4px}.cp-langs span{font-weight:700}
+@media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important;scroll-behavior:auto!important}}${props.css ?? ''}`;
   return (
-    <html lang="en">
+    <html lang={props.locale} dir={isRtl(props.locale) ? 'rtl' : 'ltr'}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
@@ -98,28 +141,34 @@ footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}${props
         <link rel="icon" href="data:," />
         <title>{`${props.title} · ${props.branding.name}`}</title>
         <style nonce={props.nonce}>{raw(css)}</style>
+        {/* the main control works from first paint: a press before the page's script has run is
+            kept (data-clicked) and the script acts on it as soon as it runs */}
+        {props.script ? <script nonce={props.nonce}>{raw(EARLY_CLICK)}</script> : null}
+        {props.script ? <script nonce={props.nonce} src={props.script} defer /> : null}
       </head>
       <body>
         <header>
-          {logo ? <img src={logo} alt={`${props.branding.name} logo`} /> : null}
+          {logo ? <img src={logo} alt={props.t('frame.logo', { company: props.branding.name })} /> : null}
           <strong>{props.branding.name}</strong>
         </header>
         <main>
           <h1>{props.title}</h1>
           {props.children}
         </main>
-        <footer>Secured by Switchboard</footer>
-        {props.script ? <script nonce={props.nonce} src={props.script} defer /> : null}
+        <footer>
+          <LanguageSwitch locale={props.locale} t={props.t} />
+          {props.t('frame.securedBy')}
+        </footer>
       </body>
     </html>
   );
 }
 
 const STATE_PAGES = {
-  unknown: { status: 404, title: 'This link does not work', text: 'Check that you opened the whole link from your message. If it still does not work, ask the person you are speaking with to send a new one.' },
-  expired: { status: 410, title: 'This link has expired', text: 'Links work for a limited time. Ask the person you are speaking with to send you a new one.' },
-  used: { status: 410, title: 'This link has already been used', text: 'Each link works once. If you still need to do something, ask for a new link.' },
-  revoked: { status: 410, title: 'This link was canceled', text: 'Ask the person you are speaking with to send you a new one.' },
+  unknown: { status: 404, title: 'state.unknown.title', text: 'state.unknown.text' },
+  expired: { status: 410, title: 'state.expired.title', text: 'state.expired.text' },
+  used: { status: 410, title: 'state.used.title', text: 'state.used.text' },
+  revoked: { status: 410, title: 'state.revoked.title', text: 'state.revoked.text' },
 } as const;
 
 /** Each built customer-page script's address, from dist/customer-pages.json; empty unbuilt. */
@@ -129,7 +178,7 @@ function builtScripts(distDir: string | undefined): Map<string, string> {
   return new Map(Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>));
 }
 
-function render(c: Context, status: number, page: PageAnswer, branding: Branding, scripts: Map<string, string>) {
+function render(c: Context, status: number, page: PageAnswer, branding: Branding, scripts: Map<string, string>, locale: Locale) {
   const nonce = crypto.randomBytes(16).toString('base64');
   // a page's script may call back only to this origin (e.g. a WebAuthn ceremony's options)
   const connect = page.script ? " connect-src 'self';" : '';
@@ -140,7 +189,7 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
   return c.html(
     '<!doctype html>' +
       String(
-        <Layout title={page.title} branding={branding} nonce={nonce} css={page.css} script={page.script ? scripts.get(page.script) : undefined}>
+        <Layout title={page.title} branding={branding} nonce={nonce} css={page.css} script={page.script ? scripts.get(page.script) : undefined} locale={locale} t={translator(locale)}>
           {page.body}
         </Layout>,
       ),
@@ -162,45 +211,52 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
     const branding = usable ? await brandingOf(deps, usable.accountId) : hostAccount ? await brandingOf(deps, hostAccount) : DEFAULT_BRANDING;
     const stateKey = !usable ? 'unknown' : usable.state === 'ok' ? null : usable.state;
     const handler = usable ? pick(usable.purpose) : undefined;
+    const locale = pageLocaleOf(c, usable);
+    const t = translator(locale);
     if (stateKey || !handler) {
       const s = STATE_PAGES[stateKey ?? 'unknown'];
-      return render(c, s.status, { title: s.title, body: <p>{s.text}</p> }, branding, scripts);
+      return render(c, s.status, { title: t(s.title), body: <p>{t(s.text)}</p> }, branding, scripts, locale);
     }
     try {
-      const page = await handler(c, { ...usable!, token }, branding, deps);
-      return render(c, page.status ?? 200, page, branding, scripts);
+      const page = await handler(c, { ...usable!, token, pageLocale: locale, t }, branding, deps);
+      return render(c, page.status ?? 200, page, branding, scripts, locale);
     } catch (err) {
       deps.log(`customer page ${usable!.purpose} failed`, err);
-      return render(c, 500, { title: 'Something went wrong', body: <p>Please try again in a moment.</p> }, branding, scripts);
+      return render(c, 500, { title: t('state.error.title'), body: <p>{t('state.error.text')}</p> }, branding, scripts, locale);
     }
   };
   app.get('/c/:token', (c) => serve(c, (purpose) => handlers.get(purpose)));
   const largest = Math.max(1024 * 1024, ...[...actions.values()].map((a) => a.maxBodyBytes));
   app.post(
     '/c/:token',
-    bodyLimit({ maxSize: largest, onError: (c) => c.html('<!doctype html><title>Too large</title><p>The files you chose are too large. Go back and choose smaller files.</p>', 413) }),
+    bodyLimit({
+      maxSize: largest,
+      onError: (c) => {
+        const locale = pageLocaleOf(c, null);
+        const text = translator(locale)('state.tooLarge');
+        return c.html(`<!doctype html><html lang="${locale}" dir="${isRtl(locale) ? 'rtl' : 'ltr'}"><title>${text}</title><p>${text}</p></html>`, 413);
+      },
+    }),
     (c) => serve(c, (purpose) => actions.get(purpose)?.handler),
   );
   return app;
 }
 
 /** "How your customers see your links": the preview admins open from SMS content. */
-registerCustomerPage('preview', (_c, link, branding) => ({
-  title: 'This is how your customers see your links',
-  body: (
-    <div>
-      <p>
-        Links that {branding.name} sends by SMS open pages like this one: your name, logo and colour, on your own domain when it is verified, readable on any
-        phone.
-      </p>
-      <p>
-        This preview link works until {link.expiresAt.toISOString().slice(11, 16)} UTC and opens nothing else.
-      </p>
-      <button type="button" data-preview-continue>
-        Continue
-      </button>
-      <p data-preview-note role="status" hidden />
-    </div>
-  ),
-  script: 'preview',
-}));
+registerCustomerPage('preview', (_c, link, branding) => {
+  const time = new Intl.DateTimeFormat(link.pageLocale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(link.expiresAt);
+  return {
+    title: link.t('preview.title'),
+    body: (
+      <div>
+        <p>{link.t('preview.text', { company: branding.name })}</p>
+        <p>{link.t('preview.until', { time })}</p>
+        <button type="button" data-preview-continue data-note={link.t('preview.note')}>
+          {link.t('preview.continue')}
+        </button>
+        <p data-preview-note role="status" />
+      </div>
+    ),
+    script: 'preview',
+  };
+});

@@ -3,20 +3,22 @@ import { sql } from 'kysely';
 import type { Database, Trx } from '../db/index';
 import { sha256Hex } from '../crypto';
 import type { AppId } from '../contract/apps';
+import { isLocale, type Locale } from '../contract/locales';
 
 // Link tokens: the capability a customer's SMS link carries. Long and random (32 bytes), stored
 // only as a hash, single purpose, bound to one task, expiring, revocable and (for most purposes)
 // spent by use. No account id in the URL: the token finds its account.
 
 export type LinkState = 'ok' | 'expired' | 'used' | 'revoked';
-export type ResolvedLink = { accountId: string; app: AppId; purpose: string; taskId: string | null; expiresAt: Date; state: LinkState };
+/** `locale`: the language the link was sent in; null when the page follows the caller's browser */
+export type ResolvedLink = { accountId: string; app: AppId; purpose: string; taskId: string | null; expiresAt: Date; state: LinkState; locale: Locale | null };
 
-export async function createLinkToken(trx: Trx, accountId: string, link: { app: AppId; purpose: string; taskId?: string | null; ttlMs: number; now: Date }): Promise<{ token: string; expiresAt: Date }> {
+export async function createLinkToken(trx: Trx, accountId: string, link: { app: AppId; purpose: string; taskId?: string | null; ttlMs: number; now: Date; locale?: Locale | null }): Promise<{ token: string; expiresAt: Date }> {
   const token = crypto.randomBytes(32).toString('base64url');
   const expiresAt = new Date(link.now.getTime() + link.ttlMs);
   await trx
     .insertInto('link_tokens')
-    .values({ token_hash: sha256Hex(token), account_id: accountId, app: link.app, purpose: link.purpose, task_id: link.taskId ?? null, expires_at: expiresAt })
+    .values({ token_hash: sha256Hex(token), account_id: accountId, app: link.app, purpose: link.purpose, task_id: link.taskId ?? null, expires_at: expiresAt, locale: link.locale ?? null })
     .execute();
   return { token, expiresAt };
 }
@@ -28,11 +30,11 @@ export async function resolveLink(db: Database, token: string, now: Date): Promi
   if (!TOKEN_PATTERN.test(token)) return null;
   // before the token is resolved no account is known: this lookup by hash is the guarded door
   const row = await db.system((trx) =>
-    trx.selectFrom('link_tokens').select(['account_id', 'app', 'purpose', 'task_id', 'expires_at', 'used_at', 'revoked_at']).where('token_hash', '=', sha256Hex(token)).executeTakeFirst(),
+    trx.selectFrom('link_tokens').select(['account_id', 'app', 'purpose', 'task_id', 'expires_at', 'used_at', 'revoked_at', 'locale']).where('token_hash', '=', sha256Hex(token)).executeTakeFirst(),
   );
   if (!row) return null;
   const state: LinkState = row.revoked_at ? 'revoked' : row.used_at ? 'used' : new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : 'ok';
-  return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state };
+  return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state, locale: isLocale(row.locale) ? row.locale : null };
 }
 
 /** Spends a link (once): false when it was spent, revoked or expired meanwhile. */

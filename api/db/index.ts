@@ -206,9 +206,10 @@ export class RequestDatabase extends Database {
   }
 }
 
-export async function openPglite(dataDir?: string): Promise<Database> {
+/** `loadDataDir`: start from a data directory snapshot (a tar from dumpDataDir), as tests do. */
+export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = new PGlite(dataDir);
+  const pg = options.loadDataDir ? new PGlite({ dataDir, loadDataDir: options.loadDataDir }) : new PGlite(dataDir);
   await pg.waitReady;
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pglitePool(pg) as never }) });
   const db = new Database(

@@ -18,6 +18,8 @@ export interface AccountsTable {
   /** lower(name), kept by the database for Watch Tower's search (0960) */
   name_lower: GeneratedAlways<string>;
   created_at: CreatedAt;
+  /** the language of customer pages and SMS texts when the agent picks none; null: the caller's browser (1040) */
+  customer_locale: Generated<string | null>;
 }
 
 export interface AdminsTable {
@@ -343,6 +345,8 @@ export interface LinkTokensTable {
   used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   created_at: CreatedAt;
+  /** the caller's language chosen when the link was sent; null: the page follows the browser (1040) */
+  locale: Generated<string | null>;
 }
 
 /** 0600: a signed-in session; its id is the token's `sid` claim */

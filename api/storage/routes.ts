@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import contentDisposition from 'content-disposition';
 import type { AppEnv } from '../auth/context';
 import { ApiError } from '../http/errors';
 import { openFile, readFileLink } from './files';
@@ -13,11 +14,14 @@ export const fileRoutes = new Hono<AppEnv>().get('/files/:token', async (c) => {
   const file = await deps.db.tenant(link.accountId, (trx) => openFile(deps, trx, link.accountId, link.fileId));
   const body = file ? await file.open() : null;
   if (!file || !body) throw new ApiError(404, 'FILE_NOT_FOUND', 'This file no longer exists.');
-  const name = (link.filename ?? 'file').replace(/[^\w.\- ]/g, '_');
+  // The name as the service gave it ('agreement (signed).pdf', a title in any script): only control
+  // characters and path separators go. content-disposition quotes it, with an ISO-8859-1
+  // fallback in filename= and the exact name in RFC 6266's filename*=UTF-8''…
+  const name = (link.filename ?? 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_');
   const headers = {
     'content-type': file.contentType,
     'content-length': String(file.size),
-    'content-disposition': `${link.disposition}; filename="${name}"`,
+    'content-disposition': contentDisposition(name, { type: link.disposition }),
     // a file is shown as itself, never as a page that could run script on our origin
     'content-security-policy': "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox",
     'cache-control': 'private, no-store',

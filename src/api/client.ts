@@ -172,7 +172,7 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
     /** a GET that answers a file: the body and the file name from Content-Disposition */
     download: async (path: string, options?: Omit<CallOptions, 'json'>): Promise<{ blob: Blob; filename: string | null }> => {
       const response = await send('GET', path, options);
-      const filename = response.headers.get('content-disposition')?.match(/filename="([^"]+)"/)?.[1] ?? null;
+      const filename = dispositionFilename(response.headers.get('content-disposition'));
       return { blob: await response.blob(), filename };
     },
     post: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('POST', path, { ...options, json }),
@@ -181,6 +181,20 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
     put: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('PUT', path, { ...options, json }),
     delete: <T>(path: string, options?: CallOptions) => call<T>('DELETE', path, options),
   };
+}
+
+/** The file name a Content-Disposition header gives: RFC 6266's filename*=UTF-8'' first, else filename. */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const extended = header.match(/filename\*\s*=\s*UTF-8''([^;\s]+)/i)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended);
+    } catch {
+      // a malformed encoding: the plain name below still names the file
+    }
+  }
+  return header.match(/filename\s*=\s*"((?:[^"\\]|\\.)*)"/i)?.[1]?.replace(/\\(.)/g, '$1') ?? null;
 }
 
 /** The message to show for any thrown value. */

@@ -18,6 +18,7 @@ const FIXED: Record<string, string[]> = {
   '/settings': ['Settings'],
   '/watch-tower': ['Dashboard', 'Watch Tower'],
   '/watch-tower/accounts': ['Accounts', 'Watch Tower'],
+  '/dev/sms-outbox': ['Development SMS outbox'],
 };
 
 const WORDS: Record<string, string> = { sms: 'SMS', 'e-form': 'eForm' };

@@ -71,7 +71,14 @@ if (form && source) {
     const failing = update(true);
     if (!failing.length) return;
     event.preventDefault();
-    if (summary) summary.innerHTML = `<p class="ef-summary">Please correct ${failing.length === 1 ? 'the answer' : `the ${failing.length} answers`} marked below.</p>`;
+    if (summary) {
+      // the words come from the server in the page's language, one per possible count
+      const words = (JSON.parse(form.dataset.correct || '{}') as Record<string, string>)[String(failing.length)];
+      const p = document.createElement('p');
+      p.className = 'ef-summary';
+      p.textContent = words ?? '';
+      summary.replaceChildren(p);
+    }
     const first = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(failing[0]!)}"] input, [data-field="${CSS.escape(failing[0]!)}"] select, [data-field="${CSS.escape(failing[0]!)}"] textarea`);
     first?.focus();
   });

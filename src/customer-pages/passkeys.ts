@@ -10,6 +10,9 @@ const button = document.querySelector<HTMLButtonElement>('button[data-passkey-st
 const out = document.querySelector<HTMLElement>('[data-passkey-result]');
 const heading = document.querySelector('h1');
 const base = `/api${location.pathname.replace(/\/$/, '')}/passkey`;
+// the page's language: the server answers in it, and wrote the script's own words into data-*
+const lang = `?lang=${encodeURIComponent(document.documentElement.lang)}`;
+const words = root?.dataset ?? {};
 
 function show(r: Result) {
   if (heading) heading.textContent = r.title;
@@ -17,27 +20,27 @@ function show(r: Result) {
   if (button) {
     button.hidden = !r.retry;
     button.disabled = !r.retry;
-    if (r.retry) button.textContent = 'Try again';
+    if (r.retry) button.textContent = words.retry ?? '';
   }
   document.querySelector('[data-passkey-intro]')?.toggleAttribute('hidden', !r.retry);
 }
 
 async function post(step: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}/${step}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}/${step}${lang}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw Object.assign(new Error(String(json.message ?? 'Something went wrong. Please try again.')), { server: true });
+  if (!res.ok) throw Object.assign(new Error(String(json.message ?? words.wrong ?? '')), { server: true });
   return json;
 }
 
 async function run(kind: string) {
   if (!button || !out) return;
   button.disabled = true;
-  out.textContent = 'Follow the steps on your device…';
+  out.textContent = words.follow ?? '';
   let options: Record<string, unknown>;
   try {
     options = (await post('options')).options as Record<string, unknown>;
   } catch (err) {
-    show({ ok: false, title: 'This link cannot be used', message: (err as Error).message, retry: false });
+    show({ ok: false, title: words.cannotUse ?? '', message: (err as Error).message, retry: false });
     return;
   }
   let answer: unknown;
@@ -45,13 +48,13 @@ async function run(kind: string) {
     answer = kind === 'enrollment' ? await startRegistration({ optionsJSON: options as never }) : await startAuthentication({ optionsJSON: options as never });
   } catch {
     // the prompt was cancelled, timed out or refused: the server records it; the link still works
-    show((await post('abandoned', { reason: 'cancelled' }).catch(() => null)) as Result | null ?? { ok: false, title: 'Nothing was done', message: 'The request was cancelled or timed out. You can try again.', retry: true });
+    show((await post('abandoned', { reason: 'cancelled' }).catch(() => null)) as Result | null ?? { ok: false, title: words.cancelledTitle ?? '', message: words.cancelledText ?? '', retry: true });
     return;
   }
   try {
     show((await post('verify', answer)) as Result);
   } catch (err) {
-    show({ ok: false, title: 'This link cannot be used', message: (err as Error).message, retry: false });
+    show({ ok: false, title: words.cannotUse ?? '', message: (err as Error).message, retry: false });
   }
 }
 
@@ -59,9 +62,12 @@ if (root && button) {
   const kind = root.dataset.passkey ?? '';
   if (!browserSupportsWebAuthn()) {
     void post('abandoned', { reason: 'unsupported' }).then((r) => show(r as Result), () => undefined);
-    show({ ok: false, title: 'This browser cannot use passkeys', message: 'Open the link in an up-to-date browser such as Chrome, Safari, Edge or Firefox on this phone.', retry: false });
+    show({ ok: false, title: words.unsupportedTitle ?? '', message: words.unsupportedText ?? '', retry: false });
   } else {
     button.disabled = false;
     button.addEventListener('click', () => void run(kind));
+    // the frame kept a press made before this script ran: act on it now
+    button.dataset.ready = '1';
+    if (button.dataset.clicked) void run(kind);
   }
 }

@@ -76,10 +76,11 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
     const res = await t.call('GET', `${OTP}/tasks/${taskIds[0]}`, { as: 'owner@acme.test' });
     const detail = (await res.json()) as TaskDetail;
     expect(detail.status).toBe('approved');
-    expect(detail.events.map((e) => e.type)).toEqual(['sent', 'approved']);
+    expect(detail.events.map((e) => e.type)).toEqual(['sent', 'language', 'approved']);
     expect(detail.events[0]!.actor).not.toBe('System');
-    expect(detail.events[1]).toMatchObject({ actor: 'Sam Silva', ip: '203.0.113.9', userAgent: 'Test Browser' });
-    expect(detail.events[1]!.description).toContain('verified');
+    expect(detail.events[1]!.description).toBe("Caller's language: English (none chosen)");
+    expect(detail.events[2]).toMatchObject({ actor: 'Sam Silva', ip: '203.0.113.9', userAgent: 'Test Browser' });
+    expect(detail.events[2]!.description).toContain('verified');
   });
 
   it('the CSV export holds the filtered list with formula-safe cells', async () => {

@@ -266,7 +266,7 @@ describe.each(DATABASE_KINDS)('eForm (%s)', (kind) => {
     expect(result.status).toBe('sent');
     expect(result.task).toMatchObject({ formId: form.id, prefill: { caseId: 'C-5', customerRef: 'CUST-5' } });
     const task = await t.call('GET', `/e-form/tasks/${result.taskId}`, { as: OWNER });
-    expect(await task.json()).toMatchObject({ status: 'sent', values: { form: 'Agent claim' }, events: [{ type: 'sent' }] });
+    expect(await task.json()).toMatchObject({ status: 'sent', values: { form: 'Agent claim' }, events: [{ type: 'sent' }, { type: 'language' }] });
     const acme = t.account('acme').id;
     const charged = await t.db.tenant(acme, (trx) => sql<{ n: number }>`select count(*)::int as n from credit_ledger where app = 'e-form' and task_id = ${result.taskId}`.execute(trx));
     expect(charged.rows[0]!.n).toBe(1);

@@ -1,6 +1,8 @@
 import net from 'node:net';
 import crypto from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
+import fs from 'node:fs';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { openPglite, openPostgres, type Database, type DatabaseKind } from '../../api/db/index';
 import { migrate } from '../../api/db/migrate';
 import type { Migration } from '../../api/db/migrations/index';
@@ -10,11 +12,15 @@ import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';
 import type { Deps } from '../../api/deps';
 import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessions';
+import { PG_ADMIN_URL, postgresUrl, seededAccounts, seededTemplate, type SeededTemplate } from './templates';
 
-// API tests run against a real database: PGlite always, and PostgreSQL when one answers on
-// DATABASE_URL (or 127.0.0.1:5432). Each suite gets a fresh database, dropped afterwards.
+// API tests run against a real database: PostgreSQL when one answers on DATABASE_URL (or
+// 127.0.0.1:5432), PGlite otherwise, both where the database's behaviour shows. Each describe
+// block gets its own database, dropped afterwards: a copy of the run's seeded template
+// (test/api/templates.ts) or, when its config seeds differently, a freshly migrated one.
 
-export const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The PostgreSQL server tests create their databases on (kept here for the files importing it). */
+export { PG_ADMIN_URL };
 
 let pgReachable: Promise<boolean> | undefined;
 function postgresReachable(): Promise<boolean> {
@@ -64,14 +70,26 @@ export async function openTestDatabase(kind: DatabaseKind, migrations?: Migratio
     await migrate(db, migrations);
     return { db, drop: () => db.close() };
   }
+  const opened = await createPostgresDatabase();
+  await migrate(opened.db, migrations);
+  return opened;
+}
+
+/** A copy of the run's seeded template: migrated and seeded as `template` says. */
+async function openSeededCopy(kind: DatabaseKind, template: SeededTemplate): Promise<{ db: Database; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openPglite(undefined, { loadDataDir: new Blob([fs.readFileSync(template.source)]) });
+    return { db, drop: () => db.close() };
+  }
+  return createPostgresDatabase(template.source);
+}
+
+/** A new, randomly named PostgreSQL database (empty, or a copy of `template`), dropped by `drop`. */
+async function createPostgresDatabase(template?: string): Promise<{ db: Database; drop: () => Promise<void> }> {
   const name = `sb_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = await openPostgres(PG_ADMIN_URL, 1);
-  const { sql } = await import('kysely');
-  await sql.raw(`create database ${name}`).execute(admin.kysely);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString(), 5);
-  await migrate(db, migrations);
+  await sql.raw(`create database ${name}${template ? ` template ${template}` : ''}`).execute(admin.kysely);
+  const db = await openPostgres(postgresUrl(name), 5);
   return {
     db,
     drop: async () => {
@@ -116,9 +134,12 @@ export function useTestContext(kind: DatabaseKind, overrides: Partial<Config> = 
   const ctx = { kind, clock: { now: new Date() } } as TestContext;
   let drop: () => Promise<void> = async () => {};
   beforeAll(async () => {
-    const opened = await openTestDatabase(kind);
-    drop = opened.drop;
     const config = testConfig(overrides);
+    // The run's seeded template when this block seeds as it was seeded (same encryption key).
+    const template = await seededTemplate(kind, inject('templateDir') ?? null);
+    const copy = template && template.encryptionKey === config.encryptionKey ? template : null;
+    const opened = copy ? await openSeededCopy(kind, copy) : await openTestDatabase(kind);
+    drop = opened.drop;
     const deps: Deps = {
       config,
       db: opened.db,
@@ -131,7 +152,7 @@ export function useTestContext(kind: DatabaseKind, overrides: Partial<Config> = 
     ctx.deps = deps;
     ctx.config = config;
     ctx.app = createApp(deps);
-    ctx.accounts = await seedDemo(opened.db, config.encryptionKey, ctx.clock.now);
+    ctx.accounts = copy ? seededAccounts(copy) : await seedDemo(opened.db, config.encryptionKey, ctx.clock.now);
     ctx.account = (key) => ctx.accounts.find((a) => a.account.key === key)!;
     ctx.tokenFor = async (email) => {
       const admin = await findActiveAdminByEmail(opened.db, email);

@@ -446,7 +446,10 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     const worker = startLogShipper(t.deps, { pollMs: 20 });
     try {
       await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Hang', event: 'test.hang' }));
-      await new Promise((r) => setTimeout(r, 200)); // the worker is now stuck on the destination
+      // the worker is stuck on the destination once the destination has the event
+      for (const end = Date.now() + 10_000; !receiver.received.some((r) => r.body.includes('test.hang')); await new Promise((r) => setTimeout(r, 10))) {
+        if (Date.now() > end) throw new Error('the event never reached the destination');
+      }
       const started = Date.now();
       const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body: datadog() });
       expect(res.status).toBe(200);

@@ -127,7 +127,7 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect(after[0]!.lastUsedAt).toBe(t.clock.now.toISOString());
 
     const events = await timeline(v.id);
-    expect(events.map((e) => e.description)).toEqual(['Verification link sent to +1 •••• •• ' + events[0]!.description.slice(-4), 'Authentication started', 'Verified with a passkey (Unknown authenticator)']);
+    expect(events.map((e) => e.description)).toEqual(['Verification link sent to +1 •••• •• ' + events[0]!.description.slice(-4), "Caller's language: their browser's (the SMS is in English)", 'Authentication started', 'Verified with a passkey (Unknown authenticator)']);
     expect(events[2]).toMatchObject({ actor: 'Customer', ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (test phone)' });
     expect(await webhookTypes(task.id)).toEqual(['passkey.enrolled']);
     expect(await webhookTypes(v.id)).toEqual(['passkey.verified']);

@@ -209,7 +209,7 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const after = await t.db.system((trx) => sql<{ credits: number }>`select credits from app_billing where app = 'payments' and account_id = ${t.account('globex').id}`.execute(trx));
     expect(after.rows[0]!.credits).toBe(before.rows[0]!.credits + 1);
     const timeline = (await detail(p.id)).events.map((e) => e.type);
-    expect(timeline).toEqual(['requested', 'opened', 'succeeded']);
+    expect(timeline).toEqual(['requested', 'language', 'opened', 'succeeded']);
   });
 
   it('a replayed event and an event with a bad signature change nothing', async () => {
@@ -244,7 +244,7 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     await connect().expire(q.checkoutSessionId!);
     expect((await payment(q.id)).status).toBe('expired');
     const types = (await detail(q.id)).events.map((e) => e.type);
-    expect(types).toEqual(['requested', 'expired']);
+    expect(types).toEqual(['requested', 'language', 'expired']);
   });
 
   it('refunds: partial then the rest, audited; more than is left is refused', async () => {
@@ -280,7 +280,7 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     expect(held.map((h) => (JSON.parse(h.payload) as { type: string }).type)).toEqual(['checkout.session.completed', 'charge.refunded']);
     for (const h of [...held].reverse()) expect((await webhook(t, h.payload, h.signature)).status).toBe(200);
     expect(await payment(p.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 700 });
-    expect((await detail(p.id)).events.map((e) => e.type)).toEqual(['requested', 'succeeded', 'refunded']);
+    expect((await detail(p.id)).events.map((e) => e.type)).toEqual(['requested', 'language', 'succeeded', 'refunded']);
   });
 
   it('zero-decimal currencies: 500 JPY is 500 yen, in the session, the list and the agent action', async () => {

@@ -20,6 +20,21 @@ describe.each(DATABASE_KINDS)('Stored files and signed download links (%s)', (ki
     expect(res.headers.get('content-security-policy')).toContain('sandbox');
   });
 
+  it("a download keeps its name as the service gave it: 'agreement (signed).pdf', a name in any script through RFC 6266 filename*", async () => {
+    const file = await store('acme', '%PDF');
+    const id = t.account('acme').id;
+    const signed = await t.app.request(fileLink(deps(), id, file.id, { filename: 'agreement (signed).pdf', disposition: 'attachment' }));
+    expect(signed.headers.get('content-disposition')).toBe('attachment; filename="agreement (signed).pdf"');
+    const cyrillic = await t.app.request(fileLink(deps(), id, file.id, { filename: 'Договор "A" (signed).pdf', disposition: 'attachment' }));
+    expect(cyrillic.headers.get('content-disposition')).toBe(
+      `attachment; filename="??????? \\"A\\" (signed).pdf"; filename*=UTF-8''${encodeURIComponent('Договор "A" (signed).pdf').replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`,
+    );
+    // no header splitting, no paths
+    const hostile = await t.app.request(fileLink(deps(), id, file.id, { filename: 'a\r\nSet-Cookie: x=1/../b.pdf', disposition: 'attachment' }));
+    expect(hostile.headers.get('set-cookie')).toBeNull();
+    expect(hostile.headers.get('content-disposition')).toBe('attachment; filename="a__Set-Cookie: x=1_.._b.pdf"');
+  });
+
   it('an expired or altered link is refused', async () => {
     const file = await store('acme', 'secret');
     const link = fileLink(deps(), t.account('acme').id, file.id, { ttlSeconds: 60 });

@@ -54,6 +54,19 @@ describe('account settings in Chromium', () => {
     expect(svg).not.toContain('<script');
   });
 
+  it('branding: the brand color field shows all seven characters of #2563EB, none clipped (at 360 px too)', async () => {
+    await page.goto(`${server.url}/settings/branding`);
+    const field = page.getByLabel('Brand color', { exact: true });
+    await field.fill('#2563eb');
+    expect(await field.inputValue()).toBe('#2563EB');
+    for (const width of [1440, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      // a clipped last 'B' reads as an 'E': the text must fit the box it is drawn in
+      expect(await field.evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('domain: the verify button waits for a valid domain, then the page re-checks every 10 seconds until the CNAME and the TXT proof are right', async () => {
     await page.goto(`${server.url}/settings/domain`);
     const input = page.getByLabel('Domain');

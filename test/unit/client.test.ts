@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApi, isTemporary, parseRetryAfter } from '../../src/api/client';
+import { ApiError, createApi, dispositionFilename, isTemporary, parseRetryAfter } from '../../src/api/client';
 import { mockApi } from './helpers';
 
 const api = createApi({ getToken: () => 'tok' });
@@ -64,6 +64,13 @@ describe('API client', () => {
     expect(isTemporary(new ApiError(0, 'TIMEOUT', 'x'))).toBe(true);
     for (const status of [429, 502, 503, 504]) expect(isTemporary(new ApiError(status, 'X', 'x'))).toBe(true);
     for (const status of [400, 401, 403, 404, 409, 500, 501]) expect(isTemporary(new ApiError(status, 'X', 'x'))).toBe(false);
+  });
+
+  it("reads a download's name from Content-Disposition, the UTF-8 filename* first", () => {
+    expect(dispositionFilename('attachment; filename="agreement (signed).pdf"')).toBe('agreement (signed).pdf');
+    expect(dispositionFilename(`attachment; filename="??????? (signed).pdf"; filename*=UTF-8''${encodeURIComponent('Договор (signed).pdf')}`)).toBe('Договор (signed).pdf');
+    expect(dispositionFilename('attachment; filename="a \\"b\\".csv"')).toBe('a "b".csv');
+    expect(dispositionFilename(null)).toBeNull();
   });
 
   it('expects 201 from a creating POST', async () => {

@@ -2,18 +2,29 @@
 import type { Context } from 'hono';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
-import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer } from '../../customer-pages/frame';
-import type { ResolvedLink } from '../../customer-pages/links';
-import { SIG_FIELD_LABELS, type SigField } from '../../contract/apps/document-signature';
+import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer, type PageLink } from '../../customer-pages/frame';
+import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
+import type { SigField, SigFieldKind } from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
 import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, type SignerAnswers, type SignerView } from './service';
 
 // The signer's page at /c/<token>: the pages (images rendered when the version was published,
 // or light outlines when there are none), the fields as an ordinary form below them, the consent
 // text, Sign, and Decline with a reason. It works without script (a typed signature); the small
-// script (src/customer-pages/document-signature.ts) adds drawing a signature on a canvas.
+// script (src/customer-pages/document-signature.ts) adds drawing a signature on a canvas. Page
+// images after the first load lazily (their box keeps its aspect ratio, so nothing shifts).
 
-type Link = ResolvedLink & { token: string };
+type Link = PageLink;
+
+/** A field's default label (when the sender gave it none), in the signer's language. */
+const KIND_KEYS: Record<SigFieldKind, MessageKey> = {
+  signature: 'sig.kind.signature',
+  initials: 'sig.kind.initials',
+  fullName: 'sig.kind.fullName',
+  dateSigned: 'sig.kind.dateSigned',
+  text: 'sig.kind.text',
+  checkbox: 'sig.kind.checkbox',
+};
 
 const depsOf = (c: Context) => (c as unknown as { var: { deps?: Deps } }).var.deps;
 
@@ -43,31 +54,30 @@ function pagesCss(view: SignerView): string {
   return rules.join('\n');
 }
 
-function Pages({ view }: { view: SignerView }) {
+function Pages({ view, t }: { view: SignerView; t: Translate }) {
   const fields = ordered(view.version.fields);
   const n = view.version.page_count;
   return (
-    <section aria-label="The document">
+    <section aria-label={t('sig.document')}>
       {view.version.page_sizes.map((_, i) => (
         <figure class="sig-figure" key={i}>
           <div class={`sig-page sig-p${i}${view.pageImageUrls[i] ? '' : ' sig-outline'}`}>
-            {view.pageImageUrls[i] ? <img src={view.pageImageUrls[i]} alt={`Page ${i + 1} of ${n} of ${view.row.document_name}`} /> : <span>Page {i + 1}</span>}
+            {view.pageImageUrls[i] ? <img src={view.pageImageUrls[i]} loading={i === 0 ? 'eager' : 'lazy'} decoding="async" alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
             {fields.map((f, k) => (f.page === i ? <div class={`sig-box sig-f-${f.id}`} aria-hidden="true"><span>{k + 1}</span></div> : null))}
           </div>
-          <figcaption>
-            Page {i + 1} of {n}
-          </figcaption>
+          <figcaption>{t('sig.pageOf', { page: i + 1, pages: n })}</figcaption>
         </figure>
       ))}
       <p>
-        <a href={view.originalUrl}>Download the document (PDF)</a> to read it in full.
+        <a href={view.originalUrl}>{t('sig.download')}</a>
       </p>
     </section>
   );
 }
 
-function FieldInput({ field, index, view, form, problem }: { field: SigField; index: number; view: SignerView; form: Record<string, string>; problem?: string }) {
-  const label = `${index}. ${field.label || SIG_FIELD_LABELS[field.kind]}${field.required ? '' : ' (optional)'}`;
+function FieldInput({ field, index, view, form, problem, t }: { field: SigField; index: number; view: SignerView; form: Record<string, string>; problem?: string; t: Translate }) {
+  const named = field.label || t(KIND_KEYS[field.kind]);
+  const label = `${index}. ${field.required ? named : t('sig.optional', { label: named })}`;
   const err = problem ? <p class="sig-error" id={`err-${field.id}`}>{problem}</p> : null;
   const describedBy = problem ? `err-${field.id}` : undefined;
   if (field.kind === 'signature') {
@@ -76,21 +86,21 @@ function FieldInput({ field, index, view, form, problem }: { field: SigField; in
         <legend>{label}</legend>
         {err}
         <label>
-          Type your full name as your signature
+          {t('sig.typeName')}
           <input type="text" name={`sig_typed_${field.id}`} value={form[`sig_typed_${field.id}`] ?? ''} autocomplete="name" aria-describedby={describedBy} maxlength={100} />
         </label>
         <div data-draw hidden>
-          <p id={`draw-${field.id}`}>Or draw your signature in the box:</p>
+          <p id={`draw-${field.id}`}>{t('sig.draw')}</p>
           <canvas aria-labelledby={`draw-${field.id}`} role="img" />
           <button type="button" class="sig-secondary" data-clear>
-            Clear drawing
+            {t('sig.clear')}
           </button>
           <input type="hidden" name={`sig_png_${field.id}`} value="" />
         </div>
       </fieldset>
     );
   }
-  if (field.kind === 'dateSigned') return <p>{index}. {field.label || 'Date signed'}: filled in with today's date when you sign.</p>;
+  if (field.kind === 'dateSigned') return <p>{t('sig.dateFilled', { label: `${index}. ${named}` })}</p>;
   if (field.kind === 'checkbox') {
     return (
       <div>
@@ -114,11 +124,13 @@ function FieldInput({ field, index, view, form, problem }: { field: SigField; in
   );
 }
 
-function signPage(view: SignerView, branding: Branding, form: Record<string, string> = {}, problems: Record<string, string> = {}): PageAnswer {
+function signPage(view: SignerView, branding: Branding, link: Link, form: Record<string, string> = {}, problems: Record<string, string> = {}): PageAnswer {
+  const { t } = link;
+  const until = new Intl.DateTimeFormat(link.pageLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(view.row.expires_at));
   const fields = ordered(view.version.fields);
   const list = Object.values(problems);
   return {
-    title: `Sign: ${view.row.document_name}`,
+    title: t('sig.title', { document: view.row.document_name }),
     css: pagesCss(view),
     script: 'document-signature',
     body: (
@@ -126,7 +138,7 @@ function signPage(view: SignerView, branding: Branding, form: Record<string, str
         {list.length ? (
           <div class="sig-errors" role="alert">
             <p>
-              <strong>Check {list.length === 1 ? 'this' : 'these'} before signing:</strong>
+              <strong>{t('sig.errorsHeading', { n: list.length })}</strong>
             </p>
             <ul>
               {list.map((p) => (
@@ -135,36 +147,33 @@ function signPage(view: SignerView, branding: Branding, form: Record<string, str
             </ul>
           </div>
         ) : null}
-        <p>
-          {branding.name} asks you, {view.row.signer_name}, to sign this document. Read it, fill in the numbered fields below and sign. This link works until{' '}
-          {new Date(view.row.expires_at).toISOString().slice(0, 10)}.
-        </p>
-        <Pages view={view} />
+        <p>{t('sig.intro', { company: branding.name, signer: view.row.signer_name, date: until })}</p>
+        <Pages view={view} t={t} />
         <form method="post" data-sign-form>
           <input type="hidden" name="action" value="sign" />
-          <h2>Your answers</h2>
+          <h2>{t('sig.answers')}</h2>
           {fields.map((f, i) => (
-            <FieldInput field={f} index={i + 1} view={view} form={form} problem={problems[f.id]} />
+            <FieldInput field={f} index={i + 1} view={view} form={form} problem={problems[f.id]} t={t} />
           ))}
           {problems.consent ? <p class="sig-error" id="err-consent">{problems.consent}</p> : null}
           <label>
             <input type="checkbox" name="consent" checked={form.consent === 'on'} aria-describedby={problems.consent ? 'err-consent' : undefined} />
             {view.row.consent_text}
           </label>
-          <button type="submit">Sign</button>
+          <button type="submit">{t('sig.sign')}</button>
         </form>
         <details open={Boolean(problems.reason)}>
-          <summary>I do not want to sign</summary>
+          <summary>{t('sig.decline.summary')}</summary>
           <form method="post">
             <input type="hidden" name="action" value="decline" />
             {problems.reason ? <p class="sig-error" id="err-reason">{problems.reason}</p> : null}
             <label>
-              Why not? The sender sees your answer.
+              {t('sig.decline.why')}
               <textarea name="reason" rows={3} maxlength={500} aria-describedby={problems.reason ? 'err-reason' : undefined}>
                 {form.reason ?? ''}
               </textarea>
             </label>
-            <button type="submit">Decline</button>
+            <button type="submit">{t('sig.decline.button')}</button>
           </form>
         </details>
       </div>
@@ -186,8 +195,8 @@ function answersOf(form: Record<string, string>): SignerAnswers {
 registerCustomerPage(SIGN_PURPOSE, async (c, link: Link, branding) => {
   const deps = depsOf(c)!;
   const view = await openForSigner(deps, link.accountId, link.taskId!, requestOrigin(c as never));
-  if (view.row.status !== 'sent' && view.row.status !== 'opened') return { title: 'This request is closed', body: <p>There is nothing left to sign here.</p> };
-  return signPage(view, branding);
+  if (view.row.status !== 'sent' && view.row.status !== 'opened') return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p> };
+  return signPage(view, branding, link);
 });
 
 registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
@@ -196,28 +205,26 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
   try {
     if (form.action === 'decline') {
       await declineAsCustomer(deps, link.accountId, link.taskId!, link.token, form.reason ?? '', origin);
-      return { title: 'You declined to sign', body: <p>We let {branding.name} know, with your reason. You can close this page.</p> };
+      return { title: link.t('sig.declined.title'), body: <p>{link.t('sig.declined.text', { company: branding.name })}</p> };
     }
     const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin);
     // sealing runs now, in the background; the job is the durable backstop
     void sealRequest(deps, link.accountId, signed.id).catch((err) => deps.log('Sealing right after signing failed; the job will retry', err));
     return {
-      title: 'Signed. Thank you',
+      title: link.t('sig.signed.title'),
       body: (
         <div role="status">
-          <p>
-            You signed {signed.documentName}. {branding.name} receives the sealed document, with a certificate of completion, in a moment.
-          </p>
-          <p>You can close this page.</p>
+          <p>{link.t('sig.signed.text', { document: signed.documentName, company: branding.name })}</p>
+          <p>{link.t('sig.close')}</p>
         </div>
       ),
     };
   } catch (err) {
     if (err instanceof SignerInputError) {
       const view = await openForSigner(deps, link.accountId, link.taskId!, origin);
-      return { ...signPage(view, branding, form, err.problems), status: 400 };
+      return { ...signPage(view, branding, link, form, err.problems), status: 400 };
     }
-    if (err instanceof ApiError && err.code === 'NOT_OPEN') return { title: 'This request is closed', body: <p>{err.message} There is nothing left to do here.</p>, status: 409 };
+    if (err instanceof ApiError && err.code === 'NOT_OPEN') return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p>, status: 409 };
     throw err;
   }
 });

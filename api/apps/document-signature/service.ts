@@ -12,6 +12,7 @@ import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/cre
 import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
+import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
@@ -122,9 +123,9 @@ function actingFor(caller: Caller, row: RequestRow): Caller {
   return caller.kind === 'api' && caller.label === API_KEY_ACTOR && row.agent ? apiCaller(row.agent, caller.ip, caller.userAgent) : caller;
 }
 
-async function smsText(trx: Trx, accountId: string, publicUrl: string, token: string): Promise<string> {
+async function smsText(trx: Trx, accountId: string, publicUrl: string, token: string, language: LanguageChoice): Promise<string> {
   const { templates } = await storedAppSettings(trx, accountId, SIG_APP);
-  return renderTemplate(templates.request || SIG_TEMPLATES[0]!.defaultBody, { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, publicUrl, token) });
+  return renderTemplate(templateText(SIG_APP, SIG_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, publicUrl, token) });
 }
 
 async function deliver(deps: Deps, accountId: string, phone: string, text: string): Promise<string | null> {
@@ -170,8 +171,9 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
     ).rows[0]!;
     // the credit is taken before the SMS goes out (given back if it fails): parallel requests cannot pass the free tier
     await reserveCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
-    const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now });
-    return { row, text: await smsText(trx, accountId, deps.config.publicUrl, token) };
+    const language = await chooseLanguage(trx, accountId, body.locale);
+    const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now, locale: language.locale });
+    return { row, language, text: await smsText(trx, accountId, deps.config.publicUrl, token, language) };
   });
   const failure = await deliver(deps, accountId, body.phoneNumber, prepared.text);
   const done = await deps.db.tenant(accountId, async (trx) => {
@@ -187,6 +189,7 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
     row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
     const description = `${row.document_name} (version ${row.version}) sent to ${row.signer_name} at ${masked}`;
     await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
+    await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
     await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description, event: 'document.sent', at: now });
     await enqueueWebhookEvent(trx, accountId, SIG_APP, 'document.sent', eventData(row), now);
     return row;
@@ -231,9 +234,11 @@ export async function resendRequest(deps: Deps, accountId: string, id: string, c
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
     if (!SIG_OPEN_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_OPEN', `This request is ${row.status}: only a request waiting for its signer can be sent again.`);
+    // sent again in the language it was first sent in
+    const language = await taskLanguage(trx, accountId, row.id);
     await revokeTaskLinks(trx, accountId, row.id, now);
-    const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: new Date(row.expires_at).getTime() - now.getTime(), now });
-    return { row, text: await smsText(trx, accountId, deps.config.publicUrl, token) };
+    const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: new Date(row.expires_at).getTime() - now.getTime(), now, locale: language.locale });
+    return { row, text: await smsText(trx, accountId, deps.config.publicUrl, token, language) };
   });
   const failure = await deliver(deps, accountId, prepared.row.phone_number, prepared.text);
   const done = await deps.db.tenant(accountId, async (trx) => {

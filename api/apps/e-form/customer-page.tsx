@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Deps } from '../../deps';
 import { registerCustomerPage, registerCustomerPageAction, type PageAnswer } from '../../customer-pages/frame';
+import type { Translate } from '../../customer-pages/i18n/index';
 import { evaluateForm, MAX_FILE_FIELDS, MAX_FILE_MB, type AnswerValue, type Answers, type FormField } from '../../contract/apps/e-form-rules';
 import type { FormDefinition } from '../../contract/apps/e-form';
 import { requestOrigin } from '../platform/request';
@@ -25,7 +26,7 @@ function textOf(value: AnswerValue | undefined): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
-function Control(props: { field: FormField; value: AnswerValue | undefined; error?: string; required: boolean }) {
+function Control(props: { field: FormField; value: AnswerValue | undefined; error?: string; required: boolean; t: Translate }) {
   const { field, value, error } = props;
   const id = `f-${field.id}`;
   const described = [field.help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' ');
@@ -37,7 +38,7 @@ function Control(props: { field: FormField; value: AnswerValue | undefined; erro
     case 'dropdown':
       return (
         <select {...common}>
-          <option value="">Choose…</option>
+          <option value="">{props.t('eform.choose')}</option>
           {(field.options ?? []).map((o) => (
             <option value={o} selected={value === o}>
               {o}
@@ -56,7 +57,7 @@ function Control(props: { field: FormField; value: AnswerValue | undefined; erro
   }
 }
 
-function Field(props: { field: FormField; value: AnswerValue | undefined; error?: string; visible: boolean; required: boolean }) {
+function Field(props: { field: FormField; value: AnswerValue | undefined; error?: string; visible: boolean; required: boolean; t: Translate }) {
   const { field, value, error, required } = props;
   const id = `f-${field.id}`;
   // always there, so the script can show it when a condition makes the field required
@@ -111,15 +112,15 @@ function Field(props: { field: FormField; value: AnswerValue | undefined; error?
         {mark}
       </label>
       {help}
-      <Control field={field} value={value} error={error} required={required} />
+      <Control field={field} value={value} error={error} required={required} t={props.t} />
       {errorLine}
     </div>
   );
 }
 
 /** The form, filled with `values` (after a refused post) and with the server's messages. */
-export function FormPage(props: { definition: FormDefinition; values: Values; errors: Record<string, string> }) {
-  const { definition, values, errors } = props;
+export function FormPage(props: { definition: FormDefinition; values: Values; errors: Record<string, string>; t: Translate }) {
+  const { definition, values, errors, t } = props;
   const { visible, required } = evaluateForm(definition, values);
   const count = Object.keys(errors).filter((k) => k !== '_').length;
   // the script reads the definition from here ("<" escaped so no text can close the element),
@@ -127,20 +128,21 @@ export function FormPage(props: { definition: FormDefinition; values: Values; er
   const used = new Set(definition.fields.flatMap((f) => f.condition?.rules.map((r) => r.fieldId) ?? []));
   const prefill = Object.fromEntries(definition.hiddenFields.filter((h) => used.has(h.key) && values[h.key] !== undefined).map((h) => [h.key, values[h.key]]));
   const json = JSON.stringify({ definition, prefill }).replace(/</g, '\\u003c');
+  // the script's summary for each possible count, in the page's language (plural rules differ:
+  // Arabic has a dual, Japanese none), so the script carries no message library
+  const correctMessages = JSON.stringify(Object.fromEntries(definition.fields.map((_, i) => [i + 1, t('eform.correct', { n: i + 1 })])));
   return (
     <div>
       {definition.description ? <p>{definition.description}</p> : null}
       <div role="alert" id="ef-summary">
-        {errors._ ? <p class="ef-summary">{errors._}</p> : count ? <p class="ef-summary">Please correct {count === 1 ? 'the answer' : `the ${count} answers`} marked below.</p> : null}
+        {errors._ ? <p class="ef-summary">{errors._}</p> : count ? <p class="ef-summary">{t('eform.correct', { n: count })}</p> : null}
       </div>
-      <form method="post" enctype="multipart/form-data" novalidate data-eform>
+      <form method="post" enctype="multipart/form-data" novalidate data-eform data-correct={correctMessages}>
         {definition.fields.map((f) => (
-          <Field field={f} value={values[f.id]} error={errors[f.id]} visible={visible.has(f.id)} required={required.has(f.id)} />
+          <Field field={f} value={values[f.id]} error={errors[f.id]} visible={visible.has(f.id)} required={required.has(f.id)} t={t} />
         ))}
-        <p class="ef-help">
-          Fields marked <span class="ef-req">*</span> are required.
-        </p>
-        <button type="submit">{definition.submitLabel?.trim() || 'Submit'}</button>
+        <p class="ef-help">{t('eform.requiredNote')}</p>
+        <button type="submit">{definition.submitLabel?.trim() || t('eform.submit')}</button>
       </form>
       <script type="application/json" id="ef-definition">
         {raw(json)}
@@ -149,18 +151,21 @@ export function FormPage(props: { definition: FormDefinition; values: Values; er
   );
 }
 
-const DONE: Record<string, PageAnswer> = {
-  submitted: { title: 'This form has already been submitted', body: <p>Thank you: your answers were received. There is nothing more to do.</p>, status: 410 },
-  expired: { title: 'This link has expired', body: <p>Links work for a limited time. Ask the person you are speaking with to send you a new one.</p>, status: 410 },
-  failed: { title: 'This link does not work', body: <p>Ask the person you are speaking with to send you a new one.</p>, status: 410 },
-};
+/** A request that takes no more answers, in the page's language. */
+function donePage(status: string, t: Translate): PageAnswer | null {
+  if (status === 'submitted') return { title: t('eform.submitted.title'), body: <p>{t('eform.submitted.text')}</p>, status: 410 };
+  if (status === 'expired') return { title: t('state.expired.title'), body: <p>{t('state.expired.text')}</p>, status: 410 };
+  if (status === 'failed') return { title: t('state.unknown.title'), body: <p>{t('eform.failed.text')}</p>, status: 410 };
+  return null;
+}
 
 const getDeps = (c: Context) => c.get('deps' as never) as Deps;
 
 registerCustomerPage(FILL_PURPOSE, async (c, link) => {
   const { request, definition } = await openRequest(getDeps(c), link.accountId, link.taskId!, requestOrigin(c as never));
-  if (DONE[request.status]) return DONE[request.status]!;
-  return { title: definition.title, body: <FormPage definition={definition} values={request.prefill ?? {}} errors={{}} />, script: 'e-form', css: CSS };
+  const done = donePage(request.status, link.t);
+  if (done) return done;
+  return { title: definition.title, body: <FormPage definition={definition} values={request.prefill ?? {}} errors={{}} t={link.t} />, script: 'e-form', css: CSS };
 });
 
 registerCustomerPageAction(
@@ -176,12 +181,12 @@ registerCustomerPageAction(
       else posted.values[key] = list.length === 1 ? (list[0] as string) : (list as string[]);
     }
     const outcome = await submitRequest(deps, link.accountId, link.taskId!, link.token, posted, requestOrigin(c as never));
-    if (outcome.ok) return { title: 'Thank you', body: <p>Your answers were sent to {branding.name}. You can close this page.</p> };
+    if (outcome.ok) return { title: link.t('eform.thanks.title'), body: <p>{link.t('eform.thanks.text', { company: branding.name })}</p> };
     const { request, definition } = await openRequest(deps, link.accountId, link.taskId!, requestOrigin(c as never));
-    if (outcome.status === 410) return DONE[request.status] ?? { title: 'This form can no longer be submitted', body: <p>{outcome.errors._}</p>, status: 410 };
+    if (outcome.status === 410) return donePage(request.status, link.t) ?? { title: link.t('eform.closed.title'), body: <p>{outcome.errors._}</p>, status: 410 };
     // files are never echoed back: the customer chooses them again
     const values = answersFromPost(definition, { ...posted, files: {} }, request.prefill ?? {});
-    return { title: definition.title, body: <FormPage definition={definition} values={values} errors={outcome.errors} />, script: 'e-form', css: CSS, status: 400 };
+    return { title: definition.title, body: <FormPage definition={definition} values={values} errors={outcome.errors} t={link.t} />, script: 'e-form', css: CSS, status: 400 };
   },
   (MAX_FILE_FIELDS * MAX_FILE_MB + 1) * 1024 * 1024,
 );

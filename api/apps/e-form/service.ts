@@ -12,6 +12,7 @@ import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/cre
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
+import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import type { Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
@@ -302,10 +303,11 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
     ).rows[0]!;
     // the credit is taken before the SMS goes out (given back if it fails): parallel sends cannot pass the free tier
     await reserveCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
-    const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now });
+    const language = await chooseLanguage(trx, accountId, body.locale);
+    const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now, locale: language.locale });
     const { templates } = await storedAppSettings(trx, accountId, EFORM_APP);
-    const text = renderTemplate(templates.form || EFORM_TEMPLATES[0]!.defaultBody, { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
-    return { row, text, title: definition.title };
+    const text = renderTemplate(templateText(EFORM_APP, EFORM_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
+    return { row, text, title: definition.title, language };
   });
 
   let failure: string | null = null;
@@ -327,6 +329,7 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
     }
     const description = `Form "${prepared.title}" sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
+    await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
     await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description, event: 'form.sent', at: now });
     await enqueueWebhookEvent(trx, accountId, EFORM_APP, 'form.sent', await eventData(trx, accountId, row), now);
     return requestOf(row, prepared.title, null);

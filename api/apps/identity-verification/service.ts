@@ -8,6 +8,7 @@ import { recordResult } from '../../results/record';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
+import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
@@ -161,12 +162,12 @@ function actingFor(caller: Caller, row: SessionRow): Caller {
 }
 
 /** A fresh link for the session and the SMS text that carries it. */
-async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date): Promise<{ text: string; expiresAt: Date }> {
+async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date, language: LanguageChoice): Promise<{ text: string; expiresAt: Date }> {
   const settings = await idvSettings(trx, accountId);
-  const { token, expiresAt } = await createLinkToken(trx, accountId, { app: IDV_APP, purpose: IDV_LINK_PURPOSE, taskId: row.id, ttlMs: settings.linkValidityMinutes * 60_000, now });
+  const { token, expiresAt } = await createLinkToken(trx, accountId, { app: IDV_APP, purpose: IDV_LINK_PURPOSE, taskId: row.id, ttlMs: settings.linkValidityMinutes * 60_000, now, locale: language.locale });
   const { templates } = await storedAppSettings(trx, accountId, IDV_APP);
   const def = IDV_TEMPLATES.find((t) => t.key === template)!;
-  const text = renderTemplate(templates[template] || def.defaultBody, {
+  const text = renderTemplate(templateText(IDV_APP, def, templates, smsLocaleOf(language)), {
     link: await linkUrl(trx, accountId, deps.config.publicUrl, token),
     company: await companyName(trx, accountId),
     ttl: String(settings.linkValidityMinutes),
@@ -197,10 +198,11 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
                 ${body.expectedName || null}, ${body.expectedDateOfBirth || null}, ${now})
         returning *`.execute(trx)
     ).rows[0]!;
-    const link = await prepareLink(deps, trx, accountId, row, 'link', now);
+    const language = await chooseLanguage(trx, accountId, body.locale);
+    const link = await prepareLink(deps, trx, accountId, row, 'link', now, language);
     const updated = await update(trx, row.id, { link_expires_at: link.expiresAt });
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
-    return { row: updated, text: link.text };
+    return { row: updated, text: link.text, language };
   });
   const failure = await trySend(deps, accountId, body.phoneNumber, prepared.text);
   const done = await deps.db.tenant(accountId, async (trx) => {
@@ -215,6 +217,7 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
     if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
     const description = `Verification link sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
     await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `${description} (${row.customer_ref})`, event: 'idv.started', at: now });
     return row;
   });
@@ -469,7 +472,8 @@ export async function decide(deps: IdvDeps, accountId: string, id: string, body:
     const old = (await sql<{ file_id: string | null }>`delete from idv_images where session_id = ${id} returning file_id`.execute(trx)).rows;
     for (const o of old) if (o.file_id) await deleteFile(deps as Deps, trx, accountId, o.file_id);
     await sql`delete from idv_checks where session_id = ${id}`.execute(trx);
-    const link = await prepareLink(deps, trx, accountId, row, 'resubmission', now);
+    // the new link speaks the language the session was started in
+    const link = await prepareLink(deps, trx, accountId, row, 'resubmission', now, await taskLanguage(trx, accountId, id));
     const updated = await update(trx, id, {
       ...decision,
       status: 'resubmission_requested',

@@ -11,6 +11,7 @@ import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/cre
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
+import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
@@ -160,8 +161,9 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     await reserveCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
     const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
     const { templates } = await storedAppSettings(trx, accountId, OTP_APP);
-    const text = renderTemplate(templates.passcode || OTP_TEMPLATES[0]!.defaultBody, { code, company: await companyName(trx, accountId), ttl: String(ttl) });
-    return { row, text, created };
+    const language = await chooseLanguage(trx, accountId, body.locale);
+    const text = renderTemplate(templateText(OTP_APP, OTP_TEMPLATES[0]!, templates, smsLocaleOf(language)), { code, company: await companyName(trx, accountId), ttl: String(ttl) });
+    return { row, text, created, language };
   });
 
   let failure: string | null = null;
@@ -196,6 +198,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     }
     const description = row.sends === 1 ? `Passcode sent to ${masked}` : `Passcode sent again to ${masked} (send ${row.sends})`;
     await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
+    if (row.sends === 1) await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language, false) });
     await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description, event: 'otp.sent', at: now });
     await enqueueWebhookEvent(trx, accountId, OTP_APP, 'otp.sent', eventData(row), now);
     return row;

@@ -7,37 +7,39 @@ import { pageState } from './service';
 // nothing (link previews fetch it too); the ceremony starts when the customer presses the button.
 
 const handler: CustomerPageHandler = async (_c, link, branding, deps) => {
+  const { t } = link;
   const state = await pageState(deps, link.accountId, link.taskId!);
   if (!state.open) {
-    return { title: 'This link has already been used', body: <p>Each link works once. If you still need to do something, ask for a new link.</p> };
+    return { title: t('state.used.title'), body: <p>{t('state.used.text')}</p> };
   }
   if (!state.hasPasskey) {
-    return {
-      title: 'You have no passkey with us',
-      body: (
-        <p>
-          The passkey you had with {branding.name} was removed, so it cannot be used to confirm it is you. Ask the person you are speaking with to help you set up
-          a new one.
-        </p>
-      ),
-    };
+    return { title: t('passkey.noPasskey.title'), body: <p>{t('passkey.noPasskey.text', { company: branding.name })}</p> };
   }
   const enrolling = state.kind === 'enrollment';
+  // what the script says while and after it runs, in the page's language
+  const words = {
+    'data-follow': t('passkey.followSteps'),
+    'data-retry': t('passkey.tryAgain'),
+    'data-cannot-use': t('passkey.cannotUse.title'),
+    'data-wrong': t('passkey.somethingWrong'),
+    'data-cancelled-title': t('passkey.cancelled.title'),
+    'data-cancelled-text': t('passkey.cancelled.text'),
+    'data-unsupported-title': t('passkey.unsupported.title'),
+    'data-unsupported-text': t('passkey.unsupported.text'),
+  };
   return {
-    title: enrolling ? 'Create a passkey' : 'Confirm it is you',
+    title: enrolling ? t('passkey.enroll.title') : t('passkey.verify.title'),
     body: (
-      <div data-passkey={state.kind}>
+      <div data-passkey={state.kind} {...words}>
         <p data-passkey-intro>
-          {enrolling
-            ? `Hello ${state.displayName}. ${branding.name} asks you to create a passkey on this device. Next time you call, you can confirm it is you in seconds, with your fingerprint, face or screen lock, instead of answering security questions.`
-            : `${branding.name} asks you to confirm it is you with the passkey you created before. Your device will ask for your fingerprint, face or screen lock.`}
+          {enrolling ? t('passkey.enroll.text', { name: state.displayName, company: branding.name }) : t('passkey.verify.text', { company: branding.name })}
         </p>
-        <button type="button" data-passkey-start disabled>
-          {enrolling ? 'Create a passkey' : 'Use my passkey'}
+        <button type="button" data-passkey-start data-early-click>
+          {enrolling ? t('passkey.enroll.button') : t('passkey.verify.button')}
         </button>
         <div data-passkey-result role="status" aria-live="polite"></div>
         <noscript>
-          <p>This page needs JavaScript to use passkeys. Turn it on, or open the link in another browser.</p>
+          <p>{t('passkey.noScript')}</p>
         </noscript>
       </div>
     ),

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
 import { validate } from '../../http/validate';
-import { accountOfHost } from '../../customer-pages/frame';
+import { accountOfHost, pageLocaleOf } from '../../customer-pages/frame';
 import { TOKEN_PATTERN } from '../../customer-pages/links';
 import { ApiError } from '../../http/errors';
 import {
@@ -82,7 +82,8 @@ async function pageContext(c: Context<AppEnv>): Promise<PageContext> {
   const publicUrl = new URL(c.var.deps.config.publicUrl);
   const scheme = rpId === publicUrl.hostname ? publicUrl.protocol : 'https:';
   const { ip, userAgent } = requestOrigin(c);
-  return { rpId, origin: `${scheme}//${host}`, ip, userAgent, hostAccount: await accountOfHost(c.var.deps, host) };
+  // the page's script names the page's language (?lang=): the answer's words are in it
+  return { rpId, origin: `${scheme}//${host}`, ip, userAgent, hostAccount: await accountOfHost(c.var.deps, host), locale: pageLocaleOf(c as never, null) };
 }
 
 export const passkeyCustomerRoutes = new Hono<AppEnv>()

@@ -74,7 +74,7 @@ export async function seedPasskeyHistory(deps: Pick<Deps, 'db' | 'config' | 'log
       trx.selectFrom('dev_sms_outbox').select('body').where('account_id', '=', accountId).where('to_number', '=', customer.phone).orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow(),
     );
     const token = sms.body.match(/\/c\/([A-Za-z0-9_-]{43})/)![1]!;
-    const page: PageContext = { rpId: publicUrl.hostname, origin: publicUrl.origin, ip: `198.51.100.${10 + step.customer}`, userAgent: customer.ua, hostAccount: null };
+    const page: PageContext = { rpId: publicUrl.hostname, origin: publicUrl.origin, ip: `198.51.100.${10 + step.customer}`, userAgent: customer.ua, hostAccount: null, locale: 'en' };
     if (step.outcome === 'expired') {
       clock = new Date(new Date(task.expiresAt).getTime() + 1000);
       await getPasskeyTask(d, accountId, task.id);

@@ -18,6 +18,9 @@ import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, resolveLink, revokeTaskLinks } from '../../customer-pages/links';
 import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
 import { addTaskEvent } from '../platform/task-events';
+import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
+import { translate, type MessageKey } from '../../customer-pages/i18n/index';
+import type { Locale } from '../../contract/locales';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
@@ -87,7 +90,8 @@ export type CredentialRow = {
 };
 
 /** Where the customer page runs: its RP ID and origin come from the request, never the client's word. */
-export type PageContext = { rpId: string; origin: string; ip: string | null; userAgent: string | null; hostAccount: string | null };
+/** `locale`: the language of the page that asks, for the words of the answer */
+export type PageContext = { rpId: string; origin: string; ip: string | null; userAgent: string | null; hostAccount: string | null; locale: Locale };
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const CEREMONY_TIMEOUT_MS = 120_000;
@@ -214,15 +218,16 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
     ).rows[0]!;
     // the credit is taken before the SMS goes out (given back if it fails): parallel sends cannot pass the free tier
     await reserveCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
-    const { token } = await createLinkToken(trx, accountId, { app: PASSKEYS_APP, purpose: PURPOSE[kind], taskId: row.id, ttlMs, now });
+    const language = await chooseLanguage(trx, accountId, body.locale);
+    const { token } = await createLinkToken(trx, accountId, { app: PASSKEYS_APP, purpose: PURPOSE[kind], taskId: row.id, ttlMs, now, locale: language.locale });
     const { templates } = await storedAppSettings(trx, accountId, PASSKEYS_APP);
     const def = PASSKEY_TEMPLATES.find((t) => t.key === kind)!;
-    const text = renderTemplate(templates[kind] || def.defaultBody, {
+    const text = renderTemplate(templateText(PASSKEYS_APP, def, templates, smsLocaleOf(language)), {
       link: await linkUrl(trx, accountId, deps.config.publicUrl, token),
       company: await companyName(trx, accountId),
       ttl: String(settings.linkValidityMinutes),
     });
-    return { row, text };
+    return { row, text, language };
   });
 
   let failure: string | null = null;
@@ -249,6 +254,7 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
     }
     const description = `${noun} link sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
+    await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
     await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${description} for customer ${row.customer_ref}`, event: `passkey.${kind}-sent`, at: now });
     return row;
   });
@@ -414,10 +420,10 @@ function challengeOf(response: PasskeyCeremonyResponse): string | null {
   }
 }
 
-const FAILED_TEXT: Record<PasskeyTaskKind, string> = {
-  enrollment: 'Your passkey could not be created. Ask the person you are speaking with to send you a new link.',
-  verification: 'We could not confirm it is you with this passkey. Ask the person you are speaking with what to do next.',
-};
+/** What the customer's page shows after a ceremony, in the page's language. */
+function outcome(ctx: PageContext, ok: boolean, title: MessageKey, message: MessageKey, retry: boolean): PasskeyCeremonyResult {
+  return { ok, title: translate(ctx.locale, title), message: translate(ctx.locale, message), retry };
+}
 
 /** Checks the browser's answer to a ceremony; every outcome is recorded in the task's timeline. */
 export async function ceremonyVerify(deps: PasskeyDeps, token: string, response: PasskeyCeremonyResponse, ctx: PageContext): Promise<PasskeyCeremonyResult> {
@@ -431,7 +437,9 @@ export async function ceremonyVerify(deps: PasskeyDeps, token: string, response:
       const label = PASSKEY_FAILURE_REASONS[reason];
       await end(trx, accountId, row, 'failed', now, caller, { reason, description: `${ceremony} failed: ${label}${detail ? ` (${detail})` : ''}`, eventType: 'passkey.failed' });
       await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${ceremony} for customer ${row.customer_ref} failed: ${label}`, event: 'passkey.failed', at: now });
-      return { ok: false, title: row.kind === 'enrollment' ? 'Passkey not created' : 'Not confirmed', message: FAILED_TEXT[row.kind], retry: false };
+      return row.kind === 'enrollment'
+        ? outcome(ctx, false, 'passkey.failed.enrollment.title', 'passkey.failed.enrollment.text', false)
+        : outcome(ctx, false, 'passkey.failed.verification.title', 'passkey.failed.verification.text', false);
     };
 
     // the challenge: issued for this task, unused and unexpired; spent now, whatever follows
@@ -443,7 +451,7 @@ export async function ceremonyVerify(deps: PasskeyDeps, token: string, response:
     if (!challenge || challenge.used_at || new Date(challenge.expires_at).getTime() <= now.getTime()) {
       const why = !challenge ? 'the challenge was not issued for this link' : challenge.used_at ? 'the challenge was already used' : 'the challenge expired';
       await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: 'refused', description: `${ceremony} refused: ${why}`, caller });
-      return { ok: false, title: 'Please try again', message: 'That attempt took too long or was already used. Try again.', retry: true };
+      return outcome(ctx, false, 'passkey.retry.title', 'passkey.retry.text', true);
     }
     await sql`update passkey_challenges set used_at = ${now} where id = ${challenge.id}`.execute(trx);
     const requireUserVerification = (await passkeySettings(trx, accountId)).userVerification === 'required';
@@ -473,7 +481,7 @@ export async function ceremonyVerify(deps: PasskeyDeps, token: string, response:
       const name = authenticatorName(info.aaguid);
       await end(trx, accountId, row, 'succeeded', now, caller, { credentialId: cred.id, description: `Passkey created: ${name}, ${info.credentialDeviceType === 'multiDevice' ? 'synced' : 'device-bound'}`, eventType: 'passkey.enrolled' });
       await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `Customer ${row.customer_ref} created a passkey (${name})`, event: 'passkey.enrolled', at: now });
-      return { ok: true, title: 'Passkey created', message: 'You are all set. Next time, you can confirm it is you with this passkey. You can close this page.', retry: false };
+      return outcome(ctx, true, 'passkey.created.title', 'passkey.created.text', false);
     }
 
     // authentication: only this customer's live credentials, on the RP ID of the challenge
@@ -497,7 +505,7 @@ export async function ceremonyVerify(deps: PasskeyDeps, token: string, response:
     await sql`update passkey_credentials set counter = ${auth.newCounter}, last_used_at = ${now}, backed_up = ${auth.credentialBackedUp} where id = ${cred.id}`.execute(trx);
     await end(trx, accountId, row, 'succeeded', now, caller, { credentialId: cred.id, description: `Verified with a passkey (${authenticatorName(cred.aaguid)})`, eventType: 'passkey.verified' });
     await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `Customer ${row.customer_ref} verified with a passkey`, event: 'passkey.verified', at: now });
-    return { ok: true, title: 'Thank you, you are verified', message: 'You can close this page and go back to your call.', retry: false };
+    return outcome(ctx, true, 'passkey.verified.title', 'passkey.verified.text', false);
   });
 }
 
@@ -510,8 +518,8 @@ export async function ceremonyAbandoned(deps: PasskeyDeps, token: string, reason
     await sql`update passkey_tasks set failure_reason = ${reason} where id = ${row.id}`.execute(trx);
     await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: reason, description: `${CEREMONY[row.kind]} failed: ${PASSKEY_FAILURE_REASONS[reason]}`, caller: customerCaller(ctx) });
     return reason === 'cancelled'
-      ? { ok: false, title: 'Nothing was done', message: 'The request was cancelled or timed out. You can try again.', retry: true }
-      : { ok: false, title: 'This browser cannot use passkeys', message: 'Open the link in an up-to-date browser such as Chrome, Safari, Edge or Firefox on this phone.', retry: false };
+      ? outcome(ctx, false, 'passkey.cancelled.title', 'passkey.cancelled.text', true)
+      : outcome(ctx, false, 'passkey.unsupported.title', 'passkey.unsupported.text', false);
   });
 }
 

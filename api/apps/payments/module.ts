@@ -76,6 +76,7 @@ export const paymentsModule: AppModule = {
     const input = body.input;
     const text = (name: string) => (input[name] ?? '').trim() || undefined;
     const input2: Record<string, unknown> = { phoneNumber: input.phoneNumber, customerRef: text('customerRef'), agent: caller.kind === 'api' ? text('agent') : caller.label };
+    if (text('locale')) input2.locale = text('locale');
     if (text('productId')) input2.productId = text('productId');
     else {
       // agents type major units ("12.50"); the API takes minor units

@@ -10,32 +10,33 @@ import { markOpened, PAY_PURPOSE } from './service';
 
 registerCustomerPage(PAY_PURPOSE, async (c, link, branding) => {
   const deps = (c.var as { deps: Deps }).deps;
+  const { t } = link;
+  const company = branding.name;
   const row = await markOpened(deps, link.accountId, link.taskId!);
-  const money = formatMinor(Number(row.amount), row.currency, 'en-US');
+  // the amount as the caller writes amounts (1.234,56 € in German, R$ 1.234,56 in Brazil)
+  const amount = formatMinor(Number(row.amount), row.currency, link.pageLocale);
   const paid = row.status === 'succeeded' || row.status === 'partially_refunded' || row.status === 'refunded';
   if (paid) {
-    return { title: 'Payment received', body: <p>Thank you: {branding.name} received your payment of {money} for {row.description}.</p> };
+    return { title: t('pay.received.title'), body: <p>{t('pay.received.text', { company, amount, description: row.description })}</p> };
   }
-  if (row.status === 'expired') return { title: 'This payment link has expired', body: <p>Nothing was charged. Ask {branding.name} for a new link.</p> };
+  if (row.status === 'expired') return { title: t('pay.expired.title'), body: <p>{t('pay.expired.text', { company })}</p> };
   const returned = c.req.query('from') === 'stripe';
   return {
-    title: `Pay ${money}`,
+    title: t('pay.title', { amount }),
     body: (
       <div>
-        <p>
-          {branding.name} asks you to pay <strong>{money}</strong> for {row.description}.
-        </p>
-        {row.status === 'failed' && row.failure_reason && <p role="alert">The last attempt did not go through: {row.failure_reason}. You can try again.</p>}
-        {returned && <p role="status">If you just paid, your payment is being confirmed: refresh this page in a moment.</p>}
-        <p>You pay on Stripe's secure page; {branding.name} never sees your card number.</p>
+        <p>{t('pay.asks', { company, amount, description: row.description })}</p>
+        {row.status === 'failed' && row.failure_reason && <p role="alert">{t('pay.failed', { reason: row.failure_reason })}</p>}
+        {returned && <p role="status">{t('pay.returned')}</p>}
+        <p>{t('pay.stripe', { company })}</p>
         {row.checkout_url ? (
           <p>
             <a href={row.checkout_url} rel="noreferrer">
-              <strong>Pay {money} by card</strong>
+              <strong>{t('pay.button', { amount })}</strong>
             </a>
           </p>
         ) : (
-          <p>This payment cannot be made any more.</p>
+          <p>{t('pay.closed')}</p>
         )}
       </div>
     ),

@@ -27,6 +27,7 @@ import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/cre
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
+import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import type { Caller } from '../platform/caller';
 import { connectFailure, requireConnect } from './stripe';
@@ -148,9 +149,10 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
 
   // the row and its link first: an event that beats the SMS still finds its payment
-  const link = await deps.db.tenant(accountId, async (trx) => {
-    const { token } = await createLinkToken(trx, accountId, { app: PAYMENTS_APP, purpose: PAY_PURPOSE, taskId: id, ttlMs: minutes * 60_000, now });
-    return linkUrl(trx, accountId, deps.config.publicUrl, token);
+  const { link, language } = await deps.db.tenant(accountId, async (trx) => {
+    const language = await chooseLanguage(trx, accountId, body.locale);
+    const { token } = await createLinkToken(trx, accountId, { app: PAYMENTS_APP, purpose: PAY_PURPOSE, taskId: id, ttlMs: minutes * 60_000, now, locale: language.locale });
+    return { link: await linkUrl(trx, accountId, deps.config.publicUrl, token), language };
   });
   let session: Stripe.Checkout.Session;
   try {
@@ -185,7 +187,7 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
     // the credit is taken before the SMS goes out (given back if it fails): parallel requests cannot pass the free tier
     await reserveCredits(trx, { accountId, app: PAYMENTS_APP, taskId: id, kind: 'request', now });
     const { templates } = await storedAppSettings(trx, accountId, PAYMENTS_APP);
-    const text = renderTemplate(templates.payment_link || PAYMENTS_TEMPLATES[0]!.defaultBody, { link, company: await companyName(trx, accountId), ttl: String(minutes) });
+    const text = renderTemplate(templateText(PAYMENTS_APP, PAYMENTS_TEMPLATES[0]!, templates, smsLocaleOf(language)), { link, company: await companyName(trx, accountId), ttl: String(minutes) });
     return { row, text };
   });
 
@@ -215,6 +217,7 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
       return row;
     }
     await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'requested', description: `Payment link for ${money} sent to ${masked}`, caller });
+    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, caller, ...languageEvent(language) });
     await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Requested a payment of ${money} from ${masked}`, event: 'payment.requested', at: now });
     await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, 'payment.requested', eventData(row), now);
     return row;

@@ -30,7 +30,7 @@ import { appModule, type AppModule, type TaskFilter } from './registry';
 import { parseKey, requestOrigin, uuidParam } from './request';
 import { sessionCaller } from './caller';
 import { saveAppSettings, storedAppSettings } from './app-settings';
-import { companyName, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
+import { companyName, parseTemplateKey, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
 import { taskEvents } from './task-events';
 import { addDays, zonedDay, zonedMidnight } from './zoned-time';
 import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
@@ -188,7 +188,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     const answer = await c.var.deps.db.tenant(accountId, async (trx): Promise<SmsContentAnswer> => ({
       company: await companyName(trx, accountId),
-      templates: templatesOf(module.templates, (await storedAppSettings(trx, accountId, module.id)).templates),
+      templates: templatesOf(module.id, module.templates, (await storedAppSettings(trx, accountId, module.id)).templates),
     }));
     return c.json(answer);
   })
@@ -198,10 +198,11 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const { templates } = c.req.valid('json');
     const fields: Record<string, string> = {};
     for (const [key, body] of Object.entries(templates)) {
-      const def = module.templates.find((t) => t.key === key);
-      if (!def) fields[`templates.${key}`] = 'This app sends no such message';
+      // `<key>@<locale>` is the text of a template in another caller language
+      const parsed = parseTemplateKey(module.templates, key);
+      if (!parsed) fields[`templates.${key}`] = 'This app sends no such message';
       else if (body.trim()) {
-        const problem = templateProblem(def, body);
+        const problem = templateProblem(parsed.def, body);
         if (problem) fields[`templates.${key}`] = problem;
       }
     }
@@ -217,7 +218,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
       }
       await saveAppSettings(trx, session.accountId, module.id, { templates: next });
       await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Updated the SMS content (${Object.keys(templates).join(', ')})`, event: 'app.sms-content-updated' });
-      return { company: await companyName(trx, session.accountId), templates: templatesOf(module.templates, next) };
+      return { company: await companyName(trx, session.accountId), templates: templatesOf(module.id, module.templates, next) };
     });
     return c.json(answer);
   })

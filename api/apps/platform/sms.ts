@@ -7,6 +7,9 @@ import { admitSend, checkDestination, heldError, smsAccountState, type SmsProvid
 import { classifyNumber } from '../../sms-guard/classify';
 import { DEV_OUTBOX_PROVIDER } from '../../contract/sms';
 import type { Placeholder, SmsTemplate } from '../../contract/platform';
+import { LOCALES } from '../../contract/locales';
+import { builtInSmsText } from '../../contract/sms-translations';
+import { templateKeyFor } from '../../customer-pages/language';
 
 // How apps send SMS: through the account's SMS Configuration (Twilio, or outside production the
 // development outbox, which stores instead of sending), with the app's templates.
@@ -79,8 +82,28 @@ export function templateProblem(def: TemplateDef, body: string): string | null {
   return null;
 }
 
-export function templatesOf(defs: readonly TemplateDef[], stored: Record<string, string>): SmsTemplate[] {
-  return defs.map((d) => ({ key: d.key, label: d.label, body: stored[d.key] || d.defaultBody, defaultBody: d.defaultBody, placeholders: [...d.placeholders], required: [...d.required] }));
+export function templatesOf(app: string, defs: readonly TemplateDef[], stored: Record<string, string>): SmsTemplate[] {
+  return defs.map((d) => ({
+    key: d.key,
+    label: d.label,
+    body: stored[d.key] || d.defaultBody,
+    defaultBody: d.defaultBody,
+    placeholders: [...d.placeholders],
+    required: [...d.required],
+    translations: LOCALES.filter((l) => l !== 'en').map((locale) => {
+      const own = stored[templateKeyFor(d.key, locale)];
+      const builtIn = builtInSmsText(app, d.key, locale, d.defaultBody);
+      return { locale, body: own || builtIn, defaultBody: builtIn, custom: Boolean(own) };
+    }),
+  }));
+}
+
+/** A stored template key (`passcode`, `passcode@es`): its template and language, or null. */
+export function parseTemplateKey(defs: readonly TemplateDef[], key: string): { def: TemplateDef; locale: string } | null {
+  const [name, locale = 'en', ...rest] = key.split('@');
+  const def = defs.find((t) => t.key === name);
+  if (!def || rest.length || !(LOCALES as readonly string[]).includes(locale)) return null;
+  return { def, locale };
 }
 
 /** The company name that fills {{company}}: the branding name, else the account's name. */

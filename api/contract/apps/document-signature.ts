@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import type { AppAction, TaskColumn } from '../platform';
 
@@ -152,6 +153,8 @@ export const SigSendBodySchema = v.object({
   signerName: text('signerName', 1, 200),
   expiresInDays: v.optional(v.nullable(int('expiresInDays', 1, 30))),
   agent: optionalText('agent', 200),
+  /** the signer's language (SMS, page, completion certificate); the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type SigSendBody = v.InferOutput<typeof SigSendBodySchema>;
 
@@ -223,6 +226,7 @@ export const SIG_ACTIONS: AppAction[] = [
       { name: 'documentId', label: 'Document ID', kind: 'text', required: true },
       { name: 'signerName', label: "Signer's full name", kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
     ],
   },

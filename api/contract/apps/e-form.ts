@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import { TaskKeySchema, type AppAction, type TaskColumn } from '../platform';
 import { CONDITION_OPS, FIELD_TYPES, MAX_FILE_MB, type AnswerValue, type FormDefinitionShape } from './e-form-rules';
@@ -119,6 +120,8 @@ export const FormRequestBodySchema = v.object({
   /** values of the form's hidden fields, by key (customerRef fills itself) */
   prefill: v.optional(v.record(v.pipe(v.string(), v.regex(FIELD_ID_PATTERN, 'prefill keys are hidden field keys')), v.pipe(v.string('prefill values are text'), v.maxLength(500, 'prefill values have at most 500 characters')))),
   agent: optionalText('agent', 200),
+  /** the caller's language (SMS and page); the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type FormRequestBody = v.InferOutput<typeof FormRequestBodySchema>;
 
@@ -234,6 +237,7 @@ export const EFORM_ACTIONS: AppAction[] = [
     fields: [
       { name: 'form', label: 'Form (title or id)', kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
       { name: 'caseId', label: 'Case ID', kind: 'text', required: false },
     ],

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import type { AppAction, TaskColumn } from '../platform';
 
@@ -101,6 +102,8 @@ export const IdvStartBodySchema = v.object({
   expectedName: optionalText('expectedName', 200),
   expectedDateOfBirth: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.union([v.literal(''), IsoDateSchema], 'expectedDateOfBirth must be a date such as 1980-04-30')))),
   agent: optionalText('agent', 200),
+  /** the caller's language (SMS and page); the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type IdvStartBody = v.InferOutput<typeof IdvStartBodySchema>;
 
@@ -297,6 +300,7 @@ export const IDV_ACTIONS: AppAction[] = [
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: true },
       { name: 'expectedName', label: 'Expected name', kind: 'text', required: false, placeholder: 'Anna Maria Eriksson' },
       { name: 'expectedDateOfBirth', label: 'Expected date of birth', kind: 'text', required: false, placeholder: '1974-08-12' },

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import type { AppAction, TaskColumn } from '../platform';
 
@@ -42,6 +43,8 @@ export const OtpSendBodySchema = v.object({
   phoneNumber: PhoneNumberSchema,
   customerRef: optionalText('customerRef', 200),
   agent: optionalText('agent', 200),
+  /** the language of the SMS; the account's default when absent */
+  locale: OptionalLocaleSchema,
 });
 export type OtpSendBody = v.InferOutput<typeof OtpSendBodySchema>;
 
@@ -102,6 +105,7 @@ export const OTP_ACTIONS: AppAction[] = [
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
     ],
   },

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import { isTaskKey, type AppAction, type TaskColumn } from '../platform';
 
@@ -76,6 +77,7 @@ export const PasskeyEnrollBodySchema = v.object({
   /** the name the customer's device shows for the passkey; customerRef when absent */
   displayName: optionalText('displayName', 100),
   agent: optionalText('agent', 200),
+  locale: OptionalLocaleSchema,
 });
 export type PasskeyEnrollBody = v.InferOutput<typeof PasskeyEnrollBodySchema>;
 
@@ -84,6 +86,7 @@ export const PasskeyVerifyBodySchema = v.object({
   customerRef: text('customerRef', 200),
   phoneNumber: PhoneNumberSchema,
   agent: optionalText('agent', 200),
+  locale: OptionalLocaleSchema,
 });
 export type PasskeyVerifyBody = v.InferOutput<typeof PasskeyVerifyBodySchema>;
 
@@ -196,6 +199,7 @@ export const PASSKEY_ACTIONS: AppAction[] = [
     fields: [
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'displayName', label: 'Name on the passkey', kind: 'text', required: false },
     ],
   },
@@ -207,6 +211,7 @@ export const PASSKEY_ACTIONS: AppAction[] = [
     fields: [
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
     ],
   },
   {

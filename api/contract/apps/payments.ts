@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import { CURRENCY_PATTERN } from '../money';
 import type { AppAction, TaskColumn } from '../platform';
@@ -140,6 +141,8 @@ export const PaymentRequestBodySchema = v.pipe(
     currency: v.optional(CurrencySchema),
     description: v.optional(v.pipe(v.string('description must be text'), v.trim(), v.minLength(1, 'description is required with an amount'), v.maxLength(250, 'description has at most 250 characters'))),
     expiresInMinutes: v.optional(int('expiresInMinutes', LINK_MINUTES.min, LINK_MINUTES.max)),
+    /** the caller's language (SMS and page); the account's default when absent */
+    locale: OptionalLocaleSchema,
   }),
   v.forward(
     v.check((b) => (b.productId ? b.amount === undefined && b.currency === undefined : b.amount !== undefined && b.description !== undefined), 'Give a productId, or an amount and a description (and a currency, else the default one), not both'),
@@ -206,6 +209,7 @@ export const PAYMENT_ACTIONS: AppAction[] = [
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
+      { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
       { name: 'productId', label: 'Product ID (from the Product Catalog)', kind: 'text', required: false, placeholder: 'prod_…' },
       { name: 'amount', label: 'Or an amount (e.g. 12.50)', kind: 'text', required: false },

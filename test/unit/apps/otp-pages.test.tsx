@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OTP_ACTIONS, OTP_TEMPLATES } from '../../../api/contract/apps/one-time-passcode';
 import type { ActionResult, DashboardAnswer, SmsContentAnswer, TaskDetail, TaskRow } from '../../../api/contract/platform';
 import { here, liveStream, makeBootstrap, renderSignedIn } from '../helpers';
+import { LOCALES } from '../../../api/contract/locales';
+import { builtInSmsText } from '../../../api/contract/sms-translations';
 
 // uPlot draws on a canvas, which happy-dom lacks; the chart's own module is replaced by its title
 vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
@@ -42,7 +44,13 @@ const dashboard = (over: Partial<DashboardAnswer> = {}): DashboardAnswer => ({
 
 const smsContent: SmsContentAnswer = {
   company: 'Acme Support',
-  templates: OTP_TEMPLATES.map((t) => ({ ...t, body: t.defaultBody, placeholders: [...t.placeholders], required: [...t.required] })),
+  templates: OTP_TEMPLATES.map((t) => ({
+    ...t,
+    body: t.defaultBody,
+    placeholders: [...t.placeholders],
+    required: [...t.required],
+    translations: LOCALES.filter((l) => l !== 'en').map((locale) => ({ locale, body: builtInSmsText(APP, t.key, locale, t.defaultBody), defaultBody: builtInSmsText(APP, t.key, locale, t.defaultBody), custom: false })),
+  })),
 };
 
 afterEach(() => {
@@ -76,7 +84,7 @@ describe('One-Time Passcode dashboard', () => {
     expect(screen.getByText('No authentications in the last 30 days')).toBeTruthy();
   });
 
-  it('sends a passcode from "Send to a customer", then checks the code and shows it approved', async () => {
+  it('sends a passcode in the language the agent picks from "Send to a customer", then checks the code and shows it approved', async () => {
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
     const approved: ActionResult = { taskId: ID, status: 'approved', message: 'The code is right: the caller is verified', task: {} };
     const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), {
@@ -90,10 +98,11 @@ describe('One-Time Passcode dashboard', () => {
     fireEvent.click(within(send).getByRole('button', { name: 'Send passcode' }));
     expect(await within(send).findByText('Phone number must be in e164 format (with leading + and country code)')).toBeTruthy();
     fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
+    fireEvent.change(within(send).getByLabelText("Caller's language"), { target: { value: 'es' } });
     // the button flashes its failure first
     fireEvent.click(await within(send).findByRole('button', { name: 'Send passcode' }, { timeout: 4000 }));
     expect((await screen.findByTestId('action-status')).textContent).toContain('Passcode sent to +1 •••• •• 4567');
-    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/send`)!.body)).toEqual({ input: { phoneNumber: '+15551234567' } });
+    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/send`)!.body)).toEqual({ input: { phoneNumber: '+15551234567', locale: 'es' } });
     const check = await screen.findByRole('form', { name: 'Check code' });
     fireEvent.change(within(check).getByLabelText(/Code/), { target: { value: '123456' } });
     fireEvent.click(within(check).getByRole('button', { name: 'Check code' }));
@@ -274,6 +283,30 @@ describe('SMS content', () => {
     fireEvent.click(screen.getByRole('button', { name: '{{code}} (required)' }));
     expect(area.value).toBe('Hello from {{company}}{{code}}');
     expect(screen.queryByText('The message must contain {{code}}')).toBeNull();
+  });
+
+  it('edits the text of another language, previews its segments and says which languages use the built-in text', async () => {
+    const saved: unknown[] = [];
+    renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), {
+      ...routes,
+      [`PUT /api/${APP}/settings/sms-content`]: async (request: Request) => {
+        saved.push(await request.json());
+        return { body: smsContent };
+      },
+    });
+    expect((await screen.findByTestId('sms-fallback')).textContent).toBe('Built-in text (not your own) in: Spanish, French, German, Portuguese (Brazil), Arabic, Japanese.');
+    fireEvent.change(screen.getByLabelText('Language of the Passcode message'), { target: { value: 'ar' } });
+    expect(screen.getByTestId('sms-preview').textContent).toContain('رمز Acme Support الخاص بك هو 123456');
+    expect(screen.getByTestId('segment-counter').textContent).toContain('UCS-2');
+    fireEvent.change(screen.getByLabelText('Language of the Passcode message'), { target: { value: 'es' } });
+    fireEvent.change(screen.getByLabelText('Passcode (Spanish) message'), { target: { value: 'Clave de {{company}}: {{code}}' } });
+    expect(screen.getByTestId('segment-counter').textContent).toContain('GSM-7');
+    expect(screen.getByTestId('sms-fallback').textContent).toBe('Built-in text (not your own) in: French, German, Portuguese (Brazil), Arabic, Japanese.');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    const templates = (saved[0] as { templates: Record<string, string> }).templates;
+    expect(templates['passcode@es']).toBe('Clave de {{company}}: {{code}}');
+    expect(templates['passcode@fr']).toBe('');
   });
 
   it('resets a message to its default', async () => {

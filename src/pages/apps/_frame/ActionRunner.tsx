@@ -5,7 +5,8 @@ import { E164_PATTERN, E164_MESSAGE } from '../../../../api/contract/sms';
 import { errorMessage, type Api } from '../../../api/client';
 import { useLiveChanges } from '../../../api/live';
 import { Button } from '../../../ui/Button';
-import { TextField } from '../../../ui/Field';
+import { Field, TextField } from '../../../ui/Field';
+import { LocaleSelect } from '../../../ui/LocaleSelect';
 import { apiFields, type FieldErrors } from '../../settings/form-errors';
 import { StatusBadge } from './task-cells';
 
@@ -55,7 +56,14 @@ function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (in
   return (
     <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label}>
       <p className="muted">{action.description}</p>
-      {action.fields.map((field) => (
+      {action.fields.map((field) =>
+        field.kind === 'locale' ? (
+          <Field key={field.name} label={field.label} error={errors[field.name]}>
+            {(control) => (
+              <LocaleSelect none="The account's default" name={field.name} {...control} value={input[field.name] ?? ''} onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))} />
+            )}
+          </Field>
+        ) : (
         <TextField
           key={field.name}
           label={field.label}
@@ -69,7 +77,8 @@ function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (in
           error={errors[field.name]}
           onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))}
         />
-      ))}
+        ),
+      )}
       {failure && (
         <p className="notice notice-error" role="alert">
           {failure}

@@ -11,6 +11,7 @@ import {
   type SmsTestAnswer,
 } from '../../../../api/contract/platform';
 import type { SmsSettings } from '../../../../api/contract/sms';
+import { LOCALE_ENGLISH_NAMES, type Locale } from '../../../../api/contract/locales';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
@@ -61,13 +62,20 @@ export function TemplateEditor({
   company,
   error,
   onChange,
+  language,
+  defaultBody = template.defaultBody,
 }: {
   template: SmsTemplate;
   body: string;
   company: string;
   error?: string | null;
   onChange: (body: string) => void;
+  /** the language edited, in English (absent: English, the template's own text) */
+  language?: string;
+  /** what "Reset to default" restores: the built-in text of that language */
+  defaultBody?: string;
 }) {
+  const named = language ? `${template.label} (${language})` : template.label;
   const area = useRef<HTMLTextAreaElement>(null);
   const preview = fillTemplate(body, sampleValues(company));
   const insert = (name: string) => {
@@ -81,7 +89,7 @@ export function TemplateEditor({
   };
   return (
     <div className="template-editor">
-      <div className="chip-list" role="group" aria-label={`Insert a placeholder into ${template.label}`}>
+      <div className="chip-list" role="group" aria-label={`Insert a placeholder into ${named}`}>
         {template.placeholders.map((name) => (
           <button key={name} type="button" className="chip" onClick={() => insert(name)}>
             {`{{${name}}}`}
@@ -89,17 +97,17 @@ export function TemplateEditor({
           </button>
         ))}
       </div>
-      <Field label={`${template.label} message`} error={error} hint={`Required: ${template.required.map((n) => `{{${n}}}`).join(', ') || 'nothing'}`}>
+      <Field label={`${named} message`} error={error} hint={`Required: ${template.required.map((n) => `{{${n}}}`).join(', ') || 'nothing'}`}>
         {(control) => <textarea ref={area} className="input" rows={4} maxLength={SMS_TEMPLATE_MAX} {...control} value={body} onChange={(e) => onChange(e.target.value)} />}
       </Field>
-      <div className="sms-preview" aria-label={`${template.label} preview`} role="group">
+      <div className="sms-preview" aria-label={`${named} preview`} role="group">
         <p className="sms-preview-from">{company}</p>
         <p className="sms-bubble" data-testid="sms-preview">
           {preview || <span className="muted">The message is empty.</span>}
         </p>
       </div>
       <SegmentCounter text={preview} />
-      <Button size="sm" variant="ghost" disabled={body === template.defaultBody} onClick={() => onChange(template.defaultBody)}>
+      <Button size="sm" variant="ghost" disabled={body === defaultBody} onClick={() => onChange(defaultBody)}>
         Reset to default
       </Button>
     </div>
@@ -188,13 +196,26 @@ export function SmsContent({ app }: { app: AppDefinition }) {
   const sms = useQuery('sms-settings', (a, signal) => a.get<SmsSettings>('/sms', { signal }));
   const [bodies, setBodies] = useState<Record<string, string> | null>(null);
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [languages, setLanguages] = useState<Record<string, Locale>>({});
   const templates = content.data?.templates ?? [];
-  const current = bodies ?? Object.fromEntries(templates.map((t) => [t.key, t.body]));
+  // English under the template's key, every other language under `<key>@<locale>`
+  const loaded = Object.fromEntries(templates.flatMap((t) => [[t.key, t.body], ...t.translations.map((x) => [`${t.key}@${x.locale}`, x.body])]));
+  const current = bodies ?? loaded;
+  const builtIn = (t: SmsTemplate, locale: Locale) => (locale === 'en' ? t.defaultBody : t.translations.find((x) => x.locale === locale)!.defaultBody);
+  const keyOf = (t: SmsTemplate, locale: Locale) => (locale === 'en' ? t.key : `${t.key}@${locale}`);
 
   const save = async () => {
-    const errors = templates.map((t) => templateError(t, current[t.key] ?? '')).filter(Boolean);
+    const errors = templates.flatMap((t) => ['en' as Locale, ...t.translations.map((x) => x.locale)].map((l) => templateError(t, current[keyOf(t, l)] ?? ''))).filter(Boolean);
     if (errors.length) throw new Error('invalid');
-    const body: SmsContentBody = { templates: current };
+    // a language whose text is its built-in one is saved empty: it keeps following the built-in text
+    const sent: Record<string, string> = Object.fromEntries(
+      Object.entries(current).map(([k, v]): [string, string] => {
+        const [name, locale] = k.split('@');
+        const t = templates.find((x) => x.key === name);
+        return [k, locale && t && v === builtIn(t, locale as Locale) ? '' : String(v)];
+      }),
+    );
+    const body: SmsContentBody = { templates: sent };
     try {
       await api.put<SmsContentAnswer>(`/${app.id}/settings/sms-content`, body);
       setServerErrors({});
@@ -219,18 +240,41 @@ export function SmsContent({ app }: { app: AppDefinition }) {
         {() =>
           content.data && (
             <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="SMS content">
-              {templates.map((t) => (
-                <Card key={t.key} title={t.label}>
-                  <TemplateEditor
-                    template={t}
-                    body={current[t.key] ?? ''}
-                    company={content.data!.company}
-                    error={templateError(t, current[t.key] ?? '') ?? serverErrors[`templates.${t.key}`]}
-                    onChange={(b) => setBodies({ ...current, [t.key]: b })}
-                  />
-                  <TestSms app={app} message={current[t.key] ?? ''} />
-                </Card>
-              ))}
+              {templates.map((t) => {
+                const locale = languages[t.key] ?? 'en';
+                const key = keyOf(t, locale);
+                const fallBack = t.translations.filter((x) => (current[`${t.key}@${x.locale}`] ?? '') === x.defaultBody).map((x) => LOCALE_ENGLISH_NAMES[x.locale]);
+                return (
+                  <Card key={t.key} title={t.label}>
+                    <Field label={`Language of the ${t.label} message`}>
+                      {(control) => (
+                        <select className="input" {...control} value={locale} onChange={(e) => setLanguages({ ...languages, [t.key]: e.target.value as Locale })}>
+                          {(['en', ...t.translations.map((x) => x.locale)] as Locale[]).map((l) => (
+                            <option key={l} value={l}>
+                              {LOCALE_ENGLISH_NAMES[l]}
+                              {l !== 'en' && (current[keyOf(t, l)] ?? '') === builtIn(t, l) ? ' (built-in text)' : ''}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </Field>
+                    <p className="muted" data-testid="sms-fallback">
+                      {fallBack.length ? `Built-in text (not your own) in: ${fallBack.join(', ')}.` : 'Every language has your own text.'}
+                    </p>
+                    <TemplateEditor
+                      key={key}
+                      template={t}
+                      body={current[key] ?? ''}
+                      company={content.data!.company}
+                      language={locale === 'en' ? undefined : LOCALE_ENGLISH_NAMES[locale]}
+                      defaultBody={builtIn(t, locale)}
+                      error={templateError(t, current[key] ?? '') ?? serverErrors[`templates.${key}`]}
+                      onChange={(b) => setBodies({ ...current, [key]: b })}
+                    />
+                    <TestSms app={app} message={current[key] ?? ''} />
+                  </Card>
+                );
+              })}
               <div className="form-actions">
                 <Button type="submit" variant="primary" onClick={save} successLabel="Saved" failureLabel="Not saved" disabled={bodies === null}>
                   Save

@@ -10,6 +10,7 @@ import { Card } from '../../../ui/Card';
 import { Field, TextField } from '../../../ui/Field';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
+import { CustomerLanguageCard } from './CustomerLanguage';
 import { fromBase64, LOGO_TYPE, logoColors, logoSrc, normaliseColorInput, prepareLogo, toBase64 } from './logo';
 
 type Errors = Partial<Record<'name' | 'logo' | 'color', string>>;
@@ -163,6 +164,7 @@ export default function BrandingSettings() {
       ) : (
         <LoadingPanel label="Loading branding" />
       )}
+      <CustomerLanguageCard />
     </div>
   );
 }

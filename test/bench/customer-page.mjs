@@ -1,0 +1,111 @@
+// The server's own time for a customer page, GET /c/<token>, on PostgreSQL: the built server on a
+// fresh database, a passkey enrollment link sent in Spanish through /api/v1 (the page resolves
+// the link, the branding and the task, and renders in the link's language), loaded by autocannon
+// at 50 connections with Accept-Encoding: br (so compression is part of the figure). Target
+// (issue 27): p99 <= 20 ms. It reports; it does not fail.
+//
+//   node test/bench/customer-page.mjs     (after `node build.mjs`)
+//   BENCH_SECONDS=10                      length of the load run
+//   BENCH_ENCODING=identity               Accept-Encoding of the load (default 'br, gzip')
+import { spawn, execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const ROOT = path.resolve('.');
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+async function admin(sql) {
+  const client = new pg.Client(ADMIN_URL);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const ms = (n) => `${Number(n).toFixed(1)} ms`;
+
+async function main() {
+  const name = `sb_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${name}`;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATABASE_URL: dbUrl.toString(),
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-')),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+    LOG_SHIPPING: 'off',
+    DEV_IDP: 'false',
+  };
+  const cli = (...args) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
+  await admin(`create database ${name}`);
+  let server;
+  try {
+    cli('migrate');
+    cli('seed');
+    const session = decodeURIComponent(new URL(cli('link', 'owner@acme.test').trim().split('\n').pop()).searchParams.get('token'));
+    server = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: 'ignore' });
+    for (let i = 0; ; i++) {
+      if (i > 600) throw new Error('the server did not answer /api/health within 60 s');
+      if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const api = (method, p, body, auth = `Bearer ${session}`) =>
+      fetch(`${url}/api${p}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    await api('POST', '/sms', { provider: 'dev-outbox' });
+    const { secretKey } = await (await api('GET', '/accounts/developer')).json();
+    const sent = await api('POST', '/v1/passkeys/enrollments', { customerRef: 'BENCH-1', phoneNumber: '+14155550100', displayName: 'Layla', locale: 'es' }, `Bearer ${secretKey}`);
+    if (sent.status !== 201) throw new Error(`the enrollment answered ${sent.status}: ${await sent.text()}`);
+    const outbox = await (await api('GET', '/dev/sms-outbox')).json();
+    const token = /\/c\/([A-Za-z0-9_-]{43})/.exec(outbox.find((m) => m.to === '+14155550100').body)[1];
+    const pageUrl = `${url}/c/${token}`;
+    const headers = { 'accept-encoding': process.env.BENCH_ENCODING ?? 'br, gzip', 'accept-language': 'de' };
+    const first = await fetch(pageUrl, { headers });
+    const html = await first.text();
+    if (first.status !== 200 || !html.includes('lang="es"')) throw new Error(`the page answered ${first.status}`);
+
+    await autocannon({ url: pageUrl, connections: CONNECTIONS, duration: 2, headers }); // warm-up
+    const page = await autocannon({ url: pageUrl, connections: CONNECTIONS, duration: SECONDS, headers });
+    const unknown = await autocannon({ url: `${url}/c/${'x'.repeat(43)}`, connections: CONNECTIONS, duration: SECONDS, headers });
+    console.log(`\nGET /c/<token> on PostgreSQL (${os.cpus().length} cores, autocannon, ${CONNECTIONS} connections, ${SECONDS} s, load average ${os.loadavg()[0].toFixed(1)})`);
+    for (const [what, r] of [
+      [`passkey enrollment page (es, ${headers['accept-encoding']})`, page],
+      [`unknown link page (${headers['accept-encoding']})`, unknown],
+    ]) {
+      const bytes = r.throughput.total / Math.max(1, r.requests.total);
+      console.log(`  ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  ${bytes.toFixed(0)} bytes/answer  non-2xx ${r.non2xx}`);
+    }
+  } finally {
+    server?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    await admin(`drop database if exists ${name} with (force)`).catch(() => {});
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

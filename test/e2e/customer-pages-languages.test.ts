@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { freePort, launchBrowser, startServer } from './harness';
+import { isLocale, isRtl, LOCALE_ENGLISH_NAMES, LOCALES, type Locale } from '../../api/contract/locales';
+import { translate } from '../../api/customer-pages/i18n/index';
+import { builtInSmsText } from '../../api/contract/sms-translations';
+import { PASSKEY_TEMPLATES } from '../../api/contract/apps/passkeys';
+import { EFORM_TEMPLATES } from '../../api/contract/apps/e-form';
+import type { TaskDetail } from '../../api/contract/platform';
+
+// Customer pages in the caller's language, in Chromium: the agent sends in a language (/api/v1
+// `locale`), the SMS is in it, the page is in it (right to left in Arabic), the caller completes,
+// and the task's timeline names the language. Every state checked here passes axe (WCAG 2.2 A/AA)
+// at 320 px and at 200 % zoom. The suite runs English and Arabic; `npm run check:pages` runs
+// every language (CUSTOMER_PAGE_LANGUAGES=all).
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const wanted = process.env.CUSTOMER_PAGE_LANGUAGES ?? 'en,ar';
+const LANGUAGES: Locale[] = wanted === 'all' ? [...LOCALES] : wanted.split(',').filter(isLocale);
+
+type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
+const describeViolations = (violations: Violations) =>
+  violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}`).join('\n')}`).join('\n');
+
+/** axe at 320 px and at 200 % zoom (a 1280 px window zoomed twice), and no sideways scrolling at 320 px. */
+async function expectAccessible(page: Page, what: string) {
+  for (const view of [
+    { width: 320, height: 640, zoom: '1' },
+    { width: 1280, height: 800, zoom: '2' },
+  ]) {
+    await page.setViewportSize({ width: view.width, height: view.height });
+    await page.evaluate((z) => ((document.documentElement.style as CSSStyleDeclaration & { zoom: string }).zoom = z), view.zoom);
+    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    expect(violations.map((v) => v.id), `${what} at ${view.width} px, zoom ${view.zoom}:\n${describeViolations(violations)}`).toEqual([]);
+    if (view.zoom === '1') expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what} fits 320 px`).toBeLessThanOrEqual(320);
+  }
+  await page.evaluate(() => ((document.documentElement.style as CSSStyleDeclaration & { zoom: string }).zoom = '1'));
+}
+
+describe('customer pages in the caller\'s language', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let session: string;
+  let apiKey: string;
+  let formId: string;
+  let phoneCounter = 0;
+  const freshPhone = () => `+1415558${String(1000 + phoneCounter++).padStart(4, '0')}`;
+
+  const api = async (method: string, path: string, body?: unknown, key = `Bearer ${session}`) => {
+    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return res;
+  };
+  const lastSms = async (to: string) => {
+    const list = (await (await api('GET', '/dev/sms-outbox')).json()) as { to: string; body: string }[];
+    return list.find((m) => m.to === to)!.body;
+  };
+  /** The link of an SMS, on the test server (the SMS names the public URL, the same here). */
+  const linkIn = (sms: string) => /(http:\/\/localhost:\d+\/c\/[A-Za-z0-9_-]{43})/.exec(sms)![1]!;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await startServer({ linkFor: ['owner@acme.test'], env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` } });
+    session = new URL(server.links['owner@acme.test']!).searchParams.get('token')!;
+    expect((await api('POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
+    apiKey = ((await (await api('GET', '/accounts/developer')).json()) as { secretKey: string }).secretKey;
+    const created = await api('POST', '/e-form/forms', {
+      definition: {
+        title: 'Change of address',
+        description: '',
+        hiddenFields: [],
+        fields: [
+          { id: 'fullName', type: 'short_text', label: 'Full name', required: true },
+          { id: 'agree', type: 'consent', label: 'I confirm these details are correct', required: true },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    formId = ((await created.json()) as { id: string }).id;
+    expect((await api('POST', `/e-form/forms/${formId}/publish`, { confirm: true })).status).toBe(200);
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function phone(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
+    return { context, page: await context.newPage() };
+  }
+
+  describe.each(LANGUAGES)('in %s', (locale) => {
+    const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate(locale, key, values);
+    const dir = isRtl(locale) ? 'rtl' : 'ltr';
+
+    it('the agent sends a form in this language; the SMS and the page are in it; errors are announced and focused; the caller completes; the timeline names the language', async () => {
+      const to = freshPhone();
+      const sent = await api('POST', `/v1/forms/${formId}/requests`, { phoneNumber: to, locale }, `Bearer ${apiKey}`);
+      expect(sent.status).toBe(201);
+      const request = (await sent.json()) as { id: string };
+      const sms = await lastSms(to);
+      expect(sms.startsWith(builtInSmsText('e-form', 'form', locale, EFORM_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Acme Support'))).toBe(true);
+
+      const { context, page } = await phone();
+      await page.goto(linkIn(sms));
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      await page.getByRole('button', { name: t('eform.submit') }).waitFor();
+      await expectAccessible(page, 'the form');
+
+      // sent empty: the summary is announced (role=alert) and focus goes to the first field in error
+      await page.getByRole('button', { name: t('eform.submit') }).click();
+      await page.getByRole('alert').getByText(t('eform.correct', { n: 2 })).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('fullName');
+      await expectAccessible(page, 'the form with errors');
+
+      await page.getByLabel('Full name').fill('Layla Haddad');
+      await page.getByLabel('I confirm these details are correct').check();
+      await page.getByRole('button', { name: t('eform.submit') }).click();
+      await page.getByRole('heading', { name: t('eform.thanks.title') }).waitFor();
+      await expectAccessible(page, 'the thank-you page');
+
+      // used: the same link now says so, in the same language
+      await page.goto(linkIn(sms));
+      await page.getByRole('heading', { name: t('state.used.title') }).waitFor();
+      await expectAccessible(page, 'the used link');
+      await context.close();
+
+      const detail = (await (await api('GET', `/e-form/tasks/${request.id}`)).json()) as TaskDetail;
+      expect(detail.events.map((e) => e.description)).toContain(`Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`);
+    });
+
+    it('the passkey page is usable at first paint, works by keyboard, and the caller creates a passkey', async () => {
+      const to = freshPhone();
+      const sent = await api('POST', '/v1/passkeys/enrollments', { customerRef: `L-${to}`, phoneNumber: to, displayName: 'Layla', locale }, `Bearer ${apiKey}`);
+      expect(sent.status).toBe(201);
+      const sms = await lastSms(to);
+      expect(sms).toContain(builtInSmsText('passkeys', 'enrollment', locale, PASSKEY_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Acme Support'));
+
+      const { context, page } = await phone();
+      const cdp: CDPSession = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      });
+      await page.goto(linkIn(sms), { waitUntil: 'commit' });
+      const button = page.getByRole('button', { name: t('passkey.enroll.button') });
+      await button.waitFor();
+      // enabled in the HTML itself, not only once its script has run
+      expect(await button.isEnabled()).toBe(true);
+      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      await page.waitForLoadState('load');
+      await expectAccessible(page, 'the passkey page');
+      await button.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: t('passkey.created.title') }).waitFor();
+      await page.getByText(t('passkey.created.text')).waitFor();
+      await expectAccessible(page, 'the passkey created');
+      await context.close();
+    });
+
+    it('an unknown link is explained in this language', async () => {
+      const { context, page } = await phone();
+      await page.goto(`${server.url}/c/${'x'.repeat(43)}?lang=${locale}`);
+      await page.getByRole('heading', { name: t('state.unknown.title') }).waitFor();
+      await expectAccessible(page, 'the unknown link');
+      await context.close();
+    });
+  });
+});
