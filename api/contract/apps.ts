@@ -72,6 +72,7 @@ export const APPS: readonly AppDefinition[] = [
       'documents/:id/history',
       'documents/:id/:version',
       'settings/storage',
+      'settings/signing',
     ],
   },
   {

@@ -38,7 +38,7 @@ const documentSignature = lazy(() => import('./document-signature/pages'));
 const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
   // one lazy chunk for all of them: each lazy() costs the entry bytes, one costs them once
   'document-signature': Object.fromEntries(
-    ['signatures', 'documents', 'documents/new', 'documents/:id/history', 'documents/:id/:version', 'settings/general', 'settings/sms-content', 'settings/webhooks'].map((r) => [r, documentSignature]),
+    ['signatures', 'documents', 'documents/new', 'documents/:id/history', 'documents/:id/:version', 'settings/general', 'settings/sms-content', 'settings/webhooks', 'settings/signing'].map((r) => [r, documentSignature]),
   ),
   'one-time-passcode': {
     authentications: lazy(() => import('./one-time-passcode/authentications')),

@@ -6,6 +6,7 @@ const LABELS: Record<string, string> = {
   'settings/sms-content': 'SMS content',
   'settings/webhooks': 'Webhooks',
   'settings/storage': 'Storage',
+  'settings/signing': 'Signing',
   'settings/stripe': 'Stripe',
   'settings/billing': 'Billing',
   pricing: 'Pricing',

@@ -10,6 +10,7 @@ import DocumentVersion from './document-version';
 import SigGeneral from './general';
 import SigSmsContent from './sms-content';
 import SigWebhooks from './webhooks';
+import SigSigningPage from './signing';
 
 // Document Signature's pages beyond the dashboard, in one lazy chunk (the console's entry pays
 // for one import, not eight). The app area's router already matched the route (and its params);
@@ -27,5 +28,7 @@ export default function DocumentSignaturePages({ app }: { app: AppDefinition }) 
   if (path === 'settings/general') return <SigGeneral app={app} />;
   if (path === 'settings/sms-content') return <SigSmsContent app={app} />;
   if (path === 'settings/webhooks') return <SigWebhooks app={app} />;
+  // certificates and their keys are for admins, like the API behind them
+  if (path === 'settings/signing') return <RequireRole role="admin"><SigSigningPage app={app} /></RequireRole>;
   return <NotFoundPage />;
 }
