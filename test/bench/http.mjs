@@ -14,15 +14,12 @@
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { ADMIN_URL, admin, dropDatabase, freePort, pgbench, usage, waitForHealth } from './server-support.mjs';
 
 const ROOT = path.resolve(process.env.BENCH_ROOT ?? '.');
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const PGBENCH = process.env.PGBENCH ?? '/usr/lib/postgresql/15/bin/pgbench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 // The server's processes (WORKERS, api/workers.ts): one, the server's default. On a 2-core machine
@@ -39,70 +36,6 @@ function hasWrk() {
     // wrk --version exits 1 after printing its version; only a missing binary throws ENOENT
     return err.code !== 'ENOENT';
   }
-}
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function admin(sql) {
-  const client = new pg.Client(ADMIN_URL);
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-async function waitForHealth(url, child) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error('the server exited before answering');
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not answer /api/health within 30 s');
-}
-
-/** CPU time (user + system, ms) and resident memory (MB) of a process and its workers, from /proc. */
-function usage(pid) {
-  let cpuMs = 0;
-  let sysMs = 0;
-  let rssMb = 0;
-  for (const p of [pid, ...childrenOf(pid)]) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpuMs += (Number(f[11]) + Number(f[12])) * 10;
-      sysMs += Number(f[12]) * 10;
-      rssMb += Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return { cpuMs, sysMs, rssMb };
-}
-
-function childrenOf(pid) {
-  const out = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return out;
 }
 
 /**
@@ -141,19 +74,6 @@ function wrk(url, headers) {
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
     errors: errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
   };
-}
-
-function pgbench(databaseUrl, script) {
-  const file = path.join(os.tmpdir(), `sb-bench-${process.pid}.sql`);
-  fs.writeFileSync(file, script);
-  try {
-    const out = execFileSync(PGBENCH, ['-n', '-M', 'prepared', '-c', '10', '-j', '2', '-T', String(SECONDS), '-f', file, databaseUrl], { encoding: 'utf8' });
-    const tps = Number(out.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1]);
-    const latency = Number(out.match(/latency average = ([\d.]+) ms/)?.[1]);
-    return { tps, latency };
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
 }
 
 /**
@@ -249,14 +169,7 @@ async function main() {
   } finally {
     server?.kill('SIGTERM');
     await new Promise((r) => (server && server.exitCode === null ? server.once('exit', r) : r()));
-    for (let i = 0; i < 20; i++) {
-      try {
-        await admin(`drop database if exists ${name}`);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    await dropDatabase(name);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -85,7 +85,10 @@ function eventData(r: Row): Record<string, unknown> {
 }
 
 export async function otpSettings(trx: Trx, accountId: string): Promise<OtpGeneralSettings> {
-  const { general } = await storedAppSettings(trx, accountId, OTP_APP);
+  return settingsOf((await storedAppSettings(trx, accountId, OTP_APP)).general);
+}
+
+function settingsOf(general: Record<string, unknown>): OtpGeneralSettings {
   const merged = v.safeParse(OtpGeneralSettingsSchema, { ...OTP_DEFAULT_SETTINGS, ...general });
   return merged.success ? merged.output : OTP_DEFAULT_SETTINGS;
 }
@@ -125,7 +128,9 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     await assertAppUsable(trx, accountId, OTP_APP, 1);
     await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
-    const settings = await otpSettings(trx, accountId);
+    // one read of the app's settings: the rules (general) and, below, the passcode's text (templates)
+    const stored = await storedAppSettings(trx, accountId, OTP_APP);
+    const settings = settingsOf(stored.general);
     // serialise sends to one number so the limit below cannot be raced past
     await sql`select pg_advisory_xact_lock(hashtext(${`${accountId}:${phone}`}))`.execute(trx);
     const since = new Date(now.getTime() - SEND_WINDOW_MS);
@@ -144,7 +149,8 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       code = decryptSecret(row.code_encrypted, deps.config.encryptionKey);
     } else {
       created = true;
-      const id = (await sql<{ id: string }>`select gen_random_uuid() as id`.execute(trx)).rows[0]!.id;
+      // the id is made here, not asked of the database: the code's HMAC needs it before the insert
+      const id = crypto.randomUUID();
       code = String(crypto.randomInt(0, 10 ** settings.codeLength)).padStart(settings.codeLength, '0');
       row = (
         await sql<Row>`insert into otp_verifications (id, account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, max_checks, created_at, expires_at)
@@ -160,7 +166,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     row = (await sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
     await reserveCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
     const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
-    const { templates } = await storedAppSettings(trx, accountId, OTP_APP);
+    const { templates } = stored;
     const language = await chooseLanguage(trx, accountId, body.locale);
     const text = renderTemplate(templateText(OTP_APP, OTP_TEMPLATES[0]!, templates, smsLocaleOf(language)), { code, company: await companyName(trx, accountId), ttl: String(ttl) });
     return { row, text, created, language };

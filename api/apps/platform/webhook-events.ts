@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/index';
 import type { AppId } from '../../contract/apps';
@@ -8,10 +9,12 @@ import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../contr
 
 /** Queues `type` for every enabled endpoint of the app that wants it; answers the event id. */
 export async function enqueueWebhookEvent(trx: Trx, accountId: string, app: AppId, type: string, data: Record<string, unknown>, now: Date, onlyEndpoint?: string): Promise<string> {
-  const id = (await sql<{ id: string }>`select gen_random_uuid() as id`.execute(trx)).rows[0]!.id;
+  // the id is made here (no round trip to ask the database for one), and the event and its
+  // deliveries are written by one statement
+  const id = crypto.randomUUID();
   const event: WebhookEvent = { id: `evt_${id.replaceAll('-', '')}`, type, created: Math.floor(now.getTime() / 1000), account: accountId, data };
-  await sql`insert into webhook_events (id, account_id, app, type, payload, created_at) values (${id}, ${accountId}, ${app}, ${type}, ${JSON.stringify(event)}::jsonb, ${now})`.execute(trx);
-  await sql`insert into webhook_deliveries (account_id, endpoint_id, event_id, state, next_attempt_at, created_at, updated_at)
+  await sql`with event as (insert into webhook_events (id, account_id, app, type, payload, created_at) values (${id}, ${accountId}, ${app}, ${type}, ${JSON.stringify(event)}::jsonb, ${now}))
+    insert into webhook_deliveries (account_id, endpoint_id, event_id, state, next_attempt_at, created_at, updated_at)
     select account_id, id, ${id}, 'pending', ${now}, ${now}, ${now} from webhook_endpoints
     where account_id = ${accountId} and app = ${app} and enabled
       ${onlyEndpoint ? sql`and id = ${onlyEndpoint}` : sql`and ${type} = any(event_types)`}`.execute(trx);

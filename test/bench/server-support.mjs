@@ -1,0 +1,102 @@
+// What the HTTP benchmarks share: a free port, the PostgreSQL superuser, the server's health,
+// its CPU time from /proc, and pgbench running a script beside it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PGBENCH = process.env.PGBENCH ?? '/usr/lib/postgresql/15/bin/pgbench';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+export const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+export async function admin(sql) {
+  const client = new pg.Client(ADMIN_URL);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function waitForHealth(url, child) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error('the server exited before answering');
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server did not answer /api/health within 30 s');
+}
+
+/** CPU time (user + system, ms) and resident memory (MB) of a process and its workers, from /proc. */
+export function usage(pid) {
+  let cpuMs = 0;
+  let sysMs = 0;
+  let rssMb = 0;
+  for (const p of [pid, ...childrenOf(pid)]) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuMs += (Number(f[11]) + Number(f[12])) * 10;
+      sysMs += Number(f[12]) * 10;
+      rssMb += Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return { cpuMs, sysMs, rssMb };
+}
+
+function childrenOf(pid) {
+  const out = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS } = {}) {
+  const file = path.join(os.tmpdir(), `sb-bench-${process.pid}.sql`);
+  fs.writeFileSync(file, script);
+  try {
+    const out = execFileSync(PGBENCH, ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', file, databaseUrl], { encoding: 'utf8' });
+    const tps = Number(out.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1]);
+    const latency = Number(out.match(/latency average = ([\d.]+) ms/)?.[1]);
+    return { tps, latency };
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+
+/** Drops a bench database, retrying while the server's last connections close. */
+export async function dropDatabase(name) {
+  for (let i = 0; i < 20; i++) {
+    try {
+      await admin(`drop database if exists ${name}`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
