@@ -1,6 +1,14 @@
 import { Component, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 
+// Chromium, Firefox and Safari each word a failed dynamic import their own way.
+const CHUNK_LOAD_FAILURE = /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
+
+/** True for an error that says a page's code could not be fetched (a lazy route's chunk). */
+export function isChunkLoadFailure(error: Error): boolean {
+  return CHUNK_LOAD_FAILURE.test(error.message);
+}
+
 type Props = { children: ReactNode; onReport: () => void; resetKey: string };
 type State = { error: Error | null; key: string };
 
@@ -19,6 +27,21 @@ class Boundary extends Component<Props, State> {
   render() {
     const { error } = this.state;
     if (!error) return this.props.children;
+    if (isChunkLoadFailure(error)) {
+      // the page's code could not be fetched: the server is unreachable, not broken. The module
+      // loader keeps a failed import, so Retry reloads rather than rendering again.
+      return (
+        <div className="crash" role="alert">
+          <h1>Can't reach the server</h1>
+          <p className="crash-message">This page could not be loaded. Please check your internet connection and try again.</p>
+          <div className="crash-actions">
+            <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+              Retry
+            </button>
+          </div>
+        </div>
+      );
+    }
     return (
       <div className="crash" role="alert">
         <h1>Something went wrong</h1>
