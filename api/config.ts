@@ -21,8 +21,11 @@ const EnvSchema = v.object({
   PORT: port,
   HOST: v.optional(v.string()),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
-  // A session (not transaction-pooled) URL of the same database, for what needs a session: LISTEN.
+  // Sessions (migrations, LISTEN) go here when DATABASE_URL is a transaction pooler.
   DIRECT_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
+  DATABASE_POOLER: v.optional(v.picklist(['none', 'transaction'], 'must be none or transaction'), 'none'),
+  DATABASE_CONNECT_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(120_000)), '5000'),
+  DATABASE_DEADLINE_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(600_000)), '10000'),
   DATA_DIR: v.optional(v.string(), './data'),
   SESSION_SECRET: secret,
   ENCRYPTION_KEY: secret,
@@ -78,8 +81,12 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
-  /** the same database without a transaction pooler in between (DIRECT_DATABASE_URL, else DATABASE_URL) */
+  /**
+   * A direct PostgreSQL connection for what needs a session of its own (migrations, LISTEN):
+   * DIRECT_DATABASE_URL, else DATABASE_URL.
+   */
   directDatabaseUrl: string | undefined;
+  database: DatabaseSettings;
   dataDir: string;
   sessionSecret: string;
   encryptionKey: string;
@@ -125,6 +132,18 @@ export type Config = {
   /** everything else from the environment, for areas that read their own settings */
   raw: Record<string, string | undefined>;
 };
+
+/** How the server reaches PostgreSQL (api/db/index.ts). */
+export type DatabaseSettings = {
+  /** 'transaction': DATABASE_URL is a transaction pooler (PgBouncer), so no named prepared statements */
+  pooler: 'none' | 'transaction';
+  /** how long opening a connection may take before it counts as unreachable */
+  connectTimeoutMs: number;
+  /** how long a statement (a pipeline) may go unanswered before its connection is given up */
+  deadlineMs: number;
+};
+
+export const DEFAULT_DATABASE_SETTINGS: DatabaseSettings = { pooler: 'none', connectTimeoutMs: 5_000, deadlineMs: 10_000 };
 
 /** An OpenID Connect client: the provider's issuer (or discovery document URL) and our credentials. */
 export type OidcClientSettings = {
@@ -221,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: e.DATABASE_URL,
     directDatabaseUrl: e.DIRECT_DATABASE_URL ?? e.DATABASE_URL,
+    database: { pooler: e.DATABASE_POOLER, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, deadlineMs: e.DATABASE_DEADLINE_MS },
     dataDir,
     sessionSecret,
     encryptionKey: e.ENCRYPTION_KEY ?? keptSecret(dataDir, 'encryption-key'),
@@ -272,6 +292,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     host: '127.0.0.1',
     databaseUrl: undefined,
     directDatabaseUrl: undefined,
+    database: DEFAULT_DATABASE_SETTINGS,
     dataDir: '/nonexistent',
     sessionSecret: 'test-session-secret-test-session-secret',
     encryptionKey: 'test-encryption-key-test-encryption-key',

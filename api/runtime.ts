@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { openDatabase, type Database } from './db/index';
+import { openDatabase, openPostgres, type Database } from './db/index';
 import { acquireDataDirLock } from './db/lock';
 import { migrate } from './db/migrate';
 import { tokenSigner } from './auth/token';
@@ -10,8 +10,17 @@ import { logLine } from './http/error-text';
 export async function openRuntime(config: Config): Promise<{ deps: Deps; db: Database; close: () => Promise<void> }> {
   const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
   try {
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/pgdata` });
-    await migrate(db, undefined, { encryptionKey: config.encryptionKey });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/pgdata`, settings: config.database });
+    if (config.directDatabaseUrl && config.directDatabaseUrl !== config.databaseUrl) {
+      // Behind a pooler, migrations run on a direct connection of their own (their lock and DDL
+      // want one server session from start to end).
+      const direct = await openPostgres(config.directDatabaseUrl, 1, 1, { ...config.database, pooler: 'none' });
+      try {
+        await migrate(direct, undefined, { encryptionKey: config.encryptionKey });
+      } finally {
+        await direct.close();
+      }
+    } else await migrate(db, undefined, { encryptionKey: config.encryptionKey });
     const deps: Deps = {
       config,
       db,

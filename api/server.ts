@@ -83,14 +83,20 @@ async function main() {
       console.log(`Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`);
     }
     if (config.env !== 'production') {
-      console.log('\nSign-in links for the demo users (development only):');
-      for (const demo of DEMO_ACCOUNTS) {
-        for (const a of demo.admins) {
-          const admin = await findActiveAdminByEmail(db, a.email);
-          if (admin) console.log(`  ${a.email.padEnd(22)} ${signInLink(config.publicUrl, await issueSessionToken(deps, admin))}`);
+      // The server is already serving: a database fault while the links are made (a restart, say)
+      // costs the links, not the process.
+      try {
+        console.log('\nSign-in links for the demo users (development only):');
+        for (const demo of DEMO_ACCOUNTS) {
+          for (const a of demo.admins) {
+            const admin = await findActiveAdminByEmail(db, a.email);
+            if (admin) console.log(`  ${a.email.padEnd(22)} ${signInLink(config.publicUrl, await issueSessionToken(deps, admin))}`);
+          }
         }
+        console.log('');
+      } catch (err) {
+        deps.log('demo sign-in links failed', err);
       }
-      console.log('');
     }
   }
   let stopping = false;

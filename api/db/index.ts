@@ -4,6 +4,8 @@ import { DEFER, FINISH, PIPELINE, pipelineClient, type CheckStep, type Deferred,
 import { pgPipelines } from './pg-pipeline';
 import { readLanes, type LaneClient } from './pg-read-lanes';
 import { pglitePool } from './pglite-dialect';
+import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isRetryableRead, isStatementStateError } from './faults';
+import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from '../config';
 
 export type { Schema } from './schema';
 export type Trx = Transaction<Schema>;
@@ -230,6 +232,7 @@ export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob
 type PgClient = {
   query(query: string | { name: string; text: string; values: unknown[] }, params?: unknown[]): Promise<Result | Result[]>;
   release(err?: unknown): void;
+  connection?: { stream?: { destroy?(): void } };
 };
 
 // Every distinct parameterised statement gets a name, so each connection parses and plans it once
@@ -244,6 +247,26 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+/** A statement's prepared name, or none at all behind a transaction pooler. */
+type NameOf = (text: string) => string | undefined;
+const unnamed: NameOf = () => undefined;
+
+/**
+ * work, unless the connection leaves it unanswered past the deadline: then the connection is cut
+ * (whatever else it carries fails with it, and the pool drops it) and the caller hears that the
+ * database is unreachable, instead of waiting on a stalled network for ever.
+ */
+function withDeadline<T>(client: PgClient, work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new DatabaseUnreachable(`The database did not answer within ${ms} ms`));
+      client.connection?.stream?.destroy?.();
+    }, ms);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
 /**
  * What Kysely gets instead of the pg pool. Parameterised statements run as named prepared
  * statements; several steps go out as one pipeline (api/db/pg-pipeline.ts), and a read request's
@@ -256,31 +279,69 @@ function wrappedPool(
   pool: { connect(): Promise<PgClient>; end(): Promise<void> },
   pipeline: (client: PgClient, steps: readonly Step[]) => Promise<Result[]>,
   lanes: { pipeline(steps: readonly Step[]): Promise<Result[]> | null; close(): Promise<void> },
+  nameOf: NameOf,
+  deadlineMs: number,
 ) {
   type Wrapped = { query(text: string, params?: unknown[]): Promise<Result>; release(err?: unknown): void };
   // Checkouts are objects Kysely keeps a connection for (a WeakMap by client): reused, not remade.
   const idle: Wrapped[] = [];
   const checkout = (): Wrapped => {
     let client: Promise<PgClient> | null = null;
-    const own = () => (client ??= pool.connect());
+    // A connection that was lost, stalled or whose prepared statements are not what pg thinks is
+    // handed back broken: the pool closes it instead of giving it to the next caller.
+    let broken: unknown = null;
+    const own = () =>
+      (client ??= pool.connect().catch((err: unknown) => {
+        client = null;
+        throw connectFailure(err);
+      }));
+    const guarded = async <T>(work: (c: PgClient) => Promise<T>): Promise<T> => {
+      const c = await own();
+      try {
+        return await withDeadline(c, work(c), deadlineMs);
+      } catch (err) {
+        if (isDatabaseUnavailable(err) || isStatementStateError(err)) broken ??= err;
+        throw err;
+      }
+    };
+    // A read on this checkout's own connection (every lane held up): it holds no transaction
+    // there, so when the connection goes before answering, it is handed back and the read runs
+    // once more on a fresh one, as on a lane.
+    const readAlone = async (steps: readonly Step[]): Promise<Result[]> => {
+      const used = own();
+      try {
+        return await guarded((c) => pipeline(c, steps));
+      } catch (err) {
+        if (!isRetryableRead(err)) throw err;
+        if (client === used) {
+          const fault = broken ?? err;
+          client = null;
+          broken = null;
+          used.then((c) => c.release(fault), () => {});
+        }
+        return guarded((c) => pipeline(c, steps));
+      }
+    };
     const inner = pipelineClient({
-      async query(text, params) {
-        const c = await own();
-        const name = params?.length ? statementName(text) : undefined;
-        const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
-        // a message of several statements (migrations) answers each; Kysely reads the last
-        return Array.isArray(result) ? result[result.length - 1]! : result;
-      },
-      pipeline: async (steps) => pipeline(await own(), steps),
-      reads: (steps) => lanes.pipeline(steps) ?? own().then((c) => pipeline(c, steps)),
+      query: (text, params) =>
+        guarded(async (c) => {
+          const name = params?.length ? nameOf(text) : undefined;
+          const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
+          // a message of several statements (migrations) answers each; Kysely reads the last
+          return Array.isArray(result) ? result[result.length - 1]! : result;
+        }),
+      pipeline: (steps) => guarded((c) => pipeline(c, steps)),
+      reads: (steps) => lanes.pipeline(steps) ?? readAlone(steps),
     });
     const wrapped: Wrapped = {
       query: inner.query,
       release: (err) => {
         inner.detach();
         const held = client;
+        const fault = err ?? broken ?? undefined;
         client = null;
-        if (held) held.then((c) => c.release(err), () => {});
+        broken = null;
+        if (held) held.then((c) => c.release(fault), () => {});
         else idle.push(wrapped);
       },
     };
@@ -297,7 +358,12 @@ function wrappedPool(
   };
 }
 
-export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2): Promise<Database> {
+/**
+ * PostgreSQL at url. Behind a transaction pooler (`settings.pooler`), statements go unnamed: a
+ * pooler hands each transaction whichever server connection is free, where a statement prepared
+ * on another does not exist.
+ */
+export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2, settings: DatabaseSettings = DEFAULT_DATABASE_SETTINGS): Promise<Database> {
   const pgModule = await import('pg');
   const pg = (pgModule as unknown as { default: typeof pgModule }).default ?? pgModule;
   // Same value types as PGlite: bigint as number (our counters stay far below 2^53), date as text.
@@ -308,7 +374,9 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
       return pg.types.getTypeParser(oid, format as 'text');
     },
   };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as never });
+  const connection = { connectionString: url, types: types as never, connectionTimeoutMillis: settings.connectTimeoutMs, keepAlive: true };
+  const pool = new pg.Pool({ ...connection, max: poolSize });
+  const nameOf = settings.pooler === 'transaction' ? unnamed : statementName;
   // An idle connection the server drops (restart, failover) must not crash the process: the
   // pool replaces it on the next checkout.
   pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
@@ -317,15 +385,16 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
   // in flight is rejected anyway and answers 503 (api/http/errors.ts).
   pool.on('connect', (client) => client.on('error', () => {}));
   const { prepareValue } = await import('pg/lib/utils.js');
-  const pipeline = pgPipelines(pg as never, prepareValue, statementName);
+  const pipeline = pgPipelines(pg as never, prepareValue, nameOf);
   const lanes = readLanes({
     lanes: readLaneCount,
-    client: () => new pg.Client({ connectionString: url, types: types as never }) as unknown as LaneClient,
+    client: () => new pg.Client(connection) as unknown as LaneClient,
     getTypeParser: (oid) => types.getTypeParser(oid, 'text'),
     prepareValue,
-    nameOf: statementName,
+    nameOf,
+    deadlineMs: settings.deadlineMs,
   });
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes) as never }) });
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes, nameOf, settings.deadlineMs) as never }) });
   return new Database(
     kysely,
     'postgres',
@@ -333,6 +402,6 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
   );
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; settings?: DatabaseSettings }): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, 10, 2, options.settings) : openPglite(options.dataDir);
 }

@@ -1,4 +1,5 @@
 import { serialize } from 'pg-protocol';
+import { connectFailure, DatabaseUnreachable, isRetryableRead, isStatementStateError } from './faults';
 import type { Result, Step } from './one-message';
 
 // Read lanes: a few connections on which the read pipelines of many requests travel back to back.
@@ -19,6 +20,19 @@ import type { Result, Step } from './one-message';
 // load the event loop itself can take a while to read answers that are already there, and a lane
 // judged stalled for that would send reads to the slower path just when the server is busiest.)
 // Writes and locks never come here.
+//
+// What a lane knows about its connection (which statements are prepared, their rows'
+// descriptions) is true of that one connection only. The invariants that keep it so:
+// - it is forgotten whenever the connection is (lost, refused, past its deadline), together with
+//   every Parse still waiting to be written, so a new connection starts from nothing;
+// - only the current connection's messages are read: an answer still arriving from one given up
+//   never reaches a pipeline of the next, so no request can see another's rows;
+// - a connection whose prepared statements turn out not to be what the lane thinks (PostgreSQL
+//   says one does not exist, or already does) is given up like a lost one;
+// - a read whose connection was lost before it answered runs once more on a fresh one (reads only
+//   come here, so running one twice changes nothing);
+// - a lane with work in flight that finishes none of it within the deadline gives up its
+//   connection (a stalled network would otherwise hold those requests forever).
 
 /** How long a lane with work in flight may go without finishing any before it takes no more. */
 const STALL_MS = 50;
@@ -49,6 +63,8 @@ export type ReadLanesOptions = {
   prepareValue(value: unknown): unknown;
   /** the prepared statement name of a text; undefined when it goes unnamed */
   nameOf(text: string): string | undefined;
+  /** how long a lane with work in flight may finish none of it before its connection is given up */
+  deadlineMs: number;
 };
 
 type Pending = {
@@ -93,6 +109,7 @@ class Lane {
   /** when the lane last finished a pipeline, or went from idle to busy */
   private progressAt = 0;
   private flushing = false;
+  private watchdog: NodeJS.Timeout | null = null;
   // the statement result being read
   private fields: Field[] = [];
   private parsers: Parser[] = [];
@@ -112,7 +129,10 @@ class Lane {
   pipeline(steps: readonly Step[], now: number): Promise<Result[]> {
     return new Promise((resolve, reject) => {
       const pending: Pending = { results: [], error: null, parses: [], parsed: 0, names: [], described: [], step: 0, resolve, reject };
-      if (!this.queue.length) this.progressAt = now;
+      if (!this.queue.length) {
+        this.progressAt = now;
+        this.watch();
+      }
       // Parses first: a failing step skips what follows it up to the Sync, and a later pipeline on
       // this lane may already count on a statement this one prepares.
       const body: Buffer[] = [];
@@ -144,16 +164,36 @@ class Lane {
     setImmediate(() => {
       this.flushing = false;
       if (this.client) this.flush(this.client);
-      else this.connect().then((client) => this.flush(client), (err: Error) => this.fail(err));
+      else this.connect().then((client) => this.flush(client), (err: Error) => this.forget(err));
     });
   }
 
   private flush(client: LaneClient): void {
-    if (!this.out.length) return;
+    if (!this.out.length || client !== this.client) return;
     const buffer = this.out.length === 1 ? this.out[0]! : Buffer.concat(this.out);
     this.out = [];
-    if (!client.connection.stream.writable) return this.fail(new Error('Connection terminated unexpectedly'));
+    if (!client.connection.stream.writable) return this.lost(client, new Error('Connection terminated unexpectedly'));
     client.connection.stream.write(buffer);
+  }
+
+  // The deadline: checked when work starts and again while any is in flight.
+  private watch(): void {
+    if (this.watchdog) return;
+    const check = () => {
+      this.watchdog = null;
+      if (!this.queue.length) return;
+      const idle = performance.now() - this.progressAt;
+      if (idle < this.options.deadlineMs) {
+        this.watchdog = setTimeout(check, this.options.deadlineMs - idle);
+        this.watchdog.unref?.();
+        return;
+      }
+      const err = new DatabaseUnreachable(`The database did not answer within ${this.options.deadlineMs} ms`);
+      if (this.attempt) this.lost(this.attempt, err);
+      else this.forget(err);
+    };
+    this.watchdog = setTimeout(check, this.options.deadlineMs);
+    this.watchdog.unref?.();
   }
 
   private connect(): Promise<LaneClient> {
@@ -168,7 +208,8 @@ class Lane {
         await client.connect();
       } catch (err) {
         if (this.attempt === client) (this.attempt = null), (this.connecting = null);
-        throw err;
+        client.end().catch(() => {});
+        throw connectFailure(err);
       }
       const con = client.connection;
       for (const event of MESSAGES) con.removeAllListeners(event);
@@ -176,6 +217,8 @@ class Lane {
       // on the lane waiting: the lane gives up its connection instead, failing them all.
       const on = (event: string, fn: (msg: Message) => void) =>
         con.on(event, (msg) => {
+          // a connection given up may still be delivering what it had read
+          if (client !== this.client) return;
           try {
             fn(msg);
           } catch (err) {
@@ -242,6 +285,9 @@ class Lane {
     const current = this.queue[0];
     // An error with nothing in flight is the server ending the session (a shutdown, say).
     if (!current) return this.lost(client, err);
+    // The lane's idea of what this connection has prepared is wrong: every pipeline behind this
+    // one may count on it too, so the connection goes and they run again on a fresh one.
+    if (isStatementStateError(err)) return this.lost(client, err);
     current.error ??= err;
     this.rows = [];
   }
@@ -261,12 +307,20 @@ class Lane {
     this.attempt = null;
     this.client = null;
     this.connecting = null;
+    this.forget(err);
+    client.end().catch(() => {});
+    // a stalled socket would keep its end() waiting: cut it
+    (client.connection.stream as { destroy?(): void }).destroy?.();
+  }
+
+  /** Fails everything in flight and forgets all per-connection state, Parses not yet sent included. */
+  private forget(err: Error): void {
     this.prepared = new Set();
     this.shapes = new Map();
-    this.out = [];
     this.rows = [];
+    this.fields = NO_ROWS.fields;
+    this.parsers = NO_ROWS.parsers;
     this.fail(err);
-    client.end().catch(() => {});
   }
 
   private fail(err: Error): void {
@@ -275,12 +329,15 @@ class Lane {
   }
 
   async close(): Promise<void> {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
     const client = this.client ?? (this.connecting ? await this.connecting.catch(() => null) : null);
     this.attempt = null;
+    // Terminate goes out after what is in flight: PostgreSQL answers all of it first (the lane
+    // keeps reading this connection's answers until it has ended).
+    await client?.end().catch(() => {});
     this.client = null;
     this.connecting = null;
-    // Terminate goes out after what is in flight: PostgreSQL answers all of it first.
-    await client?.end().catch(() => {});
     this.fail(new Error('Connection terminated'));
   }
 }
@@ -288,12 +345,21 @@ class Lane {
 /** The read lanes of one process; `pipeline` answers null when every lane is held up. */
 export function readLanes(options: ReadLanesOptions) {
   const lanes = Array.from({ length: Math.max(1, options.lanes) }, () => new Lane(options));
+  const pick = (flowingOnly: boolean): Lane | null => {
+    const now = performance.now();
+    let best: Lane | null = null;
+    for (const lane of lanes) if ((!flowingOnly || lane.flowing(now)) && (!best || lane.inFlight < best.inFlight)) best = lane;
+    return best;
+  };
   return {
     pipeline(steps: readonly Step[]): Promise<Result[]> | null {
-      const now = performance.now();
-      let best: Lane | null = null;
-      for (const lane of lanes) if (lane.flowing(now) && (!best || lane.inFlight < best.inFlight)) best = lane;
-      return best ? best.pipeline(steps, now) : null;
+      const lane = pick(true);
+      if (!lane) return null;
+      // Once more, on whichever lane is least busy, when the connection went before answering.
+      return lane.pipeline(steps, performance.now()).catch((err: unknown) => {
+        if (!isRetryableRead(err)) throw err;
+        return pick(false)!.pipeline(steps, performance.now());
+      });
     },
     close: () => Promise.all(lanes.map((l) => l.close())).then(() => undefined),
   };

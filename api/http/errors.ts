@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { logLine } from './error-text';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../db/faults';
+
 
 /** An answer the caller can act on: a status, a stable code and a human message. */
 export class ApiError extends Error {
@@ -36,6 +38,12 @@ export function errorResponse(err: unknown, c: Context, log: (msg: string, err: 
     // is the caller's input, never a 500; the statement failed, so its transaction rolled back
     return c.json({ code: 'VALIDATION_FAILED', message: 'Text may not contain NUL characters or unpaired surrogates' }, 400);
   }
+  if (isDatabaseBusy(err)) {
+    // A statement or lock wait outlived its timeout, or no connection was free: the database
+    // is up but this work did not fit now; trying again shortly usually does.
+    c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    return c.json({ code: 'DATABASE_BUSY', message: 'The database is busy. Please try again in a moment.' }, 503);
+  }
   if (isDatabaseUnavailable(err)) {
     // The database is restarting or unreachable: nothing the caller did, and nothing to fix
     // on our side but wait; the pool reconnects by itself on the next request.
@@ -57,24 +65,4 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
 const BAD_TEXT_SQLSTATES = new Set(['22021', '22P05']);
 function isUnstorableText(err: unknown): boolean {
   return err instanceof Error && BAD_TEXT_SQLSTATES.has(String((err as { code?: unknown }).code));
-}
-
-// Socket-level failures, and PostgreSQL's SQLSTATE classes for a lost or refused connection:
-// 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300
-// (too many connections).
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-// node-postgres reports a dropped connection with plain Errors carrying only a message.
-const PG_MESSAGES = [/^Connection terminated/, /not queryable/, /timeout exceeded when trying to connect/, /^Client was closed and is not queryable/];
-
-/**
- * True when err says the database could not be reached, not that a query was wrong. The cause
- * chain is not followed: an outbound call's `fetch failed` carries ECONNREFUSED as its cause too.
- */
-export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
-  if (!(err instanceof Error) || depth > 4) return false;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08'))) return true;
-  if (err instanceof AggregateError && err.errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
-  return PG_MESSAGES.some((re) => re.test(err.message));
 }

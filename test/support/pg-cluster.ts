@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,8 +13,11 @@ const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 export type PrivateCluster = {
   url: (database?: string) => string;
   port: number;
-  /** stops the server (fast shutdown: open connections are terminated) */
-  stop: () => Promise<void>;
+  /**
+   * stops the server: fast (open connections are terminated, as in a restart or failover) unless
+   * immediate (every process quits at once, as in a crash; recovery runs at the next start)
+   */
+  stop: (mode?: 'fast' | 'immediate') => Promise<void>;
   start: () => Promise<void>;
   /** stops the server and deletes its directory */
   destroy: () => Promise<void>;
@@ -50,29 +53,34 @@ async function ready(port: number, deadlineMs: number): Promise<void> {
   }
 }
 
-export async function startPrivateCluster(): Promise<PrivateCluster> {
+export async function startPrivateCluster(settings: { maxConnections?: number } = {}): Promise<PrivateCluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-pgcluster-'));
   const data = path.join(dir, 'data');
   if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
   const [initCmd, initArgs] = command('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
   execFileSync(initCmd, initArgs, { stdio: 'ignore' });
   const port = await freePort();
-  const pgCtl = (...args: string[]) => {
+  // asynchronous: a test keeps its load running while PostgreSQL stops and starts
+  const pgCtl = async (...args: string[]) => {
     const [cmd, argv] = command('pg_ctl', ['-D', data, ...args]);
-    execFileSync(cmd, argv, { stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(cmd, argv, { stdio: 'ignore' });
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`pg_ctl ${args.join(' ')} exited with ${code}`);
   };
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c max_connections=100`;
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c max_connections=${settings.maxConnections ?? 100}`;
   let running = false;
   const start = async () => {
-    pgCtl('start', '-w', '-t', '30', '-l', path.join(dir, 'server.log'), '-o', options);
+    await pgCtl('start', '-w', '-t', '30', '-l', path.join(dir, 'server.log'), '-o', options);
     running = true;
     await ready(port, 30_000);
   };
-  // fast: sessions are terminated at once, as in a restart or failover.
-  const stop = async () => {
+  const stop = async (mode: 'fast' | 'immediate' = 'fast') => {
     if (!running) return;
     running = false;
-    pgCtl('stop', '-w', '-t', '30', '-m', 'fast');
+    await pgCtl('stop', '-w', '-t', '30', '-m', mode);
   };
   await start();
   return {
@@ -81,7 +89,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     start,
     stop,
     destroy: async () => {
-      await stop();
+      await stop('immediate');
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
