@@ -49,8 +49,9 @@ export const DomainNameSchema = v.pipe(
   v.trim(),
   v.maxLength(253, 'A domain has at most 253 characters'),
   v.regex(DOMAIN_PATTERN, 'Enter a domain such as console.example.com'),
+  v.check((value) => value.split('.').every((label) => label.length <= 63), 'Each part of a domain between dots has at most 63 characters'),
 );
-export const isValidDomain = (value: string) => value.length <= 253 && DOMAIN_PATTERN.test(value);
+export const isValidDomain = (value: string) => value.length <= 253 && DOMAIN_PATTERN.test(value) && value.split('.').every((label) => label.length <= 63);
 
 /** PUT /branding/domain: claim and verify a domain; null removes the custom domain. */
 export const DomainUpdateSchema = v.object({ domain: v.nullable(DomainNameSchema) });

@@ -59,8 +59,31 @@ export function isEmailAddress(address: string): boolean {
   return local.length <= 64 && LOCAL_PART.test(local) && DOMAIN.test(address.slice(at + 1));
 }
 
+// Checked before trimming: an address with a line break or control character around it is not
+// that address with the character removed (RFC 5321 has no such characters), it is refused.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+export const EMAIL_CONTROL_MESSAGE = 'An e-mail address cannot contain line breaks or other control characters';
+export const EMAIL_QUOTED_MESSAGE = 'E-mail addresses with a quoted part ("…"@example.com) are not supported: the sign-in providers and SMS senders we pass them to do not carry them';
+export const EMAIL_NON_ASCII_MESSAGE = 'E-mail addresses with non-ASCII characters (RFC 6531) are not supported yet: the sign-in providers we match them with use ASCII addresses. Use the ASCII form of the domain (xn--…) or another address';
+
+/** Why an address that is not accepted is refused, when there is a more precise reason. */
+function emailReason(address: string): string | null {
+  if (address.trim().startsWith('"')) return EMAIL_QUOTED_MESSAGE;
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7f]/.test(address)) return EMAIL_NON_ASCII_MESSAGE;
+  return null;
+}
+
 /** The one e-mail address rule: invitations, sign-in, SSO sign-in, identity provider claims. */
-export const EmailSchema = v.pipe(presentText(EMAIL_MESSAGE), v.trim(), v.toLowerCase(), v.check(isEmailAddress, EMAIL_MESSAGE));
+export const EmailSchema = v.pipe(
+  presentText(EMAIL_MESSAGE),
+  v.check((value) => !CONTROL.test(value), EMAIL_CONTROL_MESSAGE),
+  v.check((value) => emailReason(value) !== EMAIL_QUOTED_MESSAGE, EMAIL_QUOTED_MESSAGE),
+  v.check((value) => emailReason(value) !== EMAIL_NON_ASCII_MESSAGE, EMAIL_NON_ASCII_MESSAGE),
+  v.trim(),
+  v.toLowerCase(),
+  v.check(isEmailAddress, EMAIL_MESSAGE),
+);
 
 /** True for an absolute http(s) URL with a host; the scheme is case-insensitive (HTTPS://). */
 export function urlScheme(value: string): 'https' | 'http' | null {

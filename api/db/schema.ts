@@ -568,6 +568,8 @@ export interface PaymentsTable {
   checkout_url: string | null;
   payment_intent_id: string | null;
   refunded_amount: Generated<number>;
+  /** refunds asked of Stripe and not yet settled (api/apps/payments/service.ts refundPayment) */
+  refunding_amount: Generated<number>;
   created_at: Date;
   expires_at: Date;
   opened_at: Date | null;

@@ -67,18 +67,29 @@ describe.each(BOTH_DATABASE_KINDS)('credit ledger (%s)', (kind) => {
     const accountId = await onTrialWith(app, 3);
     // 40 through /api/v1 (its whole burst, so none is rate limited) and 10 the way an agent action sends, all at once
     await sql`delete from api_rate_buckets where account_id = ${accountId}`.execute(t.db.kysely);
-    const statuses = await Promise.all([
+    // a task answers 201 with a failed status when its SMS did not go out (a slow provider on a
+    // loaded machine): its credit is given back, so what counts is what was delivered
+    const delivered = (task: unknown) => !['failed', 'not_delivered'].includes(String((task as { status?: string; verification?: { status?: string } }).verification?.status ?? (task as { status?: string }).status));
+    const outcomes = await Promise.all([
       ...Array.from({ length: 40 }, async (_, i) => {
         const res = await v1(path, body(i));
-        if (res.status === 402) expect(await res.json()).toMatchObject({ code: 'FREE_TIER_EXHAUSTED' });
-        return res.status;
+        const answer = await res.json();
+        if (res.status === 402) expect(answer).toMatchObject({ code: 'FREE_TIER_EXHAUSTED' });
+        return { status: res.status, delivered: res.status < 300 && delivered(answer) };
       }),
-      ...Array.from({ length: 10 }, (_, i) => service(accountId, body(40 + i)).then(() => 201, (err: ApiError) => (err.code === 'FREE_TIER_EXHAUSTED' ? err.status : 500))),
+      ...Array.from({ length: 10 }, (_, i) =>
+        service(accountId, body(40 + i)).then(
+          (task) => ({ status: 201, delivered: delivered(task) }),
+          (err: ApiError) => ({ status: err.code === 'FREE_TIER_EXHAUSTED' ? err.status : 500, delivered: false }),
+        ),
+      ),
     ]);
+    const statuses = outcomes.map((o) => o.status);
     expect(statuses.filter((s) => s === 201 || s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 402)).toHaveLength(47);
     const after = await usage(t, accountId, app);
-    expect(after.credits).toBe(after.freeTier);
+    expect(after.credits).toBe(after.freeTier - 3 + outcomes.filter((o) => o.delivered).length);
+    expect(after.credits).toBeLessThanOrEqual(after.freeTier);
     expect(after.ledger).toBe(after.credits);
   });
 

@@ -334,6 +334,16 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     expect(csv.split('\n')[0]).toContain('Amount');
   });
 
+  it('six parallel refunds of 700 on a 2,000 payment: two reach Stripe, four are refused, and the total never passes the payment', async () => {
+    const p = await request({ amount: 2000, currency: 'usd', description: 'Parallel refunds' });
+    await connect().pay(p.checkoutSessionId!);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.call('POST', `/payments/tasks/${p.id}/refund`, { as: OWNER, body: { amount: 700 } })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 400, 400, 400, 400]);
+    const refunds = [...connect().objects.values()].filter((o) => o.object === 'refund' && (o.metadata as Record<string, string>)?.payment_id === p.id);
+    expect(refunds.map((r) => r.amount)).toEqual([700, 700]);
+    expect(await payment(p.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 1400 });
+  });
+
   it('Disconnect deauthorizes on Stripe and is audited; a deauthorization on Stripe disconnects too', async () => {
     const account = (await connection(t)).accountId!;
     const res = await t.call('DELETE', '/payments/stripe', { as: OWNER });

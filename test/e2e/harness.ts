@@ -5,6 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** where the run keeps its seeded data directories (test/e2e/global-setup.ts) */
+    e2eTemplateDir: string | null;
+  }
+}
 
 // End-to-end tests drive the built product as a person would: the real server (dist/server.mjs)
 // on a temporary data directory, signed in through a CLI sign-in link, in Debian's Chromium.
@@ -72,8 +80,12 @@ export async function startServer(options: { env?: Record<string, string>; linkF
   const env = await serverEnv(options.env);
   const links: Record<string, string> = {};
   if (options.linkFor?.length) {
-    const seeded = await cli(env, 'seed');
-    if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+    const template = seedsAlike(options.env) ? await seededDataDir() : null;
+    if (template) fs.cpSync(template, env.DATA_DIR!, { recursive: true });
+    else {
+      const seeded = await cli(env, 'seed');
+      if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+    }
     for (const email of options.linkFor) {
       const r = await cli(env, 'link', email);
       if (r.code !== 0) throw new Error(`link ${email} failed: ${r.stderr}`);
@@ -82,6 +94,53 @@ export async function startServer(options: { env?: Record<string, string>; linkF
   }
   const server = await startProcess(env);
   return { ...server, links };
+}
+
+// `cli seed` is most of a file's start (tens of seconds of CPU: the demo accounts and every
+// app's history). The first file of a run that needs it seeds a data directory; the others copy
+// it. Only a server whose settings cannot change what the seed writes takes a copy: these keys
+// only point the server at its test peers.
+const SEED_NEUTRAL = /^(DNS_SERVERS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_ALLOWED_ISSUERS)$/;
+const seedsAlike = (env: Record<string, string> = {}) => Object.keys(env).every((k) => SEED_NEUTRAL.test(k));
+// The seed is dated when it is made; a copy older than this is made anew, so the demo data never
+// lags the clock by more than ten minutes.
+const SEED_MAX_AGE_MS = 600_000;
+
+function injected(key: 'e2eTemplateDir'): string | null {
+  try {
+    return inject(key) ?? null;
+  } catch {
+    return null; // outside a vitest worker
+  }
+}
+
+/** This run's current seeded data directory, or null outside a run with test/e2e/global-setup.ts. */
+async function seededDataDir(): Promise<string | null> {
+  const dir = injected('e2eTemplateDir');
+  if (!dir) return null;
+  const box = path.join(dir, `seeded-${Math.floor(Date.now() / SEED_MAX_AGE_MS)}`);
+  if (fs.existsSync(box)) return box;
+  let maker = false;
+  try {
+    fs.writeFileSync(`${box}.lock`, String(process.pid), { flag: 'wx' });
+    maker = true;
+  } catch {
+    /* a file before this one is making it (its hook may have timed out; the seed goes on) */
+  }
+  if (maker) {
+    const env = await serverEnv();
+    const seeded = await cli(env, 'seed');
+    if (seeded.code !== 0) {
+      fs.writeFileSync(`${box}.failed`, seeded.stderr);
+      throw new Error(`seed failed: ${seeded.stderr}`);
+    }
+    fs.renameSync(env.DATA_DIR!, box); // appears whole
+    return box;
+  }
+  for (const end = Date.now() + 600_000; !fs.existsSync(box); await new Promise((r) => setTimeout(r, 100))) {
+    if (fs.existsSync(`${box}.failed`) || Date.now() > end) return null;
+  }
+  return box;
 }
 
 export async function startProcess(env: Record<string, string>): Promise<RunningServer> {
@@ -127,10 +186,14 @@ export async function startProcess(env: Record<string, string>): Promise<Running
   };
 }
 
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * The browser of a test file; each test takes a new context from it. (One Chromium shared by the
+ * whole run through launchServer/connect was tried: a remote connection has no download.path()
+ * and reports route handlers of closed contexts as unhandled errors, and a launch costs a second.)
+ */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }

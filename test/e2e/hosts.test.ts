@@ -163,10 +163,9 @@ describe('embedded hosts in Chromium', () => {
     await page.goto('https://evil.example/embedded');
     const child = await page.waitForFunction(() => document.querySelector('iframe') !== null);
     await child.dispose();
-    await page.waitForTimeout(1500);
-    const frame = page.frames().find((f) => f !== page.mainFrame())!;
     // Chromium refuses to render a frame its CSP forbids and shows its error page instead
-    expect(frame.url()).toMatch(/^chrome-error:/);
+    const frameUrl = () => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '';
+    await expect.poll(frameUrl, { timeout: 10_000, interval: 50 }).toMatch(/^chrome-error:/);
     await context.close();
   });
 });

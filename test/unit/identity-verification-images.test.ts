@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkImage, sniffImage, stripJpeg, stripPng } from '../../api/apps/identity-verification/images';
+import { checkImage, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, sniffImage, stripJpeg, stripPng } from '../../api/apps/identity-verification/images';
 import { exifGpsSegment, makeJpeg, makePng, pngChunk } from '../../api/apps/identity-verification/sample-images';
 import { mrzDate, nameTokens, readMrz, runChecks } from '../../api/apps/identity-verification/checks';
 
@@ -79,5 +79,42 @@ describe('checks on the typed MRZ', () => {
     const read = readMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'], today);
     const withData = runChecks({ reading: read, expectedName: null, expectedDateOfBirth: null, minimumAge: 18, today, seenElsewhere: false });
     expect(withData.filter((r) => r.key === 'face_match' || r.key === 'liveness').every((r) => r.status === 'not_run')).toBe(true);
+  });
+});
+
+describe('a photo whose header declares an absurd size is refused before anyone decodes it', () => {
+  const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const ihdr = (width: number, height: number) => {
+    const data = Buffer.alloc(13);
+    data.writeUInt32BE(width, 0);
+    data.writeUInt32BE(height, 4);
+    data.set([8, 2, 0, 0, 0], 8);
+    return pngChunk('IHDR', data);
+  };
+  /** a small file that claims width × height pixels */
+  const claimingPng = (width: number, height: number) => Buffer.concat([SIGNATURE, ihdr(width, height), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
+  const claimingJpeg = (width: number, height: number) => {
+    const jpeg = Buffer.from(makeJpeg(1, 1, () => 100));
+    const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    jpeg.writeUInt16BE(height, sof + 5);
+    jpeg.writeUInt16BE(width, sof + 7);
+    return jpeg;
+  };
+
+  it.each([
+    ['a PNG of 100,000 × 100,000', claimingPng(100_000, 100_000)],
+    ['a PNG of 10,001 × 1', claimingPng(MAX_IMAGE_SIDE + 1, 1)],
+    ['a PNG of 8,000 × 8,000 (64 megapixels)', claimingPng(8000, 8000)],
+    ['a JPEG of 60,000 × 60,000', claimingJpeg(60_000, 60_000)],
+  ])('%s is refused with IMAGE_DIMENSIONS', (_, bytes) => {
+    expect(checkImage(bytes)).toMatchObject({ code: 'IMAGE_DIMENSIONS', message: expect.stringMatching(/too many pixels/) });
+  });
+
+  it('a photo of 0 pixels is broken; a real phone photo size passes', () => {
+    expect(checkImage(claimingPng(0, 100))).toMatchObject({ code: 'IMAGE_BROKEN' });
+    expect(checkImage(claimingJpeg(0, 100))).toMatchObject({ code: 'IMAGE_BROKEN' });
+    expect(checkImage(claimingPng(4032, 3024))).toMatchObject({ kind: 'png' });
+    expect(checkImage(claimingJpeg(8160, 6120))).toMatchObject({ kind: 'jpeg' });
+    expect(MAX_IMAGE_PIXELS).toBeGreaterThanOrEqual(8160 * 6120);
   });
 });

@@ -5,6 +5,8 @@ import { bearerToken } from '../../auth/context';
 import { sha256Hex } from '../../crypto';
 import { accountOfSecretKey } from '../../developers/keys';
 import { ApiError } from '../../http/errors';
+import { failureLimiter } from '../../http/failure-limit';
+import { clientAddress } from '../../identity/rate-limit';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
 import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
 
@@ -14,13 +16,28 @@ export type V1Env = { Variables: AppEnv['Variables'] & { apiAccountId: string } 
 
 export const INVALID_API_KEY_MESSAGE = 'Authenticate with the secret key from Settings > Developers: Authorization: Bearer sk_…';
 
+/**
+ * Wrong secret keys per client address: each costs a database read, and guessing keys is what an
+ * attacker does with them. A caller with a right key is never counted.
+ */
+export const INVALID_API_KEYS = failureLimiter({ name: 'api-key:address', max: 20, windowMs: 15 * 60_000, what: 'requests with an invalid API key' });
+
 /** 401 INVALID_API_KEY for a missing, wrong or rotated key; never a console session. */
 export function requireApiKey(): MiddlewareHandler<V1Env> {
   return async (c, next) => {
+    const deps = c.var.deps;
+    const address = clientAddress(c, deps.config.trustProxyHops);
     const key = bearerToken(c.req.header('authorization'), undefined);
-    if (!key || !key.startsWith('sk_') || key.length > 200) throw new ApiError(401, 'INVALID_API_KEY', INVALID_API_KEY_MESSAGE);
-    const accountId = await accountOfSecretKey(c.var.deps.db, key, c.var.deps.config.encryptionKey);
-    if (!accountId) throw new ApiError(401, 'INVALID_API_KEY', INVALID_API_KEY_MESSAGE);
+    // a right key costs no extra read: the count is looked at only once a key has failed
+    const refuse = async (): Promise<never> => {
+      await INVALID_API_KEYS.assertAllowed(deps, address);
+      await INVALID_API_KEYS.recordFailure(deps, address);
+      throw new ApiError(401, 'INVALID_API_KEY', INVALID_API_KEY_MESSAGE);
+    };
+    INVALID_API_KEYS.refuseKnownBlocked(deps.now(), address);
+    if (!key || !key.startsWith('sk_') || key.length > 200) return refuse();
+    const accountId = await accountOfSecretKey(deps.db, key, deps.config.encryptionKey);
+    if (!accountId) return refuse();
     c.set('apiAccountId', accountId);
     await next();
   };
