@@ -11,3 +11,6 @@ export const CREDIT_WARNING_RATIO = 0.8;
 
 /** A company domain that already has an account the person is not on (sign-in, embedded hosts). */
 export const ACCOUNT_EXISTS = 'ACCOUNT_EXISTS';
+
+/** GET /api/live: the tab's Server-Sent Events stream (api/contract/live.ts has its shapes). */
+export const LIVE_PATH = '/live';

@@ -7,7 +7,8 @@ import * as v from 'valibot';
 // (data {code}: SESSION_REVOKED when the session ended, RESTARTING when the process stops).
 // Changes name what changed by id; the page reads what it may see through the normal API.
 
-export const LIVE_PATH = '/live';
+// Here for the server; the console takes it from ./constants so valibot stays out of its first load.
+export { LIVE_PATH } from './constants';
 
 export const LIVE_KINDS = ['task', 'tasks', 'notification', 'credits', 'outbox', 'session'] as const;
 

@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
-import { LIVE_PATH, type LiveChange } from '../../api/contract/live';
+import { LIVE_PATH } from '../../api/contract/constants';
+import type { LiveChange } from '../../api/contract/live';
 import { tokenAtom } from '../state/session';
 import { sseParser } from './sse';
 

@@ -53,8 +53,8 @@ describe('operator CLI and server start', () => {
     }
   });
 
-  it('the browser entry keeps its initial JS within the 95 KB gzip budget', () => {
+  it('the browser entry keeps its initial JS within the 100 KB budget, as served with gzip', () => {
     const sizes = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/sizes.json'), 'utf8'));
-    expect(sizes.web.initialGzip).toBeLessThanOrEqual(95 * 1024);
+    expect(sizes.web.initialGzip).toBeLessThanOrEqual(100 * 1024);
   });
 });
