@@ -484,8 +484,11 @@ export async function sealSignedRequests(deps: Deps, limit = 10): Promise<number
       await sealRequest(deps, d.account_id, d.id);
     } catch (err) {
       deps.log('Sealing a signed document failed', err);
+      // waiting for the time-stamping authority is not a failed attempt: the grace time bounds
+      // it, and the seal falls back to B-B after it (10 attempts at 30 s would end sooner)
+      const waiting = err instanceof Error && err.name === 'TsaUnavailable';
       await deps.db.tenant(d.account_id, (trx) =>
-        sql`update sig_requests set seal_attempts = seal_attempts + 1, seal_error = ${String(err instanceof Error ? err.message : err).slice(0, 500)} where id = ${d.id}`.execute(trx),
+        sql`update sig_requests set seal_attempts = seal_attempts + ${waiting ? 0 : 1}, seal_error = ${String(err instanceof Error ? err.message : err).slice(0, 500)} where id = ${d.id}`.execute(trx),
       );
     }
   }

@@ -22,7 +22,9 @@ export type TsaSettings = {
 };
 
 /** The TSA could not give a usable token (down, refused, or a token that fails its checks). */
-export class TsaUnavailable extends Error {}
+export class TsaUnavailable extends Error {
+  override name = 'TsaUnavailable';
+}
 
 export type Timestamp = { token: Buffer; time: Date; tsa: Cert; chain: Cert[] };
 
