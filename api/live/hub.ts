@@ -36,7 +36,11 @@ export type Sink = {
   end(code: string): void;
 };
 
-export type Subscription = { close(): void };
+export type Subscription = {
+  close(): void;
+  /** where the tab would resume now (also before it has had any change) */
+  resumeId(): string;
+};
 
 const DEFAULT_BATCH = 500;
 /** a tab's resume id names at most this many ids above the floor; older ones are sent again (harmless) rather than lost */
@@ -109,7 +113,7 @@ class Stream {
   }
 
   /** The floor of the feed and the ids above it this stream has (the newest ones). */
-  private resumeId(): string {
+  resumeId(): string {
     const low = Math.max(this.feed.low, this.floor);
     for (const id of this.seen) if (id <= low) this.seen.delete(id);
     const above = [...this.seen].sort((a, b) => a - b).slice(-RESUME_IDS);

@@ -73,7 +73,8 @@ export function liveRoutes() {
       throw err;
     }
     if (done) subscription.close();
-    write('event: ready\ndata: {}\n\n');
+    // the resume point from the start: a tab that has had no change yet still misses nothing
+    write(`id: ${subscription.resumeId()}\nevent: ready\ndata: {}\n\n`);
     heartbeat = setInterval(() => write(': \n\n'), hub.heartbeatMs);
     heartbeat.unref();
     const left = expiresAt - Date.now();

@@ -131,6 +131,7 @@ export class LiveConnection {
           quiet();
           for (const message of parse(decoder.decode(value, { stream: true }))) {
             if (message.event === 'ready') {
+              if (message.id) this.lastEventId = message.id;
               opened = true;
               failures = 0;
               wait = firstRetry;

@@ -192,6 +192,18 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
     await second.close();
   });
 
+  it('a tab that has had no change yet resumes from where it connected', async () => {
+    const token = await t.tokenFor('owner@acme.test');
+    const first = await openStream(t, token);
+    const ready = first.messages.find((m) => m.event === 'ready')!;
+    expect(ready.id).toMatch(/^\d+(\.\d+)*$/);
+    await first.close();
+    const missed = await sendPasscode(t, { as: 'admin@acme.test' });
+    const second = await openStream(t, token, ready.id!);
+    expect(second.changes().some((c) => c.kind === 'task' && c.ref === missed)).toBe(true);
+    await second.close();
+  });
+
   it.runIf(kind === 'postgres')('a cut listening connection comes back and catches up on what committed meanwhile', async () => {
     const stream = await openStream(t, await t.tokenFor('owner@acme.test'));
     const before = listening;
