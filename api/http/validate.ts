@@ -28,11 +28,15 @@ export function validationError(issues: v.BaseIssue<unknown>[]): ApiError {
  * Hono validator middleware for a valibot schema from api/contract: the typed output is
  * `c.req.valid(target)`; failures answer 400 VALIDATION_FAILED with the failing fields.
  */
-export function validate<T extends Target, S extends v.GenericSchema>(target: T, schema: S) {
+export function validate<T extends Target, S extends v.GenericSchema>(target: T, schema: S, options: { textRuleInRoute?: boolean } = {}) {
   const middleware = validator(target, (value) => {
-    assertStorableInput(value);
+    // The schema speaks first, so a field keeps its own message (a secret's "no control
+    // characters"); the storable-text rule then covers whatever the schema let through. A route
+    // that takes the raw body and parses it with a schema only it can build (stored secrets it
+    // may keep) says so with `textRuleInRoute` and calls assertStorableInput after its parse.
     const result = v.safeParse(schema, value);
     if (!result.success) throw validationError(result.issues);
+    if (!options.textRuleInRoute) assertStorableInput(value);
     return result.output as v.InferOutput<S>;
   });
   contracts.set(middleware, { target, schema });

@@ -20,6 +20,7 @@ import {
 import type { Trx } from '../db/index';
 import { ApiError } from '../http/errors';
 import { validationError } from '../http/validate';
+import { assertStorableInput } from '../http/text-guard';
 import { checkUrl, OutboundError } from '../integrations/outbound';
 import { DeliveryError, ship } from '../integrations/log-shippers';
 import type { Config } from '../config';
@@ -48,6 +49,7 @@ async function storedSettings(trx: Trx, accountId: string): Promise<Stored> {
 function resolveBody(config: Config, raw: unknown, stored: Stored) {
   const parsed = v.safeParse(loggingBodySchema((d) => stored.has(d)), raw);
   if (!parsed.success) throw validationError(parsed.issues);
+  assertStorableInput(raw);
   const { destination, settings } = settingsOf(parsed.output);
   const enc = stored.get(destination);
   if (!enc) return { destination, settings, kept: [] as string[] };

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { decryptSecret, encryptSecret } from '../crypto';
 import { DEV_OUTBOX_PROVIDER, DevOutboxSaveBodySchema, smsSaveBodySchema, type SmsSettings } from '../contract/sms';
 import { validate, validationError } from '../http/validate';
+import { assertStorableInput } from '../http/text-guard';
 import { verifyTwilioCredentials } from '../integrations/twilio';
 import type { Trx } from '../db/index';
 import { SmsGuardSaveBodySchema, SmsReleaseParamSchema } from '../contract/sms-guard';
@@ -58,7 +59,7 @@ export const smsRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     return c.json(await c.var.deps.db.tenant(accountId, (trx) => current(trx, accountId, c.var.deps.config.env === 'production')));
   })
-  .post('/sms', validate('json', v.unknown()), async (c) => {
+  .post('/sms', validate('json', v.unknown(), { textRuleInRoute: true }), async (c) => {
     if (v.is(DevOutboxSaveBodySchema, c.req.valid('json'))) return c.json(await saveDevOutbox(c));
     const session = c.var.session;
     const { db, config } = c.var.deps;
@@ -68,6 +69,7 @@ export const smsRoutes = new Hono<AppEnv>()
     // Managing a configured Twilio: a blank auth token keeps the stored one (never sent back).
     const parsed = v.safeParse(smsSaveBodySchema(stored?.provider === 'twilio'), c.req.valid('json'));
     if (!parsed.success) throw validationError(parsed.issues);
+    assertStorableInput(c.req.valid('json'));
     const { twilio } = parsed.output;
     // The stored token is Twilio's for the account SID it was entered with: with another SID it
     // would be sent for an account it does not belong to, so it must be typed again.
