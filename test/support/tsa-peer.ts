@@ -30,6 +30,10 @@ export type TsaPeer = {
 export async function startTsaPeer(): Promise<TsaPeer> {
   let pki: TestPki | undefined;
   let counter = 0;
+  // `openssl ts -reply` reads and rewrites the TSA's serial file: two at once can read the same
+  // serial or a half-written file ("Error during serial number generation"), so replies are made
+  // one at a time, as a real TSA's serial counter would be.
+  let replies: Promise<unknown> = Promise.resolve();
   const peer = { served: 0 } as TsaPeer;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -49,7 +53,9 @@ export async function startTsaPeer(): Promise<TsaPeer> {
         const reply = path.join(pki.dir, `r${n}.tsr`);
         fs.writeFileSync(query, Buffer.concat(chunks));
         try {
-          await run('openssl', ['ts', '-reply', '-config', pki.tsa.configFile, '-queryfile', query, '-out', reply]);
+          const made = replies.then(() => run('openssl', ['ts', '-reply', '-config', pki!.tsa.configFile, '-queryfile', query, '-out', reply]));
+          replies = made.catch(() => {});
+          await made;
           peer.served++;
           res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(fs.readFileSync(reply));
         } catch {
