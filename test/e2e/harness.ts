@@ -197,3 +197,10 @@ export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
+
+/**
+ * How long a test waits for the network to go quiet before it looks at a page. A signed-in tab
+ * keeps its live-updates stream open, so Playwright's 'networkidle' is never reached there: the
+ * wait is capped here instead of at Playwright's 30 s per page.
+ */
+export const SETTLE_MS = 2_000;
