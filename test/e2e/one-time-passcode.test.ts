@@ -99,7 +99,7 @@ describe('One-Time Passcode in Chromium', () => {
 
   it('SMS content previews the message and counts GSM-7 and UCS-2 segments', async () => {
     await page.goto(`${server.url}/one-time-passcode/settings/sms-content`);
-    const area = page.getByLabel('Passcode message');
+    const area = page.getByRole('textbox', { name: 'Passcode message' });
     await area.fill('{{company}}: your code is {{code}} €');
     await expect.poll(() => page.getByTestId('sms-preview').textContent()).toMatch(/^Acme Support: your code is \d+ €$/);
     await expect.poll(() => page.getByTestId('segment-counter').textContent()).toContain('GSM-7');

@@ -44,7 +44,7 @@ describe('account settings in Chromium', () => {
     await page.getByRole('button', { name: 'Use #0F766E' }).click();
     expect(await page.getByLabel('Brand color', { exact: true }).inputValue()).toBe('#0F766E');
     await page.getByLabel('Company name').fill('Acme Care');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('form', { name: 'Branding' }).getByRole('button', { name: 'Save' }).click();
     await page.getByText('Branding has been updated').waitFor();
     // the header shows the new name and the cleaned logo, as an image
     await page.locator('.app-header').getByText('Acme Care').waitFor();

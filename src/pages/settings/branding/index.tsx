@@ -79,6 +79,7 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
     <Card>
       <form
         className="form"
+        aria-label="Branding"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
