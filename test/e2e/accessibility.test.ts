@@ -307,6 +307,13 @@ describe('accessibility of the console in Chromium', () => {
       await page.getByRole('heading', { name: 'Globex Care', level: 1 }).waitFor();
       await expectNoViolations(page);
     });
+
+    it('the ghost mode confirmation has no WCAG A/AA violations', async () => {
+      await page.getByRole('button', { name: 'Ghost Mode' }).click();
+      await page.getByRole('dialog', { name: 'View Globex Care as its admin?' }).waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
+    });
   });
 });
 

@@ -124,6 +124,13 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
     await staff.keyboard.press('Escape');
   });
 
+  it('the ghost mode confirmation fits', async () => {
+    await staff.getByRole('button', { name: 'Ghost Mode' }).click();
+    await staff.getByRole('dialog', { name: /as its admin\?/ }).waitFor();
+    await expectFits(staff, 'the ghost mode confirmation');
+    await staff.keyboard.press('Escape');
+  });
+
   it('the domain page waiting for DNS records of a long domain fits, its record table scrolling inside a named region', async () => {
     await page.goto(`${server.url}/settings/domain`);
     const input = page.getByRole('textbox', { name: /^Domain/ });
