@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
@@ -195,12 +195,59 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
  */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // Every context counts its requests from the first one, so settle() knows what is in flight
+  // even when it is called after the page started loading.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => track(await newContext(...args));
+  browser.newPage = async (...args) => {
+    const context = await browser.newContext(...args);
+    const page = await context.newPage();
+    // as Playwright's own newPage does: the page owns its context
+    page.on('close', () => void context.close().catch(() => {}));
+    return page;
+  };
+  return browser;
+}
+
+const inFlight = new WeakMap<BrowserContext, Set<Request>>();
+
+/** The live-updates stream stays open for as long as the tab: it is never "in flight" work. */
+const isLiveStream = (request: Request) => new URL(request.url()).pathname === '/api/live';
+
+function track(context: BrowserContext): BrowserContext {
+  const pending = new Set<Request>();
+  inFlight.set(context, pending);
+  context.on('request', (request) => {
+    if (!isLiveStream(request)) pending.add(request);
+  });
+  context.on('requestfinished', (request) => pending.delete(request));
+  context.on('requestfailed', (request) => pending.delete(request));
+  return context;
 }
 
 /**
- * How long a test waits for the network to go quiet before it looks at a page. A signed-in tab
- * keeps its live-updates stream open, so Playwright's 'networkidle' is never reached there: the
- * wait is capped here instead of at Playwright's 30 s per page.
+ * The longest a test waits for a page to settle before it looks at it anyway.
  */
 export const SETTLE_MS = 2_000;
+
+/**
+ * Waits until the page has loaded and no request but the live stream has been in flight for
+ * `quietMs` (Playwright's 'networkidle' never comes on a signed-in tab, whose live stream stays
+ * open), at most SETTLE_MS: what a test then sees is what the user sees once the data is in.
+ */
+export async function settle(page: Page, quietMs = 150): Promise<void> {
+  const deadline = Date.now() + SETTLE_MS;
+  await page.waitForLoadState('load', { timeout: SETTLE_MS }).catch(() => {});
+  const pending = inFlight.get(page.context());
+  if (!pending) {
+    await page.waitForLoadState('networkidle', { timeout: Math.max(0, deadline - Date.now()) }).catch(() => {});
+    return;
+  }
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (pending.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

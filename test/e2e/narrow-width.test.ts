@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APPS } from '../../api/contract/apps';
 import { launchBrowser, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle as settleNetwork } from './harness';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 
 // The console lives in 360 px side panels (Zoom, Webex) and on phones: every page, dialog and
@@ -59,7 +59,7 @@ async function offscreenPanels(page: Page): Promise<string[]> {
 }
 
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+  await settleNetwork(page);
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
 }
 
@@ -121,6 +121,13 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
     await staff.getByRole('button', { name: /Convert .* to Enterprise/ }).first().click();
     await staff.getByRole('dialog').waitFor();
     await expectFits(staff, 'the conversion confirmation');
+    await staff.keyboard.press('Escape');
+  });
+
+  it('the ghost mode confirmation fits', async () => {
+    await staff.getByRole('button', { name: 'Ghost Mode' }).click();
+    await staff.getByRole('dialog', { name: /as its admin\?/ }).waitFor();
+    await expectFits(staff, 'the ghost mode confirmation');
     await staff.keyboard.press('Escape');
   });
 
