@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
-import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
+import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomBridgeScript, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
 
 // The zoom and webex entries in Chromium, each with the real SDK talking to a fake host: Zoom's
 // native bridge (window.chrome.webview) injected into the page, and a Webex web client on a
@@ -12,28 +12,6 @@ const ZOOM_APP_ID = 'e2e-zoom-app';
 const ZOOM_SECRET = 'e2e-zoom-app-client-secret';
 const WEBEX_APP_ID = 'e2e-webex-app';
 const APP_ORIGIN = 'https://switchboard-e2e.test';
-
-/** Zoom's WebView2 bridge as the SDK sees it; answers config, getAppContext and openUrl. */
-function zoomBridgeScript(context: string) {
-  return `(() => {
-    const listeners = [];
-    window.__zoomCalls = [];
-    window.chrome = window.chrome || {};
-    window.chrome.webview = {
-      addEventListener: (type, fn) => listeners.push(fn),
-      postMessage(json) {
-        const req = JSON.parse(json);
-        window.__zoomCalls.push(req);
-        const results = {
-          config: { clientVersion: '6.2.0', runningContext: 'inMainClient', unsupportedApis: [] },
-          getAppContext: { context: ${JSON.stringify(context)} },
-          openUrl: { message: 'success' },
-        };
-        setTimeout(() => listeners.forEach((fn) => fn({ data: { type: 'apiResponse', data: { jsCallId: req.jsCallId, result: results[req.apiName] ?? {} } } })), 5);
-      },
-    };
-  })();`;
-}
 
 /** A Webex web client page framing the webex entry and answering the SDK's requests. */
 function webexClientPage(token: string, src: string) {
