@@ -7,8 +7,7 @@ import { AppSwitcher } from './AppSwitcher';
 import { AppTabs } from './AppTabs';
 import { CreditInfo } from './CreditInfo';
 import { useCurrentApp } from './current-app';
-import { LiveIndicator } from './LiveIndicator';
-import { Notifications } from './Notifications';
+import { LiveIndicator, Notifications } from './lazy-live';
 import { SearchButton } from './SearchButton';
 import { SettingsMenu, useSignOut } from './SettingsMenu';
 

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cli, freePort, launchBrowser, serverEnv, startProcess, type RunningServer } from './harness';
+import { cli, freePort, launchBrowser, serverEnv, settle, startProcess, type RunningServer } from './harness';
 import { makePdf } from '../support/pdfs';
 import { NAME, SIGNATURE } from '../support/signature-flow';
 
@@ -125,10 +125,8 @@ describe('live updates across two server processes (PostgreSQL)', () => {
   let page: Page;
   let token: string;
   let documentId: string;
-  /** every request the agent's tab made (path), and those still unanswered */
+  /** every request the agent's tab made (path) */
   const requests: string[] = [];
-  const inFlight = new Set<unknown>();
-  let lastActivity = Date.now();
 
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${a.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -159,13 +157,6 @@ describe('live updates across two server processes (PostgreSQL)', () => {
   /** what the streams carried since `from` (a length of front.streamed()) */
   const streamed = (from: number) => front.streamed().slice(from);
   const liveIndicator = (state: string) => page.getByTestId('live-indicator').and(page.locator(`[data-state="${state}"]`));
-  /**
-   * Resolves once the tab has asked nothing for `ms` and has nothing in flight. (Only the wait
-   * for the dashboard's coalescing of a burst of changes, 400 ms, is a span of time here.)
-   */
-  const settled = async (ms: number) => {
-    while (inFlight.size > 0 || Date.now() - lastActivity < ms) await new Promise((r) => setTimeout(r, 50));
-  };
   const failWith = (what: string) => async (err: unknown) => {
     throw new Error(`${err}\n${what}\nfront: ${JSON.stringify(front.log.map((l) => [l.path, l.port, l.status, l.lastEventId]))}\nB: ${bAlive ? b.output().slice(-2000) : '(killed)'}\nA: ${a.output().slice(-2000)}\ntab: ${requests.slice(-40).join(' ')}`);
   };
@@ -206,19 +197,7 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     browser = await launchBrowser();
     context = await browser.newContext();
     page = await context.newPage();
-    page.on('request', (r) => {
-      const path = new URL(r.url()).pathname;
-      requests.push(path);
-      lastActivity = Date.now();
-      // the stream is never answered in full: it is not "in flight" for settled()
-      if (path !== '/api/live') inFlight.add(r);
-    });
-    const done = (r: unknown) => {
-      inFlight.delete(r);
-      lastActivity = Date.now();
-    };
-    page.on('requestfinished', done);
-    page.on('requestfailed', done);
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     await page.goto(`${front.url}/?token=${encodeURIComponent(token)}`);
     await page.getByRole('heading', { name: 'One-Time Passcode' }).or(page.getByRole('heading', { name: 'Apps' })).first().waitFor({ timeout: 10_000 }).catch(failWith(page.url()));
   }, 180_000);
@@ -241,6 +220,9 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await liveIndicator('live').waitFor();
     const completedTile = page.getByTestId('kpi-completed').locator('.kpi-value');
     const completedBefore = Number(await completedTile.innerText());
+    const creditChip = page.getByTestId('credit-info');
+    const credits = async () => Number((await creditChip.innerText()).match(/[\d,]+/)![0].replace(/,/g, ''));
+    const creditsBefore = await credits();
 
     const phone = '+15550142003';
     const navigations = requests.filter((p) => p === '/document-signature').length;
@@ -252,9 +234,12 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await page.getByTestId('action-status').filter({ hasText: `sent to ${SIGNER}` }).waitFor();
     const taskId = await taskOf('sig_requests', phone);
     // settled: the stream carried what the sending changed (the task, the credit) and the tab has
-    // read what those changes touched (the status, the dashboard: coalesced for 400 ms)
+    // read what those changes touched (the status, the dashboard: it coalesces a burst for 400 ms,
+    // so the quiet the tab must keep is longer than that)
     await expect.poll(() => streamed(streamsBefore).includes(`"ref":"${taskId}"`) && streamed(streamsBefore).includes('"kind":"credits"'), { timeout: 5_000 }).toBe(true);
-    await settled(600);
+    await settle(page, 600);
+    // the header's credit count followed the credit the sending used
+    await expect.poll(credits, { timeout: 5_000 }).toBeGreaterThan(creditsBefore);
 
     // Nothing is asked while nothing happens: no polling. Showing that takes a stretch of time in
     // which nothing happens, so this one window is a span, not an event. It is longer than the
