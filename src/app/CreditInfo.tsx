@@ -28,8 +28,9 @@ export function CreditInfo({ app }: { app: AppDefinition }) {
       <FollowLive match={(c) => c.kind === 'credits' && c.app === app.id} onChange={reload} fallbackMs={FALLBACK_MS} />
       {data && (
         <span className={warning ? 'credit-info credit-warning' : 'credit-info'} data-warning={warning || undefined} data-testid="credit-info">
-          {warning && <span aria-hidden="true">⚠ </span>}
-          {data.freeTier > 0 ? `${formatUsage(data.credits, data.freeTier)} credits` : `${formatNumber(data.credits)} credits`}
+          {warning && <span className="credit-mark" aria-hidden="true">⚠ </span>}
+          {/* in a narrow panel the figure and the word stack on two lines (styles.css) */}
+          <span className="credit-figure">{data.freeTier > 0 ? formatUsage(data.credits, data.freeTier) : formatNumber(data.credits)}</span> credits
           {warning && <span className="sr-only"> (close to the free tier limit)</span>}
         </span>
       )}

@@ -40,7 +40,7 @@ export function Header() {
         <Logo />
         {onSettings && (
           <Link href="/" className="back-link">
-            <ArrowLeftIcon size={16} /> Back to apps
+            <ArrowLeftIcon size={16} /> <span className="back-link-text">Back to apps</span>
           </Link>
         )}
         <AppSwitcher />

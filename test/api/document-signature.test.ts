@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { makeEncryptedPdf, makePdf } from '../support/pdfs';
 import { pdfsig } from '../support/pades';
-import { ADMIN, SIGNATURE, freshPhone, lastLink, page, publishedDocument, upload, v1 } from '../support/signature-flow';
+import { ADMIN, SIGNATURE, signaturesReady, freshPhone, lastLink, page, publishedDocument, upload, v1 } from '../support/signature-flow';
 import { expireDueRequests, sealRequest } from '../../api/apps/document-signature/service';
 import { seedSignatureHistory } from '../../api/apps/document-signature/seed';
 import { deleteExpiredSignedFiles } from '../../api/apps/document-signature/retention';
@@ -15,9 +15,7 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
   const t = useTestContext(kind);
   let key: string;
   beforeAll(async () => {
-    expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
-    expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
-    key = ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+    key = await signaturesReady(t);
   });
 
   it('refuses a file that is not a PDF, an encrypted PDF and a damaged PDF, saying which', async () => {
