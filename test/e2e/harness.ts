@@ -216,9 +216,9 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
  * whole run through launchServer/connect was tried: a remote connection has no download.path()
  * and reports route handlers of closed contexts as unhandled errors, and a launch costs a second.)
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
   // Every context counts its requests from the first one, so settle() knows what is in flight
   // even when it is called after the page started loading.
   const newContext = browser.newContext.bind(browser);
