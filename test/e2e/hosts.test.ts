@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Request } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
+import { launchBrowser, pickChoice, startServer } from './harness';
 import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomBridgeScript, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
 import { selfSignedCertificate, startTlsFront, type TlsFront } from '../support/tls-front';
 
@@ -203,7 +203,7 @@ describe('embedded hosts in Chromium', () => {
     await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
     await page.getByRole('button', { name: 'eForm' }).click();
     const send = page.getByRole('form', { name: 'Send a form' });
-    await send.getByLabel(/Form/).fill('Zoom live claim');
+    await pickChoice(send, 'Form', 'zoom live', 'Zoom live claim');
     await send.getByLabel(/Phone number/).fill('+15550143001');
     await send.getByRole('button', { name: 'Send a form' }).click();
     await page.getByTestId('action-status').filter({ hasText: 'sent to' }).waitFor();
