@@ -24,7 +24,7 @@ import { uiRoutes } from './static';
 import { termsRoutes } from './legal/terms';
 import { resultsRoutes } from './results/routes';
 import { notificationsRoutes } from './notifications/routes';
-import { watchTowerRoutes } from './routes/watch-tower';
+import { watchTowerRoutes } from './watch-tower/routes';
 import { ghostModeRoutes } from './watch-tower/ghost-mode-routes';
 import './apps/index';
 import { v1Routes } from './apps/platform/v1-routes';
