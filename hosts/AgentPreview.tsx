@@ -56,7 +56,7 @@ export default function AgentPreview({ token }: { token: string }) {
           <h3 className="card-title">{app.title}</h3>
           {/* the agent's own stream: it carries this agent's tasks only */}
           <LiveTokenContext.Provider value={token}>
-            <ActionRunner key={app.id} api={api} app={app.id} actions={app.actions} />
+            <ActionRunner key={app.id} api={api} app={app.id} actions={app.actions} unavailable={app.unavailable} />
           </LiveTokenContext.Provider>
         </section>
       )}

@@ -10,6 +10,7 @@ import type { Trx } from '../db/index';
 import type { Deps } from '../deps';
 import { compiledOnce } from '../db/compiled';
 import { billingOfRows } from '../billing/data';
+import { subscribable } from '../billing/stripe';
 import { brandingOf } from '../branding/data';
 
 // The rules of Admin Management and the session's own account read (bootstrap).
@@ -73,6 +74,7 @@ export async function readBootstrap(deps: Deps, session: Session): Promise<Boots
       apps,
       billing: billingOfRows(account.billing),
       branding: brandingOf(branding, account.name),
+      subscribable: apps.filter((app) => subscribable(deps.config, app)),
     };
   });
 }

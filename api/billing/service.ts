@@ -10,7 +10,8 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { usageOf } from './data';
 import { creditsPerDay } from '../apps/platform/credits';
-import { requireStripe, stripeConfigured, stripeFailure, stripeOf } from './stripe';
+import type { Config } from '../config';
+import { notConfigured, requireStripe, stripeConfigured, stripeFailure, stripeOf, subscribable } from './stripe';
 import { applySubscription, HANDLED_EVENTS, subscriptionIdOf } from './subscriptions';
 
 // What the billing screens and Stripe's webhook do. Every Stripe call happens outside a
@@ -56,7 +57,7 @@ function rowOf(trx: Trx, accountId: string, app: AppId, lock = false) {
   return q.executeTakeFirst() as Promise<BillingRow | undefined>;
 }
 
-export function billingAppOf(app: AppId, row: BillingRow | undefined): BillingApp {
+export function billingAppOf(config: Config, app: AppId, row: BillingRow | undefined): BillingApp {
   const status = row?.status ?? 'inactive';
   const plans = plansOf(app)!;
   const credits = row?.credits ?? 0;
@@ -72,6 +73,7 @@ export function billingAppOf(app: AppId, row: BillingRow | undefined): BillingAp
     cancelAtPeriodEnd: !!row?.cancel_at_period_end && status === 'subscription',
     paymentFailed: !!row?.payment_failed_at && status === 'subscription',
     checkoutOpen: !!row?.checkout_session_id,
+    subscribable: subscribable(config, app),
     usage: usageOf(credits, freeTier),
     nextInvoice: subscribed ? { date: iso(row!.period_end)!, amountCents: estimateInvoiceCents(plans, credits) } : null,
   };
@@ -92,7 +94,7 @@ export async function overview(deps: Deps, session: Session, apps: AppId[]): Pro
       configured: stripeConfigured(deps.config),
       billingEmail: customer?.billing_email ?? null,
       hasCustomer: !!customer?.stripe_customer_id,
-      apps: BILLABLE.filter((a) => apps.includes(a.id)).map((a) => billingAppOf(a.id, byApp.get(a.id))),
+      apps: BILLABLE.filter((a) => apps.includes(a.id)).map((a) => billingAppOf(deps.config, a.id, byApp.get(a.id))),
     };
   });
 }
@@ -113,7 +115,7 @@ export async function detail(deps: Deps, session: Session, app: AppId): Promise<
   const now = deps.now();
   return deps.db.tenant(session.accountId, async (trx) => {
     const row = await rowOf(trx, session.accountId, app);
-    const billing = billingAppOf(app, row);
+    const billing = billingAppOf(deps.config, app, row);
     const start = row?.period_start ? new Date(row.period_start) : new Date(now.getTime() - 30 * DAY);
     const end = row?.period_end && row.status !== 'inactive' && row.status !== 'cancelled' ? new Date(row.period_end) : now;
     const length = Math.max(DAY, end.getTime() - start.getTime());
@@ -255,7 +257,7 @@ export async function confirmCheckout(deps: Deps, session: Session, app: AppId, 
     const outcome = await deps.db.system((trx) => applySubscription(trx, sub, deps.now()));
     if (outcome?.duplicateOf) await cancelDuplicate(deps, stripe, sub.id);
   }
-  return deps.db.tenant(session.accountId, async (trx) => billingAppOf(app, await rowOf(trx, session.accountId, app)));
+  return deps.db.tenant(session.accountId, async (trx) => billingAppOf(deps.config, app, await rowOf(trx, session.accountId, app)));
 }
 
 async function subscribedRow(deps: Deps, session: Session, app: AppId): Promise<BillingRow & { stripe_subscription_id: string }> {
@@ -283,7 +285,7 @@ export async function setCancelAtPeriodEnd(deps: Deps, session: Session, app: Ap
       description: cancel ? `Asked to cancel ${getApp(app)!.title} at the end of the period` : `Kept the ${getApp(app)!.title} subscription`,
       event: cancel ? 'billing.cancel-requested' : 'billing.cancel-undone',
     });
-    return billingAppOf(app, await rowOf(trx, session.accountId, app));
+    return billingAppOf(deps.config, app, await rowOf(trx, session.accountId, app));
   });
 }
 
@@ -359,7 +361,7 @@ export async function setBillingEmail(deps: Deps, session: Session, email: strin
  */
 export async function handleStripeEvent(deps: Deps, rawBody: string, signature: string | undefined): Promise<'processed' | 'duplicate' | 'ignored'> {
   const configured = await stripeOf(deps.config);
-  if (!configured) throw new ApiError(503, 'BILLING_NOT_CONFIGURED', 'Billing is not configured on this server.');
+  if (!configured) throw notConfigured();
   const { stripe, settings } = configured;
   if (!signature) throw new ApiError(400, 'BAD_SIGNATURE', 'The Stripe-Signature header is missing.');
   let event: Stripe.Event;

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Config } from '../config';
 import { APPS, type AppId } from '../contract/apps';
 import { ApiError } from '../http/errors';
+import { STATE_MESSAGES } from '../contract/stripe-states';
 
 // The provider's own Stripe account: this is the platform charging the business (the Payments
 // app's Stripe Connect is a different thing). Read from the environment by this area alone:
@@ -86,12 +87,17 @@ async function makeClient(config: Config): Promise<Configured | null> {
   return { settings, stripe };
 }
 
-export function notConfigured(what = 'Subscribing'): ApiError {
-  return new ApiError(
-    503,
-    'BILLING_NOT_CONFIGURED',
-    `Billing is not configured on this server: ${what} needs Stripe (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and the app's price). Free trials and usage keep working.`,
-  );
+/**
+ * A configuration state of the server, said as every screen says it; what the operator must set
+ * (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_<APP>) is in docs/operations.md.
+ */
+export function notConfigured(): ApiError {
+  return new ApiError(503, 'BILLING_NOT_CONFIGURED', STATE_MESSAGES.BILLING_NOT_CONFIGURED);
+}
+
+/** Whether this server can take a subscription to `app`: Stripe billing and the app's price are set. */
+export function subscribable(config: Config, app: AppId): boolean {
+  return !!stripeSettings(config)?.prices[app];
 }
 
 /** Stripe and the app's price, or BILLING_NOT_CONFIGURED. */
@@ -99,7 +105,7 @@ export async function requireStripe(config: Config, app?: AppId): Promise<Config
   const value = await stripeOf(config);
   if (!value) throw notConfigured();
   const price = app ? value.settings.prices[app] : '';
-  if (app && !price) throw notConfigured(`subscribing to this app (STRIPE_PRICE_${envName(app)} is not set)`);
+  if (app && !price) throw notConfigured();
   return { ...value, price: price ?? '' };
 }
 

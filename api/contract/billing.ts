@@ -56,6 +56,11 @@ export const BillingAppSchema = v.object({
   paymentFailed: v.boolean(),
   /** a Stripe Checkout was started and not finished yet */
   checkoutOpen: v.boolean(),
+  /**
+   * this server can take a subscription to the app (Stripe billing and the app's price are set);
+   * false: BILLING_NOT_CONFIGURED, and no screen offers Subscribe
+   */
+  subscribable: v.boolean(),
   usage: UsageSchema,
   /** the next invoice of a subscription: its date and the estimate for the credits used so far */
   nextInvoice: v.nullable(v.object({ date: v.string(), amountCents: v.number() })),

@@ -87,13 +87,21 @@ export const ActionChoicesAnswerSchema = v.object({
 });
 export type ActionChoicesAnswer = v.InferOutput<typeof ActionChoicesAnswerSchema>;
 
+/**
+ * Why an app's actions cannot run now, said before anyone tries (a configuration state such as
+ * Stripe Connect not set up on the server, or no Stripe account connected): `code` is the error
+ * code running the action would answer, `message` its sentence (api/contract/stripe-states.ts).
+ */
+export const ActionsUnavailableSchema = v.object({ code: v.string(), message: v.string() });
+export type ActionsUnavailable = v.InferOutput<typeof ActionsUnavailableSchema>;
+
 /** GET /api/{app}/actions */
-export const AppActionsAnswerSchema = v.object({ app: AppIdSchema, actions: v.array(AppActionSchema) });
+export const AppActionsAnswerSchema = v.object({ app: AppIdSchema, actions: v.array(AppActionSchema), unavailable: v.optional(ActionsUnavailableSchema) });
 export type AppActionsAnswer = v.InferOutput<typeof AppActionsAnswerSchema>;
 
 /** GET /api/agent/apps: the apps an agent session may use (active ones), with their actions. */
 export const AgentAppsAnswerSchema = v.object({
-  apps: v.array(v.object({ id: AppIdSchema, title: v.string(), color: v.string(), actions: v.array(AppActionSchema) })),
+  apps: v.array(v.object({ id: AppIdSchema, title: v.string(), color: v.string(), actions: v.array(AppActionSchema), unavailable: v.optional(ActionsUnavailableSchema) })),
 });
 export type AgentAppsAnswer = v.InferOutput<typeof AgentAppsAnswerSchema>;
 

@@ -32,6 +32,11 @@ export const BootstrapSchema = v.object({
   apps: v.array(AppIdSchema),
   billing: BillingByAppSchema,
   branding: BrandingSchema,
+  /**
+   * the apps this server can take a subscription to (Stripe billing and the app's price are set):
+   * Subscribe is offered for these only; the others say BILLING_NOT_CONFIGURED's sentence
+   */
+  subscribable: v.optional(v.array(AppIdSchema)),
 });
 export type Bootstrap = v.InferOutput<typeof BootstrapSchema>;
 

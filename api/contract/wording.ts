@@ -3,11 +3,15 @@ import type { BillingStatus } from './common';
 // The console's one vocabulary and number formatting for what the API and the UI both put into
 // words, so a status or an amount reads the same in a notification, a card and a table.
 
-/** An app's billing status, as every screen names it. */
+/**
+ * An app's billing status, as every screen names it (badges, cards, Watch Tower, notices). The
+ * plan a status is on has its own names (PLAN_NAMES in plans.ts: Free trial, Subscription,
+ * Enterprise): "Subscribed" is where an app stands, "Subscription" what it is on.
+ */
 export const BILLING_STATUS_LABEL: Record<BillingStatus, string> = {
   inactive: 'Inactive',
   'free-trial': 'Free trial',
-  subscription: 'Subscription',
+  subscription: 'Subscribed',
   enterprise: 'Enterprise',
   cancelled: 'Cancelled',
 };

@@ -3,6 +3,7 @@ import type { AppId } from '../contract/apps';
 import type { BillingStatus, Role } from '../contract/common';
 import { createDeveloperKeys } from '../developers/keys';
 import { audit } from '../audit';
+import { plansOf, TRIAL_DAYS } from '../contract/plans';
 
 // The demo accounts and how one is made. Kept apart from the seed's list of steps (api/db/seed.ts)
 // so that the areas whose steps make more demo accounts can use it without a cycle.
@@ -12,6 +13,10 @@ type DemoApp = {
   app: AppId;
   status: BillingStatus;
   credits?: number;
+  /**
+   * what the period includes; left out, the plan's figure (api/contract/plans.ts): a trial's
+   * credits, a subscription's included credits. Enterprise sets its own (0: no limit).
+   */
   freeTier?: number;
   trialDaysLeft?: number;
   /** when a paid app became paid (the paid-accounts chart reads it) */
@@ -45,9 +50,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
       { email: 'supervisor@acme.test', firstName: 'Sam', lastName: 'Silva', role: 'supervisor', timeZone: 'America/Chicago' },
     ],
     apps: [
-      { app: 'one-time-passcode', status: 'subscription', credits: 4210, freeTier: 5000, paidDaysAgo: 150 },
-      { app: 'passkeys', status: 'free-trial', credits: 86, freeTier: 100, trialDaysLeft: 9 },
-      { app: 'e-form', status: 'free-trial', credits: 12, freeTier: 100, trialDaysLeft: 21 },
+      { app: 'one-time-passcode', status: 'subscription', credits: 840, paidDaysAgo: 150 },
+      { app: 'passkeys', status: 'free-trial', credits: 86, trialDaysLeft: 9 },
+      { app: 'e-form', status: 'free-trial', credits: 12, trialDaysLeft: 21 },
       { app: 'document-signature', status: 'inactive' },
       { app: 'payments', status: 'inactive' },
     ],
@@ -61,7 +66,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     createdDaysAgo: 95,
     admins: [{ email: 'owner@globex.test', firstName: 'Grace', lastName: 'Gomez', role: 'owner', timeZone: 'America/Los_Angeles' }],
     apps: [
-      { app: 'payments', status: 'subscription', credits: 900, freeTier: 2000, paidDaysAgo: 80 },
+      { app: 'payments', status: 'subscription', credits: 600, paidDaysAgo: 80 },
       { app: 'one-time-passcode', status: 'enterprise', credits: 15000, freeTier: 0, paidDaysAgo: 62 },
       { app: 'document-signature', status: 'cancelled' },
     ],
@@ -76,7 +81,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     admins: [{ email: 'staff@provider.test', firstName: 'Sasha', lastName: 'Staff', role: 'owner', isRoot: true, timeZone: 'UTC' }],
     apps: [
       { app: 'identity-verification', status: 'free-trial', credits: 3, freeTier: 100, trialDaysLeft: 25 },
-      { app: 'one-time-passcode', status: 'subscription', credits: 10, freeTier: 5000, paidDaysAgo: 300 },
+      { app: 'one-time-passcode', status: 'subscription', credits: 10, paidDaysAgo: 300 },
     ],
   },
 ];
@@ -88,6 +93,34 @@ export type SeedContext = { trx: Trx; now: Date; accounts: SeededAccount[]; encr
 export type SeedStep = (ctx: SeedContext) => Promise<void>;
 
 const DAY = 86_400_000;
+
+/** What a period of the app's plan includes (a demo app that names no free tier of its own). */
+function planFreeTier(app: DemoApp): number {
+  const plans = plansOf(app.app);
+  if (!plans) return 0;
+  return app.status === 'subscription' ? plans.includedCredits : app.status === 'free-trial' ? plans.trialCredits : 0;
+}
+
+/**
+ * The demo's usage so far, as ledger rows spread over the days of the period (kind 'opening'):
+ * the ledger is what the usage total is kept from and what the daily credits chart and the
+ * dashboards' credit tiles read, so every screen shows the same figure. One row per day.
+ */
+async function openingLedger(trx: Trx, accountId: string, app: DemoApp, now: Date): Promise<void> {
+  const credits = app.credits ?? 0;
+  if (credits <= 0) return;
+  const trialDays = app.trialDaysLeft !== undefined ? TRIAL_DAYS - app.trialDaysLeft : 30;
+  const days = Math.max(1, Math.min(30, app.paidDaysAgo ?? 30, trialDays, credits));
+  const rows = Array.from({ length: days }, (_, i) => ({
+    account_id: accountId,
+    app: app.app,
+    task_id: `opening-${app.app}-${i}`,
+    kind: 'opening',
+    units: Math.floor(credits / days) + (i < credits % days ? 1 : 0),
+    ts: new Date(now.getTime() - (i + 0.5) * DAY),
+  }));
+  await trx.insertInto('credit_ledger').values(rows).execute();
+}
 
 /** One demo account: its admins, billing per app, branding and the audit entry of its creation. */
 export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date, encryptionKey: string): Promise<SeededAccount> {
@@ -127,10 +160,11 @@ export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date, encryp
         status: app.status,
         trial_ends_at: app.trialDaysLeft ? new Date(now.getTime() + app.trialDaysLeft * DAY) : null,
         credits: app.credits ?? 0,
-        free_tier: app.freeTier ?? 0,
+        free_tier: app.freeTier ?? planFreeTier(app),
         paid_since: app.paidDaysAgo ? new Date(now.getTime() - app.paidDaysAgo * DAY) : null,
       })
       .execute();
+    await openingLedger(trx, id, app, now);
   }
   await trx.insertInto('branding').values({ account_id: id, name: demo.name, color: demo.color ?? '#2563EB', domain: null }).execute();
   await createDeveloperKeys(trx, id, encryptionKey);

@@ -24,8 +24,8 @@ export const WATCH_TOWER_ACCOUNTS: DemoAccount[] = [
       { email: 'milton@initech.test', firstName: 'Milton', lastName: 'Waddams', role: 'admin', timeZone: 'America/Chicago' },
     ],
     apps: [
-      { app: 'one-time-passcode', status: 'subscription', paidDaysAgo: 125, credits: 3100, freeTier: 5000 },
-      { app: 'passkeys', status: 'subscription', paidDaysAgo: 58, credits: 410, freeTier: 1000 },
+      { app: 'one-time-passcode', status: 'subscription', paidDaysAgo: 125, credits: 620 },
+      { app: 'passkeys', status: 'subscription', paidDaysAgo: 58, credits: 410 },
     ],
   },
   {
@@ -33,7 +33,7 @@ export const WATCH_TOWER_ACCOUNTS: DemoAccount[] = [
     admins: [{ email: 'owner@umbrella.test', firstName: 'Alice', lastName: 'Abernathy', role: 'owner', timeZone: 'Europe/Berlin' }],
     apps: [
       { app: 'document-signature', status: 'enterprise', paidDaysAgo: 104, credits: 8800, freeTier: 0 },
-      { app: 'e-form', status: 'free-trial', trialDaysLeft: 4, credits: 40, freeTier: 100 },
+      { app: 'e-form', status: 'free-trial', trialDaysLeft: 4, credits: 40 },
     ],
   },
   {
@@ -43,14 +43,14 @@ export const WATCH_TOWER_ACCOUNTS: DemoAccount[] = [
       { email: 'happy@stark.test', firstName: 'Happy', lastName: 'Hogan', role: 'supervisor', timeZone: 'America/New_York' },
     ],
     apps: [
-      { app: 'payments', status: 'subscription', paidDaysAgo: 36, credits: 1210, freeTier: 2000 },
-      { app: 'one-time-passcode', status: 'free-trial', trialDaysLeft: 12, credits: 35, freeTier: 100 },
+      { app: 'payments', status: 'subscription', paidDaysAgo: 36, credits: 610 },
+      { app: 'one-time-passcode', status: 'free-trial', trialDaysLeft: 12, credits: 35 },
     ],
   },
   {
     name: 'Wayne Finance', domain: 'wayne.test', platform: 'okta', createdDaysAgo: 42,
     admins: [{ email: 'owner@wayne.test', firstName: 'Lucius', lastName: 'Fox', role: 'owner', timeZone: 'America/New_York' }],
-    apps: [{ app: 'passkeys', status: 'free-trial', trialDaysLeft: 18, credits: 22, freeTier: 100 }],
+    apps: [{ app: 'passkeys', status: 'free-trial', trialDaysLeft: 18, credits: 22 }],
   },
   {
     name: 'Hooli Service', domain: 'hooli.test', platform: 'google', createdDaysAgo: 200,

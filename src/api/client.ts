@@ -1,5 +1,6 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { TIME_ZONE_HEADER } from '../../api/contract/constants';
+import { isStateCode } from '../../api/contract/state-codes';
 
 /**
  * An API failure: 4xx bodies pass through ({code, message, fields}); any other status is
@@ -58,7 +59,7 @@ function noAnswerError(error: unknown): ApiError {
 
 /** True for failures that say nothing about the session: no answer, or the server's own fault. */
 export function isTransient(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === NETWORK_ERROR || error.code === TIMEOUT || error.status >= 500);
+  return error instanceof ApiError && !isStateCode(error.code) && (error.code === NETWORK_ERROR || error.code === TIMEOUT || error.status >= 500);
 }
 
 /**
@@ -68,7 +69,7 @@ export function isTransient(error: unknown): boolean {
  * (any other 4xx, a 500) is the server's definitive answer.
  */
 export function isTemporary(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
+  if (!(error instanceof ApiError) || isStateCode(error.code)) return false;
   if (error.code === NETWORK_ERROR || error.code === TIMEOUT) return true;
   return error.status === 429 || error.status === 502 || error.status === 503 || error.status === 504;
 }
@@ -99,10 +100,15 @@ function timeZone(): string {
 async function toError(response: Response): Promise<ApiError> {
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
   const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, unexpectedStatusMessage(response.status), undefined, retryAfter);
-  if (response.status < 400 || response.status >= 500) return unexpected();
+  if (response.status < 400) return unexpected();
   try {
     const body = (await response.json()) as { code?: unknown; message?: unknown; fields?: Record<string, string> };
     if (typeof body?.code !== 'string') return unexpected();
+    // a configuration state (Stripe not set up on this server, not connected in this account) is
+    // said in its own words wherever it shows, whatever the status: never "temporarily unavailable"
+    // (the server words it from api/contract/stripe-states.ts, as the screens do; only the codes load here)
+    if (isStateCode(body.code)) return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code);
+    if (response.status >= 500) return unexpected();
     return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code, body.fields, retryAfter);
   } catch {
     return unexpected();

@@ -7,6 +7,7 @@ import { assertAppUsable, chargeCredits } from '../../api/apps/platform/credits'
 import { reportOverage } from '../../api/billing/jobs';
 import { plansOf } from '../../api/contract/plans';
 import type { AppBillingDetail, InvoicesAnswer } from '../../api/contract/billing';
+import { STATE_MESSAGES } from '../../api/contract/stripe-states';
 
 const WEBHOOK_SECRET = 'whsec_loopback_test_secret';
 const ADMIN = 'admin@acme.test';
@@ -271,12 +272,12 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
 describe.each(DATABASE_KINDS)('billing without Stripe settings (%s)', (kind) => {
   const t = useTestContext(kind);
 
-  it('subscribing answers 503 BILLING_NOT_CONFIGURED saying billing is not configured on this server', async () => {
+  it('subscribing answers 503 BILLING_NOT_CONFIGURED saying who can set it up (the provider who runs the server)', async () => {
     const res = await t.call('POST', '/payments/billing/checkout', { as: ADMIN });
     expect(res.status).toBe(503);
     const body = (await res.json()) as { code: string; message: string };
     expect(body.code).toBe('BILLING_NOT_CONFIGURED');
-    expect(body.message).toMatch(/not configured on this server/);
+    expect(body.message).toBe(STATE_MESSAGES.BILLING_NOT_CONFIGURED);
   });
 
   it('free trials and usage still work', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext } from './helpers';
+import { plansOf } from '../../api/contract/plans';
+import type { AppBillingDetail, BillingOverview } from '../../api/contract/billing';
 
 describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
   const t = useTestContext(kind);
@@ -92,5 +94,23 @@ describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
     const res = await t.call('POST', '/apps/start', { as: 'owner@acme.test', body: { app: 'identity-verification' } });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'APP_NOT_FOUND' });
+  });
+});
+
+describe.each(DATABASE_KINDS)('one usage figure (%s)', (kind) => {
+  const t = useTestContext(kind);
+
+  it("the header, the app's billing page and its chart, Settings > Billing, Watch Tower and the plan agree on a subscription's usage and limit", async () => {
+    const as = { as: 'owner@acme.test' };
+    const header = (await (await t.call('GET', '/one-time-passcode/billing/usage', as)).json()) as { credits: number; freeTier: number };
+    const page = (await (await t.call('GET', '/one-time-passcode/billing', as)).json()) as AppBillingDetail;
+    const overview = (await (await t.call('GET', '/billing', as)).json()) as BillingOverview;
+    const tower = (await (await t.call('GET', `/watch-tower/accounts/${t.account('acme').id}`, { as: 'staff@provider.test' })).json()) as { apps: { id: string; credits: number; freeTier: number }[] };
+    const card = overview.apps.find((a) => a.app === 'one-time-passcode')!;
+    const row = tower.apps.find((a) => a.id === 'one-time-passcode')!;
+    expect(header.freeTier).toBe(plansOf('one-time-passcode')!.includedCredits);
+    for (const usage of [page.usage, card.usage, { credits: row.credits, freeTier: row.freeTier }]) expect([usage.credits, usage.freeTier]).toEqual([header.credits, header.freeTier]);
+    // the daily chart adds up to the same figure
+    expect(page.daily.current.reduce((sum, d) => sum + d.count, 0)).toBe(header.credits);
   });
 });

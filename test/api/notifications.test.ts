@@ -17,15 +17,15 @@ describe.each(DATABASE_KINDS)('notifications (%s)', (kind) => {
     await list(t, 'owner@acme.test');
     const body = await list(t, 'owner@acme.test');
     const credits = body.notifications.filter((n) => n.kind === 'credits.high');
-    // passkeys: 86 of 100; one-time passcode: 4210 of 5000 (84%)
+    // passkeys: 86 of 100; one-time passcode: 840 of the 1,000 its subscription includes (84%)
     expect(credits.map((n) => n.title).sort()).toEqual(['One-Time Passcode has used 84% of its credits', 'Passkeys has used 86% of its credits']);
     expect(credits[0]!.link).toMatch(/\/settings\/billing$/);
   });
 
-  it('a credits notification writes the amounts as the console does: 4,210 / 5,000', async () => {
+  it('a credits notification writes the amounts as the console does: 840 / 1,000', async () => {
     const body = await list(t, 'owner@acme.test');
     const otp = body.notifications.find((n) => n.kind === 'credits.high' && n.title.startsWith('One-Time Passcode'))!;
-    expect(otp.body).toBe('4,210 / 5,000 credits are used.');
+    expect(otp.body).toBe('840 / 1,000 credits are used.');
   });
 
   it('a free trial ending within 7 days is announced; one further off is not', async () => {

@@ -3,6 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pickChoice, startServer } from './harness';
 import { settle } from './harness';
+import { STATE_MESSAGES } from '../../api/contract/stripe-states';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer';
 import { addStripeConnect, connectServerEnv, type ConnectPeer } from '../support/stripe-connect-peer';
 
@@ -68,7 +69,7 @@ describe('Payments in Chromium', () => {
 
   it('without Stripe the catalog says how to connect; Connect with Stripe goes through Stripe and back', async () => {
     await page.goto(`${server.url}/payments/products`);
-    await page.getByText('Connect your Stripe account to keep a product catalog.').waitFor();
+    await page.getByText(STATE_MESSAGES.STRIPE_NOT_CONNECTED).waitFor();
     await page.goto(`${server.url}/payments/settings/stripe`);
     await page.getByRole('button', { name: 'Connect with Stripe' }).click();
     await page.waitForURL((u) => u.toString().startsWith(`${peer.url}/oauth/authorize`));

@@ -54,7 +54,7 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
 
   it('staff convert an app to Enterprise after confirming', async () => {
     const row = page.getByRole('row').filter({ hasText: 'Payments' });
-    await row.getByText('Subscription').waitFor();
+    await row.getByText('Subscribed').waitFor();
     await row.getByRole('button', { name: 'Convert Payments to Enterprise' }).click();
     const dialog = page.getByRole('dialog', { name: 'Convert Payments to Enterprise?' });
     await dialog.getByRole('button', { name: 'Convert to Enterprise' }).click();

@@ -2,6 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { BillingApp, BillingOverview } from '../../api/contract/billing';
 import { plansOf } from '../../api/contract/plans';
+import { STATE_MESSAGES } from '../../api/contract/stripe-states';
 import { makeBootstrap, renderSignedIn } from './helpers';
 
 const app = (over: Partial<BillingApp> & Pick<BillingApp, 'app' | 'status'>): BillingApp => ({
@@ -12,6 +13,7 @@ const app = (over: Partial<BillingApp> & Pick<BillingApp, 'app' | 'status'>): Bi
   cancelAtPeriodEnd: false,
   paymentFailed: false,
   checkoutOpen: false,
+  subscribable: true,
   usage: { status: 'ok', credits: 0, freeTier: 0 },
   nextInvoice: null,
   ...over,
@@ -71,9 +73,22 @@ describe('Settings > Billing', () => {
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
   });
 
-  it('says when billing is not configured on this server', async () => {
-    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), { ...routes, 'GET /api/billing': { body: { ...OVERVIEW, configured: false } } });
-    expect(await screen.findByText(/Billing is not configured on this server/)).toBeTruthy();
+  it('without Stripe billing on the server: says once who can set it up, and no Subscribe can be pressed', async () => {
+    const off: BillingOverview = { ...OVERVIEW, configured: false, apps: OVERVIEW.apps.map((a) => ({ ...a, subscribable: false })) };
+    renderSignedIn('/settings/billing', { ...makeBootstrap({ role: 'admin' }), subscribable: [] }, { ...routes, 'GET /api/billing': { body: off } });
+    await screen.findByRole('region', { name: 'Passkeys billing' });
+    expect(screen.getAllByText(STATE_MESSAGES.BILLING_NOT_CONFIGURED)).toHaveLength(1);
+    for (const name of ['Subscribe to Passkeys', 'Subscribe to Document Signature']) expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    // what works without Stripe still does
+    expect((within(card('Payments')).getByRole('button', { name: 'Start Free Trial of Payments' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('names states with one vocabulary and keeps badges on one line', async () => {
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
+    await screen.findByRole('region', { name: 'Passkeys billing' });
+    expect(within(card('One-Time Passcode')).getByText('Subscribed').className).toContain('badge');
+    expect(within(card('Payments')).getByText('Inactive')).toBeTruthy();
+    expect(screen.queryByText('Not started')).toBeNull();
   });
 });
 
@@ -88,6 +103,13 @@ describe('pricing', () => {
     expect(within(current).getByRole('heading').textContent).toMatch(/^Free trial/);
     expect(screen.getByText(`$${(plansOf('passkeys')!.monthlyPriceCents / 100).toFixed(2)} / month`)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Subscribe' })).toBeTruthy();
+  });
+
+  it('switches Subscribe off and says why where the server takes no subscription to the app', async () => {
+    renderSignedIn('/passkeys/pricing', { ...makeBootstrap({ status: { passkeys: 'free-trial' } }), subscribable: ['one-time-passcode'] });
+    await screen.findByRole('heading', { name: 'Passkeys pricing', level: 1 });
+    expect((screen.getByRole('button', { name: 'Subscribe' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('billing-not-configured').textContent).toBe(STATE_MESSAGES.BILLING_NOT_CONFIGURED);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApi, dispositionFilename, isTemporary, parseRetryAfter } from '../../src/api/client';
+import { ApiError, createApi, dispositionFilename, isTemporary, isTransient, parseRetryAfter } from '../../src/api/client';
+import { STATE_MESSAGES } from '../../api/contract/stripe-states';
 import { mockApi } from './helpers';
 
 const api = createApi({ getToken: () => 'tok' });
@@ -42,6 +43,21 @@ describe('API client', () => {
   it('says the service is unavailable for a 503', async () => {
     mockApi({ 'GET /api/things': { status: 503 } });
     await expect(api.get('things')).rejects.toThrow('The service is temporarily unavailable. Please try again in a few minutes.');
+  });
+
+  it('says a configuration state in its own words whatever its status, and never as temporary', async () => {
+    mockApi({
+      'GET /api/connect': { status: 503, body: { code: 'STRIPE_CONNECT_NOT_CONFIGURED', message: STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED } },
+      'GET /api/subscribe': { status: 503, body: { code: 'BILLING_NOT_CONFIGURED', message: STATE_MESSAGES.BILLING_NOT_CONFIGURED } },
+      'GET /api/products': { status: 409, body: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED } },
+    });
+    for (const [path, code] of [['connect', 'STRIPE_CONNECT_NOT_CONFIGURED'], ['subscribe', 'BILLING_NOT_CONFIGURED'], ['products', 'STRIPE_NOT_CONNECTED']] as const) {
+      const error = (await api.get(path).catch((e) => e)) as ApiError;
+      expect([error.code, error.message]).toEqual([code, STATE_MESSAGES[code]]);
+      expect(error.message).not.toMatch(/temporarily/);
+      expect(isTemporary(error)).toBe(false);
+      expect(isTransient(error)).toBe(false);
+    }
   });
 
   it('says the server cannot be reached when the network fails', async () => {

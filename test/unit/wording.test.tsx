@@ -11,7 +11,7 @@ describe('one vocabulary and one number format', () => {
     renderSignedIn('/', makeBootstrap({ status: { payments: 'inactive', passkeys: 'subscription' } }));
     await screen.findByRole('heading', { name: 'Welcome, Olivia' });
     expect(within(card('Payments')).getByText('Inactive')).toBeTruthy();
-    expect(within(card('Passkeys')).getByText('Subscription')).toBeTruthy();
+    expect(within(card('Passkeys')).getByText('Subscribed')).toBeTruthy();
   });
 
   it('shows an amount against its limit with grouping and a slash', () => {

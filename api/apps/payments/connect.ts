@@ -7,6 +7,7 @@ import type { Session } from '../../auth/context';
 import { audit, actorOf } from '../../audit';
 import { sha256Hex } from '../../crypto';
 import { ApiError } from '../../http/errors';
+import { STATE_MESSAGES } from '../../contract/stripe-states';
 import { PAYMENTS_APP, type StripeCallbackBody, type StripeConnection } from '../../contract/apps/payments';
 import { connectFailure, connectSettings, isStripeError, requireConnect } from './stripe';
 
@@ -29,7 +30,7 @@ export async function connectionRow(trx: Trx, accountId: string): Promise<Connec
 
 export async function requireConnection(trx: Trx, accountId: string): Promise<ConnectionRow> {
   const row = await connectionRow(trx, accountId);
-  if (!row) throw new ApiError(409, 'STRIPE_NOT_CONNECTED', 'No Stripe account is connected. An admin connects one under Payments > Configuration > Stripe.');
+  if (!row) throw new ApiError(409, 'STRIPE_NOT_CONNECTED', STATE_MESSAGES.STRIPE_NOT_CONNECTED);
   return row;
 }
 

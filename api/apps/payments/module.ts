@@ -19,6 +19,9 @@ import { registerApp } from '../platform/registry';
 import { parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { getPayment, paymentsSettings, requestPayment } from './service';
 import { sendableProducts } from './products';
+import { connectSettings } from './stripe';
+import { connectionRow } from './connect';
+import { STATE_MESSAGES } from '../../contract/stripe-states';
 import { PAYMENTS_V1 } from './v1';
 import './page';
 
@@ -93,6 +96,12 @@ export const paymentsModule: AppModule = {
   },
 
   choices: { 'request.productId': sendableProducts },
+
+  /** no Connect on the server, or no account connected: said before the agent types anything */
+  async unavailable(deps, accountId) {
+    const code = !connectSettings(deps.config) ? 'STRIPE_CONNECT_NOT_CONFIGURED' : !(await deps.db.tenant(accountId, (trx) => connectionRow(trx, accountId))) ? 'STRIPE_NOT_CONNECTED' : null;
+    return code ? { code, message: STATE_MESSAGES[code] } : null;
+  },
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getPayment(deps, accountId, taskId));

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { Config } from '../../config';
 import { ApiError } from '../../http/errors';
+import { STATE_MESSAGES } from '../../contract/stripe-states';
 
 // The platform's Stripe Connect settings, read from the environment by this app alone:
 //   STRIPE_CONNECT_CLIENT_ID        the platform's Connect client id (ca_…)
@@ -73,7 +74,8 @@ export async function connectOf(config: Config): Promise<Connect | null> {
 export async function requireConnect(config: Config): Promise<Connect> {
   const value = await connectOf(config);
   if (!value) {
-    throw new ApiError(503, 'STRIPE_CONNECT_NOT_CONFIGURED', 'Stripe Connect is not configured on this server (STRIPE_CONNECT_CLIENT_ID and a Stripe secret key). Ask your provider to set it up.');
+    // the operator's part (STRIPE_CONNECT_CLIENT_ID and a Stripe secret key) is in docs/operations.md
+    throw new ApiError(503, 'STRIPE_CONNECT_NOT_CONFIGURED', STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED);
   }
   return value;
 }
@@ -86,7 +88,7 @@ export function connectFailure(err: unknown): ApiError {
       return new ApiError(status, status === 404 ? 'NOT_FOUND' : 'STRIPE_REFUSED', `Stripe refused this: ${err.message}`);
     }
     if (err.type === 'StripePermissionError' || err.type === 'StripeAuthenticationError') {
-      return new ApiError(409, 'STRIPE_ACCESS_REVOKED', 'Stripe no longer lets us act for the connected account. Connect it again under Configuration > Stripe.');
+      return new ApiError(409, 'STRIPE_ACCESS_REVOKED', STATE_MESSAGES.STRIPE_ACCESS_REVOKED);
     }
   }
   const message = err instanceof Error ? err.message : String(err);

@@ -19,6 +19,7 @@ import {
   TASK_PAGE_SIZE,
   TaskQuerySchema,
   WebhookEndpointBodySchema,
+  type AppActionsAnswer,
   type DashboardAnswer,
   type SmsContentAnswer,
   type SmsTestAnswer,
@@ -365,9 +366,10 @@ function checkedEndpoint(module: AppModule, body: v.InferOutput<typeof WebhookEn
 
 /** Agent actions and task polling: admins and supervisors in the console, and agent sessions. */
 export const appActionRoutes = new Hono<AppEnv>()
-  .get('/:app/actions', (c) => {
+  .get('/:app/actions', async (c) => {
     const module = moduleOf(c);
-    return c.json({ app: module.id, actions: [...module.actions] });
+    const unavailable = await module.unavailable?.(c.var.deps, c.var.session.accountId);
+    return c.json({ app: module.id, actions: [...module.actions], ...(unavailable ? { unavailable } : {}) } satisfies AppActionsAnswer);
   })
   /** What a `choice` field of an action offers (the picker's list), for the console and agents alike. */
   .get('/:app/actions/:key/choices/:field', validate('query', ActionChoicesQuerySchema), async (c) => {

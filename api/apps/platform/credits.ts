@@ -39,7 +39,7 @@ export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, u
 function refuseUnusable(app: AppId, row: BillingRow | undefined, units: number): void {
   const title = getApp(app)?.title ?? app;
   if (!row || row.status === 'inactive' || row.status === 'cancelled') {
-    throw new ApiError(403, 'APP_NOT_ACTIVE', `${title} is not active on this account. Start a free trial or subscribe to it in the console.`);
+    throw new ApiError(403, 'APP_NOT_ACTIVE', `${title} is inactive on this account. Start a free trial or subscribe to it in the console.`);
   }
   if (row.status === 'free-trial' && row.credits + units > row.free_tier) {
     throw new ApiError(

@@ -20,7 +20,10 @@ export const platformRoutes = new Hono<AppEnv>()
     for (const app of APPS) {
       const module = appModule(app.id);
       // an app without billing (identity verification) is usable wherever it is visible
-      if (module && visible.has(app.id) && (active.has(app.id) || !app.billable) && module.actions.length) apps.push({ id: app.id, title: app.title, color: app.color, actions: [...module.actions] });
+      if (module && visible.has(app.id) && (active.has(app.id) || !app.billable) && module.actions.length) {
+        const unavailable = await module.unavailable?.(c.var.deps, accountId);
+        apps.push({ id: app.id, title: app.title, color: app.color, actions: [...module.actions], ...(unavailable ? { unavailable } : {}) });
+      }
     }
     return c.json({ apps } satisfies AgentAppsAnswer);
   })

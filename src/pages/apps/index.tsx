@@ -2,13 +2,14 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import type { AppDefinition, AppId } from '../../../api/contract/apps';
-import { useStartFreeTrial, useSubscribe } from '../../api/billing';
+import { useStartFreeTrial } from '../../api/billing';
 import { RequireRole } from '../../app/guards';
 import { bootstrapAtom } from '../../state/session';
 import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { LoadingPanel } from '../../ui/Spinner';
 import NotFoundPage from '../not-found';
+import { SubscribeButton } from './_frame/subscribe';
 
 type Page = LazyExoticComponent<ComponentType<{ app: AppDefinition }>>;
 
@@ -95,7 +96,6 @@ function AppPage({ app, route }: { app: AppDefinition; route: string }) {
 /** An app that isn't started yet: its pages wait behind a free-trial offer (pricing stays open). */
 function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean }) {
   const startFreeTrial = useStartFreeTrial();
-  const subscribe = useSubscribe();
   return (
     <div className="page page-narrow">
       <h1 className="page-title">{app.title}</h1>
@@ -104,13 +104,11 @@ function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean
         {trialUsed ? (
           <>
             <p className="muted">The free trial of {app.title} has ended. Subscribe to keep using it.</p>
-            <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…">
-              Subscribe
-            </Button>
+            <SubscribeButton app={app} reason />
           </>
         ) : (
           <>
-            <p className="muted">{app.title} isn't active on your account yet. Start a free trial to use it.</p>
+            <p className="muted">{app.title} is inactive on your account. Start a free trial to use it.</p>
             <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
               Start Free Trial
             </Button>
@@ -128,14 +126,11 @@ function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean
 
 /** A cancelled app still opens (its history stays readable) under a clear notice. */
 function BillingNotices({ app, status, paymentFailed }: { app: AppDefinition; status: string | undefined; paymentFailed: boolean }) {
-  const subscribe = useSubscribe();
   if (status === 'cancelled') {
     return (
       <div className="notice notice-warning app-notice" role="status">
         {app.title} is cancelled: its history stays readable, new tasks are refused.{' '}
-        <Button size="sm" variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…">
-          Subscribe
-        </Button>
+        <SubscribeButton app={app} size="sm" reason />
       </div>
     );
   }

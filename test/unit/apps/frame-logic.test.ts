@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { change, formatChange, parsePeriod } from '../../../src/pages/apps/_frame/period';
+import { change, describeChange, formatChange, parsePeriod } from '../../../src/pages/apps/_frame/period';
 import { filtersFromSearch, filtersToQuery, filtersToSearch, hasFilters, NO_FILTERS, rangeError } from '../../../src/pages/apps/_frame/filters';
 import { countSegments } from '../../../src/pages/apps/_frame/sms-segments';
 import { fillTemplate, insertPlaceholder, missingPlaceholders, unknownPlaceholders } from '../../../src/pages/apps/_frame/template';
@@ -125,6 +125,20 @@ describe('dashboard period', () => {
     expect(change(0, 0)).toBe(0);
     expect(formatChange(-12)).toBe('−12% vs previous period');
     expect(formatChange(null)).toBe('no earlier data');
+  });
+
+  it('says "new" or the absolute change where a percentage would mislead (+3800% on a nearly empty period)', () => {
+    const n = (x: number) => String(x);
+    expect(describeChange(39, 1, n)).toBe('+38 vs previous period');
+    expect(describeChange(12, 0, n)).toBe('new this period');
+    expect(describeChange(0, 0, n)).toBe('no change');
+    expect(describeChange(2, 9, n)).toBe('−7 vs previous period');
+    expect(describeChange(1000, 100, n)).toBe('+900 vs previous period');
+    expect(describeChange(150, 100, n)).toBe('+50% vs previous period');
+    expect(describeChange(50, 100, n)).toBe('−50% vs previous period');
+    // money: cents are no small base, the ratio cap still applies
+    expect(describeChange(123_450, 5_000, (c) => `$${(c / 100).toFixed(2)}`, 1)).toBe('+$1184.50 vs previous period');
+    expect(describeChange(6_000, 5_000, (c) => `$${(c / 100).toFixed(2)}`, 1)).toBe('+20% vs previous period');
   });
 });
 

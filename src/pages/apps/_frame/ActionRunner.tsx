@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AppId } from '../../../../api/contract/apps';
-import type { ActionResult, AppAction } from '../../../../api/contract/platform';
+import type { ActionResult, ActionsUnavailable, AppAction } from '../../../../api/contract/platform';
 import { E164_PATTERN, E164_MESSAGE } from '../../../../api/contract/sms';
 import { errorMessage, type Api } from '../../../api/client';
 import { useLiveChanges } from '../../../api/live';
@@ -59,6 +59,8 @@ function ActionForm({ api, app, action, onRun, disabled }: { api: Api; app: AppI
   return (
     <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label}>
       <p className="muted">{action.description}</p>
+      {/* an action that cannot run now (unavailable) is shown switched off, never as a form that fails */}
+      <fieldset className="fieldset" disabled={disabled}>
       {action.fields.map((field) =>
         field.kind === 'choice' ? (
           <ChoicePicker
@@ -106,6 +108,7 @@ function ActionForm({ api, app, action, onRun, disabled }: { api: Api; app: AppI
           {action.label}
         </Button>
       </div>
+      </fieldset>
     </form>
   );
 }
@@ -116,9 +119,11 @@ type RunnerProps = {
   actions: AppAction[];
   /** told whenever the task changes, so a page can refresh what it lists */
   onChange?: (result: ActionResult) => void;
+  /** why the actions cannot run now (GET /api/{app}/actions): said once, the forms switched off */
+  unavailable?: ActionsUnavailable | null;
 };
 
-export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
+export function ActionRunner({ api, app, actions, onChange, unavailable }: RunnerProps) {
   const [result, setResult] = useState<ActionResult | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
@@ -155,8 +160,13 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
 
   return (
     <div className="action-runner">
+      {unavailable && !result && (
+        <p className="notice notice-warning" role="status" data-testid="actions-unavailable" data-code={unavailable.code}>
+          {unavailable.message}
+        </p>
+      )}
       {(result ? (pending ? offered.filter((a) => !a.secondary) : []) : starters).map((action) => (
-        <ActionForm key={action.key} api={api} app={app} action={action} onRun={run(action)} />
+        <ActionForm key={action.key} api={api} app={app} action={action} onRun={run(action)} disabled={!!unavailable} />
       ))}
       <div aria-live="polite" className="action-status">
         {result &&

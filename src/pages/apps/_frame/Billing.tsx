@@ -4,7 +4,6 @@ import { Link, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import type { AppBillingDetail, BillingApp } from '../../../../api/contract/billing';
 import { formatMoney, PLAN_NAMES } from '../../../../api/contract/plans';
-import { useSubscribe } from '../../../api/billing';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { setAppBillingAtom } from '../../../state/session';
@@ -14,7 +13,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { QueryState } from '../../../ui/QueryState';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
-import { BillingAction, BillingDates, formatDay, StatusBadge, subscriptionSummary, UsageBar } from './billing-parts';
+import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, SubscribeButton, subscriptionSummary, UsageBar } from './billing-parts';
 
 const Chart = lazy(() => import('../../../ui/Chart'));
 
@@ -59,7 +58,6 @@ function useCheckoutReturn(app: AppDefinition, onDone: () => void) {
 
 function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppBillingDetail; onChanged: () => void }) {
   const api = useApi();
-  const subscribe = useSubscribe();
   const setAppBilling = useSetAtom(setAppBillingAtom);
   const [confirming, setConfirming] = useState(false);
   const plan = detail.plan ? PLAN_NAMES[detail.plan] : 'No plan';
@@ -83,7 +81,7 @@ function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppB
           Next invoice on {formatDay(detail.nextInvoice.date)}: about <strong>{formatMoney(detail.nextInvoice.amountCents)}</strong> for the credits used so far.
         </p>
       )}
-      {detail.status === 'subscription' && <p className="muted">{subscriptionSummary(app.id)}.</p>}
+      {detail.status === 'subscription' && <p className="muted">{subscriptionSummary(app.id, detail.usage.freeTier)}.</p>}
       <div className="card-footer-actions">
         {detail.status === 'subscription' && !detail.cancelAtPeriodEnd && (
           <Button variant="danger" onClick={() => setConfirming(true)}>
@@ -96,9 +94,7 @@ function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppB
           </Button>
         )}
         {(detail.status === 'free-trial' || detail.status === 'cancelled' || (detail.status === 'inactive' && detail.trialEndsAt)) && (
-          <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…">
-            Subscribe
-          </Button>
+          <SubscribeButton app={app} />
         )}
         {(detail.status === 'enterprise' || (detail.status === 'inactive' && !detail.trialEndsAt)) && <BillingAction app={app} billing={detail} />}
         <Link href="/pricing" className="btn btn-ghost">
@@ -135,9 +131,7 @@ export default function AppBillingPage({ app }: { app: AppDefinition }) {
                   The last payment failed. {app.title} keeps working while Stripe retries; update the payment method under <Link href="~/settings/billing">Settings &gt; Billing</Link>.
                 </p>
               )}
-              {!detail.configured && detail.status !== 'enterprise' && detail.status !== 'subscription' && (
-                <p className="notice notice-warning">Billing is not configured on this server, so subscribing is not possible here. Free trials and usage keep working.</p>
-              )}
+              {!detail.subscribable && detail.status !== 'enterprise' && detail.status !== 'subscription' && <NotSubscribableNotice />}
               <PlanCard app={app} detail={detail} onChanged={query.reload} />
               <Card title="Daily credits">
                 <Suspense fallback={<LoadingPanel />}>

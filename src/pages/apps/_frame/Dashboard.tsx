@@ -13,7 +13,7 @@ import { Table, type Column } from '../../../ui/Table';
 import { formatNumber } from '../../../ui/format';
 import { formatMinor, toMajor } from '../../../../api/contract/money';
 import { ActionRunner } from './ActionRunner';
-import { change, formatChange, PERIODS, DEFAULT_PERIOD, type Period } from './period';
+import { describeChange, PERIODS, DEFAULT_PERIOD, type Period } from './period';
 import { TaskCell } from './task-cells';
 
 // uPlot arrives with the first chart on screen, never with the console's first load.
@@ -29,13 +29,16 @@ export function formatTile(tile: Pick<KpiTile, 'format' | 'currency'>, value: nu
   return formatNumber(value);
 }
 
-/** The change under a tile: percentage points for a rate, a relative change for counts. */
+/**
+ * The change under a tile: percentage points for a rate; for counts, credits and money a
+ * percentage only where it means something (describeChange: "new this period", or "+38").
+ */
 export function tileChange(tile: KpiTile): string {
   if (tile.format === 'percent') {
     const points = Math.round((tile.value - tile.previous) * 10) / 10;
     return points === 0 ? 'no change' : `${points > 0 ? '+' : '−'}${Math.abs(points)} pts vs previous period`;
   }
-  return formatChange(change(tile.value, tile.previous));
+  return describeChange(tile.value, tile.previous, (n) => formatTile(tile, n), tile.format === 'money' ? 1 : undefined);
 }
 
 function PeriodPicker({ value, onChange }: { value: Period; onChange: (p: Period) => void }) {
@@ -150,7 +153,7 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
       </QueryState>
       <Card title="Send to a customer">
         <QueryState query={actions}>
-          {() => actions.data && <ActionRunner api={api} app={app.id} actions={actions.data.actions} onChange={() => dashboard.reload()} />}
+          {() => actions.data && <ActionRunner api={api} app={app.id} actions={actions.data.actions} unavailable={actions.data.unavailable} onChange={() => dashboard.reload()} />}
         </QueryState>
       </Card>
     </div>

@@ -3,17 +3,17 @@ import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { formatMoney, planOfStatus, plansOf, TRIAL_DAYS, type PlanId } from '../../../../api/contract/plans';
-import { useStartFreeTrial, useSubscribe } from '../../../api/billing';
+import { useStartFreeTrial } from '../../../api/billing';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { formatNumber } from '../../../ui/format';
-import { PLAN_NAMES } from './billing-parts';
+import { NotSubscribableNotice, PLAN_NAMES, SubscribeButton, useSubscribable } from './billing-parts';
 
 /** /{app}/pricing: the three plans side by side, the current one marked, an action for each. */
 export default function PricingPage({ app }: { app: AppDefinition }) {
   const bootstrap = useAtomValue(bootstrapAtom);
   const startFreeTrial = useStartFreeTrial();
-  const subscribe = useSubscribe();
+  const subscribable = useSubscribable(app.id);
   const plans = plansOf(app.id);
   if (!plans) return null;
   const billing = bootstrap?.billing[app.id];
@@ -38,9 +38,7 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
       price: `${formatMoney(plans.monthlyPriceCents)} / month`,
       includes: [`${formatNumber(plans.includedCredits)} credits a month included`, `${formatMoney(plans.extraCreditCents)} per extra credit`, 'Invoices and payment method in Stripe', 'Cancel any time, effective at the period end'],
       action: canSubscribe ? (
-        <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…">
-          Subscribe
-        </Button>
+        <SubscribeButton app={app} />
       ) : status === 'subscription' ? (
         <Link href="/settings/billing" className="btn btn-secondary">
           Manage
@@ -63,6 +61,7 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
     <div className="page">
       <h1 className="page-title">{app.title} pricing</h1>
       {status === 'cancelled' && <p className="notice notice-warning">{app.title} is cancelled. Subscribe to use it again; its history stays readable.</p>}
+      {canSubscribe && !subscribable && <NotSubscribableNotice />}
       <ul className="pricing-grid">
         {tiers.map((tier) => (
           <li key={tier.id} className={tier.id === current ? 'card pricing-plan pricing-current' : 'card pricing-plan'} aria-current={tier.id === current ? 'true' : undefined} aria-labelledby={`plan-${tier.id}`}>

@@ -4,19 +4,16 @@ import type { BillingApp, Usage } from '../../../../api/contract/billing';
 import type { BillingStatus } from '../../../../api/contract/common';
 import { CREDIT_WARNING_RATIO } from '../../../../api/contract/constants';
 import { formatMoney, PLAN_NAMES, plansOf } from '../../../../api/contract/plans';
-import { useStartFreeTrial, useSubscribe } from '../../../api/billing';
+import { BILLING_STATUS_LABEL } from '../../../../api/contract/wording';
+import { useStartFreeTrial } from '../../../api/billing';
+import { SubscribeButton } from './subscribe';
+
+export { NotSubscribableNotice, SubscribeButton, useSubscribable } from './subscribe';
 import { Button } from '../../../ui/Button';
 import { formatNumber } from '../../../ui/format';
 
 // Pieces the billing screens share: Settings > Billing, an app's billing page and its pricing.
 
-export const STATUS_LABEL: Record<BillingStatus, string> = {
-  inactive: 'Not started',
-  'free-trial': 'Free trial',
-  subscription: 'Subscribed',
-  enterprise: 'Enterprise',
-  cancelled: 'Cancelled',
-};
 
 /** "23 Nov 2026": billing dates are calendar days, always absolute. */
 export function formatDay(iso: string): string {
@@ -24,7 +21,7 @@ export function formatDay(iso: string): string {
 }
 
 export function StatusBadge({ status }: { status: BillingStatus }) {
-  return <span className={`badge badge-${status}`}>{STATUS_LABEL[status]}</span>;
+  return <span className={`badge badge-${status}`}>{BILLING_STATUS_LABEL[status]}</span>;
 }
 
 /** Credits used against what the plan includes: a bar that turns red at 80 %. */
@@ -66,10 +63,14 @@ export function BillingDates({ billing }: { billing: BillingApp }) {
   return null;
 }
 
-/** What the plan costs, as every screen says it. */
-export function subscriptionSummary(app: string): string {
+/**
+ * What the subscription costs, as every screen says it: the prices from the plans module, the
+ * credits included from the account's own period (usage.freeTier, the figure the usage bar, the
+ * header and Watch Tower show).
+ */
+export function subscriptionSummary(app: string, included: number): string {
   const plans = plansOf(app)!;
-  return `${formatMoney(plans.monthlyPriceCents)} a month, ${formatNumber(plans.includedCredits)} credits included, ${formatMoney(plans.extraCreditCents)} per extra credit`;
+  return `${formatMoney(plans.monthlyPriceCents)} a month, ${formatNumber(included)} credits included, ${formatMoney(plans.extraCreditCents)} per extra credit`;
 }
 
 export { PLAN_NAMES };
@@ -77,7 +78,6 @@ export { PLAN_NAMES };
 /** The action that fits the app's state: Start Free Trial, Subscribe, Manage or Contact sales. */
 export function BillingAction({ app, billing }: { app: AppDefinition; billing: BillingApp }) {
   const startFreeTrial = useStartFreeTrial();
-  const subscribe = useSubscribe();
   if (billing.status === 'enterprise') {
     return (
       <Link href="~/sales" className="btn btn-secondary" aria-label={`Contact sales about ${app.title}`}>
@@ -99,9 +99,5 @@ export function BillingAction({ app, billing }: { app: AppDefinition; billing: B
       </Button>
     );
   }
-  return (
-    <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={`Subscribe to ${app.title}`}>
-      Subscribe
-    </Button>
-  );
+  return <SubscribeButton app={app} label={`Subscribe to ${app.title}`} />;
 }

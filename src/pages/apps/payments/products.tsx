@@ -13,7 +13,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { check } from '../../settings/form-errors';
-import { NotConnected, useStripeConnection } from './connection';
+import { PaymentsState, useStripeConnection } from './connection';
 import { useIsAdmin } from './role';
 
 type Form = { name: string; description: string; amount: string; currency: string };
@@ -135,7 +135,7 @@ export default function Products({ app: _app }: { app: AppDefinition }) {
       <QueryState query={connection}>
         {() =>
           !connected ? (
-            <NotConnected what="keep a product catalog" />
+            <PaymentsState connection={connection.data!} />
           ) : (
             <Card>
               <form

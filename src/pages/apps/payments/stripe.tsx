@@ -10,7 +10,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
 import { formatDateTime } from '../../../ui/format';
 import { ConfigPage } from '../_frame/ConfigNav';
-import { useStripeConnection } from './connection';
+import { PaymentsState, useStripeConnection } from './connection';
 
 function Connected({ connection, onChange }: { connection: StripeConnection; onChange: () => void }) {
   const api = useApi();
@@ -89,21 +89,20 @@ export default function StripeSettings({ app }: { app: AppDefinition }) {
           (connection.data.connected ? (
             <Connected connection={connection.data} onChange={connection.reload} />
           ) : (
-            <Card title="Connect your Stripe account">
-              <p>
-                Select <strong>Connect with Stripe</strong>, sign in to Stripe (or create an account) and approve the connection. You come back here when it is
-                done. We keep only your Stripe account ID.
-              </p>
-              {connection.data.configured ? (
+            connection.data.configured ? (
+              <Card title="Connect your Stripe account">
+                <p>
+                  Select <strong>Connect with Stripe</strong>, sign in to Stripe (or create an account) and approve the connection. You come back here when
+                  it is done. We keep only your Stripe account ID.
+                </p>
                 <Button variant="primary" onClick={connect} successLabel="Opening Stripe…">
                   Connect with Stripe
                 </Button>
-              ) : (
-                <p className="notice notice-warning" role="status">
-                  Stripe Connect is not set up on this server yet. Ask your provider to configure it.
-                </p>
-              )}
-            </Card>
+              </Card>
+            ) : (
+              // nothing here can change it: the state, and no step that is not there
+              <PaymentsState connection={connection.data} />
+            )
           ))
         }
       </QueryState>

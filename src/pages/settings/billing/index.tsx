@@ -13,7 +13,7 @@ import { TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { Table } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
-import { BillingAction, BillingDates, formatDay, StatusBadge, UsageBar } from '../../apps/_frame/billing-parts';
+import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, UsageBar } from '../../apps/_frame/billing-parts';
 
 function AppCards({ overview }: { overview: BillingOverview }) {
   return (
@@ -143,9 +143,7 @@ export default function BillingSettings() {
           const overview = query.data!;
           return (
             <>
-              {!overview.configured && (
-                <p className="notice notice-warning">Billing is not configured on this server: subscribing is not possible here. Free trials and usage keep working.</p>
-              )}
+              {overview.apps.some((a) => !a.subscribable) && <NotSubscribableNotice />}
               <AppCards overview={overview} />
               <Card title="Payment method" actions={<Button onClick={openPortal} disabled={!overview.configured || !overview.hasCustomer}>Manage payment method</Button>}>
                 <p className="muted">{overview.hasCustomer ? 'Cards and invoices are managed in Stripe’s secure portal.' : 'A payment method is added when you first subscribe.'}</p>

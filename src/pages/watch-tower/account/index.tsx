@@ -98,13 +98,14 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       key: 'plan',
       header: 'Plan terms',
       render: (a) => {
-        // the status names the plan; staff also need its terms, from the one plans module
+        // the status names the plan; staff also need its terms: the price from the one plans
+        // module, the credits the account's period includes (the figure every usage shows)
         const plan = planOfStatus(statuses[a.id] ?? a.status);
         const terms = plansOf(a.id);
         if (!plan || !terms) return '—';
         if (plan === 'enterprise') return 'By contract';
-        if (plan === 'free-trial') return `${TRIAL_DAYS} days, ${formatNumber(terms.trialCredits)} credits`;
-        return `${formatMoney(terms.monthlyPriceCents)}/month, ${formatNumber(terms.includedCredits)} credits`;
+        if (plan === 'free-trial') return `${TRIAL_DAYS} days, ${formatNumber(a.freeTier)} credits`;
+        return `${formatMoney(terms.monthlyPriceCents)}/month, ${formatNumber(a.freeTier)} credits`;
       },
     },
     {

@@ -1,0 +1,45 @@
+import { useAtomValue } from 'jotai';
+import type { AppDefinition, AppId } from '../../../../api/contract/apps';
+import { STATE_MESSAGES } from '../../../../api/contract/stripe-states';
+import { useSubscribe } from '../../../api/billing';
+import { bootstrapAtom } from '../../../state/session';
+import { Button } from '../../../ui/Button';
+
+// Subscribe, everywhere it is offered (Settings > Billing, an app's billing and pricing pages, an
+// ended trial, a cancelled app), follows one rule: where this server cannot take the
+// subscription (no Stripe billing, or no price for the app), the button is switched off and
+// BILLING_NOT_CONFIGURED's sentence says why, once per screen. Kept apart from billing-parts so
+// the app area's notices load it without the billing screens' code.
+
+/** Whether this server can take a subscription to the app (bootstrap's `subscribable`; unknown: yes). */
+export function useSubscribable(app: AppId): boolean {
+  const bootstrap = useAtomValue(bootstrapAtom);
+  return bootstrap?.subscribable ? bootstrap.subscribable.includes(app) : true;
+}
+
+/** BILLING_NOT_CONFIGURED's sentence, said once on a screen whose Subscribe is switched off. */
+export function NotSubscribableNotice() {
+  return (
+    <p className="notice notice-warning" role="status" data-testid="billing-not-configured">
+      {STATE_MESSAGES.BILLING_NOT_CONFIGURED}
+    </p>
+  );
+}
+
+/**
+ * Subscribe (to Stripe Checkout), switched off where this server cannot take the subscription;
+ * `reason` puts the sentence beside it on screens that do not say it at the top.
+ */
+export function SubscribeButton({ app, size, reason = false, label }: { app: AppDefinition; size?: 'sm'; reason?: boolean; label?: string }) {
+  const subscribe = useSubscribe();
+  const can = useSubscribable(app.id);
+  return (
+    <>
+      <Button variant="primary" size={size} disabled={!can} onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={label}>
+        Subscribe
+      </Button>
+      {!can && reason && <span className="subscribe-reason">{STATE_MESSAGES.BILLING_NOT_CONFIGURED}</span>}
+    </>
+  );
+}
+
