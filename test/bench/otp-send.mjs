@@ -6,6 +6,8 @@
 //
 //   node test/bench/otp-send.mjs        (after `node build.mjs`)
 //   BENCH_SECONDS=10                    length of each load run
+//   BENCH_PROFILE=dir                   writes the server's CPU profiles (--cpu-prof) into dir
+//   BENCH_SERVER_LOG=1                  the server's errors on this terminal
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -143,7 +145,8 @@ async function load(url, keys, pid) {
   const before = usage(pid);
   const result = await autocannon(sendRequests(url, keys));
   const after = usage(pid);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx + result.errors, cpuUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total) };
+  const statuses = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => code !== '201').map(([code, s]) => `${s.count} × ${code}`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx + result.errors, statuses, cpuUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total) };
 }
 
 /**
@@ -212,7 +215,8 @@ async function main() {
   });
   const start = async (url) => {
     const port = await freePort();
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env: env(url, port), cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
+    const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env: env(url, port), cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
     const base = `http://127.0.0.1:${port}`;
     await waitForHealth(base, child);
     return { child, base };
@@ -270,8 +274,8 @@ async function main() {
     const ms = (n) => `${n.toFixed(1)} ms`;
     console.log(`\nPOST /api/v1/otp/send on PostgreSQL (${os.cpus().length} cores, 1 server process, autocannon, ${CONNECTIONS} connections over ${ACCOUNTS} accounts, ${SECONDS} s each, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; a shared machine: figures are indicative)`);
     console.log(`  one send asks the database: ${counted.off.statements.toFixed(1)} statements in ${counted.off.roundTrips.toFixed(1)} round trips (guard on: ${counted.on.statements.toFixed(1)} in ${counted.on.roundTrips.toFixed(1)})`);
-    console.log(`  guard off  ${off.rps.toFixed(0).padStart(6)} sends/s  p50 ${ms(off.p50)}  p99 ${ms(off.p99)}  server CPU ${off.cpuUs.toFixed(0)} µs/send${off.non2xx ? `  (${off.non2xx} not 201)` : ''}`);
-    console.log(`  guard on   ${on.rps.toFixed(0).padStart(6)} sends/s  p50 ${ms(on.p50)}  p99 ${ms(on.p99)}  server CPU ${on.cpuUs.toFixed(0)} µs/send${on.non2xx ? `  (${on.non2xx} not 201)` : ''}`);
+    console.log(`  guard off  ${off.rps.toFixed(0).padStart(6)} sends/s  p50 ${ms(off.p50)}  p99 ${ms(off.p99)}  server CPU ${off.cpuUs.toFixed(0)} µs/send${off.non2xx ? `  (${off.non2xx} not 201: ${off.statuses.join(', ')})` : ''}`);
+    console.log(`  guard on   ${on.rps.toFixed(0).padStart(6)} sends/s  p50 ${ms(on.p50)}  p99 ${ms(on.p99)}  server CPU ${on.cpuUs.toFixed(0)} µs/send${on.non2xx ? `  (${on.non2xx} not 201: ${on.statuses.join(', ')})` : ''}`);
     console.log(`  pgbench, a send's statements  ${bench.tps.toFixed(0).padStart(6)} sends/s (20 clients, prepared, latency ${ms(bench.latency)})`);
     console.log(`  sends / pgbench  ${(off.rps / bench.tps).toFixed(2)}×  (goal ≥ 0.5×, p99 ≤ 30 ms);  guard cost ${(((off.rps - on.rps) / off.rps) * 100).toFixed(1)} % of throughput, ${(on.cpuUs - off.cpuUs).toFixed(0)} µs CPU per send (goal ≤ 10 %)`);
   } finally {
