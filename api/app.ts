@@ -7,7 +7,7 @@ import { refuseBadUrl } from './http/text-guard';
 import { noStore } from './http/no-store';
 import { compression } from './http/compression';
 import { adminsRoutes } from './admins/routes';
-import { billingRoutes, stripeWebhookRoutes } from './routes/billing';
+import { billingRoutes, stripeWebhookRoutes } from './billing/routes';
 import { fileRoutes } from './storage/routes';
 import { storageRoutes } from './storage/settings-routes';
 import { signInRoutes, signOutRoutes, webexRoutes, zoomRoutes } from './identity/routes';
