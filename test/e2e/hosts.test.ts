@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Request } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
-import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
+import { launchBrowser, pickChoice, startServer } from './harness';
+import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomBridgeScript, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
 import { selfSignedCertificate, startTlsFront, type TlsFront } from '../support/tls-front';
 
 // The zoom and webex entries in Chromium, each with the real SDK talking to a fake host: Zoom's
@@ -15,28 +15,6 @@ const ZOOM_APP_ID = 'e2e-zoom-app';
 const ZOOM_SECRET = 'e2e-zoom-app-client-secret';
 const WEBEX_APP_ID = 'e2e-webex-app';
 const APP_ORIGIN = 'https://switchboard-e2e.test';
-
-/** Zoom's WebView2 bridge as the SDK sees it; answers config, getAppContext and openUrl. */
-function zoomBridgeScript(context: string) {
-  return `(() => {
-    const listeners = [];
-    window.__zoomCalls = [];
-    window.chrome = window.chrome || {};
-    window.chrome.webview = {
-      addEventListener: (type, fn) => listeners.push(fn),
-      postMessage(json) {
-        const req = JSON.parse(json);
-        window.__zoomCalls.push(req);
-        const results = {
-          config: { clientVersion: '6.2.0', runningContext: 'inMainClient', unsupportedApis: [] },
-          getAppContext: { context: ${JSON.stringify(context)} },
-          openUrl: { message: 'success' },
-        };
-        setTimeout(() => listeners.forEach((fn) => fn({ data: { type: 'apiResponse', data: { jsCallId: req.jsCallId, result: results[req.apiName] ?? {} } } })), 5);
-      },
-    };
-  })();`;
-}
 
 /** A Webex web client page framing the webex entry and answering the SDK's requests. */
 function webexClientPage(token: string, src: string) {
@@ -225,7 +203,7 @@ describe('embedded hosts in Chromium', () => {
     await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
     await page.getByRole('button', { name: 'eForm' }).click();
     const send = page.getByRole('form', { name: 'Send a form' });
-    await send.getByLabel(/Form/).fill('Zoom live claim');
+    await pickChoice(send, 'Form', 'zoom live', 'Zoom live claim');
     await send.getByLabel(/Phone number/).fill('+15550143001');
     await send.getByRole('button', { name: 'Send a form' }).click();
     await page.getByTestId('action-status').filter({ hasText: 'sent to' }).waitFor();

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cli, freePort, launchBrowser, serverEnv, settle, startProcess, type RunningServer } from './harness';
+import { cli, freePort, launchBrowser, pickChoice, serverEnv, settle, startProcess, type RunningServer } from './harness';
 import { makePdf } from '../support/pdfs';
 import { NAME, SIGNATURE } from '../support/signature-flow';
 
@@ -162,7 +162,7 @@ describe('live updates across two server processes (PostgreSQL)', () => {
   };
   const sendFormFromPanel = async (phone: string) => {
     const send = page.getByRole('form', { name: 'Send a form' });
-    await send.getByLabel(/Form/).fill('Live claim');
+    await pickChoice(send, 'Form', 'live claim', 'Live claim');
     await send.getByLabel(/Phone number/).fill(phone);
     await send.getByRole('button', { name: 'Send a form' }).click();
     await page.getByTestId('action-status').filter({ hasText: 'sent to' }).waitFor();
@@ -241,7 +241,7 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     const phone = '+15550142003';
     const navigations = requests.filter((p) => p === '/document-signature').length;
     const streamsBefore = front.streamed().length;
-    await send.getByLabel('Document ID').fill(documentId);
+    await pickChoice(send, 'Document', 'live agreement', 'Live agreement');
     await send.getByLabel("Signer's full name").fill(SIGNER);
     await send.getByLabel('Phone number').fill(phone);
     await send.getByRole('button', { name: 'Send for signature' }).click();

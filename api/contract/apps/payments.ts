@@ -216,7 +216,7 @@ export const PAYMENT_ACTIONS: AppAction[] = [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
       { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
-      { name: 'productId', label: 'Product ID (from the Product Catalog)', kind: 'text', required: false, placeholder: 'prod_…' },
+      { name: 'productId', label: 'Product', kind: 'choice', required: false, placeholder: 'Search the product catalog', empty: 'The product catalog has no active product with a price: type an amount below, or an admin adds products under Products.' },
       { name: 'amount', label: 'Or an amount (e.g. 12.50)', kind: 'text', required: false },
       { name: 'currency', label: 'Currency', kind: 'text', required: false, placeholder: 'usd' },
       { name: 'description', label: 'What it is for', kind: 'text', required: false },
