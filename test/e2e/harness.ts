@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
@@ -216,9 +216,9 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
  * whole run through launchServer/connect was tried: a remote connection has no download.path()
  * and reports route handlers of closed contexts as unhandled errors, and a launch costs a second.)
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
   // Every context counts its requests from the first one, so settle() knows what is in flight
   // even when it is called after the page started loading.
   const newContext = browser.newContext.bind(browser);
@@ -273,4 +273,19 @@ export async function settle(page: Page, quietMs = 150): Promise<void> {
     else if (Date.now() - quietSince >= quietMs) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Chooses in a picker of "Send to a customer" from the keyboard, as an agent on a call does: types
+ * `search`, waits for the list, and Enter takes the first match, which must be titled `title`.
+ */
+export async function pickChoice(scope: Locator, label: string | RegExp, search: string, title: string): Promise<void> {
+  const box = scope.getByRole('combobox', { name: label });
+  await box.fill(search);
+  const first = scope.getByRole('listbox', { name: label }).getByRole('option').first();
+  await first.and(scope.locator('[aria-selected="true"]')).waitFor();
+  const name = (await first.getAttribute('aria-label')) ?? '';
+  if (!name.startsWith(`${title}, `) && name !== title) throw new Error(`the first ${String(label)} matching "${search}" is "${name}", not "${title}"`);
+  await box.press('Enter');
+  if ((await box.inputValue()) !== title) throw new Error(`the ${String(label)} picker holds "${await box.inputValue()}" after Enter, not "${title}"`);
 }
