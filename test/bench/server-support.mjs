@@ -77,9 +77,10 @@ function childrenOf(pid) {
 
 /**
  * pgbench running `script` (or several scripts, each picked at random per transaction, e.g. one
- * per account) for `seconds`, prepared statements: transactions per second and mean latency.
+ * per account) for `seconds`, prepared statements (`protocol`: 'extended' behind a transaction
+ * pooler, which keeps none): transactions per second and mean latency.
  */
-export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS } = {}) {
+export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS, protocol = 'prepared' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-'));
   const files = (Array.isArray(script) ? script : [script]).map((text, i) => {
     const file = path.join(dir, `script-${i}.sql`);
@@ -87,7 +88,7 @@ export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS }
     return file;
   });
   try {
-    const out = execFileSync(PGBENCH, ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), ...files.flatMap((f) => ['-f', f]), databaseUrl], { encoding: 'utf8' });
+    const out = execFileSync(PGBENCH, ['-n', '-M', protocol, '-c', String(clients), '-j', '2', '-T', String(seconds), ...files.flatMap((f) => ['-f', f]), databaseUrl], { encoding: 'utf8' });
     const tps = Number(out.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1]);
     const latency = Number(out.match(/latency average = ([\d.]+) ms/)?.[1]);
     return { tps, latency };
