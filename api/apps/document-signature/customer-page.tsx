@@ -4,9 +4,9 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer, type PageLink } from '../../customer-pages/frame';
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
-import type { SigField, SigFieldKind } from '../../contract/apps/document-signature';
+import { SIG_DEFAULT_SETTINGS, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
-import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, type SignerAnswers, type SignerView } from './service';
+import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, type SignerAnswers, type SignerProblem, type SignerView } from './service';
 
 // The signer's page at /c/<token>: the pages (images rendered when the version was published,
 // or light outlines when there are none), the fields as an ordinary form below them, the consent
@@ -25,6 +25,26 @@ const KIND_KEYS: Record<SigFieldKind, MessageKey> = {
   text: 'sig.kind.text',
   checkbox: 'sig.kind.checkbox',
 };
+
+/** The account's consent text: the built-in one is shown in the signer's language, an account's own words as written. */
+export function consentShown(consentText: string, t: Translate): string {
+  return consentText.trim() === SIG_DEFAULT_SETTINGS.consentText ? t('sig.consent') : consentText;
+}
+
+/** A field's name as the signer's page shows it. */
+const fieldName = (field: SigField, t: Translate) => field.label || t(KIND_KEYS[field.kind]);
+
+/** What stops the signer, in their language: per field ("1. Signature: sign by drawing…") and for the form's own boxes. */
+function problemWords(fields: SigField[], problems: Record<string, SignerProblem>, t: Translate): Record<string, string> {
+  const order = ordered(fields);
+  const words: Record<string, string> = {};
+  for (const [id, p] of Object.entries(problems)) {
+    const text = t(`sig.problem.${p.code}`, p.code === 'tooLong' ? { max: p.max } : undefined);
+    const index = order.findIndex((f) => f.id === id);
+    words[id] = index < 0 ? text : t('sig.problemIn', { label: `${index + 1}. ${fieldName(order[index]!, t)}`, problem: text });
+  }
+  return words;
+}
 
 const depsOf = (c: Context) => (c as unknown as { var: { deps?: Deps } }).var.deps;
 
@@ -76,7 +96,7 @@ function Pages({ view, t }: { view: SignerView; t: Translate }) {
 }
 
 function FieldInput({ field, index, view, form, problem, t }: { field: SigField; index: number; view: SignerView; form: Record<string, string>; problem?: string; t: Translate }) {
-  const named = field.label || t(KIND_KEYS[field.kind]);
+  const named = fieldName(field, t);
   const label = `${index}. ${field.required ? named : t('sig.optional', { label: named })}`;
   const err = problem ? <p class="sig-error" id={`err-${field.id}`}>{problem}</p> : null;
   const describedBy = problem ? `err-${field.id}` : undefined;
@@ -124,8 +144,9 @@ function FieldInput({ field, index, view, form, problem, t }: { field: SigField;
   );
 }
 
-function signPage(view: SignerView, branding: Branding, link: Link, form: Record<string, string> = {}, problems: Record<string, string> = {}): PageAnswer {
+function signPage(view: SignerView, branding: Branding, link: Link, form: Record<string, string> = {}, refused: Record<string, SignerProblem> = {}): PageAnswer {
   const { t } = link;
+  const problems = problemWords(view.version.fields, refused, t);
   const until = new Intl.DateTimeFormat(link.pageLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(view.row.expires_at));
   const fields = ordered(view.version.fields);
   const list = Object.values(problems);
@@ -158,7 +179,7 @@ function signPage(view: SignerView, branding: Branding, link: Link, form: Record
           {problems.consent ? <p class="sig-error" id="err-consent">{problems.consent}</p> : null}
           <label>
             <input type="checkbox" name="consent" checked={form.consent === 'on'} aria-describedby={problems.consent ? 'err-consent' : undefined} />
-            {view.row.consent_text}
+            {consentShown(view.row.consent_text, t)}
           </label>
           <button type="submit">{t('sig.sign')}</button>
         </form>

@@ -285,9 +285,15 @@ export async function openForSigner(deps: Deps, accountId: string, id: string, o
 
 export type SignerAnswers = { values: Record<string, string>; signatures: Record<string, { typed?: string; pngDataUrl?: string }>; consent: boolean };
 
+/**
+ * What stops the signer, by field id ('consent', 'reason' for the form's own boxes): a code the
+ * signer's page words in their language (`sig.problem.<code>` in api/customer-pages/i18n).
+ */
+export type SignerProblem = { code: 'drawUnreadable' | 'signRequired' | 'tick' | 'required' | 'consent' | 'reason' } | { code: 'tooLong'; max: number };
+
 export class SignerInputError extends Error {
-  constructor(readonly problems: Record<string, string>) {
-    super(Object.values(problems)[0]);
+  constructor(readonly problems: Record<string, SignerProblem>) {
+    super(`The signer's answers were refused: ${Object.values(problems).map((p) => p.code).join(', ')}`);
   }
 }
 
@@ -300,29 +306,28 @@ function pngOf(dataUrl: string): Buffer | null {
 }
 
 /** Checks the customer's answers against the version's fields: problems by field id. */
-export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record<string, string> {
-  const problems: Record<string, string> = {};
+export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record<string, SignerProblem> {
+  const problems: Record<string, SignerProblem> = {};
   for (const f of fields) {
-    const label = f.label || f.kind;
     if (f.kind === 'dateSigned') continue;
     if (f.kind === 'signature') {
       const s = answers.signatures[f.id];
       const typed = s?.typed?.trim();
       if (s?.pngDataUrl) {
-        if (!pngOf(s.pngDataUrl)) problems[f.id] = `${label}: the drawn signature could not be read. Draw it again or type it.`;
-      } else if (!typed && f.required) problems[f.id] = `${label}: sign by drawing or typing your name.`;
-      else if (typed && typed.length > 100) problems[f.id] = `${label}: at most 100 characters.`;
+        if (!pngOf(s.pngDataUrl)) problems[f.id] = { code: 'drawUnreadable' };
+      } else if (!typed && f.required) problems[f.id] = { code: 'signRequired' };
+      else if (typed && typed.length > 100) problems[f.id] = { code: 'tooLong', max: 100 };
       continue;
     }
     const value = answers.values[f.id]?.trim() ?? '';
     if (f.kind === 'checkbox') {
-      if (f.required && value !== 'on' && value !== 'true') problems[f.id] = `${label}: tick this box to continue.`;
+      if (f.required && value !== 'on' && value !== 'true') problems[f.id] = { code: 'tick' };
       continue;
     }
-    if (!value && f.required) problems[f.id] = `${label}: this field is required.`;
-    else if (value.length > 500) problems[f.id] = `${label}: at most 500 characters.`;
+    if (!value && f.required) problems[f.id] = { code: 'required' };
+    else if (value.length > 500) problems[f.id] = { code: 'tooLong', max: 500 };
   }
-  if (!answers.consent) problems.consent = 'Tick the consent box to sign.';
+  if (!answers.consent) problems.consent = { code: 'consent' };
   return problems;
 }
 
@@ -366,7 +371,7 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
 export async function declineAsCustomer(deps: Deps, accountId: string, id: string, token: string, reason: string, origin: Origin): Promise<SigRequest> {
   const now = deps.now();
   const text = reason.trim().slice(0, 500);
-  if (!text) throw new SignerInputError({ reason: 'Tell us why you decline, so the sender can follow up.' });
+  if (!text) throw new SignerInputError({ reason: { code: 'reason' } });
   return deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
     if (!SIG_OPEN_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_OPEN', `This request is ${row.status}.`);
