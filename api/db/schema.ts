@@ -659,6 +659,8 @@ export interface SigRequestsTable {
   sealed_by: string | null;
   signing_certificate_id: string | null;
   timestamped_at: Date | null;
+  /** the page's language when the signer signed (migration 1090) */
+  signer_locale: string | null;
 }
 
 /** An account's own signing certificate (1060_pades). */

@@ -228,7 +228,7 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
       await declineAsCustomer(deps, link.accountId, link.taskId!, link.token, form.reason ?? '', origin);
       return { title: link.t('sig.declined.title'), body: <p>{link.t('sig.declined.text', { company: branding.name })}</p> };
     }
-    const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin);
+    const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin, link.pageLocale);
     // sealing runs now, in the background; the job is the durable backstop
     void sealRequest(deps, link.accountId, signed.id).catch((err) => deps.log('Sealing right after signing failed; the job will retry', err));
     return {

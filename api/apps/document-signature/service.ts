@@ -13,6 +13,7 @@ import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
@@ -332,7 +333,8 @@ export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record
 }
 
 /** The customer signs: values stored, link spent, request signed; sealing follows. */
-export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin): Promise<SigRequest> {
+/** `locale`: the page's language when they signed; their certificate of completion is written in it. */
+export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin, locale: Locale = DEFAULT_LOCALE): Promise<SigRequest> {
   const now = deps.now();
   const signed = await deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
@@ -356,7 +358,7 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
     }
     row = await move(trx, accountId, row, now, {
       status: 'signed',
-      set: { signed_at: now, signer_ip: origin.ip, signer_user_agent: origin.userAgent?.slice(0, 300) ?? null },
+      set: { signed_at: now, signer_ip: origin.ip, signer_user_agent: origin.userAgent?.slice(0, 300) ?? null, signer_locale: locale },
       event: 'signed',
       description: `${row.signer_name} accepted the consent text and signed`,
       webhook: 'document.signed',
@@ -440,6 +442,7 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
         ip: row.signer_ip,
         userAgent: row.signer_user_agent,
         consentText: row.consent_text,
+        locale: isLocale(row.signer_locale) ? row.signer_locale : DEFAULT_LOCALE,
         events: [...input.events, { time: signingTime.toISOString(), description: `Sealed with the signing certificate of ${cert.subject}` }],
         originalSha256: crypto.createHash('sha256').update(input.original).digest('hex'),
         signatures,
