@@ -13,8 +13,8 @@ const stamp = path.join(dist, '.build-stamp');
 
 /** The browser entry's initial JS budget, gzip bytes (pages load lazily past it). */
 // 100 KB as served: the 95 KB of before measured gzip -9 of every file, where small chunks now
-// travel uncompressed (under 1 KB, no .gz copy: about 2 KB more) and the live stream and the
-// reconnect state joined the first load (about 3 KB). See docs/benchmarks.md.
+// travel uncompressed (under 1 KB, no .gz copy: about 2 KB more). The live stream, its reader and
+// the header's bell load after the first paint (src/app/lazy-live.tsx). See docs/benchmarks.md.
 export const BROWSER_INITIAL_BUDGET = 100 * 1024;
 
 export const ENTRIES = [
@@ -235,6 +235,20 @@ async function buildServer() {
     format: 'esm',
     target: 'node20',
     plugins: [externalExcept(BUNDLED_IN_SERVER)],
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  // The PDF worker threads' script (api/apps/document-signature/pdf-sandbox.ts, the same options
+  // as PDF_WORKER_BUILD there): one file with pdf-lib inside, which loads in half the time of
+  // pdf-lib's few hundred module files.
+  await esbuild.build({
+    entryPoints: { 'pdf-worker': path.join(root, 'api/apps/document-signature/pdf-worker.ts') },
+    outdir: dist,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
     sourcemap: true,
     logLevel: 'warning',
   });

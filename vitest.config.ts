@@ -1,6 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Four kinds of test, each a vitest project: `npm run test:unit` etc. pick one with --project.
+// Four kinds of test, each a vitest project: `npm run test:unit` etc. pick one with --project
+// (end-to-end tests are two projects: the parallel 'e2e' and the one-at-a-time 'e2e-serial').
+const E2E_SERIAL = [
+  'test/e2e/database-faults.test.ts',
+  'test/e2e/database-pooler.test.ts',
+  'test/e2e/jobs-across-processes.test.ts',
+  'test/e2e/live-updates.test.ts',
+  'test/e2e/workers.test.ts',
+  'test/e2e/cli-and-server.test.ts',
+];
 export default defineConfig({
   test: {
     projects: [
@@ -38,11 +47,31 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: E2E_SERIAL,
           // The run's seeded data directories, which servers copy (test/e2e/harness.ts).
           globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A browser file mostly waits (on the page, the server, the network): one file at a time
+          // used under half a core of two. Three at once keep both cores busy without
+          // oversubscribing them (docs/testing.md has the figures).
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that time faults, restarts and idle windows, or run several servers on a
+          // private cluster: alone, after the others, so their timings are their own.
+          name: 'e2e-serial',
+          environment: 'node',
+          include: E2E_SERIAL,
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -21,6 +21,7 @@ import { smsRoutes } from './routes/sms';
 import { customerLookupRoutes } from './customer-lookup/routes';
 import { loggingRoutes } from './logging/routes';
 import { uiRoutes } from './static';
+import { termsRoutes } from './legal/terms';
 import { resultsRoutes } from './results/routes';
 import { notificationsRoutes } from './routes/notifications';
 import { watchTowerRoutes } from './routes/watch-tower';
@@ -121,6 +122,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   // customer pages: server-rendered, no console code, no session
   app.route('/', idvCustomerRoutes(deps));
   app.route('/', customerPageRoutes(deps, options.distDir));
+  app.route('/', termsRoutes(deps.config.raw.TERMS_URL?.trim() || undefined));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
   app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));
   app.onError((err, c) => errorResponse(err, c, deps.log));

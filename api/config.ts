@@ -31,6 +31,8 @@ const EnvSchema = v.object({
   ENCRYPTION_KEY: secret,
   PROVIDER_EMAIL_DOMAIN: v.optional(v.pipe(v.string(), v.toLowerCase(), v.regex(/^[a-z0-9.-]*$/, 'must be a domain name'))),
   PUBLIC_URL: v.optional(url('e.g. https://console.example.com')),
+  // the provider's terms of service, linked from sign-up; unset means the built-in page at /terms
+  TERMS_URL: v.optional(url('e.g. https://example.com/terms')),
   SESSION_HOURS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of hours'), v.transform(Number), v.minValue(1), v.maxValue(168)), '12'),
   INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),

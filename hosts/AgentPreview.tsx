@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { AppId } from '../api/contract/apps';
 import type { AgentAppsAnswer } from '../api/contract/platform';
 import { createApi, errorMessage } from '../src/api/client';
-import { LiveTokenContext } from '../src/api/live';
+import { LiveTokenContext } from '../src/api/live-token';
 import { ActionRunner } from '../src/pages/apps/_frame/ActionRunner';
 import { Button } from '../src/ui/Button';
 import { LoadingPanel } from '../src/ui/Spinner';

@@ -80,6 +80,12 @@ export const ActionResultSchema = v.object({
    */
   open: v.optional(v.boolean()),
   /**
+   * the follow-up actions (their keys) that apply now, while the task is followed; absent means
+   * every follow-up action of the app (a signed document being sealed is followed, but can no
+   * longer be resent or cancelled)
+   */
+  followUps: v.optional(v.array(v.string())),
+  /**
    * the agent's last step failed though the task goes on (a wrong code with attempts left):
    * `message` says what failed and what is left, shown as an error, not as the pending status
    */

@@ -618,6 +618,8 @@ export interface SigDocumentVersionsTable {
   page_sizes: { width: number; height: number }[];
   fields: Generated<unknown[]>;
   page_image_ids: Generated<string[]>;
+  /** what cleaning took out of the uploaded file (the contract's SigRemovedContent kinds) */
+  removed_content: Generated<string[]>;
   created_at: Date;
   created_by: string;
   published_at: Date | null;

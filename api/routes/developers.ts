@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
+import { ApiError } from '../http/errors';
 import { actorOf } from '../audit';
 import { maskedKeys, RotateKeySchema, type DeveloperKeys } from '../contract/developers';
 import { developerKeys, rotateDeveloperKey } from '../developers/keys';
@@ -29,6 +30,8 @@ export const developersRoutes = new Hono<AppEnv>()
   .post('/accounts/developer/rotate', requireRole('admin'), validate('json', RotateKeySchema), async (c) => {
     const { key } = c.req.valid('json');
     const session = c.var.session;
+    // the console hides Rotate in ghost mode; a key staff never saw is not theirs to replace
+    if (session.ghost) throw new ApiError(403, 'GHOST_MODE', "Only the account's own admins can rotate its keys, not provider staff in ghost mode.");
     const { db, config } = c.var.deps;
     const keys = await db.tenant(session.accountId, (trx) => rotateDeveloperKey(trx, session.accountId, config.encryptionKey, actorOf(session), key));
     return c.json(shown(keys, session.ghost));

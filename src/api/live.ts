@@ -1,14 +1,16 @@
 import { useAtomValue } from 'jotai';
-import { createContext, useContext, useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { LIVE_PATH } from '../../api/contract/constants';
 import type { LiveChange } from '../../api/contract/live';
 import { tokenAtom } from '../state/session';
+import { LiveTokenContext } from './live-token';
 import { sseParser } from './sse';
 
 // The tab's one live stream (GET /api/live, docs/live-updates.md), read with fetch so the bearer
 // token goes in a header, never in the URL; fetch also works in the Zoom and Webex webviews. Pages
 // subscribe to the changes they show and re-read them through the normal API. When the stream
-// cannot be opened at all, subscribers fall back to a slow poll.
+// cannot be opened at all, subscribers fall back to a slow poll. It is never part of the console's
+// first load: pages import it lazily with themselves, the header through app/header-live.tsx.
 
 /**
  * connecting: first attempt; live: replay done, changes arrive as they happen; reconnecting: the
@@ -187,9 +189,6 @@ export function liveConnection(token: string): LiveConnection {
   }
   return connection;
 }
-
-/** The token a subtree's stream uses when it is not the console session's (the Agent Preview's). */
-export const LiveTokenContext = createContext<string | null>(null);
 
 function useLiveToken(): string | null {
   const own = useContext(LiveTokenContext);

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { AppDefinition, AppTab } from '../../api/contract/apps';
 import type { Role } from '../../api/contract/common';
@@ -18,9 +19,12 @@ function isActive(app: AppDefinition, tab: AppTab, location: string): boolean {
 
 export function AppTabs({ app, role }: { app: AppDefinition; role: Role }) {
   const [location] = useLocation();
+  const list = useRef<HTMLUListElement>(null);
+  // in a narrow panel the bar scrolls: the current tab is brought into it (Configuration is last)
+  useLayoutEffect(() => list.current?.querySelector('[aria-current]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' }), [location]);
   return (
     <nav className="app-tabs" aria-label={`${app.title} sections`}>
-      <ul>
+      <ul ref={list}>
         {visibleTabs(app, role).map((tab) => {
           const active = isActive(app, tab, location);
           return (

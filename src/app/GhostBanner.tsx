@@ -7,8 +7,11 @@ import { useApi } from '../api/hooks';
 import { payloadAtom, tokenAtom } from '../state/session';
 import { toast } from '../ui/Toast';
 
-/** Shown while provider staff view an account as its admin; clicking it ends ghost mode. */
-export function GhostBanner() {
+/**
+ * Shown while provider staff view an account as its admin; clicking it ends ghost mode. Loaded
+ * only in a ghost session (Shell), so no one else's first load carries it.
+ */
+export default function GhostBanner() {
   const payload = useAtomValue(payloadAtom);
   const setToken = useSetAtom(tokenAtom);
   const [, navigate] = useLocation();

@@ -7,8 +7,7 @@ import { AppSwitcher } from './AppSwitcher';
 import { AppTabs } from './AppTabs';
 import { CreditInfo } from './CreditInfo';
 import { useCurrentApp } from './current-app';
-import { LiveIndicator } from './LiveIndicator';
-import { Notifications } from './Notifications';
+import { LiveIndicator, Notifications } from './lazy-live';
 import { SearchButton } from './SearchButton';
 import { SettingsMenu, useSignOut } from './SettingsMenu';
 
@@ -41,7 +40,7 @@ export function Header() {
         <Logo />
         {onSettings && (
           <Link href="/" className="back-link">
-            <ArrowLeftIcon size={16} /> Back to apps
+            <ArrowLeftIcon size={16} /> <span className="back-link-text">Back to apps</span>
           </Link>
         )}
         <AppSwitcher />

@@ -1,20 +1,28 @@
-import { Suspense } from 'react';
+import { useAtomValue } from 'jotai';
+import { Suspense, lazy } from 'react';
 import { Link, useLocation } from 'wouter';
+import { payloadAtom } from '../state/session';
 import { LoadingPanel } from '../ui/Spinner';
-import { GhostBanner } from './GhostBanner';
 import { Header } from './Header';
 import { SignedInRoutes } from './routes';
+
+const GhostBanner = lazy(() => import('./GhostBanner'));
 
 /** The signed-in console: ghost banner, header (Watch Tower has its own) and the page. */
 export function Shell() {
   const [location] = useLocation();
   const inWatchTower = location === '/watch-tower' || location.startsWith('/watch-tower/');
+  const ghost = useAtomValue(payloadAtom)?.ghost;
   return (
     <>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <GhostBanner />
+      {ghost && (
+        <Suspense fallback={null}>
+          <GhostBanner />
+        </Suspense>
+      )}
       {!inWatchTower && <Header />}
       <main id="main" className="main" tabIndex={-1}>
         <Suspense fallback={<LoadingPanel />}>

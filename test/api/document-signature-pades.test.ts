@@ -6,7 +6,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { startTsaPeer, type TsaPeer } from '../support/tsa-peer';
 import { opensslCmsPrint, opensslCmsVerify, opensslTsVerify, pdfText, pdfsig, signedParts } from '../support/pades';
-import { ADMIN, publishedDocument, signedRequest, v1 } from '../support/signature-flow';
+import { ADMIN, publishedDocument, signaturesReady, signedRequest, v1 } from '../support/signature-flow';
 import { sealRequest, sealSignedRequests } from '../../api/apps/document-signature/service';
 import { appendRevision } from '../../api/apps/document-signature/pades/dss';
 import type { Config } from '../../api/config';
@@ -44,9 +44,7 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     return Buffer.from(await (await t.app.request(files.signedUrl)).arrayBuffer());
   };
   beforeAll(async () => {
-    expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
-    expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
-    key = ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+    key = await signaturesReady(t);
     doc = await publishedDocument(t);
     const sent = await signedRequest(t, key, doc, 'Grace Hopper');
     request = await sealRequest(t.deps, t.account('acme').id, sent.id);

@@ -4,19 +4,18 @@ import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { makeEncryptedPdf, makePdf } from '../support/pdfs';
 import { pdfsig } from '../support/pades';
-import { ADMIN, SIGNATURE, freshPhone, lastLink, page, publishedDocument, upload, v1 } from '../support/signature-flow';
+import { ADMIN, SIGNATURE, signaturesReady, freshPhone, lastLink, page, publishedDocument, upload, v1 } from '../support/signature-flow';
 import { expireDueRequests, sealRequest } from '../../api/apps/document-signature/service';
 import { seedSignatureHistory } from '../../api/apps/document-signature/seed';
 import { deleteExpiredSignedFiles } from '../../api/apps/document-signature/retention';
 import type { SigDocument, SigRequest, SigVersion } from '../../api/contract/apps/document-signature';
+import type { ActionResult } from '../../api/contract/platform';
 
 describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
   const t = useTestContext(kind);
   let key: string;
   beforeAll(async () => {
-    expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
-    expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
-    key = ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+    key = await signaturesReady(t);
   });
 
   it('refuses a file that is not a PDF, an encrypted PDF and a damaged PDF, saying which', async () => {
@@ -209,6 +208,29 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     const cancelled = await t.call('POST', '/document-signature/actions/cancel', { as: ADMIN, body: { taskId: other.id, input: {} } });
     expect(cancelled.status).toBe(201);
     expect(await cancelled.json()).toMatchObject({ status: 'cancelled' });
+  });
+
+  it("the agent's panel follows a request until it is sealed, offering resend and cancel only while the signer can act", async () => {
+    const doc = await publishedDocument(t);
+    const phone = freshPhone();
+    const status = async (id: string) => (await (await t.call('GET', `/document-signature/tasks/${id}/status`, { as: ADMIN })).json()) as ActionResult;
+    const sent = await t.call('POST', '/document-signature/actions/send', { as: ADMIN, body: { input: { documentId: doc.id, phoneNumber: phone, signerName: 'Ada Lovelace' } } });
+    expect(sent.status).toBe(201);
+    const first = (await sent.json()) as ActionResult;
+    // followed (open) with every follow-up (no followUps list)
+    expect(first).toMatchObject({ status: 'sent', open: true });
+    expect(first.followUps).toBeUndefined();
+    const token = await lastLink(t, phone);
+    expect((await page(t, token)).status).toBe(200);
+    expect(await status(first.taskId)).toMatchObject({ status: 'opened', open: true });
+    expect((await status(first.taskId)).followUps).toBeUndefined();
+    // signed, not yet sealed: still followed (it completes moments later), nothing left to resend or cancel
+    const signing = await page(t, token, { action: 'sign', sig_typed_sig1: 'Ada Lovelace', field_name1: 'Ada Lovelace', field_ok1: 'on', consent: 'on' });
+    expect(signing.status).toBe(200);
+    expect(await status(first.taskId)).toMatchObject({ status: 'signed', open: true, followUps: [], message: 'Ada Lovelace signed: the document is being sealed.' });
+    await sealRequest(t.deps, t.account('acme').id, first.taskId);
+    const completed = await status(first.taskId);
+    expect(completed).toMatchObject({ status: 'completed', open: false, followUps: [], message: 'Ada Lovelace signed: the sealed document is ready.' });
   });
 
   it("another account's documents and requests are not found", async () => {

@@ -52,6 +52,18 @@ describe.each(DATABASE_KINDS)('ghost mode (%s)', (kind) => {
     expect(entry).toMatchObject({ admin_id: null, admin_first_name: null, admin_last_name: null });
   });
 
+  it("a ghost session may not rotate the account's keys (403 GHOST_MODE) and nothing is rotated", async () => {
+    const token = await startGhost(t);
+    const before = await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' });
+    for (const key of ['secretKey', 'webhookSecret']) {
+      const res = await t.call('POST', '/accounts/developer/rotate', { token, body: { key } });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('GHOST_MODE');
+    }
+    const after = await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' });
+    expect(await after.json()).toEqual(await before.json());
+  });
+
   it("ending answers the staff member's own token and the account, and is audited", async () => {
     const acme = t.account('acme');
     const res = await t.call('DELETE', '/ghost-mode', { token: await startGhost(t) });

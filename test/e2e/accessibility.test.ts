@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle } from './harness';
 import { encryptZoomContext, startZoomPeer, zoomServerEnv, type ZoomPeer } from '../fixtures/host-peers';
 
 // Every main screen of the console, checked by axe-core in Chromium against WCAG 2.0/2.1 level A
@@ -22,7 +22,7 @@ function describeViolations(violations: Violations): string {
 async function expectNoViolations(page: Page, configure: (b: AxeBuilder) => AxeBuilder = (b) => b) {
   // check the screen with its data, not a loading state: the API calls are answered and no
   // spinner is left (a spinner only appears after a delay, so the network is waited for too)
-  await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+  await settle(page);
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
   const { violations } = await configure(new AxeBuilder({ page }).withTags(TAGS)).analyze();
   expect(violations.map((v) => v.id), `WCAG A/AA violations:\n${describeViolations(violations)}`).toEqual([]);
@@ -306,6 +306,13 @@ describe('accessibility of the console in Chromium', () => {
       await page.getByRole('link', { name: 'Globex Care' }).click();
       await page.getByRole('heading', { name: 'Globex Care', level: 1 }).waitFor();
       await expectNoViolations(page);
+    });
+
+    it('the ghost mode confirmation has no WCAG A/AA violations', async () => {
+      await page.getByRole('button', { name: 'Ghost Mode' }).click();
+      await page.getByRole('dialog', { name: 'View Globex Care as its admin?' }).waitFor();
+      await expectNoViolations(page);
+      await page.keyboard.press('Escape');
     });
   });
 });

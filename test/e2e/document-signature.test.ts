@@ -149,6 +149,9 @@ describe('Document Signature in Chromium', () => {
     await dialog.getByRole('link', { name: 'Download signed PDF' }).waitFor();
     // no time-stamping authority is configured here, so the seal is PAdES B-B
     await dialog.getByText(/^Sealed \(PAdES B-B\): certificate of completion added and the PDF signed by /).waitFor();
+    // a completed request says when it was signed, never when its (spent) link "expires"
+    expect(await dialog.textContent()).toMatch(/Signed [^;]+; the sealed PDF is ready\./);
+    expect(await dialog.textContent()).not.toMatch(/expire/i);
 
     const files = (await (await api('GET', `/document-signature/signatures/${requestId}/files`)).json()) as SigRequestFiles;
     const sealed = Buffer.from(await (await fetch(`${server.url}${files.signedUrl}`)).arrayBuffer());

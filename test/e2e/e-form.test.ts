@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle } from './harness';
 
 // eForm as an admin and a customer use it, on the built server: build a form with a condition in
 // the builder (the preview follows it), publish, send it from the dashboard, fill it on the
@@ -14,7 +14,7 @@ const PHONE = '+15550107788';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 async function expectAccessible(page: Page) {
-  await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+  await settle(page);
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
@@ -79,10 +79,13 @@ export async function cli(env: Record<string, string>, ...args: string[]): Promi
 export async function startServer(options: { env?: Record<string, string>; linkFor?: string[] } = {}): Promise<RunningServer & { links: Record<string, string> }> {
   const env = await serverEnv(options.env);
   const links: Record<string, string> = {};
+  // A server on an empty data directory would seed itself as it starts, and make the apps'
+  // history in the background while the tests run: a copy of the run's seeded directory is the
+  // same data, there at once.
+  const template = seedsAlike(options.env) ? await seededDataDir() : null;
+  if (template) fs.cpSync(template, env.DATA_DIR!, { recursive: true });
   if (options.linkFor?.length) {
-    const template = seedsAlike(options.env) ? await seededDataDir() : null;
-    if (template) fs.cpSync(template, env.DATA_DIR!, { recursive: true });
-    else {
+    if (!template) {
       const seeded = await cli(env, 'seed');
       if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
     }
@@ -99,8 +102,9 @@ export async function startServer(options: { env?: Record<string, string>; linkF
 // `cli seed` is most of a file's start (tens of seconds of CPU: the demo accounts and every
 // app's history). The first file of a run that needs it seeds a data directory; the others copy
 // it. Only a server whose settings cannot change what the seed writes takes a copy: these keys
-// only point the server at its test peers.
-const SEED_NEUTRAL = /^(DNS_SERVERS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_ALLOWED_ISSUERS)$/;
+// point the server at its test peers or set up sign-in from Zoom and Webex, which the seed does
+// not read.
+const SEED_NEUTRAL = /^(CNAME_TARGET|DNS_SERVERS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_[A-Z_]+|ZOOM_[A-Z_]+)$/;
 const seedsAlike = (env: Record<string, string> = {}) => Object.keys(env).every((k) => SEED_NEUTRAL.test(k));
 // The seed is dated when it is made; a copy older than this is made anew, so the demo data never
 // lags the clock by more than ten minutes.
@@ -118,29 +122,41 @@ function injected(key: 'e2eTemplateDir'): string | null {
 async function seededDataDir(): Promise<string | null> {
   const dir = injected('e2eTemplateDir');
   if (!dir) return null;
-  const box = path.join(dir, `seeded-${Math.floor(Date.now() / SEED_MAX_AGE_MS)}`);
-  if (fs.existsSync(box)) return box;
+  // The newest copy made less than SEED_MAX_AGE_MS ago (its name is when its seed began), so a
+  // run makes one every ten minutes at most, not one at every ten-minute mark of the clock.
+  const fresh = () => {
+    const made = fs.readdirSync(dir).flatMap((n) => (/^seeded-\d+$/.test(n) ? [Number(n.slice('seeded-'.length))] : []));
+    const newest = Math.max(-Infinity, ...made);
+    return Date.now() - newest < SEED_MAX_AGE_MS ? path.join(dir, `seeded-${newest}`) : null;
+  };
+  const found = fresh();
+  if (found) return found;
+  // one maker per stale period, should two files ask at once
+  const lock = path.join(dir, `making-${Math.floor(Date.now() / SEED_MAX_AGE_MS)}`);
   let maker = false;
   try {
-    fs.writeFileSync(`${box}.lock`, String(process.pid), { flag: 'wx' });
+    fs.writeFileSync(`${lock}.lock`, String(process.pid), { flag: 'wx' });
     maker = true;
   } catch {
-    /* a file before this one is making it (its hook may have timed out; the seed goes on) */
+    /* another file is making it (its hook may have timed out; the seed goes on) */
   }
   if (maker) {
+    const began = Date.now();
     const env = await serverEnv();
     const seeded = await cli(env, 'seed');
     if (seeded.code !== 0) {
-      fs.writeFileSync(`${box}.failed`, seeded.stderr);
+      fs.writeFileSync(`${lock}.failed`, seeded.stderr);
       throw new Error(`seed failed: ${seeded.stderr}`);
     }
+    const box = path.join(dir, `seeded-${began}`);
     fs.renameSync(env.DATA_DIR!, box); // appears whole
     return box;
   }
-  for (const end = Date.now() + 600_000; !fs.existsSync(box); await new Promise((r) => setTimeout(r, 100))) {
-    if (fs.existsSync(`${box}.failed`) || Date.now() > end) return null;
+  for (const end = Date.now() + 600_000; ; await new Promise((r) => setTimeout(r, 100))) {
+    const box = fresh();
+    if (box) return box;
+    if (fs.existsSync(`${lock}.failed`) || Date.now() > end) return null;
   }
-  return box;
 }
 
 export async function startProcess(env: Record<string, string>): Promise<RunningServer> {
@@ -195,12 +211,59 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
  */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // Every context counts its requests from the first one, so settle() knows what is in flight
+  // even when it is called after the page started loading.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => track(await newContext(...args));
+  browser.newPage = async (...args) => {
+    const context = await browser.newContext(...args);
+    const page = await context.newPage();
+    // as Playwright's own newPage does: the page owns its context
+    page.on('close', () => void context.close().catch(() => {}));
+    return page;
+  };
+  return browser;
+}
+
+const inFlight = new WeakMap<BrowserContext, Set<Request>>();
+
+/** The live-updates stream stays open for as long as the tab: it is never "in flight" work. */
+const isLiveStream = (request: Request) => new URL(request.url()).pathname === '/api/live';
+
+function track(context: BrowserContext): BrowserContext {
+  const pending = new Set<Request>();
+  inFlight.set(context, pending);
+  context.on('request', (request) => {
+    if (!isLiveStream(request)) pending.add(request);
+  });
+  context.on('requestfinished', (request) => pending.delete(request));
+  context.on('requestfailed', (request) => pending.delete(request));
+  return context;
 }
 
 /**
- * How long a test waits for the network to go quiet before it looks at a page. A signed-in tab
- * keeps its live-updates stream open, so Playwright's 'networkidle' is never reached there: the
- * wait is capped here instead of at Playwright's 30 s per page.
+ * The longest a test waits for a page to settle before it looks at it anyway.
  */
 export const SETTLE_MS = 2_000;
+
+/**
+ * Waits until the page has loaded and no request but the live stream has been in flight for
+ * `quietMs` (Playwright's 'networkidle' never comes on a signed-in tab, whose live stream stays
+ * open), at most SETTLE_MS: what a test then sees is what the user sees once the data is in.
+ */
+export async function settle(page: Page, quietMs = 150): Promise<void> {
+  const deadline = Date.now() + SETTLE_MS;
+  await page.waitForLoadState('load', { timeout: SETTLE_MS }).catch(() => {});
+  const pending = inFlight.get(page.context());
+  if (!pending) {
+    await page.waitForLoadState('networkidle', { timeout: Math.max(0, deadline - Date.now()) }).catch(() => {});
+    return;
+  }
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (pending.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

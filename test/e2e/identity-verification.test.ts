@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle } from './harness';
 import { exifGpsSegment, makeJpeg, sampleDocumentPng } from '../../api/apps/identity-verification/sample-images';
 
 // Identity Verification as the provider's staff and a customer use it, on the built server: the
@@ -148,7 +148,7 @@ describe('Identity Verification in Chromium', () => {
     ] as const) {
       await narrow.goto(`${server.url}/identity-verification${path}`);
       await narrow.getByRole('heading', { name: heading, level: 1 }).waitFor();
-      await narrow.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+      await settle(narrow);
       await narrow.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
       await expectNoSideScroll(narrow, 360);
       // the console header's search button loses its name below 400 px: the shell's, not this app's

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APPS } from '../../api/contract/apps';
 import { launchBrowser, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle as settleNetwork } from './harness';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 
 // The console lives in 360 px side panels (Zoom, Webex) and on phones: every page, dialog and
@@ -59,7 +59,7 @@ async function offscreenPanels(page: Page): Promise<string[]> {
 }
 
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+  await settleNetwork(page);
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
 }
 
@@ -98,6 +98,38 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
     await dns?.close();
   });
 
+  it('the header is one row and shows the company name in full beside the credits, the tools and the app switcher', async () => {
+    await page.goto(`${server.url}/one-time-passcode`);
+    await page.getByRole('heading', { name: 'One-Time Passcode', level: 1 }).waitFor();
+    await page.locator('.credit-info').waitFor();
+    const header = await page.locator('.header-row').evaluate((row) => {
+      const parts = [...row.querySelectorAll<HTMLElement>(':scope > *, .header-tools > *')].filter((el) => el.getBoundingClientRect().width > 0 && !el.classList.contains('header-tools'));
+      const middles = parts.map((el) => el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2);
+      const name = row.querySelector<HTMLElement>('.logo-name')!;
+      return { height: row.getBoundingClientRect().height, spread: Math.max(...middles) - Math.min(...middles), name: name.textContent, truncated: name.scrollWidth > name.clientWidth, parts: parts.length };
+    });
+    expect(header.parts).toBeGreaterThanOrEqual(7); // name, switcher, live, search, credits, bell, settings
+    expect(header.height).toBeLessThanOrEqual(56);
+    expect(header.spread, 'every part of the header on one row').toBeLessThanOrEqual(4);
+    expect(header).toMatchObject({ name: 'Acme Support', truncated: false });
+    expect(await page.locator('.credit-info').textContent()).toMatch(/^⚠ 4,\d{3} \/ 5,000 credits/);
+  });
+
+  it('the app tab bar shows it scrolls when its tabs are wider than the panel, and keeps the current tab in view', async () => {
+    await page.goto(`${server.url}/passkeys/settings/general`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    const bar = await page.getByRole('navigation', { name: 'Passkeys sections' }).locator('ul').evaluate((ul) => {
+      const current = ul.querySelector('[aria-current="page"]')!.getBoundingClientRect();
+      const box = ul.getBoundingClientRect();
+      return { overflows: ul.scrollWidth > ul.clientWidth, background: getComputedStyle(ul).backgroundImage, currentInView: current.left >= box.left - 1 && current.right <= box.right + 1, current: ul.querySelector('[aria-current="page"]')!.textContent };
+    });
+    expect(bar.current).toBe('Configuration');
+    expect(bar.currentInView).toBe(true);
+    if (width === 360) expect(bar.overflows).toBe(true);
+    // the edge shadows that say "more this way" (uncovered at the clipped edge as the tabs scroll)
+    expect(bar.background.match(/radial-gradient/g)?.length).toBe(2);
+  });
+
   it.each(PAGES)('%s fits without sideways scrolling', async (path) => {
     await page.goto(`${server.url}${path}`);
     await page.locator('main h1, main [role="alert"]').first().waitFor();
@@ -121,6 +153,13 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
     await staff.getByRole('button', { name: /Convert .* to Enterprise/ }).first().click();
     await staff.getByRole('dialog').waitFor();
     await expectFits(staff, 'the conversion confirmation');
+    await staff.keyboard.press('Escape');
+  });
+
+  it('the ghost mode confirmation fits', async () => {
+    await staff.getByRole('button', { name: 'Ghost Mode' }).click();
+    await staff.getByRole('dialog', { name: /as its admin\?/ }).waitFor();
+    await expectFits(staff, 'the ghost mode confirmation');
     await staff.keyboard.press('Escape');
   });
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, ROOT, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle } from './harness';
 import { json, startPeer, type Peer } from '../api/peers';
 
 // The One-Time Passcode app as an admin uses it, on the built server with the demo account
@@ -166,7 +166,7 @@ describe('One-Time Passcode in Chromium', () => {
     for (const [path, heading] of pages) {
       await narrow.goto(`${server.url}/one-time-passcode${path}`);
       await narrow.getByRole('heading', { name: heading, level: 1 }).waitFor();
-      await narrow.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+      await settle(narrow);
       const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path || '/'} is ${width} px wide`).toBeLessThanOrEqual(360);
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { freePort, launchBrowser, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle } from './harness';
 
 // The Passkeys app end to end on the built server: an admin sends an enrollment link from the
 // dashboard, the customer creates a passkey on the customer page with Chromium's virtual
@@ -16,7 +16,7 @@ const CUSTOMER = 'CUST-E2E-PK1';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 async function expectAccessible(page: Page) {
-  await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+  await settle(page);
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

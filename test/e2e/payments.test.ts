@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
-import { SETTLE_MS } from './harness';
+import { settle } from './harness';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer';
 import { addStripeConnect, type ConnectPeer } from '../support/stripe-connect-peer';
 
@@ -15,7 +15,7 @@ const ADMIN = 'owner@globex.test';
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 async function expectAccessible(page: Page) {
-  await page.waitForLoadState('networkidle', { timeout: SETTLE_MS }).catch(() => {});
+  await settle(page);
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

@@ -70,9 +70,20 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
     expect(new Set(headings).size).toBe(headings.length);
   });
 
+  it('ghost mode asks first, saying it is audited and seen by the account, and Cancel stays on the page', async () => {
+    await page.getByRole('button', { name: 'Ghost Mode' }).click();
+    const dialog = page.getByRole('dialog', { name: 'View Globex Care as its admin?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/audit log.*the account's admins can read it/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: /You're in ghost mode/ }).count()).toBe(0);
+  });
+
   it('ghost mode opens the account as its owner, and the banner ends it back on the account page', async () => {
     const accountUrl = page.url();
     await page.getByRole('button', { name: 'Ghost Mode' }).click();
+    await page.getByRole('dialog', { name: 'View Globex Care as its admin?' }).getByRole('button', { name: 'Enter ghost mode' }).click();
     await page.getByRole('button', { name: /You're in ghost mode/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     await page.getByRole('heading', { name: 'Payments' }).waitFor();

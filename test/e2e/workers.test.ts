@@ -70,14 +70,16 @@ describe('WORKERS=2 on PostgreSQL', () => {
     try {
       await until('the server to answer', () => fetch(`${env.PUBLIC_URL}/api/health`).then((r) => r.ok, () => false), 60_000);
       const workers = await until('two workers', () => (childrenOf(primary.pid!).length === 2 ? childrenOf(primary.pid!) : null));
-      // one banner, not one per worker
-      expect(output.match(/Switchboard console on/g)).toHaveLength(1);
 
       const link = (await cli(env, 'link', 'owner@acme.test')).stdout.trim().split('\n').pop()!;
       const token = new URL(link).searchParams.get('token')!;
       const bootstrap = () => fetch(`${env.PUBLIC_URL}/api/admins/bootstrap`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
       // on separate connections, so both workers take some of them
       expect(new Set(await Promise.all(Array.from({ length: 40 }, bootstrap)))).toEqual(new Set([200]));
+      // one banner, not one per worker: both have listened by now (each answered), and a worker
+      // prints its banner as it starts listening; the pipe may bring it a moment later
+      await until('the banner', () => output.includes('Switchboard console on'));
+      expect(output.match(/Switchboard console on/g)).toHaveLength(1);
 
       process.kill(workers[0]!, 'SIGKILL');
       const replaced = await until('a replacement worker', () => {

@@ -11,6 +11,13 @@ export const SIGNATURE = { id: 'sig1', kind: 'signature', page: 0, x: 0.1, y: 0.
 export const NAME = { id: 'name1', kind: 'fullName', page: 0, x: 0.1, y: 0.6, w: 0.4, h: 0.04, label: 'Full name', required: true } as const;
 export const AGREE = { id: 'ok1', kind: 'checkbox', page: 1, x: 0.1, y: 0.2, w: 0.04, h: 0.03, label: 'I read page 2', required: true } as const;
 
+/** Acme on the app's free trial with the development SMS outbox: its /api/v1 secret key. */
+export async function signaturesReady(t: TestContext): Promise<string> {
+  expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
+  expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
+  return ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+}
+
 export async function upload(t: TestContext, bytes: Uint8Array, as = ADMIN, name = 'Service agreement', fileName = 'agreement.pdf') {
   return t.app.request(`/api/document-signature/documents?name=${encodeURIComponent(name)}`, {
     method: 'POST',

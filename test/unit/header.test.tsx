@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { here, makeBootstrap, makeToken, renderSignedIn, TOKEN_KEY } from './helpers';
+import { here, liveStream, makeBootstrap, makeToken, renderSignedIn, TOKEN_KEY } from './helpers';
 
 const openSettingsMenu = async () => fireEvent.click(await screen.findByRole('button', { name: 'Settings menu' }));
 
@@ -73,16 +73,46 @@ describe('header', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("follows the current app's credit usage as the live stream announces it, and only that app's", async () => {
+    const live = liveStream();
+    let credits = 10;
+    const { calls } = renderSignedIn('/passkeys', makeBootstrap(), {
+      'GET /api/passkeys/billing/usage': () => ({ body: { status: 'ok', credits, freeTier: 100 } }),
+      'GET /api/live': live.route,
+    });
+    // the figure and its unit are apart in the markup (they stack in a narrow panel) but read as one
+    const chipText = () => screen.queryByTestId('credit-info')?.textContent;
+    await waitFor(() => expect(chipText()).toBe('10 / 100 credits'));
+    await waitFor(() => expect(live.requests()).toBe(1));
+    const reads = () => calls.filter((c) => c.path === '/api/passkeys/billing/usage').length;
+    const before = reads();
+    credits = 81;
+    // another app's credits and a task change are none of the header's business
+    live.send({ id: 7, kind: 'credits', app: 'one-time-passcode', ref: null }, '7');
+    live.send({ id: 8, kind: 'task', app: 'passkeys', ref: '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11' }, '8');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(reads()).toBe(before);
+    expect(chipText()).toBe('10 / 100 credits');
+    // its own app's: re-read once, shown at once (in red past 80 %), with no reload
+    live.send({ id: 9, kind: 'credits', app: 'passkeys', ref: null }, '9');
+    await waitFor(() => expect(chipText()).toMatch(/81 \/ 100 credits/));
+    expect(screen.getByTestId('credit-info').classList.contains('credit-warning')).toBe(true);
+    expect(reads()).toBe(before + 1);
+    expect(calls.filter((c) => c.path === '/api/admins/bootstrap').length).toBe(1);
+  });
+
   it('shows the credits of the current app in red at 80% of the free tier', async () => {
     renderSignedIn('/passkeys', makeBootstrap(), { 'GET /api/passkeys/billing/usage': { body: { status: 'near-limit', credits: 80, freeTier: 100 } } });
-    const credits = await screen.findByText(/80 \/ 100 credits/);
-    expect(credits.closest('.credit-info')?.classList.contains('credit-warning')).toBe(true);
+    // the figure and its unit are apart in the markup (they stack in a narrow panel) but read as one
+    const credits = await screen.findByText((_, el) => !!el?.classList.contains('credit-info') && /80 \/ 100 credits/.test(el.textContent ?? ''));
+    expect(credits.classList.contains('credit-warning')).toBe(true);
   });
 
   it('shows the credits of the current app without warning below 80% of the free tier', async () => {
     renderSignedIn('/passkeys', makeBootstrap(), { 'GET /api/passkeys/billing/usage': { body: { status: 'ok', credits: 79, freeTier: 100 } } });
-    const credits = await screen.findByText(/79 \/ 100 credits/);
-    expect(credits.closest('.credit-info')?.classList.contains('credit-warning')).toBe(false);
+    // the figure and its unit are apart in the markup (they stack in a narrow panel) but read as one
+    const credits = await screen.findByText((_, el) => !!el?.classList.contains('credit-info') && /79 \/ 100 credits/.test(el.textContent ?? ''));
+    expect(credits.classList.contains('credit-warning')).toBe(false);
   });
 
   it('shows Back to apps on settings pages only', async () => {

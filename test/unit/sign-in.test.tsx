@@ -58,6 +58,15 @@ describe('sign-up', () => {
     expect([google.disabled, microsoft.disabled]).toEqual([false, false]);
   });
 
+  it('links "terms of service" to the terms page, opened in a new tab', async () => {
+    renderConsole({ path: '/sign-up' });
+    const link = (await screen.findByRole('link', { name: /terms of service/ })) as HTMLAnchorElement;
+    expect(link.getAttribute('href')).toBe('/terms');
+    expect(link.target).toBe('_blank');
+    expect(link.rel).toContain('noopener');
+    expect(link.textContent).toContain('(opens in a new tab)');
+  });
+
   it('starts the Microsoft-type sign-up once the terms are accepted', async () => {
     const stub = stubAssign();
     restore = stub.restore;

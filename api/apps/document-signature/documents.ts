@@ -5,8 +5,13 @@ import type { Trx } from '../../db/index';
 import { audit, type Actor } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { fileLink, putFile, readFile } from '../../storage/files';
+import { runPdfTask } from './pdf-sandbox';
+import { PDF_PROBLEM_CODES, PdfRefused, pdfConcurrency, pdfLimits } from './pdf-limits';
+import type { InspectedPdf } from './pdf';
 import {
   SIG_APP,
+  SIG_REMOVED_CONTENT,
+  type SigRemovedContent,
   SIG_MAX_PAGE_IMAGE_BYTES,
   SIG_MAX_PDF_BYTES,
   type SigDocument,
@@ -44,35 +49,41 @@ function versionOf(deps: Deps, accountId: string, r: VersionRow): SigVersion {
     publishedAt: iso(r.published_at),
     publishedBy: r.published_by,
     fileUrl: fileLink(deps, accountId, r.file_id, { ttlSeconds: 900, filename: r.file_name, disposition: 'inline' }),
+    removedContent: r.removed_content as SigRemovedContent[],
   };
 }
 
-/** Refuses anything but a readable, unencrypted PDF of at most 20 MB, saying which. */
-export async function checkedPdf(bytes: Uint8Array) {
+/**
+ * Refuses anything but a readable, unencrypted PDF of at most 20 MB within the reading limits,
+ * saying which; answers its pages and the file to store, without its active content. The file is
+ * read in the PDF worker (pdf-sandbox.ts), never on the server's thread.
+ */
+export async function checkedPdf(deps: Deps, bytes: Uint8Array): Promise<InspectedPdf> {
   if (bytes.length === 0) throw new ApiError(400, 'PDF_EMPTY', 'The file is empty.');
   if (bytes.length > SIG_MAX_PDF_BYTES) throw new ApiError(413, 'PDF_TOO_LARGE', 'The PDF is larger than 20 MB.');
-  // pdf-lib loads on first use: the server starts without it
-  const { inspectPdf, PdfRefused } = await import('./pdf');
   try {
-    return await inspectPdf(bytes);
+    return await runPdfTask({ kind: 'inspect', bytes }, pdfLimits(deps.config), pdfConcurrency(deps.config));
   } catch (err) {
-    if (err instanceof PdfRefused) throw new ApiError(400, err.problem === 'not-pdf' ? 'NOT_A_PDF' : err.problem === 'encrypted' ? 'PDF_ENCRYPTED' : 'PDF_UNREADABLE', err.message);
+    if (err instanceof PdfRefused) throw new ApiError(400, PDF_PROBLEM_CODES[err.problem], err.message);
     throw err;
   }
 }
 
+const removedText = (removed: readonly SigRemovedContent[]) => (removed.length ? `; removed ${removed.map((r) => SIG_REMOVED_CONTENT[r]).join(', ')}` : '');
+
 export async function uploadDocument(deps: Deps, accountId: string, input: { name?: string | null; fileName: string; bytes: Uint8Array }, actor: Actor): Promise<SigDocument> {
-  const info = await checkedPdf(input.bytes);
+  const info = await checkedPdf(deps, input.bytes);
   const now = deps.now();
   const fileName = input.fileName.replace(/[^\w.\- ]/g, '_').slice(0, 200) || 'document.pdf';
   const name = input.name?.trim() || fileName.replace(/\.pdf$/i, '') || 'Untitled document';
   return deps.db.tenant(accountId, async (trx) => {
-    const file = await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'application/pdf', bytes: input.bytes });
+    // what is stored is the file as the worker wrote it again, without active content
+    const file = await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'application/pdf', bytes: info.cleaned });
     const by = actorName(actor);
     const doc = await trx.insertInto('sig_documents').values({ account_id: accountId, name, created_at: now, created_by: by, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    await sql`insert into sig_document_versions (account_id, document_id, version, state, name, file_id, file_name, page_count, page_sizes, created_at, created_by)
-      values (${accountId}, ${doc.id}, 1, 'draft', ${name}, ${file.id}, ${fileName}, ${info.pageCount}, ${JSON.stringify(info.pages)}::jsonb, ${now}, ${by})`.execute(trx);
-    await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Uploaded the document ${name} (${info.pageCount} pages)`, event: 'document.uploaded', at: now });
+    await sql`insert into sig_document_versions (account_id, document_id, version, state, name, file_id, file_name, page_count, page_sizes, removed_content, created_at, created_by)
+      values (${accountId}, ${doc.id}, 1, 'draft', ${name}, ${file.id}, ${fileName}, ${info.pageCount}, ${JSON.stringify(info.pages)}::jsonb, ${info.removed}::text[], ${now}, ${by})`.execute(trx);
+    await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Uploaded the document ${name} (${info.pageCount} pages${removedText(info.removed)})`, event: 'document.uploaded', at: now });
     return (await documentsOf(trx, accountId, doc.id))[0]!;
   });
 }
@@ -134,9 +145,9 @@ async function draftFor(trx: Trx, accountId: string, documentId: string, now: Da
   const latest = await versionRow(trx, accountId, documentId, 'published');
   if (!latest) throw notFound();
   return (
-    await sql<VersionRow>`insert into sig_document_versions (account_id, document_id, version, state, name, file_id, file_name, page_count, page_sizes, fields, created_at, created_by)
+    await sql<VersionRow>`insert into sig_document_versions (account_id, document_id, version, state, name, file_id, file_name, page_count, page_sizes, fields, removed_content, created_at, created_by)
       values (${accountId}, ${documentId}, ${latest.version + 1}, 'draft', ${latest.name}, ${latest.file_id}, ${latest.file_name}, ${latest.page_count},
-              ${JSON.stringify(latest.page_sizes)}::jsonb, ${JSON.stringify(latest.fields)}::jsonb, ${now}, ${by})
+              ${JSON.stringify(latest.page_sizes)}::jsonb, ${JSON.stringify(latest.fields)}::jsonb, ${latest.removed_content}::text[], ${now}, ${by})
       returning *`.execute(trx)
   ).rows[0]!;
 }

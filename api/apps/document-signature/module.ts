@@ -6,6 +6,7 @@ import {
   SIG_APP,
   SIG_COLUMNS,
   SIG_EVENT_TYPES,
+  SIG_OPEN_STATUSES,
   SIG_STATUSES,
   SIG_TEMPLATES,
   SigGeneralSettingsSchema,
@@ -31,7 +32,10 @@ function actionResult(r: SigRequest, message?: string): ActionResult {
     expired: 'The request expired: send a new one.',
     cancelled: 'This request was cancelled.',
   };
-  return { taskId: r.id, status: r.status, message: message ?? messages[r.status] ?? r.status, task: r };
+  const waiting = SIG_OPEN_STATUSES.includes(r.status);
+  // followed while the signer can act and while a signed document is being sealed (moments later
+  // it is completed); resend and cancel only while the signer can act
+  return { taskId: r.id, status: r.status, message: message ?? messages[r.status] ?? r.status, task: r, open: waiting || r.status === 'signed', ...(waiting ? {} : { followUps: [] }) };
 }
 
 export const sigModule: AppModule = {

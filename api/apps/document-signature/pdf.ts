@@ -1,62 +1,89 @@
 import crypto from 'node:crypto';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { SignPdf } from '@signpdf/signpdf';
-import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import type { SigField } from '../../contract/apps/document-signature';
+import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import type { SigField, SigRemovedContent } from '../../contract/apps/document-signature';
 import type { SigningCertificate } from './signing-certificate';
-import { cadesDetached, type Timestamper } from './pades/cades';
+import { PdfRefused, type PdfLimits } from './pdf-limits';
+import { stripActiveContent } from './pdf-clean';
 import { drawLine, isolate, isolateLtr, layOneLine, layParagraph, PdfFonts, type TextStyle } from './pdf-text';
 import { certificateLine, certificateText } from '../../customer-pages/certificate-text';
 import { translate } from '../../customer-pages/i18n/index';
 import { DEFAULT_LOCALE, type Locale } from '../../contract/locales';
 import { SIG_DEFAULT_SETTINGS } from '../../contract/apps/document-signature';
 
-// The PDF work of Document Signature, on the server only: reading an upload, stamping the
-// customer's values into the original, the certificate of completion, and the PAdES baseline
-// signature over the byte range (what PDF readers show as "signed, unchanged since").
+// The PDF work of Document Signature, in the PDF worker only (pdf-worker.ts; the server's thread
+// never parses a PDF): reading an upload within its limits and taking its active content out,
+// stamping the customer's values into the original, the certificate of completion, and the room
+// for the PAdES signature over the byte range (signed on the server's thread, seal.ts).
 
 export type PdfInfo = { pageCount: number; pages: { width: number; height: number }[] };
-export type PdfProblem = 'not-pdf' | 'encrypted' | 'unreadable' | 'empty';
-
-export const PDF_PROBLEM_MESSAGES: Record<PdfProblem, string> = {
-  'not-pdf': 'This file is not a PDF. Export the document as PDF and upload that.',
-  encrypted: 'This PDF is encrypted (password-protected). Save a copy without a password and upload that.',
-  unreadable: 'This PDF is damaged and cannot be read. Export it again and upload the new file.',
-  empty: 'This PDF has no pages.',
-};
-
-export class PdfRefused extends Error {
-  constructor(readonly problem: PdfProblem) {
-    super(PDF_PROBLEM_MESSAGES[problem]);
-  }
-}
 
 export const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
 
-/** Reads an upload: its pages and their sizes, or which of the refusals applies. */
-export async function inspectPdf(bytes: Uint8Array): Promise<PdfInfo> {
+/**
+ * Objects a file declares before any parsing: `n g obj` headers, plus what each object stream says
+ * it holds (/N). Linear in the bytes, so a file with too many is refused before pdf-lib builds
+ * them (150,000 objects took pdf-lib 4 to 13 s).
+ */
+export function declaredObjects(bytes: Uint8Array): number {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  let n = 0;
+  // every repetition bounded, so no input makes these patterns backtrack far
+  for (const _ of text.matchAll(/\d{1,10}\s{1,8}\d{1,5}\s{1,8}obj\b/g)) n++;
+  for (const m of text.matchAll(/\/Type\s{0,8}\/ObjStm\b[^>]{0,200}?\/N\s{1,8}(\d{1,10})|\/N\s{1,8}(\d{1,10})[^>]{0,200}?\/Type\s{0,8}\/ObjStm\b/g)) n += Number(m[1] ?? m[2]);
+  return n;
+}
+
+/** Loads a PDF within the limits, or says which refusal applies. */
+async function loadWithin(bytes: Uint8Array, limits: PdfLimits, strict: boolean): Promise<PDFDocument> {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  if (!head.includes('%PDF-')) throw new PdfRefused('not-pdf');
+  if (!head.includes('%PDF-')) throw new PdfRefused('not-pdf', limits);
   // an /Encrypt entry in a trailer is how a PDF says its content needs a key
-  const tail = Buffer.from(bytes).toString('latin1');
-  if (/\/Encrypt\s*(\d+\s+\d+\s+R|<<)/.test(tail)) throw new PdfRefused('encrypted');
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  if (/\/Encrypt\s{0,8}(\d{1,10}\s{1,8}\d{1,5}\s{1,8}R|<<)/.test(tail)) throw new PdfRefused('encrypted', limits);
+  if (declaredObjects(bytes) > limits.maxObjects) throw new PdfRefused('too-many-objects', limits);
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
+    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: strict });
   } catch (err) {
-    if (err instanceof Error && /encrypt/i.test(err.message)) throw new PdfRefused('encrypted');
-    throw new PdfRefused('unreadable');
+    if (err instanceof PdfRefused) throw err;
+    if (err instanceof Error && /encrypt/i.test(err.message)) throw new PdfRefused('encrypted', limits);
+    // nesting too deep for the parser, among others
+    throw new PdfRefused('unreadable', limits);
   }
-  if (doc.isEncrypted) throw new PdfRefused('encrypted');
+  if (doc.isEncrypted) throw new PdfRefused('encrypted', limits);
+  if (doc.context.enumerateIndirectObjects().length > limits.maxObjects) throw new PdfRefused('too-many-objects', limits);
+  return doc;
+}
+
+function pagesOf(doc: PDFDocument, limits: PdfLimits): PDFPage[] {
   let pages: PDFPage[];
   try {
+    // a page tree that loops on itself ends here (the stack runs out)
     pages = doc.getPages();
   } catch {
-    throw new PdfRefused('unreadable');
+    throw new PdfRefused('unreadable', limits);
   }
-  if (!pages.length) throw new PdfRefused('empty');
-  return { pageCount: pages.length, pages: pages.map((p) => ({ width: round(p.getWidth()), height: round(p.getHeight()) })) };
+  if (!pages.length) throw new PdfRefused('empty', limits);
+  if (pages.length > limits.maxPages) throw new PdfRefused('too-many-pages', limits);
+  return pages;
+}
+
+export type InspectedPdf = PdfInfo & { removed: SigRemovedContent[]; cleaned: Uint8Array };
+
+/**
+ * Reads an upload: its pages and their sizes, or which of the refusals applies; and the file to
+ * store, written again by us without active content (what was checked is exactly what is kept:
+ * a reader that trusts the xref where pdf-lib reads objects in order sees the same file).
+ */
+export async function inspectPdf(bytes: Uint8Array, limits: PdfLimits): Promise<InspectedPdf> {
+  const doc = await loadWithin(bytes, limits, true);
+  const pages = pagesOf(doc, limits);
+  const info = { pageCount: pages.length, pages: pages.map((p) => ({ width: round(p.getWidth()), height: round(p.getHeight()) })) };
+  const removed = stripActiveContent(doc.context);
+  const cleaned = await doc.save({ useObjectStreams: true, addDefaultPage: false, updateFieldAppearances: false });
+  return { ...info, removed, cleaned };
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -258,30 +285,21 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
   }
 }
 
-/** @signpdf hands us the bytes of the byte range; we answer with the CAdES signature. */
-class CadesSigner extends Signer {
-  constructor(
-    private readonly cert: SigningCertificate,
-    private readonly timestamper: Timestamper | undefined,
-  ) {
-    super();
-  }
-  override async sign(content: Buffer): Promise<Buffer> {
-    return cadesDetached(content, this.cert.signer, this.timestamper);
-  }
-}
-
 // room for the CMS: the chain, and a timestamp token with the TSA's own chain
 const SIGNATURE_BYTES = 24_576;
 
-export type SealResult = { sealed: Buffer; contentSha256: string };
+export type PreparedSeal = { withPlaceholder: Uint8Array; contentSha256: string };
 
 /**
- * Stamps the values into the original, appends the certificate of completion and signs the
- * whole. Always starts from the original bytes, so sealing again never stamps twice.
+ * Stamps the values into the original, appends the certificate of completion and makes room for
+ * the signature (signed after, on the server's thread). Always starts from the original bytes,
+ * so sealing again never stamps twice; takes active content out again (a document stored
+ * before uploads were cleaned is sealed clean too).
  */
-export async function sealPdf(original: Uint8Array, values: StampValue[], certificate: Certificate, cert: SigningCertificate, signingTime: Date, timestamper?: Timestamper): Promise<SealResult> {
-  const doc = await PDFDocument.load(original, { updateMetadata: false });
+export async function prepareSeal(original: Uint8Array, values: StampValue[], certificate: Certificate, sealedBy: string, signingTime: Date, limits: PdfLimits): Promise<PreparedSeal> {
+  const doc = await loadWithin(original, limits, false);
+  pagesOf(doc, { ...limits, maxPages: Number.MAX_SAFE_INTEGER });
+  stripActiveContent(doc.context);
   await stamp(doc, values);
   doc.setModificationDate(signingTime);
   const content = await doc.save({ useObjectStreams: false });
@@ -292,13 +310,11 @@ export async function sealPdf(original: Uint8Array, values: StampValue[], certif
     pdfDoc: sealed,
     reason: `Signed by ${winAnsi(certificate.signerName)}`,
     contactInfo: '',
-    name: winAnsi(cert.subject),
+    name: winAnsi(sealedBy),
     location: 'Switchboard',
     signingTime,
     signatureLength: SIGNATURE_BYTES,
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
   });
-  const withPlaceholder = Buffer.from(await sealed.save({ useObjectStreams: false }));
-  const signed = await new SignPdf().sign(withPlaceholder, new CadesSigner(cert, timestamper), signingTime);
-  return { sealed: signed, contentSha256 };
+  return { withPlaceholder: await sealed.save({ useObjectStreams: false }), contentSha256 };
 }

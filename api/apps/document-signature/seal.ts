@@ -1,9 +1,13 @@
 import type { Deps } from '../../deps';
 import { outboundPolicy } from '../../integrations/outbound';
-import { sealPdf, type Certificate, type SealStatement, type StampValue } from './pdf';
+import { SignPdf } from '@signpdf/signpdf';
+import { Signer } from '@signpdf/utils';
+import type { Certificate, SealStatement, StampValue } from './pdf';
 import type { SigningCertificate } from './signing-certificate';
 import { requestTimestamp, TsaUnavailable, type Timestamp } from './pades/timestamp';
-import { appendDss } from './pades/dss';
+import { cadesDetached, type Timestamper } from './pades/cades';
+import { runPdfTask } from './pdf-sandbox';
+import { pdfConcurrency, pdfLimits, SEAL_TIME_FACTOR } from './pdf-limits';
 import { fetchCrls } from './pades/revocation';
 import type { Cert } from './pades/asn1';
 import { providerTsa, tsaGraceMs } from './trusted-time';
@@ -16,6 +20,10 @@ import { providerTsa, tsaGraceMs } from './trusted-time';
 // error goes up, the request stays 'signed', the job tries again on its next run); past it the
 // seal is made B-B and its certificate page says the TSA did not answer. A seal is never held
 // back for long, and never claims a timestamp it does not carry.
+//
+// The PDF work (stamping, the certificate page, the DSS revision) runs in the PDF worker
+// (pdf-sandbox.ts) within the account's limits; the signature itself, which needs the key and
+// may call the TSA, is made here over the byte range the worker left room for.
 
 export type SealLevel = 'B-B' | 'B-T' | 'B-LT';
 
@@ -30,11 +38,34 @@ export type SealInput = {
   signedAt: Date;
 };
 
+/** @signpdf hands us the bytes of the byte range; we answer with the CAdES signature. */
+class CadesSigner extends Signer {
+  constructor(
+    private readonly cert: SigningCertificate,
+    private readonly timestamper: Timestamper | undefined,
+  ) {
+    super();
+  }
+  override async sign(content: Buffer): Promise<Buffer> {
+    return cadesDetached(content, this.cert.signer, this.timestamper);
+  }
+}
+
 export async function sealToPades(deps: Deps, input: SealInput, cert: SigningCertificate): Promise<SealOutcome> {
   const tsa = providerTsa(deps.config);
   const statement: SealStatement = { subject: cert.subject, owner: cert.owner, tsaUrl: null, noTimestampReason: null };
-  const build = (seal: SealStatement, timestamper?: (sig: Buffer) => Promise<Buffer>) =>
-    sealPdf(input.original, input.values, { ...input.certificate, seal }, cert, input.signingTime, timestamper);
+  const parse = pdfLimits(deps.config);
+  const limits = { ...parse, timeMs: parse.timeMs * SEAL_TIME_FACTOR };
+  const concurrency = pdfConcurrency(deps.config);
+  const build = async (seal: SealStatement, timestamper?: Timestamper) => {
+    const prepared = await runPdfTask(
+      { kind: 'prepare-seal', original: input.original, values: input.values, certificate: { ...input.certificate, seal }, sealedBy: cert.subject, signingTime: input.signingTime },
+      limits,
+      concurrency,
+    );
+    const sealed = await new SignPdf().sign(Buffer.from(prepared.withPlaceholder), new CadesSigner(cert, timestamper), input.signingTime);
+    return { sealed, contentSha256: prepared.contentSha256 };
+  };
 
   let timestamp: Timestamp | null = null;
   let timestampError: string | null = null;
@@ -58,7 +89,7 @@ export async function sealToPades(deps: Deps, input: SealInput, cert: SigningCer
   const ts = timestamp as Timestamp | null;
   const certs = unique([cert.signer.certificate, ...cert.signer.chain, ...(ts ? [ts.tsa, ...ts.chain] : [])]);
   const { crls, complete } = await fetchCrls(certs, { ...outboundPolicy(deps.config), timeoutMs: 10_000 });
-  const sealed = await appendDss(signed.sealed, { certs: certs.map((c) => c.der), crls, ocsps: [] });
+  const sealed = Buffer.from(await runPdfTask({ kind: 'append-dss', pdf: signed.sealed, data: { certs: certs.map((c) => c.der), crls, ocsps: [] } }, limits, concurrency));
   const level: SealLevel = ts ? (complete ? 'B-LT' : 'B-T') : 'B-B';
   return { sealed, contentSha256: signed.contentSha256, level, timestamp: ts, timestampError };
 }

@@ -20,6 +20,24 @@ export const SIG_MAX_PAGES = 200;
 /** page images the admin's browser renders at publish: one JPEG per page */
 export const SIG_MAX_PAGE_IMAGE_BYTES = 1024 * 1024;
 
+/**
+ * Active content an upload may carry, all of it taken out before the file is stored (the only
+ * actions kept are going to a place in the document and turning pages): what the admin is told.
+ */
+export const SIG_REMOVED_CONTENT = {
+  javascript: 'JavaScript',
+  'open-action': 'an action run when the document opens',
+  'event-actions': 'actions run on page or form-field events',
+  launch: 'actions that start programs',
+  links: 'links to web addresses',
+  'embedded-files': 'embedded files',
+  xfa: 'an XFA form',
+  media: 'media and 3D content',
+  'other-actions': 'other actions (form submission, links to other files)',
+} as const;
+export type SigRemovedContent = keyof typeof SIG_REMOVED_CONTENT;
+export const SIG_REMOVED_CONTENT_KINDS = Object.keys(SIG_REMOVED_CONTENT) as [SigRemovedContent, ...SigRemovedContent[]];
+
 const int = (name: string, min: number, max: number) =>
   v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(min, `${name} is at least ${min}`), v.maxValue(max, `${name} is at most ${max}`));
 const text = (name: string, min: number, max: number) =>
@@ -115,6 +133,8 @@ export const SigVersionSchema = v.object({
   publishedBy: v.nullable(v.string()),
   /** a short-lived link to the PDF (for the field editor) */
   fileUrl: v.string(),
+  /** active content taken out of the uploaded file before it was stored (SIG_REMOVED_CONTENT) */
+  removedContent: v.array(v.picklist(SIG_REMOVED_CONTENT_KINDS)),
 });
 export type SigVersion = v.InferOutput<typeof SigVersionSchema>;
 

@@ -35,9 +35,10 @@ import * as m1040 from './1040_customer_languages';
 import * as m1050 from './1050_sms_guard';
 import * as m1051 from './1051_api_rate_limits';
 import * as m1060 from './1060_pades';
+import * as m1070 from './1070_signature_removed_content';
 import * as m1090 from './1090_signer_language';
 
 import type { Migration } from './types';
 export type { Migration, MigrationContext } from './types';
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1090];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1070, m1090];

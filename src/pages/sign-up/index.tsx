@@ -18,7 +18,12 @@ export default function SignUpPage() {
       <label className="checkbox">
         <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
         <span>
-          I agree to the terms of service and the{' '}
+          I agree to the{' '}
+          {/* the provider's own terms when it has set TERMS_URL (the server redirects), else the default page */}
+          <a href="/terms" target="_blank" rel="noopener noreferrer">
+            terms of service<span className="sr-only"> (opens in a new tab)</span>
+          </a>{' '}
+          and the{' '}
           <button type="button" className="link-button" onClick={() => setReadingDpa(true)}>
             Data Processing Addendum
           </button>

@@ -108,6 +108,8 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
   const starters = actions.filter((a) => !a.needsTask);
   const followUps = actions.filter((a) => a.needsTask);
   const pending = result ? (result.open ?? result.status === 'pending') : false;
+  // the follow-ups that apply to the task now (a signed document being sealed offers none)
+  const offered = result?.followUps ? followUps.filter((a) => result.followUps!.includes(a.key)) : followUps;
 
   const update = (next: ActionResult) => {
     setResult(next);
@@ -119,7 +121,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
   const follow = () => {
     if (!taskId) return;
     api.get<ActionResult>(taskStatusPath(app, taskId)).then(
-      (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message || current.open !== next.open) ? (onChangeRef.current?.(next), next) : current)),
+      (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message || current.open !== next.open || String(current.followUps) !== String(next.followUps)) ? (onChangeRef.current?.(next), next) : current)),
       () => {},
     );
   };
@@ -136,7 +138,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
 
   return (
     <div className="action-runner">
-      {(result ? (pending ? followUps.filter((a) => !a.secondary) : []) : starters).map((action) => (
+      {(result ? (pending ? offered.filter((a) => !a.secondary) : []) : starters).map((action) => (
         <ActionForm key={action.key} action={action} onRun={run(action)} />
       ))}
       <div aria-live="polite" className="action-status">
@@ -154,7 +156,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
       </div>
       {/* the way out (cancel the link) comes after what is happening, never as the main button */}
       {pending &&
-        followUps
+        offered
           .filter((a) => a.secondary)
           .map((action) => <ActionForm key={action.key} action={action} onRun={run(action)} />)}
       {result && !pending && (

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as R
 import { Link, useLocation, useParams } from 'wouter';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { SIG_FIELD_KINDS, SIG_FIELD_LABELS, type SigField, type SigFieldKind, type SigVersion } from '../../../../api/contract/apps/document-signature';
+import { SIG_FIELD_KINDS, SIG_FIELD_LABELS, SIG_REMOVED_CONTENT, type SigField, type SigFieldKind, type SigVersion } from '../../../../api/contract/apps/document-signature';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
@@ -232,6 +232,12 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
           ? `Published ${version.publishedAt ? formatDateTime(version.publishedAt) : ''} by ${version.publishedBy ?? ''}. A published version never changes: requests record it.`
           : 'Place the fields the signer fills in. Drag a field to move it and its corner to resize it; with the keyboard, arrows move it (Shift: further) and Alt + arrows resize it.'}
       </p>
+      {version.removedContent.length > 0 && (
+        <p className="notice notice-warning">
+          Taken out of the uploaded file before it was stored: {version.removedContent.map((r) => SIG_REMOVED_CONTENT[r]).join(', ')}. Signers see the pages as they are; links
+          within the document still work.
+        </p>
+      )}
       <p className="sr-only" role="status" aria-live="polite">
         {status}
       </p>

@@ -1,11 +1,34 @@
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { SIG_COLUMNS, SIG_OPEN_STATUSES, SIG_STATUSES, type SigRequestFiles } from '../../../../api/contract/apps/document-signature';
+import { SIG_COLUMNS, SIG_OPEN_STATUSES, SIG_STATUSES, type SigRequest, type SigRequestFiles } from '../../../../api/contract/apps/document-signature';
 import type { ActionResult } from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
 import { toast } from '../../../ui/Toast';
+import { formatDateTime } from '../../../ui/format';
 import { ActivityList } from '../_frame/ActivityList';
+
+/**
+ * Where the request stands, in one sentence: an expiry only while the customer can still act
+ * (a signed or completed request does not "expire"), else when it ended and how.
+ */
+export function requestState(r: Pick<SigRequest, 'status' | 'expiresAt' | 'signedAt' | 'completedAt'>): string {
+  switch (r.status) {
+    case 'sent':
+    case 'opened':
+      return `The link expires ${formatDateTime(r.expiresAt)}.`;
+    case 'signed':
+      return `Signed ${formatDateTime(r.signedAt ?? r.expiresAt)}; the sealed PDF is being made.`;
+    case 'completed':
+      return `Signed ${formatDateTime(r.signedAt ?? r.completedAt ?? r.expiresAt)}; the sealed PDF is ready.`;
+    case 'declined':
+      return 'The customer declined to sign.';
+    case 'expired':
+      return `The link expired ${formatDateTime(r.expiresAt)} before it was signed.`;
+    case 'cancelled':
+      return 'The request was cancelled; the link no longer works.';
+  }
+}
 
 /** The signature panel's downloads and actions, under the request's facts. */
 function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: string; reload: () => void }) {
@@ -28,8 +51,8 @@ function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: s
   return (
     <div className="sig-files">
       <p>
-        {data.request.documentName}, version {data.request.version}, to {data.request.signerName}. Expires {new Date(data.request.expiresAt).toLocaleString()}.
-        {data.request.declineReason && <> Declined: “{data.request.declineReason}”.</>}
+        {data.request.documentName}, version {data.request.version}, to {data.request.signerName}. {requestState(data.request)}
+        {data.request.declineReason && <> Their reason: “{data.request.declineReason}”.</>}
       </p>
       <div className="sig-files-actions">
         {data.signedUrl && (

@@ -4,7 +4,7 @@ import { maskSecretKey, maskWebhookSecret, SIGNATURE_HEADER, type DeveloperKeys,
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { OpenInBrowser } from '../../../app/OpenInBrowser';
-import { bootstrapAtom } from '../../../state/session';
+import { bootstrapAtom, payloadAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
@@ -136,6 +136,8 @@ function VerifySamples() {
 
 export default function Developers() {
   const bootstrap = useAtomValue(bootstrapAtom);
+  // staff viewing the account (ghost mode) may not rotate its keys: only its own admins can
+  const ghost = !!useAtomValue(payloadAtom)?.ghost;
   const api = useApi();
   const query = useQuery('developer-keys', (a, signal) => a.get<DeveloperKeys>('/accounts/developer', { signal }));
   const [rotated, setRotated] = useState<DeveloperKeys | null>(null);
@@ -175,15 +177,15 @@ export default function Developers() {
               label="Secret key"
               shown={maskSecretKey(keys.data.secretKey)}
               value={keys.data.revealed ? keys.data.secretKey : null}
-              hint={keys.data.revealed ? 'For calls from your servers to the API.' : 'For calls from your servers to the API. Hidden in ghost mode: only the account\'s own admins can copy it.'}
-              onRotate={() => setRotating('secretKey')}
+              hint={keys.data.revealed ? 'For calls from your servers to the API.' : 'For calls from your servers to the API. Hidden in ghost mode: only the account\'s own admins can copy or rotate it.'}
+              onRotate={ghost ? undefined : () => setRotating('secretKey')}
             />
             <KeyRow
               label="Webhook secret"
               shown={maskWebhookSecret()}
               value={keys.data.revealed ? keys.data.webhookSecret : null}
               hint={keys.data.revealed ? 'Signs the webhook requests we send you.' : 'Signs the webhook requests we send you. Hidden in ghost mode.'}
-              onRotate={() => setRotating('webhookSecret')}
+              onRotate={ghost ? undefined : () => setRotating('webhookSecret')}
             />
           </dl>
         )}

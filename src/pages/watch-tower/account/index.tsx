@@ -46,6 +46,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
   const account = useQuery(`watch-tower:account:${id}`, (a, signal) => a.get<AccountDetail>(`watch-tower/accounts/${encodeURIComponent(id)}`, { signal }));
   const stats = useQuery(`watch-tower:account-stats:${id}`, (a, signal) => a.get<Statistics>('watch-tower/statistics/account', { query: { accountId: id }, signal }));
   const [converting, setConverting] = useState<AppRow | null>(null);
+  const [ghosting, setGhosting] = useState(false);
   const [statuses, setStatuses] = useState<Record<string, AppRow['status']>>({});
 
   const startGhost = async () => {
@@ -139,7 +140,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
             </p>
           ) : null}
         </div>
-        <Button variant="primary" onClick={startGhost} successLabel="Entering ghost mode…">
+        <Button variant="primary" onClick={() => setGhosting(true)}>
           Ghost Mode
         </Button>
       </div>
@@ -155,6 +156,20 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       <Card title="Admins">
         <Table caption={`Admins of ${detail.name}`} columns={adminColumns} rows={detail.admins} rowKey={(a) => a.id} empty="This account has no active admins" />
       </Card>
+      <ConfirmDialog
+        open={ghosting}
+        title={`View ${detail.name} as its admin?`}
+        description={
+          <>
+            Ghost mode signs you in as the account's owner for up to an hour. Everything you do there is recorded in the account's audit
+            log as done by the provider, and the account's admins can read it. Its secret keys stay hidden and cannot be rotated.
+          </>
+        }
+        confirmLabel="Enter ghost mode"
+        destructive={false}
+        onConfirm={startGhost}
+        onCancel={() => setGhosting(false)}
+      />
       <ConfirmDialog
         open={converting !== null}
         title={`Convert ${converting ? (getApp(converting.id)?.title ?? converting.id) : 'the app'} to Enterprise?`}
