@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { pdfText, pdfsig } from '../support/pades';
-import { ADMIN, freshPhone, lastLink, page, publishedDocument, v1 } from '../support/signature-flow';
+import { ADMIN, freshPhone, lastLink, page, publishedDocument, signatureTrial, v1 } from '../support/signature-flow';
 import { sealRequest } from '../../api/apps/document-signature/service';
 import { certificateLine } from '../../api/customer-pages/certificate-text';
 import { translate } from '../../api/customer-pages/i18n/index';
@@ -24,9 +24,7 @@ describe.each(DATABASE_KINDS)('Sealed PDFs in any script (%s)', (kind) => {
   let key: string;
   let doc: SigDocument;
   beforeAll(async () => {
-    expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
-    expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
-    key = ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+    key = await signatureTrial(t);
     doc = await publishedDocument(t);
   });
 

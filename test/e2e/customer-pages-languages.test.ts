@@ -9,7 +9,8 @@ import { PASSKEY_TEMPLATES } from '../../api/contract/apps/passkeys';
 import { EFORM_TEMPLATES } from '../../api/contract/apps/e-form';
 import type { TaskDetail } from '../../api/contract/platform';
 import { IDV_TEMPLATES } from '../../api/contract/apps/identity-verification';
-import { sampleDocumentPng, sampleSelfieJpeg } from '../../api/apps/identity-verification/sample-images';
+import { makeJpeg, sampleDocumentPng, sampleSelfieJpeg } from '../../api/apps/identity-verification/sample-images';
+import { makePdf } from '../support/pdfs';
 
 // Customer pages in the caller's language, in Chromium: the agent sends in a language (/api/v1
 // `locale`), the SMS is in it, the page is in it (right to left in Arabic), the caller completes,
@@ -105,6 +106,58 @@ describe('customer pages in the caller\'s language', () => {
     const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
     return { context, page: await context.newPage() };
   }
+
+  it('a second visit to the signature page downloads no page image again (same addresses, cached immutable for the link’s life)', async () => {
+    const owner = `Bearer ${session}`;
+    expect((await api('POST', '/document-signature/billing/free-trial', {}, owner)).status).toBe(201);
+    const uploaded = await fetch(`${server.url}/api/document-signature/documents?name=Lease`, {
+      method: 'POST',
+      headers: { authorization: owner, 'content-type': 'application/pdf', 'x-file-name': 'lease.pdf' },
+      body: Buffer.from(await makePdf(2)),
+    });
+    expect(uploaded.status).toBe(201);
+    const docId = ((await uploaded.json()) as { id: string }).id;
+    const signature = { id: 's1', kind: 'signature', page: 1, x: 0.1, y: 0.7, w: 0.4, h: 0.08, label: 'Signature', required: true };
+    expect((await api('PUT', `/document-signature/documents/${docId}/draft`, { name: 'Lease', fields: [signature] }, owner)).status).toBe(200);
+    const jpeg = (blocks: number) => `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), (x, y) => (x + y) % 3 ? 240 : 90).toString('base64')}`;
+    expect((await api('POST', `/document-signature/documents/${docId}/publish`, { pageImages: [jpeg(60), jpeg(60)], pageImagesSmall: [jpeg(30), jpeg(30)] }, owner)).status).toBe(201);
+    const to = freshPhone();
+    expect((await api('POST', '/v1/signatures', { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad' }, `Bearer ${apiKey}`)).status).toBe(201);
+    const link = linkIn(await lastSms(to));
+
+    const { context, page } = await phone();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // bytes that crossed the network for each page image (a cache hit transfers none)
+    let bytes = 0;
+    let fetched = 0;
+    const images = new Set<string>();
+    cdp.on('Network.responseReceived', (e) => {
+      if (/\/pages\/\d+-[ls]-[0-9a-f]{16}\.jpg$/.test(e.response.url)) images.add(e.requestId);
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      if (!images.has(e.requestId)) return;
+      bytes += e.encodedDataLength;
+      if (e.encodedDataLength > 0) fetched++;
+    });
+    const visit = async () => {
+      bytes = 0;
+      fetched = 0;
+      await page.goto(link);
+      await page.waitForFunction(() => [...document.images].some((i) => i.complete && i.naturalWidth > 0));
+      await page.waitForLoadState('load');
+      return { bytes, fetched, src: await page.evaluate(() => document.images[0]!.currentSrc) };
+    };
+    const first = await visit();
+    expect(first.fetched).toBeGreaterThan(0);
+    expect(first.bytes).toBeGreaterThan(1000);
+    // a phone at 1x and 320 px takes the small image
+    expect(first.src).toMatch(/\/pages\/1-s-[0-9a-f]{16}\.jpg$/);
+    const second = await visit();
+    expect(second.src).toBe(first.src);
+    expect(second).toMatchObject({ bytes: 0, fetched: 0 });
+    await context.close();
+  });
 
   describe.each(LANGUAGES)('in %s', (locale) => {
     const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate(locale, key, values);

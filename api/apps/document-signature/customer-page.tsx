@@ -4,9 +4,12 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer, type PageLink } from '../../customer-pages/frame';
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
-import { SIG_DEFAULT_SETTINGS, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
+import { SIG_DEFAULT_SETTINGS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
-import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, type SignerAnswers, type SignerProblem, type SignerView } from './service';
+import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, signerPageImage, type SignerAnswers, type SignerProblem, type SignerView } from './service';
+import { Hono } from 'hono';
+import { accountOfHost } from '../../customer-pages/frame';
+import { resolveLink, TOKEN_PATTERN } from '../../customer-pages/links';
 
 // The signer's page at /c/<token>: the pages (images rendered when the version was published,
 // or light outlines when there are none), the fields as an ordinary form below them, the consent
@@ -74,15 +77,28 @@ function pagesCss(view: SignerView): string {
   return rules.join('\n');
 }
 
-function Pages({ view, t }: { view: SignerView; t: Translate }) {
+/** A page image's address: the link's, the page, the width and the content's hash; it never changes while the link lives. */
+const pageImageUrl = (token: string, page: number, size: 'l' | 's', hash: string) => `/c/${token}/pages/${page + 1}-${size}-${hash}.jpg`;
+/** main is 32rem wide less 16 px each side; narrower screens show the page across less the same */
+const PAGE_SIZES = '(min-width: 32rem) 480px, calc(100vw - 32px)';
+
+function PageImage({ view, token, index, alt }: { view: SignerView; token: string; index: number; alt: string }) {
+  const image = view.pageImages[index]!;
+  const large = pageImageUrl(token, index, 'l', image.large);
+  const srcset = image.small ? `${pageImageUrl(token, index, 's', image.small)} ${SIG_SMALL_PAGE_WIDTH}w, ${large} ${SIG_PAGE_IMAGE_WIDTH}w` : undefined;
+  // the first page at once; the others when scrolled near (their box keeps its ratio meanwhile)
+  return <img src={large} srcset={srcset} sizes={srcset ? PAGE_SIZES : undefined} loading={index === 0 ? 'eager' : 'lazy'} decoding="async" alt={alt} />;
+}
+
+function Pages({ view, t, token }: { view: SignerView; t: Translate; token: string }) {
   const fields = ordered(view.version.fields);
   const n = view.version.page_count;
   return (
     <section aria-label={t('sig.document')}>
       {view.version.page_sizes.map((_, i) => (
         <figure class="sig-figure" key={i}>
-          <div class={`sig-page sig-p${i}${view.pageImageUrls[i] ? '' : ' sig-outline'}`}>
-            {view.pageImageUrls[i] ? <img src={view.pageImageUrls[i]} loading={i === 0 ? 'eager' : 'lazy'} decoding="async" alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
+          <div class={`sig-page sig-p${i}${view.pageImages[i] ? '' : ' sig-outline'}`}>
+            {view.pageImages[i] ? <PageImage view={view} token={token} index={i} alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
             {fields.map((f, k) => (f.page === i ? <div class={`sig-box sig-f-${f.id}`} aria-hidden="true"><span>{k + 1}</span></div> : null))}
           </div>
           <figcaption>{t('sig.pageOf', { page: i + 1, pages: n })}</figcaption>
@@ -169,7 +185,7 @@ function signPage(view: SignerView, branding: Branding, link: Link, form: Record
           </div>
         ) : null}
         <p>{t('sig.intro', { company: branding.name, signer: view.row.signer_name, date: until })}</p>
-        <Pages view={view} t={t} />
+        <Pages view={view} t={t} token={link.token} />
         <form method="post" data-sign-form>
           <input type="hidden" name="action" value="sign" />
           <h2>{t('sig.answers')}</h2>
@@ -249,3 +265,32 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
     throw err;
   }
 });
+
+/**
+ * The signer's page images: `/c/<token>/pages/<page>-<l|s>-<hash>.jpg`. The address names the
+ * content (its hash), so it never changes while the link lives and the phone keeps the image
+ * that long (private, immutable): a second visit downloads no page again. It answers only while
+ * the link is usable, on the link's own host.
+ */
+export function signatureCustomerRoutes(deps: Deps) {
+  const app = new Hono();
+  app.get('/c/:token/pages/:file', async (c) => {
+    const token = c.req.param('token');
+    const m = /^(\d{1,4})-([ls])-([0-9a-f]{16})\.jpg$/.exec(c.req.param('file'));
+    const link = m && TOKEN_PATTERN.test(token) ? await resolveLink(deps.db, token, deps.now()) : null;
+    const hostAccount = link ? await accountOfHost(deps, c.req.header('host')) : null;
+    if (!m || !link || link.state !== 'ok' || link.purpose !== SIGN_PURPOSE || !link.taskId || (hostAccount && hostAccount !== link.accountId)) {
+      return c.body(null, 404, { 'cache-control': 'no-store' });
+    }
+    const bytes = await signerPageImage(deps, link.accountId, link.taskId, Number(m[1]) - 1, m[2] === 's' ? 'small' : 'large', m[3]!);
+    if (!bytes) return c.body(null, 404, { 'cache-control': 'no-store' });
+    const seconds = Math.max(0, Math.floor((link.expiresAt.getTime() - deps.now().getTime()) / 1000));
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': 'image/jpeg',
+      'cache-control': `private, max-age=${seconds}, immutable`,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
+  });
+  return app;
+}

@@ -261,7 +261,14 @@ export async function resendRequest(deps: Deps, accountId: string, id: string, c
 
 // ---------------------------------------------------------------- the customer's side
 
-export type SignerView = { row: RequestRow; version: VersionRow; pageImageUrls: string[]; originalUrl: string };
+/**
+ * A page's images for the signer, by content (the first 16 hex digits of each file's SHA-256):
+ * the page names them in addresses that never change while the link lives, so a phone keeps
+ * them (api/apps/document-signature/customer-page.tsx, `/c/<token>/pages/...`).
+ */
+export type SignerPageImage = { large: string; small: string | null };
+export type SignerView = { row: RequestRow; version: VersionRow; pageImages: SignerPageImage[]; originalUrl: string };
+const HASH_CHARS = 16;
 export type Origin = { ip: string | null; userAgent: string | null };
 const customer = (row: RequestRow, origin: Origin): Caller => ({ kind: 'api', actor: { id: null, firstName: row.signer_name, lastName: '(signer)' }, label: `${row.signer_name} (signer)`, ip: origin.ip, userAgent: origin.userAgent });
 
@@ -275,12 +282,37 @@ export async function openForSigner(deps: Deps, accountId: string, id: string, o
     }
     const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx)).rows[0]!;
     const ttlSeconds = Math.max(60, Math.min(3600, Math.floor((new Date(row.expires_at).getTime() - now.getTime()) / 1000)));
+    const ids = [...version.page_image_ids, ...version.page_image_small_ids];
+    const hashes = new Map(
+      ids.length
+        ? (await sql<{ id: string; sha256: string }>`select id, sha256 from stored_files where account_id = ${accountId} and id = any(${ids}::uuid[])`.execute(trx)).rows.map((f) => [f.id, f.sha256.slice(0, HASH_CHARS)])
+        : [],
+    );
     return {
       row,
       version,
-      pageImageUrls: version.page_image_ids.map((fid) => fileLink(deps, accountId, fid, { ttlSeconds })),
+      pageImages: version.page_image_ids.map((fid, i) => {
+        const small = version.page_image_small_ids[i];
+        return { large: hashes.get(fid) ?? '', small: small ? (hashes.get(small) ?? null) : null };
+      }),
       originalUrl: fileLink(deps, accountId, row.original_file_id, { ttlSeconds, filename: `${row.document_name.replace(/[^\w.\- ]/g, '_')}.pdf`, disposition: 'attachment' }),
     };
+  });
+}
+
+/**
+ * One page image of a request's version, by its page (0-based), width and content hash; null
+ * when there is no such image or its content is not the one named.
+ */
+export async function signerPageImage(deps: Deps, accountId: string, id: string, page: number, size: 'large' | 'small', hash: string): Promise<Buffer | null> {
+  return deps.db.tenant(accountId, async (trx) => {
+    const version = (
+      await sql<VersionRow>`select v.* from sig_document_versions v join sig_requests r on r.version_id = v.id where r.account_id = ${accountId} and r.id = ${id}`.execute(trx)
+    ).rows[0];
+    const fileId = version ? (size === 'large' ? version.page_image_ids : version.page_image_small_ids)[page] : undefined;
+    if (!fileId) return null;
+    const file = await readFile(deps, trx, accountId, fileId);
+    return file && file.sha256.startsWith(hash) && hash.length === HASH_CHARS ? file.bytes : null;
   });
 }
 
