@@ -51,7 +51,8 @@ export default defineConfig({
           // The run's seeded data directories, which servers copy (test/e2e/harness.ts).
           globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // a file's beforeAll may wait for the run's seed, made while the first files start
+          hookTimeout: 300_000,
           // A browser file mostly waits (on the page, the server, the network): one file at a time
           // used under half a core of two. Three at once keep both cores busy without
           // oversubscribing them (docs/testing.md has the figures).

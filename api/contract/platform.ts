@@ -26,10 +26,16 @@ export type TaskColumn = v.InferOutput<typeof TaskColumnSchema>;
 export const ActionFieldSchema = v.object({
   name: v.string(),
   label: v.string(),
-  /** `locale`: the caller's language, a choice of LOCALES (empty: the account's default) */
-  kind: v.picklist(['phone', 'text', 'code', 'email', 'locale']),
+  /**
+   * `locale`: the caller's language, a choice of LOCALES (empty: the account's default);
+   * `choice`: one of what the account can send (a published document or form, an active
+   * product), picked from GET /api/{app}/actions/{key}/choices/{name}; the value is its id
+   */
+  kind: v.picklist(['phone', 'text', 'code', 'email', 'locale', 'choice']),
   required: v.boolean(),
   placeholder: v.optional(v.string()),
+  /** `choice`: what the picker says when the account has nothing of the kind to send yet */
+  empty: v.optional(v.string()),
 });
 export type ActionField = v.InferOutput<typeof ActionFieldSchema>;
 
@@ -45,6 +51,41 @@ export const AppActionSchema = v.object({
   secondary: v.optional(v.boolean()),
 });
 export type AppAction = v.InferOutput<typeof AppActionSchema>;
+
+/**
+ * One thing an agent can send, as the picker lists it. Titles may repeat (two forms called
+ * "Claim"): the version and when it was published, or the price, tell them apart.
+ */
+export const ActionChoiceSchema = v.object({
+  /** what the action's field takes: a document or form id, a product id */
+  id: v.string(),
+  title: v.string(),
+  /** the published version that would be sent (documents, forms) */
+  version: v.optional(v.number()),
+  /** when that version was published, or the product last changed (ISO 8601) */
+  editedAt: v.optional(v.string()),
+  /** a product's price, in minor units of `currency` */
+  price: v.optional(v.object({ amount: v.number(), currency: v.string() })),
+  /** a line under the title (a product's description) */
+  detail: v.optional(v.string()),
+});
+export type ActionChoice = v.InferOutput<typeof ActionChoiceSchema>;
+
+/** At most this many choices per answer: the picker says to type to narrow when there are more. */
+export const ACTION_CHOICES_LIMIT = 50;
+
+/** GET /api/{app}/actions/{key}/choices/{field}?q=: `q` matches the title (any part) or the exact id. */
+export const ActionChoicesQuerySchema = v.object({
+  q: v.optional(v.pipe(v.string('q must be text'), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
+});
+export type ActionChoicesQuery = v.InferOutput<typeof ActionChoicesQuerySchema>;
+
+export const ActionChoicesAnswerSchema = v.object({
+  choices: v.array(ActionChoiceSchema),
+  /** more matched than ACTION_CHOICES_LIMIT: the newest are listed */
+  more: v.boolean(),
+});
+export type ActionChoicesAnswer = v.InferOutput<typeof ActionChoicesAnswerSchema>;
 
 /** GET /api/{app}/actions */
 export const AppActionsAnswerSchema = v.object({ app: AppIdSchema, actions: v.array(AppActionSchema) });

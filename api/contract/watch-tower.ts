@@ -44,6 +44,7 @@ export const AccountSearchQuerySchema = v.object({
     String(ACCOUNT_SEARCH_LIMIT),
   ),
 });
+export type AccountSearchQuery = v.InferOutput<typeof AccountSearchQuerySchema>;
 
 export const AccountListSchema = v.object({
   accounts: v.array(WatchTowerAccountSchema),
@@ -74,6 +75,7 @@ export type AccountDetail = v.InferOutput<typeof AccountDetailSchema>;
 export const AppStatusParamSchema = v.object({ accountId: text(), app: v.picklist(APP_IDS) });
 /** Provider staff convert an app to Enterprise; no other status is set this way. */
 export const AppStatusBodySchema = v.strictObject({ status: v.literal('enterprise', 'Only enterprise can be set here') });
+export type AppStatusBody = v.InferOutput<typeof AppStatusBodySchema>;
 export const AppStatusAnswerSchema = v.object({ status: BillingStatusSchema });
 
 export const GhostModeBodySchema = v.strictObject({ accountId: v.pipe(text('Choose an account'), v.uuid('Not an account id')) });
@@ -96,7 +98,9 @@ const StatisticsRange = {
 };
 
 export const SummaryQuerySchema = v.object(StatisticsRange);
+export type SummaryQuery = v.InferOutput<typeof SummaryQuerySchema>;
 export const AccountStatisticsQuerySchema = v.object({ accountId: v.pipe(text('accountId is required'), v.uuid('Not an account id')), ...StatisticsRange });
+export type AccountStatisticsQuery = v.InferOutput<typeof AccountStatisticsQuerySchema>;
 
 export const StatisticsSchema = v.object({
   from: v.string(),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/index';
+import { audit, type Actor } from '../audit';
 import { DEFAULT_LOCALE, isLocale, LOCALE_ENGLISH_NAMES, type Locale } from '../contract/locales';
 import { builtInSmsText } from '../contract/sms-translations';
 
@@ -50,4 +51,14 @@ export const templateKeyFor = (key: string, locale: Locale) => (locale === DEFAU
  */
 export function templateText(app: string, def: { key: string; defaultBody: string }, stored: Record<string, string>, locale: Locale): string {
   return stored[templateKeyFor(def.key, locale)] || builtInSmsText(app, def.key, locale, def.defaultBody);
+}
+
+/** "Customers' default language" (Settings > Branding): null leaves it to each caller's browser. */
+export async function setAccountCustomerLocale(trx: Trx, accountId: string, actor: Actor, locale: Locale | null): Promise<void> {
+  await trx.updateTable('accounts').set({ customer_locale: locale }).where('id', '=', accountId).execute();
+  await audit(trx, accountId, actor, {
+    namespace: 'global',
+    description: locale ? `Set customers' default language to ${LOCALE_ENGLISH_NAMES[locale]}` : "Set customers' default language to each caller's browser language",
+    event: 'customer-language.updated',
+  });
 }

@@ -166,13 +166,13 @@ describe.each(DATABASE_KINDS)('developer keys in ghost mode (%s)', (kind) => {
     expect(JSON.parse(text)).toEqual({ widgetKey: real.widgetKey, secretKey: `sk_${'*'.repeat(43)}`, webhookSecret: '*'.repeat(32), revealed: false });
   });
 
-  it('a rotation made in ghost mode answers the new keys masked', async () => {
+  it('a rotation in ghost mode is refused with GHOST_MODE and the keys stay as they were', async () => {
+    const before = (await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as Keys;
     const res = await t.call('POST', '/accounts/developer/rotate', { token: await ghostToken(), body: { key: 'webhookSecret' } });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Keys & { revealed: boolean };
-    expect(body).toMatchObject({ webhookSecret: '*'.repeat(32), revealed: false });
-    const own = (await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as Keys & { revealed: boolean };
-    expect(own.revealed).toBe(true);
-    expect(own.webhookSecret).toMatch(/^whsec_/);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('GHOST_MODE');
+    const after = (await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as Keys;
+    expect(after.webhookSecret).toBe(before.webhookSecret);
+    expect(after.webhookSecret).toMatch(/^whsec_/);
   });
 });

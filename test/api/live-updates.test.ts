@@ -171,6 +171,40 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
     expect((await t.call('PUT', `/admins/${id}/role`, { as: 'owner@acme.test', body: { role: 'supervisor' } })).status).toBe(200);
   });
 
+  it("ending ghost mode ends the ghost session's stream; the staff member's own token opens one of the provider's account", async () => {
+    const started = await t.call('POST', '/watch-tower/ghost-mode', { as: 'staff@provider.test', body: { accountId: t.account('acme').id } });
+    expect(started.status).toBe(200);
+    const ghost = ((await started.json()) as { token: string }).token;
+    const stream = await openStream(t, ghost);
+    // while it lasts, the ghost sees the account's changes like its admin
+    const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
+    await stream.waitFor(isChange((c) => c.ref === taskId));
+    const ended = await t.call('DELETE', '/ghost-mode', { token: ghost });
+    expect(ended.status).toBe(200);
+    expect(JSON.parse((await stream.waitFor((m) => m.event === 'end')).data)).toEqual({ code: 'SESSION_REVOKED' });
+    await stream.closed;
+    const again = await t.call('GET', '/live', { token: ghost });
+    expect(again.status).toBe(401);
+    expect(await again.json()).toMatchObject({ code: 'SESSION_REVOKED' });
+    const own = await openStream(t, ((await ended.json()) as { token: string }).token);
+    await own.close();
+  });
+
+  it.runIf(kind === 'postgres')('idle streams hold no database connection: more streams than the pool has connections, and requests still answer', async () => {
+    // the test's pool has 5 connections (test/api/helpers.ts): a stream holding one would exhaust it
+    const token = await t.tokenFor('owner@acme.test');
+    const streams = await Promise.all(Array.from({ length: 12 }, () => openStream(t, token)));
+    const busy = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and state in ('active', 'idle in transaction') and pid <> pg_backend_pid()`.execute(t.db.kysely);
+    expect(busy.rows[0]!.n).toBe(0);
+    const started = Date.now();
+    const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // and every one of them still gets the change
+    await Promise.all(streams.map((s) => s.waitFor(isChange((c) => c.ref === taskId))));
+    await Promise.all(streams.map((s) => s.close()));
+  });
+
   it('a tab reconnecting with Last-Event-ID gets the changes it missed, in order, and nothing it had', async () => {
     const token = await t.tokenFor('owner@acme.test');
     const first = await openStream(t, token);

@@ -35,7 +35,7 @@ describe('billing in Chromium', () => {
     page = await (await browser.newContext()).newPage();
     await page.goto(server.links['owner@acme.test']!);
     await page.getByRole('heading', { name: 'Payments' }).waitFor();
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

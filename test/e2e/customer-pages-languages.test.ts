@@ -96,7 +96,7 @@ describe('customer pages in the caller\'s language', () => {
     formId = ((await created.json()) as { id: string }).id;
     expect((await api('POST', `/e-form/forms/${formId}/publish`, { confirm: true })).status).toBe(200);
     browser = await launchBrowser();
-  }, 180_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

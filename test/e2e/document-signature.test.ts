@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
+import { launchBrowser, pickChoice, startServer } from './harness';
 import { makePdf } from '../support/pdfs';
 import type { SigRequestFiles, SigVersion } from '../../api/contract/apps/document-signature';
 
@@ -100,7 +100,7 @@ describe('Document Signature in Chromium', () => {
   it('an agent sends it for signature from the dashboard', async () => {
     await page.goto(`${server.url}/document-signature`);
     const send = page.getByRole('form', { name: 'Send for signature' });
-    await send.getByLabel('Document ID').fill(documentId);
+    await pickChoice(send, 'Document', 'loan', 'Loan agreement');
     await send.getByLabel("Signer's full name").fill(SIGNER);
     await send.getByLabel('Phone number').fill(PHONE);
     await send.getByRole('button', { name: 'Send for signature' }).click();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
+import { launchBrowser, pickChoice, startServer } from './harness';
 import { settle } from './harness';
 
 // eForm as an admin and a customer use it, on the built server: build a form with a condition in
@@ -84,7 +84,7 @@ describe('eForm in Chromium', () => {
   it('the form is sent from the dashboard and the customer gets a link', async () => {
     await page.goto(`${server.url}/e-form`);
     const send = page.getByRole('form', { name: 'Send a form' });
-    await send.getByLabel('Form (title or id)').fill('Claim E2E');
+    await pickChoice(send, 'Form', 'claim e2e', 'Claim E2E');
     await send.getByLabel('Phone number').fill(PHONE);
     await send.getByLabel('Customer ID').fill('CUST-E2E-9');
     await send.getByLabel('Case ID').fill('CASE-9');

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request } from 'playwright-core';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
@@ -107,8 +107,8 @@ export async function startServer(options: { env?: Record<string, string>; linkF
 const SEED_NEUTRAL = /^(CNAME_TARGET|DNS_SERVERS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_[A-Z_]+|ZOOM_[A-Z_]+)$/;
 const seedsAlike = (env: Record<string, string> = {}) => Object.keys(env).every((k) => SEED_NEUTRAL.test(k));
 // The seed is dated when it is made; a copy older than this is made anew, so the demo data never
-// lags the clock by more than ten minutes.
-const SEED_MAX_AGE_MS = 600_000;
+// lags the clock by more than twenty minutes (a whole e2e run takes less: one seed per run).
+const SEED_MAX_AGE_MS = 1_200_000;
 
 function injected(key: 'e2eTemplateDir'): string | null {
   try {
@@ -118,12 +118,15 @@ function injected(key: 'e2eTemplateDir'): string | null {
   }
 }
 
-/** This run's current seeded data directory, or null outside a run with test/e2e/global-setup.ts. */
-async function seededDataDir(): Promise<string | null> {
-  const dir = injected('e2eTemplateDir');
+/**
+ * This run's current seeded data directory, made if there is none younger than SEED_MAX_AGE_MS
+ * (test/e2e/global-setup.ts starts the first before any file), or null outside a run with that
+ * setup. `dir` is where the run keeps them.
+ */
+export async function seededDataDir(dir = injected('e2eTemplateDir')): Promise<string | null> {
   if (!dir) return null;
   // The newest copy made less than SEED_MAX_AGE_MS ago (its name is when its seed began), so a
-  // run makes one every ten minutes at most, not one at every ten-minute mark of the clock.
+  // run makes one every SEED_MAX_AGE_MS at most, not one at every such mark of the clock.
   const fresh = () => {
     const made = fs.readdirSync(dir).flatMap((n) => (/^seeded-\d+$/.test(n) ? [Number(n.slice('seeded-'.length))] : []));
     const newest = Math.max(-Infinity, ...made);
@@ -131,31 +134,35 @@ async function seededDataDir(): Promise<string | null> {
   };
   const found = fresh();
   if (found) return found;
-  // one maker per stale period, should two files ask at once
-  const lock = path.join(dir, `making-${Math.floor(Date.now() / SEED_MAX_AGE_MS)}`);
+  // one maker at a time; the others wait for what it makes
+  const lock = path.join(dir, 'making.lock');
   let maker = false;
   try {
-    fs.writeFileSync(`${lock}.lock`, String(process.pid), { flag: 'wx' });
+    fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
     maker = true;
   } catch {
-    /* another file is making it (its hook may have timed out; the seed goes on) */
+    /* another file, or the run's setup, is making it */
   }
   if (maker) {
-    const began = Date.now();
-    const env = await serverEnv();
-    const seeded = await cli(env, 'seed');
-    if (seeded.code !== 0) {
-      fs.writeFileSync(`${lock}.failed`, seeded.stderr);
-      throw new Error(`seed failed: ${seeded.stderr}`);
+    try {
+      const began = Date.now();
+      const env = await serverEnv();
+      const seeded = await cli(env, 'seed');
+      if (seeded.code !== 0) {
+        fs.writeFileSync(path.join(dir, 'making.failed'), seeded.stderr);
+        throw new Error(`seed failed: ${seeded.stderr}`);
+      }
+      const box = path.join(dir, `seeded-${began}`);
+      fs.renameSync(env.DATA_DIR!, box); // appears whole
+      return box;
+    } finally {
+      fs.rmSync(lock, { force: true });
     }
-    const box = path.join(dir, `seeded-${began}`);
-    fs.renameSync(env.DATA_DIR!, box); // appears whole
-    return box;
   }
   for (const end = Date.now() + 600_000; ; await new Promise((r) => setTimeout(r, 100))) {
     const box = fresh();
     if (box) return box;
-    if (fs.existsSync(`${lock}.failed`) || Date.now() > end) return null;
+    if (fs.existsSync(path.join(dir, 'making.failed')) || Date.now() > end) return null;
   }
 }
 
@@ -209,9 +216,9 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
  * whole run through launchServer/connect was tried: a remote connection has no download.path()
  * and reports route handlers of closed contexts as unhandled errors, and a launch costs a second.)
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: apt-get install chromium`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extraArgs] });
   // Every context counts its requests from the first one, so settle() knows what is in flight
   // even when it is called after the page started loading.
   const newContext = browser.newContext.bind(browser);
@@ -266,4 +273,19 @@ export async function settle(page: Page, quietMs = 150): Promise<void> {
     else if (Date.now() - quietSince >= quietMs) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Chooses in a picker of "Send to a customer" from the keyboard, as an agent on a call does: types
+ * `search`, waits for the list, and Enter takes the first match, which must be titled `title`.
+ */
+export async function pickChoice(scope: Locator, label: string | RegExp, search: string, title: string): Promise<void> {
+  const box = scope.getByRole('combobox', { name: label });
+  await box.fill(search);
+  const first = scope.getByRole('listbox', { name: label }).getByRole('option').first();
+  await first.and(scope.locator('[aria-selected="true"]')).waitFor();
+  const name = (await first.getAttribute('aria-label')) ?? '';
+  if (!name.startsWith(`${title}, `) && name !== title) throw new Error(`the first ${String(label)} matching "${search}" is "${name}", not "${title}"`);
+  await box.press('Enter');
+  if ((await box.inputValue()) !== title) throw new Error(`the ${String(label)} picker holds "${await box.inputValue()}" after Enter, not "${title}"`);
 }

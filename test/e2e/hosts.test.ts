@@ -1,39 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
-import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
+import type { Browser, BrowserContext, Request } from 'playwright-core';
+import { launchBrowser, pickChoice, startServer } from './harness';
+import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomBridgeScript, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
+import { selfSignedCertificate, startTlsFront, type TlsFront } from '../support/tls-front';
 
 // The zoom and webex entries in Chromium, each with the real SDK talking to a fake host: Zoom's
 // native bridge (window.chrome.webview) injected into the page, and a Webex web client on a
-// routed https://teams.webex.com page framing the webex entry. The server is configured with
-// loopback stand-ins for Zoom's REST API and a Webex identity broker.
+// routed https://teams.webex.com page framing the webex entry, served over https by a loopback TLS
+// front. The server is configured with loopback stand-ins for Zoom's REST API and a Webex
+// identity broker. In both webviews the live-updates stream opens (fetch with the session in a
+// header) and what changes elsewhere shows without a reload.
 
 const ZOOM_APP_ID = 'e2e-zoom-app';
 const ZOOM_SECRET = 'e2e-zoom-app-client-secret';
 const WEBEX_APP_ID = 'e2e-webex-app';
 const APP_ORIGIN = 'https://switchboard-e2e.test';
-
-/** Zoom's WebView2 bridge as the SDK sees it; answers config, getAppContext and openUrl. */
-function zoomBridgeScript(context: string) {
-  return `(() => {
-    const listeners = [];
-    window.__zoomCalls = [];
-    window.chrome = window.chrome || {};
-    window.chrome.webview = {
-      addEventListener: (type, fn) => listeners.push(fn),
-      postMessage(json) {
-        const req = JSON.parse(json);
-        window.__zoomCalls.push(req);
-        const results = {
-          config: { clientVersion: '6.2.0', runningContext: 'inMainClient', unsupportedApis: [] },
-          getAppContext: { context: ${JSON.stringify(context)} },
-          openUrl: { message: 'success' },
-        };
-        setTimeout(() => listeners.forEach((fn) => fn({ data: { type: 'apiResponse', data: { jsCallId: req.jsCallId, result: results[req.apiName] ?? {} } } })), 5);
-      },
-    };
-  })();`;
-}
 
 /** A Webex web client page framing the webex entry and answering the SDK's requests. */
 function webexClientPage(token: string, src: string) {
@@ -53,13 +34,44 @@ describe('embedded hosts in Chromium', () => {
   let zoom: ZoomPeer;
   let broker: WebexPeer;
   let server: Awaited<ReturnType<typeof startServer>>;
+  /** https for the app's origin (passed on to the server) and for the framing client's pages */
+  let front: TlsFront;
+  let client: TlsFront;
+  let clientPage = '';
   let browser: Browser;
   let context: BrowserContext;
+  let ownerToken: string;
+
+  /** a call to the API as the account's owner (outside any webview: the change made elsewhere) */
+  const asOwner = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+  };
+  /** The live stream's requests a context made: the session went in a header, never in the address. */
+  const liveRequests = (ctx: BrowserContext) => {
+    const seen: Request[] = [];
+    ctx.on('request', (r) => new URL(r.url()).pathname.endsWith('/api/live') && seen.push(r));
+    return seen;
+  };
+  /** Checks each went with a bearer token in its header and nothing in its address; answers the tokens' payloads. */
+  const headerNotAddress = async (streams: Request[]) => {
+    expect(streams.length).toBeGreaterThanOrEqual(1);
+    const payloads: { role: string; email: string }[] = [];
+    for (const r of streams) {
+      expect(new URL(r.url()).search).toBe('');
+      const auth = (await r.allHeaders()).authorization ?? '';
+      expect(auth).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+      payloads.push(JSON.parse(Buffer.from(auth.split('.')[1]!, 'base64url').toString()));
+    }
+    return payloads;
+  };
 
   beforeAll(async () => {
     zoom = await startZoomPeer([
       { id: 'z-owner', email: 'owner@acme.test', first_name: 'Olivia', last_name: 'Owens' },
       { id: 'z-super', email: 'supervisor@acme.test', first_name: 'Sam', last_name: 'Silva' },
+      // no admin of any account, but of acme's company domain: an agent session
+      { id: 'z-agent', email: 'alex.agent@acme.test', first_name: 'Alex', last_name: 'Agent' },
     ]);
     broker = await startWebexPeer(WEBEX_APP_ID);
     server = await startServer({
@@ -68,11 +80,23 @@ describe('embedded hosts in Chromium', () => {
         WEBEX_APP_ID,
         WEBEX_ALLOWED_ISSUERS: broker.issuer,
       },
+      linkFor: ['owner@acme.test'],
     });
-    browser = await launchBrowser();
+    ownerToken = new URL(server.links['owner@acme.test']!).searchParams.get('token')!;
+    expect((await asOwner('POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
+    const credentials = selfSignedCertificate([new URL(APP_ORIGIN).hostname, 'teams.webex.com', 'evil.example']);
+    front = await startTlsFront(Number(new URL(server.url).port), credentials);
+    client = await startTlsFront((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(clientPage), credentials);
+    // The Webex client's origins and the app's https origin resolve to the loopback fronts (the
+    // browser's own resolver, so every origin is what a real one would be, and loopback pages may
+    // reach loopback servers).
+    const host = (name: string, to: TlsFront) => `MAP ${name} 127.0.0.1:${to.port}`;
+    browser = await launchBrowser([`--host-resolver-rules=${[host(new URL(APP_ORIGIN).hostname, front), host('teams.webex.com', client), host('evil.example', client)].join(',')}`]);
   });
   afterAll(async () => {
     await browser?.close();
+    await front?.close();
+    await client?.close();
     await server?.stop();
     await zoom?.close();
     await broker?.close();
@@ -132,29 +156,19 @@ describe('embedded hosts in Chromium', () => {
     });
   }
 
-  async function webexContext(parentOrigin: string) {
-    const ctx = await browser.newContext();
+  /** A context whose Webex client page (any of its origins) frames the app at `path`. */
+  async function webexContext(path = '/webex/') {
+    // Both origins are served over https by loopback fronts with their own (self-signed)
+    // certificate: the framing client's page, and the app through a TLS front before the test
+    // server, so answers, the never-ending live stream among them, arrive as they are sent.
+    const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
     const token = await broker.sign({ email: 'owner@acme.test', name: 'Olivia Owens', email_verified: true });
-    await ctx.route(`${parentOrigin}/**`, (route) => route.fulfill({ contentType: 'text/html', body: webexClientPage(token, `${APP_ORIGIN}/webex/`) }));
-    // The app is served over https to the framing client: route that origin to the test server.
-    await ctx.route(`${APP_ORIGIN}/**`, async (route) => {
-      const url = new URL(route.request().url());
-      // route.fetch waits for a whole body, which the live-updates stream never ends: the tab
-      // does without it here (it falls back to polling), and what is still in flight when the
-      // context closes is dropped rather than reported as an unhandled rejection.
-      if (url.pathname === '/api/live') return route.abort().catch(() => {});
-      try {
-        const response = await route.fetch({ url: `${server.url}${url.pathname}${url.search}` });
-        await route.fulfill({ response });
-      } catch {
-        await route.abort().catch(() => {});
-      }
-    });
+    clientPage = webexClientPage(token, `${APP_ORIGIN}${path}`);
     return ctx;
   }
 
   it('the webex entry, framed by the Webex web client, signs in through the Webex SDK and reaches the console', async () => {
-    context = await webexContext('https://teams.webex.com');
+    context = await webexContext();
     const page = await context.newPage();
     await page.goto('https://teams.webex.com/embedded');
     const frame = page.frameLocator('iframe');
@@ -166,7 +180,7 @@ describe('embedded hosts in Chromium', () => {
     const res = await fetch(`${server.url}/webex/`);
     expect(res.headers.get('x-frame-options')).toBeNull();
     expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'self' https:\/\/\*\.webex\.com/);
-    context = await webexContext('https://evil.example');
+    context = await webexContext();
     const page = await context.newPage();
     await page.goto('https://evil.example/embedded');
     const child = await page.waitForFunction(() => document.querySelector('iframe') !== null);
@@ -174,6 +188,62 @@ describe('embedded hosts in Chromium', () => {
     // Chromium refuses to render a frame its CSP forbids and shows its error page instead
     const frameUrl = () => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '';
     await expect.poll(frameUrl, { timeout: 10_000, interval: 50 }).toMatch(/^chrome-error:/);
+    await context.close();
+  });
+
+  it("in Zoom, a host user who is no admin gets the Agent Preview; its own live stream brings the customer's submit at once", async () => {
+    const created = await asOwner('POST', '/e-form/forms', { definition: { title: 'Zoom live claim', hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] } });
+    expect(created.status).toBe(201);
+    expect((await asOwner('POST', `/e-form/forms/${(created.body as { id: string }).id}/publish`, {})).status).toBe(200);
+    context = await browser.newContext();
+    const streams = liveRequests(context);
+    const page = await context.newPage();
+    await page.addInitScript(zoomBridgeScript(zoomContext('z-agent')));
+    await page.goto(`${server.url}/zoom/`);
+    await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
+    await page.getByRole('button', { name: 'eForm' }).click();
+    const send = page.getByRole('form', { name: 'Send a form' });
+    await pickChoice(send, 'Form', 'zoom live', 'Zoom live claim');
+    await send.getByLabel(/Phone number/).fill('+15550143001');
+    await send.getByRole('button', { name: 'Send a form' }).click();
+    await page.getByTestId('action-status').filter({ hasText: 'sent to' }).waitFor();
+    await expect.poll(() => streams.length).toBeGreaterThanOrEqual(1);
+    const reloads = () => page.evaluate(() => performance.getEntriesByType('navigation').length);
+    const navigations = await reloads();
+
+    // the customer opens the link and submits the form
+    const outbox = (await asOwner('GET', '/dev/sms-outbox')).body as { to: string; body: string }[];
+    const link = new URL(outbox.find((m) => m.to === '+15550143001')!.body.match(/https?:\/\/\S+/)![0]).pathname;
+    expect((await fetch(`${server.url}${link}`)).status).toBe(200);
+    const form = new FormData();
+    form.append('name', 'Zed Caller');
+    expect(await (await fetch(`${server.url}${link}`, { method: 'POST', body: form })).text()).toContain('Thank you');
+
+    await page.getByTestId('action-status').filter({ hasText: 'The customer submitted the form.' }).waitFor({ timeout: 5_000 });
+    expect(await reloads()).toBe(navigations);
+    // the stream is the agent's own session's, in a header
+    for (const p of await headerNotAddress(streams)) expect(p).toMatchObject({ role: 'agent', email: 'alex.agent@acme.test' });
+    await context.close();
+  });
+
+  it('in the Webex frame the console streams live: a passcode sent elsewhere shows on its dashboard without a reload', async () => {
+    context = await webexContext('/webex/one-time-passcode');
+    const streams = liveRequests(context);
+    const page = await context.newPage();
+    await page.goto('https://teams.webex.com/embedded');
+    const frame = page.frameLocator('iframe');
+    const sentTile = frame.getByTestId('kpi-sent').locator('.kpi-value');
+    await sentTile.waitFor({ timeout: 20_000 });
+    await frame.getByTestId('live-indicator').and(frame.locator('[data-state="live"]')).waitFor({ timeout: 10_000 });
+    const before = Number((await sentTile.innerText()).replace(/,/g, ''));
+
+    const sent = await asOwner('POST', '/one-time-passcode/actions/send', { input: { phoneNumber: '+15550143002' } });
+    expect(sent.status).toBe(201);
+    await expect.poll(async () => Number((await sentTile.innerText()).replace(/,/g, '')), { timeout: 5_000 }).toBe(before + 1);
+    // one document load of the frame: the figure came by the stream, not a reload
+    const frameLoads = await page.frames()[1]!.evaluate(() => performance.getEntriesByType('navigation').length);
+    expect(frameLoads).toBe(1);
+    for (const p of await headerNotAddress(streams)) expect(p).toMatchObject({ role: 'owner', email: 'owner@acme.test' });
     await context.close();
   });
 });

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cli, freePort, launchBrowser, serverEnv, settle, startProcess, type RunningServer } from './harness';
+import { cli, freePort, launchBrowser, pickChoice, serverEnv, settle, startProcess, type RunningServer } from './harness';
 import { makePdf } from '../support/pdfs';
 import { NAME, SIGNATURE } from '../support/signature-flow';
 
@@ -25,7 +25,7 @@ const PANEL_FALLBACK_POLL_MS = 5000;
 type Front = {
   url: string;
   /** every request the front passed on: path, Last-Event-ID, the server that answered (0: the front refused it), its status, and (for streams) what it carried */
-  log: { path: string; lastEventId: string | null; port: number; status: number; body: string }[];
+  log: { path: string; lastEventId: string | null; port: number; status: number; body: string; authorization?: string; acceptEncoding?: string; contentEncoding?: string }[];
   /** everything every stream carried, in the order it passed */
   streamed(): string;
   /** holds new streams until released (so a change certainly commits while the tab has none) */
@@ -62,7 +62,16 @@ async function startFront(ports: () => number[]): Promise<Front> {
     const attempt = (i: number) => {
       const port = targets[i]!;
       const up = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } }, (answer) => {
-        const entry = { path: req.url ?? '', lastEventId: (req.headers['last-event-id'] as string | undefined) ?? null, port, status: answer.statusCode ?? 0, body: '' };
+        const entry = {
+          path: req.url ?? '',
+          lastEventId: (req.headers['last-event-id'] as string | undefined) ?? null,
+          port,
+          status: answer.statusCode ?? 0,
+          body: '',
+          authorization: req.headers.authorization,
+          acceptEncoding: req.headers['accept-encoding'] as string | undefined,
+          contentEncoding: answer.headers['content-encoding'],
+        };
         log.push(entry);
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.on('data', (d: Buffer) => {
@@ -77,9 +86,14 @@ async function startFront(ports: () => number[]): Promise<Front> {
         answer.on('aborted', () => res.destroy());
         answer.on('error', () => res.destroy());
       });
-      // the browser went away (a reload): so does the request to the server
-      res.on('close', () => up.destroy());
-      up.on('error', () => (i + 1 < targets.length && !res.headersSent ? attempt(i + 1) : res.destroy()));
+      // the browser went away (a reload): so does the request to the server, and it is not tried
+      // on the next server (that would log a stream nobody asked for any more)
+      let gone = false;
+      res.on('close', () => {
+        gone = true;
+        up.destroy();
+      });
+      up.on('error', () => (!gone && i + 1 < targets.length && !res.headersSent ? attempt(i + 1) : res.destroy()));
       up.end(body);
     };
     attempt(0);
@@ -148,7 +162,7 @@ describe('live updates across two server processes (PostgreSQL)', () => {
   };
   const sendFormFromPanel = async (phone: string) => {
     const send = page.getByRole('form', { name: 'Send a form' });
-    await send.getByLabel(/Form/).fill('Live claim');
+    await pickChoice(send, 'Form', 'live claim', 'Live claim');
     await send.getByLabel(/Phone number/).fill(phone);
     await send.getByRole('button', { name: 'Send a form' }).click();
     await page.getByTestId('action-status').filter({ hasText: 'sent to' }).waitFor();
@@ -227,7 +241,7 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     const phone = '+15550142003';
     const navigations = requests.filter((p) => p === '/document-signature').length;
     const streamsBefore = front.streamed().length;
-    await send.getByLabel('Document ID').fill(documentId);
+    await pickChoice(send, 'Document', 'live agreement', 'Live agreement');
     await send.getByLabel("Signer's full name").fill(SIGNER);
     await send.getByLabel('Phone number').fill(phone);
     await send.getByRole('button', { name: 'Send for signature' }).click();
@@ -285,7 +299,15 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     expect(taskChanges).toBeGreaterThanOrEqual(3);
     expect(after.filter((p) => p.endsWith(`/tasks/${taskId}/status`)).length).toBeLessThanOrEqual(taskChanges);
     // the streams came from B (the front's first choice), the customer's page from A
-    expect(front.log.filter((l) => l.path === '/api/live').every((l) => l.port === Number(new URL(b.url).port))).toBe(true);
+    const streams = front.log.filter((l) => l.path === '/api/live');
+    expect(streams.every((l) => l.port === Number(new URL(b.url).port))).toBe(true);
+    // each with the session in a header (its address is just /api/live), and never compressed
+    // though the browser accepts brotli (compression would hold events back)
+    for (const l of streams) {
+      expect(l.authorization).toBe(`Bearer ${token}`);
+      expect(l.acceptEncoding).toMatch(/\bbr\b/);
+      expect(l.contentEncoding).toBeUndefined();
+    }
   });
 
   it('a stream the front will not carry: the tab says so, polls slowly meanwhile, and streams again once it can', async () => {

@@ -46,7 +46,7 @@ describe('Passkeys in Chromium', () => {
     ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
       options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
     }));
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();

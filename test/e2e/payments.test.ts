@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
+import { launchBrowser, pickChoice, startServer } from './harness';
 import { settle } from './harness';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer';
-import { addStripeConnect, type ConnectPeer } from '../support/stripe-connect-peer';
+import { addStripeConnect, connectServerEnv, type ConnectPeer } from '../support/stripe-connect-peer';
 
 // The Payments app as an admin of Globex uses it, on the built server against the loopback
 // Stripe: connect the Stripe account through Stripe's (loopback) authorize page, add a product,
@@ -43,13 +43,7 @@ describe('Payments in Chromium', () => {
     });
     server = await startServer({
       linkFor: [ADMIN],
-      env: {
-        STRIPE_CONNECT_CLIENT_ID: 'ca_e2e_platform',
-        STRIPE_CONNECT_SECRET_KEY: 'sk_test_e2e_platform',
-        STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect_e2e',
-        STRIPE_API_BASE: peer.url,
-        STRIPE_CONNECT_AUTHORIZE_URL: `${peer.url}/oauth/authorize`,
-      },
+      env: connectServerEnv(peer, 'ca_e2e_platform', 'whsec_connect_e2e', 'sk_test_e2e_platform'),
     });
     webhookUrl = `${server.url}/api/payments/stripe/webhook`;
     browser = await launchBrowser();
@@ -108,7 +102,7 @@ describe('Payments in Chromium', () => {
     const form = page.getByRole('form', { name: 'Request a payment' });
     await form.getByLabel('Phone number').fill(PHONE);
     await form.getByLabel('Customer ID').fill(CUSTOMER);
-    await form.getByLabel(/Product ID/).fill(productId);
+    await pickChoice(form, 'Product', 'boiler', 'Boiler service');
     await form.getByRole('button', { name: 'Request a payment' }).click();
     await page.getByTestId('action-status').getByText('Requested').waitFor();
     const outbox = await page.context().newPage();

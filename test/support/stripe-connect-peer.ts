@@ -45,6 +45,17 @@ export type ConnectPeer = {
 
 type Obj = StripeObject & Record<string, unknown>;
 
+/** The server settings of a platform whose Connect calls (OAuth and API) go to this peer. */
+export function connectServerEnv(peer: StripePeer, clientId: string, webhookSecret: string, secretKey = `sk_test_${clientId}`): Record<string, string> {
+  return {
+    STRIPE_CONNECT_CLIENT_ID: clientId,
+    STRIPE_CONNECT_SECRET_KEY: secretKey,
+    STRIPE_CONNECT_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_BASE: peer.url,
+    STRIPE_CONNECT_AUTHORIZE_URL: `${peer.url}/oauth/authorize`,
+  };
+}
+
 export function addStripeConnect(peer: StripePeer, options: ConnectOptions): ConnectPeer {
   const now = () => Math.floor(Date.now() / 1000);
   const accounts: ConnectPeer['accounts'] = new Map();

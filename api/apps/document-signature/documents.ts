@@ -5,6 +5,8 @@ import type { Trx } from '../../db/index';
 import { audit, type Actor } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { fileLink, putFile, readFile } from '../../storage/files';
+import { ACTION_CHOICES_LIMIT, type ActionChoicesAnswer } from '../../contract/platform';
+import { choicesAnswer, matchesChoice } from '../platform/choices';
 import { runPdfTask } from './pdf-sandbox';
 import { PDF_PROBLEM_CODES, PdfRefused, pdfConcurrency, pdfLimits } from './pdf-limits';
 import type { InspectedPdf } from './pdf';
@@ -109,6 +111,20 @@ async function documentsOf(trx: Trx, accountId: string, onlyId?: string): Promis
 
 export async function listDocuments(deps: Deps, accountId: string): Promise<SigDocument[]> {
   return deps.db.tenant(accountId, (trx) => documentsOf(trx, accountId));
+}
+
+/** The documents an agent can send (a published version), newest publication first, for the picker. */
+export async function sendableDocuments(deps: Pick<Deps, 'db'>, accountId: string, q: string): Promise<ActionChoicesAnswer> {
+  const rows = await deps.db.tenant(accountId, (trx) =>
+    sql<{ id: string; name: string; version: number; published_at: Date }>`
+      select d.id, v.name, v.version, v.published_at
+      from sig_documents d
+      join lateral (select version, name, published_at from sig_document_versions v
+        where v.account_id = d.account_id and v.document_id = d.id and v.state = 'published' order by version desc limit 1) v on true
+      where d.account_id = ${accountId} and ${matchesChoice(sql.ref('v.name'), sql.ref('d.id'), q)}
+      order by v.published_at desc, v.name, d.id limit ${ACTION_CHOICES_LIMIT + 1}`.execute(trx),
+  );
+  return choicesAnswer(rows.rows.map((r) => ({ id: r.id, title: r.name, version: r.version, editedAt: iso(r.published_at)! })));
 }
 
 export async function versionRow(trx: Trx, accountId: string, documentId: string, version: number | 'draft' | 'published'): Promise<VersionRow | undefined> {

@@ -18,6 +18,7 @@ import { registerApp } from '../platform/registry';
 import { parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { SIG_V1 } from './v1';
 import { cancelRequest, getRequest, resendRequest, sendForSignature, sigSettings } from './service';
+import { sendableDocuments } from './documents';
 import './customer-page';
 
 type ListRow = TaskTableRow & { document_name: string; signer_name: string; version: number };
@@ -60,6 +61,8 @@ export const sigModule: AppModule = {
     }
     throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
   },
+
+  choices: { 'send.documentId': sendableDocuments },
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getRequest(deps, accountId, taskId));

@@ -15,7 +15,7 @@ import {
 import type { AppModule, KeyedTaskRow } from '../platform/registry';
 import { registerApp } from '../platform/registry';
 import { parseActionInput } from '../platform/task-table';
-import { eformSettings, getRequest, sendForm } from './service';
+import { eformSettings, getRequest, sendForm, sendableForms } from './service';
 import { countSubmissions, listSubmissions, submissionById, type KeyedSubmission } from './submissions';
 import { EFORM_V1 } from './v1';
 import './customer-page';
@@ -61,6 +61,8 @@ export const eformModule: AppModule = {
     const input = parseActionInput(FormRequestBodySchema, { ...rest, prefill: caseId?.trim() ? { caseId: caseId.trim() } : undefined, agent: caller.kind === 'api' ? rest.agent : caller.label });
     return resultOf(await sendForm(deps, accountId, form, input, caller));
   },
+
+  choices: { 'send.form': sendableForms },
 
   async taskStatus(deps, accountId, taskId) {
     return resultOf(await getRequest(deps, accountId, taskId));

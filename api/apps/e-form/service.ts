@@ -15,7 +15,8 @@ import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import type { Caller } from '../platform/caller';
-import { maskPhone } from '../../contract/platform';
+import { ACTION_CHOICES_LIMIT, maskPhone, type ActionChoicesAnswer } from '../../contract/platform';
+import { choicesAnswer, matchesChoice } from '../platform/choices';
 import {
   EFORM_APP,
   EFORM_DEFAULT_SETTINGS,
@@ -96,6 +97,18 @@ export async function listForms(deps: EformDeps, accountId: string): Promise<For
     const rows = await sql<FormRow>`select ${FORM_COLUMNS} from eform_forms f where f.account_id = ${accountId} order by f.updated_at desc, f.id limit 500`.execute(trx);
     return rows.rows.map(summaryOf);
   });
+}
+
+/** The forms an agent can send (published, not closed), newest publication first, for the picker. */
+export async function sendableForms(deps: Pick<EformDeps, 'db'>, accountId: string, q: string): Promise<ActionChoicesAnswer> {
+  const rows = await deps.db.tenant(accountId, (trx) =>
+    sql<{ id: string; title: string; version: number; published_at: Date }>`
+      select f.id, v.definition->>'title' as title, v.version, v.published_at
+      from eform_forms f join eform_versions v on v.account_id = f.account_id and v.form_id = f.id and v.version = f.latest_version
+      where f.account_id = ${accountId} and f.status = 'published' and ${matchesChoice(sql`v.definition->>'title'`, sql.ref('f.id'), q)}
+      order by v.published_at desc, title, f.id limit ${ACTION_CHOICES_LIMIT + 1}`.execute(trx),
+  );
+  return choicesAnswer(rows.rows.map((r) => ({ id: r.id, title: r.title, version: r.version, editedAt: new Date(r.published_at).toISOString() })));
 }
 
 /** Warnings for a published version whose patterns the engine cannot run (saved before patterns were checked). */

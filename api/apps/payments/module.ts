@@ -18,6 +18,7 @@ import type { AppModule } from '../platform/registry';
 import { registerApp } from '../platform/registry';
 import { parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { getPayment, paymentsSettings, requestPayment } from './service';
+import { sendableProducts } from './products';
 import { PAYMENTS_V1 } from './v1';
 import './page';
 
@@ -84,12 +85,14 @@ export const paymentsModule: AppModule = {
       const typed = text('amount');
       const minor = typed ? parseMajor(typed, currency) : null;
       if (typed && minor === null) throw new ApiError(400, 'VALIDATION_FAILED', `input.amount: Type an amount in ${currency.toUpperCase()} such as 12.50`, { 'input.amount': `Type an amount in ${currency.toUpperCase()} such as 12.50` });
-      if (minor === null) throw new ApiError(400, 'VALIDATION_FAILED', 'input.productId: Give a product ID, or an amount and what it is for', { 'input.productId': 'Give a product ID, or an amount and what it is for' });
+      if (minor === null) throw new ApiError(400, 'VALIDATION_FAILED', 'input.productId: Choose a product, or type an amount and what it is for', { 'input.productId': 'Choose a product, or type an amount and what it is for' });
       Object.assign(input2, { amount: minor, currency, description: text('description') ?? '' });
     }
     const parsed = parseActionInput(PaymentRequestBodySchema, input2);
     return actionResult(await requestPayment(deps, accountId, parsed, caller));
   },
+
+  choices: { 'request.productId': sendableProducts },
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getPayment(deps, accountId, taskId));

@@ -4,6 +4,8 @@ import type { Session } from '../../auth/context';
 import { audit, actorOf } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { formatMinor } from '../../contract/money';
+import type { ActionChoicesAnswer } from '../../contract/platform';
+import { choicesAnswer } from '../platform/choices';
 import { PAYMENTS_APP, type Product, type ProductBody, type ProductUpdateBody } from '../../contract/apps/payments';
 import { connectFailure, requireConnect } from './stripe';
 import { requireConnection } from './connect';
@@ -53,6 +55,17 @@ export async function listProducts(deps: D, accountId: string, q?: string): Prom
     .map(productOf)
     .filter((p) => !needle || p.name.toLowerCase().includes(needle) || (p.description ?? '').toLowerCase().includes(needle) || p.id.toLowerCase() === needle)
     .sort((a, b) => Number(b.active) - Number(a.active) || a.name.localeCompare(b.name));
+}
+
+/**
+ * The products an agent can request a payment for (active, with a price), for the picker: read
+ * from the connected account like the catalog, so what the business changes in Stripe shows.
+ */
+export async function sendableProducts(deps: D, accountId: string, q: string): Promise<ActionChoicesAnswer> {
+  const products = (await listProducts(deps, accountId, q)).filter((p) => p.active && p.priceId && p.unitAmount !== null && p.currency);
+  return choicesAnswer(
+    products.map((p) => ({ id: p.id, title: p.name, editedAt: p.updatedAt, price: { amount: p.unitAmount!, currency: p.currency! }, ...(p.description ? { detail: p.description } : {}) })),
+  );
 }
 
 export async function createProduct(deps: D, session: Session, body: ProductBody): Promise<Product> {

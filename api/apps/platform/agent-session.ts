@@ -3,11 +3,13 @@ import type { AppEnv } from '../../auth/context';
 import { ApiError } from '../../http/errors';
 
 // Agent sessions (role 'agent' in the token) may call only what the Agent Preview needs: the
-// list of usable apps, each app's actions, running them, and following a task's status.
+// list of usable apps, each app's actions and what their pickers offer, running them, and following a task's status.
 
 const AGENT_ROUTES: readonly RegExp[] = [
   /^\/api\/agent\/apps$/,
   /^\/api\/[a-z-]+\/actions(\/[a-z-]+)?$/,
+  // what a picker of an action offers (published documents and forms, active products)
+  /^\/api\/[a-z-]+\/actions\/[a-z-]+\/choices\/[A-Za-z]+$/,
   /^\/api\/[a-z-]+\/tasks\/[0-9a-f-]{36}\/status$/,
   // the live stream: an agent's carries only its own tasks (api/live/hub.ts)
   /^\/api\/live$/,

@@ -8,6 +8,7 @@ import { audit, actorOf } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { validate, validationError } from '../../http/validate';
 import {
+  ActionChoicesQuerySchema,
   DashboardQuerySchema,
   RunActionBodySchema,
   SmsContentBodySchema,
@@ -367,6 +368,14 @@ export const appActionRoutes = new Hono<AppEnv>()
   .get('/:app/actions', (c) => {
     const module = moduleOf(c);
     return c.json({ app: module.id, actions: [...module.actions] });
+  })
+  /** What a `choice` field of an action offers (the picker's list), for the console and agents alike. */
+  .get('/:app/actions/:key/choices/:field', validate('query', ActionChoicesQuerySchema), async (c) => {
+    const module = moduleOf(c);
+    const { key, field } = c.req.param();
+    const list = module.actions.find((a) => a.key === key)?.fields.some((f) => f.name === field && f.kind === 'choice') ? module.choices?.[`${key}.${field}`] : undefined;
+    if (!list) throw new ApiError(404, 'NOT_FOUND', 'This action has no such list.');
+    return c.json(await list(c.var.deps, c.var.session.accountId, c.req.valid('query').q ?? ''));
   })
   .post('/:app/actions/:key', validate('json', RunActionBodySchema), async (c) => {
     const module = moduleOf(c);

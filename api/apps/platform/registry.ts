@@ -4,7 +4,7 @@ import type { AppEnv } from '../../auth/context';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import type { AppId } from '../../contract/apps';
-import type { ActionResult, AppAction, DailySeries, KpiTile, RunActionBody, TaskColumn, TaskRow } from '../../contract/platform';
+import type { ActionChoicesAnswer, ActionResult, AppAction, DailySeries, KpiTile, RunActionBody, TaskColumn, TaskRow } from '../../contract/platform';
 import type { Caller } from './caller';
 import type { TemplateDef } from './sms';
 import type { V1Operation } from './v1-spec';
@@ -28,6 +28,11 @@ export type AppModule = {
   statuses: readonly string[];
   eventTypes: readonly string[];
   runAction(deps: Deps, accountId: string, key: string, body: RunActionBody, caller: Caller): Promise<ActionResult>;
+  /**
+   * what an action's `choice` field offers, keyed `<action key>.<field name>`: the account's
+   * sendable documents, forms or products matching `q` (title, or the exact id), newest first
+   */
+  choices?: Readonly<Record<string, (deps: Deps, accountId: string, q: string) => Promise<ActionChoicesAnswer>>>;
   taskStatus(deps: Deps, accountId: string, taskId: string): Promise<ActionResult>;
   listTasks(trx: Trx, accountId: string, filter: TaskFilter, after: TaskKey | null, limit: number): Promise<KeyedTaskRow[]>;
   /**

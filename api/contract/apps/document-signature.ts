@@ -248,7 +248,7 @@ export const SIG_ACTIONS: AppAction[] = [
     description: 'Text the customer a link to read and sign a published document.',
     needsTask: false,
     fields: [
-      { name: 'documentId', label: 'Document ID', kind: 'text', required: true },
+      { name: 'documentId', label: 'Document', kind: 'choice', required: true, placeholder: 'Search published documents', empty: 'No document is published yet: an admin publishes one under Documents.' },
       { name: 'signerName', label: "Signer's full name", kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
       { name: 'locale', label: "Caller's language", kind: 'locale', required: false },

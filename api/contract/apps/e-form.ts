@@ -235,7 +235,7 @@ export const EFORM_ACTIONS: AppAction[] = [
     description: 'Text the customer a link to one of your published forms.',
     needsTask: false,
     fields: [
-      { name: 'form', label: 'Form (title or id)', kind: 'text', required: true },
+      { name: 'form', label: 'Form', kind: 'choice', required: true, placeholder: 'Search published forms', empty: 'No form is published yet: an admin publishes one under Forms.' },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
       { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },

@@ -9,6 +9,7 @@ import { Field, TextField } from '../../../ui/Field';
 import { LocaleSelect } from '../../../ui/LocaleSelect';
 import { apiFields, type FieldErrors } from '../../settings/form-errors';
 import { StatusBadge } from './task-cells';
+import { ChoicePicker } from './ChoicePicker';
 
 // Runs an app's agent actions in order (for OTP: send a passcode, then check the code) and
 // follows the task's status until it ends: the tab's live stream says when the task changed
@@ -21,19 +22,21 @@ export const FALLBACK_POLL_MS = 5000;
 export const actionPath = (app: AppId, key: string) => `/${app}/actions/${encodeURIComponent(key)}`;
 /** where a running task's status is read while it is pending */
 export const taskStatusPath = (app: AppId, taskId: string) => `/${app}/tasks/${encodeURIComponent(taskId)}/status`;
+/** what a `choice` field of an action offers (the picker's list) */
+export const choicesPath = (app: AppId, key: string, field: string) => `${actionPath(app, key)}/choices/${encodeURIComponent(field)}`;
 
 /** Checks an action's input on this side first, with the same words the server uses. */
 export function checkActionInput(action: AppAction, input: Record<string, string>): FieldErrors {
   const errors: FieldErrors = {};
   for (const field of action.fields) {
     const value = (input[field.name] ?? '').trim();
-    if (field.required && !value) errors[field.name] = `${field.label} is required`;
+    if (field.required && !value) errors[field.name] = field.kind === 'choice' ? `Choose a ${field.label.toLowerCase()} from the list` : `${field.label} is required`;
     else if (value && field.kind === 'phone' && !E164_PATTERN.test(value)) errors[field.name] = E164_MESSAGE;
   }
   return errors;
 }
 
-function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (input: Record<string, string>) => Promise<void>; disabled?: boolean }) {
+function ActionForm({ api, app, action, onRun, disabled }: { api: Api; app: AppId; action: AppAction; onRun: (input: Record<string, string>) => Promise<void>; disabled?: boolean }) {
   const [input, setInput] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -57,7 +60,21 @@ function ActionForm({ action, onRun, disabled }: { action: AppAction; onRun: (in
     <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label}>
       <p className="muted">{action.description}</p>
       {action.fields.map((field) =>
-        field.kind === 'locale' ? (
+        field.kind === 'choice' ? (
+          <ChoicePicker
+            key={field.name}
+            api={api}
+            path={choicesPath(app, action.key, field.name)}
+            label={field.label}
+            name={field.name}
+            required={field.required}
+            placeholder={field.placeholder}
+            empty={field.empty}
+            error={errors[field.name]}
+            value={input[field.name] ?? ''}
+            onChange={(id) => setInput((s) => ({ ...s, [field.name]: id }))}
+          />
+        ) : field.kind === 'locale' ? (
           <Field key={field.name} label={field.label} error={errors[field.name]}>
             {(control) => (
               <LocaleSelect none="The account's default" name={field.name} {...control} value={input[field.name] ?? ''} onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))} />
@@ -139,7 +156,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
   return (
     <div className="action-runner">
       {(result ? (pending ? offered.filter((a) => !a.secondary) : []) : starters).map((action) => (
-        <ActionForm key={action.key} action={action} onRun={run(action)} />
+        <ActionForm key={action.key} api={api} app={app} action={action} onRun={run(action)} />
       ))}
       <div aria-live="polite" className="action-status">
         {result &&
@@ -158,7 +175,7 @@ export function ActionRunner({ api, app, actions, onChange }: RunnerProps) {
       {pending &&
         offered
           .filter((a) => a.secondary)
-          .map((action) => <ActionForm key={action.key} action={action} onRun={run(action)} />)}
+          .map((action) => <ActionForm key={action.key} api={api} app={app} action={action} onRun={run(action)} />)}
       {result && !pending && (
         <Button size="sm" variant="ghost" onClick={() => setResult(null)}>
           Start over

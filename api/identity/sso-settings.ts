@@ -1,33 +1,30 @@
-import { Hono } from 'hono';
-import type { AppEnv } from '../auth/context';
-import { requireRole } from '../auth/guards';
-import { validate } from '../http/validate';
+import type { Session } from '../auth/context';
+import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { audit, actorOf } from '../audit';
 import { encryptSecret } from '../crypto';
 import { challengeName, DNS_CHECK_FAILED, DNS_CHECK_FAILED_MESSAGE } from '../contract/branding';
 import { errorText } from '../http/error-text';
 import { DnsCheckError, hasTxtToken } from '../integrations/dns';
-import { PUBLIC_MAIL_DOMAINS } from '../identity/resolve';
+import { PUBLIC_MAIL_DOMAINS } from './resolve';
 import {
   ssoDomainUnprovenMessage,
   SSO_DOMAIN_TAKEN_MESSAGE,
   SSO_DOMAIN_UNPROVEN,
   SSO_PUBLIC_DOMAIN_MESSAGE,
-  SsoDeleteBodySchema,
-  SsoSaveBodySchema,
   DISCOVERY_URL_HTTPS,
   SSO_DISABLED_REASON,
   SSO_PROVIDER_TITLES,
   oktaDiscoveryUrl,
+  type SsoProvider,
   type SsoSaveBody,
   type SsoSettings,
 } from '../contract/sso';
-import { discover } from '../identity/oidc';
+import { discover } from './oidc';
 import { isAllowlisted, outboundPolicy } from '../integrations/outbound';
 import { DEV_IDP_PATH, type Config } from '../config';
 import { urlScheme } from '../contract/common';
-import { ssoForAccount, ssoView } from '../identity/sso';
+import { ssoForAccount, ssoView } from './sso';
 
 // Single sign-on settings (admin role): one provider per account, the client secret write-only,
 // the discovery document checked before anything is saved.
@@ -45,21 +42,17 @@ function settingsOf(body: SsoSaveBody) {
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
-export const ssoRoutes = new Hono<AppEnv>();
-ssoRoutes.use('/sso', requireRole('admin'));
-ssoRoutes.use('/sso/verify', requireRole('admin'));
-
 /** The account's ownership token: the same TXT value its custom domain uses. */
-async function challengeOf(deps: AppEnv['Variables']['deps'], accountId: string): Promise<string> {
+async function challengeOf(deps: Deps, accountId: string): Promise<string> {
   const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('accounts').select('domain_challenge').where('id', '=', accountId).executeTakeFirstOrThrow());
   return row.domain_challenge;
 }
 
-ssoRoutes.get('/sso', async (c) => {
-  const { deps, session } = c.var;
+/** The account's single sign-on settings, the client secret never among them. */
+export async function readSsoSettings(deps: Deps, session: Session): Promise<SsoSettings> {
   const row = await ssoForAccount(deps, session.accountId);
-  return c.json(ssoView(row, await challengeOf(deps, session.accountId)) satisfies SsoSettings);
-});
+  return ssoView(row, await challengeOf(deps, session.accountId));
+}
 
 /**
  * A discovery URL over plain http is only for the development identity provider and the hosts
@@ -71,10 +64,8 @@ function httpDiscoveryAllowed(config: Config, discoveryUrl: string): boolean {
   return isAllowlisted(outboundPolicy(config), url.hostname, url.port || '80');
 }
 
-ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
-  const deps = c.var.deps;
-  const session = c.var.session;
-  const body = c.req.valid('json');
+/** Connects or updates the account's provider once its discovery document reads; `created` when it was new. */
+export async function saveSsoSettings(deps: Deps, session: Session, body: SsoSaveBody): Promise<{ settings: SsoSettings; created: boolean }> {
   const input = settingsOf(body);
   // Okta has no Discovery URL field: what is wrong with the derived one is the tenant's to fix
   const urlField = body.provider === 'okta' ? 'okta.tenant' : `${body.provider}.discoveryUrl`;
@@ -141,21 +132,19 @@ ssoRoutes.post('/sso', validate('json', SsoSaveBodySchema), async (c) => {
     });
     return saved;
   });
-  return c.json(ssoView(row, await challengeOf(deps, session.accountId)) satisfies SsoSettings, current ? 200 : 201);
-});
+  return { settings: ssoView(row, await challengeOf(deps, session.accountId)), created: !current };
+}
 
 /**
  * Proves the SSO domain: the TXT record `_switchboard-challenge.<domain>` must hold this
  * account's token. Only then does the domain route sign-ins to this account's provider and
  * hold against other accounts.
  */
-ssoRoutes.post('/sso/verify', async (c) => {
-  const deps = c.var.deps;
-  const session = c.var.session;
+export async function verifySsoDomain(deps: Deps, session: Session): Promise<SsoSettings> {
   const current = await ssoForAccount(deps, session.accountId);
   if (!current) throw new ApiError(404, 'SSO_NOT_CONNECTED', 'Single sign-on is not connected.');
   const token = await challengeOf(deps, session.accountId);
-  if (current.domain_verified_at) return c.json(ssoView(current, token) satisfies SsoSettings);
+  if (current.domain_verified_at) return ssoView(current, token);
   const name = challengeName(current.domain);
   let proven: boolean;
   try {
@@ -183,18 +172,16 @@ ssoRoutes.post('/sso/verify', async (c) => {
       });
       return saved;
     });
-    return c.json(ssoView(row, token) satisfies SsoSettings);
+    return ssoView(row, token);
   } catch (err) {
     // only reachable by someone whose token is in the domain's DNS: they control it
     if (isUniqueViolation(err)) throw new ApiError(409, 'SSO_DOMAIN_TAKEN', SSO_DOMAIN_TAKEN_MESSAGE, { domain: SSO_DOMAIN_TAKEN_MESSAGE });
     throw err;
   }
-});
+}
 
-ssoRoutes.delete('/sso', validate('json', SsoDeleteBodySchema), async (c) => {
-  const deps = c.var.deps;
-  const session = c.var.session;
-  const { provider } = c.req.valid('json');
+/** Disconnects the named provider; the account's people sign in with e-mail links again. */
+export async function disconnectSso(deps: Deps, session: Session, provider: SsoProvider): Promise<SsoSettings> {
   const title = SSO_PROVIDER_TITLES[provider];
   await deps.db.tenant(session.accountId, async (trx) => {
     const removed = await trx.deleteFrom('sso_settings').where('provider', '=', provider).returning('domain').executeTakeFirst();
@@ -205,5 +192,5 @@ ssoRoutes.delete('/sso', validate('json', SsoDeleteBodySchema), async (c) => {
       event: 'sso.disconnected',
     });
   });
-  return c.json(ssoView(undefined) satisfies SsoSettings);
-});
+  return ssoView(undefined);
+}

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
-import { audit, actorOf } from '../audit';
+import { actorOf } from '../audit';
 import { validate } from '../http/validate';
-import { CustomerLanguageSchema, LOCALE_ENGLISH_NAMES, type CustomerLanguage } from '../contract/locales';
-import { accountCustomerLocale } from '../customer-pages/language';
+import { CustomerLanguageSchema, type CustomerLanguage } from '../contract/locales';
+import { accountCustomerLocale, setAccountCustomerLocale } from './language';
 
 // "Customers' default language" (Settings > Branding): every role reads it (the send dialogs
 // show it), admins change it.
@@ -17,14 +17,7 @@ export const customerLanguageRoutes = new Hono<AppEnv>()
   .put('/customer-language', requireRole('admin'), validate('json', CustomerLanguageSchema), async (c) => {
     const { locale } = c.req.valid('json');
     const session = c.var.session;
-    await c.var.deps.db.tenant(session.accountId, async (trx) => {
-      await trx.updateTable('accounts').set({ customer_locale: locale }).where('id', '=', session.accountId).execute();
-      await audit(trx, session.accountId, actorOf(session), {
-        namespace: 'global',
-        description: locale ? `Set customers' default language to ${LOCALE_ENGLISH_NAMES[locale]}` : "Set customers' default language to each caller's browser language",
-        event: 'customer-language.updated',
-      });
-    });
+    await c.var.deps.db.tenant(session.accountId, (trx) => setAccountCustomerLocale(trx, session.accountId, actorOf(session), locale));
     const answer: CustomerLanguage = { locale };
     return c.json(answer);
   });

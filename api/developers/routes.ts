@@ -4,7 +4,7 @@ import { requireRole } from '../auth/guards';
 import { ApiError } from '../http/errors';
 import { actorOf } from '../audit';
 import { maskedKeys, RotateKeySchema, type DeveloperKeys } from '../contract/developers';
-import { developerKeys, rotateDeveloperKey } from '../developers/keys';
+import { developerKeys, rotateDeveloperKey } from './keys';
 import { validate } from '../http/validate';
 import { apiRateLimitUsage } from '../apps/platform/api-limits';
 
