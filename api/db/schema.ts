@@ -97,6 +97,7 @@ export interface JobsTable {
   last_finished_at: Date | null;
   last_error: string | null;
   runs: Generated<number>;
+  last_run_by: string | null;
 }
 
 export interface CreditLedgerTable {
