@@ -49,7 +49,7 @@ describe.each(DATABASE_KINDS)('Signature page images (%s)', (kind) => {
     const src = attr(one, 'src')!;
     expect(src).toMatch(new RegExp(`^/c/${token}/pages/1-l-[0-9a-f]{16}\\.jpg$`));
     const srcset = attr(one, 'srcset')!;
-    expect(srcset).toMatch(new RegExp(`^/c/${token}/pages/1-s-[0-9a-f]{16}\\.jpg 480w, /c/${token}/pages/1-l-[0-9a-f]{16}\\.jpg 1000w$`));
+    expect(srcset).toMatch(new RegExp(`^/c/${token}/pages/1-s-[0-9a-f]{16}\\.jpg 720w, /c/${token}/pages/1-l-[0-9a-f]{16}\\.jpg 1000w$`));
     expect(attr(one, 'sizes')).toBe('(min-width: 32rem) 480px, calc(100vw - 32px)');
 
     const large = await t.app.request(src);

@@ -21,7 +21,7 @@ export const SIG_MAX_PAGES = 200;
 export const SIG_MAX_PAGE_IMAGE_BYTES = 1024 * 1024;
 /** The widths the console renders each page at when it publishes: the signer's page offers both (srcset). */
 export const SIG_PAGE_IMAGE_WIDTH = 1000;
-export const SIG_SMALL_PAGE_WIDTH = 480;
+export const SIG_SMALL_PAGE_WIDTH = 720;
 
 /**
  * Active content an upload may carry, all of it taken out before the file is stored (the only
