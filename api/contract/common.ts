@@ -87,6 +87,8 @@ export const requiredText = (message: string, max = 500, tooLong = 'This value i
 const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 export const EMAIL_MESSAGE = 'Please provide a valid email address';
+/** An empty address is missing, not wrong. */
+export const EMAIL_REQUIRED_MESSAGE = 'E-mail address is required';
 
 export function isEmailAddress(address: string): boolean {
   const at = address.lastIndexOf('@');
@@ -117,6 +119,7 @@ export const EmailSchema = v.pipe(
   v.check((value) => emailReason(value) !== EMAIL_QUOTED_MESSAGE, EMAIL_QUOTED_MESSAGE),
   v.check((value) => emailReason(value) !== EMAIL_NON_ASCII_MESSAGE, EMAIL_NON_ASCII_MESSAGE),
   v.trim(),
+  v.nonEmpty(EMAIL_REQUIRED_MESSAGE),
   v.toLowerCase(),
   v.check(isEmailAddress, EMAIL_MESSAGE),
 );
