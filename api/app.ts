@@ -38,6 +38,7 @@ import { customerPageRoutes } from './customer-pages/frame';
 import { liveRoutes } from './live/routes';
 import { idvConsoleRoutes } from './apps/identity-verification/routes';
 import { idvCustomerRoutes } from './apps/identity-verification/customer-page';
+import { signatureCustomerRoutes } from './apps/document-signature/customer-page';
 import { SIG_OWN_BODY_LIMIT, sigConsoleRoutes } from './apps/document-signature/routes';
 
 export type AppOptions = {
@@ -121,6 +122,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.use('/c/*', refuseBadUrl());
   // customer pages: server-rendered, no console code, no session
   app.route('/', idvCustomerRoutes(deps));
+  app.route('/', signatureCustomerRoutes(deps));
   app.route('/', customerPageRoutes(deps, options.distDir));
   app.route('/', termsRoutes(deps.config.raw.TERMS_URL?.trim() || undefined));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));

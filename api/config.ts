@@ -58,6 +58,8 @@ const EnvSchema = v.object({
   WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of processes'), v.transform(Number), v.minValue(1), v.maxValue(64)), '1'),
   SHUTDOWN_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(600)), '10'),
   JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
+  // How often each process looks for due periodic jobs (milliseconds); the lease runs each once.
+  JOB_POLL_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(3_600_000)), '30000'),
   // Embedded hosts (see hosts/zoom and hosts/webex). Unset means that host's sign-in answers
   // 503 *_NOT_CONFIGURED; the URLs default to the real services and are overridden in tests.
   ZOOM_CLIENT_ID: v.optional(v.string()),
@@ -124,6 +126,8 @@ export type Config = {
   /** run the log shipping worker in this process */
   logShipping: boolean;
   jobLeaseSeconds: number;
+  /** how often each process looks for due periodic jobs */
+  jobPollMs: number;
   shutdownGraceSeconds: number;
   /** server processes sharing the port (node:cluster); above 1 only on PostgreSQL */
   workers: number;
@@ -267,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cloudwatchEndpoint: e.CLOUDWATCH_ENDPOINT?.replace(/\/$/, ''),
     logShipping: e.LOG_SHIPPING === 'on',
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    jobPollMs: e.JOB_POLL_MS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     workers: e.WORKERS,
     zoom: {
@@ -316,6 +321,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     cloudwatchEndpoint: undefined,
     logShipping: false,
     jobLeaseSeconds: 60,
+    jobPollMs: 30_000,
     shutdownGraceSeconds: 10,
     workers: 1,
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },

@@ -56,7 +56,7 @@ async function main() {
   // processes may run it (rows are leased with skip locked).
   const shipper = config.logShipping ? startLogShipper(deps, { leaseMs: config.jobLeaseSeconds * 1000 }) : null;
   // Periodic jobs (trials ending, overage reports): leased in the database, once across processes.
-  const jobs = startJobRunner(deps, JOBS);
+  const jobs = startJobRunner(deps, JOBS, config.jobPollMs);
   // webhook delivery and verification expiry: durable jobs in the database, like log shipping
   const appJobs = startAppJobs(deps);
   // The apps' demo history runs through the real service functions; it is made after the

@@ -34,11 +34,47 @@ export const isStorableText = (s: string) => !BAD_TEXT.test(s);
 export const text = (message?: string) => v.pipe(v.string(message), v.check(isStorableText, TEXT_MESSAGE));
 
 /**
+ * The mark of a key the contract requires although valibot reads it missing as '' (presentText):
+ * the OpenAPI generator (api/apps/platform/v1-routes.ts) lists the key as required and drops the
+ * '' default, which the field's own checks refuse anyway.
+ */
+export const SENT_KEY = 'x-switchboard-sent';
+
+/**
  * A text field that must be sent but may be judged like an empty one when it is missing: valibot
  * reports a missing object key with the object's generic message ('Invalid key: …'), so the key is
- * made optional with '' and the field's own checks answer with its SPEC message.
+ * made optional with '' and the field's own checks answer with its SPEC message. Every use follows
+ * it with a check that refuses '' (so the key is required in the contract: SENT_KEY).
  */
-export const presentText = (message: string) => v.optional(text(message), '');
+export const presentText = (message: string) => v.optional(v.pipe(text(message), v.metadata({ [SENT_KEY]: true })), '');
+
+/** One way of giving an either/or body: these keys present, those absent. */
+export type FieldsBranch = { required: readonly string[]; absent: readonly string[] };
+
+/**
+ * A body where exactly one of the branches fits (e.g. a product, or an amount with its
+ * description): the server's check answers `message` on `field`, and the OpenAPI document says the
+ * same as `oneOf` (each branch's required keys, and its absent ones as `false` schemas, which a
+ * typed client reads as "never"): a body with both, or with neither, does not type-check.
+ */
+export function exactlyOneOf<S extends v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>>(
+  schema: S,
+  branches: readonly FieldsBranch[],
+  message: string,
+  field: keyof v.InferOutput<S> & string,
+) {
+  const fits = (body: Record<string, unknown>, b: FieldsBranch) => b.required.every((k) => body[k] !== undefined) && b.absent.every((k) => body[k] === undefined);
+  return v.pipe(
+    schema,
+    v.forward(
+      v.check((body) => branches.filter((b) => fits(body as Record<string, unknown>, b)).length === 1, message),
+      [field] as never,
+    ),
+    // a required key is named in the branch's properties too ({}: its schema is the object's), or
+    // code generators drop the branch's `required`
+    v.metadata({ oneOf: branches.map((b) => ({ required: [...b.required], properties: Object.fromEntries([...b.required.map((k) => [k, {}]), ...b.absent.map((k) => [k, false])]) })) }),
+  );
+}
 
 /** A required text field: the same message when missing, blank or only spaces. */
 export const requiredText = (message: string, max = 500, tooLong = 'This value is too long') =>
@@ -51,6 +87,8 @@ export const requiredText = (message: string, max = 500, tooLong = 'This value i
 const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 export const EMAIL_MESSAGE = 'Please provide a valid email address';
+/** An empty address is missing, not wrong. */
+export const EMAIL_REQUIRED_MESSAGE = 'E-mail address is required';
 
 export function isEmailAddress(address: string): boolean {
   const at = address.lastIndexOf('@');
@@ -81,6 +119,7 @@ export const EmailSchema = v.pipe(
   v.check((value) => emailReason(value) !== EMAIL_QUOTED_MESSAGE, EMAIL_QUOTED_MESSAGE),
   v.check((value) => emailReason(value) !== EMAIL_NON_ASCII_MESSAGE, EMAIL_NON_ASCII_MESSAGE),
   v.trim(),
+  v.nonEmpty(EMAIL_REQUIRED_MESSAGE),
   v.toLowerCase(),
   v.check(isEmailAddress, EMAIL_MESSAGE),
 );

@@ -4,9 +4,20 @@ import { keptSecret, requiredSecret } from './secret-text';
 
 /** E.164: a plus, then 1-9, then 1-14 digits. */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
+/** SPEC's words for the Twilio sender number (Settings > SMS Configuration). */
 export const E164_MESSAGE = 'Phone number must be in e164 format (with leading + and country code)';
 
-export const PhoneNumberSchema = v.pipe(presentText(E164_MESSAGE), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
+// A customer's number as people type it: spaces, dots, dashes and brackets between the digits are
+// taken out (+44 20 7946 0018 is +442079460018), then it must be E.164. The messages say what to
+// type, not the name of a standard.
+export const PHONE_REQUIRED_MESSAGE = 'Phone number is required';
+export const PHONE_MESSAGE = 'Enter the number with its country code, e.g. +44 20 7946 0018';
+export const compactPhone = (typed: string) => typed.replace(/[\s().-]/g, '');
+export const isPhoneNumber = (typed: string) => E164_PATTERN.test(compactPhone(typed.trim()));
+
+export const PhoneNumberSchema = v.pipe(presentText(PHONE_REQUIRED_MESSAGE), v.trim(), v.nonEmpty(PHONE_REQUIRED_MESSAGE), v.transform(compactPhone), v.regex(E164_PATTERN, PHONE_MESSAGE));
+/** Twilio's own sender number, with SPEC's message. */
+export const TwilioPhoneNumberSchema = v.pipe(presentText(E164_MESSAGE), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
 
 const required = (message: string) => requiredSecret(message, 200);
 
@@ -21,7 +32,7 @@ export function twilioSettingsSchema(connected: boolean) {
   return v.object({
     accountSid: required('Account SID is required'),
     authToken: connected ? keptToken('Auth Token is required') : required('Auth Token is required'),
-    phoneNumber: PhoneNumberSchema,
+    phoneNumber: TwilioPhoneNumberSchema,
   });
 }
 export const TwilioSettingsSchema = twilioSettingsSchema(false);

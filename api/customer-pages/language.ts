@@ -11,14 +11,26 @@ import { builtInSmsText } from '../contract/sms-translations';
 export type LanguageChoice = { locale: Locale | null; source: 'agent' | 'account' | null };
 
 export async function accountCustomerLocale(trx: Trx, accountId: string): Promise<Locale | null> {
-  const row = await trx.selectFrom('accounts').select('customer_locale').where('id', '=', accountId).executeTakeFirst();
-  return isLocale(row?.customer_locale) ? row.customer_locale : null;
+  return customerLocaleOf(await customerLocaleQuery(trx, accountId).execute());
+}
+
+export function customerLocaleQuery(trx: Trx, accountId: string) {
+  return trx.selectFrom('accounts').select('customer_locale').where('id', '=', accountId);
+}
+
+export function customerLocaleOf(rows: { customer_locale: string | null }[]): Locale | null {
+  const locale = rows[0]?.customer_locale;
+  return isLocale(locale) ? locale : null;
 }
 
 /** The language to send in: `requested` (the agent's, from the console or /api/v1) wins. */
 export async function chooseLanguage(trx: Trx, accountId: string, requested: Locale | null | undefined): Promise<LanguageChoice> {
+  return languageChoice(requested, requested ? null : await accountCustomerLocale(trx, accountId));
+}
+
+/** The choice, given the account's own default (read only when no language was requested). */
+export function languageChoice(requested: Locale | null | undefined, account: Locale | null): LanguageChoice {
   if (requested) return { locale: requested, source: 'agent' };
-  const account = await accountCustomerLocale(trx, accountId);
   return account ? { locale: account, source: 'account' } : { locale: null, source: null };
 }
 

@@ -1,9 +1,10 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type { Schema } from './schema';
-import { DEFER, FINISH, PIPELINE, pipelineClient, type CheckStep, type Deferred, type Result, type Step } from './one-message';
+import { DEFER, FINISH, OPEN, PIPELINE, pipelineClient, type CheckStep, type Deferred, type Result, type Step } from './one-message';
 import { pgPipelines } from './pg-pipeline';
 import { readLanes, type LaneClient } from './pg-read-lanes';
 import { pglitePool } from './pglite-dialect';
+import { compileStatement, stepOf, type Statement } from './batch';
 import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isRetryableRead, isStatementStateError } from './faults';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from '../config';
 
@@ -71,6 +72,28 @@ export class Database {
   }
 
   /**
+   * One statement of this account as its own transaction, in one message with its scope (no
+   * BEGIN, no COMMIT: PostgreSQL runs a message as one implicit transaction). One round trip.
+   */
+  async tenantStatement<O>(accountId: string, statement: Statement<O>): Promise<O[]> {
+    if (!isUuid(accountId)) return this.tenant(accountId, async (trx) => (await trx.executeQuery(compileStatement(trx, statement))).rows);
+    const step = stepOf(compileStatement(this.kysely, statement));
+    return this.kysely.connection().execute(async (conn) => {
+      const results = (await conn.executeQuery(CompiledQuery.raw(PIPELINE, [[tenantScope(accountId.toLowerCase()), step]]))).rows as Result[];
+      return results[1]!.rows as O[];
+    });
+  }
+
+  /**
+   * Plain reads across accounts (guarded by the caller), each statement in one message with its
+   * scope on a read lane, as a read request's are: no transaction, no pooled connection. A
+   * statement that writes or locks opens a transaction the rest of fn runs in.
+   */
+  systemRead<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
+    return this.runDeferred(systemScope, fn);
+  }
+
+  /**
    * This database for one request whose first transaction also carries `prelude` (the session
    * check), so checking costs no round trip of its own.
    */
@@ -104,22 +127,26 @@ export class Database {
   }
 
   /**
-   * One transaction on one connection: BEGIN, the scope settings and the prelude go in one
-   * message; then fn; then COMMIT (ROLLBACK when anything throws).
+   * One transaction on one connection: BEGIN and the scope settings travel with its first
+   * statement (with the prelude, they go at once, and the prelude is judged before fn runs);
+   * then fn; then COMMIT, with whatever fn left for later (ROLLBACK when anything throws).
    */
   protected run<T>(scope: Step, fn: (trx: Trx) => Promise<T>, prelude?: Prelude): Promise<T> {
     return this.kysely.connection().execute(async (conn) => {
       let open = true;
       try {
-        let opened;
-        try {
-          const steps = prelude ? [BEGIN, scope, prelude] : [BEGIN, scope];
-          opened = (await conn.executeQuery(CompiledQuery.raw(PIPELINE, [steps]))).rows as Result[];
-        } catch (err) {
-          prelude?.fail?.(err);
-          throw err;
+        if (prelude) {
+          let opened;
+          try {
+            opened = (await conn.executeQuery(CompiledQuery.raw(PIPELINE, [[BEGIN, scope, prelude]]))).rows as Result[];
+          } catch (err) {
+            prelude.fail?.(err);
+            throw err;
+          }
+          prelude.accept(opened[2]!.rows as Record<string, unknown>[]);
+        } else {
+          await conn.executeQuery(CompiledQuery.raw(OPEN, [[BEGIN, scope]]));
         }
-        prelude?.accept(opened[2]!.rows as Record<string, unknown>[]);
         // One connection inside BEGIN…COMMIT is what a Transaction is; Kysely's own would spend
         // a round trip on BEGIN and another on the settings.
         const result = await fn(conn as unknown as Trx);
@@ -170,6 +197,18 @@ export class RequestDatabase extends Database {
     if (prelude) return this.open(systemScope, fn, prelude);
     await this.settle();
     return this.reads ? this.runDeferred(systemScope, fn) : this.base.system(fn);
+  }
+
+  override async tenantStatement<O>(accountId: string, statement: Statement<O>): Promise<O[]> {
+    await this.settle();
+    return super.tenantStatement(accountId, statement);
+  }
+
+  override async systemRead<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
+    const prelude = this.claim(null);
+    if (prelude) return this.runDeferred(systemScope, fn, prelude);
+    await this.settle();
+    return this.runDeferred(systemScope, fn);
   }
 
   /** Resolves once the prelude has been accepted, running it on its own if nothing carried it. */

@@ -54,6 +54,19 @@ export const PIPELINE = '/* switchboard: pipeline */';
 export const DEFER = '/* switchboard: defer */';
 export const FINISH = '/* switchboard: finish */';
 
+// A write transaction's round trips (api/db/batch.ts). OPEN takes a transaction's opening steps
+// (BEGIN and its scope) without sending them: they travel in front of its first statement. LATER
+// takes a statement whose answer nobody reads (an audit entry, a timeline step): it travels in
+// front of the transaction's next statement, or with its COMMIT. BATCH sends several statements
+// in one message and answers each one's result.
+//
+// What a queued statement may not do is fail quietly: its error is the error of the statement (or
+// the COMMIT) it travelled with, and the transaction rolls back as it would have. Outside a
+// transaction opened with OPEN (Kysely's own, a read request's) LATER runs at once.
+export const OPEN = '/* switchboard: open */';
+export const LATER = '/* switchboard: later */';
+export const BATCH = '/* switchboard: batch */';
+
 /** A pool client as the two pool wrappers (pg, PGlite) expose it. */
 export type PipelineClient = {
   query(text: string, params?: unknown[]): Promise<Result>;
@@ -77,7 +90,49 @@ const EMPTY: Result = { rows: [], rowCount: 0, command: 'SELECT' };
  */
 export function pipelineClient(base: PipelineClient) {
   let deferred: Deferred | null = null;
-  const detach = () => (deferred = null);
+  /** statements that travel in front of the next one sent (OPEN, LATER) */
+  let queued: Step[] = [];
+  /** the queue still holds the transaction's BEGIN: nothing of it has reached the database */
+  let unopened = false;
+  /** how many of the queued steps are the opening (BEGIN and the scope) */
+  let opening = 0;
+  /** a transaction opened with OPEN is running: LATER may wait for its next statement */
+  let inTransaction = false;
+  const detach = () => {
+    deferred = null;
+    queued = [];
+    unopened = false;
+    inTransaction = false;
+  };
+
+  /** The queue, then `steps`, in one message; answers the results of `steps`. */
+  async function withQueued(steps: readonly Step[]): Promise<Result[]> {
+    if (!queued.length) return base.pipeline(steps);
+    const ahead = queued;
+    queued = [];
+    unopened = false;
+    const results = await base.pipeline([...ahead, ...steps]);
+    return results.slice(ahead.length);
+  }
+
+  /** The end of a transaction opened with OPEN: COMMIT travels with what is queued. */
+  async function commit(): Promise<Result> {
+    inTransaction = false;
+    if (unopened && queued.length <= opening) {
+      // nothing was asked of the database: there is nothing to commit
+      queued = [];
+      unopened = false;
+      return EMPTY;
+    }
+    if (!queued.length) return base.query('commit');
+    try {
+      return (await withQueued([COMMIT])).at(-1)!;
+    } catch (err) {
+      // a queued statement failed before the COMMIT ran: the transaction is still open (aborted)
+      await base.query('rollback').catch(() => {});
+      throw err;
+    }
+  }
 
   const reads = base.reads ?? base.pipeline;
 
@@ -159,30 +214,67 @@ export function pipelineClient(base: PipelineClient) {
     return results[results.length - 1]!;
   }
 
-  return {
-    async query(text: string, params: unknown[] = []): Promise<Result> {
-      if (text === PIPELINE) {
-        const results = await base.pipeline(params[0] as Step[]);
-        return { rows: results, rowCount: results.length, command: 'PIPELINE' };
-      }
-      if (text === DEFER) {
-        deferred = params[0] as Deferred;
+  const answer = (results: Result[]): Result => ({ rows: results, rowCount: results.length, command: 'PIPELINE' });
+
+  async function query(text: string, params: unknown[] = []): Promise<Result> {
+    if (text === PIPELINE) return answer(await withQueued(params[0] as Step[]));
+    if (text === OPEN) {
+      const steps = params[0] as Step[];
+      queued.push(...steps);
+      opening = steps.length;
+      unopened = true;
+      inTransaction = true;
+      return EMPTY;
+    }
+    if (text === LATER) {
+      const step = params[0] as Step;
+      if (inTransaction && !deferred) {
+        queued.push(step);
         return EMPTY;
       }
-      if (text === FINISH) {
-        const d = deferred;
-        if (d) await finish(d, params[0] === true);
-        return EMPTY;
-      }
+      return query(step.text, [...step.params]);
+    }
+    if (text === BATCH) {
+      const steps = params[0] as Step[];
       const d = deferred;
-      if (!d || d.open) return base.query(text, params);
-      return send(d, text, params);
-    },
-    detach,
-  };
+      // a read request's statements each carry their scope (and may share a read lane)
+      if (d && !d.open) return answer(await Promise.all(steps.map((s) => send(d, s.text, s.params))));
+      return answer(await withQueued(steps));
+    }
+    if (text === DEFER) {
+      deferred = params[0] as Deferred;
+      return EMPTY;
+    }
+    if (text === FINISH) {
+      const d = deferred;
+      if (d) await finish(d, params[0] === true);
+      return EMPTY;
+    }
+    const d = deferred;
+    if (d && !d.open) return send(d, text, params);
+    if (inTransaction && text === 'commit') return commit();
+    if (text === 'rollback') {
+      const never = unopened;
+      queued = [];
+      unopened = false;
+      inTransaction = false;
+      if (never) return EMPTY;
+      return base.query(text, params);
+    }
+    if (queued.length) {
+      // A text without parameters may be a script of several statements (migrations), which
+      // only the simple protocol takes: the queue goes first, on its own.
+      if (params.length || !text.includes(';')) return (await withQueued([{ text, params }])).at(-1)!;
+      await withQueued([]);
+    }
+    return base.query(text, params);
+  }
+
+  return { query, detach };
 }
 
 const BEGIN: Step = { text: 'begin', params: [] };
+const COMMIT: Step = { text: 'commit', params: [] };
 
 // Statements that keep their meaning outside a transaction: a select that takes no lock.
 const LOCKS = /\bfor\s+(?:update|no\s+key\s+update|share|key\s+share)\b|\bpg_advisory|\bpg_try_advisory/i;

@@ -355,10 +355,12 @@ export function readLanes(options: ReadLanesOptions) {
     pipeline(steps: readonly Step[]): Promise<Result[]> | null {
       const lane = pick(true);
       if (!lane) return null;
-      // Once more, on whichever lane is least busy, when the connection went before answering.
+      // Once more when the connection went before answering: on the same lane, which has given
+      // that connection up and opens a fresh one. (Another lane may share its fate without knowing
+      // it yet: a terminate of every backend reaches each socket at its own moment.)
       return lane.pipeline(steps, performance.now()).catch((err: unknown) => {
         if (!isRetryableRead(err)) throw err;
-        return pick(false)!.pipeline(steps, performance.now());
+        return lane.pipeline(steps, performance.now());
       });
     },
     close: () => Promise.all(lanes.map((l) => l.close())).then(() => undefined),

@@ -97,6 +97,7 @@ export interface JobsTable {
   last_finished_at: Date | null;
   last_error: string | null;
   runs: Generated<number>;
+  last_run_by: string | null;
 }
 
 export interface CreditLedgerTable {
@@ -618,6 +619,8 @@ export interface SigDocumentVersionsTable {
   page_sizes: { width: number; height: number }[];
   fields: Generated<unknown[]>;
   page_image_ids: Generated<string[]>;
+  /** the same pages 480 px wide, for srcset (migration 1091); empty before it */
+  page_image_small_ids: Generated<string[]>;
   /** what cleaning took out of the uploaded file (the contract's SigRemovedContent kinds) */
   removed_content: Generated<string[]>;
   created_at: Date;
@@ -661,6 +664,8 @@ export interface SigRequestsTable {
   sealed_by: string | null;
   signing_certificate_id: string | null;
   timestamped_at: Date | null;
+  /** the page's language when the signer signed (migration 1090) */
+  signer_locale: string | null;
 }
 
 /** An account's own signing certificate (1060_pades). */

@@ -100,8 +100,9 @@ export async function webhookSigningSecrets(trx: Trx, accountId: string, encrypt
  */
 export async function accountOfSecretKey(db: Database, secretKey: string, encryptionKey: string): Promise<string | null> {
   const hash = sha256Hex(secretKey);
+  // every /api/v1 call asks this: a plain read in one message, no transaction
   const find = () =>
-    db.system((trx) => trx.selectFrom('developer_keys').select('account_id').where('secret_key_hash', '=', hash).executeTakeFirst());
+    db.systemRead((trx) => trx.selectFrom('developer_keys').select('account_id').where('secret_key_hash', '=', hash).executeTakeFirst());
   const found = await find();
   if (found) return found.account_id;
   const unhashed = await db.system(async (trx) => {

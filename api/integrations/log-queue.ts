@@ -1,22 +1,15 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
-import type { Trx } from '../db/index';
 import { decryptSecret } from '../crypto';
 import type { DestinationSettings, LogDestination } from '../contract/logging';
 import { DeliveryError, ship, type LogEvent } from './log-shippers';
 import { errorText } from '../http/error-text';
 
-// The durable log outbox. Events are written in the transaction that produced them (so an
-// event exists exactly when its change does, and the request never waits for a destination);
-// a worker leases due rows, delivers them in batches per destination and deletes them once
+// The durable log outbox. Events are written in the transaction that produced them, by the audit
+// entry's own statement (api/audit.ts: one row per connected destination), so an event exists
+// exactly when its change does and the request never waits for a destination. A worker leases due rows, delivers them in batches per destination and deletes them once
 // acknowledged. A worker that stops mid-delivery hands its rows back; one that dies leaves its
 // lease to expire. Either way the rows are delivered again: at least once.
-
-/** Adds one event for each connected destination of the account; cheap when none is. */
-export async function enqueueLogEvent(trx: Trx, accountId: string, event: LogEvent): Promise<void> {
-  await sql`insert into log_outbox (account_id, destination, payload)
-    select account_id, destination, ${JSON.stringify(event)}::jsonb from logging_destinations where account_id = ${accountId}`.execute(trx);
-}
 
 export type ShipperOptions = {
   /** rows leased per round */

@@ -15,6 +15,8 @@ export type Job = {
 };
 
 export type RunnerOptions = {
+  /** the jobs' rows exist already (the runner registers them once, when it starts) */
+  registered?: boolean;
   /** names this worker in the table (locked_by) */
   workerId?: string;
   /** how long a run may take before another worker may take the job again */
@@ -25,14 +27,17 @@ export type RunnerOptions = {
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
 const DEFAULT_RETRY_MS = 60_000;
+export const DEFAULT_POLL_MS = 30_000;
 
+/** The jobs' rows, made or their intervals updated: one statement, rows taken in name order. */
 async function register(deps: Deps, jobs: readonly Job[], now: Date): Promise<void> {
-  await deps.db.system(async (trx) => {
-    for (const job of jobs) {
-      await sql`insert into jobs (name, interval_seconds, next_run_at) values (${job.name}, ${job.intervalSeconds}, ${now})
-        on conflict (name) do update set interval_seconds = excluded.interval_seconds`.execute(trx);
-    }
-  });
+  const sorted = [...jobs].sort((a, b) => (a.name < b.name ? -1 : 1));
+  await deps.db.system((trx) =>
+    sql`insert into jobs (name, interval_seconds, next_run_at)
+      select name, interval_seconds, ${now} from unnest(${sorted.map((j) => j.name)}::text[], ${sorted.map((j) => j.intervalSeconds)}::int[]) as j(name, interval_seconds)
+      on conflict (name) do update set interval_seconds = excluded.interval_seconds
+        where jobs.interval_seconds <> excluded.interval_seconds`.execute(trx),
+  );
 }
 
 async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs: number): Promise<boolean> {
@@ -51,7 +56,7 @@ async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs:
 export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: RunnerOptions = {}): Promise<string[]> {
   const workerId = options.workerId ?? `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   const now = deps.now();
-  await register(deps, jobs, now);
+  if (!options.registered) await register(deps, jobs, now);
   const ran: string[] = [];
   for (const job of jobs) {
     if (!(await lease(deps, job, now, workerId, options.leaseMs ?? DEFAULT_LEASE_MS))) continue;
@@ -59,7 +64,7 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
       await job.run(deps, now);
       await deps.db.system((trx) =>
         sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
-          last_finished_at = ${deps.now()}, last_error = null, runs = runs + 1
+          last_finished_at = ${deps.now()}, last_error = null, runs = runs + 1, last_run_by = ${workerId}
           where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
       );
       ran.push(job.name);
@@ -76,19 +81,25 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
   return ran;
 }
 
-/** Polls for due jobs until stopped; stop() waits for a run in progress. */
-export function startJobRunner(deps: Deps, jobs: readonly Job[], pollMs = 30_000): { stop: () => Promise<void> } {
+/**
+ * Looks for due jobs every `pollMs` (JOB_POLL_MS) until stopped: a job runs at most that long
+ * after it is due. Any number of processes may poll: the lease decides which one runs a due job.
+ * stop() waits for a run in progress.
+ */
+export function startJobRunner(deps: Deps, jobs: readonly Job[], pollMs = DEFAULT_POLL_MS): { stop: () => Promise<void> } {
   let stopped = false;
   let current: Promise<unknown> = Promise.resolve();
+  let registered = false;
   const tick = () => {
     if (stopped) return;
-    current = runDueJobs(deps, jobs)
+    current = runDueJobs(deps, jobs, { registered })
+      .then(() => void (registered = true))
       .catch((err) => deps.log('Job runner failed', err))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, pollMs);
       });
   };
-  let timer = setTimeout(tick, 1_000);
+  let timer = setTimeout(tick, Math.min(1_000, pollMs));
   return {
     stop: async () => {
       stopped = true;

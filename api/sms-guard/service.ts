@@ -49,6 +49,7 @@ type StateRow = {
   conversion_min_percent: number | null;
   conversion_grace_seconds: number | null;
   hold_minutes: number | null;
+  pumping_on: boolean;
   held_until: Date | null;
 };
 
@@ -89,25 +90,39 @@ function stateOf(r: StateRow | undefined): SmsAccountState {
     allowedCountries: allowed ?? defaultCountries(provider, senderNumber),
     isDefault: allowed === null,
     rules,
-    pumpingGuard: r?.pumping_guard ?? provider !== DEV_OUTBOX_PROVIDER,
+    pumpingGuard: r ? r.pumping_on : true,
     pumpingGuardSet: r?.pumping_guard ?? null,
   };
 }
 
+// Whether the pumping rules run for an account: its own setting, else on with Twilio and off with
+// the development outbox (which pays nothing). SQL over the joins below (s: sms_settings,
+// g: sms_guard_settings), so the state read and the range's counting agree.
+const PUMPING_ON = sql<boolean>`coalesce(g.pumping_guard, s.provider is distinct from ${DEV_OUTBOX_PROVIDER})`;
+const ACCOUNT_SMS = (accountId: string) => sql`(select ${accountId}::uuid as id) a
+      left join sms_settings s on s.account_id = a.id
+      left join sms_guard_settings g on g.account_id = a.id`;
+
 /**
  * The account's SMS provider, credentials and guard settings, and whether `prefix` is held now,
- * in one statement (the send path's busiest read).
+ * in one statement (the send path's busiest read); `smsStateOf` reads its row.
  */
-export async function smsAccountState(trx: Trx, accountId: string, prefix: string | null, now: Date): Promise<SmsAccountState & { heldUntil: Date | null }> {
-  const r = (
-    await sql<StateRow>`select s.provider, s.account_sid, s.auth_token_enc, s.phone_number, g.allowed_countries, g.pumping_guard, g.volume_multiplier, g.volume_allowance,
-        g.baseline_days, g.conversion_window, g.conversion_min_percent, g.conversion_grace_seconds, g.hold_minutes,
+export function smsStateQuery(accountId: string, prefix: string | null, now: Date) {
+  return sql<StateRow>`select s.provider, s.account_sid, s.auth_token_enc, s.phone_number, g.allowed_countries, g.pumping_guard, g.volume_multiplier, g.volume_allowance,
+        g.baseline_days, g.conversion_window, g.conversion_min_percent, g.conversion_grace_seconds, g.hold_minutes, ${PUMPING_ON} as pumping_on,
         (select p.held_until from sms_guard_prefixes p where p.account_id = a.id and p.prefix = ${prefix ?? ''} and p.held_until > ${now}) as held_until
-      from (select ${accountId}::uuid as id) a
-      left join sms_settings s on s.account_id = a.id
-      left join sms_guard_settings g on g.account_id = a.id`.execute(trx)
-  ).rows[0];
+      from ${ACCOUNT_SMS(accountId)}`;
+}
+
+export type SmsState = SmsAccountState & { heldUntil: Date | null };
+
+export function smsStateOf(rows: StateRow[]): SmsState {
+  const r = rows[0];
   return { ...stateOf(r), heldUntil: r?.held_until ? new Date(r.held_until) : null };
+}
+
+export async function smsAccountState(trx: Trx, accountId: string, prefix: string | null, now: Date): Promise<SmsState> {
+  return smsStateOf((await smsStateQuery(accountId, prefix, now).execute(trx)).rows);
 }
 
 export function heldError(prefix: string, heldUntil: Date, now: Date): ApiError {
@@ -126,7 +141,7 @@ export function heldError(prefix: string, heldUntil: Date, now: Date): ApiError 
  * are refused everywhere; through Twilio, so is a number the metadata does not know), its
  * country against the allowed list, and a hold on its range. Throws the refusal.
  */
-export function checkDestination(state: SmsAccountState & { heldUntil: Date | null }, to: string, now: Date): NumberClass {
+export function checkDestination(state: SmsState, to: string, now: Date): NumberClass {
   const number = classifyNumber(to);
   const masked = maskPhone(to);
   if (!number) throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is not a phone number of any country.`);
@@ -145,20 +160,29 @@ export function checkDestination(state: SmsAccountState & { heldUntil: Date | nu
 
 type Verdict = { held: null } | { held: Date; reason: string };
 
+/** A range's row as its counting needs it. */
+export type RangeRow = { held_until: Date | null; released_at: Date | null; baseline_hourly: number; baseline_at: Date | null };
+
 /**
- * Counts one send to `number`'s range under the range's row lock and judges it by the pumping
- * rules. When a rule fires the range is held (audit entry, admin notification, Watch Tower flag)
- * and this send is not made. Runs in the sending transaction: the hold commits whatever the
- * caller does next.
+ * The range's row, made on its first send, locked until the sending transaction ends (sends to
+ * one range are counted one at a time). Only when the account's pumping rules are on: otherwise
+ * it writes nothing and answers no row, so it can travel with the send's first reads.
  */
-export async function admitSend(trx: Trx, accountId: string, number: NumberClass, to: string, rules: SmsGuardRules, now: Date): Promise<Verdict> {
-  const range = (
-    await sql<{ held_until: Date | null; released_at: Date | null; baseline_hourly: number; baseline_at: Date | null }>`
-      insert into sms_guard_prefixes as p (account_id, prefix, country) values (${accountId}, ${number.prefix}, ${number.country})
+export function lockRange(accountId: string, number: NumberClass) {
+  return sql<RangeRow>`insert into sms_guard_prefixes as p (account_id, prefix, country)
+      select ${accountId}, ${number.prefix}, ${number.country} from ${ACCOUNT_SMS(accountId)} where ${PUMPING_ON}
       on conflict (account_id, prefix) do update set country = excluded.country
-      returning held_until, released_at, baseline_hourly, baseline_at`.execute(trx)
-  ).rows[0]!;
-  if (range.held_until && new Date(range.held_until) > now) return { held: new Date(range.held_until), reason: 'held' };
+      returning held_until, released_at, baseline_hourly, baseline_at`;
+}
+
+/** How one send to a locked range is counted: from when, against what. */
+export type Counting = { since: Date; threshold: number; graceCutoff: Date; baseline: number };
+
+/**
+ * The range's usual hour (recomputed at most hourly: the only round trip of its own here) and the
+ * counting that follows from it.
+ */
+export async function countingOf(trx: Trx, accountId: string, number: NumberClass, range: RangeRow, rules: SmsGuardRules, now: Date): Promise<Counting> {
   let baseline = Number(range.baseline_hourly);
   const hourAgo = new Date(now.getTime() - HOUR_MS);
   if (!range.baseline_at || new Date(range.baseline_at) < hourAgo) {
@@ -172,28 +196,54 @@ export async function admitSend(trx: Trx, accountId: string, number: NumberClass
   }
   // counting starts again after a release: what an admin let through is not held again at once
   const since = range.released_at && new Date(range.released_at) > hourAgo ? new Date(range.released_at) : hourAgo;
-  const threshold = Math.floor(rules.volumeMultiplier * baseline + rules.volumeAllowance);
-  const graceCutoff = new Date(now.getTime() - rules.conversionGraceSeconds * 1000);
-  const counts = (
-    await sql<{ last_hour: number; judged: number; answered: number }>`
+  return { since, threshold: Math.floor(rules.volumeMultiplier * baseline + rules.volumeAllowance), graceCutoff: new Date(now.getTime() - rules.conversionGraceSeconds * 1000), baseline };
+}
+
+type Counts = { last_hour: number; judged: number; answered: number };
+
+/** Records the send and counts the range's recent sends, in one statement (`verdictOf` judges it). */
+export function countSend(accountId: string, number: NumberClass, to: string, counting: Counting, rules: SmsGuardRules, now: Date) {
+  return sql<Counts>`
       with ins as (insert into sms_guard_sends (account_id, prefix, phone_number, ts) values (${accountId}, ${number.prefix}, ${to}, ${now}))
-      select (select count(*)::int from (select 1 from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${since} limit ${threshold + 1}) x) as last_hour,
+      select (select count(*)::int from (select 1 from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${counting.since} limit ${counting.threshold + 1}) x) as last_hour,
         count(*)::int as judged, (count(*) filter (where answered))::int as answered
-      from (select answered from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${since} and ts <= ${graceCutoff}
-            order by ts desc limit ${rules.conversionWindow}) y`.execute(trx)
-  ).rows[0]!;
-  // the insert above is not visible to the counts in the same statement: this send is the +1
-  let reason: string | null = null;
-  if (counts.last_hour + 1 > threshold) {
-    reason = `${counts.last_hour + 1} SMS in the last hour, above ${rules.volumeMultiplier} × the usual ${baseline.toFixed(1)} an hour + ${rules.volumeAllowance}`;
-  } else if (counts.judged >= rules.conversionWindow && counts.answered * 100 < rules.conversionMinPercent * counts.judged) {
-    reason = `only ${counts.answered} of the last ${counts.judged} SMS were answered (fewer than ${rules.conversionMinPercent}%)`;
+      from (select answered from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${counting.since} and ts <= ${counting.graceCutoff}
+            order by ts desc limit ${rules.conversionWindow}) y`;
+}
+
+/** Why the send trips a pumping rule, or null when it may go. */
+export function verdictOf(counts: Counts, counting: Counting, rules: SmsGuardRules): string | null {
+  // the insert of countSend is not visible to its counts: this send is the +1
+  if (counts.last_hour + 1 > counting.threshold) {
+    return `${counts.last_hour + 1} SMS in the last hour, above ${rules.volumeMultiplier} × the usual ${counting.baseline.toFixed(1)} an hour + ${rules.volumeAllowance}`;
   }
-  if (!reason) return { held: null };
+  if (counts.judged >= rules.conversionWindow && counts.answered * 100 < rules.conversionMinPercent * counts.judged) {
+    return `only ${counts.answered} of the last ${counts.judged} SMS were answered (fewer than ${rules.conversionMinPercent}%)`;
+  }
+  return null;
+}
+
+/**
+ * Holds the range: audit entry, admin notification, Watch Tower flag. `undoSend` removes the send
+ * `countSend` recorded in this transaction (the held send was not made, so it does not count).
+ * A range another send has held meanwhile keeps that hold, and its entry and notice.
+ */
+export async function holdRange(trx: Trx, accountId: string, number: NumberClass, reason: string, rules: SmsGuardRules, now: Date, undoSend: string | null): Promise<Date> {
   const heldUntil = new Date(now.getTime() + rules.holdMinutes * 60_000);
-  // the held send was not made: it does not count
-  await sql`with gone as (delete from sms_guard_sends where id = (select id from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and phone_number = ${to} and ts = ${now} limit 1))
-    update sms_guard_prefixes set held_at = ${now}, held_until = ${heldUntil}, hold_reason = ${reason} where account_id = ${accountId} and prefix = ${number.prefix}`.execute(trx);
+  if (undoSend) {
+    await sql`delete from sms_guard_sends where id = (select id from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and phone_number = ${undoSend} and ts = ${now} limit 1)`.execute(trx);
+  }
+  const held = (
+    await sql<{ held_until: Date }>`insert into sms_guard_prefixes as p (account_id, prefix, country, held_at, held_until, hold_reason)
+      values (${accountId}, ${number.prefix}, ${number.country}, ${now}, ${heldUntil}, ${reason})
+      on conflict (account_id, prefix) do update set held_at = excluded.held_at, held_until = excluded.held_until, hold_reason = excluded.hold_reason
+        where p.held_until is null or p.held_until <= ${now}
+      returning held_until`.execute(trx)
+  ).rows[0];
+  if (!held) {
+    const current = (await sql<{ held_until: Date }>`select held_until from sms_guard_prefixes where account_id = ${accountId} and prefix = ${number.prefix}`.execute(trx)).rows[0];
+    return current ? new Date(current.held_until) : heldUntil;
+  }
   const where = `numbers starting ${number.prefix} (${nameOfCountry(number.country)})`;
   await audit(trx, accountId, null, { namespace: 'global', description: `SMS to ${where} held until ${heldUntil.toISOString()}: suspected SMS pumping, ${reason}`, event: 'sms.pumping-held', at: now });
   await notify(trx, accountId, {
@@ -203,7 +253,23 @@ export async function admitSend(trx: Trx, accountId: string, number: NumberClass
     link: '/settings/sms-configuration',
     dedupeKey: `sms.pumping-held:${number.prefix}:${now.toISOString()}`,
   });
-  return { held: heldUntil, reason };
+  return heldUntil;
+}
+
+/**
+ * Counts one send to `number`'s range under the range's row lock and judges it by the pumping
+ * rules. When a rule fires the range is held (audit entry, admin notification, Watch Tower flag)
+ * and this send is not made. Runs in the sending transaction: the hold commits whatever the
+ * caller does next. For an account whose rules are on.
+ */
+export async function admitSend(trx: Trx, accountId: string, number: NumberClass, to: string, rules: SmsGuardRules, now: Date): Promise<Verdict> {
+  const range = (await lockRange(accountId, number).execute(trx)).rows[0];
+  if (!range) return { held: null };
+  if (range.held_until && new Date(range.held_until) > now) return { held: new Date(range.held_until), reason: 'held' };
+  const counting = await countingOf(trx, accountId, number, range, rules, now);
+  const reason = verdictOf((await countSend(accountId, number, to, counting, rules, now).execute(trx)).rows[0]!, counting, rules);
+  if (!reason) return { held: null };
+  return { held: await holdRange(trx, accountId, number, reason, rules, now, to), reason };
 }
 
 /** A customer answered an SMS (completed a task, verified a code): its sends reached a person. */

@@ -21,7 +21,10 @@ export function AppTabs({ app, role }: { app: AppDefinition; role: Role }) {
   const [location] = useLocation();
   const list = useRef<HTMLUListElement>(null);
   // in a narrow panel the bar scrolls: the current tab is brought into it (Configuration is last)
-  useLayoutEffect(() => list.current?.querySelector('[aria-current]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' }), [location]);
+  // braces: Chromium's scrollIntoView now answers a Promise, which React would take for a cleanup
+  useLayoutEffect(() => {
+    list.current?.querySelector('[aria-current]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [location]);
   return (
     <nav className="app-tabs" aria-label={`${app.title} sections`}>
       <ul ref={list}>

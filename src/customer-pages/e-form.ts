@@ -1,13 +1,14 @@
 // The eForm customer page's script: the form's live rules with the evaluator the server uses
 // (api/contract/apps/e-form-rules.ts), so a field shows, hides and is checked as they type exactly
 // as the server will check it. Without this script the form still posts and the server answers.
-import { evaluateForm, fieldError, type Answers, type FormDefinitionShape } from '../../api/contract/apps/e-form-rules';
+// The words of each problem come from the server in the page's language (messages, by field and code).
+import { evaluateForm, fieldProblem, type Answers, type FormDefinitionShape } from '../../api/contract/apps/e-form-rules';
 
 const form = document.querySelector<HTMLFormElement>('form[data-eform]');
 const source = document.getElementById('ef-definition');
 
 if (form && source) {
-  const { definition, prefill } = JSON.parse(source.textContent || '{}') as { definition: FormDefinitionShape; prefill: Answers };
+  const { definition, prefill, messages } = JSON.parse(source.textContent || '{}') as { definition: FormDefinitionShape; prefill: Answers; messages: Record<string, Record<string, string>> };
   const summary = document.getElementById('ef-summary');
   const touched = new Set<string>();
 
@@ -38,10 +39,11 @@ if (form && source) {
       if (!box) continue;
       const shown = visible.has(field.id);
       box.hidden = !shown;
-      const error = shown ? fieldError(field, answers[field.id], required.has(field.id)) : null;
-      if (error) failing.push(field.id);
+      const problem = shown ? fieldProblem(field, answers[field.id], required.has(field.id)) : null;
+      const error = problem ? (messages[field.id]?.[problem.code] ?? '') : null;
+      if (problem) failing.push(field.id);
       const line = box.querySelector<HTMLElement>('[data-error-for]');
-      const showIt = error && (all || touched.has(field.id));
+      const showIt = !!problem && (all || touched.has(field.id));
       if (line) line.textContent = showIt ? error : '';
       const target = box.querySelector('fieldset') ?? inputs(field.id)[0];
       if (showIt) target?.setAttribute('aria-invalid', 'true');

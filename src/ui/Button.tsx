@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ButtonHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import { FAILURE_FLASH_MS, SUCCESS_FLASH_MS } from './constants';
+import { InvalidFields } from './invalid-fields';
 import { Spinner } from './Spinner';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
@@ -54,10 +55,11 @@ export function Button({
     if (!isThenable(result)) return;
     clearTimeout(timer.current);
     setPhase('loading');
-    // The caller reports the failure (a toast, a field error); the button only reflects it.
+    // The caller reports the failure (a toast, a field error); the button only reflects it. Wrong
+    // fields are said on the fields, where focus goes: the button keeps its own label.
     Promise.resolve(result).then(
       () => flash('success'),
-      () => flash('failure'),
+      (error: unknown) => (error instanceof InvalidFields ? mounted.current && setPhase('idle') : flash('failure')),
     );
   };
 

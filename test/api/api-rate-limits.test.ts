@@ -79,7 +79,7 @@ describe.each(DATABASE_KINDS)('per-account /api/v1 rate limits (%s)', (kind) => 
 
   it('the OpenAPI document describes both header fields on the answers', async () => {
     const doc = (await (await t.call('GET', '/v1/openapi.json')).json()) as { components: { headers: Record<string, { description: string }> }; paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>> };
-    expect(Object.keys(doc.components.headers)).toEqual(['RateLimit-Policy', 'RateLimit']);
+    expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(['RateLimit-Policy', 'RateLimit']));
     const send = doc.paths['/otp/send']!.post!.responses;
     expect(send['201']!.headers).toHaveProperty('RateLimit-Policy');
     expect(send['429']!.headers).toHaveProperty('RateLimit');

@@ -245,10 +245,10 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
     expect((await res.json()).message).toMatch(/redirect/);
   });
 
-  it('the test needs a phone number in E.164', async () => {
+  it('the test needs a phone number with its country code, said in plain words', async () => {
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), phoneNumber: '0770' } });
     expect(res.status).toBe(400);
-    expect((await res.json()).fields).toEqual({ phoneNumber: 'Phone number must be in e164 format (with leading + and country code)' });
+    expect((await res.json()).fields).toEqual({ phoneNumber: 'Enter the number with its country code, e.g. +44 20 7946 0018' });
   });
 
   it('saving empty values removes the settings', async () => {

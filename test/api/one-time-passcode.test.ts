@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { json, startPeer, type Peer } from './peers';
 import { expireDueVerifications } from '../../api/apps/one-time-passcode/service';
-import { E164_MESSAGE } from '../../api/contract/sms';
+import { PHONE_MESSAGE, PHONE_REQUIRED_MESSAGE } from '../../api/contract/sms';
 
 const SID = 'AC' + 'a'.repeat(32);
 const TOKEN = 'twilio-auth-token-for-otp';
@@ -186,13 +186,24 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     expect(await other.json()).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
   });
 
-  it('a phone number that is not E.164 answers 400 naming the field with the E.164 message', async () => {
+  it('a phone number without its country code answers 400 naming the field in plain words; an empty one is required', async () => {
     const res = await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: '4155550100', customerRef: 5 });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { code: string; fields: Record<string, string> };
     expect(body.code).toBe('VALIDATION_FAILED');
-    expect(body.fields.phoneNumber).toBe(E164_MESSAGE);
+    expect(body.fields.phoneNumber).toBe(PHONE_MESSAGE);
     expect(body.fields.customerRef).toBeDefined();
+    const empty = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: ' ' })).json()) as { fields: Record<string, string> };
+    expect(empty.fields.phoneNumber).toBe(PHONE_REQUIRED_MESSAGE);
+  });
+
+  it('a number typed with spaces, dashes or brackets is taken as its digits', async () => {
+    const phone = freshPhone();
+    const typed = `${phone.slice(0, 2)} (${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}`;
+    const res = await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: typed });
+    expect(res.status).toBe(201);
+    // the SMS went to the number's digits
+    expect(await lastCode(t, 'owner@acme.test', phone)).toMatch(/^\d+$/);
   });
 
   it('bodies that are not JSON, unknown ids and bad ids never answer 500', async () => {

@@ -75,19 +75,27 @@ function childrenOf(pid) {
   return out;
 }
 
-export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS } = {}) {
-  const file = path.join(os.tmpdir(), `sb-bench-${process.pid}.sql`);
-  fs.writeFileSync(file, script);
+/**
+ * pgbench running `script` (or several scripts, each picked at random per transaction, e.g. one
+ * per account) for `seconds`, prepared statements (`protocol`: 'extended' behind a transaction
+ * pooler, which keeps none): transactions per second and mean latency.
+ */
+export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS, protocol = 'prepared' } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-'));
+  const files = (Array.isArray(script) ? script : [script]).map((text, i) => {
+    const file = path.join(dir, `script-${i}.sql`);
+    fs.writeFileSync(file, text);
+    return file;
+  });
   try {
-    const out = execFileSync(PGBENCH, ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', file, databaseUrl], { encoding: 'utf8' });
+    const out = execFileSync(PGBENCH, ['-n', '-M', protocol, '-c', String(clients), '-j', '2', '-T', String(seconds), ...files.flatMap((f) => ['-f', f]), databaseUrl], { encoding: 'utf8' });
     const tps = Number(out.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1]);
     const latency = Number(out.match(/latency average = ([\d.]+) ms/)?.[1]);
     return { tps, latency };
   } finally {
-    fs.rmSync(file, { force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-
 
 /** Drops a bench database, retrying while the server's last connections close. */
 export async function dropDatabase(name) {

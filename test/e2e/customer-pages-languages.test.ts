@@ -8,6 +8,9 @@ import { builtInSmsText } from '../../api/contract/sms-translations';
 import { PASSKEY_TEMPLATES } from '../../api/contract/apps/passkeys';
 import { EFORM_TEMPLATES } from '../../api/contract/apps/e-form';
 import type { TaskDetail } from '../../api/contract/platform';
+import { IDV_TEMPLATES } from '../../api/contract/apps/identity-verification';
+import { makeJpeg, sampleDocumentPng, sampleSelfieJpeg } from '../../api/apps/identity-verification/sample-images';
+import { makePdf } from '../support/pdfs';
 
 // Customer pages in the caller's language, in Chromium: the agent sends in a language (/api/v1
 // `locale`), the SMS is in it, the page is in it (right to left in Arabic), the caller completes,
@@ -43,16 +46,22 @@ describe('customer pages in the caller\'s language', () => {
   let browser: Browser;
   let session: string;
   let apiKey: string;
+  // passkeys run on Globex with a trial of their own, and identity verification on the provider's
+  // account (the only one that offers it): the demo Acme's passkeys trial has 4 links left after
+  // its seeded history, fewer than the seven languages of `npm run check:pages`
+  let passkeyKey: string;
+  let idvKey: string;
   let formId: string;
   let phoneCounter = 0;
   const freshPhone = () => `+1415558${String(1000 + phoneCounter++).padStart(4, '0')}`;
 
+  const sessions: Record<string, string> = {};
   const api = async (method: string, path: string, body?: unknown, key = `Bearer ${session}`) => {
     const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return res;
   };
-  const lastSms = async (to: string) => {
-    const list = (await (await api('GET', '/dev/sms-outbox')).json()) as { to: string; body: string }[];
+  const lastSms = async (to: string, as = session) => {
+    const list = (await (await api('GET', '/dev/sms-outbox', undefined, `Bearer ${as}`)).json()) as { to: string; body: string }[];
     return list.find((m) => m.to === to)!.body;
   };
   /** The link of an SMS, on the test server (the SMS names the public URL, the same here). */
@@ -60,10 +69,18 @@ describe('customer pages in the caller\'s language', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    server = await startServer({ linkFor: ['owner@acme.test'], env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` } });
-    session = new URL(server.links['owner@acme.test']!).searchParams.get('token')!;
-    expect((await api('POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
-    apiKey = ((await (await api('GET', '/accounts/developer')).json()) as { secretKey: string }).secretKey;
+    const owners = ['owner@acme.test', 'owner@globex.test', 'staff@provider.test'];
+    server = await startServer({ linkFor: owners, env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` } });
+    for (const who of owners) sessions[who] = new URL(server.links[who]!).searchParams.get('token')!;
+    session = sessions['owner@acme.test']!;
+    const keyOf = async (who: string) => {
+      expect((await api('POST', '/sms', { provider: 'dev-outbox' }, `Bearer ${sessions[who]}`)).status).toBe(200);
+      return ((await (await api('GET', '/accounts/developer', undefined, `Bearer ${sessions[who]}`)).json()) as { secretKey: string }).secretKey;
+    };
+    apiKey = await keyOf('owner@acme.test');
+    passkeyKey = await keyOf('owner@globex.test');
+    expect((await api('POST', '/passkeys/billing/free-trial', {}, `Bearer ${sessions['owner@globex.test']}`)).status).toBe(201);
+    idvKey = await keyOf('staff@provider.test');
     const created = await api('POST', '/e-form/forms', {
       definition: {
         title: 'Change of address',
@@ -89,6 +106,58 @@ describe('customer pages in the caller\'s language', () => {
     const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
     return { context, page: await context.newPage() };
   }
+
+  it('a second visit to the signature page downloads no page image again (same addresses, cached immutable for the link’s life)', async () => {
+    const owner = `Bearer ${session}`;
+    expect((await api('POST', '/document-signature/billing/free-trial', {}, owner)).status).toBe(201);
+    const uploaded = await fetch(`${server.url}/api/document-signature/documents?name=Lease`, {
+      method: 'POST',
+      headers: { authorization: owner, 'content-type': 'application/pdf', 'x-file-name': 'lease.pdf' },
+      body: Buffer.from(await makePdf(2)),
+    });
+    expect(uploaded.status).toBe(201);
+    const docId = ((await uploaded.json()) as { id: string }).id;
+    const signature = { id: 's1', kind: 'signature', page: 1, x: 0.1, y: 0.7, w: 0.4, h: 0.08, label: 'Signature', required: true };
+    expect((await api('PUT', `/document-signature/documents/${docId}/draft`, { name: 'Lease', fields: [signature] }, owner)).status).toBe(200);
+    const jpeg = (blocks: number) => `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), (x, y) => (x + y) % 3 ? 240 : 90).toString('base64')}`;
+    expect((await api('POST', `/document-signature/documents/${docId}/publish`, { pageImages: [jpeg(60), jpeg(60)], pageImagesSmall: [jpeg(30), jpeg(30)] }, owner)).status).toBe(201);
+    const to = freshPhone();
+    expect((await api('POST', '/v1/signatures', { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad' }, `Bearer ${apiKey}`)).status).toBe(201);
+    const link = linkIn(await lastSms(to));
+
+    const { context, page } = await phone();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // bytes that crossed the network for each page image (a cache hit transfers none)
+    let bytes = 0;
+    let fetched = 0;
+    const images = new Set<string>();
+    cdp.on('Network.responseReceived', (e) => {
+      if (/\/pages\/\d+-[ls]-[0-9a-f]{16}\.jpg$/.test(e.response.url)) images.add(e.requestId);
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      if (!images.has(e.requestId)) return;
+      bytes += e.encodedDataLength;
+      if (e.encodedDataLength > 0) fetched++;
+    });
+    const visit = async () => {
+      bytes = 0;
+      fetched = 0;
+      await page.goto(link);
+      await page.waitForFunction(() => [...document.images].some((i) => i.complete && i.naturalWidth > 0));
+      await page.waitForLoadState('load');
+      return { bytes, fetched, src: await page.evaluate(() => document.images[0]!.currentSrc) };
+    };
+    const first = await visit();
+    expect(first.fetched).toBeGreaterThan(0);
+    expect(first.bytes).toBeGreaterThan(1000);
+    // a phone at 1x and 320 px takes the small image
+    expect(first.src).toMatch(/\/pages\/1-s-[0-9a-f]{16}\.jpg$/);
+    const second = await visit();
+    expect(second.src).toBe(first.src);
+    expect(second).toMatchObject({ bytes: 0, fetched: 0 });
+    await context.close();
+  });
 
   describe.each(LANGUAGES)('in %s', (locale) => {
     const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate(locale, key, values);
@@ -133,10 +202,10 @@ describe('customer pages in the caller\'s language', () => {
 
     it('the passkey page is usable at first paint, works by keyboard, and the caller creates a passkey', async () => {
       const to = freshPhone();
-      const sent = await api('POST', '/v1/passkeys/enrollments', { customerRef: `L-${to}`, phoneNumber: to, displayName: 'Layla', locale }, `Bearer ${apiKey}`);
-      expect(sent.status).toBe(201);
-      const sms = await lastSms(to);
-      expect(sms).toContain(builtInSmsText('passkeys', 'enrollment', locale, PASSKEY_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Acme Support'));
+      const sent = await api('POST', '/v1/passkeys/enrollments', { customerRef: `L-${to}`, phoneNumber: to, displayName: 'Layla', locale }, `Bearer ${passkeyKey}`);
+      expect(sent.status, await sent.clone().text()).toBe(201);
+      const sms = await lastSms(to, sessions['owner@globex.test']);
+      expect(sms).toContain(builtInSmsText('passkeys', 'enrollment', locale, PASSKEY_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Globex Care'));
 
       const { context, page } = await phone();
       const cdp: CDPSession = await context.newCDPSession(page);
@@ -158,6 +227,53 @@ describe('customer pages in the caller\'s language', () => {
       await page.getByText(t('passkey.created.text')).waitFor();
       await expectAccessible(page, 'the passkey created');
       await context.close();
+    });
+
+    it('identity verification: the agent sends in this language; every capture step is in it, passes axe, refuses a bad photo in it, and the caller sends their photos', async () => {
+      const to = freshPhone();
+      const sent = await api('POST', '/v1/idv/sessions', { customerRef: `ID-${to}`, phoneNumber: to, locale }, `Bearer ${idvKey}`);
+      expect(sent.status, await sent.clone().text()).toBe(201);
+      const started = (await sent.json()) as { id: string };
+      const sms = await lastSms(to, sessions['staff@provider.test']);
+      expect(sms).toContain(builtInSmsText('identity-verification', 'link', locale, IDV_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Switchboard'));
+
+      const { context, page } = await phone();
+      await page.goto(linkIn(sms));
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      await page.getByRole('heading', { name: t('idv.title') }).waitFor();
+      await expectAccessible(page, 'the document choice');
+      await page.getByLabel(t('idv.doc.passport')).check();
+      await page.getByRole('button', { name: t('idv.continue') }).click();
+
+      const front = page.locator('section#front');
+      await front.getByRole('heading', { name: t('idv.side.front') }).waitFor();
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      await expectAccessible(page, 'the capture steps');
+      // the script's words are this language's too
+      await front.getByLabel(t('idv.takePhoto')).setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(3, 'front') });
+      const chosen = t('idv.script.chosen', { name: 'front.png', size: '{size}' }).split('{size}')[0]!;
+      await front.getByRole('status').getByText(chosen).waitFor();
+      await front.getByRole('button', { name: t('idv.send.front') }).click();
+      await page.getByRole('list', { name: t('idv.photos') }).getByText(t('idv.received', { side: t('idv.side.front') })).waitFor();
+
+      // a file that is not a photo: refused by its bytes, announced in this language, with focus-free layout intact
+      const selfie = page.locator('section#selfie');
+      await selfie.locator('input[name=upload]').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1') });
+      await selfie.getByRole('button', { name: t('idv.send.selfie') }).click();
+      await selfie.getByRole('alert').getByText(t('idv.error.IMAGE_TYPE')).waitFor();
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      await expectAccessible(page, 'a refused photo');
+
+      await page.locator('section#selfie').getByLabel(t('idv.takeSelfie')).setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: sampleSelfieJpeg(3) });
+      await page.locator('section#selfie').getByRole('button', { name: t('idv.send.selfie') }).click();
+      await page.getByRole('button', { name: t('idv.sendPhotos') }).click();
+      await page.getByRole('heading', { name: t('idv.sent.title') }).waitFor();
+      await expectAccessible(page, 'the photos sent');
+      await context.close();
+
+      const detail = (await (await api('GET', `/identity-verification/tasks/${started.id}`, undefined, `Bearer ${sessions['staff@provider.test']}`)).json()) as TaskDetail;
+      expect(detail.events.map((e) => e.description)).toContain(`Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`);
     });
 
     it('an unknown link is explained in this language', async () => {

@@ -70,7 +70,10 @@ describe('background jobs across processes (private PostgreSQL)', () => {
   });
 
   async function start(extra: Record<string, string> = {}): Promise<Proc> {
-    const env = await serverEnv({ ...baseEnv, DATA_DIR: baseEnv.DATA_DIR!, AUTO_SEED: 'false', ...extra });
+    // a port of its own, as another machine would have (baseEnv's would make the second process
+    // fail to listen while the first one answers its health check)
+    const { PORT: _port, PUBLIC_URL: _url, ...shared } = baseEnv;
+    const env = await serverEnv({ ...shared, DATA_DIR: baseEnv.DATA_DIR!, AUTO_SEED: 'false', ...extra });
     let output = '';
     const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (output += d));
@@ -131,6 +134,31 @@ describe('background jobs across processes (private PostgreSQL)', () => {
     expect(ids.length).toBe(61);
     await waitDelivered(ids, 60_000);
     expect(ids.filter((id) => deliveries.get(id) !== 1)).toEqual([]);
+  });
+
+  it('two processes polling for periodic jobs every 100 ms run each due job exactly once, round after round', async () => {
+    const [a, b] = [await start({ JOB_POLL_MS: '100', LOG_SHIPPING: 'off' }), await start({ JOB_POLL_MS: '100', LOG_SHIPPING: 'off' })];
+    type JobRow = { name: string; runs: number; last_run_by: string | null; next_run_at: Date };
+    const jobs = async () => new Map(((await db.query(`select name, runs, last_run_by, next_run_at from jobs`)).rows as JobRow[]).map((j) => [j.name, j]));
+    const ranBy = new Set<string>();
+    for (let round = 0; round < 12; round++) {
+      const before = await jobs();
+      // every job due at once: both processes find them on their next poll
+      await db.query(`update jobs set next_run_at = now() - interval '1 second' where name in (select name from jobs order by name for update)`);
+      for (const until = Date.now() + 20_000; ; ) {
+        const now = await jobs();
+        if ([...before].every(([name, j]) => now.get(name)!.runs > j.runs)) break;
+        if (Date.now() > until) throw new Error(`round ${round}: not every job ran within 20 s`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // a few more polls of both processes: nothing due runs again
+      await new Promise((r) => setTimeout(r, 400));
+      const after = await jobs();
+      expect([...before].filter(([name, j]) => after.get(name)!.runs !== j.runs + 1).map(([name]) => name), `round ${round}`).toEqual([]);
+      for (const j of after.values()) ranBy.add(j.last_run_by!.split('-')[0]!);
+    }
+    // both processes took part: the lease, not a lucky timer, kept each run single
+    expect([...ranBy].sort()).toEqual([String(a.child.pid), String(b.child.pid)].sort());
   });
 
   it('a server killed with SIGKILL mid-delivery: after a restart every event arrives', async () => {

@@ -45,6 +45,21 @@ describe('One-Time Passcode in Chromium', () => {
     await page.locator('[data-integration="dev-outbox"][data-connected="true"]').getByRole('link', { name: 'Open the development outbox' }).waitFor();
   });
 
+  it('a number without its country code is said on the field in plain words, focus goes there and the button keeps its label', async () => {
+    await page.goto(`${server.url}/one-time-passcode`);
+    const send = page.getByRole('form', { name: 'Send passcode' });
+    const phone = send.getByLabel('Phone number');
+    await phone.fill('020 7946 0018');
+    await send.getByRole('button', { name: 'Send passcode' }).click();
+    await expect.poll(() => phone.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await phone.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await phone.getAttribute('aria-describedby'))!.split(' ');
+    const said = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(said).toContain('Enter the number with its country code, e.g. +44 20 7946 0018');
+    expect(await send.getByRole('button', { name: 'Send passcode' }).getAttribute('data-phase')).toBe('idle');
+    await phone.fill('');
+  });
+
   it('an admin sends a passcode from the dashboard, reads it in the development outbox and checks it', async () => {
     await page.goto(`${server.url}/one-time-passcode`);
     const send = page.getByRole('form', { name: 'Send passcode' });

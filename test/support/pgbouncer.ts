@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../e2e/harness';
+import { freePort } from './free-port';
 
 // Debian's PgBouncer (1.18) on loopback in transaction pooling mode, in front of a PostgreSQL
 // server: the way most production PostgreSQL is reached. It keeps no prepared statement from one

@@ -65,3 +65,10 @@ export async function signedRequest(t: TestContext, key: string, doc: SigDocumen
   expect(res.status).toBe(200);
   return sent;
 }
+
+/** Document Signature on a trial with the development outbox for SMS; the account's /api/v1 key. */
+export async function signatureTrial(t: TestContext): Promise<string> {
+  expect((await t.call('POST', '/document-signature/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
+  expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
+  return ((await (await t.call('GET', '/accounts/developer', { as: ADMIN })).json()) as { secretKey: string }).secretKey;
+}

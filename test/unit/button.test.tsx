@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Button } from '../../src/ui/Button';
 import { FAILURE_FLASH_MS, SUCCESS_FLASH_MS } from '../../src/ui/constants';
+import { InvalidFields } from '../../src/ui/invalid-fields';
 
 function deferred() {
   let resolve!: () => void;
@@ -49,6 +50,16 @@ describe('Button', () => {
     expect(button().getAttribute('data-phase')).toBe('failure');
     act(() => vi.advanceTimersByTime(1));
     expect(button().textContent).toBe('Save');
+  });
+
+  it('keeps its label when the action rejects because fields are wrong (they say so themselves)', async () => {
+    const action = deferred();
+    render(<Button onClick={() => action.promise}>Save</Button>);
+    fireEvent.click(button());
+    await act(async () => action.reject(new InvalidFields({ name: 'Name is required' })));
+    expect(button().textContent).toBe('Save');
+    expect(button().getAttribute('data-phase')).toBe('idle');
+    expect((button() as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('does nothing special for an action that returns no promise', () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { CATALOGUES, translate } from '../../api/customer-pages/i18n/index';
+import { CATALOGUES, translate, type MessageKey } from '../../api/customer-pages/i18n/index';
+import { fieldProblem, possibleProblems, problemText, type FieldProblem, type FieldProblemCode } from '../../api/contract/apps/e-form-rules';
+import { SIG_DEFAULT_SETTINGS } from '../../api/contract/apps/document-signature';
+import { IDV_DOCUMENT_TYPES, IDV_SIDES } from '../../api/contract/apps/identity-verification';
+import { IDV_PAGE_ERRORS } from '../../api/apps/identity-verification/customer-page';
+import { IMAGE_REFUSALS } from '../../api/apps/identity-verification/images';
+import type { SignerProblem } from '../../api/apps/document-signature/service';
 import { certificateLine } from '../../api/customer-pages/certificate-text';
 import { en } from '../../api/customer-pages/i18n/en';
 import { LOCALES, negotiateLocale } from '../../api/contract/locales';
@@ -83,5 +89,57 @@ describe('SMS texts', () => {
         expect(text).not.toBe(defaultBody);
       }
     }
+  });
+});
+
+describe('keys the pages build from codes', () => {
+  // a page words a code it is handed (a form's problem, a signer's problem, an ID photo's
+  // refusal, a passkey refusal) by a key made from it: each such key must be in the catalogue,
+  // so a new code without its words fails here rather than showing a raw key to a caller
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(en, key);
+
+  it('every e-form problem has its words, and the English ones are what the console and API say', () => {
+    const samples: FieldProblem[] = [
+      { code: 'required' }, { code: 'requiredConsent' }, { code: 'requiredFile' }, { code: 'requiredChoice' }, { code: 'options' },
+      { code: 'email' }, { code: 'phone' }, { code: 'number' }, { code: 'date' }, { code: 'fileSize', max: 10 }, { code: 'fileType', types: '.pdf, image/*' },
+      { code: 'minChoices', n: 2 }, { code: 'maxChoices', n: 3 }, { code: 'min', n: 5 }, { code: 'max', n: 9 }, { code: 'minLength', n: 4 }, { code: 'maxLength', n: 40 },
+      { code: 'minDate', date: '2026-01-01' }, { code: 'maxDate', date: '2026-12-31' }, { code: 'pattern', message: '' },
+    ];
+    // every code of the union is sampled (the type lists them; this keeps the sample whole)
+    const codes: Record<FieldProblemCode, true> = Object.fromEntries(samples.map((p) => [p.code, true])) as Record<FieldProblemCode, true>;
+    expect(Object.keys(codes)).toHaveLength(20);
+    for (const p of samples) {
+      const key = `eform.problem.${p.code}`;
+      expect(has(key), key).toBe(true);
+      const values = Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'code' && k !== 'message'));
+      expect(translate('en', key as MessageKey, values)).toBe(problemText(p));
+    }
+  });
+
+  it('a field can only have problems its page wrote words for', () => {
+    const field = { id: 'n', type: 'number' as const, label: 'Age', required: true, validation: { min: 18, max: 99 } };
+    const possible = possibleProblems(field).map((p) => p.code);
+    for (const value of ['', 'x', '3', '120']) {
+      const p = fieldProblem(field, value, true);
+      expect(p && possible.includes(p.code), `${value} → ${p?.code}`).toBe(true);
+    }
+  });
+
+  it('every signer problem, ID photo refusal, document, side and passkey refusal has its words', () => {
+    for (const code of ['drawUnreadable', 'signRequired', 'tooLong', 'tick', 'required', 'consent', 'reason'] satisfies SignerProblem['code'][]) expect(has(`sig.problem.${code}`), code).toBe(true);
+    for (const code of IDV_PAGE_ERRORS) expect(has(`idv.error.${code}`), code).toBe(true);
+    for (const code of Object.keys(IMAGE_REFUSALS)) expect(IDV_PAGE_ERRORS as readonly string[], code).toContain(code);
+    for (const d of IDV_DOCUMENT_TYPES) expect(has(`idv.doc.${d.key}`), d.key).toBe(true);
+    for (const side of IDV_SIDES) for (const k of ['side', 'hint', 'send', 'replace']) expect(has(`idv.${k}.${side}`), `${k}.${side}`).toBe(true);
+    for (const reason of ['expired', 'used', 'revoked', 'unknown']) expect(has(`passkey.error.${reason}`), reason).toBe(true);
+  });
+
+  it('the built-in consent text is translated, and its English is the default the account starts with', () => {
+    expect(translate('en', 'sig.consent')).toBe(SIG_DEFAULT_SETTINGS.consentText);
+  });
+
+  it('a message keeps a literal < and > (the MRZ hint, the iPhone settings path)', () => {
+    expect(translate('en', 'idv.hint.back')).toContain('letters and < at the bottom');
+    expect(translate('de', 'idv.error.IMAGE_HEIC')).toContain('Einstellungen > Kamera > Formate');
   });
 });

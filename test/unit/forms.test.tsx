@@ -59,9 +59,9 @@ describe('contact sales form phone number', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send request' }));
   }
 
-  it('refuses a phone number that is not E.164, with the E.164 message', async () => {
+  it('refuses a phone number without its country code, saying so in plain words', async () => {
     await fill('abc', 'Email');
-    expect(screen.getByText('Phone number must be in e164 format (with leading + and country code)')).toBeTruthy();
+    expect(screen.getByText('Enter the number with its country code, e.g. +44 20 7946 0018')).toBeTruthy();
     expect(screen.queryByText(/has not been sent/)).toBeNull();
   });
 

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { getApp } from '../../api/contract/apps';
 import { visibleTabs } from '../../src/app/AppTabs';
 import { makeBootstrap, renderSignedIn } from './helpers';
@@ -32,6 +32,26 @@ describe('per-app tabs', () => {
     const nav = await screen.findByRole('navigation', { name: 'Passkeys sections' });
     expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual(['Dashboard', 'Activity', 'Enrollments', 'Configuration']);
     expect(within(nav).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('brings the current tab into the bar on every move, and survives a browser whose scrollIntoView answers a promise (Chromium)', async () => {
+    const scrolled: string[] = [];
+    const spy = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this.textContent ?? '');
+      return Promise.resolve() as unknown as void;
+    });
+    try {
+      renderSignedIn('/passkeys');
+      const nav = await screen.findByRole('navigation', { name: 'Passkeys sections' });
+      await waitFor(() => expect(scrolled).toContain('Dashboard'));
+      fireEvent.click(within(nav).getByRole('link', { name: 'Activity' }));
+      await waitFor(() => expect(scrolled).toContain('Activity'));
+      fireEvent.click(within(nav).getByRole('link', { name: 'Configuration' }));
+      await waitFor(() => expect(scrolled).toContain('Configuration'));
+      expect(screen.queryByText('Something went wrong')).toBeNull();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('hides the tab bar while the app is inactive', async () => {

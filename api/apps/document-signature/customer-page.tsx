@@ -4,9 +4,12 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer, type PageLink } from '../../customer-pages/frame';
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
-import type { SigField, SigFieldKind } from '../../contract/apps/document-signature';
+import { SIG_DEFAULT_SETTINGS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
-import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, type SignerAnswers, type SignerView } from './service';
+import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, signerPageImage, type SignerAnswers, type SignerProblem, type SignerView } from './service';
+import { Hono } from 'hono';
+import { accountOfHost } from '../../customer-pages/frame';
+import { resolveLink, TOKEN_PATTERN } from '../../customer-pages/links';
 
 // The signer's page at /c/<token>: the pages (images rendered when the version was published,
 // or light outlines when there are none), the fields as an ordinary form below them, the consent
@@ -25,6 +28,26 @@ const KIND_KEYS: Record<SigFieldKind, MessageKey> = {
   text: 'sig.kind.text',
   checkbox: 'sig.kind.checkbox',
 };
+
+/** The account's consent text: the built-in one is shown in the signer's language, an account's own words as written. */
+export function consentShown(consentText: string, t: Translate): string {
+  return consentText.trim() === SIG_DEFAULT_SETTINGS.consentText ? t('sig.consent') : consentText;
+}
+
+/** A field's name as the signer's page shows it. */
+const fieldName = (field: SigField, t: Translate) => field.label || t(KIND_KEYS[field.kind]);
+
+/** What stops the signer, in their language: per field ("1. Signature: sign by drawing…") and for the form's own boxes. */
+function problemWords(fields: SigField[], problems: Record<string, SignerProblem>, t: Translate): Record<string, string> {
+  const order = ordered(fields);
+  const words: Record<string, string> = {};
+  for (const [id, p] of Object.entries(problems)) {
+    const text = t(`sig.problem.${p.code}`, p.code === 'tooLong' ? { max: p.max } : undefined);
+    const index = order.findIndex((f) => f.id === id);
+    words[id] = index < 0 ? text : t('sig.problemIn', { label: `${index + 1}. ${fieldName(order[index]!, t)}`, problem: text });
+  }
+  return words;
+}
 
 const depsOf = (c: Context) => (c as unknown as { var: { deps?: Deps } }).var.deps;
 
@@ -54,15 +77,28 @@ function pagesCss(view: SignerView): string {
   return rules.join('\n');
 }
 
-function Pages({ view, t }: { view: SignerView; t: Translate }) {
+/** A page image's address: the link's, the page, the width and the content's hash; it never changes while the link lives. */
+const pageImageUrl = (token: string, page: number, size: 'l' | 's', hash: string) => `/c/${token}/pages/${page + 1}-${size}-${hash}.jpg`;
+/** main is 32rem wide less 16 px each side; narrower screens show the page across less the same */
+const PAGE_SIZES = '(min-width: 32rem) 480px, calc(100vw - 32px)';
+
+function PageImage({ view, token, index, alt }: { view: SignerView; token: string; index: number; alt: string }) {
+  const image = view.pageImages[index]!;
+  const large = pageImageUrl(token, index, 'l', image.large);
+  const srcset = image.small ? `${pageImageUrl(token, index, 's', image.small)} ${SIG_SMALL_PAGE_WIDTH}w, ${large} ${SIG_PAGE_IMAGE_WIDTH}w` : undefined;
+  // the first page at once; the others when scrolled near (their box keeps its ratio meanwhile)
+  return <img src={large} srcset={srcset} sizes={srcset ? PAGE_SIZES : undefined} loading={index === 0 ? 'eager' : 'lazy'} decoding="async" alt={alt} />;
+}
+
+function Pages({ view, t, token }: { view: SignerView; t: Translate; token: string }) {
   const fields = ordered(view.version.fields);
   const n = view.version.page_count;
   return (
     <section aria-label={t('sig.document')}>
       {view.version.page_sizes.map((_, i) => (
         <figure class="sig-figure" key={i}>
-          <div class={`sig-page sig-p${i}${view.pageImageUrls[i] ? '' : ' sig-outline'}`}>
-            {view.pageImageUrls[i] ? <img src={view.pageImageUrls[i]} loading={i === 0 ? 'eager' : 'lazy'} decoding="async" alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
+          <div class={`sig-page sig-p${i}${view.pageImages[i] ? '' : ' sig-outline'}`}>
+            {view.pageImages[i] ? <PageImage view={view} token={token} index={i} alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
             {fields.map((f, k) => (f.page === i ? <div class={`sig-box sig-f-${f.id}`} aria-hidden="true"><span>{k + 1}</span></div> : null))}
           </div>
           <figcaption>{t('sig.pageOf', { page: i + 1, pages: n })}</figcaption>
@@ -76,7 +112,7 @@ function Pages({ view, t }: { view: SignerView; t: Translate }) {
 }
 
 function FieldInput({ field, index, view, form, problem, t }: { field: SigField; index: number; view: SignerView; form: Record<string, string>; problem?: string; t: Translate }) {
-  const named = field.label || t(KIND_KEYS[field.kind]);
+  const named = fieldName(field, t);
   const label = `${index}. ${field.required ? named : t('sig.optional', { label: named })}`;
   const err = problem ? <p class="sig-error" id={`err-${field.id}`}>{problem}</p> : null;
   const describedBy = problem ? `err-${field.id}` : undefined;
@@ -124,8 +160,9 @@ function FieldInput({ field, index, view, form, problem, t }: { field: SigField;
   );
 }
 
-function signPage(view: SignerView, branding: Branding, link: Link, form: Record<string, string> = {}, problems: Record<string, string> = {}): PageAnswer {
+function signPage(view: SignerView, branding: Branding, link: Link, form: Record<string, string> = {}, refused: Record<string, SignerProblem> = {}): PageAnswer {
   const { t } = link;
+  const problems = problemWords(view.version.fields, refused, t);
   const until = new Intl.DateTimeFormat(link.pageLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(view.row.expires_at));
   const fields = ordered(view.version.fields);
   const list = Object.values(problems);
@@ -148,7 +185,7 @@ function signPage(view: SignerView, branding: Branding, link: Link, form: Record
           </div>
         ) : null}
         <p>{t('sig.intro', { company: branding.name, signer: view.row.signer_name, date: until })}</p>
-        <Pages view={view} t={t} />
+        <Pages view={view} t={t} token={link.token} />
         <form method="post" data-sign-form>
           <input type="hidden" name="action" value="sign" />
           <h2>{t('sig.answers')}</h2>
@@ -158,7 +195,7 @@ function signPage(view: SignerView, branding: Branding, link: Link, form: Record
           {problems.consent ? <p class="sig-error" id="err-consent">{problems.consent}</p> : null}
           <label>
             <input type="checkbox" name="consent" checked={form.consent === 'on'} aria-describedby={problems.consent ? 'err-consent' : undefined} />
-            {view.row.consent_text}
+            {consentShown(view.row.consent_text, t)}
           </label>
           <button type="submit">{t('sig.sign')}</button>
         </form>
@@ -207,7 +244,7 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
       await declineAsCustomer(deps, link.accountId, link.taskId!, link.token, form.reason ?? '', origin);
       return { title: link.t('sig.declined.title'), body: <p>{link.t('sig.declined.text', { company: branding.name })}</p> };
     }
-    const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin);
+    const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin, link.pageLocale);
     // sealing runs now, in the background; the job is the durable backstop
     void sealRequest(deps, link.accountId, signed.id).catch((err) => deps.log('Sealing right after signing failed; the job will retry', err));
     return {
@@ -228,3 +265,32 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
     throw err;
   }
 });
+
+/**
+ * The signer's page images: `/c/<token>/pages/<page>-<l|s>-<hash>.jpg`. The address names the
+ * content (its hash), so it never changes while the link lives and the phone keeps the image
+ * that long (private, immutable): a second visit downloads no page again. It answers only while
+ * the link is usable, on the link's own host.
+ */
+export function signatureCustomerRoutes(deps: Deps) {
+  const app = new Hono();
+  app.get('/c/:token/pages/:file', async (c) => {
+    const token = c.req.param('token');
+    const m = /^(\d{1,4})-([ls])-([0-9a-f]{16})\.jpg$/.exec(c.req.param('file'));
+    const link = m && TOKEN_PATTERN.test(token) ? await resolveLink(deps.db, token, deps.now()) : null;
+    const hostAccount = link ? await accountOfHost(deps, c.req.header('host')) : null;
+    if (!m || !link || link.state !== 'ok' || link.purpose !== SIGN_PURPOSE || !link.taskId || (hostAccount && hostAccount !== link.accountId)) {
+      return c.body(null, 404, { 'cache-control': 'no-store' });
+    }
+    const bytes = await signerPageImage(deps, link.accountId, link.taskId, Number(m[1]) - 1, m[2] === 's' ? 'small' : 'large', m[3]!);
+    if (!bytes) return c.body(null, 404, { 'cache-control': 'no-store' });
+    const seconds = Math.max(0, Math.floor((link.expiresAt.getTime() - deps.now().getTime()) / 1000));
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': 'image/jpeg',
+      'cache-control': `private, max-age=${seconds}, immutable`,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
+  });
+  return app;
+}

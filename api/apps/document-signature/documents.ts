@@ -206,11 +206,18 @@ export async function publishDraft(deps: Deps, accountId: string, documentId: st
     if (images.length && images.length !== draft.page_count) {
       throw new ApiError(400, 'VALIDATION_FAILED', `pageImages: ${images.length} page images for ${draft.page_count} pages`, { pageImages: `Give one image per page (${draft.page_count})` });
     }
+    const small = body.pageImagesSmall ?? [];
+    if (small.length && small.length !== images.length) {
+      throw new ApiError(400, 'VALIDATION_FAILED', `pageImagesSmall: ${small.length} small page images for ${images.length} page images`, { pageImagesSmall: `Give one small image per page image (${images.length})` });
+    }
     const ids: string[] = [];
     for (const image of images) ids.push((await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'image/jpeg', bytes: jpegOf(image) })).id);
+    const smallIds: string[] = [];
+    for (const image of small) smallIds.push((await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'image/jpeg', bytes: jpegOf(image) })).id);
     const by = actorName(actor);
     const published = (
-      await sql<VersionRow>`update sig_document_versions set state = 'published', published_at = ${now}, published_by = ${by}, page_image_ids = ${JSON.stringify(ids)}::jsonb
+      await sql<VersionRow>`update sig_document_versions set state = 'published', published_at = ${now}, published_by = ${by}, page_image_ids = ${JSON.stringify(ids)}::jsonb,
+        page_image_small_ids = ${JSON.stringify(smallIds)}::jsonb
         where id = ${draft.id} returning *`.execute(trx)
     ).rows[0]!;
     await sql`update sig_documents set updated_at = ${now} where id = ${documentId}`.execute(trx);

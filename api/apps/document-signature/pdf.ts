@@ -6,6 +6,11 @@ import type { SigField, SigRemovedContent } from '../../contract/apps/document-s
 import type { SigningCertificate } from './signing-certificate';
 import { PdfRefused, type PdfLimits } from './pdf-limits';
 import { stripActiveContent } from './pdf-clean';
+import { drawLine, isolate, isolateLtr, layOneLine, layParagraph, PdfFonts, type TextStyle } from './pdf-text';
+import { certificateLine, certificateText } from '../../customer-pages/certificate-text';
+import { translate } from '../../customer-pages/i18n/index';
+import { DEFAULT_LOCALE, type Locale } from '../../contract/locales';
+import { SIG_DEFAULT_SETTINGS } from '../../contract/apps/document-signature';
 
 // The PDF work of Document Signature, in the PDF worker only (pdf-worker.ts; the server's thread
 // never parses a PDF): reading an upload within its limits and taking its active content out,
@@ -95,6 +100,8 @@ export type Certificate = {
   ip: string | null;
   userAgent: string | null;
   consentText: string;
+  /** the signer's language: the certificate is written in it, with English beside it */
+  locale: Locale;
   events: { time: string; description: string }[];
   originalSha256: string;
   /** each signature the signer gave: drawn (PNG) or typed */
@@ -111,20 +118,16 @@ export type SealStatement = {
   noTimestampReason: string | null;
 };
 
-const OWNER_TEXT: Record<SealStatement['owner'], string> = {
-  account: "the account's own certificate",
-  provider: "the platform's certificate",
-  development: 'a development certificate that no one trusts',
-};
-
-export function sealLines(s: SealStatement): string[] {
+/** What the certificate says about the seal: each sentence in the signer's language and in English. */
+export function sealLines(s: SealStatement, locale: Locale = DEFAULT_LOCALE): { text: string; english: string }[] {
+  const both = (say: (l: Locale) => string) => ({ text: say(locale), english: say(DEFAULT_LOCALE) });
   return [
-    `Sealed by ${s.subject} (${OWNER_TEXT[s.owner]}) with a PAdES baseline signature (ETSI.CAdES.detached, SHA-256) that covers every page, this certificate included.`,
+    both((l) => translate(l, 'cert.sealedBy', { subject: isolate(s.subject), owner: translate(l, `cert.owner.${s.owner}`) })),
     s.tsaUrl
-      ? `Trusted time: the signature carries an RFC 3161 timestamp from ${s.tsaUrl} (PAdES B-T).`
-      : `No trusted timestamp (PAdES B-B): ${s.noTimestampReason ?? 'no time-stamping authority is configured'}. The signing time is the server's clock.`,
-    'Validation data (the certificate chain and, where published, revocation lists) is added after signing as an incremental update (PAdES B-LT).',
-    'A PDF reader shows the signature as valid only while not one byte of the signed content has changed.',
+      ? both((l) => translate(l, 'cert.tsa', { url: isolateLtr(s.tsaUrl!) }))
+      : both((l) => translate(l, 'cert.noTsa', { reason: s.noTimestampReason ?? translate(l, 'cert.noTsaConfigured') })),
+    both((l) => translate(l, 'cert.validationData')),
+    both((l) => translate(l, 'cert.validWhile')),
   ];
 }
 
@@ -137,7 +140,7 @@ function fit(font: PDFFont, text: string, width: number, height: number): number
 
 /** Draws the values into their boxes (fractions of the page, top-left origin; PDF is bottom-left). */
 async function stamp(doc: PDFDocument, values: StampValue[]): Promise<void> {
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const fonts = new PdfFonts(doc);
   const script = await doc.embedFont(StandardFonts.TimesRomanItalic);
   const pages = doc.getPages();
   for (const { field, text, checked, png } of values) {
@@ -159,92 +162,127 @@ async function stamp(doc: PDFDocument, values: StampValue[]): Promise<void> {
       page.drawLine({ start: { x: x + s * 0.15, y: y + s * 0.5 }, end: { x: x + s * 0.4, y: y + s * 0.2 }, thickness: Math.max(1, s * 0.1), color: rgb(0, 0, 0) });
       page.drawLine({ start: { x: x + s * 0.4, y: y + s * 0.2 }, end: { x: x + s * 0.85, y: y + s * 0.85 }, thickness: Math.max(1, s * 0.1), color: rgb(0, 0, 0) });
     } else if (text) {
-      const font = field.kind === 'signature' || field.kind === 'initials' ? script : regular;
-      const clean = winAnsi(text);
-      const size = fit(font, clean, w, h);
-      page.drawText(clean, { x: x + 1, y: y + (h - size) / 2 + size * 0.2, size, font, color: rgb(0.05, 0.1, 0.3) });
+      const color: [number, number, number] = [0.05, 0.1, 0.3];
+      // a typed signature in Latin letters keeps the script face; any other text, in any script, the Noto fonts
+      if ((field.kind === 'signature' || field.kind === 'initials') && winAnsi(text) === text) {
+        const size = fit(script, text, w, h);
+        page.drawText(text, { x: x + 1, y: y + (h - size) / 2 + size * 0.2, size, font: script, color: rgb(...color) });
+        continue;
+      }
+      const size = await fitLine(fonts, text, w, h);
+      const line = await layOneLine(fonts, text, { size });
+      drawLine(page, line, { left: x + 1, right: x + w - 1, y: y + (h - size) / 2 + size * 0.2 }, { size, color });
     }
   }
 }
 
-/** Standard fonts speak WinAnsi only: other characters become '?' rather than failing the seal. */
+/** The largest size up to the box height (14 pt at most) at which one line of text fits the box's width. */
+async function fitLine(fonts: PdfFonts, text: string, width: number, height: number): Promise<number> {
+  const size = Math.min(height * 0.75, 14);
+  const line = await layOneLine(fonts, text, { size });
+  return line.width <= width - 2 ? size : Math.max(4, Math.floor((size * (width - 2)) / line.width * 2) / 2);
+}
+
+/** Standard fonts speak WinAnsi only: text for them (the signature's reason) has other characters as '?'. */
 export function winAnsi(text: string): string {
   return text.replace(/[^\x20-\x7E\xA0-\xFF]/g, '?');
 }
 
-function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of winAnsi(text).split(/\s+/)) {
-    const next = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(next, size) > width && line) {
-      lines.push(line);
-      line = word;
-    } else line = next;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-async function certificatePage(doc: PDFDocument, fonts: { regular: PDFFont; bold: PDFFont; script: PDFFont }, c: Certificate, contentSha256: string): Promise<void> {
+async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: string): Promise<void> {
+  const fonts = new PdfFonts(doc);
+  const script = await doc.embedFont(StandardFonts.TimesRomanItalic);
   const width = 595.28;
   const height = 841.89;
   let page = doc.addPage([width, height]);
   let y = height - 60;
   const left = 50;
   const usable = width - 2 * left;
-  const line = (text: string, opts: { bold?: boolean; size?: number; gap?: number } = {}) => {
-    const size = opts.size ?? 10;
-    const font = opts.bold ? fonts.bold : fonts.regular;
-    for (const l of wrap(font, text, size, usable)) {
-      if (y < 60) {
-        page = doc.addPage([width, height]);
-        y = height - 60;
-      }
-      page.drawText(l, { x: left, y, size, font, color: rgb(0.1, 0.1, 0.1) });
-      y -= size * 1.4;
-    }
-    y -= opts.gap ?? 0;
-  };
-  line('Certificate of completion', { bold: true, size: 18, gap: 8 });
-  line(`Document: ${c.documentName} (version ${c.version})`);
-  line(`Request: ${c.requestId}`, { gap: 8 });
-  line('Signer', { bold: true, size: 12 });
-  line(`Name: ${c.signerName}`);
-  line(`Phone: ${c.phoneNumber}`);
-  if (c.customerRef) line(`Customer reference: ${c.customerRef}`);
-  line(`IP address: ${c.ip ?? 'unknown'}`);
-  line(`User agent: ${c.userAgent ?? 'unknown'}`, { gap: 8 });
-  // each signature as the signer gave it, so the certificate shows what was signed with
-  for (const sig of c.signatures) {
-    const box = 48;
-    if (y - box < 60) {
+  const newPageIfBelow = (room: number) => {
+    if (y - room < 60) {
       page = doc.addPage([width, height]);
       y = height - 60;
     }
-    line(`${sig.label}:`);
+  };
+  type LineOptions = { bold?: boolean; size?: number; gap?: number; direction?: TextStyle['direction'] };
+  const line = async (text: string, opts: LineOptions = {}) => {
+    const style: TextStyle = { size: opts.size ?? 10, bold: opts.bold, direction: opts.direction };
+    for (const l of await layParagraph(fonts, text, usable, style)) {
+      newPageIfBelow(0);
+      drawLine(page, l, { left, right: left + usable, y }, style);
+      y -= style.size * 1.5;
+    }
+    y -= opts.gap ?? 0;
+  };
+  const L = c.locale;
+  /**
+   * A line in the signer's language with English beside it (certificateLine); when the two do
+   * not fit on one line, each is its own paragraph, the English below, each read in its own
+   * direction (an Arabic sentence from the right, the English from the left).
+   */
+  const bilingual = async (key: Parameters<typeof certificateLine>[1], values?: Parameters<typeof certificateLine>[2], opts: LineOptions = {}) => {
+    const both = certificateLine(L, key, values);
+    const style: TextStyle = { size: opts.size ?? 10, bold: opts.bold };
+    if (L === DEFAULT_LOCALE || (await layParagraph(fonts, both, usable, style)).length === 1) return line(both, opts);
+    const { text, english } = certificateText(L, key, values);
+    await line(text);
+    await line(english, { ...opts, direction: 'ltr' });
+  };
+  const heading = (key: Parameters<typeof certificateLine>[1]) => line(certificateLine(L, key), { bold: true, size: 12 });
+  await bilingual('cert.title', undefined, { bold: true, size: 18, gap: 8 });
+  // values keep their own direction inside a sentence of the other (isolates, UAX #9)
+  await bilingual('cert.document', { name: isolate(c.documentName), version: c.version });
+  await bilingual('cert.request', { id: isolateLtr(c.requestId) }, { gap: 8 });
+  await heading('cert.signer');
+  await bilingual('cert.name', { name: isolate(c.signerName) });
+  await bilingual('cert.phone', { phone: isolateLtr(c.phoneNumber) });
+  if (c.customerRef) await bilingual('cert.customerRef', { ref: isolate(c.customerRef) });
+  await bilingual('cert.ip', { ip: isolateLtr(c.ip ?? '—') });
+  await bilingual('cert.userAgent', { agent: isolateLtr(c.userAgent ?? '—') }, { gap: 8 });
+  // each signature as the signer gave it, so the certificate shows what was signed with
+  for (const sig of c.signatures) {
+    const box = 48;
+    newPageIfBelow(box + 14);
+    await line(certificateLine(L, 'cert.signature', { label: sig.label }));
     if (sig.png) {
       const image = await doc.embedPng(sig.png);
       const scale = Math.min(220 / image.width, box / image.height);
       page.drawImage(image, { x: left, y: y - image.height * scale + 8, width: image.width * scale, height: image.height * scale });
       y -= box;
     } else if (sig.typed) {
-      const text = winAnsi(sig.typed);
-      page.drawText(text, { x: left, y: y - 14, size: fit(fonts.script, text, 260, 24), font: fonts.script, color: rgb(0.05, 0.1, 0.3) });
+      const color: [number, number, number] = [0.05, 0.1, 0.3];
+      if (winAnsi(sig.typed) === sig.typed) {
+        page.drawText(sig.typed, { x: left, y: y - 14, size: fit(script, sig.typed, 260, 24), font: script, color: rgb(...color) });
+      } else {
+        const size = await fitLine(fonts, sig.typed, 260, 24);
+        drawLine(page, await layOneLine(fonts, sig.typed, { size }), { left, right: left + 260, y: y - 14 }, { size, color });
+      }
       y -= 30;
     }
   }
   y -= 8;
-  line('Consent given', { bold: true, size: 12 });
-  line(c.consentText, { gap: 8 });
-  line('Events (UTC)', { bold: true, size: 12 });
-  for (const e of c.events) line(`${e.time.replace('T', ' ').slice(0, 19)}  ${e.description}`);
+  await heading('cert.consent');
+  // the built-in consent text was shown in the signer's language: both are recorded; an
+  // account's own text is recorded as it was shown
+  const builtIn = c.consentText.trim() === SIG_DEFAULT_SETTINGS.consentText;
+  if (builtIn && L !== DEFAULT_LOCALE) await line(translate(L, 'sig.consent'));
+  await line(c.consentText, { gap: 8 });
+  await heading('cert.events');
+  // the timeline's own words, as the console shows them (English), time first
+  for (const e of c.events) await line(`${e.time.replace('T', ' ').slice(0, 19)}  ${e.description.replaceAll(c.signerName, isolate(c.signerName))}`, { direction: 'ltr' });
   y -= 8;
-  line('Integrity', { bold: true, size: 12 });
-  line(`SHA-256 of the original document: ${c.originalSha256}`);
-  line(`SHA-256 of the signed content (the document with the signer's values, before this certificate): ${contentSha256}`, { gap: 8 });
-  line('Seal', { bold: true, size: 12 });
-  for (const l of sealLines(c.seal)) line(l, { size: 9 });
+  await heading('cert.integrity');
+  await bilingual('cert.originalSha', { hash: isolateLtr(c.originalSha256) });
+  await bilingual('cert.contentSha', { hash: isolateLtr(contentSha256) }, { gap: 8 });
+  await heading('cert.seal');
+  for (const { text, english } of sealLines(c.seal, L)) {
+    // as certificateLine words it: "<the signer's language> / <English>", or apart when too long
+    const together = L === DEFAULT_LOCALE ? english : `${text} / ${english}`;
+    if ((await layParagraph(fonts, together, usable, { size: 9 })).length === 1 || L === DEFAULT_LOCALE) await line(together, { size: 9 });
+    else {
+      await line(text, { size: 9 });
+      await line(english, { size: 9, direction: 'ltr' });
+    }
+  }
 }
 
 // room for the CMS: the chain, and a timestamp token with the TSA's own chain
@@ -267,8 +305,7 @@ export async function prepareSeal(original: Uint8Array, values: StampValue[], ce
   const content = await doc.save({ useObjectStreams: false });
   const contentSha256 = sha256(content);
   const sealed = await PDFDocument.load(content, { updateMetadata: false });
-  const fonts = { regular: await sealed.embedFont(StandardFonts.Helvetica), bold: await sealed.embedFont(StandardFonts.HelveticaBold), script: await sealed.embedFont(StandardFonts.TimesRomanItalic) };
-  await certificatePage(sealed, fonts, certificate, contentSha256);
+  await certificatePage(sealed, certificate, contentSha256);
   pdflibAddPlaceholder({
     pdfDoc: sealed,
     reason: `Signed by ${winAnsi(certificate.signerName)}`,

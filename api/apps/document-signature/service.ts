@@ -13,6 +13,7 @@ import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
@@ -260,7 +261,14 @@ export async function resendRequest(deps: Deps, accountId: string, id: string, c
 
 // ---------------------------------------------------------------- the customer's side
 
-export type SignerView = { row: RequestRow; version: VersionRow; pageImageUrls: string[]; originalUrl: string };
+/**
+ * A page's images for the signer, by content (the first 16 hex digits of each file's SHA-256):
+ * the page names them in addresses that never change while the link lives, so a phone keeps
+ * them (api/apps/document-signature/customer-page.tsx, `/c/<token>/pages/...`).
+ */
+export type SignerPageImage = { large: string; small: string | null };
+export type SignerView = { row: RequestRow; version: VersionRow; pageImages: SignerPageImage[]; originalUrl: string };
+const HASH_CHARS = 16;
 export type Origin = { ip: string | null; userAgent: string | null };
 const customer = (row: RequestRow, origin: Origin): Caller => ({ kind: 'api', actor: { id: null, firstName: row.signer_name, lastName: '(signer)' }, label: `${row.signer_name} (signer)`, ip: origin.ip, userAgent: origin.userAgent });
 
@@ -274,20 +282,51 @@ export async function openForSigner(deps: Deps, accountId: string, id: string, o
     }
     const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx)).rows[0]!;
     const ttlSeconds = Math.max(60, Math.min(3600, Math.floor((new Date(row.expires_at).getTime() - now.getTime()) / 1000)));
+    const ids = [...version.page_image_ids, ...version.page_image_small_ids];
+    const hashes = new Map(
+      ids.length
+        ? (await sql<{ id: string; sha256: string }>`select id, sha256 from stored_files where account_id = ${accountId} and id = any(${ids}::uuid[])`.execute(trx)).rows.map((f) => [f.id, f.sha256.slice(0, HASH_CHARS)])
+        : [],
+    );
     return {
       row,
       version,
-      pageImageUrls: version.page_image_ids.map((fid) => fileLink(deps, accountId, fid, { ttlSeconds })),
+      pageImages: version.page_image_ids.map((fid, i) => {
+        const small = version.page_image_small_ids[i];
+        return { large: hashes.get(fid) ?? '', small: small ? (hashes.get(small) ?? null) : null };
+      }),
       originalUrl: fileLink(deps, accountId, row.original_file_id, { ttlSeconds, filename: `${row.document_name.replace(/[^\w.\- ]/g, '_')}.pdf`, disposition: 'attachment' }),
     };
   });
 }
 
+/**
+ * One page image of a request's version, by its page (0-based), width and content hash; null
+ * when there is no such image or its content is not the one named.
+ */
+export async function signerPageImage(deps: Deps, accountId: string, id: string, page: number, size: 'large' | 'small', hash: string): Promise<Buffer | null> {
+  return deps.db.tenant(accountId, async (trx) => {
+    const version = (
+      await sql<VersionRow>`select v.* from sig_document_versions v join sig_requests r on r.version_id = v.id where r.account_id = ${accountId} and r.id = ${id}`.execute(trx)
+    ).rows[0];
+    const fileId = version ? (size === 'large' ? version.page_image_ids : version.page_image_small_ids)[page] : undefined;
+    if (!fileId) return null;
+    const file = await readFile(deps, trx, accountId, fileId);
+    return file && file.sha256.startsWith(hash) && hash.length === HASH_CHARS ? file.bytes : null;
+  });
+}
+
 export type SignerAnswers = { values: Record<string, string>; signatures: Record<string, { typed?: string; pngDataUrl?: string }>; consent: boolean };
 
+/**
+ * What stops the signer, by field id ('consent', 'reason' for the form's own boxes): a code the
+ * signer's page words in their language (`sig.problem.<code>` in api/customer-pages/i18n).
+ */
+export type SignerProblem = { code: 'drawUnreadable' | 'signRequired' | 'tick' | 'required' | 'consent' | 'reason' } | { code: 'tooLong'; max: number };
+
 export class SignerInputError extends Error {
-  constructor(readonly problems: Record<string, string>) {
-    super(Object.values(problems)[0]);
+  constructor(readonly problems: Record<string, SignerProblem>) {
+    super(`The signer's answers were refused: ${Object.values(problems).map((p) => p.code).join(', ')}`);
   }
 }
 
@@ -300,34 +339,34 @@ function pngOf(dataUrl: string): Buffer | null {
 }
 
 /** Checks the customer's answers against the version's fields: problems by field id. */
-export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record<string, string> {
-  const problems: Record<string, string> = {};
+export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record<string, SignerProblem> {
+  const problems: Record<string, SignerProblem> = {};
   for (const f of fields) {
-    const label = f.label || f.kind;
     if (f.kind === 'dateSigned') continue;
     if (f.kind === 'signature') {
       const s = answers.signatures[f.id];
       const typed = s?.typed?.trim();
       if (s?.pngDataUrl) {
-        if (!pngOf(s.pngDataUrl)) problems[f.id] = `${label}: the drawn signature could not be read. Draw it again or type it.`;
-      } else if (!typed && f.required) problems[f.id] = `${label}: sign by drawing or typing your name.`;
-      else if (typed && typed.length > 100) problems[f.id] = `${label}: at most 100 characters.`;
+        if (!pngOf(s.pngDataUrl)) problems[f.id] = { code: 'drawUnreadable' };
+      } else if (!typed && f.required) problems[f.id] = { code: 'signRequired' };
+      else if (typed && typed.length > 100) problems[f.id] = { code: 'tooLong', max: 100 };
       continue;
     }
     const value = answers.values[f.id]?.trim() ?? '';
     if (f.kind === 'checkbox') {
-      if (f.required && value !== 'on' && value !== 'true') problems[f.id] = `${label}: tick this box to continue.`;
+      if (f.required && value !== 'on' && value !== 'true') problems[f.id] = { code: 'tick' };
       continue;
     }
-    if (!value && f.required) problems[f.id] = `${label}: this field is required.`;
-    else if (value.length > 500) problems[f.id] = `${label}: at most 500 characters.`;
+    if (!value && f.required) problems[f.id] = { code: 'required' };
+    else if (value.length > 500) problems[f.id] = { code: 'tooLong', max: 500 };
   }
-  if (!answers.consent) problems.consent = 'Tick the consent box to sign.';
+  if (!answers.consent) problems.consent = { code: 'consent' };
   return problems;
 }
 
 /** The customer signs: values stored, link spent, request signed; sealing follows. */
-export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin): Promise<SigRequest> {
+/** `locale`: the page's language when they signed; their certificate of completion is written in it. */
+export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin, locale: Locale = DEFAULT_LOCALE): Promise<SigRequest> {
   const now = deps.now();
   const signed = await deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
@@ -351,7 +390,7 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
     }
     row = await move(trx, accountId, row, now, {
       status: 'signed',
-      set: { signed_at: now, signer_ip: origin.ip, signer_user_agent: origin.userAgent?.slice(0, 300) ?? null },
+      set: { signed_at: now, signer_ip: origin.ip, signer_user_agent: origin.userAgent?.slice(0, 300) ?? null, signer_locale: locale },
       event: 'signed',
       description: `${row.signer_name} accepted the consent text and signed`,
       webhook: 'document.signed',
@@ -366,7 +405,7 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
 export async function declineAsCustomer(deps: Deps, accountId: string, id: string, token: string, reason: string, origin: Origin): Promise<SigRequest> {
   const now = deps.now();
   const text = reason.trim().slice(0, 500);
-  if (!text) throw new SignerInputError({ reason: 'Tell us why you decline, so the sender can follow up.' });
+  if (!text) throw new SignerInputError({ reason: { code: 'reason' } });
   return deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
     if (!SIG_OPEN_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_OPEN', `This request is ${row.status}.`);
@@ -435,6 +474,7 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
         ip: row.signer_ip,
         userAgent: row.signer_user_agent,
         consentText: row.consent_text,
+        locale: isLocale(row.signer_locale) ? row.signer_locale : DEFAULT_LOCALE,
         events: [...input.events, { time: signingTime.toISOString(), description: `Sealed with the signing certificate of ${cert.subject}` }],
         originalSha256: crypto.createHash('sha256').update(input.original).digest('hex'),
         signatures,

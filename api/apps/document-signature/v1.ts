@@ -4,7 +4,7 @@ import {
   SigRequestSchema,
   SigSendBodySchema,
 } from '../../contract/apps/document-signature';
-import { V1_APP_GATE, V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
+import { V1_APP_GATE, V1_SMS_SEND, V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { cancelRequest, getRequest, resendRequest, sendForSignature } from './service';
 
@@ -26,7 +26,7 @@ export const SIG_V1: V1Operation[] = [
         ...V1_APP_GATE,
         V1_NOT_FOUND,
         { status: 409, code: 'VERSION_NOT_PUBLISHED' },
-        { status: 409, code: 'SMS_NOT_CONFIGURED' },
+        ...V1_SMS_SEND,
         { status: 502, code: 'SMS_NOT_DELIVERED' },
       ],
     },
@@ -45,7 +45,12 @@ export const SIG_V1: V1Operation[] = [
     getRequest,
   ),
   v1TaskAction(
-    { path: '/signatures/:id/cancel', operationId: 'cancelSignatureRequest', summary: 'Cancel a signature request', tag: TAG, params: SigIdParamSchema, body: SigAgentBodySchema, answer: SigRequestSchema, errors: [V1_NOT_FOUND, notOpen] },
+    {
+      path: '/signatures/:id/cancel',
+      operationId: 'cancelSignatureRequest',
+      summary: 'Cancel a signature request',
+      description: 'Ends a request still waiting for its signer (sent or opened): its link stops working at once. Any other status answers 409 NOT_OPEN.',
+      tag: TAG, params: SigIdParamSchema, body: SigAgentBodySchema, answer: SigRequestSchema, errors: [V1_NOT_FOUND, notOpen] },
     cancelRequest,
   ),
   v1TaskAction(
@@ -58,7 +63,7 @@ export const SIG_V1: V1Operation[] = [
       params: SigIdParamSchema,
       body: SigAgentBodySchema,
       answer: SigRequestSchema,
-      errors: [V1_NOT_FOUND, notOpen, { status: 502, code: 'SMS_NOT_DELIVERED' }],
+      errors: [V1_NOT_FOUND, notOpen, { status: 409, code: 'SMS_NOT_CONFIGURED' }, { status: 502, code: 'SMS_NOT_DELIVERED' }],
     },
     resendRequest,
   ),

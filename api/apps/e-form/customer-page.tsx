@@ -4,7 +4,8 @@ import { raw } from 'hono/html';
 import type { Deps } from '../../deps';
 import { registerCustomerPage, registerCustomerPageAction, type PageAnswer } from '../../customer-pages/frame';
 import type { Translate } from '../../customer-pages/i18n/index';
-import { evaluateForm, MAX_FILE_FIELDS, MAX_FILE_MB, type AnswerValue, type Answers, type FormField } from '../../contract/apps/e-form-rules';
+import { evaluateForm, MAX_FILE_FIELDS, MAX_FILE_MB, possibleProblems, type AnswerValue, type Answers, type FieldProblem, type FormField } from '../../contract/apps/e-form-rules';
+import type { Locale } from '../../contract/locales';
 import type { FormDefinition } from '../../contract/apps/e-form';
 import { requestOrigin } from '../platform/request';
 import { answersFromPost, FILL_PURPOSE, openRequest, submitRequest, type PostedAnswers } from './service';
@@ -21,6 +22,33 @@ textarea{min-height:96px}.ef-option{display:flex;gap:8px;align-items:flex-start;
 [aria-invalid=true]{border-color:#B91C1C}.ef-summary{border:1px solid #B91C1C;border-radius:6px;padding:8px 12px;color:#B91C1C}.ef-req{color:#B91C1C}`;
 
 type Values = Answers;
+
+/** A field's problem in the caller's language (dates and numbers as their language writes them). */
+export function problemWords(p: FieldProblem, t: Translate, locale: Locale): string {
+  switch (p.code) {
+    case 'pattern':
+      // the admin's own words for their pattern, else ours
+      return p.message || t('eform.problem.pattern');
+    case 'minDate':
+    case 'maxDate': {
+      const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${p.date}T00:00:00Z`));
+      return t(`eform.problem.${p.code}`, { date });
+    }
+    case 'fileSize':
+      return t('eform.problem.fileSize', { max: p.max });
+    case 'fileType':
+      return t('eform.problem.fileType', { types: p.types });
+    case 'minChoices':
+    case 'maxChoices':
+    case 'min':
+    case 'max':
+    case 'minLength':
+    case 'maxLength':
+      return t(`eform.problem.${p.code}`, { n: p.n });
+    default:
+      return t(`eform.problem.${p.code}`);
+  }
+}
 
 function textOf(value: AnswerValue | undefined): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
@@ -119,15 +147,19 @@ function Field(props: { field: FormField; value: AnswerValue | undefined; error?
 }
 
 /** The form, filled with `values` (after a refused post) and with the server's messages. */
-export function FormPage(props: { definition: FormDefinition; values: Values; errors: Record<string, string>; t: Translate }) {
-  const { definition, values, errors, t } = props;
+export function FormPage(props: { definition: FormDefinition; values: Values; problems: Record<string, FieldProblem>; t: Translate; locale: Locale }) {
+  const { definition, values, t, locale } = props;
+  const errors = Object.fromEntries(Object.entries(props.problems).map(([id, p]) => [id, problemWords(p, t, locale)]));
   const { visible, required } = evaluateForm(definition, values);
-  const count = Object.keys(errors).filter((k) => k !== '_').length;
+  const count = Object.keys(errors).length;
   // the script reads the definition from here ("<" escaped so no text can close the element),
   // with the prefilled values that conditions read and nothing else of the request
   const used = new Set(definition.fields.flatMap((f) => f.condition?.rules.map((r) => r.fieldId) ?? []));
   const prefill = Object.fromEntries(definition.hiddenFields.filter((h) => used.has(h.key) && values[h.key] !== undefined).map((h) => [h.key, values[h.key]]));
-  const json = JSON.stringify({ definition, prefill }).replace(/</g, '\\u003c');
+  // and each field's possible messages in the page's language, so the script words a problem
+  // exactly as the server would, without a message library
+  const messages = Object.fromEntries(definition.fields.map((f) => [f.id, Object.fromEntries(possibleProblems(f).map((p) => [p.code, problemWords(p, t, locale)]))]));
+  const json = JSON.stringify({ definition, prefill, messages }).replace(/</g, '\\u003c');
   // the script's summary for each possible count, in the page's language (plural rules differ:
   // Arabic has a dual, Japanese none), so the script carries no message library
   const correctMessages = JSON.stringify(Object.fromEntries(definition.fields.map((_, i) => [i + 1, t('eform.correct', { n: i + 1 })])));
@@ -135,7 +167,7 @@ export function FormPage(props: { definition: FormDefinition; values: Values; er
     <div>
       {definition.description ? <p>{definition.description}</p> : null}
       <div role="alert" id="ef-summary">
-        {errors._ ? <p class="ef-summary">{errors._}</p> : count ? <p class="ef-summary">{t('eform.correct', { n: count })}</p> : null}
+        {count ? <p class="ef-summary">{t('eform.correct', { n: count })}</p> : null}
       </div>
       <form method="post" enctype="multipart/form-data" novalidate data-eform data-correct={correctMessages}>
         {definition.fields.map((f) => (
@@ -165,7 +197,7 @@ registerCustomerPage(FILL_PURPOSE, async (c, link) => {
   const { request, definition } = await openRequest(getDeps(c), link.accountId, link.taskId!, requestOrigin(c as never));
   const done = donePage(request.status, link.t);
   if (done) return done;
-  return { title: definition.title, body: <FormPage definition={definition} values={request.prefill ?? {}} errors={{}} t={link.t} />, script: 'e-form', css: CSS };
+  return { title: definition.title, body: <FormPage definition={definition} values={request.prefill ?? {}} problems={{}} t={link.t} locale={link.pageLocale} />, script: 'e-form', css: CSS };
 });
 
 registerCustomerPageAction(
@@ -183,10 +215,16 @@ registerCustomerPageAction(
     const outcome = await submitRequest(deps, link.accountId, link.taskId!, link.token, posted, requestOrigin(c as never));
     if (outcome.ok) return { title: link.t('eform.thanks.title'), body: <p>{link.t('eform.thanks.text', { company: branding.name })}</p> };
     const { request, definition } = await openRequest(deps, link.accountId, link.taskId!, requestOrigin(c as never));
-    if (outcome.status === 410) return donePage(request.status, link.t) ?? { title: link.t('eform.closed.title'), body: <p>{outcome.errors._}</p>, status: 410 };
+    if (outcome.status === 410) {
+      const done = donePage(request.status, link.t);
+      if (done) return done;
+      return outcome.closed === 'link-used'
+        ? { title: link.t('state.used.title'), body: <p>{link.t('state.used.text')}</p>, status: 410 }
+        : { title: link.t('eform.closed.title'), body: <p>{link.t('eform.failed.text')}</p>, status: 410 };
+    }
     // files are never echoed back: the customer chooses them again
     const values = answersFromPost(definition, { ...posted, files: {} }, request.prefill ?? {});
-    return { title: definition.title, body: <FormPage definition={definition} values={values} errors={outcome.errors} t={link.t} />, script: 'e-form', css: CSS, status: 400 };
+    return { title: definition.title, body: <FormPage definition={definition} values={values} problems={outcome.problems} t={link.t} locale={link.pageLocale} />, script: 'e-form', css: CSS, status: 400 };
   },
   (MAX_FILE_FIELDS * MAX_FILE_MB + 1) * 1024 * 1024,
 );

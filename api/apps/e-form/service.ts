@@ -33,7 +33,7 @@ import {
   type FormSummary,
   type StoredAnswers,
 } from '../../contract/apps/e-form';
-import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FileAnswer } from '../../contract/apps/e-form-rules';
+import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FieldProblem, type FileAnswer } from '../../contract/apps/e-form-rules';
 import { re2Patterns } from '../../contract/apps/e-form-pattern';
 import type { ResultStatus } from '../../contract/results';
 
@@ -402,7 +402,11 @@ export function answersFromPost(definition: FormDefinition, posted: PostedAnswer
   return answers;
 }
 
-export type SubmitOutcome = { ok: true; request: RequestRow } | { ok: false; status: 400 | 410; errors: Record<string, string>; answers: Answers };
+/** refused: 400 with each field's problem (and its English words), or 410 with why the form is closed */
+export type SubmitOutcome =
+  | { ok: true; request: RequestRow }
+  | { ok: false; status: 400; errors: Record<string, string>; problems: Record<string, FieldProblem>; answers: Answers }
+  | { ok: false; status: 410; closed: 'not-open' | 'link-used'; errors: Record<string, string>; answers: Answers };
 
 /**
  * The customer's submission, checked with the same evaluator as their page: on any error
@@ -414,11 +418,11 @@ export async function submitRequest(deps: EformDeps & Pick<Deps, 'config'>, acco
     let row = await expireIfDue(trx, accountId, await lockRequest(trx, accountId, id), now);
     const definition = await versionDefinition(trx, accountId, row.form_id, row.version);
     const input = answersFromPost(definition, posted, row.prefill ?? {});
-    if (row.status !== 'sent' && row.status !== 'opened') return { ok: false, status: 410, errors: { _: 'This form can no longer be submitted.' }, answers: input };
+    if (row.status !== 'sent' && row.status !== 'opened') return { ok: false, status: 410, closed: 'not-open', errors: { _: 'This form can no longer be submitted.' }, answers: input };
     await auditDroppedPatterns(trx, accountId, row.form_id, row.version, definition, now);
-    const { errors, answers } = validateSubmission(definition, input, re2Patterns);
-    if (Object.keys(errors).length) return { ok: false, status: 400, errors, answers: input };
-    if (!(await spendLink(trx, token, now))) return { ok: false, status: 410, errors: { _: 'This link has already been used.' }, answers: input };
+    const { errors, problems, answers } = validateSubmission(definition, input, re2Patterns);
+    if (Object.keys(errors).length) return { ok: false, status: 400, errors, problems, answers: input };
+    if (!(await spendLink(trx, token, now))) return { ok: false, status: 410, closed: 'link-used', errors: { _: 'This link has already been used.' }, answers: input };
     const fileIds: string[] = [];
     for (const field of definition.fields) {
       const file = posted.files[field.id];

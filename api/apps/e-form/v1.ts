@@ -1,5 +1,5 @@
 import { FormIdParamSchema, FormRequestBodySchema, FormRequestIdParamSchema, FormRequestSchema, type FormRequestBody } from '../../contract/apps/e-form';
-import { V1_APP_GATE, V1_NOT_FOUND, v1Get, v1Start } from '../platform/v1-operations';
+import { V1_APP_GATE, V1_SMS_SEND, V1_NOT_FOUND, v1Get, v1Start } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { getRequest, sendForm } from './service';
 
@@ -22,7 +22,7 @@ export const EFORM_V1: V1Operation[] = [
         ...V1_APP_GATE,
         { status: 409, code: 'FORM_NOT_PUBLISHED' },
         { status: 409, code: 'FORM_CLOSED' },
-        { status: 409, code: 'SMS_NOT_CONFIGURED' },
+        ...V1_SMS_SEND,
       ],
     },
     (deps, accountId, input, caller, params) => sendForm(deps, accountId, params.id!, input, caller),

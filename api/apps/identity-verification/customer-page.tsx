@@ -5,9 +5,11 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { accountOfHost, registerCustomerPage } from '../../customer-pages/frame';
 import { resolveLink, TOKEN_PATTERN } from '../../customer-pages/links';
-import { IDV_MAX_IMAGE_BYTES, IDV_SIDES, documentTypeOf, type IdvSide } from '../../contract/apps/identity-verification';
+import { IDV_MAX_IMAGE_BYTES, IDV_SIDES, type IdvSide } from '../../contract/apps/identity-verification';
 import type { Caller } from '../platform/caller';
-import { IMAGE_REFUSALS } from './images';
+import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './images';
+import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
+import { isLocale, type Locale } from '../../contract/locales';
 import { chooseDocument, customerView, IDV_LINK_PURPOSE, submitSession, uploadImage } from './service';
 
 // The customer's page behind the SMS link: choose the document, photograph it (front, and back
@@ -15,14 +17,23 @@ import { chooseDocument, customerView, IDV_LINK_PURPOSE, submitSession, uploadIm
 // with no script at all; the page's small script only shows the chosen file and a "Sending…"
 // state. Every step is checked again on the server (api/apps/identity-verification/service.ts).
 
-const ERRORS: Record<string, string> = {
-  ...IMAGE_REFUSALS,
-  PHOTOS_MISSING: 'Add every photo listed first, then send them.',
-  DOCUMENT_TYPE: 'Choose one of the documents listed.',
-  SIDE_NOT_NEEDED: 'Choose your document first.',
-  SESSION_CLOSED: 'This verification no longer takes photos.',
-  UPLOAD_FAILED: 'The photo could not be received. Try again.',
-};
+/** The codes a step redirects back with (?error=), each worded in the page's language. */
+const ERROR_CODES = ['IMAGE_EMPTY', 'IMAGE_TOO_LARGE', 'IMAGE_HEIC', 'IMAGE_TYPE', 'IMAGE_BROKEN', 'IMAGE_DIMENSIONS', 'PHOTOS_MISSING', 'DOCUMENT_TYPE', 'SIDE_NOT_NEEDED', 'SESSION_CLOSED', 'UPLOAD_FAILED'] as const;
+export type IdvPageError = (typeof ERROR_CODES)[number];
+export const IDV_PAGE_ERRORS: readonly IdvPageError[] = ERROR_CODES;
+const isPageError = (code: string | null): code is IdvPageError => (ERROR_CODES as readonly string[]).includes(code ?? '');
+
+function errorText(t: Translate, locale: Locale, code: IdvPageError): string {
+  const n = new Intl.NumberFormat(locale);
+  return t(`idv.error.${code}`, { mb: n.format(IDV_MAX_IMAGE_BYTES / 1024 / 1024), side: n.format(MAX_IMAGE_SIDE), mp: n.format(MAX_IMAGE_PIXELS / 1_000_000) });
+}
+
+/** A size as the caller's language writes it ("1,2 MB", "٣٤٠ كيلوبايت"). */
+export function sizeText(locale: Locale, bytes: number): string {
+  const mb = bytes >= 1024 * 1024;
+  const value = mb ? Math.round((bytes / 1024 / 1024) * 10) / 10 : Math.max(1, Math.round(bytes / 1024));
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: mb ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 }).format(value);
+}
 
 const customer = (c: Context): Caller => ({
   kind: 'api',
@@ -32,56 +43,53 @@ const customer = (c: Context): Caller => ({
   userAgent: c.req.header('user-agent') ?? null,
 });
 
-const kb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
-
 const CAPTURE: Record<IdvSide, 'environment' | 'user'> = { front: 'environment', back: 'environment', selfie: 'user' };
-const HINTS: Record<IdvSide, string> = {
-  front: 'Lay the document flat in good light, fill the frame, no glare.',
-  back: 'Turn the document over. The lines of letters and < at the bottom must be sharp.',
-  selfie: 'Face the camera, no hat or sunglasses, in good light.',
-};
+const DOCUMENT_KEYS: Record<string, MessageKey> = { passport: 'idv.doc.passport', id_card: 'idv.doc.id_card', residence_permit: 'idv.doc.residence_permit' };
 
 registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
   const deps = (c as Context<{ Variables: { deps: Deps } }>).get('deps');
+  const { t, pageLocale: locale } = link;
   const view = await customerView(deps, link.accountId, link.taskId!);
   const url = new URL(c.req.url);
   const errorCode = url.searchParams.get('error');
   const errorSide = url.searchParams.get('side');
-  const error = errorCode ? (ERRORS[errorCode] ?? ERRORS.UPLOAD_FAILED) : null;
+  const error = errorCode ? errorText(t, locale, isPageError(errorCode) ? errorCode : 'UPLOAD_FAILED') : null;
+  // every form posts back with the page's language, and the step redirects back in it
   const base = `/c/${link.token}`;
+  const lang = `?lang=${locale}`;
   const alert = (where: string | null) => (error && errorSide === where ? <p role="alert" id={`error-${where ?? 'page'}`} class="idv-error">{error}</p> : null);
+  const sideName = (side: IdvSide) => t(`idv.side.${side}`);
 
-  if (view.status === 'submitted' || view.status === 'needs_review') {
-    return { title: 'Thank you: your photos were sent', body: <p>We will check them shortly. You can close this page.</p> };
-  }
-  if (view.status === 'approved' || view.status === 'declined') return { title: 'This verification is finished', body: <p>You can close this page.</p> };
-  if (view.status === 'expired') return { title: 'This link has expired', body: <p>Ask the person you are speaking with to send you a new one.</p> };
-  if (view.status === 'cancelled') return { title: 'This verification was cancelled', body: <p>Ask the person you are speaking with if you still need to verify your identity.</p> };
+  if (view.status === 'submitted' || view.status === 'needs_review') return { title: t('idv.sent.title'), body: <p>{t('idv.sent.text')}</p> };
+  if (view.status === 'approved' || view.status === 'declined') return { title: t('idv.finished.title'), body: <p>{t('idv.finished.text')}</p> };
+  if (view.status === 'expired') return { title: t('state.expired.title'), body: <p>{t('state.expired.text')}</p> };
+  if (view.status === 'cancelled') return { title: t('idv.cancelled.title'), body: <p>{t('idv.cancelled.text')}</p> };
 
   const chooser = (
-    <form method="post" action={`${base}/idv/document`}>
+    <form method="post" action={`${base}/idv/document${lang}`}>
       <fieldset>
-        <legend>Which document will you show?</legend>
+        <legend>{t('idv.choose')}</legend>
         {view.documentTypes.map((key) => (
           <p>
             <label>
-              <input type="radio" name="documentType" value={key} checked={view.documentType === key} required /> {documentTypeOf(key)?.label ?? key}
+              <input type="radio" name="documentType" value={key} checked={view.documentType === key} required /> {DOCUMENT_KEYS[key] ? t(DOCUMENT_KEYS[key]) : key}
             </label>
           </p>
         ))}
       </fieldset>
       {alert('document')}
-      <button type="submit">{view.documentType ? 'Change document' : 'Continue'}</button>
+      <button type="submit">{view.documentType ? t('idv.changeDocument') : t('idv.continue')}</button>
     </form>
   );
+  const again = view.resubmission ? <p>{t('idv.resubmission')}</p> : null;
 
   if (!view.documentType) {
     return {
-      title: 'Verify your identity',
+      title: t('idv.title'),
       body: (
         <div>
-          {view.resubmission ? <p>We need new photos: the earlier ones could not be used.</p> : null}
-          <p>You will take a photo of an identity document and a selfie. It takes about two minutes. Your photos are used only to verify your identity.</p>
+          {again}
+          <p>{t('idv.intro')}</p>
           {alert(null)}
           {chooser}
         </div>
@@ -90,29 +98,36 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
   }
 
   const ready = view.sides.every((s) => s.received);
+  const mb = new Intl.NumberFormat(locale).format(IDV_MAX_IMAGE_BYTES / 1024 / 1024);
+  // the script's words, in this language; {size} and {name} are filled in the browser
+  const words = {
+    'data-chosen': t('idv.script.chosen', { name: '{name}', size: '{size}' }),
+    'data-too-large': t('idv.script.tooLarge', { size: '{size}', mb }),
+    'data-no-photo': t('idv.script.noPhoto'),
+    'data-sending': t('idv.script.sending'),
+    'data-limit': String(IDV_MAX_IMAGE_BYTES),
+  };
   return {
-    title: 'Verify your identity',
+    title: t('idv.title'),
     script: 'identity-verification',
     body: (
-      <div>
-        {view.resubmission ? <p>We need new photos: the earlier ones could not be used.</p> : null}
+      <div data-idv {...words}>
+        {again}
         {alert(null)}
-        <ol aria-label="Photos to send">
+        <ol aria-label={t('idv.photos')}>
           {view.sides.map((s) => (
-            <li>
-              {s.label}: {s.received ? <strong>received ✓</strong> : 'not yet'}
-            </li>
+            <li>{s.received ? <strong>{t('idv.received', { side: sideName(s.side) })}</strong> : t('idv.notYet', { side: sideName(s.side) })}</li>
           ))}
         </ol>
         {view.sides.map((s, i) => (
           <section aria-labelledby={`h-${s.side}`} id={s.side}>
             <h2 id={`h-${s.side}`}>
-              {i + 1}. {s.label}
+              {new Intl.NumberFormat(locale).format(i + 1)}. {sideName(s.side)}
             </h2>
-            <p id={`hint-${s.side}`}>{HINTS[s.side]}</p>
-            <form method="post" action={`${base}/idv/photo/${s.side}`} enctype="multipart/form-data" data-idv-photo>
+            <p id={`hint-${s.side}`}>{t(`idv.hint.${s.side}`)}</p>
+            <form method="post" action={`${base}/idv/photo/${s.side}${lang}`} enctype="multipart/form-data" data-idv-photo>
               <p>
-                <label for={`take-${s.side}`}>{s.side === 'selfie' ? 'Take a selfie' : 'Take a photo'}</label>
+                <label for={`take-${s.side}`}>{s.side === 'selfie' ? t('idv.takeSelfie') : t('idv.takePhoto')}</label>
                 <br />
                 <input
                   id={`take-${s.side}`}
@@ -124,32 +139,34 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
                 />
               </p>
               <p>
-                <label for={`upload-${s.side}`}>Or choose a saved photo (JPEG or PNG, up to {IDV_MAX_IMAGE_BYTES / 1024 / 1024} MB)</label>
+                <label for={`upload-${s.side}`}>{t('idv.chooseSaved', { mb })}</label>
                 <br />
                 <input id={`upload-${s.side}`} type="file" name="upload" accept="image/jpeg,image/png" />
               </p>
               <p role="status" data-idv-chosen />
               {alert(s.side)}
-              <button type="submit">{s.received ? `Replace the ${s.label.toLowerCase()} (${kb(s.received.size)} received)` : `Send the ${s.label.toLowerCase()}`}</button>
+              <button type="submit">{s.received ? t(`idv.replace.${s.side}`, { size: sizeText(locale, s.received.size) }) : t(`idv.send.${s.side}`)}</button>
             </form>
           </section>
         ))}
         <section aria-labelledby="h-send">
-          <h2 id="h-send">{view.sides.length + 1}. Send for review</h2>
-          <form method="post" action={`${base}/idv/submit`}>
+          <h2 id="h-send">
+            {new Intl.NumberFormat(locale).format(view.sides.length + 1)}. {t('idv.review')}
+          </h2>
+          <form method="post" action={`${base}/idv/submit${lang}`}>
             {alert('submit')}
             {ready ? (
               <>
-                <p>All photos are in. Send them when you are ready.</p>
-                <button type="submit">Send my photos</button>
+                <p>{t('idv.allIn')}</p>
+                <button type="submit">{t('idv.sendPhotos')}</button>
               </>
             ) : (
-              <p>Add every photo above first; then the button to send them appears here.</p>
+              <p>{t('idv.addFirst')}</p>
             )}
           </form>
         </section>
         <details>
-          <summary>Showing another document?</summary>
+          <summary>{t('idv.another')}</summary>
           {chooser}
         </details>
       </div>
@@ -160,8 +177,16 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
 /** The form posts of the customer page; each answers with a redirect back to the page. */
 export function idvCustomerRoutes(deps: Deps) {
   const app = new Hono();
-  const back = (c: Context, token: string, error?: string, side?: string) =>
-    c.redirect(`/c/${token}${error ? `?error=${encodeURIComponent(error)}${side ? `&side=${side}` : ''}` : ''}${side ? `#${side}` : ''}`, 303);
+  /** Back to the page, in the language it was shown in, with what went wrong and where. */
+  const back = (c: Context, token: string, error?: string, side?: string) => {
+    const query = new URLSearchParams();
+    const lang = c.req.query('lang');
+    if (isLocale(lang)) query.set('lang', lang);
+    if (error) query.set('error', error);
+    if (error && side) query.set('side', side);
+    const search = query.size ? `?${query}` : '';
+    return c.redirect(`/c/${token}${search}${side ? `#${side}` : ''}`, 303);
+  };
 
   /** The session this token opens for the customer, or null (the page then says why). */
   async function sessionOf(c: Context, token: string): Promise<{ accountId: string; id: string } | null> {
@@ -176,7 +201,7 @@ export function idvCustomerRoutes(deps: Deps) {
   async function step(c: Context, side: string | undefined, run: (s: { accountId: string; id: string }) => Promise<unknown>) {
     const token = c.req.param('token') ?? '';
     const session = await sessionOf(c, token);
-    if (!session) return c.redirect(TOKEN_PATTERN.test(token) ? `/c/${token}` : '/c/unknown', 303);
+    if (!session) return TOKEN_PATTERN.test(token) ? back(c, token) : c.redirect('/c/unknown', 303);
     try {
       await run(session);
     } catch (err) {
@@ -191,7 +216,7 @@ export function idvCustomerRoutes(deps: Deps) {
     try {
       return (await c.req.parseBody()) as Record<string, unknown>;
     } catch {
-      throw new ApiError(400, 'UPLOAD_FAILED', ERRORS.UPLOAD_FAILED!);
+      throw new ApiError(400, 'UPLOAD_FAILED', 'The photo could not be received.');
     }
   }
 
@@ -210,7 +235,7 @@ export function idvCustomerRoutes(deps: Deps) {
     }),
     (c) => {
       const side = c.req.param('side') as IdvSide;
-      if (!(IDV_SIDES as readonly string[]).includes(side)) return step(c, undefined, () => Promise.reject(new ApiError(400, 'SIDE_NOT_NEEDED', ERRORS.SIDE_NOT_NEEDED!)));
+      if (!(IDV_SIDES as readonly string[]).includes(side)) return step(c, undefined, () => Promise.reject(new ApiError(400, 'SIDE_NOT_NEEDED', 'This photo is not needed.')));
       return step(c, side, async (s) => {
         const body = await form(c);
         // the camera's file if one was taken, otherwise the chosen one

@@ -5,7 +5,7 @@ import {
   IdvStartBodySchema,
   type IdvStartBody,
 } from '../../contract/apps/identity-verification';
-import { V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
+import { V1_NOT_FOUND, V1_SMS_SEND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { cancelSession, getSession, startSession } from './service';
 import type { Deps } from '../../deps';
@@ -39,7 +39,11 @@ export const IDV_V1: V1Operation[] = [
       tag: TAG,
       body: IdvStartBodySchema,
       answer: IdvSessionSchema,
-      errors: [{ status: 409, code: 'SMS_NOT_CONFIGURED' }],
+      errors: [
+        // the app is unreleased: an account without a provider's staff admin finds nothing here
+        { status: 404, code: 'NOT_FOUND', description: 'This account cannot use Identity Verification: it is open only to accounts of the provider\'s own staff while unreleased.' },
+        ...V1_SMS_SEND,
+      ],
     },
     async (deps, accountId, input, caller) => {
       await assertStaffAccount(deps, accountId);
@@ -59,7 +63,12 @@ export const IDV_V1: V1Operation[] = [
     getSession,
   ),
   v1TaskAction(
-    { path: '/idv/sessions/:id/cancel', operationId: 'cancelIdentityVerification', summary: 'Cancel an identity verification', tag: TAG, params: IdvIdParamSchema, body: IdvCancelBodySchema, answer: IdvSessionSchema, errors: [V1_NOT_FOUND] },
+    {
+      path: '/idv/sessions/:id/cancel',
+      operationId: 'cancelIdentityVerification',
+      summary: 'Cancel an identity verification',
+      description: 'Ends a session not yet decided: its link stops working at once. A finished one is answered as it is.',
+      tag: TAG, params: IdvIdParamSchema, body: IdvCancelBodySchema, answer: IdvSessionSchema, errors: [V1_NOT_FOUND] },
     cancelSession,
   ),
 ];

@@ -7,7 +7,7 @@ import {
   type OtpCheckBody,
   type OtpSendBody,
 } from '../../contract/apps/one-time-passcode';
-import { V1_APP_GATE, V1_NOT_FOUND, v1Caller, v1Get, v1TaskAction } from '../platform/v1-operations';
+import { V1_APP_GATE, V1_SMS_SEND, V1_NOT_FOUND, v1Caller, v1Get, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { cancelVerification, checkPasscode, getVerification, sendPasscode } from './service';
 
@@ -25,7 +25,7 @@ export const OTP_V1: V1Operation[] = [
     body: OtpSendBodySchema,
     answer: OtpVerificationSchema,
     statuses: [201, 200],
-    errors: [...V1_APP_GATE, { status: 409, code: 'SMS_NOT_CONFIGURED' }, { status: 429, code: 'TOO_MANY_SENDS' }],
+    errors: [...V1_APP_GATE, ...V1_SMS_SEND, { status: 429, code: 'TOO_MANY_SENDS' }],
     async handler(c, { body }) {
       const input = body as OtpSendBody;
       const { verification, created } = await sendPasscode(c.var.deps, c.var.apiAccountId, input, v1Caller(c, input.agent));
@@ -48,9 +48,19 @@ export const OTP_V1: V1Operation[] = [
       return { status: 200, answer: await checkPasscode(c.var.deps, c.var.apiAccountId, input.id, input.code, v1Caller(c, input.agent)) };
     },
   },
-  v1Get({ path: '/otp/:id', operationId: 'getVerification', summary: 'Get a verification', tag: TAG, params: OtpIdParamSchema, answer: OtpVerificationSchema }, getVerification),
+  v1Get({
+    path: '/otp/:id',
+    operationId: 'getVerification',
+    summary: 'Get a verification',
+    description: 'The verification with its status: pending, approved, canceled, max_attempts_reached, expired or failed (a pending one past its expiry is answered expired).',
+    tag: TAG, params: OtpIdParamSchema, answer: OtpVerificationSchema }, getVerification),
   v1TaskAction(
-    { path: '/otp/:id/cancel', operationId: 'cancelVerification', summary: 'Cancel a verification', tag: TAG, params: OtpIdParamSchema, body: OtpCancelBodySchema, answer: OtpVerificationSchema, errors: [V1_NOT_FOUND] },
+    {
+      path: '/otp/:id/cancel',
+      operationId: 'cancelVerification',
+      summary: 'Cancel a verification',
+      description: 'Ends a pending verification: its code no longer checks. A finished one is answered as it is.',
+      tag: TAG, params: OtpIdParamSchema, body: OtpCancelBodySchema, answer: OtpVerificationSchema, errors: [V1_NOT_FOUND] },
     cancelVerification,
   ),
 ];

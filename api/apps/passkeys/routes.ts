@@ -2,10 +2,11 @@ import { Hono, type Context } from 'hono';
 import { sql } from 'kysely';
 import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
-import { validate } from '../../http/validate';
+import * as v from 'valibot';
+import { documented, validate, validationError } from '../../http/validate';
+import { assertStorableInput } from '../../http/text-guard';
 import { accountOfHost, pageLocaleOf } from '../../customer-pages/frame';
 import { TOKEN_PATTERN } from '../../customer-pages/links';
-import { ApiError } from '../../http/errors';
 import {
   PASSKEY_CREDENTIAL_PAGE,
   PasskeyCeremonyAbandonedSchema,
@@ -17,7 +18,9 @@ import { TASK_LAST_KEY_HEADER } from '../../contract/platform';
 import { requestOrigin, uuidParam } from '../platform/request';
 import { sessionCaller } from '../platform/caller';
 import { authenticatorName } from './authenticators';
-import { ceremonyAbandoned, ceremonyOptions, ceremonyVerify, revokeCredential, type CredentialRow, type PageContext } from './service';
+import { ceremonyAbandoned, ceremonyOptions, ceremonyVerify, LinkRefused, revokeCredential, type CredentialRow, type PageContext } from './service';
+import { errorResponse } from '../../http/errors';
+import { translator, type MessageKey } from '../../customer-pages/i18n/index';
 
 // The Passkeys app's own routes: the Enrollments page (list and revoke) in the console, and the
 // three calls the customer page's script makes (options, verify, abandoned) behind its link.
@@ -76,7 +79,7 @@ export const passkeyConsoleRoutes = new Hono<AppEnv>()
  */
 async function pageContext(c: Context<AppEnv>): Promise<PageContext> {
   const token = c.req.param('token') ?? '';
-  if (!TOKEN_PATTERN.test(token)) throw new ApiError(410, 'LINK_NOT_USABLE', 'This link does not work. Check that you opened the whole link from your message.');
+  if (!TOKEN_PATTERN.test(token)) throw new LinkRefused('unknown');
   const host = (c.req.header('host') ?? new URL(c.req.url).host).toLowerCase();
   const rpId = host.replace(/:\d+$/, '');
   const publicUrl = new URL(c.var.deps.config.publicUrl);
@@ -86,16 +89,55 @@ async function pageContext(c: Context<AppEnv>): Promise<PageContext> {
   return { rpId, origin: `${scheme}//${host}`, ip, userAgent, hostAccount: await accountOfHost(c.var.deps, host), locale: pageLocaleOf(c as never, null) };
 }
 
+/** The words the page's script shows for a refused call, by the answer's code. */
+function refusalKey(err: unknown, code: string): MessageKey {
+  if (err instanceof LinkRefused) return `passkey.error.${err.reason}`;
+  if (code === 'LINK_NOT_USABLE') return 'passkey.error.unknown';
+  if (code === 'TOO_MANY_ATTEMPTS') return 'passkey.error.tooMany';
+  if (code === 'NO_PASSKEY') return 'passkey.error.noPasskey';
+  if (code === 'DATABASE_BUSY' || code === 'DATABASE_UNAVAILABLE' || code === 'RATE_LIMITED') return 'passkey.error.busy';
+  return 'passkey.somethingWrong';
+}
+
+/**
+ * The customer page's calls answer a refusal with the usual status and code, and a message in
+ * the page's language (?lang=): the script shows that message as it is.
+ */
+async function inPageLanguage(c: Context<AppEnv>, run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (err) {
+    const answer = errorResponse(err, c, c.var.deps.log);
+    const body = (await answer.clone().json()) as { code: string };
+    const t = translator(pageLocaleOf(c as never, null));
+    return c.json({ code: body.code, message: t(refusalKey(err, body.code)) }, answer.status as 400);
+  }
+}
+
+/** The JSON body checked against its schema inside the handler, so a refusal is worded like the others. */
+async function bodyOf<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<v.InferOutput<S>> {
+  const result = v.safeParse(schema, await c.req.json().catch(() => undefined));
+  if (!result.success) throw validationError(result.issues);
+  assertStorableInput(result.output);
+  return result.output;
+}
+
 export const passkeyCustomerRoutes = new Hono<AppEnv>()
-  .post('/c/:token/passkey/options', async (c) => {
-    const ctx = await pageContext(c);
-    return c.json(await ceremonyOptions(c.var.deps, c.req.param('token'), ctx));
-  })
-  .post('/c/:token/passkey/verify', validate('json', PasskeyCeremonyResponseSchema), async (c) => {
-    const ctx = await pageContext(c);
-    return c.json(await ceremonyVerify(c.var.deps, c.req.param('token'), c.req.valid('json'), ctx));
-  })
-  .post('/c/:token/passkey/abandoned', validate('json', PasskeyCeremonyAbandonedSchema), async (c) => {
-    const ctx = await pageContext(c);
-    return c.json(await ceremonyAbandoned(c.var.deps, c.req.param('token'), c.req.valid('json').reason, ctx));
-  });
+  .post('/c/:token/passkey/options', (c) =>
+    inPageLanguage(c, async () => {
+      const ctx = await pageContext(c);
+      return c.json(await ceremonyOptions(c.var.deps, c.req.param('token'), ctx));
+    }),
+  )
+  .post('/c/:token/passkey/verify', documented('json', PasskeyCeremonyResponseSchema), (c) =>
+    inPageLanguage(c, async () => {
+      const ctx = await pageContext(c);
+      return c.json(await ceremonyVerify(c.var.deps, c.req.param('token'), await bodyOf(c, PasskeyCeremonyResponseSchema), ctx));
+    }),
+  )
+  .post('/c/:token/passkey/abandoned', documented('json', PasskeyCeremonyAbandonedSchema), (c) =>
+    inPageLanguage(c, async () => {
+      const ctx = await pageContext(c);
+      return c.json(await ceremonyAbandoned(c.var.deps, c.req.param('token'), (await bodyOf(c, PasskeyCeremonyAbandonedSchema)).reason, ctx));
+    }),
+  );

@@ -12,8 +12,9 @@ import type { PasskeyCeremonyResponse } from '../../contract/apps/passkeys';
 // real options, and the server verifies its answers exactly as it verifies a phone's. The RP ID
 // is the console's own host, as for a page served there.
 //
-// Acme's Passkeys free trial has 14 credits left in the demo (86 of 100 used), and each link is
-// a credit: the history is 10 tasks, which leaves a few links to try the app with.
+// Acme's Passkeys free trial starts the demo at 86 of 100 credits used, and each link is a
+// credit: the history's 10 tasks take it to 96, which leaves 4 links to try the app with (a test
+// that needs more starts a trial of its own on another account, as the languages e2e does).
 
 const DAY = 86_400_000;
 const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';

@@ -314,19 +314,26 @@ const LINK_REFUSALS = {
   unknown: 'This link does not work. Check that you opened the whole link from your message.',
 } as const;
 
+/** A link the customer page cannot use, and why (the page words it in its own language). */
+export class LinkRefused extends ApiError {
+  constructor(readonly reason: keyof typeof LINK_REFUSALS) {
+    super(410, 'LINK_NOT_USABLE', LINK_REFUSALS[reason]);
+  }
+}
+
 /** The task a customer-page link opens, locked, or a 410 the page shows as it is. */
 async function openTask(trx: Trx, accountId: string, taskId: string, now: Date): Promise<TaskRow> {
   const row = await expireIfDue(trx, accountId, await lockTask(trx, accountId, taskId), now);
-  if (!isOpen(row)) throw new ApiError(410, 'LINK_NOT_USABLE', row.status === 'expired' ? LINK_REFUSALS.expired : LINK_REFUSALS.used);
+  if (!isOpen(row)) throw new LinkRefused(row.status === 'expired' ? 'expired' : 'used');
   return row;
 }
 
 async function linkOf(deps: PasskeyDeps, token: string, ctx: PageContext): Promise<{ accountId: string; taskId: string }> {
   const link = await resolveLink(deps.db, token, deps.now());
   if (!link || !link.taskId || !PASSKEY_PURPOSES.includes(link.purpose) || (ctx.hostAccount && ctx.hostAccount !== link.accountId)) {
-    throw new ApiError(410, 'LINK_NOT_USABLE', LINK_REFUSALS.unknown);
+    throw new LinkRefused('unknown');
   }
-  if (link.state !== 'ok') throw new ApiError(410, 'LINK_NOT_USABLE', LINK_REFUSALS[link.state]);
+  if (link.state !== 'ok') throw new LinkRefused(link.state);
   return { accountId: link.accountId, taskId: link.taskId };
 }
 

@@ -6,12 +6,12 @@ import {
   PasskeyVerifyBodySchema,
 } from '../../contract/apps/passkeys';
 import { ApiError } from '../../http/errors';
-import { V1_APP_GATE, V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
+import { V1_APP_GATE, V1_SMS_SEND, V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { cancelPasskeyTask, enrollPasskey, getPasskeyTask, verifyWithPasskey } from './service';
 
 const TAG = 'Passkeys';
-const sendErrors = [...V1_APP_GATE, { status: 409, code: 'SMS_NOT_CONFIGURED' }];
+const sendErrors = [...V1_APP_GATE, ...V1_SMS_SEND];
 
 export const PASSKEYS_V1: V1Operation[] = [
   v1Start(
@@ -58,6 +58,7 @@ function getTask(kind: 'enrollment' | 'verification'): V1Operation {
       path: `/passkeys/${kind}s/:id`,
       operationId: `getPasskey${noun}`,
       summary: `Get a${kind === 'enrollment' ? 'n' : ''} ${noun.toLowerCase()}`,
+      description: `The ${noun.toLowerCase()} with its status: link_sent, started, succeeded, failed, expired, not_delivered or cancelled. An id of ${kind === 'enrollment' ? 'a verification' : 'an enrollment'} is not found here.`,
       tag: TAG,
       params: PasskeyIdParamSchema,
       answer: PasskeyTaskSchema,

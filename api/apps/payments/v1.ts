@@ -1,5 +1,5 @@
 import { PaymentIdParamSchema, PaymentRequestBodySchema, PaymentSchema } from '../../contract/apps/payments';
-import { V1_APP_GATE, v1Get, v1Start } from '../platform/v1-operations';
+import { V1_APP_GATE, V1_SMS_SEND, v1Get, v1Start } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { getPayment, requestPayment } from './service';
 
@@ -19,12 +19,17 @@ export const PAYMENTS_V1: V1Operation[] = [
       errors: [
         ...V1_APP_GATE,
         { status: 409, code: 'STRIPE_NOT_CONNECTED' },
-        { status: 409, code: 'SMS_NOT_CONFIGURED' },
+        ...V1_SMS_SEND,
         { status: 502, code: 'STRIPE_UNAVAILABLE' },
         { status: 503, code: 'STRIPE_CONNECT_NOT_CONFIGURED' },
       ],
     },
     requestPayment,
   ),
-  v1Get({ path: '/payments/:id', operationId: 'getPayment', summary: 'Get a payment', tag: TAG, params: PaymentIdParamSchema, answer: PaymentSchema }, getPayment),
+  v1Get({
+    path: '/payments/:id',
+    operationId: 'getPayment',
+    summary: 'Get a payment',
+    description: 'The payment with its status (requested, opened, succeeded, failed, expired, partially_refunded, refunded), amount and refunds, as Stripe has reported them.',
+    tag: TAG, params: PaymentIdParamSchema, answer: PaymentSchema }, getPayment),
 ];

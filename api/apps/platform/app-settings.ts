@@ -2,9 +2,19 @@ import { sql } from 'kysely';
 import type { Trx } from '../../db/index';
 import type { AppId } from '../../contract/apps';
 
+export type StoredAppSettings = { general: Record<string, unknown>; templates: Record<string, string> };
+
 /** The stored general settings and template bodies of one app (empty objects when never saved). */
-export async function storedAppSettings(trx: Trx, accountId: string, app: AppId): Promise<{ general: Record<string, unknown>; templates: Record<string, string> }> {
-  const row = await trx.selectFrom('app_settings').select(['general', 'templates']).where('account_id', '=', accountId).where('app', '=', app).executeTakeFirst();
+export async function storedAppSettings(trx: Trx, accountId: string, app: AppId): Promise<StoredAppSettings> {
+  return storedAppSettingsOf(await appSettingsQuery(trx, accountId, app).execute());
+}
+
+export function appSettingsQuery(trx: Trx, accountId: string, app: AppId) {
+  return trx.selectFrom('app_settings').select(['general', 'templates']).where('account_id', '=', accountId).where('app', '=', app);
+}
+
+export function storedAppSettingsOf(rows: { general: Record<string, unknown> | null; templates: unknown }[]): StoredAppSettings {
+  const row = rows[0];
   return { general: row?.general ?? {}, templates: (row?.templates ?? {}) as Record<string, string> };
 }
 

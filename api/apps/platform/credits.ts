@@ -20,6 +20,12 @@ import { ApiError } from '../../http/errors';
  */
 
 type BillingRow = { status: string; credits: number; free_tier: number };
+type Charge = { accountId: string; app: AppId; taskId: string; kind: string; units?: number; now?: Date };
+
+/** The app's billing row, as `refuseUnusable` judges it. */
+export function billingQuery(trx: Trx, accountId: string, app: AppId) {
+  return trx.selectFrom('app_billing').select(['status', 'credits', 'free_tier']).where('account_id', '=', accountId).where('app', '=', app);
+}
 
 /**
  * Refuses work for an app the account cannot use right now, with what to do about it. This is
@@ -27,16 +33,10 @@ type BillingRow = { status: string; credits: number; free_tier: number };
  * in the task's transaction, which checks again under a lock.
  */
 export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, units = 1): Promise<void> {
-  const row = await trx
-    .selectFrom('app_billing')
-    .select(['status', 'credits', 'free_tier'])
-    .where('account_id', '=', accountId)
-    .where('app', '=', app)
-    .executeTakeFirst();
-  refuseUnusable(app, row, units);
+  refuseUnusable(app, await billingQuery(trx, accountId, app).executeTakeFirst(), units);
 }
 
-function refuseUnusable(app: AppId, row: BillingRow | undefined, units: number): void {
+export function refuseUnusable(app: AppId, row: BillingRow | undefined, units: number): void {
   const title = getApp(app)?.title ?? app;
   if (!row || row.status === 'inactive' || row.status === 'cancelled') {
     throw new ApiError(403, 'APP_NOT_ACTIVE', `${title} is inactive on this account. Start a free trial or subscribe to it in the console.`);
@@ -54,24 +54,24 @@ function refuseUnusable(app: AppId, row: BillingRow | undefined, units: number):
  * Charges `units` credits of `app` for one task and kind of unit, once: a retry of the same
  * charge (same task and kind) changes nothing and answers false.
  */
-export async function chargeCredits(
-  trx: Trx,
-  charge: { accountId: string; app: AppId; taskId: string; kind: string; units?: number; now?: Date },
-): Promise<boolean> {
-  const units = charge.units ?? 1;
-  const inserted = await trx
-    .insertInto('credit_ledger')
-    .values({ account_id: charge.accountId, app: charge.app, task_id: charge.taskId, kind: charge.kind, units, ...(charge.now ? { ts: charge.now } : {}) })
-    .onConflict((oc) => oc.columns(['account_id', 'app', 'task_id', 'kind']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!inserted) return false;
-  await sql`update app_billing set credits = credits + ${units}, updated_at = now()
-    where account_id = ${charge.accountId} and app = ${charge.app}`.execute(trx);
-  return true;
+export async function chargeCredits(trx: Trx, charge: Charge): Promise<boolean> {
+  return (await chargeStatement(charge).execute(trx)).rows.length > 0;
 }
 
-type Charge = { accountId: string; app: AppId; taskId: string; kind: string; units?: number; now?: Date };
+/** The ledger row and the running total, one statement (the total moves only if the row is new). */
+export function chargeStatement(charge: Charge) {
+  const units = charge.units ?? 1;
+  return sql<{ charged: number }>`with charged as (
+      insert into credit_ledger (account_id, app, task_id, kind, units, ts)
+      values (${charge.accountId}, ${charge.app}, ${charge.taskId}, ${charge.kind}, ${units}, ${charge.now ?? sql`now()`})
+      on conflict (account_id, app, task_id, kind) do nothing returning units
+    ), counted as (
+      update app_billing b set credits = b.credits + charged.units, updated_at = now() from charged
+      where b.account_id = ${charge.accountId} and b.app = ${charge.app}
+    )
+    select units as charged from charged`;
+}
+
 
 /**
  * Takes a task's credits before its work is done (an SMS sent after the transaction): the
@@ -80,10 +80,13 @@ type Charge = { accountId: string; app: AppId; taskId: string; kind: string; uni
  * the rest). If the work then fails, `releaseCredits` gives the credit back.
  */
 export async function reserveCredits(trx: Trx, charge: Charge): Promise<boolean> {
-  const row = (await sql<BillingRow>`select status, credits, free_tier from app_billing
-    where account_id = ${charge.accountId} and app = ${charge.app} for update`.execute(trx)).rows[0];
-  refuseUnusable(charge.app, row, charge.units ?? 1);
+  refuseUnusable(charge.app, (await lockBilling(charge.accountId, charge.app).execute(trx)).rows[0], charge.units ?? 1);
   return chargeCredits(trx, charge);
+}
+
+/** The app's billing row, locked until the transaction ends: parallel reservations take turns. */
+export function lockBilling(accountId: string, app: AppId) {
+  return sql<BillingRow>`select status, credits, free_tier from app_billing where account_id = ${accountId} and app = ${app} for update`;
 }
 
 /** Gives back a charge whose work failed (once; a charge never made gives nothing back). */

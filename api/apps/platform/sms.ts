@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import { ApiError } from '../../http/errors';
 import { sendSms } from '../../integrations/twilio';
-import { admitSend, checkDestination, heldError, smsAccountState, type SmsProvider } from '../../sms-guard/service';
+import { admitSend, checkDestination, heldError, smsAccountState, type SmsAccountState, type SmsProvider } from '../../sms-guard/service';
 import { classifyNumber } from '../../sms-guard/classify';
 import { DEV_OUTBOX_PROVIDER } from '../../contract/sms';
 import type { Placeholder, SmsTemplate } from '../../contract/platform';
@@ -31,9 +31,15 @@ export async function assertSmsConfigured(trx: Trx, accountId: string, productio
   return provider;
 }
 
-function usableProvider(provider: SmsProvider | null, production: boolean): SmsProvider {
+/** The provider to send with: 409 SMS_NOT_CONFIGURED when none is usable in this environment. */
+export function usableProvider(provider: SmsProvider | null, production: boolean): SmsProvider {
   if (!provider || (provider === DEV_OUTBOX_PROVIDER && production)) throw new ApiError(409, 'SMS_NOT_CONFIGURED', SMS_NOT_CONFIGURED_MESSAGE);
   return provider;
+}
+
+/** The development outbox's copy of a message (what it keeps instead of sending). */
+export function outboxInsert(trx: Trx, accountId: string, to: string, body: string, now: Date) {
+  return trx.insertInto('dev_sms_outbox').values({ account_id: accountId, to_number: to, body, created_at: now }).returning('id');
 }
 
 /**
@@ -41,7 +47,8 @@ function usableProvider(provider: SmsProvider | null, production: boolean): SmsP
  * provider, its credentials and the guard's settings, checks the destination, counts the send by
  * the pumping rules (a range that trips them is held: this send is not made) and, for the
  * development outbox, stores the message. Twilio is called after it commits: a slow provider must
- * not hold a connection.
+ * not hold a connection. (One-Time Passcode, the busiest sender, makes the same steps inside its
+ * own transaction: api/apps/one-time-passcode/service.ts.)
  */
 export async function sendAccountSms(deps: Pick<Deps, 'db' | 'config' | 'now'>, accountId: string, to: string, body: string): Promise<{ provider: string; id: string }> {
   const now = deps.now();
@@ -52,15 +59,20 @@ export async function sendAccountSms(deps: Pick<Deps, 'db' | 'config' | 'now'>, 
     const verdict = state.pumpingGuard ? await admitSend(trx, accountId, number, to, state.rules, now) : { held: null };
     if (verdict.held) return { held: verdict.held, prefix: number.prefix } as const;
     if (provider === DEV_OUTBOX_PROVIDER) {
-      const row = await trx.insertInto('dev_sms_outbox').values({ account_id: accountId, to_number: to, body, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      const row = await outboxInsert(trx, accountId, to, body, now).executeTakeFirstOrThrow();
       return { held: null, provider, id: row.id } as const;
     }
-    return { held: null, provider, settings: { account_sid: state.accountSid, auth_token_enc: state.authTokenEnc, phone_number: state.senderNumber } } as const;
+    return { held: null, provider, settings: twilioSettingsOf(state) } as const;
   });
   if (admitted.held) throw heldError(admitted.prefix, admitted.held, now);
   if (!('settings' in admitted)) return { provider: admitted.provider, id: admitted.id };
   const sent = await sendSms(deps, accountId, to, body, admitted.settings);
   return { provider: admitted.provider, id: sent.sid };
+}
+
+/** What Twilio's send needs of the account's state: its credentials and sender number. */
+export function twilioSettingsOf(state: SmsAccountState) {
+  return { account_sid: state.accountSid, auth_token_enc: state.authTokenEnc, phone_number: state.senderNumber };
 }
 
 /** {{name}} placeholders, filled; unknown names stay as typed (templates are validated on save). */
@@ -108,6 +120,9 @@ export function parseTemplateKey(defs: readonly TemplateDef[], key: string): { d
 
 /** The company name that fills {{company}}: the branding name, else the account's name. */
 export async function companyName(trx: Trx, accountId: string): Promise<string> {
-  const row = await sql<{ name: string }>`select coalesce((select name from branding where account_id = ${accountId}), (select name from accounts where id = ${accountId})) as name`.execute(trx);
-  return row.rows[0]?.name ?? '';
+  return (await companyNameQuery(accountId).execute(trx)).rows[0]?.name ?? '';
+}
+
+export function companyNameQuery(accountId: string) {
+  return sql<{ name: string }>`select coalesce((select name from branding where account_id = ${accountId}), (select name from accounts where id = ${accountId})) as name`;
 }

@@ -1,14 +1,18 @@
 import { sql } from 'kysely';
 import type { Trx } from '../../db/index';
+import { later } from '../../db/batch';
 import type { AppId } from '../../contract/apps';
 import type { TaskEvent } from '../../contract/platform';
 import type { Caller } from './caller';
 
-/** Adds one step to a task's timeline, in the transaction of the change. */
+/**
+ * Adds one step to a task's timeline, in the transaction of the change (sent with its next
+ * statement or its COMMIT: nothing reads the answer).
+ */
 export async function addTaskEvent(trx: Trx, accountId: string, e: { app: AppId; taskId: string; ts: Date; type: string; description: string; caller: Caller | null }): Promise<void> {
-  await sql`insert into task_events (account_id, app, task_id, ts, type, description, actor, ip, user_agent)
+  await later(trx, sql`insert into task_events (account_id, app, task_id, ts, type, description, actor, ip, user_agent)
     values (${accountId}, ${e.app}, ${e.taskId}, ${e.ts}, ${e.type}, ${e.description}, ${e.caller?.label ?? 'System'},
-            ${e.caller?.ip ?? null}, ${e.caller?.userAgent?.slice(0, 300) ?? null})`.execute(trx);
+            ${e.caller?.ip ?? null}, ${e.caller?.userAgent?.slice(0, 300) ?? null})`);
 }
 
 export async function taskEvents(trx: Trx, accountId: string, taskId: string): Promise<TaskEvent[]> {

@@ -62,9 +62,10 @@ export function rateLimit(defaults: RateLimit = V1_RATE_LIMIT): MiddlewareHandle
   return async (c, next) => {
     const accountId = c.var.apiAccountId;
     const now = c.var.deps.now();
-    const row = await c.var.deps.db.tenant(accountId, async (trx) =>
-      (
-        await sql<{ tokens: number; allowed: boolean; rate: number; burst: number }>`
+    // one statement in one message with its scope: its own transaction, one round trip
+    const [row] = await c.var.deps.db.tenantStatement(
+      accountId,
+      sql<{ tokens: number; allowed: boolean; rate: number; burst: number }>`
           with lim as (
             select coalesce(l.per_second, ${defaults.perSecond})::float8 as rate,
                    coalesce(l.per_second * ${BURST_SECONDS}, ${defaults.burst})::float8 as burst
@@ -77,9 +78,9 @@ export function rateLimit(defaults: RateLimit = V1_RATE_LIMIT): MiddlewareHandle
                      - case when least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim)) >= 1 then 1 else 0 end,
             allowed = least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim)) >= 1,
             updated_at = greatest(b.updated_at, ${now}::timestamptz)
-          returning b.tokens, b.allowed, (select rate from lim) as rate, (select burst from lim) as burst`.execute(trx)
-      ).rows[0]!,
+          returning b.tokens, b.allowed, (select rate from lim) as rate, (select burst from lim) as burst`,
     );
+    if (!row) throw new Error('the rate limit statement answered no row');
     const remaining = Math.max(0, Math.floor(row.tokens));
     const full = Math.max(0, Math.ceil((row.burst - row.tokens) / row.rate));
     c.header('RateLimit-Policy', `"${RATE_LIMIT_POLICY}";q=${row.burst};w=${Math.max(1, Math.round(row.burst / row.rate))}`);

@@ -16,6 +16,14 @@ export const V1_APP_GATE = [
   { status: 403, code: 'APP_NOT_ACTIVE' },
 ] as const;
 
+/** What any operation that texts the customer may answer (api/apps/platform/sms.ts and the SMS guard). */
+export const V1_SMS_SEND = [
+  { status: 409, code: 'SMS_NOT_CONFIGURED' },
+  { status: 403, code: 'COUNTRY_NOT_ALLOWED' },
+  { status: 422, code: 'NUMBER_TYPE_NOT_ALLOWED' },
+  { status: 429, code: 'SMS_PUMPING_SUSPECTED' },
+] as const;
+
 /** Who made a /api/v1 call: the agent the body names (the API key when none), from where. */
 export function v1Caller(c: Context<V1Env>, agent: string | null | undefined): Caller {
   const origin = requestOrigin(c as never);

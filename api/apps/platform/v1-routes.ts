@@ -4,7 +4,8 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import { ApiError } from '../../http/errors';
 import { documented, validationError } from '../../http/validate';
 import { assertStorableInput } from '../../http/text-guard';
-import { ErrorBodySchema } from '../../contract/common';
+import { ErrorBodySchema, SENT_KEY } from '../../contract/common';
+import { APPS } from '../../contract/apps';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
 import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
 import { appModules } from './registry';
@@ -56,17 +57,83 @@ export function v1Routes(options: { rateLimit?: RateLimit } = {}) {
 
 type Json = Record<string, unknown>;
 
-function schemaOf(schema: v.GenericSchema, mode: 'input' | 'output'): Json {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: mode, errorMode: 'ignore' }) as Json;
-  return rest;
+/**
+ * presentText keys (SENT_KEY) are required in the contract though valibot reads them missing as
+ * '': listed as required, without the '' default their own checks refuse.
+ */
+function sentKeysRequired({ jsonSchema }: { jsonSchema: Json }): Json | undefined {
+  const properties = jsonSchema.properties as Record<string, Json> | undefined;
+  if (!properties) return undefined;
+  for (const [key, property] of Object.entries(properties)) {
+    if (property[SENT_KEY] !== true) continue;
+    delete property[SENT_KEY];
+    delete property.default;
+    jsonSchema.required = [...new Set([...((jsonSchema.required as string[] | undefined) ?? []), key])];
+  }
+  return undefined;
 }
 
-const COMMON_ERRORS = [
-  { status: 400, code: 'VALIDATION_FAILED', description: 'The body or a parameter is not valid; `fields` names them.' },
-  { status: 401, code: 'INVALID_API_KEY', description: 'Missing, wrong or rotated secret key.' },
-  { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'The Idempotency-Key was used with another request in the last 24 hours.' },
-  { status: 429, code: 'RATE_LIMITED', description: "More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After)." },
-];
+/** The mark left where no object holds the key (a path parameter's own schema). */
+function withoutMarks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutMarks);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== SENT_KEY).map(([k, v]) => [k, withoutMarks(v)]));
+}
+
+function schemaOf(schema: v.GenericSchema, mode: 'input' | 'output'): Json {
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: mode, errorMode: 'ignore', overrideSchema: sentKeysRequired as never }) as Json;
+  return withoutMarks(rest) as Json;
+}
+
+/** What each stable code an operation lists means (an operation may say more of its own). */
+const ERROR_TEXT: Record<string, string> = {
+  FREE_TIER_EXHAUSTED: "The app's free tier is used up: subscribe to it in the console.",
+  APP_NOT_ACTIVE: 'The app is not active on this account: start a free trial or subscribe in the console.',
+  NOT_FOUND: 'The calling account has nothing with this id.',
+  SMS_NOT_CONFIGURED: 'No SMS provider is connected (Settings > SMS Configuration).',
+  COUNTRY_NOT_ALLOWED: "The number's country is not among the countries this account may text (Settings > SMS Configuration).",
+  NUMBER_TYPE_NOT_ALLOWED: 'The number is premium-rate or shared-cost, or not a valid number of its country.',
+  SMS_PUMPING_SUSPECTED: 'Texts to this number range are held: the account sent far more than usual to it with few codes used (SMS pumping). Retry-After says when the hold ends unless an admin releases it first.',
+  SMS_NOT_DELIVERED: 'The SMS provider did not take the message: its credit is given back and the link does not work (a new request is cancelled).',
+  TOO_MANY_SENDS: 'Too many passcodes to this number in 10 minutes; Retry-After says when the next is allowed.',
+  NO_PASSKEY: 'The customer has no passkey yet: enroll one first.',
+  FORM_NOT_PUBLISHED: 'The form has never been published.',
+  FORM_CLOSED: 'The form is closed: publish it again to send it.',
+  VERSION_NOT_PUBLISHED: 'The version asked for is a draft: publish it first.',
+  NOT_OPEN: 'The request is no longer waiting for its customer.',
+  STRIPE_NOT_CONNECTED: 'No Stripe account is connected (Payments > Configuration > Stripe).',
+  STRIPE_UNAVAILABLE: 'Stripe did not answer as expected.',
+  STRIPE_CONNECT_NOT_CONFIGURED: 'Stripe Connect is not set up on this server.',
+};
+
+type DocumentedError = { status: number; code: string; description: string };
+
+/** What every operation may answer besides its own codes, by what it takes. */
+function commonErrors(op: V1Operation): DocumentedError[] {
+  return [
+    { status: 400, code: 'VALIDATION_FAILED', description: 'The body or a parameter is not valid; `fields` names them.' },
+    ...(op.body
+      ? [
+          { status: 400, code: 'INVALID_BODY', description: 'The body is not JSON.' },
+          { status: 413, code: 'BODY_TOO_LARGE', description: 'The body is larger than 1 MB.' },
+        ]
+      : []),
+    { status: 401, code: 'INVALID_API_KEY', description: 'Missing, wrong or rotated secret key.' },
+    ...(op.method === 'post'
+      ? [
+          { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'The Idempotency-Key was used with another request in the last 24 hours.' },
+          { status: 409, code: 'IDEMPOTENCY_IN_PROGRESS', description: 'The first request with this Idempotency-Key is still running; Retry-After says when to ask again.' },
+        ]
+      : []),
+    {
+      status: 429,
+      code: 'RATE_LIMITED',
+      description: "More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address.",
+    },
+    { status: 503, code: 'DATABASE_BUSY', description: 'The database had no room for this request now; Retry-After says when to ask again.' },
+    { status: 503, code: 'DATABASE_UNAVAILABLE', description: 'The database is briefly unavailable; Retry-After says when to ask again.' },
+  ];
+}
 
 /** The IETF httpapi draft's header fields (draft-ietf-httpapi-ratelimit-headers, structured-field form). */
 const RATE_LIMIT_HEADERS: Json = {
@@ -79,39 +146,23 @@ const RATE_LIMIT_HEADERS: Json = {
     description: `What is left now: \`"${RATE_LIMIT_POLICY}";r=<requests left>;t=<seconds until the bucket is full again>\`. At r=0 the next request answers 429 RATE_LIMITED; wait Retry-After.`,
     schema: { type: 'string', examples: [`"${RATE_LIMIT_POLICY}";r=12;t=2`] },
   },
+  'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', minimum: 0 } },
 };
 const RATE_LIMIT_HEADER_REFS: Json = { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } };
+const RETRY_AFTER_REF: Json = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
+
+/** Answers that may carry Retry-After: a wait is part of what they say. */
+const WITH_RETRY_AFTER = new Set(['IDEMPOTENCY_IN_PROGRESS', 'RATE_LIMITED', 'DATABASE_BUSY', 'DATABASE_UNAVAILABLE', 'SMS_PUMPING_SUSPECTED', 'TOO_MANY_SENDS']);
 
 export function openApiDocument(publicUrl: string): Json {
+  const base = publicUrl.replace(/\/$/, '');
   const paths: Record<string, Json> = {};
-  for (const op of v1Operations()) {
-    const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    const parameters: Json[] = Object.keys(op.params?.entries ?? {}).map((name) => ({ name, in: 'path', required: true, schema: schemaOf(op.params!.entries[name]!, 'input') }));
-    if (op.method === 'post') parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: 'The same key and body within 24 h answers the first answer and does nothing again.', schema: { type: 'string', maxLength: 255 } });
-    const responses: Json = {};
-    for (const status of op.statuses) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', headers: RATE_LIMIT_HEADER_REFS, content: { 'application/json': { schema: schemaOf(op.answer, 'output') } } };
-    const errors = [...COMMON_ERRORS, ...op.errors.map((e) => ({ ...e, description: e.code }))];
-    for (const status of new Set(errors.map((e) => e.status))) {
-      const codes = errors.filter((e) => e.status === status);
-      responses[String(status)] = {
-        description: codes.map((e) => `${e.code}: ${e.description}`).join(' '),
-        // every answer past the key check carries the rate limit's header fields (a 401 has no account to count for)
-        ...(status === 401 ? {} : { headers: { ...RATE_LIMIT_HEADER_REFS, ...(status === 429 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : {}) } }),
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
+  const tags = new Map<string, string>();
+  for (const module of appModules()) {
+    for (const op of module.v1 ?? []) {
+      tags.set(op.tag, APPS.find((a) => a.id === module.id)?.description ?? op.tag);
+      paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
     }
-    paths[path] = {
-      ...(paths[path] ?? {}),
-      [op.method]: {
-        operationId: op.operationId,
-        summary: op.summary,
-        ...(op.description ? { description: op.description } : {}),
-        tags: [op.tag],
-        ...(parameters.length ? { parameters } : {}),
-        ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
-        responses,
-      },
-    };
   }
   return {
     openapi: '3.1.0',
@@ -119,15 +170,45 @@ export function openApiDocument(publicUrl: string): Json {
       title: 'Switchboard API',
       version: '1',
       description: 'Authenticate with the secret key from Settings > Developers (`Authorization: Bearer sk_…`). Errors are `{ code, message, fields? }`.',
+      contact: { name: 'Switchboard', url: base },
+      license: { name: 'Switchboard Terms of Service', url: `${base}/terms` },
     },
-    servers: [{ url: `${publicUrl.replace(/\/$/, '')}/api/v1` }],
+    servers: [{ url: `${base}/api/v1` }],
     security: [{ secretKey: [] }],
+    tags: [...tags].map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: { secretKey: { type: 'http', scheme: 'bearer', description: 'The secret key (sk_…) from Settings > Developers' } },
       schemas: { Error: schemaOf(ErrorBodySchema, 'output') },
       headers: RATE_LIMIT_HEADERS,
     },
     paths,
+  };
+}
+
+function operationOf(op: V1Operation): Json {
+  const parameters: Json[] = Object.keys(op.params?.entries ?? {}).map((name) => ({ name, in: 'path', required: true, schema: schemaOf(op.params!.entries[name]!, 'input') }));
+  if (op.method === 'post') parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: 'The same key and body within 24 h answers the first answer and does nothing again.', schema: { type: 'string', maxLength: 255 } });
+  const responses: Json = {};
+  for (const status of op.statuses) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', headers: RATE_LIMIT_HEADER_REFS, content: { 'application/json': { schema: schemaOf(op.answer, 'output') } } };
+  const errors = [...commonErrors(op), ...op.errors.map((e) => ({ ...e, description: e.description ?? ERROR_TEXT[e.code] ?? e.code }))];
+  for (const status of new Set(errors.map((e) => e.status))) {
+    const codes = errors.filter((e) => e.status === status);
+    const retry = codes.some((e) => WITH_RETRY_AFTER.has(e.code));
+    responses[String(status)] = {
+      description: codes.map((e) => `${e.code}: ${e.description}`).join(' '),
+      // every answer past the key check carries the rate limit's header fields (a 401 has no account to count for)
+      ...(status === 401 ? {} : { headers: { ...RATE_LIMIT_HEADER_REFS, ...(retry ? RETRY_AFTER_REF : {}) } }),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description,
+    tags: [op.tag],
+    ...(parameters.length ? { parameters } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
+    responses,
   };
 }
 

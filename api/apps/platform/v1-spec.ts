@@ -12,14 +12,15 @@ export type V1Operation = {
   path: string;
   operationId: string;
   summary: string;
-  description?: string;
+  /** what it does, for the OpenAPI document and the reference page */
+  description: string;
   tag: string;
   params?: v.ObjectSchema<v.ObjectEntries, undefined>;
   body?: v.GenericSchema;
   answer: v.GenericSchema;
   /** success status(es) */
   statuses: readonly (200 | 201)[];
-  /** error codes this operation may answer besides the common ones */
-  errors: readonly { status: number; code: string }[];
+  /** error codes this operation may answer besides the common ones (described in v1-routes.ts's ERROR_TEXT unless given here) */
+  errors: readonly { status: number; code: string; description?: string }[];
   handler(c: Context<V1Env>, input: { params: Record<string, string>; body: unknown }): Promise<{ status: 200 | 201; answer: unknown }>;
 };

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Trx } from '../../db/index';
+import { later } from '../../db/batch';
 import type { AppId } from '../../contract/apps';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../contract/platform';
 
@@ -10,14 +11,14 @@ import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../contr
 /** Queues `type` for every enabled endpoint of the app that wants it; answers the event id. */
 export async function enqueueWebhookEvent(trx: Trx, accountId: string, app: AppId, type: string, data: Record<string, unknown>, now: Date, onlyEndpoint?: string): Promise<string> {
   // the id is made here (no round trip to ask the database for one), and the event and its
-  // deliveries are written by one statement
+  // deliveries are written by one statement, sent with the transaction's next one or its COMMIT
   const id = crypto.randomUUID();
   const event: WebhookEvent = { id: `evt_${id.replaceAll('-', '')}`, type, created: Math.floor(now.getTime() / 1000), account: accountId, data };
-  await sql`with event as (insert into webhook_events (id, account_id, app, type, payload, created_at) values (${id}, ${accountId}, ${app}, ${type}, ${JSON.stringify(event)}::jsonb, ${now}))
+  await later(trx, sql`with event as (insert into webhook_events (id, account_id, app, type, payload, created_at) values (${id}, ${accountId}, ${app}, ${type}, ${JSON.stringify(event)}::jsonb, ${now}))
     insert into webhook_deliveries (account_id, endpoint_id, event_id, state, next_attempt_at, created_at, updated_at)
     select account_id, id, ${id}, 'pending', ${now}, ${now}, ${now} from webhook_endpoints
     where account_id = ${accountId} and app = ${app} and enabled
-      ${onlyEndpoint ? sql`and id = ${onlyEndpoint}` : sql`and ${type} = any(event_types)`}`.execute(trx);
+      ${onlyEndpoint ? sql`and id = ${onlyEndpoint}` : sql`and ${type} = any(event_types)`}`);
   return id;
 }
 

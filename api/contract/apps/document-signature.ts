@@ -19,6 +19,9 @@ export const SIG_MAX_PDF_BYTES = 20 * 1024 * 1024;
 export const SIG_MAX_PAGES = 200;
 /** page images the admin's browser renders at publish: one JPEG per page */
 export const SIG_MAX_PAGE_IMAGE_BYTES = 1024 * 1024;
+/** The widths the console renders each page at when it publishes: the signer's page offers both (srcset). */
+export const SIG_PAGE_IMAGE_WIDTH = 1000;
+export const SIG_SMALL_PAGE_WIDTH = 720;
 
 /**
  * Active content an upload may carry, all of it taken out before the file is stored (the only
@@ -111,6 +114,8 @@ export type SigDraftBody = v.InferOutput<typeof SigDraftBodySchema>;
 /** POST /api/document-signature/documents/{id}/publish: optional page images rendered by the admin's browser. */
 export const SigPublishBodySchema = v.object({
   pageImages: v.optional(v.array(v.pipe(v.string(), v.regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/, 'page images are JPEG data URLs')), 'pageImages must be a list')),
+  /** the same pages about 480 px wide, for a phone's screen (srcset); optional, one per page when given */
+  pageImagesSmall: v.optional(v.array(v.pipe(v.string(), v.regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/, 'page images are JPEG data URLs')), 'pageImagesSmall must be a list')),
 });
 export type SigPublishBody = v.InferOutput<typeof SigPublishBodySchema>;
 

@@ -146,68 +146,176 @@ function accepts(accept: string[], file: FileAnswer): boolean {
   });
 }
 
-/** The message for one field's answer, or null when it is fine. */
-export function fieldError(field: FormField, value: AnswerValue | undefined, required: boolean, patterns?: PatternEngine): string | null {
+/**
+ * What is wrong with one answer, as a code and the values its message names: the console and the
+ * API word it in English (`problemText`); customer pages word it in the caller's language from
+ * their catalogue (`eform.problem.<code>`, api/customer-pages/i18n), so the rules stay here once.
+ */
+export type FieldProblem =
+  | { code: 'required' | 'requiredConsent' | 'requiredFile' | 'requiredChoice' | 'options' | 'email' | 'phone' | 'number' | 'date' }
+  | { code: 'fileSize'; max: number }
+  | { code: 'fileType'; types: string }
+  | { code: 'minChoices' | 'maxChoices' | 'min' | 'max' | 'minLength' | 'maxLength'; n: number }
+  | { code: 'minDate' | 'maxDate'; date: string }
+  | { code: 'pattern'; message: string };
+export type FieldProblemCode = FieldProblem['code'];
+
+/** What is wrong with one field's answer, or null when it is fine. */
+export function fieldProblem(field: FormField, value: AnswerValue | undefined, required: boolean, patterns?: PatternEngine): FieldProblem | null {
   const v = field.validation ?? {};
   if (isEmpty(value)) {
     if (!required) return null;
-    if (field.type === 'consent') return 'Please tick this box to continue';
-    if (field.type === 'file') return 'Please choose a file';
-    if (field.type === 'multiple_choice' || field.type === 'single_choice' || field.type === 'dropdown') return 'Please choose an answer';
-    return 'This field is required';
+    if (field.type === 'consent') return { code: 'requiredConsent' };
+    if (field.type === 'file') return { code: 'requiredFile' };
+    if (field.type === 'multiple_choice' || field.type === 'single_choice' || field.type === 'dropdown') return { code: 'requiredChoice' };
+    return { code: 'required' };
   }
   switch (field.type) {
     case 'consent':
-      return value === true || value === 'yes' || value === 'true' ? null : 'Please tick this box to continue';
+      return value === true || value === 'yes' || value === 'true' ? null : { code: 'requiredConsent' };
     case 'file': {
-      if (!isFile(value)) return 'Please choose a file';
+      if (!isFile(value)) return { code: 'requiredFile' };
       const max = v.maxSizeMb ?? DEFAULT_MAX_FILE_MB;
-      if (value.size > max * 1024 * 1024) return `The file is larger than ${max} MB`;
-      if (v.accept?.length && !accepts(v.accept, value)) return `Choose a file of type ${v.accept.join(', ')}`;
+      if (value.size > max * 1024 * 1024) return { code: 'fileSize', max };
+      if (v.accept?.length && !accepts(v.accept, value)) return { code: 'fileType', types: v.accept.join(', ') };
       return null;
     }
     case 'multiple_choice': {
       const list = Array.isArray(value) ? value : [asText(value)];
-      if (list.some((x) => !(field.options ?? []).includes(x))) return 'Choose from the options given';
-      if (v.minChoices !== undefined && list.length < v.minChoices) return `Choose at least ${v.minChoices}`;
-      if (v.maxChoices !== undefined && list.length > v.maxChoices) return `Choose at most ${v.maxChoices}`;
+      if (list.some((x) => !(field.options ?? []).includes(x))) return { code: 'options' };
+      if (v.minChoices !== undefined && list.length < v.minChoices) return { code: 'minChoices', n: v.minChoices };
+      if (v.maxChoices !== undefined && list.length > v.maxChoices) return { code: 'maxChoices', n: v.maxChoices };
       return null;
     }
     case 'single_choice':
     case 'dropdown':
-      return typeof value === 'string' && (field.options ?? []).includes(value) ? null : 'Choose from the options given';
+      return typeof value === 'string' && (field.options ?? []).includes(value) ? null : { code: 'options' };
     default:
   }
   const text = asText(value).trim();
-  if (text.length > TEXT_MAX) return `Use at most ${TEXT_MAX} characters`;
+  if (text.length > TEXT_MAX) return { code: 'maxLength', n: Math.min(v.maxLength ?? TEXT_MAX, TEXT_MAX) };
   switch (field.type) {
     case 'email':
-      if (!EMAIL.test(text)) return 'Enter an e-mail address such as name@example.com';
+      if (!EMAIL.test(text)) return { code: 'email' };
       break;
     case 'phone': {
       const digits = text.replace(/\D/g, '');
-      if (!/^\+?[\d\s().-]+$/.test(text) || digits.length < 7 || digits.length > 15) return 'Enter a phone number such as +1 555 123 4567';
+      if (!/^\+?[\d\s().-]+$/.test(text) || digits.length < 7 || digits.length > 15) return { code: 'phone' };
       break;
     }
     case 'number': {
       const n = typeof value === 'number' ? value : Number(text.replace(',', '.'));
-      if (!/^-?\d+([.,]\d+)?$/.test(text) || Number.isNaN(n)) return 'Enter a number';
-      if (v.min !== undefined && n < v.min) return `Enter ${v.min} or more`;
-      if (v.max !== undefined && n > v.max) return `Enter ${v.max} or less`;
+      if (!/^-?\d+([.,]\d+)?$/.test(text) || Number.isNaN(n)) return { code: 'number' };
+      if (v.min !== undefined && n < v.min) return { code: 'min', n: v.min };
+      if (v.max !== undefined && n > v.max) return { code: 'max', n: v.max };
       break;
     }
     case 'date':
-      if (!validDate(text)) return 'Enter a date such as 2026-01-31';
-      if (v.minDate && text < v.minDate) return `Enter ${v.minDate} or later`;
-      if (v.maxDate && text > v.maxDate) return `Enter ${v.maxDate} or earlier`;
+      if (!validDate(text)) return { code: 'date' };
+      if (v.minDate && text < v.minDate) return { code: 'minDate', date: v.minDate };
+      if (v.maxDate && text > v.maxDate) return { code: 'maxDate', date: v.maxDate };
       break;
     default:
   }
-  if (v.minLength !== undefined && text.length < v.minLength) return `Use at least ${v.minLength} characters`;
-  if (v.maxLength !== undefined && text.length > v.maxLength) return `Use at most ${v.maxLength} characters`;
+  if (v.minLength !== undefined && text.length < v.minLength) return { code: 'minLength', n: v.minLength };
+  if (v.maxLength !== undefined && text.length > v.maxLength) return { code: 'maxLength', n: v.maxLength };
   // a published pattern the engine cannot run is dropped from checking (the form's page warns)
-  if (v.pattern && patterns && patterns.matches(v.pattern, text) === false) return v.patternMessage || 'This answer is not in the expected format';
+  if (v.pattern && patterns && patterns.matches(v.pattern, text) === false) return { code: 'pattern', message: v.patternMessage ?? '' };
   return null;
+}
+
+/** The problems a field can have, each with the values of this field (a page words them all ahead). */
+export function possibleProblems(field: FormField): FieldProblem[] {
+  const v = field.validation ?? {};
+  const list: FieldProblem[] = [];
+  const add = (p: FieldProblem | false | undefined) => p && list.push(p);
+  switch (field.type) {
+    case 'consent':
+      add({ code: 'requiredConsent' });
+      break;
+    case 'file':
+      add({ code: 'requiredFile' });
+      add({ code: 'fileSize', max: v.maxSizeMb ?? DEFAULT_MAX_FILE_MB });
+      add(!!v.accept?.length && { code: 'fileType', types: v.accept.join(', ') });
+      break;
+    case 'multiple_choice':
+      add({ code: 'requiredChoice' });
+      add({ code: 'options' });
+      add(v.minChoices !== undefined && { code: 'minChoices', n: v.minChoices });
+      add(v.maxChoices !== undefined && { code: 'maxChoices', n: v.maxChoices });
+      break;
+    case 'single_choice':
+    case 'dropdown':
+      add({ code: 'requiredChoice' });
+      add({ code: 'options' });
+      break;
+    default:
+      add({ code: 'required' });
+      add({ code: 'maxLength', n: Math.min(v.maxLength ?? TEXT_MAX, TEXT_MAX) });
+      add(field.type === 'email' && { code: 'email' });
+      add(field.type === 'phone' && { code: 'phone' });
+      add(field.type === 'number' && { code: 'number' });
+      add(field.type === 'number' && v.min !== undefined && { code: 'min', n: v.min });
+      add(field.type === 'number' && v.max !== undefined && { code: 'max', n: v.max });
+      add(field.type === 'date' && { code: 'date' });
+      add(field.type === 'date' && !!v.minDate && { code: 'minDate', date: v.minDate });
+      add(field.type === 'date' && !!v.maxDate && { code: 'maxDate', date: v.maxDate });
+      add(v.minLength !== undefined && { code: 'minLength', n: v.minLength });
+      add(!!v.pattern && { code: 'pattern', message: v.patternMessage ?? '' });
+  }
+  return list;
+}
+
+/** A problem in English (the console's preview, the API's answers). */
+export function problemText(p: FieldProblem): string {
+  switch (p.code) {
+    case 'required':
+      return 'This field is required';
+    case 'requiredConsent':
+      return 'Please tick this box to continue';
+    case 'requiredFile':
+      return 'Please choose a file';
+    case 'requiredChoice':
+      return 'Please choose an answer';
+    case 'options':
+      return 'Choose from the options given';
+    case 'email':
+      return 'Enter an e-mail address such as name@example.com';
+    case 'phone':
+      return 'Enter a phone number such as +1 555 123 4567';
+    case 'number':
+      return 'Enter a number';
+    case 'date':
+      return 'Enter a date such as 2026-01-31';
+    case 'fileSize':
+      return `The file is larger than ${p.max} MB`;
+    case 'fileType':
+      return `Choose a file of type ${p.types}`;
+    case 'minChoices':
+      return `Choose at least ${p.n}`;
+    case 'maxChoices':
+      return `Choose at most ${p.n}`;
+    case 'min':
+      return `Enter ${p.n} or more`;
+    case 'max':
+      return `Enter ${p.n} or less`;
+    case 'minLength':
+      return `Use at least ${p.n} characters`;
+    case 'maxLength':
+      return `Use at most ${p.n} characters`;
+    case 'minDate':
+      return `Enter ${p.date} or later`;
+    case 'maxDate':
+      return `Enter ${p.date} or earlier`;
+    case 'pattern':
+      return p.message || 'This answer is not in the expected format';
+  }
+}
+
+/** The message for one field's answer in English, or null when it is fine. */
+export function fieldError(field: FormField, value: AnswerValue | undefined, required: boolean, patterns?: PatternEngine): string | null {
+  const problem = fieldProblem(field, value, required, patterns);
+  return problem ? problemText(problem) : null;
 }
 
 /** An answer as stored: numbers as numbers, consent as true, trimmed text, no empty values. */
@@ -224,9 +332,14 @@ function normalised(field: FormField, value: AnswerValue | undefined): AnswerVal
  * Checks a whole submission. Fields that are not shown are neither required nor kept; hidden
  * fields keep their prefilled values. `answers` is what is stored when `errors` is empty.
  */
-export function validateSubmission(def: FormDefinitionShape, input: Answers, patterns?: PatternEngine): { errors: Record<string, string>; answers: Record<string, AnswerValue> } {
+export function validateSubmission(
+  def: FormDefinitionShape,
+  input: Answers,
+  patterns?: PatternEngine,
+): { errors: Record<string, string>; problems: Record<string, FieldProblem>; answers: Record<string, AnswerValue> } {
   const { visible, required } = evaluateForm(def, input);
   const errors: Record<string, string> = {};
+  const problems: Record<string, FieldProblem> = {};
   const answers: Record<string, AnswerValue> = {};
   for (const h of def.hiddenFields) {
     const value = input[h.key];
@@ -234,14 +347,16 @@ export function validateSubmission(def: FormDefinitionShape, input: Answers, pat
   }
   for (const field of def.fields) {
     if (!visible.has(field.id)) continue;
-    const error = fieldError(field, input[field.id], required.has(field.id), patterns);
-    if (error) errors[field.id] = error;
-    else {
+    const problem = fieldProblem(field, input[field.id], required.has(field.id), patterns);
+    if (problem) {
+      problems[field.id] = problem;
+      errors[field.id] = problemText(problem);
+    } else {
       const value = normalised(field, input[field.id]);
       if (value !== null) answers[field.id] = value;
     }
   }
-  return { errors, answers };
+  return { errors, problems, answers };
 }
 
 /** What stops a definition from being published, by field id (or '_' for the form). */

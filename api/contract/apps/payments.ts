@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import { CURRENCY_PATTERN } from '../money';
+import { exactlyOneOf } from '../common';
 import type { AppAction, TaskColumn } from '../platform';
 
 // The Payments app (Stripe Connect): the account's connected Stripe account, its product
@@ -131,7 +132,7 @@ const optionalText = (name: string, max: number) =>
  * POST /api/v1/payments: a product of the catalog, or an amount, currency and description.
  * The link works expiresInMinutes (30 to 1440; the app's link validity when absent).
  */
-export const PaymentRequestBodySchema = v.pipe(
+export const PaymentRequestBodySchema = exactlyOneOf(
   v.object({
     phoneNumber: PhoneNumberSchema,
     customerRef: optionalText('customerRef', 200),
@@ -144,10 +145,14 @@ export const PaymentRequestBodySchema = v.pipe(
     /** the caller's language (SMS and page); the account's default when absent */
     locale: OptionalLocaleSchema,
   }),
-  v.forward(
-    v.check((b) => (b.productId ? b.amount === undefined && b.currency === undefined : b.amount !== undefined && b.description !== undefined), 'Give a productId, or an amount and a description (and a currency, else the default one), not both'),
-    ['productId'],
-  ),
+  [
+    // a product of the catalog: its own price and currency
+    { required: ['productId'], absent: ['amount', 'currency'] },
+    // an amount (in the default currency when none is given) and what it is for
+    { required: ['amount', 'description'], absent: ['productId'] },
+  ],
+  'Give a productId, or an amount and a description (and a currency, else the default one), not both',
+  'productId',
 );
 export type PaymentRequestBody = v.InferOutput<typeof PaymentRequestBodySchema>;
 

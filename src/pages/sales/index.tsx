@@ -1,6 +1,7 @@
+import { useFormErrors } from '../../ui/form';
 import { useState, type FormEvent } from 'react';
 import { APPS } from '../../../api/contract/apps';
-import { E164_MESSAGE, E164_PATTERN } from '../../../api/contract/sms';
+import { compactPhone, isPhoneNumber, PHONE_MESSAGE } from '../../../api/contract/sms';
 import { Card } from '../../ui/Card';
 import { Field, TextField } from '../../ui/Field';
 import { SALES_EMAIL } from '../support/contacts';
@@ -15,11 +16,10 @@ type Errors = { interest?: string; phone?: string; contactMethod?: string };
 
 export const PHONE_REQUIRED_MESSAGE = 'Phone number is required to be contacted by phone';
 
-/** The phone field's problem: E.164 when given (spaces, dashes, dots and brackets allowed), and required for contact by phone. */
+/** The phone field's problem: a number with its country code when given (spaces, dashes, dots and brackets allowed), and required for contact by phone. */
 export function salesPhoneError(phone: string, contactMethod: string): string | undefined {
-  const compact = phone.replace(/[\s().-]/g, '');
-  if (!compact) return contactMethod === 'phone' ? PHONE_REQUIRED_MESSAGE : undefined;
-  return E164_PATTERN.test(compact) ? undefined : E164_MESSAGE;
+  if (!compactPhone(phone.trim())) return contactMethod === 'phone' ? PHONE_REQUIRED_MESSAGE : undefined;
+  return isPhoneNumber(phone) ? undefined : PHONE_MESSAGE;
 }
 
 export default function SalesPage() {
@@ -27,7 +27,8 @@ export default function SalesPage() {
   const [phone, setPhone] = useState('');
   const [message, setMessage] = useState('');
   const [contactMethod, setContactMethod] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const formErrors = useFormErrors();
+  const errors: Errors = formErrors.errors;
   const [submitted, setSubmitted] = useState(false);
 
   const onSubmit = (e: FormEvent) => {
@@ -37,8 +38,11 @@ export default function SalesPage() {
     if (!contactMethod) next.contactMethod = 'Please choose how we should contact you';
     const phoneError = salesPhoneError(phone, contactMethod);
     if (phoneError) next.phone = phoneError;
-    setErrors(next);
-    if (!next.interest && !next.contactMethod && !next.phone) setSubmitted(true);
+    if (Object.keys(next).length) formErrors.invalid(next);
+    else {
+      formErrors.clear();
+      setSubmitted(true);
+    }
   };
 
   if (submitted) {
@@ -63,7 +67,7 @@ export default function SalesPage() {
       <h1 className="page-title">Contact sales</h1>
       <p className="muted page-lead">Tell us what you need and how to reach you.</p>
       <Card>
-        <form onSubmit={onSubmit} noValidate className="form">
+        <form onSubmit={onSubmit} noValidate className="form" ref={formErrors.ref}>
           <Field label="Interested in" required error={errors.interest}>
             {(control) => (
               <select className="input" {...control} value={interest} onChange={(e) => setInterest(e.target.value)}>
@@ -83,8 +87,8 @@ export default function SalesPage() {
             required={contactMethod === 'phone'}
             value={phone}
             onChange={(e) => setPhone(e.target.value)}
-            placeholder="+14155550123"
-            hint="In E.164 format: a plus, the country code and the number."
+            placeholder="+1 415 555 0123"
+            hint="With its country code, e.g. +44 20 7946 0018."
             error={errors.phone}
           />
           <Field label="Message">

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import * as v from 'valibot';
 import { Link, useSearch } from 'wouter';
-import { EmailSchema } from '../../../api/contract/common';
-import { ACCOUNT_EXISTS, SSO_NOT_CONFIGURED, type SsoAuthorizeAnswer } from '../../../api/contract/sign-in';
+import { ACCOUNT_EXISTS, SSO_NOT_CONFIGURED, SsoAuthorizeBodySchema, type SsoAuthorizeAnswer } from '../../../api/contract/sign-in';
 import { ApiError, errorMessage } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
+import { check, useFormErrors } from '../../ui/form';
 import { ProviderButtons } from './ProviderButtons';
 import { ACCOUNT_EXISTS_MESSAGE, ProviderReturn, UNKNOWN_ERROR } from './ProviderReturn';
 
@@ -32,21 +31,18 @@ export default function SignInPage() {
 function SignInForm({ expired, refused }: { expired: boolean; refused: string | null }) {
   const api = useApi();
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const formErrors = useFormErrors();
 
   const signInWithSso = async () => {
-    const parsed = v.safeParse(EmailSchema, email);
-    if (!parsed.success) {
-      setError(INVALID_EMAIL);
-      throw new Error(INVALID_EMAIL);
-    }
-    setError(null);
+    const checked = check(SsoAuthorizeBodySchema, { email });
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
-      const { url } = await api.post<SsoAuthorizeAnswer>('sso/oauth/authorize', { email: parsed.output });
+      const { url } = await api.post<SsoAuthorizeAnswer>('sso/oauth/authorize', checked.value);
       window.location.assign(url);
     } catch (e) {
-      setError(e instanceof ApiError && e.code === SSO_NOT_CONFIGURED ? SSO_NOT_CONFIGURED_MESSAGE : errorMessage(e));
-      throw e;
+      // every refusal is about the address typed: said under it, the button keeps its label
+      throw formErrors.invalid({ email: e instanceof ApiError && e.code === SSO_NOT_CONFIGURED ? SSO_NOT_CONFIGURED_MESSAGE : errorMessage(e) });
     }
   };
 
@@ -75,20 +71,20 @@ function SignInForm({ expired, refused }: { expired: boolean; refused: string | 
       <div className="divider" role="separator">
         <span>or</span>
       </div>
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} noValidate ref={formErrors.ref}>
         <TextField
           label="Work email"
           type="email"
           name="email"
           autoComplete="email"
           value={email}
-          error={error}
+          error={formErrors.errors.email}
           onChange={(e) => {
             setEmail(e.target.value);
-            setError(null);
+            formErrors.clear();
           }}
         />
-        <Button variant="primary" className="btn-block" onClick={signInWithSso} successLabel="Redirecting…" failureLabel="Sign in using SSO">
+        <Button variant="primary" className="btn-block" onClick={signInWithSso} successLabel="Redirecting…">
           Sign in using SSO
         </Button>
       </form>

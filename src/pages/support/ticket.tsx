@@ -1,3 +1,4 @@
+import { useFormErrors } from '../../ui/form';
 import { useState, type FormEvent } from 'react';
 import { Card } from '../../ui/Card';
 import { Field, TextField } from '../../ui/Field';
@@ -15,7 +16,8 @@ export default function TicketPage() {
   const [subject, setSubject] = useState('');
   const [priority, setPriority] = useState<(typeof PRIORITIES)[number]['value']>('medium');
   const [description, setDescription] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const formErrors = useFormErrors();
+  const errors: Errors = formErrors.errors;
   const [submitted, setSubmitted] = useState(false);
 
   const onSubmit = (e: FormEvent) => {
@@ -23,8 +25,11 @@ export default function TicketPage() {
     const next: Errors = {};
     if (!subject.trim()) next.subject = 'Subject is required';
     if (!description.trim()) next.description = 'Description is required';
-    setErrors(next);
-    if (!next.subject && !next.description) setSubmitted(true);
+    if (Object.keys(next).length) formErrors.invalid(next);
+    else {
+      formErrors.clear();
+      setSubmitted(true);
+    }
   };
 
   if (submitted) {
@@ -49,7 +54,7 @@ export default function TicketPage() {
     <div className="page page-narrow">
       <h1 className="page-title">Report an issue</h1>
       <Card>
-        <form onSubmit={onSubmit} noValidate className="form">
+        <form onSubmit={onSubmit} noValidate className="form" ref={formErrors.ref}>
           <TextField label="Subject" required value={subject} error={errors.subject} onChange={(e) => setSubject(e.target.value)} />
           <Field label="Priority" required>
             {(control) => (

@@ -96,7 +96,7 @@ describe('One-Time Passcode dashboard', () => {
     const send = await screen.findByRole('form', { name: 'Send passcode' });
     fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '5551234567' } });
     fireEvent.click(within(send).getByRole('button', { name: 'Send passcode' }));
-    expect(await within(send).findByText('Phone number must be in e164 format (with leading + and country code)')).toBeTruthy();
+    expect(await within(send).findByText('Enter the number with its country code, e.g. +44 20 7946 0018')).toBeTruthy();
     fireEvent.change(within(send).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
     fireEvent.change(within(send).getByLabelText("Caller's language"), { target: { value: 'es' } });
     // the button flashes its failure first

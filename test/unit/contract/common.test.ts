@@ -34,11 +34,20 @@ describe('e-mail addresses', () => {
     ['an empty label', 'ada@example..com'],
     ['an address over 254 characters', `ada@${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(60)}.com`],
     ['a non-string', 42],
-    ['nothing', undefined],
   ])('refuses %s with the sign-in message', (_, address) => {
     const result = v.safeParse(EmailSchema, address);
     expect(result.success).toBe(false);
     expect(result.issues?.[0].message).toBe('Please provide a valid email address');
+  });
+
+  it.each([
+    ['nothing', undefined],
+    ['an empty string', ''],
+    ['only spaces', '   '],
+  ])('calls %s missing, not wrong: "E-mail address is required"', (_, address) => {
+    const result = v.safeParse(EmailSchema, address);
+    expect(result.success).toBe(false);
+    expect(result.issues?.[0].message).toBe('E-mail address is required');
   });
 });
 

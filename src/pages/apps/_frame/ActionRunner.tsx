@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AppId } from '../../../../api/contract/apps';
 import type { ActionResult, ActionsUnavailable, AppAction } from '../../../../api/contract/platform';
-import { E164_PATTERN, E164_MESSAGE } from '../../../../api/contract/sms';
+import { isPhoneNumber, PHONE_MESSAGE } from '../../../../api/contract/sms';
 import { errorMessage, type Api } from '../../../api/client';
 import { useLiveChanges } from '../../../api/live';
 import { Button } from '../../../ui/Button';
 import { Field, TextField } from '../../../ui/Field';
 import { LocaleSelect } from '../../../ui/LocaleSelect';
-import { apiFields, type FieldErrors } from '../../settings/form-errors';
+import { apiFields, FormError, useFormErrors, type FieldErrors } from '../../../ui/form';
 import { StatusBadge } from './task-cells';
 import { ChoicePicker } from './ChoicePicker';
 
@@ -31,33 +31,34 @@ export function checkActionInput(action: AppAction, input: Record<string, string
   for (const field of action.fields) {
     const value = (input[field.name] ?? '').trim();
     if (field.required && !value) errors[field.name] = field.kind === 'choice' ? `Choose a ${field.label.toLowerCase()} from the list` : `${field.label} is required`;
-    else if (value && field.kind === 'phone' && !E164_PATTERN.test(value)) errors[field.name] = E164_MESSAGE;
+    else if (value && field.kind === 'phone' && !isPhoneNumber(value)) errors[field.name] = PHONE_MESSAGE;
   }
   return errors;
 }
 
 function ActionForm({ api, app, action, onRun, disabled }: { api: Api; app: AppId; action: AppAction; onRun: (input: Record<string, string>) => Promise<void>; disabled?: boolean }) {
   const [input, setInput] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const errors = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
 
   const run = async () => {
     setFailure(null);
     const found = checkActionInput(action, input);
-    setErrors(found);
-    if (Object.keys(found).length) throw new Error('invalid');
+    if (Object.keys(found).length) throw formErrors.invalid(found);
+    formErrors.clear();
     const trimmed = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v));
     try {
       await onRun(trimmed);
     } catch (error) {
       const fields = apiFields(error);
-      if (fields) setErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^input\./, ''), v])));
+      if (fields) throw formErrors.invalid(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^input\./, ''), v])));
       setFailure(errorMessage(error));
       throw error;
     }
   };
   return (
-    <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label}>
+    <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label} ref={formErrors.ref}>
       <p className="muted">{action.description}</p>
       {/* an action that cannot run now (unavailable) is shown switched off, never as a form that fails */}
       <fieldset className="fieldset" disabled={disabled}>
@@ -98,11 +99,7 @@ function ActionForm({ api, app, action, onRun, disabled }: { api: Api; app: AppI
         />
         ),
       )}
-      {failure && (
-        <p className="notice notice-error" role="alert">
-          {failure}
-        </p>
-      )}
+      <FormError message={failure} />
       <div className="form-actions">
         <Button type="submit" variant={action.secondary ? 'secondary' : 'primary'} disabled={disabled} onClick={run} successLabel="Done">
           {action.label}

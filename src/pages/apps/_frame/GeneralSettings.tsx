@@ -8,7 +8,7 @@ import { Card } from '../../../ui/Card';
 import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../../settings/form-errors';
+import { check, useFormErrors, type FieldErrors } from '../../../ui/form';
 import { ConfigPage } from './ConfigNav';
 
 export type SettingOption = { value: string; label: string; note?: string };
@@ -60,7 +60,7 @@ function SettingInput({ field: f, value, error, onChange }: { field: SettingFiel
     const list = value as string[];
     const errorId = `${f.name}-error`;
     return (
-      <fieldset className="choices" aria-describedby={error ? errorId : undefined}>
+      <fieldset className="choices" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
         <legend>{f.label}</legend>
         {(f.options ?? []).map((o) => (
           <label key={o.value} className="checkbox">
@@ -118,26 +118,29 @@ function SettingsForm<S extends v.GenericSchema>({ app, schema, fields, initial 
   const [start] = useState(() => formOf(fields, initial));
   const [form, setForm] = useState<FormValues>(start);
   const [touched, setTouched] = useState(false);
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const serverErrors = formErrors.errors;
   const checked = check(schema, formToValue(fields, form));
   const errors: FieldErrors = { ...(checked.ok ? {} : checked.fields), ...serverErrors };
 
   const save = async () => {
     setTouched(true);
-    if (!checked.ok) throw new Error('invalid');
+    if (!checked.ok) throw formErrors.invalid({});
     try {
       await api.put(`/${app.id}/settings/general`, checked.value);
-      setServerErrors({});
+      formErrors.clear();
       toast.success('Settings have been saved');
     } catch (error) {
-      setServerErrors(apiFields(error) ?? {});
+      const invalid = formErrors.fromAnswer(error);
+      if (invalid) throw invalid;
+      formErrors.clear();
       toast.error('Settings could not be saved', errorMessage(error));
       throw error;
     }
   };
 
   return (
-    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="General settings">
+    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="General settings" ref={formErrors.ref}>
       {fields.map((f) => (
         <SettingInput
           key={f.name}
@@ -146,7 +149,7 @@ function SettingsForm<S extends v.GenericSchema>({ app, schema, fields, initial 
           // a field shows its error once it changed or Save was pressed
           error={touched || !sameValue(form[f.name], start[f.name]) ? errors[f.name] : undefined}
           onChange={(value) => {
-            setServerErrors({});
+            formErrors.clear(f.name);
             setForm((s) => ({ ...s, [f.name]: value }));
           }}
         />

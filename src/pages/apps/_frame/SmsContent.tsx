@@ -19,7 +19,7 @@ import { Card } from '../../../ui/Card';
 import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../../settings/form-errors';
+import { check, FormError, useFormErrors } from '../../../ui/form';
 import { ConfigPage } from './ConfigNav';
 import { countSegments } from './sms-segments';
 import { fillTemplate, insertPlaceholder, missingPlaceholders, unknownPlaceholders } from './template';
@@ -117,34 +117,27 @@ export function TemplateEditor({
 function TestSms({ app, message }: { app: AppDefinition; message: string }) {
   const api = useApi();
   const [phone, setPhone] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const errors = formErrors.errors;
   const [sent, setSent] = useState<SmsTestAnswer | null>(null);
   const send = async () => {
     setSent(null);
     const checked = check(SmsTestBodySchema, { phoneNumber: phone, message });
-    if (!checked.ok) {
-      setErrors(checked.fields);
-      throw new Error('invalid');
-    }
-    setErrors({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
       setSent(await api.post<SmsTestAnswer>(`/${app.id}/settings/sms-content/test`, checked.value));
     } catch (error) {
-      setErrors(apiFields(error) ?? { _: errorMessage(error) });
-      throw error;
+      throw formErrors.fromAnswer(error) ?? formErrors.invalid({ _: errorMessage(error) });
     }
   };
   return (
-    <form className="form inline-form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Send test SMS">
+    <form className="form inline-form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Send test SMS" ref={formErrors.ref}>
       <TextField label="Phone number" type="tel" placeholder="+15551234567" value={phone} onChange={(e) => setPhone(e.target.value)} error={errors.phoneNumber ?? errors.message} />
       <Button type="submit" onClick={send} successLabel="Sent">
         Send test SMS
       </Button>
-      {errors._ && (
-        <p className="notice notice-error" role="alert">
-          {errors._}
-        </p>
-      )}
+      <FormError message={errors._} />
       {sent && (
         <p className="notice notice-success" role="status">
           Sent through {sent.provider === 'dev-outbox' ? 'the development outbox' : sent.provider}.{' '}
@@ -195,7 +188,8 @@ export function SmsContent({ app }: { app: AppDefinition }) {
   const content = useQuery(`${app.id}:sms-content`, (a, signal) => a.get<SmsContentAnswer>(`/${app.id}/settings/sms-content`, { signal }));
   const sms = useQuery('sms-settings', (a, signal) => a.get<SmsSettings>('/sms', { signal }));
   const [bodies, setBodies] = useState<Record<string, string> | null>(null);
-  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const serverErrors = formErrors.errors;
   const [languages, setLanguages] = useState<Record<string, Locale>>({});
   const templates = content.data?.templates ?? [];
   // English under the template's key, every other language under `<key>@<locale>`
@@ -205,8 +199,13 @@ export function SmsContent({ app }: { app: AppDefinition }) {
   const keyOf = (t: SmsTemplate, locale: Locale) => (locale === 'en' ? t.key : `${t.key}@${locale}`);
 
   const save = async () => {
-    const errors = templates.flatMap((t) => ['en' as Locale, ...t.translations.map((x) => x.locale)].map((l) => templateError(t, current[keyOf(t, l)] ?? ''))).filter(Boolean);
-    if (errors.length) throw new Error('invalid');
+    const wrong = templates.flatMap((t) => ['en' as Locale, ...t.translations.map((x) => x.locale)].filter((l) => templateError(t, current[keyOf(t, l)] ?? '')).map((l) => [t.key, l] as const));
+    if (wrong.length) {
+      // a wrong text in a language not on screen is shown, so its message and focus land on it
+      const [key, locale] = wrong[0]!;
+      if ((languages[key] ?? 'en') !== locale && !wrong.some(([k, l]) => k === key && l === (languages[key] ?? 'en'))) setLanguages({ ...languages, [key]: locale });
+      throw formErrors.invalid({});
+    }
     // a language whose text is its built-in one is saved empty: it keeps following the built-in text
     const sent: Record<string, string> = Object.fromEntries(
       Object.entries(current).map(([k, v]): [string, string] => {
@@ -218,12 +217,13 @@ export function SmsContent({ app }: { app: AppDefinition }) {
     const body: SmsContentBody = { templates: sent };
     try {
       await api.put<SmsContentAnswer>(`/${app.id}/settings/sms-content`, body);
-      setServerErrors({});
+      formErrors.clear();
       setBodies(null);
       content.reload();
       toast.success('SMS content has been saved');
     } catch (error) {
-      setServerErrors(apiFields(error) ?? {});
+      const invalid = formErrors.fromAnswer(error);
+      if (invalid) throw invalid;
       toast.error('SMS content could not be saved', errorMessage(error));
       throw error;
     }
@@ -239,7 +239,7 @@ export function SmsContent({ app }: { app: AppDefinition }) {
       <QueryState query={content}>
         {() =>
           content.data && (
-            <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="SMS content">
+            <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="SMS content" ref={formErrors.ref}>
               {templates.map((t) => {
                 const locale = languages[t.key] ?? 'en';
                 const key = keyOf(t, locale);

@@ -18,7 +18,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { formatDate, formatDateTime } from '../../../ui/format';
-import { apiFields, check, type FieldErrors } from '../../settings/form-errors';
+import { check, FormError, useFormErrors } from '../../../ui/form';
 import { ConfigNav } from './ConfigNav';
 import { StatusBadge } from './task-cells';
 
@@ -27,21 +27,20 @@ const base = (app: AppDefinition) => `/${app.id}/webhooks`;
 function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: AppDefinition; endpoint: WebhookEndpoint | null; eventTypes: readonly string[]; onClose: () => void; onSaved: () => void }) {
   const api = useApi();
   const [form, setForm] = useState<WebhookEndpointBody>({ url: endpoint?.url ?? 'https://', eventTypes: endpoint?.eventTypes ?? [...eventTypes], enabled: endpoint?.enabled ?? true });
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const errors = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
   const save = async () => {
     setFailure(null);
     const checked = check(WebhookEndpointBodySchema, form);
-    if (!checked.ok) {
-      setErrors(checked.fields);
-      throw new Error('invalid');
-    }
-    setErrors({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
       if (endpoint) await api.put(`${base(app)}/${endpoint.id}`, checked.value);
       else await api.create(base(app), checked.value);
     } catch (error) {
-      setErrors(apiFields(error) ?? {});
+      const invalid = formErrors.fromAnswer(error);
+      if (invalid) throw invalid;
       setFailure(errorMessage(error));
       throw error;
     }
@@ -65,25 +64,32 @@ function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: 
         </>
       }
     >
-      <form id="webhook-endpoint-form" className="form" noValidate onSubmit={(e) => e.preventDefault()}>
+      <form id="webhook-endpoint-form" className="form" noValidate onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
         <TextField label="URL" type="url" required value={form.url} onChange={(e) => setForm((f) => ({ ...f, url: e.target.value }))} error={errors.url} />
         <fieldset className="fieldset">
           <legend className="field-label">Events</legend>
           {eventTypes.map((type) => (
             <label key={type} className="checkbox">
-              <input type="checkbox" checked={form.eventTypes.includes(type)} onChange={() => toggle(type)} /> <code>{type}</code>
+              <input
+                type="checkbox"
+                checked={form.eventTypes.includes(type)}
+                onChange={() => toggle(type)}
+                aria-invalid={errors.eventTypes ? true : undefined}
+                aria-describedby={errors.eventTypes ? 'webhook-events-error' : undefined}
+              />{' '}
+              <code>{type}</code>
             </label>
           ))}
-          {errors.eventTypes && <p className="field-error">{errors.eventTypes}</p>}
+          {errors.eventTypes && (
+            <p id="webhook-events-error" className="field-error">
+              {errors.eventTypes}
+            </p>
+          )}
         </fieldset>
         <label className="checkbox">
           <input type="checkbox" checked={form.enabled ?? true} onChange={(e) => setForm((f) => ({ ...f, enabled: e.target.checked }))} /> Enabled
         </label>
-        {failure && (
-          <p className="notice notice-error" role="alert">
-            {failure}
-          </p>
-        )}
+        <FormError message={failure} />
       </form>
     </Dialog>
   );

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as R
 import { Link, useLocation, useParams } from 'wouter';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { SIG_FIELD_KINDS, SIG_FIELD_LABELS, SIG_REMOVED_CONTENT, type SigField, type SigFieldKind, type SigVersion } from '../../../../api/contract/apps/document-signature';
+import { SIG_FIELD_KINDS, SIG_FIELD_LABELS, SIG_REMOVED_CONTENT, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind, type SigVersion } from '../../../../api/contract/apps/document-signature';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
@@ -184,12 +184,18 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
     await save();
     try {
       let pageImages: string[] | undefined;
+      let pageImagesSmall: string[] | undefined;
       if (pdf) {
         const { pageJpeg } = await import('./pdf-render');
         pageImages = [];
-        for (let i = 0; i < version.pageCount; i++) pageImages.push(await pageJpeg(pdf, i));
+        pageImagesSmall = [];
+        // two widths: the signer's phone takes the one its screen needs (srcset)
+        for (let i = 0; i < version.pageCount; i++) {
+          pageImages.push(await pageJpeg(pdf, i));
+          pageImagesSmall.push(await pageJpeg(pdf, i, SIG_SMALL_PAGE_WIDTH));
+        }
       }
-      const published = await api.create<SigVersion>(`/${app.id}/documents/${version.documentId}/publish`, { pageImages });
+      const published = await api.create<SigVersion>(`/${app.id}/documents/${version.documentId}/publish`, { pageImages, pageImagesSmall });
       toast.success(`Version ${published.version} published`);
       // the same address shows the version, now published: read it again
       reload();

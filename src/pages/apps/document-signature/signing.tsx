@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../../settings/form-errors';
+import { check, FormError, useFormErrors } from '../../../ui/form';
 import { ConfigPage } from '../_frame/ConfigNav';
 
 // Configuration > Signing: who seals completed documents (the account's own certificate or the
@@ -129,12 +129,13 @@ const EMPTY: Form = { format: 'pkcs12', file: null, pem: '', password: '', activ
 function UploadForm({ onUploaded }: { onUploaded: () => void }) {
   const api = useApi();
   const [form, setForm] = useState<Form>(EMPTY);
-  const [fields, setFields] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const fields = formErrors.errors;
   const [problem, setProblem] = useState<string | null>(null);
   const [formKey, setFormKey] = useState(0);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
-    setFields(({ [key]: _gone, ...rest }) => rest);
+    formErrors.clear(key);
     setProblem(null);
   };
 
@@ -142,10 +143,7 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
     const activeFrom = form.activeFrom ? new Date(form.activeFrom).toISOString() : null;
     const body = form.format === 'pkcs12' ? { format: 'pkcs12', file: form.file ? await base64Of(form.file) : '', password: form.password, activeFrom } : { format: 'pem', pem: form.pem, password: form.password, activeFrom };
     const checked = check(SigCertificateUploadSchema, body);
-    if (!checked.ok) {
-      setFields(checked.fields);
-      throw new Error('invalid');
-    }
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
     try {
       const added = await api.create<SigCertificate>('/document-signature/signing/certificates', checked.value);
       toast.success(added.state === 'scheduled' ? `${added.subject} takes over on ${minute(added.activeFrom)}` : `${added.subject} now seals your documents`);
@@ -153,16 +151,16 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
       setFormKey((k) => k + 1);
       onUploaded();
     } catch (err) {
-      const f = apiFields(err);
-      if (f) setFields(f);
-      else setProblem(errorMessage(err));
+      const invalid = formErrors.fromAnswer(err);
+      if (invalid) throw invalid;
+      setProblem(errorMessage(err));
       throw err;
     }
   };
 
   return (
     <Card title="Upload a certificate">
-      <form key={formKey} className="form" noValidate aria-label="Upload a signing certificate" onSubmit={(e) => e.preventDefault()}>
+      <form key={formKey} className="form" noValidate aria-label="Upload a signing certificate" onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
         <p className="muted">
           A document-signing certificate from a certification authority, with its private key (RSA of 2048 bits or more, or EC P-256) and the whole chain. To rotate, upload the new one before the current one expires and choose when it takes over.
         </p>
@@ -197,11 +195,7 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
           hint="Opens the file on the server; it is never stored."
         />
         <TextField label="Takes over" type="datetime-local" value={form.activeFrom} onChange={(e) => set('activeFrom', e.target.value)} error={fields.activeFrom} hint="Leave blank to seal with it from now on." />
-        {problem || fields._ ? (
-          <p className="notice notice-error" role="alert">
-            {problem ?? fields._}
-          </p>
-        ) : null}
+        <FormError message={problem ?? fields._} />
         <div className="form-actions">
           <Button type="submit" variant="primary" onClick={upload} successLabel="Uploaded" failureLabel="Not uploaded">
             Upload certificate

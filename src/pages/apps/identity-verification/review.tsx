@@ -16,7 +16,7 @@ import { Field } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
 import { formatDateTime, shortenId } from '../../../ui/format';
-import { apiFields, type FieldErrors } from '../../settings/form-errors';
+import { apiFields, useFormErrors } from '../../../ui/form';
 import { StatusBadge } from '../_frame/task-cells';
 import { TaskFacts, Timeline } from '../_frame/TaskFacts';
 
@@ -55,19 +55,19 @@ function Photos({ review }: { review: IdvReview }) {
 function MrzEntry({ onDone, id }: { id: string; onDone: (r: IdvReview) => void }) {
   const api = useApi();
   const [lines, setLines] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const formErrors = useFormErrors();
   const run = async () => {
     try {
       const r = await api.post<IdvReview>(`/identity-verification/sessions/${id}/mrz`, { lines });
-      setError(null);
+      formErrors.clear();
       onDone(r);
     } catch (err) {
-      setError(apiFields(err)?.lines ?? errorMessage(err));
-      throw err;
+      throw formErrors.invalid({ lines: apiFields(err)?.lines ?? errorMessage(err) });
     }
   };
+  const error = formErrors.errors.lines;
   return (
-    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Machine-readable zone">
+    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Machine-readable zone" ref={formErrors.ref}>
       <p className="notice" role="note">
         Text recognition (OCR) is not available here. Type the machine-readable zone from the photo exactly as printed: the 2 or 3 lines of capital letters, digits and
         &lt; at the bottom of a passport&apos;s photo page or on the back of an ID card, one line per row. The check digits and the other checks then run on what you
@@ -92,24 +92,23 @@ function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean;
   const [decision, setDecision] = useState<IdvDecision>('approved');
   const [reason, setReason] = useState('');
   const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const errors = formErrors.errors;
   const submit = async () => {
-    if (!reason) {
-      setErrors({ reason: 'Choose a reason' });
-      throw new Error('reason');
-    }
+    if (!reason) throw formErrors.invalid({ reason: 'Choose a reason' });
     try {
       const r = await api.post<IdvReview>(`/identity-verification/sessions/${id}/decision`, { decision, reason, ...(note.trim() ? { note } : {}) });
       toast.success(`${DECISION_LABELS[decision]}: done`);
       onDone(r);
     } catch (err) {
-      setErrors(apiFields(err) ?? {});
+      const invalid = formErrors.fromAnswer(err);
+      if (invalid) throw invalid;
       toast.error('The decision was not saved', errorMessage(err));
       throw err;
     }
   };
   return (
-    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Decision">
+    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Decision" ref={formErrors.ref}>
       <fieldset className="choices">
         <legend>Decision</legend>
         {(Object.keys(DECISION_LABELS) as IdvDecision[]).map((d) => (
@@ -122,7 +121,7 @@ function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean;
               onChange={() => {
                 setDecision(d);
                 setReason('');
-                setErrors({});
+                formErrors.clear();
               }}
             />{' '}
             {DECISION_LABELS[d]}
@@ -132,7 +131,7 @@ function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean;
       {decision === 'approved' && !mrzTyped && <p className="muted">Type the MRZ and run the checks before approving.</p>}
       <Field label="Reason" error={errors.reason} required>
         {(control) => (
-          <select className="input" value={reason} onChange={(e) => (setReason(e.target.value), setErrors({}))} {...control}>
+          <select className="input" value={reason} onChange={(e) => (setReason(e.target.value), formErrors.clear())} {...control}>
             <option value="">Choose a reason…</option>
             {IDV_DECISION_REASONS[decision].map((r) => (
               <option key={r.key} value={r.key}>

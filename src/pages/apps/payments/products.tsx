@@ -12,7 +12,7 @@ import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
-import { check } from '../../settings/form-errors';
+import { check, useFormErrors } from '../../../ui/form';
 import { PaymentsState, useStripeConnection } from './connection';
 import { useIsAdmin } from './role';
 
@@ -27,14 +27,18 @@ function ProductDialog({ product, defaultCurrency, onClose, onSaved }: { product
     currency: product?.currency ?? defaultCurrency,
   }));
   const [touched, setTouched] = useState(false);
+  const formErrors = useFormErrors();
   const minor = parseMajor(form.amount, form.currency || 'usd');
   const checked = check(ProductBodySchema, { name: form.name, description: form.description || null, unitAmount: minor ?? NaN, currency: form.currency });
-  const errors = checked.ok ? {} : checked.fields;
+  const errors = { ...(checked.ok ? {} : checked.fields), ...formErrors.errors };
   const amountError = form.amount && minor === null ? `Type an amount in ${form.currency.toUpperCase()} such as ${form.currency === 'jpy' ? '500' : '12.50'}` : errors.unitAmount;
-  const set = (k: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof Form) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    formErrors.clear(k === 'amount' ? 'unitAmount' : k);
+  };
   const save = async () => {
     setTouched(true);
-    if (!checked.ok) throw new Error('invalid');
+    if (!checked.ok) throw formErrors.invalid({});
     try {
       if (product) await api.put(`/payments/products/${product.id}`, checked.value);
       else await api.create('/payments/products', checked.value);
@@ -42,6 +46,8 @@ function ProductDialog({ product, defaultCurrency, onClose, onSaved }: { product
       onSaved();
       onClose();
     } catch (err) {
+      const invalid = formErrors.fromAnswer(err);
+      if (invalid) throw invalid;
       toast.error('The product was not saved', errorMessage(err));
       throw err;
     }
@@ -61,7 +67,7 @@ function ProductDialog({ product, defaultCurrency, onClose, onSaved }: { product
         </>
       }
     >
-      <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Product">
+      <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Product" ref={formErrors.ref}>
         <TextField label="Name" value={form.name} onChange={set('name')} error={touched ? errors.name : null} required />
         <TextField label="Description" value={form.description} onChange={set('description')} error={touched ? errors.description : null} />
         <TextField label="Price" value={form.amount} onChange={set('amount')} inputMode="decimal" error={touched || form.amount ? amountError : null} required />

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
-import * as v from 'valibot';
 import { OWNER_LABEL, type AdminItem } from '../../../../api/contract/admins';
 import { InvitationCreateSchema, isExpired, type Invitation } from '../../../../api/contract/invitations';
 import type { AssignableRole } from '../../../../api/contract/common';
@@ -15,6 +14,7 @@ import { Field, TextField } from '../../../ui/Field';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { formatDateTime } from '../../../ui/format';
+import { apiFields, check, FormError, useFormErrors } from '../../../ui/form';
 
 const ROLE_LABELS: Record<AssignableRole, string> = { admin: 'Admin', supervisor: 'Supervisor' };
 
@@ -40,28 +40,31 @@ function AddAdminDialog({ open, onClose, onAdded }: { open: boolean; onClose: ()
   const api = useApi();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AssignableRole>('admin');
-  const [error, setError] = useState<string | null>(null);
+  const formErrors = useFormErrors();
+  const [failure, setFailure] = useState<string | null>(null);
 
   const close = () => {
     setEmail('');
     setRole('admin');
-    setError(null);
+    formErrors.clear();
+    setFailure(null);
     onClose();
   };
 
   const submit = async () => {
-    const parsed = v.safeParse(InvitationCreateSchema, { email, role });
-    if (!parsed.success) {
-      setError('Please provide a valid email address');
-      throw new Error('invalid');
-    }
+    setFailure(null);
+    const checked = check(InvitationCreateSchema, { email, role });
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
-      await api.create<Invitation>('/invitations', parsed.output);
+      await api.create<Invitation>('/invitations', checked.value);
       toast.success('Administrator has been added');
       onAdded();
       close();
     } catch (err) {
-      setError(err instanceof ApiError && err.status < 500 ? err.message : errorMessage(err, "Please try again later"));
+      // a refusal (already an admin, invited elsewhere…) is about the address typed
+      if (err instanceof ApiError && err.status < 500) throw formErrors.invalid(apiFields(err) ?? { email: err.message });
+      setFailure(errorMessage(err, 'Please try again later'));
       throw err;
     }
   };
@@ -81,8 +84,8 @@ function AddAdminDialog({ open, onClose, onAdded }: { open: boolean; onClose: ()
         </>
       }
     >
-      <form id="add-admin-form" className="form" noValidate onSubmit={(e) => e.preventDefault()}>
-        <TextField label="Email" type="email" autoComplete="off" value={email} required error={error} onChange={(e) => setEmail(e.target.value)} />
+      <form id="add-admin-form" className="form" noValidate onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
+        <TextField label="Email" type="email" autoComplete="off" value={email} required error={formErrors.errors.email} onChange={(e) => (setEmail(e.target.value), formErrors.clear('email'))} />
         <Field label="Role">
           {(control) => (
             <select {...control} className="input" value={role} onChange={(e) => setRole(e.target.value as AssignableRole)}>
@@ -91,6 +94,7 @@ function AddAdminDialog({ open, onClose, onAdded }: { open: boolean; onClose: ()
             </select>
           )}
         </Field>
+        <FormError message={failure} />
       </form>
     </Dialog>
   );

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { useAtomValue } from 'jotai';
-import * as v from 'valibot';
 import { getApp } from '../../../../api/contract/apps';
 import { BillingEmailBodySchema, type BillingOverview, type InvoicesAnswer } from '../../../../api/contract/billing';
 import { formatMoney, PLAN_NAMES } from '../../../../api/contract/plans';
@@ -13,6 +12,7 @@ import { TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { Table } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
+import { check, useFormErrors } from '../../../ui/form';
 import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, UsageBar } from '../../apps/_frame/billing-parts';
 
 function AppCards({ overview }: { overview: BillingOverview }) {
@@ -84,34 +84,30 @@ function BillingEmail({ current, onSaved }: { current: string | null; onSaved: (
   const api = useApi();
   const bootstrap = useAtomValue(bootstrapAtom);
   const [email, setEmail] = useState(current ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const formErrors = useFormErrors();
   const save = async (event?: FormEvent) => {
     event?.preventDefault();
-    const parsed = v.safeParse(BillingEmailBodySchema, { email });
-    if (!parsed.success) {
-      setError(parsed.issues[0].message);
-      throw new Error(parsed.issues[0].message);
-    }
-    setError(null);
+    const checked = check(BillingEmailBodySchema, { email });
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
-      await api.put('billing/email', parsed.output);
+      await api.put('billing/email', checked.value);
       toast.success('The billing e-mail has been saved');
       onSaved();
     } catch (err) {
-      setError(errorMessage(err));
-      throw err;
+      throw formErrors.fromAnswer(err) ?? formErrors.invalid({ email: errorMessage(err) });
     }
   };
   return (
     <Card title="Billing e-mail">
-      <form onSubmit={(e) => void save(e).catch(() => {})} noValidate>
+      <form onSubmit={(e) => void save(e).catch(() => {})} noValidate ref={formErrors.ref}>
         <TextField
           label="Invoices and receipts go to"
           type="email"
           value={email}
           placeholder={bootstrap?.email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={error}
+          onChange={(e) => (setEmail(e.target.value), formErrors.clear('email'))}
+          error={formErrors.errors.email}
           autoComplete="email"
         />
         <Button variant="primary" onClick={() => save()} successLabel="Saved">

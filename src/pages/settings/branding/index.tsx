@@ -1,28 +1,18 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useSetAtom } from 'jotai';
-import * as v from 'valibot';
 import { BRAND_COLOR_PATTERN, BrandingUpdateSchema, LOGO_MAX_BYTES, type Branding, type BrandingSettings } from '../../../../api/contract/branding';
 import { useApi, useQuery } from '../../../api/hooks';
-import { ApiError, errorMessage } from '../../../api/client';
+import { errorMessage } from '../../../api/client';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { Field, TextField } from '../../../ui/Field';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
+import { check, useFormErrors } from '../../../ui/form';
 import { CustomerLanguageCard } from './CustomerLanguage';
 import { fromBase64, LOGO_TYPE, logoColors, logoSrc, normaliseColorInput, prepareLogo, toBase64 } from './logo';
 
-type Errors = Partial<Record<'name' | 'logo' | 'color', string>>;
-
-function issuesToErrors(issues: v.BaseIssue<unknown>[]): Errors {
-  const errors: Errors = {};
-  for (const issue of issues) {
-    const key = issue.path?.[0]?.key as keyof Errors | undefined;
-    if (key && !errors[key]) errors[key] = issue.message;
-  }
-  return errors;
-}
 
 function BrandingForm({ initial }: { initial: BrandingSettings }) {
   const api = useApi();
@@ -30,7 +20,8 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
   const [name, setName] = useState(initial.name);
   const [logo, setLogo] = useState(initial.logo);
   const [color, setColor] = useState(initial.color);
-  const [errors, setErrors] = useState<Errors>({});
+  const formErrors = useFormErrors();
+  const errors = formErrors.errors;
   const fileInput = useRef<HTMLInputElement>(null);
 
   const suggestions = logo ? logoColors(fromBase64(logo)) : [];
@@ -42,34 +33,32 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
     // Only SVG is accepted; anything else is ignored without a word (SPEC section 5).
     if (!file || file.type !== LOGO_TYPE) return;
     if (file.size > LOGO_MAX_BYTES) {
-      setErrors((x) => ({ ...x, logo: `The logo is larger than ${LOGO_MAX_BYTES / 1024} KB.` }));
+      formErrors.invalid({ ...errors, logo: `The logo is larger than ${LOGO_MAX_BYTES / 1024} KB.` });
       return;
     }
     const prepared = prepareLogo(await file.text());
     if (!prepared) {
-      setErrors((x) => ({ ...x, logo: 'This file is not a valid SVG image.' }));
+      formErrors.invalid({ ...errors, logo: 'This file is not a valid SVG image.' });
       return;
     }
-    setErrors((x) => ({ ...x, logo: undefined }));
+    formErrors.clear('logo');
     setLogo(toBase64(prepared));
   };
 
   const save = async () => {
-    const parsed = v.safeParse(BrandingUpdateSchema, { name, logo, color });
-    if (!parsed.success) {
-      setErrors(issuesToErrors(parsed.issues));
-      throw new Error('invalid');
-    }
-    setErrors({});
+    const checked = check(BrandingUpdateSchema, { name, logo, color });
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
-      const saved = await api.put<Branding>('/branding', parsed.output);
+      const saved = await api.put<Branding>('/branding', checked.value);
       setName(saved.name);
       setLogo(saved.logo);
       setColor(saved.color);
       setBootstrap((b) => (b ? { ...b, branding: saved } : b));
       toast.success('Branding has been updated');
     } catch (err) {
-      if (err instanceof ApiError && err.fields) setErrors(err.fields as Errors);
+      const invalid = formErrors.fromAnswer(err);
+      if (invalid) throw invalid;
       toast.error('Branding could not be saved', errorMessage(err));
       throw err;
     }
@@ -81,6 +70,7 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
         className="form"
         aria-label="Branding"
         noValidate
+        ref={formErrors.ref}
         onSubmit={(e) => {
           e.preventDefault();
         }}

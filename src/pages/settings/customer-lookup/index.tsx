@@ -19,7 +19,7 @@ import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { Spinner } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../form-errors';
+import { apiFields, check, useFormErrors, type FieldErrors } from '../../../ui/form';
 
 /** A header row; `saved` marks a name whose value is on the server (kept when left blank). */
 type HeaderRow = { key: string; value: string; saved: boolean };
@@ -54,21 +54,23 @@ type TestState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; mess
 function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: FieldErrors) => void }) {
   const api = useApi();
   const [phoneNumber, setPhoneNumber] = useState('');
-  const [phoneError, setPhoneError] = useState<string | null>(null);
+  const phone = useFormErrors();
+  const phoneError = phone.errors.phoneNumber;
   const [state, setState] = useState<TestState>({ kind: 'idle' });
 
   const run = async (e?: FormEvent) => {
     e?.preventDefault();
     const checked = check(CustomerLookupTestBodySchema, { ...bodyOf(form), phoneNumber });
     if (!checked.ok) {
-      setPhoneError(checked.fields.phoneNumber ?? null);
-      const { phoneNumber: _omit, ...rest } = checked.fields;
+      const { phoneNumber: phoneMessage, ...rest } = checked.fields;
+      if (phoneMessage) phone.invalid({ phoneNumber: phoneMessage });
+      else phone.clear();
       onFieldErrors(rest);
       const first = Object.values(rest)[0];
       if (first) setState({ kind: 'failed', message: `Fix the settings first: ${first}` });
       return;
     }
-    setPhoneError(null);
+    phone.clear();
     onFieldErrors({});
     setState({ kind: 'loading' });
     try {
@@ -86,7 +88,7 @@ function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: Fie
   return (
     <Card title="Test your endpoint" aria-label="Test panel">
       <p className="muted">Runs the settings above, saved or not, against your endpoint with a phone number.</p>
-      <form className="form" onSubmit={run} noValidate>
+      <form className="form" onSubmit={run} noValidate ref={phone.ref}>
         <TextField label="Phone number" type="tel" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} placeholder="+14155550100" error={phoneError} hint="In E.164 format: a plus, the country code and the number." />
         <Button type="submit" variant="secondary" disabled={state.kind === 'loading'}>
           Run test
@@ -134,7 +136,8 @@ export default function CustomerLookupSettings() {
   const api = useApi();
   const query = useQuery('customer-lookup', (a, signal) => a.get<CustomerLookupAnswer>('/customer-lookup', { signal }));
   const [form, setForm] = useState<Form>(EMPTY);
-  const [fields, setFields] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const fields = formErrors.errors;
   /** why removal is being confirmed: the Remove button, or Save with every field empty */
   const [confirmRemove, setConfirmRemove] = useState<'button' | 'empty-save' | null>(null);
   const configured = Boolean(query.data?.settings);
@@ -154,7 +157,7 @@ export default function CustomerLookupSettings() {
       throw err;
     }
     toast.success('Customer lookup settings have been removed');
-    setFields({});
+    formErrors.clear();
     query.reload();
   };
 
@@ -173,16 +176,13 @@ export default function CustomerLookupSettings() {
   const save = async () => {
     const body = bodyOf(form);
     const checked = check(CustomerLookupSettingsSchema, body);
-    if (!checked.ok) {
-      setFields(checked.fields);
-      throw new Error('invalid');
-    }
-    setFields({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
       await api.post<CustomerLookupAnswer>('/customer-lookup', checked.value);
     } catch (err) {
-      const f = apiFields(err);
-      if (f) setFields(f);
+      const invalid = formErrors.fromAnswer(err);
+      if (invalid) throw invalid;
       toast.error('Failed to save customer lookup settings', errorMessage(err));
       throw err;
     }
@@ -201,6 +201,7 @@ export default function CustomerLookupSettings() {
               <form
                 className="form"
                 noValidate
+                ref={formErrors.ref}
                 onSubmit={(e) => {
                   e.preventDefault();
                   void save().catch(() => {});
@@ -266,7 +267,7 @@ export default function CustomerLookupSettings() {
                 </div>
               </Card>
             ) : null}
-            <TestPanel form={form} onFieldErrors={setFields} />
+            <TestPanel form={form} onFieldErrors={(f) => (Object.keys(f).length ? formErrors.invalid(f) : formErrors.clear())} />
           </>
         )}
       </QueryState>

@@ -21,6 +21,7 @@ import { TextField } from '../../../ui/Field';
 import { ScrollArea } from '../../../ui/ScrollArea';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
+import { useFormErrors } from '../../../ui/form';
 import { copyToClipboard } from '../clipboard';
 
 /** What a failed check says: DNS not there yet, the domain proven by another account, or the check itself went wrong. */
@@ -114,22 +115,26 @@ type Update = (domain: string | null) => Promise<Branding>;
 
 function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
   const [domain, setDomain] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const formErrors = useFormErrors();
+  const error = formErrors.errors.domain;
   const valid = isValidDomain(domain);
   const problem = domainProblem(domain);
   const verify = async () => {
-    setError(null);
+    formErrors.clear();
     try {
       await update(domain);
     } catch (err) {
-      if (!(err instanceof ApiError && err.code === DNS_INVALID)) setError(err instanceof ApiError && err.status < 500 && err.code !== 'UNEXPECTED_STATUS' ? err.message : DNS_CHECK_FAILED_MESSAGE);
+      if (err instanceof ApiError && err.code === DNS_INVALID) throw err;
+      // refused (taken, not allowed): said on the field; the check not reaching DNS: the button says "Not verified yet"
+      if (err instanceof ApiError && err.status < 500 && err.code !== 'UNEXPECTED_STATUS') throw formErrors.invalid({ domain: err.message });
+      formErrors.invalid({ domain: DNS_CHECK_FAILED_MESSAGE });
       throw err;
     }
   };
   return (
     <Card title="Set up a custom domain">
       <p>Serve the console from your own domain, for example <code>console.yourcompany.com</code>.</p>
-      <form className="form" noValidate onSubmit={(e) => e.preventDefault()}>
+      <form className="form" noValidate onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
         <TextField
           label="Domain"
           value={domain}
@@ -139,7 +144,7 @@ function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
           hint="Lowercase letters, digits, dots and hyphens, ending in a top-level domain such as .com."
           error={problem ?? error}
           onChange={(e) => {
-            setError(null);
+            formErrors.clear();
             setDomain(e.target.value.trim());
           }}
         />

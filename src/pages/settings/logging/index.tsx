@@ -18,7 +18,7 @@ import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../form-errors';
+import { check, useFormErrors } from '../../../ui/form';
 
 const TEST_FAILED = 'Test failed. Please check your credentials and try again.';
 
@@ -54,7 +54,8 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
   // Managing: the saved secrets are never sent back, so blank secret inputs keep them.
   const managing = Boolean(view);
   const [form, setForm] = useState<Form>(() => initialForm(destination, view));
-  const [fields, setFields] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const fields = formErrors.errors;
   const [testState, setTestState] = useState<'idle' | 'passed' | 'failed'>('idle');
   const [failure, setFailure] = useState<string | null>(null);
   const body = () => ({ destination, [destination]: form });
@@ -66,16 +67,13 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
 
   const validated = () => {
     const checked = check(loggingBodySchema((d) => managing && d === destination), body());
-    if (!checked.ok) {
-      setFields(checked.fields);
-      throw new Error('invalid');
-    }
-    setFields({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     return checked.value;
   };
   const report = (err: unknown) => {
-    const f = apiFields(err);
-    if (f) setFields(f);
+    const invalid = formErrors.fromAnswer(err);
+    if (invalid) throw invalid;
     setFailure(errorMessage(err));
   };
 
@@ -171,7 +169,7 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
         </>
       }
     >
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" onSubmit={submit} noValidate ref={formErrors.ref}>
         {inputs}
         {testState === 'passed' ? (
           <p className="notice notice-success" role="status">

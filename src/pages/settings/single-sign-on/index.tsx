@@ -18,6 +18,7 @@ import { TextField } from '../../../ui/Field';
 import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
+import { FormError, useFormErrors } from '../../../ui/form';
 import { DomainProof } from './DomainProof';
 
 // Single sign-on: one identity provider per account. People whose e-mail is in the domain sign in
@@ -105,7 +106,8 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
   const api = useApi();
   const managing = settings.provider === provider;
   const [form, setForm] = useState<Form>(() => formFrom(settings, provider));
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const formErrors = useFormErrors();
+  const errors: Partial<Record<FieldName, string>> = formErrors.errors;
   const [formError, setFormError] = useState<string | null>(null);
   const title = SSO_PROVIDER_TITLES[provider];
 
@@ -118,9 +120,9 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
     const sameProvider =
       managing && saved && (provider === 'okta' ? settings.okta?.tenant === (parsed.success ? (parsed.output as { tenant: string }).tenant : form.tenant.trim()) : saved.discoveryUrl === form.discoveryUrl.trim());
     if (!sameProvider && !form.clientSecret.trim()) found.clientSecret = 'Client Secret is required';
-    setErrors(found);
     setFormError(null);
-    if (Object.keys(found).length) throw new Error('invalid');
+    if (Object.keys(found).length) throw formErrors.invalid(found as Record<string, string>);
+    formErrors.clear();
     try {
       const body = { provider, [provider]: parsed.output };
       const saved = managing ? await api.post<SsoSettings>('sso', body) : await api.create<SsoSettings>('sso', body);
@@ -130,7 +132,7 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
       if (e instanceof ApiError && e.fields) {
         const mapped: Partial<Record<FieldName, string>> = {};
         for (const [key, message] of Object.entries(e.fields)) mapped[key.replace(`${provider}.`, '') as FieldName] = message;
-        setErrors(mapped);
+        throw formErrors.invalid(mapped as Record<string, string>);
       }
       setFormError(e instanceof ApiError ? e.message : 'An unknown error occurred');
       throw e;
@@ -157,12 +159,8 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
         </>
       }
     >
-      <form onSubmit={onSubmit} noValidate aria-label={`${title} settings`}>
-        {formError && (
-          <p className="notice notice-error" role="alert">
-            {formError}
-          </p>
-        )}
+      <form onSubmit={onSubmit} noValidate aria-label={`${title} settings`} ref={formErrors.ref}>
+        <FormError message={formError} />
         {FIELDS[provider].map((name) => (
           <TextField
             key={name}
@@ -176,7 +174,7 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
             error={errors[name]}
             onChange={(e) => {
               setForm({ ...form, [name]: e.target.value });
-              setErrors({ ...errors, [name]: undefined });
+              formErrors.clear(name);
             }}
           />
         ))}

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../form-errors';
+import { check, useFormErrors } from '../../../ui/form';
 
 // The SMS fraud guard's part of Settings > SMS Configuration: where SMS may go, the pumping
 // rules, and the number ranges held now (with Release).
@@ -38,7 +38,8 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
   const [adding, setAdding] = useState('');
   const [rules, setRules] = useState<Record<keyof SmsGuardRules, string>>(() => Object.fromEntries(Object.entries(guard.rules).map(([k, v]) => [k, String(v)])) as Record<keyof SmsGuardRules, string>);
   const [pumping, setPumping] = useState(guard.pumpingGuard);
-  const [fields, setFields] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const fields = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
   const options = guard.countries.filter((c) => !countries.includes(c.code)).sort((a, b) => countryLabel(a.code).localeCompare(countryLabel(b.code)));
 
@@ -46,16 +47,13 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
     setFailure(null);
     const body = { allowedCountries: countries, pumpingGuard: pumping, rules: Object.fromEntries(Object.entries(rules).map(([k, v]) => [k, v.trim() === '' ? NaN : Number(v)])) };
     const checked = check(SmsGuardSaveBodySchema, body);
-    if (!checked.ok) {
-      setFields(checked.fields);
-      throw new Error('invalid');
-    }
-    setFields({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
       onSaved(await api.put<SmsGuard>('/sms/guard', checked.value));
     } catch (error) {
-      const f = apiFields(error);
-      if (f) setFields(f);
+      const invalid = formErrors.fromAnswer(error);
+      if (invalid) throw invalid;
       setFailure(errorMessage(error));
       throw error;
     }
@@ -63,8 +61,8 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
   };
 
   return (
-    <form className="form" noValidate aria-label="SMS fraud guard" onSubmit={(e) => e.preventDefault()}>
-      <Field label="Countries SMS may go to" error={fields.allowedCountries} hint={guard.isDefault ? 'Until you choose, the country of your sender number.' : undefined}>
+    <form className="form" noValidate aria-label="SMS fraud guard" onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
+      <Field label="Countries SMS may go to" hint={guard.isDefault ? 'Until you choose, the country of your sender number.' : undefined}>
         {(control) => (
           <ul className="country-list" id={control.id} aria-describedby={control['aria-describedby']}>
             {countries.length === 0 ? <li className="muted">No country: SMS cannot be sent.</li> : null}
@@ -79,7 +77,8 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
           </ul>
         )}
       </Field>
-      <Field label="Add a country">
+      {/* a problem with the list (none chosen) is said where a country is added, and focus goes there */}
+      <Field label="Add a country" error={fields.allowedCountries}>
         {(control) => (
           <div className="inline-controls">
             <select className="input" {...control} value={adding} onChange={(e) => setAdding(e.target.value)}>
@@ -118,7 +117,7 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
           onChange={(e) => setRules((r) => ({ ...r, [f.key]: e.target.value }))}
         />
       ))}
-      {failure && !Object.keys(fields).length ? (
+      {failure ? (
         <p className="notice notice-error" role="alert">
           {failure}
         </p>

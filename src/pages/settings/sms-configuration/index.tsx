@@ -9,7 +9,7 @@ import { TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { IntegrationCard, sortIntegrations } from '../../../ui/IntegrationCard';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../form-errors';
+import { check, useFormErrors } from '../../../ui/form';
 import { FraudGuard } from './FraudGuard';
 
 type Provider = { id: 'twilio' | 'cisco' | 'zoom' | typeof DEV_OUTBOX_PROVIDER; title: string; logo: string; description: string; disabledReason?: string };
@@ -31,7 +31,8 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
   const api = useApi();
   const managing = settings?.provider === 'twilio';
   const [form, setForm] = useState({ accountSid: settings?.twilio?.accountSid ?? '', authToken: '', phoneNumber: settings?.twilio?.phoneNumber ?? '' });
-  const [fields, setFields] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const fields = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
 
@@ -39,16 +40,13 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
     setFailure(null);
     const body = { provider: 'twilio', twilio: form };
     const checked = check(smsSaveBodySchema(managing), body);
-    if (!checked.ok) {
-      setFields(checked.fields);
-      throw new Error('invalid');
-    }
-    setFields({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
       await api.post('/sms', checked.value);
     } catch (error) {
-      const f = apiFields(error);
-      if (f) setFields(f);
+      const invalid = formErrors.fromAnswer(error);
+      if (invalid) throw invalid;
       setFailure(errorMessage(error));
       throw error;
     }
@@ -75,7 +73,7 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
         </>
       }
     >
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" onSubmit={submit} noValidate ref={formErrors.ref}>
         <TextField label="Account SID" required autoComplete="off" value={form.accountSid} onChange={set('accountSid')} error={fields['twilio.accountSid']} placeholder="AC…" />
         <TextField
           label="Auth Token"
@@ -97,7 +95,7 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
           placeholder="+14155550100"
           hint="In E.164 format: a plus, the country code and the number."
         />
-        {failure && !Object.keys(fields).length ? (
+        {failure ? (
           <p className="notice notice-error" role="alert">
             {failure}
           </p>

@@ -18,7 +18,7 @@ import { TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { Spinner } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../form-errors';
+import { apiFields, check, useFormErrors } from '../../../ui/form';
 
 // The account's storage settings: one form, shown by account settings and by the Configuration of
 // Document Signature and Identity Verification (the setting is the account's, not an app's).
@@ -109,7 +109,8 @@ function TestResult({ state }: { state: TestState }) {
 function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (view: StorageView) => void }) {
   const api = useApi();
   const [form, setForm] = useState<Form>(() => formOf(view));
-  const [fields, setFields] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const fields = formErrors.errors;
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
   const keepable = secretKeepable(view, form);
   const s3 = form.backend === 's3';
@@ -117,28 +118,25 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
   const set = <K extends keyof Form>(key: K, value: Form[K]) => {
     setForm((f) => ({ ...f, [key]: value }));
     const name = key === 'backend' ? 'backend' : `s3.${key}`;
-    setFields(({ [name]: _gone, ...rest }) => rest);
+    formErrors.clear(name);
   };
   const setDays = (kind: string, value: string) => {
     setForm((f) => ({ ...f, retention: { ...f.retention, [kind]: value } }));
-    setFields(({ [`retention.${kind}`]: _gone, ...rest }) => rest);
+    formErrors.clear(`retention.${kind}`);
   };
 
   const save = async () => {
     const checked = check(storageBodySchema(keepable), bodyOf(form));
-    if (!checked.ok) {
-      setFields(checked.fields);
-      throw new Error('invalid');
-    }
-    setFields({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
       const saved = await api.put<StorageView>('/storage', checked.value);
       toast.success('Storage settings have been saved');
       setForm(formOf(saved));
       onSaved(saved);
     } catch (err) {
-      const f = apiFields(err);
-      if (f) setFields(f);
+      const invalid = formErrors.fromAnswer(err);
+      if (invalid) throw invalid;
       toast.error('Storage settings could not be saved', errorMessage(err));
       throw err;
     }
@@ -147,7 +145,7 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
   const runTest = async () => {
     const checked = check(storageTestBodySchema(keepable), { s3: s3Of(form) });
     if (!checked.ok) {
-      setFields(checked.fields);
+      formErrors.invalid(checked.fields);
       setTest({ kind: 'error', message: `Fix the settings first: ${Object.values(checked.fields)[0]}` });
       return;
     }
@@ -156,7 +154,7 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
       setTest({ kind: 'done', answer: await api.post<StorageTestAnswer>('/storage/test', checked.value) });
     } catch (err) {
       const f = apiFields(err);
-      if (f) setFields((old) => ({ ...old, ...f }));
+      if (f) formErrors.invalid(f);
       setTest({ kind: 'error', message: f ? `Fix the settings first: ${Object.values(f)[0]}` : errorMessage(err) });
     }
   };
@@ -172,6 +170,7 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
       className="form storage-form"
       noValidate
       aria-label="Storage settings"
+      ref={formErrors.ref}
       // Enter in a field clicks the Save button (the form's default button), which saves
       onSubmit={(e) => e.preventDefault()}
     >

@@ -6,31 +6,29 @@ import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { TextField } from '../../../ui/Field';
 import { toast } from '../../../ui/Toast';
-import { apiFields, check, type FieldErrors } from '../../settings/form-errors';
+import { check, useFormErrors } from '../../../ui/form';
 
 /** Watch Tower: provider staff set an account's /api/v1 rate limit (audited in the account's log). */
 export function ApiRateLimitCard({ accountId, initial }: { accountId: string; initial: ApiRateLimit }) {
   const api = useApi();
   const [limit, setLimit] = useState(initial);
   const [value, setValue] = useState(initial.isDefault ? '' : String(initial.perSecond));
-  const [fields, setFields] = useState<FieldErrors>({});
+  const formErrors = useFormErrors();
+  const fields = formErrors.errors;
 
   const save = async (perSecond: number | null) => {
     const checked = check(ApiRateLimitBodySchema, { perSecond });
-    if (!checked.ok) {
-      setFields(checked.fields);
-      throw new Error('invalid');
-    }
-    setFields({});
+    if (!checked.ok) throw formErrors.invalid(checked.fields);
+    formErrors.clear();
     try {
       const saved = await api.put<ApiRateLimit>(`watch-tower/accounts/${encodeURIComponent(accountId)}/api-rate-limit`, checked.value);
       setLimit(saved);
       setValue(saved.isDefault ? '' : String(saved.perSecond));
       toast.success(`The API rate limit is ${saved.perSecond} requests a second`);
     } catch (error) {
-      const f = apiFields(error);
-      if (f) setFields(f);
-      else toast.error('The rate limit could not be changed', errorMessage(error));
+      const invalid = formErrors.fromAnswer(error);
+      if (invalid) throw invalid;
+      toast.error('The rate limit could not be changed', errorMessage(error));
       throw error;
     }
   };
@@ -41,7 +39,7 @@ export function ApiRateLimitCard({ accountId, initial }: { accountId: string; in
         Now {limit.perSecond} requests a second, bursts of {limit.burst}
         {limit.isDefault ? ' (the default)' : ''}. The bucket holds {BURST_SECONDS} seconds of the rate.
       </p>
-      <form className="form" noValidate aria-label="API rate limit" onSubmit={(e) => e.preventDefault()}>
+      <form className="form" noValidate aria-label="API rate limit" onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
         <TextField
           label="Requests per second"
           inputMode="numeric"
