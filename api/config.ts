@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { APPS } from './contract/apps';
 
 const port = v.pipe(
   v.optional(v.string(), '3000'),
@@ -45,6 +46,8 @@ const EnvSchema = v.object({
   AZURE_CLIENT_ID: v.optional(v.string()),
   AZURE_CLIENT_SECRET: v.optional(v.string()),
   DEV_IDP: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  DEV_STRIPE: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+  DEV_STRIPE_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must be a port number'), v.transform(Number), v.minValue(1, 'must be a port number'), v.maxValue(65535, 'must be a port number'))),
   TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   TRUST_PROXY_HOPS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of proxies'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(10, 'must be at most 10'))),
   OUTBOUND_ALLOW_HOSTS: v.optional(v.string()),
@@ -106,6 +109,12 @@ export type Config = {
   signIn: { google: OidcClientSettings | null; azure: OidcClientSettings | null };
   /** mount the bundled development identity provider at /dev-idp (never in production) */
   devIdp: boolean;
+  /**
+   * the development Stripe stand-in (api/dev-stripe): a loopback Stripe this process starts
+   * when no Stripe is configured, so billing and Payments work on a fresh machine; never in
+   * production. Its STRIPE_* settings are in `raw`, where the Stripe areas read theirs.
+   */
+  devStripe: DevStripeSettings | null;
   /** take the client address from X-Forwarded-For (behind a trusted load balancer only) */
   trustProxy: boolean;
   /**
@@ -235,6 +244,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.WORKERS > 1 && !e.DATABASE_URL) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process');
   if (e.WORKERS > 1 && devIdp) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DEV_IDP=false: the development identity provider keeps its sign-in state in one process');
   const sessionSecret = e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret');
+  // Stripe set up for real (billing or Connect) means no stand-in; unset, development gets one
+  const realStripe = ['STRIPE_SECRET_KEY', 'STRIPE_CONNECT_CLIENT_ID', 'STRIPE_API_BASE'].filter((k) => input[k]);
+  const wantsDevStripe = e.DEV_STRIPE ? e.DEV_STRIPE === 'true' : !production && realStripe.length === 0 && e.WORKERS === 1;
+  if (production && wantsDevStripe) throw new ConfigError('Configuration error:\n  DEV_STRIPE the development Stripe stand-in is never used in production');
+  if (wantsDevStripe && realStripe.length) throw new ConfigError(`Configuration error:\n  DEV_STRIPE=true cannot be combined with ${realStripe.join(', ')}: the stand-in is Stripe for a machine that has none`);
+  if (wantsDevStripe && e.WORKERS > 1) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DEV_STRIPE=false: the development Stripe stand-in keeps its state in one process');
+  const devStripe = wantsDevStripe ? devStripeSettings(sessionSecret, e.DEV_STRIPE_PORT ?? Math.min(65535, e.PORT + 1)) : null;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const trustProxy = e.TRUST_PROXY === 'true';
   if (e.TRUST_PROXY_HOPS !== undefined && !trustProxy) {
@@ -262,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       azure: azure ?? (devIdp ? devIdpClient(sessionSecret, publicUrl, 'azure') : null),
     },
     devIdp,
+    devStripe,
     trustProxy,
     trustProxyHops: trustProxy ? (e.TRUST_PROXY_HOPS ?? 1) : 0,
     outboundAllowHosts: parseAllowHosts(e.OUTBOUND_ALLOW_HOSTS),
@@ -287,7 +304,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       appId: e.WEBEX_APP_ID ?? '',
       allowedIssuers: e.WEBEX_ALLOWED_ISSUERS.split(',').map((s) => s.trim()).filter(Boolean),
     },
-    raw: env,
+    raw: devStripe ? { ...env, ...devStripeEnv(devStripe) } : env,
+  };
+}
+
+/** The development Stripe stand-in's settings; its secrets are derived from the session secret, so they hold across restarts. */
+export type DevStripeSettings = { port: number; url: string; clientId: string; secretKey: string; webhookSecret: string; connectWebhookSecret: string };
+
+function devStripeSettings(sessionSecret: string, port: number): DevStripeSettings {
+  const derive = (what: string) => crypto.createHmac('sha256', sessionSecret).update(`dev-stripe:${what}`).digest('hex').slice(0, 32);
+  return { port, url: `http://127.0.0.1:${port}`, clientId: 'ca_dev_standin', secretKey: `sk_test_dev_${derive('key')}`, webhookSecret: `whsec_${derive('webhook')}`, connectWebhookSecret: `whsec_${derive('connect')}` };
+}
+
+/** The price of each app's subscription on the stand-in. */
+export const devStripePriceId = (app: string) => `price_dev_${app.replace(/-/g, '_')}`;
+
+/** The STRIPE_* settings that point billing and Payments at the stand-in (read as if set in the environment). */
+function devStripeEnv(s: DevStripeSettings): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: s.secretKey,
+    STRIPE_WEBHOOK_SECRET: s.webhookSecret,
+    STRIPE_API_BASE: s.url,
+    STRIPE_CONNECT_CLIENT_ID: s.clientId,
+    STRIPE_CONNECT_WEBHOOK_SECRET: s.connectWebhookSecret,
+    STRIPE_CONNECT_AUTHORIZE_URL: `${s.url}/oauth/authorize`,
+    ...Object.fromEntries(APPS.filter((a) => a.billable).map((a) => [`STRIPE_PRICE_${a.id.toUpperCase().replace(/-/g, '_')}`, devStripePriceId(a.id)])),
   };
 }
 
@@ -312,6 +353,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     autoSeed: false,
     signIn: { google: null, azure: null },
     devIdp: false,
+    devStripe: null,
     trustProxy: true,
     trustProxyHops: 1,
     outboundAllowHosts: [],

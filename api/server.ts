@@ -48,6 +48,8 @@ async function main() {
   // The development identity provider shares our port under /dev-idp; config refuses it in production.
   const devIdp = config.devIdp && config.env !== 'production' ? lazyDevIdp(devIdpOptions(config)) : null;
   const server = http.createServer((req, res) => (devIdp?.matches(req.url) ? devIdp.handle(req, res) : listener(req, res)));
+  // The development Stripe stand-in (config refuses it in production): loaded only when used.
+  const devStripe = config.devStripe ? await (await import('./dev-stripe/standin')).startDevStripe(config) : null;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -81,6 +83,9 @@ async function main() {
     } else {
       const names = [config.signIn.google && `Google-type (${config.signIn.google.issuer})`, config.signIn.azure && `Microsoft-type (${config.signIn.azure.issuer})`].filter(Boolean);
       console.log(`Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`);
+    }
+    if (devStripe) {
+      console.log(`Development Stripe stand-in on ${devStripe.url} (stands in for Stripe billing and Connect: test cards, no money moves; never in production). Set STRIPE_* to use Stripe itself.`);
     }
     if (config.env !== 'production') {
       // The server is already serving: a database fault while the links are made (a restart, say)
@@ -118,7 +123,7 @@ async function main() {
     const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
     stopMaintenance();
     // The workers hand their leased rows back at once so another process delivers them now.
-    await Promise.all([drained, shipper?.stop(), jobs.stop(), appJobs.stop(), liveListener.stop()]);
+    await Promise.all([drained, shipper?.stop(), jobs.stop(), appJobs.stop(), liveListener.stop(), devStripe?.close()]);
     clearInterval(idleSweep);
     clearTimeout(force);
     await runtime.close();

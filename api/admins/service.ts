@@ -75,6 +75,7 @@ export async function readBootstrap(deps: Deps, session: Session): Promise<Boots
       billing: billingOfRows(account.billing),
       branding: brandingOf(branding, account.name),
       subscribable: apps.filter((app) => subscribable(deps.config, app)),
+      ...(deps.config.devStripe ? { stripeStandIn: true } : {}),
     };
   });
 }

@@ -37,6 +37,8 @@ export const BootstrapSchema = v.object({
    * Subscribe is offered for these only; the others say BILLING_NOT_CONFIGURED's sentence
    */
   subscribable: v.optional(v.array(AppIdSchema)),
+  /** Stripe here is the development stand-in (api/dev-stripe): screens that reach it say so */
+  stripeStandIn: v.optional(v.boolean()),
 });
 export type Bootstrap = v.InferOutput<typeof BootstrapSchema>;
 

@@ -47,6 +47,10 @@ export async function serverEnv(extra: Record<string, string> = {}): Promise<Rec
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     AUTO_SEED: 'true',
+    // each test brings the Stripe it means (a loopback peer, or none); the development stand-in
+    // is started only by the tests about it (its port would be PORT + 1, which another test's
+    // server may hold)
+    ...(Object.keys(extra).some((k) => k.startsWith('STRIPE_')) ? {} : { DEV_STRIPE: 'false' }),
     ...extra,
   };
   return env;

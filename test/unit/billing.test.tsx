@@ -83,6 +83,17 @@ describe('Settings > Billing', () => {
     expect((within(card('Payments')).getByRole('button', { name: 'Start Free Trial of Payments' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('says Stripe is the development stand-in when it is, and not otherwise', async () => {
+    renderSignedIn('/settings/billing', { ...makeBootstrap({ role: 'admin' }), stripeStandIn: true }, routes);
+    expect((await screen.findByTestId('stripe-stand-in')).textContent).toMatch(/^Development Stripe stand-in\. .*4242 4242 4242 4242/);
+  });
+
+  it('says nothing of a stand-in with Stripe itself', async () => {
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
+    await screen.findByRole('region', { name: 'Passkeys billing' });
+    expect(screen.queryByTestId('stripe-stand-in')).toBeNull();
+  });
+
   it('names states with one vocabulary and keeps badges on one line', async () => {
     renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
     await screen.findByRole('region', { name: 'Passkeys billing' });

@@ -28,6 +28,7 @@ registerCustomerPage(PAY_PURPOSE, async (c, link, branding) => {
         <p>{t('pay.asks', { company, amount, description: row.description })}</p>
         {row.status === 'failed' && row.failure_reason && <p role="alert">{t('pay.failed', { reason: row.failure_reason })}</p>}
         {returned && <p role="status">{t('pay.returned')}</p>}
+        {deps.config.devStripe && <p role="note">{t('pay.standIn')}</p>}
         <p>{t('pay.stripe', { company })}</p>
         {row.checkout_url ? (
           <p>

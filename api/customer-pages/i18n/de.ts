@@ -58,6 +58,7 @@ export const de = {
   'pay.asks': '{company} bittet Sie, {amount} für {description} zu bezahlen.',
   'pay.failed': 'Der letzte Versuch ist nicht durchgegangen: {reason}. Sie können es erneut versuchen.',
   'pay.returned': 'Wenn Sie gerade bezahlt haben, wird Ihre Zahlung bestätigt: Laden Sie diese Seite gleich neu.',
+  'pay.standIn': 'Testzahlung: Dieser Server nutzt den Stripe-Ersatz für die Entwicklung. Keine Karte wird belastet, kein Geld fließt.',
   'pay.stripe': 'Sie bezahlen auf der sicheren Seite von Stripe; {company} sieht Ihre Kartennummer nie.',
   'pay.button': '{amount} mit Karte bezahlen',
   'pay.closed': 'Diese Zahlung ist nicht mehr möglich.',

@@ -139,6 +139,7 @@ export const en = {
   'pay.asks': '{company} asks you to pay {amount} for {description}.',
   'pay.failed': 'The last attempt did not go through: {reason}. You can try again.',
   'pay.returned': 'If you just paid, your payment is being confirmed: refresh this page in a moment.',
+  'pay.standIn': 'Test payment: this server uses the development Stripe stand-in. No card is charged and no money moves.',
   'pay.stripe': 'You pay on Stripe’s secure page; {company} never sees your card number.',
   'pay.button': 'Pay {amount} by card',
   'pay.closed': 'This payment cannot be made any more.',

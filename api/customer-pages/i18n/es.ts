@@ -58,6 +58,7 @@ export const es = {
   'pay.asks': '{company} te pide que pagues {amount} por {description}.',
   'pay.failed': 'El último intento no se completó: {reason}. Puedes volver a intentarlo.',
   'pay.returned': 'Si acabas de pagar, estamos confirmando tu pago: actualiza esta página dentro de un momento.',
+  'pay.standIn': 'Pago de prueba: este servidor usa el sustituto de Stripe para desarrollo. No se cobra ninguna tarjeta ni se mueve dinero.',
   'pay.stripe': 'Pagas en la página segura de Stripe; {company} nunca ve el número de tu tarjeta.',
   'pay.button': 'Pagar {amount} con tarjeta',
   'pay.closed': 'Este pago ya no se puede realizar.',

@@ -59,6 +59,7 @@ export const fr = {
   'pay.asks': '{company} vous demande de payer {amount} pour {description}.',
   'pay.failed': 'La dernière tentative n’a pas abouti : {reason}. Vous pouvez réessayer.',
   'pay.returned': 'Si vous venez de payer, votre paiement est en cours de confirmation : actualisez cette page dans un instant.',
+  'pay.standIn': 'Paiement de test : ce serveur utilise le substitut de Stripe pour le développement. Aucune carte n\'est débitée et aucun argent ne circule.',
   'pay.stripe': 'Vous payez sur la page sécurisée de Stripe ; {company} ne voit jamais le numéro de votre carte.',
   'pay.button': 'Payer {amount} par carte',
   'pay.closed': 'Ce paiement n’est plus possible.',

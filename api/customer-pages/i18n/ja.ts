@@ -58,6 +58,7 @@ export const ja = {
   'pay.asks': '{company}より、{description}について{amount}のお支払いをお願いしています。',
   'pay.failed': '前回のお支払いは完了しませんでした（{reason}）。もう一度お試しいただけます。',
   'pay.returned': 'お支払い直後の場合は、現在確認中です。しばらくしてからこのページを更新してください。',
+  'pay.standIn': 'テスト支払い：このサーバーは開発用の Stripe 代替を使っています。カードへの請求や送金は一切行われません。',
   'pay.stripe': 'お支払いはStripeの安全なページで行います。{company}がカード番号を見ることはありません。',
   'pay.button': 'カードで{amount}を支払う',
   'pay.closed': 'このお支払いはご利用いただけなくなりました。',

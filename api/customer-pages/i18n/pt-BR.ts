@@ -58,6 +58,7 @@ export const ptBR = {
   'pay.asks': '{company} pede que você pague {amount} referente a {description}.',
   'pay.failed': 'A última tentativa não foi concluída: {reason}. Você pode tentar novamente.',
   'pay.returned': 'Se você acabou de pagar, seu pagamento está sendo confirmado: atualize esta página daqui a pouco.',
+  'pay.standIn': 'Pagamento de teste: este servidor usa o substituto do Stripe para desenvolvimento. Nenhum cartão é cobrado e nenhum dinheiro é movimentado.',
   'pay.stripe': 'Você paga na página segura da Stripe; {company} nunca vê o número do seu cartão.',
   'pay.button': 'Pagar {amount} com cartão',
   'pay.closed': 'Este pagamento não pode mais ser feito.',

@@ -13,7 +13,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { QueryState } from '../../../ui/QueryState';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
-import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, SubscribeButton, subscriptionSummary, UsageBar } from './billing-parts';
+import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, StripeStandInNotice, SubscribeButton, subscriptionSummary, UsageBar } from './billing-parts';
 
 const Chart = lazy(() => import('../../../ui/Chart'));
 
@@ -132,6 +132,7 @@ export default function AppBillingPage({ app }: { app: AppDefinition }) {
                 </p>
               )}
               {!detail.subscribable && detail.status !== 'enterprise' && detail.status !== 'subscription' && <NotSubscribableNotice />}
+              <StripeStandInNotice />
               <PlanCard app={app} detail={detail} onChanged={query.reload} />
               <Card title="Daily credits">
                 <Suspense fallback={<LoadingPanel />}>

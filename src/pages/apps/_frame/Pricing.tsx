@@ -7,7 +7,7 @@ import { useStartFreeTrial } from '../../../api/billing';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { formatNumber } from '../../../ui/format';
-import { NotSubscribableNotice, PLAN_NAMES, SubscribeButton, useSubscribable } from './billing-parts';
+import { NotSubscribableNotice, PLAN_NAMES, StripeStandInNotice, SubscribeButton, useSubscribable } from './billing-parts';
 
 /** /{app}/pricing: the three plans side by side, the current one marked, an action for each. */
 export default function PricingPage({ app }: { app: AppDefinition }) {
@@ -62,6 +62,7 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
       <h1 className="page-title">{app.title} pricing</h1>
       {status === 'cancelled' && <p className="notice notice-warning">{app.title} is cancelled. Subscribe to use it again; its history stays readable.</p>}
       {canSubscribe && !subscribable && <NotSubscribableNotice />}
+      {canSubscribe && <StripeStandInNotice />}
       <ul className="pricing-grid">
         {tiers.map((tier) => (
           <li key={tier.id} className={tier.id === current ? 'card pricing-plan pricing-current' : 'card pricing-plan'} aria-current={tier.id === current ? 'true' : undefined} aria-labelledby={`plan-${tier.id}`}>

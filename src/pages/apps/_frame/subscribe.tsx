@@ -43,3 +43,19 @@ export function SubscribeButton({ app, size, reason = false, label }: { app: App
   );
 }
 
+
+/**
+ * Said on every screen that reaches Stripe while it is the development stand-in (api/dev-stripe):
+ * what happens there is a test, never a charge.
+ */
+export function StripeStandInNotice({ page = false }: { page?: boolean }) {
+  const bootstrap = useAtomValue(bootstrapAtom);
+  if (!bootstrap?.stripeStandIn) return null;
+  const notice = (
+    <p className="notice stand-in-notice" role="note" data-testid="stripe-stand-in">
+      <strong>Development Stripe stand-in.</strong> Subscriptions and payments here go to a test double of Stripe on this machine: pay with the test card 4242 4242 4242 4242, nothing is charged. The server uses Stripe itself once its STRIPE_ settings are set.
+    </p>
+  );
+  // above a page that brings its own frame (a dashboard): the notice gets the page's margins
+  return page ? <div className="page page-notice">{notice}</div> : notice;
+}

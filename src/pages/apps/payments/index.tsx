@@ -1,6 +1,7 @@
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { PAYMENT_COLUMNS } from '../../../../api/contract/apps/payments';
 import { Dashboard, type FirstTaskHelp } from '../_frame/Dashboard';
+import { StripeStandInNotice } from '../_frame/subscribe';
 
 const LATEST = PAYMENT_COLUMNS.filter((c) => ['id', 'amount', 'status', 'product', 'customerRef', 'agent', 'createdAt'].includes(c.key));
 
@@ -16,5 +17,10 @@ export const FIRST_TASK: FirstTaskHelp = {
 
 /** Without Stripe, "Send to a customer" says why and is switched off (the actions' `unavailable`): said once, there. */
 export default function PaymentsDashboard({ app }: { app: AppDefinition }) {
-  return <Dashboard app={app} columns={LATEST} firstTask={FIRST_TASK} taskNoun="payments" />;
+  return (
+    <>
+      <StripeStandInNotice page />
+      <Dashboard app={app} columns={LATEST} firstTask={FIRST_TASK} taskNoun="payments" />
+    </>
+  );
 }

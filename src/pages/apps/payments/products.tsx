@@ -14,6 +14,7 @@ import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { check, useFormErrors } from '../../../ui/form';
 import { PaymentsState, useStripeConnection } from './connection';
+import { StripeStandInNotice } from '../_frame/subscribe';
 import { useIsAdmin } from './role';
 
 type Form = { name: string; description: string; amount: string; currency: string };
@@ -138,6 +139,7 @@ export default function Products({ app: _app }: { app: AppDefinition }) {
           </Button>
         )}
       </div>
+      <StripeStandInNotice />
       <QueryState query={connection}>
         {() =>
           !connected ? (

@@ -11,6 +11,7 @@ import { toast } from '../../../ui/Toast';
 import { formatDateTime } from '../../../ui/format';
 import { ConfigPage } from '../_frame/ConfigNav';
 import { PaymentsState, useStripeConnection } from './connection';
+import { StripeStandInNotice } from '../_frame/subscribe';
 
 function Connected({ connection, onChange }: { connection: StripeConnection; onChange: () => void }) {
   const api = useApi();
@@ -83,6 +84,7 @@ export default function StripeSettings({ app }: { app: AppDefinition }) {
   };
   return (
     <ConfigPage app={app} title="Stripe" lead="Customers pay you through your own Stripe account: the money goes straight to it, and your product catalog lives there.">
+      <StripeStandInNotice />
       <QueryState query={connection}>
         {() =>
           connection.data &&

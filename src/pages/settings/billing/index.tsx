@@ -13,7 +13,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { Table } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { check, useFormErrors } from '../../../ui/form';
-import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, UsageBar } from '../../apps/_frame/billing-parts';
+import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, StripeStandInNotice, UsageBar } from '../../apps/_frame/billing-parts';
 
 function AppCards({ overview }: { overview: BillingOverview }) {
   return (
@@ -140,6 +140,7 @@ export default function BillingSettings() {
           return (
             <>
               {overview.apps.some((a) => !a.subscribable) && <NotSubscribableNotice />}
+              <StripeStandInNotice />
               <AppCards overview={overview} />
               <Card title="Payment method" actions={<Button onClick={openPortal} disabled={!overview.configured || !overview.hasCustomer}>Manage payment method</Button>}>
                 <p className="muted">{overview.hasCustomer ? 'Cards and invoices are managed in Stripe’s secure portal.' : 'A payment method is added when you first subscribe.'}</p>
