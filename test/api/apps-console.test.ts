@@ -17,7 +17,14 @@ async function agentToken(t: TestContext, email = 'agent@acme.test'): Promise<st
 describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
   const t = useTestContext(kind);
   const taskIds: string[] = [];
+  // the demo account's usage before this test's sends (its opening ledger)
+  let creditsBefore = 0;
+  const creditsTile = async () => {
+    const res = await t.call('GET', `${OTP}/dashboard?days=7`, { as: 'supervisor@acme.test', headers: { 'X-Time-Zone': 'Europe/Paris' } });
+    return ((await res.json()) as DashboardAnswer).tiles.find((k) => k.key === 'credits')!.value;
+  };
   beforeAll(async () => {
+    creditsBefore = await creditsTile();
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
     for (let i = 0; i < 3; i++) {
       t.clock.now = new Date(t.clock.now.getTime() + 1000);
@@ -37,7 +44,7 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
     const res = await t.call('GET', `${OTP}/dashboard?days=7`, { as: 'supervisor@acme.test', headers: { 'X-Time-Zone': 'Europe/Paris' } });
     const body = (await res.json()) as DashboardAnswer;
     expect(body.timeZone).toBe('Europe/Paris');
-    expect(Object.fromEntries(body.tiles.map((k) => [k.key, k.value]))).toEqual({ sent: 3, verified: 2, conversion: 66.7, credits: 3 });
+    expect(Object.fromEntries(body.tiles.map((k) => [k.key, k.value]))).toEqual({ sent: 3, verified: 2, conversion: 66.7, credits: creditsBefore + 3 });
     expect(body.series[0]!.points).toHaveLength(7);
     expect(body.series[0]!.points.reduce((n, p) => n + p.value, 0)).toBe(3);
     expect(body.latest[0]!.id).toBe(taskIds[2]);

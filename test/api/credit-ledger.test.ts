@@ -38,6 +38,8 @@ describe.each(BOTH_DATABASE_KINDS)('credit ledger (%s)', (kind) => {
   });
   afterAll(() => twilio.close());
   const t = useTestContext(kind, overrides);
+  const ledgerRows = async (accountId: string) =>
+    (await t.db.system((trx) => sql<{ n: number }>`select count(*)::int as n from credit_ledger where account_id = ${accountId}`.execute(trx))).rows[0]!.n;
   let key: string;
   const v1 = (path: string, body: unknown) => t.call('POST', `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
 
@@ -133,5 +135,14 @@ describe.each(BOTH_DATABASE_KINDS)('credit ledger (%s)', (kind) => {
   it('ledger rows cannot be changed or deleted', async () => {
     const acme = t.account('acme');
     await expect(t.db.tenant(acme.id, (trx) => sql`delete from credit_ledger`.execute(trx))).rejects.toThrow(/append-only/);
+    await expect(t.db.system((trx) => sql`delete from credit_ledger where account_id = ${acme.id}`.execute(trx))).rejects.toThrow(/append-only/);
+    await expect(t.db.system((trx) => sql`update credit_ledger set units = 1 where account_id = ${acme.id}`.execute(trx))).rejects.toThrow(/append-only/);
+  });
+
+  it('removing an account removes its ledger with it', async () => {
+    const globex = t.account('globex');
+    expect(await ledgerRows(globex.id)).toBeGreaterThan(0);
+    await t.db.system((trx) => sql`delete from accounts where id = ${globex.id}`.execute(trx));
+    expect(await ledgerRows(globex.id)).toBe(0);
   });
 });

@@ -8,6 +8,10 @@ describe.each(BOTH_DATABASE_KINDS)('Passkeys demo history (%s)', (kind) => {
   const t = useTestContext(kind);
 
   it('is made by the service with real ceremonies, inside the demo trial, so Enrollments, Activity and the dashboard agree', async () => {
+    const tiles = async () =>
+      Object.fromEntries(((await (await t.call('GET', '/passkeys/dashboard?days=30', { as: 'owner@acme.test' })).json()) as { tiles: { key: string; value: number }[] }).tiles.map((x) => [x.key, x.value]));
+    // the demo trial's opening usage is in the ledger already; the history adds its own ten
+    const before = (await tiles()).credits!;
     const made = await seedPasskeyHistory({ ...t.deps, log: () => {} }, { now: t.clock.now });
     expect(made).toBe(10);
     const acme = t.account('acme').id;
@@ -29,7 +33,6 @@ describe.each(BOTH_DATABASE_KINDS)('Passkeys demo history (%s)', (kind) => {
     ]);
     // three authentications on the device; the phished one was refused but the device counted it
     expect(creds.find((c) => c.customerRef === 'CUST-100101')!.signCount).toBe(3);
-    const dashboard = (await (await t.call('GET', '/passkeys/dashboard?days=30', { as: 'owner@acme.test' })).json()) as { tiles: { key: string; value: number }[] };
-    expect(Object.fromEntries(dashboard.tiles.map((x) => [x.key, x.value]))).toEqual({ registrations: 4, verifications: 3, success: 70, credits: 10 });
+    expect(await tiles()).toEqual({ registrations: 4, verifications: 3, success: 70, credits: before + 10 });
   });
 });
