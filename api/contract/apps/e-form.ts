@@ -99,6 +99,8 @@ export const FormSummarySchema = v.object({
   submissions: v.number(),
   lastSubmissionAt: v.nullable(v.string()),
   updatedAt: v.string(),
+  /** set once a retired form is archived: out of the Forms list and the Send picker, its submissions kept */
+  archivedAt: v.nullable(v.string()),
 });
 export type FormSummary = v.InferOutput<typeof FormSummarySchema>;
 
@@ -110,6 +112,22 @@ export const FormDetailSchema = v.object({
   warnings: v.optional(v.array(v.string())),
 });
 export type FormDetail = v.InferOutput<typeof FormDetailSchema>;
+
+/**
+ * DELETE /api/e-form/forms/{id}: a form that was never published is deleted for good (nothing
+ * was ever sent with it). One that was published is archived instead (POST .../archive).
+ */
+export const FormDeletedSchema = v.object({ id: v.string(), deleted: v.literal(true) });
+export type FormDeleted = v.InferOutput<typeof FormDeletedSchema>;
+
+/** Titles are told apart ignoring case and the spaces around them (agents pick forms by title). */
+export const titleKey = (title: string) => title.trim().toLowerCase();
+
+/** The other forms (not archived) whose title is this one's: what the builder flags and Publish refuses (409 DUPLICATE_TITLE). */
+export function sameTitle(forms: Pick<FormSummary, 'id' | 'title' | 'archivedAt'>[], id: string | null, title: string): Pick<FormSummary, 'id' | 'title'>[] {
+  const key = titleKey(title);
+  return key ? forms.filter((f) => f.id !== id && f.archivedAt === null && titleKey(f.title) === key) : [];
+}
 
 const optionalText = (name: string, max: number) => v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
 
