@@ -135,8 +135,10 @@ export async function detailOf(trx: Trx, accountId: string, row: FormRow): Promi
   const versions = await sql<{ version: number; published_at: Date; published_by: string }>`select version, published_at, published_by from eform_versions
     where account_id = ${accountId} and form_id = ${row.id} order by version desc`.execute(trx);
   const warnings = row.latest_version === null ? [] : patternWarnings(await versionDefinition(trx, accountId, row.id, row.latest_version));
+  const twins = row.archived_at ? undefined : await duplicateTitle(trx, accountId, row.id, row.draft.title);
   return {
     ...summaryOf(row),
+    ...(twins ? { duplicateTitle: twins } : {}),
     draft: row.draft,
     versions: versions.rows.map((r) => ({ version: r.version, publishedAt: new Date(r.published_at).toISOString(), publishedBy: r.published_by })),
     ...(warnings.length ? { warnings } : {}),
@@ -183,23 +185,21 @@ export async function saveDraft(deps: EformDeps, accountId: string, id: string, 
 }
 
 /**
- * Agents pick a form by its title (and /api/v1 may send by title), so two live forms may not
- * share one. Drafts may, while they are edited: autosave runs on every keystroke and a title is
- * often typed through another's on its way ("Claim" before "Claim (motor)"); the builder flags it
- * at once and Publish, the moment the title reaches agents, refuses it. Archived forms do not count.
+ * Other forms (not archived) with this title, ignoring case and surrounding spaces. Flagged, not
+ * refused: a draft's title is saved on every keystroke and often passes through another's on its
+ * way ("Claim" before "Claim (motor)"), and the Send picker tells two forms of one title apart by
+ * version and publication date. The builder shows it beside the title; every form answer carries
+ * it as `duplicateTitle` with the stable code DUPLICATE_TITLE.
  */
-export async function assertTitleFree(trx: Trx, accountId: string, id: string, title: string): Promise<void> {
-  // two publishes of the same title at once: the second waits for the first and then sees it
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`eform-title:${accountId}:${titleKey(title)}`}, 0))`.execute(trx);
-  const other = (
+async function duplicateTitle(trx: Trx, accountId: string, id: string, title: string): Promise<FormDetail['duplicateTitle']> {
+  if (!titleKey(title)) return undefined;
+  const others = (
     await sql<{ id: string; title: string }>`select id, draft->>'title' as title from eform_forms
-      where account_id = ${accountId} and id <> ${id} and archived_at is null and lower(btrim(draft->>'title', ${' \t\r\n'})) = ${titleKey(title)} limit 1`.execute(trx)
-  ).rows[0];
-  if (other) {
-    throw new ApiError(409, 'DUPLICATE_TITLE', `title: Another form is already called "${other.title.trim()}". Give this one a title agents can tell apart.`, {
-      title: `Another form is already called "${other.title.trim()}"`,
-    });
-  }
+      where account_id = ${accountId} and id <> ${id} and archived_at is null and lower(btrim(draft->>'title', ${' \t\r\n'})) = ${titleKey(title)}
+      order by updated_at desc limit 10`.execute(trx)
+  ).rows;
+  if (!others.length) return undefined;
+  return { code: 'DUPLICATE_TITLE', message: `Another form is already called "${others[0]!.title.trim()}": give this one a title agents can tell apart.`, forms: others };
 }
 
 function problemsError(problems: Record<string, string>): ApiError {
@@ -220,7 +220,6 @@ export async function publishForm(deps: EformDeps, accountId: string, id: string
     const problems = definitionProblems(parsed.output, re2Patterns);
     if (Object.keys(problems).length) throw problemsError(problems);
     if (row.archived_at) throw new ApiError(409, 'FORM_ARCHIVED', 'This form is archived: restore it before publishing it.');
-    await assertTitleFree(trx, accountId, id, parsed.output.title);
     if (row.latest_version !== null && sameDefinition(row.draft, row.published)) {
       if (row.status === 'closed') {
         await sql`update eform_forms set status = 'published', updated_at = ${now} where id = ${id}`.execute(trx);

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useLocation, useParams } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { FormDefinitionSchema, NEW_FORM, sameTitle, type FormDefinition, type FormDetail, type FormSummary } from '../../../../api/contract/apps/e-form';
+import { FormDefinitionSchema, NEW_FORM, sameTitle, titleKey, type FormDefinition, type FormDetail, type FormSummary } from '../../../../api/contract/apps/e-form';
 import { definitionProblems, unusablePatterns, type FieldType, type FormField } from '../../../../api/contract/apps/e-form-rules';
 import { re2Patterns } from '../../../../api/contract/apps/e-form-pattern';
 import { ApiError, errorMessage } from '../../../api/client';
@@ -84,7 +84,9 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
   const problems = useMemo(() => ({ ...definitionProblems(tidy(def), re2Patterns), ...serverProblems }), [def, serverProblems]);
   // the server refuses a draft with a pattern its engine cannot run: wait until the pattern is fixed
   const valid = v.safeParse(FormDefinitionSchema, tidy(def)).success && Object.keys(unusablePatterns(tidy(def), re2Patterns)).length === 0;
-  const twins = sameTitle(others.data ?? [], form?.id ?? null, def.title);
+  // the list answers at once while the title is typed; the saved form's own flag covers a list read before another form took the title
+  const listed = sameTitle(others.data ?? [], form?.id ?? null, def.title);
+  const twins = listed.length ? listed : form?.duplicateTitle && titleKey(form.draft.title) === titleKey(def.title) ? form.duplicateTitle.forms : [];
   const shown = useMemo(() => {
     if (attempted) return problems;
     const out: Record<string, string> = {};
@@ -95,7 +97,7 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     }
     return out;
   }, [problems, attempted, touched, def.title, def.fields.length]);
-  const titleWarning = twins.length > 0 && (form !== null || attempted || touched.has('title')) ? `Another form is already called "${twins[0]!.title.trim()}": agents pick forms by title. Give this one a title they can tell apart before publishing.` : undefined;
+  const titleWarning = twins.length > 0 && (form !== null || attempted || touched.has('title')) ? `Another form is already called "${twins[0]!.title.trim()}": give this one a title agents can tell apart.` : undefined;
 
   const change = (next: FormDefinition) => {
     setDef(next);
@@ -173,11 +175,9 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
 
   const publish = async (confirm = false) => {
     setAttempted(true);
-    const local = { ...problems, ...(twins.length ? { title: `Another form is already called "${twins[0]!.title.trim()}"` } : {}) };
-    if (Object.keys(local).length) {
-      setServerProblems(twins.length ? { title: local.title! } : {});
-      focusFirstProblem(local);
-      throw new InvalidFields(local);
+    if (Object.keys(problems).length) {
+      focusFirstProblem(problems);
+      throw new InvalidFields(problems);
     }
     try {
       if (!valid) throw new Error('The form has settings that are not valid yet');
