@@ -146,7 +146,10 @@ describe('eForm builder in Chromium', () => {
     await archived.getByText('Archived').waitFor();
     // its submissions are still one filter away
     await page.goto(`${server.url}/e-form/submissions?form=${damage.id}`);
-    await page.getByRole('table', { name: 'Submissions' }).getByRole('columnheader', { name: 'What happened' }).waitFor();
+    const submissions = page.getByRole('table', { name: 'Submissions' });
+    await submissions.getByRole('columnheader', { name: 'What happened', exact: true }).waitFor();
+    expect(await submissions.getByRole('button', { name: /Open submission/ }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('form', { name: 'Filters' }).getByLabel('Form').locator('optgroup[label="Archived forms"] option').allTextContents()).toEqual(['Damage claim']);
     await page.goto(`${server.url}/e-form/forms`);
     await page.getByRole('button', { name: 'Show archived forms (1)' }).click();
     await page.getByRole('button', { name: 'Restore Damage claim' }).click();
