@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
@@ -116,6 +116,8 @@ type ActivityListProps = {
   statuses: readonly string[];
   /** the app's own view of one task (a review screen), shown instead of the timeline panel */
   Detail?: ComponentType<{ app: AppDefinition; taskId: string; onClose: () => void }>;
+  /** a page of its own for one task (Identity Verification's review queue), opened instead of a panel */
+  openHref?: (id: string) => string;
   taskActions?: TaskActions;
   extra?: TaskExtra;
 };
@@ -289,7 +291,7 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
 const rowsPage = (rows: TaskRow[]) => ({ rows });
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail, taskActions, extra }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, Detail, openHref, taskActions, extra }: ActivityListProps) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const [session, setSession] = useOpenTask();
@@ -299,7 +301,11 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
     key: c.key,
     header: c.label,
     render: (row) =>
-      c.kind === 'id' ? (
+      c.kind === 'id' && openHref ? (
+        <Link href={openHref(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
+          <TaskCell column={c} row={row} />
+        </Link>
+      ) : c.kind === 'id' ? (
         <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
           <TaskCell column={c} row={row} />
         </button>
@@ -321,7 +327,10 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
     >
       {(reloadPage) =>
         session &&
-        (Detail ? (
+        (openHref ? (
+          // a link to ?session= (the dashboard's, search's) opens the task's own page
+          <Redirect to={openHref(session)} replace />
+        ) : Detail ? (
           <Detail app={app} taskId={session} onClose={() => setSession(null)} />
         ) : (
           <TaskPanel
