@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, settle, startServer } from './harness';
 
@@ -9,6 +10,12 @@ import { launchBrowser, settle, startServer } from './harness';
 // retired forms archived after a confirmation, and the submissions export says when it has no answers.
 
 type Summary = { id: string; title: string; status: string; archivedAt: string | null };
+
+async function expectAccessible(page: Page) {
+  await settle(page);
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 describe('eForm builder in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -113,6 +120,7 @@ describe('eForm builder in Chromium', () => {
     // the title field says it to assistive technology too
     const described = await title.getAttribute('aria-describedby');
     expect(await page.locator(`[id="${described!.split(' ')[0]}"]`).textContent()).toContain('Another form is already called');
+    await expectAccessible(page);
     await title.fill('Damage claim (motor)');
     await warning.waitFor({ state: 'detached' });
   });
@@ -135,15 +143,18 @@ describe('eForm builder in Chromium', () => {
     const damage = (await forms()).find((f) => f.title === 'Damage claim')!;
     expect((await api('POST', `/e-form/forms/${damage.id}/close`)).status).toBe(200);
     await page.goto(`${server.url}/e-form/forms`);
-    const row = page.getByRole('table', { name: 'Forms' }).getByRole('row').filter({ hasText: 'Damage claim' });
+    // the title test left a draft "Damage claim (motor)": rows are told apart by the exact link
+    const damageRow = (table: string) => page.getByRole('table', { name: table }).getByRole('row').filter({ has: page.getByRole('link', { name: 'Damage claim', exact: true }) });
+    const row = damageRow('Forms');
     await row.getByRole('button', { name: 'Archive Damage claim' }).click();
     const dialog = page.getByRole('dialog', { name: 'Archive "Damage claim"?' });
     await dialog.getByText(/submissions? stays? in Submissions/).waitFor();
     await dialog.getByRole('button', { name: 'Archive' }).click();
     await row.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Show archived forms (1)' }).click();
-    const archived = page.getByRole('table', { name: 'Archived forms' }).getByRole('row').filter({ hasText: 'Damage claim' });
+    const archived = damageRow('Archived forms');
     await archived.getByText('Archived').waitFor();
+    await expectAccessible(page);
     // its submissions are still one filter away
     await page.goto(`${server.url}/e-form/submissions?form=${damage.id}`);
     const submissions = page.getByRole('table', { name: 'Submissions' });
@@ -154,7 +165,7 @@ describe('eForm builder in Chromium', () => {
     await page.getByRole('button', { name: 'Show archived forms (1)' }).click();
     await page.getByRole('button', { name: 'Restore Damage claim' }).click();
     await page.getByRole('dialog', { name: 'Restore "Damage claim"?' }).getByRole('button', { name: 'Restore' }).click();
-    await page.getByRole('table', { name: 'Forms' }).getByRole('row').filter({ hasText: 'Damage claim' }).waitFor();
+    await damageRow('Forms').waitFor();
   });
 
   it('the submissions export says when the file has no answers, and with a form chosen exports its answers', async () => {
@@ -164,6 +175,7 @@ describe('eForm builder in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'Export submissions' });
     const explanation = dialog.getByTestId('export-explanation');
     expect(await explanation.textContent()).toContain('no answers');
+    await expectAccessible(page);
     const [plain] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export without answers' }).click()]);
     const plainHeader = fs.readFileSync((await plain.path())!, 'utf8').split('\n')[0]!;
     expect(plainHeader).not.toContain('Full name');
