@@ -136,6 +136,12 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // a deleted draft has nothing left to save
+  const leaveDeleted = () => {
+    pending.current = null;
+    navigate('/forms');
+  };
+
   const fields = def.fields;
   // keys that follow a field when it moves (an id typed twice gets a suffix)
   const keys = fields.map((f, i) => `${f.id}#${fields.slice(0, i).filter((x) => x.id === f.id).length}`);
@@ -244,7 +250,7 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
           <span className="muted" role="status" data-testid="save-state">
             {saveText}
           </span>
-          {form && <RetireForm app={app} form={form} onDone={(f) => (f ? setForm(f) : navigate('/forms'))} />}
+          {form && <RetireForm app={app} form={form} onDone={(f) => (f ? setForm(f) : leaveDeleted())} />}
           {form?.status === 'published' && (
             <Button onClick={close} successLabel="Closed">
               Close
