@@ -307,7 +307,7 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
       </div>
       {paletteDrag && !paletteDrag.over && (
         // the kind under the finger or pointer until it is over a page
-        <span className={`sig-drag-chip sig-field-${paletteDrag.kind}`} aria-hidden="true" style={{ left: paletteDrag.clientX, top: paletteDrag.clientY }}>
+        <span className="sig-drag-chip" aria-hidden="true" style={{ left: paletteDrag.clientX, top: paletteDrag.clientY }}>
           {SIG_FIELD_LABELS[paletteDrag.kind]}
         </span>
       )}

@@ -145,7 +145,7 @@ export function PageView(props: {
         ))}
         {ghost && (
           <div
-            className={`sig-ghost sig-field-${ghost.kind}`}
+            className="sig-ghost"
             role={ghost.focusable ? 'button' : undefined}
             tabIndex={ghost.focusable ? 0 : undefined}
             aria-hidden={ghost.focusable ? undefined : true}

@@ -31,12 +31,18 @@ export function FieldPalette(props: {
 }) {
   const start = useRef<{ kind: SigFieldKind; x: number; y: number; id: number } | null>(null);
   const dragged = useRef(false);
+  // a press and release without a drag is a choice, made on the release: Chromium sends no
+  // click after a tap on a button holding the pointer capture. The click that may follow is
+  // then not a second choice; a click with no pointer before it (Enter, Space, a screen
+  // reader) is one.
+  const handled = useRef(false);
   const [open, setOpen] = useState(true);
 
   const down = (e: ReactPointerEvent<HTMLButtonElement>, kind: SigFieldKind) => {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     start.current = { kind, x: e.clientX, y: e.clientY, id: e.pointerId };
     dragged.current = false;
+    handled.current = false;
     // the moves and the release come here wherever the pointer goes
     e.currentTarget.setPointerCapture?.(e.pointerId);
   };
@@ -50,11 +56,14 @@ export function FieldPalette(props: {
   const up = (e: ReactPointerEvent) => {
     const s = start.current;
     start.current = null;
-    if (!s || !dragged.current) return;
-    props.onDrop({ kind: s.kind, clientX: e.clientX, clientY: e.clientY });
+    if (!s) return;
+    handled.current = true;
+    if (dragged.current) props.onDrop({ kind: s.kind, clientX: e.clientX, clientY: e.clientY });
+    else props.onArm(props.armed === s.kind ? null : s.kind);
   };
   const cancel = () => {
     start.current = null;
+    handled.current = false;
     if (dragged.current) props.onDrag(null);
     dragged.current = false;
   };
@@ -70,7 +79,7 @@ export function FieldPalette(props: {
           <button
             key={kind}
             type="button"
-            className={`sig-palette-kind sig-field-${kind}`}
+            className="sig-palette-kind"
             aria-pressed={props.armed === kind}
             aria-describedby="sig-palette-help"
             data-kind={kind}
@@ -79,9 +88,8 @@ export function FieldPalette(props: {
             onPointerUp={up}
             onPointerCancel={cancel}
             onClick={() => {
-              // the click that ends a drag is not a choice
-              if (dragged.current) {
-                dragged.current = false;
+              if (handled.current) {
+                handled.current = false;
                 return;
               }
               props.onArm(props.armed === kind ? null : kind);
