@@ -54,7 +54,13 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
     return () => void doc?.destroy();
   }, [version.fileUrl]);
 
-  const focusLater = (selector: string) => requestAnimationFrame(() => document.querySelector<HTMLElement>(selector)?.focus());
+  // focus for the keyboard; a palette folded away on a phone hands it to its summary instead
+  const focusLater = (selector: string) =>
+    requestAnimationFrame(() => {
+      const el = document.querySelector<HTMLElement>(selector);
+      if (el?.getClientRects().length) el.focus();
+      else document.querySelector<HTMLElement>('.sig-palette > summary')?.focus();
+    });
   const change = (f: SigField, g?: Guides | null) => {
     setFields((list) => list.map((x) => (x.id === f.id ? f : x)));
     if (g !== undefined) setGuides(g && (g.x != null || g.y != null) ? { page: f.page, guides: g } : null);
