@@ -185,16 +185,19 @@ describe('Placing Document Signature fields', () => {
 
     // a touch drag: the finger goes down on the palette's Signature and lifts over the page
     // the page scrolled up under the palette, which stays in view (sticky), clear of the header
-    await page.evaluate(() => window.scrollBy(0, document.querySelector('.sig-editor-page')!.getBoundingClientRect().top - 400));
+    await page.evaluate(() => window.scrollBy(0, document.querySelector('.sig-editor-page')!.getBoundingClientRect().top - 150));
+    const header = (await page.locator('.app-header').boundingBox())!;
+    await expect.poll(async () => (await page.locator('.sig-palette').boundingBox())!.y).toBeCloseTo(header.y + header.height, 0);
     const button = (await page.locator('.sig-palette-kind[data-kind="signature"]').boundingBox())!;
-    expect(button.y).toBeGreaterThanOrEqual(0);
     expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.sig-palette-kind[data-kind="signature"]'), [button.x + button.width / 2, button.y + button.height / 2])).toBe(true);
     let s = (await sheet.boundingBox())!;
     const cdp = await page.context().newCDPSession(page);
     const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y, id: 1 }] });
     const from = { x: button.x + button.width / 2, y: button.y + button.height / 2 };
-    const to = { x: s.x + s.width * 0.5, y: s.y + s.height * 0.3 };
+    const to = { x: s.x + s.width * 0.5, y: s.y + s.height * 0.4 };
+    const stuck = (await page.locator('.sig-palette').boundingBox())!;
+    expect(to.y).toBeGreaterThan(stuck.y + stuck.height);
     expect(to.y).toBeLessThan(800);
     await touch('touchStart', from.x, from.y);
     for (let i = 1; i <= 10; i++) await touch('touchMove', from.x + ((to.x - from.x) * i) / 10, from.y + ((to.y - from.y) * i) / 10);
@@ -206,15 +209,15 @@ describe('Placing Document Signature fields', () => {
     await page.locator('.sig-ghost').waitFor();
     expect(await page.locator('.sig-palette-kind[data-kind="initials"]').getAttribute('aria-pressed')).toBe('true');
     s = (await sheet.boundingBox())!;
-    await page.touchscreen.tap(s.x + s.width * 0.8, s.y + s.height * 0.4);
+    await page.touchscreen.tap(s.x + s.width * 0.8, s.y + s.height * 0.5);
     await page.locator('.sig-field-initials').waitFor();
     const fields = await saved(page, documentId);
     const signature = fields.find((f) => f.kind === 'signature')!;
     const initials = fields.find((f) => f.kind === 'initials')!;
     expect(signature.x + signature.w / 2).toBeCloseTo(0.5, 1);
-    expect(signature.y + signature.h / 2).toBeCloseTo(0.3, 1);
+    expect(signature.y + signature.h / 2).toBeCloseTo(0.4, 1);
     expect(initials.x + initials.w / 2).toBeCloseTo(0.8, 1);
-    expect(initials.y + initials.h / 2).toBeCloseTo(0.4, 1);
+    expect(initials.y + initials.h / 2).toBeCloseTo(0.5, 1);
 
     // the palette folds away
     await page.locator('.sig-palette > summary').tap();

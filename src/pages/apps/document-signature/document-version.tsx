@@ -38,6 +38,19 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
   const [paletteDrag, setPaletteDrag] = useState<(PaletteDrag & { over: Cursor | null }) | null>(null);
   const [guides, setGuides] = useState<{ page: number; guides: Guides } | null>(null);
   const pageBoxes = useRef<(HTMLDivElement | null)[]>([]);
+  const root = useRef<HTMLDivElement>(null);
+
+  // The palette sticks under the console's header on a phone; the header's height changes with
+  // the width (its tab bar, wrapping), so it is measured rather than assumed.
+  useEffect(() => {
+    const header = document.querySelector<HTMLElement>('.app-header');
+    if (!header || typeof ResizeObserver === 'undefined') return;
+    const set = () => root.current?.style.setProperty('--sig-sticky-top', `${header.getBoundingClientRect().height}px`);
+    const observer = new ResizeObserver(set);
+    observer.observe(header);
+    set();
+    return () => observer.disconnect();
+  }, []);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [pdfError, setPdfError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
@@ -223,7 +236,7 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
   };
 
   return (
-    <div className="page sig-editor">
+    <div className="page sig-editor" ref={root}>
       <div className="page-header">
         <h1 className="page-title">
           {version.name}: version {version.version} {readOnly ? '(published)' : '(draft)'}
