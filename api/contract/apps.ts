@@ -128,12 +128,14 @@ export const APPS: readonly AppDefinition[] = [
     billable: false,
     tabs: [
       { label: 'Dashboard', path: '' },
+      { label: 'Review queue', path: 'review' },
       { label: 'Verifications', path: 'verifications' },
       configuration,
     ],
     routes: [
       '',
       'dashboard',
+      'review',
       'verifications',
       'settings/general',
       'settings/storage',

@@ -19,6 +19,8 @@ export const TaskColumnSchema = v.object({
    * date (ISO), money (minor units in the row's `values.currency`)
    */
   kind: v.picklist(['id', 'phone', 'status', 'number', 'text', 'date', 'money']),
+  /** status columns: the badge tone of each status where the app's meaning differs from the shared one */
+  tones: v.optional(v.record(v.string(), v.picklist(['success', 'danger', 'warning', 'info', 'neutral']))),
 });
 export type TaskColumn = v.InferOutput<typeof TaskColumnSchema>;
 

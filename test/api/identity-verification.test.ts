@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { exifGpsSegment, makeJpeg, makePng, pngChunk } from '../../api/apps/identity-verification/sample-images';
-import { enterMrz, expireDueSessions, startSession } from '../../api/apps/identity-verification/service';
+import { assignToMe, enterMrz, expireDueSessions, startSession } from '../../api/apps/identity-verification/service';
 import { IDV_JOBS } from '../../api/apps/identity-verification/jobs';
 import { seedIdvHistory } from '../../api/apps/identity-verification/seed';
 import { runDueJobs } from '../../api/jobs/runner';
@@ -70,6 +70,7 @@ type Review = {
   extracted: { lastName: string; documentNumber: string; expiryDate: string; dateOfBirth: string } | null;
   decision: { decision: string; reason: string; reviewer: { name: string } } | null;
   assignedTo: { name: string } | null;
+  assignedToYou: boolean;
   imagesRedactedAt: string | null;
   dataRedactedAt: string | null;
 };
@@ -193,6 +194,49 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     expect(search.results).toContainEqual(expect.objectContaining({ app: 'identity-verification', status: 'success' }));
     // a decided session takes no second decision
     expect((await decideAs(session.id, { decision: 'declined', reason: 'suspected_fraud' })).status).toBe(409);
+  });
+
+  it('the review queue lists the cases waiting for a reviewer, oldest first, with who holds each', async () => {
+    const older = await submitted({ customerRef: 'CUST-Q1' });
+    t.clock.now = new Date(t.clock.now.getTime() + 60_000);
+    const newer = await submitted({ customerRef: 'CUST-Q2' });
+    type Queue = { total: number; items: { id: string; customerRef: string; status: string; assignedTo: { name: string } | null; assignedToYou: boolean }[] };
+    const queue = async () => (await (await t.call('GET', '/identity-verification/queue', { as: STAFF })).json()) as Queue;
+    const ids = (q: Queue) => q.items.map((i) => i.id);
+    expect(ids(await queue()).indexOf(older.id)).toBeLessThan(ids(await queue()).indexOf(newer.id));
+    expect((await queue()).items.find((i) => i.id === older.id)).toMatchObject({ status: 'submitted', assignedTo: null, assignedToYou: false });
+
+    expect((await t.call('POST', `/identity-verification/sessions/${older.id}/assign`, { as: STAFF })).status).toBe(200);
+    expect((await queue()).items.find((i) => i.id === older.id)).toMatchObject({ assignedTo: { name: 'Sasha Staff' }, assignedToYou: true });
+    expect(await review(older.id)).toMatchObject({ assignedTo: { name: 'Sasha Staff' }, assignedToYou: true });
+
+    // decided cases leave the queue
+    await typeMrz(older.id, td3('Q1000001', '740812', '340415'));
+    expect((await decideAs(older.id, { decision: 'declined', reason: 'suspected_fraud' })).status).toBe(200);
+    expect(ids(await queue())).not.toContain(older.id);
+    expect(ids(await queue())).toContain(newer.id);
+  });
+
+  it('the holder releases a case back to the queue; a case held by someone else is taken over, not released', async () => {
+    const s = await submitted({ customerRef: 'CUST-HOLD' });
+    const taken = (await (await t.call('POST', `/identity-verification/sessions/${s.id}/assign`, { as: STAFF })).json()) as Review;
+    expect(taken).toMatchObject({ assignedTo: { name: 'Sasha Staff' }, assignedToYou: true });
+    const released = await t.call('POST', `/identity-verification/sessions/${s.id}/release`, { as: STAFF });
+    expect(released.status).toBe(200);
+    expect((await released.json()) as Review).toMatchObject({ assignedTo: null, assignedToYou: false });
+
+    // another reviewer holds it: Sasha sees who, cannot release it, and may take it over
+    await assignToMe(t.deps, t.account('provider').id, s.id, { ...apiCaller('Robin Reviewer', null, null), adminId: null });
+    expect(await review(s.id)).toMatchObject({ assignedTo: { name: 'Robin Reviewer' }, assignedToYou: false });
+    const refused = await t.call('POST', `/identity-verification/sessions/${s.id}/release`, { as: STAFF });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe('HELD_BY_ANOTHER');
+    const over = (await (await t.call('POST', `/identity-verification/sessions/${s.id}/assign`, { as: STAFF })).json()) as Review;
+    expect(over).toMatchObject({ assignedTo: { name: 'Sasha Staff' }, assignedToYou: true });
+
+    const audit = (await (await t.call('GET', '/audit-log', { as: STAFF })).json()) as { event: string; description: string }[];
+    expect(audit.find((e) => e.event === 'idv.released')?.description).toContain('CUST-HOLD');
+    expect(audit.find((e) => e.event === 'idv.assigned' && e.description.includes('from Robin Reviewer'))?.description).toContain('CUST-HOLD');
   });
 
   it('the ICAO specimen: right check digits pass, a changed digit fails, and its 2012 expiry fails', async () => {

@@ -7,12 +7,15 @@ import { exifGpsSegment, makeJpeg, sampleDocumentPng } from '../../api/apps/iden
 
 // Identity Verification as the provider's staff and a customer use it, on the built server: the
 // reviewer starts a verification from the dashboard, the customer's phone (320 px) opens the
-// link, photographs a passport and takes a selfie, the reviewer types the MRZ, sees the checks
-// and approves. The customer page passes axe at 320 px.
+// link, photographs a passport and takes a selfie; the reviewer works the review queue by
+// keyboard (J/K between cases, A approve, R reject), takes and releases a case, types the MRZ,
+// sees the checks in sentences and decides. The customer page passes axe at 320 px.
 
 const STAFF = 'staff@provider.test';
 const PHONE = '+15550107788';
 const CUSTOMER = 'CUST-IDV-E2E';
+const PHONE_2 = '+15550107799';
+const CUSTOMER_2 = 'CUST-IDV-E2E-2';
 // ICAO 9303 specimen data with an expiry in 2034 (check digits computed for it)
 const MRZ = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F3404159<<<<<<<<<<<<<<04'];
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -102,37 +105,127 @@ describe('Identity Verification in Chromium', () => {
     await phone.close();
   });
 
-  it('the reviewer sees the photos, types the MRZ, reads the checks and approves', async () => {
+  it('a second case waits in the queue (the customer posts its photos as a phone would)', async () => {
+    await page.goto(`${server.url}/identity-verification`);
+    const start = page.getByRole('form', { name: 'Verify identity' });
+    await start.getByLabel('Phone number').fill(PHONE_2);
+    await start.getByLabel('Customer ID').fill(CUSTOMER_2);
+    await start.getByRole('button', { name: 'Verify identity' }).click();
+    await page.getByTestId('action-status').getByText('Link sent').waitFor();
+    const outbox = await page.context().newPage();
+    await outbox.goto(`${server.url}/dev/sms-outbox`);
+    const message = outbox.getByTestId('outbox-message').filter({ hasText: PHONE_2 }).first();
+    await message.waitFor();
+    const second = /(http\S+\/c\/[A-Za-z0-9_-]{43})/.exec((await message.locator('.sms-bubble').textContent()) ?? '')?.[1] ?? '';
+    await outbox.close();
+    const phone = await browser.newContext();
+    const post = async (path: string, multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>) => {
+      const res = await phone.request.post(`${second}/idv/${path}`, { multipart, maxRedirects: 0, headers: { origin: server.url } });
+      expect(res.status(), `${path}: ${await res.text()}`).toBe(303);
+    };
+    await post('document', { documentType: 'passport' });
+    await post('photo/front', { photo: { name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(2, 'front') } });
+    await post('photo/selfie', { upload: { name: 'me.jpg', mimeType: 'image/jpeg', buffer: makeJpeg(12, 16, () => 200) } });
+    await post('submit', {});
+    await phone.close();
+  });
+
+  it('a submitted case opens on the review queue, not in a modal, with its badge in the attention colour', async () => {
     await page.goto(`${server.url}/identity-verification/verifications?customer=${CUSTOMER}`);
     const table = page.getByRole('table', { name: 'Verifications' });
     const row = table.getByRole('row').filter({ hasText: CUSTOMER });
-    await row.getByText('Submitted').waitFor();
-    await row.getByRole('button', { name: /Open verification/ }).click();
-    const dialog = page.getByRole('dialog');
-    const selfie = dialog.getByRole('img', { name: 'Selfie' });
+    const badge = row.locator('.badge', { hasText: 'Submitted' });
+    await badge.waitFor();
+    // Submitted waits for a reviewer: not the green of Approved
+    expect(await badge.getAttribute('class')).toContain('badge-info');
+    await row.getByRole('link', { name: /Open verification/ }).click();
+    await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/identity-verification/review');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByText('reject with a reason').waitFor();
+    const current = page.getByRole('navigation', { name: 'Cases waiting' }).locator('[aria-current="true"]');
+    expect(await current.textContent()).toContain(CUSTOMER);
+  });
+
+  it('J and K move between the waiting cases; the open case follows in the URL', async () => {
+    const current = page.getByRole('navigation', { name: 'Cases waiting' }).locator('[aria-current="true"]');
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('j');
+    await expect.poll(() => current.textContent()).toContain(CUSTOMER_2);
+    await page.getByRole('heading', { name: /^Case \d+ of \d+$/ }).waitFor();
+    await page.keyboard.press('k');
+    await expect.poll(() => current.textContent()).toContain(CUSTOMER);
+    expect(new URL(page.url()).searchParams.get('session')).toBeTruthy();
+  });
+
+  it('Assign to me shows who holds the case: Assigned to you, then Release gives it back', async () => {
+    const facts = page.locator('.idv-case');
+    await facts.getByText('Not assigned').first().waitFor();
+    await facts.getByRole('button', { name: 'Assign to me' }).click();
+    await facts.getByText('Assigned to you').first().waitFor();
+    await facts.getByRole('button', { name: 'Release' }).click();
+    await facts.getByRole('button', { name: 'Assign to me' }).waitFor();
+    await facts.getByRole('button', { name: 'Assign to me' }).click();
+    await facts.getByRole('button', { name: 'Release' }).waitFor();
+    const mine = page.getByRole('navigation', { name: 'Cases waiting' }).locator('[aria-current="true"]');
+    await expect.poll(() => mine.textContent()).toContain('Assigned to you');
+  });
+
+  it('the reviewer sees the photos, types the MRZ, reads the checks in plain sentences and approves by keyboard', async () => {
+    const review = page.locator('.idv-case');
+    const selfie = review.getByRole('img', { name: 'Selfie' });
     await selfie.waitFor();
     await expect.poll(() => selfie.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
-    await expect.poll(() => dialog.getByRole('img', { name: 'Front of the document' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(172);
-    await dialog.getByText('Text recognition (OCR) is not available here').waitFor();
-    const checks = dialog.getByRole('table', { name: 'Checks' });
+    await expect.poll(() => review.getByRole('img', { name: 'Front of the document' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(172);
+    await review.getByText('Text recognition (OCR) is not available here').waitFor();
+    const checks = review.getByRole('table', { name: 'Checks' });
+    await checks.getByText('The MRZ has not been typed in yet').first().waitFor();
+    // sentences only: no reason code beside them
+    expect(await checks.textContent()).not.toMatch(/[a-z]+_[a-z]+/);
     for (const name of ['Face match (selfie against document photo)', 'Liveness']) {
       const row = checks.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
       expect(await row.locator('.badge').textContent()).toBe('Not available');
     }
 
-    await dialog.getByLabel('MRZ lines').fill(MRZ.join('\n'));
-    await dialog.getByRole('button', { name: 'Run checks' }).click();
+    await review.getByLabel('MRZ lines').fill(MRZ.join('\n'));
+    await review.getByRole('button', { name: 'Run checks' }).click();
     await checks.getByRole('row').filter({ hasText: 'check digits' }).getByText('Passed').waitFor();
     await checks.getByRole('row').filter({ hasText: 'Name as expected' }).getByText('Passed').waitFor();
-    await dialog.getByText('ERIKSSON, ANNA MARIA').waitFor();
+    expect(await checks.textContent()).not.toMatch(/[a-z]+_[a-z]+/);
+    await review.getByText('ERIKSSON, ANNA MARIA').waitFor();
     await expectAccessible(page);
 
-    const decision = dialog.getByRole('form', { name: 'Decision' });
-    await decision.getByLabel('Approve').check();
+    // A picks Approve and focuses the reason; the arrow chooses one, Enter confirms
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('a');
+    const decision = review.getByRole('form', { name: 'Decision' });
+    await expect.poll(() => decision.getByLabel('Approve').isChecked()).toBe(true);
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute('id') ?? '')).toBe(await decision.getByLabel('Reason').getAttribute('id'));
     await decision.getByLabel('Reason').selectOption('document_and_selfie_match');
-    await decision.getByRole('button', { name: 'Approve' }).click();
-    await dialog.getByText(/Approved by Sasha Staff/).waitFor();
-    await dialog.getByRole('list', { name: 'Timeline' }).getByText('Approved: Document genuine and the selfie matches it').waitFor();
+    await decision.getByLabel('Reason').press('Enter');
+    await review.getByText(/Approved by Sasha Staff/).waitFor();
+    await review.getByRole('list', { name: 'Timeline' }).getByText('Approved: Document genuine and the selfie matches it').waitFor();
+    const approved = review.locator('.task-facts .badge', { hasText: 'Approved' });
+    expect(await approved.getAttribute('class')).toContain('badge-success');
+    // decided: it leaves the queue
+    await expect.poll(() => page.getByRole('navigation', { name: 'Cases waiting' }).textContent().catch(() => '')).not.toContain(`${CUSTOMER}Submitted`);
+  });
+
+  it('R picks Decline and the reason; the declined case shows red', async () => {
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('j');
+    const current = page.getByRole('navigation', { name: 'Cases waiting' }).locator('[aria-current="true"]');
+    await expect.poll(() => current.textContent()).toContain(CUSTOMER_2);
+    const review = page.locator('.idv-case');
+    await review.getByRole('form', { name: 'Decision' }).waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('r');
+    const decision = review.getByRole('form', { name: 'Decision' });
+    await expect.poll(() => decision.getByLabel('Decline').isChecked()).toBe(true);
+    await decision.getByLabel('Reason').selectOption('suspected_fraud');
+    await decision.getByLabel('Reason').press('Enter');
+    await review.getByText(/Declined by Sasha Staff/).waitFor();
+    expect(await review.locator('.task-facts .badge', { hasText: 'Declined' }).getAttribute('class')).toContain('badge-danger');
   });
 
   it('Verifications, the dashboard and Configuration fit a 360 px side panel and pass axe', async () => {
@@ -144,6 +237,7 @@ describe('Identity Verification in Chromium', () => {
     for (const [path, heading] of [
       ['', 'Identity Verification'],
       ['/verifications', 'Verifications'],
+      ['/review', 'Review queue'],
       ['/settings/general', 'Identity Verification: General'],
     ] as const) {
       await narrow.goto(`${server.url}/identity-verification${path}`);

@@ -7,7 +7,8 @@ import { IDV_APP, IdvDecisionBodySchema, IdvMrzBodySchema } from '../../contract
 import { visibleApps } from '../../contract/apps';
 import { sessionCaller } from '../platform/caller';
 import { requestOrigin, uuidParam } from '../platform/request';
-import { assignToMe, decide, enterMrz, reviewOf, type Reviewer } from './service';
+import { assignToMe, decide, enterMrz, releaseCase, reviewOf, type Reviewer } from './service';
+import { reviewQueue } from './queue';
 
 // The review screen's API (/api/identity-verification/sessions/…): the session with signed links
 // to its photos, typing the MRZ, taking it for review and the decision. The app is unreleased:
@@ -28,7 +29,15 @@ function reviewer(c: Context<AppEnv>): Reviewer {
 export const idvConsoleRoutes = new Hono<AppEnv>()
   .get('/identity-verification/sessions/:id', requireRole('supervisor'), async (c) => {
     gate(c);
-    return c.json(await reviewOf(c.var.deps, c.var.session.accountId, uuidParam(c, 'id')));
+    return c.json(await reviewOf(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), reviewer(c)));
+  })
+  .get('/identity-verification/queue', requireRole('supervisor'), async (c) => {
+    gate(c);
+    return c.json(await reviewQueue(c.var.deps, c.var.session.accountId, reviewer(c)));
+  })
+  .post('/identity-verification/sessions/:id/release', requireRole('supervisor'), async (c) => {
+    gate(c);
+    return c.json(await releaseCase(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), reviewer(c)));
   })
   .post('/identity-verification/sessions/:id/assign', requireRole('supervisor'), async (c) => {
     gate(c);

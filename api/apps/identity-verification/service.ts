@@ -37,6 +37,7 @@ import {
 } from '../../contract/apps/identity-verification';
 import { checkImage, isRefusal } from './images';
 import { checkOf, readMrz, runChecks } from './checks';
+import { heldBy } from './queue';
 
 // The Identity Verification rules, in one place: /api/v1, the agent action, the console's review
 // screen, the customer page and the demo seed all call these functions.
@@ -367,7 +368,7 @@ export async function submitSession(deps: IdvDeps, accountId: string, id: string
 
 export type Reviewer = Caller & { adminId: string | null };
 
-export async function reviewOf(deps: IdvDeps, accountId: string, id: string): Promise<IdvReview> {
+export async function reviewOf(deps: IdvDeps, accountId: string, id: string, viewer: Reviewer | null = null): Promise<IdvReview> {
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => {
     const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
@@ -391,6 +392,7 @@ export async function reviewOf(deps: IdvDeps, accountId: string, id: string): Pr
       extracted: row.extracted,
       dataRedactedAt: iso(row.data_redacted_at),
       assignedTo: row.assigned_name ? { id: row.assigned_id, name: row.assigned_name } : null,
+      assignedToYou: heldBy(row, viewer),
       decision: row.decision
         ? { decision: row.decision, reason: row.decision_reason ?? '', reasonLabel, note: row.decision_note, reviewer: { id: row.reviewer_id, name: row.reviewer_name ?? '' }, at: iso(row.decided_at)! }
         : null,
@@ -404,11 +406,32 @@ function assertReviewable(row: SessionRow): void {
 }
 
 async function assign(trx: Trx, accountId: string, row: SessionRow, reviewer: Reviewer, now: Date): Promise<SessionRow> {
-  if (row.assigned_id === reviewer.adminId && row.assigned_name === reviewer.label) return row;
+  if (heldBy(row, reviewer)) return row;
+  const from = row.assigned_name;
   const updated = await update(trx, row.id, { assigned_id: reviewer.adminId, assigned_name: reviewer.label });
-  await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'assigned', description: `Assigned to ${reviewer.label}`, caller: reviewer });
-  await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `Took the identity verification of ${row.customer_ref} for review`, event: 'idv.assigned', at: now });
+  await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'assigned', description: from ? `Taken over from ${from} by ${reviewer.label}` : `Assigned to ${reviewer.label}`, caller: reviewer });
+  await audit(trx, accountId, reviewer.actor, {
+    namespace: IDV_APP,
+    description: from ? `Took over the identity verification of ${row.customer_ref} from ${from}` : `Took the identity verification of ${row.customer_ref} for review`,
+    event: 'idv.assigned',
+    at: now,
+  });
   return updated;
+}
+
+/** The reviewer who holds a case gives it back to the queue; only the holder may. */
+export async function releaseCase(deps: IdvDeps, accountId: string, id: string, reviewer: Reviewer): Promise<IdvReview> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    assertReviewable(row);
+    if (!row.assigned_name) return;
+    if (!heldBy(row, reviewer)) throw new ApiError(409, 'HELD_BY_ANOTHER', `${row.assigned_name} holds this case; only they can release it.`);
+    await update(trx, id, { assigned_id: null, assigned_name: null });
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'released', description: `Released by ${reviewer.label}`, caller: reviewer });
+    await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `Released the identity verification of ${row.customer_ref} back to the queue`, event: 'idv.released', at: now });
+  });
+  return reviewOf(deps, accountId, id, reviewer);
 }
 
 export async function assignToMe(deps: IdvDeps, accountId: string, id: string, reviewer: Reviewer): Promise<IdvReview> {
@@ -418,7 +441,7 @@ export async function assignToMe(deps: IdvDeps, accountId: string, id: string, r
     assertReviewable(row);
     await assign(trx, accountId, row, reviewer, now);
   });
-  return reviewOf(deps, accountId, id);
+  return reviewOf(deps, accountId, id, reviewer);
 }
 
 /**
@@ -446,7 +469,7 @@ export async function enterMrz(deps: IdvDeps, accountId: string, id: string, lin
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'checks', description: `MRZ typed by the reviewer; ${summary}`, caller: reviewer });
     await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `Entered the MRZ of the identity verification of ${row.customer_ref} (${summary})`, event: 'idv.mrz-entered', at: now });
   });
-  return reviewOf(deps, accountId, id);
+  return reviewOf(deps, accountId, id, reviewer);
 }
 
 /** Approve, decline (both final) or ask for new photos (a new link by SMS). */
@@ -494,7 +517,7 @@ export async function decide(deps: IdvDeps, accountId: string, id: string, body:
       addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: failure ? 'send_failed' : 'link_sent', description: failure ? `New link not delivered: ${failure}` : `New link sent to ${maskPhone(resend.phone)}`, caller: reviewer }),
     );
   }
-  return reviewOf(deps, accountId, id);
+  return reviewOf(deps, accountId, id, reviewer);
 }
 
 // ---------------------------------------------------------------- background work

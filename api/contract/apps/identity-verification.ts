@@ -261,11 +261,47 @@ export const IdvReviewSchema = v.object({
   extracted: v.nullable(IdvExtractedSchema),
   dataRedactedAt: v.nullable(v.string()),
   assignedTo: v.nullable(IdvReviewerSchema),
+  /** the case is held by whoever asks (the review screen says "Assigned to you" and offers Release) */
+  assignedToYou: v.boolean(),
   decision: v.nullable(v.object({ decision: v.picklist(IDV_DECISIONS), reason: v.string(), reasonLabel: v.string(), note: v.nullable(v.string()), reviewer: IdvReviewerSchema, at: v.string() })),
   /** the session may be decided now */
   reviewable: v.boolean(),
 });
 export type IdvReview = v.InferOutput<typeof IdvReviewSchema>;
+
+/** One case of the review queue (GET /api/identity-verification/queue), oldest submission first. */
+export const IdvQueueItemSchema = v.object({
+  id: v.string(),
+  status: IdvStatusSchema,
+  customerRef: v.string(),
+  documentType: v.nullable(v.string()),
+  submittedAt: v.nullable(v.string()),
+  failedChecks: v.number(),
+  assignedTo: v.nullable(IdvReviewerSchema),
+  assignedToYou: v.boolean(),
+});
+export type IdvQueueItem = v.InferOutput<typeof IdvQueueItemSchema>;
+export const IdvQueueSchema = v.object({ items: v.array(IdvQueueItemSchema), total: v.number() });
+export type IdvQueue = v.InferOutput<typeof IdvQueueSchema>;
+/** The most cases the queue answers at once (the oldest first; the rest follow as these are decided). */
+export const IDV_QUEUE_LIMIT = 100;
+
+/**
+ * How each status reads at a glance: green only for approved, red for declined, attention for
+ * what waits for a reviewer, neutral for what waits for the customer or ended without a verdict.
+ */
+export const IDV_STATUS_TONES: Record<IdvStatus, 'success' | 'danger' | 'warning' | 'info' | 'neutral'> = {
+  created: 'neutral',
+  link_sent: 'neutral',
+  in_progress: 'neutral',
+  submitted: 'info',
+  needs_review: 'warning',
+  approved: 'success',
+  declined: 'danger',
+  resubmission_requested: 'warning',
+  expired: 'neutral',
+  cancelled: 'neutral',
+};
 
 export const IDV_EVENT_TYPES = [
   'idv.session.submitted',
@@ -283,7 +319,7 @@ export const IDV_COLUMNS: TaskColumn[] = [
   { key: 'id', label: 'ID', kind: 'id' },
   { key: 'customerRef', label: 'Customer', kind: 'text' },
   { key: 'phoneNumber', label: 'Phone', kind: 'phone' },
-  { key: 'status', label: 'Status', kind: 'status' },
+  { key: 'status', label: 'Status', kind: 'status', tones: IDV_STATUS_TONES },
   { key: 'documentType', label: 'Document', kind: 'text' },
   { key: 'failedChecks', label: 'Failed checks', kind: 'number' },
   { key: 'reviewer', label: 'Reviewer', kind: 'text' },

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
@@ -116,6 +116,8 @@ type ActivityListProps = {
   statuses: readonly string[];
   /** the app's own view of one task (a review screen), shown instead of the timeline panel */
   Detail?: ComponentType<{ app: AppDefinition; taskId: string; onClose: () => void }>;
+  /** a page of its own for one task (Identity Verification's review queue), opened instead of a panel */
+  openHref?: (id: string) => string;
   taskActions?: TaskActions;
   extra?: TaskExtra;
 };
@@ -151,10 +153,15 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
   children?: (reloadPage: () => void) => ReactNode;
   /** follow the app's task changes live: changed rows refresh in place, new ones wait behind "Show" */
   live?: boolean;
+  /**
+   * A dialog Export CSV opens first, for a list whose file depends on a choice (eForm: answers are
+   * exported one form at a time); `run` downloads with the query it is given.
+   */
+  exportDialog?: (props: { query: Record<string, string>; run: (query: Record<string, string>) => Promise<void>; onClose: () => void }) => ReactNode;
 };
 
 /** A list of tasks in keyset pages: filters, the table, the pager (with the count of the first page) and its CSV export. */
-export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children, live }: KeysetListProps<Row, Page, Answer>) {
+export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children, live, exportDialog }: KeysetListProps<Row, Page, Answer>) {
   const api = useApi();
   const filterKey = JSON.stringify(query);
   const filtered = Object.keys(query).length > 0;
@@ -212,9 +219,10 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
   const refresh = useCoalesced(page.reload, 400);
   useLiveChanges((c) => Boolean(live) && c.app === app.id && (c.kind === 'task' || c.kind === 'tasks'), refresh, live ? 60_000 : null);
 
-  const exportCsv = async () => {
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async (exportQuery: Record<string, string> = query) => {
     try {
-      const { blob, filename } = await api.download(`/${app.id}/${path}/export`, { query });
+      const { blob, filename } = await api.download(`/${app.id}/${path}/export`, { query: exportQuery });
       saveFile(blob, filename ?? `${app.id}-${title.toLowerCase()}.csv`);
     } catch (err) {
       toast.error(`${title} could not be exported`, errorMessage(err, 'Please try again later'));
@@ -226,9 +234,13 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
     <div className="page">
       <div className="page-header">
         <h1 className="page-title">{title}</h1>
-        <Button onClick={exportCsv} successLabel="Exported">
-          Export CSV
-        </Button>
+        {exportDialog ? (
+          <Button onClick={() => setExporting(true)}>Export CSV</Button>
+        ) : (
+          <Button onClick={() => exportCsv()} successLabel="Exported">
+            Export CSV
+          </Button>
+        )}
       </div>
       <Card>{filters}</Card>
       <Card>
@@ -271,6 +283,7 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
         />
       </Card>
       {children?.(page.reload)}
+      {exporting && exportDialog?.({ query, run: exportCsv, onClose: () => setExporting(false) })}
     </div>
   );
 }
@@ -278,7 +291,7 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
 const rowsPage = (rows: TaskRow[]) => ({ rows });
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail, taskActions, extra }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, Detail, openHref, taskActions, extra }: ActivityListProps) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const [session, setSession] = useOpenTask();
@@ -288,7 +301,11 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
     key: c.key,
     header: c.label,
     render: (row) =>
-      c.kind === 'id' ? (
+      c.kind === 'id' && openHref ? (
+        <Link href={openHref(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
+          <TaskCell column={c} row={row} />
+        </Link>
+      ) : c.kind === 'id' ? (
         <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
           <TaskCell column={c} row={row} />
         </button>
@@ -310,7 +327,10 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, task
     >
       {(reloadPage) =>
         session &&
-        (Detail ? (
+        (openHref ? (
+          // a link to ?session= (the dashboard's, search's) opens the task's own page
+          <Redirect to={openHref(session)} replace />
+        ) : Detail ? (
           <Detail app={app} taskId={session} onClose={() => setSession(null)} />
         ) : (
           <TaskPanel

@@ -5,6 +5,8 @@ import { formatDate, formatDateTime, formatNumber, shortenId } from '../../../ui
 // How a task's columns show in lists: the app names its columns and their kind (contract), the
 // frame renders each kind the same way in every app.
 
+// 'submitted' is good where it ends the task (an eForm submission); an app whose submitted means
+// "waiting for a reviewer" (Identity Verification) gives its column its own tones.
 const GOOD = new Set(['approved', 'verified', 'succeeded', 'completed', 'signed', 'paid', 'success', 'enrolled', 'submitted']);
 const BAD = new Set(['failed', 'max_attempts_reached', 'expired', 'canceled', 'cancelled', 'declined', 'rejected', 'failure']);
 
@@ -14,8 +16,12 @@ export function statusLabel(status: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function StatusBadge({ status }: { status: string }) {
-  const tone = GOOD.has(status) ? 'badge-success' : BAD.has(status) ? 'badge-danger' : 'badge-warning';
+export type StatusTones = NonNullable<TaskColumn['tones']>;
+
+/** A status as a badge; `tones` (the app's own, by status) wins over the shared guess. */
+export function StatusBadge({ status, tones }: { status: string; tones?: StatusTones }) {
+  const own = tones?.[status];
+  const tone = own ? `badge-${own}` : GOOD.has(status) ? 'badge-success' : BAD.has(status) ? 'badge-danger' : 'badge-warning';
   return <span className={`badge ${tone}`}>{statusLabel(status)}</span>;
 }
 
@@ -39,7 +45,7 @@ export function TaskCell({ column, row }: { column: TaskColumn; row: TaskRow }) 
         </code>
       );
     case 'status':
-      return <StatusBadge status={String(value)} />;
+      return <StatusBadge status={String(value)} tones={column.tones} />;
     case 'number':
       return <>{typeof value === 'number' ? formatNumber(value) : value}</>;
     case 'date':

@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import {
   IDV_DECISION_REASONS,
   IDV_SIDE_LABELS,
+  IDV_STATUS_TONES,
   documentTypeOf,
   type IdvDecision,
   type IdvReview,
@@ -11,17 +12,17 @@ import type { TaskDetail } from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
-import { Dialog } from '../../../ui/Dialog';
 import { Field } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
-import { formatDateTime, shortenId } from '../../../ui/format';
+import { formatDateTime } from '../../../ui/format';
 import { apiFields, useFormErrors } from '../../../ui/form';
 import { StatusBadge } from '../_frame/task-cells';
 import { TaskFacts, Timeline } from '../_frame/TaskFacts';
 
-// The review screen: the photos (through short-lived signed links), the MRZ the reviewer types,
-// the checks that then run, and the decision. Nothing here reads text from images: no OCR runs.
+// One case on the review screen: the photos (through short-lived signed links), the MRZ the
+// reviewer types, the checks that then run, who holds the case, and the decision. Nothing here
+// reads text from images: no OCR runs. The queue around it (queue.tsx) moves between cases.
 
 const DECISION_LABELS: Record<IdvDecision, string> = { approved: 'Approve', declined: 'Decline', resubmission_requested: 'Request resubmission' };
 const DONE_LABELS: Record<IdvDecision, string> = { approved: 'Approved', declined: 'Declined', resubmission_requested: 'New photos requested' };
@@ -87,9 +88,21 @@ function MrzEntry({ onDone, id }: { id: string; onDone: (r: IdvReview) => void }
   );
 }
 
-function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean; onDone: (r: IdvReview) => void }) {
+/** A keyboard shortcut's request to the decision form: A (approve) or R (reject); `n` makes each press new. */
+export type DecisionCommand = { decision: IdvDecision; n: number };
+
+function DecisionForm({ id, onDone, mrzTyped, command }: { id: string; mrzTyped: boolean; onDone: (r: IdvReview) => void; command?: DecisionCommand | null }) {
   const api = useApi();
   const [decision, setDecision] = useState<IdvDecision>('approved');
+  const reasonRef = useRef<HTMLSelectElement | null>(null);
+  // A or R: the decision is chosen and the reason list takes focus (Enter there confirms)
+  useEffect(() => {
+    if (!command) return;
+    setDecision(command.decision);
+    setReason('');
+    formErrors.clear();
+    requestAnimationFrame(() => reasonRef.current?.focus());
+  }, [command]); // eslint-disable-line react-hooks/exhaustive-deps
   const [reason, setReason] = useState('');
   const [note, setNote] = useState('');
   const formErrors = useFormErrors();
@@ -131,7 +144,19 @@ function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean;
       {decision === 'approved' && !mrzTyped && <p className="muted">Type the MRZ and run the checks before approving.</p>}
       <Field label="Reason" error={errors.reason} required>
         {(control) => (
-          <select className="input" value={reason} onChange={(e) => (setReason(e.target.value), formErrors.clear())} {...control}>
+          <select
+            className="input"
+            ref={reasonRef}
+            value={reason}
+            onChange={(e) => (setReason(e.target.value), formErrors.clear())}
+            onKeyDown={(e) => {
+              // Enter on the chosen reason confirms, as the shortcut hint says
+              if (e.key !== 'Enter') return;
+              e.preventDefault();
+              e.currentTarget.form?.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+            }}
+            {...control}
+          >
             <option value="">Choose a reason…</option>
             {IDV_DECISION_REASONS[decision].map((r) => (
               <option key={r.key} value={r.key}>
@@ -153,18 +178,50 @@ function DecisionForm({ id, onDone, mrzTyped }: { id: string; mrzTyped: boolean;
   );
 }
 
-function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: IdvReview) => void }) {
+/** Who holds the case, and the one action that fits: Assign to me, Release or Take over. */
+function Holder({ review, onChange }: { review: IdvReview; onChange: (r: IdvReview) => void }) {
   const api = useApi();
+  const id = review.session.id;
+  const act = (path: 'assign' | 'release', done: string) => async () => {
+    try {
+      onChange(await api.post<IdvReview>(`/identity-verification/sessions/${id}/${path}`));
+      toast.success(done);
+    } catch (err) {
+      toast.error('The case did not change hands', errorMessage(err));
+      throw err;
+    }
+  };
+  const holder = review.assignedTo;
+  if (!review.reviewable) return <>{holder?.name ?? '—'}</>;
+  if (review.assignedToYou)
+    return (
+      <span className="idv-holder">
+        <span className="badge badge-info">Assigned to you</span>{' '}
+        <Button size="sm" onClick={act('release', 'Released to the queue')}>
+          Release
+        </Button>
+      </span>
+    );
+  return (
+    <span className="idv-holder">
+      {holder ? <span>Held by {holder.name}</span> : <span className="muted">Not assigned</span>}{' '}
+      <Button size="sm" onClick={act('assign', holder ? `Taken over from ${holder.name}` : 'Assigned to you')}>
+        {holder ? 'Take over' : 'Assign to me'}
+      </Button>
+    </span>
+  );
+}
+
+export function ReviewBody({ review, onChange, command }: { review: IdvReview; onChange: (r: IdvReview) => void; command?: DecisionCommand | null }) {
   const s = review.session;
   const timeline = useQuery(`identity-verification:task:${s.id}:${s.status}:${review.session.checks.map((c) => c.status).join()}:${review.assignedTo?.name ?? ''}`, (a, signal) =>
     a.get<TaskDetail>(`/identity-verification/tasks/${s.id}`, { signal }),
   );
-  const assign = async () => onChange(await api.post<IdvReview>(`/identity-verification/sessions/${s.id}/assign`));
   return (
     <>
       <TaskFacts
         facts={[
-          ['Status', <StatusBadge status={s.status} />],
+          ['Status', <StatusBadge status={s.status} tones={IDV_STATUS_TONES} />],
           ['Customer', s.customerRef],
           ['Phone', s.phoneNumber],
           ['Document', s.documentType ? (documentTypeOf(s.documentType)?.label ?? s.documentType) : '—'],
@@ -172,17 +229,7 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
           ['Expected date of birth', review.expectedDateOfBirth ?? '—'],
           ['Started', formatDateTime(s.createdAt)],
           ['Submitted', s.submittedAt ? formatDateTime(s.submittedAt) : '—'],
-          [
-            'Reviewer',
-            <>
-              {review.assignedTo?.name ?? 'Not assigned'}{' '}
-              {review.reviewable && (
-                <Button size="sm" onClick={assign} successLabel="Assigned">
-                  Assign to me
-                </Button>
-              )}
-            </>,
-          ],
+          ['Reviewer', <Holder review={review} onChange={onChange} />],
           s.redactedAt ? ['Redacted', formatDateTime(s.redactedAt)] : null,
         ]}
       />
@@ -218,9 +265,7 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
                   <span className={`badge ${c.status === 'passed' ? 'badge-success' : c.status === 'failed' ? 'badge-danger' : 'badge-neutral'}`}>{CHECK_STATUS[c.status]}</span>
                 )}
               </td>
-              <td>
-                {c.message} <code className="muted">{c.reason}</code>
-              </td>
+              <td>{c.message}</td>
             </tr>
           ))}
         </tbody>
@@ -263,7 +308,7 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
           <h3 className="card-title">{review.extracted ? 'Type the MRZ again' : 'Type the MRZ'}</h3>
           <MrzEntry id={s.id} onDone={onChange} />
           <h3 className="card-title">Decide</h3>
-          <DecisionForm id={s.id} mrzTyped={!!review.extracted} onDone={onChange} />
+          <DecisionForm id={s.id} mrzTyped={!!review.extracted} onDone={onChange} command={command} />
         </>
       )}
       {review.decision && (
@@ -280,16 +325,5 @@ function ReviewBody({ review, onChange }: { review: IdvReview; onChange: (r: Idv
         )}
       </QueryState>
     </>
-  );
-}
-
-export default function Review({ taskId, onClose }: { app: AppDefinition; taskId: string; onClose: () => void }) {
-  const query = useQuery(`identity-verification:review:${taskId}`, (a, signal) => a.get<IdvReview>(`/identity-verification/sessions/${encodeURIComponent(taskId)}`, { signal }));
-  const [latest, setLatest] = useState<IdvReview | null>(null);
-  const review = latest?.session.id === taskId ? latest : query.data;
-  return (
-    <Dialog open onClose={onClose} title={`Verification ${shortenId(taskId)}`} size="lg">
-      <QueryState query={query}>{() => review && <ReviewBody review={review} onChange={setLatest} />}</QueryState>
-    </Dialog>
   );
 }
