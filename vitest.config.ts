@@ -23,6 +23,9 @@ export default defineConfig({
           // UI tests compile lazy pages on first use; on a loaded 2-core machine that alone can
           // take seconds, so each test gets more than vitest's default 5 s.
           testTimeout: 15_000,
+          // vitest's default on 2 cores is one worker (cores - 1); the files are independent and
+          // mostly CPU in this process, so two keep both cores busy
+          maxWorkers: 2,
         },
       },
       {

@@ -502,6 +502,7 @@ export interface EformFormsTable {
   last_submission_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  archived_at: Date | null;
 }
 
 export interface EformVersionsTable {

@@ -43,9 +43,10 @@ describe('eForm in Chromium', () => {
 
   it('an admin builds a form with a condition; the preview shows and hides the field', async () => {
     await page.goto(`${server.url}/e-form/forms/new`);
+    await page.getByLabel('Title').fill('Claim E2E');
+    // the form is stored by its first edit
     await page.waitForURL(/\/e-form\/forms\/[0-9a-f-]{36}$/);
     formUrl = page.url();
-    await page.getByLabel('Title').fill('Claim E2E');
 
     const editor = page.getByRole('group', { name: /^Settings of/ });
     await page.getByRole('button', { name: 'Single choice' }).click();
@@ -59,7 +60,7 @@ describe('eForm in Chromium', () => {
     await editor.getByLabel('Required').check();
     await editor.getByRole('button', { name: 'Add a condition' }).click();
     await editor.getByLabel('Rule 1: answer to').selectOption({ label: 'What happened' });
-    await editor.getByLabel('Value').fill('Theft');
+    await editor.getByLabel('Value').selectOption('Theft');
 
     // reorder by keyboard and back: the police field moves above and returns below
     await page.getByTestId('field-police').getByRole('button', { name: /^Police report number/ }).focus();
@@ -145,7 +146,8 @@ describe('eForm in Chromium', () => {
     await dialog.getByText('Theft').waitFor();
     await page.keyboard.press('Escape');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog', { name: 'Export submissions' }).getByRole('button', { name: 'Export with answers' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^e-form-submissions-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\n')[0]).toContain('Police report number');

@@ -16,6 +16,7 @@ import { parseKey, uuidParam } from '../platform/request';
 import { taskEvents } from '../platform/task-events';
 import { addDays, zonedDay, zonedMidnight } from '../platform/zoned-time';
 import { closeForm, createForm, getForm, listForms, publishForm, saveDraft, versionDefinition } from './service';
+import { archiveForm, deleteDraftForm, restoreForm } from './lifecycle';
 import { countSubmissions, formColumns, listSubmissions, submissionById, type SubmissionFilter } from './submissions';
 
 // The eForm console API under /api/e-form: forms (admins) and submissions (supervisors up).
@@ -66,6 +67,18 @@ export const eformRoutes = new Hono<AppEnv>()
   .post('/e-form/forms/:id/close', requireRole('admin'), async (c) => {
     const session = c.var.session;
     return c.json(await closeForm(c.var.deps, session.accountId, uuidParam(c, 'id'), actorOf(session)));
+  })
+  .delete('/e-form/forms/:id', requireRole('admin'), async (c) => {
+    const session = c.var.session;
+    return c.json(await deleteDraftForm(c.var.deps, session.accountId, uuidParam(c, 'id'), actorOf(session)));
+  })
+  .post('/e-form/forms/:id/archive', requireRole('admin'), async (c) => {
+    const session = c.var.session;
+    return c.json(await archiveForm(c.var.deps, session.accountId, uuidParam(c, 'id'), actorOf(session)));
+  })
+  .post('/e-form/forms/:id/restore', requireRole('admin'), async (c) => {
+    const session = c.var.session;
+    return c.json(await restoreForm(c.var.deps, session.accountId, uuidParam(c, 'id'), actorOf(session)));
   })
 
   /** Requests with their answers; with a form chosen, a column per field it ever had. */

@@ -32,6 +32,7 @@ import {
   type FormStatus,
   type FormSummary,
   type StoredAnswers,
+  titleKey,
 } from '../../contract/apps/e-form';
 import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FieldProblem, type FileAnswer } from '../../contract/apps/e-form-rules';
 import { re2Patterns } from '../../contract/apps/e-form-pattern';
@@ -43,7 +44,18 @@ import type { ResultStatus } from '../../contract/results';
 export type EformDeps = Pick<Deps, 'db' | 'config' | 'now' | 'log'>;
 export const FILL_PURPOSE = 'e-form.fill';
 
-type FormRow = { id: string; status: FormStatus; draft: FormDefinition; latest_version: number | null; submissions: number; last_submission_at: Date | null; created_at: Date; updated_at: Date; published?: FormDefinition | null };
+export type FormRow = {
+  id: string;
+  status: FormStatus;
+  draft: FormDefinition;
+  latest_version: number | null;
+  submissions: number;
+  last_submission_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+  published?: FormDefinition | null;
+};
 /** A row of eform_requests as `select *` reads it; `prefill` is the jsonb of the request's hidden-field values. */
 export type RequestRow = Omit<Selectable<EformRequestsTable>, 'prefill'> & { prefill: Record<string, string> };
 
@@ -80,13 +92,14 @@ function summaryOf(r: FormRow): FormSummary {
     submissions: r.submissions,
     lastSubmissionAt: iso(r.last_submission_at),
     updatedAt: new Date(r.updated_at).toISOString(),
+    archivedAt: iso(r.archived_at),
   };
 }
 
-const FORM_COLUMNS = sql`f.id, f.status, f.draft, f.latest_version, f.submissions, f.last_submission_at, f.created_at, f.updated_at,
+const FORM_COLUMNS = sql`f.id, f.status, f.draft, f.latest_version, f.submissions, f.last_submission_at, f.created_at, f.updated_at, f.archived_at,
   (select definition from eform_versions v where v.form_id = f.id and v.version = f.latest_version) as published`;
 
-async function formRow(trx: Trx, accountId: string, id: string, lock = false): Promise<FormRow> {
+export async function formRow(trx: Trx, accountId: string, id: string, lock = false): Promise<FormRow> {
   const row = (await sql<FormRow>`select ${FORM_COLUMNS} from eform_forms f where f.account_id = ${accountId} and f.id = ${id} ${lock ? sql`for update` : sql``}`.execute(trx)).rows[0];
   if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no form with this id.');
   return row;
@@ -118,12 +131,14 @@ function patternWarnings(definition: FormDefinition | null | undefined): string[
   return Object.entries(unusablePatterns(definition, re2Patterns)).map(([id, why]) => `The pattern of "${labels.get(id)}" is not checked: ${why}. Publish a version with a supported pattern.`);
 }
 
-async function detailOf(trx: Trx, accountId: string, row: FormRow): Promise<FormDetail> {
+export async function detailOf(trx: Trx, accountId: string, row: FormRow): Promise<FormDetail> {
   const versions = await sql<{ version: number; published_at: Date; published_by: string }>`select version, published_at, published_by from eform_versions
     where account_id = ${accountId} and form_id = ${row.id} order by version desc`.execute(trx);
   const warnings = row.latest_version === null ? [] : patternWarnings(await versionDefinition(trx, accountId, row.id, row.latest_version));
+  const twins = row.archived_at ? undefined : await duplicateTitle(trx, accountId, row.id, row.draft.title);
   return {
     ...summaryOf(row),
+    ...(twins ? { duplicateTitle: twins } : {}),
     draft: row.draft,
     versions: versions.rows.map((r) => ({ version: r.version, publishedAt: new Date(r.published_at).toISOString(), publishedBy: r.published_by })),
     ...(warnings.length ? { warnings } : {}),
@@ -169,6 +184,24 @@ export async function saveDraft(deps: EformDeps, accountId: string, id: string, 
   });
 }
 
+/**
+ * Other forms (not archived) with this title, ignoring case and surrounding spaces. Flagged, not
+ * refused: a draft's title is saved on every keystroke and often passes through another's on its
+ * way ("Claim" before "Claim (motor)"), and the Send picker tells two forms of one title apart by
+ * version and publication date. The builder shows it beside the title; every form answer carries
+ * it as `duplicateTitle` with the stable code DUPLICATE_TITLE.
+ */
+async function duplicateTitle(trx: Trx, accountId: string, id: string, title: string): Promise<FormDetail['duplicateTitle']> {
+  if (!titleKey(title)) return undefined;
+  const others = (
+    await sql<{ id: string; title: string }>`select id, draft->>'title' as title from eform_forms
+      where account_id = ${accountId} and id <> ${id} and archived_at is null and lower(btrim(draft->>'title', ${' \t\r\n'})) = ${titleKey(title)}
+      order by updated_at desc limit 10`.execute(trx)
+  ).rows;
+  if (!others.length) return undefined;
+  return { code: 'DUPLICATE_TITLE', message: `Another form is already called "${others[0]!.title.trim()}": give this one a title agents can tell apart.`, forms: others };
+}
+
 function problemsError(problems: Record<string, string>): ApiError {
   const [key, message] = Object.entries(problems)[0]!;
   return new ApiError(400, 'FORM_NOT_READY', key === '_' ? message : `${key}: ${message}`, problems);
@@ -186,6 +219,7 @@ export async function publishForm(deps: EformDeps, accountId: string, id: string
     if (!parsed.success) throw new ApiError(400, 'FORM_NOT_READY', 'The draft is not a valid form.');
     const problems = definitionProblems(parsed.output, re2Patterns);
     if (Object.keys(problems).length) throw problemsError(problems);
+    if (row.archived_at) throw new ApiError(409, 'FORM_ARCHIVED', 'This form is archived: restore it before publishing it.');
     if (row.latest_version !== null && sameDefinition(row.draft, row.published)) {
       if (row.status === 'closed') {
         await sql`update eform_forms set status = 'published', updated_at = ${now} where id = ${id}`.execute(trx);

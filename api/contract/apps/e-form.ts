@@ -99,6 +99,8 @@ export const FormSummarySchema = v.object({
   submissions: v.number(),
   lastSubmissionAt: v.nullable(v.string()),
   updatedAt: v.string(),
+  /** set once a retired form is archived: out of the Forms list and the Send picker, its submissions kept */
+  archivedAt: v.nullable(v.string()),
 });
 export type FormSummary = v.InferOutput<typeof FormSummarySchema>;
 
@@ -108,8 +110,26 @@ export const FormDetailSchema = v.object({
   versions: v.array(v.object({ version: v.number(), publishedAt: v.string(), publishedBy: v.string() })),
   /** what the published version does not check (a pattern the engine cannot run), in words */
   warnings: v.optional(v.array(v.string())),
+  /** other forms (not archived) with the same title: a warning, the form is saved and publishes as usual */
+  duplicateTitle: v.optional(v.object({ code: v.literal('DUPLICATE_TITLE'), message: v.string(), forms: v.array(v.object({ id: v.string(), title: v.string() })) })),
 });
 export type FormDetail = v.InferOutput<typeof FormDetailSchema>;
+
+/**
+ * DELETE /api/e-form/forms/{id}: a form that was never published is deleted for good (nothing
+ * was ever sent with it). One that was published is archived instead (POST .../archive).
+ */
+export const FormDeletedSchema = v.object({ id: v.string(), deleted: v.literal(true) });
+export type FormDeleted = v.InferOutput<typeof FormDeletedSchema>;
+
+/** Titles are told apart ignoring case and the spaces around them (agents pick forms by title). */
+export const titleKey = (title: string) => title.trim().toLowerCase();
+
+/** The other forms (not archived) whose title is this one's: what the builder and the Forms list flag (the API's DUPLICATE_TITLE). */
+export function sameTitle(forms: Pick<FormSummary, 'id' | 'title' | 'archivedAt'>[], id: string | null, title: string): Pick<FormSummary, 'id' | 'title'>[] {
+  const key = titleKey(title);
+  return key ? forms.filter((f) => f.id !== id && f.archivedAt === null && titleKey(f.title) === key) : [];
+}
 
 const optionalText = (name: string, max: number) => v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
 

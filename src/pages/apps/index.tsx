@@ -34,6 +34,14 @@ const DASHBOARDS: Record<AppId, Page> = {
 };
 
 const documentSignature = lazy(() => import('./document-signature/pages'));
+const formBuilder = lazy(() => import('./e-form/form-builder'));
+
+/**
+ * A "new" route that becomes its record's route once the record exists: eForm's builder creates
+ * the form on the first edit and then shows its address. One key and one page for both, so the
+ * builder (what is typed, the focus) stays mounted when the address gets the id.
+ */
+const BECOMES: Partial<Record<AppId, Record<string, string>>> = { 'e-form': { 'forms/new': 'forms/:id' } };
 
 /** The pages of each app beyond its dashboard, by route (a unit test holds every route of `APPS` to one). */
 const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
@@ -64,8 +72,8 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
   'e-form': {
     submissions: lazy(() => import('./e-form/submissions')),
     forms: lazy(() => import('./e-form/forms')),
-    'forms/new': lazy(() => import('./e-form/form-builder')),
-    'forms/:id': lazy(() => import('./e-form/form-builder')),
+    'forms/new': formBuilder,
+    'forms/:id': formBuilder,
     'settings/general': lazy(() => import('./e-form/general')),
     'settings/sms-content': lazy(() => import('./e-form/sms-content')),
     'settings/webhooks': lazy(() => import('./e-form/webhooks')),
@@ -158,7 +166,7 @@ export default function AppArea({ app }: { app: AppDefinition }) {
       {!onBillingPage && <BillingNotices app={app} status={billing?.status} paymentFailed={!!billing?.paymentFailed} />}
       <Switch>
         {app.routes.map((route) => (
-          <Route key={route} path={`/${route}`}>
+          <Route key={BECOMES[app.id]?.[route] ?? route} path={`/${route}`}>
             <AppPage app={app} route={route} />
           </Route>
         ))}

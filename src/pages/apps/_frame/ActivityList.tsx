@@ -153,10 +153,15 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
   children?: (reloadPage: () => void) => ReactNode;
   /** follow the app's task changes live: changed rows refresh in place, new ones wait behind "Show" */
   live?: boolean;
+  /**
+   * A dialog Export CSV opens first, for a list whose file depends on a choice (eForm: answers are
+   * exported one form at a time); `run` downloads with the query it is given.
+   */
+  exportDialog?: (props: { query: Record<string, string>; run: (query: Record<string, string>) => Promise<void>; onClose: () => void }) => ReactNode;
 };
 
 /** A list of tasks in keyset pages: filters, the table, the pager (with the count of the first page) and its CSV export. */
-export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children, live }: KeysetListProps<Row, Page, Answer>) {
+export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children, live, exportDialog }: KeysetListProps<Row, Page, Answer>) {
   const api = useApi();
   const filterKey = JSON.stringify(query);
   const filtered = Object.keys(query).length > 0;
@@ -214,9 +219,10 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
   const refresh = useCoalesced(page.reload, 400);
   useLiveChanges((c) => Boolean(live) && c.app === app.id && (c.kind === 'task' || c.kind === 'tasks'), refresh, live ? 60_000 : null);
 
-  const exportCsv = async () => {
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async (exportQuery: Record<string, string> = query) => {
     try {
-      const { blob, filename } = await api.download(`/${app.id}/${path}/export`, { query });
+      const { blob, filename } = await api.download(`/${app.id}/${path}/export`, { query: exportQuery });
       saveFile(blob, filename ?? `${app.id}-${title.toLowerCase()}.csv`);
     } catch (err) {
       toast.error(`${title} could not be exported`, errorMessage(err, 'Please try again later'));
@@ -228,9 +234,13 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
     <div className="page">
       <div className="page-header">
         <h1 className="page-title">{title}</h1>
-        <Button onClick={exportCsv} successLabel="Exported">
-          Export CSV
-        </Button>
+        {exportDialog ? (
+          <Button onClick={() => setExporting(true)}>Export CSV</Button>
+        ) : (
+          <Button onClick={() => exportCsv()} successLabel="Exported">
+            Export CSV
+          </Button>
+        )}
       </div>
       <Card>{filters}</Card>
       <Card>
@@ -273,6 +283,7 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
         />
       </Card>
       {children?.(page.reload)}
+      {exporting && exportDialog?.({ query, run: exportCsv, onClose: () => setExporting(false) })}
     </div>
   );
 }

@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { answerText, EFORM_STATUSES, type FormSummary, type SubmissionDetail, type SubmissionPage, type SubmissionRow } from '../../../../api/contract/apps/e-form';
 import { useQuery } from '../../../api/hooks';
+import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
 import { Field, TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
@@ -42,6 +44,74 @@ function toQuery(f: Filters): Record<string, string> {
 
 const NONE: Filters = { ...NO_FILTERS, form: '', contains: '' };
 
+/**
+ * The forms a submission can belong to: those published at least once (a draft was never sent,
+ * so it has none), the live ones first and the archived ones in their own group.
+ */
+function FormOptions({ forms }: { forms: FormSummary[] }) {
+  const sent = forms.filter((f) => f.version !== null);
+  const live = sent.filter((f) => !f.archivedAt);
+  const archived = sent.filter((f) => f.archivedAt);
+  const option = (f: FormSummary) => (
+    <option key={f.id} value={f.id}>
+      {f.title}
+    </option>
+  );
+  return (
+    <>
+      {live.map(option)}
+      {archived.length > 0 && <optgroup label="Archived forms">{archived.map(option)}</optgroup>}
+    </>
+  );
+}
+
+/**
+ * Export CSV asks which form first: each form asks its own questions, so answers have a column
+ * per question of one form (every version's, removed ones marked). "All forms" is one file of
+ * every request without answers, and the dialog says so before the admin downloads it.
+ */
+function ExportDialog({ forms, query, run, onClose }: { forms: FormSummary[]; query: Record<string, string>; run: (query: Record<string, string>) => Promise<void>; onClose: () => void }) {
+  const [formId, setFormId] = useState(query.formId ?? '');
+  const chosen = forms.find((f) => f.id === formId);
+  const exportNow = async () => {
+    const { formId: _any, ...rest } = query;
+    await run(formId ? { ...rest, formId } : rest);
+    onClose();
+  };
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Export submissions"
+      size="sm"
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" onClick={exportNow} successLabel="Exported">
+            {formId ? 'Export with answers' : 'Export without answers'}
+          </Button>
+        </>
+      }
+    >
+      <Field label="Form">
+        {(control) => (
+          <select className="input" {...control} value={formId} onChange={(e) => setFormId(e.target.value)}>
+            <option value="">All forms (no answers)</option>
+            <FormOptions forms={forms} />
+          </select>
+        )}
+      </Field>
+      {chosen ? (
+        <p data-testid="export-explanation">One row per request of "{chosen.title}", with a column for each of its questions in any version (questions later removed are marked). The list's other filters apply.</p>
+      ) : (
+        <p className="notice notice-warning" role="note" data-testid="export-explanation">
+          Without a form, the file has one row per request of every form and <strong>no answers</strong>: each form asks its own questions, so answers are exported one form at a time. Choose a form to include its answers.
+        </p>
+      )}
+    </Dialog>
+  );
+}
+
 function FilterForm({ initial, forms, onApply }: { initial: Filters; forms: FormSummary[]; onApply: (f: Filters) => void }) {
   return (
     <TaskFilters
@@ -54,11 +124,7 @@ function FilterForm({ initial, forms, onApply }: { initial: Filters; forms: Form
           {(control) => (
             <select className="input" {...control} value={form.form} onChange={set('form')}>
               <option value="">Any form</option>
-              {forms.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.title}
-                </option>
-              ))}
+              <FormOptions forms={forms} />
             </select>
           )}
         </Field>
@@ -157,6 +223,7 @@ export default function Submissions({ app }: { app: AppDefinition }) {
       pageOf={submissionsPage}
       columns={columns}
       filters={<FilterForm key={search} initial={filters} forms={forms.data ?? []} onApply={(f) => navigate(`${location}${toSearch(f, search)}`)} />}
+      exportDialog={(props) => <ExportDialog forms={forms.data ?? []} {...props} />}
     >
       {() => open && <SubmissionPanel app={app} id={open} onClose={() => setOpen(null)} />}
     </KeysetList>
