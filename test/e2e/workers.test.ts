@@ -87,7 +87,8 @@ describe('WORKERS=2 on PostgreSQL', () => {
         return now.length === 2 && !now.includes(workers[0]!) ? now : null;
       });
       expect(replaced).toContain(workers[1]);
-      await until('the new worker to serve', async () => (await Promise.all(Array.from({ length: 10 }, bootstrap))).every((s) => s === 200));
+      // a kept-alive connection the killed worker held fails once when reused: not serving yet
+      await until('the new worker to serve', async () => (await Promise.all(Array.from({ length: 10 }, () => bootstrap().catch(() => 0)))).every((s) => s === 200));
       expect(output).toMatch(/ended \(SIGKILL\); starting another/);
 
       primary.kill('SIGTERM');
