@@ -83,6 +83,17 @@ describe('eForm builder in Chromium', () => {
     expect(after.find((f) => page.url().endsWith(f.id))!.title).toBe('Builder E2E form');
   });
 
+  it('a title typed and left at once (a tab clicked within the autosave moment) is still saved as a new form', async () => {
+    await page.goto(`${server.url}/e-form/forms/new`);
+    await page.getByLabel('Title', { exact: true }).fill('Left at once');
+    await page.getByRole('link', { name: 'Forms', exact: true }).first().click();
+    await page.waitForURL(/\/e-form\/forms$/);
+    await expect.poll(async () => (await forms()).filter((f) => f.title === 'Left at once').length).toBe(1);
+    // the builder does not pull the admin back to the form it created on the way out
+    await settle(page);
+    expect(new URL(page.url()).pathname).toBe('/e-form/forms');
+  });
+
   it('a condition starts on the question just above, and a choice question’s value is picked from its options; the preview then shows the field', async () => {
     await page.goto(`${server.url}/e-form/forms/new`);
     const editor = page.getByRole('group', { name: /^Settings of/ });

@@ -212,6 +212,7 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
     ['Twilio', '/settings/sms-configuration', /Twilio/],
     ['logging destination', '/settings/logging', /Datadog/],
     ['single sign-on provider', '/settings/single-sign-on', /Okta/],
+    ['eForm submissions export', '/e-form/submissions', /^Export CSV$/],
   ];
   it.each(dialogs)('the %s dialog fits', async (what, path, button) => {
     await page.goto(`${server.url}${path}`);

@@ -63,13 +63,17 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
   // for its id instead of creating a second form.
   const idRef = useRef<string | null>(initial?.id ?? null);
   const creating = useRef<Promise<string> | null>(null);
+  const alive = useRef(true);
   const storedId = (first: FormDefinition): Promise<string> => {
     if (idRef.current) return Promise.resolve(idRef.current);
     creating.current ??= api.create<FormDetail>(`/${app.id}/forms`, { definition: first }).then(
       (created) => {
         idRef.current = created.id;
-        setForm(created);
-        onCreated?.(created.id);
+        // saved on the way out (below): the admin has moved on, the address stays where they went
+        if (alive.current) {
+          setForm(created);
+          onCreated?.(created.id);
+        }
         return created.id;
       },
       (err: unknown) => {
@@ -119,6 +123,18 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     }, AUTOSAVE_MS);
     return () => clearTimeout(timer);
   }, [def, save.state, valid, api, app.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Leaving within the autosave's moment (a tab clicked right after typing) still saves the change:
+  // a new form typed into and left at once is created, not lost.
+  const pending = useRef<FormDefinition | null>(null);
+  pending.current = save.state === 'dirty' && valid ? def : null;
+  useEffect(() => {
+    alive.current = true;
+    return () => {
+      alive.current = false;
+      if (pending.current) putDraft(tidy(pending.current)).catch((err: unknown) => toast.error('The last change to the form was not saved', errorMessage(err)));
+    };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const fields = def.fields;
   // keys that follow a field when it moves (an id typed twice gets a suffix)
