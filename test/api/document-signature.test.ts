@@ -134,6 +134,26 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect((await page(t, token)).status).toBe(410);
   });
 
+  it("the downloads are named after the document as written, '<name> (signed).pdf', in any script through RFC 6266 filename*", async () => {
+    const nameOf = (header: string | null) => decodeURIComponent(header!.match(/filename\*=UTF-8''([^;]+)/)?.[1] ?? header!.match(/filename="([^"]*)"/)![1]!);
+    for (const name of ['agreement', 'Договор «Б» (v2)']) {
+      const doc = (await (await upload(t, await makePdf(1), ADMIN, name)).json()) as SigDocument;
+      expect((await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, { as: ADMIN, body: { name, fields: [{ ...SIGNATURE, id: 'sig1' }] } })).status).toBe(200);
+      expect((await t.call('POST', `/document-signature/documents/${doc.id}/publish`, { as: ADMIN, body: {} })).status).toBe(201);
+      const phone = freshPhone();
+      const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Ada Lovelace' })).json()) as SigRequest;
+      expect((await page(t, await lastLink(t, phone), { action: 'sign', sig_typed_sig1: 'Ada Lovelace', consent: 'on' })).status).toBe(200);
+      expect((await sealRequest(t.deps, t.account('acme').id, sent.id)).status).toBe('completed');
+      const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string; originalUrl: string };
+      const signed = (await t.app.request(files.signedUrl)).headers.get('content-disposition');
+      const original = (await t.app.request(files.originalUrl)).headers.get('content-disposition');
+      if (name === 'agreement') expect(signed).toBe('attachment; filename="agreement (signed).pdf"');
+      else expect(signed).toMatch(/^attachment; filename="[^"]*"; filename\*=UTF-8''/);
+      expect(nameOf(signed)).toBe(`${name} (signed).pdf`);
+      expect(nameOf(original)).toBe(`${name} (original).pdf`);
+    }
+  });
+
   it('past the retention days of completed documents the signed PDF is deleted; the request and the document stay', async () => {
     const doc = await publishedDocument(t);
     const phone = freshPhone();

@@ -46,7 +46,7 @@ describe('Document Signature in Chromium', () => {
     await server?.stop();
   });
 
-  it('an admin uploads a PDF, places a signature and a name field (drag and keyboard) and publishes it', async () => {
+  it('an admin uploads a PDF, drags a signature from the palette, places a name by keyboard and publishes it', async () => {
     await page.goto(`${server.url}/document-signature/documents/new`);
     await page.getByLabel('PDF file').setInputFiles({ name: 'loan-agreement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf(2, 'Loan agreement')) });
     await page.getByLabel('Name', { exact: true }).fill('Loan agreement');
@@ -59,10 +59,15 @@ describe('Document Signature in Chromium', () => {
       return !!c && c.width > 100 && !document.querySelector('.sig-editor-loading');
     });
 
-    await page.getByRole('button', { name: 'Add field' }).click();
+    // the Signature dragged from the palette onto the page, then moved 60 px right and 120 px down
+    const sheet = (await page.locator('.sig-editor-page').first().boundingBox())!;
+    const kind = (await page.locator('.sig-palette-kind[data-kind="signature"]').boundingBox())!;
+    await page.mouse.move(kind.x + kind.width / 2, kind.y + kind.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(sheet.x + sheet.width * 0.3, sheet.y + 150, { steps: 8 });
+    await page.mouse.up();
     const signature = page.locator('.sig-field-signature');
     await signature.waitFor();
-    // drag it 60 px right and 120 px down
     const box = (await signature.boundingBox())!;
     await page.mouse.move(box.x + 10, box.y + 10);
     await page.mouse.down();
@@ -72,8 +77,12 @@ describe('Document Signature in Chromium', () => {
     expect(moved.x - box.x).toBeGreaterThan(50);
     expect(moved.y - box.y).toBeGreaterThan(100);
 
-    await page.getByLabel('Kind').selectOption('fullName');
-    await page.getByRole('button', { name: 'Add field' }).click();
+    // the name placed by keyboard: chosen in the palette, moved down, placed with Enter, then resized
+    await page.locator('.sig-palette-kind[data-kind="fullName"]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('sig-ghost'))).toBe(true);
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Enter');
     const name = page.locator('.sig-field-fullName');
     await name.waitFor();
     await expect.poll(() => name.evaluate((el) => el === document.activeElement)).toBe(true);

@@ -210,7 +210,9 @@ export async function getRequest(deps: Deps, accountId: string, id: string): Pro
 export async function requestFiles(deps: Deps, accountId: string, id: string): Promise<SigRequestFiles> {
   const request = await getRequest(deps, accountId, id);
   const row = await deps.db.tenant(accountId, (trx) => lockRow(trx, accountId, id));
-  const base = row.document_name.replace(/[^\w.\- ]/g, '_');
+  // the document's name as the admin wrote it, in any script: the download route takes out what a
+  // file name cannot hold and sends it as RFC 6266 filename* (api/storage/routes.ts)
+  const base = row.document_name;
   return {
     request,
     originalUrl: fileLink(deps, accountId, row.original_file_id, { filename: `${base} (original).pdf`, disposition: 'attachment' }),

@@ -1,133 +1,29 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { SIG_FIELD_KINDS, SIG_FIELD_LABELS, SIG_REMOVED_CONTENT, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind, type SigVersion } from '../../../../api/contract/apps/document-signature';
+import { SIG_FIELD_LABELS, SIG_REMOVED_CONTENT, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind, type SigVersion } from '../../../../api/contract/apps/document-signature';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
-import { Field, TextField } from '../../../ui/Field';
+import { TextField } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
 import { formatDateTime } from '../../../ui/format';
+import { FieldPalette, type PaletteDrag } from './field-palette';
+import { fieldName, PageView, type Ghost } from './field-page';
+import { describePosition, dropAt, FIELD_SIZES, newFieldId, nudge, type Box, type Guides } from './field-placement';
 
 // The field editor: the document's pages (drawn by pdf.js, loaded with this page only) with the
-// fields on them. A field moves by dragging or with the arrow keys, and resizes by its corner or
-// with Alt + arrows; positions are fractions of the page, so they hold at any zoom.
+// fields on them, and a palette of field kinds beside them (above them on a phone). A field is
+// added only where the admin puts it: dragged from the palette and let go on the page, tapped
+// onto the page after choosing its kind, or by keyboard: choose the kind, move its outline with
+// the arrows, Enter. Positions are fractions of the page, so they hold at any zoom and are the
+// units the sealing code stamps with.
 
-const SIZES: Record<SigFieldKind, { w: number; h: number }> = {
-  signature: { w: 0.3, h: 0.06 },
-  initials: { w: 0.1, h: 0.05 },
-  fullName: { w: 0.3, h: 0.035 },
-  dateSigned: { w: 0.2, h: 0.035 },
-  text: { w: 0.3, h: 0.035 },
-  checkbox: { w: 0.03, h: 0.025 },
-};
-const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
-const round = (n: number) => Math.round(n * 10_000) / 10_000;
-const newId = () => Math.random().toString(36).slice(2, 10).replace(/[^a-z0-9]/g, '') || 'f1';
-
-function place(f: SigField, change: Partial<SigField>): SigField {
-  const next = { ...f, ...change };
-  next.w = round(clamp(next.w, 0.01, 1));
-  next.h = round(clamp(next.h, 0.005, 1));
-  next.x = round(clamp(next.x, 0, 1 - next.w));
-  next.y = round(clamp(next.y, 0, 1 - next.h));
-  return next;
-}
-
-type Drag = { id: string; mode: 'move' | 'resize'; startX: number; startY: number; start: SigField; rect: DOMRect };
-
-function PageView(props: {
-  pdf: PDFDocumentProxy | null;
-  index: number;
-  size: { width: number; height: number };
-  fields: SigField[];
-  selected: string | null;
-  readOnly: boolean;
-  onSelect: (id: string) => void;
-  onChange: (f: SigField) => void;
-  onRemove: (id: string) => void;
-}) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const box = useRef<HTMLDivElement>(null);
-  const drag = useRef<Drag | null>(null);
-  const [rendered, setRendered] = useState(false);
-  useEffect(() => {
-    if (!props.pdf || !canvas.current || !box.current) return;
-    let cancelled = false;
-    import('./pdf-render')
-      .then(({ renderPage }) => renderPage(props.pdf!, props.index, canvas.current!, box.current!.clientWidth))
-      .then(() => !cancelled && setRendered(true))
-      .catch(() => !cancelled && setRendered(false));
-    return () => {
-      cancelled = true;
-    };
-  }, [props.pdf, props.index]);
-
-  const begin = (e: ReactPointerEvent, f: SigField, mode: Drag['mode']) => {
-    if (props.readOnly) return;
-    e.preventDefault();
-    e.stopPropagation();
-    props.onSelect(f.id);
-    drag.current = { id: f.id, mode, startX: e.clientX, startY: e.clientY, start: f, rect: box.current!.getBoundingClientRect() };
-    (e.target as HTMLElement).setPointerCapture(e.pointerId);
-  };
-  const move = (e: ReactPointerEvent) => {
-    const d = drag.current;
-    if (!d) return;
-    const dx = (e.clientX - d.startX) / d.rect.width;
-    const dy = (e.clientY - d.startY) / d.rect.height;
-    props.onChange(d.mode === 'move' ? place(d.start, { x: d.start.x + dx, y: d.start.y + dy }) : place(d.start, { w: d.start.w + dx, h: d.start.h + dy }));
-  };
-  const end = () => {
-    drag.current = null;
-  };
-  const keys = (e: KeyboardEvent, f: SigField) => {
-    if (props.readOnly) return;
-    const step = e.shiftKey ? 0.05 : 0.005;
-    const delta = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[e.key];
-    if (delta) {
-      e.preventDefault();
-      props.onChange(e.altKey ? place(f, { w: f.w + delta[0]!, h: f.h + delta[1]! }) : place(f, { x: f.x + delta[0]!, y: f.y + delta[1]! }));
-    } else if (e.key === 'Delete' || e.key === 'Backspace') {
-      e.preventDefault();
-      props.onRemove(f.id);
-    }
-  };
-  return (
-    <figure className="sig-editor-figure">
-      <div ref={box} className="sig-editor-page" style={{ aspectRatio: `${props.size.width} / ${props.size.height}` }}>
-        <canvas ref={canvas} className="sig-editor-canvas" aria-hidden="true" />
-        {!rendered && <span className="sig-editor-loading">Page {props.index + 1}</span>}
-        {props.fields.map((f) => (
-          <div
-            key={f.id}
-            role="button"
-            tabIndex={0}
-            aria-pressed={props.selected === f.id}
-            aria-label={`${f.label || SIG_FIELD_LABELS[f.kind]} (${SIG_FIELD_LABELS[f.kind]}${f.required ? ', required' : ''}), page ${f.page + 1}${props.readOnly ? '' : '. Arrow keys move it, Alt and arrows resize it, Delete removes it.'}`}
-            className={`sig-field sig-field-${f.kind}${props.selected === f.id ? ' is-selected' : ''}`}
-            style={{ left: `${f.x * 100}%`, top: `${f.y * 100}%`, width: `${f.w * 100}%`, height: `${f.h * 100}%` }}
-            onPointerDown={(e) => begin(e, f, 'move')}
-            onPointerMove={move}
-            onPointerUp={end}
-            onFocus={() => props.onSelect(f.id)}
-            onKeyDown={(e) => keys(e, f)}
-            data-field-id={f.id}
-          >
-            <span className="sig-field-label">{f.label || SIG_FIELD_LABELS[f.kind]}</span>
-            {!props.readOnly && <span className="sig-field-resize" aria-hidden="true" onPointerDown={(e) => begin(e, f, 'resize')} onPointerMove={move} onPointerUp={end} />}
-          </div>
-        ))}
-      </div>
-      <figcaption className="muted">
-        Page {props.index + 1}
-      </figcaption>
-    </figure>
-  );
-}
+/** Where the chosen kind would go: its page and box. */
+type Cursor = { page: number; box: Box };
 
 function Editor({ app, version, reload }: { app: AppDefinition; version: SigVersion; reload: () => void }) {
   const api = useApi();
@@ -136,8 +32,25 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
   const [name, setName] = useState(version.name);
   const [fields, setFields] = useState<SigField[]>(version.fields);
   const [selected, setSelected] = useState<string | null>(null);
-  const [kind, setKind] = useState<SigFieldKind>('signature');
-  const [page, setPage] = useState(0);
+  // a kind chosen in the palette, waiting to be placed; where its outline is; a palette drag under way
+  const [armed, setArmed] = useState<SigFieldKind | null>(null);
+  const [cursor, setCursor] = useState<Cursor | null>(null);
+  const [paletteDrag, setPaletteDrag] = useState<(PaletteDrag & { over: Cursor | null }) | null>(null);
+  const [guides, setGuides] = useState<{ page: number; guides: Guides } | null>(null);
+  const pageBoxes = useRef<(HTMLDivElement | null)[]>([]);
+  const root = useRef<HTMLDivElement>(null);
+
+  // The palette sticks under the console's header on a phone; the header's height changes with
+  // the width (its tab bar, wrapping), so it is measured rather than assumed.
+  useEffect(() => {
+    const header = document.querySelector<HTMLElement>('.app-header');
+    if (!header || typeof ResizeObserver === 'undefined') return;
+    const set = () => root.current?.style.setProperty('--sig-sticky-top', `${header.getBoundingClientRect().height}px`);
+    const observer = new ResizeObserver(set);
+    observer.observe(header);
+    set();
+    return () => observer.disconnect();
+  }, []);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [pdfError, setPdfError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
@@ -154,19 +67,132 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
     return () => void doc?.destroy();
   }, [version.fileUrl]);
 
-  const change = (f: SigField) => setFields((list) => list.map((x) => (x.id === f.id ? f : x)));
-  const remove = (id: string) => {
-    setFields((list) => list.filter((x) => x.id !== id));
-    setSelected(null);
-    setStatus('Field removed');
+  // focus for the keyboard; a palette folded away on a phone hands it to its summary instead
+  const focusLater = (selector: string) =>
+    requestAnimationFrame(() => {
+      const el = document.querySelector<HTMLElement>(selector);
+      if (el?.getClientRects().length) el.focus();
+      else document.querySelector<HTMLElement>('.sig-palette > summary')?.focus();
+    });
+  const change = (f: SigField, g?: Guides | null) => {
+    setFields((list) => list.map((x) => (x.id === f.id ? f : x)));
+    if (g !== undefined) setGuides(g && (g.x != null || g.y != null) ? { page: f.page, guides: g } : null);
   };
-  const add = () => {
-    const size = SIZES[kind];
-    const f = place({ id: newId(), kind, page, x: 0.1, y: 0.1 + ((fields.filter((x) => x.page === page).length * 0.07) % 0.8), ...size, label: SIG_FIELD_LABELS[kind], required: kind !== 'text' }, {});
+  const moved = (f: SigField) => {
+    setStatus(`${fieldName(f)}: ${describePosition(f)}`);
+    // a field moved to another page by keyboard keeps the focus
+    focusLater(`[data-field-id="${f.id}"]`);
+  };
+  const remove = (f: SigField) => {
+    setFields((list) => list.filter((x) => x.id !== f.id));
+    setSelected(null);
+    setStatus(`${fieldName(f)} removed`);
+    focusLater(`.sig-palette-kind[data-kind="${f.kind}"]`);
+  };
+  const othersOn = (page: number) => fields.filter((f) => f.page === page);
+
+  /** Adds a field of `kind` in `box` on `page`: the only way a field comes to be, always where the admin put it. */
+  const place = (kind: SigFieldKind, page: number, box: Box) => {
+    const f: SigField = { id: newFieldId(new Set(fields.map((x) => x.id))), kind, page, ...box, label: SIG_FIELD_LABELS[kind], required: kind !== 'text' };
     setFields((list) => [...list, f]);
     setSelected(f.id);
-    setStatus(`${SIG_FIELD_LABELS[kind]} field added on page ${page + 1}`);
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-field-id="${f.id}"]`)?.focus());
+    setArmed(null);
+    setCursor(null);
+    setGuides(null);
+    setStatus(`${SIG_FIELD_LABELS[kind]} placed on ${describePosition(f)}. Arrow keys move it, Alt and arrows resize it, Delete removes it.`);
+    focusLater(`[data-field-id="${f.id}"]`);
+  };
+
+  /** The page under a point of the window, and the point as fractions of it. */
+  const pageAt = (clientX: number, clientY: number) => {
+    for (const [page, el] of pageBoxes.current.entries()) {
+      const r = el?.getBoundingClientRect();
+      if (r && clientX >= r.left && clientX <= r.right && clientY >= r.top && clientY <= r.bottom) return { page, point: { x: (clientX - r.left) / r.width, y: (clientY - r.top) / r.height } };
+    }
+    return null;
+  };
+  const dropCursor = (kind: SigFieldKind, page: number, point: { x: number; y: number }) => {
+    const { box, guides: g } = dropAt(point, FIELD_SIZES[kind], othersOn(page));
+    setGuides(g.x != null || g.y != null ? { page, guides: g } : null);
+    return { page, box };
+  };
+
+  /** Choosing a kind: its outline starts in the middle of the part of a page in view, focused for the keyboard. */
+  const arm = (kind: SigFieldKind | null) => {
+    setArmed(kind);
+    setGuides(null);
+    if (!kind) {
+      setCursor(null);
+      setStatus('No field kind chosen');
+      return;
+    }
+    const view = { top: 0, bottom: window.innerHeight };
+    let best = { page: 0, seen: -1, point: { x: 0.5, y: 0.5 } };
+    for (const [page, el] of pageBoxes.current.entries()) {
+      const r = el?.getBoundingClientRect();
+      if (!r) continue;
+      const top = Math.max(r.top, view.top);
+      const bottom = Math.min(r.bottom, view.bottom);
+      if (bottom - top > best.seen) best = { page, seen: bottom - top, point: { x: 0.5, y: bottom > top ? ((top + bottom) / 2 - r.top) / r.height : 0.5 } };
+    }
+    const next = dropCursor(kind, best.page, best.point);
+    setGuides(null);
+    setCursor(next);
+    setStatus(`${SIG_FIELD_LABELS[kind]} chosen: ${describePosition({ page: next.page, ...next.box })}. Tap or click the page where it goes, or move it with the arrow keys and press Enter. Escape cancels.`);
+    focusLater('.sig-ghost[tabindex]');
+  };
+  const ghostKey = (e: KeyboardEvent) => {
+    if (!armed || !cursor) return;
+    const box = nudge(cursor.box, e.key, { shift: e.shiftKey });
+    let next: Cursor | null = box ? { ...cursor, box } : null;
+    if (!next && ((e.key === 'PageDown' && cursor.page < version.pageCount - 1) || (e.key === 'PageUp' && cursor.page > 0))) next = { ...cursor, page: cursor.page + (e.key === 'PageDown' ? 1 : -1) };
+    if (next) {
+      e.preventDefault();
+      setCursor(next);
+      setStatus(`${SIG_FIELD_LABELS[armed]}: ${describePosition({ page: next.page, ...next.box })}`);
+      if (next.page !== cursor.page) focusLater('.sig-ghost[tabindex]');
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      place(armed, cursor.page, cursor.box);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      const kind = armed;
+      arm(null);
+      setStatus(`${SIG_FIELD_LABELS[kind]} not placed`);
+      focusLater(`.sig-palette-kind[data-kind="${kind}"]`);
+    }
+  };
+  /** The pointer over a page while a kind is chosen: the outline follows it; a tap or click places it there. */
+  const point = (page: number, p: { x: number; y: number }, commit: boolean) => {
+    if (!armed || readOnly) return;
+    const next = dropCursor(armed, page, p);
+    if (commit) place(armed, next.page, next.box);
+    else setCursor(next);
+  };
+  const paletteMove = (d: PaletteDrag | null) => {
+    if (!d) {
+      setPaletteDrag(null);
+      setGuides(null);
+      return;
+    }
+    const at = pageAt(d.clientX, d.clientY);
+    setPaletteDrag({ ...d, over: at ? dropCursor(d.kind, at.page, at.point) : null });
+    if (!at) setGuides(null);
+  };
+  const paletteDrop = (d: PaletteDrag) => {
+    setPaletteDrag(null);
+    const at = pageAt(d.clientX, d.clientY);
+    if (!at) {
+      setGuides(null);
+      setStatus(`${SIG_FIELD_LABELS[d.kind]} not placed: let go of it over a page`);
+      return;
+    }
+    const next = dropCursor(d.kind, at.page, at.point);
+    place(d.kind, next.page, next.box);
+  };
+  const ghostOn = (page: number): Ghost | null => {
+    if (paletteDrag) return paletteDrag.over?.page === page ? { kind: paletteDrag.kind, box: paletteDrag.over.box, focusable: false } : null;
+    return armed && cursor?.page === page ? { kind: armed, box: cursor.box, focusable: true } : null;
   };
   const current = fields.find((f) => f.id === selected) ?? null;
 
@@ -210,7 +236,7 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
   };
 
   return (
-    <div className="page sig-editor">
+    <div className="page sig-editor" ref={root}>
       <div className="page-header">
         <h1 className="page-title">
           {version.name}: version {version.version} {readOnly ? '(published)' : '(draft)'}
@@ -236,7 +262,7 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
       <p className="page-lead">
         {readOnly
           ? `Published ${version.publishedAt ? formatDateTime(version.publishedAt) : ''} by ${version.publishedBy ?? ''}. A published version never changes: requests record it.`
-          : 'Place the fields the signer fills in. Drag a field to move it and its corner to resize it; with the keyboard, arrows move it (Shift: further) and Alt + arrows resize it.'}
+          : 'Place the fields the signer fills in: drag one from Fields onto the page where it goes. A placed field moves by dragging and resizes by its corner, snapping to the grid and to other fields; with the keyboard, arrows move it (Shift: further), Alt + arrows resize it and Delete removes it.'}
       </p>
       {version.removedContent.length > 0 && (
         <p className="notice notice-warning">
@@ -255,50 +281,31 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
               key={i}
               pdf={pdf}
               index={i}
+              pageCount={version.pageCount}
               size={size}
               fields={fields.filter((f) => f.page === i)}
               selected={selected}
               readOnly={readOnly}
+              ghost={readOnly ? null : ghostOn(i)}
+              guides={guides?.page === i ? guides.guides : null}
+              boxRef={(el) => (pageBoxes.current[i] = el)}
               onSelect={setSelected}
               onChange={change}
+              onMoved={moved}
               onRemove={remove}
+              onPoint={point}
+              onGhostKey={ghostKey}
             />
           ))}
         </div>
         <aside className="sig-editor-side">
+          {!readOnly && <FieldPalette armed={armed} onArm={arm} onDrag={paletteMove} onDrop={paletteDrop} />}
           <Card title="Document">
             <TextField label="Name" value={name} maxLength={200} disabled={readOnly} onChange={(e) => setName(e.target.value)} />
             <p className="muted">
               {version.pageCount} pages · {fields.length} fields · {version.fileName}
             </p>
           </Card>
-          {!readOnly && (
-            <Card title="Add a field">
-              <Field label="Kind">
-                {(control) => (
-                  <select className="input" {...control} value={kind} onChange={(e) => setKind(e.target.value as SigFieldKind)}>
-                    {SIG_FIELD_KINDS.map((k) => (
-                      <option key={k} value={k}>
-                        {SIG_FIELD_LABELS[k]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field label="Page">
-                {(control) => (
-                  <select className="input" {...control} value={page} onChange={(e) => setPage(Number(e.target.value))}>
-                    {version.pages.map((_, i) => (
-                      <option key={i} value={i}>
-                        Page {i + 1}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Button onClick={add}>Add field</Button>
-            </Card>
-          )}
           {current && (
             <Card title="Selected field">
               <TextField label="Label" value={current.label} maxLength={100} disabled={readOnly} onChange={(e) => change({ ...current, label: e.target.value })} />
@@ -306,10 +313,10 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
                 <input type="checkbox" checked={current.required} disabled={readOnly} onChange={(e) => change({ ...current, required: e.target.checked })} /> Required
               </label>
               <p className="muted">
-                {SIG_FIELD_LABELS[current.kind]} on page {current.page + 1}, at {Math.round(current.x * 100)}% × {Math.round(current.y * 100)}%, {Math.round(current.w * 100)}% wide
+                {SIG_FIELD_LABELS[current.kind]} on {describePosition(current)}
               </p>
               {!readOnly && (
-                <Button variant="danger" onClick={() => remove(current.id)}>
+                <Button variant="danger" onClick={() => remove(current)}>
                   Remove field
                 </Button>
               )}
@@ -317,6 +324,12 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
           )}
         </aside>
       </div>
+      {paletteDrag && !paletteDrag.over && (
+        // the kind under the finger or pointer until it is over a page
+        <span className="sig-drag-chip" aria-hidden="true" style={{ left: paletteDrag.clientX, top: paletteDrag.clientY }}>
+          {SIG_FIELD_LABELS[paletteDrag.kind]}
+        </span>
+      )}
     </div>
   );
 }
