@@ -14,6 +14,7 @@ import { signInRoutes, signOutRoutes, webexRoutes, zoomRoutes } from './identity
 import { ssoRoutes } from './identity/sso-routes';
 import { brandingRoutes } from './branding/routes';
 import { customerLanguageRoutes } from './customer-pages/language-routes';
+import { accountTimeZoneRoutes } from './branding/time-zone';
 import { invitationsRoutes } from './invitations/routes';
 import { auditLogRoutes } from './audit-log/routes';
 import { developersRoutes } from './developers/routes';
@@ -86,6 +87,7 @@ export function createApi(deps: Deps) {
   authed.route('/', ssoRoutes);
   authed.route('/', brandingRoutes);
   authed.route('/', customerLanguageRoutes);
+  authed.route('/', accountTimeZoneRoutes);
   authed.route('/', invitationsRoutes);
   authed.route('/', auditLogRoutes);
   authed.route('/', developersRoutes);

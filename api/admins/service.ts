@@ -43,7 +43,7 @@ const BOOTSTRAP_READ = compiledOnce(1, (db, accountId) =>
   db
     .selectFrom('accounts')
     .leftJoin('branding', 'branding.account_id', 'accounts.id')
-    .select(['accounts.id', 'accounts.name', 'branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color', 'branding.domain', 'branding.domain_is_verified'])
+    .select(['accounts.id', 'accounts.name', 'accounts.time_zone', 'branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color', 'branding.domain', 'branding.domain_is_verified'])
     .select((eb) =>
       jsonArrayFrom(eb.selectFrom('app_billing').select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier', 'payment_failed_at']).whereRef('app_billing.account_id', '=', 'accounts.id')).as('billing'),
     )
@@ -63,7 +63,7 @@ export async function readBootstrap(deps: Deps, session: Session): Promise<Boots
     const apps = visibleApps(session.email, deps.config.providerEmailDomain).map((a) => a.id);
     return {
       id: session.adminId,
-      account: { id: account.id, name: account.name },
+      account: { id: account.id, name: account.name, timeZone: account.time_zone },
       firstName: session.firstName,
       lastName: session.lastName,
       email: session.email,

@@ -21,7 +21,8 @@ export const BillingByAppSchema = v.object(
 /** GET /admins/bootstrap: who is signed in, their account, billing per app and branding. */
 export const BootstrapSchema = v.object({
   id: v.string(),
-  account: v.object({ id: v.string(), name: v.string() }),
+  /** timeZone: the account's (Settings > Branding); the console shows every date in it */
+  account: v.object({ id: v.string(), name: v.string(), timeZone: v.optional(v.string()) }),
   firstName: v.string(),
   lastName: v.string(),
   email: v.string(),

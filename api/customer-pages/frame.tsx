@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import { customerTime } from './dates';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -244,7 +245,7 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
 
 /** "How your customers see your links": the preview admins open from SMS content. */
 registerCustomerPage('preview', (_c, link, branding) => {
-  const time = new Intl.DateTimeFormat(link.pageLocale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(link.expiresAt);
+  const time = customerTime(link.expiresAt, link.pageLocale, link.timeZone);
   return {
     title: link.t('preview.title'),
     body: (

@@ -11,7 +11,17 @@ import { isLocale, type Locale } from '../contract/locales';
 
 export type LinkState = 'ok' | 'expired' | 'used' | 'revoked';
 /** `locale`: the language the link was sent in; null when the page follows the caller's browser */
-export type ResolvedLink = { accountId: string; app: AppId; purpose: string; taskId: string | null; expiresAt: Date; state: LinkState; locale: Locale | null };
+export type ResolvedLink = {
+  accountId: string;
+  app: AppId;
+  purpose: string;
+  taskId: string | null;
+  expiresAt: Date;
+  state: LinkState;
+  locale: Locale | null;
+  /** the account's time zone: the page's dates are in it (customer-pages/dates.ts) */
+  timeZone: string;
+};
 
 export async function createLinkToken(trx: Trx, accountId: string, link: { app: AppId; purpose: string; taskId?: string | null; ttlMs: number; now: Date; locale?: Locale | null }): Promise<{ token: string; expiresAt: Date }> {
   const token = crypto.randomBytes(32).toString('base64url');
@@ -30,11 +40,16 @@ export async function resolveLink(db: Database, token: string, now: Date): Promi
   if (!TOKEN_PATTERN.test(token)) return null;
   // before the token is resolved no account is known: this lookup by hash is the guarded door
   const row = await db.system((trx) =>
-    trx.selectFrom('link_tokens').select(['account_id', 'app', 'purpose', 'task_id', 'expires_at', 'used_at', 'revoked_at', 'locale']).where('token_hash', '=', sha256Hex(token)).executeTakeFirst(),
+    trx
+      .selectFrom('link_tokens')
+      .innerJoin('accounts', 'accounts.id', 'link_tokens.account_id')
+      .select(['link_tokens.account_id', 'link_tokens.app', 'link_tokens.purpose', 'link_tokens.task_id', 'link_tokens.expires_at', 'link_tokens.used_at', 'link_tokens.revoked_at', 'link_tokens.locale', 'accounts.time_zone'])
+      .where('link_tokens.token_hash', '=', sha256Hex(token))
+      .executeTakeFirst(),
   );
   if (!row) return null;
   const state: LinkState = row.revoked_at ? 'revoked' : row.used_at ? 'used' : new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : 'ok';
-  return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state, locale: isLocale(row.locale) ? row.locale : null };
+  return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state, locale: isLocale(row.locale) ? row.locale : null, timeZone: row.time_zone };
 }
 
 /** Spends a link (once): false when it was spent, revoked or expired meanwhile. */

@@ -127,7 +127,8 @@ export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date, encryp
   const createdAt = new Date(now.getTime() - demo.createdDaysAgo * DAY);
   const { id } = await trx
     .insertInto('accounts')
-    .values({ name: demo.name, platform: demo.platform, email_domain: demo.domain, created_at: createdAt } as never)
+    // the account's time zone starts as its owner's (as migration 1112 did for accounts before it)
+    .values({ name: demo.name, platform: demo.platform, email_domain: demo.domain, created_at: createdAt, time_zone: demo.admins.find((x) => x.role === 'owner')?.timeZone ?? 'UTC' } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
   const adminIds: Record<string, string> = {};

@@ -20,6 +20,8 @@ export interface AccountsTable {
   created_at: CreatedAt;
   /** the language of customer pages and SMS texts when the agent picks none; null: the caller's browser (1040) */
   customer_locale: Generated<string | null>;
+  /** IANA time zone the console, customer pages and sealed PDFs show dates in (1112) */
+  time_zone: Generated<string>;
 }
 
 export interface AdminsTable {

@@ -1,3 +1,4 @@
+import { formatCalendarDay } from './format';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' };
@@ -30,7 +31,8 @@ function injectCss() {
 }
 
 const toSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
-const dayOf = (seconds: number | null) => (seconds == null ? '–' : new Date(seconds * 1000).toISOString().slice(0, 10));
+// the x values are UTC midnights of calendar days: back to the day, then the console's day style
+const dayOf = (seconds: number | null) => (seconds == null ? '–' : formatCalendarDay(new Date(seconds * 1000).toISOString().slice(0, 10)));
 
 export default function Chart({ title, series, height = 220, format = (v) => String(Math.round(v * 100) / 100), hideTitle = false }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);

@@ -20,7 +20,7 @@ const values: StampValue[] = [
 ];
 const certificate = {
   documentName: 'Twenty-page agreement', version: 1, requestId: 'bench', signerName: 'Ada Lovelace', phoneNumber: '+15551234567', customerRef: null,
-  ip: '203.0.113.9', userAgent: 'bench', consentText: 'I agree.', locale: 'en' as const, events: [{ time: new Date().toISOString(), description: 'Sent' }], originalSha256: 'x',
+  ip: '203.0.113.9', userAgent: 'bench', consentText: 'I agree.', locale: 'en' as const, timeZone: 'UTC', events: [{ time: new Date().toISOString(), description: 'Sent' }], originalSha256: 'x',
   signatures: [{ label: 'Signature', png: null, typed: 'Ada Lovelace' }],
 };
 const deps = { config: testConfig(), now: () => new Date() } as Deps;

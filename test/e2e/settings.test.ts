@@ -226,4 +226,22 @@ describe('account settings in Chromium', () => {
     expect(fresh).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     expect(fresh).not.toBe(old);
   });
+
+  it('time zone: the owner sets the account’s zone and the console’s dates follow it', async () => {
+    await page.goto(`${server.url}/settings/branding`);
+    const form = page.getByRole('form', { name: 'Time zone' });
+    await form.getByLabel('Account time zone').selectOption('Pacific/Honolulu');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Saved' }).waitFor();
+    await page.goto(`${server.url}/settings/audit-log`);
+    const row = page.getByRole('row').filter({ hasText: "Changed the account's time zone" }).first();
+    const time = row.locator('time');
+    await time.waitFor();
+    const iso = (await time.getAttribute('datetime'))!;
+    const title = (await time.getAttribute('title'))!;
+    // the browser runs in Tokyo: the console says which zone it shows, and the hour is Honolulu's (UTC-10, no summer time)
+    expect(title).toMatch(/HST$/);
+    const hour = (new Date(iso).getUTCHours() + 14) % 24;
+    expect(title).toContain(`${hour % 12 || 12}:${String(new Date(iso).getUTCMinutes()).padStart(2, '0')}`);
+  });
 });

@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import { customerDate } from '../../customer-pages/dates';
 import type { Context } from 'hono';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
@@ -163,7 +164,7 @@ function FieldInput({ field, index, view, form, problem, t }: { field: SigField;
 function signPage(view: SignerView, branding: Branding, link: Link, form: Record<string, string> = {}, refused: Record<string, SignerProblem> = {}): PageAnswer {
   const { t } = link;
   const problems = problemWords(view.version.fields, refused, t);
-  const until = new Intl.DateTimeFormat(link.pageLocale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(view.row.expires_at));
+  const until = customerDate(view.row.expires_at, link.pageLocale, link.timeZone);
   const fields = ordered(view.version.fields);
   const list = Object.values(problems);
   return {

@@ -1,3 +1,4 @@
+import { customerTimestamp, zoneName } from '../../customer-pages/dates';
 import crypto from 'node:crypto';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
@@ -102,6 +103,8 @@ export type Certificate = {
   consentText: string;
   /** the signer's language: the certificate is written in it, with English beside it */
   locale: Locale;
+  /** the account's time zone: the timeline's times are in it (customer-pages/dates.ts) */
+  timeZone: string;
   events: { time: string; description: string }[];
   originalSha256: string;
   /** each signature the signer gave: drawn (PNG) or typed */
@@ -227,7 +230,7 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
     await line(text);
     await line(english, { ...opts, direction: 'ltr' });
   };
-  const heading = (key: Parameters<typeof certificateLine>[1]) => line(certificateLine(L, key), { bold: true, size: 12 });
+  const heading = (key: Parameters<typeof certificateLine>[1], values?: Parameters<typeof certificateLine>[2]) => line(certificateLine(L, key, values), { bold: true, size: 12 });
   await bilingual('cert.title', undefined, { bold: true, size: 18, gap: 8 });
   // values keep their own direction inside a sentence of the other (isolates, UAX #9)
   await bilingual('cert.document', { name: isolate(c.documentName), version: c.version });
@@ -266,9 +269,11 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
   const builtIn = c.consentText.trim() === SIG_DEFAULT_SETTINGS.consentText;
   if (builtIn && L !== DEFAULT_LOCALE) await line(translate(L, 'sig.consent'));
   await line(c.consentText, { gap: 8 });
-  await heading('cert.events');
+  // the heading names the zone; each time is in the customer's one date style, to the second
+  const when = c.events[0]?.time ?? new Date();
+  await heading('cert.events', { zone: `${c.timeZone}, ${zoneName(when, L, c.timeZone)}` });
   // the timeline's own words, as the console shows them (English), time first
-  for (const e of c.events) await line(`${e.time.replace('T', ' ').slice(0, 19)}  ${e.description.replaceAll(c.signerName, isolate(c.signerName))}`, { direction: 'ltr' });
+  for (const e of c.events) await line(`${isolateLtr(customerTimestamp(e.time, L, c.timeZone))}  ${e.description.replaceAll(c.signerName, isolate(c.signerName))}`, { direction: 'ltr' });
   y -= 8;
   await heading('cert.integrity');
   await bilingual('cert.originalSha', { hash: isolateLtr(c.originalSha256) });

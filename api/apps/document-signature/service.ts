@@ -1,3 +1,5 @@
+import { accountTimeZone } from '../../branding/time-zone';
+import { customerDate } from '../../customer-pages/dates';
 import { sql, type Selectable } from 'kysely';
 import type { SigRequestsTable } from '../../db/schema';
 import * as v from 'valibot';
@@ -377,10 +379,12 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
     const problems = checkAnswers(version.fields, answers);
     if (Object.keys(problems).length) throw new SignerInputError(problems);
     if (!(await spendLink(trx, token, now))) throw new ApiError(409, 'NOT_OPEN', 'This link was already used.');
+    const timeZone = await accountTimeZone(trx, accountId);
     for (const f of version.fields) {
       let value: string | null = null;
       let imageFileId: string | null = null;
-      if (f.kind === 'dateSigned') value = now.toISOString().slice(0, 10);
+      // the day as the signer reads it: their language, the account's time zone (as the page and the certificate)
+      if (f.kind === 'dateSigned') value = customerDate(now, locale, timeZone);
       else if (f.kind === 'signature') {
         const s = answers.signatures[f.id];
         const png = s?.pngDataUrl ? pngOf(s.pngDataUrl) : null;
@@ -451,7 +455,7 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
     const original = await versionFile(deps, trx, accountId, row.original_file_id);
     const events = (await taskEvents(trx, accountId, row.id)).map((e) => ({ time: e.time, description: e.description + (e.ip ? ` (IP ${e.ip})` : '') }));
     const cert = (await accountSigningCertificate(deps, trx, accountId, deps.now())) ?? signingCertificate(deps.config);
-    return { row, ready: true as const, version, values, original, events, cert };
+    return { row, ready: true as const, version, values, original, events, cert, timeZone: await accountTimeZone(trx, accountId) };
   });
   if (!input.ready) return requestOf(input.row);
   const { row, cert } = input;
@@ -477,6 +481,7 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
         userAgent: row.signer_user_agent,
         consentText: row.consent_text,
         locale: isLocale(row.signer_locale) ? row.signer_locale : DEFAULT_LOCALE,
+        timeZone: input.timeZone,
         events: [...input.events, { time: signingTime.toISOString(), description: `Sealed with the signing certificate of ${cert.subject}` }],
         originalSha256: crypto.createHash('sha256').update(input.original).digest('hex'),
         signatures,

@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import { customerDay } from '../../customer-pages/dates';
 import type { Context } from 'hono';
 import { raw } from 'hono/html';
 import type { Deps } from '../../deps';
@@ -31,7 +32,7 @@ export function problemWords(p: FieldProblem, t: Translate, locale: Locale): str
       return p.message || t('eform.problem.pattern');
     case 'minDate':
     case 'maxDate': {
-      const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${p.date}T00:00:00Z`));
+      const date = customerDay(p.date, locale);
       return t(`eform.problem.${p.code}`, { date });
     }
     case 'fileSize':

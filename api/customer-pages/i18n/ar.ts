@@ -84,7 +84,7 @@ export const ar = {
   'cert.userAgent': 'وكيل المستخدم: {agent}',
   'cert.unknown': 'غير معروف',
   'cert.consent': 'الموافقة المقدَّمة',
-  'cert.events': 'الأحداث (التوقيت العالمي المنسق)',
+  'cert.events': 'الأحداث ({zone})',
   'cert.integrity': 'السلامة',
   'cert.originalSha': 'قيمة SHA-256 للمستند الأصلي: {hash}',
   'cert.contentSha': 'قيمة SHA-256 للمحتوى الموقَّع (المستند مع بيانات الموقّع، قبل هذه الشهادة): {hash}',

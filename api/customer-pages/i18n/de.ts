@@ -83,7 +83,7 @@ export const de = {
   'cert.userAgent': 'User-Agent: {agent}',
   'cert.unknown': 'unbekannt',
   'cert.consent': 'Erteilte Zustimmung',
-  'cert.events': 'Ereignisse (UTC)',
+  'cert.events': 'Ereignisse ({zone})',
   'cert.integrity': 'Integrität',
   'cert.originalSha': 'SHA-256 des Originaldokuments: {hash}',
   'cert.contentSha': 'SHA-256 des unterzeichneten Inhalts (das Dokument mit den Angaben des Unterzeichners, vor diesem Zertifikat): {hash}',

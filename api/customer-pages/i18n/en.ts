@@ -164,7 +164,7 @@ export const en = {
   'cert.userAgent': 'User agent: {agent}',
   'cert.unknown': 'unknown',
   'cert.consent': 'Consent given',
-  'cert.events': 'Events (UTC)',
+  'cert.events': 'Events ({zone})',
   'cert.integrity': 'Integrity',
   'cert.originalSha': 'SHA-256 of the original document: {hash}',
   'cert.contentSha': 'SHA-256 of the signed content (the document with the signer’s values, before this certificate): {hash}',

@@ -83,7 +83,7 @@ export const es = {
   'cert.userAgent': 'Agente de usuario: {agent}',
   'cert.unknown': 'desconocido',
   'cert.consent': 'Consentimiento otorgado',
-  'cert.events': 'Eventos (UTC)',
+  'cert.events': 'Eventos ({zone})',
   'cert.integrity': 'Integridad',
   'cert.originalSha': 'SHA-256 del documento original: {hash}',
   'cert.contentSha': 'SHA-256 del contenido firmado (el documento con los datos del firmante, antes de este certificado): {hash}',

@@ -84,7 +84,7 @@ export const fr = {
   'cert.userAgent': 'Agent utilisateur : {agent}',
   'cert.unknown': 'inconnu',
   'cert.consent': 'Consentement donné',
-  'cert.events': 'Événements (UTC)',
+  'cert.events': 'Événements ({zone})',
   'cert.integrity': 'Intégrité',
   'cert.originalSha': 'SHA-256 du document original : {hash}',
   'cert.contentSha': 'SHA-256 du contenu signé (le document avec les valeurs du signataire, avant ce certificat) : {hash}',

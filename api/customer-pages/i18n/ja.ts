@@ -83,7 +83,7 @@ export const ja = {
   'cert.userAgent': 'ユーザーエージェント：{agent}',
   'cert.unknown': '不明',
   'cert.consent': '同意事項',
-  'cert.events': 'イベント（UTC）',
+  'cert.events': 'イベント（{zone}）',
   'cert.integrity': '完全性',
   'cert.originalSha': '元の書類のSHA-256：{hash}',
   'cert.contentSha': '署名済み内容（署名者の入力を含む書類、本証明書を除く）のSHA-256：{hash}',

@@ -83,7 +83,7 @@ export const ptBR = {
   'cert.userAgent': 'Agente do usuário: {agent}',
   'cert.unknown': 'desconhecido',
   'cert.consent': 'Consentimento dado',
-  'cert.events': 'Eventos (UTC)',
+  'cert.events': 'Eventos ({zone})',
   'cert.integrity': 'Integridade',
   'cert.originalSha': 'SHA-256 do documento original: {hash}',
   'cert.contentSha': 'SHA-256 do conteúdo assinado (o documento com os dados do signatário, antes deste certificado): {hash}',

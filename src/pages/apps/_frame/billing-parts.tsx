@@ -10,15 +10,12 @@ import { SubscribeButton } from './subscribe';
 
 export { NotSubscribableNotice, StripeStandInNotice, SubscribeButton, useSubscribable } from './subscribe';
 import { Button } from '../../../ui/Button';
-import { formatNumber } from '../../../ui/format';
+import { formatDay, formatNumber } from '../../../ui/format';
 
 // Pieces the billing screens share: Settings > Billing, an app's billing page and its pricing.
 
-
-/** "23 Nov 2026": billing dates are calendar days, always absolute. */
-export function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-}
+/** Billing dates are days, always absolute, in the console's one date style. */
+export { formatDay };
 
 export function StatusBadge({ status }: { status: BillingStatus }) {
   return <span className={`badge badge-${status}`}>{BILLING_STATUS_LABEL[status]}</span>;

@@ -1,3 +1,4 @@
+import { formatDateTime, formatDay } from '../../../ui/format';
 import { useState } from 'react';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { SigCertificateUploadSchema, type SigCertificate, type SigSigning } from '../../../../api/contract/apps/document-signature';
@@ -23,8 +24,8 @@ const STATE_BADGE: Record<SigCertificate['state'], { label: string; className: s
   expired: { label: 'Expired', className: 'badge badge-danger' },
 };
 
-const day = (iso: string) => iso.slice(0, 10);
-const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+const day = (iso: string) => formatDay(iso);
+const minute = (iso: string) => formatDateTime(iso);
 
 /** base64 of a file, in chunks (a large spread into String.fromCharCode overflows the stack). */
 async function base64Of(file: File): Promise<string> {

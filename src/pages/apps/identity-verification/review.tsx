@@ -15,7 +15,7 @@ import { Button } from '../../../ui/Button';
 import { Field } from '../../../ui/Field';
 import { QueryState } from '../../../ui/QueryState';
 import { toast } from '../../../ui/Toast';
-import { formatDateTime } from '../../../ui/format';
+import { formatCalendarDay, formatDateTime } from '../../../ui/format';
 import { apiFields, useFormErrors } from '../../../ui/form';
 import { StatusBadge } from '../_frame/task-cells';
 import { TaskFacts, Timeline } from '../_frame/TaskFacts';
@@ -226,7 +226,7 @@ export function ReviewBody({ review, onChange, command }: { review: IdvReview; o
           ['Phone', s.phoneNumber],
           ['Document', s.documentType ? (documentTypeOf(s.documentType)?.label ?? s.documentType) : '—'],
           ['Expected name', review.expectedName ?? '—'],
-          ['Expected date of birth', review.expectedDateOfBirth ?? '—'],
+          ['Expected date of birth', review.expectedDateOfBirth ? formatCalendarDay(review.expectedDateOfBirth) : '—'],
           ['Started', formatDateTime(s.createdAt)],
           ['Submitted', s.submittedAt ? formatDateTime(s.submittedAt) : '—'],
           ['Reviewer', <Holder review={review} onChange={onChange} />],
@@ -285,9 +285,9 @@ export function ReviewBody({ review, onChange, command }: { review: IdvReview; o
                 ['Document code', review.extracted.documentCode],
                 ['Issuing state', review.extracted.issuingState],
                 ['Nationality', review.extracted.nationality],
-                ['Date of birth', review.extracted.dateOfBirth],
+                ['Date of birth', review.extracted.dateOfBirth && formatCalendarDay(review.extracted.dateOfBirth)],
                 ['Sex', review.extracted.sex],
-                ['Expiry date', review.extracted.expiryDate],
+                ['Expiry date', review.extracted.expiryDate && formatCalendarDay(review.extracted.expiryDate)],
                 ['MRZ format', review.extracted.format],
               ] as const
             ).map(([label, value]) => [label, value ?? '—'] as const),

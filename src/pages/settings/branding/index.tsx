@@ -11,6 +11,7 @@ import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { check, useFormErrors } from '../../../ui/form';
 import { CustomerLanguageCard } from './CustomerLanguage';
+import { TimeZoneCard } from './TimeZone';
 import { fromBase64, LOGO_TYPE, logoColors, logoSrc, normaliseColorInput, prepareLogo, toBase64 } from './logo';
 
 
@@ -156,6 +157,7 @@ export default function BrandingSettings() {
         <LoadingPanel label="Loading branding" />
       )}
       <CustomerLanguageCard />
+      <TimeZoneCard />
     </div>
   );
 }

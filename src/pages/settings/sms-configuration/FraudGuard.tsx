@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../../ui/format';
 import { useState } from 'react';
 import { SMS_GUARD_DEFAULT_RULES, SmsGuardSaveBodySchema, type SmsGuard, type SmsGuardRules } from '../../../../api/contract/sms-guard';
 import { useApi, useQuery } from '../../../api/hooks';
@@ -145,7 +146,7 @@ function Holds({ guard, onReleased }: { guard: SmsGuard; onReleased: (g: SmsGuar
                 {h.prefix}… ({countryLabel(h.country)})
               </strong>
               <p className="muted">
-                Held until {new Date(h.heldUntil).toLocaleString()}: {h.reason}
+                Held until {formatDateTime(h.heldUntil)}: {h.reason}
               </p>
             </div>
             <Button size="sm" onClick={() => setReleasing(h.prefix)}>
