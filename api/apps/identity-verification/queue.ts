@@ -1,17 +1,12 @@
 import { sql } from 'kysely';
 import { IDV_QUEUE_LIMIT, type IdvQueue } from '../../contract/apps/identity-verification';
-import type { IdvDeps, Reviewer, SessionRow } from './service';
+import { heldBy, type IdvDeps, type Reviewer, type SessionRow } from './service';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 // The review queue: which cases wait for a reviewer and who holds each. A case is held by the
-// reviewer who took it (Assign to me, typing the MRZ or deciding); the holder may release it.
-
-/** Whether the case is held by this reviewer (the same admin, or the same name for an API caller). */
-export function heldBy(row: Pick<SessionRow, 'assigned_id' | 'assigned_name'>, viewer: Reviewer | null): boolean {
-  if (!viewer || !row.assigned_name) return false;
-  return viewer.adminId ? row.assigned_id === viewer.adminId : row.assigned_id === null && row.assigned_name === viewer.label;
-}
+// reviewer who took it (Assign to me, typing the MRZ or deciding); the holder may release it
+// (heldBy, beside the rules that take and release a case in ./service).
 
 /** The review queue: cases waiting for a reviewer, the oldest submission first. */
 export async function reviewQueue(deps: IdvDeps, accountId: string, viewer: Reviewer): Promise<IdvQueue> {

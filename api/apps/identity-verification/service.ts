@@ -37,7 +37,6 @@ import {
 } from '../../contract/apps/identity-verification';
 import { checkImage, isRefusal } from './images';
 import { checkOf, readMrz, runChecks } from './checks';
-import { heldBy } from './queue';
 
 // The Identity Verification rules, in one place: /api/v1, the agent action, the console's review
 // screen, the customer page and the demo seed all call these functions.
@@ -367,6 +366,12 @@ export async function submitSession(deps: IdvDeps, accountId: string, id: string
 // ---------------------------------------------------------------- the reviewer's side
 
 export type Reviewer = Caller & { adminId: string | null };
+
+/** Whether the case is held by this reviewer (the same admin, or the same name for an API caller). */
+export function heldBy(row: Pick<SessionRow, 'assigned_id' | 'assigned_name'>, viewer: Reviewer | null): boolean {
+  if (!viewer || !row.assigned_name) return false;
+  return viewer.adminId ? row.assigned_id === viewer.adminId : row.assigned_id === null && row.assigned_name === viewer.label;
+}
 
 export async function reviewOf(deps: IdvDeps, accountId: string, id: string, viewer: Reviewer | null = null): Promise<IdvReview> {
   const now = deps.now();
