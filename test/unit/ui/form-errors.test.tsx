@@ -55,7 +55,7 @@ describe('form errors', () => {
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
     expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toBe('Please provide a valid email address');
     expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBeNull();
-    expect(save().getAttribute('data-phase')).toBe('idle');
+    await waitFor(() => expect(save().getAttribute('data-phase')).toBe('idle'));
     expect(save().textContent).toBe('Save');
   });
 
@@ -76,7 +76,7 @@ describe('form errors', () => {
     fireEvent.click(save());
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Name')));
     expect(screen.getByText('That name is taken')).toBeTruthy();
-    expect(save().getAttribute('data-phase')).toBe('idle');
+    await waitFor(() => expect(save().getAttribute('data-phase')).toBe('idle'));
   });
 
   it('a failure that is no field\'s still flashes on the button and is said once under the form', async () => {
@@ -116,7 +116,7 @@ describe('form errors on a console screen', () => {
     await waitFor(() => expect(document.activeElement).toBe(email));
     expect(email.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toBe('E-mail address is required');
-    expect(within(dialog).getByRole('button', { name: 'Add' }).getAttribute('data-phase')).toBe('idle');
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Add' }).getAttribute('data-phase')).toBe('idle'));
     fireEvent.change(email, { target: { value: 'not an address' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     await within(dialog).findByText('Please provide a valid email address');
