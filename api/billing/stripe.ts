@@ -22,7 +22,18 @@ export type StripeSettings = {
 
 const envName = (app: AppId) => app.toUpperCase().replace(/-/g, '_');
 
+// A config never changes once loaded (stripeOf below keeps one client per config on the same
+// grounds), and the bootstrap asks for every app on every request: read the environment once.
+const settingsOf = new WeakMap<Config, StripeSettings | null>();
+
 export function stripeSettings(config: Config): StripeSettings | null {
+  if (settingsOf.has(config)) return settingsOf.get(config)!;
+  const settings = readStripeSettings(config);
+  settingsOf.set(config, settings);
+  return settings;
+}
+
+function readStripeSettings(config: Config): StripeSettings | null {
   const raw = config.raw ?? {};
   const secretKey = raw.STRIPE_SECRET_KEY?.trim();
   const webhookSecret = raw.STRIPE_WEBHOOK_SECRET?.trim();

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
 import { compression, pickCoding } from '../../api/http/compression';
+import { noStore } from '../../api/http/no-store';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 
 // Dynamic answers travel compressed when the client accepts it, over real HTTP on loopback; a
@@ -45,6 +46,12 @@ describe('compression of dynamic answers', () => {
     app.use('*', compression());
     app.get('/page', (c) => c.html(page));
     app.get('/small', (c) => c.json({ ok: true }));
+    // as /api answers are made: a middleware inside the compression sets headers after the route
+    const api = new Hono();
+    api.use('*', noStore());
+    api.get('/small', (c) => c.json({ ok: true }));
+    api.get('/large', (c) => c.json({ rows: Array.from({ length: 200 }, (_, i) => ({ id: i, status: 'verified' })) }));
+    app.route('/api', api);
     app.get('/picture', (c) => c.body(new Uint8Array(4096), 200, { 'content-type': 'image/png' }));
     app.get('/export.csv', () => {
       const gate = new Promise<void>((r) => (releaseCsv = r));
@@ -85,6 +92,19 @@ describe('compression of dynamic answers', () => {
     expect(got.headers['content-encoding']).toBe('br');
     expect(got.headers.vary).toMatch(/accept-encoding/i);
     expect(await bodyOf(got)).toBe(page);
+  });
+
+  it('an API answer keeps the headers set inside the compression, compressed or not, large or small', async () => {
+    for (const path of ['/api/small', '/api/large']) {
+      for (const accept of [undefined, 'gzip, deflate, br']) {
+        const got = await get(`${base}${path}`, accept);
+        expect(got.headers['cache-control'], `${path} ${accept}`).toBe('no-store');
+        expect(got.headers['x-content-type-options'], `${path} ${accept}`).toBe('nosniff');
+        expect(got.headers.vary, `${path} ${accept}`).toMatch(/accept-encoding/i);
+        expect(got.headers['content-encoding'], `${path} ${accept}`).toBe(path === '/api/large' && accept ? 'br' : undefined);
+        expect(JSON.parse(await bodyOf(got))).toBeTruthy();
+      }
+    }
   });
 
   it('a client that takes only gzip gets gzip, and one that takes nothing gets the page as it is', async () => {
