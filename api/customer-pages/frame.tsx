@@ -9,6 +9,7 @@ import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
 import { resolveLink, type ResolvedLink } from './links';
+import { htmlAnswer } from '../http/compression';
 import { DEFAULT_LOCALE, isLocale, isRtl, LOCALE_NAMES, LOCALES, negotiateLocale, type Locale } from '../contract/locales';
 import { translator, type Translate } from './i18n/index';
 import { hostName } from '../http/host';
@@ -72,9 +73,12 @@ export function registerCustomerForm(purpose: string, handler: CustomerFormHandl
 
 const DEFAULT_BRANDING: Branding = { name: 'Switchboard', logo: '', color: '#1F2937' };
 
-async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
-  const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('branding').select(['name', 'logo', 'color']).where('account_id', '=', accountId).executeTakeFirst());
+function pageBranding(row: { name: string; logo: string; color: string } | null | undefined): Branding {
   return row ? { name: row.name, logo: row.logo, color: /^#[0-9A-Fa-f]{6}$/.test(row.color) ? row.color : DEFAULT_BRANDING.color } : DEFAULT_BRANDING;
+}
+
+async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
+  return pageBranding(await deps.db.tenant(accountId, (trx) => trx.selectFrom('branding').select(['name', 'logo', 'color']).where('account_id', '=', accountId).executeTakeFirst()));
 }
 
 /** The account whose verified custom domain this Host is; null on the console's own host. */
@@ -187,14 +191,15 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
   c.header('referrer-policy', 'no-referrer');
   c.header('x-content-type-options', 'nosniff');
   c.header('cache-control', 'no-store');
-  return c.html(
+  return htmlAnswer(
+    c,
     '<!doctype html>' +
       String(
         <Layout title={page.title} branding={branding} nonce={nonce} css={page.css} script={page.script ? scripts.get(page.script) : undefined} locale={locale} t={translator(locale)}>
           {page.body}
         </Layout>,
       ),
-    status as 200,
+    status,
   );
 }
 
@@ -203,13 +208,16 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
   const scripts = builtScripts(distDir);
   const serve = async (c: Context, pick: (purpose: string) => CustomerPageHandler | undefined) => {
     const token = c.req.param('token') ?? '';
-    // pages reach the services through the request, as the API's routes do
-    c.set('deps' as never, deps as never);
-    const hostAccount = await accountOfHost(deps, c.req.header('host'));
-    const link = await resolveLink(deps.db, token, deps.now());
+    // pages reach the services through the request, as the API's routes do; a GET's
+    // transactions run as the API's read requests' do (api/db/index.ts, forReads)
+    const pageDeps: Deps = c.req.method === 'GET' ? { ...deps, db: deps.db.forReads() } : deps;
+    c.set('deps' as never, pageDeps as never);
+    const hostAccount = await accountOfHost(pageDeps, c.req.header('host'));
+    const link = await resolveLink(pageDeps.db, token, deps.now());
     // a link of another account on this custom domain is as good as unknown
     const usable = link && (!hostAccount || hostAccount === link.accountId) ? link : null;
-    const branding = usable ? await brandingOf(deps, usable.accountId) : hostAccount ? await brandingOf(deps, hostAccount) : DEFAULT_BRANDING;
+    // the link brings its account's branding; an unknown link on a custom domain shows that domain's
+    const branding = usable ? pageBranding(usable.branding) : hostAccount ? await brandingOf(pageDeps, hostAccount) : DEFAULT_BRANDING;
     const stateKey = !usable ? 'unknown' : usable.state === 'ok' ? null : usable.state;
     const handler = usable ? pick(usable.purpose) : undefined;
     const locale = pageLocaleOf(c, usable);
@@ -219,7 +227,7 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
       return render(c, s.status, { title: t(s.title), body: <p>{t(s.text)}</p> }, branding, scripts, locale);
     }
     try {
-      const page = await handler(c, { ...usable!, token, pageLocale: locale, t }, branding, deps);
+      const page = await handler(c, { ...usable!, token, pageLocale: locale, t }, branding, pageDeps);
       return render(c, page.status ?? 200, page, branding, scripts, locale);
     } catch (err) {
       deps.log(`customer page ${usable!.purpose} failed`, err);

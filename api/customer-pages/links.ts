@@ -21,6 +21,8 @@ export type ResolvedLink = {
   locale: Locale | null;
   /** the account's time zone: the page's dates are in it (customer-pages/dates.ts) */
   timeZone: string;
+  /** the account's branding, read with the link (a page then needs no second transaction); null when it has none */
+  branding: { name: string; logo: string; color: string } | null;
 };
 
 export async function createLinkToken(trx: Trx, accountId: string, link: { app: AppId; purpose: string; taskId?: string | null; ttlMs: number; now: Date; locale?: Locale | null }): Promise<{ token: string; expiresAt: Date }> {
@@ -43,13 +45,15 @@ export async function resolveLink(db: Database, token: string, now: Date): Promi
     trx
       .selectFrom('link_tokens')
       .innerJoin('accounts', 'accounts.id', 'link_tokens.account_id')
+      .leftJoin('branding', 'branding.account_id', 'link_tokens.account_id')
       .select(['link_tokens.account_id', 'link_tokens.app', 'link_tokens.purpose', 'link_tokens.task_id', 'link_tokens.expires_at', 'link_tokens.used_at', 'link_tokens.revoked_at', 'link_tokens.locale', 'accounts.time_zone'])
+      .select(['branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color'])
       .where('link_tokens.token_hash', '=', sha256Hex(token))
       .executeTakeFirst(),
   );
   if (!row) return null;
   const state: LinkState = row.revoked_at ? 'revoked' : row.used_at ? 'used' : new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : 'ok';
-  return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state, locale: isLocale(row.locale) ? row.locale : null, timeZone: row.time_zone };
+  return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state, locale: isLocale(row.locale) ? row.locale : null, timeZone: row.time_zone, branding: row.branded ? { name: row.brand_name!, logo: row.logo!, color: row.color! } : null };
 }
 
 /** Spends a link (once): false when it was spent, revoked or expired meanwhile. */

@@ -101,6 +101,16 @@ export class Database {
     return new RequestDatabase(this, prelude, options.reads ?? false);
   }
 
+  /**
+   * This database for a read request that has no session (a customer page's GET): its tenant and
+   * system transactions run as read requests' do (`runDeferred`: each statement one message with
+   * its scope, on a read lane), and one that writes or locks still gets its transaction.
+   */
+  forReads(): Database {
+    return (this.readsView ??= new ReadRequestDatabase(this));
+  }
+  private readsView?: Database;
+
   close(): Promise<void> {
     return this.closeFn();
   }
@@ -158,6 +168,26 @@ export class Database {
         throw err;
       }
     });
+  }
+}
+
+/** See `Database.forReads`. Keeps no per-request state: one per database. */
+class ReadRequestDatabase extends Database {
+  constructor(private readonly base: Database) {
+    super(base.kysely, base.kind, () => base.close());
+    this.listenEmbedded = base.listenEmbedded;
+  }
+
+  override tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
+    return isUuid(accountId) ? this.runDeferred(tenantScope(accountId.toLowerCase()), fn) : this.base.tenant(accountId, fn);
+  }
+
+  override system<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
+    return this.runDeferred(systemScope, fn);
+  }
+
+  override forReads(): Database {
+    return this;
   }
 }
 

@@ -7,6 +7,8 @@
 //   node test/bench/customer-page.mjs     (after `node build.mjs`)
 //   BENCH_SECONDS=10                      length of the load run
 //   BENCH_ENCODING=identity               Accept-Encoding of the load (default 'br, gzip')
+//   BENCH_NODE_ARGS=--cpu-prof            extra node flags for the server (a profile lands in the checkout)
+//   BENCH_DUMP=/tmp/page.html             writes the page as served (uncompressed), to see what it weighs
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -67,7 +69,8 @@ async function main() {
     cli('migrate');
     cli('seed');
     const session = decodeURIComponent(new URL(cli('link', 'owner@acme.test').trim().split('\n').pop()).searchParams.get('token'));
-    server = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: 'ignore' });
+    const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+    server = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: 'ignore' });
     for (let i = 0; ; i++) {
       if (i > 600) throw new Error('the server did not answer /api/health within 60 s');
       if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
@@ -86,17 +89,26 @@ async function main() {
     const first = await fetch(pageUrl, { headers });
     const html = await first.text();
     if (first.status !== 200 || !html.includes('lang="es"')) throw new Error(`the page answered ${first.status}`);
+    if (process.env.BENCH_DUMP) fs.writeFileSync(process.env.BENCH_DUMP, html);
 
     await autocannon({ url: pageUrl, connections: CONNECTIONS, duration: 2, headers }); // warm-up
-    const page = await autocannon({ url: pageUrl, connections: CONNECTIONS, duration: SECONDS, headers });
-    const unknown = await autocannon({ url: `${url}/c/${'x'.repeat(43)}`, connections: CONNECTIONS, duration: SECONDS, headers });
+    // the server's own CPU per answer, from /proc (user + system clock ticks)
+    const cpuTicks = () => fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0);
+    const measured = async (target) => {
+      const before = cpuTicks();
+      const r = await autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS, headers });
+      r.serverCpuUs = ((cpuTicks() - before) * 10_000) / Math.max(1, r.requests.total);
+      return r;
+    };
+    const page = await measured(pageUrl);
+    const unknown = await measured(`${url}/c/${'x'.repeat(43)}`);
     console.log(`\nGET /c/<token> on PostgreSQL (${os.cpus().length} cores, autocannon, ${CONNECTIONS} connections, ${SECONDS} s, load average ${os.loadavg()[0].toFixed(1)})`);
     for (const [what, r] of [
       [`passkey enrollment page (es, ${headers['accept-encoding']})`, page],
       [`unknown link page (${headers['accept-encoding']})`, unknown],
     ]) {
       const bytes = r.throughput.total / Math.max(1, r.requests.total);
-      console.log(`  ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  ${bytes.toFixed(0)} bytes/answer  non-2xx ${r.non2xx}`);
+      console.log(`  ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  ${bytes.toFixed(0)} bytes/answer  server CPU ${r.serverCpuUs.toFixed(0)} µs/answer  non-2xx ${r.non2xx}`);
     }
   } finally {
     server?.kill('SIGTERM');
