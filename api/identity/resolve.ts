@@ -6,6 +6,8 @@ import { createDeveloperKeys } from '../developers/keys';
 import type { SignInAdmin } from '../auth/sessions';
 import { notify } from '../notifications/notify';
 import { settleInvitations } from './invitation-outcome';
+import { isTimeZone } from '../contract/audit-log';
+import { DEFAULT_ACCOUNT_TIME_ZONE } from '../contract/time-zone';
 
 // The first-sign-in rules every way into the console shares (Google-type, Microsoft-type, SSO,
 // Zoom, Webex): a verified e-mail becomes an admin session, or a clear refusal.
@@ -43,6 +45,8 @@ export type VerifiedIdentity = {
   lastName?: string;
   /** how the person signed in; a new account remembers it as its platform */
   platform: Platform;
+  /** the zone of the browser (or desktop client) that signed in: a new account starts in it */
+  timeZone?: string;
 };
 
 export type Resolution = { admin: SignInAdmin; outcome: 'existing' | 'invitation' | 'created' };
@@ -120,7 +124,7 @@ export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now' | 'conf
     const name = domain ? companyNameFromDomain(domain) : [firstName, lastName].filter(Boolean).join(' ') || email;
     const account = await trx
       .insertInto('accounts')
-      .values({ name, platform: identity.platform, email_domain: domain })
+      .values({ name, platform: identity.platform, email_domain: domain, time_zone: identity.timeZone && isTimeZone(identity.timeZone) ? identity.timeZone : DEFAULT_ACCOUNT_TIME_ZONE })
       .returning('id')
       .executeTakeFirstOrThrow();
     const admin = await trx

@@ -1,6 +1,8 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import type { AppEnv } from '../auth/context';
+import { getCookie, setCookie } from 'hono/cookie';
+import { readTimeZone, type AppEnv } from '../auth/context';
+import { TIME_ZONE_HEADER } from '../contract/common';
 import { validate } from '../http/validate';
 import { ApiError } from '../http/errors';
 import { OAuthCallbackBodySchema, SsoAuthorizeBodySchema, SsoCallbackBodySchema, type OAuthCallbackBody } from '../contract/sign-in';
@@ -45,9 +47,20 @@ async function providerSignIn(c: Context<AppEnv>, provider: SignInProvider, para
     const oidc = await discoverOrFail(deps, providerSettings(deps, provider));
     const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, provider), params, { ...flow, state: params.state });
     await onEmail(who.email);
-    const { admin } = await resolveVerifiedEmail(deps, { email: who.email, firstName: who.firstName, lastName: who.lastName, platform: provider });
+    const { admin } = await resolveVerifiedEmail(deps, { email: who.email, firstName: who.firstName, lastName: who.lastName, platform: provider, timeZone: signInTimeZone(c) });
     return issueSessionToken(deps, admin);
   });
+}
+
+// The browser's time zone across a provider's redirects: the sign-in button names it when it
+// starts the flow, and the callback (a plain redirect, which carries no header of ours) finds it
+// here; a new account starts in it.
+const TIME_ZONE_COOKIE = 'sb_sign_in_tz';
+
+function signInTimeZone(c: Context<AppEnv>): string | undefined {
+  if (c.req.header(TIME_ZONE_HEADER)) return c.var.timeZone;
+  const remembered = getCookie(c, TIME_ZONE_COOKIE);
+  return remembered ? readTimeZone(remembered) : undefined;
 }
 
 /** A browser page's address on the console with a message for the sign-in page to show. */
@@ -68,6 +81,8 @@ signInRoutes.get('/auth/:provider/start', async (c) => {
     const oidc = await discoverOrFail(deps, providerSettings(deps, provider));
     const start = await authorizationUrl(oidc, redirectUriFor(deps.config.publicUrl, provider));
     await saveFlow(c, deps, { kind: provider, accountId: null, state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, signup });
+    const timeZone = c.req.query('timeZone');
+    if (timeZone && readTimeZone(timeZone) === timeZone) setCookie(c, TIME_ZONE_COOKIE, timeZone, { path: '/api', httpOnly: true, sameSite: 'Lax', secure: deps.config.publicUrl.startsWith('https:'), maxAge: 15 * 60 });
     return c.redirect(start.url, 302);
   } catch (err) {
     if (err instanceof ApiError) return c.redirect(errorLocation(back, err.code, err.message), 302);
@@ -141,12 +156,12 @@ signInRoutes.post('/sso/oauth/callback', validate('json', SsoCallbackBodySchema)
 
 /** Public: the Zoom app signs in with its encrypted app context (no session yet). */
 export const zoomRoutes = new Hono<AppEnv>().post('/zoom/context', validate('json', ZoomContextBodySchema), async (c) =>
-  c.json(await signInWithZoom(c.var.deps, c.req.valid('json').context)),
+  c.json(await signInWithZoom(c.var.deps, c.req.valid('json').context, c.var.timeZone)),
 );
 
 /** Public: the Webex embedded app signs in with the user's JWT from the SDK (no session yet). */
 export const webexRoutes = new Hono<AppEnv>().post('/webex/authenticate', validate('json', WebexAuthenticateBodySchema), async (c) =>
-  c.json(await signInWithWebex(c.var.deps, c.req.valid('json').accessToken)),
+  c.json(await signInWithWebex(c.var.deps, c.req.valid('json').accessToken, c.var.timeZone)),
 );
 
 /** POST /sign-out ends the caller's session on the server: its token stops working at once. */

@@ -35,7 +35,7 @@ export function providerSettings(deps: Deps, provider: SignInProvider): OidcClie
 const zoomNotConfigured = () => new ApiError(503, HOST_ERRORS.ZOOM_NOT_CONFIGURED, 'Sign-in from Zoom is not set up on this server.');
 
 /** The Zoom app signs in with its encrypted app context (no session yet). */
-export async function signInWithZoom(deps: Deps, context: string): Promise<ZoomLoginAnswer> {
+export async function signInWithZoom(deps: Deps, context: string, timeZone?: string): Promise<ZoomLoginAnswer> {
   const zoom = deps.config.zoom;
   if (!zoom.clientId || !zoom.clientSecret) throw zoomNotConfigured();
   const ctx = verifyZoomContext(context, zoom, deps.now());
@@ -46,16 +46,16 @@ export async function signInWithZoom(deps: Deps, context: string): Promise<ZoomL
     throw new ApiError(403, HOST_ERRORS.ZOOM_USER_UNVERIFIED, 'Please confirm your e-mail address with Zoom, then reopen the app.');
   }
   // non-admins of an account that proved the e-mail's domain get an agent session
-  return hostSignIn(deps, { email: user.email, firstName: user.first_name, lastName: user.last_name, platform: 'zoom' });
+  return hostSignIn(deps, { email: user.email, firstName: user.first_name, lastName: user.last_name, platform: 'zoom', timeZone });
 }
 
 /** The Webex embedded app signs in with the user's JWT from the SDK (no session yet). */
-export async function signInWithWebex(deps: Deps, accessToken: string): Promise<TokenAnswer> {
+export async function signInWithWebex(deps: Deps, accessToken: string, timeZone?: string): Promise<TokenAnswer> {
   const webex = deps.config.webex;
   if (!webex.appId) throw new ApiError(503, HOST_ERRORS.WEBEX_NOT_CONFIGURED, 'Sign-in from Webex is not set up on this server.');
   const identity = await verifyWebexToken(accessToken, webex, webexKeysFor(webex), deps.now());
   // non-admins of an account that proved the e-mail's domain get an agent session
-  const { token } = await hostSignIn(deps, { ...identity, platform: 'webex' });
+  const { token } = await hostSignIn(deps, { ...identity, platform: 'webex', timeZone });
   return { token };
 }
 

@@ -7,7 +7,7 @@ import { openPglite, openPostgres, type Database, type DatabaseKind } from '../.
 import { migrate } from '../../api/db/migrate';
 import type { Migration } from '../../api/db/migrations/index';
 import { seedDemo, type SeededAccount } from '../../api/db/seed';
-import { testConfig, type Config } from '../../api/config';
+import { DEFAULT_DATABASE_SETTINGS, testConfig, type Config } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';
 import type { Deps } from '../../api/deps';
@@ -64,13 +64,17 @@ export const DATABASE_KINDS: DatabaseKind[] = BOTH_DATABASE_KINDS.includes('post
   : ['pglite'];
 
 /** A fresh database with `migrations` applied (all of them unless told). */
-export async function openTestDatabase(kind: DatabaseKind, migrations?: Migration[]): Promise<{ db: Database; drop: () => Promise<void> }> {
+/**
+ * A fresh database, migrated. `deadlineMs`: how long a statement may go unanswered on PostgreSQL
+ * (10 s, as the server's default, unless a benchmark that generates millions of rows says more).
+ */
+export async function openTestDatabase(kind: DatabaseKind, migrations?: Migration[], options: { deadlineMs?: number } = {}): Promise<{ db: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const db = await openPglite();
     await migrate(db, migrations);
     return { db, drop: () => db.close() };
   }
-  const opened = await createPostgresDatabase();
+  const opened = await createPostgresDatabase(undefined, options.deadlineMs);
   await migrate(opened.db, migrations);
   return opened;
 }
@@ -85,11 +89,11 @@ async function openSeededCopy(kind: DatabaseKind, template: SeededTemplate): Pro
 }
 
 /** A new, randomly named PostgreSQL database (empty, or a copy of `template`), dropped by `drop`. */
-async function createPostgresDatabase(template?: string): Promise<{ db: Database; drop: () => Promise<void> }> {
+async function createPostgresDatabase(template?: string, deadlineMs?: number): Promise<{ db: Database; drop: () => Promise<void> }> {
   const name = `sb_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = await openPostgres(PG_ADMIN_URL, 1);
   await sql.raw(`create database ${name}${template ? ` template ${template}` : ''}`).execute(admin.kysely);
-  const db = await openPostgres(postgresUrl(name), 5);
+  const db = await openPostgres(postgresUrl(name), 5, undefined, deadlineMs ? { ...DEFAULT_DATABASE_SETTINGS, deadlineMs } : undefined);
   return {
     db,
     drop: async () => {

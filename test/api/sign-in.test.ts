@@ -122,6 +122,35 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     expect(account.platform).toBe('azure');
   });
 
+  it('a new account starts in the time zone of the browser that signed up (Google-type: the posted return names it)', async () => {
+    const s = await start(t, 'google', '?signup=1');
+    const back = await new Browser().signInAtIdp(s.authorizeUrl, 'founder@zoned-google.test');
+    const res = await t.call('POST', '/oauth/google/callback', {
+      headers: { cookie: s.cookie, 'x-forwarded-for': s.address, 'x-time-zone': 'America/Chicago' },
+      body: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') ?? undefined },
+    });
+    expect(res.status).toBe(200);
+    const claims = decodeJwt(((await res.json()) as { token: string }).token);
+    const account = await t.db.tenant(claims.acc as string, (trx) => trx.selectFrom('accounts').select(['time_zone']).executeTakeFirstOrThrow());
+    expect(account.time_zone).toBe('America/Chicago');
+  });
+
+  it('a new account starts in the time zone the sign-up button named (Microsoft-type: a redirect carries no header); a bad zone is UTC', async () => {
+    for (const [zone, email, expected] of [
+      ['Asia/Kolkata', 'ceo@zoned-azure.test', 'Asia/Kolkata'],
+      ['Mars/Olympus_Mons', 'ceo@unzoned-azure.test', 'UTC'],
+    ] as const) {
+      const started = await t.call('GET', `/auth/azure/start?signup=1&timeZone=${encodeURIComponent(zone)}`, { headers: { 'x-forwarded-for': freshAddress() } });
+      const cookies = started.headers.getSetCookie().map((l) => l.split(';')[0]!);
+      const authorizeUrl = started.headers.get('location')!;
+      const back = await new Browser().signInAtIdp(authorizeUrl, email);
+      const res = await t.call('GET', `/auth/azure/callback${back.search}`, { headers: { cookie: cookies.join('; '), 'x-forwarded-for': freshAddress() } });
+      const claims = decodeJwt(new URL(res.headers.get('location')!, PUBLIC_URL).searchParams.get('token')!);
+      const account = await t.db.tenant(claims.acc as string, (trx) => trx.selectFrom('accounts').select(['time_zone']).executeTakeFirstOrThrow());
+      expect(account.time_zone, zone).toBe(expected);
+    }
+  });
+
   it('a refused Microsoft-type sign-in returns to the sign-in page with the reason', async () => {
     const s = await start(t, 'azure');
     const back = await new Browser().signInAtIdp(s.authorizeUrl, 'someone.else@acme.test');

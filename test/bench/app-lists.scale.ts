@@ -49,7 +49,7 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
     let call: (path: string) => Promise<Response>;
 
     beforeAll(async () => {
-      ({ db, drop } = await openTestDatabase('postgres'));
+      ({ db, drop } = await openTestDatabase('postgres', undefined, { deadlineMs: 600_000 }));
       const config = testConfig({});
       const deps = { config, db, tokens: tokenSigner(config.sessionSecret, () => Date.now()), now: () => new Date(), log: () => {} };
       const accounts = await seedDemo(db, config.encryptionKey);

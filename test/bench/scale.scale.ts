@@ -6,6 +6,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openPostgres, type Database } from '../../api/db/index';
+import { DEFAULT_DATABASE_SETTINGS } from '../../api/config';
 import { migrate } from '../../api/db/migrate';
 import { seedDemo, type SeededAccount } from '../../api/db/seed';
 import { testConfig } from '../../api/config';
@@ -55,7 +56,8 @@ async function benchDatabase(): Promise<{ db: Database; url: string; drop: () =>
   await sql.raw(`create database ${name}`).execute(admin.kysely);
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString(), 10);
+  // generating millions of rows takes longer than the server's 10 s statement deadline
+  const db = await openPostgres(url.toString(), 10, undefined, { ...DEFAULT_DATABASE_SETTINGS, deadlineMs: 600_000 });
   await migrate(db);
   return {
     db,

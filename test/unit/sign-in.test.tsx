@@ -39,12 +39,13 @@ describe('sign-in', () => {
     await waitFor(() => expect(stub.assign).toHaveBeenCalledWith('https://idp.example/authorize?x=1'));
   });
 
-  it('starts the Google-type sign-in at its start address', async () => {
+  it('starts the Google-type sign-in at its start address, naming the browser’s time zone', async () => {
     const stub = stubAssign();
     restore = stub.restore;
     renderConsole({ path: '/' });
     fireEvent.click(await screen.findByRole('button', { name: /Sign in with Google/ }));
-    expect(stub.assign).toHaveBeenCalledWith('/api/auth/google/start');
+    const zone = new URLSearchParams({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+    expect(stub.assign).toHaveBeenCalledWith(`/api/auth/google/start?${zone}`);
   });
 });
 
@@ -73,7 +74,8 @@ describe('sign-up', () => {
     renderConsole({ path: '/sign-up' });
     fireEvent.click(await screen.findByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: /Sign up with Microsoft/ }));
-    expect(stub.assign).toHaveBeenCalledWith('/api/auth/azure/start?signup=1');
+    const zone = new URLSearchParams({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+    expect(stub.assign).toHaveBeenCalledWith(`/api/auth/azure/start?signup=1&${zone}`);
   });
 });
 

@@ -5,6 +5,7 @@ import { compactPhone, isPhoneNumber, PHONE_MESSAGE } from '../../../api/contrac
 import { Card } from '../../ui/Card';
 import { Field, TextField } from '../../ui/Field';
 import { SALES_EMAIL } from '../support/contacts';
+import { NotSent } from '../support/NotSent';
 
 const INTERESTS = [...APPS.filter((a) => a.released).map((a) => a.title), 'Enterprise plan', 'Something else'];
 const CONTACT_METHODS = [
@@ -47,18 +48,14 @@ export default function SalesPage() {
 
   if (submitted) {
     return (
-      <div className="page page-narrow">
-        <h1 className="page-title">Contact sales</h1>
-        <Card>
-          <p role="status">
-            <strong>Your request has not been sent.</strong> Sales requests aren't connected in this console yet. Please e-mail{' '}
-            <a href={`mailto:${SALES_EMAIL}?subject=${encodeURIComponent(interest)}`}>{SALES_EMAIL}</a> and the team will get in touch.
-          </p>
-          <button type="button" className="btn btn-secondary" onClick={() => setSubmitted(false)}>
-            Back to the form
-          </button>
-        </Card>
-      </div>
+      <NotSent
+        title="Contact sales"
+        lead={<><strong>Your request has not been sent.</strong> Sales requests aren't connected in this console yet.</>}
+        email={SALES_EMAIL}
+        subject={interest}
+        after=" and the team will get in touch."
+        onBack={() => setSubmitted(false)}
+      />
     );
   }
 

@@ -1,7 +1,9 @@
 import { SIGN_IN_START_PATHS, type SignInProvider } from '../../../api/contract/sign-in';
 
+/** The provider's start, with the browser's time zone (a new account starts in it). */
 function startUrl(provider: SignInProvider, signUp: boolean): string {
-  return signUp ? `${SIGN_IN_START_PATHS[provider]}?signup=1` : SIGN_IN_START_PATHS[provider];
+  const query = new URLSearchParams({ ...(signUp ? { signup: '1' } : {}), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  return `${SIGN_IN_START_PATHS[provider]}?${query}`;
 }
 
 function GoogleMark() {

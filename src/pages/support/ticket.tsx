@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Card } from '../../ui/Card';
 import { Field, TextField } from '../../ui/Field';
 import { SALES_EMAIL, SUPPORT_EMAIL } from './contacts';
+import { NotSent } from './NotSent';
 
 export const PRIORITIES = [
   { value: 'low', label: 'Low' },
@@ -34,19 +35,14 @@ export default function TicketPage() {
 
   if (submitted) {
     return (
-      <div className="page page-narrow">
-        <h1 className="page-title">Report an issue</h1>
-        <Card>
-          <p role="status">
-            <strong>Your ticket has not been sent.</strong> Ticket submission isn't connected in this console yet. Please e-mail{' '}
-            <a href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(subject)}`}>{SUPPORT_EMAIL}</a> with the subject, priority and
-            description you entered.
-          </p>
-          <button type="button" className="btn btn-secondary" onClick={() => setSubmitted(false)}>
-            Back to the form
-          </button>
-        </Card>
-      </div>
+      <NotSent
+        title="Report an issue"
+        lead={<><strong>Your ticket has not been sent.</strong> Ticket submission isn't connected in this console yet.</>}
+        email={SUPPORT_EMAIL}
+        subject={subject}
+        after=" with the subject, priority and description you entered."
+        onBack={() => setSubmitted(false)}
+      />
     );
   }
 
