@@ -6,6 +6,7 @@ import { LiveTokenContext } from '../src/api/live-token';
 import { ActionRunner } from '../src/pages/apps/_frame/ActionRunner';
 import { Button } from '../src/ui/Button';
 import { LoadingPanel } from '../src/ui/Spinner';
+import { setConsoleTimeZone } from '../src/ui/format';
 
 /**
  * The live Agent Preview: the active apps this agent session may use, each with its agent
@@ -22,7 +23,14 @@ export default function AgentPreview({ token }: { token: string }) {
   useEffect(() => {
     const controller = new AbortController();
     setError(null);
-    api.get<AgentAppsAnswer>('/agent/apps', { signal: controller.signal }).then(setAnswer, (e) => !controller.signal.aborted && setError(e));
+    api.get<AgentAppsAnswer>('/agent/apps', { signal: controller.signal }).then(
+      (got) => {
+        // an agent session has no bootstrap: the panel's dates take the account's zone from here
+        setConsoleTimeZone(got.timeZone);
+        setAnswer(got);
+      },
+      (e) => !controller.signal.aborted && setError(e),
+    );
     return () => controller.abort();
   }, [api, version]);
 

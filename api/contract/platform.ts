@@ -104,6 +104,8 @@ export type AppActionsAnswer = v.InferOutput<typeof AppActionsAnswerSchema>;
 /** GET /api/agent/apps: the apps an agent session may use (active ones), with their actions. */
 export const AgentAppsAnswerSchema = v.object({
   apps: v.array(v.object({ id: AppIdSchema, title: v.string(), color: v.string(), actions: v.array(AppActionSchema), unavailable: v.optional(ActionsUnavailableSchema) })),
+  /** the account's time zone (IANA): the agent's panel shows its dates in it, as the console does */
+  timeZone: v.string(),
 });
 export type AgentAppsAnswer = v.InferOutput<typeof AgentAppsAnswerSchema>;
 

@@ -68,7 +68,7 @@ describe('Settings > SMS Configuration: the fraud guard', () => {
 
 describe("the agent's panel", () => {
   it('shows the refusal of a country that is not allowed, naming it', async () => {
-    const apps: AgentAppsAnswer = { apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }] };
+    const apps: AgentAppsAnswer = { apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }], timeZone: 'UTC' };
     const message = 'SMS to Canada (CA) are not allowed for this account. An admin can allow the country under Settings > SMS Configuration.';
     mockApi({ 'GET /api/agent/apps': { body: apps }, 'POST /api/one-time-passcode/actions/send': { status: 403, body: { code: 'COUNTRY_NOT_ALLOWED', message } } });
     render(<UnauthorizedCard agentToken={makeToken({ role: 'supervisor' })} />);

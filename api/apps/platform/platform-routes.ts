@@ -5,15 +5,17 @@ import { ApiError } from '../../http/errors';
 import { APPS, visibleApps } from '../../contract/apps';
 import type { AgentAppsAnswer, DevSmsMessage } from '../../contract/platform';
 import { appModule } from './registry';
+import { accountTimeZone } from '../../branding/time-zone';
 
 /** Account-wide routes of the apps platform (not under one app). */
 export const platformRoutes = new Hono<AppEnv>()
   /** The apps an agent may use now: active (trial, subscription, enterprise) and with actions. */
   .get('/agent/apps', async (c) => {
     const { accountId } = c.var.session;
-    const billing = await c.var.deps.db.tenant(accountId, (trx) =>
-      trx.selectFrom('app_billing').select(['app', 'status']).where('account_id', '=', accountId).execute(),
-    );
+    const [billing, timeZone] = await c.var.deps.db.tenant(accountId, async (trx) => [
+      await trx.selectFrom('app_billing').select(['app', 'status']).where('account_id', '=', accountId).execute(),
+      await accountTimeZone(trx, accountId),
+    ] as const);
     const active = new Set(billing.filter((b) => b.status === 'free-trial' || b.status === 'subscription' || b.status === 'enterprise').map((b) => b.app));
     const apps: AgentAppsAnswer['apps'] = [];
     const visible = new Set(visibleApps(c.var.session.email, c.var.deps.config.providerEmailDomain).map((a) => a.id));
@@ -25,7 +27,7 @@ export const platformRoutes = new Hono<AppEnv>()
         apps.push({ id: app.id, title: app.title, color: app.color, actions: [...module.actions], ...(unavailable ? { unavailable } : {}) });
       }
     }
-    return c.json({ apps } satisfies AgentAppsAnswer);
+    return c.json({ apps, timeZone } satisfies AgentAppsAnswer);
   })
 
   /** The development outbox (never in production): the account's messages, newest first. */

@@ -6,14 +6,25 @@ import type { ActionResult, AgentAppsAnswer } from '../../../api/contract/platfo
 import { outcomeOfToken } from '../../../hosts/outcome';
 import { UnauthorizedCard } from '../../../hosts/UnauthorizedCard';
 import { makeToken, mockApi } from '../helpers';
+import { consoleTimeZone, setConsoleTimeZone } from '../../../src/ui/format';
 
 const ID = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
-const apps: AgentAppsAnswer = { apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }] };
+const apps: AgentAppsAnswer = { apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }], timeZone: 'UTC' };
 
 describe('Agent Preview', () => {
   it('keeps the session of a host user without admin access for the agent functions', () => {
     const token = makeToken({ role: 'supervisor' });
     expect(outcomeOfToken(token)).toEqual({ outcome: 'unauthorized', agentToken: token });
+  });
+
+  it("shows the panel's dates in the account's time zone, which an agent session learns with its apps", async () => {
+    setConsoleTimeZone(undefined);
+    const token = makeToken({ role: 'supervisor' });
+    mockApi({ 'GET /api/agent/apps': { body: { ...apps, timeZone: 'Pacific/Honolulu' } } });
+    render(<UnauthorizedCard agentToken={token} />);
+    await screen.findByRole('button', { name: 'One-Time Passcode' });
+    expect(consoleTimeZone()).toBe('Pacific/Honolulu');
+    setConsoleTimeZone(undefined);
   });
 
   it('lets an agent pick an active app, send a passcode with its own session and see the status', async () => {

@@ -24,7 +24,7 @@ const PATH = '/api/e-form/actions/send/choices/form';
 
 function formsApi(answer: (q: string) => ActionChoicesAnswer | { status: number; body: unknown } = (q) => ({ choices: forms.filter((f) => f.title.toLowerCase().includes(q.toLowerCase())), more: false })) {
   const sent: ActionResult = { taskId: FORM_A, status: 'sent', message: 'Form "Home claim" sent to +1 •••• •• 4567.', task: {}, open: true };
-  const apps: AgentAppsAnswer = { apps: [{ id: 'e-form', title: 'eForm', color: '#0891b2', actions: EFORM_ACTIONS }] };
+  const apps: AgentAppsAnswer = { apps: [{ id: 'e-form', title: 'eForm', color: '#0891b2', actions: EFORM_ACTIONS }], timeZone: 'UTC' };
   return mockApi({
     'GET /api/agent/apps': { body: apps },
     [`GET ${PATH}`]: (request) => {
@@ -152,7 +152,7 @@ describe('The picker of Send to a customer', () => {
   });
 
   it('shows the refusal of the list (Stripe not connected) in the picker', async () => {
-    const apps: AgentAppsAnswer = { apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }] };
+    const apps: AgentAppsAnswer = { apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }], timeZone: 'UTC' };
     mockApi({
       'GET /api/agent/apps': { body: apps },
       'GET /api/payments/actions/request/choices/productId': { status: 409, body: { code: 'STRIPE_NOT_CONNECTED', message: 'Connect your Stripe account first.' } },
@@ -165,7 +165,7 @@ describe('The picker of Send to a customer', () => {
   });
 
   it('lists products with their price, and says to type to narrow when there are more', async () => {
-    const apps: AgentAppsAnswer = { apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }] };
+    const apps: AgentAppsAnswer = { apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }], timeZone: 'UTC' };
     mockApi({
       'GET /api/agent/apps': { body: apps },
       'GET /api/payments/actions/request/choices/productId': { body: { choices: [{ id: 'prod_1', title: 'Boiler service', detail: 'Annual check', price: { amount: 4900, currency: 'usd' }, editedAt: day(1) }], more: true } },
