@@ -7,6 +7,7 @@ import { TRIAL_REMINDER_DAYS } from '../contract/plans';
 import { notify } from '../notifications/notify';
 import type { Job } from '../jobs/runner';
 import { stripeOf } from './stripe';
+import { accountDates } from '../account-dates';
 
 const DAY = 86_400_000;
 
@@ -23,7 +24,7 @@ export async function remindTrialEnding(trx: Trx, accountId: string, app: string
   await notify(trx, accountId, {
     kind: 'trial.ending',
     title: `${title} free trial ends ${due === 1 ? 'tomorrow' : 'soon'}`,
-    body: `The free trial ends on ${ends.toISOString().slice(0, 10)}. Subscribe to keep using ${title}.`,
+    body: `The free trial ends on ${(await accountDates(trx, accountId)).day(ends)}. Subscribe to keep using ${title}.`,
     link: `/${app}/pricing`,
     // the 7-day key is the one the bell has always used, so the two paths never double up
     dedupeKey: due === 7 ? `trial.ending:${app}:${ends.toISOString()}` : `trial.ending.${due}:${app}:${ends.toISOString()}`,

@@ -5,6 +5,7 @@ import { audit } from '../audit';
 import { getApp, isAppId, type AppId } from '../contract/apps';
 import { plansOf } from '../contract/plans';
 import { notify } from '../notifications/notify';
+import { accountDates } from '../account-dates';
 
 // Subscription state is always taken from Stripe's current subscription object (fetched when an
 // event arrives), never from the event's own snapshot, so events may come late, twice or in any
@@ -101,7 +102,7 @@ export async function applySubscription(trx: Trx, sub: Stripe.Subscription, now:
       await audit(trx, accountId, null, {
         namespace: app,
         description: sub.cancel_at_period_end
-          ? `${title} subscription set to end on ${period.end?.toISOString().slice(0, 10) ?? 'the end of the period'}`
+          ? `${title} subscription set to end on ${period.end ? (await accountDates(trx, accountId)).day(period.end) : 'the end of the period'}`
           : `${title} subscription renewed: it no longer ends at the period's end`,
         event: sub.cancel_at_period_end ? 'billing.cancel-scheduled' : 'billing.cancel-withdrawn',
       });

@@ -4,6 +4,7 @@ import type { Trx } from '../db/index';
 import { getApp } from '../contract/apps';
 import { CREDIT_WARNING_RATIO } from '../contract/billing';
 import { TRIAL_ENDING_DAYS } from '../contract/notifications';
+import { accountDates } from '../account-dates';
 
 export type NewNotification = {
   kind: string;
@@ -47,7 +48,7 @@ export async function addTimeBasedNotifications(trx: Trx, accountId: string, now
         await notify(trx, accountId, {
           kind: 'trial.ending',
           title: `${title} free trial ends soon`,
-          body: `The free trial ends on ${ends.toISOString().slice(0, 10)}. Subscribe to keep using ${title}.`,
+          body: `The free trial ends on ${(await accountDates(trx, accountId)).day(ends)}. Subscribe to keep using ${title}.`,
           link: settings,
           dedupeKey: `trial.ending:${r.app}:${ends.toISOString()}`,
         });

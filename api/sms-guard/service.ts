@@ -8,6 +8,7 @@ import { DEV_OUTBOX_PROVIDER } from '../contract/sms';
 import { maskPhone } from '../contract/platform';
 import { SMS_GUARD_DEFAULT_RULES, SmsGuardRulesSchema, type SmsGuard, type SmsGuardRules, type SmsHold } from '../contract/sms-guard';
 import { classifyNumber, knownCountries, REFUSED_TYPES, type NumberClass } from './classify';
+import { accountDates } from '../account-dates';
 
 // The SMS fraud guard: every SMS any app sends passes here (through sendAccountSms and the apps'
 // first transaction), so geo permissions, refused number types and pumping holds have one home.
@@ -245,7 +246,7 @@ export async function holdRange(trx: Trx, accountId: string, number: NumberClass
     return current ? new Date(current.held_until) : heldUntil;
   }
   const where = `numbers starting ${number.prefix} (${nameOfCountry(number.country)})`;
-  await audit(trx, accountId, null, { namespace: 'global', description: `SMS to ${where} held until ${heldUntil.toISOString()}: suspected SMS pumping, ${reason}`, event: 'sms.pumping-held', at: now });
+  await audit(trx, accountId, null, { namespace: 'global', description: `SMS to ${where} held until ${(await accountDates(trx, accountId)).moment(heldUntil)}: suspected SMS pumping, ${reason}`, event: 'sms.pumping-held', at: now });
   await notify(trx, accountId, {
     kind: 'sms.pumping-held',
     title: `SMS to ${number.prefix}… are held: suspected SMS pumping`,

@@ -41,6 +41,16 @@ describe.each(DATABASE_KINDS)('trial end by the scheduled job (%s)', (kind) => {
     expect(await notificationKeys(t, 'passkeys')).toEqual(['trial.ending']);
   });
 
+  it('the reminder names the last day as people write it, in the account’s time zone (no ISO date)', async () => {
+    const acme = t.account('acme').id;
+    const zone = await t.db.tenant(acme, (trx) => trx.selectFrom('accounts').select('time_zone').executeTakeFirstOrThrow());
+    const ends = await t.db.tenant(acme, (trx) => trx.selectFrom('app_billing').select('trial_ends_at').where('app', '=', 'passkeys').executeTakeFirstOrThrow());
+    const { body } = await t.db.tenant(acme, (trx) => trx.selectFrom('notifications').select('body').where('dedupe_key', 'like', 'trial.ending:passkeys:%').executeTakeFirstOrThrow());
+    const day = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: zone.time_zone }).format(new Date(ends.trial_ends_at!));
+    expect(body).toBe(`The free trial ends on ${day}. Subscribe to keep using Passkeys.`);
+    expect(body).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+
   it('the job does not run again before its interval has passed', async () => {
     t.clock.now = new Date(t.clock.now.getTime() + 60_000);
     expect(await runDueJobs(t.deps, BILLING_JOBS)).not.toContain('billing.trials');

@@ -15,6 +15,7 @@ import { buildChain, ChainError } from './pades/chain';
 import { KeyMaterialError, readPem, readPkcs12, type KeyMaterial } from './pades/key-material';
 import { commonName, signingCertificate, type SigningCertificate } from './signing-certificate';
 import { providerTsa } from './trusted-time';
+import { accountDates } from '../../account-dates';
 
 // An account's own signing certificate (Configuration > Signing). An upload is checked before
 // anything is stored: the key opens, the certificate is its own, it may sign documents (key
@@ -183,7 +184,7 @@ export async function uploadSigningCertificate(deps: Deps, accountId: string, bo
           ${[leaf, ...checked.chain].map((c) => c.x509.toString()).join('')}, ${uploadedBy}, ${now})
         returning *`.execute(trx)
     ).rows[0]!;
-    const when = checked.activeFrom.getTime() > now.getTime() + 60_000 ? `; it takes over on ${checked.activeFrom.toISOString().replace('T', ' ').slice(0, 16)} UTC` : '';
+    const when = checked.activeFrom.getTime() > now.getTime() + 60_000 ? `; it takes over on ${(await accountDates(trx, accountId)).moment(checked.activeFrom)}` : '';
     await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Uploaded the signing certificate ${subject} (${checked.keyType}, issued by ${commonName(checked.chain[0]?.x509 ?? leaf.x509)}, valid until ${day(new Date(leaf.x509.validTo))})${when}`, event: 'signing-certificate.uploaded', at: now });
     return certificateOf(row, activeRow([row, ...rows].sort((a, b) => new Date(b.active_from).getTime() - new Date(a.active_from).getTime()), now), now);
   });

@@ -36,6 +36,7 @@ import type { ResultStatus } from '../../contract/results';
 import { versionFile, versionRow, type VersionRow } from './documents';
 import crypto from 'node:crypto';
 import type { StampValue } from './pdf';
+import { accountDates } from '../../account-dates';
 
 // Signature requests, in one place: /api/v1, the agent action, the console, the customer page,
 // the sealing job and the demo seed all call these functions.
@@ -495,7 +496,7 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
     // another worker sealed it meanwhile: keep theirs
     if (current.status !== 'signed') return current;
     const file = await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'application/pdf', bytes: result.sealed });
-    const trusted = result.timestamp ? `, trusted time ${result.timestamp.time.toISOString()}` : result.timestampError ? ', no trusted time: the time-stamping authority did not answer' : '';
+    const trusted = result.timestamp ? `, trusted time ${(await accountDates(trx, accountId)).moment(result.timestamp.time)}` : result.timestampError ? ', no trusted time: the time-stamping authority did not answer' : '';
     const updated = await move(trx, accountId, current, now, {
       status: 'completed',
       set: {
