@@ -123,6 +123,11 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
                       </li>
                     ))}
                   </ol>
+                  {total > items.length && (
+                    <p className="muted" data-testid="queue-more">
+                      The {items.length} oldest of {total} are listed; the rest appear here as these are decided.
+                    </p>
+                  )}
                 </nav>
               )
             }

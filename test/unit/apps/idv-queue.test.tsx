@@ -1,0 +1,31 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { IdvQueue } from '../../../api/contract/apps/identity-verification';
+import { makeBootstrap, renderSignedIn } from '../helpers';
+
+const item = (n: number): IdvQueue['items'][number] => ({
+  id: `0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a${String(n).padStart(2, '0')}`,
+  status: 'needs_review',
+  customerRef: `CUST-${n}`,
+  documentType: 'passport',
+  submittedAt: '2026-11-20T10:00:00Z',
+  failedChecks: 1,
+  assignedTo: null,
+  assignedToYou: false,
+});
+
+describe('Identity Verification review queue', () => {
+  it('says when only the oldest cases are listed, and how many wait in all', async () => {
+    const queue: IdvQueue = { items: [item(1), item(2)], total: 150 };
+    renderSignedIn('/identity-verification/review', makeBootstrap({ role: 'admin', apps: ['identity-verification'] }), { 'GET /api/identity-verification/queue': { body: queue } });
+    expect((await screen.findByTestId('queue-more')).textContent).toBe('The 2 oldest of 150 are listed; the rest appear here as these are decided.');
+    expect(screen.getByTestId('queue-count').textContent).toBe('150 cases waiting');
+  });
+
+  it('says nothing more when every waiting case is listed', async () => {
+    renderSignedIn('/identity-verification/review', makeBootstrap({ role: 'admin', apps: ['identity-verification'] }), { 'GET /api/identity-verification/queue': { body: { items: [item(1)], total: 1 } satisfies IdvQueue } });
+    await screen.findByText('CUST-1');
+    expect(screen.getByTestId('queue-count').textContent).toBe('1 case waiting');
+    expect(screen.queryByTestId('queue-more')).toBeNull();
+  });
+});
