@@ -55,6 +55,10 @@ describe.each(DATABASE_KINDS)('Sealed PDFs in any script (%s)', (kind) => {
     // of an Arabic comma as it likes, so each clause is looked for on its own)
     for (const clause of translate('ar', 'sig.consent').replace(/\.$/, '').split('،')) expect(squeeze(text)).toContain(squeeze(clause));
     expect(text).toContain('I agree that my electronic signature');
+    // a bracket drawn mirrored in Arabic (its shape opens the other way) copies as the one the
+    // line has: "(الإصدار" ("(version"), not ")الإصدار"
+    expect(text).toContain('(الإصدار');
+    expect(text).not.toContain(')الإصدار');
     const fonts = pdfFonts(pdf);
     // embedded and subsetted (a six-letter tag before the name), not the 200 KB font whole
     expect(fonts).toMatch(/[A-Z]{6}\+NotoSansArabic-Regular\s+CID TrueType\s+Identity-H\s+yes\s+yes/);

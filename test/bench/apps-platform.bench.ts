@@ -15,7 +15,10 @@ import { LOOPBACK_CERT, startPeer } from '../api/peers';
 
 const VERIFICATIONS = Number(process.env.BENCH_VERIFICATIONS ?? 1_000_000);
 const { db, drop } = await openTestDatabase('postgres', undefined, { deadlineMs: 600_000 });
-const [acme] = await seedDemo(db, 'bench-encryption-key-'.padEnd(40, 'x'));
+const receiver = await startPeer(undefined, { tls: true });
+const config = testConfig({ outboundAllowHosts: [receiver.host], outboundCa: LOOPBACK_CERT });
+// seeded with the server's own key: the webhook signing secrets it writes are read back with it
+const [acme] = await seedDemo(db, config.encryptionKey);
 // in chunks: one statement per chunk stays inside the database deadline (10 s) a query may take
 const CHUNK = 100_000;
 for (let from = 1; from <= VERIFICATIONS; from += CHUNK) {
@@ -25,13 +28,11 @@ for (let from = 1; from <= VERIFICATIONS; from += CHUNK) {
         select ${acme!.id}, '+1555' || lpad((g % 10000000)::text, 7, '0'), 'CUST-' || g, 'agent' || (g % 20) || '@acme.test', 'approved', 'x', 'x', 1, 1, 5,
                now() - make_interval(secs => g), now() - make_interval(secs => g) + interval '10 minutes', now() - make_interval(secs => g), now() - make_interval(secs => g)
         from generate_series(${from}::int, ${to}::int) g`.execute(trx),
-    );
+  );
 }
 await sql`analyze otp_verifications`.execute(db.kysely);
 await db.system((trx) => sql`insert into sms_settings (account_id, provider, account_sid, auth_token_enc, phone_number) values (${acme!.id}, 'dev-outbox', '', '', '')`.execute(trx));
 
-const receiver = await startPeer(undefined, { tls: true });
-const config = testConfig({ outboundAllowHosts: [receiver.host], outboundCa: LOOPBACK_CERT });
 // a failure is said (the first few): a bench that silently delivers nothing measures nothing
 let logged = 0;
 const log = (...args: unknown[]) => void (logged++ < 3 && console.error(...args));

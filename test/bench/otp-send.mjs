@@ -338,7 +338,7 @@ async function main() {
     for (const r of new Set([...refusals, ...refused])) console.log(`  refused: ${r}`);
     const offRps = mean(runs.off, (r) => r.rps);
     const onRps = mean(runs.on, (r) => r.rps);
-    console.log(`  pgbench, a send's statements, guard off  ${bench.tps.toFixed(0).padStart(6)} sends/s (${clients} clients, prepared, one script per account, latency ${ms(bench.latency)})`);
+    console.log(`  pgbench, a send's statements, guard off  ${bench.tps.toFixed(0).padStart(6)} sends/s (${clients} clients, prepared, one script per account, latency ${ms(bench.latency)}, p99 ${ms(bench.p99)}: PostgreSQL's own)`);
     console.log(`  pgbench, a send's statements, guard on   ${benchOn.tps.toFixed(0).padStart(6)} sends/s`);
     console.log(`  sends / pgbench  ${(offRps / bench.tps).toFixed(2)}× guard off, ${(onRps / benchOn.tps).toFixed(2)}× guard on  (goal ≥ 0.5×; p99 goal ≤ 30 ms: worst ${ms(Math.max(...runs.off.map((r) => r.p99)))} off, ${ms(Math.max(...runs.on.map((r) => r.p99)))} on)`);
     console.log(`  guard cost  ${(((offRps - onRps) / offRps) * 100).toFixed(1)} % of throughput (mean of the rounds), ${(mean(runs.on, (r) => r.cpuUs) - mean(runs.off, (r) => r.cpuUs)).toFixed(0)} µs of server CPU per send (${(((mean(runs.on, (r) => r.cpuUs) - mean(runs.off, (r) => r.cpuUs)) / mean(runs.off, (r) => r.cpuUs)) * 100).toFixed(1)} %); pgbench's own: ${(((bench.tps - benchOn.tps) / bench.tps) * 100).toFixed(1)} % (goal ≤ 10 %)`);

@@ -88,10 +88,17 @@ export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS, 
     return file;
   });
   try {
-    const out = execFileSync(PGBENCH, ['-n', '-M', protocol, '-c', String(clients), '-j', '2', '-T', String(seconds), ...files.flatMap((f) => ['-f', f]), databaseUrl], { encoding: 'utf8' });
+    // -l: every transaction's latency (third field, µs) in a log per thread, for the p99
+    const out = execFileSync(PGBENCH, ['-n', '-M', protocol, '-c', String(clients), '-j', '2', '-T', String(seconds), '-l', `--log-prefix=${path.join(dir, 'log')}`, ...files.flatMap((f) => ['-f', f]), databaseUrl], { encoding: 'utf8' });
     const tps = Number(out.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1]);
     const latency = Number(out.match(/latency average = ([\d.]+) ms/)?.[1]);
-    return { tps, latency };
+    const latencies = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith('log'))
+      .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => Number(line.split(' ')[2]) / 1000))
+      .sort((a, b) => a - b);
+    const p99 = latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] : NaN;
+    return { tps, latency, p99 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -127,7 +127,11 @@ function codesByLetters(font: PDFFont): void {
   const codes = new Map<string, number>();
   const codeOf = new Map<Glyph, number>();
   embedder.encodeText = function encodeText(this: SubsetEmbedder, text: string) {
-    const hex = this.font.layout(text, this.fontFeatures).glyphs.map((glyph) => {
+    const unmirror = MIRRORED_TEXTS.has(text);
+    const hex = this.font.layout(text, this.fontFeatures).glyphs.map((drawn) => {
+      // a bracket drawn mirrored in a right-to-left run (forFont) copies as the one the text has
+      const mirror = unmirror && drawn.codePoints.length === 1 ? bidi.getMirroredCharacter(String.fromCodePoint(drawn.codePoints[0]!)) : null;
+      const glyph = mirror ? (this.font.getGlyph(drawn.id, [mirror.codePointAt(0)!]) ?? drawn) : drawn;
       const key = `${glyph.id}:${glyph.codePoints.join(',')}`;
       let code = codes.get(key);
       if (code === undefined) {
@@ -230,9 +234,21 @@ function visualOrder(runs: Run[]): Run[] {
 function forFont(run: Run): string {
   if (run.level % 2 === 0) return run.text;
   // in a right-to-left run "(" is drawn as ")" (rule L4); fontkit reverses but does not mirror
-  const mirrored = [...run.text].map((c) => bidi.getMirroredCharacter(c) ?? c);
-  return STRONG_RTL.test(run.text) ? mirrored.join('') : mirrored.reverse().join('');
+  const chars = [...run.text];
+  const mirrored = chars.map((c) => bidi.getMirroredCharacter(c) ?? c);
+  const text = STRONG_RTL.test(run.text) ? mirrored.join('') : mirrored.reverse().join('');
+  if (mirrored.some((c, i) => c !== chars[i])) {
+    if (MIRRORED_TEXTS.size > 10_000) MIRRORED_TEXTS.clear();
+    MIRRORED_TEXTS.add(text);
+  }
+  return text;
 }
+
+/**
+ * Texts handed to the font whose brackets forFont mirrored: the encoder maps each such glyph back
+ * to the bracket the text has, so a reader copies "(" where the line says "(" though it draws ")".
+ */
+const MIRRORED_TEXTS = new Set<string>();
 
 /** `direction`: the paragraph's base direction; 'auto' (the default) takes its first strong letter's */
 export type TextStyle = { size: number; bold?: boolean; color?: [number, number, number]; direction?: 'ltr' | 'rtl' | 'auto' };
