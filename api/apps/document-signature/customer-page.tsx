@@ -87,8 +87,9 @@ function PageImage({ view, token, index, alt }: { view: SignerView; token: strin
   const image = view.pageImages[index]!;
   const large = pageImageUrl(token, index, 'l', image.large);
   const srcset = image.small ? `${pageImageUrl(token, index, 's', image.small)} ${SIG_SMALL_PAGE_WIDTH}w, ${large} ${SIG_PAGE_IMAGE_WIDTH}w` : undefined;
-  // the first page at once; the others when scrolled near (their box keeps its ratio meanwhile)
-  return <img src={large} srcset={srcset} sizes={srcset ? PAGE_SIZES : undefined} loading={index === 0 ? 'eager' : 'lazy'} decoding="async" alt={alt} />;
+  // the first page at once and before anything else (it is the page's largest paint); the others
+  // when scrolled near (their box keeps its ratio meanwhile)
+  return <img src={large} srcset={srcset} sizes={srcset ? PAGE_SIZES : undefined} loading={index === 0 ? 'eager' : 'lazy'} fetchpriority={index === 0 ? 'high' : undefined} decoding="async" alt={alt} />;
 }
 
 function Pages({ view, t, token }: { view: SignerView; t: Translate; token: string }) {
