@@ -63,6 +63,18 @@ async function settle(page: Page) {
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
 }
 
+/**
+ * Opens `path` in the console already loaded in `p`, as its own links do (the router follows the
+ * history): each page then costs what a click costs, not a reload of the console.
+ */
+async function visit(p: Page, path: string) {
+  await p.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await p.waitForFunction((to) => location.pathname === to, path);
+}
+
 async function expectFits(page: Page, what: string) {
   await settle(page);
   const { extra, culprits } = await overflow(page);
@@ -131,13 +143,13 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
   });
 
   it.each(PAGES)('%s fits without sideways scrolling', async (path) => {
-    await page.goto(`${server.url}${path}`);
+    await visit(page, path);
     await page.locator('main h1, main [role="alert"]').first().waitFor();
     await expectFits(page, path);
   });
 
   it.each(STAFF_PAGES)('%s fits without sideways scrolling (provider staff)', async (path) => {
-    await staff.goto(`${server.url}${path}`);
+    await visit(staff, path);
     await staff.locator('main h1, main [role="alert"]').first().waitFor();
     await expectFits(staff, path);
   });
