@@ -7,8 +7,8 @@
 //     and `prepare: false` (what a transaction pooler needs);
 //   - pgbench running the same statements (10 clients, prepared): PostgreSQL's own limit here.
 // It reports; it does not fail. Run (the machine's load matters: say it with the figures):
-//   npx esbuild test/bench/db-drivers.ts --bundle --platform=node --format=esm --packages=external --outfile=/tmp/db-drivers.mjs \
-//     && POSTGRES_JS=/tmp/pgjs/node_modules/postgres/src/index.js node /tmp/db-drivers.mjs
+//   npx esbuild test/bench/db-drivers.ts --bundle --platform=node --format=esm --packages=external --outfile=dist/db-drivers.mjs \
+//     && POSTGRES_JS=/tmp/pgjs/node_modules/postgres/src/index.js node dist/db-drivers.mjs
 // BENCH_DATABASE_URL picks the server (default the local one; a PgBouncer URL measures through it).
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
