@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { IDV_QUEUE_LIMIT, type IdvQueue } from '../../contract/apps/identity-verification';
-import { heldBy, type IdvDeps, type Reviewer, type SessionRow } from './service';
+import type { IdvDeps, SessionRow } from './service';
+import { heldBy, type Reviewer } from './review';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 // The review queue: which cases wait for a reviewer and who holds each. A case is held by the
 // reviewer who took it (Assign to me, typing the MRZ or deciding); the holder may release it
-// (heldBy, beside the rules that take and release a case in ./service).
+// (heldBy, beside the rules that take and release a case in ./review).
 
 /** The review queue: cases waiting for a reviewer, the oldest submission first. */
 export async function reviewQueue(deps: IdvDeps, accountId: string, viewer: Reviewer): Promise<IdvQueue> {

@@ -7,7 +7,7 @@ import { IDV_APP, IdvDecisionBodySchema, IdvMrzBodySchema } from '../../contract
 import { visibleApps } from '../../contract/apps';
 import { sessionCaller } from '../platform/caller';
 import { requestOrigin, uuidParam } from '../platform/request';
-import { assignToMe, decide, enterMrz, releaseCase, reviewOf, type Reviewer } from './service';
+import { assignToMe, decide, enterMrz, releaseCase, reviewOf, type Reviewer } from './review';
 import { reviewQueue } from './queue';
 
 // The review screen's API (/api/identity-verification/sessions/…): the session with signed links

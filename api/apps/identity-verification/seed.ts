@@ -3,7 +3,8 @@ import type { Deps } from '../../deps';
 import type { Database, Trx } from '../../db/index';
 import { apiCaller, type Caller } from '../platform/caller';
 import { sampleDocumentPng, sampleSelfieJpeg } from './sample-images';
-import { chooseDocument, decide, enterMrz, getSession, startSession, submitSession, uploadImage, type Reviewer } from './service';
+import { chooseDocument, getSession, startSession, submitSession, uploadImage } from './service';
+import { decide, enterMrz, type Reviewer } from './review';
 
 // Demo history of Identity Verification, made by the service functions real use runs (clock
 // walked through the last 30 days): sessions started by agents, photos sent from the customer

@@ -8,20 +8,18 @@ import { recordResult } from '../../results/record';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
-import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
+import { chooseLanguage, languageEvent, smsLocaleOf, templateText, type LanguageChoice } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
-import { deleteFile, fileLink, putFile } from '../../storage/files';
+import { deleteFile, putFile } from '../../storage/files';
 import { maskPhone } from '../../contract/platform';
 import type { ResultStatus } from '../../contract/results';
 import {
   IDV_APP,
   IDV_CUSTOMER_STATUSES,
-  IDV_DECISION_REASONS,
   IDV_DEFAULT_SETTINGS,
   IDV_FINAL_STATUSES,
-  IDV_REVIEW_STATUSES,
   IDV_SIDE_LABELS,
   IDV_TEMPLATES,
   IdvGeneralSettingsSchema,
@@ -29,14 +27,13 @@ import {
   type IdvDecisionBody,
   type IdvExtracted,
   type IdvGeneralSettings,
-  type IdvReview,
   type IdvSession,
   type IdvSide,
   type IdvStartBody,
   type IdvStatus,
 } from '../../contract/apps/identity-verification';
 import { checkImage, isRefusal } from './images';
-import { checkOf, readMrz, runChecks } from './checks';
+import { checkOf, runChecks } from './checks';
 
 // The Identity Verification rules, in one place: /api/v1, the agent action, the console's review
 // screen, the customer page and the demo seed all call these functions.
@@ -78,10 +75,10 @@ export type SessionRow = {
 };
 
 type CheckRow = { key: string; status: 'passed' | 'failed' | 'not_run'; reason: string };
-type ImageRow = { side: IdvSide; file_id: string | null; content_type: string; size: number; uploaded_at: Date };
+export type ImageRow = { side: IdvSide; file_id: string | null; content_type: string; size: number; uploaded_at: Date };
 
 const RESULT_OF: Partial<Record<IdvStatus, ResultStatus>> = { approved: 'success', declined: 'failure', cancelled: 'failure', expired: 'timeout' };
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+export const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 const CHECK_ORDER = ['mrz', 'expiry', 'minimum_age', 'name', 'date_of_birth', 'document_number', 'face_match', 'liveness'];
 
 export function sessionOf(r: SessionRow, checks: CheckRow[]): IdvSession {
@@ -105,7 +102,7 @@ export function sessionOf(r: SessionRow, checks: CheckRow[]): IdvSession {
 }
 
 /** What a receiver gets: ids, status and outcome; never images, names or document data. */
-function eventData(r: SessionRow, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function eventData(r: SessionRow, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: r.id,
     status: r.status,
@@ -126,23 +123,23 @@ export async function idvSettings(trx: Trx, accountId: string): Promise<IdvGener
   return merged.success ? merged.output : IDV_DEFAULT_SETTINGS;
 }
 
-async function checksOf(trx: Trx, accountId: string, id: string): Promise<CheckRow[]> {
+export async function checksOf(trx: Trx, accountId: string, id: string): Promise<CheckRow[]> {
   return (await sql<CheckRow>`select key, status, reason from idv_checks where account_id = ${accountId} and session_id = ${id}`.execute(trx)).rows;
 }
 
-async function lockRow(trx: Trx, accountId: string, id: string): Promise<SessionRow> {
+export async function lockRow(trx: Trx, accountId: string, id: string): Promise<SessionRow> {
   const row = (await sql<SessionRow>`select * from idv_sessions where account_id = ${accountId} and id = ${id} for update`.execute(trx)).rows[0];
   if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no verification session with this id.');
   return row;
 }
 
-async function update(trx: Trx, id: string, set: Record<string, unknown>): Promise<SessionRow> {
+export async function update(trx: Trx, id: string, set: Record<string, unknown>): Promise<SessionRow> {
   const assignments = Object.entries(set).map(([column, value]) => sql`${sql.ref(column)} = ${value instanceof Date || value === null || typeof value !== 'object' ? value : JSON.stringify(value)}`);
   return (await sql<SessionRow>`update idv_sessions set ${sql.join(assignments, sql`, `)} where id = ${id} returning *`.execute(trx)).rows[0]!;
 }
 
 /** Ends a session: status, result for search and Watch Tower, timeline, webhook. */
-async function end(trx: Trx, accountId: string, row: SessionRow, status: IdvStatus, now: Date, caller: Caller | null, description: string, set: Record<string, unknown> = {}): Promise<SessionRow> {
+export async function end(trx: Trx, accountId: string, row: SessionRow, status: IdvStatus, now: Date, caller: Caller | null, description: string, set: Record<string, unknown> = {}): Promise<SessionRow> {
   const updated = await update(trx, row.id, { status, ended_at: now, ...set });
   await recordResult(trx, accountId, { app: IDV_APP, status: RESULT_OF[status]!, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
   await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: status, description, caller });
@@ -151,7 +148,7 @@ async function end(trx: Trx, accountId: string, row: SessionRow, status: IdvStat
 }
 
 /** Lazily expires a session whose link ran out while the customer had not finished. */
-async function expireIfDue(trx: Trx, accountId: string, row: SessionRow, now: Date): Promise<SessionRow> {
+export async function expireIfDue(trx: Trx, accountId: string, row: SessionRow, now: Date): Promise<SessionRow> {
   if (!IDV_CUSTOMER_STATUSES.includes(row.status) || !row.link_expires_at || new Date(row.link_expires_at).getTime() > now.getTime()) return row;
   return end(trx, accountId, row, 'expired', now, null, 'The link expired before the customer sent their photos');
 }
@@ -162,7 +159,7 @@ function actingFor(caller: Caller, row: SessionRow): Caller {
 }
 
 /** A fresh link for the session and the SMS text that carries it. */
-async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date, language: LanguageChoice): Promise<{ text: string; expiresAt: Date }> {
+export async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date, language: LanguageChoice): Promise<{ text: string; expiresAt: Date }> {
   const settings = await idvSettings(trx, accountId);
   const { token, expiresAt } = await createLinkToken(trx, accountId, { app: IDV_APP, purpose: IDV_LINK_PURPOSE, taskId: row.id, ttlMs: settings.linkValidityMinutes * 60_000, now, locale: language.locale });
   const { templates } = await storedAppSettings(trx, accountId, IDV_APP);
@@ -176,7 +173,7 @@ async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: Sess
 }
 
 /** Sends one SMS outside any transaction; answers the failure in words, or null. */
-async function trySend(deps: IdvDeps, accountId: string, phone: string, text: string): Promise<string | null> {
+export async function trySend(deps: IdvDeps, accountId: string, phone: string, text: string): Promise<string | null> {
   try {
     await sendAccountSms(deps, accountId, phone, text);
     return null;
@@ -338,7 +335,7 @@ export async function uploadImage(deps: IdvDeps, accountId: string, id: string, 
 }
 
 /** Stores the results of a check run and answers how many failed. */
-async function storeChecks(trx: Trx, accountId: string, id: string, results: ReturnType<typeof runChecks>, now: Date): Promise<number> {
+export async function storeChecks(trx: Trx, accountId: string, id: string, results: ReturnType<typeof runChecks>, now: Date): Promise<number> {
   await sql`delete from idv_checks where session_id = ${id}`.execute(trx);
   for (const r of results) {
     await sql`insert into idv_checks (account_id, session_id, key, status, reason, checked_at) values (${accountId}, ${id}, ${r.key}, ${r.status}, ${r.reason}, ${now})`.execute(trx);
@@ -361,168 +358,6 @@ export async function submitSession(deps: IdvDeps, accountId: string, id: string
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'submitted', description: 'The customer sent their photos for review', caller });
     await enqueueWebhookEvent(trx, accountId, IDV_APP, 'idv.session.submitted', eventData(updated), now);
   });
-}
-
-// ---------------------------------------------------------------- the reviewer's side
-
-export type Reviewer = Caller & { adminId: string | null };
-
-/** Whether the case is held by this reviewer (the same admin, or the same name for an API caller). */
-export function heldBy(row: Pick<SessionRow, 'assigned_id' | 'assigned_name'>, viewer: Reviewer | null): boolean {
-  if (!viewer || !row.assigned_name) return false;
-  return viewer.adminId ? row.assigned_id === viewer.adminId : row.assigned_id === null && row.assigned_name === viewer.label;
-}
-
-export async function reviewOf(deps: IdvDeps, accountId: string, id: string, viewer: Reviewer | null = null): Promise<IdvReview> {
-  const now = deps.now();
-  return deps.db.tenant(accountId, async (trx) => {
-    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
-    const images = (await sql<ImageRow>`select side, file_id, content_type, size, uploaded_at from idv_images where account_id = ${accountId} and session_id = ${id} order by side`.execute(trx)).rows;
-    const order: IdvSide[] = ['front', 'back', 'selfie'];
-    images.sort((a, b) => order.indexOf(a.side) - order.indexOf(b.side));
-    const reasonLabel = row.decision ? (IDV_DECISION_REASONS[row.decision].find((r) => r.key === row.decision_reason)?.label ?? row.decision_reason ?? '') : '';
-    return {
-      session: sessionOf(row, await checksOf(trx, accountId, id)),
-      expectedName: row.expected_name,
-      expectedDateOfBirth: row.expected_date_of_birth,
-      // short-lived signed links: the reviewer's browser fetches each photo for a few minutes
-      images: images.map((i) => ({
-        side: i.side,
-        url: i.file_id ? fileLink(deps as Deps, accountId, i.file_id, { ttlSeconds: 300, filename: `${i.side}.${i.content_type === 'image/png' ? 'png' : 'jpg'}` }) : null,
-        contentType: i.file_id ? i.content_type : null,
-        size: i.file_id ? i.size : null,
-        uploadedAt: new Date(i.uploaded_at).toISOString(),
-      })),
-      imagesRedactedAt: iso(row.images_redacted_at),
-      extracted: row.extracted,
-      dataRedactedAt: iso(row.data_redacted_at),
-      assignedTo: row.assigned_name ? { id: row.assigned_id, name: row.assigned_name } : null,
-      assignedToYou: heldBy(row, viewer),
-      decision: row.decision
-        ? { decision: row.decision, reason: row.decision_reason ?? '', reasonLabel, note: row.decision_note, reviewer: { id: row.reviewer_id, name: row.reviewer_name ?? '' }, at: iso(row.decided_at)! }
-        : null,
-      reviewable: IDV_REVIEW_STATUSES.includes(row.status),
-    };
-  });
-}
-
-function assertReviewable(row: SessionRow): void {
-  if (!IDV_REVIEW_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_IN_REVIEW', 'This verification is not waiting for a review.');
-}
-
-async function assign(trx: Trx, accountId: string, row: SessionRow, reviewer: Reviewer, now: Date): Promise<SessionRow> {
-  if (heldBy(row, reviewer)) return row;
-  const from = row.assigned_name;
-  const updated = await update(trx, row.id, { assigned_id: reviewer.adminId, assigned_name: reviewer.label });
-  await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'assigned', description: from ? `Taken over from ${from} by ${reviewer.label}` : `Assigned to ${reviewer.label}`, caller: reviewer });
-  await audit(trx, accountId, reviewer.actor, {
-    namespace: IDV_APP,
-    description: from ? `Took over the identity verification of ${row.customer_ref} from ${from}` : `Took the identity verification of ${row.customer_ref} for review`,
-    event: 'idv.assigned',
-    at: now,
-  });
-  return updated;
-}
-
-/** The reviewer who holds a case gives it back to the queue; only the holder may. */
-export async function releaseCase(deps: IdvDeps, accountId: string, id: string, reviewer: Reviewer): Promise<IdvReview> {
-  const now = deps.now();
-  await deps.db.tenant(accountId, async (trx) => {
-    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
-    assertReviewable(row);
-    if (!row.assigned_name) return;
-    if (!heldBy(row, reviewer)) throw new ApiError(409, 'HELD_BY_ANOTHER', `${row.assigned_name} holds this case; only they can release it.`);
-    await update(trx, id, { assigned_id: null, assigned_name: null });
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'released', description: `Released by ${reviewer.label}`, caller: reviewer });
-    await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `Released the identity verification of ${row.customer_ref} back to the queue`, event: 'idv.released', at: now });
-  });
-  return reviewOf(deps, accountId, id, reviewer);
-}
-
-export async function assignToMe(deps: IdvDeps, accountId: string, id: string, reviewer: Reviewer): Promise<IdvReview> {
-  const now = deps.now();
-  await deps.db.tenant(accountId, async (trx) => {
-    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
-    assertReviewable(row);
-    await assign(trx, accountId, row, reviewer, now);
-  });
-  return reviewOf(deps, accountId, id, reviewer);
-}
-
-/**
- * The reviewer typed the MRZ lines from the photo (no OCR runs here): the lines are parsed, the
- * check digits verified and every check run again; any failure puts the session in needs_review.
- */
-export async function enterMrz(deps: IdvDeps, accountId: string, id: string, lines: string[], reviewer: Reviewer): Promise<IdvReview> {
-  const now = deps.now();
-  await deps.db.tenant(accountId, async (trx) => {
-    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
-    assertReviewable(row);
-    row = await assign(trx, accountId, row, reviewer, now);
-    const reading = readMrz(lines, now);
-    const data = 'error' in reading ? null : reading.extracted;
-    const number = data?.documentNumber ?? null;
-    // this account only: the same number in any other session of another account is not looked at
-    const seen = number
-      ? ((await sql<{ n: number }>`select count(*)::int as n from idv_sessions where account_id = ${accountId} and document_number = ${number} and id <> ${id}`.execute(trx)).rows[0]!.n > 0)
-      : false;
-    const settings = await idvSettings(trx, accountId);
-    const results = runChecks({ reading, expectedName: row.expected_name, expectedDateOfBirth: row.expected_date_of_birth, minimumAge: settings.minimumAge, today: now, seenElsewhere: seen });
-    const failed = await storeChecks(trx, accountId, id, results, now);
-    await update(trx, id, { status: 'needs_review', extracted: data, document_number: number, failed_checks: failed });
-    const summary = 'error' in reading ? 'the lines are not a machine-readable zone' : failed ? `${failed} check${failed === 1 ? '' : 's'} failed` : 'every check that can run passed';
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'checks', description: `MRZ typed by the reviewer; ${summary}`, caller: reviewer });
-    await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `Entered the MRZ of the identity verification of ${row.customer_ref} (${summary})`, event: 'idv.mrz-entered', at: now });
-  });
-  return reviewOf(deps, accountId, id, reviewer);
-}
-
-/** Approve, decline (both final) or ask for new photos (a new link by SMS). */
-export async function decide(deps: IdvDeps, accountId: string, id: string, body: IdvDecisionBody, reviewer: Reviewer): Promise<IdvReview> {
-  const now = deps.now();
-  const label = IDV_DECISION_REASONS[body.decision].find((r) => r.key === body.reason)!.label;
-  const resend = await deps.db.tenant(accountId, async (trx) => {
-    let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
-    assertReviewable(row);
-    if (body.decision === 'approved' && !row.extracted) {
-      throw new ApiError(409, 'MRZ_REQUIRED', 'Type the machine-readable zone from the photo first: the checks run on it before an approval.');
-    }
-    row = await assign(trx, accountId, row, reviewer, now);
-    const decision = { decision: body.decision, decision_reason: body.reason, decision_note: body.note || null, reviewer_id: reviewer.adminId, reviewer_name: reviewer.label, decided_at: now };
-    const words = { approved: 'Approved', declined: 'Declined', resubmission_requested: 'Asked for new photos' }[body.decision];
-    await audit(trx, accountId, reviewer.actor, { namespace: IDV_APP, description: `${words}: identity verification of ${row.customer_ref} (${label})`, event: `idv.${body.decision}`, at: now });
-    if (body.decision !== 'resubmission_requested') {
-      await end(trx, accountId, row, body.decision, now, reviewer, `${words}: ${label}`, decision);
-      return null;
-    }
-    // new photos: the old ones and their link go, a new link is sent
-    await revokeTaskLinks(trx, accountId, id, now);
-    const old = (await sql<{ file_id: string | null }>`delete from idv_images where session_id = ${id} returning file_id`.execute(trx)).rows;
-    for (const o of old) if (o.file_id) await deleteFile(deps as Deps, trx, accountId, o.file_id);
-    await sql`delete from idv_checks where session_id = ${id}`.execute(trx);
-    // the new link speaks the language the session was started in
-    const link = await prepareLink(deps, trx, accountId, row, 'resubmission', now, await taskLanguage(trx, accountId, id));
-    const updated = await update(trx, id, {
-      ...decision,
-      status: 'resubmission_requested',
-      attempt: row.attempt + 1,
-      link_expires_at: link.expiresAt,
-      submitted_at: null,
-      extracted: null,
-      document_number: null,
-      failed_checks: 0,
-    });
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: 'resubmission_requested', description: `${words}: ${label}; earlier photos deleted`, caller: reviewer });
-    await enqueueWebhookEvent(trx, accountId, IDV_APP, 'idv.session.resubmission_requested', eventData(updated), now);
-    return { phone: row.phone_number, text: link.text };
-  });
-  if (resend) {
-    const failure = await trySend(deps, accountId, resend.phone, resend.text);
-    await deps.db.tenant(accountId, (trx) =>
-      addTaskEvent(trx, accountId, { app: IDV_APP, taskId: id, ts: now, type: failure ? 'send_failed' : 'link_sent', description: failure ? `New link not delivered: ${failure}` : `New link sent to ${maskPhone(resend.phone)}`, caller: reviewer }),
-    );
-  }
-  return reviewOf(deps, accountId, id, reviewer);
 }
 
 // ---------------------------------------------------------------- background work
