@@ -12,6 +12,8 @@ export type FlowKind = 'google' | 'azure' | 'sso';
 
 const FLOW_TTL_MS = 10 * 60_000;
 const COOKIE = 'sb_oidc';
+/** The browser's time zone as the sign-in button named it (a new account starts in it). */
+const TIME_ZONE_COOKIE = 'sb_sign_in_tz';
 
 export type StartedFlow = {
   kind: FlowKind;
@@ -20,6 +22,8 @@ export type StartedFlow = {
   nonce: string;
   codeVerifier: string;
   signup: boolean;
+  /** the browser's time zone, already checked; absent when the start named none */
+  timeZone?: string;
 };
 
 export type PendingFlow = Omit<StartedFlow, 'state'>;
@@ -54,14 +58,17 @@ export async function saveFlow(c: Context, deps: Pick<Deps, 'db' | 'now' | 'conf
       })
       .execute();
   });
-  setCookie(c, COOKIE, flow.state, {
+  const options = {
     path: '/api',
     httpOnly: true,
     secure: deps.config.publicUrl.startsWith('https://'),
     // Lax: the provider's redirect back to us is a top-level navigation and must carry it.
     sameSite: 'Lax',
     maxAge: FLOW_TTL_MS / 1000,
-  });
+  } as const;
+  setCookie(c, COOKIE, flow.state, options);
+  // a plain redirect brings back no header of ours: the zone travels beside the state
+  if (flow.timeZone) setCookie(c, TIME_ZONE_COOKIE, flow.timeZone, options);
 }
 
 /**
@@ -70,7 +77,9 @@ export async function saveFlow(c: Context, deps: Pick<Deps, 'db' | 'now' | 'conf
  */
 export async function consumeFlow(c: Context, deps: Pick<Deps, 'db' | 'now'>, kind: FlowKind, state: string): Promise<PendingFlow> {
   const bound = getCookie(c, COOKIE);
+  const timeZone = getCookie(c, TIME_ZONE_COOKIE);
   deleteCookie(c, COOKIE, { path: '/api' });
+  if (timeZone !== undefined) deleteCookie(c, TIME_ZONE_COOKIE, { path: '/api' });
   if (!bound || bound !== state) {
     throw new ApiError(400, 'STATE_INVALID', 'This sign-in did not start in this browser or has already finished. Please sign in again.');
   }
@@ -80,5 +89,5 @@ export async function consumeFlow(c: Context, deps: Pick<Deps, 'db' | 'now'>, ki
   if (!row || row.kind !== kind || new Date(row.expires_at).getTime() <= deps.now().getTime()) {
     throw new ApiError(400, 'STATE_INVALID', 'This sign-in has expired or was already used. Please sign in again.');
   }
-  return { kind: row.kind, accountId: row.account_id, nonce: row.nonce, codeVerifier: row.code_verifier, signup: row.signup };
+  return { kind: row.kind, accountId: row.account_id, nonce: row.nonce, codeVerifier: row.code_verifier, signup: row.signup, ...(timeZone ? { timeZone } : {}) };
 }

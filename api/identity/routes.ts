@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import { getCookie, setCookie } from 'hono/cookie';
 import { readTimeZone, type AppEnv } from '../auth/context';
 import { TIME_ZONE_HEADER } from '../contract/common';
 import { validate } from '../http/validate';
@@ -47,20 +46,11 @@ async function providerSignIn(c: Context<AppEnv>, provider: SignInProvider, para
     const oidc = await discoverOrFail(deps, providerSettings(deps, provider));
     const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, provider), params, { ...flow, state: params.state });
     await onEmail(who.email);
-    const { admin } = await resolveVerifiedEmail(deps, { email: who.email, firstName: who.firstName, lastName: who.lastName, platform: provider, timeZone: signInTimeZone(c) });
+    // the posted return (Google-type) names the browser's zone in its header; a redirect, only the flow
+    const timeZone = c.req.header(TIME_ZONE_HEADER) ? c.var.timeZone : flow.timeZone;
+    const { admin } = await resolveVerifiedEmail(deps, { email: who.email, firstName: who.firstName, lastName: who.lastName, platform: provider, timeZone });
     return issueSessionToken(deps, admin);
   });
-}
-
-// The browser's time zone across a provider's redirects: the sign-in button names it when it
-// starts the flow, and the callback (a plain redirect, which carries no header of ours) finds it
-// here; a new account starts in it.
-const TIME_ZONE_COOKIE = 'sb_sign_in_tz';
-
-function signInTimeZone(c: Context<AppEnv>): string | undefined {
-  if (c.req.header(TIME_ZONE_HEADER)) return c.var.timeZone;
-  const remembered = getCookie(c, TIME_ZONE_COOKIE);
-  return remembered ? readTimeZone(remembered) : undefined;
 }
 
 /** A browser page's address on the console with a message for the sign-in page to show. */
@@ -80,9 +70,10 @@ signInRoutes.get('/auth/:provider/start', async (c) => {
   try {
     const oidc = await discoverOrFail(deps, providerSettings(deps, provider));
     const start = await authorizationUrl(oidc, redirectUriFor(deps.config.publicUrl, provider));
-    await saveFlow(c, deps, { kind: provider, accountId: null, state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, signup });
-    const timeZone = c.req.query('timeZone');
-    if (timeZone && readTimeZone(timeZone) === timeZone) setCookie(c, TIME_ZONE_COOKIE, timeZone, { path: '/api', httpOnly: true, sameSite: 'Lax', secure: deps.config.publicUrl.startsWith('https:'), maxAge: 15 * 60 });
+    // the browser's zone, as the sign-in button names it (a new account starts in it)
+    const zone = c.req.query('timeZone');
+    const timeZone = zone && readTimeZone(zone) === zone ? zone : undefined;
+    await saveFlow(c, deps, { kind: provider, accountId: null, state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, signup, timeZone });
     return c.redirect(start.url, 302);
   } catch (err) {
     if (err instanceof ApiError) return c.redirect(errorLocation(back, err.code, err.message), 302);
