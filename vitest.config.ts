@@ -8,7 +8,6 @@ const E2E_SERIAL = [
   'test/e2e/jobs-across-processes.test.ts',
   'test/e2e/live-updates.test.ts',
   'test/e2e/workers.test.ts',
-  'test/e2e/cli-and-server.test.ts',
 ];
 export default defineConfig({
   test: {

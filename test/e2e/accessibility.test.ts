@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer } from './harness';
+import { launchBrowser, startServer, visit } from './harness';
 import { settle } from './harness';
 import { encryptZoomContext, startZoomPeer, zoomServerEnv, type ZoomPeer } from '../fixtures/host-peers';
 
@@ -87,7 +87,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the one-time passcode dashboard has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/one-time-passcode`);
+      await visit(page, `/one-time-passcode`);
       await page.getByRole('navigation', { name: 'One-Time Passcode sections' }).waitFor();
       await expectNoViolations(page);
     });
@@ -100,7 +100,7 @@ describe('accessibility of the console in Chromium', () => {
     ];
     for (const [path, what, heading] of otpPages) {
       it(`${what} has no WCAG A/AA violations`, async () => {
-        await page.goto(`${server.url}/one-time-passcode/${path}`);
+        await visit(page, `/one-time-passcode/${path}`);
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         await expectNoViolations(page);
       });
@@ -108,18 +108,18 @@ describe('accessibility of the console in Chromium', () => {
 
     it("an authentication's detail panel has no WCAG A/AA violations", async () => {
       // one passcode of its own through the development outbox, so the list has a task to open
-      await page.goto(`${server.url}/settings/sms-configuration`);
+      await visit(page, `/settings/sms-configuration`);
       const outbox = page.locator('[data-integration="dev-outbox"]');
       await outbox.waitFor();
       const connect = outbox.getByRole('button', { name: 'Connect Development outbox' });
       if (await connect.isVisible()) await connect.click();
       await page.locator('[data-integration="dev-outbox"][data-connected="true"]').waitFor();
-      await page.goto(`${server.url}/one-time-passcode`);
+      await visit(page, `/one-time-passcode`);
       const send = page.getByRole('form', { name: 'Send passcode' });
       await send.getByLabel('Phone number').fill('+15550107788');
       await send.getByRole('button', { name: 'Send passcode' }).click();
       await page.getByTestId('action-status').waitFor();
-      await page.goto(`${server.url}/one-time-passcode/authentications`);
+      await visit(page, `/one-time-passcode/authentications`);
       await page.getByRole('table', { name: 'Authentications' }).getByRole('button').first().click();
       await page.getByRole('list', { name: 'Timeline' }).waitFor();
       await expectNoViolations(page);
@@ -127,7 +127,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it("the webhooks 'Add an endpoint' dialog has no WCAG A/AA violations", async () => {
-      await page.goto(`${server.url}/one-time-passcode/settings/webhooks`);
+      await visit(page, `/one-time-passcode/settings/webhooks`);
       await page.getByRole('button', { name: 'Add endpoint' }).click();
       await page.getByRole('dialog', { name: 'Add an endpoint' }).waitFor();
       await expectNoViolations(page);
@@ -135,7 +135,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the development SMS outbox has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/dev/sms-outbox`);
+      await visit(page, `/dev/sms-outbox`);
       await page.getByRole('heading', { name: 'Development SMS outbox', level: 1 }).waitFor();
       await expectNoViolations(page);
     });
@@ -154,27 +154,27 @@ describe('accessibility of the console in Chromium', () => {
     ];
     for (const [path, what, heading] of settings) {
       it(`${what} has no WCAG A/AA violations`, async () => {
-        await page.goto(`${server.url}/settings/${path}`);
+        await visit(page, `/settings/${path}`);
         await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
         await expectNoViolations(page);
       });
     }
 
     it("an app's billing page with its credits chart has no WCAG A/AA violations", async () => {
-      await page.goto(`${server.url}/passkeys/settings/billing`);
+      await visit(page, `/passkeys/settings/billing`);
       await page.getByRole('heading', { name: 'Passkeys billing', level: 1 }).waitFor();
       await page.getByRole('progressbar').waitFor();
       await expectNoViolations(page);
     });
 
     it("an app's pricing page has no WCAG A/AA violations", async () => {
-      await page.goto(`${server.url}/passkeys/pricing`);
+      await visit(page, `/passkeys/pricing`);
       await page.getByRole('heading', { name: 'Passkeys pricing', level: 1 }).waitFor();
       await expectNoViolations(page);
     });
 
     it("the 'Add an Administrator' dialog has no WCAG A/AA violations", async () => {
-      await page.goto(`${server.url}/settings/admin-management`);
+      await visit(page, `/settings/admin-management`);
       await page.getByRole('button', { name: 'Add an Administrator' }).click();
       await page.getByRole('dialog', { name: 'Add an Administrator' }).waitFor();
       await expectNoViolations(page);
@@ -190,7 +190,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the customer search dialog has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/`);
+      await visit(page, `/`);
       await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
       await page.keyboard.press('Control+k');
       const input = page.getByRole('combobox', { name: 'Customer ID or phone number' });
@@ -201,7 +201,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the app switcher menu has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/one-time-passcode`);
+      await visit(page, `/one-time-passcode`);
       await page.getByRole('button', { name: /^Switch app/ }).click();
       await page.getByRole('list', { name: 'Apps' }).waitFor();
       await expectNoViolations(page);
@@ -216,7 +216,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it("the archive confirmation dialog has no WCAG A/AA violations", async () => {
-      await page.goto(`${server.url}/settings/admin-management`);
+      await visit(page, `/settings/admin-management`);
       await page.getByRole('button', { name: /^Archive / }).first().click();
       await page.getByRole('dialog').waitFor();
       await expectNoViolations(page);
@@ -224,7 +224,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the key rotation confirmation has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/settings/developers`);
+      await visit(page, `/settings/developers`);
       await page.getByRole('button', { name: 'Rotate Webhook secret' }).click();
       await page.getByRole('dialog').waitFor();
       await expectNoViolations(page);
@@ -232,7 +232,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the notifications popover has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/`);
+      await visit(page, `/`);
       await page.getByRole('heading', { name: 'One-Time Passcode' }).waitFor();
       await page.getByRole('button', { name: /^Notifications/ }).click();
       await page.getByRole('region', { name: 'Notifications' }).waitFor();
@@ -241,32 +241,32 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the resources screen has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/resources`);
+      await visit(page, `/resources`);
       await page.getByRole('heading', { name: 'Resources', level: 1 }).waitFor();
       await expectNoViolations(page);
     });
 
     it('the page-not-found screen has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/no-such-page`);
+      await visit(page, `/no-such-page`);
       await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
       await expectNoViolations(page);
     });
 
     it('the support screen has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/support`);
+      await visit(page, `/support`);
       await page.getByRole('heading', { name: 'Support', level: 1 }).waitFor();
       await expectNoViolations(page);
     });
 
     it('the support ticket form has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/support/ticket`);
+      await visit(page, `/support/ticket`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.locator('form').first().waitFor();
       await expectNoViolations(page);
     });
 
     it('the contact sales form has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/sales`);
+      await visit(page, `/sales`);
       await page.getByRole('heading', { name: 'Contact sales', level: 1 }).waitFor();
       await page.locator('form').first().waitFor();
       await expectNoViolations(page);
@@ -284,7 +284,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the Watch Tower dashboard has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/watch-tower`);
+      await visit(page, `/watch-tower`);
       await page.getByText('Paid accounts (cumulative)').waitFor();
       await page.locator('.uplot canvas').first().waitFor();
       await expectNoViolations(page);
@@ -297,7 +297,7 @@ describe('accessibility of the console in Chromium', () => {
     });
 
     it('the Watch Tower accounts list has no WCAG A/AA violations', async () => {
-      await page.goto(`${server.url}/watch-tower/accounts`);
+      await visit(page, `/watch-tower/accounts`);
       await page.getByText(/\d+ active accounts/).waitFor();
       await expectNoViolations(page);
     });

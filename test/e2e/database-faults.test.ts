@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, serverEnv, startProcess, type RunningServer } from './harness';
-import { startPrivateCluster, type PrivateCluster } from '../support/pg-cluster';
+import { cli, startProcess, type RunningServer } from './harness';
+import { SEEDED_DATABASE, startSeededCluster } from './seeded-cluster';
+import type { PrivateCluster } from '../support/pg-cluster';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 // The faults a real deployment's database goes through, caused for real while two accounts read
@@ -18,7 +19,7 @@ const DEADLINE_MS = 4_000;
 const HANG_MS = 10_000;
 const RECOVERY_MS = 5_000;
 const STALL_MS = 6_000;
-const DB = 'sb';
+const DB = SEEDED_DATABASE;
 /** FAULT_ROUNDS=5 repeats each fault (the recovery figures in docs/database.md are the median and worst of 5) */
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 1);
 
@@ -39,13 +40,12 @@ describe('the database layer under faults (private PostgreSQL through a loopback
   const recoveries: Record<string, number[]> = {};
 
   beforeAll(async () => {
-    cluster = await startPrivateCluster({ maxConnections: 30 });
+    // a copy of the run's seeded cluster: the demo accounts are there at once
+    const seeded = await startSeededCluster({ maxConnections: 30 });
+    cluster = seeded.cluster;
     admin = new pg.Client({ connectionString: cluster.url() });
     await admin.connect();
-    await admin.query(`create database ${DB}`);
-    const env = await serverEnv({ DATABASE_URL: cluster.url(DB), NODE_ENV: 'development', AUTO_SEED: 'false' });
-    const seeded = await cli(env, 'seed');
-    if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+    const env = await seeded.env({ NODE_ENV: 'development' });
     for (const u of users) u.token = new URL((await cli(env, 'link', u.email)).stdout.trim()).searchParams.get('token')!;
     // Timeouts an operator sets on the database; the test's own session predates them.
     await admin.query(`alter database ${DB} set statement_timeout = '1s'`);

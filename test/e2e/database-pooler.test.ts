@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, ROOT, serverEnv, startProcess, type RunningServer } from './harness';
 import { json, startPeer, type Peer } from '../api/peers';
 import { startPgBouncer, type PgBouncer } from '../support/pgbouncer';
+import { SEEDED_DATABASE, startSeededCluster, type SeededCluster } from './seeded-cluster';
 
 // The server behind PgBouncer in transaction pooling mode (Debian's 1.18, which keeps no prepared
 // statement from one transaction to the next), as most production PostgreSQL is reached:
@@ -12,8 +13,6 @@ import { startPgBouncer, type PgBouncer } from '../support/pgbouncer';
 // machine would be, shares the database through the same pooler: sessions, sign-in rate limits
 // and background jobs are the database's, so either process honours them, and each event is
 // delivered once.
-
-const PG_ADMIN_URL = process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** Signs in through the development identity provider (the Microsoft-type flow), as a browser would. */
 async function signIn(base: string, email: string): Promise<string> {
@@ -50,8 +49,7 @@ async function signIn(base: string, email: string): Promise<string> {
 }
 
 describe('behind PgBouncer in transaction pooling mode', () => {
-  const database = `sb_pooler_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  let admin: pg.Client;
+  let seeded: SeededCluster;
   let bouncer: PgBouncer;
   let server: RunningServer;
   let second: RunningServer | undefined;
@@ -72,23 +70,18 @@ describe('behind PgBouncer in transaction pooling mode', () => {
       },
       { tls: true },
     );
-    admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    const direct = new URL(PG_ADMIN_URL);
-    direct.pathname = `/${database}`;
-    bouncer = await startPgBouncer({ port: Number(direct.port || 5432) });
-    env = await serverEnv({
-      DATABASE_URL: bouncer.url(database),
-      DIRECT_DATABASE_URL: direct.toString(),
+    // a copy of the run's seeded cluster: the demo accounts are there at once
+    seeded = await startSeededCluster();
+    bouncer = await startPgBouncer({ port: seeded.cluster.port });
+    env = await seeded.env({
+      DATABASE_URL: bouncer.url(SEEDED_DATABASE),
+      DIRECT_DATABASE_URL: seeded.cluster.url(SEEDED_DATABASE),
       DATABASE_POOLER: 'transaction',
       AUTO_SEED: 'false',
       OUTBOUND_ALLOW_HOSTS: receiver.host,
       OUTBOUND_CA_FILE: path.join(ROOT, 'test/fixtures/loopback-cert.pem'),
       JOB_LEASE_SECONDS: '3',
     });
-    const seeded = await cli(env, 'seed');
-    if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
     server = await startProcess(env);
   }, 300_000);
 
@@ -97,11 +90,26 @@ describe('behind PgBouncer in transaction pooling mode', () => {
     await second?.stop();
     await bouncer?.stop();
     await receiver?.close();
-    await admin?.query(`drop database if exists ${database} with (force)`).catch(() => {});
-    await admin?.end();
+    await seeded?.cluster.destroy();
   });
 
   const get = (token: string, path: string) => fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('an empty database is migrated through the direct connection, with the pooler as the database address', async () => {
+    const admin = new pg.Client({ connectionString: seeded.cluster.url() });
+    await admin.connect();
+    try {
+      await admin.query('create database sb_empty');
+      const migrated = await cli({ ...env, DATABASE_URL: bouncer.url('sb_empty'), DIRECT_DATABASE_URL: seeded.cluster.url('sb_empty') }, 'migrate');
+      expect(migrated.stderr).toBe('');
+      expect(migrated.stdout).toContain('Migrations are up to date.');
+      const again = await cli({ ...env, DATABASE_URL: bouncer.url('sb_empty'), DIRECT_DATABASE_URL: seeded.cluster.url('sb_empty') }, 'migrate');
+      expect(again.code).toBe(0);
+    } finally {
+      await admin.query('drop database if exists sb_empty with (force)').catch(() => {});
+      await admin.end();
+    }
+  });
 
   it('starts, signs in through the identity provider and serves the console', async () => {
     const token = await signIn(server.url, 'owner@acme.test');

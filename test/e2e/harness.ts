@@ -120,17 +120,32 @@ function injected(key: 'e2eTemplateDir'): string | null {
  */
 export async function seededDataDir(dir = injected('e2eTemplateDir')): Promise<string | null> {
   if (!dir) return null;
+  return madeOncePerRun(dir, 'seeded', async (box) => {
+    const env = await serverEnv();
+    const seeded = await cli(env, 'seed');
+    if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
+    fs.renameSync(env.DATA_DIR!, box);
+  });
+}
+
+/**
+ * The run's newest `<name>-<when it began>` in `dir` younger than SEED_MAX_AGE_MS, else made by
+ * `make` (which must leave it at the path it is given, whole): one maker at a time, across the
+ * run's workers; the others wait for what it makes. Null if making it failed.
+ */
+export async function madeOncePerRun(dir: string, name: string, make: (box: string) => Promise<void>): Promise<string | null> {
   // The newest copy made less than SEED_MAX_AGE_MS ago (its name is when its seed began), so a
   // run makes one every SEED_MAX_AGE_MS at most, not one at every such mark of the clock.
+  const pattern = new RegExp(`^${name}-\\d+$`);
   const fresh = () => {
-    const made = fs.readdirSync(dir).flatMap((n) => (/^seeded-\d+$/.test(n) ? [Number(n.slice('seeded-'.length))] : []));
+    const made = fs.readdirSync(dir).flatMap((n) => (pattern.test(n) ? [Number(n.slice(name.length + 1))] : []));
     const newest = Math.max(-Infinity, ...made);
-    return Date.now() - newest < SEED_MAX_AGE_MS ? path.join(dir, `seeded-${newest}`) : null;
+    return Date.now() - newest < SEED_MAX_AGE_MS ? path.join(dir, `${name}-${newest}`) : null;
   };
   const found = fresh();
   if (found) return found;
-  // one maker at a time; the others wait for what it makes
-  const lock = path.join(dir, 'making.lock');
+  const lock = path.join(dir, `${name}.making`);
+  const failed = path.join(dir, `${name}.failed`);
   let maker = false;
   try {
     fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
@@ -140,16 +155,13 @@ export async function seededDataDir(dir = injected('e2eTemplateDir')): Promise<s
   }
   if (maker) {
     try {
-      const began = Date.now();
-      const env = await serverEnv();
-      const seeded = await cli(env, 'seed');
-      if (seeded.code !== 0) {
-        fs.writeFileSync(path.join(dir, 'making.failed'), seeded.stderr);
-        throw new Error(`seed failed: ${seeded.stderr}`);
-      }
-      const box = path.join(dir, `seeded-${began}`);
-      fs.renameSync(env.DATA_DIR!, box); // appears whole
+      const box = path.join(dir, `${name}-${Date.now()}`);
+      await make(`${box}.part`);
+      fs.renameSync(`${box}.part`, box); // appears whole
       return box;
+    } catch (err) {
+      fs.writeFileSync(failed, String(err));
+      throw err;
     } finally {
       fs.rmSync(lock, { force: true });
     }
@@ -157,7 +169,7 @@ export async function seededDataDir(dir = injected('e2eTemplateDir')): Promise<s
   for (const end = Date.now() + 600_000; ; await new Promise((r) => setTimeout(r, 100))) {
     const box = fresh();
     if (box) return box;
-    if (fs.existsSync(path.join(dir, 'making.failed')) || Date.now() > end) return null;
+    if (fs.existsSync(failed) || Date.now() > end) return null;
   }
 }
 
@@ -268,6 +280,18 @@ export async function settle(page: Page, quietMs = 150): Promise<void> {
     else if (Date.now() - quietSince >= quietMs) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Opens `path` in the console already loaded in `page`, as its own links do (the router follows
+ * the history): each screen then costs what a click costs, not a reload of the console.
+ */
+export async function visit(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.waitForFunction((to) => location.pathname === to, path);
 }
 
 /**

@@ -4,8 +4,9 @@ import pg from 'pg';
 import { Agent, fetch as freshFetch } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cli, ROOT, serverEnv } from './harness';
+import { SEEDED_DATABASE, startSeededCluster } from './seeded-cluster';
 import { json, startPeer, type Peer } from '../api/peers';
-import { startPrivateCluster, type PrivateCluster } from '../support/pg-cluster';
+import type { PrivateCluster } from '../support/pg-cluster';
 
 // Background jobs live in PostgreSQL, so they survive a killed process, are shared by several
 // processes without running twice, and a stopping process hands its jobs on. The receiver on
@@ -28,7 +29,9 @@ describe('background jobs across processes (private PostgreSQL)', () => {
   const procs: Proc[] = [];
 
   beforeAll(async () => {
-    cluster = await startPrivateCluster();
+    // a copy of the run's seeded cluster: the demo accounts are there at once
+    const seeded = await startSeededCluster();
+    cluster = seeded.cluster;
     receiver = await startPeer(
       async (req, res) => {
         if (mode === 'hang') return; // never answers: a delivery in flight
@@ -43,16 +46,14 @@ describe('background jobs across processes (private PostgreSQL)', () => {
       },
       { tls: true },
     );
-    baseEnv = await serverEnv({
-      DATABASE_URL: cluster.url(),
+    baseEnv = await seeded.env({
       OUTBOUND_ALLOW_HOSTS: receiver.host,
       OUTBOUND_CA_FILE: path.join(ROOT, 'test/fixtures/loopback-cert.pem'),
       JOB_LEASE_SECONDS: String(LEASE_SECONDS),
       SHUTDOWN_GRACE_SECONDS: '8',
     });
-    expect((await cli(baseEnv, 'seed')).code).toBe(0);
     token = new URL((await cli(baseEnv, 'link', 'admin@acme.test')).stdout.trim()).searchParams.get('token')!;
-    db = new pg.Client({ connectionString: cluster.url() });
+    db = new pg.Client({ connectionString: cluster.url(SEEDED_DATABASE) });
     await db.connect();
     accountId = (await db.query(`select account_id from admins where email = 'admin@acme.test'`)).rows[0].account_id;
   });

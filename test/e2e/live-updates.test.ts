@@ -1,9 +1,9 @@
 import http from 'node:http';
-import crypto from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cli, freePort, launchBrowser, pickChoice, serverEnv, settle, startProcess, type RunningServer } from './harness';
+import { cli, freePort, launchBrowser, pickChoice, settle, startProcess, type RunningServer } from './harness';
+import { SEEDED_DATABASE, startSeededCluster, type SeededCluster } from './seeded-cluster';
 import { makePdf } from '../support/pdfs';
 import { NAME, SIGNATURE } from '../support/signature-flow';
 
@@ -16,7 +16,6 @@ import { NAME, SIGNATURE } from '../support/signature-flow';
 // Then B is killed with SIGKILL: the tab reconnects through the front to A with its Last-Event-ID
 // and gets what committed while it had no stream.
 
-const PG_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OWNER = 'owner@acme.test';
 const SIGNER = 'Ada Live';
 /** the panel's fallback poll (src/pages/apps/_frame/ActionRunner.tsx FALLBACK_POLL_MS) */
@@ -127,8 +126,7 @@ async function startFront(ports: () => number[]): Promise<Front> {
 }
 
 describe('live updates across two server processes (PostgreSQL)', () => {
-  const dbName = `sb_e2e_live_${crypto.randomBytes(4).toString('hex')}`;
-  let admin: pg.Client;
+  let seeded: SeededCluster;
   let db: pg.Client;
   let a: RunningServer;
   let b: RunningServer;
@@ -176,19 +174,14 @@ describe('live updates across two server processes (PostgreSQL)', () => {
   };
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    const url = new URL(PG_URL);
-    url.pathname = `/${dbName}`;
-    // one deployment: both processes share the secrets (a session made on one is good on the other)
-    const base = { DATABASE_URL: url.toString(), AUTO_SEED: 'false', SESSION_SECRET: crypto.randomBytes(32).toString('hex'), ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') };
-    db = new pg.Client({ connectionString: url.toString() });
+    // a copy of the run's seeded cluster: the demo accounts are there at once; both processes
+    // get its secrets, as one deployment's do (a session made on one is good on the other)
+    seeded = await startSeededCluster();
+    db = new pg.Client({ connectionString: seeded.cluster.url(SEEDED_DATABASE) });
     await db.connect();
-    const envA = await serverEnv(base);
-    expect((await cli(envA, 'seed')).code).toBe(0);
+    const envA = await seeded.env();
     token = new URL((await cli(envA, 'link', OWNER)).stdout.trim()).searchParams.get('token')!;
-    [a, b] = await Promise.all([startProcess(envA), serverEnv(base).then(startProcess)]);
+    [a, b] = await Promise.all([startProcess(envA), seeded.env().then(startProcess)]);
     expect((await call('POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
     // an eForm to send
     const created = await call('POST', '/e-form/forms', { definition: { title: 'Live claim', hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] } });
@@ -221,10 +214,7 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await front?.close();
     await Promise.all([a?.stop(), b?.stop()]);
     await db?.end();
-    if (admin) {
-      await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-      await admin.end();
-    }
+    await seeded?.cluster.destroy();
   });
 
   it("the customer signs on one process; the agent's panel and the dashboard on the other show it, with no reload and no periodic request", async () => {

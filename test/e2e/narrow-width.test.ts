@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APPS } from '../../api/contract/apps';
-import { launchBrowser, startServer } from './harness';
+import { launchBrowser, startServer, visit } from './harness';
 import { settle as settleNetwork } from './harness';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
 
@@ -61,18 +61,6 @@ async function offscreenPanels(page: Page): Promise<string[]> {
 async function settle(page: Page) {
   await settleNetwork(page);
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
-}
-
-/**
- * Opens `path` in the console already loaded in `p`, as its own links do (the router follows the
- * history): each page then costs what a click costs, not a reload of the console.
- */
-async function visit(p: Page, path: string) {
-  await p.evaluate((to) => {
-    history.pushState(null, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await p.waitForFunction((to) => location.pathname === to, path);
 }
 
 async function expectFits(page: Page, what: string) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../e2e/harness';
+import { freePort } from './free-port';
 
 // A private PostgreSQL cluster for tests that stop and start the server: the shared one on 5432
 // is never restarted. PostgreSQL refuses to run as root, so under root it runs as `postgres`.
@@ -13,6 +13,8 @@ const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 export type PrivateCluster = {
   url: (database?: string) => string;
   port: number;
+  /** the cluster's data directory (a stopped cluster's can be the `from` of another) */
+  data: string;
   /**
    * stops the server: fast (open connections are terminated, as in a restart or failover) unless
    * immediate (every process quits at once, as in a crash; recovery runs at the next start)
@@ -53,12 +55,20 @@ async function ready(port: number, deadlineMs: number): Promise<void> {
   }
 }
 
-export async function startPrivateCluster(settings: { maxConnections?: number } = {}): Promise<PrivateCluster> {
+/**
+ * Starts a private cluster on a free port: a new one (initdb), or a copy of a stopped cluster's
+ * data directory (`from`: what it holds is there at once, as a restored backup would be).
+ */
+export async function startPrivateCluster(settings: { maxConnections?: number; from?: string } = {}): Promise<PrivateCluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-pgcluster-'));
   const data = path.join(dir, 'data');
+  if (settings.from) fs.cpSync(settings.from, data, { recursive: true, preserveTimestamps: true });
   if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
-  const [initCmd, initArgs] = command('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
-  execFileSync(initCmd, initArgs, { stdio: 'ignore' });
+  if (settings.from) fs.chmodSync(data, 0o700);
+  else {
+    const [initCmd, initArgs] = command('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
+    execFileSync(initCmd, initArgs, { stdio: 'ignore' });
+  }
   const port = await freePort();
   // asynchronous: a test keeps its load running while PostgreSQL stops and starts
   const pgCtl = async (...args: string[]) => {
@@ -85,6 +95,7 @@ export async function startPrivateCluster(settings: { maxConnections?: number } 
   await start();
   return {
     port,
+    data,
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
     start,
     stop,
