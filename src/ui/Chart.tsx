@@ -36,7 +36,7 @@ const isoDayOf = (seconds: number) => new Date(seconds * 1000).toISOString().sli
 const dayOf = (seconds: number | null) => (seconds == null ? '–' : formatCalendarDay(isoDayOf(seconds)));
 // ticks a whole number of days apart (never uPlot's 12 h ones, which would name a day twice)
 const DAY_S = 86_400;
-const DAY_TICKS = [1, 2, 3, 7, 14, 28].map((n) => n * DAY_S);
+const DAY_TICKS = [1, 2, 3, 7, 14, 28, 56, 91, 182, 364].map((n) => n * DAY_S);
 
 export default function Chart({ title, series, height = 220, format = (v) => String(Math.round(v * 100) / 100), hideTitle = false }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
