@@ -105,10 +105,12 @@ async function screens(server, { APPS, SETTINGS_SECTIONS }) {
   const documents = await api(server.url, tokenOf(server.links[SIGNER]), 'document-signature/documents').catch(() => []);
   const published = documents.find((d) => d.publishedVersion);
   const records = { 'e-form': forms[0] && [OWNER, forms[0].id], 'document-signature': published && [SIGNER, published.id, published.publishedVersion] };
+  // Acme's Document Signature and Payments are not started (their screens say so): the apps are
+  // walked where the demo has them running, Umbrella's signatures and Globex's payments
+  const RUNS_IT = { 'document-signature': SIGNER, payments: 'owner@globex.test' };
   for (const app of APPS) {
-    // Acme's Document Signature is not started (its screens say so); Umbrella's has demo history
-    const who = app.id === 'document-signature' ? SIGNER : app.released ? OWNER : STAFF;
-    if (app.id === 'document-signature') list.push(['document-signature-not-started', OWNER, '/document-signature']);
+    const who = RUNS_IT[app.id] ?? (app.released ? OWNER : STAFF);
+    if (RUNS_IT[app.id]) list.push([`${app.id}-not-started`, OWNER, `/${app.id}`]);
     for (const route of app.routes) {
       if (route.endsWith('/callback')) continue; // Stripe's return address, not a screen
       const name = `${app.id}${route ? `-${route.replace(/[/:]+/g, '-')}` : ''}`;
@@ -198,7 +200,7 @@ function inspect() {
 
 async function main() {
   const reg = await load();
-  const emails = ['owner@acme.test', 'supervisor@acme.test', 'staff@provider.test', 'owner@umbrella.test'];
+  const emails = ['owner@acme.test', 'supervisor@acme.test', 'staff@provider.test', 'owner@umbrella.test', 'owner@globex.test'];
   console.log(process.env.WALK_SEEDED ? 'Copying the seeded data…' : 'Seeding the demo data (about 90 s)…');
   const server = await startServer(reg, emails);
   const browser = await reg.launchBrowser();
