@@ -1,4 +1,4 @@
-import type { BillingStatus } from './common';
+import type { BillingStatus, Platform } from './common';
 
 // The console's one vocabulary and number formatting for what the API and the UI both put into
 // words, so a status or an amount reads the same in a notification, a card and a table.
@@ -15,6 +15,9 @@ export const BILLING_STATUS_LABEL: Record<BillingStatus, string> = {
   enterprise: 'Enterprise',
   cancelled: 'Cancelled',
 };
+
+/** How an account signs in, as Watch Tower names it in its list and on the account's page. */
+export const PLATFORM_LABEL: Record<Platform, string> = { azure: 'Azure', google: 'Google', webex: 'Webex', zoom: 'Zoom', okta: 'Okta', oidc: 'OIDC' };
 
 /** "4,210 / 5,000": an amount against its limit. The server words it in en-US; the UI in the viewer's locale. */
 export function formatUsage(used: number, limit: number, locale?: string): string {

@@ -17,14 +17,24 @@ function isActive(app: AppDefinition, tab: AppTab, location: string): boolean {
   return location === `${root}/${section}` || location.startsWith(`${root}/${section}/`);
 }
 
-export function AppTabs({ app, role }: { app: AppDefinition; role: Role }) {
+/**
+ * A bar of tabs scrolls sideways in a narrow panel: the current one is brought into it at each
+ * move (Configuration is last of the app tabs, Developers of the settings menu). Give the list
+ * the returned ref.
+ */
+export function useCurrentTabInView() {
   const [location] = useLocation();
   const list = useRef<HTMLUListElement>(null);
-  // in a narrow panel the bar scrolls: the current tab is brought into it (Configuration is last)
   // braces: Chromium's scrollIntoView now answers a Promise, which React would take for a cleanup
   useLayoutEffect(() => {
     list.current?.querySelector('[aria-current]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [location]);
+  return list;
+}
+
+export function AppTabs({ app, role }: { app: AppDefinition; role: Role }) {
+  const [location] = useLocation();
+  const list = useCurrentTabInView();
   return (
     <nav className="app-tabs" aria-label={`${app.title} sections`}>
       <ul ref={list}>

@@ -19,6 +19,14 @@ const CLIENTS = {
 /** An embedded entry opened in a plain browser tab: where it runs, and the console this browser can use. */
 function OutsideClientCard({ host }: { host: Host }) {
   const client = host.kind === 'browser' ? null : CLIENTS[host.kind];
+  // the tab names itself as every page does (Session's titles are not mounted here)
+  useEffect(() => {
+    let live = true;
+    if (client) void import('./title').then(({ titleOf }) => live && (document.title = titleOf([`Runs inside ${client.name}`])));
+    return () => {
+      live = false;
+    };
+  }, [client]);
   if (!client) return null;
   return (
     <main className="public-main">

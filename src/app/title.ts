@@ -43,6 +43,11 @@ function appParts(path: string): string[] | null {
   return [tab ? tab.label : routeWords(rest[0]!), app.title];
 }
 
+/** A title of these parts, most specific first, then the product: "Branding · Settings · Switchboard". */
+export function titleOf(parts: string[]): string {
+  return [...parts, PRODUCT].join(' · ');
+}
+
 /** The document title for a path; `signedIn` tells the root's app picker from the sign-in page. */
 export function pageTitle(path: string, signedIn: boolean): string {
   const clean = path.replace(/\/+$/, '') || '/';
@@ -55,5 +60,5 @@ export function pageTitle(path: string, signedIn: boolean): string {
     parts = section ? [section.label, 'Settings'] : ['Page not found'];
   } else if (clean.startsWith('/watch-tower/accounts/')) parts = ['Account', 'Watch Tower'];
   else parts = appParts(clean) ?? ['Page not found'];
-  return [...parts, PRODUCT].join(' · ');
+  return titleOf(parts);
 }

@@ -1,4 +1,4 @@
-import { formatCalendarDay } from './format';
+import { formatAxisDay, formatCalendarDay } from './format';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css' with { type: 'text' };
@@ -32,7 +32,11 @@ function injectCss() {
 
 const toSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 // the x values are UTC midnights of calendar days: back to the day, then the console's day style
-const dayOf = (seconds: number | null) => (seconds == null ? '–' : formatCalendarDay(new Date(seconds * 1000).toISOString().slice(0, 10)));
+const isoDayOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+const dayOf = (seconds: number | null) => (seconds == null ? '–' : formatCalendarDay(isoDayOf(seconds)));
+// ticks a whole number of days apart (never uPlot's 12 h ones, which would name a day twice)
+const DAY_S = 86_400;
+const DAY_TICKS = [1, 2, 3, 7, 14, 28, 56, 91, 182, 364].map((n) => n * DAY_S);
 
 export default function Chart({ title, series, height = 220, format = (v) => String(Math.round(v * 100) / 100), hideTitle = false }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -53,7 +57,10 @@ export default function Chart({ title, series, height = 220, format = (v) => Str
         // days are UTC calendar days: draw them as such whatever the viewer's zone
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
         scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max * 1.1)] } },
-        axes: [{}, { values: (_u, vals) => vals.map(format), size: 56 }],
+        axes: [
+          { incrs: DAY_TICKS, space: 56, values: (_u, splits) => splits.map((s) => formatAxisDay(isoDayOf(s))) },
+          { values: (_u, vals) => vals.map(format), size: 56 },
+        ],
         series: [
           { label: 'Date', value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) => dayOf(at(xs, idx)) },
           ...series.map((s, i) => ({

@@ -90,6 +90,16 @@ export function formatCalendarDay(isoDay: string, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(time);
 }
 
+/**
+ * A chart's day on its axis: the day style without the year ("Nov 5"), which the legend beside it
+ * gives in full; not the "11/5" of the chart library, a second style on the same screen.
+ */
+export function formatAxisDay(isoDay: string, locale?: string): string {
+  const time = Date.parse(`${isoDay}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDay) || Number.isNaN(time)) return isoDay;
+  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(time);
+}
+
 function zoneName(time: number, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { timeZone: consoleTimeZone(), timeZoneName: 'short' }).formatToParts(time).find((p) => p.type === 'timeZoneName')?.value ?? consoleTimeZone();
 }

@@ -47,6 +47,8 @@ describe('eForm builder in Chromium', () => {
     await page.goto(`${server.url}/e-form/forms/new`);
     await page.getByText('New · not saved yet').waitFor();
     await settle(page);
+    // nothing is saved yet, so nothing beside the badge says "All changes saved"
+    expect(await page.getByTestId('save-state').textContent()).toBe('');
     expect(await page.getByText('Add at least one field').count()).toBe(0);
     expect(await page.locator('.field-error, .notice-error').count()).toBe(0);
     await page.goto(`${server.url}/e-form/forms`);

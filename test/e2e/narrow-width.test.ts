@@ -18,6 +18,7 @@ const PAGES = [
   '/resources',
   '/legal/data-processing-addendum',
   '/no-such-page',
+  '/dev/sms-outbox',
   ...['branding', 'domain', 'admin-management', 'sms-configuration', 'customer-lookup', 'single-sign-on', 'billing', 'logging', 'audit-log', 'developers'].map((s) => `/settings/${s}`),
   ...APPS.flatMap((app) => app.routes.filter((r) => !r.includes(':')).map((r) => `/${app.id}${r ? `/${r}` : ''}`)),
 ];
@@ -115,18 +116,37 @@ describe.each(WIDTHS)('the console at %i px wide in Chromium', (width) => {
     expect(await page.locator('.credit-info').textContent()).toMatch(/^⚠ [\d,]+ \/ 1,000 credits/);
   });
 
-  it('the app tab bar shows it scrolls when its tabs are wider than the panel, and keeps the current tab in view', async () => {
-    await page.goto(`${server.url}/passkeys/settings/general`);
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    const bar = await page.getByRole('navigation', { name: 'Passkeys sections' }).locator('ul').evaluate((ul) => {
+  /** A bar of tabs: whether it overflows, its edge shadows, and whether its current tab is in view. */
+  async function tabBar(p: Page, path: string, name: string) {
+    await p.goto(`${server.url}${path}`);
+    await p.getByRole('heading', { level: 1 }).first().waitFor();
+    const list = p.getByRole('navigation', { name, exact: true }).locator('ul');
+    await list.locator('[aria-current="page"]').waitFor();
+    return list.evaluate((ul) => {
       const current = ul.querySelector('[aria-current="page"]')!.getBoundingClientRect();
       const box = ul.getBoundingClientRect();
       return { overflows: ul.scrollWidth > ul.clientWidth, background: getComputedStyle(ul).backgroundImage, currentInView: current.left >= box.left - 1 && current.right <= box.right + 1, current: ul.querySelector('[aria-current="page"]')!.textContent };
     });
+  }
+
+  it('the app tab bar shows it scrolls when its tabs are wider than the panel, and keeps the current tab in view', async () => {
+    const bar = await tabBar(page, '/passkeys/settings/general', 'Passkeys sections');
     expect(bar.current).toBe('Configuration');
     expect(bar.currentInView).toBe(true);
     if (width === 360) expect(bar.overflows).toBe(true);
     // the edge shadows that say "more this way" (uncovered at the clipped edge as the tabs scroll)
+    expect(bar.background.match(/radial-gradient/g)?.length).toBe(2);
+  });
+
+  it('the settings menu, a bar here, shows it scrolls and keeps the current section in view (Developers, the last)', async () => {
+    const bar = await tabBar(page, '/settings/developers', 'Settings');
+    expect(bar).toMatchObject({ current: 'Developers', currentInView: true, overflows: true });
+    expect(bar.background.match(/radial-gradient/g)?.length).toBe(2);
+  });
+
+  it("an app's configuration tabs keep the current one in view", async () => {
+    const bar = await tabBar(staff, '/identity-verification/settings/webhooks', 'Identity Verification configuration');
+    expect(bar).toMatchObject({ current: 'Webhooks', currentInView: true });
     expect(bar.background.match(/radial-gradient/g)?.length).toBe(2);
   });
 

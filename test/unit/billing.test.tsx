@@ -94,6 +94,23 @@ describe('Settings > Billing', () => {
     expect(screen.queryByTestId('stripe-stand-in')).toBeNull();
   });
 
+  it('a subscribed app without a Stripe customer (the demo accounts) is not told that subscribing is still to come', async () => {
+    const noCustomer: BillingOverview = { ...OVERVIEW, hasCustomer: false };
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), { ...routes, 'GET /api/billing': { body: noCustomer }, 'GET /api/billing/invoices': { body: { invoices: [] } } });
+    await screen.findByText('No invoices yet');
+    expect(screen.getByText('No payment method is on file in Stripe for this account.')).toBeTruthy();
+    expect(screen.getByText('Invoices appear here once Stripe issues one.')).toBeTruthy();
+    expect(screen.queryByText(/when you first subscribe|once an app is subscribed/)).toBeNull();
+  });
+
+  it('before any subscription, says a payment method and invoices come with the first', async () => {
+    const none: BillingOverview = { ...OVERVIEW, hasCustomer: false, apps: OVERVIEW.apps.filter((a) => a.status !== 'subscription') };
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), { ...routes, 'GET /api/billing': { body: none }, 'GET /api/billing/invoices': { body: { invoices: [] } } });
+    await screen.findByText('No invoices yet');
+    expect(screen.getByText('A payment method is added when you first subscribe.')).toBeTruthy();
+    expect(screen.getByText('Invoices appear here once an app is subscribed.')).toBeTruthy();
+  });
+
   it('names states with one vocabulary and keeps badges on one line', async () => {
     renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), routes);
     await screen.findByRole('region', { name: 'Passkeys billing' });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { consoleTimeZone, formatCalendarDay, formatDate, formatDateTime, formatDay, setConsoleTimeZone, shortenId } from '../../src/ui/format';
+import { consoleTimeZone, formatAxisDay, formatCalendarDay, formatDate, formatDateTime, formatDay, setConsoleTimeZone, shortenId } from '../../src/ui/format';
 
 const NOW = Date.UTC(2025, 5, 15, 12, 0, 0);
 const HOUR = 3_600_000;
@@ -73,5 +73,18 @@ describe('console dates: the admin’s locale, the account’s time zone', () =>
     setConsoleTimeZone('Mars/Olympus_Mons');
     expect(consoleTimeZone()).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(formatDateTime(MOMENT, 'en-US')).toMatch(/2026/);
+  });
+});
+
+describe('a chart axis day', () => {
+  it('is the console day style without the year ("Nov 5", not the chart library\'s "11/5")', () => {
+    expect(formatAxisDay('2026-11-05', 'en-US')).toBe('Nov 5');
+    expect(formatCalendarDay('2026-11-05', 'en-US')).toBe('Nov 5, 2026');
+  });
+
+  it('does not move the day, whatever the account\'s zone', () => {
+    setConsoleTimeZone('Pacific/Honolulu');
+    expect(formatAxisDay('2026-11-05', 'en-US')).toBe('Nov 5');
+    setConsoleTimeZone(null);
   });
 });

@@ -11,6 +11,13 @@ describe('home', () => {
     expect(within(card('Payments')).getByRole('button', { name: 'Start Free Trial' })).toBeTruthy();
   });
 
+  it('tells a supervisor an admin starts the trial, instead of a Start Free Trial the server would refuse', async () => {
+    renderSignedIn('/', makeBootstrap({ role: 'supervisor', status: { payments: 'inactive' } }));
+    await screen.findByRole('heading', { name: /^Welcome/ });
+    expect(within(card('Payments')).queryByRole('button')).toBeNull();
+    expect(within(card('Payments')).getByText('An admin of your account can start its free trial.')).toBeTruthy();
+  });
+
   it('shows Launch app on an app that is not inactive', async () => {
     renderSignedIn('/', makeBootstrap({ status: { passkeys: 'subscription' } }));
     await screen.findByRole('heading', { name: 'Welcome, Olivia' });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
-import { TaskCell } from '../../src/pages/apps/_frame/task-cells';
+import { ListDate, TaskCell } from '../../src/pages/apps/_frame/task-cells';
 import { requestState } from '../../src/pages/apps/document-signature/signatures';
 import { setConsoleTimeZone } from '../../src/ui/format';
 import { customerDate, customerTimestamp } from '../../api/customer-pages/dates';
@@ -25,6 +25,16 @@ describe('one date style per audience', () => {
     const listed = container.querySelector('time')!.getAttribute('title');
     expect(listed).toMatch(/^Dec 2, 2026, 1:01\sAM EST$/);
     expect(requestState({ status: 'completed', expiresAt: SIGNED, signedAt: SIGNED, completedAt: SIGNED })).toBe(`Signed ${listed}; the sealed PDF is ready.`);
+  });
+
+  it('every list of the console (Submissions, Forms, Enrollments, Documents) shows a moment as an activity list does', () => {
+    const recent = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const row = { id: 'r1', status: 'completed', phoneNumber: null, customerRef: null, agent: null, createdAt: recent, endedAt: recent, values: {} };
+    const activity = render(<TaskCell column={{ key: 'endedAt', label: 'Ended', kind: 'date' }} row={row} />).container.innerHTML;
+    cleanup();
+    const list = render(<ListDate value={recent} />).container;
+    expect(list.innerHTML).toBe(activity);
+    expect(list.textContent).toBe('3 hours ago');
   });
 
   it('the signing page and the certificate name the same day for the caller, in the account’s zone', () => {

@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../../src/api/client';
 import { createWebexHost, webexSignIn, type WebexApp } from '../../hosts/webex/host';
@@ -136,6 +136,7 @@ describe('Webex host', () => {
     const createApp = vi.fn(() => fakeApp());
     renderConsole({ path: '/webex/', host: createWebexHost({ createApp, outside: () => true }) });
     expect(await screen.findByRole('heading', { name: 'This page runs inside Webex' })).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('Runs inside Webex · Switchboard'));
     expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(`${window.location.origin}/`);
     expect(createApp).not.toHaveBeenCalled();
     expect(api.calls).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ZOOM_CAPABILITIES } from '../../hosts/zoom/capabilities';
 import { createZoomHost, zoomSignIn, type ZoomHostOptions, type ZoomSdk } from '../../hosts/zoom/host';
@@ -143,6 +143,7 @@ describe('Zoom host', () => {
     const api = mockApi({});
     renderConsole({ path: '/zoom/', host: zoomHost({ outside: () => true }) });
     expect(await screen.findByRole('heading', { name: 'This page runs inside Zoom' })).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe('Runs inside Zoom · Switchboard'));
     expect(screen.getByText(/Open it from Apps in the Zoom desktop or mobile client/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(`${window.location.origin}/`);
     expect(screen.queryByText('Sign-in failed')).toBeNull();

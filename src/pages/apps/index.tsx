@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { LoadingPanel } from '../../ui/Spinner';
 import NotFoundPage from '../not-found';
-import { SubscribeButton } from './_frame/subscribe';
+import { AskAnAdmin, SubscribeButton, useChangesBilling } from './_frame/subscribe';
 
 type Page = LazyExoticComponent<ComponentType<{ app: AppDefinition }>>;
 
@@ -105,12 +105,18 @@ function AppPage({ app, route }: { app: AppDefinition; route: string }) {
 /** An app that isn't started yet: its pages wait behind a free-trial offer (pricing stays open). */
 function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean }) {
   const startFreeTrial = useStartFreeTrial();
+  const changesBilling = useChangesBilling();
   return (
     <div className="page page-narrow">
       <h1 className="page-title">{app.title}</h1>
       <Card>
         <p>{app.description}</p>
-        {trialUsed ? (
+        {!changesBilling ? (
+          <>
+            <p className="muted">{trialUsed ? `The free trial of ${app.title} has ended.` : `${app.title} is inactive on your account.`}</p>
+            <AskAnAdmin what={trialUsed ? 'subscribe to it' : 'start its free trial'} />
+          </>
+        ) : trialUsed ? (
           <>
             <p className="muted">The free trial of {app.title} has ended. Subscribe to keep using it.</p>
             <SubscribeButton app={app} reason />

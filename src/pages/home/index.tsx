@@ -9,11 +9,13 @@ import { useVisibleApps } from '../../app/current-app';
 import { bootstrapAtom } from '../../state/session';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
+import { AskAnAdmin, useChangesBilling } from '../apps/_frame/subscribe';
 
 
 function AppCard({ app, status, trialUsed }: { app: AppDefinition; status: BillingStatus; trialUsed: boolean }) {
   const startFreeTrial = useStartFreeTrial();
   const subscribe = useSubscribe();
+  const changesBilling = useChangesBilling();
   const titleId = `app-card-${app.id}`;
   return (
     <li className="app-card card" style={{ '--app-color': app.color } as CSSProperties} aria-labelledby={titleId}>
@@ -29,7 +31,9 @@ function AppCard({ app, status, trialUsed }: { app: AppDefinition; status: Billi
       </h2>
       <p className="muted app-card-description">{app.description}</p>
       <div className="app-card-action">
-        {status === 'inactive' && trialUsed ? (
+        {status === 'inactive' && !changesBilling ? (
+          <AskAnAdmin what={trialUsed ? 'subscribe to it' : 'start its free trial'} />
+        ) : status === 'inactive' && trialUsed ? (
           // the free trial has ended: the way on is a subscription
           <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={`Subscribe to ${app.title}`}>
             Subscribe

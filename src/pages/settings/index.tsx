@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { useCurrentTabInView } from '../../app/AppTabs';
 import { LoadingPanel } from '../../ui/Spinner';
 import NotFoundPage from '../not-found';
 import { SETTINGS_SECTIONS, type SettingsSlug } from './sections';
@@ -21,9 +22,11 @@ const SCREENS: Record<SettingsSlug, ReturnType<typeof lazy>> = {
 
 function SettingsMenu() {
   const [location] = useLocation();
+  // in a narrow panel the menu is a bar that scrolls sideways (narrow.css)
+  const list = useCurrentTabInView();
   return (
     <nav className="side-menu" aria-label="Settings">
-      <ul>
+      <ul ref={list}>
         {SETTINGS_SECTIONS.filter((s) => s.inMenu).map((s) => {
           const active = location === `/${s.slug}` || location.startsWith(`/${s.slug}/`);
           return (

@@ -46,6 +46,15 @@ describe('Payments pages', () => {
     expect(document.body.textContent).not.toMatch(/temporarily/);
   });
 
+  it('an empty dashboard names its first step with the action itself, not "Send your first request a payment"', async () => {
+    renderSignedIn('/payments', makeBootstrap(), {
+      'GET /api/payments/dashboard': { body: { app: 'payments', days: 30, timeZone: 'UTC', tiles: [], series: [], latest: [] } },
+      'GET /api/payments/actions': { body: { app: 'payments', actions: PAYMENT_ACTIONS } },
+    });
+    expect(await screen.findByRole('heading', { name: 'Get started: Request a payment' })).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/your first request/);
+  });
+
   it('the catalog lists prices in their currency (zero-decimal right); supervisors read, admins edit', async () => {
     renderSignedIn('/payments/products', makeBootstrap({ role: 'supervisor' }), { 'GET /api/payments/stripe': { body: CONNECTED }, 'GET /api/payments/products': { body: PRODUCTS } });
     const table = await screen.findByRole('table', { name: 'Products' });

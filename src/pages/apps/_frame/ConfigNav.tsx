@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
+import { useCurrentTabInView } from '../../../app/AppTabs';
 
 const LABELS: Record<string, string> = {
   'settings/general': 'General',
@@ -22,9 +23,10 @@ export function configLinks(app: AppDefinition): { path: string; label: string }
 /** The sub-navigation every settings page of an app shows (inside the app's nest). */
 export function ConfigNav({ app }: { app: AppDefinition }) {
   const [location] = useLocation();
+  const list = useCurrentTabInView();
   return (
     <nav className="app-tabs app-tabs-inline config-nav" aria-label={`${app.title} configuration`}>
-      <ul>
+      <ul ref={list}>
         {configLinks(app).map((link) => {
           const active = location === `/${link.path}`;
           return (

@@ -128,7 +128,8 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
               <Tiles tiles={dashboard.data.tiles} />
               {extra?.(dashboard.data)}
               {empty ? (
-                <Card title={`Send your first ${firstTask.actionLabel.toLowerCase().replace(/^send /, '')}`}>
+                // the action's own label: made into a sentence it read "Send your first request a payment"
+                <Card title={`Get started: ${firstTask.actionLabel}`}>
                   <EmptyState title={`No ${taskNoun} in the last ${days} days`}>
                     Agents use <strong>{firstTask.actionLabel}</strong> in the agent application (or "Send to a customer" below); your systems call the API with
                     your secret key from Settings &gt; Developers:

@@ -7,13 +7,14 @@ import { useStartFreeTrial } from '../../../api/billing';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { formatNumber } from '../../../ui/format';
-import { NotSubscribableNotice, PLAN_NAMES, StripeStandInNotice, SubscribeButton, useSubscribable } from './billing-parts';
+import { AskAnAdmin, NotSubscribableNotice, PLAN_NAMES, StripeStandInNotice, SubscribeButton, useChangesBilling, useSubscribable } from './billing-parts';
 
 /** /{app}/pricing: the three plans side by side, the current one marked, an action for each. */
 export default function PricingPage({ app }: { app: AppDefinition }) {
   const bootstrap = useAtomValue(bootstrapAtom);
   const startFreeTrial = useStartFreeTrial();
   const subscribable = useSubscribable(app.id);
+  const changesBilling = useChangesBilling();
   const plans = plansOf(app.id);
   if (!plans) return null;
   const billing = bootstrap?.billing[app.id];
@@ -27,7 +28,9 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
       id: 'free-trial',
       price: 'Free',
       includes: [`${TRIAL_DAYS} days`, `${formatNumber(plans.trialCredits)} credits`, 'Every feature of the app'],
-      action: trialUsed ? null : (
+      action: trialUsed ? null : !changesBilling ? (
+        <AskAnAdmin what="start it" />
+      ) : (
         <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
           Start Free Trial
         </Button>
@@ -37,7 +40,11 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
       id: 'subscription',
       price: `${formatMoney(plans.monthlyPriceCents)} / month`,
       includes: [`${formatNumber(plans.includedCredits)} credits a month included`, `${formatMoney(plans.extraCreditCents)} per extra credit`, 'Invoices and payment method in Stripe', 'Cancel any time, effective at the period end'],
-      action: canSubscribe ? (
+      action: !changesBilling ? (
+        canSubscribe || status === 'subscription' ? (
+          <AskAnAdmin what={status === 'subscription' ? 'manage it' : 'subscribe'} />
+        ) : null
+      ) : canSubscribe ? (
         <SubscribeButton app={app} />
       ) : status === 'subscription' ? (
         <Link href="/settings/billing" className="btn btn-secondary">
@@ -61,8 +68,8 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
     <div className="page">
       <h1 className="page-title">{app.title} pricing</h1>
       {status === 'cancelled' && <p className="notice notice-warning">{app.title} is cancelled. Subscribe to use it again; its history stays readable.</p>}
-      {canSubscribe && !subscribable && <NotSubscribableNotice />}
-      {canSubscribe && <StripeStandInNotice />}
+      {canSubscribe && changesBilling && !subscribable && <NotSubscribableNotice />}
+      {canSubscribe && changesBilling && <StripeStandInNotice />}
       <ul className="pricing-grid">
         {tiers.map((tier) => (
           <li key={tier.id} className={tier.id === current ? 'card pricing-plan pricing-current' : 'card pricing-plan'} aria-current={tier.id === current ? 'true' : undefined} aria-labelledby={`plan-${tier.id}`}>

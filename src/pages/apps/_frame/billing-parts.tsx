@@ -8,7 +8,7 @@ import { BILLING_STATUS_LABEL } from '../../../../api/contract/wording';
 import { useStartFreeTrial } from '../../../api/billing';
 import { SubscribeButton } from './subscribe';
 
-export { NotSubscribableNotice, StripeStandInNotice, SubscribeButton, useSubscribable } from './subscribe';
+export { AskAnAdmin, NotSubscribableNotice, StripeStandInNotice, SubscribeButton, useChangesBilling, useSubscribable } from './subscribe';
 import { Button } from '../../../ui/Button';
 import { formatDay, formatNumber } from '../../../ui/format';
 

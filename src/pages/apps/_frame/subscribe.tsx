@@ -2,6 +2,7 @@ import { useAtomValue } from 'jotai';
 import type { AppDefinition, AppId } from '../../../../api/contract/apps';
 import { STATE_MESSAGES } from '../../../../api/contract/stripe-states';
 import { useSubscribe } from '../../../api/billing';
+import { hasRole } from '../../../state/roles';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 
@@ -10,6 +11,19 @@ import { Button } from '../../../ui/Button';
 // subscription (no Stripe billing, or no price for the app), the button is switched off and
 // BILLING_NOT_CONFIGURED's sentence says why, once per screen. Kept apart from billing-parts so
 // the app area's notices load it without the billing screens' code.
+
+/**
+ * Starting a free trial, subscribing and Settings > Billing are an admin's (the API refuses a
+ * supervisor): screens a supervisor also sees put `AskAnAdmin` where those buttons would be,
+ * instead of a button that could only fail.
+ */
+export function useChangesBilling(): boolean {
+  return hasRole(useAtomValue(bootstrapAtom)?.role, 'admin');
+}
+
+export function AskAnAdmin({ what }: { what: string }) {
+  return <p className="muted">An admin of your account can {what}.</p>;
+}
 
 /** Whether this server can take a subscription to the app (bootstrap's `subscribable`; unknown: yes). */
 export function useSubscribable(app: AppId): boolean {

@@ -34,6 +34,15 @@ export function cellValue(row: TaskRow, key: string): string | number | null {
   return row.values[key] ?? null;
 }
 
+/** A moment in a list of events: "3 hours ago" while recent, the day after 30 days, in full on hover. */
+export function ListDate({ value }: { value: string }) {
+  return (
+    <time dateTime={value} title={formatDateTime(value)}>
+      {formatDate(value)}
+    </time>
+  );
+}
+
 export function TaskCell({ column, row }: { column: TaskColumn; row: TaskRow }) {
   const value = cellValue(row, column.key);
   if (value === null || value === '') return <span className="muted">—</span>;
@@ -49,11 +58,7 @@ export function TaskCell({ column, row }: { column: TaskColumn; row: TaskRow }) 
     case 'number':
       return <>{typeof value === 'number' ? formatNumber(value) : value}</>;
     case 'date':
-      return (
-        <time dateTime={String(value)} title={formatDateTime(value)}>
-          {formatDate(value)}
-        </time>
-      );
+      return <ListDate value={String(value)} />;
     case 'phone':
       return <span className="nowrap">{value}</span>;
     case 'money':

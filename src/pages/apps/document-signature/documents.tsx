@@ -4,7 +4,7 @@ import type { SigDocument } from '../../../../api/contract/apps/document-signatu
 import { useQuery } from '../../../api/hooks';
 import { QueryState } from '../../../ui/QueryState';
 import { Table, type Column } from '../../../ui/Table';
-import { formatDateTime } from '../../../ui/format';
+import { ListDate } from '../_frame/task-cells';
 
 /** Where a document opens: its draft when it has one, else its newest published version. */
 export const documentHref = (d: Pick<SigDocument, 'id' | 'draftVersion' | 'publishedVersion'>) => `/documents/${d.id}/${d.draftVersion ?? d.publishedVersion ?? 1}`;
@@ -16,7 +16,7 @@ export default function Documents({ app }: { app: AppDefinition }) {
     { key: 'published', header: 'Published version', render: (d) => (d.publishedVersion ? `Version ${d.publishedVersion}` : 'Not published') },
     { key: 'draft', header: 'Draft', render: (d) => (d.draftVersion ? `Version ${d.draftVersion} (draft)` : '—') },
     { key: 'requests', header: 'Requests', render: (d) => d.requests },
-    { key: 'updated', header: 'Updated', render: (d) => formatDateTime(d.updatedAt) },
+    { key: 'updated', header: 'Updated', render: (d) => <ListDate value={d.updatedAt} /> },
     { key: 'history', header: <span className="sr-only">History</span>, render: (d) => <Link href={`/documents/${d.id}/history`} aria-label={`History of ${d.name}`}>History</Link> },
   ];
   return (

@@ -235,7 +235,9 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     }
   };
 
-  const saveText = { saved: 'All changes saved', saving: 'Saving…', dirty: valid ? 'Unsaved changes' : 'Fix the marked settings to save', error: save.message ?? 'Not saved' }[save.state];
+  // an untouched new form has nothing saved: its badge says so, and "All changes saved" beside it
+  // would contradict it
+  const saveText = !form && save.state === 'saved' ? '' : { saved: 'All changes saved', saving: 'Saving…', dirty: valid ? 'Unsaved changes' : 'Fix the marked settings to save', error: save.message ?? 'Not saved' }[save.state];
   const hidden = def.hiddenFields;
   const sourcesOf = (i: number) => ({ questions: fields.slice(0, i), hidden });
   const titleError = shown.title ?? (shown._ && !def.title.trim() ? shown._ : undefined);

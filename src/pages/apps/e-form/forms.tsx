@@ -8,7 +8,8 @@ import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { QueryState } from '../../../ui/QueryState';
 import { Table, type Column } from '../../../ui/Table';
-import { formatDateTime, formatNumber } from '../../../ui/format';
+import { formatNumber } from '../../../ui/format';
+import { ListDate } from '../_frame/task-cells';
 import { RetireForm } from './retire-form';
 
 const STATUS_LABEL: Record<FormSummary['status'], string> = { draft: 'Draft', published: 'Published', closed: 'Closed' };
@@ -46,8 +47,8 @@ function FormsList({ app }: { app: AppDefinition }) {
     },
     { key: 'status', header: 'Status', render: (f) => <FormStatus form={f} /> },
     { key: 'submissions', header: 'Submissions', render: (f) => (f.submissions ? <Link href={`/submissions?form=${f.id}`}>{formatNumber(f.submissions)}</Link> : '0') },
-    { key: 'last', header: 'Last submission', render: (f) => (f.lastSubmissionAt ? formatDateTime(f.lastSubmissionAt) : '—') },
-    { key: 'updated', header: 'Last edited', render: (f) => formatDateTime(f.updatedAt) },
+    { key: 'last', header: 'Last submission', render: (f) => (f.lastSubmissionAt ? <ListDate value={f.lastSubmissionAt} /> : '—') },
+    { key: 'updated', header: 'Last edited', render: (f) => <ListDate value={f.updatedAt} /> },
     { key: 'actions', header: <span className="sr-only">Actions</span>, render: (f) => <RetireForm app={app} form={f} size="sm" onDone={forms.reload} /> },
   ];
   return (

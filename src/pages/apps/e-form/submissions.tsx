@@ -11,7 +11,7 @@ import type { Column } from '../../../ui/Table';
 import { formatDateTime, shortenId } from '../../../ui/format';
 import { KeysetList, TaskFilters, useOpenTask } from '../_frame/ActivityList';
 import { filtersFromSearch, filtersToQuery, filtersToSearch, NO_FILTERS, type ActivityFilters } from '../_frame/filters';
-import { StatusBadge } from '../_frame/task-cells';
+import { ListDate, StatusBadge } from '../_frame/task-cells';
 import { TaskFacts, Timeline } from '../_frame/TaskFacts';
 
 // Submissions: every form request with its answers. With a form chosen, a column per field the
@@ -205,8 +205,9 @@ export default function Submissions({ app }: { app: AppDefinition }) {
     { key: 'status', header: 'Status', render: (r) => <StatusBadge status={r.status} /> },
     { key: 'customer', header: 'Customer', render: (r) => r.customerRef ?? <span className="muted">—</span> },
     { key: 'agent', header: 'Agent', render: (r) => r.agent ?? <span className="muted">—</span> },
-    { key: 'sent', header: 'Sent', render: (r) => formatDateTime(r.createdAt) },
-    { key: 'submitted', header: 'Submitted', render: (r) => (r.submittedAt ? formatDateTime(r.submittedAt) : <span className="muted">—</span>) },
+    // as the dashboard's latest submissions show the same rows
+    { key: 'sent', header: 'Sent', render: (r) => <ListDate value={r.createdAt} /> },
+    { key: 'submitted', header: 'Submitted', render: (r) => (r.submittedAt ? <ListDate value={r.submittedAt} /> : <span className="muted">—</span>) },
     ...(page?.columns ?? []).map((c) => ({
       key: `answer-${c.id}`,
       header: c.removed ? `${c.label} (removed)` : c.label,

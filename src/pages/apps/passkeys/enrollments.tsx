@@ -15,6 +15,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { Table, type Column } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { formatDateTime, formatNumber, shortenId } from '../../../ui/format';
+import { ListDate } from '../_frame/task-cells';
 
 // Enrollments: every passkey the account's customers created, newest first, with what the
 // authenticator said about itself, and Revoke (admins, after a confirmation).
@@ -63,8 +64,8 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
     { key: 'kind', header: 'Type', render: (c) => (c.synced ? 'Synced' : 'Device-bound') },
     { key: 'backedUp', header: 'Backed up', render: (c) => (c.backedUp ? 'Yes' : 'No') },
     { key: 'transports', header: 'Transports', render: (c) => c.transports.map((t) => TRANSPORTS[t] ?? t).join(', ') || '—' },
-    { key: 'created', header: 'Created', render: (c) => formatDateTime(c.createdAt) },
-    { key: 'lastUsed', header: 'Last used', render: (c) => (c.lastUsedAt ? formatDateTime(c.lastUsedAt) : 'Never') },
+    { key: 'created', header: 'Created', render: (c) => <ListDate value={c.createdAt} /> },
+    { key: 'lastUsed', header: 'Last used', render: (c) => (c.lastUsedAt ? <ListDate value={c.lastUsedAt} /> : 'Never') },
     { key: 'count', header: 'Sign count', render: (c) => formatNumber(c.signCount), className: 'num' },
     {
       key: 'actions',

@@ -42,7 +42,8 @@ function AppCards({ overview }: { overview: BillingOverview }) {
   );
 }
 
-function Invoices() {
+/** `subscribed`: an app of the account is on a subscription, so "once an app is subscribed" is past. */
+function Invoices({ subscribed }: { subscribed: boolean }) {
   const query = useQuery('billing:invoices', (api, signal) => api.get<InvoicesAnswer>('billing/invoices', { signal }));
   return (
     <Card title="Invoices">
@@ -72,7 +73,7 @@ function Invoices() {
               ]}
             />
           ) : (
-            <EmptyState title="No invoices yet">Invoices appear here once an app is subscribed.</EmptyState>
+            <EmptyState title="No invoices yet">{subscribed ? 'Invoices appear here once Stripe issues one.' : 'Invoices appear here once an app is subscribed.'}</EmptyState>
           )
         }
       </QueryState>
@@ -137,15 +138,18 @@ export default function BillingSettings() {
       <QueryState query={query}>
         {() => {
           const overview = query.data!;
+          // a subscription can exist without a Stripe customer (the demo accounts' do): the words
+          // for a first subscription would then contradict the Subscribed badge above them
+          const subscribed = overview.apps.some((a) => a.status === 'subscription');
           return (
             <>
               {overview.apps.some((a) => !a.subscribable) && <NotSubscribableNotice />}
               <StripeStandInNotice />
               <AppCards overview={overview} />
               <Card title="Payment method" actions={<Button onClick={openPortal} disabled={!overview.configured || !overview.hasCustomer}>Manage payment method</Button>}>
-                <p className="muted">{overview.hasCustomer ? 'Cards and invoices are managed in Stripe’s secure portal.' : 'A payment method is added when you first subscribe.'}</p>
+                <p className="muted">{overview.hasCustomer ? 'Cards and invoices are managed in Stripe’s secure portal.' : subscribed ? 'No payment method is on file in Stripe for this account.' : 'A payment method is added when you first subscribe.'}</p>
               </Card>
-              <Invoices />
+              <Invoices subscribed={subscribed} />
               <BillingEmail current={overview.billingEmail} onSaved={query.reload} />
             </>
           );

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { getApp } from '../../../../api/contract/apps';
 import type { TokenAnswer } from '../../../../api/contract/session';
-import { BILLING_STATUS_LABEL } from '../../../../api/contract/wording';
+import { BILLING_STATUS_LABEL, PLATFORM_LABEL } from '../../../../api/contract/wording';
 import type { AccountDetail, Statistics } from '../../../../api/contract/watch-tower';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
@@ -133,7 +133,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
         <div>
           <h1 className="page-title">{detail.name}</h1>
           <p className="muted">
-            <span title={detail.id}>{shortenId(detail.id)}</span> · {detail.platform} · created {formatDate(detail.createdAt)}
+            <span title={detail.id}>{shortenId(detail.id)}</span> · {PLATFORM_LABEL[detail.platform]} · created {formatDate(detail.createdAt)}
           </p>
           {detail.smsHeldRanges > 0 ? (
             <p className="notice notice-error" role="status">

@@ -2,6 +2,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { getApp } from '../../../../api/contract/apps';
 import { ACTIVE_STATUSES, type AccountList, type WatchTowerAccount } from '../../../../api/contract/watch-tower';
+import { PLATFORM_LABEL } from '../../../../api/contract/wording';
 import { useQuery } from '../../../api/hooks';
 import { errorMessage } from '../../../api/client';
 import { Card } from '../../../ui/Card';
@@ -10,7 +11,6 @@ import { Table, type Column } from '../../../ui/Table';
 import { formatNumber } from '../../../ui/format';
 import { SEARCH_DEBOUNCE_MS } from '../../search/useCustomerSearch';
 
-const PLATFORM_LABEL: Record<string, string> = { azure: 'Azure', google: 'Google', webex: 'Webex', zoom: 'Zoom', okta: 'Okta', oidc: 'OIDC' };
 
 function activeApps(account: WatchTowerAccount) {
   return account.apps.filter((a) => (ACTIVE_STATUSES as readonly string[]).includes(a.status));
@@ -52,7 +52,7 @@ const columns: Column<WatchTowerAccount>[] = [
       );
     },
   },
-  { key: 'platform', header: 'Platform', render: (a) => PLATFORM_LABEL[a.platform] ?? a.platform },
+  { key: 'platform', header: 'Platform', render: (a) => PLATFORM_LABEL[a.platform] },
 ];
 
 /** Every account, searched on the server as staff type (name, id, admin name or e-mail). */

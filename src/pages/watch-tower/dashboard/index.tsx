@@ -5,7 +5,7 @@ import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
 import { Card } from '../../../ui/Card';
 import { LoadingPanel } from '../../../ui/Spinner';
-import { formatNumber } from '../../../ui/format';
+import { formatCalendarDay, formatNumber } from '../../../ui/format';
 import { Chart, TaskCharts } from '../charts';
 
 const BRAND = '#2563EB';
@@ -51,7 +51,7 @@ export default function WatchTowerDashboard() {
         <>
           <Kpis summary={data} />
           <p className="page-lead muted">
-            {formatNumber(total)} tasks completed from {data.from} to {data.to} (UTC days), {formatNumber(data.paidAccounts.at(-1)?.count ?? 0)} paid accounts today.
+            {formatNumber(total)} tasks completed from {formatCalendarDay(data.from)} to {formatCalendarDay(data.to)} (UTC days), {formatNumber(data.paidAccounts.at(-1)?.count ?? 0)} paid accounts today.
           </p>
           <Card>
             <TaskCharts stats={data} brand={BRAND} />

@@ -1,0 +1,264 @@
+// The screen walk: every screen of the console at 1440, 400 and 360 px, photographed full page
+// for a person to look at, with what a machine can tell about each (the tab's title, sideways
+// scrolling, text wider than its box, wrapping badges, console errors). `npm run walk` builds if
+// stale and runs it; the built server runs on a fresh seeded embedded database on a free
+// loopback port, signed in through CLI sign-in links, with test/e2e/harness.ts itself (bundled
+// here for plain Node) starting the server and the browser as the end-to-end tests do.
+//
+//   WALK_DIR=/tmp/walk        where screenshots/<width>/<screen>.png and summary.json go
+//   WALK_WIDTHS=1440,400,360  the widths
+//   WALK_ONLY=regexp          only the screens whose name matches
+//   WALK_SEEDED=dir           copy this seeded data directory instead of seeding (90 s saved)
+//
+// One browser, one page at a time: it is meant to run beside other work.
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const OUT = process.env.WALK_DIR ?? '/tmp/walk';
+const WIDTHS = (process.env.WALK_WIDTHS ?? '1440,400,360').split(',').map(Number);
+const ONLY = process.env.WALK_ONLY ? new RegExp(process.env.WALK_ONLY) : null;
+const HEIGHT = 900;
+
+/**
+ * TypeScript modules for plain Node: the registries the router is made from (app routes,
+ * settings sections) and the e2e harness, bundled into dist/ so their packages resolve; two
+ * folders down, as test/e2e/harness.ts is, so the harness finds the root where it looks.
+ */
+async function load() {
+  const outfile = path.join(ROOT, 'dist/walk/imports.mjs');
+  await build({
+    stdin: {
+      contents: "export { APPS } from './api/contract/apps'; export { SETTINGS_SECTIONS } from './src/pages/settings/sections'; export * from './test/e2e/harness';",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  });
+  return import(outfile);
+}
+
+/** Seeds (or copies WALK_SEEDED), makes sign-in links, starts the server: startServer of the harness, with the copy. */
+async function startServer(harness, emails) {
+  const env = await harness.serverEnv();
+  if (process.env.WALK_SEEDED) fs.cpSync(process.env.WALK_SEEDED, env.DATA_DIR, { recursive: true });
+  else await checked(harness.cli(env, 'seed'));
+  const links = {};
+  // the embedded database admits one process: links before the server holds it
+  for (const email of emails) links[email] = (await checked(harness.cli(env, 'link', email))).stdout.trim();
+  const server = await harness.startProcess(env);
+  const stop = async () => {
+    await server.stop();
+    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+  };
+  return { url: server.url, links, stop };
+}
+
+async function checked(ran) {
+  const r = await ran;
+  if (r.code !== 0) throw new Error(r.stderr);
+  return r;
+}
+
+const tokenOf = (link) => new URL(link).searchParams.get('token');
+
+async function api(url, token, p, init = {}) {
+  const res = await fetch(`${url}/api/${p}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${p}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Every screen: [name, who, path]. `who` is a demo e-mail, 'visitor' (signed out) or 'ghost'. */
+async function screens(server, { APPS, SETTINGS_SECTIONS }) {
+  const OWNER = 'owner@acme.test';
+  const STAFF = 'staff@provider.test';
+  const SIGNER = 'owner@umbrella.test';
+  const owner = tokenOf(server.links[OWNER]);
+  const staff = tokenOf(server.links[STAFF]);
+  const list = [
+    ['sign-in', 'visitor', '/'],
+    ['sign-up', 'visitor', '/sign-up'],
+    ['zoom-in-browser', 'visitor', '/zoom/'],
+    ['webex-in-browser', 'visitor', '/webex/'],
+    ['apps', OWNER, '/'],
+    ['apps-supervisor', 'supervisor@acme.test', '/'],
+    ['support', OWNER, '/support'],
+    ['support-ticket', OWNER, '/support/ticket'],
+    ['sales', OWNER, '/sales'],
+    ['resources', OWNER, '/resources'],
+    ['legal-dpa', OWNER, '/legal/data-processing-addendum'],
+    ['not-found', OWNER, '/no-such-page'],
+    ['dev-sms-outbox', OWNER, '/dev/sms-outbox'],
+    ...SETTINGS_SECTIONS.map((s) => [`settings-${s.slug}`, OWNER, `/settings/${s.slug}`]),
+  ];
+  const accounts = await api(server.url, staff, 'watch-tower/accounts').catch(() => ({ accounts: [] }));
+  const globex = accounts.accounts.find((a) => a.name === 'Globex Care');
+  const ghost = globex ? (await api(server.url, staff, 'watch-tower/ghost-mode', { method: 'POST', body: JSON.stringify({ accountId: globex.id }) })).token : null;
+  // ids for the routes with parameters, from the API the pages use: [who, id, version]
+  const forms = await api(server.url, owner, 'e-form/forms').catch(() => []);
+  const documents = await api(server.url, tokenOf(server.links[SIGNER]), 'document-signature/documents').catch(() => []);
+  const published = documents.find((d) => d.publishedVersion);
+  const records = { 'e-form': forms[0] && [OWNER, forms[0].id], 'document-signature': published && [SIGNER, published.id, published.publishedVersion] };
+  // Acme's Document Signature and Payments are not started (their screens say so): the apps are
+  // walked where the demo has them running, Umbrella's signatures and Globex's payments
+  const RUNS_IT = { 'document-signature': SIGNER, payments: 'owner@globex.test' };
+  for (const app of APPS) {
+    const who = RUNS_IT[app.id] ?? (app.released ? OWNER : STAFF);
+    if (RUNS_IT[app.id]) list.push([`${app.id}-not-started`, OWNER, `/${app.id}`]);
+    for (const route of app.routes) {
+      if (route.endsWith('/callback')) continue; // Stripe's return address, not a screen
+      const name = `${app.id}${route ? `-${route.replace(/[/:]+/g, '-')}` : ''}`;
+      if (!route.includes(':')) {
+        list.push([name, who, `/${app.id}${route ? `/${route}` : ''}`]);
+        continue;
+      }
+      const record = records[app.id];
+      if (!record) {
+        console.warn(`skipped /${app.id}/${route}: no record to open`);
+        continue;
+      }
+      list.push([name, record[0], `/${app.id}/${route.replace(':id', record[1]).replace(':version', String(record[2]))}`]);
+    }
+  }
+  list.push(['watch-tower', STAFF, '/watch-tower'], ['watch-tower-accounts', STAFF, '/watch-tower/accounts']);
+  if (globex) list.push(['watch-tower-account', STAFF, `/watch-tower/accounts/${globex.id}`], ['ghost-confirm', STAFF, `/watch-tower/accounts/${globex.id}#ghost`]);
+  list.push(['ghost-apps', 'ghost', '/'], ['ghost-developers', 'ghost', '/settings/developers'], ['ghost-billing', 'ghost', '/settings/billing']);
+  // customer pages: a fresh link of each kind, sent as an agent would (the demo history's are used)
+  const send = async (token, app, key, input) => {
+    const phone = `+1555010${String(Math.floor(Math.random() * 10000)).padStart(4, '0')}`;
+    await api(server.url, token, `${app}/actions/${key}`, { method: 'POST', body: JSON.stringify({ input: { phoneNumber: phone, ...input } }) });
+    const sent = (await api(server.url, token, 'dev/sms-outbox')).find((m) => m.to === phone);
+    return new URL(/(https?:\/\/\S+\/c\/[\w-]+)/.exec(sent.body)[1]).pathname;
+  };
+  const signer = tokenOf(server.links[SIGNER]);
+  const fresh = [
+    ['customer-passkey-enroll', () => send(owner, 'passkeys', 'enroll', { customerRef: 'CUST-WALK', displayName: 'Ada Lovelace' })],
+    ['customer-form', () => send(owner, 'e-form', 'send', { form: forms.find((f) => f.status === 'published')?.id })],
+    ['customer-signature', () => send(signer, 'document-signature', 'send', { documentId: published?.id, signerName: 'Ada Lovelace' })],
+  ];
+  for (const [name, make] of fresh) {
+    if (ONLY && !ONLY.test(name)) continue;
+    try {
+      list.push([name, 'customer', await make()]);
+    } catch (error) {
+      console.warn(`skipped ${name}: ${String(error).slice(0, 200)}`);
+    }
+  }
+  // and one the caller already used
+  const used = (await api(server.url, owner, 'dev/sms-outbox')).filter((m) => /fill in/.test(m.body)).at(-1);
+  if (used) list.push(['customer-used-link', 'customer', new URL(/(https?:\/\/\S+\/c\/[\w-]+)/.exec(used.body)[1]).pathname]);
+  return { ghost, list: list.filter(([name]) => !ONLY || ONLY.test(name)) };
+}
+
+/** What the page shows once its data is in: the harness's settle, then no spinner. */
+async function settle(harness, page) {
+  await harness.settle(page, 250);
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 8_000 }).catch(() => {});
+  await page.waitForTimeout(200);
+}
+
+/** What a machine can see wrong on the page as it is. */
+function inspect() {
+  const width = document.documentElement.clientWidth;
+  const describe = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${[...el.classList].map((c) => `.${c}`).join('')}`;
+  const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const text = (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
+  const textOverflow = [];
+  const wrappingBadges = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!visible(el) || el.clientWidth <= 2) continue; // visually hidden text is 1 px on purpose
+    const cs = getComputedStyle(el);
+    const scrolls = cs.overflowX === 'auto' || cs.overflowX === 'scroll';
+    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!scrolls && el.scrollWidth > el.clientWidth + 1 && (ownText || cs.overflowX !== 'visible') && text(el)) {
+      const how = cs.textOverflow === 'ellipsis' ? 'ellipsis' : cs.overflowX === 'visible' ? 'spills' : 'clipped';
+      textOverflow.push({ how, el: describe(el), text: text(el), over: el.scrollWidth - el.clientWidth });
+    }
+    if (/\bbadge\b/.test(el.className)) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) wrappingBadges.push({ el: describe(el), text: text(el) });
+    }
+  }
+  const scroller = document.scrollingElement ?? document.documentElement;
+  return {
+    title: document.title,
+    sideways: scroller.scrollWidth - scroller.clientWidth,
+    viewport: width,
+    h1: [...document.querySelectorAll('h1')].map(text),
+    textOverflow: textOverflow.slice(0, 12),
+    wrappingBadges,
+  };
+}
+
+async function main() {
+  const reg = await load();
+  const emails = ['owner@acme.test', 'supervisor@acme.test', 'staff@provider.test', 'owner@umbrella.test', 'owner@globex.test'];
+  console.log(process.env.WALK_SEEDED ? 'Copying the seeded data…' : 'Seeding the demo data (about 90 s)…');
+  const server = await startServer(reg, emails);
+  const browser = await reg.launchBrowser();
+  const results = [];
+  try {
+    const { ghost, list } = await screens(server, reg);
+    const ghostLink = ghost && `${server.url}/?token=${ghost}`;
+    console.log(`${list.length} screens × ${WIDTHS.length} widths → ${OUT}`);
+    for (const width of WIDTHS) {
+      fs.mkdirSync(path.join(OUT, String(width)), { recursive: true });
+      const contexts = new Map();
+      const pageFor = async (who) => {
+        if (contexts.has(who)) return contexts.get(who);
+        const context = await browser.newContext({ viewport: { width, height: HEIGHT }, reducedMotion: 'reduce' });
+        const page = await context.newPage();
+        const errors = [];
+        page.on('console', (m) => m.type() === 'error' && errors.push(m.text().slice(0, 200)));
+        page.on('pageerror', (e) => errors.push(String(e).slice(0, 200)));
+        const link = who === 'ghost' ? ghostLink : server.links[who];
+        if (link) {
+          await page.goto(link);
+          await page.locator('main h1').first().waitFor({ timeout: 20_000 }).catch(() => {});
+        }
+        const entry = { page, errors };
+        contexts.set(who, entry);
+        return entry;
+      };
+      for (const [name, who, p] of list) {
+        const { page, errors } = await pageFor(who);
+        errors.length = 0;
+        const [pathname, hash] = p.split('#');
+        await page.goto(`${server.url}${pathname}`).catch((e) => errors.push(`navigation: ${e.message}`));
+        await settle(reg, page);
+        if (hash === 'ghost') {
+          await page.getByRole('button', { name: 'Ghost Mode' }).click();
+          await page.getByRole('dialog').waitFor().catch(() => {});
+          await page.waitForTimeout(200);
+        }
+        const seen = await page.evaluate(inspect);
+        const file = path.join(OUT, String(width), `${name}.png`);
+        // the whole page, up to three screens: a longer one is the same rows again, unreadable when whole
+        const height = Math.min(await page.evaluate(() => document.documentElement.scrollHeight), 3 * HEIGHT);
+        await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width, height } });
+        if (hash === 'ghost') await page.keyboard.press('Escape');
+        results.push({ name, width, who, path: p, ...seen, consoleErrors: [...errors], file });
+        const flags = [seen.sideways > 0 && `sideways ${seen.sideways}px`, seen.textOverflow.length && `${seen.textOverflow.length} overflowing`, seen.wrappingBadges.length && `${seen.wrappingBadges.length} wrapping badges`, errors.length && `${errors.length} console errors`].filter(Boolean);
+        console.log(`${String(width).padStart(4)}  ${name.padEnd(44)} ${seen.title.padEnd(60).slice(0, 60)} ${flags.join(', ')}`);
+      }
+      for (const { page } of contexts.values()) await page.context().close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify(results, null, 2));
+  const flagged = results.filter((r) => r.sideways > 0 || r.textOverflow.length || r.wrappingBadges.length || r.consoleErrors.length || /Page not found/.test(r.title) && r.name !== 'not-found');
+  console.log(`\n${results.length} screenshots; ${flagged.length} with something a machine can see (details in ${path.join(OUT, 'summary.json')}):`);
+  console.table(flagged.map((r) => ({ screen: r.name, width: r.width, title: r.title.slice(0, 40), sideways: r.sideways, overflowing: r.textOverflow.map((t) => `${t.how} ${t.el}`).join('; ').slice(0, 80), badges: r.wrappingBadges.length, errors: r.consoleErrors.length })));
+}
+
+await main();
