@@ -63,5 +63,8 @@ for (const [p, fs_] of byProject) {
   console.log(`  ${p.padEnd(6)} ${fs_.length} files, ${t.length} tests: import ${s(sum(fs_, 'importMs'))}, hooks ${s(sum(fs_, 'hooksMs'))}, tests ${s(sum(fs_, 'testsMs'))}`);
 }
 const bad = tests.filter((t) => t.state === 'failed' || t.flaky);
-if (bad.length) console.log(`\nFailed or flaky (passed on retry): ${bad.map((t) => `${t.file} > ${t.name}${t.flaky ? ' (flaky)' : ''}`).join('\n  ')}`);
+if (bad.length) {
+  const first = (t) => (t.errors?.[0] ? `\n      ${t.errors[0].split('\n').slice(0, 3).join('\n      ')}` : '');
+  console.log(`\nFailed, or flaky (passed on retry): ${bad.map((t) => `${t.file} > ${t.name}${t.flaky ? ' (flaky)' : ''}${first(t)}`).join('\n  ')}`);
+}
 console.log(`\nWall ${s(wallMs)} s${cpu !== null ? `, CPU ${cpu.toFixed(0)} s (user+system of vitest and everything it started)` : ''}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} after; ${os.cpus().length} cores; node ${process.version}`);

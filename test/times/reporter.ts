@@ -21,6 +21,8 @@ export default class TimesReporter implements Reporter {
         ms: Math.round(t.diagnostic()?.duration ?? 0),
         retries: t.diagnostic()?.retryCount ?? 0,
         flaky: t.diagnostic()?.flaky ?? false,
+        // kept with the figures, so a failure seen in a long run can be read afterwards
+        errors: (t.result().errors ?? []).map((e) => e.message ?? String(e)),
       }));
       const testsMs = tests.reduce((s, t) => s + t.ms, 0);
       return {

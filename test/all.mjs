@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm test`: every layer once, stopping at the first that fails: typecheck, unit, api, e2e.
+// The end-to-end run's demo seed (half a minute of one core: test/e2e/global-setup.ts) is made
+// here while the typecheck runs on the other core, instead of at the start of the e2e run, where
+// the first browser files would wait for it with a core idle. The e2e run finds it through
+// SB_E2E_SEEDED_DIR (the seed is dated: a copy older than twenty minutes is made again).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
+
+function run(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function step(name, command, args) {
+  const began = Date.now();
+  const code = await run(command, args);
+  console.log(`== ${name}: ${code === 0 ? 'passed' : `failed (exit ${code})`} in ${Math.round((Date.now() - began) / 1000)} s`);
+  if (code !== 0) process.exit(code);
+}
+
+/** The e2e harness for plain Node, bundled two folders down as test/e2e/harness.ts is (it finds the root from there). */
+async function harness() {
+  const outfile = path.join(ROOT, 'dist/test/harness.mjs');
+  await build({ entryPoints: [path.join(ROOT, 'test/e2e/harness.ts')], bundle: true, format: 'esm', platform: 'node', packages: 'external', outfile, logLevel: 'error' });
+  return import(outfile);
+}
+
+await step('build', process.execPath, ['build.mjs']);
+const seededDir = (process.env.SB_E2E_SEEDED_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-seeded-')));
+const seeding = harness()
+  .then((h) => h.seededDataDir(seededDir))
+  .catch((err) => console.error(`The demo seed made ahead failed; the e2e run will make its own: ${String(err)}`));
+await step('typecheck', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit']);
+await step('unit', process.execPath, [vitest, 'run', '--project', 'unit']);
+await step('api', process.execPath, [vitest, 'run', '--project', 'api']);
+await seeding;
+// the e2e run's setup removes the directory when it ends
+await step('e2e', process.execPath, [vitest, 'run', '--project', 'e2e*']);
