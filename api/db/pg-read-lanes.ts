@@ -211,6 +211,12 @@ class Lane {
         client.end().catch(() => {});
         throw connectFailure(err);
       }
+      // The connection may already be gone: a backend terminated as it started can send its FATAL
+      // in the same packet as ReadyForQuery, so pg reports the error (and the lane gives the
+      // client up) before this line runs. Taking it as the lane's connection anyway would leave a
+      // dead one in place for good: every read on the lane failing at its deadline, restarts or not.
+      // What waits for this connection waits for the lane's next one instead.
+      if (this.attempt !== client) return this.connect();
       const con = client.connection;
       for (const event of MESSAGES) con.removeAllListeners(event);
       // A handler that throws (a value its type parser refuses, say) would leave every pipeline
@@ -303,7 +309,8 @@ class Lane {
   }
 
   private lost(client: LaneClient, err: Error): void {
-    if (client !== this.attempt) return;
+    // only the lane's current connection (or the attempt at one): an earlier one's late news changes nothing
+    if (client !== this.attempt && client !== this.client) return;
     this.attempt = null;
     this.client = null;
     this.connecting = null;

@@ -116,3 +116,41 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('read lanes (PostgreSQL)', (
     expect(rows.length).toBeGreaterThan(0);
   });
 });
+
+describe.runIf(DATABASE_KINDS.includes('postgres'))('a read lane whose new connection is terminated as it opens (PostgreSQL)', () => {
+  it('opens another for the next read instead of keeping the dead one: reads answer, not fail at the deadline for good', async () => {
+    const { readLanes } = await import('../../api/db/pg-read-lanes');
+    const { prepareValue } = await import('pg/lib/utils.js');
+    let opened = 0;
+    const lanes = readLanes({
+      lanes: 1,
+      deadlineMs: 1_000,
+      nameOf: () => undefined,
+      prepareValue,
+      getTypeParser: (oid) => pg.types.getTypeParser(oid, 'text'),
+      client: () => {
+        const client = new pg.Client(PG_ADMIN_URL);
+        if (opened++ === 0) {
+          // The first connection's backend is terminated as it starts: its FATAL comes in the same
+          // packet as ReadyForQuery, so pg reports the error before the lane's `await connect()`
+          // goes on (as a double pg_terminate_backend under load did in test/e2e/database-faults).
+          const connect = client.connect.bind(client);
+          client.connect = (() =>
+            connect().then(() => {
+              client.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+            })) as typeof client.connect;
+        }
+        return client as never;
+      },
+    });
+    try {
+      const read = () => lanes.pipeline([{ text: 'select 1 as ok', params: [] }])!;
+      const first = await read();
+      expect(first[0]!.rows).toEqual([{ ok: 1 }]);
+      for (let i = 0; i < 3; i++) expect((await read())[0]!.rows).toEqual([{ ok: 1 }]);
+      expect(opened).toBe(2);
+    } finally {
+      await lanes.close();
+    }
+  });
+});

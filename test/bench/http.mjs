@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ADMIN_URL, admin, dropDatabase, freePort, pgbench, usage, waitForHealth } from './server-support.mjs';
+import { ADMIN_URL, admin, dropDatabase, freePort, hasWrk, pgbench, usage, waitForHealth, wrk } from './server-support.mjs';
 
 const ROOT = path.resolve(process.env.BENCH_ROOT ?? '.');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -42,58 +42,18 @@ function hasPgBouncer() {
   }
 }
 
-function hasWrk() {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (err) {
-    // wrk --version exits 1 after printing its version; only a missing binary throws ENOENT
-    return err.code !== 'ENOENT';
-  }
-}
-
 /**
  * One load run, with the server's CPU time per answered request: on a machine shared with other
  * work the requests per second swing, the CPU one request costs the server much less.
  */
 async function load(url, headers, pid, threads) {
   const before = usage(pid);
-  const result = LOADER === 'wrk' ? wrk(url, headers, threads) : await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const result = LOADER === 'wrk' ? wrk(url, headers, { threads: threads ?? WRK_THREADS, connections: CONNECTIONS, seconds: SECONDS }) : await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   const after = usage(pid);
   result.cpuUsPerRequest = ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total);
   result.sysUsPerRequest = ((after.sysMs - before.sysMs) * 1000) / Math.max(1, result.requests.total);
   result.rssMb = after.rssMb;
   return result;
-}
-
-/**
- * wrk (Debian's package, written in C) as the load generator: autocannon runs in Node and, on a
- * 2-core machine, takes CPU the server would otherwise get, the way pgbench's C client does not.
- * Same answer shape as autocannon's, for the parts this file reads.
- */
-function wrk(url, headers, threads = WRK_THREADS) {
-  const args = ['-t', String(threads), '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--latency'];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-  // /usr/bin/time reports wrk's own CPU: on a 2-core machine the load generator competes with the
-  // server and PostgreSQL for the same cores
-  const timed = fs.existsSync('/usr/bin/time');
-  const run = timed ? spawnSync('/usr/bin/time', ['-f', 'wrk-cpu %U %S', 'wrk', ...args, url], { encoding: 'utf8' }) : spawnSync('wrk', [...args, url], { encoding: 'utf8' });
-  const out = run.stdout;
-  const time = (label) => {
-    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
-    if (!m) return NaN;
-    return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
-  };
-  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const cpu = /wrk-cpu ([\d.]+) ([\d.]+)/.exec(run.stderr ?? '');
-  return {
-    requests: { average: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), total },
-    latency: { p50: time('50'), p75: time('75'), p90: time('90'), p99: time('99') },
-    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
-    errors: errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
-    loaderCpuShare: cpu ? (Number(cpu[1]) + Number(cpu[2])) / SECONDS : NaN,
-  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // What the HTTP benchmarks share: a free port, the PostgreSQL superuser, the server's health,
 // its CPU time from /proc, and pgbench running a script beside it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -114,4 +114,47 @@ export async function dropDatabase(name) {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+}
+
+/** wrk (apt-get install wrk) is on this machine. */
+export function hasWrk() {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (err) {
+    // wrk --version exits 1 after printing its version; only a missing binary throws ENOENT
+    return err.code !== 'ENOENT';
+  }
+}
+
+/**
+ * wrk (Debian's package, written in C) as the load generator: autocannon runs in Node and, on a
+ * 2-core machine, takes CPU the server would otherwise get, the way pgbench's C client does not.
+ * Same answer shape as autocannon's, for the parts the benches read (throughput: bytes read).
+ */
+export function wrk(url, headers, { threads = 2, connections = 50, seconds = SECONDS } = {}) {
+  const args = ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+  // /usr/bin/time reports wrk's own CPU: on a 2-core machine the load generator competes with the
+  // server and PostgreSQL for the same cores
+  const timed = fs.existsSync('/usr/bin/time');
+  const run = timed ? spawnSync('/usr/bin/time', ['-f', 'wrk-cpu %U %S', 'wrk', ...args, url], { encoding: 'utf8' }) : spawnSync('wrk', [...args, url], { encoding: 'utf8' });
+  const out = run.stdout;
+  const time = (label) => {
+    const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
+    if (!m) return NaN;
+    return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
+  };
+  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const read = /requests in [\d.]+\w+, ([\d.]+)(B|KB|MB|GB) read/.exec(out);
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const cpu = /wrk-cpu ([\d.]+) ([\d.]+)/.exec(run.stderr ?? '');
+  return {
+    requests: { average: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), total },
+    latency: { p50: time('50'), p75: time('75'), p90: time('90'), p99: time('99') },
+    throughput: { total: read ? Number(read[1]) * { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[read[2]] : NaN },
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+    errors: errors ? errors.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    loaderCpuShare: cpu ? (Number(cpu[1]) + Number(cpu[2])) / seconds : NaN,
+  };
 }
