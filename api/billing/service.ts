@@ -99,6 +99,8 @@ export async function overview(deps: Deps, session: Session, apps: AppId[]): Pro
   });
 }
 
+const utcDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+
 /** Every UTC day of [from, to) with the credits used on it (0 for days without any). */
 function days(from: Date, to: Date, used: Map<string, number>): { date: string; count: number }[] {
   const out: { date: string; count: number }[] = [];
@@ -124,7 +126,9 @@ export async function detail(deps: Deps, session: Session, app: AppId): Promise<
     return {
       ...billing,
       configured: stripeConfigured(deps.config),
-      daily: { current: days(start, new Date(Math.min(end.getTime(), now.getTime() + DAY)), used), previous: days(previousStart, start, used) },
+      // the previous period ends the day before the current one's first day: the day the period
+      // starts on is the current series' first point, never the previous one's last as well
+      daily: { current: days(start, new Date(Math.min(end.getTime(), now.getTime() + DAY)), used), previous: days(previousStart, utcDay(start), used) },
     };
   });
 }

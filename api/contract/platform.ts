@@ -161,10 +161,10 @@ export const DashboardQuerySchema = v.object({
 export const KpiTileSchema = v.object({
   key: v.string(),
   label: v.string(),
-  /** this period */
-  value: v.number(),
-  /** the period of the same length just before */
-  previous: v.number(),
+  /** this period; null for a rate of nothing (no request ended in the period), shown as "—" */
+  value: v.nullable(v.number()),
+  /** the period of the same length just before (null as for `value`) */
+  previous: v.nullable(v.number()),
   /** count: integer; percent: 0–100 with one decimal; credits: integer; money: minor units of `currency` */
   format: v.picklist(['count', 'percent', 'credits', 'money']),
   currency: v.optional(v.string()),

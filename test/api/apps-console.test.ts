@@ -21,7 +21,7 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
   let creditsBefore = 0;
   const creditsTile = async () => {
     const res = await t.call('GET', `${OTP}/dashboard?days=7`, { as: 'supervisor@acme.test', headers: { 'X-Time-Zone': 'Europe/Paris' } });
-    return ((await res.json()) as DashboardAnswer).tiles.find((k) => k.key === 'credits')!.value;
+    return ((await res.json()) as DashboardAnswer).tiles.find((k) => k.key === 'credits')!.value ?? 0;
   };
   beforeAll(async () => {
     creditsBefore = await creditsTile();

@@ -113,4 +113,13 @@ describe.each(DATABASE_KINDS)('one usage figure (%s)', (kind) => {
     // the daily chart adds up to the same figure
     expect(page.daily.current.reduce((sum, d) => sum + d.count, 0)).toBe(header.credits);
   });
+
+  it("the billing chart's last period ends the day before this period's first day: no day is in both", async () => {
+    const page = (await (await t.call('GET', '/one-time-passcode/billing', { as: 'owner@acme.test' })).json()) as AppBillingDetail;
+    const current = page.daily.current.map((d) => d.date);
+    const previous = page.daily.previous.map((d) => d.date);
+    expect(previous.filter((d) => current.includes(d))).toEqual([]);
+    const dayBefore = new Date(Date.parse(`${current[0]}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    expect(previous.at(-1)).toBe(dayBefore);
+  });
 });

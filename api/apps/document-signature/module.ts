@@ -20,6 +20,7 @@ import { SIG_V1 } from './v1';
 import { cancelRequest, getRequest, resendRequest, sendForSignature, sigSettings } from './service';
 import { sendableDocuments } from './documents';
 import './customer-page';
+import { rate } from '../platform/rate';
 
 type ListRow = TaskTableRow & { document_name: string; signer_name: string; version: number };
 
@@ -89,14 +90,13 @@ export const sigModule: AppModule = {
         group by 1, 2`.execute(trx)
     ).rows;
     const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, completed: 0, median: null };
-    const rate = (t: { sent: number; completed: number }) => (t.sent ? Math.round((t.completed / t.sent) * 1000) / 10 : 0);
     const minutes = (t: { median: number | null }) => (t.median === null ? 0 : Math.round((t.median / 60) * 10) / 10);
     const count = (date: string, status: string) => daily.find((d) => d.day === date && d.status === status)?.n ?? 0;
     return {
       tiles: [
         { key: 'sent', label: 'Sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
         { key: 'completed', label: 'Completed', value: of('current').completed, previous: of('previous').completed, format: 'count' },
-        { key: 'completion', label: 'Completion rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
+        { key: 'completion', label: 'Completion rate', value: rate(of('current').completed, of('current').sent), previous: rate(of('previous').completed, of('previous').sent), format: 'percent' },
         { key: 'median', label: 'Median time to sign (minutes)', value: minutes(of('current')), previous: minutes(of('previous')), format: 'count' },
       ],
       series: SIG_STATUSES.map((status) => ({ key: status, label: status[0]!.toUpperCase() + status.slice(1), points: p.days.map((date) => ({ date, value: count(date, status) })) })),

@@ -19,6 +19,7 @@ import { eformSettings, getRequest, sendForm, sendableForms } from './service';
 import { countSubmissions, listSubmissions, submissionById, type KeyedSubmission } from './submissions';
 import { EFORM_V1 } from './v1';
 import './customer-page';
+import { rate } from '../platform/rate';
 
 const taskOf = (s: KeyedSubmission): KeyedTaskRow => ({
   id: s.id,
@@ -103,7 +104,6 @@ export const eformModule: AppModule = {
         group by 1`.execute(trx)
     ).rows;
     const of = (period: 'current' | 'previous'): Totals => totals.find((t) => t.period === period) ?? { sent: 0, opened: 0, submitted: 0, median: null };
-    const rate = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);
     const minutes = (t: Totals) => (t.median === null ? 0 : Math.round(Number(t.median) / 60));
     const byDay = new Map(daily.map((d) => [d.day, d]));
     const cur = of('current');

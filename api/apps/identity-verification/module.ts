@@ -19,6 +19,7 @@ import { parseActionInput, taskTableQueries, type TaskTableRow } from '../platfo
 import { IDV_V1 } from './v1';
 import { getSession, idvSettings, startSession } from './service';
 import './customer-page';
+import { rate } from '../platform/rate';
 
 type ListRow = TaskTableRow & { document_type: string | null; failed_checks: number; reviewer: string | null };
 
@@ -85,13 +86,12 @@ export const idvModule: AppModule = {
         group by 1`.execute(trx)
     ).rows;
     const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { started: 0, approved: 0, decided: 0, in_review: 0, median: null };
-    const rate = (t: { approved: number; decided: number }) => (t.decided ? Math.round((t.approved / t.decided) * 1000) / 10 : 0);
     const minutes = (t: { median: number | null }) => (t.median === null ? 0 : Math.round(Number(t.median) / 60));
     const byDay = new Map(daily.map((d) => [d.day, d]));
     return {
       tiles: [
         { key: 'started', label: 'Started', value: of('current').started, previous: of('previous').started, format: 'count' },
-        { key: 'approvedRate', label: 'Approved rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
+        { key: 'approvedRate', label: 'Approved rate', value: rate(of('current').approved, of('current').decided), previous: rate(of('previous').approved, of('previous').decided), format: 'percent' },
         { key: 'inReview', label: 'In review', value: of('current').in_review, previous: of('previous').in_review, format: 'count' },
         { key: 'medianReview', label: 'Median review time (minutes)', value: minutes(of('current')), previous: minutes(of('previous')), format: 'count' },
       ],

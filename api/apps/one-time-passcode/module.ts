@@ -18,6 +18,7 @@ import { registerApp } from '../platform/registry';
 import { creditsTile, parseActionInput, taskTableQueries, type TaskTableRow } from '../platform/task-table';
 import { OTP_V1 } from './v1';
 import { checkPasscode, getVerification, otpSettings, sendPasscode } from './service';
+import { rate } from '../platform/rate';
 
 type ListRow = TaskTableRow & { sends: number; checks: number };
 
@@ -89,13 +90,12 @@ export const otpModule: AppModule = {
         group by 1`.execute(trx)
     ).rows;
     const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, verified: 0 };
-    const rate = (t: { sent: number; verified: number }) => (t.sent ? Math.round((t.verified / t.sent) * 1000) / 10 : 0);
     const byDay = new Map(daily.map((d) => [d.day, d]));
     return {
       tiles: [
         { key: 'sent', label: 'Sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
         { key: 'verified', label: 'Verified', value: of('current').verified, previous: of('previous').verified, format: 'count' },
-        { key: 'conversion', label: 'Conversion rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
+        { key: 'conversion', label: 'Conversion rate', value: rate(of('current').verified, of('current').sent), previous: rate(of('previous').verified, of('previous').sent), format: 'percent' },
         await creditsTile(trx, accountId, OTP_APP, p),
       ],
       series: [

@@ -22,6 +22,7 @@ import { PASSKEYS_V1 } from './v1';
 import { passkeyConsoleRoutes, passkeyCustomerRoutes } from './routes';
 import { cancelPasskeyTask, enrollPasskey, getPasskeyTask, passkeySettings, verifyWithPasskey } from './service';
 import './customer-page';
+import { rate } from '../platform/rate';
 
 type ListRow = TaskTableRow & { kind: string; failure_reason: PasskeyFailureReason | null };
 
@@ -102,14 +103,13 @@ export const passkeysModule: AppModule = {
     ).rows;
     const of = (period: 'current' | 'previous'): Totals => totals.find((t) => t.period === period) ?? { period, registrations: 0, verifications: 0, ended: 0, succeeded: 0 };
     // success rate: of the ceremonies that ended (succeeded, failed or expired), the share that succeeded
-    const rate = (t: Totals) => (t.ended ? Math.round((t.succeeded / t.ended) * 1000) / 10 : 0);
     const byDay = new Map(daily.map((d) => [d.day, d]));
     const series = (key: 'verified' | 'failed', label: string) => ({ key, label, points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })) });
     return {
       tiles: [
         { key: 'registrations', label: 'Registrations', value: of('current').registrations, previous: of('previous').registrations, format: 'count' },
         { key: 'verifications', label: 'Verifications', value: of('current').verifications, previous: of('previous').verifications, format: 'count' },
-        { key: 'success', label: 'Success rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
+        { key: 'success', label: 'Success rate', value: rate(of('current').succeeded, of('current').ended), previous: rate(of('previous').succeeded, of('previous').ended), format: 'percent' },
         await creditsTile(trx, accountId, PASSKEYS_APP, p),
       ],
       series: [series('verified', 'Verified'), series('failed', 'Not verified')],

@@ -24,6 +24,7 @@ import { connectionRow } from './connect';
 import { STATE_MESSAGES } from '../../contract/stripe-states';
 import { PAYMENTS_V1 } from './v1';
 import './page';
+import { rate } from '../platform/rate';
 
 type ListRow = TaskTableRow & {
   amount: number;
@@ -129,13 +130,12 @@ export const paymentsModule: AppModule = {
         group by 1`.execute(trx)
     ).rows;
     const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, paid: 0, gross: 0, refunded: 0 };
-    const rate = (t: { sent: number; paid: number }) => (t.sent ? Math.round((t.paid / t.sent) * 1000) / 10 : 0);
     const byDay = new Map(daily.map((d) => [d.day, d.gross]));
     const code = currency.toUpperCase();
     return {
       tiles: [
         { key: 'gross', label: `Gross volume (${code})`, value: of('current').gross, previous: of('previous').gross, format: 'money', currency },
-        { key: 'success', label: 'Success rate', value: rate(of('current')), previous: rate(of('previous')), format: 'percent' },
+        { key: 'success', label: 'Success rate', value: rate(of('current').paid, of('current').sent), previous: rate(of('previous').paid, of('previous').sent), format: 'percent' },
         { key: 'requests', label: 'Requests sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
         { key: 'refunded', label: `Refunded (${code})`, value: of('current').refunded, previous: of('previous').refunded, format: 'money', currency },
       ],

@@ -104,6 +104,29 @@ describe('Payments pages', () => {
     await screen.findByText(STATE_MESSAGES.STRIPE_NOT_CONNECTED);
   });
 
+  it('a success rate with no request sent in the period reads "—", not 0 %', async () => {
+    const dash: DashboardAnswer = {
+      app: 'payments',
+      days: 30,
+      timeZone: 'UTC',
+      tiles: [
+        { key: 'success', label: 'Success rate', value: null, previous: 50, format: 'percent' },
+        { key: 'requests', label: 'Requests sent', value: 0, previous: 2, format: 'count' },
+      ],
+      series: [],
+      latest: [],
+    };
+    renderSignedIn('/payments', makeBootstrap(), {
+      'GET /api/payments/stripe': { body: NOT_CONNECTED },
+      'GET /api/payments/dashboard': { body: dash },
+      'GET /api/payments/actions': { body: { app: 'payments', actions: PAYMENT_ACTIONS, unavailable: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED } } },
+    });
+    const tile = await screen.findByTestId('kpi-success');
+    expect(tile.querySelector('.kpi-value')!.textContent).toBe('—');
+    expect(tile.textContent).toContain('none this period');
+    expect(tile.textContent).not.toContain('0%');
+  });
+
   it('an admin refunds part of a payment after a confirmation', async () => {
     const detail: TaskDetail = {
       id: ID,

@@ -23,7 +23,9 @@ const SECOND_SERIES_COLOR = '#64748B';
 /** series past the second (a chart by status) */
 const MORE_SERIES_COLORS = ['#16A34A', '#DC2626', '#D97706', '#0891B2', '#DB2777', '#4B5563'];
 
-export function formatTile(tile: Pick<KpiTile, 'format' | 'currency'>, value: number): string {
+export function formatTile(tile: Pick<KpiTile, 'format' | 'currency'>, value: number | null): string {
+  // a rate of nothing (no request ended in the period)
+  if (value === null) return '—';
   if (tile.format === 'money') return formatMinor(value, tile.currency ?? 'usd');
   if (tile.format === 'percent') return `${(Math.round(value * 10) / 10).toLocaleString()}%`;
   return formatNumber(value);
@@ -34,6 +36,8 @@ export function formatTile(tile: Pick<KpiTile, 'format' | 'currency'>, value: nu
  * percentage only where it means something (describeChange: "new this period", or "+38").
  */
 export function tileChange(tile: KpiTile): string {
+  if (tile.value === null) return 'none this period';
+  if (tile.previous === null) return 'none in the previous period';
   if (tile.format === 'percent') {
     const points = Math.round((tile.value - tile.previous) * 10) / 10;
     return points === 0 ? 'no change' : `${points > 0 ? '+' : '−'}${Math.abs(points)} pts vs previous period`;
@@ -57,7 +61,7 @@ function Tiles({ tiles }: { tiles: KpiTile[] }) {
   return (
     <ul className="kpi-grid" aria-label="Key figures">
       {tiles.map((tile) => {
-        const trend = tile.value === tile.previous ? 'flat' : tile.value > tile.previous ? 'up' : 'down';
+        const trend = tile.value === null || tile.previous === null || tile.value === tile.previous ? 'flat' : tile.value > tile.previous ? 'up' : 'down';
         return (
           <li key={tile.key} className="kpi-tile" data-testid={`kpi-${tile.key}`}>
             <p className="kpi-label">{tile.label}</p>
@@ -113,7 +117,7 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
     header: c.label,
     render: (row) => (c.kind === 'id' ? <Link href={`${activity}?session=${encodeURIComponent(row.id)}`}><TaskCell column={c} row={row} /></Link> : <TaskCell column={c} row={row} />),
   }));
-  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => t.value === 0 && t.previous === 0);
+  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => !t.value && !t.previous);
 
   return (
     <div className="page">
