@@ -132,20 +132,35 @@ describe('customer pages in the caller\'s language', () => {
     let bytes = 0;
     let fetched = 0;
     const images = new Set<string>();
-    cdp.on('Network.responseReceived', (e) => {
-      if (/\/pages\/\d+-[ls]-[0-9a-f]{16}\.jpg$/.test(e.response.url)) images.add(e.requestId);
+    /** page images asked for and not yet finished */
+    const pending = new Set<string>();
+    const pageImage = /\/pages\/\d+-[ls]-[0-9a-f]{16}\.jpg$/;
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (pageImage.test(e.request.url)) images.add(e.requestId), pending.add(e.requestId);
     });
+    cdp.on('Network.loadingFailed', (e) => pending.delete(e.requestId));
+    cdp.on('Network.requestServedFromCache', (e) => pending.delete(e.requestId));
     cdp.on('Network.loadingFinished', (e) => {
       if (!images.has(e.requestId)) return;
+      pending.delete(e.requestId);
       bytes += e.encodedDataLength;
       if (e.encodedDataLength > 0) fetched++;
     });
+    // Each visit sees every page image, the lazy ones below the fold too, and ends when none is in
+    // flight: an image the first visit had not finished must not count against the second.
     const visit = async () => {
       bytes = 0;
       fetched = 0;
       await page.goto(link);
-      await page.waitForFunction(() => [...document.images].some((i) => i.complete && i.naturalWidth > 0));
       await page.waitForLoadState('load');
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      // both pages of the document
+      await page.waitForFunction(() => {
+        const shown = [...document.images].filter((i) => /\/pages\//.test(i.currentSrc || i.src));
+        return shown.length >= 2 && shown.every((i) => i.complete && i.naturalWidth > 0);
+      });
+      await expect.poll(() => pending.size, { timeout: 10_000 }).toBe(0);
+      await page.evaluate(() => window.scrollTo(0, 0));
       return { bytes, fetched, src: await page.evaluate(() => document.images[0]!.currentSrc) };
     };
     const first = await visit();
