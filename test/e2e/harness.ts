@@ -107,7 +107,8 @@ const seedsAlike = (env: Record<string, string> = {}) => Object.keys(env).every(
 // lags the clock by more than twenty minutes (a whole e2e run takes less: one seed per run).
 const SEED_MAX_AGE_MS = 1_200_000;
 
-function injected(key: 'e2eTemplateDir'): string | null {
+/** What the run's global setup provided (test/e2e/global-setup.ts), or null outside a vitest worker. */
+export function injected(key: 'e2eTemplateDir'): string | null {
   try {
     return inject(key) ?? null;
   } catch {

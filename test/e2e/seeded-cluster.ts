@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
 import pg from 'pg';
-import { cli, madeOncePerRun, serverEnv } from './harness';
+import { cli, injected, madeOncePerRun, serverEnv } from './harness';
 import { startPrivateCluster, type PrivateCluster } from '../support/pg-cluster';
 
 // The tests that run servers on PostgreSQL of their own (faults, a pooler, several processes) each
@@ -24,7 +23,7 @@ export type SeededCluster = {
 };
 
 /** The run's seeded cluster (a stopped cluster's data directory and the seed's DATA_DIR), made once. */
-export async function seededClusterTemplate(dir: string | null = templateDir()): Promise<string | null> {
+export async function seededClusterTemplate(dir: string | null = injected('e2eTemplateDir')): Promise<string | null> {
   const make = async (box: string) => {
     const cluster = await startPrivateCluster();
     try {
@@ -66,12 +65,4 @@ export async function startSeededCluster(settings: { maxConnections?: number } =
       return env;
     },
   };
-}
-
-function templateDir(): string | null {
-  try {
-    return inject('e2eTemplateDir') ?? null;
-  } catch {
-    return null;
-  }
 }
