@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Deps } from '../deps';
 import { resolveLink, type ResolvedLink } from './links';
 import { htmlAnswer } from '../http/compression';
+import { renderHtml } from '../http/render-html';
 import { DEFAULT_LOCALE, isLocale, isRtl, LOCALE_NAMES, LOCALES, negotiateLocale, type Locale } from '../contract/locales';
 import { translator, type Translate } from './i18n/index';
 import { hostName } from '../http/host';
@@ -81,10 +81,24 @@ async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
   return pageBranding(await deps.db.tenant(accountId, (trx) => trx.selectFrom('branding').select(['name', 'logo', 'color']).where('account_id', '=', accountId).executeTakeFirst()));
 }
 
+/** The console's own address as a Host header carries it, and its host name, by public URL. */
+const consoleHosts = new Map<string, { host: string; name: string | null }>();
+function consoleHost(publicUrl: string) {
+  let own = consoleHosts.get(publicUrl);
+  if (!own) {
+    const host = new URL(publicUrl).host;
+    own = { host, name: hostName(host) };
+    consoleHosts.set(publicUrl, own);
+  }
+  return own;
+}
+
 /** The account whose verified custom domain this Host is; null on the console's own host. */
 export async function accountOfHost(deps: Deps, host: string | undefined): Promise<string | null> {
+  const own = consoleHost(deps.config.publicUrl);
+  if (host === own.host) return null;
   const name = hostName(host);
-  if (!name || name === hostName(new URL(deps.config.publicUrl).host)) return null;
+  if (!name || name === own.name) return null;
   const row = await deps.db.system((trx) => trx.selectFrom('branding').select('account_id').where('domain', '=', name).where('domain_is_verified', '=', true).executeTakeFirst());
   return row?.account_id ?? null;
 }
@@ -99,73 +113,60 @@ export function pageLocaleOf(c: Context, link: Pick<ResolvedLink, 'locale'> | nu
   return link?.locale ?? negotiateLocale(c.req.header('accept-language')) ?? DEFAULT_LOCALE;
 }
 
-/** Links to this page in each other language (the caller's switch; a plain link, no script). */
-function LanguageSwitch(props: { locale: Locale; t: Translate }) {
-  return (
-    <nav aria-label={props.t('frame.language')} class="cp-langs">
-      <ul>
-        {LOCALES.map((l) => (
-          <li>
-            {l === props.locale ? (
-              <span aria-current="true" lang={l}>
-                {LOCALE_NAMES[l]}
-              </span>
-            ) : (
-              <a href={`?lang=${l}`} lang={l} hreflang={l}>
-                {LOCALE_NAMES[l]}
-              </a>
-            )}
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+// The frame around a page (head, header, footer) is made as a string: it is the same few lines on
+// every page, and hono/jsx's head elements (meta, title, style, script) each render through a
+// context of their own (document-metadata hoisting no page of ours needs), which cost more than
+// the rest of the page. The page's body is JSX (api/http/render-html.ts).
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
+
+/** Links to this page in each other language (the caller's switch; a plain link, no script): the same for every page in a language. */
+const languageSwitches = new Map<Locale, string>();
+function languageSwitch(locale: Locale, t: Translate): string {
+  let made = languageSwitches.get(locale);
+  if (made === undefined) {
+    const items = LOCALES.map((l) =>
+      l === locale
+        ? `<li><span aria-current="true" lang="${l}">${escapeHtml(LOCALE_NAMES[l])}</span></li>`
+        : `<li><a href="?lang=${l}" lang="${l}" hreflang="${l}">${escapeHtml(LOCALE_NAMES[l])}</a></li>`,
+    );
+    made = `<nav aria-label="${escapeHtml(t('frame.language'))}" class="cp-langs"><ul>${items.join('')}</ul></nav>`;
+    languageSwitches.set(locale, made);
+  }
+  return made;
 }
 
 const EARLY_CLICK =
   "document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('[data-early-click]');if(b&&!b.dataset.ready){b.dataset.clicked='1';e.preventDefault()}},true)";
 
-function Layout(props: { title: string; branding: Branding; nonce: string; script?: string; css?: string; locale: Locale; t: Translate; children: Child }) {
-  const logo = props.branding.logo ? `data:image/svg+xml;base64,${Buffer.from(props.branding.logo).toString('base64')}` : null;
+type Frame = { title: string; branding: Branding; nonce: string; script?: string; css?: string; locale: Locale; t: Translate; body: string };
+
+function frameHtml(props: Frame): string {
+  const { branding, nonce, t } = props;
+  const color = branding.color; // a checked #RRGGBB (pageBranding)
+  const logo = branding.logo ? `data:image/svg+xml;base64,${Buffer.from(branding.logo).toString('base64')}` : null;
   const css = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,sans-serif;color:#111827;background:#F9FAFB}
-header{background:${props.branding.color};color:#fff;padding:12px 16px;display:flex;align-items:center;gap:12px}
+header{background:${color};color:#fff;padding:12px 16px;display:flex;align-items:center;gap:12px}
 header img{height:32px;width:auto;max-width:40%;background:#fff;border-radius:4px;padding:2px}
 main{max-width:32rem;margin:0 auto;padding:16px}h1{font-size:1.25rem;margin:.5rem 0 1rem}
-a,button{color:${props.branding.color}}button{font:inherit;min-height:44px;padding:0 16px;border-radius:6px;border:0;background:${props.branding.color};color:#fff;width:100%}
+a,button{color:${color}}button{font:inherit;min-height:44px;padding:0 16px;border-radius:6px;border:0;background:${color};color:#fff;width:100%}
 footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}
 .cp-langs ul{list-style:none;margin:0 0 12px;padding:0;display:flex;flex-wrap:wrap;justify-content:center;gap:4px 8px}
 .cp-langs a,.cp-langs span{display:inline-block;min-height:24px;min-width:24px;padding:2px 4px}.cp-langs span{font-weight:700}
 @media (prefers-reduced-motion:reduce){*{animation:none!important;transition:none!important;scroll-behavior:auto!important}}${props.css ?? ''}`;
+  // no favicon request: img-src allows 'self' (page images), and /favicon.ico is not ours to answer.
+  // The main control works from first paint: a press before the page's script has run is kept
+  // (data-clicked) and the script acts on it as soon as it runs (EARLY_CLICK).
+  const scripts = props.script ? `<script nonce="${nonce}">${EARLY_CLICK}</script><script nonce="${nonce}" src="${escapeHtml(props.script)}" defer></script>` : '';
+  const name = escapeHtml(branding.name);
   return (
-    <html lang={props.locale} dir={isRtl(props.locale) ? 'rtl' : 'ltr'}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        {/* no favicon request: img-src allows 'self' (page images), and /favicon.ico is not ours to answer */}
-        <link rel="icon" href="data:," />
-        <title>{`${props.title} · ${props.branding.name}`}</title>
-        <style nonce={props.nonce}>{raw(css)}</style>
-        {/* the main control works from first paint: a press before the page's script has run is
-            kept (data-clicked) and the script acts on it as soon as it runs */}
-        {props.script ? <script nonce={props.nonce}>{raw(EARLY_CLICK)}</script> : null}
-        {props.script ? <script nonce={props.nonce} src={props.script} defer /> : null}
-      </head>
-      <body>
-        <header>
-          {logo ? <img src={logo} alt={props.t('frame.logo', { company: props.branding.name })} /> : null}
-          <strong>{props.branding.name}</strong>
-        </header>
-        <main>
-          <h1>{props.title}</h1>
-          {props.children}
-        </main>
-        <footer>
-          <LanguageSwitch locale={props.locale} t={props.t} />
-          {props.t('frame.securedBy')}
-        </footer>
-      </body>
-    </html>
+    `<!doctype html><html lang="${props.locale}" dir="${isRtl(props.locale) ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"/>` +
+    `<meta name="viewport" content="width=device-width,initial-scale=1"/><meta name="robots" content="noindex"/><link rel="icon" href="data:,"/>` +
+    `<title>${escapeHtml(`${props.title} · ${branding.name}`)}</title><style nonce="${nonce}">${css}</style>${scripts}</head>` +
+    `<body><header>${logo ? `<img src="${logo}" alt="${escapeHtml(t('frame.logo', { company: branding.name }))}"/>` : ''}<strong>${name}</strong></header>` +
+    `<main><h1>${escapeHtml(props.title)}</h1>${props.body}</main>` +
+    `<footer>${languageSwitch(props.locale, t)}${escapeHtml(t('frame.securedBy'))}</footer></body></html>`
   );
 }
 
@@ -183,24 +184,29 @@ function builtScripts(distDir: string | undefined): Map<string, string> {
   return new Map(Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>));
 }
 
+// A nonce per answer, cut from a pool of random bytes drawn 4 KB at a time (one call to the
+// system's generator per 256 pages instead of one per page); each is used once.
+let noncePool = Buffer.alloc(0);
+let nonceAt = 0;
+function freshNonce(): string {
+  if (nonceAt + 16 > noncePool.length) {
+    noncePool = crypto.randomBytes(4096);
+    nonceAt = 0;
+  }
+  nonceAt += 16;
+  return noncePool.toString('base64', nonceAt - 16, nonceAt);
+}
+
 function render(c: Context, status: number, page: PageAnswer, branding: Branding, scripts: Map<string, string>, locale: Locale) {
-  const nonce = crypto.randomBytes(16).toString('base64');
+  const nonce = freshNonce();
   // a page's script may call back only to this origin (e.g. a WebAuthn ceremony's options)
   const connect = page.script ? " connect-src 'self';" : '';
   c.header('content-security-policy', `default-src 'none'; img-src data: 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';${connect} form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
   c.header('referrer-policy', 'no-referrer');
   c.header('x-content-type-options', 'nosniff');
   c.header('cache-control', 'no-store');
-  return htmlAnswer(
-    c,
-    '<!doctype html>' +
-      String(
-        <Layout title={page.title} branding={branding} nonce={nonce} css={page.css} script={page.script ? scripts.get(page.script) : undefined} locale={locale} t={translator(locale)}>
-          {page.body}
-        </Layout>,
-      ),
-    status,
-  );
+  const script = page.script ? scripts.get(page.script) : undefined;
+  return htmlAnswer(c, frameHtml({ title: page.title, branding, nonce, css: page.css, script, locale, t: translator(locale), body: renderHtml(<>{page.body}</>) }), status);
 }
 
 export function customerPageRoutes(deps: Deps, distDir?: string) {

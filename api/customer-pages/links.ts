@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database, Trx } from '../db/index';
 import { sha256Hex } from '../crypto';
+import { compiledOnce } from '../db/compiled';
 import type { AppId } from '../contract/apps';
 import { isLocale, type Locale } from '../contract/locales';
 
@@ -37,20 +38,22 @@ export async function createLinkToken(trx: Trx, accountId: string, link: { app: 
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+// Every customer page load starts here: built and compiled once (api/db/compiled.ts).
+const LINK_READ = compiledOnce(1, (db, tokenHash) =>
+  db
+    .selectFrom('link_tokens')
+    .innerJoin('accounts', 'accounts.id', 'link_tokens.account_id')
+    .leftJoin('branding', 'branding.account_id', 'link_tokens.account_id')
+    .select(['link_tokens.account_id', 'link_tokens.app', 'link_tokens.purpose', 'link_tokens.task_id', 'link_tokens.expires_at', 'link_tokens.used_at', 'link_tokens.revoked_at', 'link_tokens.locale', 'accounts.time_zone'])
+    .select(['branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color'])
+    .where('link_tokens.token_hash', '=', tokenHash),
+);
+
 /** The link a token names, with its state; null when no such token exists. */
 export async function resolveLink(db: Database, token: string, now: Date): Promise<ResolvedLink | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   // before the token is resolved no account is known: this lookup by hash is the guarded door
-  const row = await db.system((trx) =>
-    trx
-      .selectFrom('link_tokens')
-      .innerJoin('accounts', 'accounts.id', 'link_tokens.account_id')
-      .leftJoin('branding', 'branding.account_id', 'link_tokens.account_id')
-      .select(['link_tokens.account_id', 'link_tokens.app', 'link_tokens.purpose', 'link_tokens.task_id', 'link_tokens.expires_at', 'link_tokens.used_at', 'link_tokens.revoked_at', 'link_tokens.locale', 'accounts.time_zone'])
-      .select(['branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color'])
-      .where('link_tokens.token_hash', '=', sha256Hex(token))
-      .executeTakeFirst(),
-  );
+  const [row] = await db.system((trx) => LINK_READ.rows(trx, sha256Hex(token)));
   if (!row) return null;
   const state: LinkState = row.revoked_at ? 'revoked' : row.used_at ? 'used' : new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : 'ok';
   return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state, locale: isLocale(row.locale) ? row.locale : null, timeZone: row.time_zone, branding: row.branded ? { name: row.brand_name!, logo: row.logo!, color: row.color! } : null };

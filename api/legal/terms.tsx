@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { Hono } from 'hono';
 import { raw } from 'hono/html';
+import { renderHtml } from '../http/render-html';
 
 // The terms of service the sign-up page links to. A provider that runs the console points
 // TERMS_URL at its own terms (the address is answered with a redirect); without it this page is
@@ -15,13 +16,10 @@ main{max-width:44rem;margin:0 auto;padding:24px 16px 48px}h1{font-size:1.5rem;ma
 function TermsPage() {
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <link rel="icon" href="data:," />
-        <title>Terms of Service · Switchboard</title>
-        <style>{raw(CSS)}</style>
-      </head>
+      {/* as a string: hono/jsx renders head elements through a render context (api/http/render-html.ts) */}
+      {raw(
+        `<head><meta charset="utf-8"/><meta name="viewport" content="width=device-width,initial-scale=1"/><link rel="icon" href="data:,"/><title>Terms of Service · Switchboard</title><style>${CSS}</style></head>`,
+      )}
       <body>
         <main>
           <h1>Terms of Service</h1>
@@ -85,6 +83,9 @@ function TermsPage() {
  * GET /terms: a redirect to the provider's own terms (TERMS_URL) when it has set them, else the
  * default page above.
  */
+/** The page is the same for everyone: made once. */
+let termsHtml: string | undefined;
+
 export function termsRoutes(termsUrl: string | undefined) {
   const app = new Hono();
   app.get(TERMS_PATH, (c) => {
@@ -93,7 +94,7 @@ export function termsRoutes(termsUrl: string | undefined) {
     c.header('referrer-policy', 'no-referrer');
     c.header('x-content-type-options', 'nosniff');
     c.header('cache-control', 'public, max-age=3600');
-    return c.html('<!doctype html>' + String(<TermsPage />));
+    return c.html((termsHtml ??= '<!doctype html>' + renderHtml(<TermsPage />)));
   });
   return app;
 }

@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { createLinkToken } from '../../api/customer-pages/links';
+import type { AppId } from '../../api/contract/apps';
+import { seedPasskeyHistory } from '../../api/apps/passkeys/seed';
+import { seedEformHistory } from '../../api/apps/e-form/seed';
+import { seedSignatureHistory } from '../../api/apps/document-signature/seed';
+import { seedIdvHistory } from '../../api/apps/identity-verification/seed';
 
 describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
   const t = useTestContext(kind);
@@ -53,4 +59,50 @@ describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
       expect((await open(`/c/${link.token}`, host)).status).toBe(404);
     },
   );
+  // hono/jsx's own rendering runs in an AsyncLocalStorage context; on Node 20 the first one turns
+  // on promise hooks for the whole process, and every promise of every request pays for them
+  it("every app's page renders without an AsyncLocalStorage context (no promise hooks for the process)", async () => {
+    const acme = t.account('acme').id;
+    const deps = { ...t.deps, log: () => {} };
+    const now = t.clock.now;
+    await t.db.system(async (trx) => {
+      for (const app of ['passkeys', 'document-signature', 'e-form', 'identity-verification']) {
+        await sql`insert into app_billing (account_id, app, status, credits, free_tier) values (${acme}, ${app}, 'subscription', 0, 1000)
+          on conflict (account_id, app) do update set status = 'subscription', free_tier = 1000`.execute(trx);
+      }
+    });
+    // each app's tasks as its service makes them (the demo history)
+    await seedPasskeyHistory(deps, { now });
+    await seedEformHistory(deps, { perAccount: { 'acme.test': 1 }, now });
+    await seedSignatureHistory(deps, { perAccount: 1, now });
+    await seedIdvHistory(deps, { count: 1, now });
+    const tasks: [AppId, string, string][] = [
+      ['passkeys', 'passkey.enroll', 'passkey_tasks'],
+      ['document-signature', 'document-signature.sign', 'sig_requests'],
+      ['e-form', 'e-form.fill', 'eform_requests'],
+      ['identity-verification', 'idv.capture', 'idv_sessions'],
+    ];
+    const links: string[] = [];
+    for (const [app, purpose, table] of tasks) {
+      // (identity verification's demo history is the provider's account)
+      const row = (await t.db.system((trx) => sql<{ id: string; account_id: string }>`select id, account_id from ${sql.table(table)} order by created_at desc limit 1`.execute(trx))).rows[0];
+      expect(row, table).toBeDefined();
+      const { id, account_id: accountId } = row!;
+      links.push((await t.db.tenant(accountId, (trx) => createLinkToken(trx, accountId, { app, purpose, taskId: id, ttlMs: 60_000, now: t.clock.now }))).token);
+    }
+    links.push((await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }))).token);
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    try {
+      for (const token of [...links, 'x'.repeat(43)]) {
+        const page = await open(`/c/${token}`);
+        expect(page.status, token).toBeLessThan(500);
+        expect(await page.text()).toContain('</html>');
+      }
+      expect((await open('/terms')).status).toBe(200);
+      expect(run).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+    }
+  });
 });
+

@@ -177,9 +177,8 @@ export function FormPage(props: { definition: FormDefinition; values: Values; pr
         <p class="ef-help">{t('eform.requiredNote')}</p>
         <button type="submit">{definition.submitLabel?.trim() || t('eform.submit')}</button>
       </form>
-      <script type="application/json" id="ef-definition">
-        {raw(json)}
-      </script>
+      {/* as a string: hono/jsx renders a <script> element through a render context of its own (api/http/render-html.ts) */}
+      {raw(`<script type="application/json" id="ef-definition">${json}</script>`)}
     </div>
   );
 }
