@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations, describeViolations } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer, visit } from './harness';
 import { settle } from './harness';
@@ -8,23 +8,13 @@ import { encryptZoomContext, startZoomPeer, zoomServerEnv, type ZoomPeer } from 
 // Every main screen of the console, checked by axe-core in Chromium against WCAG 2.0/2.1 level A
 // and AA. A failure lists each violation with the elements it was found on.
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
-
-function describeViolations(violations: Violations): string {
-  return violations
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, '\n      ')}` : ''}`).join('\n')}`)
-    .join('\n');
-}
-
 /** Runs axe on the page as it is now and fails with the list of violations, if any. */
-async function expectNoViolations(page: Page, configure: (b: AxeBuilder) => AxeBuilder = (b) => b) {
+async function expectNoViolations(page: Page) {
   // check the screen with its data, not a loading state: the API calls are answered and no
   // spinner is left (a spinner only appears after a delay, so the network is waited for too)
   await settle(page);
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
-  const { violations } = await configure(new AxeBuilder({ page }).withTags(TAGS)).analyze();
+  const violations = await axeViolations(page);
   expect(violations.map((v) => v.id), `WCAG A/AA violations:\n${describeViolations(violations)}`).toEqual([]);
 }
 

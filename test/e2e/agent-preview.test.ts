@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations, WCAG_22_AA } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pickChoice, settle, startServer } from './harness';
 import { encryptZoomContext, startZoomPeer, zoomBridgeScript, zoomServerEnv, type ZoomPeer } from '../fixtures/host-peers';
@@ -17,7 +17,6 @@ const ZOOM_APP_ID = 'e2e-zoom-agent-app';
 const ZOOM_SECRET = 'e2e-zoom-agent-app-client-secret';
 const ACME = 'owner@acme.test';
 const GLOBEX = 'owner@globex.test';
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 describe('Agent Preview pickers in Zoom', () => {
   let zoom: ZoomPeer;
@@ -113,7 +112,7 @@ describe('Agent Preview pickers in Zoom', () => {
     await option.waitFor();
     await fitsWidth(page);
     await settle(page);
-    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    const violations = await axeViolations(page, { tags: WCAG_22_AA });
     expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     await box.press('Escape');
     await pickChoice(send, 'Document', 'car loan', 'Car loan agreement');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations, describeViolations, WCAG_22_AA } from './axe';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { freePort, launchBrowser, startServer } from './harness';
 import { isLocale, isRtl, LOCALE_ENGLISH_NAMES, LOCALES, type Locale } from '../../api/contract/locales';
@@ -18,13 +18,9 @@ import { makePdf } from '../support/pdfs';
 // at 320 px and at 200 % zoom. The suite runs English and Arabic; `npm run check:pages` runs
 // every language (CUSTOMER_PAGE_LANGUAGES=all).
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const wanted = process.env.CUSTOMER_PAGE_LANGUAGES ?? 'en,ar';
 const LANGUAGES: Locale[] = wanted === 'all' ? [...LOCALES] : wanted.split(',').filter(isLocale);
 
-type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
-const describeViolations = (violations: Violations) =>
-  violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}`).join('\n')}`).join('\n');
 
 /** axe at 320 px and at 200 % zoom (a 1280 px window zoomed twice), and no sideways scrolling at 320 px. */
 async function expectAccessible(page: Page, what: string) {
@@ -34,7 +30,7 @@ async function expectAccessible(page: Page, what: string) {
   ]) {
     await page.setViewportSize({ width: view.width, height: view.height });
     await page.evaluate((z) => ((document.documentElement.style as CSSStyleDeclaration & { zoom: string }).zoom = z), view.zoom);
-    const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+    const violations = await axeViolations(page, { tags: WCAG_22_AA });
     expect(violations.map((v) => v.id), `${what} at ${view.width} px, zoom ${view.zoom}:\n${describeViolations(violations)}`).toEqual([]);
     if (view.zoom === '1') expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what} fits 320 px`).toBeLessThanOrEqual(320);
   }

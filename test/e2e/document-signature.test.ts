@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pickChoice, startServer } from './harness';
 import { makePdf } from '../support/pdfs';
@@ -129,7 +129,7 @@ describe('Document Signature in Chromium', () => {
     // the page images rendered at publish load (img-src 'self' under the page's CSP)
     await phone.waitForFunction(() => [...document.querySelectorAll('img')].filter((i) => i.alt.startsWith('Page')).every((i) => i.complete && i.naturalWidth > 0), undefined, { timeout: 10_000 });
     expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-    const { violations } = await new AxeBuilder({ page: phone }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const violations = await axeViolations(phone);
     const found = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(found, found.join('\n')).toEqual([]);
 

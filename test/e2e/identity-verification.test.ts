@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
 import { settle } from './harness';
@@ -18,12 +18,9 @@ const PHONE_2 = '+15550107799';
 const CUSTOMER_2 = 'CUST-IDV-E2E-2';
 // ICAO 9303 specimen data with an expiry in 2034 (check digits computed for it)
 const MRZ = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F3404159<<<<<<<<<<<<<<04'];
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 async function expectAccessible(page: Page, exclude: string[] = []) {
-  const builder = new AxeBuilder({ page }).withTags(TAGS);
-  for (const selector of exclude) builder.exclude(selector);
-  const { violations } = await builder.analyze();
+  const violations = await axeViolations(page, { exclude });
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
