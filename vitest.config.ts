@@ -58,7 +58,7 @@ export default defineConfig({
           // A browser file mostly waits (on the page, the server, the network): one file at a time
           // used under half a core of two. Three at once keep both cores busy without
           // oversubscribing them (docs/testing.md has the figures).
-          maxWorkers: 3,
+          maxWorkers: 4,
           sequence: { groupOrder: 0 },
         },
       },
@@ -73,7 +73,9 @@ export default defineConfig({
           globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // two at a time: each has a private cluster and ports of its own, and they mostly wait
+          // (deadlines, stalls, restarts); their deadlines hold under load (docs/testing.md)
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
