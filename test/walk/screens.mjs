@@ -13,7 +13,7 @@
 // One browser, one page at a time: it is meant to run beside other work.
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { importTypeScript } from '../support/import-typescript.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const OUT = process.env.WALK_DIR ?? '/tmp/walk';
@@ -21,28 +21,9 @@ const WIDTHS = (process.env.WALK_WIDTHS ?? '1440,400,360').split(',').map(Number
 const ONLY = process.env.WALK_ONLY ? new RegExp(process.env.WALK_ONLY) : null;
 const HEIGHT = 900;
 
-/**
- * TypeScript modules for plain Node: the registries the router is made from (app routes,
- * settings sections) and the e2e harness, bundled into dist/ so their packages resolve; two
- * folders down, as test/e2e/harness.ts is, so the harness finds the root where it looks.
- */
-async function load() {
-  const outfile = path.join(ROOT, 'dist/walk/imports.mjs');
-  await build({
-    stdin: {
-      contents: "export { APPS } from './api/contract/apps'; export { SETTINGS_SECTIONS } from './src/pages/settings/sections'; export * from './test/e2e/harness';",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    packages: 'external',
-    outfile,
-    logLevel: 'error',
-  });
-  return import(outfile);
-}
+/** The registries the router is made from (app routes, settings sections) and the e2e harness. */
+const load = () =>
+  importTypeScript('walk', "export { APPS } from './api/contract/apps'; export { SETTINGS_SECTIONS } from './src/pages/settings/sections'; export * from './test/e2e/harness';");
 
 /** Seeds (or copies WALK_SEEDED), makes sign-in links, starts the server: startServer of the harness, with the copy. */
 async function startServer(harness, emails) {
