@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 // Four kinds of test, each a vitest project: `npm run test:unit` etc. pick one with --project
@@ -9,6 +10,23 @@ const E2E_SERIAL = [
   'test/e2e/live-updates.test.ts',
   'test/e2e/workers.test.ts',
 ];
+// Unit files that replace a module with vi.mock run in a fresh module graph each: without
+// isolation a lazy page resolved under one file's mock stays cached for the next file (React.lazy
+// keeps what it loaded), so the crash screen showed another file's chunk-load failure in CI.
+const UNIT_MOCKING = readdirSync('test/unit', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => `test/unit/${file}`)
+  .filter((file) => readFileSync(file, 'utf8').includes('vi.mock('));
+const UNIT = {
+  environment: 'happy-dom' as const,
+  setupFiles: ['test/unit/setup.ts'],
+  // UI tests compile lazy pages on first use; on a loaded 2-core machine that alone can
+  // take seconds, so each test gets more than vitest's default 5 s.
+  testTimeout: 15_000,
+  // vitest's default on 2 cores is one worker (cores - 1); the files are independent and
+  // mostly CPU in this process, so two keep both cores busy
+  maxWorkers: 2,
+};
 export default defineConfig({
   test: {
     projects: [
@@ -16,19 +34,24 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          environment: 'happy-dom',
+          ...UNIT,
           include: ['test/unit/**/*.test.{ts,tsx}'],
-          setupFiles: ['test/unit/setup.ts'],
-          // UI tests compile lazy pages on first use; on a loaded 2-core machine that alone can
-          // take seconds, so each test gets more than vitest's default 5 s.
-          testTimeout: 15_000,
-          // vitest's default on 2 cores is one worker (cores - 1); the files are independent and
-          // mostly CPU in this process, so two keep both cores busy
-          maxWorkers: 2,
+          exclude: UNIT_MOCKING,
           // A worker's files share one module graph instead of importing the pages, React and
           // happy-dom's globals again for each file (setup.ts resets the DOM, storage, toasts,
           // timers and history after every test): 70-90 s -> 24-30 s, green in shuffled orders.
           isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-mocks',
+          ...UNIT,
+          include: UNIT_MOCKING,
+          isolate: true,
+          sequence: { groupOrder: 1 },
         },
       },
       {
