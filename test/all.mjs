@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every layer once, stopping at the first that fails: typecheck, unit, api, e2e.
-// The end-to-end run's demo seed (half a minute of one core: test/e2e/global-setup.ts) is made
-// here while the typecheck runs on the other core, instead of at the start of the e2e run, where
-// the first browser files would wait for it with a core idle. The e2e run finds it through
+// The typecheck (one core for most of a minute) runs beside the build, which it does not read,
+// and then beside the end-to-end run's demo seed (half a minute of one core:
+// test/e2e/global-setup.ts), made here instead of at the start of the e2e run, where the first
+// browser files would wait for it with a core idle. The e2e run finds it through
 // SB_E2E_SEEDED_DIR (the seed is dated: a copy older than twenty minutes is made again).
 //
 // The layers run one after the other. The e2e layer beside the unit and API layers was tried
@@ -31,12 +32,13 @@ async function step(name, command, args) {
   if (code !== 0) process.exit(code);
 }
 
+const typecheck = step('typecheck', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit']);
 await step('build', process.execPath, ['build.mjs']);
 const seededDir = (process.env.SB_E2E_SEEDED_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-seeded-')));
 const seeding = importTypeScript('test', "export * from './test/e2e/harness';")
   .then((h) => h.seededDataDir(seededDir))
   .catch((err) => console.error(`The demo seed made ahead failed; the e2e run will make its own: ${String(err)}`));
-await step('typecheck', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit']);
+await typecheck;
 await step('unit', process.execPath, [vitest, 'run', '--project', 'unit*']);
 await step('api', process.execPath, [vitest, 'run', '--project', 'api']);
 await seeding;
