@@ -3,33 +3,13 @@ import type { Trx } from '../db/index';
 import type { Deps } from '../deps';
 import { audit } from '../audit';
 import { getApp, isAppId } from '../contract/apps';
-import { TRIAL_REMINDER_DAYS } from '../contract/plans';
-import { notify } from '../notifications/notify';
+import { TRIAL_ENDING_DAYS } from '../contract/notifications';
+import { notify, remindTrialEnding } from '../notifications/notify';
 import type { Job } from '../jobs/runner';
 import { stripeOf } from './stripe';
 import { accountDates } from '../account-dates';
 
 const DAY = 86_400_000;
-
-/**
- * The reminder due for a trial ending at `ends`: 7 days before, then 1 day before, each once
- * (the dedupe key names the trial's end, so a new trial is reminded again).
- */
-export async function remindTrialEnding(trx: Trx, accountId: string, app: string, ends: Date, now: Date): Promise<void> {
-  const daysLeft = Math.ceil((ends.getTime() - now.getTime()) / DAY);
-  if (daysLeft <= 0) return;
-  const due = [...TRIAL_REMINDER_DAYS].sort((a, b) => a - b).find((d) => daysLeft <= d);
-  if (due === undefined) return;
-  const title = getApp(app)?.title ?? app;
-  await notify(trx, accountId, {
-    kind: 'trial.ending',
-    title: `${title} free trial ends ${due === 1 ? 'tomorrow' : 'soon'}`,
-    body: `The free trial ends on ${(await accountDates(trx, accountId)).day(ends)}. Subscribe to keep using ${title}.`,
-    link: `/${app}/pricing`,
-    // the 7-day key is the one the bell has always used, so the two paths never double up
-    dedupeKey: due === 7 ? `trial.ending:${app}:${ends.toISOString()}` : `trial.ending.${due}:${app}:${ends.toISOString()}`,
-  });
-}
 
 /** Ends trials whose time is up (the app becomes inactive) and sends the reminders that are due. */
 export async function settleTrials(deps: Deps, now: Date): Promise<void> {
@@ -39,7 +19,7 @@ export async function settleTrials(deps: Deps, now: Date): Promise<void> {
       .select(['account_id', 'app', 'trial_ends_at'])
       .where('status', '=', 'free-trial')
       .where('trial_ends_at', 'is not', null)
-      .where('trial_ends_at', '<=', new Date(now.getTime() + Math.max(...TRIAL_REMINDER_DAYS) * DAY))
+      .where('trial_ends_at', '<=', new Date(now.getTime() + TRIAL_ENDING_DAYS * DAY))
       .forUpdate()
       .skipLocked()
       .execute();

@@ -13,6 +13,7 @@ import { renderHtml } from '../http/render-html';
 import { DEFAULT_LOCALE, isLocale, isRtl, LOCALE_NAMES, LOCALES, negotiateLocale, type Locale } from '../contract/locales';
 import { translator, type Translate } from './i18n/index';
 import { hostName } from '../http/host';
+import { escapeHtml } from '../http/escape-html';
 
 // Customer pages: small server-rendered pages behind /c/<token>, in the account's branding,
 // readable at 320 px, no console code. A page that needs a script names one of
@@ -117,9 +118,6 @@ export function pageLocaleOf(c: Context, link: Pick<ResolvedLink, 'locale'> | nu
 // every page, and hono/jsx's head elements (meta, title, style, script) each render through a
 // context of their own (document-metadata hoisting no page of ours needs), which cost more than
 // the rest of the page. The page's body is JSX (api/http/render-html.ts).
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 
 /** Links to this page in each other language (the caller's switch; a plain link, no script): the same for every page in a language. */
 const languageSwitches = new Map<Locale, string>();

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { NEXT, StripeError, isDeclinedCard, parseStripeForm, standInPage, testCardsHint, type PeerRequest, type StripeObject, type StripePeer } from './peer';
 import { formatMinor } from '../contract/money';
+import { escapeHtml } from '../http/escape-html';
 
 // Stripe Connect on the loopback Stripe (./peer.ts): the OAuth authorize page
 // (which sends the browser back with a code, or with access_denied), the token exchange (a code
@@ -158,14 +159,13 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     const deny = new URL(back);
     deny.searchParams.set('error', 'access_denied');
     deny.searchParams.set('error_description', 'The user denied your request');
-    const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     return {
       status: 200,
       body: standInPage(
         'Connect with Stripe',
-        `<h1>Connect ${esc(state.nextAccount.name)} to the platform</h1>
+        `<h1>Connect ${escapeHtml(state.nextAccount.name)} to the platform</h1>
 <p>On Stripe this is where the business signs in (or opens an account) and approves the connection. Here a test account is made for it.</p>
-<p><a class="button" href="${esc(allow.toString())}">Connect my Stripe account</a></p><p><a href="${esc(deny.toString())}">Deny</a></p>`,
+<p><a class="button" href="${escapeHtml(allow.toString())}">Connect my Stripe account</a></p><p><a href="${escapeHtml(deny.toString())}">Deny</a></p>`,
       ),
     };
   });
@@ -374,15 +374,14 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   peer.page('GET', '/pay/:id', ({ params }) => {
     const session = objects.get(params.id);
     if (!session || session.object !== 'checkout.session') return { status: 404, body: '<!doctype html><title>Not found</title>' };
-    const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     const declined = !!(session.payment_intent && (objects.get(String(session.payment_intent))?.last_payment_error as { message?: string } | null)?.message);
     return {
       status: 200,
       body: standInPage(
         'Pay',
-        `<h1>Pay ${esc(formatMinor(Number(session.amount_total), String(session.currency), 'en-US'))}</h1>
+        `<h1>Pay ${escapeHtml(formatMinor(Number(session.amount_total), String(session.currency), 'en-US'))}</h1>
 ${declined ? '<p class="error" role="alert">Your card was declined. Try the test card 4242 4242 4242 4242.</p>' : ''}
-<form method="post" action="/pay/${esc(session.id)}"><label for="card">Card number</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242"><button type="submit">Pay</button></form>${testCardsHint()}`,
+<form method="post" action="/pay/${escapeHtml(session.id)}"><label for="card">Card number</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242"><button type="submit">Pay</button></form>${testCardsHint()}`,
       ),
     };
   });

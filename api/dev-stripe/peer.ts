@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { escapeHtml } from '../http/escape-html';
 
 // A loopback Stripe: a real HTTP server playing the documented subset of the Stripe API the
 // console uses (customers, Checkout sessions with a hosted page, subscriptions, invoices,
@@ -78,17 +79,16 @@ export type StripePeerOptions = {
 /** What the pages of the stand-in say at the top: what it is, and that nothing real happens. */
 export const STAND_IN_BANNER = 'Development Stripe stand-in: a test double of Stripe running on this machine. No card is charged and no money moves; it is never used in production.';
 
-const escHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A page of the stand-in (Checkout, Connect's authorize page, the portal): marked as development. */
 export function standInPage(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escHtml(title)} (development Stripe stand-in)</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} (development Stripe stand-in)</title>
 <style>body{font-family:system-ui,sans-serif;margin:0;color:#111827;background:#f6f7f9}main{max-width:30rem;margin:0 auto;padding:16px}
 .standin{background:#fef3c7;color:#78350f;border-bottom:1px solid #f59e0b;padding:8px 16px;font-size:14px;margin:0}
 label{display:block;margin:12px 0 4px;font-weight:600}input{font:inherit;padding:8px;width:100%;box-sizing:border-box;border:1px solid #9ca3af;border-radius:6px}
 button,.button{font:inherit;margin-top:12px;padding:8px 16px;border-radius:6px;border:0;background:#4f46e5;color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 .error{color:#b91c1c;font-weight:600}ul.cards{padding-left:18px;font-size:14px}code{font-size:13px}</style></head>
-<body><p class="standin" role="note"><strong>Development</strong> · ${escHtml(STAND_IN_BANNER)}</p><main>${body}</main></body></html>`;
+<body><p class="standin" role="note"><strong>Development</strong> · ${escapeHtml(STAND_IN_BANNER)}</p><main>${body}</main></body></html>`;
 }
 
 /** The test cards the stand-in knows, as Stripe's test mode documents them. */
@@ -366,34 +366,33 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   }
 
   function checkoutPage(session: StripeObject, error = ''): string {
-    const esc = escHtml;
     const price = objects.get(String((session.line_items_input as { price?: string }[])[0]?.price ?? ''));
     const amount = price ? `$${(Number(price.unit_amount) / 100).toFixed(2)} a month` : 'a monthly subscription';
     return standInPage(
       'Checkout',
-      `<h1>Subscribe</h1><p>Checkout for ${esc(String((session.metadata as Record<string, string>).app ?? 'a subscription'))}: ${esc(amount)}.</p>
-${error ? `<p class="error" role="alert">${esc(error)}</p>` : ''}
-<form method="post" action="/checkout/${esc(session.id)}/pay"><label for="card">Card number</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242">
+      `<h1>Subscribe</h1><p>Checkout for ${escapeHtml(String((session.metadata as Record<string, string>).app ?? 'a subscription'))}: ${escapeHtml(amount)}.</p>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/checkout/${escapeHtml(session.id)}/pay"><label for="card">Card number</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242">
 <button type="submit">Pay and subscribe</button></form>${testCardsHint()}
-<p><a href="${esc(String(session.cancel_url))}">Back</a></p>`,
+<p><a href="${escapeHtml(String(session.cancel_url))}">Back</a></p>`,
     );
   }
 
   function portalPage(portal: StripeObject): string {
     const invoices = [...objects.values()].filter((o) => o.object === 'invoice' && o.customer === portal.customer);
-    const rows = invoices.map((i) => `<li>${new Date(Number(i.created) * 1000).toISOString().slice(0, 10)}: $${(Number(i.amount_due) / 100).toFixed(2)}, ${escHtml(String(i.status))}</li>`).join('');
+    const rows = invoices.map((i) => `<li>${new Date(Number(i.created) * 1000).toISOString().slice(0, 10)}: $${(Number(i.amount_due) / 100).toFixed(2)}, ${escapeHtml(String(i.status))}</li>`).join('');
     return standInPage(
       'Billing portal',
       `<h1>Payment method and invoices</h1><p>The card on file is the test card <code>4242 4242 4242 4242</code>.</p>
 <h2>Invoices</h2>${rows ? `<ul>${rows}</ul>` : '<p>No invoices yet.</p>'}
-${portal.return_url ? `<p><a class="button" href="${escHtml(String(portal.return_url))}">Back to Switchboard</a></p>` : ''}`,
+${portal.return_url ? `<p><a class="button" href="${escapeHtml(String(portal.return_url))}">Back to Switchboard</a></p>` : ''}`,
     );
   }
 
   function invoicePage(invoice: StripeObject): string {
     return standInPage(
       'Invoice',
-      `<h1>Invoice ${escHtml(invoice.id)}</h1><p>$${(Number(invoice.amount_due) / 100).toFixed(2)} ${escHtml(String(invoice.currency).toUpperCase())}, ${escHtml(String(invoice.status))}.</p>`,
+      `<h1>Invoice ${escapeHtml(invoice.id)}</h1><p>$${(Number(invoice.amount_due) / 100).toFixed(2)} ${escapeHtml(String(invoice.currency).toUpperCase())}, ${escapeHtml(String(invoice.status))}.</p>`,
     );
   }
 

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import Provider, { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair } from 'jose';
 import { mountMatcher } from './dev-idp-mount';
+import { escapeHtml } from '../http/escape-html';
 
 // The development identity provider: a real OpenID Connect provider (oidc-provider) that stands
 // in for the Google-type, Microsoft-type and SSO providers on a machine with no internet and no
@@ -48,8 +49,6 @@ function nameFromEmail(email: string): { firstName: string; lastName: string } {
   const parts = local.split(/[._-]+/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1));
   return { firstName: parts[0] ?? '', lastName: parts.slice(1).join(' ') };
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -3,7 +3,7 @@ import { formatUsage } from '../contract/wording';
 import type { Trx } from '../db/index';
 import { getApp } from '../contract/apps';
 import { CREDIT_WARNING_RATIO } from '../contract/billing';
-import { TRIAL_ENDING_DAYS } from '../contract/notifications';
+import { TRIAL_REMINDER_DAYS } from '../contract/plans';
 import { accountDates } from '../account-dates';
 
 export type NewNotification = {
@@ -27,6 +27,27 @@ export async function notify(trx: Trx, accountId: string, n: NewNotification): P
 const DAY_MS = 86_400_000;
 
 /**
+ * The reminder due for a trial ending at `ends`: 7 days before, then 1 day before, each once
+ * (the dedupe key names the trial's end, so a new trial is reminded again). The billing job
+ * (api/billing/jobs.ts) and reading the bell both call it, so either may be first.
+ */
+export async function remindTrialEnding(trx: Trx, accountId: string, app: string, ends: Date, now: Date): Promise<void> {
+  const daysLeft = Math.ceil((ends.getTime() - now.getTime()) / DAY_MS);
+  if (daysLeft <= 0) return;
+  const due = [...TRIAL_REMINDER_DAYS].sort((a, b) => a - b).find((d) => daysLeft <= d);
+  if (due === undefined) return;
+  const title = getApp(app)?.title ?? app;
+  await notify(trx, accountId, {
+    kind: 'trial.ending',
+    title: `${title} free trial ends ${due === 1 ? 'tomorrow' : 'soon'}`,
+    body: `The free trial ends on ${(await accountDates(trx, accountId)).day(ends)}. Subscribe to keep using ${title}.`,
+    link: `/${app}/pricing`,
+    // the 7-day key is the one the bell has always used, so older notifications are not repeated
+    dedupeKey: due === 7 ? `trial.ending:${app}:${ends.toISOString()}` : `trial.ending.${due}:${app}:${ends.toISOString()}`,
+  });
+}
+
+/**
  * Notifications whose cause is the passing of time or usage (a trial near its end, credits past
  * the warning share) have no transaction of their own: they are created when the bell is read,
  * once per cause (the dedupe key names the trial's end or the free tier).
@@ -41,19 +62,7 @@ export async function addTimeBasedNotifications(trx: Trx, accountId: string, now
   for (const r of rows) {
     const title = getApp(r.app)?.title ?? r.app;
     const settings = `/${r.app}/settings/billing`;
-    if (r.status === 'free-trial' && r.trial_ends_at) {
-      const ends = new Date(r.trial_ends_at);
-      const daysLeft = Math.ceil((ends.getTime() - now.getTime()) / DAY_MS);
-      if (daysLeft > 0 && daysLeft <= TRIAL_ENDING_DAYS) {
-        await notify(trx, accountId, {
-          kind: 'trial.ending',
-          title: `${title} free trial ends soon`,
-          body: `The free trial ends on ${(await accountDates(trx, accountId)).day(ends)}. Subscribe to keep using ${title}.`,
-          link: settings,
-          dedupeKey: `trial.ending:${r.app}:${ends.toISOString()}`,
-        });
-      }
-    }
+    if (r.status === 'free-trial' && r.trial_ends_at) await remindTrialEnding(trx, accountId, r.app, new Date(r.trial_ends_at), now);
     if (r.free_tier > 0 && r.credits >= r.free_tier * CREDIT_WARNING_RATIO) {
       await notify(trx, accountId, {
         kind: 'credits.high',

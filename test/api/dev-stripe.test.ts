@@ -102,7 +102,7 @@ describe.each(DATABASE_KINDS)('jobs done on a fresh machine through the developm
     expect(authorize.origin).toBe(standIn.url);
     const page = await (await fetch(authorize)).text();
     expect(page).toContain(STAND_IN_BANNER);
-    const allow = new URL(page.match(/href="([^"]+code=[^"]+)"/)![1]!.replace(/&#38;/g, '&'));
+    const allow = new URL(page.match(/href="([^"]+code=[^"]+)"/)![1]!.replace(/&amp;/g, '&'));
     const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0]!;
     const connected = await t.call('POST', '/payments/stripe/callback', { as: 'owner@globex.test', body: { state: allow.searchParams.get('state'), code: allow.searchParams.get('code') }, headers: { cookie } });
     expect(connected.status, await connected.clone().text()).toBe(200);

@@ -28,9 +28,12 @@ describe.each(DATABASE_KINDS)('notifications (%s)', (kind) => {
     expect(otp.body).toBe('840 / 1,000 credits are used.');
   });
 
-  it('a free trial ending within 7 days is announced; one further off is not', async () => {
+  it('a free trial ending within 7 days is announced, opening the pricing page to subscribe from; one further off is not', async () => {
     const umbrella = await list(t, 'owner@umbrella.test');
-    expect(umbrella.notifications.map((n) => n.kind)).toContain('trial.ending');
+    const trial = umbrella.notifications.find((n) => n.kind === 'trial.ending');
+    // the same reminder as the billing job's (api/billing/jobs.ts), whichever comes first
+    expect(trial?.link).toMatch(/^\/[a-z-]+\/pricing$/);
+    expect(trial?.body).toMatch(/^The free trial ends on .+\. Subscribe to keep using .+\.$/);
     const acme = await list(t, 'owner@acme.test');
     expect(acme.notifications.map((n) => n.kind)).not.toContain('trial.ending');
   });

@@ -114,7 +114,7 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     expect(cookie).toMatch(/^sb_stripe_connect=/);
     // the peer's authorize page sends the browser back with a code and the same state
     const page = await (await fetch(url)).text();
-    const allow = new URL(page.match(/href="([^"]+code=[^"]+)"/)![1]!.replace(/&#38;/g, '&'));
+    const allow = new URL(page.match(/href="([^"]+code=[^"]+)"/)![1]!.replace(/&amp;/g, '&'));
     expect(allow.searchParams.get('state')).toBe(url.searchParams.get('state'));
   });
 

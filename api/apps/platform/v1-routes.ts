@@ -11,6 +11,7 @@ import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../
 import { appModules } from './registry';
 import { idempotency, rateLimit, requireApiKey, V1_RATE_LIMIT, type V1Env, type RateLimit } from './v1-guards';
 import type { V1Operation } from './v1-spec';
+import { escapeHtml } from '../../http/escape-html';
 
 export function v1Operations(): V1Operation[] {
   return appModules().flatMap((m) => m.v1 ?? []);
@@ -211,8 +212,6 @@ function operationOf(op: V1Operation): Json {
     responses,
   };
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** A readable reference of the document, server-rendered (no CDN, no script). */
 function referencePage(doc: Json): string {
