@@ -12,7 +12,7 @@ import * as v from 'valibot';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
 
 const USAGE = `Usage:
-  npm run cli -- link <email>   print a sign-in URL for an existing admin
+  npm run cli -- link <email>...  print a sign-in URL for each existing admin, one per line
   npm run cli -- seed           (re)create the demo accounts
   npm run cli -- migrate        apply database migrations
   npm run cli -- manifests [dir]  write the Zoom and Webex app manifests for PUBLIC_URL (default dist/manifests)`;
@@ -38,11 +38,13 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   if (!['link', 'seed', 'migrate'].includes(command)) throw new UsageError(`Unknown command '${command}'.\n${USAGE}`);
-  let email = '';
+  const emails: string[] = [];
   if (command === 'link') {
-    const parsed = v.safeParse(EmailSchema, rest[0] ?? '');
-    if (!parsed.success) throw new UsageError(`'${rest[0] ?? ''}' is not an e-mail address.\n${USAGE}`);
-    email = parsed.output;
+    for (const arg of rest.length ? rest : ['']) {
+      const parsed = v.safeParse(EmailSchema, arg);
+      if (!parsed.success) throw new UsageError(`'${arg}' is not an e-mail address.\n${USAGE}`);
+      emails.push(parsed.output);
+    }
   }
   const config = loadConfig();
   const runtime = await openRuntime(config);
@@ -58,9 +60,14 @@ async function main(args: string[]): Promise<void> {
     } else if (command === 'migrate') {
       console.log('Migrations are up to date.');
     } else {
-      const admin = await findActiveAdminByEmail(runtime.db, email);
-      if (!admin) throw new UsageError(`No active admin has the e-mail ${email}.`);
-      console.log(signInLink(config.publicUrl, await issueSessionToken(runtime.deps, admin)));
+      // every address is checked before any session is made: a typo issues nothing
+      const admins = [];
+      for (const email of emails) {
+        const admin = await findActiveAdminByEmail(runtime.db, email);
+        if (!admin) throw new UsageError(`No active admin has the e-mail ${email}.`);
+        admins.push(admin);
+      }
+      for (const admin of admins) console.log(signInLink(config.publicUrl, await issueSessionToken(runtime.deps, admin)));
     }
   } finally {
     await runtime.close();

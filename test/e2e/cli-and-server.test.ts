@@ -24,6 +24,24 @@ describe('operator CLI and server start', () => {
     expect(r.stdout.trim()).toMatch(new RegExp(`^${env.PUBLIC_URL}/\\?token=[\\w.-]+$`));
   });
 
+  it('link for several admins prints one sign-in URL each, in the order given', async () => {
+    const r = await cli(env, 'link', 'admin@acme.test', 'owner@globex.test');
+    expect(r.code).toBe(0);
+    const links = r.stdout.trim().split('\n');
+    expect(links).toHaveLength(2);
+    for (const link of links) expect(link).toMatch(new RegExp(`^${env.PUBLIC_URL}/\\?token=[\\w.-]+$`));
+    // each signs in the admin named at its place (the session token is a JWT naming its admin)
+    const emailOf = (link: string) => JSON.parse(Buffer.from(new URL(link).searchParams.get('token')!.split('.')[1]!, 'base64url').toString()).email;
+    expect(links.map(emailOf)).toEqual(['admin@acme.test', 'owner@globex.test']);
+  });
+
+  it('link with one unknown e-mail among several says so, exits with 1 and prints no link', async () => {
+    const r = await cli(env, 'link', 'owner@acme.test', 'nobody@nowhere.test');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No active admin has the e-mail nobody@nowhere.test');
+  });
+
   it('link for an unknown e-mail says so and exits with 1', async () => {
     const r = await cli(env, 'link', 'nobody@nowhere.test');
     expect(r.code).toBe(1);

@@ -86,15 +86,12 @@ export async function startServer(options: { env?: Record<string, string>; linkF
       if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
     }
     const issued = template ? issuedTokens(template) : {};
-    for (const email of options.linkFor) {
-      const token = issued[email];
-      if (token) {
-        links[email] = signInLink(env.PUBLIC_URL!, token);
-        continue;
-      }
-      const r = await cli(env, 'link', email);
-      if (r.code !== 0) throw new Error(`link ${email} failed: ${r.stderr}`);
-      links[email] = r.stdout.trim();
+    const missing = options.linkFor.filter((email) => !issued[email]);
+    for (const email of options.linkFor) if (issued[email]) links[email] = signInLink(env.PUBLIC_URL!, issued[email]);
+    if (missing.length) {
+      const r = await cli(env, 'link', ...missing); // one process, a link per line in that order
+      if (r.code !== 0) throw new Error(`link ${missing.join(' ')} failed: ${r.stderr}`);
+      r.stdout.trim().split('\n').forEach((link, i) => (links[missing[i]!] = link));
     }
   }
   const server = await startProcess(env);
@@ -135,15 +132,14 @@ export async function seededDataDir(dir = injected('e2eTemplateDir')): Promise<s
     const seeded = await cli(env, 'seed');
     if (seeded.code !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
     // Each `cli link` is a process that opens the database: 2-5 s, and most files asked for one
-    // or two. The sessions of the admins most files sign in as are made here, once: every copy
-    // of this directory holds them (and the secret that signs them), unused, so each file's
-    // link is as fresh as one it made itself. They last the session's 12 hours.
-    const tokens: Record<string, string> = {};
-    for (const email of PRE_ISSUED) {
-      const made = await cli(env, 'link', email); // one at a time: the embedded database has one user
-      if (made.code !== 0) throw new Error(`link ${email} failed: ${made.stderr}`);
-      tokens[email] = new URL(made.stdout.trim()).searchParams.get('token')!;
-    }
+    // or two. The sessions of the admins most files sign in as are made here, once (one process,
+    // a link per line in the order asked): every copy of this directory holds them (and the
+    // secret that signs them), unused, so each file's link is as fresh as one it made itself.
+    // They last the session's 12 hours.
+    const made = await cli(env, 'link', ...PRE_ISSUED);
+    if (made.code !== 0) throw new Error(`link ${PRE_ISSUED.join(' ')} failed: ${made.stderr}`);
+    const lines = made.stdout.trim().split('\n');
+    const tokens = Object.fromEntries(PRE_ISSUED.map((email, i) => [email, new URL(lines[i]!).searchParams.get('token')!]));
     fs.writeFileSync(path.join(env.DATA_DIR!, ISSUED_FILE), JSON.stringify(tokens));
     fs.renameSync(env.DATA_DIR!, box);
   });

@@ -31,8 +31,9 @@ async function startServer(harness, emails) {
   if (process.env.WALK_SEEDED) fs.cpSync(process.env.WALK_SEEDED, env.DATA_DIR, { recursive: true });
   else await checked(harness.cli(env, 'seed'));
   const links = {};
-  // the embedded database admits one process: links before the server holds it
-  for (const email of emails) links[email] = (await checked(harness.cli(env, 'link', email))).stdout.trim();
+  // the embedded database admits one process: links before the server holds it (one per line)
+  const lines = (await checked(harness.cli(env, 'link', ...emails))).stdout.trim().split('\n');
+  emails.forEach((email, i) => (links[email] = lines[i]));
   const server = await harness.startProcess(env);
   const stop = async () => {
     await server.stop();
