@@ -1,4 +1,4 @@
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { toast } from '../../src/ui/Toast';
 
@@ -13,4 +13,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
   window.history.replaceState(null, '', '/');
+});
+
+// A worker's files share one module graph (vitest.config.ts), but each file's environment is torn
+// down when it ends: a lazy page a test started loading and did not wait for would then fail to
+// load, and React.lazy would keep that failure for the next file (which showed "Cannot load
+// '/src/ui/Card.tsx' ... after the environment was torn down" on its crash screen). Every file
+// ends with the imports it started finished.
+afterAll(async () => {
+  await vi.dynamicImportSettled();
 });
