@@ -12,6 +12,7 @@ import {
 } from '@simplewebauthn/server';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
+import { compiledOnce } from '../../db/compiled';
 import { audit } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
@@ -338,11 +339,16 @@ async function linkOf(deps: PasskeyDeps, token: string, ctx: PageContext): Promi
 }
 
 /** What the customer page shows before any ceremony (the GET of /c/<token>). */
+// Read on every load of the page (built and compiled once: api/db/compiled.ts).
+const PAGE_TASK = compiledOnce(2, (db, accountId, taskId) =>
+  db.selectFrom('passkey_tasks').select(['kind', 'status', 'customer_ref', 'display_name', 'expires_at']).where('account_id', '=', accountId).where('id', '=', taskId),
+);
+
 export async function pageState(deps: PasskeyDeps, accountId: string, taskId: string): Promise<{ kind: PasskeyTaskKind; displayName: string; open: boolean; hasPasskey: boolean }> {
   return deps.db.tenant(accountId, async (trx) => {
-    const row = (await sql<TaskRow>`select * from passkey_tasks where account_id = ${accountId} and id = ${taskId}`.execute(trx)).rows[0];
+    const [row] = await PAGE_TASK.rows(trx, accountId, taskId);
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no such task.');
-    const open = isOpen(row) && new Date(row.expires_at).getTime() > deps.now().getTime();
+    const open = (row.status === 'link_sent' || row.status === 'started') && new Date(row.expires_at).getTime() > deps.now().getTime();
     const hasPasskey = row.kind === 'enrollment' || (await activeCredentials(trx, accountId, row.customer_ref)).length > 0;
     return { kind: row.kind, displayName: row.display_name || row.customer_ref, open, hasPasskey };
   });

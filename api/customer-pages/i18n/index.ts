@@ -29,9 +29,16 @@ function formatter(locale: Locale, key: MessageKey): IntlMessageFormat {
   return f;
 }
 
+// A message with nothing to fill in reads the same every time: formatted once.
+const plain = new Map<string, string>();
+
 /** The message `key` in `locale`, its {placeholders} filled (plurals by the language's rules). */
 export function translate(locale: Locale, key: MessageKey, values?: MessageValues): string {
-  return String(formatter(locale, key).format(values));
+  if (values) return String(formatter(locale, key).format(values));
+  const id = `${locale}\u0000${key}`;
+  let text = plain.get(id);
+  if (text === undefined) plain.set(id, (text = String(formatter(locale, key).format())));
+  return text;
 }
 
 export function translator(locale: Locale): Translate {
