@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Trx } from '../db/index';
 import type { Deps } from '../deps';
 import { audit } from '../audit';
 import { getApp, isAppId } from '../contract/apps';
@@ -7,7 +6,6 @@ import { TRIAL_ENDING_DAYS } from '../contract/notifications';
 import { notify, remindTrialEnding } from '../notifications/notify';
 import type { Job } from '../jobs/runner';
 import { stripeOf } from './stripe';
-import { accountDates } from '../account-dates';
 
 const DAY = 86_400_000;
 
