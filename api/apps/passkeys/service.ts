@@ -184,7 +184,7 @@ async function end(
   return updated;
 }
 
-const isOpen = (r: TaskRow) => r.status === 'link_sent' || r.status === 'started';
+const isOpen = (r: Pick<TaskRow, 'status'>) => r.status === 'link_sent' || r.status === 'started';
 
 async function expireIfDue(trx: Trx, accountId: string, row: TaskRow, now: Date): Promise<TaskRow> {
   if (!isOpen(row) || new Date(row.expires_at).getTime() > now.getTime()) return row;
@@ -338,17 +338,17 @@ async function linkOf(deps: PasskeyDeps, token: string, ctx: PageContext): Promi
   return { accountId: link.accountId, taskId: link.taskId };
 }
 
-/** What the customer page shows before any ceremony (the GET of /c/<token>). */
 // Read on every load of the page (built and compiled once: api/db/compiled.ts).
 const PAGE_TASK = compiledOnce(2, (db, accountId, taskId) =>
   db.selectFrom('passkey_tasks').select(['kind', 'status', 'customer_ref', 'display_name', 'expires_at']).where('account_id', '=', accountId).where('id', '=', taskId),
 );
 
+/** What the customer page shows before any ceremony (the GET of /c/<token>). */
 export async function pageState(deps: PasskeyDeps, accountId: string, taskId: string): Promise<{ kind: PasskeyTaskKind; displayName: string; open: boolean; hasPasskey: boolean }> {
   return deps.db.tenant(accountId, async (trx) => {
     const [row] = await PAGE_TASK.rows(trx, accountId, taskId);
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no such task.');
-    const open = (row.status === 'link_sent' || row.status === 'started') && new Date(row.expires_at).getTime() > deps.now().getTime();
+    const open = isOpen(row) && new Date(row.expires_at).getTime() > deps.now().getTime();
     const hasPasskey = row.kind === 'enrollment' || (await activeCredentials(trx, accountId, row.customer_ref)).length > 0;
     return { kind: row.kind, displayName: row.display_name || row.customer_ref, open, hasPasskey };
   });
