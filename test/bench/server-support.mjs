@@ -158,3 +158,35 @@ export function wrk(url, headers, { threads = 2, connections = 50, seconds = SEC
     loaderCpuShare: cpu ? (Number(cpu[1]) + Number(cpu[2])) / seconds : NaN,
   };
 }
+
+/**
+ * The server's own time for each answer (test/bench/server-time.cjs, preloaded): `args` go before
+ * the server's script, `env` into its environment; `take()` reads the percentiles since the last
+ * take (call it once before a load run to start clean, once after to read it).
+ */
+export function serverTime() {
+  const file = path.join(os.tmpdir(), `sb-server-time-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  let pid = 0;
+  return {
+    args: ['--require', path.join(path.dirname(new URL(import.meta.url).pathname), 'server-time.cjs')],
+    env: { BENCH_SERVER_TIME_FILE: file },
+    attach(child) {
+      pid = child.pid;
+    },
+    async take() {
+      fs.rmSync(file, { force: true });
+      process.kill(pid, 'SIGUSR2');
+      for (let i = 0; i < 200; i++) {
+        if (fs.existsSync(file)) {
+          try {
+            return JSON.parse(fs.readFileSync(file, 'utf8'));
+          } catch {
+            // written but not yet whole: read again
+          }
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error('the server did not report its own times (test/bench/server-time.cjs)');
+    },
+  };
+}
