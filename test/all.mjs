@@ -18,10 +18,17 @@ import { importTypeScript } from './support/import-typescript.mjs';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const vitest = path.join(ROOT, 'node_modules/vitest/vitest.mjs');
 
+/** The layers running now: a failed one stops the others (the typecheck beside a failed build). */
+const running = new Set();
+
 function run(command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    running.add(child);
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 
@@ -29,7 +36,10 @@ async function step(name, command, args) {
   const began = Date.now();
   const code = await run(command, args);
   console.log(`== ${name}: ${code === 0 ? 'passed' : `failed (exit ${code})`} in ${Math.round((Date.now() - began) / 1000)} s`);
-  if (code !== 0) process.exit(code);
+  if (code !== 0) {
+    for (const child of running) child.kill('SIGTERM');
+    process.exit(code);
+  }
 }
 
 const typecheck = step('typecheck', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit']);
