@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { LocaleSchema } from './locales';
-import { AppIdSchema } from './common';
+import { AppIdSchema, text } from './common';
 import { PhoneNumberSchema } from './sms';
 import { callingCode } from './calling-codes';
 
@@ -395,6 +395,17 @@ export type WebhookEvent = v.InferOutput<typeof WebhookEventSchema>;
 export const DevSmsMessageSchema = v.object({ id: v.string(), to: v.string(), body: v.string(), createdAt: v.string() });
 export type DevSmsMessage = v.InferOutput<typeof DevSmsMessageSchema>;
 export const DevSmsOutboxSchema = v.array(DevSmsMessageSchema);
+/** Messages a first look shows; "Show older messages" asks for this many more each time. */
+export const DEV_OUTBOX_PAGE_SIZE = 100;
+/** The most one answer holds: the outbox is a development aid, not an archive. */
+export const DEV_OUTBOX_MAX = 1000;
+const OUTBOX_LIMIT_MESSAGE = `limit is a number from 1 to ${DEV_OUTBOX_MAX}`;
+/** GET /api/dev/sms-outbox?limit=N: the newest N messages (100 when absent). */
+export const DevSmsOutboxQuerySchema = v.object({
+  limit: v.optional(v.pipe(text(OUTBOX_LIMIT_MESSAGE), v.regex(/^\d{1,4}$/, OUTBOX_LIMIT_MESSAGE), v.transform(Number), v.minValue(1, OUTBOX_LIMIT_MESSAGE), v.maxValue(DEV_OUTBOX_MAX, OUTBOX_LIMIT_MESSAGE))),
+});
+/** Response header of GET /api/dev/sms-outbox: "true" when older messages than these exist. */
+export const DEV_OUTBOX_MORE_HEADER = 'x-more';
 
 // ---------------------------------------------------------------- /api/v1 common
 

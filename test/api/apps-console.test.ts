@@ -159,6 +159,24 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
     expect(((await res.json()) as { fields: Record<string, string> }).fields['input.phoneNumber']).toBeDefined();
   });
 
+  it('the development outbox lists the newest messages first and says when older ones exist', async () => {
+    const all = (await (await t.call('GET', '/dev/sms-outbox', { as: 'owner@acme.test' })).json()) as { id: string }[];
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const whole = await t.call('GET', '/dev/sms-outbox', { as: 'owner@acme.test' });
+    expect(whole.headers.get('x-more')).toBe('false');
+    const two = await t.call('GET', '/dev/sms-outbox?limit=2', { as: 'owner@acme.test' });
+    expect(two.headers.get('x-more')).toBe('true');
+    expect(((await two.json()) as { id: string }[]).map((m) => m.id)).toEqual(all.slice(0, 2).map((m) => m.id));
+    const exact = await t.call('GET', `/dev/sms-outbox?limit=${all.length}`, { as: 'owner@acme.test' });
+    expect(exact.headers.get('x-more')).toBe('false');
+  });
+
+  it.each(['0', '1001', 'ten', '-1', '2.5'])('the development outbox refuses limit=%s with a 400 that names the rule', async (limit) => {
+    const res = await t.call('GET', `/dev/sms-outbox?limit=${limit}`, { as: 'owner@acme.test' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('limit is a number from 1 to 1000') });
+  });
+
   it('SMS Configuration offers the development outbox outside production', async () => {
     expect(await (await t.call('GET', '/sms', { as: 'owner@acme.test' })).json()).toEqual({ provider: 'dev-outbox', devOutboxAvailable: true });
   });

@@ -93,6 +93,27 @@ describe('live screens', () => {
     expect(screen.getAllByTestId('outbox-message')).toHaveLength(2);
   });
 
+  it('the development outbox shows the newest hundred, and the older ones below them on "Show older messages"', async () => {
+    const live = liveStream();
+    const messages = Array.from({ length: 150 }, (_, i) => ({ id: `m${i}`, to: '+15551234567', body: `Message ${i}`, createdAt: new Date(Date.now() - i * 1000).toISOString() }));
+    const { calls } = renderSignedIn('/dev/sms-outbox', makeBootstrap(), {
+      'GET /api/dev/sms-outbox': (request) => {
+        const limit = Number(new URL(request.url).searchParams.get('limit'));
+        return { body: messages.slice(0, limit), headers: { 'x-more': String(messages.length > limit) } };
+      },
+      'GET /api/live': live.route,
+    });
+    await screen.findByText('Message 99');
+    expect(screen.queryByText('Message 100')).toBeNull();
+    expect(screen.getByText('The newest 100 messages.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show older messages' }));
+    expect(await screen.findByText('Message 149')).toBeTruthy();
+    expect(screen.getAllByTestId('outbox-message')).toHaveLength(150);
+    expect(screen.getByText('All 150 messages.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show older messages' })).toBeNull();
+    expect(calls.filter((c) => c.path === '/api/dev/sms-outbox').map((c) => new URL(c.url).searchParams.get('limit'))).toEqual(['100', '200']);
+  });
+
   it("the Agent Preview opens its stream with the agent's own session and follows its task on it", async () => {
     // an agent (host user) session: the role the server gives it is 'agent'
     const token = makeToken({ role: 'agent' as 'supervisor', sub: 'agent:agent@acme.test', email: 'agent@acme.test' });

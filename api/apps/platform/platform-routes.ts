@@ -3,7 +3,8 @@ import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
 import { ApiError } from '../../http/errors';
 import { APPS, visibleApps } from '../../contract/apps';
-import type { AgentAppsAnswer, DevSmsMessage } from '../../contract/platform';
+import { DEV_OUTBOX_MORE_HEADER, DEV_OUTBOX_PAGE_SIZE, DevSmsOutboxQuerySchema, type AgentAppsAnswer, type DevSmsMessage } from '../../contract/platform';
+import { validate } from '../../http/validate';
 import { appModule } from './registry';
 import { accountTimeZone } from '../../branding/time-zone';
 
@@ -30,12 +31,26 @@ export const platformRoutes = new Hono<AppEnv>()
     return c.json({ apps, timeZone } satisfies AgentAppsAnswer);
   })
 
-  /** The development outbox (never in production): the account's messages, newest first. */
-  .get('/dev/sms-outbox', requireRole('supervisor'), async (c) => {
+  /**
+   * The development outbox (never in production): the account's newest messages, newest first,
+   * and whether older ones exist. A longer look asks for a larger `limit` rather than the next
+   * page: new messages keep arriving at the top, and one read of the newest N leaves no gap.
+   */
+  .get('/dev/sms-outbox', requireRole('supervisor'), validate('query', DevSmsOutboxQuerySchema), async (c) => {
     if (c.var.deps.config.env === 'production') throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
     const { accountId } = c.var.session;
+    const { limit = DEV_OUTBOX_PAGE_SIZE } = c.req.valid('query');
     const rows = await c.var.deps.db.tenant(accountId, (trx) =>
-      trx.selectFrom('dev_sms_outbox').select(['id', 'to_number', 'body', 'created_at']).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(200).execute(),
+      trx
+        .selectFrom('dev_sms_outbox')
+        .select(['id', 'to_number', 'body', 'created_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit + 1)
+        .execute(),
     );
-    return c.json(rows.map((r): DevSmsMessage => ({ id: r.id, to: r.to_number, body: r.body, createdAt: new Date(r.created_at).toISOString() })));
+    c.header(DEV_OUTBOX_MORE_HEADER, String(rows.length > limit));
+    c.header('access-control-expose-headers', DEV_OUTBOX_MORE_HEADER);
+    return c.json(rows.slice(0, limit).map((r): DevSmsMessage => ({ id: r.id, to: r.to_number, body: r.body, createdAt: new Date(r.created_at).toISOString() })));
   });

@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { Link } from 'wouter';
-import type { DevSmsMessage } from '../../../api/contract/platform';
+import { DEV_OUTBOX_MAX, DEV_OUTBOX_MORE_HEADER, DEV_OUTBOX_PAGE_SIZE, type DevSmsMessage } from '../../../api/contract/platform';
 import { ApiError, errorMessage } from '../../api/client';
 import { useQuery } from '../../api/hooks';
 import { useLiveChanges } from '../../api/live';
@@ -16,8 +17,17 @@ export const OUTBOX_FALLBACK_MS = 5000;
  * 'Development outbox' provider, newest first, so a passcode can be read without a phone.
  */
 export default function DevSmsOutbox() {
-  const outbox = useQuery('dev-sms-outbox', (a, signal) => a.get<DevSmsMessage[]>('/dev/sms-outbox', { signal }));
+  // How many of the newest messages to show: "Show older messages" asks for more of them in one
+  // read (new ones keep arriving at the top, so a next page would shift under the reader).
+  const [limit, setLimit] = useState(DEV_OUTBOX_PAGE_SIZE);
+  const outbox = useQuery('dev-sms-outbox', (a, signal) =>
+    a.getWithHeaders<DevSmsMessage[]>('/dev/sms-outbox', { signal, query: { limit: String(limit) } }).then(({ data, headers }) => ({ messages: data, more: headers.get(DEV_OUTBOX_MORE_HEADER) === 'true' })),
+  );
   const { reload } = outbox;
+  const showOlder = () => {
+    setLimit((n) => Math.min(DEV_OUTBOX_MAX, n + DEV_OUTBOX_PAGE_SIZE));
+    reload();
+  };
   // a new message shows at once (the live stream says so)
   useLiveChanges((c) => c.kind === 'outbox', reload, OUTBOX_FALLBACK_MS);
 
@@ -44,11 +54,12 @@ export default function DevSmsOutbox() {
           </div>
         ) : !outbox.data ? (
           <LoadingPanel label="Loading messages" />
-        ) : outbox.data.length === 0 ? (
+        ) : outbox.data.messages.length === 0 ? (
           <EmptyState title="No messages yet">Send a passcode or a test SMS and it shows here.</EmptyState>
         ) : (
+          <>
           <ol className="outbox-list" aria-label="Messages, newest first">
-            {outbox.data.map((m) => (
+            {outbox.data.messages.map((m) => (
               <li key={m.id} className="outbox-item" data-testid="outbox-message">
                 <p className="outbox-meta">
                   <span className="outbox-to">{m.to}</span>
@@ -60,6 +71,19 @@ export default function DevSmsOutbox() {
               </li>
             ))}
           </ol>
+          <div className="outbox-footer">
+            <p className="muted" aria-live="polite">
+              {outbox.data.more
+                ? `The newest ${outbox.data.messages.length.toLocaleString('en')} messages.${outbox.data.messages.length >= DEV_OUTBOX_MAX ? ' Older ones are kept but not listed here.' : ''}`
+                : `All ${outbox.data.messages.length.toLocaleString('en')} message${outbox.data.messages.length === 1 ? '' : 's'}.`}
+            </p>
+            {outbox.data.more && outbox.data.messages.length < DEV_OUTBOX_MAX && (
+              <Button size="sm" onClick={showOlder} disabled={outbox.loading}>
+                {outbox.loading ? 'Loading older messages…' : 'Show older messages'}
+              </Button>
+            )}
+          </div>
+          </>
         )}
       </Card>
     </div>
