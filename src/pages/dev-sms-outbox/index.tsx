@@ -57,35 +57,42 @@ export default function DevSmsOutbox() {
         ) : outbox.data.messages.length === 0 ? (
           <EmptyState title="No messages yet">Send a passcode or a test SMS and it shows here.</EmptyState>
         ) : (
-          <>
-          <ol className="outbox-list" aria-label="Messages, newest first">
-            {outbox.data.messages.map((m) => (
-              <li key={m.id} className="outbox-item" data-testid="outbox-message">
-                <p className="outbox-meta">
-                  <span className="outbox-to">{m.to}</span>
-                  <time className="muted" dateTime={m.createdAt} title={formatDateTime(m.createdAt)}>
-                    {formatDate(m.createdAt)}
-                  </time>
-                </p>
-                <p className="sms-bubble">{m.body}</p>
-              </li>
-            ))}
-          </ol>
-          <div className="outbox-footer">
-            <p className="muted" aria-live="polite">
-              {outbox.data.more
-                ? `The newest ${outbox.data.messages.length.toLocaleString('en')} messages.${outbox.data.messages.length >= DEV_OUTBOX_MAX ? ' Older ones are kept but not listed here.' : ''}`
-                : `All ${outbox.data.messages.length.toLocaleString('en')} message${outbox.data.messages.length === 1 ? '' : 's'}.`}
-            </p>
-            {outbox.data.more && outbox.data.messages.length < DEV_OUTBOX_MAX && (
-              <Button size="sm" onClick={showOlder} disabled={outbox.loading}>
-                {outbox.loading ? 'Loading older messages…' : 'Show older messages'}
-              </Button>
-            )}
-          </div>
-          </>
+          <OutboxList messages={outbox.data.messages} more={outbox.data.more} loading={outbox.loading} onShowOlder={showOlder} />
         )}
       </Card>
     </div>
+  );
+}
+
+function OutboxList({ messages, more, loading, onShowOlder }: { messages: DevSmsMessage[]; more: boolean; loading: boolean; onShowOlder: () => void }) {
+  const count = messages.length.toLocaleString('en');
+  return (
+    <>
+      <ol className="outbox-list" aria-label="Messages, newest first">
+        {messages.map((m) => (
+          <li key={m.id} className="outbox-item" data-testid="outbox-message">
+            <p className="outbox-meta">
+              <span className="outbox-to">{m.to}</span>
+              <time className="muted" dateTime={m.createdAt} title={formatDateTime(m.createdAt)}>
+                {formatDate(m.createdAt)}
+              </time>
+            </p>
+            <p className="sms-bubble">{m.body}</p>
+          </li>
+        ))}
+      </ol>
+      <div className="outbox-footer">
+        <p className="muted" aria-live="polite">
+          {!more
+            ? `All ${count} message${messages.length === 1 ? '' : 's'}.`
+            : `The newest ${count} messages.${messages.length >= DEV_OUTBOX_MAX ? ' Older ones are kept but not listed here.' : ''}`}
+        </p>
+        {more && messages.length < DEV_OUTBOX_MAX && (
+          <Button size="sm" onClick={onShowOlder} disabled={loading}>
+            {loading ? 'Loading older messages…' : 'Show older messages'}
+          </Button>
+        )}
+      </div>
+    </>
   );
 }
