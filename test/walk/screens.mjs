@@ -27,7 +27,8 @@ const load = () =>
 
 /** Seeds (or copies WALK_SEEDED), makes sign-in links, starts the server: startServer of the harness, with the copy. */
 async function startServer(harness, emails) {
-  const env = await harness.serverEnv();
+  // the development Stripe stand-in, as `npm start` runs it (on PORT + 1): Payments is walked connected
+  const env = await harness.serverEnv({ DEV_STRIPE: 'true' });
   if (process.env.WALK_SEEDED) fs.cpSync(process.env.WALK_SEEDED, env.DATA_DIR, { recursive: true });
   else await checked(harness.cli(env, 'seed'));
   const links = {};
@@ -54,6 +55,30 @@ async function api(url, token, p, init = {}) {
   const res = await fetch(`${url}/api/${p}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${p}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * Globex's Payments with Stripe connected, as an admin connects it: through the stand-in's
+ * authorize page, then a product and a payment requested, so its screens show a working app.
+ */
+async function connectStripe(browser, server) {
+  const GLOBEX = 'owner@globex.test';
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(server.links[GLOBEX]);
+    await page.locator('main h1').first().waitFor({ timeout: 20_000 });
+    await page.goto(`${server.url}/payments/settings/stripe`);
+    await page.getByRole('button', { name: 'Connect with Stripe' }).click();
+    await page.getByRole('link', { name: 'Connect my Stripe account' }).click();
+    await page.getByText('Stripe is connected').waitFor();
+  } finally {
+    await context.close();
+  }
+  const token = tokenOf(server.links[GLOBEX]);
+  await api(server.url, token, 'sms', { method: 'POST', body: JSON.stringify({ provider: 'dev-outbox' }) });
+  await api(server.url, token, 'payments/products', { method: 'POST', body: JSON.stringify({ name: 'Gutter cleaning', unitAmount: 8500, currency: 'usd' }) });
+  await api(server.url, token, 'payments/actions/request', { method: 'POST', body: JSON.stringify({ input: { phoneNumber: '+15550109901', amount: '12.50', description: 'Deposit', customerRef: 'CUST-WALK' } }) });
 }
 
 /** Every screen: [name, who, path]. `who` is a demo e-mail, 'visitor' (signed out) or 'ghost'. */
@@ -88,7 +113,8 @@ async function screens(server, { APPS, SETTINGS_SECTIONS }) {
   const published = documents.find((d) => d.publishedVersion);
   const records = { 'e-form': forms[0] && [OWNER, forms[0].id], 'document-signature': published && [SIGNER, published.id, published.publishedVersion] };
   // Acme's Document Signature and Payments are not started (their screens say so): the apps are
-  // walked where the demo has them running, Umbrella's signatures and Globex's payments
+  // walked where the demo has them running, Umbrella's signatures and Globex's payments (Stripe
+  // connected: connectStripe)
   const RUNS_IT = { 'document-signature': SIGNER, payments: 'owner@globex.test' };
   for (const app of APPS) {
     const who = RUNS_IT[app.id] ?? (app.released ? OWNER : STAFF);
@@ -188,6 +214,7 @@ async function main() {
   const browser = await reg.launchBrowser();
   const results = [];
   try {
+    await connectStripe(browser, server).catch((error) => console.warn(`Payments is walked without Stripe: ${String(error).slice(0, 200)}`));
     const { ghost, list } = await screens(server, reg);
     const ghostLink = ghost && `${server.url}/?token=${ghost}`;
     console.log(`${list.length} screens × ${WIDTHS.length} widths → ${OUT}`);
