@@ -172,6 +172,9 @@ async function main() {
       ? bootstrapScript(claims)
       : bootstrapScript(claims).replace(/^select s\.revoked_at.*$/m, `select id, role, is_root, email, first_name, last_name from admins where id = '${claims.sub}' and archived_at is null;`);
     const bench = pgbench(databaseUrl, reads);
+    // PostgreSQL alone at the HTTP load's concurrency: the floor under the bootstrap's p99 at 50
+    // connections on this machine (the same reads, 50 clients in a closed loop, nothing else)
+    const bench50 = pgbench(databaseUrl, reads, { clients: CONNECTIONS });
     // the statements this server actually sends (account and branding joined), for comparison
     const served = pgbench(
       databaseUrl,
@@ -196,6 +199,7 @@ async function main() {
       bad += m.boot.non2xx + m.boot.errors + (m.list ? m.list.non2xx + m.list.errors : 0);
     }
     console.log(`  pgbench, same reads, direct            ${bench.tps.toFixed(0).padStart(6)} tps    (10 clients, prepared, latency ${ms(bench.latency)})`);
+    console.log(`  pgbench, same reads, ${CONNECTIONS} clients        ${bench50.tps.toFixed(0).padStart(6)} tps    (p99 ${ms(bench50.p99)}: PostgreSQL alone at the HTTP load's concurrency)`);
     console.log(`  pgbench, server's SQL, direct          ${served.tps.toFixed(0).padStart(6)} tps    (account and branding joined, as the server now reads them)`);
     if (pooled) console.log(`  pgbench, same reads, through PgBouncer ${pooled.tps.toFixed(0).padStart(6)} tps    (10 clients, extended protocol: unnamed statements, latency ${ms(pooled.latency)})`);
     if (bad) console.log(`  WARNING: ${bad} answers were not 2xx or failed`);
