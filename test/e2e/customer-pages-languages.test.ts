@@ -9,6 +9,7 @@ import { PASSKEY_TEMPLATES } from '../../api/contract/apps/passkeys';
 import { EFORM_TEMPLATES } from '../../api/contract/apps/e-form';
 import type { TaskDetail } from '../../api/contract/platform';
 import { IDV_TEMPLATES } from '../../api/contract/apps/identity-verification';
+import { SIG_TEMPLATES } from '../../api/contract/apps/document-signature';
 import { makeJpeg, sampleDocumentPng, sampleSelfieJpeg } from '../../api/apps/identity-verification/sample-images';
 import { makePdf } from '../support/pdfs';
 
@@ -103,20 +104,28 @@ describe('customer pages in the caller\'s language', () => {
     return { context, page: await context.newPage() };
   }
 
+  /** Acme's "Lease" (two pages with their images, one signature field), published once for the tests that send it. */
+  let lease: Promise<string> | undefined;
+  const leaseDocument = () =>
+    (lease ??= (async () => {
+      const owner = `Bearer ${session}`;
+      expect((await api('POST', '/document-signature/billing/free-trial', {}, owner)).status).toBe(201);
+      const uploaded = await fetch(`${server.url}/api/document-signature/documents?name=Lease`, {
+        method: 'POST',
+        headers: { authorization: owner, 'content-type': 'application/pdf', 'x-file-name': 'lease.pdf' },
+        body: Buffer.from(await makePdf(2)),
+      });
+      expect(uploaded.status).toBe(201);
+      const docId = ((await uploaded.json()) as { id: string }).id;
+      const signature = { id: 's1', kind: 'signature', page: 1, x: 0.1, y: 0.7, w: 0.4, h: 0.08, label: 'Signature', required: true };
+      expect((await api('PUT', `/document-signature/documents/${docId}/draft`, { name: 'Lease', fields: [signature] }, owner)).status).toBe(200);
+      const jpeg = (blocks: number) => `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), (x, y) => (x + y) % 3 ? 240 : 90).toString('base64')}`;
+      expect((await api('POST', `/document-signature/documents/${docId}/publish`, { pageImages: [jpeg(60), jpeg(60)], pageImagesSmall: [jpeg(30), jpeg(30)] }, owner)).status).toBe(201);
+      return docId;
+    })());
+
   it('a second visit to the signature page downloads no page image again (same addresses, cached immutable for the link’s life)', async () => {
-    const owner = `Bearer ${session}`;
-    expect((await api('POST', '/document-signature/billing/free-trial', {}, owner)).status).toBe(201);
-    const uploaded = await fetch(`${server.url}/api/document-signature/documents?name=Lease`, {
-      method: 'POST',
-      headers: { authorization: owner, 'content-type': 'application/pdf', 'x-file-name': 'lease.pdf' },
-      body: Buffer.from(await makePdf(2)),
-    });
-    expect(uploaded.status).toBe(201);
-    const docId = ((await uploaded.json()) as { id: string }).id;
-    const signature = { id: 's1', kind: 'signature', page: 1, x: 0.1, y: 0.7, w: 0.4, h: 0.08, label: 'Signature', required: true };
-    expect((await api('PUT', `/document-signature/documents/${docId}/draft`, { name: 'Lease', fields: [signature] }, owner)).status).toBe(200);
-    const jpeg = (blocks: number) => `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), (x, y) => (x + y) % 3 ? 240 : 90).toString('base64')}`;
-    expect((await api('POST', `/document-signature/documents/${docId}/publish`, { pageImages: [jpeg(60), jpeg(60)], pageImagesSmall: [jpeg(30), jpeg(30)] }, owner)).status).toBe(201);
+    const docId = await leaseDocument();
     const to = freshPhone();
     expect((await api('POST', '/v1/signatures', { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad' }, `Bearer ${apiKey}`)).status).toBe(201);
     const link = linkIn(await lastSms(to));
@@ -238,6 +247,52 @@ describe('customer pages in the caller\'s language', () => {
       await page.getByText(t('passkey.created.text')).waitFor();
       await expectAccessible(page, 'the passkey created');
       await context.close();
+    });
+
+    it(`document signature: the agent sends in this language; the SMS and the page are in it; the caller ${isRtl(locale) ? 'draws on the pad (right to left)' : 'types a signature by keyboard'}, is told what is missing, and signs; the timeline names the language`, async () => {
+      const docId = await leaseDocument();
+      const to = freshPhone();
+      const sent = await api('POST', '/v1/signatures', { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad', locale }, `Bearer ${apiKey}`);
+      expect(sent.status, await sent.clone().text()).toBe(201);
+      const request = (await sent.json()) as { id: string };
+      const sms = await lastSms(to);
+      expect(sms.startsWith(builtInSmsText('document-signature', 'request', locale, SIG_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Acme Support'))).toBe(true);
+
+      const { context, page } = await phone();
+      await page.goto(linkIn(sms));
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      await page.getByRole('heading', { name: t('sig.title', { document: 'Lease' }) }).waitFor();
+      await page.waitForLoadState('load');
+      await expectAccessible(page, 'the signature page');
+
+      // Sign with nothing given: the problems are announced in this language
+      await page.getByRole('button', { name: t('sig.sign'), exact: true }).click();
+      await page.getByRole('alert').getByText(t('sig.problem.consent')).waitFor();
+      await expectAccessible(page, 'the signature page with its problems');
+
+      if (isRtl(locale)) {
+        const canvas = page.locator('canvas');
+        await canvas.scrollIntoViewIfNeeded();
+        const c = (await canvas.boundingBox())!;
+        // a name written from the right, as an Arabic signature goes
+        await page.mouse.move(c.x + c.width * 0.92, c.y + c.height * 0.55);
+        await page.mouse.down();
+        for (const [fx, fy] of [[0.75, 0.3], [0.62, 0.7], [0.45, 0.25], [0.3, 0.65], [0.1, 0.4]] as const) await page.mouse.move(c.x + c.width * fx, c.y + c.height * fy, { steps: 4 });
+        await page.mouse.up();
+      } else {
+        const typed = page.getByLabel(t('sig.typeName'));
+        await typed.focus();
+        await page.keyboard.type('Layla Haddad');
+      }
+      await page.getByLabel(t('sig.consent')).check();
+      await page.getByRole('button', { name: t('sig.sign'), exact: true }).click();
+      await page.getByRole('heading', { name: t('sig.signed.title') }).waitFor();
+      await expectAccessible(page, 'the signed page');
+      await context.close();
+
+      const detail = (await (await api('GET', `/document-signature/tasks/${request.id}`)).json()) as TaskDetail;
+      expect(detail.events.map((e) => e.description)).toContain(`Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`);
     });
 
     it('identity verification: the agent sends in this language; every capture step is in it, passes axe, refuses a bad photo in it, and the caller sends their photos', async () => {

@@ -4,6 +4,11 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pickChoice, startServer } from './harness';
 import { settle } from './harness';
 import { STATE_MESSAGES } from '../../api/contract/stripe-states';
+import { PAYMENTS_TEMPLATES } from '../../api/contract/apps/payments';
+import { builtInSmsText } from '../../api/contract/sms-translations';
+import { formatMinor } from '../../api/contract/money';
+import type { TaskDetail } from '../../api/contract/platform';
+import { translate } from '../../api/customer-pages/i18n/index';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer';
 import { addStripeConnect, connectServerEnv, type ConnectPeer } from '../support/stripe-connect-peer';
 
@@ -145,6 +150,40 @@ describe('Payments in Chromium', () => {
     await page.goto(`${server.url}/payments`);
     await page.getByTestId('kpi-gross').getByText('$49.00').waitFor();
     await page.getByTestId('kpi-requests').getByText('1').waitFor();
+  });
+
+  it('in Arabic: requested through /api/v1 in Arabic, the SMS and the page are in it (right to left), the customer pays; the timeline names the language', async () => {
+    const session = `Bearer ${new URL(server.links[ADMIN]!).searchParams.get('token')}`;
+    const call = (method: string, p: string, body: unknown, auth: string) => fetch(`${server.url}/api${p}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const { secretKey } = (await (await call('GET', '/accounts/developer', undefined, session)).json()) as { secretKey: string };
+    const to = '+15550107799';
+    const sent = await call('POST', '/v1/payments', { productId, phoneNumber: to, customerRef: 'CUST-PAY-AR', locale: 'ar' }, `Bearer ${secretKey}`);
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    const payment = (await sent.json()) as { id: string };
+    const outbox = (await (await call('GET', '/dev/sms-outbox', undefined, session)).json()) as { to: string; body: string }[];
+    const sms = outbox.find((m) => m.to === to)!.body;
+    expect(sms.startsWith(builtInSmsText('payments', 'payment_link', 'ar', PAYMENTS_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Globex Care'))).toBe(true);
+
+    const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate('ar', key, values);
+    const amount = formatMinor(4900, 'usd', 'ar');
+    const customer = await (await browser.newContext({ viewport: { width: 320, height: 640 } })).newPage();
+    await customer.goto(sms.match(/https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/)![0]);
+    expect(await customer.getAttribute('html', 'lang')).toBe('ar');
+    expect(await customer.getAttribute('html', 'dir')).toBe('rtl');
+    await customer.getByRole('heading', { name: t('pay.title', { amount }) }).waitFor();
+    await expectAccessible(customer);
+    expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await customer.getByRole('link', { name: t('pay.button', { amount }) }).click();
+    await customer.getByRole('button', { name: 'Pay' }).click();
+    // back from Stripe, in Arabic
+    await customer.getByRole('heading', { name: t('pay.received.title') }).waitFor();
+    expect(await customer.getAttribute('html', 'dir')).toBe('rtl');
+    await expectAccessible(customer);
+    await customer.context().close();
+
+    const detail = (await (await call('GET', `/payments/tasks/${payment.id}`, undefined, session)).json()) as TaskDetail;
+    expect(detail.events.map((e) => e.description)).toContain("Caller's language: Arabic (the agent's choice)");
+    await expect.poll(async () => ((await (await call('GET', `/payments/tasks/${payment.id}`, undefined, session)).json()) as TaskDetail).status).toBe('succeeded');
   });
 
   it('the admin refunds it after a confirmation', async () => {
