@@ -178,11 +178,9 @@ export function serverTime() {
       process.kill(pid, 'SIGUSR2');
       for (let i = 0; i < 200; i++) {
         if (fs.existsSync(file)) {
-          try {
-            return JSON.parse(fs.readFileSync(file, 'utf8'));
-          } catch {
-            // written but not yet whole: read again
-          }
+          const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+          fs.rmSync(file, { force: true });
+          return report;
         }
         await new Promise((r) => setTimeout(r, 10));
       }
