@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Role } from '../contract/common';
 import { TIME_ZONE_HEADER } from '../contract/common';
 import { ApiError, errorResponse } from '../http/errors';
+import { requestHeader } from '../http/request-header';
 import { isUuid, type Prelude } from '../db/index';
 import type { Deps } from '../deps';
 import type { AgentClaims, VerifiedClaims } from './token';
@@ -88,6 +89,8 @@ function sessionCheck(session: Session, claims: VerifiedClaims): Prelude {
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Node's parsed headers are keyed in lower case (api/http/request-header.ts). */
+const TIME_ZONE_NAME = TIME_ZONE_HEADER.toLowerCase();
 
 /**
  * Requires a valid session: the token (bearer header or `token` query parameter) is verified,
@@ -100,7 +103,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function requireSession(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const deps = c.var.deps;
-    const token = bearerToken(c.req.header('authorization'), c.req.query('token'));
+    const token = bearerToken(requestHeader(c, 'authorization'), c.req.query('token'));
     if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'Please sign in.');
     const claims = await deps.tokens.verify(token);
     if (claims.role === 'agent') {
@@ -142,7 +145,7 @@ function agentSession(claims: AgentClaims, timeZone: string): Session {
 
 export function timeZone(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set('timeZone', readTimeZone(c.req.header(TIME_ZONE_HEADER)));
+    c.set('timeZone', readTimeZone(requestHeader(c, TIME_ZONE_NAME)));
     await next();
   };
 }

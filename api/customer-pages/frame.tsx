@@ -14,6 +14,7 @@ import { DEFAULT_LOCALE, isLocale, isRtl, LOCALE_NAMES, LOCALES, negotiateLocale
 import { translator, type Translate } from './i18n/index';
 import { hostName } from '../http/host';
 import { escapeHtml } from '../http/escape-html';
+import { requestHeader } from '../http/request-header';
 
 // Customer pages: small server-rendered pages behind /c/<token>, in the account's branding,
 // readable at 320 px, no console code. A page that needs a script names one of
@@ -111,7 +112,7 @@ export async function accountOfHost(deps: Deps, host: string | undefined): Promi
 export function pageLocaleOf(c: Context, link: Pick<ResolvedLink, 'locale'> | null): Locale {
   const picked = c.req.query('lang');
   if (isLocale(picked)) return picked;
-  return link?.locale ?? negotiateLocale(c.req.header('accept-language')) ?? DEFAULT_LOCALE;
+  return link?.locale ?? negotiateLocale(requestHeader(c, 'accept-language')) ?? DEFAULT_LOCALE;
 }
 
 // The frame around a page (head, header, footer) is made as a string: it is the same few lines on
@@ -199,12 +200,14 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
   const nonce = freshNonce();
   // a page's script may call back only to this origin (e.g. a WebAuthn ceremony's options)
   const connect = page.script ? " connect-src 'self';" : '';
-  c.header('content-security-policy', `default-src 'none'; img-src data: 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';${connect} form-action 'self'; base-uri 'none'; frame-ancestors 'none'`);
-  c.header('referrer-policy', 'no-referrer');
-  c.header('x-content-type-options', 'nosniff');
-  c.header('cache-control', 'no-store');
+  const headers = {
+    'content-security-policy': `default-src 'none'; img-src data: 'self'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';${connect} form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  };
   const script = page.script ? scripts.get(page.script) : undefined;
-  return htmlAnswer(c, frameHtml({ title: page.title, branding, nonce, css: page.css, script, locale, t: translator(locale), body: renderHtml(<>{page.body}</>) }), status);
+  return htmlAnswer(c, frameHtml({ title: page.title, branding, nonce, css: page.css, script, locale, t: translator(locale), body: renderHtml(<>{page.body}</>) }), status, headers);
 }
 
 export function customerPageRoutes(deps: Deps, distDir?: string) {
@@ -216,7 +219,7 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
     // transactions run as the API's read requests' do (api/db/index.ts, forReads)
     const pageDeps: Deps = c.req.method === 'GET' ? { ...deps, db: deps.db.forReads() } : deps;
     c.set('deps' as never, pageDeps as never);
-    const hostAccount = await accountOfHost(pageDeps, c.req.header('host'));
+    const hostAccount = await accountOfHost(pageDeps, requestHeader(c, 'host'));
     const link = await resolveLink(pageDeps.db, token, deps.now());
     // a link of another account on this custom domain is as good as unknown
     const usable = link && (!hostAccount || hostAccount === link.accountId) ? link : null;

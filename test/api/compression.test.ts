@@ -169,4 +169,15 @@ describe.each(DATABASE_KINDS)('compression in the app (%s)', (kind) => {
     const html = zlib.brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
     expect(html).toContain('This link does not work');
   });
+
+  it.each(['br', 'gzip', ''])("a customer page carries its security headers, its coding and Vary, whatever it is sent as (Accept-Encoding '%s')", async (accept) => {
+    const res = await t.app.request('/c/' + 'x'.repeat(43), { headers: { host: 'localhost:3000', 'accept-encoding': accept } });
+    expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'; .*style-src 'nonce-[^']+'; script-src 'nonce-[^']+';.* frame-ancestors 'none'$/);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding');
+    expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+    expect(res.headers.get('content-encoding')).toBe(accept || null);
+  });
 });
