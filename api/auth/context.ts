@@ -102,12 +102,15 @@ const TIME_ZONE_NAME = TIME_ZONE_HEADER.toLowerCase();
  */
 export function requireSession(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const deps = c.var.deps;
+    // c.get, not c.var, in what every request runs: Hono builds c.var anew, an object of every
+    // variable, on each read of it
+    const deps = c.get('deps');
+    const timeZone = c.get('timeZone');
     const token = bearerToken(requestHeader(c, 'authorization'), c.req.query('token'));
     if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'Please sign in.');
     const claims = await deps.tokens.verify(token);
     if (claims.role === 'agent') {
-      c.set('session', agentSession(claims, c.var.timeZone));
+      c.set('session', agentSession(claims, timeZone));
       return next();
     }
     const session: Session = {
@@ -122,7 +125,7 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
       firstName: '',
       lastName: '',
       staffId: claims.ghost ? (claims.stf ?? null) : null,
-      timeZone: c.var.timeZone,
+      timeZone,
       claims,
     };
     const db = deps.db.withPrelude(sessionCheck(session, claims), { reads: READS.has(c.req.method) });

@@ -13,7 +13,7 @@ export function hasRole(actual: Role | 'agent', required: Role): boolean {
 
 export function requireRole(required: Role): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!hasRole(c.var.session.role, required)) {
+    if (!hasRole(c.get('session').role, required)) {
       throw new ApiError(403, 'FORBIDDEN', `This needs the ${required} role.`);
     }
     await next();
@@ -23,7 +23,7 @@ export function requireRole(required: Role): MiddlewareHandler<AppEnv> {
 /** Provider staff only (Watch Tower); ghost sessions are never root. */
 export function requireRoot(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!c.var.session.isRoot) throw new ApiError(403, 'FORBIDDEN', 'This is for provider staff only.');
+    if (!c.get('session').isRoot) throw new ApiError(403, 'FORBIDDEN', 'This is for provider staff only.');
     await next();
   };
 }

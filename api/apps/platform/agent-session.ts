@@ -20,7 +20,7 @@ export const AGENT_TOKEN_HOURS = 8;
 /** Placed after requireSession: agent sessions are refused everywhere but the agent routes. */
 export function agentScope(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.var.session.role === 'agent' && !AGENT_ROUTES.some((r) => r.test(c.req.path))) {
+    if (c.get('session').role === 'agent' && !AGENT_ROUTES.some((r) => r.test(c.req.path))) {
       throw new ApiError(403, 'AGENT_FORBIDDEN', 'Agent sessions can only run app actions.');
     }
     await next();
