@@ -182,6 +182,16 @@ describe('customer pages in the caller\'s language', () => {
   describe.each(LANGUAGES)('in %s', (locale) => {
     const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate(locale, key, values);
     const dir = isRtl(locale) ? 'rtl' : 'ltr';
+    /** How an app's built-in SMS text begins in this language, up to its link. */
+    const smsOpening = (app: string, key: string, body: string, company: string) => builtInSmsText(app, key, locale, body).split('{{link}}')[0]!.replace('{{company}}', company);
+    /** The link of an SMS opened on a 320 px phone: the page says it is in this language, and its direction. */
+    const openOnPhone = async (sms: string) => {
+      const opened = await phone();
+      await opened.page.goto(linkIn(sms));
+      expect(await opened.page.getAttribute('html', 'lang')).toBe(locale);
+      expect(await opened.page.getAttribute('html', 'dir')).toBe(dir);
+      return opened;
+    };
 
     it('the agent sends a form in this language; the SMS and the page are in it; errors are announced and focused; the caller completes; the timeline names the language', async () => {
       const to = freshPhone();
@@ -189,12 +199,9 @@ describe('customer pages in the caller\'s language', () => {
       expect(sent.status).toBe(201);
       const request = (await sent.json()) as { id: string };
       const sms = await lastSms(to);
-      expect(sms.startsWith(builtInSmsText('e-form', 'form', locale, EFORM_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Acme Support'))).toBe(true);
+      expect(sms.startsWith(smsOpening('e-form', 'form', EFORM_TEMPLATES[0]!.defaultBody, 'Acme Support'))).toBe(true);
 
-      const { context, page } = await phone();
-      await page.goto(linkIn(sms));
-      expect(await page.getAttribute('html', 'lang')).toBe(locale);
-      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      const { context, page } = await openOnPhone(sms);
       await page.getByRole('button', { name: t('eform.submit') }).waitFor();
       await expectAccessible(page, 'the form');
 
@@ -225,7 +232,7 @@ describe('customer pages in the caller\'s language', () => {
       const sent = await api('POST', '/v1/passkeys/enrollments', { customerRef: `L-${to}`, phoneNumber: to, displayName: 'Layla', locale }, `Bearer ${passkeyKey}`);
       expect(sent.status, await sent.clone().text()).toBe(201);
       const sms = await lastSms(to, sessions['owner@globex.test']);
-      expect(sms).toContain(builtInSmsText('passkeys', 'enrollment', locale, PASSKEY_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Globex Care'));
+      expect(sms).toContain(smsOpening('passkeys', 'enrollment', PASSKEY_TEMPLATES[0]!.defaultBody, 'Globex Care'));
 
       const { context, page } = await phone();
       const cdp: CDPSession = await context.newCDPSession(page);
@@ -256,12 +263,9 @@ describe('customer pages in the caller\'s language', () => {
       expect(sent.status, await sent.clone().text()).toBe(201);
       const request = (await sent.json()) as { id: string };
       const sms = await lastSms(to);
-      expect(sms.startsWith(builtInSmsText('document-signature', 'request', locale, SIG_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Acme Support'))).toBe(true);
+      expect(sms.startsWith(smsOpening('document-signature', 'request', SIG_TEMPLATES[0]!.defaultBody, 'Acme Support'))).toBe(true);
 
-      const { context, page } = await phone();
-      await page.goto(linkIn(sms));
-      expect(await page.getAttribute('html', 'lang')).toBe(locale);
-      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      const { context, page } = await openOnPhone(sms);
       await page.getByRole('heading', { name: t('sig.title', { document: 'Lease' }) }).waitFor();
       await page.waitForLoadState('load');
       await expectAccessible(page, 'the signature page');
@@ -301,12 +305,9 @@ describe('customer pages in the caller\'s language', () => {
       expect(sent.status, await sent.clone().text()).toBe(201);
       const started = (await sent.json()) as { id: string };
       const sms = await lastSms(to, sessions['staff@provider.test']);
-      expect(sms).toContain(builtInSmsText('identity-verification', 'link', locale, IDV_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Switchboard'));
+      expect(sms).toContain(smsOpening('identity-verification', 'link', IDV_TEMPLATES[0]!.defaultBody, 'Switchboard'));
 
-      const { context, page } = await phone();
-      await page.goto(linkIn(sms));
-      expect(await page.getAttribute('html', 'lang')).toBe(locale);
-      expect(await page.getAttribute('html', 'dir')).toBe(dir);
+      const { context, page } = await openOnPhone(sms);
       await page.getByRole('heading', { name: t('idv.title') }).waitFor();
       await expectAccessible(page, 'the document choice');
       await page.getByLabel(t('idv.doc.passport')).check();

@@ -181,9 +181,9 @@ describe('Payments in Chromium', () => {
     await expectAccessible(customer);
     await customer.context().close();
 
-    const detail = (await (await call('GET', `/payments/tasks/${payment.id}`, undefined, session)).json()) as TaskDetail;
-    expect(detail.events.map((e) => e.description)).toContain("Caller's language: Arabic (the agent's choice)");
-    await expect.poll(async () => ((await (await call('GET', `/payments/tasks/${payment.id}`, undefined, session)).json()) as TaskDetail).status).toBe('succeeded');
+    const task = async () => (await (await call('GET', `/payments/tasks/${payment.id}`, undefined, session)).json()) as TaskDetail;
+    await expect.poll(async () => (await task()).status).toBe('succeeded');
+    expect((await task()).events.map((e) => e.description)).toContain("Caller's language: Arabic (the agent's choice)");
   });
 
   it('the admin refunds it after a confirmation', async () => {
