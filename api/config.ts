@@ -60,6 +60,14 @@ const EnvSchema = v.object({
   // How long a graceful stop (SIGTERM) waits for requests in flight before closing them.
   WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of processes'), v.transform(Number), v.minValue(1), v.maxValue(64)), '1'),
   SHUTDOWN_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(600)), '10'),
+  // Readiness and operations (docs/operations.md): how long /api/ready answers 503 after SIGTERM
+  // before the listener closes (longer than a balancer's check interval × its fall count).
+  READY_DRAIN_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.maxValue(300))),
+  // Prometheus metrics on a port of their own, never the public one; off when unset.
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must be a port number'), v.transform(Number), v.minValue(1, 'must be a port number'), v.maxValue(65535, 'must be a port number'))),
+  METRICS_HOST: v.optional(v.string(), '127.0.0.1'),
+  // One JSON line per request and per job run at info; warn or silent quiets them.
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'), 'info'),
   JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
   // How often each process looks for due periodic jobs (milliseconds); the lease runs each once.
   JOB_POLL_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(3_600_000)), '30000'),
@@ -138,6 +146,11 @@ export type Config = {
   /** how often each process looks for due periodic jobs */
   jobPollMs: number;
   shutdownGraceSeconds: number;
+  /** seconds /api/ready answers 503 after SIGTERM before the listener closes */
+  readyDrainSeconds: number;
+  /** the metrics listener (GET /metrics): null when METRICS_PORT is unset */
+  metrics: { port: number; host: string } | null;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** server processes sharing the port (node:cluster); above 1 only on PostgreSQL */
   workers: number;
   /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
@@ -290,6 +303,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     jobPollMs: e.JOB_POLL_MS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    // a balancer checking every 2 s and marking a server down after 3 failures needs > 6 s; a
+    // development Ctrl-C or a lone process needs none
+    readyDrainSeconds: e.READY_DRAIN_SECONDS ?? (production ? 10 : 0),
+    metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    logLevel: e.LOG_LEVEL,
     workers: e.WORKERS,
     zoom: {
       clientId: e.ZOOM_CLIENT_ID ?? '',
@@ -365,6 +383,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     jobLeaseSeconds: 60,
     jobPollMs: 30_000,
     shutdownGraceSeconds: 10,
+    readyDrainSeconds: 0,
+    metrics: null,
+    logLevel: 'silent',
     workers: 1,
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },

@@ -7,6 +7,7 @@ import { pglitePool } from './pglite-dialect';
 import { compileStatement, stepOf, type Statement } from './batch';
 import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isRetryableRead, isStatementStateError } from './faults';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from '../config';
+import { metrics, type PoolStats } from '../observability/metrics';
 
 export type { Schema } from './schema';
 export type Trx = Transaction<Schema>;
@@ -53,6 +54,9 @@ export class Database {
    * absent on PostgreSQL, where listening takes a direct connection (api/live/listener.ts).
    */
   listenEmbedded?: (channel: string, fn: (payload: string) => void) => Promise<() => Promise<void>>;
+
+  /** the pool's connections now (PostgreSQL; the metrics read it at each scrape) */
+  poolStats?: () => PoolStats;
 
   /** Runs fn in a transaction that sees and writes only rows of this account. */
   tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
@@ -359,8 +363,14 @@ function wrappedPool(
     // A connection that was lost, stalled or whose prepared statements are not what pg thinks is
     // handed back broken: the pool closes it instead of giving it to the next caller.
     let broken: unknown = null;
+    const connect = (): Promise<PgClient> => {
+      const m = metrics;
+      if (!m) return pool.connect();
+      const end = m.poolWait.startTimer();
+      return pool.connect().finally(end);
+    };
     const own = () =>
-      (client ??= pool.connect().catch((err: unknown) => {
+      (client ??= connect().catch((err: unknown) => {
         client = null;
         throw connectFailure(err);
       }));
@@ -464,11 +474,13 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
     deadlineMs: settings.deadlineMs,
   });
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes, nameOf, settings.deadlineMs) as never }) });
-  return new Database(
+  const db = new Database(
     kysely,
     'postgres',
     () => kysely.destroy(),
   );
+  db.poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return db;
 }
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; settings?: DatabaseSettings }): Promise<Database> {

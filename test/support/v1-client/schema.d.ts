@@ -432,6 +432,7 @@ export interface components {
             fields?: {
                 [key: string]: string;
             };
+            requestId: string;
         };
     };
     responses: never;

@@ -1,0 +1,39 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+// One JSON line per request and per job run (docs/operations.md), through pino. What goes in is
+// chosen field by field at the call sites (api/observability/http.ts, api/jobs/runner.ts): times,
+// ids, route templates, statuses, never a URL with its query string, a header value or a body.
+
+export type { Logger };
+
+/** This process's request and job log, or null when none is kept (API tests, LOG_LEVEL=silent). */
+export let logger: Logger | null = null;
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    // asynchronous writes: a request never waits for stdout; flushed on the way out (stopLogging)
+    destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}
+
+/** Starts the log at `level`; 'silent' keeps none. */
+export function startLogging(level: string, destination?: DestinationStream): Logger | null {
+  logger = level === 'silent' ? null : createLogger(level, destination);
+  return logger;
+}
+
+/** Writes out what is buffered and stops the log (a stopping process; tests). */
+export function stopLogging(): void {
+  try {
+    logger?.flush();
+  } catch {
+    // stdout already gone: nothing left to say it to
+  }
+  logger = null;
+}
