@@ -89,6 +89,9 @@ export function createMetrics() {
     },
   });
   client.collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  // gauges that prom-client names *_total, which Prometheus reserves for counters (promtool
+  // refuses them); the handle and request counts say little that the event loop lag does not
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(PREFIX + name);
   // With WORKERS > 1 the primary asks each worker for this registry (AggregatorRegistry).
   client.AggregatorRegistry.setRegistries([registry]);
   return m;
