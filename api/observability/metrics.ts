@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import client from 'prom-client';
 
 // Prometheus metrics (docs/operations.md). Off unless METRICS_PORT is set: `metrics` is null and
@@ -92,8 +93,10 @@ export function createMetrics() {
   // gauges that prom-client names *_total, which Prometheus reserves for counters (promtool
   // refuses them); the handle and request counts say little that the event loop lag does not
   for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(PREFIX + name);
-  // With WORKERS > 1 the primary asks each worker for this registry (AggregatorRegistry).
+  // With WORKERS > 1 the primary asks each worker for this registry (AggregatorRegistry); a
+  // worker answers once an AggregatorRegistry exists in it (its constructor adds the listener).
   client.AggregatorRegistry.setRegistries([registry]);
+  if (cluster.isWorker) new client.AggregatorRegistry();
   return m;
 }
 
