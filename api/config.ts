@@ -66,6 +66,10 @@ const EnvSchema = v.object({
   // Prometheus metrics on a port of their own, never the public one; off when unset.
   METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must be a port number'), v.transform(Number), v.minValue(1, 'must be a port number'), v.maxValue(65535, 'must be a port number'))),
   METRICS_HOST: v.optional(v.string(), '127.0.0.1'),
+  // OpenTelemetry traces over OTLP/HTTP when set; new traces sampled at this ratio (parent-based).
+  OTEL_EXPORTER_OTLP_ENDPOINT: v.optional(url('e.g. http://127.0.0.1:4318')),
+  OTEL_TRACES_SAMPLER_ARG: v.optional(v.pipe(v.string(), v.regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a ratio from 0 to 1'), v.transform(Number)), '0.1'),
+  OTEL_SERVICE_NAME: v.optional(v.string(), 'switchboard'),
   // One JSON line per request and per job run at info; warn or silent quiets them.
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'), 'info'),
   JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
@@ -151,6 +155,8 @@ export type Config = {
   /** the metrics listener (GET /metrics): null when METRICS_PORT is unset */
   metrics: { port: number; host: string } | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** OpenTelemetry export: null when OTEL_EXPORTER_OTLP_ENDPOINT is unset */
+  tracing: { endpoint: string; ratio: number; serviceName: string } | null;
   /** server processes sharing the port (node:cluster); above 1 only on PostgreSQL */
   workers: number;
   /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
@@ -308,6 +314,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     readyDrainSeconds: e.READY_DRAIN_SECONDS ?? (production ? 10 : 0),
     metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     logLevel: e.LOG_LEVEL,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, ''), ratio: e.OTEL_TRACES_SAMPLER_ARG, serviceName: e.OTEL_SERVICE_NAME } : null,
     workers: e.WORKERS,
     zoom: {
       clientId: e.ZOOM_CLIENT_ID ?? '',
@@ -386,6 +393,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     readyDrainSeconds: 0,
     metrics: null,
     logLevel: 'silent',
+    tracing: null,
     workers: 1,
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },

@@ -27,6 +27,7 @@ import { startLogging, stopLogging } from './observability/logger';
 import { enableMetrics } from './observability/metrics';
 import { startMetricsServer } from './observability/metrics-server';
 import { readiness } from './observability/readiness';
+import { startTracing, stopTracing } from './observability/tracing';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -34,6 +35,7 @@ async function main() {
   const config = loadConfig();
   startLogging(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
+  if (config.tracing) await startTracing(config.tracing);
   // With WORKERS > 1 the primary serves the metrics, summed over the workers (api/workers.ts).
   const metrics = config.metrics ? enableMetrics() : null;
   const metricsServer = metrics && !cluster.isWorker ? await startMetricsServer(config.metrics!, async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() })) : null;
@@ -148,6 +150,7 @@ async function main() {
     clearTimeout(force);
     await runtime.close();
     metricsServer?.close();
+    await stopTracing();
     stopLogging();
     process.exit(0);
   };

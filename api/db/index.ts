@@ -8,6 +8,7 @@ import { compileStatement, stepOf, type Statement } from './batch';
 import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isRetryableRead, isStatementStateError } from './faults';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from '../config';
 import { metrics, type PoolStats } from '../observability/metrics';
+import { inSpan, tracing } from '../observability/tracing';
 
 export type { Schema } from './schema';
 export type Trx = Transaction<Schema>;
@@ -341,6 +342,23 @@ function withDeadline<T>(client: PgClient, work: Promise<T>, ms: number): Promis
 }
 
 /**
+ * One round trip to the database, as a span when tracing is on: its kind (a statement on a
+ * pooled connection, a pipeline, a read lane's message) and how many statements it carried, never
+ * their text or values. The work it belongs to names itself in the span around it (`measured`).
+ */
+function roundTrip<T>(name: string, statements: number, fn: () => Promise<T>): Promise<T> {
+  if (!tracing) return fn();
+  return inSpan(
+    name,
+    (span) => {
+      span?.setAttribute('db.statements', statements);
+      return fn();
+    },
+    true,
+  );
+}
+
+/**
  * What Kysely gets instead of the pg pool. Parameterised statements run as named prepared
  * statements; several steps go out as one pipeline (api/db/pg-pipeline.ts), and a read request's
  * statements ride with their scope (api/db/one-message.ts) on a read lane shared with other
@@ -403,14 +421,16 @@ function wrappedPool(
     };
     const inner = pipelineClient({
       query: (text, params) =>
-        guarded(async (c) => {
-          const name = params?.length ? nameOf(text) : undefined;
-          const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
-          // a message of several statements (migrations) answers each; Kysely reads the last
-          return Array.isArray(result) ? result[result.length - 1]! : result;
-        }),
-      pipeline: (steps) => guarded((c) => pipeline(c, steps)),
-      reads: (steps) => lanes.pipeline(steps) ?? readAlone(steps),
+        roundTrip('db.query', 1, () =>
+          guarded(async (c) => {
+            const name = params?.length ? nameOf(text) : undefined;
+            const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
+            // a message of several statements (migrations) answers each; Kysely reads the last
+            return Array.isArray(result) ? result[result.length - 1]! : result;
+          }),
+        ),
+      pipeline: (steps) => roundTrip('db.pipeline', steps.length, () => guarded((c) => pipeline(c, steps))),
+      reads: (steps) => roundTrip('db.read-lane', steps.length, () => lanes.pipeline(steps) ?? readAlone(steps)),
     });
     const wrapped: Wrapped = {
       query: inner.query,

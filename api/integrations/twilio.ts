@@ -5,6 +5,7 @@ import { errorText } from '../http/error-text';
 import { E164_PATTERN, E164_MESSAGE } from '../contract/sms';
 import { OutboundError, outboundFetch, outboundErrorStatus, outboundPolicy, type OutboundResponse } from './outbound';
 import { metrics } from '../observability/metrics';
+import { inSpan } from '../observability/tracing';
 
 // Twilio's REST API (2010-04-01): credentials are checked by reading the account resource,
 // messages are sent by POSTing Messages.json form-encoded, both with HTTP basic auth.
@@ -87,11 +88,16 @@ export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: stri
   if (!settings) throw new ApiError(409, 'SMS_NOT_CONFIGURED', 'SMS is not configured for this account.');
   const creds = { accountSid: settings.account_sid, authToken: decryptSecret(settings.auth_token_enc, deps.config.encryptionKey) };
   const form = new URLSearchParams({ To: to, From: settings.phone_number, Body: body });
-  const res = await call(deps, accountUrl(deps, creds.accountSid, '/Messages'), {
-    method: 'POST',
-    headers: { authorization: authHeader(creds), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: form.toString(),
-  });
+  const res = await inSpan(
+    'twilio messages.create',
+    () =>
+      call(deps, accountUrl(deps, creds.accountSid, '/Messages'), {
+        method: 'POST',
+        headers: { authorization: authHeader(creds), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form.toString(),
+      }),
+    true,
+  );
   if (res.ok) {
     metrics?.sms.inc({ outcome: 'sent', reason: 'twilio' });
     const sent = res.json() as { sid?: string; status?: string };

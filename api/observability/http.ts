@@ -4,6 +4,8 @@ import { requestHeader } from '../http/request-header';
 import { logger } from './logger';
 import { methodLabel, metrics } from './metrics';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
+import { tracing } from './tracing';
+import type { Span } from '@opentelemetry/api';
 
 /** The route template that answered (`/api/admins/:id`), never the path with its values. */
 function routeTemplate(c: Context): string {
@@ -20,7 +22,15 @@ export function observeRequests(): MiddlewareHandler {
     const started = performance.now();
     const id = requestIdFrom(requestHeader(c, 'x-request-id'));
     c.set('requestId' as never, id as never);
-    await next();
+    // one request is one trace: its span is the parent of everything the request does; a caller's
+    // traceparent makes it a child of the caller's (and keeps the caller's sampling decision)
+    const t = tracing;
+    let span: Span | null = null;
+    if (t) {
+      const parent = t.api.propagation.extract(t.api.ROOT_CONTEXT, { traceparent: requestHeader(c, 'traceparent'), tracestate: requestHeader(c, 'tracestate') });
+      span = t.tracer.startSpan(methodLabel(c.req.method), { kind: t.api.SpanKind.SERVER }, parent);
+      await t.api.context.with(t.api.trace.setSpan(parent, span), next);
+    } else await next();
     if (c.res.headers.get(REQUEST_ID_HEADER) !== id) {
       try {
         c.res.headers.set(REQUEST_ID_HEADER, id);
@@ -32,15 +42,24 @@ export function observeRequests(): MiddlewareHandler {
     }
     const m = metrics;
     const log = logger;
-    if (!m && !log) return;
+    if (!m && !log && !span) return;
     const seconds = (performance.now() - started) / 1000;
     const route = routeTemplate(c);
     const status = c.res.status;
+    let traceId: string | undefined;
+    if (span && t) {
+      span.updateName(`${methodLabel(c.req.method)} ${route}`);
+      span.setAttributes({ 'http.request.method': methodLabel(c.req.method), 'http.route': route, 'http.response.status_code': status, 'switchboard.request_id': id });
+      if (status >= 500) span.setStatus({ code: t.api.SpanStatusCode.ERROR });
+      span.end();
+      const context = span.spanContext();
+      if (context.traceFlags & 1) traceId = context.traceId;
+    }
     m?.httpRequests.observe({ route, method: methodLabel(c.req.method), status: String(status) }, seconds);
     if (log) {
       const session = c.get('session' as never) as { accountId?: string } | undefined;
       log.info(
-        { requestId: id, method: methodLabel(c.req.method), route, status, durationMs: Math.round(seconds * 10_000) / 10, accountId: session?.accountId },
+        { requestId: id, traceId, method: methodLabel(c.req.method), route, status, durationMs: Math.round(seconds * 10_000) / 10, accountId: session?.accountId },
         'request',
       );
     }

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import client from 'prom-client';
+import { inSpan, tracing } from './tracing';
 
 // Prometheus metrics (docs/operations.md). Off unless METRICS_PORT is set: `metrics` is null and
 // every call site pays one null check. Labels are bounded by construction: route templates from
@@ -123,6 +124,11 @@ export const methodLabel = (method: string): string => (METHODS.has(method) ? me
  * site's own fixed words, never the statement's text or values.
  */
 export async function measured<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (tracing) return inSpan(name, () => timed(name, fn));
+  return timed(name, fn);
+}
+
+async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const m = metrics;
   if (!m) return fn();
   const end = m.statements.startTimer({ statement: name });
