@@ -33,11 +33,11 @@ const distDir = path.dirname(fileURLToPath(import.meta.url));
 
 async function main() {
   const config = loadConfig();
-  startLogging(config.logLevel);
+  await startLogging(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   if (config.tracing) await startTracing(config.tracing);
   // With WORKERS > 1 the primary serves the metrics, summed over the workers (api/workers.ts).
-  const metrics = config.metrics ? enableMetrics() : null;
+  const metrics = config.metrics ? await enableMetrics() : null;
   const metricsServer = metrics && !cluster.isWorker ? await startMetricsServer(config.metrics!, async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() })) : null;
   const runtime = await openRuntime(config);
   const { deps, db } = runtime;

@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import type { Config } from './config';
 import { openRuntime } from './runtime';
 import { hasAnyAccount, seedDemo } from './db/seed';
-import { AggregatorRegistry } from 'prom-client';
 import { startMetricsServer } from './observability/metrics-server';
 
 // WORKERS > 1: several server processes share the port through node:cluster, so one API uses
@@ -48,6 +47,7 @@ export async function runPrimary(config: Config): Promise<void> {
   for (let i = 0; i < config.workers; i++) fork();
   // One scrape shows the whole server: the primary asks every worker for its figures and sums them.
   if (config.metrics) {
+    const { AggregatorRegistry } = (await import('prom-client')).default;
     const aggregator = new AggregatorRegistry();
     await startMetricsServer(config.metrics, async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }));
   }

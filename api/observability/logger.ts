@@ -1,4 +1,4 @@
-import pino, { type DestinationStream, type Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 
 // One JSON line per request and per job run (docs/operations.md), through pino. What goes in is
 // chosen field by field at the call sites (api/observability/http.ts, api/jobs/runner.ts): times,
@@ -9,7 +9,9 @@ export type { Logger };
 /** This process's request and job log, or null when none is kept (API tests, LOG_LEVEL=silent). */
 export let logger: Logger | null = null;
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+// pino loads only when the log is kept (startLogging).
+async function createLogger(level: string, destination?: DestinationStream): Promise<Logger> {
+  const { default: pino } = await import('pino');
   return pino(
     {
       level,
@@ -23,8 +25,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 /** Starts the log at `level`; 'silent' keeps none. */
-export function startLogging(level: string, destination?: DestinationStream): Logger | null {
-  logger = level === 'silent' ? null : createLogger(level, destination);
+export async function startLogging(level: string, destination?: DestinationStream): Promise<Logger | null> {
+  logger = level === 'silent' ? null : await createLogger(level, destination);
   return logger;
 }
 

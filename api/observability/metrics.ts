@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import client from 'prom-client';
+import type * as PromClient from 'prom-client';
 import { inSpan, tracing } from './tracing';
 
 // Prometheus metrics (docs/operations.md). Off unless METRICS_PORT is set: `metrics` is null and
@@ -12,7 +12,8 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 
 export type PoolStats = { total: number; idle: number; waiting: number };
 
-export function createMetrics() {
+// prom-client loads only when metrics are on (enableMetrics): most starts never need it.
+export function createMetrics(client: typeof PromClient) {
   const registry = new client.Registry();
   const registers = [registry];
   const pools = new Set<() => PoolStats>();
@@ -106,8 +107,10 @@ export type Metrics = ReturnType<typeof createMetrics>;
 /** This process's metrics, or null when they are off. */
 export let metrics: Metrics | null = null;
 
-export function enableMetrics(): Metrics {
-  return (metrics ??= createMetrics());
+export async function enableMetrics(): Promise<Metrics> {
+  if (metrics) return metrics;
+  const { default: client } = await import('prom-client');
+  return (metrics ??= createMetrics(client));
 }
 
 /** Turns metrics off again (tests). */

@@ -20,7 +20,7 @@ describe.each(DATABASE_KINDS)('metrics (%s)', (kind) => {
   const t = useTestContext(kind);
   let metrics: Metrics;
   beforeAll(async () => {
-    metrics = enableMetrics();
+    metrics = await enableMetrics();
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
   });
   afterAll(() => disableMetrics());

@@ -7,8 +7,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 describe.each(DATABASE_KINDS)('request ids and request log lines (%s)', (kind) => {
   const t = useTestContext(kind);
   const lines: Record<string, unknown>[] = [];
-  beforeAll(() => {
-    startLogging('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+  beforeAll(async () => {
+    await startLogging('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
   });
   afterAll(() => stopLogging());
   const linesOf = (requestId: string) => lines.filter((l) => l.requestId === requestId);
