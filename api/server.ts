@@ -151,7 +151,7 @@ async function main() {
     await runtime.close();
     metricsServer?.close();
     await stopTracing();
-    stopLogging();
+    await stopLogging();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

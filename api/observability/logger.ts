@@ -31,11 +31,10 @@ export async function startLogging(level: string, destination?: DestinationStrea
 }
 
 /** Writes out what is buffered and stops the log (a stopping process; tests). */
-export function stopLogging(): void {
-  try {
-    logger?.flush();
-  } catch {
-    // stdout already gone: nothing left to say it to
-  }
+export async function stopLogging(): Promise<void> {
+  const log = logger;
   logger = null;
+  if (!log) return;
+  // stdout already gone (or never answering): nothing left to say it to, and no reason to wait
+  await Promise.race([new Promise<void>((resolve) => log.flush(() => resolve())), new Promise((resolve) => setTimeout(resolve, 1_000))]).catch(() => {});
 }

@@ -4,8 +4,8 @@
 //   default  LOG_LEVEL=info (stdout to /dev/null), METRICS_PORT, traces to a loopback OTLP receiver at 10 %
 //   full     the same, every trace sampled (OTEL_TRACES_SAMPLER_ARG=1)
 // for the bootstrap (GET /api/admins/bootstrap) and the One-Time Passcode send (POST, each to its
-// own number, development outbox). Reports each configuration's requests per second as a ratio of
-// off's in the same rounds; it does not fail.
+// own number, development outbox). Reports each configuration's requests per second and the
+// server's CPU time per answer, each as a ratio of off's in the same rounds; it does not fail.
 //
 //   node test/bench/observability.mjs   (after `node build.mjs`)
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3
@@ -16,7 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ADMIN_URL, admin, dropDatabase, freePort, waitForHealth } from './server-support.mjs';
+import { ADMIN_URL, admin, dropDatabase, freePort, usage, waitForHealth } from './server-support.mjs';
 
 const ROOT = path.resolve('.');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -86,13 +86,18 @@ async function main() {
       }),
     };
     const results = {};
+    // the server's CPU per answer: on a machine shared with other work the rate swings, this much less
+    const cpu = {};
     for (const [route, make] of Object.entries(routes)) {
       results[route] = Object.fromEntries(servers.map((s) => [s.label, []]));
+      cpu[route] = Object.fromEntries(servers.map((s) => [s.label, []]));
       for (let round = 0; round < ROUNDS; round++) {
         for (const s of servers) {
+          const before = usage(s.child.pid);
           const r = await autocannon({ ...make(s.url), connections: CONNECTIONS, duration: SECONDS });
           const ok = r['2xx'];
           results[route][s.label].push(ok / SECONDS);
+          cpu[route][s.label].push([usage(s.child.pid).cpuMs - before.cpuMs, ok]);
           if (r.non2xx || r.errors) console.error(`${route} ${s.label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         }
       }
@@ -103,6 +108,8 @@ async function main() {
       const off = sum(byLabel.off);
       const line = Object.entries(byLabel).map(([label, xs]) => `${label} ${Math.round(sum(xs) / xs.length)} req/s (${(sum(xs) / off).toFixed(3)}×; rounds ${xs.map((x, i) => (x / byLabel.off[i]).toFixed(2)).join(' ')})`);
       console.log(`  ${route}: ${line.join(', ')}`);
+      const perAnswer = (label) => (sum(cpu[route][label].map(([ms]) => ms)) * 1000) / Math.max(1, sum(cpu[route][label].map(([, n]) => n)));
+      console.log(`  ${route} server CPU per answer: ${Object.keys(byLabel).map((label) => `${label} ${Math.round(perAnswer(label))} us (${(perAnswer(label) / perAnswer('off')).toFixed(3)}×)`).join(', ')}`);
     }
     console.log(`  spans received: ${(spanBytes / 1024).toFixed(0)} KB of OTLP JSON`);
   } finally {
