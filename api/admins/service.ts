@@ -52,34 +52,36 @@ const BOOTSTRAP_READ = compiledOnce(1, (db, accountId) =>
 );
 
 /** The signed-in admin with their account, branding, billing and the apps they may see. */
-export async function readBootstrap(deps: Deps, session: Session): Promise<Bootstrap> {
-  return measured('service.readBootstrap', async () => {
-    return deps.db.tenant(session.accountId, async (trx): Promise<Bootstrap> => {
-      const [account] = await measured('bootstrap.read', () => BOOTSTRAP_READ.rows(trx, session.accountId));
-      if (!account) throw new ApiError(401, 'ACCOUNT_NOT_FOUND', 'This account no longer exists.');
-      const branding = account.branded
-        ? { name: account.brand_name!, logo: account.logo!, color: account.color!, domain: account.domain, domain_is_verified: account.domain_is_verified! }
-        : undefined;
-      // In ghost mode the staff member sees what the account's admin sees, so the app list
-      // follows the account admin's e-mail, not the staff member's.
-      const apps = visibleApps(session.email, deps.config.providerEmailDomain).map((a) => a.id);
-      return {
-        id: session.adminId,
-        account: { id: account.id, name: account.name, timeZone: account.time_zone },
-        firstName: session.firstName,
-        lastName: session.lastName,
-        email: session.email,
-        // agent sessions never reach bootstrap (api/apps/platform/agent-session.ts)
-        role: session.role as Exclude<typeof session.role, 'agent'>,
-        isRoot: session.isRoot,
-        ghost: session.ghost,
-        apps,
-        billing: billingOfRows(account.billing),
-        branding: brandingOf(branding, account.name),
-        subscribable: apps.filter((app) => subscribable(deps.config, app)),
-        ...(deps.config.devStripe ? { stripeStandIn: true } : {}),
-      };
-    });
+export function readBootstrap(deps: Deps, session: Session): Promise<Bootstrap> {
+  return measured('service.readBootstrap', () => bootstrapOf(deps, session));
+}
+
+async function bootstrapOf(deps: Deps, session: Session): Promise<Bootstrap> {
+  return deps.db.tenant(session.accountId, async (trx): Promise<Bootstrap> => {
+    const [account] = await measured('bootstrap.read', () => BOOTSTRAP_READ.rows(trx, session.accountId));
+    if (!account) throw new ApiError(401, 'ACCOUNT_NOT_FOUND', 'This account no longer exists.');
+    const branding = account.branded
+      ? { name: account.brand_name!, logo: account.logo!, color: account.color!, domain: account.domain, domain_is_verified: account.domain_is_verified! }
+      : undefined;
+    // In ghost mode the staff member sees what the account's admin sees, so the app list
+    // follows the account admin's e-mail, not the staff member's.
+    const apps = visibleApps(session.email, deps.config.providerEmailDomain).map((a) => a.id);
+    return {
+      id: session.adminId,
+      account: { id: account.id, name: account.name, timeZone: account.time_zone },
+      firstName: session.firstName,
+      lastName: session.lastName,
+      email: session.email,
+      // agent sessions never reach bootstrap (api/apps/platform/agent-session.ts)
+      role: session.role as Exclude<typeof session.role, 'agent'>,
+      isRoot: session.isRoot,
+      ghost: session.ghost,
+      apps,
+      billing: billingOfRows(account.billing),
+      branding: brandingOf(branding, account.name),
+      subscribable: apps.filter((app) => subscribable(deps.config, app)),
+      ...(deps.config.devStripe ? { stripeStandIn: true } : {}),
+    };
   });
 }
 

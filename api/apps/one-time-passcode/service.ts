@@ -159,128 +159,130 @@ const NO_COUNT = sql<{ last_hour: number; judged: number; answered: number }>`se
  * type, country, hold, too many sends, free tier) rolls everything back; a send that trips a
  * pumping rule rolls back too, and the range is then held in a transaction of its own.
  */
-export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
-  return measured('service.sendPasscode', async () => {
-    const now = deps.now();
-    const phone = body.phoneNumber;
-    const number = classifyNumber(phone);
-    let prepared;
-    try {
-      prepared = await deps.db.tenant(accountId, async (trx) => {
-        const since = new Date(now.getTime() - SEND_WINDOW_MS);
-        const [billing, state, range, stored, locale, company, , recent, pending] = await measured('otp.send.read', () => together(
-          trx,
-          billingQuery(trx, accountId, OTP_APP),
-          smsStateQuery(accountId, number?.prefix ?? null, now),
-          number ? lockRange(accountId, number) : NO_RANGE,
-          appSettingsQuery(trx, accountId, OTP_APP),
-          customerLocaleQuery(trx, accountId),
-          companyNameQuery(accountId),
-          // serialise sends to one number so the limit below cannot be raced past
-          sql`select pg_advisory_xact_lock(hashtext(${`${accountId}:${phone}`}))`,
-          sql<{ n: number; oldest: Date | null }>`select count(*)::int as n, min(ts) as oldest from otp_sends
-            where account_id = ${accountId} and phone_number = ${phone} and ts > ${since}`,
-          sql<Row>`select * from otp_verifications where account_id = ${accountId} and phone_number = ${phone} and status = 'pending'
-            order by created_at desc limit 1 for update`,
-        ));
-        refuseUnusable(OTP_APP, billing[0], 1);
-        const sms = smsStateOf(state);
-        const provider = usableProvider(sms.provider, deps.config.env === 'production');
-        const destination = checkDestination(sms, phone, now);
-        const held = range[0]?.held_until ? new Date(range[0].held_until) : null;
-        if (held && held > now) throw heldError(destination.prefix, held, now);
-        const settings = settingsOf(storedAppSettingsOf(stored).general);
-        const { n, oldest } = recent[0]!;
-        if (n >= settings.sendsPer10Minutes) {
-          const retryAfter = Math.max(1, Math.ceil((new Date(oldest!).getTime() + SEND_WINDOW_MS - now.getTime()) / 1000));
-          throw new ApiError(429, 'TOO_MANY_SENDS', `At most ${settings.sendsPer10Minutes} passcodes can be sent to one number in 10 minutes. Try again in ${retryAfter} seconds.`, undefined, { 'Retry-After': String(retryAfter) });
-        }
-        let row = pending[0];
-        if (row) row = await expireIfDue(trx, accountId, row, now);
-        const counting = sms.pumpingGuard && range[0] ? await countingOf(trx, accountId, destination, range[0], sms.rules, now) : null;
+export function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
+  return measured('service.sendPasscode', () => sendPasscodeNow(deps, accountId, body, caller));
+}
 
-        let code: string;
-        let write;
-        const created = !(row && row.status === 'pending');
-        if (row && !created) {
-          code = decryptSecret(row.code_encrypted, deps.config.encryptionKey);
-          write = sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`;
-        } else {
-          // the id is made here, not asked of the database: the code's HMAC needs it before the insert
-          const id = crypto.randomUUID();
-          code = String(crypto.randomInt(0, 10 ** settings.codeLength)).padStart(settings.codeLength, '0');
-          write = sql<Row>`insert into otp_verifications (id, account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, sends, max_checks, created_at, expires_at)
-            values (${id}, ${accountId}, ${phone}, ${body.customerRef ?? null}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'pending',
-                    ${codeHmac(deps.config.encryptionKey, id, code)}, ${encryptSecret(code, deps.config.encryptionKey)}, 1, ${settings.maxChecks},
-                    ${now}, ${new Date(now.getTime() + settings.validityMinutes * 60_000)})
-            returning *`;
-        }
-        // the send is counted and its credit taken before the SMS goes out (given back if it fails),
-        // so parallel sends cannot pass the free tier
-        const [counts, written, , locked] = await measured('otp.send.write', () => together(
-          trx,
-          counting ? countSend(accountId, destination, phone, counting, sms.rules, now) : NO_COUNT,
-          write,
-          sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`,
-          lockBilling(accountId, OTP_APP),
-        ));
-        const reason = counting ? verdictOf(counts[0]!, counting, sms.rules) : null;
-        if (reason) throw new RangeToHold(destination, reason, sms.rules);
-        refuseUnusable(OTP_APP, locked[0], 1);
-        row = written[0]!;
-        await later(trx, chargeStatement({ accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now }));
-        const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
-        const language = languageChoice(body.locale, customerLocaleOf(locale));
-        const text = renderTemplate(templateText(OTP_APP, OTP_TEMPLATES[0]!, storedAppSettingsOf(stored).templates, smsLocaleOf(language)), { code, company: company[0]?.name ?? '', ttl: String(ttl) });
-        if (provider === DEV_OUTBOX_PROVIDER) {
-          // nothing leaves the outbox: the message is sent once it is stored, in this transaction
-          await later(trx, outboxInsert(trx, accountId, phone, text, now));
-          await recordSent(trx, accountId, row, language, caller, now);
-          return { row, text, created, language, twilio: null };
-        }
-        return { row, text, created, language, twilio: twilioSettingsOf(sms) };
-      });
-    } catch (err) {
-      if (!(err instanceof RangeToHold)) throw err;
-      const until = await deps.db.tenant(accountId, (trx) => holdRange(trx, accountId, err.number, err.reason, err.rules, now, null));
-      throw heldError(err.number.prefix, until, now);
-    }
-    if (!prepared.twilio) return { verification: verificationOf(prepared.row), created: prepared.created };
-
-    let failure: string | null = null;
-    try {
-      await sendSms(deps, accountId, phone, prepared.text, prepared.twilio);
-    } catch (err) {
-      // configuration problems are the caller's to fix (409 and such): nothing was sent
-      if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') {
-        await deps.db.tenant(accountId, async (trx) => {
-          await releaseCredits(trx, { accountId, app: OTP_APP, taskId: prepared.row.id, kind: `sms-${prepared.row.sends}`, now });
-          await sql`update otp_verifications set sends = sends - 1 where id = ${prepared.row.id}`.execute(trx);
-        });
-        throw err;
+async function sendPasscodeNow(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
+  const now = deps.now();
+  const phone = body.phoneNumber;
+  const number = classifyNumber(phone);
+  let prepared;
+  try {
+    prepared = await deps.db.tenant(accountId, async (trx) => {
+      const since = new Date(now.getTime() - SEND_WINDOW_MS);
+      const [billing, state, range, stored, locale, company, , recent, pending] = await measured('otp.send.read', () => together(
+        trx,
+        billingQuery(trx, accountId, OTP_APP),
+        smsStateQuery(accountId, number?.prefix ?? null, now),
+        number ? lockRange(accountId, number) : NO_RANGE,
+        appSettingsQuery(trx, accountId, OTP_APP),
+        customerLocaleQuery(trx, accountId),
+        companyNameQuery(accountId),
+        // serialise sends to one number so the limit below cannot be raced past
+        sql`select pg_advisory_xact_lock(hashtext(${`${accountId}:${phone}`}))`,
+        sql<{ n: number; oldest: Date | null }>`select count(*)::int as n, min(ts) as oldest from otp_sends
+          where account_id = ${accountId} and phone_number = ${phone} and ts > ${since}`,
+        sql<Row>`select * from otp_verifications where account_id = ${accountId} and phone_number = ${phone} and status = 'pending'
+          order by created_at desc limit 1 for update`,
+      ));
+      refuseUnusable(OTP_APP, billing[0], 1);
+      const sms = smsStateOf(state);
+      const provider = usableProvider(sms.provider, deps.config.env === 'production');
+      const destination = checkDestination(sms, phone, now);
+      const held = range[0]?.held_until ? new Date(range[0].held_until) : null;
+      if (held && held > now) throw heldError(destination.prefix, held, now);
+      const settings = settingsOf(storedAppSettingsOf(stored).general);
+      const { n, oldest } = recent[0]!;
+      if (n >= settings.sendsPer10Minutes) {
+        const retryAfter = Math.max(1, Math.ceil((new Date(oldest!).getTime() + SEND_WINDOW_MS - now.getTime()) / 1000));
+        throw new ApiError(429, 'TOO_MANY_SENDS', `At most ${settings.sendsPer10Minutes} passcodes can be sent to one number in 10 minutes. Try again in ${retryAfter} seconds.`, undefined, { 'Retry-After': String(retryAfter) });
       }
-      failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
-      if (!(err instanceof ApiError)) deps.log('OTP SMS failed', err);
-    }
+      let row = pending[0];
+      if (row) row = await expireIfDue(trx, accountId, row, now);
+      const counting = sms.pumpingGuard && range[0] ? await countingOf(trx, accountId, destination, range[0], sms.rules, now) : null;
 
-    const done = await deps.db.tenant(accountId, async (trx) => {
-      let row = await lockRow(trx, accountId, prepared.row.id);
-      if (failure === null) {
-        await recordSent(trx, accountId, row, prepared.language, caller, now);
-        return row;
-      }
-      await releaseCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${prepared.row.sends}`, now });
-      row = (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
-      if (row.status === 'pending' && row.sends === 0) {
-        row = await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
+      let code: string;
+      let write;
+      const created = !(row && row.status === 'pending');
+      if (row && !created) {
+        code = decryptSecret(row.code_encrypted, deps.config.encryptionKey);
+        write = sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`;
       } else {
-        await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
+        // the id is made here, not asked of the database: the code's HMAC needs it before the insert
+        const id = crypto.randomUUID();
+        code = String(crypto.randomInt(0, 10 ** settings.codeLength)).padStart(settings.codeLength, '0');
+        write = sql<Row>`insert into otp_verifications (id, account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, sends, max_checks, created_at, expires_at)
+          values (${id}, ${accountId}, ${phone}, ${body.customerRef ?? null}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'pending',
+                  ${codeHmac(deps.config.encryptionKey, id, code)}, ${encryptSecret(code, deps.config.encryptionKey)}, 1, ${settings.maxChecks},
+                  ${now}, ${new Date(now.getTime() + settings.validityMinutes * 60_000)})
+          returning *`;
       }
-      await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
-      return row;
+      // the send is counted and its credit taken before the SMS goes out (given back if it fails),
+      // so parallel sends cannot pass the free tier
+      const [counts, written, , locked] = await measured('otp.send.write', () => together(
+        trx,
+        counting ? countSend(accountId, destination, phone, counting, sms.rules, now) : NO_COUNT,
+        write,
+        sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`,
+        lockBilling(accountId, OTP_APP),
+      ));
+      const reason = counting ? verdictOf(counts[0]!, counting, sms.rules) : null;
+      if (reason) throw new RangeToHold(destination, reason, sms.rules);
+      refuseUnusable(OTP_APP, locked[0], 1);
+      row = written[0]!;
+      await later(trx, chargeStatement({ accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now }));
+      const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
+      const language = languageChoice(body.locale, customerLocaleOf(locale));
+      const text = renderTemplate(templateText(OTP_APP, OTP_TEMPLATES[0]!, storedAppSettingsOf(stored).templates, smsLocaleOf(language)), { code, company: company[0]?.name ?? '', ttl: String(ttl) });
+      if (provider === DEV_OUTBOX_PROVIDER) {
+        // nothing leaves the outbox: the message is sent once it is stored, in this transaction
+        await later(trx, outboxInsert(trx, accountId, phone, text, now));
+        await recordSent(trx, accountId, row, language, caller, now);
+        return { row, text, created, language, twilio: null };
+      }
+      return { row, text, created, language, twilio: twilioSettingsOf(sms) };
     });
-    return { verification: verificationOf(done), created: prepared.created };
+  } catch (err) {
+    if (!(err instanceof RangeToHold)) throw err;
+    const until = await deps.db.tenant(accountId, (trx) => holdRange(trx, accountId, err.number, err.reason, err.rules, now, null));
+    throw heldError(err.number.prefix, until, now);
+  }
+  if (!prepared.twilio) return { verification: verificationOf(prepared.row), created: prepared.created };
+
+  let failure: string | null = null;
+  try {
+    await sendSms(deps, accountId, phone, prepared.text, prepared.twilio);
+  } catch (err) {
+    // configuration problems are the caller's to fix (409 and such): nothing was sent
+    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') {
+      await deps.db.tenant(accountId, async (trx) => {
+        await releaseCredits(trx, { accountId, app: OTP_APP, taskId: prepared.row.id, kind: `sms-${prepared.row.sends}`, now });
+        await sql`update otp_verifications set sends = sends - 1 where id = ${prepared.row.id}`.execute(trx);
+      });
+      throw err;
+    }
+    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
+    if (!(err instanceof ApiError)) deps.log('OTP SMS failed', err);
+  }
+
+  const done = await deps.db.tenant(accountId, async (trx) => {
+    let row = await lockRow(trx, accountId, prepared.row.id);
+    if (failure === null) {
+      await recordSent(trx, accountId, row, prepared.language, caller, now);
+      return row;
+    }
+    await releaseCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${prepared.row.sends}`, now });
+    row = (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    if (row.status === 'pending' && row.sends === 0) {
+      row = await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
+    } else {
+      await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
+    }
+    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
+    return row;
   });
+  return { verification: verificationOf(done), created: prepared.created };
 }
 
 /** A delivered send: the timeline, the audit entry and the webhook event (all sent with the COMMIT). */
