@@ -81,9 +81,9 @@ describe.each(DATABASE_KINDS)('traces (%s)', (kind) => {
     await stopTracing();
     const spans = spansOf(receiver.received).filter((s) => s.traceId === parent.traceId);
     const names = spans.map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['POST /api/:app/actions/:key', 'service.sendPasscode', 'otp.send.read', 'otp.send.write', 'twilio messages.create']));
+    expect(names).toEqual(expect.arrayContaining(['POST /api/:app/actions/:key', 'action.one-time-passcode.send', 'otp.send.read', 'otp.send.write', 'twilio messages.create']));
     const server = spans.find((s) => s.name === 'POST /api/:app/actions/:key')!;
-    const service = spans.find((s) => s.name === 'service.sendPasscode')!;
+    const service = spans.find((s) => s.name === 'action.one-time-passcode.send')!;
     expect(service.parentSpanId).toBe(server.spanId);
     expect(spans.find((s) => s.name === 'twilio messages.create')!.kind).toBe(3); // CLIENT
     expect(JSON.stringify(spans)).not.toContain('4155557201');

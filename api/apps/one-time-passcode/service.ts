@@ -159,11 +159,7 @@ const NO_COUNT = sql<{ last_hour: number; judged: number; answered: number }>`se
  * type, country, hold, too many sends, free tier) rolls everything back; a send that trips a
  * pumping rule rolls back too, and the range is then held in a transaction of its own.
  */
-export function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
-  return measured('service.sendPasscode', () => sendPasscodeNow(deps, accountId, body, caller));
-}
-
-async function sendPasscodeNow(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
+export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
   const now = deps.now();
   const phone = body.phoneNumber;
   const number = classifyNumber(phone);
