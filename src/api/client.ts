@@ -89,7 +89,8 @@ type CallOptions = {
   signal?: AbortSignal;
 };
 
-function timeZone(): string {
+/** The time-zone header's value (SPEC §7: every call under /api carries it, the live stream too). */
+export function timeZone(): string {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   } catch {
