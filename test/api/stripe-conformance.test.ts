@@ -218,4 +218,11 @@ describe.skipIf(!fixtures)('the development Stripe stand-in answers in Stripe\'s
     const err = await stripe.products.list({}, { stripeAccount: 'acct_notissuedhere1' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Stripe.errors.StripePermissionError);
   });
+
+  it('deauthorizing a connected account (as the product disconnects) ends the key\'s access to it: 403, StripePermissionError', async () => {
+    expect(await stripe.oauth.deauthorize({ client_id: CLIENT_ID, stripe_user_id: account })).toMatchObject({ stripe_user_id: account });
+    const err = await stripe.products.list({}, { stripeAccount: account }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Stripe.errors.StripePermissionError);
+    expect(connect.events.at(-1)?.event.type).toBe('account.application.deauthorized');
+  });
 });
