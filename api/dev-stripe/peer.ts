@@ -134,8 +134,6 @@ export type StripePeer = {
    * accounts); without it no Stripe-Account is accepted
    */
   checkAccount(check: (account: string) => boolean): void;
-  /** the line items of a Checkout Session (Stripe's `item` objects), as answered by line_items */
-  lineItems(sessionId: string): StripeObject[];
   /** sends an event (signed); answers what the receiver answered */
   emit(type: string, object: StripeObject): Promise<SentEvent>;
   /** sends a stored event's exact bytes again (a replay, as Stripe retries do) */
@@ -580,7 +578,6 @@ ${portal.return_url ? `<p><a class="button" href="${escapeHtml(String(portal.ret
     newId: id,
     acceptKey: (key) => void keys.add(key),
     checkAccount: (check) => void (accountCheck = check),
-    lineItems: (sessionId) => sessionItems.get(sessionId) ?? [],
     emit,
     replay: async (event) => deliver(event.payload, event.signature),
     completeCheckout,
