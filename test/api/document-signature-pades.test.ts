@@ -206,16 +206,17 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   });
 
   it('a B-T seal (the TSA answers, the revocation data cannot be had) ends with its signature; an appended forgery is then told apart', async () => {
-    const sent = await signedRequest(t, key, doc, 'Frances Allen');
+    // before signing: the seal that starts right after it sees no CRL either
     tsa.crl = false;
     let done: SigRequest;
     try {
+      const sent = await signedRequest(t, key, doc, 'Frances Allen');
       done = await sealRequest(t.deps, t.account('acme').id, sent.id);
     } finally {
       tsa.crl = true;
     }
     expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-T' });
-    const pdf = await download(sent.id);
+    const pdf = await download(done.id);
     const parts = signedParts(pdf);
     expect(parts.signedRevision.length).toBe(pdf.length);
     expect(pdf.toString('latin1')).not.toContain('/Type /DSS');
@@ -228,7 +229,23 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   });
 
   it('when the TSA answers the signature but not the document time-stamp, the seal stays B-T and ends with its signature', async () => {
-    const sent = await signedRequest(t, key, doc, 'Hedy Lamarr');
+    // the seal that starts right after signing is let fail (TSA down), so the one below is the only one asking the TSA
+    const log = t.deps.log;
+    const backgroundFailed = new Promise<void>((resolve) => {
+      t.deps.log = (message, ...rest) => {
+        if (String(message).startsWith('Sealing right after signing failed')) resolve();
+        return log(message, ...rest);
+      };
+    });
+    await tsa.down();
+    let sent: SigRequest;
+    try {
+      sent = await signedRequest(t, key, doc, 'Hedy Lamarr');
+      await backgroundFailed;
+    } finally {
+      t.deps.log = log;
+      await tsa.up();
+    }
     tsa.failNext(1, 1);
     const done = await sealRequest(t.deps, t.account('acme').id, sent.id);
     expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-T' });
