@@ -212,6 +212,17 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
       for (const m of d.meterIdentifiers) meterIdentifiers.add(m);
       for (const [k, v] of d.sessionItems ?? []) sessionItems.set(k, v);
       for (const [k, v] of d.subscriptionData ?? []) subscriptionData.set(k, v);
+      // sessions stored with their items in line_items_input (before items were kept apart)
+      for (const o of objects.values()) {
+        const old = o.line_items_input as { price: string; quantity?: string }[] | undefined;
+        if (o.object !== 'checkout.session' || !old) continue;
+        if (!sessionItems.has(o.id)) {
+          sessionItems.set(o.id, old.map((li) => shaped({ id: id('li'), object: 'item', price: objects.get(li.price) ?? shaped({ id: li.price, object: 'price' }), quantity: li.quantity ? Number(li.quantity) : 1 })));
+        }
+        if (!subscriptionData.has(o.id) && o.subscription_data) subscriptionData.set(o.id, o.subscription_data as { metadata?: Record<string, string> });
+        delete o.line_items_input;
+        delete o.subscription_data;
+      }
     },
   });
   const compile = (pattern: string) => {

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { readConformance } from '../support/conformance';
@@ -224,5 +227,28 @@ describe.skipIf(!fixtures)('the development Stripe stand-in answers in Stripe\'s
     const err = await stripe.products.list({}, { stripeAccount: account }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Stripe.errors.StripePermissionError);
     expect(connect.events.at(-1)?.event.type).toBe('account.application.deauthorized');
+  });
+
+  it("a store the stand-in kept before (a session with line_items_input) is read back in Stripe's shapes", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-stripe-store-'));
+    const store = path.join(dir, 'dev-stripe.json');
+    const price = { id: 'price_old', object: 'price', unit_amount: 4900, currency: 'usd', recurring: { interval: 'month' } };
+    const session = { id: 'cs_test_old', object: 'checkout.session', mode: 'subscription', status: 'open', customer: null, line_items_input: [{ price: 'price_old', quantity: '1' }], subscription_data: { metadata: { app: 'payments' } }, metadata: {}, success_url: 'http://127.0.0.1/ok', cancel_url: 'http://127.0.0.1/no', url: 'http://127.0.0.1/checkout/cs_test_old', created: 1, expires_at: 2 };
+    fs.writeFileSync(store, JSON.stringify({ core: { objects: [price, session], meterIdentifiers: [] } }));
+    const old = await startStripePeer({ webhookSecret: 'whsec_old', deliver: async () => 200, secretKeys: [PLATFORM_KEY], store });
+    try {
+      const client = new Stripe(PLATFORM_KEY, { host: '127.0.0.1', port: old.port, protocol: 'http', maxNetworkRetries: 0 });
+      const read = await client.checkout.sessions.retrieve('cs_test_old', { expand: ['line_items'] });
+      expect(read).not.toHaveProperty('line_items_input');
+      expect(read.line_items?.data.map((i) => i.price?.id)).toEqual(['price_old']);
+      expect(check(read, 'stored session')).toEqual([]);
+      await old.completeCheckout('cs_test_old');
+      const sub = await client.subscriptions.retrieve(String((await client.checkout.sessions.retrieve('cs_test_old')).subscription));
+      expect(sub.metadata).toEqual({ app: 'payments' });
+      expect(sub.items.data.map((i) => i.price.id)).toEqual(['price_old']);
+    } finally {
+      await old.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
