@@ -33,6 +33,7 @@ function withStripePeer(): { peer: () => StripePeer; t: (kind: Parameters<typeof
   beforeAll(async () => {
     peer = await startStripePeer({
       webhookSecret: WEBHOOK_SECRET,
+      secretKeys: ['sk_test_loopback'],
       deliver: async (payload, signature) => (await ctx.app.request('/api/stripe/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload })).status,
     });
     peer.objects.set('price_docsig_monthly', { id: 'price_docsig_monthly', object: 'price', unit_amount: plansOf('document-signature')!.monthlyPriceCents, currency: 'usd' });

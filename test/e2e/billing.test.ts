@@ -19,6 +19,7 @@ describe('billing in Chromium', () => {
   beforeAll(async () => {
     peer = await startStripePeer({
       webhookSecret: WEBHOOK_SECRET,
+      secretKeys: ['sk_test_e2e'],
       deliver: async (payload, signature) => {
         const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
         await res.arrayBuffer();

@@ -40,6 +40,7 @@ describe('Payments in Chromium', () => {
     connect = addStripeConnect(peer, {
       clientId: 'ca_e2e_platform',
       webhookSecret: 'whsec_connect_e2e',
+      secretKey: 'sk_test_e2e_platform',
       deliver: async (payload, signature) => {
         const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
         await res.arrayBuffer();

@@ -186,6 +186,14 @@ export function openApiDocument(publicUrl: string): Json {
   };
 }
 
+/**
+ * Whether a request must carry a body: the server reads no body as `{}` (jsonBody), so a body is
+ * required only where `{}` is refused (a cancel's or a resend's optional agent is not).
+ */
+function bodyRequired(body: v.GenericSchema): boolean {
+  return !v.safeParse(body, {}).success;
+}
+
 function operationOf(op: V1Operation): Json {
   const parameters: Json[] = Object.keys(op.params?.entries ?? {}).map((name) => ({ name, in: 'path', required: true, schema: schemaOf(op.params!.entries[name]!, 'input') }));
   if (op.method === 'post') parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: 'The same key and body within 24 h answers the first answer and does nothing again.', schema: { type: 'string', maxLength: 255 } });
@@ -208,7 +216,7 @@ function operationOf(op: V1Operation): Json {
     description: op.description,
     tags: [op.tag],
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
+    ...(op.body ? { requestBody: { required: bodyRequired(op.body), content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
     responses,
   };
 }

@@ -853,7 +853,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -1461,7 +1461,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -1586,7 +1586,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -1972,7 +1972,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -2704,7 +2704,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
@@ -2873,7 +2873,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
@@ -2948,7 +2948,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -2984,7 +2984,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
@@ -3082,7 +3082,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -3118,7 +3118,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
