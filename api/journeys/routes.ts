@@ -32,8 +32,7 @@ export const journeyRoutes = new Hono<AppEnv>()
   })
   // the picker of the console's send and of the agent action in the Zoom and Webex panels
   .get('/journeys/choices', validate('query', ActionChoicesQuerySchema), async (c) => {
-    const choices = await journeyChoices(c.var.deps, c.var.session.accountId, c.req.valid('query').q ?? '');
-    return c.json({ choices });
+    return c.json(await journeyChoices(c.var.deps, c.var.session.accountId, c.req.valid('query').q ?? ''));
   })
   .get('/journeys', requireRole('supervisor'), validate('query', JourneyListQuerySchema), async (c) => c.json(await listJourneys(c.var.deps, c.var.session.accountId, c.req.valid('query').status)))
   .post('/journeys', validate('json', JourneySendBodySchema), async (c) => {

@@ -16,7 +16,7 @@ import type { Caller } from '../apps/platform/caller';
 import type { JourneyDelivery } from '../apps/platform/delivery';
 import type { AppId } from '../contract/apps';
 import { isLocale, type Locale } from '../contract/locales';
-import { maskPhone } from '../contract/platform';
+import { ACTION_CHOICES_LIMIT, maskPhone, type ActionChoicesAnswer } from '../contract/platform';
 import {
   JOURNEY_APP,
   JourneyStepSchema,
@@ -125,13 +125,14 @@ export async function archiveTemplate(deps: Pick<Deps, 'db' | 'now'>, accountId:
   });
 }
 
-/** The account's journeys for a picker (console, Zoom and Webex panels), matching `q`. */
-export async function journeyChoices(deps: Pick<Deps, 'db'>, accountId: string, q: string): Promise<{ value: string; label: string; detail: string }[]> {
+/** The account's journeys for a picker (console, Zoom and Webex panels), matching `q`, as the apps' pickers answer. */
+export async function journeyChoices(deps: Pick<Deps, 'db'>, accountId: string, q: string): Promise<ActionChoicesAnswer> {
   const needle = q.trim().toLowerCase();
-  return (await listTemplates(deps, accountId))
-    .filter((t) => !needle || t.name.toLowerCase().includes(needle) || t.id === needle)
-    .slice(0, 50)
-    .map((t) => ({ value: t.id, label: t.name, detail: t.steps.map((s) => STEP_NAMES[s.app]).join(' → ') }));
+  const matching = (await listTemplates(deps, accountId)).filter((t) => !needle || t.name.toLowerCase().includes(needle) || t.id === needle);
+  return {
+    choices: matching.slice(0, ACTION_CHOICES_LIMIT).map((t) => ({ id: t.id, title: t.name, editedAt: t.updatedAt, detail: t.steps.map((s) => STEP_NAMES[s.app]).join(' → ') })),
+    more: matching.length > ACTION_CHOICES_LIMIT,
+  };
 }
 
 export const STEP_NAMES: Record<JourneyStepApp, string> = {
