@@ -11,6 +11,7 @@ import { createLinkToken, linkUrl, revokeTaskLinks } from '../customer-pages/lin
 import { chooseLanguage, smsLocaleOf } from '../customer-pages/language';
 import { translate } from '../customer-pages/i18n/index';
 import { companyName, sendAccountSms } from '../apps/platform/sms';
+import { assertAppUsable } from '../apps/platform/credits';
 import { taskEvents } from '../apps/platform/task-events';
 import type { Caller } from '../apps/platform/caller';
 import type { JourneyDelivery } from '../apps/platform/delivery';
@@ -297,6 +298,9 @@ export async function sendJourney(deps: Deps, accountId: string, body: JourneySe
     if (steps.some((s) => s.app === 'document-signature') && !body.customerName) {
       throw new ApiError(400, 'VALIDATION_FAILED', 'customerName: A journey with a signature step needs the signer\'s name', { customerName: 'A journey with a signature step needs the signer\'s name' });
     }
+    // every step's app must be usable now (each app's own rule): a journey that would stop at
+    // its third step for an inactive app is refused before the caller gets anything
+    for (const app of new Set(steps.map((s) => s.app))) await assertAppUsable(trx, accountId, app, 1);
     const language = await chooseLanguage(trx, accountId, body.locale);
     const expiresAt = new Date(now.getTime() + JOURNEY_LINK_HOURS * 3_600_000);
     const row = (await sql<JourneyRow>`insert into journeys (id, account_id, template_id, name, steps, on_failure, phone_number, customer_ref, customer_name, agent, locale,

@@ -6,6 +6,7 @@ import { LOOPBACK_CERT, startPeer, type Peer } from './peers';
 import { deliverWebhooksOnce } from '../../api/integrations/webhooks';
 import type { FormDefinition, FormDetail } from '../../api/contract/apps/e-form';
 import type { Journey, JourneyDetail, JourneyTemplate } from '../../api/contract/journeys';
+import { publishedDocument } from '../support/signature-flow';
 
 // Journeys end to end through the API and the caller's page: one SMS, one link, the steps in
 // order, each an ordinary task of its app; the gate, tenancy, failure and resend, idempotency,
@@ -205,6 +206,15 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(after).toBe(before);
   });
 
+  it('a journey with a step whose app is inactive is refused before anything is sent', async () => {
+    const phoneNumber = freshPhone();
+    await t.db.system((trx) => sql`update app_billing set status = 'inactive' where account_id = ${t.account('acme').id} and app = 'payments'`.execute(trx));
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'e-form', formId }, { app: 'payments', amount: 500, description: 'Deposit' }], phoneNumber });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'APP_NOT_ACTIVE', message: expect.stringContaining('Payments') });
+    expect(await outbox(phoneNumber)).toHaveLength(0);
+  });
+
   it('steps break no rule of the builder: a passcode only first, a signature needs the name', async () => {
     const late = await t.call('POST', '/journeys/templates', { as: OWNER, body: { name: 'Late code', steps: [{ app: 'e-form', formId }, { app: 'one-time-passcode' }] } });
     expect(late.status).toBe(400);
@@ -234,6 +244,21 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(html).toContain('الخطوة 1 من 2');
     const detail = (await (await t.call('GET', `/journeys/${sent.id}`, { as: OWNER })).json()) as JourneyDetail;
     expect(detail.timeline.map((e) => e.type)).toEqual(['step_sent', 'sent']);
+  });
+
+  it('after the form, the signature step opens with the document to sign, and signing it moves the journey on', async () => {
+    expect([201, 409]).toContain((await t.call('POST', '/document-signature/billing/free-trial', { as: OWNER, body: {} })).status);
+    const doc = await publishedDocument(t);
+    const { journey: sent, sms } = await send({ steps: [{ app: 'e-form', formId }, { app: 'document-signature', documentId: doc.id }], customerName: 'Grace Hopper' });
+    const link = linkOf(sms[0]!);
+    const data = new FormData();
+    data.append('name', 'Grace Hopper');
+    const html = await (await page(link, { method: 'POST', body: data })).text();
+    expect(html, html.slice(html.indexOf('<main'), html.indexOf('</main>'))).toContain('Step 2 of 2');
+    expect(html).toContain('Service agreement');
+    const signed = await (await post(link, { action: 'sign', field_name1: 'Grace Hopper', sig_typed_sig1: 'Grace Hopper', field_ok1: 'on', consent: 'on' })).text();
+    expect(signed, signed.slice(signed.indexOf('<main'), signed.indexOf('</main>'))).toContain('All done');
+    expect(await journey(sent.id)).toMatchObject({ status: 'completed' });
   });
 
   it('GET /api/v1/journeys/{id} and its send are in the OpenAPI document', async () => {

@@ -16,6 +16,7 @@ import { LocaleSelect } from '../../ui/LocaleSelect';
 import { LoadingPanel } from '../../ui/Spinner';
 import { formatDate, formatDateTime } from '../../ui/format';
 import { ChoicePicker } from '../apps/_frame/ChoicePicker';
+import { SendJourney, STATUS_BADGE, STEP_LABEL } from './send';
 
 // Journeys: several apps in a row behind one SMS and one link. Not an app: the page lives under
 // its own route (/journeys), reached from every app's dashboard, and leaves SPEC's menus as they are.
@@ -23,12 +24,6 @@ import { ChoicePicker } from '../apps/_frame/ChoicePicker';
 /** how often a journey re-reads itself when the live stream cannot be opened */
 export const JOURNEY_FALLBACK_MS = 5000;
 
-const STEP_LABEL: Record<JourneyStepApp, string> = {
-  'one-time-passcode': 'Verify with a code',
-  'e-form': 'Fill in a form',
-  'document-signature': 'Sign a document',
-  payments: 'Pay',
-};
 /** what the caller's page is titled at each step (the English of the customer page) */
 const CALLER_SEES: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Enter your code',
@@ -38,7 +33,6 @@ const CALLER_SEES: Record<JourneyStepApp, string> = {
 };
 const appTitle = (id: string) => APPS.find((a) => a.id === id)?.title ?? id;
 
-const STATUS_BADGE: Record<string, string> = { active: 'badge-info', paused: 'badge-warning', completed: 'badge-success', failed: 'badge-danger', expired: 'badge-neutral', canceled: 'badge-neutral' };
 function StatusBadge({ status }: { status: string }) {
   return <span className={`badge ${STATUS_BADGE[status] ?? 'badge-neutral'}`}>{status[0]!.toUpperCase() + status.slice(1)}</span>;
 }
@@ -57,6 +51,12 @@ export default function JourneysArea() {
 function useIsAdmin() {
   const bootstrap = useAtomValue(bootstrapAtom);
   return hasRole(bootstrap?.role, 'admin');
+}
+
+function SendJourneyHere() {
+  const api = useApi();
+  const [, navigate] = useLocation();
+  return <SendJourney api={api} onSent={(journey) => navigate(`/${journey.id}`)} />;
 }
 
 function JourneysHome() {
@@ -78,7 +78,7 @@ function JourneysHome() {
         One SMS and one link for the whole call: the caller goes through the steps in order (verify, then a form, a signature, a payment), each an ordinary task of its app.
       </p>
       <Card title="Send a journey">
-        <SendJourney />
+        <SendJourneyHere />
       </Card>
       <Card title="Your journeys">
         {templates.error ? (
@@ -144,63 +144,6 @@ function JourneysHome() {
         )}
       </Card>
     </div>
-  );
-}
-
-/** The send form: a journey picked (never pasted), the caller's number, language and name. */
-export function SendJourney({ onSent }: { onSent?: (journey: Journey) => void }) {
-  const api = useApi();
-  const [, navigate] = useLocation();
-  const [templateId, setTemplateId] = useState('');
-  const [phoneNumber, setPhoneNumber] = useState('');
-  const [customerRef, setCustomerRef] = useState('');
-  const [customerName, setCustomerName] = useState('');
-  const [locale, setLocale] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const submit = async (e?: FormEvent) => {
-    e?.preventDefault();
-    setError(null);
-    setFields({});
-    try {
-      const journey = await api.create<Journey>('/journeys', {
-        templateId: templateId || undefined,
-        phoneNumber,
-        customerRef: customerRef || null,
-        customerName: customerName || null,
-        locale: locale || null,
-      });
-      if (onSent) onSent(journey);
-      else navigate(`/${journey.id}`);
-    } catch (err) {
-      setError(errorMessage(err, 'The journey could not be sent.'));
-      setFields(((err as { fields?: Record<string, string> }).fields ?? {}) as Record<string, string>);
-      throw err;
-    }
-  };
-  return (
-    <form className="form" onSubmit={(e) => void submit(e).catch(() => {})} noValidate>
-      <ChoicePicker
-        api={api}
-        path="/journeys/choices"
-        label="Journey"
-        name="templateId"
-        required
-        placeholder="Search your journeys"
-        empty="No journey is built yet: an admin builds one under Journeys."
-        error={fields.templateId ?? null}
-        value={templateId}
-        onChange={setTemplateId}
-      />
-      <TextField label="Phone number" required name="phoneNumber" type="tel" autoComplete="off" placeholder="+15551234567" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} error={fields.phoneNumber} />
-      <Field label="Caller's language">{(control) => <LocaleSelect {...control} none="The account's default" value={locale} onChange={(e) => setLocale(e.target.value)} />}</Field>
-      <TextField label="Customer ID" name="customerRef" value={customerRef} onChange={(e) => setCustomerRef(e.target.value)} error={fields.customerRef} />
-      <TextField label="Caller's full name" hint="Needed when the journey has a signature step" name="customerName" value={customerName} onChange={(e) => setCustomerName(e.target.value)} error={fields.customerName} />
-      {error && <p role="alert" className="field-error">{error}</p>}
-      <Button type="submit" variant="primary" onClick={() => submit()} successLabel="Sent">
-        Send journey
-      </Button>
-    </form>
   );
 }
 
