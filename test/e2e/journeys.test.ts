@@ -170,4 +170,39 @@ describe('Journeys in Chromium', () => {
     expect(await outbox('+15550109903')).toHaveLength(1);
     await context.close();
   });
+
+  it('the admin builds a journey with its preview, sends it from the console and watches the timeline move live', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 360, height: 780 } })).newPage();
+    await page.goto(server.links[ADMIN]!);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.goto(`${server.url}/e-form`);
+    await page.getByRole('link', { name: 'Several apps in one link: Journeys' }).click();
+    await page.getByRole('heading', { name: 'Journeys', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'New journey' }).click();
+    await page.getByLabel('Name').fill('Code then address');
+    await page.getByLabel('Add a step').selectOption('e-form');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await pickChoice(page.locator('li', { hasText: 'Step 2: Fill in a form' }), 'Form', 'address', 'Your address');
+    const preview = page.getByLabel("Preview of the caller's SMS and pages");
+    await preview.getByText('Step 2 of 2').waitFor();
+    await preview.getByText('Enter your code').waitFor();
+    await accessible(page);
+    await page.getByRole('button', { name: 'Save journey' }).click();
+    await page.getByRole('link', { name: 'Code then address' }).waitFor();
+
+    const sendCard = page.locator('form', { has: page.getByRole('combobox', { name: 'Journey' }) });
+    await pickChoice(sendCard, 'Journey', 'code then', 'Code then address');
+    await sendCard.getByLabel('Phone number').fill('+15550109904');
+    await sendCard.getByRole('button', { name: 'Send journey' }).click();
+    await page.getByRole('heading', { name: 'Code then address', level: 1 }).waitFor();
+    await page.getByText(/Journey sent to \+1 •••• •• 9904/).waitFor();
+    await accessible(page);
+    // the caller types the code on their phone: the console's timeline moves without a reload
+    const sms = (await outbox('+15550109904'))[0]!.body;
+    const link = sms.match(/https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/)![0];
+    const answered = await fetch(link, { method: 'POST', body: new URLSearchParams({ code: sms.match(/\b(\d{6})\b/)![1]! }) });
+    expect(await answered.text()).toContain('Step 2 of 2');
+    await page.getByText('Step 1 (Verify with a code) done').waitFor({ timeout: 10_000 });
+    await page.context().close();
+  });
 });
