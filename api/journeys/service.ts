@@ -409,6 +409,37 @@ async function journeyLink(deps: Deps, accountId: string, journeyId: string): Pr
   return stored ? decryptSecret(stored, deps.config.encryptionKey) : null;
 }
 
+/**
+ * The sweep, every few seconds in every process: active journeys whose link has expired or whose
+ * current step was not looked at for a while are moved on, so journey.completed, failed and
+ * expired are sent when the last step's task ends (a payment's Stripe event, an expiry), not
+ * only when someone next opens the journey. A batch at a time, least recently looked at first.
+ */
+export async function sweepJourneys(deps: Deps, limit = 100): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db.system((trx) =>
+    sql<{ id: string; account_id: string }>`select j.id, j.account_id from journeys j
+      join journey_steps s on s.journey_id = j.id and s.position = j.current_step
+      where j.status = 'active' and (j.expires_at <= ${now} or s.checked_at is null or s.checked_at <= ${new Date(now.getTime() - SWEEP_AGAIN_MS)})
+      order by s.checked_at nulls first limit ${limit}`.execute(trx),
+  );
+  for (const d of due.rows) {
+    try {
+      await advanceJourney(deps, d.account_id, d.id);
+    } catch (err) {
+      deps.log(`journey ${d.id} could not be moved on`, err);
+    }
+    await deps.db.tenant(d.account_id, (trx) =>
+      sql`update journey_steps set checked_at = ${now} where account_id = ${d.account_id} and journey_id = ${d.id}
+        and position = (select current_step from journeys where id = ${d.id})`.execute(trx),
+    );
+  }
+  return due.rows.length;
+}
+
+/** how long a journey's current step goes unlooked-at by the sweep */
+export const SWEEP_AGAIN_MS = 5_000;
+
 /** The caller skips an optional step (from the page). */
 export async function skipStep(deps: Deps, accountId: string, id: string, position: number, caller: Caller): Promise<boolean> {
   const now = deps.now();

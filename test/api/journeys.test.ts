@@ -4,6 +4,7 @@ import Stripe from 'stripe';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { LOOPBACK_CERT, startPeer, type Peer } from './peers';
 import { deliverWebhooksOnce } from '../../api/integrations/webhooks';
+import { sweepJourneys } from '../../api/journeys/service';
 import type { FormDefinition, FormDetail } from '../../api/contract/apps/e-form';
 import type { Journey, JourneyDetail, JourneyTemplate } from '../../api/contract/journeys';
 import { publishedDocument } from '../support/signature-flow';
@@ -268,5 +269,20 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     const doc = (await (await t.call('GET', '/v1/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
     expect(Object.keys(doc.paths['/journeys']!)).toContain('post');
     expect(Object.keys(doc.paths['/journeys/{id}']!)).toContain('get');
+  });
+
+  // last: it moves the clock on
+  it('a journey nobody opens again expires on its own: the sweep sends journey.expired', async () => {
+    const hook = await t.call('POST', '/e-form/webhooks', { as: OWNER, body: { url: `${receiver.url}/expiring`, eventTypes: ['journey.expired'] } });
+    expect(hook.status).toBe(201);
+    const { journey: sent } = await send({ steps: [{ app: 'e-form', formId }] });
+    await sweepJourneys(t.deps);
+    expect((await t.db.system((trx) => sql<{ status: string }>`select status from journeys where id = ${sent.id}`.execute(trx))).rows[0]!.status).toBe('active');
+    t.clock.now = new Date(t.clock.now.getTime() + 25 * 3_600_000);
+    expect(await sweepJourneys(t.deps)).toBeGreaterThanOrEqual(1);
+    expect((await t.db.system((trx) => sql<{ status: string }>`select status from journeys where id = ${sent.id}`.execute(trx))).rows[0]!.status).toBe('expired');
+    await deliverWebhooksOnce(t.deps);
+    const delivered = receiver.received.filter((r) => r.url.startsWith('/expiring'));
+    expect(delivered.map((r) => (JSON.parse(r.body) as { type: string; data: { id: string } }).data.id)).toContain(sent.id);
   });
 });

@@ -64,6 +64,9 @@ create table journey_steps (
   attempts integer not null default 0,
   started_at timestamptz,
   ended_at timestamptz,
+  -- when the sweep last looked at this step's task (a cursor of its own: the journeys table's
+  -- live triggers would announce a change on every look)
+  checked_at timestamptz,
   primary key (journey_id, position)
 );
 create index journey_steps_by_task on journey_steps (account_id, task_id) where task_id is not null;
