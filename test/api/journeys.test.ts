@@ -202,6 +202,19 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(await foreign.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it("a journey's link opens nothing on another account's verified domain", async () => {
+    const { sms } = await send({ steps: [{ app: 'one-time-passcode' }, { app: 'e-form', formId }] });
+    await t.db.system((trx) => sql`update branding set domain = 'journeys.globex.test', domain_is_verified = true where account_id = ${t.account('globex').id}`.execute(trx));
+    try {
+      const there = await t.app.request(linkOf(sms[0]!), { headers: { host: 'journeys.globex.test' } });
+      expect(there.status).toBe(404);
+      expect(await there.text()).not.toContain('Enter your code');
+      expect((await page(linkOf(sms[0]!))).status).toBe(200);
+    } finally {
+      await t.db.system((trx) => sql`update branding set domain = null, domain_is_verified = false where account_id = ${t.account('globex').id}`.execute(trx));
+    }
+  });
+
   it('a step its app refuses is answered as that app answers it, and leaves no journey behind', async () => {
     const before = await t.db.system(async (trx) => Number((await sql<{ n: number }>`select count(*)::int as n from journeys`.execute(trx)).rows[0]!.n));
     const res = await v1('POST', '/journeys', { steps: [{ app: 'e-form', formId: '00000000-0000-4000-8000-000000000000' }], phoneNumber: freshPhone() });
