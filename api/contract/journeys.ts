@@ -10,7 +10,7 @@ import { TaskEventSchema } from './platform';
 
 export const JOURNEY_APP = 'journeys' as const;
 export const JOURNEY_MAX_STEPS = 6;
-export const JOURNEY_STEP_APPS = ['one-time-passcode', 'e-form', 'document-signature', 'payments'] as const;
+export const JOURNEY_STEP_APPS = ['one-time-passcode', 'passkeys', 'e-form', 'document-signature', 'payments'] as const;
 export type JourneyStepApp = (typeof JOURNEY_STEP_APPS)[number];
 
 export const JOURNEY_STATUSES = ['active', 'paused', 'completed', 'failed', 'expired', 'canceled'] as const;
@@ -26,6 +26,8 @@ const optionalText = (name: string, max: number) =>
 
 /** Verify the caller with a passcode: its code travels in the journey's SMS and is typed on the page. */
 const CodeStepSchema = v.object({ app: v.literal('one-time-passcode'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
+/** Verify the caller with the passkey they enrolled (the journey's customerRef names them). */
+const PasskeyStepSchema = v.object({ app: v.literal('passkeys'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
 const FormStepSchema = v.object({ app: v.literal('e-form'), formId: uuid('formId', 'a form id'), optional });
 const SignatureStepSchema = v.object({ app: v.literal('document-signature'), documentId: uuid('documentId', 'a document id'), optional });
 const PaymentStepSchema = v.object({
@@ -38,7 +40,7 @@ const PaymentStepSchema = v.object({
 });
 
 export const JourneyStepSchema = v.pipe(
-  v.variant('app', [CodeStepSchema, FormStepSchema, SignatureStepSchema, PaymentStepSchema], `app is one of ${JOURNEY_STEP_APPS.join(', ')}`),
+  v.variant('app', [CodeStepSchema, PasskeyStepSchema, FormStepSchema, SignatureStepSchema, PaymentStepSchema], `app is one of ${JOURNEY_STEP_APPS.join(', ')}`),
   v.check((s) => s.app !== 'payments' || Boolean(s.productId) !== Boolean(s.amount !== undefined), 'A payment step takes a productId or an amount, not both'),
   v.check((s) => s.app !== 'payments' || s.amount === undefined || Boolean(s.description), 'A payment step with an amount needs its description'),
 );
@@ -81,7 +83,7 @@ export const JourneySendBodySchema = v.pipe(
     onFailure: v.optional(JourneyOnFailureSchema),
     phoneNumber: PhoneNumberSchema,
     customerRef: optionalText('customerRef', 200),
-    /** the signer's name, which a signature step needs */
+    /** the signer's name, which a signature step needs (a passkey step needs customerRef) */
     customerName: optionalText('customerName', 200),
     agent: optionalText('agent', 200),
     /** the caller's language (SMS and every step's page); the account's default when absent */

@@ -83,7 +83,14 @@ async function stepPage(c: Context, link: PageLink, branding: Branding, deps: De
     // the step's own page, in the journey's language, answered as if its own link had been opened
     page = await run(c, { ...stepLink, token: step.token!, pageLocale: link.pageLocale, t: link.t }, branding, deps);
   }
-  return { ...page, css: `${CSS}${page.css ?? ''}`, body: <>{header}{page.body}{skip}</> };
+  // a passkey's ceremony ends on its own page (the script says how it went): the caller goes on from here
+  const next =
+    step.app === 'passkeys' ? (
+      <p class="jr-next">
+        <a href="">{link.t('journey.code.button')}</a>
+      </p>
+    ) : null;
+  return { ...page, css: `${CSS}${page.css ?? ''}`, body: <>{header}{page.body}{next}{skip}</> };
 }
 
 registerCustomerPage(WALK_PURPOSE, (c, link, branding, deps) => stepPage(c, link, branding, deps, false));

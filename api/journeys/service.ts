@@ -138,6 +138,7 @@ export async function journeyChoices(deps: Pick<Deps, 'db'>, accountId: string, 
 
 export const STEP_NAMES: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Verify with a code',
+  passkeys: 'Verify with a passkey',
   'e-form': 'Fill in a form',
   'document-signature': 'Sign a document',
   payments: 'Pay',
@@ -295,6 +296,9 @@ export async function sendJourney(deps: Deps, accountId: string, body: JourneySe
   const created = await deps.db.tenant(accountId, async (trx) => {
     const template = body.templateId ? await templateRow(trx, accountId, body.templateId) : null;
     const steps = template ? template.steps : body.steps!;
+    if (steps.some((s) => s.app === 'passkeys') && !body.customerRef) {
+      throw new ApiError(400, 'VALIDATION_FAILED', 'customerRef: A journey with a passkey step needs the customer ID the passkey was enrolled for', { customerRef: 'A journey with a passkey step needs the customer ID the passkey was enrolled for' });
+    }
     if (steps.some((s) => s.app === 'document-signature') && !body.customerName) {
       throw new ApiError(400, 'VALIDATION_FAILED', 'customerName: A journey with a signature step needs the signer\'s name', { customerName: 'A journey with a signature step needs the signer\'s name' });
     }

@@ -6,6 +6,7 @@ import type { JourneyStep, JourneyStepApp } from '../contract/journeys';
 import type { Locale } from '../contract/locales';
 import { sendPasscode } from '../apps/one-time-passcode/service';
 import { sendForm } from '../apps/e-form/service';
+import { verifyWithPasskey } from '../apps/passkeys/service';
 import { sendForSignature } from '../apps/document-signature/service';
 import { requestPayment } from '../apps/payments/service';
 
@@ -32,6 +33,13 @@ export const STEP_KINDS: Record<JourneyStepApp, StepKind> = {
       return (await sendPasscode(deps, accountId, common(party), caller, delivery)).verification.id;
     },
     outcome: { pending: 'waiting', approved: 'done', max_attempts_reached: 'failed', canceled: 'failed', failed: 'failed', expired: 'expired' },
+  },
+  passkeys: {
+    async send(deps, accountId, _step, party, caller, delivery) {
+      return (await verifyWithPasskey(deps, accountId, { ...common(party), customerRef: party.customerRef ?? '' }, caller, delivery)).id;
+    },
+    // a ceremony that fails can be tried again on the page until the link's time is up
+    outcome: { link_sent: 'waiting', started: 'waiting', failed: 'waiting', succeeded: 'done', not_delivered: 'failed', cancelled: 'failed', expired: 'expired' },
   },
   'e-form': {
     async send(deps, accountId, step, party, caller, delivery) {

@@ -8,6 +8,7 @@ import { sweepJourneys } from '../../api/journeys/service';
 import type { FormDefinition, FormDetail } from '../../api/contract/apps/e-form';
 import type { Journey, JourneyDetail, JourneyTemplate } from '../../api/contract/journeys';
 import { publishedDocument } from '../support/signature-flow';
+import { SoftAuthenticator } from '../../api/apps/passkeys/soft-authenticator';
 
 // Journeys end to end through the API and the caller's page: one SMS, one link, the steps in
 // order, each an ordinary task of its app; the gate, tenancy, failure and resend, idempotency,
@@ -120,6 +121,42 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(now.steps[1]).toMatchObject({ status: 'waiting', taskId: null });
     const requests = await t.db.system(async (trx) => Number((await sql<{ n: number }>`select count(*)::int as n from eform_requests where phone_number = ${phoneNumber}`.execute(trx)).rows[0]!.n));
     expect(requests).toBe(0);
+  });
+
+  it('a passkey first: nothing after it shows until the caller\u2019s own passkey ceremony succeeds on the journey\u2019s page', async () => {
+    await t.db.system((trx) => sql`insert into app_billing (account_id, app, status, credits, free_tier) values (${t.account('acme').id}, 'passkeys', 'subscription', 0, 1000)
+      on conflict (account_id, app) do update set status = 'subscription', free_tier = 1000`.execute(trx));
+    const ceremony = (token: string, step: string, body?: unknown) =>
+      t.app.request(`/api/c/${token}/passkey/${step}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    // the customer enrolled a passkey earlier, through Passkeys' own link
+    const device = new SoftAuthenticator();
+    const enrollPhone = freshPhone();
+    expect((await v1('POST', '/passkeys/enrollments', { customerRef: 'CUST-PK', phoneNumber: enrollPhone })).status).toBe(201);
+    const enrollToken = linkOf((await outbox(enrollPhone))[0]!.body).slice(3);
+    const created = device.register(((await (await ceremony(enrollToken, 'options')).json()) as { options: Record<string, unknown> }).options, 'http://localhost');
+    expect(await (await ceremony(enrollToken, 'verify', created)).json()).toMatchObject({ ok: true });
+
+    const { journey: sent, sms } = await send({ customerRef: 'CUST-PK', steps: [{ app: 'passkeys' }, { app: 'e-form', formId }] });
+    const link = linkOf(sms[0]!);
+    const html = await (await page(link)).text();
+    expect(html).toContain('Step 1 of 2');
+    const stepToken = html.match(/data-passkey-base="\/api\/c\/([A-Za-z0-9_-]{43})\/passkey"/)![1]!;
+    expect(link).not.toContain(stepToken);
+    expect(await (await post(link, { name: 'Someone else' })).text()).not.toContain('Full name');
+    expect((await journey(sent.id)).steps[1]).toMatchObject({ status: 'waiting', taskId: null });
+
+    const options = ((await (await ceremony(stepToken, 'options')).json()) as { options: Record<string, unknown> }).options;
+    expect(await (await ceremony(stepToken, 'verify', device.authenticate(options, 'http://localhost'))).json()).toMatchObject({ ok: true });
+    const next = await (await page(link)).text();
+    expect(next).toContain('Step 2 of 2');
+    expect(next).toContain('Full name');
+    expect(await journey(sent.id)).toMatchObject({ steps: [{ app: 'passkeys', status: 'done', taskStatus: 'succeeded' }, { status: 'active' }] });
+  });
+
+  it('a passkey step needs the customer ID its passkey was enrolled for', async () => {
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'passkeys' }], phoneNumber: freshPhone(), customerRef: null });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ fields: { customerRef: expect.any(String) } });
   });
 
   it('each step is charged as its app charges a send, when the caller reaches it', async () => {

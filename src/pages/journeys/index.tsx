@@ -27,6 +27,7 @@ export const JOURNEY_FALLBACK_MS = 5000;
 /** what the caller's page is titled at each step (the English of the customer page) */
 const CALLER_SEES: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Enter your code',
+  passkeys: 'Confirm it is you with your passkey',
   'e-form': 'The form, to fill in',
   'document-signature': 'The document, to read and sign',
   payments: 'The amount, and a button to pay on Stripe',
@@ -161,7 +162,7 @@ function draftOf(step: JourneyStep): DraftStep {
 }
 
 function stepOf(d: DraftStep): Record<string, unknown> {
-  if (d.app === 'one-time-passcode') return { app: d.app };
+  if (d.app === 'one-time-passcode' || d.app === 'passkeys') return { app: d.app };
   if (d.app === 'e-form') return { app: d.app, formId: d.formId, optional: d.optional };
   if (d.app === 'document-signature') return { app: d.app, documentId: d.documentId, optional: d.optional };
   return d.productId
@@ -234,7 +235,7 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
                       Step {i + 1}: {STEP_LABEL[s.app]} <span className="muted">({appTitle(s.app)})</span>
                     </legend>
                     <StepFields api={api} step={s} index={i} onChange={(patch) => change(i, patch)} error={fields[`steps.${i}`] ?? fields[`steps.${i}.formId`] ?? fields[`steps.${i}.documentId`] ?? null} />
-                    {s.app !== 'one-time-passcode' && (
+                    {s.app !== 'one-time-passcode' && s.app !== 'passkeys' && (
                       <label className="checkbox">
                         <input type="checkbox" checked={s.optional} onChange={(e) => change(i, { optional: e.target.checked })} /> The caller may skip this step
                       </label>
@@ -308,6 +309,7 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
 
 function StepFields({ api, step, index, onChange, error }: { api: Api; step: DraftStep; index: number; onChange: (patch: Partial<DraftStep>) => void; error: string | null }) {
   if (step.app === 'one-time-passcode') return <p className="muted">The code travels in the journey's SMS; the caller types it on the page. Nothing after it shows until it is right.</p>;
+  if (step.app === 'passkeys') return <p className="muted">The caller confirms with the passkey enrolled for the journey's customer ID. Nothing after it shows until it succeeds.</p>;
   if (step.app === 'e-form')
     return <ChoicePicker api={api} path="/e-form/actions/send/choices/form" label="Form" name={`form-${index}`} required placeholder="Search published forms" empty="No form is published yet." error={error} value={step.formId} onChange={(formId) => onChange({ formId })} />;
   if (step.app === 'document-signature')

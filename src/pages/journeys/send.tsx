@@ -12,6 +12,7 @@ import { ChoicePicker } from '../apps/_frame/ChoicePicker';
 
 export const STEP_LABEL: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Verify with a code',
+  passkeys: 'Verify with a passkey',
   'e-form': 'Fill in a form',
   'document-signature': 'Sign a document',
   payments: 'Pay',

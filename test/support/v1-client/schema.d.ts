@@ -3300,6 +3300,14 @@ export interface operations {
                         optional?: false;
                     } | {
                         /** @constant */
+                        app: "passkeys";
+                        /**
+                         * @default false
+                         * @constant
+                         */
+                        optional?: false;
+                    } | {
+                        /** @constant */
                         app: "e-form";
                         /** Format: uuid */
                         formId: string;
@@ -3363,7 +3371,7 @@ export interface operations {
                         steps: {
                             position: number;
                             /** @enum {string} */
-                            app: "one-time-passcode" | "e-form" | "document-signature" | "payments";
+                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
                             optional: boolean;
                             /** @enum {string} */
                             status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
@@ -3526,7 +3534,7 @@ export interface operations {
                         steps: {
                             position: number;
                             /** @enum {string} */
-                            app: "one-time-passcode" | "e-form" | "document-signature" | "payments";
+                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
                             optional: boolean;
                             /** @enum {string} */
                             status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
@@ -3642,7 +3650,7 @@ export interface operations {
                         steps: {
                             position: number;
                             /** @enum {string} */
-                            app: "one-time-passcode" | "e-form" | "document-signature" | "payments";
+                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
                             optional: boolean;
                             /** @enum {string} */
                             status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
