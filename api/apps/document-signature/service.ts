@@ -11,6 +11,7 @@ import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, revokeTaskLinks, spendLink } from '../../customer-pages/links';
 import { fileLink, putFile, readFile } from '../../storage/files';
 import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -144,7 +145,7 @@ async function deliver(deps: Deps, accountId: string, phone: string, text: strin
 }
 
 /** Sends a published version for signature: a request, a link by SMS, one credit. */
-export async function sendForSignature(deps: Deps, accountId: string, body: SigSendBody, caller: Caller): Promise<SigRequest> {
+export async function sendForSignature(deps: Deps, accountId: string, body: SigSendBody, caller: Caller, delivery?: JourneyDelivery): Promise<SigRequest> {
   const now = deps.now();
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
   const prepared = await deps.db.tenant(accountId, async (trx) => {
@@ -177,9 +178,10 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
     await reserveCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
     const language = await chooseLanguage(trx, accountId, body.locale);
     const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now, locale: language.locale });
+    if (delivery) delivery.token = token;
     return { row, language, text: await smsText(trx, accountId, deps.config.publicUrl, token, language) };
   });
-  const failure = await deliver(deps, accountId, body.phoneNumber, prepared.text);
+  const failure = delivery ? null : await deliver(deps, accountId, body.phoneNumber, prepared.text);
   const done = await deps.db.tenant(accountId, async (trx) => {
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);

@@ -8,13 +8,13 @@ import { ErrorBodySchema, SENT_KEY } from '../../contract/common';
 import { APPS } from '../../contract/apps';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
 import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
-import { appModules } from './registry';
+import { appModules, sharedV1Groups } from './registry';
 import { idempotency, rateLimit, requireApiKey, V1_RATE_LIMIT, type V1Env, type RateLimit } from './v1-guards';
 import type { V1Operation } from './v1-spec';
 import { escapeHtml } from '../../http/escape-html';
 
 export function v1Operations(): V1Operation[] {
-  return appModules().flatMap((m) => m.v1 ?? []);
+  return [...appModules().flatMap((m) => m.v1 ?? []), ...sharedV1Groups().flatMap((g) => g.ops)];
 }
 
 function parse<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
@@ -164,6 +164,10 @@ export function openApiDocument(publicUrl: string): Json {
       tags.set(op.tag, APPS.find((a) => a.id === module.id)?.description ?? op.tag);
       paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
     }
+  }
+  for (const group of sharedV1Groups()) {
+    tags.set(group.tag, group.description);
+    for (const op of group.ops) paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
   }
   return {
     openapi: '3.1.0',

@@ -220,6 +220,23 @@ export const en = {
   'sig.kind.dateSigned': 'Date signed',
   'sig.kind.text': 'Text',
   'sig.kind.checkbox': 'Checkbox',
+  'journey.sms': "{company}: finish {steps, plural, one {the step} other {the # steps}} of your call here: {link}",
+  'journey.step': "Step {n} of {total}",
+  'journey.code.title': "Enter your code",
+  'journey.code.text': "Type the code from the text message {company} sent you.",
+  'journey.code.label': "Code",
+  'journey.code.button': "Continue",
+  'journey.code.wrong': "That code is not right. Check the text message and try again.",
+  'journey.skip': "Skip this step",
+  'journey.wait.title': "One moment",
+  'journey.wait.text': "The next step is being prepared.",
+  'journey.wait.refresh': "Refresh",
+  'journey.done.title': "All done",
+  'journey.done.text': "Thank you: you have finished every step for {company}.",
+  'journey.ended.title': "This link no longer works",
+  'journey.ended.text': "Ask {company} for a new link if you still need to finish.",
+  'journey.paused.title': "Paused",
+  'journey.paused.text': "{company} will send you a new link to go on from here.",
 } as const;
 
 export type MessageKey = keyof typeof en;
