@@ -231,8 +231,8 @@ export async function startCheckout(deps: Deps, session: Session, app: AppId, re
       metadata,
       subscription_data: { metadata },
       // back to the page Subscribe was pressed on; the console confirms the session there
-      success_url: `${base}${returnTo ?? `/${app}/settings/billing`}?checkout=success&app=${app}&session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${base}${returnTo ?? `/${app}/pricing`}?checkout=cancelled&app=${app}`,
+      success_url: `${base}${returnTo ?? `/${app}/settings/billing`}?checkout=success&checkout_app=${app}&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${base}${returnTo ?? `/${app}/pricing`}?checkout=cancelled&checkout_app=${app}`,
     });
   } catch (err) {
     throw stripeFailure(err);

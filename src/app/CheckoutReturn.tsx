@@ -9,7 +9,7 @@ import { setAppBillingAtom } from '../state/session';
 import { toast } from '../ui/Toast';
 
 // Stripe Checkout sends the admin back to the page Subscribe was pressed on (Settings > Billing,
-// an app's pricing or billing page, Home), with `?checkout=success&app=…&session_id=…`. Whatever
+// an app's pricing or billing page, Home), with `?checkout=success&checkout_app=…&session_id=…`. Whatever
 // that page is, the session is read back from Stripe (POST …/checkout/confirm, never trusted
 // from the address) before the page shows, so the page opens on the subscription as it now is,
 // and a toast says what happened. A cancelled checkout comes back to the same page and is said too.
@@ -21,13 +21,17 @@ export function CheckoutReturn({ children }: { children: ReactNode }) {
   const setAppBilling = useSetAtom(setAppBillingAtom);
   const params = new URLSearchParams(search);
   const outcome = params.get('checkout');
-  const app = params.get('app') ?? '';
+  // not `app`: that parameter is the sign-in flow's app start
+  const app = params.get('checkout_app') ?? '';
   const sessionId = params.get('session_id');
   const returning = (outcome === 'success' && !!sessionId) || outcome === 'cancelled';
   const [confirming, setConfirming] = useState(returning);
 
   useEffect(() => {
-    if (!returning) return;
+    if (!returning) {
+      setConfirming(false);
+      return;
+    }
     setConfirming(true);
     const title = isAppId(app) ? getApp(app)!.title : 'the app';
     const done = () => {

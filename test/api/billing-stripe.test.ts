@@ -110,7 +110,7 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     const created = peer().requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
     const body = created.body as { success_url: string; cancel_url: string };
     expect(new URL(body.success_url).pathname).toBe('/settings/billing');
-    expect(new URL(body.success_url).searchParams.get('app')).toBe('e-form');
+    expect(new URL(body.success_url).searchParams.get('checkout_app')).toBe('e-form');
     expect(new URL(body.cancel_url).pathname).toBe('/settings/billing');
   });
 
