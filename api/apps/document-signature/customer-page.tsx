@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer, type PageLink } from '../../customer-pages/frame';
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
-import { SIG_DEFAULT_SETTINGS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
+import { SIG_DEFAULT_SETTINGS, SIG_FIELD_LABELS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
 import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, signerPageImage, type SignerAnswers, type SignerProblem, type SignerView } from './service';
 import { Hono } from 'hono';
@@ -35,8 +35,12 @@ export function consentShown(consentText: string, t: Translate): string {
   return consentText.trim() === SIG_DEFAULT_SETTINGS.consentText ? t('sig.consent') : consentText;
 }
 
-/** A field's name as the signer's page shows it. */
-const fieldName = (field: SigField, t: Translate) => field.label || t(KIND_KEYS[field.kind]);
+/**
+ * A field's name as the signer's page shows it: the label the sender chose, or, when they chose
+ * none, its kind's name in the signer's language. A label that is just the kind's English name
+ * is the console's old default (it stored "Checkbox" as the label): that is no choice either.
+ */
+const fieldName = (field: SigField, t: Translate) => (field.label.trim() && field.label.trim() !== SIG_FIELD_LABELS[field.kind] ? field.label : t(KIND_KEYS[field.kind]));
 
 /** What stops the signer, in their language: per field ("1. Signature: sign by drawing…") and for the form's own boxes. */
 function problemWords(fields: SigField[], problems: Record<string, SignerProblem>, t: Translate): Record<string, string> {
