@@ -7,6 +7,7 @@ import { registerCustomerForm, registerCustomerPage, type Branding, type PageAns
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
 import { SIG_DEFAULT_SETTINGS, SIG_FIELD_LABELS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
+import { SIG_COPY_PURPOSE, sendSignerCopy, signerCopy } from './signer-copy';
 import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, signerPageImage, type SignerAnswers, type SignerProblem, type SignerView } from './service';
 import { Hono } from 'hono';
 import { accountOfHost } from '../../customer-pages/frame';
@@ -253,11 +254,18 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
     const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin, link.pageLocale);
     // sealing runs now, in the background; the job is the durable backstop
     void sealRequest(deps, link.accountId, signed.id).catch((err) => deps.log('Sealing right after signing failed; the job will retry', err));
+    // the copy's link by the channel the request came by (SMS); never a reason to fail the signing
+    await sendSignerCopy(deps, link.accountId, signed.id, signed.copyToken).catch((err) => deps.log('The signed copy could not be texted', err));
     return {
       title: link.t('sig.signed.title'),
       body: (
         <div role="status">
           <p>{link.t('sig.signed.text', { document: signed.documentName, company: branding.name })}</p>
+          <p>
+            <a href={`/c/${signed.copyToken}`} data-testid="signer-copy">
+              {link.t('sig.copy.download')}
+            </a>
+          </p>
           <p>{link.t('sig.close')}</p>
         </div>
       ),
@@ -270,6 +278,26 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
     if (err instanceof ApiError && err.code === 'NOT_OPEN') return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p>, status: 409 };
     throw err;
   }
+});
+
+// The copy link (signer-copy.ts): the sealed PDF to download while the link lives.
+registerCustomerPage(SIG_COPY_PURPOSE, async (c, link: Link) => {
+  const copy = await signerCopy(depsOf(c)!, link.accountId, link.taskId!);
+  if (copy.state === 'gone') return { status: 410, title: link.t('sig.copy.title'), body: <p>{link.t('sig.copy.gone')}</p> };
+  if (copy.state === 'preparing') return { title: link.t('sig.copy.title'), body: <p role="status">{link.t('sig.copy.preparing')}</p> };
+  return {
+    title: link.t('sig.copy.title'),
+    body: (
+      <>
+        <p>{link.t('sig.copy.ready', { document: copy.documentName, date: customerDate(link.expiresAt, link.pageLocale, link.timeZone) })}</p>
+        <p>
+          <a href={copy.url} download data-testid="signer-copy-file">
+            {link.t('sig.copy.file', { document: copy.documentName })}
+          </a>
+        </p>
+      </>
+    ),
+  };
 });
 
 /**
