@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
 import type { Browser, Page } from 'playwright-core';
@@ -100,9 +101,20 @@ describe('Placing Document Signature fields', () => {
       body: new URLSearchParams({ action: 'sign', [`sig_typed_${signature.id}`]: 'Mary Somerville', consent: 'on' }).toString(),
     });
     expect(signed.status).toBe(200);
+    // the completion page links the signer's own copy
+    const copyLink = (await signed.text()).match(/href="(\/c\/[A-Za-z0-9_-]{43})"/)![1]!;
     await expect.poll(async () => ((await (await api('GET', `/document-signature/tasks/${request.id}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('completed');
     const files = (await (await api('GET', `/document-signature/signatures/${request.id}/files`)).json()) as SigRequestFiles;
     const sealed = Buffer.from(await (await fetch(`${server.url}${files.signedUrl}`)).arrayBuffer());
+
+    // the signer opens their copy on the phone and downloads the sealed PDF, the same bytes
+    const phonePage = await (await browser.newContext({ viewport: { width: 400, height: 800 }, acceptDownloads: true })).newPage();
+    await phonePage.goto(`${server.url}${copyLink}`);
+    await phonePage.getByRole('heading', { name: 'Your signed document' }).waitFor();
+    const [download] = await Promise.all([phonePage.waitForEvent('download'), phonePage.getByRole('link', { name: 'Download Drop agreement (signed PDF)' }).click()]);
+    expect(download.suggestedFilename()).toBe('Drop agreement (signed).pdf');
+    expect(fs.readFileSync((await download.path())!).equals(sealed)).toBe(true);
+    await phonePage.context().close();
 
     // the words of page 1 with their boxes, in points from the page's top-left
     const html = execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', '-', '-'], { input: sealed, encoding: 'utf8' });

@@ -12,6 +12,13 @@
 // scopes itself to the same `app.account_id` the policies read, so it returns no row the caller's
 // own policies would hide; under an owner that row-level security does bind, it is as correct
 // and as slow as before. It returns request ids only.
+//
+// A trigram index reads every submission holding the needle before it can order them: right for
+// a rare needle ("city 042": a few hundred rows), ruinous for one in every submission ("pipe
+// burst": 500,000). The list walks its own index newest first for those, stopping at the page;
+// which way it goes is the planner's own estimate of how many submissions hold the needle
+// (eform_answers_estimate, from the column's statistics, read past row-level security like the
+// search; it answers a row count, never a row).
 export const id = '1250_eform_answers_trigram';
 
 export const sql = `
@@ -23,6 +30,15 @@ create or replace function eform_requests_answering(needle text) returns setof u
    where s.account_id = nullif(current_setting('app.account_id', true), '')::uuid
      and s.answers_text like needle
 $$;
+create or replace function eform_answers_estimate(needle text) returns double precision
+  language plpgsql volatile security definer set search_path = pg_catalog, public as $$
+declare plan json;
+begin
+  execute format('explain (format json) select 1 from public.eform_submissions where answers_text like %L', needle) into plan;
+  return (plan->0->'Plan'->>'Plan Rows')::double precision;
+end $$;
+revoke all on function eform_answers_estimate(text) from public;
+grant execute on function eform_answers_estimate(text) to switchboard_app;
 revoke all on function eform_requests_answering(text) from public;
 grant execute on function eform_requests_answering(text) to switchboard_app;
 `;
