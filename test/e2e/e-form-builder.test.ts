@@ -225,4 +225,13 @@ describe('eForm builder in Chromium', () => {
     expect(csv.split('\n')[0]).toContain('Postcode');
     await dialog.waitFor({ state: 'detached' });
   });
+
+  it('"Answer contains" under 3 characters says so under the field instead of searching', async () => {
+    await page.goto(`${server.url}/e-form/submissions`);
+    const field = page.getByLabel('Answer contains');
+    await field.fill('ab');
+    await page.getByText('Type at least 3 characters to search the answers').waitFor();
+    await field.fill('abc');
+    await page.getByText('Type at least 3 characters to search the answers').waitFor({ state: 'detached' });
+  });
 });
