@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { BOTH_DATABASE_KINDS, useTestContext } from './helpers';
 import { CONTAINS_TOO_SHORT, type SubmissionPage } from '../../api/contract/apps/e-form';
 import { LISTS } from '../bench/app-lists';
+import { submissionWhere } from '../../api/apps/e-form/submissions';
 
 // eForm's "answer contains" on both databases: the trigram index of migration 1250 exists and is
 // what a substring search of the answers uses (pg_trgm loaded into PGlite as into PostgreSQL), the
@@ -35,6 +36,13 @@ describe.each(BOTH_DATABASE_KINDS)('eForm answer search (%s)', (kind) => {
     expect(await search('owner@acme.test', 'city 002')).toEqual(['City 002']);
     expect((await search('owner@acme.test', 'PIPE BURST')).sort()).toEqual(['City 002', 'City 004']);
     expect(await search('owner@globex.test', 'city 002')).toEqual([]);
+    // the other way, for a needle in many submissions (the planner's estimate decides it at
+    // depth): walking the list in order finds the same, and only the account's own
+    const walk = async (account: string, contains: string) =>
+      (await t.db.tenant(account, (trx) => sql<{ id: string }>`select r.id from eform_requests r where ${submissionWhere(account, { contains }, { walk: true })}`.execute(trx))).rows.length;
+    expect(await walk(acme, 'city 002')).toBe(1);
+    expect(await walk(acme, 'pipe burst')).toBe(2);
+    expect(await walk(t.account('globex').id, 'city 002')).toBe(0);
     // called outside a tenant's transaction the function has no account, so it answers nothing
     const outside = await t.db.kysely.transaction().execute(async (trx) => (await sql<{ id: string }>`select eform_requests_answering('%city 002%') as id`.execute(trx)).rows);
     expect(outside).toEqual([]);
