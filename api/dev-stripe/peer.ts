@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { escapeHtml } from '../http/escape-html';
 import { shaped } from './shapes';
+import { getApp } from '../contract/apps';
 
 // A loopback Stripe: a real HTTP server playing the documented subset of the Stripe API the
 // console uses (customers, Checkout sessions with a hosted page, subscriptions, invoices,
@@ -291,6 +292,7 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   route('POST', '/v1/customers/:id', ({ params, body }) => Object.assign(get(params.id, 'customer'), body));
 
   // ---- prices (so invoices carry amounts; tests create the prices they configure)
+  route('GET', '/v1/prices/:id', ({ params }) => get(params.id, 'price'));
   route('POST', '/v1/prices', ({ body }) => put({ id: String(body.id ?? id('price')), object: 'price', created: now(), unit_amount: Number(body.unit_amount ?? 0), currency: body.currency ?? 'usd', recurring: body.recurring ?? null }));
 
   // ---- checkout sessions and the hosted page
@@ -461,12 +463,18 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
     await emit('customer.subscription.deleted', sub);
   }
 
+  /** What is bought, as Stripe's own page says it: the app's title, never its internal id. */
+  function checkoutTitle(session: StripeObject): string {
+    const app = getApp(String((session.metadata as Record<string, string>).app ?? ''));
+    return app ? `Subscribe to ${app.title}` : 'A monthly subscription';
+  }
+
   function checkoutPage(session: StripeObject, error = ''): string {
     const price = sessionItems.get(session.id)?.[0]?.price as StripeObject | undefined;
     const amount = price ? `$${(Number(price.unit_amount) / 100).toFixed(2)} a month` : 'a monthly subscription';
     return standInPage(
       'Checkout',
-      `<h1>Subscribe</h1><p>Checkout for ${escapeHtml(String((session.metadata as Record<string, string>).app ?? 'a subscription'))}: ${escapeHtml(amount)}.</p>
+      `<h1>Subscribe</h1><p>${escapeHtml(checkoutTitle(session))}: ${escapeHtml(amount)}.</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/checkout/${escapeHtml(session.id)}/pay"><label for="card">Card number</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242">
 <button type="submit">Pay and subscribe</button></form>${testCardsHint()}

@@ -72,6 +72,17 @@ describe('Payments in Chromium', () => {
     await page.locator('[data-integration="dev-outbox"][data-connected="true"]').waitFor();
   });
 
+  it('without Stripe the dashboard keeps the send form off and links to connecting Stripe', async () => {
+    await page.goto(`${server.url}/payments`);
+    const notice = page.getByTestId('actions-unavailable');
+    await notice.getByText(STATE_MESSAGES.STRIPE_NOT_CONNECTED).waitFor();
+    const form = page.getByRole('form', { name: 'Request a payment' });
+    expect(await form.getByRole('button', { name: 'Request a payment' }).isDisabled()).toBe(true);
+    await notice.getByRole('link', { name: 'Connect Stripe' }).click();
+    await page.waitForURL(`${server.url}/payments/settings/stripe`);
+    await page.getByRole('button', { name: 'Connect with Stripe' }).waitFor();
+  });
+
   it('without Stripe the catalog says how to connect; Connect with Stripe goes through Stripe and back', async () => {
     await page.goto(`${server.url}/payments/products`);
     await page.getByText(STATE_MESSAGES.STRIPE_NOT_CONNECTED).waitFor();

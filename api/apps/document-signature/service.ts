@@ -20,6 +20,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
+import { issueSignerCopy } from './signer-copy';
 import {
   SIG_APP,
   SIG_DEFAULT_SETTINGS,
@@ -373,7 +374,7 @@ export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record
 
 /** The customer signs: values stored, link spent, request signed; sealing follows. */
 /** `locale`: the page's language when they signed; their certificate of completion is written in it. */
-export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin, locale: Locale = DEFAULT_LOCALE): Promise<SigRequest> {
+export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin, locale: Locale = DEFAULT_LOCALE): Promise<SigRequest & { copyToken: string }> {
   const now = deps.now();
   const signed = await deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
@@ -406,9 +407,10 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
       caller: customer(row, origin),
     });
     await audit(trx, accountId, customer(row, origin).actor, { namespace: SIG_APP, description: `${row.signer_name} signed ${row.document_name}`, event: 'document.signed', at: now });
-    return row;
+    // the signer's own copy: a link of its own, made with the signature (signer-copy.ts)
+    return { row, copyToken: await issueSignerCopy(deps, trx, accountId, row.id, locale, now) };
   });
-  return requestOf(signed);
+  return { ...requestOf(signed.row), copyToken: signed.copyToken };
 }
 
 export async function declineAsCustomer(deps: Deps, accountId: string, id: string, token: string, reason: string, origin: Origin): Promise<SigRequest> {

@@ -237,6 +237,13 @@ export const en = {
   'journey.ended.text': "Ask {company} for a new link if you still need to finish.",
   'journey.paused.title': "Paused",
   'journey.paused.text': "{company} will send you a new link to go on from here.",
+  'sig.copy.download': "Download your signed copy",
+  'sig.copy.title': "Your signed document",
+  'sig.copy.ready': "Your signed copy of {document} is ready. This link works until {date}.",
+  'sig.copy.file': "Download {document} (signed PDF)",
+  'sig.copy.preparing': "Your copy is being prepared: the document is being sealed. Reload this page in a moment.",
+  'sig.copy.gone': "This copy is no longer available.",
+  'sig.copy.sms': "{company}: your signed copy of {document}: {link}",
 } as const;
 
 export type MessageKey = keyof typeof en;
