@@ -32,7 +32,9 @@ const handler: CustomerPageHandler = async (_c, link, branding, deps) => {
     body: (
       <div data-passkey={state.kind} {...words}>
         <p data-passkey-intro>
-          {enrolling ? t('passkey.enroll.text', { name: state.displayName, company: branding.name }) : t('passkey.verify.text', { company: branding.name })}
+          {enrolling ? state.displayName
+            ? t('passkey.enroll.text', { name: state.displayName, company: branding.name })
+            : t('passkey.enroll.textNoName', { company: branding.name }) : t('passkey.verify.text', { company: branding.name })}
         </p>
         <button type="button" data-passkey-start data-early-click>
           {enrolling ? t('passkey.enroll.button') : t('passkey.verify.button')}
