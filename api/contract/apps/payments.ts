@@ -193,7 +193,7 @@ export const PAYMENT_EVENT_TYPES = ['payment.requested', 'payment.succeeded', 'p
 export const PAYMENT_COLUMNS: TaskColumn[] = [
   { key: 'id', label: 'ID', kind: 'id' },
   { key: 'amount', label: 'Amount', kind: 'money' },
-  { key: 'currency', label: 'Currency', kind: 'text' },
+  { key: 'currency', label: 'Currency', kind: 'currency' },
   { key: 'status', label: 'Status', kind: 'status' },
   { key: 'product', label: 'Product', kind: 'text' },
   { key: 'customerRef', label: 'Customer', kind: 'text' },
@@ -202,8 +202,8 @@ export const PAYMENT_COLUMNS: TaskColumn[] = [
   { key: 'createdAt', label: 'Created', kind: 'date' },
   { key: 'paidAt', label: 'Paid at', kind: 'date' },
   { key: 'refunded', label: 'Refunded', kind: 'money' },
-  { key: 'checkoutSessionId', label: 'Checkout Session', kind: 'text' },
-  { key: 'paymentIntentId', label: 'Payment Intent', kind: 'text' },
+  { key: 'checkoutSessionId', label: 'Checkout Session', kind: 'id' },
+  { key: 'paymentIntentId', label: 'Payment Intent', kind: 'id' },
 ];
 
 export const PAYMENT_ACTIONS: AppAction[] = [
