@@ -174,6 +174,11 @@ export const KpiTileSchema = v.object({
   /** count: integer; percent: 0–100 with one decimal; credits: integer; money: minor units of `currency` */
   format: v.picklist(['count', 'percent', 'credits', 'money']),
   currency: v.optional(v.string()),
+  /**
+   * a figure that is not per period says what it counts instead of a change (credits: the billing
+   * period's, the very figure of the header, e.g. "of 1,000 in the free trial")
+   */
+  caption: v.optional(v.string()),
 });
 export type KpiTile = v.InferOutput<typeof KpiTileSchema>;
 

@@ -66,7 +66,7 @@ function Tiles({ tiles }: { tiles: KpiTile[] }) {
           <li key={tile.key} className="kpi-tile" data-testid={`kpi-${tile.key}`}>
             <p className="kpi-label">{tile.label}</p>
             <p className="kpi-value">{formatTile(tile, tile.value)}</p>
-            <p className={`kpi-change kpi-${trend}`}>{tileChange(tile)}</p>
+            {tile.caption ? <p className="kpi-change kpi-flat">{tile.caption}</p> : <p className={`kpi-change kpi-${trend}`}>{tileChange(tile)}</p>}
           </li>
         );
       })}
@@ -125,7 +125,7 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
         <TaskCell column={c} row={row} />
       ),
   }));
-  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => !t.value && !t.previous);
+  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => t.caption || (!t.value && !t.previous));
 
   // The main action first at every width: in a 400 px side panel the agent is there to send, so
   // the form comes before the figures; on a wide screen it stands beside them.
