@@ -1,4 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatUsage } from '../../api/contract/wording';
 import { routeWords } from '../../src/app/title';
@@ -54,5 +56,12 @@ describe('one vocabulary and one number format', () => {
   it('a timeline says "By customer" where the customer acted, in every app', () => {
     render(<Timeline events={[{ time: new Date().toISOString(), description: 'The customer opened the payment link', actor: 'Customer' }]} />);
     expect(screen.getByText(/^By /).textContent).toBe('By customer');
+  });
+  it("the README's quick start names the development SMS outbox and says identity verification is unreleased, for provider staff only", () => {
+    const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
+    const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Configuration'));
+    expect(quickStart).toContain('/dev/sms-outbox');
+    expect(quickStart).toMatch(/Identity verification is not released yet/);
+    expect(quickStart).toMatch(/only provider staff/);
   });
 });
