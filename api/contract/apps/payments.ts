@@ -218,7 +218,7 @@ export const PAYMENT_ACTIONS: AppAction[] = [
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
       { name: 'productId', label: 'Product', kind: 'choice', required: false, placeholder: 'Search the product catalog', empty: 'The product catalog has no active product with a price: type an amount below, or an admin adds products under Products.' },
       { name: 'amount', label: 'Or an amount (e.g. 12.50)', kind: 'text', required: false },
-      { name: 'currency', label: 'Currency', kind: 'text', required: false, placeholder: 'usd' },
+      { name: 'currency', label: 'Currency', kind: 'text', required: false, placeholder: 'USD' },
       { name: 'description', label: 'What it is for', kind: 'text', required: false },
     ],
   },

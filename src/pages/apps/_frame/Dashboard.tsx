@@ -14,7 +14,7 @@ import { formatNumber } from '../../../ui/format';
 import { formatMinor, toMajor } from '../../../../api/contract/money';
 import { ActionRunner } from './ActionRunner';
 import { describeChange, PERIODS, DEFAULT_PERIOD, type Period } from './period';
-import { peopleFirst, TaskCell } from './task-cells';
+import { latestColumns, TaskCell } from './task-cells';
 
 // uPlot arrives with the first chart on screen, never with the console's first load.
 const Chart = lazy(() => import('../../../ui/Chart'));
@@ -112,8 +112,8 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
       })),
     [dashboard.data, app.color],
   );
-  // people first, ids last: the first column (customer, phone, amount…) opens the task
-  const tableColumns: Column<DashboardAnswer['latest'][number]>[] = peopleFirst(columns).map((c, i) => ({
+  // people first, no ids: the first column (customer, phone, amount…) opens the task
+  const tableColumns: Column<DashboardAnswer['latest'][number]>[] = latestColumns(columns).map((c, i) => ({
     key: c.key,
     header: c.label,
     render: (row) =>

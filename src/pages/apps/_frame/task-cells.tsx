@@ -101,3 +101,14 @@ export function taskFacts(columns: readonly TaskColumn[], row: TaskRow): [string
     return [c.label, c.kind === 'id' && value !== null && value !== '' ? <IdValue label={c.label} value={String(value)} /> : <TaskCell column={c} row={row} />];
   });
 }
+
+/**
+ * A dashboard's "Latest" list beside the send form: what a person reads first (up to five of the
+ * people columns: no ids, counts or end times) and when it was sent, so it fits its column
+ * without scrolling or a header row of wrapped names. The activity list has every column.
+ */
+export function latestColumns(columns: readonly TaskColumn[]): TaskColumn[] {
+  const created = columns.find((c) => c.key === 'createdAt');
+  const people = peopleFirst(columns).filter((c) => c.kind !== 'id' && c.kind !== 'number' && c.kind !== 'date');
+  return [...people.slice(0, 5), ...(created ? [created] : [])];
+}
