@@ -100,6 +100,23 @@ describe('the screens people use every day', () => {
     expect(screen.queryByRole('link', { name: 'Open the development outbox' })).toBeNull();
   });
 
+  it('in the side panel an activity list folds its filters under "Filters", open only when some are set', async () => {
+    const wide = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ matches: query.includes('max-width: 480px'), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+    try {
+      const first = renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [row()] } });
+      await screen.findByRole('table', { name: 'Authentications' });
+      const folded = screen.getByText('Filters').closest('details')!;
+      expect(folded.open).toBe(false);
+      first.unmount();
+      renderSignedIn(`/${OTP}/authentications?status=approved`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [row()] } });
+      await screen.findByRole('table', { name: 'Authentications' });
+      expect(screen.getByText('Filters (on)').closest('details')!.open).toBe(true);
+    } finally {
+      window.matchMedia = wide;
+    }
+  });
+
   it('names browsers as people do', () => {
     expect(describeUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36')).toBe('Chrome on Android');
     expect(describeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1')).toBe('Safari on iPhone');

@@ -20,6 +20,9 @@ import { filtersFromSearch, filtersToQuery, filtersToSearch, NO_FILTERS, rangeEr
 import { peopleFirst, statusLabel, TaskCell, taskFacts } from './task-cells';
 import { TaskFacts, Timeline } from './TaskFacts';
 
+/** The Zoom and Webex side panel (and phones): 480 px or narrower when the page opens. */
+const narrowPanel = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 480px)').matches;
+
 type SetFilter<F> = (key: keyof F) => (e: { target: { value: string } }) => void;
 
 type FiltersProps<F extends ActivityFilters> = {
@@ -243,7 +246,13 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
           </Button>
         )}
       </div>
-      <Card>{filters}</Card>
+      <Card>
+        {/* in the side panel the filters fold under "Filters" (open when some are set): the list, not the form, is what fits the first screen */}
+        <details className="filters-box" open={filtered || !narrowPanel()}>
+          <summary className="filters-summary">Filters{filtered ? ' (on)' : ''}</summary>
+          {filters}
+        </details>
+      </Card>
       <Card>
         {page.error ? (
           <div role="alert">
