@@ -117,6 +117,14 @@ describe('the screens people use every day', () => {
     }
   });
 
+  it("the development outbox makes a message's link a link, one click to the customer's page", async () => {
+    renderSignedIn('/dev/sms-outbox', makeBootstrap(), {
+      'GET /api/dev/sms-outbox': { body: [{ id: 'm1', to: '+15551234567', body: 'Acme Support asks you to fill in a short form: http://127.0.0.1:3000/c/abc_DEF-123 (valid 15 minutes).', createdAt: new Date().toISOString() }] },
+    });
+    const link = await within(await screen.findByTestId('outbox-message')).findByRole('link', { name: 'http://127.0.0.1:3000/c/abc_DEF-123' });
+    expect(link.getAttribute('href')).toBe('http://127.0.0.1:3000/c/abc_DEF-123');
+  });
+
   it('names browsers as people do', () => {
     expect(describeUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36')).toBe('Chrome on Android');
     expect(describeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1')).toBe('Safari on iPhone');
