@@ -190,6 +190,13 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
   it('SMS Configuration offers the development outbox outside production', async () => {
     expect(await (await t.call('GET', '/sms', { as: 'owner@acme.test' })).json()).toEqual({ provider: 'dev-outbox', devOutboxAvailable: true });
   });
+
+  // last: it adds a task the paging tests above would count
+  it('a send answered while texts go to the development outbox says so, for the result to link to it', async () => {
+    const res = await t.call('POST', `${OTP}/actions/send`, { as: 'admin@acme.test', body: { input: { phoneNumber: '+12025559876', customerRef: 'C-OUTBOX' } } });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as ActionResult).devOutbox).toBe(true);
+  });
 });
 
 describe.each(DATABASE_KINDS)('Apps console API in production (%s)', (kind) => {
