@@ -128,7 +128,9 @@ export async function detail(deps: Deps, session: Session, app: AppId): Promise<
       configured: stripeConfigured(deps.config),
       // the previous period ends the day before the current one's first day: the day the period
       // starts on is the current series' first point, never the previous one's last as well
-      daily: { current: days(start, new Date(Math.min(end.getTime(), now.getTime() + DAY)), used), previous: days(previousStart, utcDay(start), used) },
+      // the current series ends today: its last point is today's (never tomorrow's 0, which read as
+      // "This period 0" beside a line at 20)
+      daily: { current: days(start, new Date(Math.min(end.getTime(), utcDay(now).getTime() + DAY)), used), previous: days(previousStart, utcDay(start), used) },
     };
   });
 }

@@ -265,6 +265,13 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect((await v1(t, globexKey, 'GET', `/signatures/${sent.id}`)).status).toBe(404);
   });
 
+  it('with nothing signed in the period, the median time to sign is no figure ("—"), not 0 minutes', async () => {
+    // Globex has not sent a signature request: a period with nothing signed
+    const dash = (await (await t.call('GET', '/document-signature/dashboard?days=7', { as: 'owner@globex.test' })).json()) as { tiles: { key: string; value: number | null }[] };
+    expect(dash.tiles.find((x) => x.key === 'completed')!.value).toBe(0);
+    expect(dash.tiles.find((x) => x.key === 'median')!.value).toBeNull();
+  });
+
   it('the dashboard counts sent and completed requests and the list shows them', async () => {
     const dash = await t.call('GET', '/document-signature/dashboard?days=7', { as: ADMIN });
     expect(dash.status).toBe(200);

@@ -160,7 +160,7 @@ describe('Payments in Chromium', () => {
     await page.getByRole('button', { name: 'Disconnect' }).waitFor();
     await expectAccessible(page);
     await page.goto(`${server.url}/payments`);
-    await page.getByTestId('kpi-gross').getByText('$49.00').waitFor();
+    await page.getByTestId('kpi-net').getByText('$49.00').waitFor();
     await page.getByTestId('kpi-requests').getByText('1').waitFor();
   });
 

@@ -97,7 +97,11 @@ function summaryOf(r: FormRow): FormSummary {
   };
 }
 
-const FORM_COLUMNS = sql`f.id, f.status, f.draft, f.latest_version, f.submissions, f.last_submission_at, f.created_at, f.updated_at, f.archived_at,
+// the last submission is read from the submissions themselves (eform_submissions_by_form, one
+// index step per form): a stored copy drifted from them ("15 days ago" beside one 2 days old)
+const FORM_COLUMNS = sql`f.id, f.status, f.draft, f.latest_version, f.submissions,
+  (select max(s.submitted_at) from eform_submissions s where s.account_id = f.account_id and s.form_id = f.id) as last_submission_at,
+  f.created_at, f.updated_at, f.archived_at,
   (select definition from eform_versions v where v.form_id = f.id and v.version = f.latest_version) as published`;
 
 export async function formRow(trx: Trx, accountId: string, id: string, lock = false): Promise<FormRow> {

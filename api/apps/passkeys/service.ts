@@ -346,13 +346,14 @@ const PAGE_TASK = compiledOnce(2, (db, accountId, taskId) =>
 );
 
 /** What the customer page shows before any ceremony (the GET of /c/<token>). */
-export async function pageState(deps: PasskeyDeps, accountId: string, taskId: string): Promise<{ kind: PasskeyTaskKind; displayName: string; open: boolean; hasPasskey: boolean }> {
+export async function pageState(deps: PasskeyDeps, accountId: string, taskId: string): Promise<{ kind: PasskeyTaskKind; displayName: string | null; open: boolean; hasPasskey: boolean }> {
   return deps.db.tenant(accountId, async (trx) => {
     const [row] = await PAGE_TASK.rows(trx, accountId, taskId);
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no such task.');
     const open = isOpen(row) && new Date(row.expires_at).getTime() > deps.now().getTime();
     const hasPasskey = row.kind === 'enrollment' || (await activeCredentials(trx, accountId, row.customer_ref)).length > 0;
-    return { kind: row.kind, displayName: row.display_name || row.customer_ref, open, hasPasskey };
+    // the name the account gave, never its internal reference: a page greets no one as "CUST-NU-PK2"
+    return { kind: row.kind, displayName: row.display_name || null, open, hasPasskey };
   });
 }
 

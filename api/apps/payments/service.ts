@@ -30,7 +30,7 @@ import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
-import type { Caller } from '../platform/caller';
+import { customerCaller, type Caller } from '../platform/caller';
 import { connectFailure, requireConnect } from './stripe';
 import { requireConnection } from './connect';
 
@@ -235,7 +235,8 @@ export async function markOpened(deps: PaymentsDeps, accountId: string, id: stri
     const row = await lockRow(trx, accountId, id);
     if (row.status !== 'requested') return row;
     const updated = (await sql<Row>`update payments set status = 'opened', opened_at = ${now} where id = ${id} returning *`.execute(trx)).rows[0]!;
-    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'opened', description: 'The customer opened the payment link', caller: null });
+    // the customer acted: "By customer", as in every other app's timeline (not "By System")
+    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'opened', description: 'The customer opened the payment link', caller: customerCaller() });
     return updated;
   });
 }

@@ -31,6 +31,7 @@ import { zonedDateTime } from '../../http/zoned-time';
 import { appModule, type AppModule, type TaskFilter } from './registry';
 import { parseKey, requestOrigin, uuidParam } from './request';
 import { sessionCaller } from './caller';
+import { sentToDevOutbox } from '../../sms/service';
 import { saveAppSettings, storedAppSettings } from './app-settings';
 import { companyName, parseTemplateKey, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
 import { taskEvents } from './task-events';
@@ -386,7 +387,7 @@ export const appActionRoutes = new Hono<AppEnv>()
     const session = c.var.session;
     const origin = requestOrigin(c);
     const result = await module.runAction(c.var.deps, session.accountId, c.req.param('key'), c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent));
-    return c.json(result, 201);
+    return c.json((await sentToDevOutbox(c.var.deps, session.accountId)) ? { ...result, devOutbox: true } : result, 201);
   })
   .get('/:app/tasks/:id/status', async (c) => {
     const module = moduleOf(c);

@@ -27,6 +27,7 @@ export const de = {
   'passkey.noPasskey.text': 'Ihr Passkey bei {company} wurde entfernt und kann daher nicht mehr bestätigen, dass Sie es sind. Bitten Sie Ihren Gesprächspartner, Ihnen beim Einrichten eines neuen zu helfen.',
   'passkey.enroll.title': 'Passkey erstellen',
   'passkey.enroll.text': 'Guten Tag, {name}. {company} bittet Sie, auf diesem Gerät einen Passkey zu erstellen. Bei Ihrem nächsten Anruf bestätigen Sie dann in Sekunden mit Fingerabdruck, Gesicht oder Bildschirmsperre, dass Sie es sind, statt Sicherheitsfragen zu beantworten.',
+  'passkey.enroll.textNoName': '{company} bittet Sie, auf diesem Gerät einen Passkey zu erstellen. Bei Ihrem nächsten Anruf bestätigen Sie dann in Sekunden mit Fingerabdruck, Gesicht oder Bildschirmsperre, dass Sie es sind, statt Sicherheitsfragen zu beantworten.',
   'passkey.enroll.button': 'Passkey erstellen',
   'passkey.verify.title': 'Bestätigen Sie, dass Sie es sind',
   'passkey.verify.text': '{company} bittet Sie, mit Ihrem zuvor erstellten Passkey zu bestätigen, dass Sie es sind. Ihr Gerät fragt nach Fingerabdruck, Gesicht oder Bildschirmsperre.',

@@ -28,6 +28,7 @@ export const en = {
   'passkey.noPasskey.text': 'The passkey you had with {company} was removed, so it cannot be used to confirm it is you. Ask the person you are speaking with to help you set up a new one.',
   'passkey.enroll.title': 'Create a passkey',
   'passkey.enroll.text': 'Hello {name}. {company} asks you to create a passkey on this device. Next time you call, you can confirm it is you in seconds, with your fingerprint, face or screen lock, instead of answering security questions.',
+  'passkey.enroll.textNoName': '{company} asks you to create a passkey on this device. Next time you call, you can confirm it is you in seconds, with your fingerprint, face or screen lock, instead of answering security questions.',
   'passkey.enroll.button': 'Create a passkey',
   'passkey.verify.title': 'Confirm it is you',
   'passkey.verify.text': '{company} asks you to confirm it is you with the passkey you created before. Your device will ask for your fingerprint, face or screen lock.',

@@ -27,6 +27,7 @@ export const es = {
   'passkey.noPasskey.text': 'La llave de acceso que tenías con {company} se ha eliminado, así que ya no sirve para confirmar que eres tú. Pide a la persona con la que hablas que te ayude a crear una nueva.',
   'passkey.enroll.title': 'Crea una llave de acceso',
   'passkey.enroll.text': 'Hola, {name}. {company} te pide que crees una llave de acceso en este dispositivo. La próxima vez que llames, podrás confirmar que eres tú en segundos con tu huella, tu cara o el bloqueo de pantalla, sin responder preguntas de seguridad.',
+  'passkey.enroll.textNoName': '{company} te pide que crees una llave de acceso en este dispositivo. La próxima vez que llames, podrás confirmar que eres tú en segundos con tu huella, tu cara o el bloqueo de pantalla, sin responder preguntas de seguridad.',
   'passkey.enroll.button': 'Crear una llave de acceso',
   'passkey.verify.title': 'Confirma que eres tú',
   'passkey.verify.text': '{company} te pide que confirmes que eres tú con la llave de acceso que creaste. Tu dispositivo te pedirá la huella, la cara o el bloqueo de pantalla.',

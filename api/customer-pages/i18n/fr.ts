@@ -28,6 +28,7 @@ export const fr = {
   'passkey.noPasskey.text': 'La clé d’accès que vous aviez chez {company} a été supprimée : elle ne permet plus de confirmer votre identité. Demandez à votre interlocuteur de vous aider à en créer une nouvelle.',
   'passkey.enroll.title': 'Créer une clé d’accès',
   'passkey.enroll.text': 'Bonjour {name}. {company} vous invite à créer une clé d’accès sur cet appareil. Lors de votre prochain appel, vous confirmerez votre identité en quelques secondes, avec votre empreinte, votre visage ou le verrouillage de l’écran, sans questions de sécurité.',
+  'passkey.enroll.textNoName': '{company} vous invite à créer une clé d’accès sur cet appareil. Lors de votre prochain appel, vous confirmerez votre identité en quelques secondes, avec votre empreinte, votre visage ou le verrouillage de l’écran, sans questions de sécurité.',
   'passkey.enroll.button': 'Créer une clé d’accès',
   'passkey.verify.title': 'Confirmez votre identité',
   'passkey.verify.text': '{company} vous demande de confirmer votre identité avec la clé d’accès créée précédemment. Votre appareil vous demandera votre empreinte, votre visage ou le verrouillage de l’écran.',

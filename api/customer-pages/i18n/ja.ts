@@ -27,6 +27,7 @@ export const ja = {
   'passkey.noPasskey.text': '{company}に登録されていたパスキーは削除されたため、本人確認に使用できません。新しいパスキーの設定について、担当者にご相談ください。',
   'passkey.enroll.title': 'パスキーを作成',
   'passkey.enroll.text': '{name}様、{company}より、この端末でパスキーを作成していただくようお願いいたします。次回のお電話から、秘密の質問に答える代わりに、指紋・顔認証・画面ロックで数秒で本人確認ができます。',
+  'passkey.enroll.textNoName': '{company}より、この端末でパスキーを作成していただくようお願いいたします。次回のお電話から、秘密の質問に答える代わりに、指紋・顔認証・画面ロックで数秒で本人確認ができます。',
   'passkey.enroll.button': 'パスキーを作成',
   'passkey.verify.title': 'ご本人確認',
   'passkey.verify.text': '{company}より、以前作成したパスキーでご本人であることの確認をお願いしています。端末で指紋・顔認証・画面ロックが求められます。',

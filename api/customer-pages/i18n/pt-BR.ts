@@ -27,6 +27,7 @@ export const ptBR = {
   'passkey.noPasskey.text': 'A chave de acesso que você tinha com {company} foi removida e não pode mais confirmar que é você. Peça à pessoa com quem você está falando para ajudar a criar uma nova.',
   'passkey.enroll.title': 'Crie uma chave de acesso',
   'passkey.enroll.text': 'Olá, {name}. {company} pede que você crie uma chave de acesso neste aparelho. Na próxima ligação, você confirma que é você em segundos, com sua digital, seu rosto ou o bloqueio de tela, sem responder perguntas de segurança.',
+  'passkey.enroll.textNoName': '{company} pede que você crie uma chave de acesso neste aparelho. Na próxima ligação, você confirma que é você em segundos, com sua digital, seu rosto ou o bloqueio de tela, sem responder perguntas de segurança.',
   'passkey.enroll.button': 'Criar uma chave de acesso',
   'passkey.verify.title': 'Confirme que é você',
   'passkey.verify.text': '{company} pede que você confirme que é você com a chave de acesso criada anteriormente. Seu aparelho vai pedir sua digital, seu rosto ou o bloqueio de tela.',

@@ -145,7 +145,11 @@ export function ActionRunner({ api, app, actions, onChange, unavailable }: Runne
   // the follow-ups that apply to the task now (a signed document being sealed offers none)
   const offered = result?.followUps ? followUps.filter((a) => result.followUps!.includes(a.key)) : followUps;
 
+  // the status re-reads do not say where the text went: the send's answer does, kept for the task
+  const [outbox, setOutbox] = useState(false);
   const update = (next: ActionResult) => {
+    if (next.taskId !== result?.taskId) setOutbox(Boolean(next.devOutbox));
+    else if (next.devOutbox) setOutbox(true);
     setResult(next);
     onChangeRef.current?.(next);
   };
@@ -198,6 +202,15 @@ export function ActionRunner({ api, app, actions, onChange, unavailable }: Runne
               <StatusBadge status={result.status} /> {result.message}
             </div>
           ))}
+        {result && outbox && (
+          <p className="action-outbox">
+            {/* a tab of its own: the task here keeps being followed (the hosts' bundle has no router either) */}
+            <a href="/dev/sms-outbox" target="_blank" rel="noopener">
+              Open the development outbox
+            </a>{' '}
+            to read the text as the customer gets it.
+          </p>
+        )}
       </div>
       {/* the way out (cancel the link) comes after what is happening, never as the main button */}
       {pending &&

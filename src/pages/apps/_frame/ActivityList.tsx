@@ -17,8 +17,11 @@ import { toast } from '../../../ui/Toast';
 import { shortenId } from '../../../ui/format';
 import { saveFile } from '../../../ui/download';
 import { filtersFromSearch, filtersToQuery, filtersToSearch, NO_FILTERS, rangeError, type ActivityFilters } from './filters';
-import { statusLabel, TaskCell } from './task-cells';
+import { peopleFirst, statusLabel, TaskCell, taskFacts } from './task-cells';
 import { TaskFacts, Timeline } from './TaskFacts';
+
+/** The Zoom and Webex side panel (and phones): 480 px or narrower when the page opens. */
+const narrowPanel = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 480px)').matches;
 
 type SetFilter<F> = (key: keyof F) => (e: { target: { value: string } }) => void;
 
@@ -83,12 +86,13 @@ function TaskPanel({ app, taskId, columns, noun, onClose, actions, extra }: { ap
   const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) => a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }));
   useLiveChanges((c) => c.kind === 'task' && c.ref === taskId, task.reload, null);
   return (
-    <Dialog open onClose={onClose} title={`${noun} ${shortenId(taskId)}`} size="lg">
+    // named by who it was for, not by its id (the id is a fact of its own, with a copy button)
+    <Dialog open onClose={onClose} title={task.data && (task.data.customerRef ?? task.data.phoneNumber) ? `${noun} for ${task.data.customerRef ?? task.data.phoneNumber}` : noun} size="lg">
       <QueryState query={task}>
         {() =>
           task.data && (
             <>
-              <TaskFacts facts={columns.map((c) => [c.label, c.kind === 'id' ? <code>{task.data!.id}</code> : <TaskCell column={c} row={task.data!} />])} />
+              <TaskFacts facts={taskFacts(columns, task.data)} />
               {actions?.(task.data, task.reload)}
               {extra?.(taskId, task.reload)}
               <h3 className="card-title">Timeline</h3>
@@ -247,7 +251,13 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
         )}
       </div>
       {views}
-      <Card>{filters}</Card>
+      <Card>
+        {/* in the side panel the filters fold under "Filters" (open when some are set): the list, not the form, is what fits the first screen */}
+        <details className="filters-box" open={filtered || !narrowPanel()}>
+          <summary className="filters-summary">Filters{filtered ? ' (on)' : ''}</summary>
+          {filters}
+        </details>
+      </Card>
       <Card>
         {page.error ? (
           <div role="alert">
@@ -302,16 +312,17 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, open
   const [session, setSession] = useOpenTask();
   const filters = filtersFromSearch(search);
 
-  const tableColumns: Column<TaskRow>[] = columns.map((c) => ({
+  // people first, ids last; the first column (what a person recognises) opens the task
+  const tableColumns: Column<TaskRow>[] = peopleFirst(columns).map((c, i) => ({
     key: c.key,
     header: c.label,
     render: (row) =>
-      c.kind === 'id' && openHref ? (
-        <Link href={openHref(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
+      i === 0 && openHref ? (
+        <Link href={openHref(row.id)} aria-label={`Open ${noun.toLowerCase()} ${shortenId(row.id)}`}>
           <TaskCell column={c} row={row} />
         </Link>
-      ) : c.kind === 'id' ? (
-        <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
+      ) : i === 0 ? (
+        <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${shortenId(row.id)}`}>
           <TaskCell column={c} row={row} />
         </button>
       ) : (

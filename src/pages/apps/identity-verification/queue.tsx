@@ -14,9 +14,9 @@ import { needsReviewHref, VerificationViews } from './views';
 
 // The review queue, Verifications' "Needs review" view: the cases waiting for a reviewer, oldest
 // first, beside the open case in full. A reviewer works through it by keyboard: J or → for the
-// next case, K or ← for the previous, A to approve and R to reject (each picks the decision and
-// focuses the reason; Enter confirms). The open case is kept in the URL (&session=<id>), so the
-// list of all verifications and search link to it.
+// next case, K or ← for the previous, A to approve and D to decline, as the buttons say (each
+// picks the decision and focuses the reason; Enter confirms). The open case is kept in the URL
+// (&session=<id>), so the list of all verifications and search link to it.
 
 /** Keys typed into a field are the field's; shortcuts only act on the page itself. */
 function typing(target: EventTarget | null): boolean {
@@ -28,7 +28,7 @@ function ShortcutHints() {
   return (
     <p className="idv-shortcuts muted" id="idv-shortcuts">
       Keyboard: <kbd className="kbd">J</kbd> or <kbd className="kbd">→</kbd> next case · <kbd className="kbd">K</kbd> or <kbd className="kbd">←</kbd> previous ·{' '}
-      <kbd className="kbd">A</kbd> approve · <kbd className="kbd">R</kbd> reject with a reason · <kbd className="kbd">Enter</kbd> on the reason confirms
+      <kbd className="kbd">A</kbd> approve · <kbd className="kbd">D</kbd> decline with a reason · <kbd className="kbd">Enter</kbd> on the reason confirms
     </p>
   );
 }
@@ -80,7 +80,7 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
       if (key === 'j' || key === 'arrowright') stepRef.current(1);
       else if (key === 'k' || key === 'arrowleft') stepRef.current(-1);
       else if (key === 'a') setCommand((c) => ({ decision: 'approved', n: (c?.n ?? 0) + 1 }));
-      else if (key === 'r') setCommand((c) => ({ decision: 'declined', n: (c?.n ?? 0) + 1 }));
+      else if (key === 'd') setCommand((c) => ({ decision: 'declined', n: (c?.n ?? 0) + 1 }));
       else return;
       e.preventDefault();
     };
