@@ -36,7 +36,7 @@ describe('one vocabulary and one number format', () => {
   });
 
   it('the review keyboard hints name the keys of the buttons beside them: D declines, as the Decline button says', async () => {
-    renderSignedIn('/identity-verification/review', makeBootstrap({ role: 'admin', apps: ['identity-verification'] }), { 'GET /api/identity-verification/queue': { body: { items: [], total: 0 } } });
+    renderSignedIn('/identity-verification/verifications?view=needs-review', makeBootstrap({ role: 'admin', apps: ['identity-verification'] }), { 'GET /api/identity-verification/queue': { body: { items: [], total: 0 } } });
     const hints = await screen.findByText(/decline with a reason/);
     expect(hints.textContent).toContain('D decline with a reason');
     expect(hints.textContent).not.toMatch(/reject/i);
