@@ -31,6 +31,8 @@ import { notificationsRoutes } from './notifications/routes';
 import { watchTowerRoutes } from './watch-tower/routes';
 import { ghostModeRoutes } from './watch-tower/ghost-mode-routes';
 import './apps/index';
+import './journeys/v1';
+import { journeyRoutes } from './journeys/routes';
 import { v1Routes } from './apps/platform/v1-routes';
 import { appModules } from './apps/platform/registry';
 import { agentScope } from './apps/platform/agent-session';
@@ -111,6 +113,8 @@ export function createApi(deps: Deps) {
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
   authed.route('/', storageRoutes);
+  // before the apps' /:app routes: journeys are no app
+  authed.route('/', journeyRoutes);
   authed.route('/', platformRoutes);
   for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
   authed.route('/', idvConsoleRoutes);

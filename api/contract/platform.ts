@@ -15,10 +15,11 @@ export const TaskColumnSchema = v.object({
   key: v.string(),
   label: v.string(),
   /**
-   * how the UI renders it: id (shortened per SPEC), phone (already masked), status, number, text,
-   * date (ISO), money (minor units in the row's `values.currency`)
+   * how the UI renders it: id (shortened per SPEC, listed last: people read names, not ids),
+   * phone (already masked), status, number, text, date (ISO), money (minor units in the row's
+   * `values.currency`), currency (an ISO code, shown as people write it: USD)
    */
-  kind: v.picklist(['id', 'phone', 'status', 'number', 'text', 'date', 'money']),
+  kind: v.picklist(['id', 'phone', 'status', 'number', 'text', 'date', 'money', 'currency']),
   /** status columns: the badge tone of each status where the app's meaning differs from the shared one */
   tones: v.optional(v.record(v.string(), v.picklist(['success', 'danger', 'warning', 'info', 'neutral']))),
 });
@@ -143,6 +144,11 @@ export const ActionResultSchema = v.object({
    * `message` says what failed and what is left, shown as an error, not as the pending status
    */
   failed: v.optional(v.boolean()),
+  /**
+   * the message went to the development outbox (never in production): the result links to it,
+   * since on a fresh machine that is where the customer's text is read
+   */
+  devOutbox: v.optional(v.boolean()),
 });
 export type ActionResult = v.InferOutput<typeof ActionResultSchema>;
 
@@ -168,6 +174,11 @@ export const KpiTileSchema = v.object({
   /** count: integer; percent: 0–100 with one decimal; credits: integer; money: minor units of `currency` */
   format: v.picklist(['count', 'percent', 'credits', 'money']),
   currency: v.optional(v.string()),
+  /**
+   * a figure that is not per period says what it counts instead of a change (credits: the billing
+   * period's, the very figure of the header, e.g. "of 1,000 in the free trial")
+   */
+  caption: v.optional(v.string()),
 });
 export type KpiTile = v.InferOutput<typeof KpiTileSchema>;
 

@@ -98,3 +98,13 @@ export async function disconnectSms(deps: Deps, session: Session): Promise<SmsSe
   });
   return answer;
 }
+
+/**
+ * Whether the account's texts go to the development outbox (never in production): an agent
+ * action's result then links to it, where a fresh machine's customer messages are read.
+ */
+export async function sentToDevOutbox(deps: Deps, accountId: string): Promise<boolean> {
+  if (deps.config.env === 'production') return false;
+  const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst());
+  return row?.provider === DEV_OUTBOX_PROVIDER;
+}

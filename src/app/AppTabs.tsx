@@ -29,7 +29,36 @@ export function useCurrentTabInView() {
   useLayoutEffect(() => {
     list.current?.querySelector('[aria-current]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [location]);
+  useScrollEdges(list);
   return list;
+}
+
+/**
+ * Marks the list's parent with `data-more-start` / `data-more-end` while tabs are hidden past that
+ * edge, so the bar shows a chevron there (shell.css): a cut-off label alone does not say "scroll".
+ */
+function useScrollEdges(list: { current: HTMLElement | null }) {
+  useLayoutEffect(() => {
+    const el = list.current;
+    const host = el?.parentElement;
+    if (!el || !host) return;
+    const mark = () => {
+      const start = el.scrollLeft > 1;
+      const end = el.scrollWidth - el.clientWidth - el.scrollLeft > 1;
+      if (start) host.setAttribute('data-more-start', '');
+      else host.removeAttribute('data-more-start');
+      if (end) host.setAttribute('data-more-end', '');
+      else host.removeAttribute('data-more-end');
+    };
+    mark();
+    el.addEventListener('scroll', mark, { passive: true });
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(mark);
+    observer?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', mark);
+      observer?.disconnect();
+    };
+  }, [list]);
 }
 
 export function AppTabs({ app, role }: { app: AppDefinition; role: Role }) {

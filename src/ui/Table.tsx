@@ -3,7 +3,13 @@ import { EmptyState } from './Card';
 import { ScrollArea } from './ScrollArea';
 import { LoadingPanel } from './Spinner';
 
-export type Column<T> = { key: string; header: ReactNode; render: (row: T) => ReactNode; className?: string };
+/**
+ * `label`: the header as plain words, which each cell repeats when the table stacks into a list in
+ * a narrow side panel (tables-and-overlays.css); by default the header itself when it is a string.
+ */
+export type Column<T> = { key: string; header: ReactNode; render: (row: T) => ReactNode; className?: string; label?: string };
+
+const labelOf = <T,>(c: Column<T>) => c.label ?? (typeof c.header === 'string' ? c.header : '');
 
 type TableProps<T> = {
   caption: string;
@@ -23,7 +29,8 @@ export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Not
   if (!rows?.length) return <EmptyState title={typeof empty === 'string' ? empty : ''}>{typeof empty === 'string' ? null : empty}</EmptyState>;
   return (
     <ScrollArea label={caption} className="table-wrap">
-      <table className="table">
+      {/* 400 px and narrower (Zoom, Webex side panels): each row stacks into a card of label and value */}
+      <table className="table table-stacks">
         <caption className={showCaption ? 'table-caption' : 'sr-only'}>{caption}</caption>
         <thead>
           <tr>
@@ -38,7 +45,7 @@ export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Not
           {rows.map((row) => (
             <tr key={rowKey(row)} className={rowClassName?.(row)}>
               {columns.map((c) => (
-                <td key={c.key} className={c.className}>
+                <td key={c.key} className={c.className} data-label={labelOf(c) || undefined}>
                   {c.render(row)}
                 </td>
               ))}

@@ -50,6 +50,16 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
     expect(body.latest[0]!.id).toBe(taskIds[2]);
   });
 
+  it('the credits tile is the figure the header shows, whatever the period picked', async () => {
+    const usage = (await (await t.call('GET', `${OTP}/billing/usage`, { as: 'supervisor@acme.test' })).json()) as { credits: number; freeTier: number };
+    for (const days of [7, 30, 90]) {
+      const res = await t.call('GET', `${OTP}/dashboard?days=${days}`, { as: 'supervisor@acme.test' });
+      const tile = ((await res.json()) as DashboardAnswer).tiles.find((k) => k.key === 'credits')!;
+      expect(tile.value, `${days} days`).toBe(usage.credits);
+      expect(tile.caption).toMatch(/^of [\d,]+ (in the free trial|this billing period)$/);
+    }
+  });
+
   it('a period other than 7, 30 or 90 days answers 400 naming days', async () => {
     const res = await t.call('GET', `${OTP}/dashboard?days=12`, { as: 'owner@acme.test' });
     expect(res.status).toBe(400);
@@ -179,6 +189,13 @@ describe.each(DATABASE_KINDS)('Apps console API (%s)', (kind) => {
 
   it('SMS Configuration offers the development outbox outside production', async () => {
     expect(await (await t.call('GET', '/sms', { as: 'owner@acme.test' })).json()).toEqual({ provider: 'dev-outbox', devOutboxAvailable: true });
+  });
+
+  // last: it adds a task the paging tests above would count
+  it('a send answered while texts go to the development outbox says so, for the result to link to it', async () => {
+    const res = await t.call('POST', `${OTP}/actions/send`, { as: 'admin@acme.test', body: { input: { phoneNumber: '+12025559876', customerRef: 'C-OUTBOX' } } });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as ActionResult).devOutbox).toBe(true);
   });
 });
 

@@ -114,6 +114,11 @@ describe.each(DATABASE_KINDS)('one usage figure (%s)', (kind) => {
     expect(page.daily.current.reduce((sum, d) => sum + d.count, 0)).toBe(header.credits);
   });
 
+  it("the billing chart's current period ends today, not tomorrow", async () => {
+    const page = (await (await t.call('GET', '/one-time-passcode/billing', { as: 'owner@acme.test' })).json()) as AppBillingDetail;
+    expect(page.daily.current.at(-1)!.date).toBe(t.clock.now.toISOString().slice(0, 10));
+  });
+
   it("the billing chart's last period ends the day before this period's first day: no day is in both", async () => {
     const page = (await (await t.call('GET', '/one-time-passcode/billing', { as: 'owner@acme.test' })).json()) as AppBillingDetail;
     const current = page.daily.current.map((d) => d.date);

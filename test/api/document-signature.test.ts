@@ -129,7 +129,7 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
 
     // the timeline is the audit trail
     const detail = (await (await t.call('GET', `/document-signature/tasks/${sent.id}`, { as: ADMIN })).json()) as { events: { type: string; ip: string | null }[] };
-    expect(detail.events.map((e) => e.type)).toEqual(['sent', 'language', 'opened', 'signed', 'completed']);
+    expect(detail.events.map((e) => e.type)).toEqual(['sent', 'language', 'opened', 'signed', 'copy_sent', 'completed']);
     // the link is spent
     expect((await page(t, token)).status).toBe(410);
   });
@@ -263,6 +263,13 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect((await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: other })).status).toBe(404);
     const globexKey = ((await (await t.call('GET', '/accounts/developer', { as: other })).json()) as { secretKey: string }).secretKey;
     expect((await v1(t, globexKey, 'GET', `/signatures/${sent.id}`)).status).toBe(404);
+  });
+
+  it('with nothing signed in the period, the median time to sign is no figure ("—"), not 0 minutes', async () => {
+    // Globex has not sent a signature request: a period with nothing signed
+    const dash = (await (await t.call('GET', '/document-signature/dashboard?days=7', { as: 'owner@globex.test' })).json()) as { tiles: { key: string; value: number | null }[] };
+    expect(dash.tiles.find((x) => x.key === 'completed')!.value).toBe(0);
+    expect(dash.tiles.find((x) => x.key === 'median')!.value).toBeNull();
   });
 
   it('the dashboard counts sent and completed requests and the list shows them', async () => {

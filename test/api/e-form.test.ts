@@ -273,4 +273,21 @@ describe.each(DATABASE_KINDS)('eForm (%s)', (kind) => {
     const dashboard = (await (await t.call('GET', '/e-form/dashboard?days=7', { as: OWNER })).json()) as { tiles: { key: string; value: number }[] };
     expect(dashboard.tiles.find((x) => x.key === 'sent')!.value).toBeGreaterThan(0);
   });
+  it("a form's last submission is its newest submission's time, even after one is removed", async () => {
+    const acme = t.account('acme').id;
+    const form = await publishedForm({ ...CLAIM, title: 'Last submission' });
+    for (const name of ['First', 'Second']) {
+      t.clock.now = new Date(t.clock.now.getTime() + 60_000);
+      const { link } = await send(form.id);
+      expect((await submit(link, { name, kind: 'Damage' })).status).toBeLessThan(400);
+    }
+    const listed = async () => ((await (await t.call('GET', '/e-form/forms', { as: OWNER })).json()) as { id: string; lastSubmissionAt: string | null }[]).find((f) => f.id === form.id)!.lastSubmissionAt;
+    const newest = async () => (await t.db.system(async (trx) => (await sql<{ at: Date }>`select max(submitted_at) as at from eform_submissions where account_id = ${acme} and form_id = ${form.id}`.execute(trx)).rows[0]!.at)).toISOString();
+    const before = await listed();
+    expect(before).toBe(await newest());
+    // the newest submission goes (as an erasure removes it): the form says when the one left came in
+    await t.db.system((trx) => sql`delete from eform_submissions where request_id = (select request_id from eform_submissions where account_id = ${acme} and form_id = ${form.id} order by submitted_at desc limit 1)`.execute(trx));
+    expect(await listed()).toBe(await newest());
+    expect(await listed()).not.toBe(before);
+  });
 });

@@ -313,6 +313,16 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect(await (await v1(t, acmeKey, 'POST', `/passkeys/enrollments/${task.id}/cancel`, {})).json()).toMatchObject({ status: 'cancelled' });
   });
 
+  it('an enrollment page with no name given greets neutrally, never by the internal reference', async () => {
+    const phone = freshPhone();
+    const res = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-NU-PK2', phoneNumber: phone } } });
+    expect(res.status).toBe(201);
+    const html = await (await t.app.request(`/c/${await lastLinkToken(t, 'owner@acme.test', phone)}`)).text();
+    expect(html).not.toContain('CUST-NU-PK2');
+    expect(html).not.toContain('Hello');
+    expect(html).toMatch(/asks you to create a passkey on this device/);
+  });
+
   it('the agent actions enroll, cancel and verify, and an enrollment page names the customer', async () => {
     const phone = freshPhone();
     const res = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-2010', phoneNumber: phone, displayName: 'Grace Hopper' } } });

@@ -192,6 +192,70 @@ describe(`the console at ${WIDTHS.join(' and ')} px wide in Chromium`, () => {
     await setWidth(page, NARROWEST);
   });
 
+  it('the settings menu shows a chevron at the edge past which sections are hidden, and at the other edge once scrolled', async () => {
+    for (const width of WIDTHS) {
+      await tabBar(page, '/settings/branding', 'Settings', width);
+      const nav = page.getByRole('navigation', { name: 'Settings', exact: true });
+      const edges = () => nav.evaluate((el) => ({ end: el.hasAttribute('data-more-end'), start: el.hasAttribute('data-more-start'), after: getComputedStyle(el, '::after').content, before: getComputedStyle(el, '::before').content }));
+      expect(await edges(), `at ${width} px`).toMatchObject({ end: true, start: false });
+      expect((await edges()).after).toContain('›');
+      await nav.locator('ul').evaluate((ul) => ul.scrollTo({ left: ul.scrollWidth }));
+      await expect.poll(edges).toMatchObject({ end: false, start: true });
+      expect((await edges()).before).toContain('‹');
+    }
+    await setWidth(page, NARROWEST);
+  });
+
+  it('every app dashboard shows "Send to a customer" with its top within the first 600 px at 400 px', async () => {
+    await setWidth(page, 400);
+    await setWidth(staff, 400);
+    const checked: string[] = [];
+    for (const app of APPS) {
+      const p = app.released ? page : staff;
+      await p.goto(`${server.url}/${app.id}`);
+      await p.getByRole('heading', { level: 1 }).first().waitFor();
+      await settle(p);
+      // an app the account has not started shows its start screen instead of a dashboard
+      if (!(await p.locator('.dashboard-layout').count())) continue;
+      const send = p.getByRole('heading', { name: 'Send to a customer' });
+      const top = await send.evaluate((el) => el.closest('.card')!.getBoundingClientRect().top + window.scrollY);
+      expect(top, `${app.id}: "Send to a customer" starts ${Math.round(top)} px down`).toBeLessThanOrEqual(600);
+      checked.push(app.id);
+    }
+    expect(checked).toEqual(expect.arrayContaining(['one-time-passcode', 'passkeys', 'e-form', 'identity-verification']));
+    await setWidth(page, NARROWEST);
+    await setWidth(staff, NARROWEST);
+  });
+
+  it('an activity list stacks into one card per row: no header row, every value under its column name, nothing cut or scrolling sideways', async () => {
+    for (const width of WIDTHS) {
+      await setWidth(page, width);
+      await page.goto(`${server.url}/one-time-passcode/authentications`);
+      const table = page.getByRole('table', { name: 'Authentications' });
+      await table.locator('tbody tr').first().waitFor();
+      const seen = await table.evaluate((t) => {
+        const cells = [...t.querySelectorAll<HTMLElement>('tbody td')];
+        const headers = [...t.querySelectorAll('thead th')].map((h) => h.textContent);
+        return {
+          headerHeight: t.querySelector('thead')!.getBoundingClientRect().height,
+          tableRight: t.getBoundingClientRect().right,
+          viewport: document.documentElement.clientWidth,
+          boxScrolls: t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1,
+          labels: cells.slice(0, headers.length).map((c) => getComputedStyle(c, '::before').content.replace(/^"|"( \/ "")?$/g, '')),
+          headers,
+          cut: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.getAttribute('data-label')),
+        };
+      });
+      expect(seen.headerHeight, `at ${width} px the header row takes no room`).toBeLessThanOrEqual(1);
+      expect(seen.boxScrolls, `at ${width} px`).toBe(false);
+      expect(seen.tableRight).toBeLessThanOrEqual(seen.viewport);
+      expect(seen.cut, `at ${width} px`).toEqual([]);
+      expect(seen.labels[0]).toContain(seen.headers[0]);
+      expect(seen.labels.at(-1)).toContain(seen.headers.at(-1));
+    }
+    await setWidth(page, NARROWEST);
+  });
+
   it("an app's configuration tabs keep the current one in view", async () => {
     for (const width of WIDTHS) {
       const bar = await tabBar(staff, '/identity-verification/settings/webhooks', 'Identity Verification configuration', width);

@@ -1,6 +1,9 @@
 // The screen walk: every screen of the console at 1440, 400 and 360 px, photographed full page
 // for a person to look at, with what a machine can tell about each (the tab's title, sideways
-// scrolling, text wider than its box, wrapping badges, console errors). `npm run walk` builds if
+// scrolling, text wider than its box, wrapping badges, console errors) and the automatic checks
+// every screen is held to (docs/console.md, "How a screen is judged"): no sideways scroll, no
+// text cut by its box, an app dashboard's "Send to a customer" starting within the first 600 px
+// at 400 px, no id as a list's first column, axe: no serious or critical violation. `npm run walk` builds if
 // stale and runs it; the built server runs on a fresh seeded embedded database on a free
 // loopback port, signed in through CLI sign-in links, with test/e2e/harness.ts itself (bundled
 // here for plain Node) starting the server and the browser as the end-to-end tests do.
@@ -23,7 +26,11 @@ const HEIGHT = 900;
 
 /** The registries the router is made from (app routes, settings sections) and the e2e harness. */
 const load = () =>
-  importTypeScript('walk', "export { APPS } from './api/contract/apps'; export { SETTINGS_SECTIONS } from './src/pages/settings/sections'; export * from './test/e2e/harness';");
+  importTypeScript('walk', "export { APPS } from './api/contract/apps'; export { SETTINGS_SECTIONS } from './src/pages/settings/sections'; export * from './test/e2e/harness'; export { axeViolations } from './test/e2e/axe';");
+
+/** Where an app dashboard's main action must start at the side panel's width. */
+const MAIN_ACTION_PX = 600;
+const SIDE_PANEL_PX = 400;
 
 /** Seeds (or copies WALK_SEEDED), makes sign-in links, starts the server: startServer of the harness, with the copy. */
 async function startServer(harness, emails) {
@@ -196,14 +203,37 @@ function inspect() {
     }
   }
   const scroller = document.scrollingElement ?? document.documentElement;
+  // an id as the first column a person reads: a UUID, a Stripe id or one shortened to "abcdef…123456"
+  const ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{6}…[0-9a-f]{6}|(cs|pi|cus|sub|in)_[\w…]+)$/i;
+  const idFirst = [...document.querySelectorAll('table')]
+    .filter(visible)
+    .map((t) => ({ caption: text(t.querySelector('caption') ?? t), first: text(t.querySelector('tbody tr td, tbody tr th') ?? t) }))
+    .filter((t) => t.first && ID.test(t.first))
+    .map((t) => `${t.caption}: ${t.first}`);
+  const send = [...document.querySelectorAll('h2')].find((h) => h.textContent?.trim() === 'Send to a customer');
+  const mainAction = document.querySelector('.dashboard-layout') ? (send ? Math.round((send.closest('.card') ?? send).getBoundingClientRect().top + window.scrollY) : -1) : null;
   return {
     title: document.title,
+    idFirst,
+    mainAction,
     sideways: scroller.scrollWidth - scroller.clientWidth,
     viewport: width,
     h1: [...document.querySelectorAll('h1')].map(text),
     textOverflow: textOverflow.slice(0, 12),
     wrappingBadges,
   };
+}
+
+/** The checks every screen is held to, each failure in words ([] when it passes them all). */
+function checksOf(seen, width) {
+  const failed = [];
+  if (seen.sideways > 0) failed.push(`scrolls sideways ${seen.sideways}px`);
+  const cut = seen.textOverflow.filter((t) => t.how !== 'ellipsis');
+  if (cut.length) failed.push(`text cut: ${cut.map((t) => `${t.el} "${t.text.slice(0, 24)}"`).slice(0, 3).join(', ')}`);
+  if (width === SIDE_PANEL_PX && seen.mainAction !== null && (seen.mainAction < 0 || seen.mainAction > MAIN_ACTION_PX)) failed.push(`main action at ${seen.mainAction < 0 ? 'none' : `${seen.mainAction}px`}`);
+  if (seen.idFirst.length) failed.push(`id first: ${seen.idFirst.slice(0, 2).join(', ')}`);
+  if (seen.axe.length) failed.push(`axe: ${seen.axe.join(', ')}`);
+  return failed;
 }
 
 async function main() {
@@ -249,13 +279,16 @@ async function main() {
           await page.waitForTimeout(200);
         }
         const seen = await page.evaluate(inspect);
+        const axe = await reg.axeViolations(page).catch((e) => [{ id: 'axe-failed', impact: 'critical', help: String(e).slice(0, 120), nodes: [] }]);
+        seen.axe = axe.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+        seen.checks = checksOf(seen, width);
         const file = path.join(OUT, String(width), `${name}.png`);
         // the whole page, up to three screens: a longer one is the same rows again, unreadable when whole
         const height = Math.min(await page.evaluate(() => document.documentElement.scrollHeight), 3 * HEIGHT);
         await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width, height } });
         if (hash === 'ghost') await page.keyboard.press('Escape');
         results.push({ name, width, who, path: p, ...seen, consoleErrors: [...errors], file });
-        const flags = [seen.sideways > 0 && `sideways ${seen.sideways}px`, seen.textOverflow.length && `${seen.textOverflow.length} overflowing`, seen.wrappingBadges.length && `${seen.wrappingBadges.length} wrapping badges`, errors.length && `${errors.length} console errors`].filter(Boolean);
+        const flags = [...seen.checks, seen.wrappingBadges.length && `${seen.wrappingBadges.length} wrapping badges`, errors.length && `${errors.length} console errors`].filter(Boolean);
         console.log(`${String(width).padStart(4)}  ${name.padEnd(44)} ${seen.title.padEnd(60).slice(0, 60)} ${flags.join(', ')}`);
       }
       for (const { page } of contexts.values()) await page.context().close();
@@ -265,6 +298,17 @@ async function main() {
     await server.stop();
   }
   fs.writeFileSync(path.join(OUT, 'summary.json'), JSON.stringify(results, null, 2));
+  // the automatic checks, screen by screen: what docs/console.md's table is made from
+  const byScreen = new Map();
+  for (const r of results) {
+    const row = byScreen.get(r.name) ?? { screen: r.name };
+    row[r.width] = r.checks.length ? r.checks.join('; ') : 'pass';
+    byScreen.set(r.name, row);
+  }
+  const failing = results.filter((r) => r.checks.length);
+  fs.writeFileSync(path.join(OUT, 'checks.json'), JSON.stringify([...byScreen.values()], null, 2));
+  console.log(`\nAutomatic checks: ${results.length - failing.length} of ${results.length} screenshots pass every check (per screen: ${path.join(OUT, 'checks.json')})`);
+  if (failing.length) console.table(failing.map((r) => ({ screen: r.name, width: r.width, failed: r.checks.join('; ').slice(0, 110) })));
   const flagged = results.filter((r) => r.sideways > 0 || r.textOverflow.length || r.wrappingBadges.length || r.consoleErrors.length || /Page not found/.test(r.title) && r.name !== 'not-found');
   console.log(`\n${results.length} screenshots; ${flagged.length} with something a machine can see (details in ${path.join(OUT, 'summary.json')}):`);
   console.table(flagged.map((r) => ({ screen: r.name, width: r.width, title: r.title.slice(0, 40), sideways: r.sideways, overflowing: r.textOverflow.map((t) => `${t.how} ${t.el}`).join('; ').slice(0, 80), badges: r.wrappingBadges.length, errors: r.consoleErrors.length })));

@@ -90,7 +90,8 @@ export const sigModule: AppModule = {
         group by 1, 2`.execute(trx)
     ).rows;
     const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, completed: 0, median: null };
-    const minutes = (t: { median: number | null }) => (t.median === null ? 0 : Math.round((t.median / 60) * 10) / 10);
+    // nothing signed: no median (shown "—"), never 0 minutes
+    const minutes = (t: { median: number | null }) => (t.median === null ? null : Math.round((t.median / 60) * 10) / 10);
     const count = (date: string, status: string) => daily.find((d) => d.day === date && d.status === status)?.n ?? 0;
     return {
       tiles: [

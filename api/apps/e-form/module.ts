@@ -104,7 +104,8 @@ export const eformModule: AppModule = {
         group by 1`.execute(trx)
     ).rows;
     const of = (period: 'current' | 'previous'): Totals => totals.find((t) => t.period === period) ?? { sent: 0, opened: 0, submitted: 0, median: null };
-    const minutes = (t: Totals) => (t.median === null ? 0 : Math.round(Number(t.median) / 60));
+    // nothing completed: no median (shown "—"), never 0 minutes
+    const minutes = (t: Totals) => (t.median === null ? null : Math.round(Number(t.median) / 60));
     const byDay = new Map(daily.map((d) => [d.day, d]));
     const cur = of('current');
     const prev = of('previous');

@@ -96,7 +96,7 @@ export const otpModule: AppModule = {
         { key: 'sent', label: 'Sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
         { key: 'verified', label: 'Verified', value: of('current').verified, previous: of('previous').verified, format: 'count' },
         { key: 'conversion', label: 'Conversion rate', value: rate(of('current').verified, of('current').sent), previous: rate(of('previous').verified, of('previous').sent), format: 'percent' },
-        await creditsTile(trx, accountId, OTP_APP, p),
+        await creditsTile(trx, accountId, OTP_APP),
       ],
       series: [
         { key: 'sent', label: 'Sent', points: p.days.map((date) => ({ date, value: byDay.get(date)?.sent ?? 0 })) },

@@ -110,7 +110,7 @@ export const passkeysModule: AppModule = {
         { key: 'registrations', label: 'Registrations', value: of('current').registrations, previous: of('previous').registrations, format: 'count' },
         { key: 'verifications', label: 'Verifications', value: of('current').verifications, previous: of('previous').verifications, format: 'count' },
         { key: 'success', label: 'Success rate', value: rate(of('current').succeeded, of('current').ended), previous: rate(of('previous').succeeded, of('previous').ended), format: 'percent' },
-        await creditsTile(trx, accountId, PASSKEYS_APP, p),
+        await creditsTile(trx, accountId, PASSKEYS_APP),
       ],
       series: [series('verified', 'Verified'), series('failed', 'Not verified')],
     };

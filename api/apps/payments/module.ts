@@ -110,36 +110,47 @@ export const paymentsModule: AppModule = {
 
   ...taskTableQueries('payments', OWN_COLUMNS, valuesOf),
 
-  /** Money tiles are in the default currency (payments in others are counted, not summed). */
+  /**
+   * Money tiles are in the default currency (payments in others are counted, not summed). Volume
+   * is net of refunds, the refunds named beside it; tile and chart read the same rows by the day
+   * they were paid, so the line sums to the figure.
+   */
   async dashboard(trx, accountId, p) {
     const { defaultCurrency: currency } = await paymentsSettings(trx, accountId);
     const totals = (
-      await sql<{ period: 'current' | 'previous'; sent: number; paid: number; gross: number; refunded: number }>`
+      await sql<{ period: 'current' | 'previous'; sent: number; paid: number }>`
         select case when created_at >= ${p.start} then 'current' else 'previous' end as period,
                count(*)::int as sent,
-               count(*) filter (where status in (${PAID}))::int as paid,
-               coalesce(sum(amount) filter (where status in (${PAID}) and currency = ${currency}), 0)::int as gross,
-               coalesce(sum(refunded_amount) filter (where currency = ${currency}), 0)::int as refunded
+               count(*) filter (where status in (${PAID}))::int as paid
         from payments where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end}
         group by 1`.execute(trx)
     ).rows;
+    const money = (
+      await sql<{ period: 'current' | 'previous'; net: number; refunded: number }>`
+        select case when paid_at >= ${p.start} then 'current' else 'previous' end as period,
+               coalesce(sum(amount - refunded_amount), 0)::int as net,
+               coalesce(sum(refunded_amount), 0)::int as refunded
+        from payments where account_id = ${accountId} and paid_at >= ${p.previousStart} and paid_at < ${p.end} and currency = ${currency}
+        group by 1`.execute(trx)
+    ).rows;
     const daily = (
-      await sql<{ day: string; gross: number }>`
-        select to_char(paid_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day, coalesce(sum(amount), 0)::int as gross
+      await sql<{ day: string; net: number }>`
+        select to_char(paid_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day, coalesce(sum(amount - refunded_amount), 0)::int as net
         from payments where account_id = ${accountId} and paid_at >= ${p.start} and paid_at < ${p.end} and currency = ${currency}
         group by 1`.execute(trx)
     ).rows;
-    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, paid: 0, gross: 0, refunded: 0 };
-    const byDay = new Map(daily.map((d) => [d.day, d.gross]));
+    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, paid: 0 };
+    const moneyOf = (period: 'current' | 'previous') => money.find((t) => t.period === period) ?? { net: 0, refunded: 0 };
+    const byDay = new Map(daily.map((d) => [d.day, d.net]));
     const code = currency.toUpperCase();
     return {
       tiles: [
-        { key: 'gross', label: `Gross volume (${code})`, value: of('current').gross, previous: of('previous').gross, format: 'money', currency },
+        { key: 'net', label: `Net volume after refunds (${code})`, value: moneyOf('current').net, previous: moneyOf('previous').net, format: 'money', currency },
         { key: 'success', label: 'Success rate', value: rate(of('current').paid, of('current').sent), previous: rate(of('previous').paid, of('previous').sent), format: 'percent' },
         { key: 'requests', label: 'Requests sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
-        { key: 'refunded', label: `Refunded (${code})`, value: of('current').refunded, previous: of('previous').refunded, format: 'money', currency },
+        { key: 'refunded', label: `Refunded (${code})`, value: moneyOf('current').refunded, previous: moneyOf('previous').refunded, format: 'money', currency },
       ],
-      series: [{ key: 'gross', label: `Gross volume (${code})`, currency, points: p.days.map((date) => ({ date, value: byDay.get(date) ?? 0 })) }],
+      series: [{ key: 'net', label: `Net volume (${code})`, currency, points: p.days.map((date) => ({ date, value: byDay.get(date) ?? 0 })) }],
     };
   },
 };

@@ -33,3 +33,8 @@ export function sessionCaller(session: Session, ip: string | null, userAgent: st
   const name = `${session.firstName} ${session.lastName}`.trim() || session.email;
   return { kind: 'admin', actor: actorOf(session), label: name, ip, userAgent };
 }
+
+/** The customer on their own page: every timeline says "By customer" for what they did. */
+export function customerCaller(ip: string | null = null, userAgent: string | null = null): Caller {
+  return { kind: 'api', actor: { id: null, firstName: 'Customer', lastName: '' }, label: 'Customer', ip, userAgent };
+}

@@ -32,6 +32,7 @@ import { zonedDateTime } from '../../http/zoned-time';
 import { appModule, type AppModule, type TaskFilter } from './registry';
 import { parseKey, requestOrigin, uuidParam } from './request';
 import { sessionCaller } from './caller';
+import { sentToDevOutbox } from '../../sms/service';
 import { saveAppSettings, storedAppSettings } from './app-settings';
 import { companyName, parseTemplateKey, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
 import { taskEvents } from './task-events';
@@ -39,6 +40,7 @@ import { addDays, zonedDay, zonedMidnight } from './zoned-time';
 import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
 import { sql } from 'kysely';
 import { visibleApps } from '../../contract/apps';
+import { JOURNEY_EVENT_TYPES } from '../../contract/journeys';
 import type { Trx } from '../../db/index';
 import { createLinkToken, linkUrl } from '../../customer-pages/links';
 import type { CustomerPagePreview } from '../../contract/platform';
@@ -359,7 +361,8 @@ export const appConsoleRoutes = new Hono<AppEnv>()
   });
 
 function checkedEndpoint(module: AppModule, body: v.InferOutput<typeof WebhookEndpointBodySchema>, config: { env: string }) {
-  const unknown = body.eventTypes.find((t) => !module.eventTypes.includes(t));
+  // an app's endpoint may also take the events of the journeys its app is a step of
+  const unknown = body.eventTypes.find((t) => !module.eventTypes.includes(t) && !(JOURNEY_EVENT_TYPES as readonly string[]).includes(t));
   if (unknown) throw new ApiError(400, 'VALIDATION_FAILED', `eventTypes: ${unknown} is not an event of this app`, { eventTypes: `${unknown} is not an event of this app` });
   void config;
   return body;
@@ -389,7 +392,7 @@ export const appActionRoutes = new Hono<AppEnv>()
     // named once, as unknown, whatever it was)
     const name = `action.${module.id}.${module.actions.some((a) => a.key === key) ? key : 'unknown'}`;
     const result = await measured(name, () => module.runAction(c.var.deps, session.accountId, key, c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent)));
-    return c.json(result, 201);
+    return c.json((await sentToDevOutbox(c.var.deps, session.accountId)) ? { ...result, devOutbox: true } : result, 201);
   })
   .get('/:app/tasks/:id/status', async (c) => {
     const module = moduleOf(c);

@@ -5,6 +5,8 @@ import { ApiError } from '../../http/errors';
 import { validationError } from '../../http/validate';
 import { maskPhone, type KpiTile, type TaskRow } from '../../contract/platform';
 import type { AppModule, KeyedTaskRow, TaskFilter } from './registry';
+import { billingQuery } from './credits';
+import type { AppId } from '../../contract/apps';
 
 // What every app's task table shares: the columns the activity list filters on (account_id,
 // status, created_at, agent, customer_ref, phone_number), walked by the indexes of migration 0710,
@@ -105,14 +107,16 @@ export function parseActionInput<S extends v.GenericSchema>(schema: S, input: un
   return parsed.output;
 }
 
-/** The "Credits used" tile: units of `app` charged in the period and in the one before it. */
-export async function creditsTile(trx: Trx, accountId: string, app: string, p: { start: Date; previousStart: Date; end: Date }): Promise<KpiTile> {
-  const rows = (
-    await sql<{ period: 'current' | 'previous'; units: number }>`
-      select case when ts >= ${p.start} then 'current' else 'previous' end as period, coalesce(sum(units), 0)::int as units
-      from credit_ledger where account_id = ${accountId} and app = ${app} and ts >= ${p.previousStart} and ts < ${p.end}
-      group by 1`.execute(trx)
-  ).rows;
-  const units = (period: 'current' | 'previous') => rows.find((c) => c.period === period)?.units ?? 0;
-  return { key: 'credits', label: 'Credits used', value: units('current'), previous: units('previous'), format: 'credits' };
+/**
+ * The credits tile: the billing period's running total, read from the row the header's figure
+ * reads (GET /api/{app}/billing/usage), so the two never disagree (a charge 31 days into a trial
+ * made "960" in the header and "959" on a 30-day dashboard).
+ */
+export async function creditsTile(trx: Trx, accountId: string, app: AppId): Promise<KpiTile> {
+  const row = await billingQuery(trx, accountId, app).executeTakeFirst();
+  const credits = row?.credits ?? 0;
+  const included = row?.free_tier ?? 0;
+  const period = row?.status === 'free-trial' ? 'in the free trial' : 'this billing period';
+  const caption = included > 0 ? `of ${new Intl.NumberFormat('en-US').format(included)} ${period}` : period;
+  return { key: 'credits', label: 'Credits used', value: credits, previous: null, format: 'credits', caption };
 }

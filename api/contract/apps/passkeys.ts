@@ -217,7 +217,7 @@ export const PASSKEY_ACTIONS: AppAction[] = [
   {
     key: 'cancel',
     label: 'Cancel the link',
-    description: 'If the caller no longer needs it. The link stops working at once.',
+    description: 'Cancel the link when the caller no longer needs it: it stops working at once.',
     needsTask: true,
     fields: [],
     secondary: true,

@@ -193,7 +193,7 @@ export const PAYMENT_EVENT_TYPES = ['payment.requested', 'payment.succeeded', 'p
 export const PAYMENT_COLUMNS: TaskColumn[] = [
   { key: 'id', label: 'ID', kind: 'id' },
   { key: 'amount', label: 'Amount', kind: 'money' },
-  { key: 'currency', label: 'Currency', kind: 'text' },
+  { key: 'currency', label: 'Currency', kind: 'currency' },
   { key: 'status', label: 'Status', kind: 'status' },
   { key: 'product', label: 'Product', kind: 'text' },
   { key: 'customerRef', label: 'Customer', kind: 'text' },
@@ -202,8 +202,8 @@ export const PAYMENT_COLUMNS: TaskColumn[] = [
   { key: 'createdAt', label: 'Created', kind: 'date' },
   { key: 'paidAt', label: 'Paid at', kind: 'date' },
   { key: 'refunded', label: 'Refunded', kind: 'money' },
-  { key: 'checkoutSessionId', label: 'Checkout Session', kind: 'text' },
-  { key: 'paymentIntentId', label: 'Payment Intent', kind: 'text' },
+  { key: 'checkoutSessionId', label: 'Checkout Session', kind: 'id' },
+  { key: 'paymentIntentId', label: 'Payment Intent', kind: 'id' },
 ];
 
 export const PAYMENT_ACTIONS: AppAction[] = [
@@ -218,7 +218,7 @@ export const PAYMENT_ACTIONS: AppAction[] = [
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
       { name: 'productId', label: 'Product', kind: 'choice', required: false, placeholder: 'Search the product catalog', empty: 'The product catalog has no active product with a price: type an amount below, or an admin adds products under Products.' },
       { name: 'amount', label: 'Or an amount (e.g. 12.50)', kind: 'text', required: false },
-      { name: 'currency', label: 'Currency', kind: 'text', required: false, placeholder: 'usd' },
+      { name: 'currency', label: 'Currency', kind: 'text', required: false, placeholder: 'USD' },
       { name: 'description', label: 'What it is for', kind: 'text', required: false },
     ],
   },

@@ -16,6 +16,24 @@ export const OUTBOX_FALLBACK_MS = 5000;
  * The development SMS outbox: outside production, the messages the apps "sent" through the
  * 'Development outbox' provider, newest first, so a passcode can be read without a phone.
  */
+/** A message's text with its links made links: the customer page is one click away, as on the phone. */
+export function Linked({ text }: { text: string }) {
+  const parts = text.split(/(https?:\/\/\S+)/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <a key={i} href={part.replace(/[.,)]+$/, '')} target="_blank" rel="noopener">
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 export default function DevSmsOutbox() {
   // How many of the newest messages to show: "Show older messages" asks for more of them in one
   // read (new ones keep arriving at the top, so a next page would shift under the reader).
@@ -77,7 +95,9 @@ function OutboxList({ messages, more, loading, onShowOlder }: { messages: DevSms
                 {formatDate(m.createdAt)}
               </time>
             </p>
-            <p className="sms-bubble">{m.body}</p>
+            <p className="sms-bubble">
+              <Linked text={m.body} />
+            </p>
           </li>
         ))}
       </ol>

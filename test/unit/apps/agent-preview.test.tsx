@@ -63,7 +63,7 @@ describe('Agent Preview', () => {
     expect(status.textContent).toContain('Waiting for the caller to open it.');
     // the status comes first in reading order, the way out after it
     expect(status.compareDocumentPosition(cancel) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(cancel.textContent).toContain('If the caller no longer needs it. The link stops working at once.');
+    expect(cancel.textContent).toContain('Cancel the link when the caller no longer needs it: it stops working at once.');
     const button = within(cancel).getByRole('button', { name: 'Cancel the link' });
     expect(button.className).toContain('btn-secondary');
     expect(button.className).not.toContain('btn-primary');

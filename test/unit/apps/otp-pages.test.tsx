@@ -228,20 +228,27 @@ describe('Authentications', () => {
     expect(calls.some((c) => new URL(c.url).searchParams.has('lastKey'))).toBe(false);
   });
 
-  it('opens the task named by ?session= with its timeline', async () => {
+  it('opens the task named by ?session= with its timeline: named for the customer, the browser as people say it, the id last with a copy button', async () => {
     const detail: TaskDetail = {
       ...row(),
       events: [
-        { time: new Date().toISOString(), type: 'sent', description: 'Passcode sent (send 1 of 5)', actor: 'ann@acme.test', ip: '203.0.113.9', userAgent: 'Mozilla/5.0' },
+        { time: new Date().toISOString(), type: 'sent', description: 'Passcode sent (send 1 of 5)', actor: 'ann@acme.test', ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36' },
         { time: new Date().toISOString(), type: 'approved', description: 'Code checked: approved', actor: 'API key', ip: null, userAgent: null },
       ],
     };
     renderSignedIn(`/${APP}/authentications?session=${ID}`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks/${ID}`]: { body: detail } }));
-    const dialog = await screen.findByRole('dialog', { name: 'Authentication 0b6f0f…0e6a11' });
+    const dialog = await screen.findByRole('dialog', { name: 'Authentication for CUST-100042' });
     const timeline = await within(dialog).findByRole('list', { name: 'Timeline' });
     expect(within(timeline).getByText('Passcode sent (send 1 of 5)')).toBeTruthy();
     expect(timeline.textContent).toContain('IP 203.0.113.9');
-    expect(timeline.textContent).toContain('Mozilla/5.0');
+    expect(timeline.textContent).toContain('Chrome on Android');
+    expect(timeline.textContent).not.toContain('Mozilla');
+    // the facts lead with the phone; the id is the last, shortened, with a button that copies it whole
+    const facts = [...dialog.querySelectorAll('.task-facts dt')].map((dt) => dt.textContent);
+    expect(facts[0]).toBe('Phone');
+    expect(facts.at(-1)).toBe('ID');
+    expect(within(dialog).getByRole('button', { name: 'Copy the id' })).toBeTruthy();
+    expect(dialog.textContent).not.toContain(ID);
     fireEvent.keyDown(dialog, { key: 'Escape' });
     await waitFor(() => expect(here()).toBe(`/${APP}/authentications`));
   });
@@ -356,6 +363,15 @@ describe('Webhooks', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('URL must start with https://')).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('offers the journeys\u2019 events after the app\u2019s own, not ticked', async () => {
+    renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [] } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add endpoint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add an endpoint' });
+    const journey = within(dialog).getByRole('checkbox', { name: 'journey.completed' }) as HTMLInputElement;
+    expect(journey.checked).toBe(false);
+    expect((within(dialog).getByRole('checkbox', { name: 'otp.verified' }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('asks before deleting an endpoint', async () => {

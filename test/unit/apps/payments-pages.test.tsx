@@ -86,12 +86,12 @@ describe('Payments pages', () => {
       days: 30,
       timeZone: 'UTC',
       tiles: [
-        { key: 'gross', label: 'Gross volume (USD)', value: 123_450, previous: 0, format: 'money', currency: 'usd' },
+        { key: 'net', label: 'Net volume after refunds (USD)', value: 123_450, previous: 0, format: 'money', currency: 'usd' },
         { key: 'success', label: 'Success rate', value: 75, previous: 50, format: 'percent' },
         { key: 'requests', label: 'Requests sent', value: 4, previous: 2, format: 'count' },
         { key: 'refunded', label: 'Refunded (USD)', value: 500, previous: 0, format: 'money', currency: 'usd' },
       ],
-      series: [{ key: 'gross', label: 'Gross volume (USD)', currency: 'usd', points: [{ date: '2026-11-22', value: 123_450 }] }],
+      series: [{ key: 'net', label: 'Net volume (USD)', currency: 'usd', points: [{ date: '2026-11-22', value: 123_450 }] }],
       latest: [],
     };
     renderSignedIn('/payments', makeBootstrap(), {
@@ -99,7 +99,7 @@ describe('Payments pages', () => {
       'GET /api/payments/dashboard': { body: dash },
       'GET /api/payments/actions': { body: { app: 'payments', actions: PAYMENT_ACTIONS, unavailable: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED } } },
     });
-    expect((await screen.findByTestId('kpi-gross')).textContent).toContain('$1,234.50');
+    expect((await screen.findByTestId('kpi-net')).textContent).toContain('$1,234.50');
     expect(screen.getByTestId('kpi-refunded').textContent).toContain('$5.00');
     await screen.findByText(STATE_MESSAGES.STRIPE_NOT_CONNECTED);
   });

@@ -17,8 +17,11 @@ import { toast } from '../../../ui/Toast';
 import { shortenId } from '../../../ui/format';
 import { saveFile } from '../../../ui/download';
 import { filtersFromSearch, filtersToQuery, filtersToSearch, NO_FILTERS, rangeError, type ActivityFilters } from './filters';
-import { statusLabel, TaskCell } from './task-cells';
+import { peopleFirst, statusLabel, TaskCell, taskFacts } from './task-cells';
 import { TaskFacts, Timeline } from './TaskFacts';
+
+/** The Zoom and Webex side panel (and phones): 480 px or narrower when the page opens. */
+const narrowPanel = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 480px)').matches;
 
 type SetFilter<F> = (key: keyof F) => (e: { target: { value: string } }) => void;
 
@@ -83,12 +86,13 @@ function TaskPanel({ app, taskId, columns, noun, onClose, actions, extra }: { ap
   const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) => a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }));
   useLiveChanges((c) => c.kind === 'task' && c.ref === taskId, task.reload, null);
   return (
-    <Dialog open onClose={onClose} title={`${noun} ${shortenId(taskId)}`} size="lg">
+    // named by who it was for, not by its id (the id is a fact of its own, with a copy button)
+    <Dialog open onClose={onClose} title={task.data && (task.data.customerRef ?? task.data.phoneNumber) ? `${noun} for ${task.data.customerRef ?? task.data.phoneNumber}` : noun} size="lg">
       <QueryState query={task}>
         {() =>
           task.data && (
             <>
-              <TaskFacts facts={columns.map((c) => [c.label, c.kind === 'id' ? <code>{task.data!.id}</code> : <TaskCell column={c} row={task.data!} />])} />
+              <TaskFacts facts={taskFacts(columns, task.data)} />
               {actions?.(task.data, task.reload)}
               {extra?.(taskId, task.reload)}
               <h3 className="card-title">Timeline</h3>
@@ -116,8 +120,10 @@ type ActivityListProps = {
   statuses: readonly string[];
   /** the app's own view of one task (a review screen), shown instead of the timeline panel */
   Detail?: ComponentType<{ app: AppDefinition; taskId: string; onClose: () => void }>;
-  /** a page of its own for one task (Identity Verification's review queue), opened instead of a panel */
+  /** where one task opens instead of a panel (Identity Verification's review queue) */
   openHref?: (id: string) => string;
+  /** the list's views, under its title (Identity Verification's All / Needs review) */
+  views?: ReactNode;
   taskActions?: TaskActions;
   extra?: TaskExtra;
 };
@@ -149,6 +155,8 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
   /** the table's columns, which may depend on the page (eForm: a column per field) */
   columns: (page: Page | undefined) => Column<Row>[];
   filters: ReactNode;
+  /** the list's views, under its title */
+  views?: ReactNode;
   /** the open task's panel, given a reload of the current page (after an action changed a row) */
   children?: (reloadPage: () => void) => ReactNode;
   /** follow the app's task changes live: changed rows refresh in place, new ones wait behind "Show" */
@@ -161,7 +169,7 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
 };
 
 /** A list of tasks in keyset pages: filters, the table, the pager (with the count of the first page) and its CSV export. */
-export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children, live, exportDialog }: KeysetListProps<Row, Page, Answer>) {
+export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, views, children, live, exportDialog }: KeysetListProps<Row, Page, Answer>) {
   const api = useApi();
   const filterKey = JSON.stringify(query);
   const filtered = Object.keys(query).length > 0;
@@ -242,7 +250,14 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
           </Button>
         )}
       </div>
-      <Card>{filters}</Card>
+      {views}
+      <Card>
+        {/* in the side panel the filters fold under "Filters" (open when some are set): the list, not the form, is what fits the first screen */}
+        <details className="filters-box" open={filtered || !narrowPanel()}>
+          <summary className="filters-summary">Filters{filtered ? ' (on)' : ''}</summary>
+          {filters}
+        </details>
+      </Card>
       <Card>
         {page.error ? (
           <div role="alert">
@@ -291,22 +306,23 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
 const rowsPage = (rows: TaskRow[]) => ({ rows });
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail, openHref, taskActions, extra }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, Detail, openHref, views, taskActions, extra }: ActivityListProps) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const [session, setSession] = useOpenTask();
   const filters = filtersFromSearch(search);
 
-  const tableColumns: Column<TaskRow>[] = columns.map((c) => ({
+  // people first, ids last; the first column (what a person recognises) opens the task
+  const tableColumns: Column<TaskRow>[] = peopleFirst(columns).map((c, i) => ({
     key: c.key,
     header: c.label,
     render: (row) =>
-      c.kind === 'id' && openHref ? (
-        <Link href={openHref(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
+      i === 0 && openHref ? (
+        <Link href={openHref(row.id)} aria-label={`Open ${noun.toLowerCase()} ${shortenId(row.id)}`}>
           <TaskCell column={c} row={row} />
         </Link>
-      ) : c.kind === 'id' ? (
-        <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${row.id}`}>
+      ) : i === 0 ? (
+        <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${shortenId(row.id)}`}>
           <TaskCell column={c} row={row} />
         </button>
       ) : (
@@ -321,6 +337,7 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, open
       path="tasks"
       query={filtersToQuery(filters)}
       pageOf={rowsPage}
+      views={views}
       live
       columns={() => tableColumns}
       filters={<TaskFilters key={search} initial={filters} statuses={statuses} none={NO_FILTERS} onApply={(f) => navigate(`${location}${filtersToSearch(f, search)}`)} />}

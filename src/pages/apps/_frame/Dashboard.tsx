@@ -14,7 +14,7 @@ import { formatNumber } from '../../../ui/format';
 import { formatMinor, toMajor } from '../../../../api/contract/money';
 import { ActionRunner } from './ActionRunner';
 import { describeChange, PERIODS, DEFAULT_PERIOD, type Period } from './period';
-import { TaskCell } from './task-cells';
+import { latestColumns, TaskCell } from './task-cells';
 
 // uPlot arrives with the first chart on screen, never with the console's first load.
 const Chart = lazy(() => import('../../../ui/Chart'));
@@ -66,7 +66,7 @@ function Tiles({ tiles }: { tiles: KpiTile[] }) {
           <li key={tile.key} className="kpi-tile" data-testid={`kpi-${tile.key}`}>
             <p className="kpi-label">{tile.label}</p>
             <p className="kpi-value">{formatTile(tile, tile.value)}</p>
-            <p className={`kpi-change kpi-${trend}`}>{tileChange(tile)}</p>
+            {tile.caption ? <p className="kpi-change kpi-flat">{tile.caption}</p> : <p className={`kpi-change kpi-${trend}`}>{tileChange(tile)}</p>}
           </li>
         );
       })}
@@ -112,12 +112,30 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
       })),
     [dashboard.data, app.color],
   );
-  const tableColumns: Column<DashboardAnswer['latest'][number]>[] = columns.map((c) => ({
+  // people first, no ids: the first column (customer, phone, amount…) opens the task
+  const tableColumns: Column<DashboardAnswer['latest'][number]>[] = latestColumns(columns).map((c, i) => ({
     key: c.key,
     header: c.label,
-    render: (row) => (c.kind === 'id' ? <Link href={`${activity}?session=${encodeURIComponent(row.id)}`}><TaskCell column={c} row={row} /></Link> : <TaskCell column={c} row={row} />),
+    render: (row) =>
+      i === 0 ? (
+        <Link href={`${activity}?session=${encodeURIComponent(row.id)}`}>
+          <TaskCell column={c} row={row} />
+        </Link>
+      ) : (
+        <TaskCell column={c} row={row} />
+      ),
   }));
-  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => !t.value && !t.previous);
+  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => t.caption || (!t.value && !t.previous));
+
+  // The main action first at every width: in a 400 px side panel the agent is there to send, so
+  // the form comes before the figures; on a wide screen it stands beside them.
+  const send = (
+    <Card title="Send to a customer" className="dashboard-send" actions={<Link href="~/journeys">Several apps in one link: Journeys</Link>}>
+      <QueryState query={actions}>
+        {() => actions.data && <ActionRunner api={api} app={app.id} actions={actions.data.actions} unavailable={actions.data.unavailable} onChange={() => dashboard.reload()} />}
+      </QueryState>
+    </Card>
+  );
 
   return (
     <div className="page">
@@ -125,42 +143,42 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
         <h1 className="page-title">{app.title}</h1>
         <PeriodPicker value={days} onChange={setDays} />
       </div>
-      <QueryState query={dashboard}>
-        {() =>
-          dashboard.data && (
-            <>
-              <Tiles tiles={dashboard.data.tiles} />
-              {extra?.(dashboard.data)}
-              {empty ? (
-                // the action's own label: made into a sentence it read "Send your first request a payment"
-                <Card title={`Get started: ${firstTask.actionLabel}`}>
-                  <EmptyState title={`No ${taskNoun} in the last ${days} days`}>
-                    Agents use <strong>{firstTask.actionLabel}</strong> in the agent application (or "Send to a customer" below); your systems call the API with
-                    your secret key from Settings &gt; Developers:
-                  </EmptyState>
-                  <pre className="code-sample" tabIndex={0} role="region" aria-label="API call with curl">
-                    <code>{firstTask.curl(window.location.origin)}</code>
-                  </pre>
-                </Card>
-              ) : (
-                <Card>
-                  <Suspense fallback={<LoadingPanel label="Loading chart" />}>
-                    <Chart title={series.map((s) => s.label).join(' vs ') + ' per day'} series={series} />
-                  </Suspense>
-                </Card>
-              )}
-              <Card title={`Latest ${taskNoun}`} actions={<Link href={activity}>View all</Link>}>
-                <Table caption={`Latest ${taskNoun}`} columns={tableColumns} rows={dashboard.data.latest} rowKey={(r) => r.id} empty={`No ${taskNoun} yet`} />
-              </Card>
-            </>
-          )
-        }
-      </QueryState>
-      <Card title="Send to a customer">
-        <QueryState query={actions}>
-          {() => actions.data && <ActionRunner api={api} app={app.id} actions={actions.data.actions} unavailable={actions.data.unavailable} onChange={() => dashboard.reload()} />}
-        </QueryState>
-      </Card>
+      <div className="dashboard-layout">
+        {send}
+        <div className="dashboard-figures">
+          <QueryState query={dashboard}>
+            {() =>
+              dashboard.data && (
+                <>
+                  <Tiles tiles={dashboard.data.tiles} />
+                  {extra?.(dashboard.data)}
+                  {empty ? (
+                    // the action's own label: made into a sentence it read "Send your first request a payment"
+                    <Card title={`Get started: ${firstTask.actionLabel}`}>
+                      <EmptyState title={`No ${taskNoun} in the last ${days} days`}>
+                        Agents use <strong>{firstTask.actionLabel}</strong> in the agent application (or "Send to a customer" on this page); your systems call the API with
+                        your secret key from Settings &gt; Developers:
+                      </EmptyState>
+                      <pre className="code-sample" tabIndex={0} role="region" aria-label="API call with curl">
+                        <code>{firstTask.curl(window.location.origin)}</code>
+                      </pre>
+                    </Card>
+                  ) : (
+                    <Card>
+                      <Suspense fallback={<LoadingPanel label="Loading chart" />}>
+                        <Chart title={series.map((s) => s.label).join(' vs ') + ' per day'} series={series} />
+                      </Suspense>
+                    </Card>
+                  )}
+                  <Card title={`Latest ${taskNoun}`} actions={<Link href={activity}>View all</Link>}>
+                    <Table caption={`Latest ${taskNoun}`} columns={tableColumns} rows={dashboard.data.latest} rowKey={(r) => r.id} empty={`No ${taskNoun} yet`} />
+                  </Card>
+                </>
+              )
+            }
+          </QueryState>
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../../../ui/format';
+import { describeUserAgent } from '../../../ui/user-agent';
 
 // The two halves of every task's detail, whichever app shows it: its facts (label and value) and
 // its timeline.
@@ -23,6 +24,11 @@ export function TaskFacts({ facts, label }: { facts: readonly Fact[]; label?: st
   );
 }
 
+/** Who did it, in the words every timeline uses: "customer" and "system" as words, not names. */
+export function actorName(actor: string): string {
+  return actor === 'Customer' || actor === 'System' ? actor.toLowerCase() : actor;
+}
+
 export type TimelineEvent = { time: string; description: string; actor: string; ip?: string | null; userAgent?: string | null };
 
 /** A task's events, oldest first; `origins` adds where each came from (IP, browser) where known. */
@@ -34,9 +40,14 @@ export function Timeline({ events, origins = false }: { events: readonly Timelin
           <time dateTime={e.time}>{formatDateTime(e.time)}</time>
           <p>{e.description}</p>
           <p className="muted">
-            By {e.actor}
+            By {actorName(e.actor)}
             {origins && e.ip && <> · IP {e.ip}</>}
-            {origins && e.userAgent && <> · {e.userAgent}</>}
+            {origins && e.userAgent && (
+              <>
+                {' · '}
+                <span title={e.userAgent}>{describeUserAgent(e.userAgent)}</span>
+              </>
+            )}
           </p>
         </li>
       ))}

@@ -1,6 +1,9 @@
+import type { ReactNode } from 'react';
 import type { TaskColumn, TaskRow } from '../../../../api/contract/platform';
 import { formatMinor } from '../../../../api/contract/money';
 import { formatDate, formatDateTime, formatNumber, shortenId } from '../../../ui/format';
+import { Button } from '../../../ui/Button';
+import { copyToClipboard } from '../../settings/clipboard';
 
 // How a task's columns show in lists: the app names its columns and their kind (contract), the
 // frame renders each kind the same way in every app.
@@ -63,7 +66,49 @@ export function TaskCell({ column, row }: { column: TaskColumn; row: TaskRow }) 
       return <span className="nowrap">{value}</span>;
     case 'money':
       return <span className="nowrap">{formatMinor(Number(value), String(row.values.currency ?? 'usd'))}</span>;
+    case 'currency':
+      // as people write it: USD, not Stripe's "usd"
+      return <>{String(value).toUpperCase()}</>;
     default:
       return <>{value}</>;
   }
+}
+
+/**
+ * People first, ids last: a list leads with what a person recognises (customer, phone, amount,
+ * document, form) and keeps the ids (task, Stripe's cs_/pi_) for its last columns.
+ */
+export function peopleFirst(columns: readonly TaskColumn[]): TaskColumn[] {
+  return [...columns.filter((c) => c.kind !== 'id'), ...columns.filter((c) => c.kind === 'id')];
+}
+
+/** An id in a detail: shortened as SPEC §9 says, in full on hover, with a button that copies it whole. */
+export function IdValue({ label, value }: { label: string; value: string }) {
+  return (
+    <span className="id-value">
+      <code title={value}>{shortenId(value)}</code>{' '}
+      <Button size="sm" variant="ghost" aria-label={`Copy the ${label.toLowerCase()}`} onClick={() => copyToClipboard(label, value)} successLabel="Copied">
+        Copy
+      </Button>
+    </span>
+  );
+}
+
+/** A task's facts in its detail: people first, each id in a row of its own with a copy button. */
+export function taskFacts(columns: readonly TaskColumn[], row: TaskRow): [string, ReactNode][] {
+  return peopleFirst(columns).map((c) => {
+    const value = cellValue(row, c.key);
+    return [c.label, c.kind === 'id' && value !== null && value !== '' ? <IdValue label={c.label} value={String(value)} /> : <TaskCell column={c} row={row} />];
+  });
+}
+
+/**
+ * A dashboard's "Latest" list beside the send form: what a person reads first (up to five of the
+ * people columns: no ids, counts or end times) and when it was sent, so it fits its column
+ * without scrolling or a header row of wrapped names. The activity list has every column.
+ */
+export function latestColumns(columns: readonly TaskColumn[]): TaskColumn[] {
+  const created = columns.find((c) => c.key === 'createdAt');
+  const people = peopleFirst(columns).filter((c) => c.kind !== 'id' && c.kind !== 'number' && c.kind !== 'date');
+  return [...people.slice(0, 5), ...(created ? [created] : [])];
 }

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { answerText, EFORM_STATUSES, type FormSummary, type SubmissionDetail, type SubmissionPage, type SubmissionRow } from '../../../../api/contract/apps/e-form';
+import { answerText, CONTAINS_MIN_CHARS, CONTAINS_TOO_SHORT, EFORM_STATUSES, type FormSummary, type SubmissionDetail, type SubmissionPage, type SubmissionRow } from '../../../../api/contract/apps/e-form';
 import { useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
@@ -11,7 +11,7 @@ import type { Column } from '../../../ui/Table';
 import { formatDateTime, shortenId } from '../../../ui/format';
 import { KeysetList, TaskFilters, useOpenTask } from '../_frame/ActivityList';
 import { filtersFromSearch, filtersToQuery, filtersToSearch, NO_FILTERS, type ActivityFilters } from '../_frame/filters';
-import { ListDate, StatusBadge } from '../_frame/task-cells';
+import { IdValue, ListDate, StatusBadge } from '../_frame/task-cells';
 import { TaskFacts, Timeline } from '../_frame/TaskFacts';
 
 // Submissions: every form request with its answers. With a form chosen, a column per field the
@@ -38,8 +38,15 @@ function toSearch(f: Filters, search: string): string {
 function toQuery(f: Filters): Record<string, string> {
   const query = filtersToQuery(f);
   if (f.form) query.formId = f.form;
-  if (f.contains.trim()) query.contains = f.contains.trim();
+  // a needle under 3 characters is said to be too short beside the field, never sent to scan
+  if (!containsProblem(f.contains) && f.contains.trim()) query.contains = f.contains.trim();
   return query;
+}
+
+/** What "Answer contains" says about a needle the search cannot take (under 3 characters). */
+function containsProblem(contains: string): string | undefined {
+  const n = [...contains.trim()].length;
+  return n > 0 && n < CONTAINS_MIN_CHARS ? CONTAINS_TOO_SHORT : undefined;
 }
 
 const NONE: Filters = { ...NO_FILTERS, form: '', contains: '' };
@@ -129,7 +136,7 @@ function FilterForm({ initial, forms, onApply }: { initial: Filters; forms: Form
           )}
         </Field>
       )}
-      after={(form, set) => <TextField label="Answer contains" value={form.contains} onChange={set('contains')} />}
+      after={(form, set) => <TextField label="Answer contains" value={form.contains} onChange={set('contains')} error={containsProblem(form.contains)} />}
     />
   );
 }
@@ -137,7 +144,7 @@ function FilterForm({ initial, forms, onApply }: { initial: Filters; forms: Form
 function SubmissionPanel({ app, id, onClose }: { app: AppDefinition; id: string; onClose: () => void }) {
   const detail = useQuery(`${app.id}:submission:${id}`, (a, signal) => a.get<SubmissionDetail>(`/${app.id}/submissions/${encodeURIComponent(id)}`, { signal }));
   return (
-    <Dialog open onClose={onClose} title={`Submission ${shortenId(id)}`} size="lg">
+    <Dialog open onClose={onClose} title={detail.data ? `${detail.data.formTitle}: submission` : 'Submission'} size="lg">
       <QueryState query={detail}>
         {() => {
           const d = detail.data;
@@ -152,6 +159,7 @@ function SubmissionPanel({ app, id, onClose }: { app: AppDefinition; id: string;
                   ['Customer', d.customerRef ?? '—'],
                   ['Agent', d.agent ?? '—'],
                   ['Submitted', d.submittedAt ? formatDateTime(d.submittedAt) : '—'],
+                  ['ID', <IdValue label="ID" value={id} />],
                 ]}
               />
               <h3 className="card-title">Answers</h3>
@@ -191,19 +199,18 @@ export default function Submissions({ app }: { app: AppDefinition }) {
   const filters = readFilters(search);
   const forms = useQuery(`${app.id}:forms`, (a, signal) => a.get<FormSummary[]>(`/${app.id}/forms`, { signal }));
 
+  // people first, ids last: the form's name (or, filtered to one form, the customer) opens the submission
+  const opener = (r: SubmissionRow, text: ReactNode) => (
+    <button type="button" className="link-button" onClick={() => setOpen(r.id)} aria-label={`Open submission ${shortenId(r.id)}`}>
+      {text}
+    </button>
+  );
   const columns = (page: SubmissionPage | undefined): Column<SubmissionRow>[] => [
-    {
-      key: 'id',
-      header: 'ID',
-      render: (r) => (
-        <button type="button" className="link-button" onClick={() => setOpen(r.id)} aria-label={`Open submission ${r.id}`}>
-          <code className="task-id">{shortenId(r.id)}</code>
-        </button>
-      ),
-    },
-    ...(filters.form ? [] : [{ key: 'form', header: 'Form', render: (r: SubmissionRow) => r.formTitle }]),
+    filters.form
+      ? { key: 'customer', header: 'Customer', render: (r) => opener(r, r.customerRef ?? r.phoneNumber ?? '—') }
+      : { key: 'form', header: 'Form', render: (r: SubmissionRow) => opener(r, r.formTitle) },
+    ...(filters.form ? [] : [{ key: 'customer', header: 'Customer', render: (r: SubmissionRow) => r.customerRef ?? <span className="muted">—</span> }]),
     { key: 'status', header: 'Status', render: (r) => <StatusBadge status={r.status} /> },
-    { key: 'customer', header: 'Customer', render: (r) => r.customerRef ?? <span className="muted">—</span> },
     { key: 'agent', header: 'Agent', render: (r) => r.agent ?? <span className="muted">—</span> },
     // as the dashboard's latest submissions show the same rows
     { key: 'sent', header: 'Sent', render: (r) => <ListDate value={r.createdAt} /> },
@@ -213,6 +220,7 @@ export default function Submissions({ app }: { app: AppDefinition }) {
       header: c.removed ? `${c.label} (removed)` : c.label,
       render: (r: SubmissionRow) => answerText(r.answers?.[c.id]) || <span className="muted">—</span>,
     })),
+    { key: 'id', header: 'ID', render: (r) => <code className="task-id" title={r.id}>{shortenId(r.id)}</code> },
   ];
 
   return (
@@ -222,6 +230,8 @@ export default function Submissions({ app }: { app: AppDefinition }) {
       path="submissions"
       query={toQuery(filters)}
       pageOf={submissionsPage}
+      // the badge says "Live": new submissions arrive behind "Show n new", changed ones in place
+      live
       columns={columns}
       filters={<FilterForm key={search} initial={filters} forms={forms.data ?? []} onApply={(f) => navigate(`${location}${toSearch(f, search)}`)} />}
       exportDialog={(props) => <ExportDialog forms={forms.data ?? []} {...props} />}

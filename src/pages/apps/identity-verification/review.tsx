@@ -25,6 +25,8 @@ import { TaskFacts, Timeline } from '../_frame/TaskFacts';
 // reads text from images: no OCR runs. The queue around it (queue.tsx) moves between cases.
 
 const DECISION_LABELS: Record<IdvDecision, string> = { approved: 'Approve', declined: 'Decline', resubmission_requested: 'Request resubmission' };
+/** what a toast says once a decision is saved: the outcome, in words */
+export const DECISION_OUTCOMES: Record<IdvDecision, string> = { approved: 'Verification approved', declined: 'Verification declined', resubmission_requested: 'New photos requested' };
 const DONE_LABELS: Record<IdvDecision, string> = { approved: 'Approved', declined: 'Declined', resubmission_requested: 'New photos requested' };
 const CHECK_STATUS: Record<string, string> = { passed: 'Passed', failed: 'Failed', not_run: 'Not run' };
 
@@ -88,14 +90,14 @@ function MrzEntry({ onDone, id }: { id: string; onDone: (r: IdvReview) => void }
   );
 }
 
-/** A keyboard shortcut's request to the decision form: A (approve) or R (reject); `n` makes each press new. */
+/** A keyboard shortcut's request to the decision form: A (approve) or D (decline); `n` makes each press new. */
 export type DecisionCommand = { decision: IdvDecision; n: number };
 
 function DecisionForm({ id, onDone, mrzTyped, command }: { id: string; mrzTyped: boolean; onDone: (r: IdvReview) => void; command?: DecisionCommand | null }) {
   const api = useApi();
   const [decision, setDecision] = useState<IdvDecision>('approved');
   const reasonRef = useRef<HTMLSelectElement | null>(null);
-  // A or R: the decision is chosen and the reason list takes focus (Enter there confirms)
+  // A or D: the decision is chosen and the reason list takes focus (Enter there confirms)
   useEffect(() => {
     if (!command) return;
     setDecision(command.decision);
@@ -111,7 +113,7 @@ function DecisionForm({ id, onDone, mrzTyped, command }: { id: string; mrzTyped:
     if (!reason) throw formErrors.invalid({ reason: 'Choose a reason' });
     try {
       const r = await api.post<IdvReview>(`/identity-verification/sessions/${id}/decision`, { decision, reason, ...(note.trim() ? { note } : {}) });
-      toast.success(`${DECISION_LABELS[decision]}: done`);
+      toast.success(DECISION_OUTCOMES[decision]);
       onDone(r);
     } catch (err) {
       const invalid = formErrors.fromAnswer(err);

@@ -51,6 +51,14 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
 
   const columns: Column<PasskeyCredential>[] = [
     { key: 'customer', header: 'Customer', render: (c) => <span title={c.displayName}>{c.customerRef}</span> },
+    { key: 'authenticator', header: 'Authenticator', render: (c) => c.authenticator },
+    { key: 'kind', header: 'Type', render: (c) => (c.synced ? 'Synced' : 'Device-bound') },
+    { key: 'backedUp', header: 'Backed up', render: (c) => (c.backedUp ? 'Yes' : 'No') },
+    { key: 'transports', header: 'Transports', render: (c) => c.transports.map((t) => TRANSPORTS[t] ?? t).join(', ') || '—' },
+    { key: 'created', header: 'Created', render: (c) => <ListDate value={c.createdAt} /> },
+    { key: 'lastUsed', header: 'Last used', render: (c) => (c.lastUsedAt ? <ListDate value={c.lastUsedAt} /> : 'Never') },
+    { key: 'count', header: 'Sign count', render: (c) => formatNumber(c.signCount), className: 'num' },
+    // ids last: people read the customer and the device first
     {
       key: 'credential',
       header: 'Credential ID',
@@ -60,13 +68,6 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
         </code>
       ),
     },
-    { key: 'authenticator', header: 'Authenticator', render: (c) => c.authenticator },
-    { key: 'kind', header: 'Type', render: (c) => (c.synced ? 'Synced' : 'Device-bound') },
-    { key: 'backedUp', header: 'Backed up', render: (c) => (c.backedUp ? 'Yes' : 'No') },
-    { key: 'transports', header: 'Transports', render: (c) => c.transports.map((t) => TRANSPORTS[t] ?? t).join(', ') || '—' },
-    { key: 'created', header: 'Created', render: (c) => <ListDate value={c.createdAt} /> },
-    { key: 'lastUsed', header: 'Last used', render: (c) => (c.lastUsedAt ? <ListDate value={c.lastUsedAt} /> : 'Never') },
-    { key: 'count', header: 'Sign count', render: (c) => formatNumber(c.signCount), className: 'num' },
     {
       key: 'actions',
       header: <span className="sr-only">Actions</span>,
