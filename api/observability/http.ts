@@ -22,6 +22,9 @@ export function observeRequests(): MiddlewareHandler {
     const started = performance.now();
     const id = requestIdFrom(requestHeader(c, 'x-request-id'));
     c.set('requestId' as never, id as never);
+    // set before the answer is made, so it is part of the answer's own headers (a header added to
+    // a finished answer is lost when @hono/node-server's lightweight Response is materialised)
+    c.header(REQUEST_ID_HEADER, id);
     // one request is one trace: its span is the parent of everything the request does; a caller's
     // traceparent makes it a child of the caller's (and keeps the caller's sampling decision)
     const t = tracing;
