@@ -40,7 +40,7 @@ async function main() {
   if (db.kind === 'pglite') await refreshStatistics(db, { onlyStale: true });
   const stopMaintenance = startEmbeddedMaintenance(db, deps.log);
   // Live updates: this process's streams, fed by its one listening connection (api/live).
-  const live = new LiveHub(db, { log: deps.log });
+  const live = new LiveHub(db, { log: deps.log, ...config.liveStreams });
   deps.live = live;
   const liveListener = await startListener(db, live, { url: config.directDatabaseUrl, log: deps.log });
   const app = createApp(deps, { distDir });
