@@ -17,27 +17,67 @@ export type V1Env = { Variables: AppEnv['Variables'] & { apiAccountId: string } 
 export const INVALID_API_KEY_MESSAGE = 'Authenticate with the secret key from Settings > Developers: Authorization: Bearer sk_…';
 
 /**
- * Wrong secret keys per client address: each costs a database read, and guessing keys is what an
- * attacker does with them. A caller with a right key is never counted.
+ * Wrong secret keys per client address, and per key presented (a rotated key left in a deployed
+ * integration, or one key tried from many addresses). Guessing keys is what an attacker does with
+ * them. A caller with a right key is never counted and never refused for others' failures: the
+ * key is checked first, so a whole NAT, proxy or load balancer behind one address keeps working.
  */
 export const INVALID_API_KEYS = failureLimiter({ name: 'api-key:address', max: 20, windowMs: 15 * 60_000, what: 'requests with an invalid API key' });
+export const INVALID_API_KEY_USES = failureLimiter({ name: 'api-key:key', max: 20, windowMs: 15 * 60_000, what: 'requests with this invalid API key', from: 'from any address' });
 
-/** 401 INVALID_API_KEY for a missing, wrong or rotated key; never a console session. */
+/**
+ * Keys (their SHA-256) this process has found to be no key, until when: a repeated guess costs no
+ * database read. A key is random and never made again, so a key that is no key now stays none.
+ */
+const KNOWN_INVALID = new Map<string, number>();
+const KNOWN_INVALID_MS = 15 * 60_000;
+const KNOWN_INVALID_MAX = 10_000;
+
+function knownInvalid(hash: string, now: number): boolean {
+  const until = KNOWN_INVALID.get(hash);
+  if (until === undefined) return false;
+  if (until > now) return true;
+  KNOWN_INVALID.delete(hash);
+  return false;
+}
+
+function rememberInvalid(hash: string, now: number): void {
+  // oldest first (insertion order): past the cap the oldest answers are forgotten, never the limit
+  if (KNOWN_INVALID.size >= KNOWN_INVALID_MAX) KNOWN_INVALID.delete(KNOWN_INVALID.keys().next().value!);
+  KNOWN_INVALID.set(hash, now + KNOWN_INVALID_MS);
+}
+
+/**
+ * 401 INVALID_API_KEY for a missing, wrong or rotated key; never a console session.
+ *
+ * The key first: a right key is let in whatever its address did. A wrong one is then refused 429
+ * if its address (or the key itself) is over its limit, else counted and refused 401. Every
+ * process gives the same answer: the counts are in the database, and what a process caches (an
+ * address or key over its limit, a key that is none) only spares it a read of the same answer.
+ */
 export function requireApiKey(): MiddlewareHandler<V1Env> {
   return async (c, next) => {
     const deps = c.var.deps;
     const address = clientAddress(c, deps.config.trustProxyHops);
     const key = bearerToken(c.req.header('authorization'), undefined);
-    // a right key costs no extra read: the count is looked at only once a key has failed
-    const refuse = async (): Promise<never> => {
+    const refuse = async (hash: string | null): Promise<never> => {
+      const now = deps.now();
+      INVALID_API_KEYS.refuseKnownBlocked(now, address);
+      if (hash) INVALID_API_KEY_USES.refuseKnownBlocked(now, hash);
       await INVALID_API_KEYS.assertAllowed(deps, address);
+      if (hash) await INVALID_API_KEY_USES.assertAllowed(deps, hash);
       await INVALID_API_KEYS.recordFailure(deps, address);
+      if (hash) await INVALID_API_KEY_USES.recordFailure(deps, hash);
       throw new ApiError(401, 'INVALID_API_KEY', INVALID_API_KEY_MESSAGE);
     };
-    INVALID_API_KEYS.refuseKnownBlocked(deps.now(), address);
-    if (!key || !key.startsWith('sk_') || key.length > 200) return refuse();
+    if (!key || !key.startsWith('sk_') || key.length > 200) return refuse(null);
+    const hash = sha256Hex(key);
+    if (knownInvalid(hash, deps.now().getTime())) return refuse(hash);
     const accountId = await accountOfSecretKey(deps.db, key, deps.config.encryptionKey);
-    if (!accountId) return refuse();
+    if (!accountId) {
+      rememberInvalid(hash, deps.now().getTime());
+      return refuse(hash);
+    }
     c.set('apiAccountId', accountId);
     await next();
   };
