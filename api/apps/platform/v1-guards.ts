@@ -136,8 +136,20 @@ export function rateLimit(defaults: RateLimit = V1_RATE_LIMIT): MiddlewareHandle
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
 /**
- * Idempotency-Key on POST: the first call's answer is stored with a hash of the request; the same
- * key and body within 24 h answers it again (and does nothing), another body answers 409.
+ * The refusals a service gives after it has begun a change (a task written, then its SMS not
+ * taken by the provider: the task is cancelled and its credit given back). Only these, and
+ * successes, are kept for the key. Every other refusal comes before any write: a validation
+ * failure, a rate limit (RATE_LIMITED, TOO_MANY_SENDS), a hold (SMS_PUMPING_SUSPECTED), a policy an
+ * admin can lift (COUNTRY_NOT_ALLOWED, APP_NOT_ACTIVE, SMS_NOT_CONFIGURED…), a busy server
+ * (PDF_BUSY); it is not kept, so the same key is tried afresh once the cause is gone (as Stripe
+ * does). docs/api.md#idempotency lists them.
+ */
+export const IDEMPOTENT_REFUSALS: ReadonlySet<string> = new Set(['SMS_NOT_DELIVERED']);
+
+/**
+ * Idempotency-Key on POST: the answer of a call that changed something is stored with a hash of
+ * the request; the same key and body within 24 h answers it again (and does nothing), another
+ * body answers 409. A refusal before any change is not stored (IDEMPOTENT_REFUSALS).
  */
 export function idempotency(): MiddlewareHandler<V1Env> {
   return async (c, next) => {
@@ -164,12 +176,12 @@ export function idempotency(): MiddlewareHandler<V1Env> {
     try {
       await next();
     } catch (err) {
-      if (err instanceof ApiError) await store(c, accountId, key, err.status, { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
+      if (err instanceof ApiError && IDEMPOTENT_REFUSALS.has(err.code)) await store(c, accountId, key, err.status, { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
       else await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
       throw err;
     }
     const res = c.res;
-    if (res.status >= 500) {
+    if (res.status >= 400) {
       await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
       return;
     }
