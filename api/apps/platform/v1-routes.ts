@@ -1,7 +1,8 @@
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
-import { ApiError } from '../../http/errors';
+import { ApiError, API_BODY_LIMIT, bodyTooLarge } from '../../http/errors';
+import { bodyLimit } from 'hono/body-limit';
 import { documented, validationError } from '../../http/validate';
 import { assertStorableInput } from '../../http/text-guard';
 import { ErrorBodySchema, SENT_KEY } from '../../contract/common';
@@ -61,7 +62,8 @@ export function v1Routes(options: { rateLimit?: RateLimit } = {}) {
   api.get('/openapi.json', (c) => c.json(openApiDocument(c.var.deps.config.publicUrl)));
   api.get('/docs', (c) => c.html(referencePage(openApiDocument(c.var.deps.config.publicUrl))));
   const guarded = new Hono<V1Env>();
-  guarded.use('*', requireApiKey(), rateLimit(options.rateLimit ?? V1_RATE_LIMIT), jsonBodiesOnly(), idempotency());
+  const limit = bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw bodyTooLarge(); } });
+  guarded.use('*', requireApiKey(), rateLimit(options.rateLimit ?? V1_RATE_LIMIT), (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)), jsonBodiesOnly(), idempotency());
   for (const op of v1Operations()) {
     const contracts: MiddlewareHandler<V1Env>[] = [...(op.params ? [documented('param', op.params)] : []), ...(op.body ? [documented('json', op.body)] : [])];
     const handle: Handler<V1Env> = async (c) => {
