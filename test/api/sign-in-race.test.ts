@@ -29,7 +29,7 @@ describe.each(DATABASE_KINDS)('the sign-in race (%s)', (kind) => {
     try {
       await holder.query('begin');
       await holder.query('lock table admins in share row exclusive mode');
-      const identity = { email, firstName: 'Race', lastName: 'Person', platform: 'web' as const };
+      const identity = { email, firstName: 'Race', lastName: 'Person', platform: 'google' as const };
       const both = [resolveVerifiedEmail(t.deps, identity), resolveVerifiedEmail(t.deps, identity)].map((p) => p.then((r) => ({ ok: r }), (err: unknown) => ({ err })));
       // until both wait on the lock
       for (let i = 0; i < 100; i++) {
