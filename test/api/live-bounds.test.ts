@@ -55,8 +55,10 @@ async function openStream(t: TestContext, token: string, lastEventId?: string): 
 /** Changes written straight to the table, as the triggers write them (no notification: only a catch-up reads them). */
 async function addChanges(t: TestContext, n: number, kind: 'task' | 'tasks' = 'tasks'): Promise<void> {
   const accountId = t.account('acme').id;
-  await sql`insert into live_events (account_id, kind, app, ref)
-    select ${accountId}::uuid, ${kind}, 'one-time-passcode', ${kind === 'task' ? sql`gen_random_uuid()` : sql`null`}::uuid from generate_series(1, ${n})`.execute(t.db.kysely);
+  // made a minute ago, like a window's rows (a feed takes rows younger than 30 s as still settling
+  // and reads them all when it starts: docs/live-updates.md#bounds)
+  await sql`insert into live_events (account_id, kind, app, ref, created_at)
+    select ${accountId}::uuid, ${kind}, 'one-time-passcode', ${kind === 'task' ? sql`gen_random_uuid()` : sql`null`}::uuid, now() - interval '1 minute' from generate_series(1, ${n})`.execute(t.db.kysely);
 }
 
 /** Where a tab that has had every change so far stands (the newest id as its floor). */
