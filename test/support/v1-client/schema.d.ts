@@ -3616,6 +3616,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NUMBER_TYPE_NOT_ALLOWED: The number is premium-rate or shared-cost, or not a valid number of its country. */
             422: {
                 headers: {
@@ -3864,6 +3875,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
