@@ -62,6 +62,9 @@ const EnvSchema = v.object({
   // How long a graceful stop (SIGTERM) waits for requests in flight before closing them.
   WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of processes'), v.transform(Number), v.minValue(1), v.maxValue(64)), '1'),
   SHUTDOWN_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(600)), '10'),
+  // Caps on open live streams per process (api/live/hub.ts): past them /api/live answers 429 TOO_MANY_STREAMS.
+  LIVE_STREAMS_PER_SESSION: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(10_000)), '20'),
+  LIVE_STREAMS_PER_ACCOUNT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(1_000_000)), '1000'),
   // Readiness and operations (docs/operations.md): how long /api/ready answers 503 after SIGTERM
   // before the listener closes (longer than a balancer's check interval × its fall count).
   READY_DRAIN_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.maxValue(300))),
@@ -163,6 +166,8 @@ export type Config = {
   tracing: { endpoint: string; ratio: number; serviceName: string } | null;
   /** server processes sharing the port (node:cluster); above 1 only on PostgreSQL */
   workers: number;
+  /** caps on open live streams on one process */
+  liveStreams: { perSession: number; perAccount: number };
   /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
   zoom: ZoomConfig;
   /** the Webex embedded app: our app id is the `aud` of its user tokens */
@@ -321,6 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, ''), ratio: e.OTEL_TRACES_SAMPLER_ARG, serviceName: e.OTEL_SERVICE_NAME } : null,
     workers: e.WORKERS,
+    liveStreams: { perSession: e.LIVE_STREAMS_PER_SESSION, perAccount: e.LIVE_STREAMS_PER_ACCOUNT },
     zoom: {
       clientId: e.ZOOM_CLIENT_ID ?? '',
       clientSecret: e.ZOOM_CLIENT_SECRET ?? '',
@@ -401,6 +407,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     tracing: null,
     workers: 1,
+    liveStreams: { perSession: 20, perAccount: 1_000 },
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },
     raw: {},

@@ -646,6 +646,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NUMBER_TYPE_NOT_ALLOWED: The number is premium-rate or shared-cost, or not a valid number of its country. */
             422: {
                 headers: {
@@ -774,6 +785,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1001,6 +1023,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
             429: {
                 headers: {
@@ -1130,6 +1163,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1278,6 +1322,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1609,6 +1664,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
             429: {
                 headers: {
@@ -1725,6 +1791,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -1873,6 +1950,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -2129,6 +2217,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
             429: {
                 headers: {
@@ -2285,6 +2384,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -2556,6 +2666,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -2847,6 +2968,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description NUMBER_TYPE_NOT_ALLOWED: The number is premium-rate or shared-cost, or not a valid number of its country. */
             422: {
                 headers: {
@@ -3105,6 +3237,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
             429: {
                 headers: {
@@ -3230,6 +3373,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3454,6 +3608,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -3711,6 +3876,17 @@ export interface operations {
             };
             /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
             413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
+            415: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
