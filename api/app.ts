@@ -1,3 +1,4 @@
+import { privacyRoutes } from './privacy/routes';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
@@ -99,6 +100,7 @@ export function createApi(deps: Deps) {
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
   authed.route('/', storageRoutes);
+  authed.route('/', privacyRoutes);
   authed.route('/', platformRoutes);
   for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
   authed.route('/', idvConsoleRoutes);

@@ -12,9 +12,10 @@ import { appModules } from './registry';
 import { idempotency, rateLimit, requireApiKey, V1_RATE_LIMIT, type V1Env, type RateLimit } from './v1-guards';
 import type { V1Operation } from './v1-spec';
 import { escapeHtml } from '../../http/escape-html';
+import { PRIVACY_TAG_DESCRIPTION, PRIVACY_V1 } from '../../privacy/v1';
 
 export function v1Operations(): V1Operation[] {
-  return appModules().flatMap((m) => m.v1 ?? []);
+  return [...appModules().flatMap((m) => m.v1 ?? []), ...PRIVACY_V1];
 }
 
 function parse<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
@@ -164,6 +165,12 @@ export function openApiDocument(publicUrl: string): Json {
       tags.set(op.tag, APPS.find((a) => a.id === module.id)?.description ?? op.tag);
       paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
     }
+  }
+  // a caller's data across every app (api/privacy)
+  for (const op of PRIVACY_V1) {
+    tags.set(op.tag, PRIVACY_TAG_DESCRIPTION);
+    const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}');
+    paths[path] = { ...(paths[path] ?? {}), [op.method]: operationOf(op) };
   }
   return {
     openapi: '3.1.0',

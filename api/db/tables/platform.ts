@@ -192,3 +192,35 @@ export interface StoredFilesTable {
   created_at: Date;
   deleted_at: Date | null;
 }
+
+/** An erasure or export of one caller (1300_privacy); the receipt holds no personal data. */
+export interface PrivacyRequestsTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: 'erasure' | 'export';
+  subject_kind: 'phone' | 'customer_ref';
+  subject_hash: string;
+  subject_enc: string | null;
+  state: 'pending' | 'running' | 'done';
+  progress: Generated<Record<string, number>>;
+  held: Generated<unknown[]>;
+  requested_by: string;
+  requested_via: 'console' | 'api';
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  locked_until: Date | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  file_id: string | null;
+}
+
+/** The provider's id of each text message sent (1300_privacy), for deleting its copy. */
+export interface SmsMessagesTable {
+  id: Generated<number>;
+  account_id: string;
+  provider: string;
+  sid: string;
+  phone_number: string;
+  sent_at: Date;
+}

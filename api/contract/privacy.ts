@@ -1,0 +1,78 @@
+import * as v from 'valibot';
+import { exactlyOneOf, text } from './common';
+import { compactPhone, E164_PATTERN, PHONE_MESSAGE } from './sms';
+
+// A caller's data on request (issue 42): find it, erase it, export it. The caller is named in the
+// body (never in a URL, which ends up in access logs) by phone number, in any spelling the SMS
+// guard reads (spaces, dots, dashes, brackets), or by the customer reference the apps were given.
+
+export const PRIVACY_STORE_KEYS = [
+  'otp.verifications', 'otp.sends', 'passkeys.tasks', 'passkeys.credentials', 'idv.sessions', 'eform.requests',
+  'payments.payments', 'signature.requests', 'results', 'sms.outbox', 'sms.messages', 'sms.guard', 'api.idempotency',
+  'webhooks.events', 'webhooks.deliveries', 'logs.shipments', 'audit.entries', 'notifications', 'tasks.timeline',
+] as const;
+export type PrivacyStoreKey = (typeof PRIVACY_STORE_KEYS)[number];
+
+export const SUBJECT_MESSAGE = 'Give either phoneNumber or customerRef';
+
+const PhoneSchema = v.pipe(text(PHONE_MESSAGE), v.trim(), v.transform(compactPhone), v.regex(E164_PATTERN, PHONE_MESSAGE));
+const RefSchema = v.pipe(text('customerRef must be text'), v.trim(), v.nonEmpty('customerRef must not be empty'), v.maxLength(200, 'customerRef is at most 200 characters'), v.check((s) => s !== '[erased]', 'customerRef must not be empty'));
+
+/** One caller: `{ phoneNumber }` or `{ customerRef }`. */
+export const PrivacySubjectSchema = exactlyOneOf(
+  v.object({ phoneNumber: v.optional(PhoneSchema), customerRef: v.optional(RefSchema) }),
+  [
+    { required: ['phoneNumber'], absent: ['customerRef'] },
+    { required: ['customerRef'], absent: ['phoneNumber'] },
+  ],
+  SUBJECT_MESSAGE,
+  'phoneNumber',
+);
+export type PrivacySubject = v.InferOutput<typeof PrivacySubjectSchema>;
+
+const StoreHoldingSchema = v.object({
+  store: v.picklist(PRIVACY_STORE_KEYS),
+  label: v.string(),
+  count: v.number(),
+});
+
+/** What is held about one caller, by app ('platform': what the apps share: outbox, logs, webhooks, audit). */
+export const CustomerDataSchema = v.object({
+  total: v.number(),
+  apps: v.array(v.object({ app: v.string(), title: v.string(), count: v.number(), stores: v.array(StoreHoldingSchema) })),
+  /** signature requests of this caller under a legal hold (kept through erasure) */
+  legalHolds: v.number(),
+});
+export type CustomerData = v.InferOutput<typeof CustomerDataSchema>;
+
+/** A signed document kept under a legal hold (its reason stays in the console: it may name people). */
+export const HeldDocumentSchema = v.object({ requestId: v.string(), since: v.string() });
+
+/** An erasure or export request; its receipt holds no personal data (counts, ids, times, who asked). */
+export const PrivacyRequestSchema = v.object({
+  id: v.string(),
+  kind: v.picklist(['erasure', 'export']),
+  state: v.picklist(['pending', 'running', 'done']),
+  subjectKind: v.picklist(['phone', 'customer_ref']),
+  requestedBy: v.string(),
+  requestedVia: v.picklist(['console', 'api']),
+  createdAt: v.string(),
+  finishedAt: v.nullable(v.string()),
+  /** records redacted (erasure) or exported, by store */
+  counts: v.record(v.string(), v.number()),
+  /** signed documents kept under a legal hold */
+  held: v.array(HeldDocumentSchema),
+  /** an export's ZIP, through a short-lived signed link (null until done, or for an erasure) */
+  downloadUrl: v.nullable(v.string()),
+});
+export type PrivacyRequest = v.InferOutput<typeof PrivacyRequestSchema>;
+export const PrivacyRequestListSchema = v.array(PrivacyRequestSchema);
+
+export const PrivacyRequestIdParamSchema = v.object({ id: v.pipe(text(), v.uuid('Not a request id')) });
+
+export const LEGAL_HOLD_REASON_MESSAGE = 'Give the reason for the legal hold';
+export const LegalHoldBodySchema = v.object({
+  reason: v.pipe(v.optional(text(LEGAL_HOLD_REASON_MESSAGE), ''), v.trim(), v.nonEmpty(LEGAL_HOLD_REASON_MESSAGE), v.maxLength(500, 'The reason is at most 500 characters')),
+});
+export const LegalHoldSchema = v.object({ requestId: v.string(), legalHold: v.nullable(v.object({ reason: v.string(), since: v.string(), by: v.string() })) });
+

@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../auth/context';
+import { requireRole } from '../auth/guards';
+import { actorOf } from '../audit';
+import type { Session } from '../auth/context';
+import { LegalHoldBodySchema, PrivacyRequestIdParamSchema, PrivacySubjectSchema } from '../contract/privacy';
+import { validate } from '../http/validate';
+import { findCustomerData, getPrivacyRequest, listPrivacyRequests, privacyReceipt, releaseLegalHold, requestErasure, requestExport, setLegalHold, type Requester } from './service';
+
+// The console's Customer data screen (admins only): find what is held about one caller, erase
+// it, export it, download a request's receipt; and legal holds on signature requests. The caller
+// is always named in a body, never in a URL.
+
+const requester = (session: Session): Requester => ({ actor: actorOf(session), name: `${session.firstName} ${session.lastName}`.trim() || session.email, via: 'console' });
+
+const SigRequestParamSchema = PrivacyRequestIdParamSchema;
+
+export const privacyRoutes = new Hono<AppEnv>()
+  .post('/privacy/search', requireRole('admin'), validate('json', PrivacySubjectSchema), async (c) => c.json(await findCustomerData(c.var.deps, c.var.session.accountId, c.req.valid('json'))))
+  .post('/privacy/erasure-requests', requireRole('admin'), validate('json', PrivacySubjectSchema), async (c) => {
+    const { request, created } = await requestErasure(c.var.deps, c.var.session.accountId, c.req.valid('json'), requester(c.var.session));
+    return c.json(request, created ? 201 : 200);
+  })
+  .post('/privacy/export-requests', requireRole('admin'), validate('json', PrivacySubjectSchema), async (c) => {
+    const { request, created } = await requestExport(c.var.deps, c.var.session.accountId, c.req.valid('json'), requester(c.var.session));
+    return c.json(request, created ? 201 : 200);
+  })
+  .get('/privacy/requests', requireRole('admin'), async (c) => c.json(await listPrivacyRequests(c.var.deps, c.var.session.accountId)))
+  .get('/privacy/requests/:id', requireRole('admin'), validate('param', PrivacyRequestIdParamSchema), async (c) => c.json(await getPrivacyRequest(c.var.deps, c.var.session.accountId, c.req.valid('param').id)))
+  .get('/privacy/requests/:id/receipt', requireRole('admin'), validate('param', PrivacyRequestIdParamSchema), async (c) => {
+    const receipt = await privacyReceipt(c.var.deps, c.var.session.accountId, c.req.valid('param').id);
+    return new Response(receipt.body, { headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${receipt.filename}"`, 'cache-control': 'no-store' } });
+  })
+  .put('/privacy/legal-holds/:id', requireRole('admin'), validate('param', SigRequestParamSchema), validate('json', LegalHoldBodySchema), async (c) =>
+    c.json(await setLegalHold(c.var.deps, c.var.session.accountId, c.req.valid('param').id, c.req.valid('json').reason, requester(c.var.session))),
+  )
+  .delete('/privacy/legal-holds/:id', requireRole('admin'), validate('param', SigRequestParamSchema), async (c) =>
+    c.json(await releaseLegalHold(c.var.deps, c.var.session.accountId, c.req.valid('param').id, requester(c.var.session))),
+  );
