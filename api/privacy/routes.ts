@@ -18,12 +18,13 @@ const SigRequestParamSchema = PrivacyRequestIdParamSchema;
 export const privacyRoutes = new Hono<AppEnv>()
   .post('/privacy/search', requireRole('admin'), validate('json', PrivacySubjectSchema), async (c) => c.json(await findCustomerData(c.var.deps, c.var.session.accountId, c.req.valid('json'))))
   .post('/privacy/erasure-requests', requireRole('admin'), validate('json', PrivacySubjectSchema), async (c) => {
-    const { request, created } = await requestErasure(c.var.deps, c.var.session.accountId, c.req.valid('json'), requester(c.var.session));
-    return c.json(request, created ? 201 : 200);
+    // 200 for a new request and for the open one carried on alike: the console shows the receipt either way
+    const { request } = await requestErasure(c.var.deps, c.var.session.accountId, c.req.valid('json'), requester(c.var.session));
+    return c.json(request);
   })
   .post('/privacy/export-requests', requireRole('admin'), validate('json', PrivacySubjectSchema), async (c) => {
-    const { request, created } = await requestExport(c.var.deps, c.var.session.accountId, c.req.valid('json'), requester(c.var.session));
-    return c.json(request, created ? 201 : 200);
+    const { request } = await requestExport(c.var.deps, c.var.session.accountId, c.req.valid('json'), requester(c.var.session));
+    return c.json(request);
   })
   .get('/privacy/requests', requireRole('admin'), async (c) => c.json(await listPrivacyRequests(c.var.deps, c.var.session.accountId)))
   .get('/privacy/requests/:id', requireRole('admin'), validate('param', PrivacyRequestIdParamSchema), async (c) => c.json(await getPrivacyRequest(c.var.deps, c.var.session.accountId, c.req.valid('param').id)))
