@@ -76,3 +76,45 @@ export const LegalHoldBodySchema = v.object({
 });
 export const LegalHoldSchema = v.object({ requestId: v.string(), legalHold: v.nullable(v.object({ reason: v.string(), since: v.string(), by: v.string() })) });
 
+
+// ---------------------------------------------------------------- retention for every kind
+
+/** The kinds of caller data the redaction job keeps to a period, with their defaults in days. */
+export const CALLER_RETENTION_KINDS = [
+  { kind: 'otp.tasks', app: 'one-time-passcode', label: 'One-Time Passcode verifications', covers: 'Phone numbers and customer references of passcode verifications, and the per-number send log.', defaultDays: 90 },
+  { kind: 'passkeys.tasks', app: 'passkeys', label: 'Passkey enrolments and verifications', covers: 'Phone numbers, customer references and display names of passkey tasks (the passkeys themselves stay until revoked or erased).', defaultDays: 90 },
+  { kind: 'eform.answers', app: 'e-form', label: 'eForm answers and uploads', covers: "Callers' answers, uploaded files, prefilled values, phone numbers and customer references.", defaultDays: 365 },
+  { kind: 'payments.records', app: 'payments', label: 'Payment records', covers: 'Phone numbers, customer references and checkout links, counted from the payment\'s last change (paid, refunded, disputed, ended). Stripe keeps its own records.', defaultDays: 180 },
+  { kind: 'sms.messages', app: 'platform', label: 'SMS outbox and message log', covers: "Each text's number and body (development outbox), the provider's message ids, and the SMS guard's per-number sends.", defaultDays: 90 },
+  { kind: 'webhooks.events', app: 'platform', label: 'Webhook events and deliveries', covers: 'Events sent to your webhook destinations and their delivery records (never one still being delivered).', defaultDays: 30 },
+] as const;
+export type CallerRetentionKind = (typeof CALLER_RETENTION_KINDS)[number]['kind'];
+export const CALLER_RETENTION_KIND_IDS = CALLER_RETENTION_KINDS.map((k) => k.kind) as unknown as readonly [CallerRetentionKind, ...CallerRetentionKind[]];
+
+/** How long after a rule is enabled its first run comes, unless an admin confirms sooner. */
+export const RETENTION_GRACE_DAYS = 30;
+
+export const RetentionRuleSchema = v.object({
+  kind: v.string(),
+  app: v.string(),
+  label: v.string(),
+  covers: v.string(),
+  /** null keeps */
+  days: v.nullable(v.number()),
+  defaultDays: v.nullable(v.number()),
+  /** the first run may come from then on */
+  startsAt: v.string(),
+  confirmedBy: v.nullable(v.string()),
+  /** the dry run: what a run now would redact with these days */
+  wouldRedact: v.number(),
+  /** kept under Storage (Identity Verification, Document Signature); shown here too */
+  setOnStorage: v.boolean(),
+});
+export type RetentionRule = v.InferOutput<typeof RetentionRuleSchema>;
+
+const RETENTION_DAYS_MESSAGE = 'Enter a number of days from 1 to 3650, or keep';
+export const RetentionRuleBodySchema = v.object({
+  kind: v.picklist(CALLER_RETENTION_KIND_IDS, 'Not a kind of caller data'),
+  days: v.nullable(v.pipe(v.number(RETENTION_DAYS_MESSAGE), v.integer(RETENTION_DAYS_MESSAGE), v.minValue(1, RETENTION_DAYS_MESSAGE), v.maxValue(3650, RETENTION_DAYS_MESSAGE))),
+});
+export const RetentionKindParamSchema = v.object({ kind: v.picklist(CALLER_RETENTION_KIND_IDS, 'Not a kind of caller data') });

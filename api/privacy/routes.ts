@@ -3,7 +3,8 @@ import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { actorOf } from '../audit';
 import type { Session } from '../auth/context';
-import { LegalHoldBodySchema, PrivacyRequestIdParamSchema, PrivacySubjectSchema } from '../contract/privacy';
+import { LegalHoldBodySchema, PrivacyRequestIdParamSchema, PrivacySubjectSchema, RetentionKindParamSchema, RetentionRuleBodySchema } from '../contract/privacy';
+import { confirmRetentionRule, retentionRules, setRetentionRule } from './retention';
 import { validate } from '../http/validate';
 import { findCustomerData, getPrivacyRequest, listPrivacyRequests, privacyReceipt, releaseLegalHold, requestErasure, requestExport, setLegalHold, type Requester } from './service';
 
@@ -37,4 +38,12 @@ export const privacyRoutes = new Hono<AppEnv>()
   )
   .delete('/privacy/legal-holds/:id', requireRole('admin'), validate('param', SigRequestParamSchema), async (c) =>
     c.json(await releaseLegalHold(c.var.deps, c.var.session.accountId, c.req.valid('param').id, requester(c.var.session))),
+  )
+  .get('/privacy/retention', requireRole('admin'), async (c) => c.json(await retentionRules(c.var.deps, c.var.session.accountId)))
+  .put('/privacy/retention', requireRole('admin'), validate('json', RetentionRuleBodySchema), async (c) => {
+    const { kind, days } = c.req.valid('json');
+    return c.json(await setRetentionRule(c.var.deps, c.var.session.accountId, kind, days, requester(c.var.session)));
+  })
+  .post('/privacy/retention/:kind/confirm', requireRole('admin'), validate('param', RetentionKindParamSchema), async (c) =>
+    c.json(await confirmRetentionRule(c.var.deps, c.var.session.accountId, c.req.valid('param').kind, requester(c.var.session))),
   );

@@ -63,7 +63,7 @@ async function forgetTasks(trx: Trx, accountId: string, ids: string[], now: Date
 export async function revokeSignerCopyLinks(_trx: Trx, _accountId: string, _requestIds: string[], _now: Date): Promise<void> {}
 
 /** Ids of up to `batch` rows of `table` matching `where`, locked for this transaction (others skip them). */
-async function take(trx: Trx, table: string, accountId: string, where: RawBuilder<boolean>, batch: number, id = 'id'): Promise<string[]> {
+export async function take(trx: Trx, table: string, accountId: string, where: RawBuilder<boolean>, batch: number, id = 'id'): Promise<string[]> {
   const rows = await sql<{ id: string }>`select ${sql.ref(id)}::text as id from ${sql.table(table)} where account_id = ${accountId} and ${where} limit ${batch} for update skip locked`.execute(trx);
   return rows.rows.map((r) => r.id);
 }
@@ -103,9 +103,43 @@ function needlesOf(s: Subject, json = false): string[] {
 
 const likeNeedle = (n: string) => `%${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-async function deleteFiles(deps: Deps, trx: Trx, accountId: string, ids: (string | null | undefined)[]): Promise<void> {
+export async function deleteFiles(deps: Deps, trx: Trx, accountId: string, ids: (string | null | undefined)[]): Promise<void> {
   for (const id of ids) if (id) await deleteFile(deps, trx, accountId, id);
 }
+
+/**
+ * How each app's task records are redacted, given the ids of rows this transaction has locked:
+ * shared by erasure (by caller) and retention (by age). Answers how many.
+ */
+export const REDACT = {
+  async otp(trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
+    if (!ids.length) return 0;
+    await sql`update otp_verifications set phone_number = ${ERASED}, customer_ref = null where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
+    await forgetTasks(trx, a, ids, now);
+    return ids.length;
+  },
+  async passkeys(trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
+    if (!ids.length) return 0;
+    await sql`update passkey_tasks set phone_number = ${ERASED}, customer_ref = ${ERASED}, display_name = null where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
+    await forgetTasks(trx, a, ids, now);
+    return ids.length;
+  },
+  async eform(deps: Deps, trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
+    if (!ids.length) return 0;
+    const files = (await sql<{ file_id: string }>`select unnest(file_ids)::text as file_id from eform_submissions where account_id = ${a} and request_id = any(${ids}::uuid[])`.execute(trx)).rows;
+    await deleteFiles(deps, trx, a, files.map((f) => f.file_id));
+    await sql`update eform_submissions set answers = '{}'::jsonb, answers_text = '', file_ids = '{}' where account_id = ${a} and request_id = any(${ids}::uuid[])`.execute(trx);
+    await sql`update eform_requests set phone_number = ${ERASED}, customer_ref = null, prefill = '{}'::jsonb where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
+    await forgetTasks(trx, a, ids, now);
+    return ids.length;
+  },
+  async payments(trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
+    if (!ids.length) return 0;
+    await sql`update payments set phone_number = ${ERASED}, customer_ref = null, checkout_url = null where account_id = ${a} and id = any(${ids}::text[])`.execute(trx);
+    await forgetTasks(trx, a, ids.filter(isUuidText), now);
+    return ids.length;
+  },
+};
 
 export const STORES: Store[] = [
   {
@@ -115,11 +149,7 @@ export const STORES: Store[] = [
     count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from otp_verifications where account_id = ${a} and ${phoneOrRef(s)}`),
     rows: (trx, a, s) => rowsOf(trx, sql`select id, phone_number, customer_ref, status, created_at, verified_at, ended_at from otp_verifications where account_id = ${a} and ${phoneOrRef(s)} order by created_at`),
     async erase(_d, trx, a, s, now, batch) {
-      const ids = await take(trx, 'otp_verifications', a, phoneOrRef(s), batch);
-      if (!ids.length) return 0;
-      await sql`update otp_verifications set phone_number = ${ERASED}, customer_ref = null where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-      await forgetTasks(trx, a, ids, now);
-      return ids.length;
+      return REDACT.otp(trx, a, await take(trx, 'otp_verifications', a, phoneOrRef(s), batch), now);
     },
   },
   {
@@ -140,11 +170,7 @@ export const STORES: Store[] = [
     count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from passkey_tasks where account_id = ${a} and ${phoneOrRef(s)}`),
     rows: (trx, a, s) => rowsOf(trx, sql`select id, kind, phone_number, customer_ref, display_name, status, created_at, ended_at from passkey_tasks where account_id = ${a} and ${phoneOrRef(s)} order by created_at`),
     async erase(_d, trx, a, s, now, batch) {
-      const ids = await take(trx, 'passkey_tasks', a, phoneOrRef(s), batch);
-      if (!ids.length) return 0;
-      await sql`update passkey_tasks set phone_number = ${ERASED}, customer_ref = ${ERASED}, display_name = null where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-      await forgetTasks(trx, a, ids, now);
-      return ids.length;
+      return REDACT.passkeys(trx, a, await take(trx, 'passkey_tasks', a, phoneOrRef(s), batch), now);
     },
   },
   {
@@ -196,14 +222,7 @@ export const STORES: Store[] = [
       (await sql<{ file_id: string; request_id: string }>`select unnest(sub.file_ids)::text as file_id, sub.request_id::text from eform_submissions sub join eform_requests r on r.id = sub.request_id
         where sub.account_id = ${a} and ${phoneOrRef(s, 'r.phone_number', 'r.customer_ref')}`.execute(trx)).rows.map((r) => ({ id: r.file_id, name: `${r.request_id}-${r.file_id}` })),
     async erase(deps, trx, a, s, now, batch) {
-      const ids = await take(trx, 'eform_requests', a, phoneOrRef(s), batch);
-      if (!ids.length) return 0;
-      const files = (await sql<{ file_id: string }>`select unnest(file_ids)::text as file_id from eform_submissions where account_id = ${a} and request_id = any(${ids}::uuid[])`.execute(trx)).rows;
-      await deleteFiles(deps, trx, a, files.map((f) => f.file_id));
-      await sql`update eform_submissions set answers = '{}'::jsonb, answers_text = '', file_ids = '{}' where account_id = ${a} and request_id = any(${ids}::uuid[])`.execute(trx);
-      await sql`update eform_requests set phone_number = ${ERASED}, customer_ref = null, prefill = '{}'::jsonb where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-      await forgetTasks(trx, a, ids, now);
-      return ids.length;
+      return REDACT.eform(deps, trx, a, await take(trx, 'eform_requests', a, phoneOrRef(s), batch), now);
     },
   },
   {
@@ -213,11 +232,7 @@ export const STORES: Store[] = [
     count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from payments where account_id = ${a} and ${phoneOrRef(s)}`),
     rows: (trx, a, s) => rowsOf(trx, sql`select id, phone_number, customer_ref, status, amount, currency, description, refunded_amount, created_at, paid_at from payments where account_id = ${a} and ${phoneOrRef(s)} order by created_at`),
     async erase(_d, trx, a, s, now, batch) {
-      const ids = await take(trx, 'payments', a, phoneOrRef(s), batch);
-      if (!ids.length) return 0;
-      await sql`update payments set phone_number = ${ERASED}, customer_ref = null, checkout_url = null where account_id = ${a} and id = any(${ids})`.execute(trx);
-      await forgetTasks(trx, a, ids.filter(isUuidText), now);
-      return ids.length;
+      return REDACT.payments(trx, a, await take(trx, 'payments', a, phoneOrRef(s), batch), now);
     },
   },
   {

@@ -224,3 +224,13 @@ export interface SmsMessagesTable {
   phone_number: string;
   sent_at: Date;
 }
+
+/** An account's retention for one kind of caller data (1301_retention_rules). */
+export interface RetentionRulesTable {
+  account_id: string;
+  kind: string;
+  days: number | null;
+  starts_at: Date;
+  confirmed_by: string | null;
+  updated_at: Generated<Date>;
+}
