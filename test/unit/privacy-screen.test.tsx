@@ -36,6 +36,18 @@ describe('Customer data screen', () => {
     expect(await screen.findByText("The caller's data has been erased")).toBeTruthy();
   });
 
+  it('retention shows each kind with its dry run and first run, and an admin starts one now', async () => {
+    const rule = { kind: 'otp.tasks', app: 'one-time-passcode', label: 'One-Time Passcode verifications', covers: 'Phone numbers of passcode verifications.', days: 90, defaultDays: 90, startsAt: '2099-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 42, setOnStorage: false };
+    renderSignedIn('/settings/privacy', makeBootstrap(), {
+      'GET /api/privacy/requests': { body: [] },
+      'GET /api/privacy/retention': { body: [rule] },
+      'POST /api/privacy/retention/otp.tasks/confirm': { body: [{ ...rule, startsAt: '2026-01-01T00:00:00.000Z', confirmedBy: 'Olivia Owens' }] },
+    });
+    expect(await screen.findByText(/Dry run: 42 records would be redacted now\. First run from/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Start now' }));
+    expect(await screen.findByText(/In force \(confirmed by Olivia Owens\)/)).toBeTruthy();
+  });
+
   it('a number without its country code is refused before anything is sent', async () => {
     const { calls } = renderSignedIn('/settings/privacy', makeBootstrap(), { 'GET /api/privacy/requests': { body: [] } });
     fireEvent.change(await screen.findByRole('textbox', { name: /Phone number/ }), { target: { value: '415 666' } });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
-import type { CustomerData, PrivacyRequest } from '../../../../api/contract/privacy';
+import type { CustomerData, PrivacyRequest, RetentionRule } from '../../../../api/contract/privacy';
 import { PrivacySubjectSchema } from '../../../../api/contract/privacy';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
@@ -33,7 +33,14 @@ export default function PrivacyPage() {
         Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or erase it on their request. How long each kind is kept
         is set under Storage.
       </p>
-      {admin ? <PrivacyTools /> : <p className="notice notice-error">Only admins can look up, export or erase a caller's data.</p>}
+      {admin ? (
+        <>
+          <PrivacyTools />
+          <RetentionCard />
+        </>
+      ) : (
+        <p className="notice notice-error">Only admins can look up, export or erase a caller's data.</p>
+      )}
     </div>
   );
 }
@@ -185,5 +192,97 @@ function PrivacyTools() {
         </QueryState>
       </Card>
     </>
+  );
+}
+
+/**
+ * Retention for every kind of caller data: days per kind, what each covers, the dry run's count,
+ * and when its first run comes (30 days after a rule is enabled or shortened, unless confirmed).
+ */
+function RetentionCard() {
+  const api = useApi();
+  const rules = useQuery('/privacy/retention', (a, signal) => a.get<RetentionRule[]>('/privacy/retention', { signal }));
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [list, setList] = useState<RetentionRule[] | null>(null);
+  const shown = list ?? rules.data ?? [];
+
+  const save = async (rule: RetentionRule) => {
+    const raw = (typed[rule.kind] ?? (rule.days == null ? '' : String(rule.days))).trim();
+    const days = raw === '' ? null : /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (days !== null && (!Number.isInteger(days) || days < 1 || days > 3650)) {
+      setErrors((e) => ({ ...e, [rule.kind]: 'Enter a number of days from 1 to 3650, or keep' }));
+      throw new Error('invalid');
+    }
+    setErrors((e) => ({ ...e, [rule.kind]: '' }));
+    try {
+      setList(await api.put<RetentionRule[]>('/privacy/retention', { kind: rule.kind, days }));
+      toast.success('Retention has been saved');
+    } catch (err) {
+      toast.error('Retention could not be saved', errorMessage(err));
+      throw err;
+    }
+  };
+  const confirm = async (rule: RetentionRule) => {
+    try {
+      setList(await api.post<RetentionRule[]>(`/privacy/retention/${rule.kind}/confirm`));
+      toast.success(`${rule.label}: retention runs from now`);
+    } catch (err) {
+      toast.error('Retention could not be confirmed', errorMessage(err));
+      throw err;
+    }
+  };
+  const future = (iso: string) => new Date(iso).getTime() > Date.now();
+
+  return (
+    <Card title="Retention">
+      <p className="muted">
+        How long each kind of caller data is kept before the redaction job removes its personal fields and files (the record stays for counts and billing). A rule that is new or shorter
+        runs 30 days later unless you confirm it sooner; the dry run says how many records it would redact now.
+      </p>
+      <QueryState query={rules}>
+        {() => (
+          <ul className="retention-rules">
+            {shown.map((rule) => (
+              <li key={rule.kind} className="retention-rule">
+                {rule.setOnStorage ? (
+                  <p>
+                    <strong>{rule.label}</strong>: {rule.days == null ? 'kept' : `${rule.days} days`}. <span className="muted">{rule.covers} Set under Storage.</span>
+                  </p>
+                ) : (
+                  <>
+                    <TextField
+                      label={rule.label}
+                      hint={`${rule.covers} Default: ${rule.defaultDays} days.`}
+                      type="number"
+                      inputMode="numeric"
+                      placeholder="Keep"
+                      value={typed[rule.kind] ?? (rule.days == null ? '' : String(rule.days))}
+                      onChange={(e) => setTyped((t) => ({ ...t, [rule.kind]: e.target.value }))}
+                      error={errors[rule.kind] || undefined}
+                    />
+                    <p className="muted">
+                      {rule.days == null
+                        ? 'Kept until erased.'
+                        : `Dry run: ${rule.wouldRedact} record${rule.wouldRedact === 1 ? '' : 's'} would be redacted now. ${future(rule.startsAt) ? `First run from ${new Date(rule.startsAt).toLocaleDateString()}.` : `In force${rule.confirmedBy ? ` (confirmed by ${rule.confirmedBy})` : ''}.`}`}
+                    </p>
+                    <div className="form-actions">
+                      <Button onClick={() => save(rule)} successLabel="Saved" failureLabel="Not saved">
+                        Save
+                      </Button>
+                      {rule.days != null && future(rule.startsAt) ? (
+                        <Button variant="danger" onClick={() => confirm(rule)}>
+                          Start now
+                        </Button>
+                      ) : null}
+                    </div>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+    </Card>
   );
 }
