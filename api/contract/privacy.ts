@@ -117,4 +117,8 @@ export const RetentionRuleBodySchema = v.object({
   kind: v.picklist(CALLER_RETENTION_KIND_IDS, 'Not a kind of caller data'),
   days: v.nullable(v.pipe(v.number(RETENTION_DAYS_MESSAGE), v.integer(RETENTION_DAYS_MESSAGE), v.minValue(1, RETENTION_DAYS_MESSAGE), v.maxValue(3650, RETENTION_DAYS_MESSAGE))),
 });
+/** PUT /privacy/full-numbers/logging/{destination}: a logging destination's opt-in to full phone numbers. */
+export const FullNumbersBodySchema = v.object({ fullPhoneNumbers: v.boolean('fullPhoneNumbers must be true or false') });
+export const LoggingDestinationParamSchema = v.object({ destination: v.picklist(['datadog', 'cloudwatch', 'sumologic', 'rapid7'], 'Not a logging destination') });
+
 export const RetentionKindParamSchema = v.object({ kind: v.picklist(CALLER_RETENTION_KIND_IDS, 'Not a kind of caller data') });

@@ -3,8 +3,9 @@ import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { actorOf } from '../audit';
 import type { Session } from '../auth/context';
-import { LegalHoldBodySchema, PrivacyRequestIdParamSchema, PrivacySubjectSchema, RetentionKindParamSchema, RetentionRuleBodySchema } from '../contract/privacy';
+import { FullNumbersBodySchema, LoggingDestinationParamSchema, LegalHoldBodySchema, PrivacyRequestIdParamSchema, PrivacySubjectSchema, RetentionKindParamSchema, RetentionRuleBodySchema } from '../contract/privacy';
 import { confirmRetentionRule, retentionRules, setRetentionRule } from './retention';
+import { setLoggingFullNumbers } from './service';
 import { validate } from '../http/validate';
 import { findCustomerData, getPrivacyRequest, listPrivacyRequests, privacyReceipt, releaseLegalHold, requestErasure, requestExport, setLegalHold, type Requester } from './service';
 
@@ -38,6 +39,9 @@ export const privacyRoutes = new Hono<AppEnv>()
   )
   .delete('/privacy/legal-holds/:id', requireRole('admin'), validate('param', SigRequestParamSchema), async (c) =>
     c.json(await releaseLegalHold(c.var.deps, c.var.session.accountId, c.req.valid('param').id, requester(c.var.session))),
+  )
+  .put('/privacy/full-numbers/logging/:destination', requireRole('admin'), validate('param', LoggingDestinationParamSchema), validate('json', FullNumbersBodySchema), async (c) =>
+    c.json(await setLoggingFullNumbers(c.var.deps, c.var.session.accountId, c.req.valid('param').destination, c.req.valid('json').fullPhoneNumbers, requester(c.var.session))),
   )
   .get('/privacy/retention', requireRole('admin'), async (c) => c.json(await retentionRules(c.var.deps, c.var.session.accountId)))
   .put('/privacy/retention', requireRole('admin'), validate('json', RetentionRuleBodySchema), async (c) => {

@@ -237,3 +237,13 @@ export async function releaseLegalHold(deps: Deps, accountId: string, requestId:
     return { requestId: row.id, legalHold: null };
   });
 }
+
+/** A logging destination's opt-in to full phone numbers in what it is shipped (default: masked). */
+export async function setLoggingFullNumbers(deps: Deps, accountId: string, destination: string, full: boolean, by: Requester): Promise<{ destination: string; fullPhoneNumbers: boolean }> {
+  return deps.db.tenant(accountId, async (trx) => {
+    const row = await trx.updateTable('logging_destinations').set({ full_phone_numbers: full }).where('account_id', '=', accountId).where('destination', '=', destination as never).returning('destination').executeTakeFirst();
+    if (!row) throw new ApiError(404, 'NOT_FOUND', 'This logging destination is not connected.');
+    await audit(trx, accountId, by.actor, { namespace: 'global', description: `Log shipments to ${destination} now carry ${full ? 'full' : 'masked'} phone numbers`, event: 'logging.phone-numbers' });
+    return { destination, fullPhoneNumbers: full };
+  });
+}

@@ -109,6 +109,8 @@ export interface LoggingDestinationsTable {
   settings_enc: string;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
+  /** opted in to full phone numbers (1302); else log events carry them masked */
+  full_phone_numbers: Generated<boolean>;
 }
 
 export interface LogOutboxTable {
@@ -141,6 +143,8 @@ export interface WebhookEndpointsTable {
   disabled_reason: string | null;
   failing_since: Timestamp | null;
   created_at: CreatedAt;
+  /** opted in to full phone numbers (1302); else they arrive masked */
+  full_phone_numbers: Generated<boolean>;
 }
 
 export interface DevSmsOutboxTable {
