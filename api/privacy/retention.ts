@@ -8,6 +8,7 @@ import { RETENTION_KINDS } from '../contract/storage';
 import { deleteExpiredSignedFiles } from '../apps/document-signature/retention';
 import { redactDueSessions } from '../apps/identity-verification/service';
 import { ERASED, REDACT, take } from './stores';
+import { deleteFile } from '../storage/files';
 import type { Requester } from './service';
 
 // Retention for every kind of caller data, per account, and the one redaction job that applies it
@@ -21,6 +22,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const RETENTION_BATCH = 500;
 /** Stored /api/v1 answers are only for replaying a retried call: a day, whatever the account says. */
 const IDEMPOTENCY_KEEP_MS = DAY_MS;
+/** An export's ZIP holds everything about a caller: it is deleted a week after it was made. */
+export const EXPORT_KEEP_MS = 7 * DAY_MS;
 
 type KindWork = {
   count(trx: Trx, a: string, cutoff: Date): Promise<number>;
@@ -173,6 +176,16 @@ export async function runRetention(deps: Deps, options: { batch?: number } = {})
     }
     const idempotency = await deps.db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and created_at < ${new Date(now.getTime() - IDEMPOTENCY_KEEP_MS)} returning 1`.execute(trx));
     if (idempotency.rows.length) counts['api.idempotency'] = idempotency.rows.length;
+    const exports = await deps.db.tenant(accountId, async (trx) => {
+      const old = (await sql<{ id: string; file_id: string }>`select id::text, file_id::text from privacy_requests where account_id = ${accountId} and kind = 'export' and file_id is not null
+        and finished_at < ${new Date(now.getTime() - EXPORT_KEEP_MS)} limit ${batch} for update skip locked`.execute(trx)).rows;
+      for (const r of old) {
+        await deleteFile(deps, trx, accountId, r.file_id);
+        await sql`update privacy_requests set file_id = null where id = ${r.id}`.execute(trx);
+      }
+      return old.length;
+    });
+    if (exports) counts['privacy.exports'] = exports;
     if (Object.keys(counts).length) {
       await deps.db.tenant(accountId, (trx) =>
         audit(trx, accountId, null, { namespace: 'global', description: `Retention redacted caller data: ${Object.entries(counts).map(([k, c]) => `${k} ${c}`).join(', ')}`, event: 'privacy.retention-run' }),

@@ -7,6 +7,7 @@ import { S3_KEY, startS3Peer, type S3Peer } from '../support/s3-peer';
 import { ADMIN, page, publishedDocument, v1 } from '../support/signature-flow';
 import { sealRequest } from '../../api/apps/document-signature/service';
 import { runOpenPrivacyRequests } from '../../api/privacy/service';
+import { runRetention } from '../../api/privacy/retention';
 import type { SigDocument, SigRequest } from '../../api/contract/apps/document-signature';
 import type { PrivacyRequest } from '../../api/contract/privacy';
 import type { Config } from '../../api/config';
@@ -124,6 +125,12 @@ describe.each(DATABASE_KINDS)("A caller's data with S3 and Twilio (%s)", (kind) 
     t.clock.now = later;
     const log = await t.db.tenant(acme(), (trx) => sql<{ description: string }>`select description from audit_log where account_id = ${acme()} and event = 'privacy.exported'`.execute(trx));
     expect(log.rows.map((r) => r.description)).toEqual([expect.stringContaining(request.id)]);
+    // a week later the retention job deletes the ZIP from the bucket
+    t.clock.now = new Date(later.getTime() + 8 * 24 * 3600_000);
+    await runRetention(t.deps);
+    t.clock.now = later;
+    expect(await s3.object(BUCKET, zipKey.rows[0]!.object_key)).toBeNull();
+    expect((await (await t.call('GET', `/privacy/requests/${request.id}`, { as: ADMIN })).json()).downloadUrl).toBeNull();
   });
 
   it("an erasure deletes the caller's files from the S3 bucket and has Twilio delete its copy of each text", async () => {
