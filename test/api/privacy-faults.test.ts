@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { BOTH_DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
-import { PG_ADMIN_URL } from './templates';
+import { PG_ADMIN_URL, postgresUrl } from './templates';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { openPostgres, type Database } from '../../api/db/index';
 import { requestErasure, requestExport, runOpenPrivacyRequests, type Requester } from '../../api/privacy/service';
@@ -116,4 +117,30 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
     const [done] = await row();
     expect(done).toMatchObject({ state: 'done', progress: { 'sms.outbox': 50 }, file_id: expect.any(String) });
   });
+
+  it('an erasure whose process is killed halfway is finished by the next run, each record counted once', async () => {
+    const phone = '+14156663003';
+    const rows = 20_000;
+    await t.db.tenant(acme(), (trx) => sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) select ${acme()}, ${phone}, 'Message ' || g, now() from generate_series(1, ${rows}) g`.execute(trx));
+    const name = (await t.db.system((trx) => sql<{ db: string }>`select current_database() as db`.execute(trx))).rows[0]!.db;
+    const child = spawn(process.execPath, ['test/support/privacy-eraser.mjs', postgresUrl(name), acme(), phone, t.config.encryptionKey], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const progress = () =>
+      t.db.tenant(acme(), (trx) => sql<{ state: string; progress: Record<string, number> }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure' and state <> 'done'`.execute(trx)).then((r) => r.rows[0]);
+    await waitFor(progress, (p) => !!p && (p.progress['sms.outbox'] ?? 0) > 0, 120_000);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const killed = (await progress())!;
+    expect(killed.state).toBe('running');
+    const left = async () => Number((await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select count(*)::int as n from dev_sms_outbox where to_number = ${phone}`.execute(trx))).rows[0]!.n);
+    const remaining = await left();
+    expect(remaining).toBeGreaterThan(0);
+    expect(remaining).toBe(rows - killed.progress['sms.outbox']!);
+    // the dead process's lease runs out; the job takes the request and finishes it
+    t.clock.now = new Date(Date.now() + 3 * 60_000);
+    expect(await runOpenPrivacyRequests(t.deps)).toBeGreaterThanOrEqual(1);
+    expect(await left()).toBe(0);
+    const done = await t.db.tenant(acme(), (trx) => sql<{ state: string; progress: Record<string, number> }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure' order by created_at desc limit 1`.execute(trx));
+    expect(done.rows[0]).toMatchObject({ state: 'done', progress: { 'sms.outbox': rows } });
+  }, 180_000);
 });
