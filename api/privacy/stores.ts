@@ -135,7 +135,7 @@ export const REDACT = {
   },
   async payments(trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
     if (!ids.length) return 0;
-    await sql`update payments set phone_number = ${ERASED}, customer_ref = null, checkout_url = null where account_id = ${a} and id = any(${ids}::text[])`.execute(trx);
+    await sql`update payments set phone_number = ${ERASED}, customer_ref = null, checkout_url = null where account_id = ${a} and id::text = any(${ids}::text[])`.execute(trx);
     await forgetTasks(trx, a, ids.filter(isUuidText), now);
     return ids.length;
   },

@@ -5,6 +5,7 @@ import { ADMIN, lastLink, page, publishedDocument, signatureTrial, v1 } from '..
 import { sealRequest } from '../../api/apps/document-signature/service';
 import type { SigDocument, SigRequest } from '../../api/contract/apps/document-signature';
 import type { CustomerData, PrivacyRequest } from '../../api/contract/privacy';
+import { unzip } from '../support/zip';
 
 // Erasure on request (issue 42): one caller's records across the apps and the shared stores are
 // redacted, their files deleted, a legal hold respected, and a receipt left that names no one.
@@ -73,6 +74,19 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     const theirs = await search(t, 'owner@globex.test', { phoneNumber: PHONE });
     expect(storeCount(theirs, 'otp.verifications')).toBe(1);
     expect(theirs.apps.map((a) => a.app)).not.toContain('document-signature');
+  });
+
+  it("an export holds this account's records of the caller and none of another account's", async () => {
+    const res = await t.call('POST', '/privacy/export-requests', { as: ADMIN, body: { phoneNumber: PHONE } });
+    const request = (await res.json()) as PrivacyRequest;
+    expect(request).toMatchObject({ state: 'done', counts: { 'otp.verifications': 1, 'signature.requests': 2 } });
+    const entries = await unzip(Buffer.from(await (await t.app.request(request.downloadUrl!)).arrayBuffer()));
+    const otp = JSON.parse(entries.find((e) => e.name === 'one-time-passcode.json')!.bytes.toString('utf8'))['otp.verifications'].records as { id: string }[];
+    const theirs = await t.db.tenant(globex(), (trx) => sql<{ id: string }>`select id::text from otp_verifications where account_id = ${globex()} and phone_number = ${PHONE}`.execute(trx));
+    expect(theirs.rows.length).toBe(1);
+    expect(otp.map((r) => r.id)).not.toContain(theirs.rows[0]!.id);
+    expect(otp.length).toBe(1);
+    expect((await t.call('GET', `/privacy/requests/${request.id}`, { as: 'owner@globex.test' })).status).toBe(404);
   });
 
   it('the search and the erasure are for admins only, and ask for exactly one of number and reference', async () => {

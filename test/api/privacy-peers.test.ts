@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import yauzl from 'yauzl';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { json, startPeer, type Peer } from './peers';
 import { S3_KEY, startS3Peer, type S3Peer } from '../support/s3-peer';
@@ -11,6 +10,7 @@ import { runRetention } from '../../api/privacy/retention';
 import type { SigDocument, SigRequest } from '../../api/contract/apps/document-signature';
 import type { PrivacyRequest } from '../../api/contract/privacy';
 import type { Config } from '../../api/config';
+import { unzip } from '../support/zip';
 
 // Erasure and export against real peers on loopback: the account's files in an S3 bucket (s3rver)
 // and its texts sent through Twilio (a peer that speaks Twilio's Messages API, DELETE included).
@@ -18,26 +18,6 @@ import type { Config } from '../../api/config';
 const SID = 'AC' + 'b'.repeat(32);
 const BUCKET = 'privacy-files';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-type Entry = { name: string; bytes: Buffer };
-function unzip(bytes: Buffer): Promise<Entry[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const entries: Entry[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => (entries.push({ name: entry.fileName, bytes: Buffer.concat(chunks) }), zip.readEntry()));
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.readEntry();
-    });
-  });
-}
 
 describe.each(DATABASE_KINDS)("A caller's data with S3 and Twilio (%s)", (kind) => {
   let s3: S3Peer;

@@ -67,7 +67,18 @@ describe.each(BOTH_DATABASE_KINDS)('Retention of caller data (%s)', (kind) => {
     expect(confirmed.status).toBe(200);
     expect(((await confirmed.json()) as RetentionRule[]).find((r) => r.kind === 'otp.tasks')).toMatchObject({ confirmedBy: 'Olivia Owens' });
     await t.call('POST', '/privacy/retention/sms.messages/confirm', { as: ADMIN });
+    await t.call('POST', '/privacy/retention/payments.records/confirm', { as: ADMIN });
+    // a payment paid 200 days ago, and one refunded 10 days ago (its period runs from the refund)
+    const long = new Date(t.clock.now.getTime() - 200 * DAY);
+    const recent = new Date(t.clock.now.getTime() - 10 * DAY);
+    await t.db.tenant(acme(), (trx) =>
+      sql`insert into payments (id, account_id, stripe_account_id, phone_number, status, amount, currency, description, created_at, expires_at, paid_at, ended_at)
+        values ('7d3c2a41-5b6e-4f70-8a91-0c2d3e4f5a01', ${acme()}, 'acct_1', ${OLD_PHONE}, 'succeeded', 500, 'usd', 'Old', ${long}, ${long}, ${long}, ${long}),
+               ('7d3c2a41-5b6e-4f70-8a91-0c2d3e4f5a02', ${acme()}, 'acct_1', ${OLD_PHONE}, 'refunded', 500, 'usd', 'Refunded', ${long}, ${long}, ${long}, ${recent})`.execute(trx),
+    );
     const counts = await runRetention(t.deps, { batch: 7 });
+    const payments = await t.db.tenant(acme(), (trx) => sql<{ description: string; phone_number: string }>`select description, phone_number from payments where description in ('Old', 'Refunded') order by description`.execute(trx));
+    expect(payments.rows).toEqual([{ description: 'Old', phone_number: '[erased]' }, { description: 'Refunded', phone_number: OLD_PHONE }]);
     expect(counts.get(acme())).toMatchObject({ 'otp.tasks': expect.any(Number), 'sms.messages': expect.any(Number) });
     expect(counts.get(acme())!['otp.tasks']).toBeGreaterThanOrEqual(30);
     expect(await unredacted(acme())).toBe(0);
