@@ -5,7 +5,7 @@ import { actorOf } from '../audit';
 import type { Session } from '../auth/context';
 import { FullNumbersBodySchema, LoggingDestinationParamSchema, LegalHoldBodySchema, PrivacyRequestIdParamSchema, PrivacySubjectSchema, RetentionKindParamSchema, RetentionRuleBodySchema } from '../contract/privacy';
 import { confirmRetentionRule, retentionRules, setRetentionRule } from './retention';
-import { setLoggingFullNumbers } from './service';
+import { getLegalHold, setLoggingFullNumbers } from './service';
 import { validate } from '../http/validate';
 import { findCustomerData, getPrivacyRequest, listPrivacyRequests, privacyReceipt, releaseLegalHold, requestErasure, requestExport, setLegalHold, type Requester } from './service';
 
@@ -34,6 +34,7 @@ export const privacyRoutes = new Hono<AppEnv>()
     const receipt = await privacyReceipt(c.var.deps, c.var.session.accountId, c.req.valid('param').id);
     return new Response(receipt.body, { headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': `attachment; filename="${receipt.filename}"`, 'cache-control': 'no-store' } });
   })
+  .get('/privacy/legal-holds/:id', requireRole('admin'), validate('param', SigRequestParamSchema), async (c) => c.json(await getLegalHold(c.var.deps, c.var.session.accountId, c.req.valid('param').id)))
   .put('/privacy/legal-holds/:id', requireRole('admin'), validate('param', SigRequestParamSchema), validate('json', LegalHoldBodySchema), async (c) =>
     c.json(await setLegalHold(c.var.deps, c.var.session.accountId, c.req.valid('param').id, c.req.valid('json').reason, requester(c.var.session))),
   )

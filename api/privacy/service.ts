@@ -218,6 +218,13 @@ export async function runOpenPrivacyRequests(deps: Deps): Promise<number> {
 
 // ---------------------------------------------------------------- legal holds
 
+/** A signature request's legal hold (null when there is none). */
+export async function getLegalHold(deps: Deps, accountId: string, requestId: string): Promise<{ requestId: string; legalHold: { reason: string; since: string; by: string } | null }> {
+  const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('sig_requests').select(['id', 'legal_hold_reason', 'legal_hold_at', 'legal_hold_by']).where('account_id', '=', accountId).where('id', '=', requestId).executeTakeFirst());
+  if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no such signature request.');
+  return { requestId: row.id, legalHold: row.legal_hold_at ? { reason: row.legal_hold_reason ?? '', since: new Date(row.legal_hold_at).toISOString(), by: row.legal_hold_by ?? '' } : null };
+}
+
 /** Puts a signature request under a legal hold (admins): its signed document survives erasure and retention. */
 export async function setLegalHold(deps: Deps, accountId: string, requestId: string, reason: string, by: Requester): Promise<{ requestId: string; legalHold: { reason: string; since: string; by: string } | null }> {
   const now = deps.now();

@@ -103,6 +103,9 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     const res = await t.call('PUT', `/privacy/legal-holds/${heldRequest.id}`, { as: ADMIN, body: { reason: 'Dispute 2026-114' } });
     expect(res.status).toBe(200);
     expect((await res.json()).legalHold).toMatchObject({ reason: 'Dispute 2026-114' });
+    const got = await t.call('GET', `/privacy/legal-holds/${heldRequest.id}`, { as: ADMIN });
+    expect((await got.json()).legalHold).toMatchObject({ reason: 'Dispute 2026-114', by: 'Olivia Owens' });
+    expect((await t.call('GET', `/privacy/legal-holds/${heldRequest.id}`, { as: 'owner@globex.test' })).status).toBe(404);
     expect((await search(t, ADMIN, { phoneNumber: PHONE })).legalHolds).toBe(1);
   });
 
