@@ -28,4 +28,6 @@ create index eform_requests_unredacted on eform_requests (account_id, created_at
 create index payments_unredacted on payments (account_id, created_at) where phone_number <> '[erased]';
 create index dev_sms_outbox_by_age on dev_sms_outbox (account_id, created_at);
 create index webhook_events_by_age on webhook_events (account_id, created_at);
+-- a redacted task's links are revoked by task: without this each batch would read every link
+create index link_tokens_by_task on link_tokens (account_id, task_id) where revoked_at is null;
 `;
