@@ -29,6 +29,9 @@ import { notificationsRoutes } from './notifications/routes';
 import { watchTowerRoutes } from './watch-tower/routes';
 import { ghostModeRoutes } from './watch-tower/ghost-mode-routes';
 import './apps/index';
+import './journeys/v1';
+import './privacy/v1';
+import { journeyRoutes } from './journeys/routes';
 import { v1Routes } from './apps/platform/v1-routes';
 import { appModules } from './apps/platform/registry';
 import { agentScope } from './apps/platform/agent-session';
@@ -101,6 +104,8 @@ export function createApi(deps: Deps) {
   authed.route('/', loggingRoutes);
   authed.route('/', storageRoutes);
   authed.route('/', privacyRoutes);
+  // before the apps' /:app routes: journeys are no app
+  authed.route('/', journeyRoutes);
   authed.route('/', platformRoutes);
   for (const m of appModules()) if (m.consoleRoutes) authed.route('/', m.consoleRoutes);
   authed.route('/', idvConsoleRoutes);

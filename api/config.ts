@@ -36,6 +36,8 @@ const EnvSchema = v.object({
   TERMS_URL: v.optional(url('e.g. https://example.com/terms')),
   SESSION_HOURS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of hours'), v.transform(Number), v.minValue(1), v.maxValue(168)), '12'),
   INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
+  // how long the link to a signer's copy of a signed document works
+  SIGNER_COPY_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(365)), '30'),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
   DNS_SERVERS: v.optional(v.pipe(v.string(), v.regex(/^[\w.:\[\]]+(\s*,\s*[\w.:\[\]]+)*$/, 'must be a comma-separated list of DNS server addresses (ip or ip:port)'))),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
@@ -101,6 +103,8 @@ export type Config = {
   publicUrl: string;
   sessionHours: number;
   invitationDays: number;
+  /** days the link to a signer's copy of a signed document works (SIGNER_COPY_DAYS) */
+  signerCopyDays: number;
   cnameTarget: string;
   /** DNS servers for custom-domain checks ('ip' or 'ip:port'); empty means the system's */
   dnsServers: string[];
@@ -270,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     sessionHours: e.SESSION_HOURS,
     invitationDays: e.INVITATION_DAYS,
+    signerCopyDays: e.SIGNER_COPY_DAYS,
     cnameTarget: e.CNAME_TARGET,
     dnsServers: e.DNS_SERVERS ? e.DNS_SERVERS.split(',').map((server) => server.trim()) : [],
     autoSeed: e.AUTO_SEED ? e.AUTO_SEED === 'true' : !production && !e.DATABASE_URL,
@@ -348,6 +353,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     publicUrl: 'http://localhost:3000',
     sessionHours: 12,
     invitationDays: 7,
+    signerCopyDays: 30,
     cnameTarget: 'custom.switchboard.example',
     dnsServers: [],
     autoSeed: false,

@@ -7,6 +7,7 @@ import { ActionRunner } from '../src/pages/apps/_frame/ActionRunner';
 import { Button } from '../src/ui/Button';
 import { LoadingPanel } from '../src/ui/Spinner';
 import { setConsoleTimeZone } from '../src/ui/format';
+import { JourneyProgress, SendJourney } from '../src/pages/journeys/send';
 
 /**
  * The live Agent Preview: the active apps this agent session may use, each with its agent
@@ -18,7 +19,8 @@ export default function AgentPreview({ token }: { token: string }) {
   const [answer, setAnswer] = useState<AgentAppsAnswer | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [version, setVersion] = useState(0);
-  const [chosen, setChosen] = useState<AppId | null>(null);
+  const [chosen, setChosen] = useState<AppId | 'journeys' | null>(null);
+  const [sentJourney, setSentJourney] = useState<string | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -58,7 +60,22 @@ export default function AgentPreview({ token }: { token: string }) {
             </button>
           </li>
         ))}
+        {/* several apps in one link: the account's journeys, picked as the apps' pickers work */}
+        <li className="agent-preview-item">
+          <span className="app-dot" style={{ background: '#0F766E' }} aria-hidden="true" />
+          <button type="button" className="link-button agent-preview-title" aria-pressed={chosen === 'journeys'} onClick={() => setChosen(chosen === 'journeys' ? null : 'journeys')}>
+            Journeys
+          </button>
+        </li>
       </ul>
+      {chosen === 'journeys' && (
+        <section aria-label="Journeys" className="agent-preview-app">
+          <h3 className="card-title">Send a journey</h3>
+          <LiveTokenContext.Provider value={token}>
+            {sentJourney ? <JourneyProgress api={api} id={sentJourney} onDone={() => setSentJourney(null)} /> : <SendJourney api={api} onSent={(j) => setSentJourney(j.id)} />}
+          </LiveTokenContext.Provider>
+        </section>
+      )}
       {app && (
         <section aria-label={app.title} className="agent-preview-app">
           <h3 className="card-title">{app.title}</h3>

@@ -4,7 +4,7 @@ import { validator } from 'hono/validator';
 import type { AppEnv, Session } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { APP_IDS, visibleApps, type AppId } from '../contract/apps';
-import { AppStartBodySchema, BillingEmailBodySchema, CheckoutConfirmBodySchema, FreeTrialBodySchema } from '../contract/billing';
+import { AppStartBodySchema, BillingEmailBodySchema, CheckoutBodySchema, CheckoutConfirmBodySchema, FreeTrialBodySchema } from '../contract/billing';
 import * as billing from './service';
 import { appUsage, startApp, startFreeTrial } from './trials';
 import type { Deps } from '../deps';
@@ -56,10 +56,11 @@ export const billingRoutes = new Hono<AppEnv>()
     assertVisible(c.var.deps, c.var.session, app);
     return c.json(await billing.detail(c.var.deps, c.var.session, app));
   })
-  .post('/:app/billing/checkout', requireRole('admin'), appParam(), async (c) => {
+  .get('/billing/prices', requireRole('admin'), async (c) => c.json({ prices: await billing.subscriptionPrices(c.var.deps) }))
+  .post('/:app/billing/checkout', requireRole('admin'), appParam(), validate('json', CheckoutBodySchema), async (c) => {
     const { app } = c.req.valid('param');
     assertVisible(c.var.deps, c.var.session, app);
-    return c.json({ url: await billing.startCheckout(c.var.deps, c.var.session, app) }, 201);
+    return c.json({ url: await billing.startCheckout(c.var.deps, c.var.session, app, c.req.valid('json').returnTo) }, 201);
   })
   .post('/:app/billing/checkout/confirm', requireRole('admin'), appParam(), validate('json', CheckoutConfirmBodySchema), async (c) => {
     const { app } = c.req.valid('param');

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { Session } from '../auth/context';
 import { audit, actorOf } from '../audit';
 import { APPS, getApp, type AppId } from '../contract/apps';
-import type { AppBillingDetail, BillingApp, BillingOverview, Invoice } from '../contract/billing';
+import type { AppBillingDetail, BillingApp, BillingOverview, Invoice, SubscriptionPrice } from '../contract/billing';
 import { estimateInvoiceCents, planOfStatus, plansOf } from '../contract/plans';
 import type { Trx } from '../db/index';
 import type { Deps } from '../deps';
@@ -171,8 +171,38 @@ function refuseSubscribe(app: AppId, row: BillingRow | undefined): void {
   if (row?.status === 'subscription') throw new ApiError(409, 'ALREADY_SUBSCRIBED', `${title} already has a subscription.`);
 }
 
+// A Stripe price's amount, currency and interval can never change (Stripe makes a new price
+// instead), so each is read once per process; a failed read is forgotten and tried again.
+const priceReads = new Map<string, Promise<Stripe.Price>>();
+
+/** What Checkout will charge for each subscribable app: the Stripe price it puts on the session. */
+export async function subscriptionPrices(deps: Deps): Promise<SubscriptionPrice[]> {
+  if (!stripeConfigured(deps.config)) return [];
+  const { stripe, settings } = await requireStripe(deps.config);
+  const out: SubscriptionPrice[] = [];
+  for (const app of APPS) {
+    const id = settings.prices[app.id];
+    if (!id) continue;
+    let read = priceReads.get(id);
+    if (!read) {
+      read = stripe.prices.retrieve(id);
+      priceReads.set(id, read);
+    }
+    try {
+      const price = await read;
+      if (typeof price.unit_amount === 'number') out.push({ app: app.id, amountCents: price.unit_amount, currency: price.currency, interval: price.recurring?.interval ?? null });
+    } catch (err) {
+      // one price Stripe does not know (a wrong STRIPE_PRICE_<APP>) hides that price only; its
+      // Checkout fails with Stripe's own words when pressed
+      priceReads.delete(id);
+      deps.log(`Could not read the Stripe price ${id} of ${app.id}`, err);
+    }
+  }
+  return out;
+}
+
 /** Starts (or picks up) a Stripe Checkout in subscription mode for the app; answers where to send the browser. */
-export async function startCheckout(deps: Deps, session: Session, app: AppId): Promise<string> {
+export async function startCheckout(deps: Deps, session: Session, app: AppId, returnTo?: string): Promise<string> {
   assertBillable(app);
   const before = await deps.db.tenant(session.accountId, (trx) => rowOf(trx, session.accountId, app));
   refuseSubscribe(app, before);
@@ -200,8 +230,9 @@ export async function startCheckout(deps: Deps, session: Session, app: AppId): P
       line_items: [{ price, quantity: 1 }, ...(overage ? [{ price: overage }] : [])],
       metadata,
       subscription_data: { metadata },
-      success_url: `${base}/${app}/settings/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${base}/${app}/pricing?checkout=cancelled`,
+      // back to the page Subscribe was pressed on; the console confirms the session there
+      success_url: `${base}${returnTo ?? `/${app}/settings/billing`}?checkout=success&checkout_app=${app}&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${base}${returnTo ?? `/${app}/pricing`}?checkout=cancelled&checkout_app=${app}`,
     });
   } catch (err) {
     throw stripeFailure(err);

@@ -128,14 +128,13 @@ export const APPS: readonly AppDefinition[] = [
     billable: false,
     tabs: [
       { label: 'Dashboard', path: '' },
-      { label: 'Review queue', path: 'review' },
       { label: 'Verifications', path: 'verifications' },
       configuration,
     ],
     routes: [
       '',
       'dashboard',
-      'review',
+      // the review queue is a view of Verifications (?view=needs-review), not a route: SPEC §2
       'verifications',
       'settings/general',
       'settings/storage',

@@ -82,7 +82,7 @@ export const cloudwatchSettingsSchema = (connected: boolean) =>
     accessKeyId: connected ? kept('AWS Access Key ID is required', 128) : required('AWS Access Key ID is required', 128),
     secretAccessKey: connected ? kept('AWS Secret Access Key is required') : required('AWS Secret Access Key is required'),
     region: v.optional(v.picklist(AWS_REGIONS, 'AWS Region is required'), 'us-east-1'),
-    /** free text; empty means the default group */
+    /** SPEC §5's "free text", read as the names CloudWatch takes (docs/settings.md); empty means the default group */
     logGroup: v.optional(v.pipe(text(), v.trim(), v.maxLength(512, 'Log group is too long'), v.regex(/^[.\-_/#A-Za-z0-9]*$/, 'Log group may only contain letters, digits and . - _ / #')), ''),
   });
 export const sumologicSettingsSchema = (connected: boolean) => v.object({ collectorUrl: httpsUrl('Collector URL is required', connected) });

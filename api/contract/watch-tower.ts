@@ -19,7 +19,8 @@ export const WatchTowerAppSchema = v.object({ id: AppIdSchema, status: BillingSt
 export const WatchTowerAccountSchema = v.object({
   id: v.string(),
   name: v.string(),
-  platform: PlatformSchema,
+  /** the sign-in provider the account came with, SPEC §3's `provider` (stored as accounts.platform) */
+  provider: PlatformSchema,
   apps: v.array(WatchTowerAppSchema),
   admins: v.array(WatchTowerAdminSchema),
   /** number ranges whose SMS the fraud guard holds now (suspected SMS pumping): the account's flag */

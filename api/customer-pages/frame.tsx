@@ -39,6 +39,11 @@ export function registerCustomerPage(purpose: string, handler: CustomerPageHandl
 
 const actions = new Map<string, { handler: CustomerPageHandler; maxBodyBytes: number }>();
 
+/** The page and the post-back of a link purpose: a journey's page shows its current step's own (api/journeys). */
+export function customerPageOf(purpose: string): { page?: CustomerPageHandler; action?: CustomerPageHandler } {
+  return { page: handlers.get(purpose), action: actions.get(purpose)?.handler };
+}
+
 /**
  * A page that posts back (a plain HTML form, so it works before and without its script): the
  * POST to the same /c/<token> goes here, with its own body limit (the API's 1 MB does not apply).

@@ -277,10 +277,20 @@ export class RequestDatabase extends Database {
   }
 }
 
+/**
+ * The PostgreSQL extensions the migrations create, for the embedded database (PGlite builds them
+ * as separate bundles that must be loaded at open): pg_trgm for eForm's "answer contains" (1250).
+ */
+export async function pgliteExtensions() {
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  return { pg_trgm };
+}
+
 /** `loadDataDir`: start from a data directory snapshot (a tar from dumpDataDir), as tests do. */
 export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = options.loadDataDir ? new PGlite({ dataDir, loadDataDir: options.loadDataDir }) : new PGlite(dataDir);
+  const extensions = await pgliteExtensions();
+  const pg = new PGlite({ dataDir, extensions, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   await pg.waitReady;
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pglitePool(pg) as never }) });
   const db = new Database(

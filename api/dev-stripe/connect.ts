@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { NEXT, StripeError, isDeclinedCard, parseStripeForm, standInPage, testCardsHint, type PeerRequest, type StripeObject, type StripePeer } from './peer';
 import { formatMinor } from '../contract/money';
 import { escapeHtml } from '../http/escape-html';
+import { shaped } from './shapes';
 
 // Stripe Connect on the loopback Stripe (./peer.ts): the OAuth authorize page
 // (which sends the browser back with a code, or with access_denied), the token exchange (a code
@@ -18,6 +19,8 @@ export type ConnectOptions = {
   deliver: (payload: string, signature: string) => Promise<number>;
   /** the business name the authorize page connects (default: Globex Care Payments) */
   accountName?: string;
+  /** the platform's secret key (default: sk_test_<clientId>, as connectServerEnv sets it) */
+  secretKey?: string;
 };
 
 export type ConnectEvent = { event: StripeObject; payload: string; signature: string; status: number };
@@ -69,13 +72,22 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   const calls: ConnectPeer['calls'] = [];
   const events: ConnectEvent[] = [];
   const signer = new Stripe('sk_test_peer');
+  const lineItems = new Map<string, Obj[]>();
+  // the platform's key, and with it (by Stripe-Account) the accounts it connected and still may use
+  peer.acceptKey(options.secretKey ?? `sk_test_${options.clientId}`);
+  peer.checkAccount((id) => {
+    const acct = accounts.get(id);
+    return !!acct && !acct.deauthorized;
+  });
   const state = { nextAccount: { name: options.accountName ?? 'Globex Care Payments', country: 'US', currency: 'usd' } };
   peer.persist('connect', {
-    save: () => ({ accounts: [...accounts.values()], objects: [...objects.values()], owner: [...owner], codes: [...codes] }),
+    save: () => ({ accounts: [...accounts.values()], objects: [...objects.values()], owner: [...owner], codes: [...codes], lineItems: [...lineItems] }),
     load: (data) => {
-      const d = data as { accounts: (StripeObject & { deauthorized?: boolean })[]; objects: Obj[]; owner: [string, string][]; codes: [string, { account: string; used: boolean }][] };
-      for (const a of d.accounts) accounts.set(a.id, a);
-      for (const o of d.objects) objects.set(o.id, o);
+      const d = data as { accounts: (StripeObject & { deauthorized?: boolean })[]; objects: Obj[]; owner: [string, string][]; codes: [string, { account: string; used: boolean }][]; lineItems?: [string, Obj[]][] };
+      // a store written before the whole shapes were kept is completed on load
+      for (const a of d.accounts) accounts.set(a.id, shaped(a));
+      for (const o of d.objects) objects.set(o.id, shaped(o));
+      for (const [k, v] of d.lineItems ?? []) lineItems.set(k, v);
       for (const [k, v] of d.owner) owner.set(k, v);
       for (const [k, v] of d.codes) codes.set(k, v);
     },
@@ -97,7 +109,12 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (!o || o.object !== kind || owner.get(id) !== account) throw new StripeError(404, 'resource_missing', `No such ${kind.replace('.', '_')}: '${id}'`);
     return o;
   };
-  const put = (o: Obj, account: string) => (objects.set(o.id, o), owner.set(o.id, account), o);
+  const put = (fields: Obj, account: string): Obj => {
+    const o = shaped(fields);
+    objects.set(o.id, o);
+    owner.set(o.id, account);
+    return o;
+  };
   const expands = (req: PeerRequest): string[] => {
     const fromQuery = parseStripeForm(req.query.toString()).expand;
     const e = (req.body.expand ?? fromQuery ?? []) as string[];
@@ -106,14 +123,15 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   const productView = (p: Obj, expand: string[]) =>
     expand.some((e) => e.endsWith('default_price')) && typeof p.default_price === 'string' ? { ...p, default_price: objects.get(p.default_price) ?? p.default_price } : { ...p };
   const sessionView = (s: Obj, expand: string[]) => {
-    if (!expand.some((e) => e.startsWith('payment_intent')) || typeof s.payment_intent !== 'string') return { ...s };
+    const view: Obj = expand.includes('line_items') ? { ...s, line_items: { object: 'list', data: lineItems.get(s.id) ?? [], has_more: false, url: `/v1/checkout/sessions/${s.id}/line_items` } } : { ...s };
+    if (!expand.some((e) => e.startsWith('payment_intent')) || typeof s.payment_intent !== 'string') return view;
     const pi = { ...objects.get(s.payment_intent)! };
     if (expand.includes('payment_intent.latest_charge') && typeof pi.latest_charge === 'string') pi.latest_charge = { ...objects.get(pi.latest_charge)! };
-    return { ...s, payment_intent: pi };
+    return { ...view, payment_intent: pi };
   };
 
   async function emit(type: string, object: StripeObject, account: string): Promise<ConnectEvent> {
-    const event = { id: peer.newId('evt'), object: 'event', account, api_version: '2026-01-28.clover', created: now(), livemode: false, pending_webhooks: 1, type, data: { object: structuredClone(object) } };
+    const event = shaped({ id: peer.newId('evt'), object: 'event', account, api_version: '2026-01-28.clover', created: now(), livemode: false, pending_webhooks: 1, type, data: { object: structuredClone(object) } });
     const payload = JSON.stringify(event, null, 2);
     const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
     const sent: ConnectEvent = { event, payload, signature, status: 0 };
@@ -125,17 +143,22 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   function newAccount(): string {
     const id = peer.newId('acct').slice(0, 21);
     const a = state.nextAccount;
-    accounts.set(id, {
+    const blank = shaped({ id, object: 'account' });
+    accounts.set(
       id,
-      object: 'account',
-      type: 'standard',
-      country: a.country,
-      default_currency: a.currency,
-      charges_enabled: true,
-      email: 'finance@example.test',
-      business_profile: { name: a.name },
-      settings: { dashboard: { display_name: a.name } },
-    });
+      shaped({
+        id,
+        object: 'account',
+        type: 'standard',
+        created: now(),
+        country: a.country,
+        default_currency: a.currency,
+        charges_enabled: true,
+        email: 'finance@example.test',
+        business_profile: { ...(blank.business_profile as object), name: a.name },
+        settings: { ...(blank.settings as object), dashboard: { display_name: a.name, timezone: 'Etc/UTC' } },
+      }),
+    );
     return id;
   }
 
@@ -246,28 +269,37 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (!items.length) throw new StripeError(400, 'parameter_missing', 'line_items is required');
     let amount = 0;
     let currency = '';
+    const sid = peer.newId('cs_test');
+    const made: Obj[] = [];
     for (const li of items) {
       const quantity = Number(li.quantity ?? 1);
+      let price: Obj;
+      let description = '';
       if (li.price) {
-        const price = get(li.price, 'price', account);
+        price = get(li.price, 'price', account);
         if (!price.active) throw new StripeError(400, 'price_inactive', 'The price is not active');
-        amount += Number(price.unit_amount) * quantity;
-        currency = String(price.currency);
+        description = String(objects.get(String(price.product))?.name ?? '');
       } else if (li.price_data) {
-        amount += Number(li.price_data.unit_amount) * quantity;
-        currency = li.price_data.currency;
-      }
+        // price_data makes a price of its own, as Stripe does (not listed in the catalog)
+        price = shaped({ id: peer.newId('price'), object: 'price', active: false, currency: li.price_data.currency, unit_amount: Number(li.price_data.unit_amount), created: now(), product: peer.newId('prod') });
+        description = li.price_data.product_data.name;
+      } else throw new StripeError(400, 'parameter_missing', 'line_items[0][price] or line_items[0][price_data] is required');
+      const line = Number(price.unit_amount) * quantity;
+      amount += line;
+      currency = String(price.currency);
+      made.push(shaped({ id: peer.newId('li'), object: 'item', amount_subtotal: line, amount_total: line, currency, description, price, quantity }));
     }
     const expiresAt = Number(body.expires_at ?? now() + 86_400);
     if (expiresAt < now() + 30 * 60 - 5 || expiresAt > now() + 86_400 + 5) throw new StripeError(400, 'parameter_invalid', 'expires_at must be between 30 minutes and 24 hours from now');
-    const sid = peer.newId('cs_test');
-    return put(
+    lineItems.set(sid, made);
+    const session = put(
       {
         id: sid,
         object: 'checkout.session',
         mode: 'payment',
         status: 'open',
         payment_status: 'unpaid',
+        amount_subtotal: amount,
         amount_total: amount,
         currency,
         client_reference_id: body.client_reference_id ?? null,
@@ -282,6 +314,20 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
       },
       account,
     );
+    return sessionView(session, expands(req));
+  });
+  peer.route('GET', '/v1/checkout/sessions', (req) => {
+    if (!accountOf(req)) return NEXT;
+    const account = scoped(req);
+    const pi = req.query.get('payment_intent');
+    const all = [...objects.values()].filter((o) => o.object === 'checkout.session' && owner.get(o.id) === account && (!pi || o.payment_intent === pi)).sort((a, b) => Number(b.created) - Number(a.created));
+    const limit = Math.min(100, Math.max(1, Number(req.query.get('limit') ?? 10) || 10));
+    return { object: 'list', data: all.slice(0, limit).map((o) => sessionView(o, expands(req))), has_more: all.length > limit, url: '/v1/checkout/sessions' };
+  });
+  peer.route('GET', '/v1/checkout/sessions/:id/line_items', (req) => {
+    if (!accountOf(req)) return NEXT;
+    const session = get(req.params.id, 'checkout.session', scoped(req));
+    return { object: 'list', data: lineItems.get(session.id) ?? [], has_more: false, url: `/v1/checkout/sessions/${session.id}/line_items` };
   });
   peer.route('GET', '/v1/checkout/sessions/:id', (req) => {
     if (!accountOf(req)) return NEXT;
@@ -301,16 +347,30 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   peer.route('POST', '/v1/refunds', async (req) => {
     if (!accountOf(req)) return NEXT;
     const account = scoped(req);
-    const pi = get(String(req.body.payment_intent), 'payment_intent', account);
-    const charge = get(String(pi.latest_charge), 'charge', account);
+    // by the payment (payment_intent) or by its charge (charge), as Stripe takes either
+    if (!req.body.payment_intent && !req.body.charge) throw new StripeError(400, 'parameter_missing', 'One of the following params should be provided for this request: payment_intent or charge.');
+    const reason = req.body.reason === undefined ? null : String(req.body.reason);
+    if (reason !== null && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason)) throw new StripeError(400, 'parameter_invalid_string', `Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer`);
+    const charge = req.body.charge ? get(String(req.body.charge), 'charge', account) : get(String(get(String(req.body.payment_intent), 'payment_intent', account).latest_charge), 'charge', account);
+    const pi = get(String(charge.payment_intent), 'payment_intent', account);
     const left = Number(charge.amount) - Number(charge.amount_refunded);
     const amount = req.body.amount ? Number(req.body.amount) : left;
     if (amount > left) throw new StripeError(400, 'amount_too_large', `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`);
-    const refund = put({ id: peer.newId('re'), object: 'refund', amount, charge: charge.id, payment_intent: pi.id, currency: charge.currency, status: 'succeeded', created: now(), metadata: req.body.metadata ?? {} }, account);
+    const refund = put(
+      { id: peer.newId('re'), object: 'refund', amount, balance_transaction: peer.newId('txn'), charge: charge.id, payment_intent: pi.id, currency: charge.currency, reason, status: 'succeeded', created: now(), metadata: req.body.metadata ?? {} },
+      account,
+    );
     charge.amount_refunded = Number(charge.amount_refunded) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
+    const refunds = charge.refunds as { data: Obj[] };
+    refunds.data = [refund, ...refunds.data];
     await emit('charge.refunded', charge, account);
     return refund;
+  });
+
+  peer.route('GET', '/v1/refunds/:id', (req) => {
+    if (!accountOf(req)) throw new StripeError(404, 'resource_missing', `No such refund: '${req.params.id}'`);
+    return get(req.params.id, 'refund', scoped(req));
   });
 
   // ---- what a customer does on the hosted page
@@ -324,8 +384,11 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     return pi;
   }
   function charge(pi: Obj, account: string): Obj {
-    const ch = put({ id: peer.newId('ch'), object: 'charge', amount: pi.amount, amount_refunded: 0, refunded: false, currency: pi.currency, payment_intent: pi.id, status: 'succeeded', paid: true, created: now(), metadata: pi.metadata }, account);
-    Object.assign(pi, { status: 'succeeded', latest_charge: ch.id, last_payment_error: null });
+    const ch = put(
+      { id: peer.newId('ch'), object: 'charge', amount: pi.amount, amount_captured: pi.amount, amount_refunded: 0, refunded: false, currency: pi.currency, payment_intent: pi.id, balance_transaction: peer.newId('txn'), status: 'succeeded', paid: true, created: now(), metadata: pi.metadata },
+      account,
+    );
+    Object.assign(pi, { status: 'succeeded', latest_charge: ch.id, last_payment_error: null, amount_received: pi.amount });
     return ch;
   }
 

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { escapeHtml } from '../http/escape-html';
+import { shaped } from './shapes';
+import { getApp } from '../contract/apps';
 
 // A loopback Stripe: a real HTTP server playing the documented subset of the Stripe API the
 // console uses (customers, Checkout sessions with a hosted page, subscriptions, invoices,
@@ -74,6 +76,11 @@ export type StripePeerOptions = {
   port?: number;
   /** a JSON file the peer's objects are kept in across restarts (the development stand-in) */
   store?: string;
+  /**
+   * the secret keys the peer accepts (the platform's, as configured on the server): any other
+   * key answers 401 "Invalid API Key provided", as Stripe does; Connect adds its own
+   */
+  secretKeys?: string[];
 };
 
 /** What the pages of the stand-in say at the top: what it is, and that nothing real happens. */
@@ -121,6 +128,13 @@ export type StripePeer = {
   persist(name: string, state: { save(): unknown; load(data: unknown): void }): void;
   /** the peer's id generator: prefix_ and 24 hex characters */
   newId(prefix: string): string;
+  /** accepts one more secret key (Connect's platform key) */
+  acceptKey(key: string): void;
+  /**
+   * tells whether a Stripe-Account header names an account this key may act for (Connect's
+   * accounts); without it no Stripe-Account is accepted
+   */
+  checkAccount(check: (account: string) => boolean): void;
   /** sends an event (signed); answers what the receiver answered */
   emit(type: string, object: StripeObject): Promise<SentEvent>;
   /** sends a stored event's exact bytes again (a replay, as Stripe retries do) */
@@ -149,6 +163,12 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   const idempotent = new Map<string, unknown>();
   const signer = new Stripe('sk_test_peer');
   let url = '';
+  const keys = new Set(options.secretKeys ?? []);
+  let accountCheck: (account: string) => boolean = () => false;
+  // a session's line items are not a field of the session on Stripe: they are read with
+  // expand[]=line_items or GET .../line_items
+  const sessionItems = new Map<string, StripeObject[]>();
+  const subscriptionData = new Map<string, { metadata?: Record<string, string> }>();
 
   // ---- the store file (development): every area's state, written after each change
   const kept = new Map<string, { save(): unknown; load(data: unknown): void }>();
@@ -165,19 +185,45 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   };
 
   const id = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('hex')}`;
-  const put = (object: StripeObject) => (objects.set(object.id, object), object);
+  const put = <T extends StripeObject>(object: T): T => {
+    const full = shaped(object);
+    objects.set(full.id, full);
+    return full;
+  };
   const get = (oid: string, kind: string) => {
     const o = objects.get(oid);
     if (!o || o.object !== kind) throw new StripeError(404, 'resource_missing', `No such ${kind}: '${oid}'`);
     return o;
   };
   const list = (data: StripeObject[], path: string) => ({ object: 'list', data, has_more: false, url: path });
+  /** Stripe's list pagination: `limit` (default 10, at most 100), newest first, `starting_after` */
+  const paged = (all: StripeObject[], path: string, query: URLSearchParams) => {
+    const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 10) || 10));
+    const after = query.get('starting_after');
+    const from = after ? all.findIndex((o) => o.id === after) + 1 : 0;
+    const data = all.slice(from, from + limit);
+    return { object: 'list', data, has_more: from + limit < all.length, url: path };
+  };
   persist('core', {
-    save: () => ({ objects: [...objects.values()], meterIdentifiers: [...meterIdentifiers] }),
+    save: () => ({ objects: [...objects.values()], meterIdentifiers: [...meterIdentifiers], sessionItems: [...sessionItems], subscriptionData: [...subscriptionData] }),
     load: (data) => {
-      const d = data as { objects: StripeObject[]; meterIdentifiers: string[] };
-      for (const o of d.objects) objects.set(o.id, o);
+      const d = data as { objects: StripeObject[]; meterIdentifiers: string[]; sessionItems?: [string, StripeObject[]][]; subscriptionData?: [string, { metadata?: Record<string, string> }][] };
+      // a store written before the whole shapes were kept is completed on load
+      for (const o of d.objects) objects.set(o.id, shaped(o));
       for (const m of d.meterIdentifiers) meterIdentifiers.add(m);
+      for (const [k, v] of d.sessionItems ?? []) sessionItems.set(k, v);
+      for (const [k, v] of d.subscriptionData ?? []) subscriptionData.set(k, v);
+      // sessions stored with their items in line_items_input (before items were kept apart)
+      for (const o of objects.values()) {
+        const old = o.line_items_input as { price: string; quantity?: string }[] | undefined;
+        if (o.object !== 'checkout.session' || !old) continue;
+        if (!sessionItems.has(o.id)) {
+          sessionItems.set(o.id, old.map((li) => shaped({ id: id('li'), object: 'item', price: objects.get(li.price) ?? shaped({ id: li.price, object: 'price' }), quantity: li.quantity ? Number(li.quantity) : 1 })));
+        }
+        if (!subscriptionData.has(o.id) && o.subscription_data) subscriptionData.set(o.id, o.subscription_data as { metadata?: Record<string, string> });
+        delete o.line_items_input;
+        delete o.subscription_data;
+      }
     },
   });
   const compile = (pattern: string) => {
@@ -206,7 +252,7 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   }
 
   async function emit(type: string, object: StripeObject): Promise<SentEvent> {
-    const event = { id: id('evt'), object: 'event', api_version: '2026-01-28.clover', created: now(), livemode: false, pending_webhooks: 1, type, data: { object: structuredClone(object) } };
+    const event = shaped({ id: id('evt'), object: 'event', api_version: '2026-01-28.clover', created: now(), livemode: false, pending_webhooks: 1, type, data: { object: structuredClone(object) } });
     const payload = JSON.stringify(event, null, 2);
     const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
     const sent: SentEvent = { event, payload, signature, status: 0 };
@@ -241,40 +287,84 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   }
 
   // ---- customers
-  route('POST', '/v1/customers', ({ body }) => put({ id: id('cus'), object: 'customer', created: now(), email: body.email ?? null, name: body.name ?? null, metadata: body.metadata ?? {} }));
+  route('POST', '/v1/customers', ({ body }) => put({ id: id('cus'), object: 'customer', created: now(), email: body.email ?? null, name: body.name ?? null, metadata: body.metadata ?? {}, invoice_prefix: crypto.randomBytes(4).toString('hex').toUpperCase() }));
   route('GET', '/v1/customers/:id', ({ params }) => get(params.id, 'customer'));
   route('POST', '/v1/customers/:id', ({ params, body }) => Object.assign(get(params.id, 'customer'), body));
 
   // ---- prices (so invoices carry amounts; tests create the prices they configure)
-  route('POST', '/v1/prices', ({ body }) => put({ id: String(body.id ?? id('price')), object: 'price', unit_amount: Number(body.unit_amount ?? 0), currency: body.currency ?? 'usd', recurring: body.recurring ?? null }));
+  route('GET', '/v1/prices/:id', ({ params }) => get(params.id, 'price'));
+  route('POST', '/v1/prices', ({ body }) => put({ id: String(body.id ?? id('price')), object: 'price', created: now(), unit_amount: Number(body.unit_amount ?? 0), currency: body.currency ?? 'usd', recurring: body.recurring ?? null }));
 
   // ---- checkout sessions and the hosted page
-  route('POST', '/v1/checkout/sessions', ({ body }) => {
+  /** the session as answered: `expand` may ask for its line items (Stripe's list of `item`s) */
+  const expandsOf = (req: PeerRequest): string[] => {
+    const e = req.body.expand ?? parseStripeForm(req.query.toString()).expand ?? [];
+    return Array.isArray(e) ? e.map(String) : [];
+  };
+  const sessionView = (session: StripeObject, expand: string[]) =>
+    expand.includes('line_items') ? { ...session, line_items: list(sessionItems.get(session.id) ?? [], `/v1/checkout/sessions/${session.id}/line_items`) } : session;
+  route('POST', '/v1/checkout/sessions', (req) => {
+    const { body } = req;
     if (body.mode !== 'subscription' && body.mode !== 'payment') throw new StripeError(400, 'parameter_invalid', 'mode must be subscription or payment');
     const items = (body.line_items as Record<string, unknown>[] | undefined) ?? [];
     if (!items.length) throw new StripeError(400, 'parameter_missing', 'line_items is required');
     if (body.customer) get(String(body.customer), 'customer');
     const sid = id('cs_test');
-    return put({
+    let total = 0;
+    let currency = 'usd';
+    const lineItems = items.map((li) => {
+      const price = objects.get(String(li.price)) ?? shaped({ id: String(li.price), object: 'price' });
+      const quantity = li.quantity === undefined ? 1 : Number(li.quantity);
+      // a metered price has no amount up front: it is billed by usage
+      const amount = Number(price.unit_amount ?? 0) * (price.recurring && (price.recurring as { usage_type?: string }).usage_type === 'metered' ? 0 : quantity);
+      total += amount;
+      currency = String(price.currency ?? currency);
+      return shaped({ id: id('li'), object: 'item', amount_subtotal: amount, amount_total: amount, currency: String(price.currency ?? 'usd'), description: String(price.nickname ?? price.id), price, quantity: li.quantity === undefined ? null : quantity });
+    });
+    sessionItems.set(sid, lineItems);
+    const session = put({
       id: sid,
       object: 'checkout.session',
       mode: body.mode,
       status: 'open',
+      payment_status: 'unpaid',
+      amount_subtotal: total,
+      amount_total: total,
+      currency,
       customer: body.customer ?? null,
+      customer_email: body.customer_email ?? null,
       client_reference_id: body.client_reference_id ?? null,
-      line_items_input: items,
       metadata: body.metadata ?? {},
-      subscription_data: body.subscription_data ?? {},
       subscription: null,
-      success_url: body.success_url,
-      cancel_url: body.cancel_url,
+      success_url: body.success_url ?? null,
+      cancel_url: body.cancel_url ?? null,
       url: `${url}/checkout/${sid}`,
       created: now(),
       expires_at: now() + 86_400,
     });
+    // what subscription mode gives the subscription it makes (not a field of the session on Stripe)
+    subscriptionData.set(sid, (body.subscription_data as { metadata?: Record<string, string> }) ?? {});
+    return sessionView(session, expandsOf(req));
   });
-  route('GET', '/v1/checkout/sessions/:id', ({ params }) => get(params.id, 'checkout.session'));
-  route('POST', '/v1/checkout/sessions/:id/expire', ({ params }) => Object.assign(get(params.id, 'checkout.session'), { status: 'expired', url: null }));
+  route('GET', '/v1/checkout/sessions', ({ query }) => {
+    const customer = query.get('customer');
+    const status = query.get('status');
+    const subscription = query.get('subscription');
+    const all = [...objects.values()]
+      .filter((o) => o.object === 'checkout.session' && (!customer || o.customer === customer) && (!status || o.status === status) && (!subscription || o.subscription === subscription))
+      .sort((a, b) => Number(b.created) - Number(a.created));
+    return paged(all, '/v1/checkout/sessions', query);
+  });
+  route('GET', '/v1/checkout/sessions/:id', (req) => sessionView(get(req.params.id, 'checkout.session'), expandsOf(req)));
+  route('GET', '/v1/checkout/sessions/:id/line_items', ({ params, query }) => {
+    get(params.id, 'checkout.session');
+    return paged(sessionItems.get(params.id) ?? [], `/v1/checkout/sessions/${params.id}/line_items`, query);
+  });
+  route('POST', '/v1/checkout/sessions/:id/expire', ({ params }) => {
+    const session = get(params.id, 'checkout.session');
+    if (session.status !== 'open') throw new StripeError(400, 'checkout_session_not_open', `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".`);
+    return Object.assign(session, { status: 'expired', url: null });
+  });
 
   // ---- subscriptions
   route('GET', '/v1/subscriptions/:id', ({ params }) => subscriptionOf(params.id));
@@ -314,7 +404,7 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
     if (!body.event_name) throw new StripeError(400, 'parameter_missing', 'event_name is required');
     if (meterIdentifiers.has(identifier)) throw new StripeError(400, 'resource_already_exists', `An event already exists with identifier ${identifier}.`);
     meterIdentifiers.add(identifier);
-    const event = { id: identifier, object: 'billing.meter_event', identifier, event_name: body.event_name, payload: body.payload, timestamp: Number(body.timestamp ?? now()), created: now(), livemode: false };
+    const event = shaped({ id: identifier, object: 'billing.meter_event', identifier, event_name: body.event_name, payload: body.payload, timestamp: Number(body.timestamp ?? now()), created: now(), livemode: false });
     meterEvents.push(event);
     return event;
   });
@@ -323,26 +413,34 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
     const session = get(sessionId, 'checkout.session');
     if (session.status !== 'open') throw new StripeError(400, 'checkout_not_open', 'This checkout is no longer open.');
     const start = now();
-    const items = (session.line_items_input as { price: string; quantity?: string }[]).map((li) => ({
-      id: id('si'),
-      object: 'subscription_item',
-      price: objects.get(li.price) ?? { id: li.price, object: 'price' },
-      quantity: li.quantity ? Number(li.quantity) : undefined,
-      current_period_start: start,
-      current_period_end: start + MONTH_S,
-    }));
+    const subId = id('sub');
+    const items = (sessionItems.get(sessionId) ?? []).map((li) =>
+      shaped({
+        id: id('si'),
+        object: 'subscription_item',
+        created: start,
+        price: li.price,
+        quantity: li.quantity ?? undefined,
+        subscription: subId,
+        current_period_start: start,
+        current_period_end: start + MONTH_S,
+      }),
+    );
     const sub = put({
-      id: id('sub'),
+      id: subId,
       object: 'subscription',
       customer: session.customer,
       status: 'active',
       cancel_at_period_end: false,
       created: start,
-      metadata: (session.subscription_data as { metadata?: Record<string, string> }).metadata ?? {},
-      items: { object: 'list', data: items },
+      start_date: start,
+      billing_cycle_anchor: start,
+      currency: session.currency,
+      metadata: subscriptionData.get(sessionId)?.metadata ?? {},
+      items: { object: 'list', data: items, has_more: false, url: `/v1/subscription_items?subscription=${subId}` },
     });
     const invoice = newInvoice(sub, 'paid', start);
-    Object.assign(session, { status: 'complete', subscription: sub.id, url: null });
+    Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: sub.id, url: null });
     await emit('checkout.session.completed', session);
     await emit('invoice.paid', invoice);
     return String(session.success_url).replace('{CHECKOUT_SESSION_ID}', sessionId);
@@ -365,12 +463,18 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
     await emit('customer.subscription.deleted', sub);
   }
 
+  /** What is bought, as Stripe's own page says it: the app's title, never its internal id. */
+  function checkoutTitle(session: StripeObject): string {
+    const app = getApp(String((session.metadata as Record<string, string>).app ?? ''));
+    return app ? `Subscribe to ${app.title}` : 'A monthly subscription';
+  }
+
   function checkoutPage(session: StripeObject, error = ''): string {
-    const price = objects.get(String((session.line_items_input as { price?: string }[])[0]?.price ?? ''));
+    const price = sessionItems.get(session.id)?.[0]?.price as StripeObject | undefined;
     const amount = price ? `$${(Number(price.unit_amount) / 100).toFixed(2)} a month` : 'a monthly subscription';
     return standInPage(
       'Checkout',
-      `<h1>Subscribe</h1><p>Checkout for ${escapeHtml(String((session.metadata as Record<string, string>).app ?? 'a subscription'))}: ${escapeHtml(amount)}.</p>
+      `<h1>Subscribe</h1><p>${escapeHtml(checkoutTitle(session))}: ${escapeHtml(amount)}.</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/checkout/${escapeHtml(session.id)}/pay"><label for="card">Card number</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242">
 <button type="submit">Pay and subscribe</button></form>${testCardsHint()}
@@ -437,7 +541,17 @@ ${portal.return_url ? `<p><a class="button" href="${escapeHtml(String(portal.ret
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
           return res.end(portal ? portalPage(get(portal[1], 'billing_portal.session')) : invoicePage(get(invoice![1], 'invoice')));
         }
-        if (req.headers.authorization !== undefined && !/^Bearer sk_/.test(req.headers.authorization)) throw new StripeError(401, 'invalid_api_key', 'Invalid API Key provided');
+        // Stripe's API answers only its own keys: the platform's secret key (OAuth's token
+        // exchange is made with it too), and for a connected account the same key with Stripe-Account
+        const bearer = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (!bearer || !keys.has(bearer)) {
+          const shown = bearer ? `${bearer.slice(0, 7)}${'*'.repeat(Math.max(0, bearer.length - 11))}${bearer.slice(-4)}` : '';
+          throw new StripeError(401, 'invalid_api_key', bearer ? `Invalid API Key provided: ${shown}` : 'You did not provide an API key.');
+        }
+        const onBehalf = req.headers['stripe-account'];
+        if (typeof onBehalf === 'string' && !accountCheck(onBehalf)) {
+          throw new StripeError(403, 'account_invalid', `The provided key '${bearer.slice(0, 7)}***${bearer.slice(-4)}' does not have access to account '${onBehalf}' (or that account does not exist). Application access may have been revoked.`);
+        }
         const body = req.method === 'GET' || req.method === 'DELETE' ? {} : parseStripeForm(raw);
         requests.push({ method: req.method ?? 'GET', path: u.pathname, body });
         const key = req.headers['idempotency-key'];
@@ -481,6 +595,8 @@ ${portal.return_url ? `<p><a class="button" href="${escapeHtml(String(portal.ret
     page,
     persist,
     newId: id,
+    acceptKey: (key) => void keys.add(key),
+    checkAccount: (check) => void (accountCheck = check),
     emit,
     replay: async (event) => deliver(event.payload, event.signature),
     completeCheckout,

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { devStripePriceId } from '../config';
 import { APPS } from '../contract/apps';
 import { CURRENCY, plansOf } from '../contract/plans';
+import { shaped } from './shapes';
 
 // The development Stripe stand-in: the tests' loopback Stripe (./peer.ts with ./connect.ts, the
 // same code) started by `npm start` when no Stripe is configured (api/config.ts decides; never
@@ -32,20 +33,20 @@ export async function startDevStripe(config: Config): Promise<DevStripe> {
   };
   let peer;
   try {
-    peer = await startStripePeer({ webhookSecret: settings.webhookSecret, deliver: deliverTo('/api/stripe/webhook'), port: settings.port, store: path.join(config.dataDir, 'dev-stripe.json') });
+    peer = await startStripePeer({ webhookSecret: settings.webhookSecret, deliver: deliverTo('/api/stripe/webhook'), port: settings.port, store: path.join(config.dataDir, 'dev-stripe.json'), secretKeys: [settings.secretKey] });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`The development Stripe stand-in cannot listen on 127.0.0.1:${settings.port} (in use): set DEV_STRIPE_PORT to a free port, or DEV_STRIPE=false.`);
     }
     throw err;
   }
-  addStripeConnect(peer, { clientId: settings.clientId, webhookSecret: settings.connectWebhookSecret, deliver: deliverTo('/api/payments/stripe/webhook'), accountName: 'Your business (test account)' });
+  addStripeConnect(peer, { clientId: settings.clientId, webhookSecret: settings.connectWebhookSecret, deliver: deliverTo('/api/payments/stripe/webhook'), accountName: 'Your business (test account)', secretKey: settings.secretKey });
   // each app's monthly price, as STRIPE_PRICE_<APP> names it
   for (const app of APPS.filter((a) => a.billable)) {
     const plans = plansOf(app.id);
     if (!plans) continue;
     const id = devStripePriceId(app.id);
-    peer.objects.set(id, { id, object: 'price', unit_amount: plans.monthlyPriceCents, currency: CURRENCY, recurring: { interval: 'month' }, nickname: `${app.title} subscription` });
+    peer.objects.set(id, shaped({ id, object: 'price', unit_amount: plans.monthlyPriceCents, currency: CURRENCY, recurring: { interval: 'month', interval_count: 1, meter: null, usage_type: 'licensed', trial_period_days: null }, nickname: `${app.title} subscription` }));
   }
   return { url: peer.url, close: peer.close };
 }

@@ -5,6 +5,7 @@ import type { AppId } from '../contract/apps';
 import type { PrivacyStoreKey } from '../contract/privacy';
 import { deleteFile } from '../storage/files';
 import { deleteTwilioMessage } from '../integrations/twilio';
+import { revokeSignerCopies } from '../apps/document-signature/signer-copy';
 
 // Every place a caller's personal data is kept, once: how to count it (search), read it (export)
 // and redact it (erasure), a batch at a time. A redacted record stays (the task lists, counts and
@@ -52,15 +53,8 @@ async function forgetTasks(trx: Trx, accountId: string, ids: string[], now: Date
   if (!ids.length) return;
   await sql`update task_events set ip = null, user_agent = null where account_id = ${accountId} and task_id = any(${ids}::uuid[]) and (ip is not null or user_agent is not null)`.execute(trx);
   await sql`update link_tokens set revoked_at = ${now} where account_id = ${accountId} and task_id = any(${ids}::uuid[]) and revoked_at is null`.execute(trx);
-  await revokeSignerCopyLinks(trx, accountId, ids, now);
 }
 
-/**
- * HOOK for issue 40 (signer copy links of signed documents): when that change lands, revoke the
- * copy links of these signature requests here. Until then a signer's link is a link_tokens row
- * bound to the task, which forgetTasks revokes already; nothing else exists to revoke.
- */
-export async function revokeSignerCopyLinks(_trx: Trx, _accountId: string, _requestIds: string[], _now: Date): Promise<void> {}
 
 /** Ids of up to `batch` rows of `table` matching `where`, locked for this transaction (others skip them). */
 export async function take(trx: Trx, table: string, accountId: string, where: RawBuilder<boolean>, batch: number, id = 'id'): Promise<string[]> {
@@ -262,6 +256,8 @@ export const STORES: Store[] = [
       await sql`update sig_requests set signer_name = ${ERASED}, phone_number = ${ERASED}, customer_ref = null, signer_ip = null, signer_user_agent = null, decline_reason = null,
           signed_file_id = null, files_deleted_at = coalesce(files_deleted_at, ${now})
         where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
+      // the signer's copy links (issue 40); forgetTasks revokes every link of the task as well
+      await revokeSignerCopies(trx, a, ids, now);
       await forgetTasks(trx, a, ids, now);
       return ids.length;
     },

@@ -1,6 +1,7 @@
 import { CustomerDataSchema, PrivacyRequestIdParamSchema, PrivacyRequestSchema, PrivacySubjectSchema, type PrivacySubject } from '../contract/privacy';
 import { v1Caller } from '../apps/platform/v1-operations';
 import type { V1Operation } from '../apps/platform/v1-spec';
+import { registerSharedV1 } from '../apps/platform/registry';
 import { findCustomerData, getPrivacyRequest, requestErasure, requestExport, type Requester } from './service';
 
 // /api/v1 for a caller's data: the same service functions as the console's Customer data screen.
@@ -98,3 +99,6 @@ export const PRIVACY_V1: V1Operation[] = [
     },
   },
 ];
+
+// registered as /api/v1 operations of no one app (api/app.ts imports this module)
+registerSharedV1({ tag: TAG, description: PRIVACY_TAG_DESCRIPTION, ops: PRIVACY_V1 });

@@ -127,7 +127,7 @@ export async function searchAccounts(deps: Deps, query: AccountSearchQuery): Pro
       accounts: found.rows.map((a): WatchTowerAccount => ({
         id: a.id,
         name: a.name,
-        platform: a.platform,
+        provider: a.platform,
         apps: billing
           .filter((b) => b.account_id === a.id && isAppId(b.app))
           .sort((x, y) => APP_IDS.indexOf(x.app as AppId) - APP_IDS.indexOf(y.app as AppId))
@@ -156,7 +156,7 @@ export async function accountDetail(deps: Deps, id: string): Promise<AccountDeta
     return {
       id: account.id,
       name: account.name,
-      platform: account.platform as Platform,
+      provider: account.platform as Platform,
       createdAt: new Date(account.created_at).toISOString(),
       // every app, so staff can convert one the account has not started yet
       apps: APP_IDS.map((app) => {

@@ -5,7 +5,7 @@ import { isStateCode } from '../../api/contract/state-codes';
 /**
  * An API failure: 4xx bodies pass through ({code, message, fields}); any other status is
  * UNEXPECTED_STATUS, and a call that never got an answer is NETWORK_ERROR or TIMEOUT. Those
- * three carry a message saying what the user can do, never a bare status number.
+ * three carry a message saying what the user can do (UNEXPECTED_STATUS after SPEC §8's text).
  */
 export class ApiError extends Error {
   readonly status: number;
@@ -43,10 +43,20 @@ const SESSION_OVER = new Set([JWT_EXPIRED, SESSION_REVOKED]);
 /** How long a call may take before the user is told; exports and tests take seconds, not this. */
 const TIMEOUT_MS = 30_000;
 
+/** SPEC §8's words for a status other than the expected one, verbatim. */
+export function unexpectedStatusText(status: number): string {
+  return `unexpected response status: ${status}`;
+}
+
+/** SPEC §8's text first, then what the user can do about it. */
 function unexpectedStatusMessage(status: number): string {
-  if (status === 503) return 'The service is temporarily unavailable. Please try again in a few minutes.';
-  if (status >= 500) return `Something went wrong on our side (error ${status}). Please try again; if it keeps happening, contact support.`;
-  return `The server gave an answer the console did not expect (status ${status}). Please reload the page and try again.`;
+  const guidance =
+    status === 503
+      ? 'The service is temporarily unavailable. Please try again in a few minutes.'
+      : status >= 500
+        ? 'Something went wrong on our side. Please try again; if it keeps happening, contact support.'
+        : 'Please reload the page and try again.';
+  return `${unexpectedStatusText(status)}. ${guidance}`;
 }
 
 /** A call that got no answer at all: offline, the server unreachable, or too slow. */
@@ -89,7 +99,8 @@ type CallOptions = {
   signal?: AbortSignal;
 };
 
-function timeZone(): string {
+/** The time-zone header's value (SPEC §7: every call under /api carries it, the live stream too). */
+export function timeZone(): string {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   } catch {

@@ -1,8 +1,9 @@
 import { useAtomValue } from 'jotai';
 import { useContext, useEffect, useRef, useState } from 'react';
-import { LIVE_PATH } from '../../api/contract/constants';
+import { LIVE_PATH, TIME_ZONE_HEADER } from '../../api/contract/constants';
 import type { LiveChange } from '../../api/contract/live';
 import { tokenAtom } from '../state/session';
+import { timeZone } from './client';
 import { LiveTokenContext } from './live-token';
 import { sseParser } from './sse';
 
@@ -115,7 +116,7 @@ export class LiveConnection {
       let opened = false;
       try {
         quiet();
-        const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'text/event-stream' };
+        const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'text/event-stream', [TIME_ZONE_HEADER]: timeZone() };
         if (this.lastEventId) headers['Last-Event-ID'] = this.lastEventId;
         const response = await fetchFn(`/api${LIVE_PATH}`, { headers, signal: controller.signal, cache: 'no-store' });
         if (response.status === 401) {

@@ -5,6 +5,7 @@ import { payloadAtom } from '../state/session';
 import { LoadingPanel } from '../ui/Spinner';
 import { Header } from './Header';
 import { SignedInRoutes } from './routes';
+import { CheckoutReturn } from './CheckoutReturn';
 
 const GhostBanner = lazy(() => import('./GhostBanner'));
 
@@ -26,7 +27,9 @@ export function Shell() {
       {!inWatchTower && <Header />}
       <main id="main" className="main" tabIndex={-1}>
         <Suspense fallback={<LoadingPanel />}>
-          <SignedInRoutes />
+          <CheckoutReturn>
+            <SignedInRoutes />
+          </CheckoutReturn>
         </Suspense>
       </main>
       {/* every role reaches help from every page, supervisors (who have no settings menu) included */}

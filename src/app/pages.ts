@@ -14,5 +14,6 @@ export const SettingsArea = lazy(() => import('../pages/settings'));
 export const WatchTowerArea = lazy(() => import('../pages/watch-tower'));
 export const AppArea = lazy(() => import('../pages/apps'));
 export const NotFoundPage = lazy(() => import('../pages/not-found'));
+export const JourneysArea = lazy(() => import('../pages/journeys'));
 export const DevSmsOutboxPage = lazy(() => import('../pages/dev-sms-outbox'));
 export const SearchDialog = lazy(() => import('../pages/search'));

@@ -30,6 +30,10 @@ export function SignedInRoutes() {
           <Pages.DevSmsOutboxPage />
         </RequireRole>
       </Route>
+      {/* journeys chain the apps: no app's own, so a route of its own (SPEC's routes are unchanged) */}
+      <Route path="/journeys" nest>
+        <Pages.JourneysArea />
+      </Route>
       <Route path="/watch-tower" nest>
         <RequireRoot>
           <Pages.WatchTowerArea />

@@ -19,6 +19,8 @@ const FIXED: Record<string, string[]> = {
   '/watch-tower': ['Dashboard', 'Watch Tower'],
   '/watch-tower/accounts': ['Accounts', 'Watch Tower'],
   '/dev/sms-outbox': ['Development SMS outbox'],
+  '/journeys': ['Journeys'],
+  '/journeys/templates/new': ['New journey', 'Journeys'],
 };
 
 const WORDS: Record<string, string> = { sms: 'SMS', 'e-form': 'eForm' };
@@ -59,6 +61,8 @@ export function pageTitle(path: string, signedIn: boolean): string {
     const section = SETTINGS_SECTIONS.find((s) => s.slug === slug);
     parts = section ? [section.label, 'Settings'] : ['Page not found'];
   } else if (clean.startsWith('/watch-tower/accounts/')) parts = ['Account', 'Watch Tower'];
+  else if (clean.startsWith('/journeys/templates/')) parts = ['Edit journey', 'Journeys'];
+  else if (clean.startsWith('/journeys/')) parts = ['Journey', 'Journeys'];
   else parts = appParts(clean) ?? ['Page not found'];
   return titleOf(parts);
 }

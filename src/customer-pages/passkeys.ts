@@ -9,7 +9,7 @@ const root = document.querySelector<HTMLElement>('[data-passkey]');
 const button = document.querySelector<HTMLButtonElement>('button[data-passkey-start]');
 const out = document.querySelector<HTMLElement>('[data-passkey-result]');
 const heading = document.querySelector('h1');
-const base = `/api${location.pathname.replace(/\/$/, '')}/passkey`;
+const base = root?.dataset.passkeyBase ?? `/api${location.pathname.replace(/\/$/, '')}/passkey`;
 // the page's language: the server answers in it, and wrote the script's own words into data-*
 const lang = `?lang=${encodeURIComponent(document.documentElement.lang)}`;
 const words = root?.dataset ?? {};

@@ -6,7 +6,7 @@ import { startStripePeer, type StripePeer } from '../support/stripe-peer';
 import { assertAppUsable, chargeCredits } from '../../api/apps/platform/credits';
 import { reportOverage } from '../../api/billing/jobs';
 import { plansOf } from '../../api/contract/plans';
-import type { AppBillingDetail, InvoicesAnswer } from '../../api/contract/billing';
+import type { AppBillingDetail, InvoicesAnswer, SubscriptionPricesAnswer } from '../../api/contract/billing';
 import { STATE_MESSAGES } from '../../api/contract/stripe-states';
 
 const WEBHOOK_SECRET = 'whsec_loopback_test_secret';
@@ -33,6 +33,7 @@ function withStripePeer(): { peer: () => StripePeer; t: (kind: Parameters<typeof
   beforeAll(async () => {
     peer = await startStripePeer({
       webhookSecret: WEBHOOK_SECRET,
+      secretKeys: ['sk_test_loopback'],
       deliver: async (payload, signature) => (await ctx.app.request('/api/stripe/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload })).status,
     });
     peer.objects.set('price_docsig_monthly', { id: 'price_docsig_monthly', object: 'price', unit_amount: plansOf('document-signature')!.monthlyPriceCents, currency: 'usd' });
@@ -93,6 +94,34 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     const res = await t.call('POST', '/document-signature/billing/checkout', { as: ADMIN });
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'ALREADY_SUBSCRIBED' });
+    expect(peer().requests.slice(before).filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(0);
+  });
+
+  it('the prices beside Subscribe are the Stripe prices Checkout charges', async () => {
+    const res = await t.call('GET', '/billing/prices', { as: ADMIN });
+    expect(res.status).toBe(200);
+    const { prices } = (await res.json()) as SubscriptionPricesAnswer;
+    // only document signature's price exists on this Stripe: the others are left out, not guessed
+    expect(prices).toEqual([{ app: 'document-signature', amountCents: plansOf('document-signature')!.monthlyPriceCents, currency: 'usd', interval: null }]);
+  });
+
+  it('Checkout sends the admin back to the console page Subscribe was pressed on', async () => {
+    const res = await t.call('POST', '/e-form/billing/checkout', { as: ADMIN, body: { returnTo: '/settings/billing' } });
+    expect(res.status).toBe(201);
+    const created = peer().requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
+    const body = created.body as { success_url: string; cancel_url: string };
+    expect(new URL(body.success_url).pathname).toBe('/settings/billing');
+    expect(new URL(body.success_url).searchParams.get('checkout_app')).toBe('e-form');
+    expect(new URL(body.cancel_url).pathname).toBe('/settings/billing');
+  });
+
+  it('a return address outside the console is refused with 400 and opens no checkout', async () => {
+    const before = peer().requests.length;
+    for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/settings/billing?next=x']) {
+      const res = await t.call('POST', '/one-time-passcode/billing/checkout', { as: ADMIN, body: { returnTo } });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    }
     expect(peer().requests.slice(before).filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(0);
   });
 

@@ -149,9 +149,11 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
     expect(refused.status).toBe(400);
     const html = visibleText(await refused.text());
     expect(html).toContain(translate('fr', 'sig.errorsHeading', { n: 4 }));
-    expect(html).toContain(`1. Full name : ${translate('fr', 'sig.problem.required')}`);
-    expect(html).toContain(`2. Signature : ${translate('fr', 'sig.problem.signRequired')}`);
+    // fields named only by their kind ("Full name", "Signature") read in French; the sender's own label as written
+    expect(html).toContain(`1. ${translate('fr', 'sig.kind.fullName')} : ${translate('fr', 'sig.problem.required')}`);
+    expect(html).toContain(`2. ${translate('fr', 'sig.kind.signature')} : ${translate('fr', 'sig.problem.signRequired')}`);
     expect(html).toContain(`3. I read page 2 : ${translate('fr', 'sig.problem.tick')}`);
+    expect(html).not.toContain('Full name');
     expect(html).toContain(translate('fr', 'sig.problem.consent'));
     const declined = visibleText(await (await post(`/c/${token}`, { action: 'decline', reason: '' })).text());
     expect(declined).toContain(translate('fr', 'sig.problem.reason'));

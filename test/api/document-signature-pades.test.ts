@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { startTsaPeer, type TsaPeer } from '../support/tsa-peer';
-import { opensslCmsPrint, opensslCmsVerify, opensslTsVerify, pdfText, pdfsig, signedParts } from '../support/pades';
+import { lastSignature, opensslCmsPrint, opensslCmsVerify, opensslTsVerify, pdfText, pdfsig, pkijsVerifyDetached, pkijsVerifyTimestamp, signedParts } from '../support/pades';
 import { ADMIN, publishedDocument, signaturesReady, signedRequest, v1 } from '../support/signature-flow';
 import { sealRequest, sealSignedRequests } from '../../api/apps/document-signature/service';
 import { appendRevision } from '../../api/apps/document-signature/pades/dss';
@@ -13,8 +13,34 @@ import type { Config } from '../../api/config';
 import type { SigDocument, SigRequest, SigSigning } from '../../api/contract/apps/document-signature';
 
 // PAdES seals checked by tools that are not ours: poppler's pdfsig (with an NSS database that
-// trusts the test CA), openssl cms and openssl ts, against a test PKI and a loopback RFC 3161
-// TSA (openssl ts -reply). One sealed PDF is shared by the checks that only read it.
+// trusts the test CA), openssl cms and openssl ts, and pkijs, against a test PKI and a loopback
+// RFC 3161 TSA (openssl ts -reply). One sealed PDF is shared by the checks that only read it.
+//
+// What Debian's poppler 22.12 says of a document time-stamp (the B-LTA seal's last signature,
+// SubFilter ETSI.RFC3161): "Signature Type: unknown", "Signature has not yet been verified",
+// "Unable to validate this type of signature"; but it does say whether that signature covers the
+// total document. So its validity is checked with openssl ts and pkijs, and pdfsig is relied on
+// only for what it reports: which signatures cover the whole file.
+
+/** A later incremental update that draws on page 1: what a forger appends to a sealed file. */
+async function forge(pdf: Buffer): Promise<Buffer> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const first = doc.getPages()[0]!;
+  const font = [...first.node.Resources()!.lookup(PDFName.of('Font'), PDFDict).keys()][0]!;
+  const forged = Buffer.from(`BT ${font.toString()} 30 Tf 50 400 Td (FORGED AMOUNT 999) Tj ET`);
+  const streamNum = doc.context.largestObjectNumber + 1;
+  const contents = first.node.get(PDFName.of('Contents'))!;
+  const list = contents instanceof PDFArray ? contents : doc.context.obj([contents]);
+  list.push(PDFRef.of(streamNum));
+  first.node.set(PDFName.of('Contents'), list);
+  return appendRevision(pdf, doc, [
+    { num: streamNum, gen: 0, body: Buffer.concat([Buffer.from(`<< /Length ${forged.length} >>\nstream\n`), forged, Buffer.from('\nendstream')]) },
+    { num: first.ref.objectNumber, gen: first.ref.generationNumber, body: Buffer.from(first.node.toString(), 'latin1') },
+  ]);
+}
+
+/** pdfsig's verdict per signature: whether each covers the total document. */
+const coverage = (report: string) => [...report.matchAll(/- (Total document signed|Not total document signed)/g)].map((m) => m[1]);
 
 describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   let tsa: TsaPeer;
@@ -52,8 +78,11 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   });
 
   it('pdfsig reports an ETSI.CAdES.detached signature that is valid, by a certificate the test CA makes trusted', () => {
-    expect(request).toMatchObject({ status: 'completed', sealLevel: 'B-LT', sealedBy: 'Switchboard Provider Signing' });
+    expect(request).toMatchObject({ status: 'completed', sealLevel: 'B-LTA', sealedBy: 'Switchboard Provider Signing' });
     const report = pdfsig(sealed, tsa.pki.nssDir);
+    // the seal, then the document time-stamp over the whole file (see the top of this file)
+    expect(report).toMatch(/Signature #1:[\s\S]*Signature Field Name: Signature1[\s\S]*Signature #2:[\s\S]*Signature Field Name: DocumentTimeStamp/);
+    expect(coverage(report)).toEqual(['Not total document signed', 'Total document signed']);
     expect(report).toContain('Signature Type: ETSI.CAdES.detached');
     expect(report).toContain('Signature Validation: Signature is Valid.');
     expect(report).toContain('Certificate Validation: Certificate is Trusted.');
@@ -66,7 +95,7 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const parts = signedParts(sealed);
     const [a, b, c, d] = parts.byteRange as [number, number, number, number];
     expect(a).toBe(0);
-    // the signed revision ends where the byte range ends; only the DSS update follows
+    // the signed revision ends where the byte range ends; only the DSS and document time-stamp update follows
     expect(c + d).toBe(parts.signedRevision.length);
     expect(sealed.subarray(a + b, c).toString('latin1')).toMatch(/^<[0-9a-f]+>$/);
     const verified = opensslCmsVerify(parts.cms, parts.signedBytes, tsa.pki.caFile);
@@ -119,38 +148,110 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     expect(opensslCmsVerify(parts.cms, parts.signedBytes, tsa.pki.caFile).ok).toBe(false);
   });
 
-  it('the validation data is an incremental update holding only the DSS: the signed revision alone is the total document, and the signature still verifies after it', async () => {
+  it('pkijs, an independent CMS verifier, verifies the seal and its chain to the test CA, and refuses other bytes', async () => {
+    const parts = signedParts(sealed);
+    const verified = await pkijsVerifyDetached(parts.cms, parts.signedBytes, tsa.pki.caFile);
+    expect(verified).toMatchObject({ ok: true, signer: 'Switchboard Provider Signing' });
+    const other = Buffer.from(parts.signedBytes);
+    other[10] = other[10]! ^ 0x01;
+    expect((await pkijsVerifyDetached(parts.cms, other, tsa.pki.caFile)).ok).toBe(false);
+    const stamped = await pkijsVerifyTimestamp(parts.timestampToken!, parts.signatureValue, tsa.pki.caFile);
+    expect(stamped.ok, stamped.message).toBe(true);
+  });
+
+  it('the seal is a certification signature: DocMDP with P=2 (form filling and signing, how PAdES adds its validation data), in the signed bytes', async () => {
+    const revision = await PDFDocument.load(signedParts(sealed).signedRevision, { updateMetadata: false });
+    const perms = revision.catalog.lookup(PDFName.of('Perms'), PDFDict);
+    const sigRef = perms.get(PDFName.of('DocMDP'));
+    expect(sigRef).toBeInstanceOf(PDFRef);
+    const text = signedParts(sealed).signedRevision.toString('latin1');
+    const at = text.indexOf(`\n${(sigRef as PDFRef).objectNumber} 0 obj`);
+    const dict = text.slice(at, text.indexOf('endobj', at));
+    expect(dict).toMatch(/\/SubFilter \/ETSI\.CAdES\.detached/);
+    expect(dict).toMatch(/\/Reference \[<< \/Type \/SigRef \/TransformMethod \/DocMDP \/TransformParams << \/Type \/TransformParams \/P 2 \/V \/1\.2 >> >>\]/);
+  });
+
+  it('B-LTA: the validation data and a document time-stamp over the whole file are one incremental update; openssl ts and pkijs verify the time-stamp', async () => {
     const parts = signedParts(sealed);
     expect(pdfsig(parts.signedRevision, tsa.pki.nssDir)).toContain('Total document signed');
     const after = sealed.subarray(parts.signedRevision.length).toString('latin1');
     expect(after).toContain('/Type /DSS');
     expect(after).toMatch(/\/Certs \[\d+ 0 R( \d+ 0 R){2,}\]/); // signer, TSA, root at least
     expect(after).toMatch(/\/CRLs \[\d+ 0 R/);
-    expect(after).not.toMatch(/\/Type \/Page\b|\/Contents/);
+    expect(after).toContain('/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161');
+    const last = lastSignature(sealed);
+    expect(last.subFilter).toBe('ETSI.RFC3161');
+    const [a, b, c, d] = last.byteRange as [number, number, number, number];
+    expect([a, c + d]).toEqual([0, sealed.length]);
+    expect(b).toBeGreaterThan(parts.signedRevision.length);
+    expect(opensslTsVerify(last.contents, last.covered, tsa.pki.caFile).output).toContain('Verification: OK');
+    expect(await pkijsVerifyTimestamp(last.contents, last.covered, tsa.pki.caFile)).toMatchObject({ ok: true });
+    // the time-stamp vouches for these bytes only
+    expect(opensslTsVerify(last.contents, Buffer.concat([last.covered, Buffer.from(' ')]), tsa.pki.caFile).ok).toBe(false);
     expect(pdfsig(sealed, tsa.pki.nssDir)).toContain('Signature is Valid');
     const loaded = await PDFDocument.load(sealed);
     expect(loaded.catalog.get(PDFName.of('DSS'))).toBeInstanceOf(PDFRef);
   });
 
-  it('a later incremental update that changes page content is reported: the signature no longer covers the document', async () => {
-    const doc = await PDFDocument.load(sealed, { updateMetadata: false });
-    const first = doc.getPages()[0]!;
-    const font = [...first.node.Resources()!.lookup(PDFName.of('Font'), PDFDict).keys()][0]!;
-    const forged = Buffer.from(`BT ${font.toString()} 30 Tf 50 400 Td (FORGED AMOUNT 999) Tj ET`);
-    const streamNum = doc.context.largestObjectNumber + 1;
-    const contents = first.node.get(PDFName.of('Contents'))!;
-    const list = contents instanceof PDFArray ? contents : doc.context.obj([contents]);
-    list.push(PDFRef.of(streamNum));
-    first.node.set(PDFName.of('Contents'), list);
-    const changed = appendRevision(sealed, doc, [
-      { num: streamNum, gen: 0, body: Buffer.concat([Buffer.from(`<< /Length ${forged.length} >>\nstream\n`), forged, Buffer.from('\nendstream')]) },
-      { num: first.ref.objectNumber, gen: first.ref.generationNumber, body: Buffer.from(first.node.toString(), 'latin1') },
-    ]);
+  it('an appended update that draws on page 1 no longer reads like the untouched file: the document time-stamp stops covering the document', async () => {
+    const changed = await forge(sealed);
     expect(pdfText(changed)).toContain('FORGED AMOUNT 999');
-    const report = pdfsig(changed, tsa.pki.nssDir);
-    expect(report).toContain('Not total document signed');
+    expect(coverage(pdfsig(sealed, tsa.pki.nssDir))).toEqual(['Not total document signed', 'Total document signed']);
+    expect(coverage(pdfsig(changed, tsa.pki.nssDir))).toEqual(['Not total document signed', 'Not total document signed']);
     // what was signed is unchanged and still verifies: the change is outside it, and said so
     expect(pdfText(signedParts(changed).signedRevision)).not.toContain('FORGED');
+    const last = lastSignature(changed);
+    expect(last.subFilter).toBe('ETSI.RFC3161');
+    expect(last.byteRange[2]! + last.byteRange[3]!).toBeLessThan(changed.length);
+  });
+
+  it('a B-T seal (the TSA answers, the revocation data cannot be had) ends with its signature; an appended forgery is then told apart', async () => {
+    // before signing: the seal that starts right after it sees no CRL either
+    tsa.crl = false;
+    let done: SigRequest;
+    try {
+      const sent = await signedRequest(t, key, doc, 'Frances Allen');
+      done = await sealRequest(t.deps, t.account('acme').id, sent.id);
+    } finally {
+      tsa.crl = true;
+    }
+    expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-T' });
+    const pdf = await download(done.id);
+    const parts = signedParts(pdf);
+    expect(parts.signedRevision.length).toBe(pdf.length);
+    expect(pdf.toString('latin1')).not.toContain('/Type /DSS');
+    expect(coverage(pdfsig(pdf, tsa.pki.nssDir))).toEqual(['Total document signed']);
+    expect(coverage(pdfsig(await forge(pdf), tsa.pki.nssDir))).toEqual(['Not total document signed']);
+    const page = pdfText(pdf);
+    expect(page).toContain('(PAdES B-T)');
+    expect(page).not.toContain('incremental update (PAdES B-LT)');
+    expect(page.replace(/\s+/g, ' ')).toMatch(/otherwise the file ends with this signature \(PAdES B-T\)/);
+  });
+
+  it('when the TSA answers the signature but not the document time-stamp, the seal stays B-T and ends with its signature', async () => {
+    // the seal that starts right after signing is let fail (TSA down), so the one below is the only one asking the TSA
+    const log = t.deps.log;
+    const backgroundFailed = new Promise<void>((resolve) => {
+      t.deps.log = (message, ...rest) => {
+        if (String(message).startsWith('Sealing right after signing failed')) resolve();
+        return log(message, ...rest);
+      };
+    });
+    await tsa.down();
+    let sent: SigRequest;
+    try {
+      sent = await signedRequest(t, key, doc, 'Hedy Lamarr');
+      await backgroundFailed;
+    } finally {
+      t.deps.log = log;
+      await tsa.up();
+    }
+    tsa.failNext(1, 1);
+    const done = await sealRequest(t.deps, t.account('acme').id, sent.id);
+    expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-T' });
+    const pdf = await download(sent.id);
+    expect(signedParts(pdf).signedRevision.length).toBe(pdf.length);
+    expect(signedParts(pdf).timestampToken).not.toBeNull();
   });
 
   it('while the TSA is down the seal waits (the request stays signed, the job notes why) and is timestamped once it answers', async () => {
@@ -168,7 +269,7 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     }
     await sealSignedRequests(t.deps);
     const done = (await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest;
-    expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-LT' });
+    expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-LTA' });
     expect(signedParts(await download(sent.id)).timestampToken).not.toBeNull();
   });
 
@@ -190,6 +291,34 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     expect(opensslCmsPrint(parts.cms)).not.toContain('timeStampToken');
     expect(pdfText(parts.signedRevision)).toMatch(/No trusted timestamp \(PAdES B-B\): the time-stamping authority \(http:\/\/127\.0\.0\.1:\d+\/tsa\) did not answer/);
     expect(pdfsig(pdf, tsa.pki.nssDir)).toContain('Signature is Valid');
+    // a B-B seal claims no level it lacks, and nothing follows its signature
+    expect(pdfText(pdf)).not.toContain('B-LT');
+    expect(parts.signedRevision.length).toBe(pdf.length);
+  });
+
+  it('a TSA that answers HTTP 503 past the grace time: a B-B seal whose page says so in one sentence, ending with its signature; a forgery appended to it is told apart', async () => {
+    const sent = await signedRequest(t, key, doc, 'Mary Jackson');
+    const clock = t.clock.now;
+    tsa.failNext(10);
+    try {
+      t.clock.now = new Date(clock.getTime() + 601_000);
+      expect(await sealRequest(t.deps, t.account('acme').id, sent.id)).toMatchObject({ status: 'completed', sealLevel: 'B-B' });
+    } finally {
+      t.clock.now = clock;
+      tsa.failNext(0);
+    }
+    const pdf = await download(sent.id);
+    const page = pdfText(pdf).replace(/\s+/g, ' ');
+    expect(page).toContain('did not answer: The time-stamping authority answered HTTP 503. The signing time is the server\'s clock.');
+    expect(page).not.toContain('..');
+    expect(page).toContain('Nothing is added after this signature: the file ends with it');
+    expect(page).not.toContain('B-LT');
+    expect(signedParts(pdf).signedRevision.length).toBe(pdf.length);
+    expect(coverage(pdfsig(pdf, tsa.pki.nssDir))).toEqual(['Total document signed']);
+    const forged = await forge(pdf);
+    expect(pdfText(forged)).toContain('FORGED AMOUNT 999');
+    expect(coverage(pdfsig(forged, tsa.pki.nssDir))).toEqual(['Not total document signed']);
+    expect(await pkijsVerifyDetached(signedParts(pdf).cms, signedParts(pdf).signedBytes, tsa.pki.caFile)).toMatchObject({ ok: true });
   });
 
   it('without a configured TSA the seal is B-B and the certificate page says none is configured', async () => {
@@ -209,6 +338,7 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const parts = signedParts(await download(sent.id));
     expect(parts.timestampToken).toBeNull();
     expect(pdfText(parts.signedRevision)).toContain('No trusted timestamp (PAdES B-B): no time-stamping authority is configured');
+    expect(pdfText(parts.signedRevision)).not.toContain('B-LT');
     expect(opensslCmsVerify(parts.cms, parts.signedBytes, tsa.pki.caFile).ok).toBe(true);
   });
 
@@ -286,7 +416,7 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   it("seals are then made with the account's certificate, and verify the same way: pdfsig trusted, openssl cms and ts", async () => {
     const sent = await signedRequest(t, key, doc, 'Katherine Johnson');
     const done = await sealRequest(t.deps, t.account('acme').id, sent.id);
-    expect(done).toMatchObject({ status: 'completed', sealedBy: tsa.pki.account.subject, sealLevel: 'B-LT' });
+    expect(done).toMatchObject({ status: 'completed', sealedBy: tsa.pki.account.subject, sealLevel: 'B-LTA' });
     const pdf = await download(sent.id);
     const report = pdfsig(pdf, tsa.pki.nssDir);
     expect(report).toContain('Signature Type: ETSI.CAdES.detached');

@@ -129,7 +129,7 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
 
     // the timeline is the audit trail
     const detail = (await (await t.call('GET', `/document-signature/tasks/${sent.id}`, { as: ADMIN })).json()) as { events: { type: string; ip: string | null }[] };
-    expect(detail.events.map((e) => e.type)).toEqual(['sent', 'language', 'opened', 'signed', 'completed']);
+    expect(detail.events.map((e) => e.type)).toEqual(['sent', 'language', 'opened', 'signed', 'copy_sent', 'completed']);
     // the link is spent
     expect((await page(t, token)).status).toBe(410);
   });

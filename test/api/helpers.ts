@@ -10,6 +10,7 @@ import { seedDemo, type SeededAccount } from '../../api/db/seed';
 import { DEFAULT_DATABASE_SETTINGS, testConfig, type Config } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';
+import { checkedV1Fetch } from '../support/openapi-contract';
 import type { Deps } from '../../api/deps';
 import { findActiveAdminByEmail, issueSessionToken } from '../../api/auth/sessions';
 import { PG_ADMIN_URL, postgresUrl, seededAccounts, seededTemplate, type SeededTemplate } from './templates';
@@ -156,6 +157,8 @@ export function useTestContext(kind: DatabaseKind, overrides: Partial<Config> = 
     ctx.deps = deps;
     ctx.config = config;
     ctx.app = createApp(deps);
+    // every answer from /api/v1 is held to the published OpenAPI document, closed (docs/api.md)
+    ctx.app.fetch = checkedV1Fetch(ctx.app.fetch);
     ctx.accounts = copy ? seededAccounts(copy) : await seedDemo(opened.db, config.encryptionKey, ctx.clock.now);
     ctx.account = (key) => ctx.accounts.find((a) => a.account.key === key)!;
     ctx.tokenFor = async (email) => {

@@ -6,8 +6,9 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { DATABASE_KINDS, useTestContext } from './helpers';
+import { checkedV1Fetch, v1Contract } from '../support/openapi-contract';
 
-type Operation = { operationId: string; description?: string; tags: string[]; requestBody?: { content: { 'application/json': { schema: Schema } } }; responses: Record<string, { description: string }> };
+type Operation = { operationId: string; description?: string; tags: string[]; requestBody?: { required?: boolean; content: { 'application/json': { schema: Schema } } }; responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }> };
 type Schema = { required?: string[]; properties?: Record<string, Record<string, unknown>>; oneOf?: Schema[] };
 type Document = { info: Record<string, unknown>; tags: { name: string; description: string }[]; paths: Record<string, Record<string, Operation>> };
 
@@ -115,6 +116,8 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
   });
 
   it('every operation that takes a body documents 400 INVALID_BODY, and the server answers it to malformed JSON', async () => {
+    // the key's burst (40) is shared with the tests before; the bucket refills on the server's clock
+    t.clock.now = new Date(t.clock.now.getTime() + 5_000);
     for (const { method, path: p, op } of operations(doc)) {
       if (!op.requestBody) continue;
       expect(op.responses['400']!.description, `${method} ${p}`).toContain('INVALID_BODY');
@@ -125,9 +128,60 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
   });
 
   it("Identity Verification's start documents the 404 an account that cannot use it gets, and the server answers it", async () => {
+    t.clock.now = new Date(t.clock.now.getTime() + 5_000);
     expect(doc.paths['/idv/sessions']!.post!.responses['404']!.description).toMatch(/^NOT_FOUND: This account cannot use Identity Verification/);
     const res = await v1('POST', '/idv/sessions', JSON.stringify({ customerRef: 'CUST-1', phoneNumber: '+14155550100' }));
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+  it('a request body is required only where the server requires one: cancel and resend take none', async () => {
+    t.clock.now = new Date(t.clock.now.getTime() + 5_000);
+    for (const p of ['/otp/{id}/cancel', '/signatures/{id}/cancel', '/signatures/{id}/resend', '/idv/sessions/{id}/cancel']) expect(doc.paths[p]!.post!.requestBody!.required, p).toBe(false);
+    // the per-key rate limit (bursts of 40) is shared with the other tests: the bodies that may be
+    // left out, and one that may not
+    for (const { method, path: p, op } of operations(doc)) {
+      if (!op.requestBody || (op.requestBody.required && p !== '/otp/send')) continue;
+      // no body at all (no content type either), as a client that needs none sends it
+      const res = await t.app.request(`/api/v1${p.replace(/\{[a-zA-Z]+\}/g, ANY_ID)}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${key}` } });
+      if (op.requestBody.required) {
+        expect(res.status, `${method} ${p}`).toBe(400);
+        expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      } else {
+        // the body is not what is refused: the unknown id is
+        expect(res.status, `${method} ${p}`).toBe(404);
+      }
+    }
+  });
+
+  it('every answer from /api/v1 is held to the document with its schemas closed: an undocumented field or status fails the test that received it', async () => {
+    const contract = v1Contract();
+    // the key's burst is spent by the tests before: its bucket refills on the server's clock
+    t.clock.now = new Date(t.clock.now.getTime() + 5_000);
+    expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
+    const res = await v1('POST', `/otp/${ANY_ID}/cancel`);
+    const body = await res.text();
+    expect(res.status).toBe(404);
+    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 404, 'application/json', body)).toBeNull();
+    // a field the code would add without documenting it
+    const added = JSON.stringify({ ...JSON.parse(body), hint: 'not in the document' });
+    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 404, 'application/json', added)).toMatch(/does not match the document \(closed\).*unevaluated properties/);
+    // a status the operation does not list
+    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 415, 'application/json', body)).toMatch(/answered 415, which the document does not list/);
+    // the same holds inside an answer's nested objects, and for a success: a passcode as sent, with one field more
+    const sent = (await (await v1('POST', '/otp/send', JSON.stringify({ phoneNumber: '+14155550123' }))).json()) as { id: string };
+    const read = await (await v1('GET', `/otp/${sent.id}`)).text();
+    expect(contract.check('GET', `/otp/${sent.id}`, 200, 'application/json', read)).toBeNull();
+    expect(contract.check('GET', `/otp/${sent.id}`, 200, 'application/json', JSON.stringify({ ...JSON.parse(read), internalNote: 'x' }))).toMatch(/unevaluated properties/);
+    // the test apps' fetch is wrapped with it: such an answer throws where the test reads it
+    const lying = checkedV1Fetch(async (_request: Request) => new Response(added, { status: 404, headers: { 'content-type': 'application/json' } }));
+    await expect(lying(new Request(`http://localhost/api/v1/otp/${ANY_ID}/cancel`, { method: 'POST' }))).rejects.toThrow(/OpenAPI contract: POST \/otp\/\{id\}\/cancel 404 does not match/);
+  });
+
+  it('the published document stays open to additions: no answer schema forbids fields it does not name', () => {
+    const closedSomewhere = (schema: unknown): boolean =>
+      !!schema && typeof schema === 'object' && ((schema as Record<string, unknown>).additionalProperties === false || (schema as Record<string, unknown>).unevaluatedProperties === false || Object.values(schema).some(closedSomewhere));
+    for (const { method, path: p, op } of operations(doc)) {
+      for (const [status, answer] of Object.entries(op.responses)) expect(closedSomewhere(answer.content?.['application/json']?.schema), `${method} ${p} ${status}`).toBe(false);
+    }
   });
 });

@@ -21,6 +21,7 @@ function withConnectPeer() {
     box.connect = addStripeConnect(box.peer, {
       clientId: CLIENT_ID,
       webhookSecret: CONNECT_SECRET,
+      secretKey: 'sk_test_platform_loopback',
       deliver: async (payload, signature) => {
         if (box.held) return box.held.push({ payload, signature }), 200;
         return (await webhook(box.ctx!, payload, signature)).status;

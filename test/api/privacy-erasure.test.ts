@@ -68,7 +68,7 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     expect(storeCount(data, 'signature.requests')).toBe(2);
     expect(storeCount(data, 'otp.verifications')).toBe(1);
     expect(storeCount(data, 'payments.payments')).toBe(1);
-    expect(storeCount(data, 'sms.outbox')).toBe(3);
+    expect(storeCount(data, 'sms.outbox')).toBe(5); // two signature links, two signer copies, one passcode
     const byRef = await search(t, ADMIN, { customerRef: REF });
     expect(byRef.total).toBe(data.total);
     const theirs = await search(t, 'owner@globex.test', { phoneNumber: PHONE });
@@ -118,7 +118,7 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     expect(res.status).toBe(200);
     const receipt = (await res.json()) as PrivacyRequest;
     expect(receipt).toMatchObject({ kind: 'erasure', state: 'done', subjectKind: 'phone', requestedVia: 'console' });
-    expect(receipt.counts).toMatchObject({ 'signature.requests': 1, 'otp.verifications': 1, 'payments.payments': 1, 'sms.outbox': 3 });
+    expect(receipt.counts).toMatchObject({ 'signature.requests': 1, 'otp.verifications': 1, 'payments.payments': 1, 'sms.outbox': 5 });
     expect(receipt.held).toEqual([{ requestId: heldRequest.id, since: expect.any(String) }]);
 
     const left = await search(t, ADMIN, { phoneNumber: PHONE });

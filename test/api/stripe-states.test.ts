@@ -44,7 +44,7 @@ describe.each(DATABASE_KINDS)('Stripe states with Stripe set up on the server (%
   const raw: Record<string, string> = {};
   let peer: StripePeer;
   beforeAll(async () => {
-    peer = await startStripePeer({ webhookSecret: 'whsec_states' });
+    peer = await startStripePeer({ webhookSecret: 'whsec_states', secretKeys: ['sk_test_states'] });
     addStripeConnect(peer, { clientId: 'ca_states', webhookSecret: 'whsec_states_connect', deliver: async () => 200 });
     // billing with a price for One-Time Passcode only
     Object.assign(raw, connectServerEnv(peer, 'ca_states', 'whsec_states_connect'), { STRIPE_SECRET_KEY: 'sk_test_states', STRIPE_WEBHOOK_SECRET: 'whsec_states', STRIPE_API_BASE: peer.url, STRIPE_PRICE_ONE_TIME_PASSCODE: 'price_otp_states' });

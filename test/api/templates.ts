@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Database, openPostgres } from '../../api/db/index';
+import { Database, openPostgres, pgliteExtensions } from '../../api/db/index';
 import { pglitePool } from '../../api/db/pglite-dialect';
 import { migrate } from '../../api/db/migrate';
 import { MIGRATIONS } from '../../api/db/migrations/index';
@@ -106,7 +106,7 @@ export async function createPostgresTemplate(seedNow: Date): Promise<SeededTempl
  */
 async function openPgliteToDump(): Promise<{ db: Database; dump: () => Promise<Blob> }> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = new PGlite();
+  const pg = new PGlite({ extensions: await pgliteExtensions() });
   await pg.waitReady;
   const kysely = new Kysely<never>({ dialect: new PostgresDialect({ pool: pglitePool(pg) as never }) });
   const db = new Database(kysely as never, 'pglite', async () => {

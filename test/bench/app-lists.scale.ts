@@ -40,6 +40,8 @@ afterAll(() => {
 
 // BENCH_APP_LIST_ONLY=<part of a name> measures only the lists it names
 const ONLY = process.env.BENCH_APP_LIST_ONLY?.toLowerCase();
+// BENCH_APP_LIST_CASE=<part of a label> times only the filtered cases it names (e.g. "answer contains")
+const CASE = process.env.BENCH_APP_LIST_CASE?.toLowerCase();
 
 for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ONLY))) {
   describe(`${list.name} at depth (postgres)`, () => {
@@ -124,9 +126,11 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
       const line = `       ${list.name}, request floor (GET /api/branding): median ${median(floor).toFixed(2)} ms`;
       figures.push(line);
       console.log(line);
-      await timeAt('first page', '', 0);
-      await timeAt(`page ${DEPTH.toLocaleString('en-US')} rows deep`, '', DEPTH);
-      for (const [label, query, depth, target] of (await list.extra?.(accountId, db)) ?? []) await timeAt(label, query, depth, target);
+      if (!CASE) {
+        await timeAt('first page', '', 0);
+        await timeAt(`page ${DEPTH.toLocaleString('en-US')} rows deep`, '', DEPTH);
+      }
+      for (const [label, query, depth, target] of (await list.extra?.(accountId, db)) ?? []) if (!CASE || label.toLowerCase().includes(CASE)) await timeAt(label, query, depth, target);
     });
   });
 }

@@ -19,13 +19,14 @@ describe('billing in Chromium', () => {
   beforeAll(async () => {
     peer = await startStripePeer({
       webhookSecret: WEBHOOK_SECRET,
+      secretKeys: ['sk_test_e2e'],
       deliver: async (payload, signature) => {
         const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
         await res.arrayBuffer();
         return res.status;
       },
     });
-    peer.objects.set('price_payments_monthly', { id: 'price_payments_monthly', object: 'price', unit_amount: 12_900, currency: 'usd' });
+    peer.objects.set('price_payments_monthly', { id: 'price_payments_monthly', object: 'price', unit_amount: 12_900, currency: 'usd', recurring: { interval: 'month' } });
     server = await startServer({
       linkFor: ['owner@acme.test'],
       env: { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: peer.url, STRIPE_PRICE_PAYMENTS: 'price_payments_monthly' },
@@ -53,11 +54,19 @@ describe('billing in Chromium', () => {
     await page.getByText('0 of 100 credits used').waitFor();
   }, 60_000);
 
-  it('subscribing goes through Stripe Checkout and comes back subscribed', async () => {
+  it('the price Checkout will charge stands beside Subscribe', async () => {
+    await page.getByTestId('subscribe-price').getByText('$129.00 a month').waitFor();
+  });
+
+  it('subscribing goes through Stripe Checkout, which names the app by its title, and comes back subscribed with a word of success', async () => {
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await page.waitForURL(new RegExp(`^${peer.url}/checkout/`));
+    await page.getByText('Subscribe to Payments: $129.00 a month.').waitFor();
+    expect(await page.getByText('Checkout for payments').count()).toBe(0);
     await page.getByRole('button', { name: 'Pay and subscribe' }).click();
-    await page.waitForURL(/\/payments\/settings\/billing\?checkout=success/);
+    await page.getByText('Subscribed to Payments').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toBe('/payments/settings/billing');
+    expect(new URL(page.url()).search).toBe('');
     await page.locator('.card').getByText('Subscribed').first().waitFor({ timeout: 20_000 });
     await page.getByText(/^Renews on /).waitFor();
   }, 60_000);
@@ -68,7 +77,8 @@ describe('billing in Chromium', () => {
     const card = page.getByRole('region', { name: 'Payments billing' });
     await card.getByText('Subscribed').waitFor();
     const invoices = page.getByRole('table', { name: 'Invoices' });
-    await invoices.getByText('paid').waitFor({ timeout: 20_000 });
+    await invoices.getByText('Paid', { exact: true }).waitFor({ timeout: 20_000 });
+    expect(await invoices.getByText('paid', { exact: true }).count()).toBe(0);
     await invoices.getByText('$129.00').waitFor();
     expect(await invoices.getByRole('link', { name: /PDF/ }).getAttribute('href')).toMatch(/\.pdf$/);
   }, 60_000);

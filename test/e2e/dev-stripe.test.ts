@@ -59,8 +59,10 @@ describe('the development Stripe stand-in on a fresh machine', () => {
     await page.getByRole('alert').getByText('Your card was declined').waitFor();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Pay and subscribe' }).click();
-    await page.waitForURL(/\/passkeys\/settings\/billing\?checkout=success/);
-    await page.locator('.card').getByText('Subscribed').first().waitFor({ timeout: 20_000 });
+    // back where the admin pressed Subscribe (Settings > Billing), told that it worked
+    await page.getByText('Subscribed to Passkeys').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).pathname).toBe('/settings/billing');
+    await page.getByRole('region', { name: 'Passkeys billing' }).getByText('Subscribed').waitFor({ timeout: 20_000 });
     await page.getByTestId('stripe-stand-in').waitFor();
     await page.context().close();
   });

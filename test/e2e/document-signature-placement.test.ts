@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer } from './harness';
 import { makePdf } from '../support/pdfs';
+import { translate } from '../../api/customer-pages/i18n/index';
 import type { SigField, SigRequest, SigRequestFiles, SigVersion } from '../../api/contract/apps/document-signature';
 
 // Placing Document Signature fields in Chromium, as an admin does: dragged from the palette with
@@ -99,9 +101,20 @@ describe('Placing Document Signature fields', () => {
       body: new URLSearchParams({ action: 'sign', [`sig_typed_${signature.id}`]: 'Mary Somerville', consent: 'on' }).toString(),
     });
     expect(signed.status).toBe(200);
+    // the completion page links the signer's own copy
+    const copyLink = (await signed.text()).match(/href="(\/c\/[A-Za-z0-9_-]{43})"/)![1]!;
     await expect.poll(async () => ((await (await api('GET', `/document-signature/tasks/${request.id}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('completed');
     const files = (await (await api('GET', `/document-signature/signatures/${request.id}/files`)).json()) as SigRequestFiles;
     const sealed = Buffer.from(await (await fetch(`${server.url}${files.signedUrl}`)).arrayBuffer());
+
+    // the signer opens their copy on the phone and downloads the sealed PDF, the same bytes
+    const phonePage = await (await browser.newContext({ viewport: { width: 400, height: 800 }, acceptDownloads: true })).newPage();
+    await phonePage.goto(`${server.url}${copyLink}`);
+    await phonePage.getByRole('heading', { name: 'Your signed document' }).waitFor();
+    const [download] = await Promise.all([phonePage.waitForEvent('download'), phonePage.getByRole('link', { name: 'Download Drop agreement (signed PDF)' }).click()]);
+    expect(download.suggestedFilename()).toBe('Drop agreement (signed).pdf');
+    expect(fs.readFileSync((await download.path())!).equals(sealed)).toBe(true);
+    await phonePage.context().close();
 
     // the words of page 1 with their boxes, in points from the page's top-left
     const html = execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', '-', '-'], { input: sealed, encoding: 'utf8' });
@@ -130,6 +143,38 @@ describe('Placing Document Signature fields', () => {
     expect(errors).toEqual([]);
     await page.context().close();
     // upload, two drags, publish (page images), send, sign and seal: a minute on a loaded machine
+  }, 120_000);
+
+  it("a field the sender left unnamed reads in the signer's language on their page; a label the sender chose reads as written", async () => {
+    const { page, documentId } = await editor('Label agreement', { viewport: { width: 1280, height: 1400 } });
+    await dragFromPalette(page, 'signature', { x: 0.3, y: 0.45 });
+    const label = page.getByLabel('Label', { exact: true });
+    // a new field carries no label: the box says what signers read instead
+    expect(await label.inputValue()).toBe('');
+    expect(await label.getAttribute('placeholder')).toBe('Signature');
+    await label.fill('Tenant signature');
+    await dragFromPalette(page, 'checkbox', { x: 0.3, y: 0.7 });
+    await page.getByText('Left empty, signers read "Checkbox" in their own language.').waitFor();
+    const fields = await saved(page, documentId);
+    expect(fields.map((f) => [f.kind, f.label])).toEqual([
+      ['signature', 'Tenant signature'],
+      ['checkbox', ''],
+    ]);
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('heading', { name: 'Label agreement: version 1 (published)' }).waitFor();
+    const { secretKey } = (await (await api('GET', '/accounts/developer')).json()) as { secretKey: string };
+    const phone = '+15550106363';
+    expect((await api('POST', '/v1/signatures', { documentId, phoneNumber: phone, signerName: 'Layla Haddad', locale: 'ar' }, `Bearer ${secretKey}`)).status).toBe(201);
+    const outbox = (await (await api('GET', '/dev/sms-outbox')).json()) as { to: string; body: string }[];
+    const link = outbox.find((m) => m.to === phone)!.body.match(/\/c\/[A-Za-z0-9_-]{43}/)![0];
+    const signer = await (await browser.newContext({ viewport: { width: 400, height: 800 } })).newPage();
+    await signer.goto(`${server.url}${link}`);
+    await signer.locator('html[lang="ar"]').waitFor();
+    await signer.getByText(translate('ar', 'sig.kind.checkbox'), { exact: false }).first().waitFor();
+    await signer.getByText('Tenant signature', { exact: false }).first().waitFor();
+    expect(await signer.getByText('Checkbox', { exact: false }).count()).toBe(0);
+    await signer.context().close();
+    await page.context().close();
   }, 120_000);
 
   it('by keyboard alone: choose a kind, move its outline with the arrows, Enter places it, arrows move it, Delete removes it, each announced', async () => {

@@ -4,7 +4,7 @@ import { axeViolations } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, settle, startServer } from './harness';
 
-// The eForm builder as an admin meets it: opening New form stores nothing until the first edit,
+// The eForm builder as an admin meets it: opening New form stores nothing until Save,
 // nothing is called wrong before the admin did anything, a condition starts on the question just
 // above with its options to pick from, a title another form has is flagged, drafts are deleted and
 // retired forms archived after a confirmation, and the submissions export says when it has no answers.
@@ -69,31 +69,54 @@ describe('eForm builder in Chromium', () => {
     expect((await forms()).length).toBe(before);
   });
 
-  it('the first edit creates the form once; the address gets its id while typing goes on in the same field', async () => {
+  it('a form is created when its author presses Save, once, with the name they gave; editing goes on in the same builder', async () => {
     const before = (await forms()).length;
     await page.goto(`${server.url}/e-form/forms/new`);
     const title = page.getByLabel('Title', { exact: true });
-    await title.fill('');
-    await title.pressSequentially('Builder E2E');
+    await title.fill('Callback request E2E');
+    await page.getByTestId('save-state').getByText('Not saved yet').waitFor();
+    await settle(page);
+    // typing is not saving: no form exists yet, the address is still forms/new
+    expect((await forms()).length).toBe(before);
+    expect(new URL(page.url()).pathname).toBe('/e-form/forms/new');
+    await page.getByRole('button', { name: 'Save', exact: true }).dblclick();
     await page.waitForURL(/\/e-form\/forms\/[0-9a-f-]{36}$/);
-    // focus stayed: the next keys land in the title without clicking it again
+    await page.getByText('"Callback request E2E" saved').waitFor();
+    await title.click();
     await page.keyboard.type(' form');
-    await expect.poll(() => title.inputValue()).toBe('Builder E2E form');
     await page.getByTestId('save-state').getByText('All changes saved').waitFor();
     const after = await forms();
     expect(after.length).toBe(before + 1);
-    expect(after.find((f) => page.url().endsWith(f.id))!.title).toBe('Builder E2E form');
+    expect(after.filter((f) => f.title.startsWith('Callback request E2E')).map((f) => f.title)).toEqual(['Callback request E2E form']);
   });
 
-  it('a title typed and left at once (a tab clicked within the autosave moment) is still saved as a new form', async () => {
+  it('a title typed and left without Save stores no form', async () => {
+    const before = (await forms()).length;
     await page.goto(`${server.url}/e-form/forms/new`);
     await page.getByLabel('Title', { exact: true }).fill('Left at once');
     await page.getByRole('link', { name: 'Forms', exact: true }).first().click();
     await page.waitForURL(/\/e-form\/forms$/);
-    await expect.poll(async () => (await forms()).filter((f) => f.title === 'Left at once').length).toBe(1);
-    // the builder does not pull the admin back to the form it created on the way out
+    await page.getByRole('table', { name: 'Forms' }).waitFor();
     await settle(page);
-    expect(new URL(page.url()).pathname).toBe('/e-form/forms');
+    expect((await forms()).filter((f) => f.title === 'Left at once')).toEqual([]);
+    expect((await forms()).length).toBe(before);
+  });
+
+  it('Save with the name of another form asks first: cancelling stores nothing, Save anyway stores one', async () => {
+    const before = (await forms()).length;
+    await page.goto(`${server.url}/e-form/forms/new`);
+    // the form the first Save made above; case and spaces aside, the same name
+    await page.getByLabel('Title', { exact: true }).fill('callback request E2E form ');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Another form is already called "Callback request E2E form"').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await settle(page);
+    expect((await forms()).length).toBe(before);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save anyway' }).click();
+    await page.waitForURL(/\/e-form\/forms\/[0-9a-f-]{36}$/);
+    expect((await forms()).length).toBe(before + 1);
   });
 
   it('a condition starts on the question just above, and a choice question’s value is picked from its options; the preview then shows the field', async () => {
@@ -201,5 +224,14 @@ describe('eForm builder in Chromium', () => {
     expect(csv.split('\n')[0]).toContain('Full name');
     expect(csv.split('\n')[0]).toContain('Postcode');
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('"Answer contains" under 3 characters says so under the field instead of searching', async () => {
+    await page.goto(`${server.url}/e-form/submissions`);
+    const field = page.getByLabel('Answer contains');
+    await field.fill('ab');
+    await page.getByText('Type at least 3 characters to search the answers').waitFor();
+    await field.fill('abc');
+    await page.getByText('Type at least 3 characters to search the answers').waitFor({ state: 'detached' });
   });
 });

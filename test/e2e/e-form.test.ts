@@ -43,7 +43,8 @@ describe('eForm in Chromium', () => {
   it('an admin builds a form with a condition; the preview shows and hides the field', async () => {
     await page.goto(`${server.url}/e-form/forms/new`);
     await page.getByLabel('Title').fill('Claim E2E');
-    // the form is stored by its first edit
+    // the form is stored when its author saves it
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/e-form\/forms\/[0-9a-f-]{36}$/);
     formUrl = page.url();
 

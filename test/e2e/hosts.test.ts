@@ -157,12 +157,12 @@ describe('embedded hosts in Chromium', () => {
   }
 
   /** A context whose Webex client page (any of its origins) frames the app at `path`. */
-  async function webexContext(path = '/webex/') {
+  async function webexContext(path = '/webex/', email = 'owner@acme.test', name = 'Olivia Owens') {
     // Both origins are served over https by loopback fronts with their own (self-signed)
     // certificate: the framing client's page, and the app through a TLS front before the test
     // server, so answers, the never-ending live stream among them, arrive as they are sent.
     const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
-    const token = await broker.sign({ email: 'owner@acme.test', name: 'Olivia Owens', email_verified: true });
+    const token = await broker.sign({ email, name, email_verified: true });
     clientPage = webexClientPage(token, `${APP_ORIGIN}${path}`);
     return ctx;
   }
@@ -244,6 +244,24 @@ describe('embedded hosts in Chromium', () => {
     const frameLoads = await page.frames()[1]!.evaluate(() => performance.getEntriesByType('navigation').length);
     expect(frameLoads).toBe(1);
     for (const p of await headerNotAddress(streams)) expect(p).toMatchObject({ role: 'owner', email: 'owner@acme.test' });
+    await context.close();
+  });
+
+  it('in the Webex frame, an agent picks one of the account\u2019s journeys and sends it: one SMS, followed in the panel', async () => {
+    expect((await asOwner('POST', '/journeys/templates', { name: 'Webex callback check', steps: [{ app: 'one-time-passcode' }] })).status).toBe(201);
+    context = await webexContext('/webex/', 'alex.agent@acme.test', 'Alex Agent');
+    const page = await context.newPage();
+    await page.goto('https://teams.webex.com/embedded');
+    const frame = page.frameLocator('iframe');
+    await frame.getByRole('heading', { name: "You're not yet authorized" }).waitFor({ timeout: 20_000 });
+    await frame.getByRole('button', { name: 'Journeys' }).click();
+    const panel = frame.getByRole('region', { name: 'Journeys' });
+    await pickChoice(panel, 'Journey', 'webex callback', 'Webex callback check');
+    await panel.getByLabel('Phone number').fill('+15550143003');
+    await panel.getByRole('button', { name: 'Send journey' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Webex callback check' }).waitFor();
+    const outbox = (await asOwner('GET', '/dev/sms-outbox')).body as { to: string }[];
+    expect(outbox.filter((m) => m.to === '+15550143003')).toHaveLength(1);
     await context.close();
   });
 });

@@ -7,9 +7,10 @@ import { exifGpsSegment, makeJpeg, sampleDocumentPng } from '../../api/apps/iden
 
 // Identity Verification as the provider's staff and a customer use it, on the built server: the
 // reviewer starts a verification from the dashboard, the customer's phone (320 px) opens the
-// link, photographs a passport and takes a selfie; the reviewer works the review queue by
-// keyboard (J/K between cases, A approve, R reject), takes and releases a case, types the MRZ,
-// sees the checks in sentences and decides. The customer page passes axe at 320 px.
+// link, photographs a passport and takes a selfie; the reviewer works the review queue (the Needs
+// review view of Verifications) by keyboard (J/K between cases, A approve, R reject), takes and
+// releases a case, types the MRZ, sees the checks in sentences and decides. The customer page
+// passes axe at 320 px.
 
 const STAFF = 'staff@provider.test';
 const PHONE = '+15550107788';
@@ -127,7 +128,7 @@ describe('Identity Verification in Chromium', () => {
     await phone.close();
   });
 
-  it('a submitted case opens on the review queue, not in a modal, with its badge in the attention colour', async () => {
+  it('a submitted case opens in the Needs review view of Verifications, not in a modal, with its badge in the attention colour', async () => {
     await page.goto(`${server.url}/identity-verification/verifications?customer=${CUSTOMER}`);
     const table = page.getByRole('table', { name: 'Verifications' });
     const row = table.getByRole('row').filter({ hasText: CUSTOMER });
@@ -136,8 +137,14 @@ describe('Identity Verification in Chromium', () => {
     // Submitted waits for a reviewer: not the green of Approved
     expect(await badge.getAttribute('class')).toContain('badge-info');
     await row.getByRole('link', { name: /Open verification/ }).click();
-    await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/identity-verification/review');
+    await page.getByRole('navigation', { name: 'Verification views' }).getByRole('link', { name: 'Needs review' }).and(page.locator('[aria-current="page"]')).waitFor();
+    await page.getByRole('heading', { name: 'Verifications', level: 1 }).waitFor();
+    const address = new URL(page.url());
+    expect([address.pathname, address.searchParams.get('view')]).toEqual(['/identity-verification/verifications', 'needs-review']);
+    // three tabs, as SPEC §2 names them; the queue is a view of Verifications, which stays current
+    const tabs = page.getByRole('navigation', { name: 'Identity Verification sections' });
+    expect(await tabs.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Verifications', 'Configuration']);
+    expect(await tabs.getByRole('link', { name: 'Verifications' }).getAttribute('aria-current')).toBe('page');
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.getByText('reject with a reason').waitFor();
     const current = page.getByRole('navigation', { name: 'Cases waiting' }).locator('[aria-current="true"]');
@@ -234,7 +241,7 @@ describe('Identity Verification in Chromium', () => {
     for (const [path, heading] of [
       ['', 'Identity Verification'],
       ['/verifications', 'Verifications'],
-      ['/review', 'Review queue'],
+      ['/verifications?view=needs-review', 'Verifications'],
       ['/settings/general', 'Identity Verification: General'],
     ] as const) {
       await narrow.goto(`${server.url}/identity-verification${path}`);

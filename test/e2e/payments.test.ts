@@ -40,6 +40,7 @@ describe('Payments in Chromium', () => {
     connect = addStripeConnect(peer, {
       clientId: 'ca_e2e_platform',
       webhookSecret: 'whsec_connect_e2e',
+      secretKey: 'sk_test_e2e_platform',
       deliver: async (payload, signature) => {
         const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
         await res.arrayBuffer();
@@ -69,6 +70,17 @@ describe('Payments in Chromium', () => {
     const button = card.getByRole('button', { name: 'Connect Development outbox' });
     if (await button.isVisible()) await button.click();
     await page.locator('[data-integration="dev-outbox"][data-connected="true"]').waitFor();
+  });
+
+  it('without Stripe the dashboard keeps the send form off and links to connecting Stripe', async () => {
+    await page.goto(`${server.url}/payments`);
+    const notice = page.getByTestId('actions-unavailable');
+    await notice.getByText(STATE_MESSAGES.STRIPE_NOT_CONNECTED).waitFor();
+    const form = page.getByRole('form', { name: 'Request a payment' });
+    expect(await form.getByRole('button', { name: 'Request a payment' }).isDisabled()).toBe(true);
+    await notice.getByRole('link', { name: 'Connect Stripe' }).click();
+    await page.waitForURL(`${server.url}/payments/settings/stripe`);
+    await page.getByRole('button', { name: 'Connect with Stripe' }).waitFor();
   });
 
   it('without Stripe the catalog says how to connect; Connect with Stripe goes through Stripe and back', async () => {

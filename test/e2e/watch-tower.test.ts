@@ -47,6 +47,8 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
     await search.fill('grace');
     await page.getByRole('link', { name: 'Globex Care' }).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1);
+    // the Platform column reads the answer's provider (SPEC §3)
+    expect(await page.getByRole('row').filter({ hasText: 'Globex Care' }).getByRole('cell').allTextContents()).toContain('Azure');
     await search.press('Enter');
     await page.getByRole('heading', { name: 'Globex Care' }).waitFor();
     expect(page.url()).toMatch(/\/watch-tower\/accounts\/[0-9a-f-]{36}$/);
@@ -101,7 +103,7 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
     const input = admin.getByRole('combobox', { name: 'Customer ID or phone number' });
     await input.fill('CUST-100042');
     await admin.getByRole('option').first().waitFor();
-    expect(await admin.getByRole('option').first().textContent()).toContain('ses_demo0001…d4e5f6');
+    expect(await admin.getByRole('option').first().textContent()).toContain('ses_de…d4e5f6');
     await input.press('Enter');
     await admin.waitForURL(/\/one-time-passcode\/authentications\?session=ses_demo0001/);
     await admin.close();

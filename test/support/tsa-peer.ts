@@ -21,6 +21,10 @@ export type TsaPeer = {
   pki: TestPki;
   /** queries answered so far */
   served: number;
+  /** whether the CA's CRL is served (false: 404, revocation data cannot be had) */
+  crl: boolean;
+  /** answers `n` timestamp queries with HTTP 503 after answering `skip` more (a TSA that fails part-way) */
+  failNext(n: number, skip?: number): void;
   /** stops listening: connections are refused until up() */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -34,18 +38,26 @@ export async function startTsaPeer(): Promise<TsaPeer> {
   // serial or a half-written file ("Error during serial number generation"), so replies are made
   // one at a time, as a real TSA's serial counter would be.
   let replies: Promise<unknown> = Promise.resolve();
-  const peer = { served: 0 } as TsaPeer;
+  const peer = { served: 0, crl: true } as TsaPeer;
+  let failing = 0;
+  let skipping = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        if (req.method === 'GET' && req.url === '/ca.crl' && pki) {
+        if (req.method === 'GET' && req.url === '/ca.crl' && pki && peer.crl) {
           res.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(fs.readFileSync(pki.crlFile));
           return;
         }
         if (req.method !== 'POST' || req.url !== '/tsa' || req.headers['content-type'] !== 'application/timestamp-query' || !pki) {
           res.writeHead(404).end();
+          return;
+        }
+        if (skipping > 0) skipping--;
+        else if (failing > 0) {
+          failing--;
+          res.writeHead(503).end();
           return;
         }
         const n = counter++;
@@ -79,6 +91,7 @@ export async function startTsaPeer(): Promise<TsaPeer> {
     host: `127.0.0.1:${port}`,
     pki,
     down: closeServer,
+    failNext: (n: number, skip = 0) => void ((failing = n), (skipping = skip)),
     up: () => listen(port),
     async close() {
       if (server.listening) await closeServer();

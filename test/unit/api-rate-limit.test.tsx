@@ -7,7 +7,7 @@ const ID = '6f1c2b9a-0000-4000-8000-00000000a11c';
 const detail: AccountDetail = {
   id: ID,
   name: 'Acme',
-  platform: 'zoom',
+  provider: 'zoom',
   createdAt: '2026-01-01T00:00:00.000Z',
   apps: [],
   admins: [],

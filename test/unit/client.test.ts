@@ -30,19 +30,27 @@ describe('API client', () => {
     mockApi({ 'GET /api/things': { status: 204 } });
     const error = (await api.get('things').catch((e) => e)) as ApiError;
     expect([error.status, error.code]).toEqual([204, 'UNEXPECTED_STATUS']);
-    expect(error.message).not.toMatch(/^unexpected response status/);
+    // SPEC §8's text verbatim, the guidance beside it
+    expect(error.message).toBe('unexpected response status: 204. Please reload the page and try again.');
+  });
+
+  it("says SPEC §8's text when a creation answers 200 instead of 201", async () => {
+    mockApi({ 'POST /api/invitations': { status: 200, body: { id: 'inv_1' } } });
+    const error = (await api.post('invitations', { email: 'a@b.test' }, { expect: 201 }).catch((e) => e)) as ApiError;
+    expect([error.status, error.code]).toEqual([200, 'UNEXPECTED_STATUS']);
+    expect(error.message.startsWith('unexpected response status: 200')).toBe(true);
   });
 
   it('says what the user can do when the server fails with a 500', async () => {
     mockApi({ 'GET /api/things': { status: 500, body: { code: 'INTERNAL', message: 'boom' } } });
     const error = (await api.get('things').catch((e) => e)) as ApiError;
     expect([error.status, error.code]).toEqual([500, 'UNEXPECTED_STATUS']);
-    expect(error.message).toBe('Something went wrong on our side (error 500). Please try again; if it keeps happening, contact support.');
+    expect(error.message).toBe('unexpected response status: 500. Something went wrong on our side. Please try again; if it keeps happening, contact support.');
   });
 
   it('says the service is unavailable for a 503', async () => {
     mockApi({ 'GET /api/things': { status: 503 } });
-    await expect(api.get('things')).rejects.toThrow('The service is temporarily unavailable. Please try again in a few minutes.');
+    await expect(api.get('things')).rejects.toThrow('unexpected response status: 503. The service is temporarily unavailable. Please try again in a few minutes.');
   });
 
   it('says a configuration state in its own words whatever its status, and never as temporary', async () => {

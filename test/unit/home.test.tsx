@@ -65,4 +65,35 @@ describe('home', () => {
     renderSignedIn('/identity-verification');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
   });
+
+  it('each app card shows its own icon, not its initial: Passkeys and Payments no longer look alike', async () => {
+    renderSignedIn('/', makeBootstrap());
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    const icon = (title: string) => card(title).querySelector('.app-card-icon')!;
+    for (const title of ['Passkeys', 'Payments']) {
+      expect(icon(title).querySelector('svg')).toBeTruthy();
+      expect(icon(title).textContent).toBe('');
+    }
+    expect(icon('Passkeys').innerHTML).not.toBe(icon('Payments').innerHTML);
+  });
+
+  it("owners and admins read each active card's usage this period beside Launch app", async () => {
+    const bootstrap = makeBootstrap({ status: { passkeys: 'subscription', payments: 'inactive' } });
+    bootstrap.billing.passkeys = { ...bootstrap.billing.passkeys, usage: { status: 'ok', credits: 1234, freeTier: 2000 } };
+    renderSignedIn('/', bootstrap);
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    expect(within(card('Passkeys')).getByTestId('app-card-usage').textContent).toBe('1,234 of 2,000 credits used this period');
+    expect(within(card('Passkeys')).getByRole('link', { name: 'Launch app Passkeys' })).toBeTruthy();
+    // an app not started has no period and shows none
+    expect(within(card('Payments')).queryByTestId('app-card-usage')).toBeNull();
+  });
+
+  it('a supervisor sees no usage on the cards (credit info is for owners and admins)', async () => {
+    const bootstrap = makeBootstrap({ role: 'supervisor', status: { passkeys: 'subscription' } });
+    bootstrap.billing.passkeys = { ...bootstrap.billing.passkeys, usage: { status: 'ok', credits: 1234, freeTier: 2000 } };
+    renderSignedIn('/', bootstrap);
+    await screen.findByRole('heading', { name: /^Welcome/ });
+    expect(within(card('Passkeys')).getByRole('link', { name: 'Launch app Passkeys' })).toBeTruthy();
+    expect(screen.queryByTestId('app-card-usage')).toBeNull();
+  });
 });

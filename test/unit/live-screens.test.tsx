@@ -148,4 +148,13 @@ describe('live screens', () => {
     await waitFor(() => expect(screen.getByTestId('action-status').textContent).toContain('The passcode expired'));
     expect(reads()).toBe(before + 1);
   });
+
+  it('the live stream carries the time-zone header, like every other call under /api (SPEC §7)', async () => {
+    const live = liveStream();
+    const { calls } = renderSignedIn('/', makeBootstrap(), { 'GET /api/notifications': () => ({ body: [] }), 'GET /api/live': live.route });
+    await waitFor(() => expect(live.requests()).toBe(1));
+    const zone = (path: string) => calls.find((c) => c.path === path)!.headers.get('x-time-zone');
+    expect(zone('/api/live')).toBeTruthy();
+    expect(zone('/api/live')).toBe(zone('/api/admins/bootstrap'));
+  });
 });

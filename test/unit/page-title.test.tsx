@@ -20,6 +20,9 @@ describe('browser tab titles', () => {
     ['/watch-tower/accounts', true, 'Accounts · Watch Tower · Switchboard'],
     ['/dev/sms-outbox', true, 'Development SMS outbox · Switchboard'],
     ['/no-such-page', true, 'Page not found · Switchboard'],
+    ['/journeys', true, 'Journeys · Switchboard'],
+    ['/journeys/templates/new', true, 'New journey · Journeys · Switchboard'],
+    ['/journeys/3f2a', true, 'Journey · Journeys · Switchboard'],
   ])('%s (signed in: %s) is titled %j', (path, signedIn, title) => {
     expect(pageTitle(path, signedIn)).toBe(title);
   });

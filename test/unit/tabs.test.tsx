@@ -23,6 +23,11 @@ describe('per-app tabs', () => {
     expect(labels('payments', 'supervisor')).toEqual(['Dashboard', 'Payments', 'Product Catalog']);
   });
 
+  it('gives identity verification exactly the three tabs of SPEC §2 (the review queue is a view of Verifications)', () => {
+    expect(labels('identity-verification', 'admin')).toEqual(['Dashboard', 'Verifications', 'Configuration']);
+    expect(getApp('identity-verification')!.routes).not.toContain('review');
+  });
+
   it('gives the owner the admin-only tabs', () => {
     expect(labels('one-time-passcode', 'owner')).toEqual(['Dashboard', 'Authentications', 'Configuration']);
   });

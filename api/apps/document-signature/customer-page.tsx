@@ -5,8 +5,9 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer, type PageLink } from '../../customer-pages/frame';
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
-import { SIG_DEFAULT_SETTINGS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
+import { SIG_DEFAULT_SETTINGS, SIG_FIELD_LABELS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
+import { SIG_COPY_PURPOSE, sendSignerCopy, signerCopy } from './signer-copy';
 import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, signerPageImage, type SignerAnswers, type SignerProblem, type SignerView } from './service';
 import { Hono } from 'hono';
 import { accountOfHost } from '../../customer-pages/frame';
@@ -35,8 +36,12 @@ export function consentShown(consentText: string, t: Translate): string {
   return consentText.trim() === SIG_DEFAULT_SETTINGS.consentText ? t('sig.consent') : consentText;
 }
 
-/** A field's name as the signer's page shows it. */
-const fieldName = (field: SigField, t: Translate) => field.label || t(KIND_KEYS[field.kind]);
+/**
+ * A field's name as the signer's page shows it: the label the sender chose, or, when they chose
+ * none, its kind's name in the signer's language. A label that is just the kind's English name
+ * is the console's old default (it stored "Checkbox" as the label): that is no choice either.
+ */
+const fieldName = (field: SigField, t: Translate) => (field.label.trim() && field.label.trim() !== SIG_FIELD_LABELS[field.kind] ? field.label : t(KIND_KEYS[field.kind]));
 
 /** What stops the signer, in their language: per field ("1. Signature: sign by drawing…") and for the form's own boxes. */
 function problemWords(fields: SigField[], problems: Record<string, SignerProblem>, t: Translate): Record<string, string> {
@@ -249,11 +254,18 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
     const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin, link.pageLocale);
     // sealing runs now, in the background; the job is the durable backstop
     void sealRequest(deps, link.accountId, signed.id).catch((err) => deps.log('Sealing right after signing failed; the job will retry', err));
+    // the copy's link by the channel the request came by (SMS); never a reason to fail the signing
+    await sendSignerCopy(deps, link.accountId, signed.id, signed.copyToken).catch((err) => deps.log('The signed copy could not be texted', err));
     return {
       title: link.t('sig.signed.title'),
       body: (
         <div role="status">
           <p>{link.t('sig.signed.text', { document: signed.documentName, company: branding.name })}</p>
+          <p>
+            <a href={`/c/${signed.copyToken}`} data-testid="signer-copy">
+              {link.t('sig.copy.download')}
+            </a>
+          </p>
           <p>{link.t('sig.close')}</p>
         </div>
       ),
@@ -266,6 +278,26 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
     if (err instanceof ApiError && err.code === 'NOT_OPEN') return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p>, status: 409 };
     throw err;
   }
+});
+
+// The copy link (signer-copy.ts): the sealed PDF to download while the link lives.
+registerCustomerPage(SIG_COPY_PURPOSE, async (c, link: Link) => {
+  const copy = await signerCopy(depsOf(c)!, link.accountId, link.taskId!);
+  if (copy.state === 'gone') return { status: 410, title: link.t('sig.copy.title'), body: <p>{link.t('sig.copy.gone')}</p> };
+  if (copy.state === 'preparing') return { title: link.t('sig.copy.title'), body: <p role="status">{link.t('sig.copy.preparing')}</p> };
+  return {
+    title: link.t('sig.copy.title'),
+    body: (
+      <>
+        <p>{link.t('sig.copy.ready', { document: copy.documentName, date: customerDate(link.expiresAt, link.pageLocale, link.timeZone) })}</p>
+        <p>
+          <a href={copy.url} download data-testid="signer-copy-file">
+            {link.t('sig.copy.file', { document: copy.documentName })}
+          </a>
+        </p>
+      </>
+    ),
+  };
 });
 
 /**

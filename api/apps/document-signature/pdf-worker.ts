@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { decodePDFRawStream, PDFContext, PDFRawStream } from 'pdf-lib';
 import { PdfRefused, type PdfLimits, type PdfProblem } from './pdf-limits';
 import { inspectPdf, prepareSeal, type Certificate, type InspectedPdf, type PreparedSeal, type StampValue } from './pdf';
-import { appendDss, type ValidationData } from './pades/dss';
+import { appendDss, appendLtv, type ValidationData } from './pades/dss';
 
 // A PDF worker thread (pdf-sandbox.ts keeps a few, each with a heap limit, and stops one that
 // passes a task's time limit), so a hostile file costs a thread of its own, never the server's
@@ -13,9 +13,10 @@ import { appendDss, type ValidationData } from './pades/dss';
 export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
   | { kind: 'prepare-seal'; original: Uint8Array; values: StampValue[]; certificate: Certificate; sealedBy: string; signingTime: Date }
-  | { kind: 'append-dss'; pdf: Uint8Array; data: ValidationData };
+  | { kind: 'append-dss'; pdf: Uint8Array; data: ValidationData }
+  | { kind: 'append-ltv'; pdf: Uint8Array; data: ValidationData };
 
-export type PdfTaskResult = { inspect: InspectedPdf; 'prepare-seal': PreparedSeal; 'append-dss': Uint8Array };
+export type PdfTaskResult = { inspect: InspectedPdf; 'prepare-seal': PreparedSeal; 'append-dss': Uint8Array; 'append-ltv': Uint8Array };
 
 type PdfWorkerAnswer = { type: 'done'; result: PdfTaskResult[PdfTask['kind']] } | { type: 'refused'; problem: PdfProblem } | { type: 'failed'; message: string };
 
@@ -49,7 +50,8 @@ proto.ensureBuffer = function (requested: number) {
 async function run(task: PdfTask, limits: PdfLimits): Promise<PdfTaskResult[PdfTask['kind']]> {
   if (task.kind === 'inspect') return inspectPdf(task.bytes, limits);
   if (task.kind === 'prepare-seal') return prepareSeal(task.original, task.values, task.certificate, task.sealedBy, task.signingTime, limits);
-  return appendDss(Buffer.from(task.pdf.buffer, task.pdf.byteOffset, task.pdf.byteLength), task.data);
+  const pdf = Buffer.from(task.pdf.buffer, task.pdf.byteOffset, task.pdf.byteLength);
+  return task.kind === 'append-ltv' ? appendLtv(pdf, task.data) : appendDss(pdf, task.data);
 }
 
 function transferables(result: PdfTaskResult[PdfTask['kind']]): ArrayBuffer[] {

@@ -1,6 +1,6 @@
 import { customerTimestamp, zoneName } from '../../customer-pages/dates';
 import crypto from 'node:crypto';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFRef, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import type { SigField, SigRemovedContent } from '../../contract/apps/document-signature';
@@ -129,7 +129,9 @@ export function sealLines(s: SealStatement, locale: Locale = DEFAULT_LOCALE): { 
     s.tsaUrl
       ? both((l) => translate(l, 'cert.tsa', { url: isolateLtr(s.tsaUrl!) }))
       : both((l) => translate(l, 'cert.noTsa', { reason: s.noTimestampReason ?? translate(l, 'cert.noTsaConfigured') })),
-    both((l) => translate(l, 'cert.validationData')),
+    // written before signing, so it says what may follow, not what did: with a time-stamp the
+    // seal becomes B-LTA or stays B-T (seal.ts); without one nothing follows it
+    both((l) => translate(l, s.tsaUrl ? 'cert.validationData' : 'cert.endsWithSignature')),
     both((l) => translate(l, 'cert.validWhile')),
   ];
 }
@@ -290,6 +292,32 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
   }
 }
 
+/**
+ * Makes the seal a certification signature (DocMDP, ISO 32000-2 12.8.2.2): its dictionary gets
+ * a DocMDP reference with P=2 and the catalog's /Perms points at it. P=2 permits filling in
+ * forms and signing, which is how PAdES adds its validation data and document time-stamp (the
+ * DSS and the DocTimeStamp field); a reader that checks certifications (Acrobat) flags any
+ * other later change as breaking it, not just as "not the whole document".
+ */
+function certify(doc: PDFDocument): void {
+  const acroForm = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict);
+  const fields = acroForm.lookup(PDFName.of('Fields'), PDFArray);
+  const widget = doc.context.lookup(fields.get(fields.size() - 1), PDFDict);
+  const sigRef = widget.get(PDFName.of('V'));
+  if (!(sigRef instanceof PDFRef)) throw new Error('The signature field has no signature dictionary.');
+  // @signpdf wrote the dictionary as raw bytes (so its placeholders keep their exact form): the
+  // reference goes in before its closing >>
+  const raw = doc.context.lookup(sigRef);
+  if (!(raw instanceof PDFInvalidObject)) throw new Error('The signature dictionary is not where @signpdf puts it.');
+  const bytes = new Uint8Array(raw.sizeInBytes());
+  raw.copyBytesInto(bytes, 0);
+  const text = Buffer.from(bytes).toString('latin1');
+  const end = text.lastIndexOf('>>');
+  const reference = '/Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P 2 /V /1.2 >> >>]\n';
+  doc.context.assign(sigRef, PDFInvalidObject.of(Buffer.from(text.slice(0, end) + reference + text.slice(end), 'latin1')));
+  doc.catalog.set(PDFName.of('Perms'), doc.context.obj({ DocMDP: sigRef }));
+}
+
 // room for the CMS: the chain, and a timestamp token with the TSA's own chain
 const SIGNATURE_BYTES = 24_576;
 
@@ -321,5 +349,6 @@ export async function prepareSeal(original: Uint8Array, values: StampValue[], ce
     signatureLength: SIGNATURE_BYTES,
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
   });
+  certify(sealed);
   return { withPlaceholder: await sealed.save({ useObjectStreams: false }), contentSha256 };
 }

@@ -11,6 +11,7 @@ import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, revokeTaskLinks, spendLink } from '../../customer-pages/links';
 import { fileLink, putFile, readFile } from '../../storage/files';
 import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -19,6 +20,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
+import { issueSignerCopy } from './signer-copy';
 import {
   SIG_APP,
   SIG_DEFAULT_SETTINGS,
@@ -144,7 +146,7 @@ async function deliver(deps: Deps, accountId: string, phone: string, text: strin
 }
 
 /** Sends a published version for signature: a request, a link by SMS, one credit. */
-export async function sendForSignature(deps: Deps, accountId: string, body: SigSendBody, caller: Caller): Promise<SigRequest> {
+export async function sendForSignature(deps: Deps, accountId: string, body: SigSendBody, caller: Caller, delivery?: JourneyDelivery): Promise<SigRequest> {
   const now = deps.now();
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
   const prepared = await deps.db.tenant(accountId, async (trx) => {
@@ -177,9 +179,10 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
     await reserveCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
     const language = await chooseLanguage(trx, accountId, body.locale);
     const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now, locale: language.locale });
+    if (delivery) delivery.token = token;
     return { row, language, text: await smsText(trx, accountId, deps.config.publicUrl, token, language) };
   });
-  const failure = await deliver(deps, accountId, body.phoneNumber, prepared.text);
+  const failure = delivery ? null : await deliver(deps, accountId, body.phoneNumber, prepared.text);
   const done = await deps.db.tenant(accountId, async (trx) => {
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
@@ -371,7 +374,7 @@ export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record
 
 /** The customer signs: values stored, link spent, request signed; sealing follows. */
 /** `locale`: the page's language when they signed; their certificate of completion is written in it. */
-export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin, locale: Locale = DEFAULT_LOCALE): Promise<SigRequest> {
+export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin, locale: Locale = DEFAULT_LOCALE): Promise<SigRequest & { copyToken: string }> {
   const now = deps.now();
   const signed = await deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
@@ -404,9 +407,10 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
       caller: customer(row, origin),
     });
     await audit(trx, accountId, customer(row, origin).actor, { namespace: SIG_APP, description: `${row.signer_name} signed ${row.document_name}`, event: 'document.signed', at: now });
-    return row;
+    // the signer's own copy: a link of its own, made with the signature (signer-copy.ts)
+    return { row, copyToken: await issueSignerCopy(deps, trx, accountId, row.id, locale, now) };
   });
-  return requestOf(signed);
+  return { ...requestOf(signed.row), copyToken: signed.copyToken };
 }
 
 export async function declineAsCustomer(deps: Deps, accountId: string, id: string, token: string, reason: string, origin: Origin): Promise<SigRequest> {

@@ -3,6 +3,7 @@ import {
   SigIdParamSchema,
   SigRequestSchema,
   SigSendBodySchema,
+  type SigSendBody,
 } from '../../contract/apps/document-signature';
 import { V1_APP_GATE, V1_SMS_SEND, V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
@@ -12,7 +13,7 @@ const TAG = 'Document Signature';
 const notOpen = { status: 409, code: 'NOT_OPEN' };
 
 export const SIG_V1: V1Operation[] = [
-  v1Start(
+  v1Start<SigSendBody>(
     {
       path: '/signatures',
       operationId: 'sendForSignature',
@@ -30,7 +31,7 @@ export const SIG_V1: V1Operation[] = [
         { status: 502, code: 'SMS_NOT_DELIVERED' },
       ],
     },
-    sendForSignature,
+    (deps, accountId, input, caller) => sendForSignature(deps, accountId, input, caller),
   ),
   v1Get(
     {

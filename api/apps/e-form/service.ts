@@ -9,6 +9,7 @@ import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, spendLink } from '../../customer-pages/links';
 import { putFile } from '../../storage/files';
 import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -326,7 +327,7 @@ async function formToSend(trx: Trx, accountId: string, formRef: string): Promise
 }
 
 /** Texts the customer a one-time link to the form's published version (201 with the request). */
-export async function sendForm(deps: EformDeps, accountId: string, formRef: string, body: FormRequestBody, caller: Caller): Promise<FormRequest> {
+export async function sendForm(deps: EformDeps, accountId: string, formRef: string, body: FormRequestBody, caller: Caller, delivery?: JourneyDelivery): Promise<FormRequest> {
   const now = deps.now();
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     const form = await formToSend(trx, accountId, formRef);
@@ -352,6 +353,7 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
     await reserveCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
     const language = await chooseLanguage(trx, accountId, body.locale);
     const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now, locale: language.locale });
+    if (delivery) delivery.token = token;
     const { templates } = await storedAppSettings(trx, accountId, EFORM_APP);
     const text = renderTemplate(templateText(EFORM_APP, EFORM_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
     return { row, text, title: definition.title, language };
@@ -359,7 +361,7 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
 
   let failure: string | null = null;
   try {
-    await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
+    if (!delivery) await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
   } catch (err) {
     failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
     if (!(err instanceof ApiError)) deps.log('eForm SMS failed', err);

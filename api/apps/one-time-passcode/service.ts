@@ -20,6 +20,7 @@ import { checkDestination, countingOf, countSend, heldError, holdRange, lockRang
 import { DEV_OUTBOX_PROVIDER } from '../../contract/sms';
 import type { SmsGuardRules } from '../../contract/sms-guard';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
+import type { JourneyDelivery } from '../platform/delivery';
 import { maskPhone } from '../../contract/platform';
 import {
   OTP_APP,
@@ -158,7 +159,7 @@ const NO_COUNT = sql<{ last_hour: number; judged: number; answered: number }>`se
  * type, country, hold, too many sends, free tier) rolls everything back; a send that trips a
  * pumping rule rolls back too, and the range is then held in a transaction of its own.
  */
-export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller): Promise<{ verification: OtpVerification; created: boolean }> {
+export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller, delivery?: JourneyDelivery): Promise<{ verification: OtpVerification; created: boolean }> {
   const now = deps.now();
   const phone = body.phoneNumber;
   const number = classifyNumber(phone);
@@ -230,9 +231,11 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
       const language = languageChoice(body.locale, customerLocaleOf(locale));
       const text = renderTemplate(templateText(OTP_APP, OTP_TEMPLATES[0]!, storedAppSettingsOf(stored).templates, smsLocaleOf(language)), { code, company: company[0]?.name ?? '', ttl: String(ttl) });
-      if (provider === DEV_OUTBOX_PROVIDER) {
-        // nothing leaves the outbox: the message is sent once it is stored, in this transaction
-        await later(trx, outboxInsert(trx, accountId, phone, text, now));
+      if (delivery || provider === DEV_OUTBOX_PROVIDER) {
+        // nothing leaves the outbox: the message is sent once it is stored, in this transaction;
+        // a journey's step hands its text to the journey, whose one SMS carries it
+        if (delivery) delivery.smsText = text;
+        else await later(trx, outboxInsert(trx, accountId, phone, text, now));
         await recordSent(trx, accountId, row, language, caller, now);
         return { row, text, created, language, twilio: null };
       }

@@ -30,7 +30,8 @@ const handler: CustomerPageHandler = async (_c, link, branding, deps) => {
   return {
     title: enrolling ? t('passkey.enroll.title') : t('passkey.verify.title'),
     body: (
-      <div data-passkey={state.kind} {...words}>
+      // the ceremony's calls name this link: inside a journey's page the address is the journey's (api/journeys)
+      <div data-passkey={state.kind} data-passkey-base={`/api/c/${link.token}/passkey`} {...words}>
         <p data-passkey-intro>
           {enrolling ? t('passkey.enroll.text', { name: state.displayName, company: branding.name }) : t('passkey.verify.text', { company: branding.name })}
         </p>

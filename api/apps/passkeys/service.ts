@@ -18,6 +18,7 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, resolveLink, revokeTaskLinks } from '../../customer-pages/links';
 import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
 import { translate, type MessageKey } from '../../customer-pages/i18n/index';
@@ -200,7 +201,7 @@ async function activeCredentials(trx: Trx, accountId: string, customerRef: strin
 
 // ---------------------------------------------------------------- enroll and verify (links by SMS)
 
-async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskKind, body: PasskeyEnrollBody | PasskeyVerifyBody, caller: Caller): Promise<PasskeyTask> {
+async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskKind, body: PasskeyEnrollBody | PasskeyVerifyBody, caller: Caller, delivery?: JourneyDelivery): Promise<PasskeyTask> {
   const now = deps.now();
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
   const prepared = await deps.db.tenant(accountId, async (trx) => {
@@ -221,6 +222,7 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
     await reserveCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
     const language = await chooseLanguage(trx, accountId, body.locale);
     const { token } = await createLinkToken(trx, accountId, { app: PASSKEYS_APP, purpose: PURPOSE[kind], taskId: row.id, ttlMs, now, locale: language.locale });
+    if (delivery) delivery.token = token;
     const { templates } = await storedAppSettings(trx, accountId, PASSKEYS_APP);
     const def = PASSKEY_TEMPLATES.find((t) => t.key === kind)!;
     const text = renderTemplate(templateText(PASSKEYS_APP, def, templates, smsLocaleOf(language)), {
@@ -233,7 +235,7 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
 
   let failure: string | null = null;
   try {
-    await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
+    if (!delivery) await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') {
       await deps.db.tenant(accountId, (trx) => releaseCredits(trx, { accountId, app: PASSKEYS_APP, taskId: prepared.row.id, kind: 'link', now }));
@@ -268,8 +270,8 @@ export function enrollPasskey(deps: PasskeyDeps, accountId: string, body: Passke
 }
 
 /** Texts the customer a link to verify with a passkey; 409 NO_PASSKEY when the customer has none. */
-export function verifyWithPasskey(deps: PasskeyDeps, accountId: string, body: PasskeyVerifyBody, caller: Caller): Promise<PasskeyTask> {
-  return sendLink(deps, accountId, 'verification', body, caller);
+export function verifyWithPasskey(deps: PasskeyDeps, accountId: string, body: PasskeyVerifyBody, caller: Caller, delivery?: JourneyDelivery): Promise<PasskeyTask> {
+  return sendLink(deps, accountId, 'verification', body, caller, delivery);
 }
 
 export async function getPasskeyTask(deps: PasskeyDeps, accountId: string, id: string): Promise<PasskeyTask> {

@@ -4,6 +4,7 @@ import {
   PasskeyIdParamSchema,
   PasskeyTaskSchema,
   PasskeyVerifyBodySchema,
+  type PasskeyVerifyBody,
 } from '../../contract/apps/passkeys';
 import { ApiError } from '../../http/errors';
 import { V1_APP_GATE, V1_SMS_SEND, V1_NOT_FOUND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
@@ -28,7 +29,7 @@ export const PASSKEYS_V1: V1Operation[] = [
     },
     enrollPasskey,
   ),
-  v1Start(
+  v1Start<PasskeyVerifyBody>(
     {
       path: '/passkeys/verifications',
       operationId: 'verifyWithPasskey',
@@ -40,7 +41,7 @@ export const PASSKEYS_V1: V1Operation[] = [
       answer: PasskeyTaskSchema,
       errors: [...sendErrors, { status: 409, code: 'NO_PASSKEY' }],
     },
-    verifyWithPasskey,
+    (deps, accountId, input, caller) => verifyWithPasskey(deps, accountId, input, caller),
   ),
   getTask('enrollment'),
   getTask('verification'),

@@ -24,6 +24,7 @@ import {
   type PaymentsGeneralSettings,
 } from '../../contract/apps/payments';
 import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
@@ -133,7 +134,7 @@ async function lineOf(stripe: Stripe, stripeAccount: string, body: PaymentReques
  * the link to it sent by SMS. A link that could not be sent is expired on Stripe at once, so no
  * one can pay a request that never reached the customer.
  */
-export async function requestPayment(deps: PaymentsDeps, accountId: string, body: PaymentRequestBody, caller: Caller): Promise<Payment> {
+export async function requestPayment(deps: PaymentsDeps, accountId: string, body: PaymentRequestBody, caller: Caller, delivery?: JourneyDelivery): Promise<Payment> {
   const now = deps.now();
   const { stripe } = await requireConnect(deps.config);
   const { connection, settings } = await deps.db.tenant(accountId, async (trx) => {
@@ -152,7 +153,9 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
   const { link, language } = await deps.db.tenant(accountId, async (trx) => {
     const language = await chooseLanguage(trx, accountId, body.locale);
     const { token } = await createLinkToken(trx, accountId, { app: PAYMENTS_APP, purpose: PAY_PURPOSE, taskId: id, ttlMs: minutes * 60_000, now, locale: language.locale });
-    return { link: await linkUrl(trx, accountId, deps.config.publicUrl, token), language };
+    if (delivery) delivery.token = token;
+    // in a journey Stripe sends the caller back to the journey's link, which shows this step
+    return { link: delivery ? delivery.returnUrl : await linkUrl(trx, accountId, deps.config.publicUrl, token), language };
   });
   let session: Stripe.Checkout.Session;
   try {
@@ -193,7 +196,7 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
 
   let failure: string | null = null;
   try {
-    await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
+    if (!delivery) await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
   } catch (err) {
     failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
     if (!(err instanceof ApiError)) deps.log('Payments SMS failed', err);

@@ -1,4 +1,4 @@
-import { PaymentIdParamSchema, PaymentRequestBodySchema, PaymentSchema } from '../../contract/apps/payments';
+import { PaymentIdParamSchema, PaymentRequestBodySchema, PaymentSchema, type PaymentRequestBody } from '../../contract/apps/payments';
 import { V1_APP_GATE, V1_SMS_SEND, v1Get, v1Start } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { getPayment, requestPayment } from './service';
@@ -6,7 +6,7 @@ import { getPayment, requestPayment } from './service';
 const TAG = 'Payments';
 
 export const PAYMENTS_V1: V1Operation[] = [
-  v1Start(
+  v1Start<PaymentRequestBody>(
     {
       path: '/payments',
       operationId: 'requestPayment',
@@ -24,7 +24,7 @@ export const PAYMENTS_V1: V1Operation[] = [
         { status: 503, code: 'STRIPE_CONNECT_NOT_CONFIGURED' },
       ],
     },
-    requestPayment,
+    (deps, accountId, input, caller) => requestPayment(deps, accountId, input, caller),
   ),
   v1Get({
     path: '/payments/:id',

@@ -13,6 +13,9 @@ const AGENT_ROUTES: readonly RegExp[] = [
   /^\/api\/[a-z-]+\/tasks\/[0-9a-f-]{36}\/status$/,
   // the live stream: an agent's carries only its own tasks (api/live/hub.ts)
   /^\/api\/live$/,
+  // journeys: the picker, sending one, following (and resending) the ones the agent sent
+  /^\/api\/journeys(\/choices)?$/,
+  /^\/api\/journeys\/[0-9a-f-]{36}(\/resend)?$/,
 ];
 
 export const AGENT_TOKEN_HOURS = 8;

@@ -38,6 +38,7 @@ import { addDays, zonedDay, zonedMidnight } from './zoned-time';
 import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
 import { sql } from 'kysely';
 import { visibleApps } from '../../contract/apps';
+import { JOURNEY_EVENT_TYPES } from '../../contract/journeys';
 import type { Trx } from '../../db/index';
 import { createLinkToken, linkUrl } from '../../customer-pages/links';
 import type { CustomerPagePreview } from '../../contract/platform';
@@ -358,7 +359,8 @@ export const appConsoleRoutes = new Hono<AppEnv>()
   });
 
 function checkedEndpoint(module: AppModule, body: v.InferOutput<typeof WebhookEndpointBodySchema>, config: { env: string }) {
-  const unknown = body.eventTypes.find((t) => !module.eventTypes.includes(t));
+  // an app's endpoint may also take the events of the journeys its app is a step of
+  const unknown = body.eventTypes.find((t) => !module.eventTypes.includes(t) && !(JOURNEY_EVENT_TYPES as readonly string[]).includes(t));
   if (unknown) throw new ApiError(400, 'VALIDATION_FAILED', `eventTypes: ${unknown} is not an event of this app`, { eventTypes: `${unknown} is not an event of this app` });
   void config;
   return body;

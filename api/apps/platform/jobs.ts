@@ -3,6 +3,7 @@ import { startWebhookWorker } from '../../integrations/webhooks';
 import { expireDueVerifications } from '../one-time-passcode/service';
 import { expireDuePasskeyTasks } from '../passkeys/service';
 import { expireDueRequests } from '../e-form/service';
+import { sweepJourneys } from '../../journeys/service';
 
 // Background work of the apps platform. Both loops read their work from the database (due
 // webhook jobs, verifications past their time), so a restart loses nothing and several
@@ -10,14 +11,14 @@ import { expireDueRequests } from '../e-form/service';
 
 export const EXPIRY_SWEEP_MS = 5_000;
 
-export function startAppJobs(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>): { stop(): Promise<void> } {
+export function startAppJobs(deps: Deps): { stop(): Promise<void> } {
   const webhooks = startWebhookWorker(deps);
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     if (stopped) return;
-    running = Promise.all([expireDueVerifications(deps), expireDuePasskeyTasks(deps), expireDueRequests(deps)])
+    running = Promise.all([expireDueVerifications(deps), expireDuePasskeyTasks(deps), expireDueRequests(deps), sweepJourneys(deps)])
       .catch((err) => deps.log('verification expiry sweep failed', err))
       .finally(() => {
         if (!stopped) timer = setTimeout(sweep, EXPIRY_SWEEP_MS);

@@ -66,3 +66,15 @@ export function appModule(id: string): AppModule | undefined {
 export function appModules(): AppModule[] {
   return [...modules.values()];
 }
+
+/** /api/v1 operations of no one app (journeys chain several), with their tag's description. */
+export type SharedV1 = { tag: string; description: string; ops: readonly V1Operation[] };
+const sharedV1: SharedV1[] = [];
+
+export function registerSharedV1(group: SharedV1): void {
+  sharedV1.push(group);
+}
+
+export function sharedV1Groups(): readonly SharedV1[] {
+  return sharedV1;
+}

@@ -8,14 +8,13 @@ import { ErrorBodySchema, SENT_KEY } from '../../contract/common';
 import { APPS } from '../../contract/apps';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
 import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
-import { appModules } from './registry';
+import { appModules, sharedV1Groups } from './registry';
 import { idempotency, rateLimit, requireApiKey, V1_RATE_LIMIT, type V1Env, type RateLimit } from './v1-guards';
 import type { V1Operation } from './v1-spec';
 import { escapeHtml } from '../../http/escape-html';
-import { PRIVACY_TAG_DESCRIPTION, PRIVACY_V1 } from '../../privacy/v1';
 
 export function v1Operations(): V1Operation[] {
-  return [...appModules().flatMap((m) => m.v1 ?? []), ...PRIVACY_V1];
+  return [...appModules().flatMap((m) => m.v1 ?? []), ...sharedV1Groups().flatMap((g) => g.ops)];
 }
 
 function parse<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
@@ -166,11 +165,9 @@ export function openApiDocument(publicUrl: string): Json {
       paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
     }
   }
-  // a caller's data across every app (api/privacy)
-  for (const op of PRIVACY_V1) {
-    tags.set(op.tag, PRIVACY_TAG_DESCRIPTION);
-    const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    paths[path] = { ...(paths[path] ?? {}), [op.method]: operationOf(op) };
+  for (const group of sharedV1Groups()) {
+    tags.set(group.tag, group.description);
+    for (const op of group.ops) paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
   }
   return {
     openapi: '3.1.0',
@@ -191,6 +188,14 @@ export function openApiDocument(publicUrl: string): Json {
     },
     paths,
   };
+}
+
+/**
+ * Whether a request must carry a body: the server reads no body as `{}` (jsonBody), so a body is
+ * required only where `{}` is refused (a cancel's or a resend's optional agent is not).
+ */
+function bodyRequired(body: v.GenericSchema): boolean {
+  return !v.safeParse(body, {}).success;
 }
 
 function operationOf(op: V1Operation): Json {
@@ -215,7 +220,7 @@ function operationOf(op: V1Operation): Json {
     description: op.description,
     tags: [op.tag],
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
+    ...(op.body ? { requestBody: { required: bodyRequired(op.body), content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
     responses,
   };
 }

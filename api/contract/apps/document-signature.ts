@@ -186,7 +186,7 @@ export type SigSendBody = v.InferOutput<typeof SigSendBodySchema>;
 export const SigIdParamSchema = v.object({ id: v.pipe(v.string(), v.uuid('id is not a signature request id')) });
 export const SigAgentBodySchema = v.object({ agent: optionalText('agent', 200) });
 
-export const SIG_SEAL_LEVELS = ['B-B', 'B-T', 'B-LT'] as const;
+export const SIG_SEAL_LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
 
 /** A signature request as /api/v1 and the console answer it. */
 export const SigRequestSchema = v.object({
@@ -210,7 +210,7 @@ export const SigRequestSchema = v.object({
   /** SHA-256 (hex) of the original PDF and, once completed, of the sealed PDF */
   originalSha256: v.string(),
   signedSha256: v.nullable(v.string()),
-  /** once sealed: the PAdES baseline level (B-B, B-T with a trusted timestamp, B-LT with validation data) */
+  /** once sealed: the PAdES baseline level (B-B; B-T with a trusted timestamp; B-LTA with validation data under a document time-stamp; B-LT on seals made before B-LTA) */
   sealLevel: v.nullable(v.picklist(SIG_SEAL_LEVELS)),
   /** once sealed: the signing certificate's name */
   sealedBy: v.nullable(v.string()),

@@ -182,6 +182,10 @@ export function answerText(a: AnswerValue | undefined): string {
 
 /** One column of the Submissions list: a field of any version of the form. */
 export type SubmissionColumn = { id: string; label: string; type: string; removed: boolean };
+/** "Answer contains" searches needles of at least this many characters (a trigram each). */
+export const CONTAINS_MIN_CHARS = 3;
+export const CONTAINS_TOO_SHORT = `Type at least ${CONTAINS_MIN_CHARS} characters to search the answers`;
+
 /** GET /api/e-form/submissions (x-count / x-last-key paging as the activity lists) */
 export const SubmissionQuerySchema = v.object({
   formId: v.optional(v.pipe(v.string(), v.uuid('formId is not a form id'))),
@@ -190,7 +194,15 @@ export const SubmissionQuerySchema = v.object({
   to: day('to'),
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
-  contains: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'contains has at most 200 characters'))),
+  contains: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(200, 'contains has at most 200 characters'),
+      // the trigram index (1250) finds needles of 3 characters or more; a shorter one would scan
+      v.check((s) => s === '' || [...s].length >= CONTAINS_MIN_CHARS, CONTAINS_TOO_SHORT),
+    ),
+  ),
   lastKey: v.optional(TaskKeySchema),
   limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1, 'limit is a number from 1 to 200'), v.maxValue(200, 'limit is a number from 1 to 200'))),
 });

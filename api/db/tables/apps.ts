@@ -292,7 +292,7 @@ export interface SigRequestsTable {
   seal_attempts: Generated<number>;
   seal_error: string | null;
   files_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  seal_level: 'B-B' | 'B-T' | 'B-LT' | null;
+  seal_level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null;
   sealed_by: string | null;
   signing_certificate_id: string | null;
   timestamped_at: Date | null;

@@ -63,7 +63,6 @@ const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
     'settings/webhooks': lazy(() => import('./passkeys/webhooks')),
   },
   'identity-verification': {
-    review: lazy(() => import('./identity-verification/queue')),
     verifications: lazy(() => import('./identity-verification/verifications')),
     'settings/general': lazy(() => import('./identity-verification/general')),
     'settings/sms-content': lazy(() => import('./identity-verification/sms-content')),

@@ -4,8 +4,8 @@ import { getApp } from '../../../api/contract/apps';
 import { resultLink, type CustomerResult } from '../../../api/contract/results';
 import { Dialog } from '../../ui/Dialog';
 import { Spinner, useDelayedSpinner } from '../../ui/Spinner';
-import { formatDate, formatDateTime } from '../../ui/format';
-import { distinctShortIds, maskPhone } from './ids';
+import { formatDate, formatDateTime, shortenId } from '../../ui/format';
+import { maskPhone } from './ids';
 import { useCustomerSearch } from './useCustomerSearch';
 
 const STATUS_LABEL: Record<CustomerResult['status'], string> = { success: 'Success', failure: 'Failure', timeout: 'Timeout' };
@@ -48,7 +48,6 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
   };
 
   const optionId = (i: number) => `${listId}-${i}`;
-  const shortRefs = distinctShortIds(results.map((r) => r.sessionRef));
   const showResults = search.term && !search.loading && !search.pending;
 
   return (
@@ -137,8 +136,10 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
                 <span className="search-item-line">
                   <span className="search-item-customer">{r.customerRef ?? <span className="muted">No customer ID</span>}</span>
                   {phone && <span className="muted">{phone}</span>}
+                  {/* always SPEC's first and last 6 (§2, §9); two refs that read the same here
+                      differ in the tooltip and the spoken name, which carry the whole id */}
                   <span className="search-item-ref muted" title={r.sessionRef}>
-                    {shortRefs.get(r.sessionRef)}
+                    {shortenId(r.sessionRef)}
                   </span>
                 </span>
               </li>

@@ -422,6 +422,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/journeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a journey
+         * @description Texts the caller one link that walks them through the steps of a journey template (templateId) or of the steps given inline, in order. Each step is sent through its app when the caller reaches it, as an ordinary task of that app, charged as that app charges a send. A passcode step can only come first, and nothing after it exists until it passes. The first step's app answers its own refusals (a form that is not published, the free tier used up).
+         */
+        post: operations["sendJourney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a journey
+         * @description The journey with its status (active, paused, completed, failed, expired) and every step: its app, its task id in that app (null until the caller reaches it) and that task's status.
+         */
+        get: operations["getJourney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/journeys/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a journey from the step that failed
+         * @description For a failed, expired or paused journey: sends the unfinished step again through its app (a new task) and texts the caller a new link; the old link stops working.
+         */
+        post: operations["resendJourney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customer-data/search": {
         parameters: {
             query?: never;
@@ -953,7 +1013,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -1561,7 +1621,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -1686,7 +1746,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -2072,7 +2132,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -2804,7 +2864,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
@@ -2973,7 +3033,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
@@ -3048,7 +3108,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -3084,7 +3144,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
@@ -3182,7 +3242,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     agent?: string | null;
@@ -3218,7 +3278,7 @@ export interface operations {
                         declineReason: string | null;
                         originalSha256: string;
                         signedSha256: string | null;
-                        sealLevel: ("B-B" | "B-T" | "B-LT") | null;
+                        sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
                         sealedBy: string | null;
                         timestampedAt: string | null;
                     };
@@ -3295,6 +3355,476 @@ export interface operations {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendJourney: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key and body within 24 h answers the first answer and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    templateId?: string;
+                    steps?: ({
+                        /** @constant */
+                        app: "one-time-passcode";
+                        /**
+                         * @default false
+                         * @constant
+                         */
+                        optional?: false;
+                    } | {
+                        /** @constant */
+                        app: "passkeys";
+                        /**
+                         * @default false
+                         * @constant
+                         */
+                        optional?: false;
+                    } | {
+                        /** @constant */
+                        app: "e-form";
+                        /** Format: uuid */
+                        formId: string;
+                        /** @default false */
+                        optional?: boolean;
+                    } | {
+                        /** @constant */
+                        app: "document-signature";
+                        /** Format: uuid */
+                        documentId: string;
+                        /** @default false */
+                        optional?: boolean;
+                    } | {
+                        /** @constant */
+                        app: "payments";
+                        productId?: string;
+                        amount?: number;
+                        currency?: string;
+                        description?: string;
+                        /** @default false */
+                        optional?: boolean;
+                    })[];
+                    /** @enum {string} */
+                    onFailure?: "end" | "pause";
+                    phoneNumber: string;
+                    customerRef?: string | null;
+                    customerName?: string | null;
+                    agent?: string | null;
+                    locale?: ("en" | "es" | "fr" | "de" | "pt-BR" | "ar" | "ja") | null;
+                } & ({
+                    templateId: unknown;
+                    steps?: never;
+                } | {
+                    steps: unknown;
+                    templateId?: never;
+                });
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        templateId: string | null;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "completed" | "failed" | "expired" | "canceled";
+                        /** @enum {string} */
+                        onFailure: "end" | "pause";
+                        phoneNumber: string;
+                        customerRef: string | null;
+                        agent: string | null;
+                        locale: string | null;
+                        currentStep: number;
+                        steps: {
+                            position: number;
+                            /** @enum {string} */
+                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
+                            optional: boolean;
+                            /** @enum {string} */
+                            status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
+                            taskId: string | null;
+                            taskStatus: string | null;
+                            attempts: number;
+                        }[];
+                        failureReason: string | null;
+                        createdAt: string;
+                        expiresAt: string;
+                        endedAt: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. INVALID_BODY: The body is not JSON. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FREE_TIER_EXHAUSTED: The app's free tier is used up: subscribe to it in the console. */
+            402: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description APP_NOT_ACTIVE: The app is not active on this account: start a free trial or subscribe in the console. COUNTRY_NOT_ALLOWED: The number's country is not among the countries this account may text (Settings > SMS Configuration). */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The calling account has nothing with this id. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was used with another request in the last 24 hours. IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still running; Retry-After says when to ask again. SMS_NOT_CONFIGURED: No SMS provider is connected (Settings > SMS Configuration). FORM_NOT_PUBLISHED: The form has never been published. VERSION_NOT_PUBLISHED: The version asked for is a draft: publish it first. TOO_MANY_SENDS: Too many passcodes to this number in 10 minutes; Retry-After says when the next is allowed. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NUMBER_TYPE_NOT_ALLOWED: The number is premium-rate or shared-cost, or not a valid number of its country. */
+            422: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. SMS_PUMPING_SUSPECTED: Texts to this number range are held: the account sent far more than usual to it with few codes used (SMS pumping). Retry-After says when the hold ends unless an admin releases it first. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJourney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        templateId: string | null;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "completed" | "failed" | "expired" | "canceled";
+                        /** @enum {string} */
+                        onFailure: "end" | "pause";
+                        phoneNumber: string;
+                        customerRef: string | null;
+                        agent: string | null;
+                        locale: string | null;
+                        currentStep: number;
+                        steps: {
+                            position: number;
+                            /** @enum {string} */
+                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
+                            optional: boolean;
+                            /** @enum {string} */
+                            status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
+                            taskId: string | null;
+                            taskStatus: string | null;
+                            attempts: number;
+                        }[];
+                        failureReason: string | null;
+                        createdAt: string;
+                        expiresAt: string;
+                        endedAt: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The calling account has nothing with this id. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendJourney: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key and body within 24 h answers the first answer and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    agent?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        templateId: string | null;
+                        name: string;
+                        /** @enum {string} */
+                        status: "active" | "paused" | "completed" | "failed" | "expired" | "canceled";
+                        /** @enum {string} */
+                        onFailure: "end" | "pause";
+                        phoneNumber: string;
+                        customerRef: string | null;
+                        agent: string | null;
+                        locale: string | null;
+                        currentStep: number;
+                        steps: {
+                            position: number;
+                            /** @enum {string} */
+                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
+                            optional: boolean;
+                            /** @enum {string} */
+                            status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
+                            taskId: string | null;
+                            taskStatus: string | null;
+                            attempts: number;
+                        }[];
+                        failureReason: string | null;
+                        createdAt: string;
+                        expiresAt: string;
+                        endedAt: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. INVALID_BODY: The body is not JSON. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The calling account has nothing with this id. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was used with another request in the last 24 hours. IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still running; Retry-After says when to ask again. JOURNEY_IN_PROGRESS: JOURNEY_IN_PROGRESS JOURNEY_ENDED: JOURNEY_ENDED */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

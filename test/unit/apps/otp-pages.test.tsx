@@ -372,6 +372,15 @@ describe('Webhooks', () => {
     expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body)).toMatchObject({ url: 'https://hooks.example.com/full', fullPhoneNumbers: true });
   });
 
+  it('offers the journeys\u2019 events after the app\u2019s own, not ticked', async () => {
+    renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [] } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add endpoint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add an endpoint' });
+    const journey = within(dialog).getByRole('checkbox', { name: 'journey.completed' }) as HTMLInputElement;
+    expect(journey.checked).toBe(false);
+    expect((within(dialog).getByRole('checkbox', { name: 'otp.verified' }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('asks before deleting an endpoint', async () => {
     const endpoint = { id: 'ep1', url: 'https://hooks.example.com/otp', eventTypes: ['otp.verified'], enabled: true, disabledReason: null, createdAt: new Date().toISOString() };
     const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [endpoint] }, [`DELETE /api/${APP}/webhooks/ep1`]: { body: { deleted: true } } });

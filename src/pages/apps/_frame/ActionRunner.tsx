@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useAtomValue } from 'jotai';
+import { Link } from 'wouter';
 import type { AppId } from '../../../../api/contract/apps';
 import type { ActionResult, ActionsUnavailable, AppAction } from '../../../../api/contract/platform';
 import { isPhoneNumber, PHONE_MESSAGE } from '../../../../api/contract/sms';
@@ -10,6 +12,7 @@ import { LocaleSelect } from '../../../ui/LocaleSelect';
 import { apiFields, FormError, useFormErrors, type FieldErrors } from '../../../ui/form';
 import { StatusBadge } from './task-cells';
 import { ChoicePicker } from './ChoicePicker';
+import { bootstrapAtom } from '../../../state/session';
 
 // Runs an app's agent actions in order (for OTP: send a passcode, then check the code) and
 // follows the task's status until it ends: the tab's live stream says when the task changed
@@ -120,7 +123,19 @@ type RunnerProps = {
   unavailable?: ActionsUnavailable | null;
 };
 
+/**
+ * Where an admin mends a state that keeps the actions off, when it is one they can mend here. '~/'
+ * names the console's root: the runner sits inside an app's nest.
+ */
+const MEND: Partial<Record<string, { href: string; label: string }>> = {
+  STRIPE_NOT_CONNECTED: { href: '~/payments/settings/stripe', label: 'Connect Stripe' },
+  STRIPE_ACCESS_REVOKED: { href: '~/payments/settings/stripe', label: 'Connect Stripe again' },
+};
+
 export function ActionRunner({ api, app, actions, onChange, unavailable }: RunnerProps) {
+  // the Agent Preview has no bootstrap (an agent's session): it is told the state, offered no link
+  const role = useAtomValue(bootstrapAtom)?.role;
+  const mend = unavailable && (role === 'admin' || role === 'owner') ? MEND[unavailable.code] : undefined;
   const [result, setResult] = useState<ActionResult | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
@@ -160,6 +175,12 @@ export function ActionRunner({ api, app, actions, onChange, unavailable }: Runne
       {unavailable && !result && (
         <p className="notice notice-warning" role="status" data-testid="actions-unavailable" data-code={unavailable.code}>
           {unavailable.message}
+          {mend && (
+            <>
+              {' '}
+              <Link href={mend.href}>{mend.label}</Link>
+            </>
+          )}
         </p>
       )}
       {(result ? (pending ? offered.filter((a) => !a.secondary) : []) : starters).map((action) => (

@@ -116,8 +116,10 @@ type ActivityListProps = {
   statuses: readonly string[];
   /** the app's own view of one task (a review screen), shown instead of the timeline panel */
   Detail?: ComponentType<{ app: AppDefinition; taskId: string; onClose: () => void }>;
-  /** a page of its own for one task (Identity Verification's review queue), opened instead of a panel */
+  /** where one task opens instead of a panel (Identity Verification's review queue) */
   openHref?: (id: string) => string;
+  /** the list's views, under its title (Identity Verification's All / Needs review) */
+  views?: ReactNode;
   taskActions?: TaskActions;
   extra?: TaskExtra;
 };
@@ -149,6 +151,8 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
   /** the table's columns, which may depend on the page (eForm: a column per field) */
   columns: (page: Page | undefined) => Column<Row>[];
   filters: ReactNode;
+  /** the list's views, under its title */
+  views?: ReactNode;
   /** the open task's panel, given a reload of the current page (after an action changed a row) */
   children?: (reloadPage: () => void) => ReactNode;
   /** follow the app's task changes live: changed rows refresh in place, new ones wait behind "Show" */
@@ -161,7 +165,7 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
 };
 
 /** A list of tasks in keyset pages: filters, the table, the pager (with the count of the first page) and its CSV export. */
-export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, children, live, exportDialog }: KeysetListProps<Row, Page, Answer>) {
+export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, views, children, live, exportDialog }: KeysetListProps<Row, Page, Answer>) {
   const api = useApi();
   const filterKey = JSON.stringify(query);
   const filtered = Object.keys(query).length > 0;
@@ -242,6 +246,7 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
           </Button>
         )}
       </div>
+      {views}
       <Card>{filters}</Card>
       <Card>
         {page.error ? (
@@ -291,7 +296,7 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
 const rowsPage = (rows: TaskRow[]) => ({ rows });
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail, openHref, taskActions, extra }: ActivityListProps) {
+export function ActivityList({ app, title, noun, columns, statuses, Detail, openHref, views, taskActions, extra }: ActivityListProps) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const [session, setSession] = useOpenTask();
@@ -321,6 +326,7 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, open
       path="tasks"
       query={filtersToQuery(filters)}
       pageOf={rowsPage}
+      views={views}
       live
       columns={() => tableColumns}
       filters={<TaskFilters key={search} initial={filters} statuses={statuses} none={NO_FILTERS} onApply={(f) => navigate(`${location}${filtersToSearch(f, search)}`)} />}

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSetAtom } from 'jotai';
-import { Link, useSearch } from 'wouter';
+import { Link } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import type { AppBillingDetail, BillingApp } from '../../../../api/contract/billing';
 import { formatMoney, PLAN_NAMES } from '../../../../api/contract/plans';
@@ -26,34 +26,6 @@ function overlay(detail: AppBillingDetail) {
     { label: 'This period', color: '#2563EB', points: current },
     { label: 'Last period', color: '#9CA3AF', points: previous },
   ];
-}
-
-/** The return from Stripe Checkout: the API reads the session back from Stripe and applies it. */
-function useCheckoutReturn(app: AppDefinition, onDone: () => void) {
-  const search = useSearch();
-  const api = useApi();
-  const setAppBilling = useSetAtom(setAppBillingAtom);
-  const handled = useRef(false);
-  const [state, setState] = useState<'idle' | 'confirming' | 'done' | 'failed'>('idle');
-  useEffect(() => {
-    const params = new URLSearchParams(search);
-    const sessionId = params.get('session_id');
-    if (params.get('checkout') !== 'success' || !sessionId || handled.current) return;
-    handled.current = true;
-    setState('confirming');
-    api.post<BillingApp>(`${app.id}/billing/checkout/confirm`, { sessionId }).then(
-      (billing) => {
-        setAppBilling({ app: app.id, billing: { status: billing.status, trialEndsAt: billing.trialEndsAt, usage: billing.usage, paymentFailed: billing.paymentFailed } });
-        setState('done');
-        onDone();
-      },
-      (error) => {
-        setState('failed');
-        toast.error('Could not confirm the subscription', errorMessage(error, 'Please try again later'));
-      },
-    );
-  }, [api, app.id, onDone, search, setAppBilling]);
-  return state;
 }
 
 function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppBillingDetail; onChanged: () => void }) {
@@ -116,11 +88,9 @@ function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppB
 /** /{app}/settings/billing: the app's plan, its daily credits, the next invoice, Subscribe / Cancel. */
 export default function AppBillingPage({ app }: { app: AppDefinition }) {
   const query = useQuery(`billing:${app.id}`, (api, signal) => api.get<AppBillingDetail>(`${app.id}/billing`, { signal }));
-  const returning = useCheckoutReturn(app, query.reload);
   return (
     <div className="page page-narrow">
       <h1 className="page-title">{app.title} billing</h1>
-      {returning === 'confirming' && <p className="notice" role="status">Confirming your subscription with Stripe…</p>}
       <QueryState query={query}>
         {() => {
           const detail = query.data!;

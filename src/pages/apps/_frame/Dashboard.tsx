@@ -156,7 +156,7 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
           )
         }
       </QueryState>
-      <Card title="Send to a customer">
+      <Card title="Send to a customer" actions={<Link href="~/journeys">Several apps in one link: Journeys</Link>}>
         <QueryState query={actions}>
           {() => actions.data && <ActionRunner api={api} app={app.id} actions={actions.data.actions} unavailable={actions.data.unavailable} onChange={() => dashboard.reload()} />}
         </QueryState>

@@ -1,3 +1,4 @@
+import { JOURNEY_EVENT_TYPES, JOURNEY_STEP_APPS } from '../../../../api/contract/journeys';
 import { useState } from 'react';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import {
@@ -23,6 +24,8 @@ import { ConfigNav } from './ConfigNav';
 import { StatusBadge } from './task-cells';
 
 const base = (app: AppDefinition) => `/${app.id}/webhooks`;
+/** an app that can be a journey's step offers the journeys' events too (off until ticked: docs/apps/journeys.md) */
+const journeyStep = (app: AppDefinition) => (JOURNEY_STEP_APPS as readonly string[]).includes(app.id);
 
 function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: AppDefinition; endpoint: WebhookEndpoint | null; eventTypes: readonly string[]; onClose: () => void; onSaved: () => void }) {
   const api = useApi();
@@ -68,7 +71,7 @@ function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: 
         <TextField label="URL" type="url" required value={form.url} onChange={(e) => setForm((f) => ({ ...f, url: e.target.value }))} error={errors.url} />
         <fieldset className="fieldset">
           <legend className="field-label">Events</legend>
-          {eventTypes.map((type) => (
+          {[...eventTypes, ...(journeyStep(app) ? JOURNEY_EVENT_TYPES : [])].map((type) => (
             <label key={type} className="checkbox">
               <input
                 type="checkbox"

@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import type { AppDefinition, AppId } from '../../../../api/contract/apps';
 import { STATE_MESSAGES } from '../../../../api/contract/stripe-states';
-import { useSubscribe } from '../../../api/billing';
+import { formatSubscriptionPrice, useSubscribe, useSubscriptionPrice } from '../../../api/billing';
 import { hasRole } from '../../../state/roles';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
@@ -47,11 +47,18 @@ export function NotSubscribableNotice() {
 export function SubscribeButton({ app, size, reason = false, label }: { app: AppDefinition; size?: 'sm'; reason?: boolean; label?: string }) {
   const subscribe = useSubscribe();
   const can = useSubscribable(app.id);
+  // the price Checkout will charge, beside the button that opens it
+  const price = useSubscriptionPrice(app.id, can);
   return (
     <>
       <Button variant="primary" size={size} disabled={!can} onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={label}>
         Subscribe
       </Button>
+      {can && price && (
+        <span className="subscribe-price" data-testid="subscribe-price">
+          {formatSubscriptionPrice(price)}
+        </span>
+      )}
       {!can && reason && <span className="subscribe-reason">{STATE_MESSAGES.BILLING_NOT_CONFIGURED}</span>}
     </>
   );

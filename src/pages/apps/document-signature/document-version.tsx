@@ -93,7 +93,7 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
 
   /** Adds a field of `kind` in `box` on `page`: the only way a field comes to be, always where the admin put it. */
   const place = (kind: SigFieldKind, page: number, box: Box) => {
-    const f: SigField = { id: newFieldId(new Set(fields.map((x) => x.id))), kind, page, ...box, label: SIG_FIELD_LABELS[kind], required: kind !== 'text' };
+    const f: SigField = { id: newFieldId(new Set(fields.map((x) => x.id))), kind, page, ...box, label: '', required: kind !== 'text' };
     setFields((list) => [...list, f]);
     setSelected(f.id);
     setArmed(null);
@@ -308,7 +308,16 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
           </Card>
           {current && (
             <Card title="Selected field">
-              <TextField label="Label" value={current.label} maxLength={100} disabled={readOnly} onChange={(e) => change({ ...current, label: e.target.value })} />
+              {/* no label of the sender's: signers read the kind's name in their own language */}
+              <TextField
+                label="Label"
+                value={current.label}
+                maxLength={100}
+                disabled={readOnly}
+                placeholder={SIG_FIELD_LABELS[current.kind]}
+                hint={current.label.trim() ? undefined : `Left empty, signers read "${SIG_FIELD_LABELS[current.kind]}" in their own language.`}
+                onChange={(e) => change({ ...current, label: e.target.value })}
+              />
               <label className="checkbox">
                 <input type="checkbox" checked={current.required} disabled={readOnly} onChange={(e) => change({ ...current, required: e.target.checked })} /> Required
               </label>

@@ -103,6 +103,21 @@ export function requestState(r: Pick<SigRequest, 'status' | 'expiresAt' | 'signe
   }
 }
 
+/**
+ * The PAdES level the seal reached, said plainly: the certificate page inside the PDF is written
+ * before signing, so it says what may follow; this says what did (docs/signatures.md).
+ */
+export function sealState(r: Pick<SigRequest, 'sealLevel' | 'sealedBy'>): string | null {
+  if (!r.sealLevel) return null;
+  const what = {
+    'B-B': 'no trusted timestamp; the file ends with the signature',
+    'B-T': 'a trusted timestamp; the file ends with the signature',
+    'B-LT': 'a trusted timestamp and validation data added after it (a seal made before document time-stamps)',
+    'B-LTA': 'a trusted timestamp, and validation data under a document time-stamp over the whole file',
+  }[r.sealLevel];
+  return `Sealed by ${r.sealedBy ?? 'the signing certificate'} at PAdES ${r.sealLevel}: ${what}.`;
+}
+
 /** The signature panel's downloads and actions, under the request's facts. */
 function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: string; reload: () => void }) {
   const api = useApi();
@@ -155,6 +170,7 @@ function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: s
           SHA-256 of the signed PDF: <code>{data.request.signedSha256}</code>
         </p>
       )}
+      {sealState(data.request) && <p className="muted">{sealState(data.request)}</p>}
     </div>
   );
 }

@@ -53,7 +53,7 @@ function WhoSeals({ view }: { view: SigSigning }) {
       </p>
       <p className="muted">
         {view.timestampAuthority
-          ? `Each seal carries a trusted timestamp from ${view.timestampAuthority} and its validation data (PAdES B-T, B-LT where revocation lists are published).`
+          ? `Each seal carries a trusted timestamp from ${view.timestampAuthority} (PAdES B-T); where every certificate's revocation list can be had, its validation data follows under a document time-stamp (PAdES B-LTA). Each request shows the level its seal reached.`
           : 'No time-stamping authority is configured: seals are PAdES B-B, and their certificate page says so.'}
       </p>
     </Card>

@@ -22,7 +22,9 @@ import * as v from 'valibot';
 
 // The form builder (forms/new and forms/{id}): a palette, the field list (reorder by drag or by
 // keyboard), the selected field's settings and conditions, hidden fields, and a live preview.
-// Every change is saved to the draft a moment later; Publish freezes it as a new version.
+// A new form is stored when its author presses Save (or Publish), with the title they gave;
+// leaving before that stores nothing. Once stored, every change is saved to the draft a moment
+// later; Publish freezes it as a new version.
 
 const AUTOSAVE_MS = 800;
 
@@ -109,9 +111,10 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     setSave({ state: 'dirty' });
   };
 
-  // autosave: a moment after the last change, the draft goes to the server
+  // autosave of a stored form: a moment after the last change, the draft goes to the server (a
+  // new form waits for Save: typing a title is not asking for a form)
   useEffect(() => {
-    if (save.state !== 'dirty' || !valid) return;
+    if (save.state !== 'dirty' || !valid || !form) return;
     const timer = setTimeout(async () => {
       setSave({ state: 'saving' });
       try {
@@ -122,12 +125,47 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
       }
     }, AUTOSAVE_MS);
     return () => clearTimeout(timer);
-  }, [def, save.state, valid, api, app.id]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [def, save.state, valid, api, app.id, form]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // Leaving within the autosave's moment (a tab clicked right after typing) still saves the change:
-  // a new form typed into and left at once is created, not lost.
+  // Leaving a stored form within the autosave's moment (a tab clicked right after typing) still
+  // saves the change; a new form left unsaved stores nothing.
   const pending = useRef<FormDefinition | null>(null);
-  pending.current = save.state === 'dirty' && valid ? def : null;
+  pending.current = save.state === 'dirty' && valid && idRef.current ? def : null;
+
+  // Save on a new form: the one way (with Publish) a form comes to exist. A title another form
+  // has is asked about first, so no second form of the same name appears unnoticed.
+  const [duplicateOf, setDuplicateOf] = useState<string | null>(null);
+  const saveNew = async (confirmed = false) => {
+    const d = tidy(def);
+    const untitled = !d.title.trim() || (d.title === NEW_FORM.title && !touched.has('title'));
+    if (untitled || !valid) {
+      const found = untitled ? { title: 'Give the form a name before saving it' } : problems;
+      setTouched((t) => new Set([...t, 'title', ...Object.keys(found)]));
+      if (untitled) setServerProblems({ title: found.title! });
+      focusFirstProblem(found);
+      throw new InvalidFields(found);
+    }
+    if (!confirmed) {
+      // the forms as they are now (the list on screen may still be loading, or be older than a
+      // form another admin just saved)
+      const now = await api.get<FormSummary[]>(`/${app.id}/forms`).catch(() => others.data ?? []);
+      const same = sameTitle(now, null, d.title);
+      if (same.length) {
+        setDuplicateOf(same[0]!.title.trim());
+        return;
+      }
+    }
+    setDuplicateOf(null);
+    try {
+      setSave({ state: 'saving' });
+      await storedId(d);
+      setSave({ state: 'saved' });
+      toast.success(`"${d.title.trim()}" saved`, 'It is a draft until you publish it.');
+    } catch (err) {
+      setSave({ state: 'error', message: errorMessage(err, 'The form could not be saved') });
+      throw err;
+    }
+  };
   useEffect(() => {
     alive.current = true;
     return () => {
@@ -237,7 +275,7 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
 
   // an untouched new form has nothing saved: its badge says so, and "All changes saved" beside it
   // would contradict it
-  const saveText = !form && save.state === 'saved' ? '' : { saved: 'All changes saved', saving: 'Saving…', dirty: valid ? 'Unsaved changes' : 'Fix the marked settings to save', error: save.message ?? 'Not saved' }[save.state];
+  const saveText = !form && save.state === 'saved' ? '' : !form && save.state === 'dirty' ? 'Not saved yet' : { saved: 'All changes saved', saving: 'Saving…', dirty: valid ? 'Unsaved changes' : 'Fix the marked settings to save', error: save.message ?? 'Not saved' }[save.state];
   const hidden = def.hiddenFields;
   const sourcesOf = (i: number) => ({ questions: fields.slice(0, i), hidden });
   const titleError = shown.title ?? (shown._ && !def.title.trim() ? shown._ : undefined);
@@ -256,6 +294,11 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
           {form?.status === 'published' && (
             <Button onClick={close} successLabel="Closed">
               Close
+            </Button>
+          )}
+          {!form && (
+            <Button onClick={() => saveNew(false)} successLabel="Saved">
+              Save
             </Button>
           )}
           <Button variant="primary" onClick={() => publish(false)} disabled={Boolean(form?.archivedAt)} successLabel="Published">
@@ -400,13 +443,22 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
         onConfirm={() => publish(true)}
         onCancel={() => setConfirming(false)}
       />
+      <ConfirmDialog
+        open={duplicateOf !== null}
+        title="Save a second form with this name?"
+        description={`Another form is already called "${duplicateOf ?? ''}". Agents pick forms by name: a different name tells them apart.`}
+        confirmLabel="Save anyway"
+        destructive={false}
+        onConfirm={() => saveNew(true)}
+        onCancel={() => setDuplicateOf(null)}
+      />
     </div>
   );
 }
 
 /**
- * forms/new shows an empty builder and stores nothing: the form is created by the first edit
- * (opening the page and leaving used to leave an "Untitled form" behind each time). Once created,
+ * forms/new shows an empty builder and stores nothing until Save or Publish (opening the page, or
+ * typing a title, and leaving used to leave a form behind each time). Once created,
  * the address becomes forms/{id} and the same builder stays (the route keeps this page mounted).
  */
 export default function FormBuilder({ app }: { app: AppDefinition }) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { answerText, EFORM_STATUSES, type FormSummary, type SubmissionDetail, type SubmissionPage, type SubmissionRow } from '../../../../api/contract/apps/e-form';
+import { answerText, CONTAINS_MIN_CHARS, CONTAINS_TOO_SHORT, EFORM_STATUSES, type FormSummary, type SubmissionDetail, type SubmissionPage, type SubmissionRow } from '../../../../api/contract/apps/e-form';
 import { useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
@@ -38,8 +38,15 @@ function toSearch(f: Filters, search: string): string {
 function toQuery(f: Filters): Record<string, string> {
   const query = filtersToQuery(f);
   if (f.form) query.formId = f.form;
-  if (f.contains.trim()) query.contains = f.contains.trim();
+  // a needle under 3 characters is said to be too short beside the field, never sent to scan
+  if (!containsProblem(f.contains) && f.contains.trim()) query.contains = f.contains.trim();
   return query;
+}
+
+/** What "Answer contains" says about a needle the search cannot take (under 3 characters). */
+function containsProblem(contains: string): string | undefined {
+  const n = [...contains.trim()].length;
+  return n > 0 && n < CONTAINS_MIN_CHARS ? CONTAINS_TOO_SHORT : undefined;
 }
 
 const NONE: Filters = { ...NO_FILTERS, form: '', contains: '' };
@@ -129,7 +136,7 @@ function FilterForm({ initial, forms, onApply }: { initial: Filters; forms: Form
           )}
         </Field>
       )}
-      after={(form, set) => <TextField label="Answer contains" value={form.contains} onChange={set('contains')} />}
+      after={(form, set) => <TextField label="Answer contains" value={form.contains} onChange={set('contains')} error={containsProblem(form.contains)} />}
     />
   );
 }

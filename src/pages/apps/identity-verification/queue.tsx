@@ -10,11 +10,13 @@ import { QueryState } from '../../../ui/QueryState';
 import { formatDateTime } from '../../../ui/format';
 import { StatusBadge } from '../_frame/task-cells';
 import { ReviewBody, type DecisionCommand } from './review';
+import { needsReviewHref, VerificationViews } from './views';
 
-// The review queue: the cases waiting for a reviewer, oldest first, beside the open case in full.
-// A reviewer works through it by keyboard: J or → for the next case, K or ← for the previous,
-// A to approve and R to reject (each picks the decision and focuses the reason; Enter confirms).
-// The open case is kept in the URL (?session=<id>), so Verifications and search link to it.
+// The review queue, Verifications' "Needs review" view: the cases waiting for a reviewer, oldest
+// first, beside the open case in full. A reviewer works through it by keyboard: J or → for the
+// next case, K or ← for the previous, A to approve and R to reject (each picks the decision and
+// focuses the reason; Enter confirms). The open case is kept in the URL (&session=<id>), so the
+// list of all verifications and search link to it.
 
 /** Keys typed into a field are the field's; shortcuts only act on the page itself. */
 function typing(target: EventTarget | null): boolean {
@@ -45,7 +47,7 @@ function OpenCase({ id, onDecided, command }: { id: string; onDecided: () => voi
 
 export default function ReviewQueue({ app }: { app: AppDefinition }) {
   const search = useSearch();
-  const [location, navigate] = useLocation();
+  const [, navigate] = useLocation();
   const queue = useQuery(`${app.id}:queue`, (a, signal) => a.get<IdvQueue>('/identity-verification/queue', { signal }));
   useLiveChanges((c) => c.app === app.id && (c.kind === 'task' || c.kind === 'tasks'), queue.reload, 60_000);
   const items = queue.data?.items ?? [];
@@ -59,7 +61,7 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
 
   const open = (id: string) => {
     setCommand(null);
-    navigate(`${location}?session=${encodeURIComponent(id)}`);
+    navigate(needsReviewHref(id));
   };
   const step = (by: 1 | -1) => {
     if (!items.length) return;
@@ -91,11 +93,12 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
   return (
     <div className="page">
       <div className="page-header">
-        <h1 className="page-title">Review queue</h1>
+        <h1 className="page-title">Verifications</h1>
         <p className="muted" role="status" data-testid="queue-count">
           {queue.data ? (total === 1 ? '1 case waiting' : `${total} cases waiting`) : ''}
         </p>
       </div>
+      <VerificationViews current="needs-review" />
       <ShortcutHints />
       <div className="idv-queue">
         <Card title="Waiting for a reviewer">
@@ -108,7 +111,7 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
                   <ol className="idv-queue-list">
                     {items.map((item) => (
                       <li key={item.id}>
-                        <Link href={`/review?session=${encodeURIComponent(item.id)}`} aria-current={item.id === openId ? 'true' : undefined} className="idv-queue-item" onClick={() => setCommand(null)}>
+                        <Link href={needsReviewHref(item.id)} aria-current={item.id === openId ? 'true' : undefined} className="idv-queue-item" onClick={() => setCommand(null)}>
                           <span className="idv-queue-ref">{item.customerRef}</span>
                           <StatusBadge status={item.status} tones={IDV_STATUS_TONES} />
                           <span className="muted">

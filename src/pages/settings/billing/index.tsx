@@ -13,6 +13,9 @@ import { QueryState } from '../../../ui/QueryState';
 import { Table } from '../../../ui/Table';
 import { toast } from '../../../ui/Toast';
 import { check, useFormErrors } from '../../../ui/form';
+
+/** Stripe's invoice statuses (draft, open, paid, uncollectible, void) as a sentence starts: "Paid". */
+const sentenceCase = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' ');
 import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, StripeStandInNotice, UsageBar } from '../../apps/_frame/billing-parts';
 
 function AppCards({ overview }: { overview: BillingOverview }) {
@@ -57,7 +60,7 @@ function Invoices({ subscribed }: { subscribed: boolean }) {
               columns={[
                 { key: 'date', header: 'Date', render: (i) => formatDay(i.date) },
                 { key: 'amount', header: 'Amount', render: (i) => `${formatMoney(i.amountCents)}${i.currency === 'usd' ? '' : ` ${i.currency.toUpperCase()}`}` },
-                { key: 'status', header: 'Status', render: (i) => <span className={`badge badge-${i.status === 'paid' ? 'success' : i.status === 'open' ? 'warning' : 'neutral'}`}>{i.status}</span> },
+                { key: 'status', header: 'Status', render: (i) => <span className={`badge badge-${i.status === 'paid' ? 'success' : i.status === 'open' ? 'warning' : 'neutral'}`}>{sentenceCase(i.status)}</span> },
                 {
                   key: 'pdf',
                   header: 'PDF',

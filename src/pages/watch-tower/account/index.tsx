@@ -133,7 +133,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
         <div>
           <h1 className="page-title">{detail.name}</h1>
           <p className="muted">
-            <span title={detail.id}>{shortenId(detail.id)}</span> · {PLATFORM_LABEL[detail.platform]} · created {formatDate(detail.createdAt)}
+            <span title={detail.id}>{shortenId(detail.id)}</span> · {PLATFORM_LABEL[detail.provider]} · created {formatDate(detail.createdAt)}
           </p>
           {detail.smsHeldRanges > 0 ? (
             <p className="notice notice-error" role="status">

@@ -52,7 +52,8 @@ const columns: Column<WatchTowerAccount>[] = [
       );
     },
   },
-  { key: 'platform', header: 'Platform', render: (a) => PLATFORM_LABEL[a.platform] },
+  // SPEC §2 names the column platform; the answer's field is SPEC §3's provider
+  { key: 'provider', header: 'Platform', render: (a) => PLATFORM_LABEL[a.provider] },
 ];
 
 /** Every account, searched on the server as staff type (name, id, admin name or e-mail). */
