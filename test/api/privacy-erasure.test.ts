@@ -130,6 +130,10 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     expect(sig.rows[0]).toEqual({ signer_name: '[erased]', phone_number: '[erased]', signer_ip: null });
     const held = await t.db.tenant(acme(), (trx) => sql<{ signer_name: string; signed_file_id: string | null }>`select signer_name, signed_file_id from sig_requests where id = ${heldRequest.id}`.execute(trx));
     expect(held.rows[0]).toMatchObject({ signer_name: SIGNER, signed_file_id: expect.any(String) });
+    // the signer's copy link (issue 40) and every other link of the erased request open nothing now
+    const links = await t.db.tenant(acme(), (trx) => sql<{ purpose: string; revoked: boolean }>`select purpose, revoked_at is not null as revoked from link_tokens where task_id = ${drawnRequest.id}`.execute(trx));
+    expect(links.rows.map((l) => l.purpose)).toContain('sign-copy');
+    expect(links.rows.every((l) => l.revoked)).toBe(true);
     const payment = await t.db.tenant(acme(), (trx) => sql<{ phone_number: string; amount: number }>`select phone_number, amount from payments where id = '9d3c2a41-5b6e-4f70-8a91-0c2d3e4f5a6b'`.execute(trx));
     expect(payment.rows[0]).toEqual({ phone_number: '[erased]', amount: 1200 });
 
