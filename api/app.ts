@@ -1,3 +1,4 @@
+import { privacyRoutes } from './privacy/routes';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
@@ -8,6 +9,7 @@ import { noStore } from './http/no-store';
 import { compression } from './http/compression';
 import { observeRequests } from './observability/http';
 import { requestIdOf } from './observability/request-id';
+import { MIGRATIONS } from './db/migrations/index';
 import { readiness } from './observability/readiness';
 import { adminsRoutes } from './admins/routes';
 import { billingRoutes, stripeWebhookRoutes } from './billing/routes';
@@ -32,6 +34,7 @@ import { watchTowerRoutes } from './watch-tower/routes';
 import { ghostModeRoutes } from './watch-tower/ghost-mode-routes';
 import './apps/index';
 import './journeys/v1';
+import './privacy/v1';
 import { journeyRoutes } from './journeys/routes';
 import { v1Routes } from './apps/platform/v1-routes';
 import { appModules } from './apps/platform/registry';
@@ -75,7 +78,7 @@ export function createApi(deps: Deps) {
   // healthy process restarted).
   api.get('/health', (c) => c.json({ ok: true }));
   // Readiness: whether a balancer should send requests here now (api/observability/readiness.ts).
-  const ready = deps.readiness ?? readiness(deps.db, () => true);
+  const ready = deps.readiness ?? readiness(deps.db, () => true, MIGRATIONS.map((m) => m.id));
   api.get('/ready', async (c) => {
     const reasons = await ready.check();
     if (!reasons.length) return c.json({ ready: true });
@@ -114,6 +117,7 @@ export function createApi(deps: Deps) {
   authed.route('/', customerLookupRoutes);
   authed.route('/', loggingRoutes);
   authed.route('/', storageRoutes);
+  authed.route('/', privacyRoutes);
   // before the apps' /:app routes: journeys are no app
   authed.route('/', journeyRoutes);
   authed.route('/', platformRoutes);

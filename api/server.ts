@@ -26,6 +26,7 @@ import cluster from 'node:cluster';
 import { startLogging, stopLogging } from './observability/logger';
 import { enableMetrics } from './observability/metrics';
 import { startMetricsServer } from './observability/metrics-server';
+import { MIGRATIONS } from './db/migrations/index';
 import { readiness } from './observability/readiness';
 import { startTracing, stopTracing } from './observability/tracing';
 
@@ -55,7 +56,7 @@ async function main() {
   deps.live = live;
   const liveListener = await startListener(db, live, { url: config.directDatabaseUrl, log: deps.log });
   metrics?.addStreams(() => live.streamCount());
-  const ready = readiness(db, () => liveListener.connected());
+  const ready = readiness(db, () => liveListener.connected(), MIGRATIONS.map((m) => m.id));
   deps.readiness = ready;
   const app = createApp(deps, { distDir });
   const listener = nodeListener(app.fetch);

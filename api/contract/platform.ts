@@ -353,6 +353,8 @@ export const WebhookEndpointSchema = v.object({
   /** why the system turned it off: "410 Gone from the endpoint", "Failing for 5 days" */
   disabledReason: v.nullable(v.string()),
   createdAt: v.string(),
+  /** phone numbers in full; otherwise masked (+1 •••• •• 4567). Endpoints made before masking came keep full numbers */
+  fullPhoneNumbers: v.boolean(),
 });
 export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpointSchema>;
 export const WebhookEndpointListSchema = v.array(WebhookEndpointSchema);
@@ -362,6 +364,8 @@ export const WebhookEndpointBodySchema = v.object({
   url: HttpsUrlSchema,
   eventTypes: v.pipe(v.array(v.string()), v.minLength(1, 'Choose at least one event'), v.maxLength(50)),
   enabled: v.optional(v.boolean(), true),
+  /** opt in to full phone numbers for this destination (default: masked); left out on update, kept */
+  fullPhoneNumbers: v.optional(v.boolean()),
 });
 export type WebhookEndpointBody = v.InferInput<typeof WebhookEndpointBodySchema>;
 

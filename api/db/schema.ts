@@ -5,8 +5,8 @@ import type { AccountsTable, AdminsTable, BrandingTable, InvitationsTable, OidcF
 export type { AccountsTable, AdminsTable, BrandingTable, InvitationsTable, OidcFlowsTable, SignInFailuresTable, SsoSettingsTable, DeveloperKeysTable, SessionsTable } from './tables/accounts';
 import type { AppBillingTable, BillingCustomersTable, StripeEventsTable, MeterReportsTable, CreditLedgerTable } from './tables/billing';
 export type { AppBillingTable, BillingCustomersTable, StripeEventsTable, MeterReportsTable, CreditLedgerTable } from './tables/billing';
-import type { JobsTable, AuditLogTable, AuditCountsTable, TaskCountsTable, CustomerResultsTable, ResultDailyTable, NotificationsTable, NotificationReadsTable, SmsSettingsTable, CustomerLookupTable, LoggingDestinationsTable, LogOutboxTable, AppSettingsTable, WebhookEndpointsTable, DevSmsOutboxTable, LinkTokensTable, StorageSettingsTable, StoredFilesTable } from './tables/platform';
-export type { JobsTable, AuditLogTable, AuditCountsTable, TaskCountsTable, CustomerResultsTable, ResultDailyTable, NotificationsTable, NotificationReadsTable, SmsSettingsTable, CustomerLookupTable, LoggingDestinationsTable, LogOutboxTable, AppSettingsTable, WebhookEndpointsTable, DevSmsOutboxTable, LinkTokensTable, StorageSettingsTable, StoredFilesTable } from './tables/platform';
+import type { JobsTable, AuditLogTable, AuditCountsTable, TaskCountsTable, CustomerResultsTable, ResultDailyTable, NotificationsTable, NotificationReadsTable, SmsSettingsTable, CustomerLookupTable, LoggingDestinationsTable, LogOutboxTable, AppSettingsTable, WebhookEndpointsTable, DevSmsOutboxTable, LinkTokensTable, StorageSettingsTable, StoredFilesTable, PrivacyRequestsTable, SmsMessagesTable, RetentionRulesTable } from './tables/platform';
+export type { JobsTable, AuditLogTable, AuditCountsTable, TaskCountsTable, CustomerResultsTable, ResultDailyTable, NotificationsTable, NotificationReadsTable, SmsSettingsTable, CustomerLookupTable, LoggingDestinationsTable, LogOutboxTable, AppSettingsTable, WebhookEndpointsTable, DevSmsOutboxTable, LinkTokensTable, StorageSettingsTable, StoredFilesTable, PrivacyRequestsTable, SmsMessagesTable, RetentionRulesTable } from './tables/platform';
 import type { OtpVerificationsTable, PasskeyTasksTable, PasskeyCredentialsTable, PasskeyChallengesTable, IdvSessionsTable, IdvImagesTable, IdvChecksTable, EformFormsTable, EformVersionsTable, EformRequestsTable, StripeConnectionsTable, StripeOauthStatesTable, PaymentsTable, EformSubmissionsTable, PaymentStripeEventsTable, SigDocumentsTable, SigDocumentVersionsTable, SigRequestsTable, SigSigningCertificatesTable, SigFieldValuesTable } from './tables/apps';
 export type { OtpVerificationsTable, PasskeyTasksTable, PasskeyCredentialsTable, PasskeyChallengesTable, IdvSessionsTable, IdvImagesTable, IdvChecksTable, EformFormsTable, EformVersionsTable, EformRequestsTable, StripeConnectionsTable, StripeOauthStatesTable, PaymentsTable, EformSubmissionsTable, PaymentStripeEventsTable, SigDocumentsTable, SigDocumentVersionsTable, SigRequestsTable, SigSigningCertificatesTable, SigFieldValuesTable } from './tables/apps';
 
@@ -64,4 +64,7 @@ export interface Schema {
   sig_requests: SigRequestsTable;
   sig_field_values: SigFieldValuesTable;
   sig_signing_certificates: SigSigningCertificatesTable;
+  privacy_requests: PrivacyRequestsTable;
+  sms_messages: SmsMessagesTable;
+  retention_rules: RetentionRulesTable;
 }

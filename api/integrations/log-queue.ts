@@ -1,3 +1,4 @@
+import { maskNumbers } from '../privacy/mask';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
 import { decryptSecret } from '../crypto';
@@ -67,9 +68,9 @@ async function release(deps: Pick<Deps, 'db'>, ids: number[]): Promise<void> {
 
 async function settingsOf(deps: Pick<Deps, 'db' | 'config'>, accountId: string, destination: LogDestination) {
   const row = await deps.db.tenant(accountId, (trx) =>
-    trx.selectFrom('logging_destinations').select(['settings_enc']).where('account_id', '=', accountId).where('destination', '=', destination).executeTakeFirst(),
+    trx.selectFrom('logging_destinations').select(['settings_enc', 'full_phone_numbers']).where('account_id', '=', accountId).where('destination', '=', destination).executeTakeFirst(),
   );
-  return row ? (JSON.parse(decryptSecret(row.settings_enc, deps.config.encryptionKey)) as DestinationSettings[LogDestination]) : null;
+  return row ? { settings: JSON.parse(decryptSecret(row.settings_enc, deps.config.encryptionKey)) as DestinationSettings[LogDestination], fullPhoneNumbers: row.full_phone_numbers } : null;
 }
 
 /** One round: lease, deliver per (account, destination), settle. Returns rows leased. */
@@ -88,10 +89,12 @@ export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, option
       const ids = group.map((r) => r.id);
       let error: DeliveryError | null = null;
       try {
-        const settings = await settingsOf(deps, accountId, destination);
+        const stored = await settingsOf(deps, accountId, destination);
         // Disconnected meanwhile: the cascade has removed the rows already.
-        if (!settings) return;
-        await ship(deps.config, destination, settings, group.map((r) => r.payload), signal);
+        if (!stored) return;
+        // numbers masked unless the account opted in for this destination (api/privacy/mask.ts)
+        const events = group.map((r) => (stored.fullPhoneNumbers ? r.payload : maskNumbers(r.payload)));
+        await ship(deps.config, destination, stored.settings, events, signal);
       } catch (err) {
         error = err instanceof DeliveryError ? err : new DeliveryError(errorText(err, { max: 500 }));
       }

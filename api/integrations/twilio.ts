@@ -101,7 +101,9 @@ export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: stri
   if (res.ok) {
     metrics?.sms.inc({ outcome: 'sent', reason: 'twilio' });
     const sent = res.json() as { sid?: string; status?: string };
-    return { sid: String(sent.sid ?? ''), status: String(sent.status ?? 'queued') };
+    const sid = String(sent.sid ?? '');
+    if (sid) await rememberMessage(deps, accountId, sid, to);
+    return { sid, status: String(sent.status ?? 'queued') };
   }
   const { code, message } = twilioMessage(res, creds);
   metrics?.sms.inc({ outcome: 'refused', reason: res.status >= 500 ? 'TWILIO_UNAVAILABLE' : 'TWILIO_REFUSED' });
@@ -111,4 +113,27 @@ export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: stri
   if (res.status === 400 && (code === 21211 || code === 21614 || code === 21408)) throw new ApiError(422, 'SMS_INVALID_NUMBER', message ?? 'Twilio cannot send to this number.');
   if (res.status >= 400 && res.status < 500) throw new ApiError(422, 'SMS_REJECTED', message ?? `Twilio refused the message (${res.status}).`);
   throw new ApiError(502, 'TWILIO_UNAVAILABLE', `Twilio answered ${res.status}. Please try again later.`);
+}
+
+/**
+ * Keeps the provider's id of a sent message beside its number, so an erasure request can ask
+ * Twilio to delete its copy (api/privacy). The message is already sent: a database that fails
+ * here must not turn the send into a failure (the customer has the text), so it is not awaited
+ * into the answer's fate.
+ */
+async function rememberMessage(deps: Pick<Deps, 'db'>, accountId: string, sid: string, to: string): Promise<void> {
+  try {
+    await deps.db.tenant(accountId, (trx) => trx.insertInto('sms_messages').values({ account_id: accountId, provider: 'twilio', sid, phone_number: to, sent_at: new Date() }).execute());
+  } catch {
+    // best effort: the retention job's age limit on message logs still bounds what is kept
+  }
+}
+
+/** Asks Twilio to delete its copy of a message (its body and number). 404: already gone. */
+export async function deleteTwilioMessage(deps: Pick<Deps, 'config'>, settings: TwilioSettingsRow, sid: string): Promise<void> {
+  const creds = { accountSid: settings.account_sid, authToken: decryptSecret(settings.auth_token_enc, deps.config.encryptionKey) };
+  const res = await call(deps, accountUrl(deps, creds.accountSid, `/Messages/${encodeURIComponent(sid)}`), { method: 'DELETE', headers: { authorization: authHeader(creds), accept: 'application/json' } });
+  if (res.ok || res.status === 404) return;
+  const { message } = twilioMessage(res, creds);
+  throw new ApiError(502, 'TWILIO_UNAVAILABLE', `Twilio did not delete message ${sid}: ${res.status}${message ? ` ${message}` : ''}`);
 }

@@ -1,3 +1,4 @@
+import { maskNumbers } from '../privacy/mask';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
 import { webhookSigningSecrets } from '../developers/keys';
@@ -27,7 +28,7 @@ export function retryDelayMs(attempt: number, random = Math.random): number | nu
 export type WebhookWorkerOptions = { batchSize?: number; pollMs?: number; leaseMs?: number };
 const DEFAULTS: Required<WebhookWorkerOptions> = { batchSize: 200, pollMs: 1_000, leaseMs: 60_000 };
 
-type Leased = { id: string; account_id: string; endpoint_id: string; url: string; payload: unknown; attempts: number; type: string };
+type Leased = { id: string; account_id: string; endpoint_id: string; url: string; payload: unknown; attempts: number; type: string; full_phone_numbers: boolean };
 
 async function lease(deps: Pick<Deps, 'db' | 'now'>, o: Required<WebhookWorkerOptions>): Promise<Leased[]> {
   const now = deps.now();
@@ -44,7 +45,7 @@ async function lease(deps: Pick<Deps, 'db' | 'now'>, o: Required<WebhookWorkerOp
       set next_attempt_at = ${new Date(now.getTime() + o.leaseMs)}, attempts = d.attempts + 1, updated_at = ${now}
       from due, webhook_endpoints p, webhook_events e
       where d.id = due.id and p.id = d.endpoint_id and e.id = d.event_id
-      returning d.id, d.account_id, d.endpoint_id, p.url, e.payload, d.attempts, e.type, d.seq`.execute(trx);
+      returning d.id, d.account_id, d.endpoint_id, p.url, e.payload, d.attempts, e.type, d.seq, p.full_phone_numbers`.execute(trx);
     return rows.rows.sort((a, b) => Number((a as { seq?: number }).seq) - Number((b as { seq?: number }).seq));
   });
 }
@@ -55,7 +56,8 @@ async function post(deps: Pick<Deps, 'db' | 'config' | 'now'>, job: Leased): Pro
   const secrets = await deps.db.tenant(job.account_id, async (trx) => {
     return webhookSigningSecrets(trx, job.account_id, deps.config.encryptionKey, deps.now());
   });
-  const body = JSON.stringify(job.payload);
+  // a destination that has not opted in gets the numbers masked (api/privacy/mask.ts)
+  const body = JSON.stringify(job.full_phone_numbers ? job.payload : maskNumbers(job.payload));
   const started = performance.now();
   try {
     const res = await outboundFetch(

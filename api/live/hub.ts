@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { mayRead, type Readable } from '../auth/guards';
+import { mayRead, type Readable } from '../auth/roles';
 import type { Role } from '../contract/common';
 import type { Database } from '../db/index';
 import { LIVE_HEARTBEAT_MS, type LiveChange } from '../contract/live';

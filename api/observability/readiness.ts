@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/index';
-import { MIGRATIONS } from '../db/migrations/index';
 
 // GET /api/ready (docs/operations.md): whether a balancer should send this process requests.
 // /api/health only says the process answers; ready also needs the database reachable with every
@@ -19,8 +18,9 @@ export type Readiness = {
 // The check must answer within a balancer's timeout even when the database does not.
 const CHECK_TIMEOUT_MS = 2_000;
 
-export function readiness(db: Database, liveConnected: () => boolean): Readiness {
-  const ids = MIGRATIONS.map((m) => m.id);
+// The migration ids come from the caller: importing the migrations here would close a cycle
+// through deps.ts, which names this file's type.
+export function readiness(db: Database, liveConnected: () => boolean, ids: readonly string[]): Readiness {
   const state: Readiness = {
     draining: false,
     async check() {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { readiness } from '../../api/observability/readiness';
+import { MIGRATIONS } from '../../api/db/migrations/index';
 import { createApp } from '../../api/app';
 
 describe.each(DATABASE_KINDS)('liveness and readiness (%s)', (kind) => {
@@ -15,7 +16,7 @@ describe.each(DATABASE_KINDS)('liveness and readiness (%s)', (kind) => {
 
   it('a draining process and a lost live listener answer 503 NOT_READY with the reasons; /api/health stays 200', async () => {
     let listening = false;
-    const ready = readiness(t.db, () => listening);
+    const ready = readiness(t.db, () => listening, MIGRATIONS.map((m) => m.id));
     const app = createApp({ ...t.deps, readiness: ready });
     ready.draining = true;
     const res = await app.request('/api/ready');

@@ -1,6 +1,5 @@
 import type { Job } from '../../jobs/runner';
 import { expireDueRequests, sealSignedRequests } from './service';
-import { deleteExpiredSignedFiles } from './retention';
 
 // Signing seals right away in the background; this job is what makes sealing durable (a
 // restart or a failed attempt is picked up here) and expires requests nobody signed in time.
@@ -13,5 +12,5 @@ export const SIG_JOBS: Job[] = [
       await expireDueRequests(deps);
     },
   },
-  { name: 'document-signature.retention', intervalSeconds: 3600, run: async (deps) => void (await deleteExpiredSignedFiles(deps)) },
+  // retention of completed documents runs in the one redaction job, privacy.retention (api/privacy/jobs.ts)
 ];

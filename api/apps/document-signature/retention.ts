@@ -27,7 +27,7 @@ export async function deleteExpiredSignedFiles(deps: Deps, limit = 200): Promise
       const rows = (
         await sql<{ id: string; signed_file_id: string | null; document_name: string; signer_name: string }>`
           select id, signed_file_id, document_name, signer_name from sig_requests
-          where account_id = ${a.account_id} and status = 'completed' and files_deleted_at is null and completed_at < ${before}
+          where account_id = ${a.account_id} and status = 'completed' and files_deleted_at is null and legal_hold_at is null and completed_at < ${before}
           order by completed_at limit ${limit} for update skip locked`.execute(trx)
       ).rows;
       for (const row of rows) {

@@ -267,7 +267,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const created = await c.var.deps.db.tenant(session.accountId, async (trx) => {
       const row = await trx
         .insertInto('webhook_endpoints')
-        .values({ account_id: session.accountId, app: module.id, url: body.url, event_types: body.eventTypes, enabled: body.enabled })
+        .values({ account_id: session.accountId, app: module.id, url: body.url, event_types: body.eventTypes, enabled: body.enabled, full_phone_numbers: body.fullPhoneNumbers ?? false })
         .returning('id')
         .executeTakeFirstOrThrow();
       await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Added the webhook endpoint ${body.url}`, event: 'webhook.created' });
@@ -284,7 +284,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const updated = await c.var.deps.db.tenant(session.accountId, async (trx) => {
       const row = await trx
         .updateTable('webhook_endpoints')
-        .set({ url: body.url, event_types: body.eventTypes, enabled: body.enabled, ...(body.enabled ? { disabled_reason: null, failing_since: null } : {}) })
+        .set({ url: body.url, event_types: body.eventTypes, enabled: body.enabled, ...(body.fullPhoneNumbers === undefined ? {} : { full_phone_numbers: body.fullPhoneNumbers }), ...(body.enabled ? { disabled_reason: null, failing_since: null } : {}) })
         .where('account_id', '=', session.accountId)
         .where('app', '=', module.id)
         .where('id', '=', id)

@@ -22,7 +22,7 @@ export async function enqueueWebhookEvent(trx: Trx, accountId: string, app: AppI
   return id;
 }
 
-type EndpointRow = { id: string; url: string; event_types: string[]; enabled: boolean; disabled_reason: string | null; created_at: Date };
+type EndpointRow = { id: string; url: string; event_types: string[]; enabled: boolean; disabled_reason: string | null; created_at: Date; full_phone_numbers: boolean };
 
 export const endpointOf = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -31,15 +31,16 @@ export const endpointOf = (r: EndpointRow): WebhookEndpoint => ({
   enabled: r.enabled,
   disabledReason: r.disabled_reason,
   createdAt: new Date(r.created_at).toISOString(),
+  fullPhoneNumbers: r.full_phone_numbers,
 });
 
 export async function listEndpoints(trx: Trx, accountId: string, app: AppId): Promise<WebhookEndpoint[]> {
-  const rows = await trx.selectFrom('webhook_endpoints').select(['id', 'url', 'event_types', 'enabled', 'disabled_reason', 'created_at']).where('account_id', '=', accountId).where('app', '=', app).orderBy('created_at').execute();
+  const rows = await trx.selectFrom('webhook_endpoints').select(['id', 'url', 'event_types', 'enabled', 'disabled_reason', 'created_at', 'full_phone_numbers']).where('account_id', '=', accountId).where('app', '=', app).orderBy('created_at').execute();
   return rows.map(endpointOf);
 }
 
 export async function endpointById(trx: Trx, accountId: string, app: AppId, id: string): Promise<WebhookEndpoint | null> {
-  const row = await trx.selectFrom('webhook_endpoints').select(['id', 'url', 'event_types', 'enabled', 'disabled_reason', 'created_at']).where('account_id', '=', accountId).where('app', '=', app).where('id', '=', id).executeTakeFirst();
+  const row = await trx.selectFrom('webhook_endpoints').select(['id', 'url', 'event_types', 'enabled', 'disabled_reason', 'created_at', 'full_phone_numbers']).where('account_id', '=', accountId).where('app', '=', app).where('id', '=', id).executeTakeFirst();
   return row ? endpointOf(row) : null;
 }
 

@@ -298,6 +298,10 @@ export interface SigRequestsTable {
   timestamped_at: Date | null;
   /** the page's language when the signer signed (migration 1090) */
   signer_locale: string | null;
+  /** kept through erasure and retention while set (1300_privacy) */
+  legal_hold_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  legal_hold_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  legal_hold_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An account's own signing certificate (1060_pades). */

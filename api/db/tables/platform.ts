@@ -109,6 +109,8 @@ export interface LoggingDestinationsTable {
   settings_enc: string;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
+  /** opted in to full phone numbers (1302); else log events carry them masked */
+  full_phone_numbers: Generated<boolean>;
 }
 
 export interface LogOutboxTable {
@@ -141,6 +143,8 @@ export interface WebhookEndpointsTable {
   disabled_reason: string | null;
   failing_since: Timestamp | null;
   created_at: CreatedAt;
+  /** opted in to full phone numbers (1302); else they arrive masked */
+  full_phone_numbers: Generated<boolean>;
 }
 
 export interface DevSmsOutboxTable {
@@ -191,4 +195,46 @@ export interface StoredFilesTable {
   bytes: Buffer | null;
   created_at: Date;
   deleted_at: Date | null;
+}
+
+/** An erasure or export of one caller (1300_privacy); the receipt holds no personal data. */
+export interface PrivacyRequestsTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: 'erasure' | 'export';
+  subject_kind: 'phone' | 'customer_ref';
+  subject_hash: string;
+  subject_enc: string | null;
+  state: 'pending' | 'running' | 'done';
+  progress: Generated<Record<string, number>>;
+  held: Generated<unknown[]>;
+  requested_by: string;
+  requested_via: 'console' | 'api';
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  locked_until: Date | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  file_id: string | null;
+}
+
+/** The provider's id of each text message sent (1300_privacy), for deleting its copy. */
+export interface SmsMessagesTable {
+  id: Generated<number>;
+  account_id: string;
+  provider: string;
+  sid: string;
+  phone_number: string;
+  sent_at: Date;
+}
+
+/** An account's retention for one kind of caller data (1301_retention_rules). */
+export interface RetentionRulesTable {
+  account_id: string;
+  kind: string;
+  days: number | null;
+  starts_at: Date;
+  confirmed_by: string | null;
+  updated_at: Generated<Date>;
 }

@@ -18,6 +18,7 @@ const SCREENS: Record<SettingsSlug, ReturnType<typeof lazy>> = {
   'audit-log': lazy(() => import('./audit-log')),
   developers: lazy(() => import('./developers')),
   storage: lazy(() => import('./storage')),
+  privacy: lazy(() => import('./privacy')),
 };
 
 function SettingsMenu() {

@@ -13,5 +13,7 @@ export const SETTINGS_SECTIONS = [
   // SPEC's menu has no Storage: its home is Configuration > Storage of Document Signature and
   // Identity Verification; this address shows the same account-wide settings
   { slug: 'storage', label: 'Storage', inMenu: false },
+  // nor Customer data (issue 42): linked from Storage and from every app's Configuration
+  { slug: 'privacy', label: 'Customer data', inMenu: false },
 ] as const;
 export type SettingsSlug = (typeof SETTINGS_SECTIONS)[number]['slug'];

@@ -482,6 +482,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customer-data/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find what is held about a caller
+         * @description Counts, by app and by store, every record the account holds about one caller: give phoneNumber (any spelling with a country code: spaces, dots, dashes and brackets are ignored) or customerRef. Records found by one are followed to the other (a number's records name its customer references and back). Signature requests under a legal hold are counted in legalHolds.
+         */
+        post: operations["searchCustomerData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/erasure-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a caller's data
+         * @description Redacts every record of one caller across the six apps and the shared stores (SMS outbox and message log, stored idempotent answers, webhook events and log shipments, audit entries), deletes their files (in the account's S3 bucket too) and asks Twilio to delete its copy of each message. Records stay for counts and billing without their personal fields. Signed documents under a legal hold are kept and listed in `held`. Answers the receipt (counts per store, no personal data): 201 for a new request, 200 when one for the same caller is still being worked on (asking again is safe). A request interrupted halfway is finished by the next call or by the server's job: `state` is then `running` until it is done.
+         */
+        post: operations["requestErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/erasure-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an erasure request
+         * @description The receipt of an erasure request: its state, what was erased by store, what is kept under a legal hold, who asked and when.
+         */
+        get: operations["getErasureRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a caller's data
+         * @description Makes a ZIP of everything held about one caller: a JSON document per app and the files beside it. When `state` is `done`, `downloadUrl` is a signed link that works for 10 minutes (ask for the request again for a fresh one). 201 for a new request, 200 when one for the same caller is still being made.
+         */
+        post: operations["requestExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/export-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export request
+         * @description The export request with, once done, a fresh 10-minute download link.
+         */
+        get: operations["getExportRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3887,6 +3987,641 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: The body is not sent as JSON (Content-Type application/json, any charset, or a +json type). */
             415: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchCustomerData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key and body within 24 h answers the first answer and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    phoneNumber?: string;
+                    customerRef?: string;
+                } & ({
+                    phoneNumber: unknown;
+                    customerRef?: never;
+                } | {
+                    customerRef: unknown;
+                    phoneNumber?: never;
+                });
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total: number;
+                        apps: {
+                            app: string;
+                            title: string;
+                            count: number;
+                            stores: {
+                                /** @enum {string} */
+                                store: "otp.verifications" | "otp.sends" | "passkeys.tasks" | "passkeys.credentials" | "idv.sessions" | "eform.requests" | "payments.payments" | "signature.requests" | "results" | "sms.outbox" | "sms.messages" | "sms.guard" | "api.idempotency" | "webhooks.events" | "webhooks.deliveries" | "logs.shipments" | "audit.entries" | "notifications" | "tasks.timeline";
+                                label: string;
+                                count: number;
+                            }[];
+                        }[];
+                        legalHolds: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. INVALID_BODY: The body is not JSON. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was used with another request in the last 24 hours. IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still running; Retry-After says when to ask again. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestErasure: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key and body within 24 h answers the first answer and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    phoneNumber?: string;
+                    customerRef?: string;
+                } & ({
+                    phoneNumber: unknown;
+                    customerRef?: never;
+                } | {
+                    customerRef: unknown;
+                    phoneNumber?: never;
+                });
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "erasure" | "export";
+                        /** @enum {string} */
+                        state: "pending" | "running" | "done";
+                        /** @enum {string} */
+                        subjectKind: "phone" | "customer_ref";
+                        requestedBy: string;
+                        /** @enum {string} */
+                        requestedVia: "console" | "api";
+                        createdAt: string;
+                        finishedAt: string | null;
+                        counts: {
+                            [key: string]: number;
+                        };
+                        held: {
+                            requestId: string;
+                            since: string;
+                        }[];
+                        downloadUrl: string | null;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "erasure" | "export";
+                        /** @enum {string} */
+                        state: "pending" | "running" | "done";
+                        /** @enum {string} */
+                        subjectKind: "phone" | "customer_ref";
+                        requestedBy: string;
+                        /** @enum {string} */
+                        requestedVia: "console" | "api";
+                        createdAt: string;
+                        finishedAt: string | null;
+                        counts: {
+                            [key: string]: number;
+                        };
+                        held: {
+                            requestId: string;
+                            since: string;
+                        }[];
+                        downloadUrl: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. INVALID_BODY: The body is not JSON. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was used with another request in the last 24 hours. IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still running; Retry-After says when to ask again. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getErasureRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "erasure" | "export";
+                        /** @enum {string} */
+                        state: "pending" | "running" | "done";
+                        /** @enum {string} */
+                        subjectKind: "phone" | "customer_ref";
+                        requestedBy: string;
+                        /** @enum {string} */
+                        requestedVia: "console" | "api";
+                        createdAt: string;
+                        finishedAt: string | null;
+                        counts: {
+                            [key: string]: number;
+                        };
+                        held: {
+                            requestId: string;
+                            since: string;
+                        }[];
+                        downloadUrl: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The calling account has no request with this id. */
+            404: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The same key and body within 24 h answers the first answer and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    phoneNumber?: string;
+                    customerRef?: string;
+                } & ({
+                    phoneNumber: unknown;
+                    customerRef?: never;
+                } | {
+                    customerRef: unknown;
+                    phoneNumber?: never;
+                });
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "erasure" | "export";
+                        /** @enum {string} */
+                        state: "pending" | "running" | "done";
+                        /** @enum {string} */
+                        subjectKind: "phone" | "customer_ref";
+                        requestedBy: string;
+                        /** @enum {string} */
+                        requestedVia: "console" | "api";
+                        createdAt: string;
+                        finishedAt: string | null;
+                        counts: {
+                            [key: string]: number;
+                        };
+                        held: {
+                            requestId: string;
+                            since: string;
+                        }[];
+                        downloadUrl: string | null;
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "erasure" | "export";
+                        /** @enum {string} */
+                        state: "pending" | "running" | "done";
+                        /** @enum {string} */
+                        subjectKind: "phone" | "customer_ref";
+                        requestedBy: string;
+                        /** @enum {string} */
+                        requestedVia: "console" | "api";
+                        createdAt: string;
+                        finishedAt: string | null;
+                        counts: {
+                            [key: string]: number;
+                        };
+                        held: {
+                            requestId: string;
+                            since: string;
+                        }[];
+                        downloadUrl: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. INVALID_BODY: The body is not JSON. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was used with another request in the last 24 hours. IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still running; Retry-After says when to ask again. */
+            409: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BODY_TOO_LARGE: The body is larger than 1 MB. */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATABASE_BUSY: The database had no room for this request now; Retry-After says when to ask again. DATABASE_UNAVAILABLE: The database is briefly unavailable; Retry-After says when to ask again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExportRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "erasure" | "export";
+                        /** @enum {string} */
+                        state: "pending" | "running" | "done";
+                        /** @enum {string} */
+                        subjectKind: "phone" | "customer_ref";
+                        requestedBy: string;
+                        /** @enum {string} */
+                        requestedVia: "console" | "api";
+                        createdAt: string;
+                        finishedAt: string | null;
+                        counts: {
+                            [key: string]: number;
+                        };
+                        held: {
+                            requestId: string;
+                            since: string;
+                        }[];
+                        downloadUrl: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: The body or a parameter is not valid; `fields` names them. */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: Missing, wrong or rotated secret key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The calling account has no request with this id. */
+            404: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];

@@ -327,7 +327,7 @@ describe('SMS content', () => {
   it('shows the configuration sub-navigation with billing and pricing', async () => {
     renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
     const nav = await screen.findByRole('navigation', { name: 'One-Time Passcode configuration' });
-    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual(['General', 'SMS content', 'Webhooks', 'Billing', 'Pricing']);
+    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual(['General', 'SMS content', 'Webhooks', 'Billing', 'Pricing', 'Customer data']);
     expect(within(nav).getByRole('link', { name: 'SMS content' }).getAttribute('aria-current')).toBe('page');
   });
 
@@ -363,6 +363,20 @@ describe('Webhooks', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('URL must start with https://')).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('a new endpoint gets phone numbers masked unless the admin ticks full numbers', async () => {
+    const created = { id: 'ep2', url: 'https://hooks.example.com/full', eventTypes: ['otp.sent'], enabled: true, disabledReason: null, createdAt: new Date().toISOString(), fullPhoneNumbers: true };
+    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [] }, [`POST /api/${APP}/webhooks`]: { status: 201, body: created } });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add endpoint' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add an endpoint' });
+    const full = within(dialog).getByRole('checkbox', { name: /Send full phone numbers/ }) as HTMLInputElement;
+    expect(full.checked).toBe(false);
+    fireEvent.change(within(dialog).getByLabelText(/URL/), { target: { value: 'https://hooks.example.com/full' } });
+    fireEvent.click(full);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body)).toMatchObject({ url: 'https://hooks.example.com/full', fullPhoneNumbers: true });
   });
 
   it('offers the journeys\u2019 events after the app\u2019s own, not ticked', async () => {

@@ -37,6 +37,12 @@ export function ConfigNav({ app }: { app: AppDefinition }) {
             </li>
           );
         })}
+        {/* the account's Customer data screen (find, export, erase a caller): outside the app's nest */}
+        <li>
+          <Link href="~/settings/privacy" className="tab">
+            Customer data
+          </Link>
+        </li>
       </ul>
     </nav>
   );

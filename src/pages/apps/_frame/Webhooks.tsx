@@ -29,7 +29,7 @@ const journeyStep = (app: AppDefinition) => (JOURNEY_STEP_APPS as readonly strin
 
 function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: AppDefinition; endpoint: WebhookEndpoint | null; eventTypes: readonly string[]; onClose: () => void; onSaved: () => void }) {
   const api = useApi();
-  const [form, setForm] = useState<WebhookEndpointBody>({ url: endpoint?.url ?? 'https://', eventTypes: endpoint?.eventTypes ?? [...eventTypes], enabled: endpoint?.enabled ?? true });
+  const [form, setForm] = useState<WebhookEndpointBody>({ url: endpoint?.url ?? 'https://', eventTypes: endpoint?.eventTypes ?? [...eventTypes], enabled: endpoint?.enabled ?? true, fullPhoneNumbers: endpoint?.fullPhoneNumbers ?? false });
   const formErrors = useFormErrors();
   const errors = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
@@ -91,6 +91,10 @@ function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: 
         </fieldset>
         <label className="checkbox">
           <input type="checkbox" checked={form.enabled ?? true} onChange={(e) => setForm((f) => ({ ...f, enabled: e.target.checked }))} /> Enabled
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={form.fullPhoneNumbers ?? false} onChange={(e) => setForm((f) => ({ ...f, fullPhoneNumbers: e.target.checked }))} /> Send full phone numbers
+          <span className="field-hint">Otherwise events carry them masked (+1 •••• •• 4567). Turn this on only if the receiver needs the number itself.</span>
         </label>
         <FormError message={failure} />
       </form>

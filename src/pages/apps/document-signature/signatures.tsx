@@ -7,6 +7,79 @@ import { Button } from '../../../ui/Button';
 import { toast } from '../../../ui/Toast';
 import { formatDateTime } from '../../../ui/format';
 import { ActivityList } from '../_frame/ActivityList';
+import { useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Dialog } from '../../../ui/Dialog';
+import { TextField } from '../../../ui/Field';
+import { bootstrapAtom } from '../../../state/session';
+
+type Hold = { requestId: string; legalHold: { reason: string; since: string; by: string } | null };
+
+/**
+ * A legal hold (admins): the signed document and the signer's details are kept through erasure
+ * requests and retention until it is released (docs/privacy.md).
+ */
+function LegalHold({ taskId }: { taskId: string }) {
+  const api = useApi();
+  const hold = useQuery(`legal-hold:${taskId}`, (a, signal) => a.get<Hold>(`/privacy/legal-holds/${encodeURIComponent(taskId)}`, { signal }));
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  if (!hold.data) return null;
+  const held = hold.data.legalHold;
+  const put = async () => {
+    if (!reason.trim()) {
+      setError('Give the reason for the legal hold');
+      throw new Error('reason');
+    }
+    try {
+      await api.put(`/privacy/legal-holds/${encodeURIComponent(taskId)}`, { reason });
+      toast.success('The document is under a legal hold');
+      setAsking(false);
+      hold.reload();
+    } catch (err) {
+      toast.error('The legal hold was not set', errorMessage(err));
+      throw err;
+    }
+  };
+  const release = async () => {
+    await api.delete(`/privacy/legal-holds/${encodeURIComponent(taskId)}`);
+    toast.success('The legal hold was released');
+    hold.reload();
+  };
+  return (
+    <div className="sig-legal-hold">
+      {held ? (
+        <p>
+          Under a legal hold since {formatDateTime(held.since)} ({held.by}): “{held.reason}”. Kept through erasure and retention.{' '}
+          <Button variant="ghost" onClick={release}>
+            Release hold
+          </Button>
+        </p>
+      ) : (
+        <Button onClick={() => setAsking(true)}>Legal hold…</Button>
+      )}
+      <Dialog
+        open={asking}
+        onClose={() => setAsking(false)}
+        title="Put under a legal hold"
+        description="The signed document and the signer's details are kept through erasure requests and retention until the hold is released."
+        size="sm"
+        footer={
+          <>
+            <Button onClick={() => setAsking(false)}>Cancel</Button>
+            <Button variant="primary" onClick={put}>
+              Hold
+            </Button>
+          </>
+        }
+      >
+        <TextField label="Reason" value={reason} onChange={(e) => (setReason(e.target.value), setError(undefined))} error={error} />
+      </Dialog>
+    </div>
+  );
+}
+
 
 /**
  * Where the request stands, in one sentence: an expiry only while the customer can still act
@@ -60,6 +133,8 @@ function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: s
       throw err;
     }
   };
+  const role = useAtomValue(bootstrapAtom)?.role;
+  const admin = role === 'owner' || role === 'admin';
   const data = files.data;
   if (!data) return null;
   const open = SIG_OPEN_STATUSES.includes(data.request.status);
@@ -89,6 +164,7 @@ function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: s
           </>
         )}
       </div>
+      {admin && <LegalHold taskId={taskId} />}
       {data.request.signedSha256 && (
         <p className="muted">
           SHA-256 of the signed PDF: <code>{data.request.signedSha256}</code>

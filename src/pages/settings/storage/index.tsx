@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { STORAGE_LEAD, StorageSettings } from './StorageForm';
 
 /** Account settings > Storage: the same settings the two apps' Configuration > Storage show. */
@@ -6,6 +7,9 @@ export default function StoragePage() {
     <div className="page">
       <h1 className="page-title">Storage</h1>
       <p className="page-lead">{STORAGE_LEAD}</p>
+      <p>
+        To find, export or erase everything held about one caller, open <Link href="~/settings/privacy">Customer data</Link>.
+      </p>
       <StorageSettings />
     </div>
   );

@@ -1,0 +1,104 @@
+import { CustomerDataSchema, PrivacyRequestIdParamSchema, PrivacyRequestSchema, PrivacySubjectSchema, type PrivacySubject } from '../contract/privacy';
+import { v1Caller } from '../apps/platform/v1-operations';
+import type { V1Operation } from '../apps/platform/v1-spec';
+import { registerSharedV1 } from '../apps/platform/registry';
+import { findCustomerData, getPrivacyRequest, requestErasure, requestExport, type Requester } from './service';
+
+// /api/v1 for a caller's data: the same service functions as the console's Customer data screen.
+// The caller is named in the body, so a phone number never sits in a URL (or an access log).
+
+const TAG = 'Privacy';
+export const PRIVACY_TAG_DESCRIPTION = "A caller's data on request: what is held, erasure (Art. 17 GDPR) and export (Art. 15 and 20).";
+
+const apiRequester = (c: Parameters<V1Operation['handler']>[0]): Requester => {
+  const caller = v1Caller(c, null);
+  return { actor: caller.actor, name: caller.label, via: 'api' };
+};
+
+const NOT_FOUND = { status: 404, code: 'NOT_FOUND', description: 'The calling account has no request with this id.' } as const;
+
+export const PRIVACY_V1: V1Operation[] = [
+  {
+    method: 'post',
+    path: '/customer-data/search',
+    operationId: 'searchCustomerData',
+    summary: 'Find what is held about a caller',
+    description:
+      'Counts, by app and by store, every record the account holds about one caller: give phoneNumber (any spelling with a country code: spaces, dots, dashes and brackets are ignored) or customerRef. Records found by one are followed to the other (a number\'s records name its customer references and back). Signature requests under a legal hold are counted in legalHolds.',
+    tag: TAG,
+    body: PrivacySubjectSchema,
+    answer: CustomerDataSchema,
+    statuses: [200],
+    errors: [],
+    async handler(c, { body }) {
+      return { status: 200, answer: await findCustomerData(c.var.deps, c.var.apiAccountId, body as PrivacySubject) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/erasure-requests',
+    operationId: 'requestErasure',
+    summary: "Erase a caller's data",
+    description:
+      "Redacts every record of one caller across the six apps and the shared stores (SMS outbox and message log, stored idempotent answers, webhook events and log shipments, audit entries), deletes their files (in the account's S3 bucket too) and asks Twilio to delete its copy of each message. Records stay for counts and billing without their personal fields. Signed documents under a legal hold are kept and listed in `held`. Answers the receipt (counts per store, no personal data): 201 for a new request, 200 when one for the same caller is still being worked on (asking again is safe). A request interrupted halfway is finished by the next call or by the server's job: `state` is then `running` until it is done.",
+    tag: TAG,
+    body: PrivacySubjectSchema,
+    answer: PrivacyRequestSchema,
+    statuses: [201, 200],
+    errors: [],
+    async handler(c, { body }) {
+      const { request, created } = await requestErasure(c.var.deps, c.var.apiAccountId, body as PrivacySubject, apiRequester(c));
+      return { status: created ? 201 : 200, answer: request };
+    },
+  },
+  {
+    method: 'get',
+    path: '/erasure-requests/:id',
+    operationId: 'getErasureRequest',
+    summary: 'Get an erasure request',
+    description: 'The receipt of an erasure request: its state, what was erased by store, what is kept under a legal hold, who asked and when.',
+    tag: TAG,
+    params: PrivacyRequestIdParamSchema,
+    answer: PrivacyRequestSchema,
+    statuses: [200],
+    errors: [NOT_FOUND],
+    async handler(c, { params }) {
+      return { status: 200, answer: await getPrivacyRequest(c.var.deps, c.var.apiAccountId, params.id!, 'erasure') };
+    },
+  },
+  {
+    method: 'post',
+    path: '/export-requests',
+    operationId: 'requestExport',
+    summary: "Export a caller's data",
+    description:
+      "Makes a ZIP of everything held about one caller: a JSON document per app and the files beside it. When `state` is `done`, `downloadUrl` is a signed link that works for 10 minutes (ask for the request again for a fresh one). 201 for a new request, 200 when one for the same caller is still being made.",
+    tag: TAG,
+    body: PrivacySubjectSchema,
+    answer: PrivacyRequestSchema,
+    statuses: [201, 200],
+    errors: [],
+    async handler(c, { body }) {
+      const { request, created } = await requestExport(c.var.deps, c.var.apiAccountId, body as PrivacySubject, apiRequester(c));
+      return { status: created ? 201 : 200, answer: request };
+    },
+  },
+  {
+    method: 'get',
+    path: '/export-requests/:id',
+    operationId: 'getExportRequest',
+    summary: 'Get an export request',
+    description: 'The export request with, once done, a fresh 10-minute download link.',
+    tag: TAG,
+    params: PrivacyRequestIdParamSchema,
+    answer: PrivacyRequestSchema,
+    statuses: [200],
+    errors: [NOT_FOUND],
+    async handler(c, { params }) {
+      return { status: 200, answer: await getPrivacyRequest(c.var.deps, c.var.apiAccountId, params.id!, 'export') };
+    },
+  },
+];
+
+// registered as /api/v1 operations of no one app (api/app.ts imports this module)
+registerSharedV1({ tag: TAG, description: PRIVACY_TAG_DESCRIPTION, ops: PRIVACY_V1 });

@@ -1,0 +1,65 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { CustomerData, PrivacyRequest } from '../../api/contract/privacy';
+import { makeBootstrap, renderSignedIn } from './helpers';
+
+const FOUND: CustomerData = {
+  total: 4,
+  legalHolds: 1,
+  apps: [
+    { app: 'document-signature', title: 'Document Signature', count: 2, stores: [{ store: 'signature.requests', label: "Signature requests: signer's name", count: 2 }] },
+    { app: 'platform', title: 'Shared records (messages, logs, webhooks, audit)', count: 2, stores: [{ store: 'sms.outbox', label: 'The development SMS outbox', count: 2 }] },
+  ],
+};
+const DONE: PrivacyRequest = {
+  id: '0b7c2a41-5b6e-4f70-8a91-0c2d3e4f5a6b', kind: 'erasure', state: 'done', subjectKind: 'phone', requestedBy: 'Olivia Owens', requestedVia: 'console',
+  createdAt: '2026-11-28T10:00:00.000Z', finishedAt: '2026-11-28T10:00:01.000Z', counts: { 'signature.requests': 1 }, held: [{ requestId: 'x', since: '2026-11-27T10:00:00.000Z' }], downloadUrl: null,
+};
+
+describe('Customer data screen', () => {
+  it('finds a caller by a phone number sent in the body, shows what is held by app, and erases it after a confirmation', async () => {
+    const bodies: unknown[] = [];
+    renderSignedIn('/settings/privacy', makeBootstrap(), {
+      'GET /api/privacy/requests': { body: [] },
+      'POST /api/privacy/search': async (req) => (bodies.push(await req.json()), { body: FOUND }),
+      'POST /api/privacy/erasure-requests': async (req) => (bodies.push(await req.json()), { body: DONE }),
+    });
+    fireEvent.change(await screen.findByRole('textbox', { name: /Phone number/ }), { target: { value: '+1 (415) 666-1900' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(/2 × Signature requests/)).toBeTruthy();
+    expect(screen.getByText(/under a legal hold: an erasure keeps them/)).toBeTruthy();
+    expect(bodies[0]).toEqual({ phoneNumber: '+1 (415) 666-1900' });
+    fireEvent.click(screen.getByRole('button', { name: 'Erase…' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Erase' }));
+    await waitFor(() => expect(bodies.length).toBeGreaterThanOrEqual(2));
+    expect(bodies[1]).toEqual({ phoneNumber: '+1 (415) 666-1900' });
+    expect(await screen.findByText("The caller's data has been erased")).toBeTruthy();
+  });
+
+  it('retention shows each kind with its dry run and first run, and an admin starts one now', async () => {
+    const rule = { kind: 'otp.tasks', app: 'one-time-passcode', label: 'One-Time Passcode verifications', covers: 'Phone numbers of passcode verifications.', days: 90, defaultDays: 90, startsAt: '2099-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 42, setOnStorage: false };
+    renderSignedIn('/settings/privacy', makeBootstrap(), {
+      'GET /api/privacy/requests': { body: [] },
+      'GET /api/privacy/retention': { body: [rule] },
+      'POST /api/privacy/retention/otp.tasks/confirm': { body: [{ ...rule, startsAt: '2026-01-01T00:00:00.000Z', confirmedBy: 'Olivia Owens' }] },
+    });
+    expect(await screen.findByText(/Dry run: 42 records would be redacted now\. First run from/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Start now' }));
+    expect(await screen.findByText(/In force \(confirmed by Olivia Owens\)/)).toBeTruthy();
+  });
+
+  it('a number without its country code is refused before anything is sent', async () => {
+    const { calls } = renderSignedIn('/settings/privacy', makeBootstrap(), { 'GET /api/privacy/requests': { body: [] } });
+    fireEvent.change(await screen.findByRole('textbox', { name: /Phone number/ }), { target: { value: '415 666' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText(/Enter the number with its country code/)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('a supervisor never reaches the screen (settings are for admins)', async () => {
+    const { calls } = renderSignedIn('/settings/privacy', makeBootstrap({ role: 'supervisor' }), {});
+    expect(await screen.findByText(/Welcome,/)).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Customer data' })).toBeNull();
+    expect(calls.some((c) => c.url.includes('/privacy'))).toBe(false);
+  });
+});
