@@ -108,7 +108,7 @@ describe('integration settings in Chromium', () => {
     await panel.getByText('Found 2 customers').waitFor();
     await panel.getByText('Ada Lovelace').waitFor();
     await panel.getByText('Plan: silver').waitFor();
-    await panel.getByText('c-1').waitFor();
+    await panel.getByText('c-1', { exact: true }).waitFor();
 
     await panel.getByLabel('Phone number').fill('+15550000000');
     await panel.getByRole('button', { name: 'Run test' }).click();
