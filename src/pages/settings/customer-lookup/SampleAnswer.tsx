@@ -107,8 +107,9 @@ function Row({ name, node, chain, steps, depth, openDepth, onActivate }: RowProp
       </div>
       {container && open ? (
         <ul>
-          {shown.map((c) => (
-            <Row key={String(c.step)} name={c.name} node={c.node} chain={[...chain, node]} steps={[...steps, c.step]} depth={depth + 1} openDepth={openDepth} onActivate={onActivate} />
+          {shown.map((c, i) => (
+            // by position: an answer may repeat a key
+            <Row key={i} name={c.name} node={c.node} chain={[...chain, node]} steps={[...steps, c.step]} depth={depth + 1} openDepth={openDepth} onActivate={onActivate} />
           ))}
           {shown.length < children.length ? (
             <li>
