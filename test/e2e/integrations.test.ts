@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, ROOT, startServer } from './harness';
 import { json, startPeer, type Peer } from '../api/peers';
+import { axeViolations, describeViolations } from './axe';
 
 // The three integration screens against real peers on loopback: a fake Twilio REST API, a
 // customer API over https (test CA) and a Sumo Logic style https receiver.
@@ -179,6 +180,8 @@ describe('integration settings in Chromium', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
       const box = await sample.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(400);
+      const violations = await axeViolations(page, { include: '.sample-answer' });
+      expect(violations.map((v) => v.id), describeViolations(violations)).toEqual([]);
 
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Customer lookup settings have been saved').waitFor();
