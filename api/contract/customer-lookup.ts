@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { gjsonPathProblem } from '../integrations/gjson';
 import { PhoneNumberSchema } from './sms';
-import { presentText, requiredText, urlSchema } from './common';
+import { presentText, requiredText, text, urlSchema } from './common';
 import { requiredSecret } from './secret-text';
 
 export const MAX_LOOKUP_HEADERS = 3;
@@ -58,9 +58,41 @@ export function isEmptyLookupBody(body: unknown): boolean {
   );
 }
 
-/** POST /customer-lookup/test: the (unsaved) settings plus a phone number to look up. */
+/**
+ * A path or template the test may run without: blank (or absent) means "not chosen yet", so an
+ * admin can fetch the sample answer first and pick the paths from it; a typed one is checked as
+ * the settings check it.
+ */
+const notYetChosen = (max = 500) =>
+  v.optional(
+    v.pipe(
+      text(),
+      v.trim(),
+      v.maxLength(max, 'This value is too long'),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed || dataset.value === '') return;
+        const problem = gjsonPathProblem(dataset.value);
+        if (problem) addIssue({ message: problem });
+      }),
+    ),
+    '',
+  );
+const notYetWritten = () => v.optional(v.pipe(text(), v.trim(), v.maxLength(500, 'This value is too long')), '');
+
+/** The fields a lookup needs besides the endpoint: without all of them Test answers the sample only. */
+export const LOOKUP_MAPPING_FIELDS = ['customerPath', 'customerId', 'titleTemplate', 'descriptionTemplate'] as const;
+export type LookupMappingField = (typeof LOOKUP_MAPPING_FIELDS)[number];
+
+/**
+ * POST /customer-lookup/test: the (unsaved) settings plus a phone number to look up. The paths
+ * and templates may still be blank: the answer then carries the sample only.
+ */
 export const CustomerLookupTestBodySchema = v.object({
   ...CustomerLookupSettingsSchema.entries,
+  customerPath: notYetChosen(),
+  customerId: notYetChosen(),
+  titleTemplate: notYetWritten(),
+  descriptionTemplate: notYetWritten(),
   phoneNumber: PhoneNumberSchema,
 });
 export type CustomerLookupTestBody = v.InferInput<typeof CustomerLookupTestBodySchema>;
@@ -84,7 +116,16 @@ export type CustomerLookupAnswer = v.InferOutput<typeof CustomerLookupAnswerSche
 
 export const LookupCustomerSchema = v.object({ id: v.string(), title: v.string(), description: v.string() });
 export type LookupCustomer = v.InferOutput<typeof LookupCustomerSchema>;
-export const CustomerLookupTestAnswerSchema = v.object({ customers: v.array(LookupCustomerSchema) });
+/**
+ * `customers` (SPEC) when every path and template is given; `sample` is the endpoint's answer as
+ * it sent it (raw JSON text, so long ids keep every digit), for picking paths; `missing` names the
+ * fields still blank (then there is no `customers`).
+ */
+export const CustomerLookupTestAnswerSchema = v.object({
+  customers: v.optional(v.array(LookupCustomerSchema)),
+  sample: v.string(),
+  missing: v.array(v.picklist(LOOKUP_MAPPING_FIELDS)),
+});
 export type CustomerLookupTestAnswer = v.InferOutput<typeof CustomerLookupTestAnswerSchema>;
 
 /** Most customers one lookup answers with. */

@@ -20,7 +20,11 @@ function lookupFailed(message: string): ApiError {
   return new ApiError(422, 'LOOKUP_FAILED', message);
 }
 
-export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: ResolvedLookup, phoneNumber: string): Promise<LookupCustomer[]> {
+/** The endpoint's answer to a lookup: its text as sent and the document parsed from it. */
+export type LookupAnswer = { text: string; document: JsonNode };
+
+/** Calls the endpoint with a phone number; the failures an admin can fix answer 422. */
+export async function fetchLookupAnswer(deps: Pick<Deps, 'config'>, settings: Pick<ResolvedLookup, 'url' | 'method' | 'headers'>, phoneNumber: string): Promise<LookupAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'Switchboard-Customer-Lookup/1' };
   for (const h of settings.headers) headers[h.key.toLowerCase()] = h.value;
   let url = settings.url;
@@ -48,13 +52,17 @@ export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: Reso
     const snippet = errorText(res.text(), { secrets: settings.headers.map((h) => h.value), max: 200 });
     throw lookupFailed(`The endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`);
   }
-  let document: JsonNode;
+  const text = res.text();
   try {
     // Raw-preserving: ids such as 634866135153775564 keep every digit (JSON.parse rounds them).
-    document = parseRawJson(res.text());
+    return { text, document: parseRawJson(text) };
   } catch {
     throw lookupFailed('The endpoint did not answer with JSON.');
   }
+}
+
+/** The customers (id, title, description) the paths and templates find in an answer. */
+export function customersIn(document: JsonNode, settings: Pick<ResolvedLookup, 'customerPath' | 'customerId' | 'titleTemplate' | 'descriptionTemplate'>): LookupCustomer[] {
   const found = gjsonFind(document, compileGjsonPath(settings.customerPath));
   const list = !found || found.kind === 'null' ? [] : found.kind === 'array' ? found.items : found.kind === 'object' ? [found] : null;
   if (!list) throw lookupFailed(`The customers array path "${settings.customerPath}" leads to a ${found!.kind}, not to a list of customers.`);
@@ -68,4 +76,22 @@ export async function lookupCustomers(deps: Pick<Deps, 'config'>, settings: Reso
     if (customers.length >= MAX_LOOKUP_CUSTOMERS) break;
   }
   return customers;
+}
+
+const JSON_STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/g;
+
+/**
+ * The answer's text with every header value removed from its strings: header values are never
+ * sent back to the console (a saved one is kept server-side), and an endpoint may echo them.
+ * Only string tokens change, so the text stays the same JSON otherwise (numbers keep every digit).
+ */
+export function redactedAnswer(text: string, secrets: string[]): string {
+  const kept = [...new Set(secrets.filter((s) => s.trim().length >= 4))].sort((a, b) => b.length - a.length);
+  if (!kept.length) return text;
+  return text.replace(JSON_STRING, (token) => {
+    const value = JSON.parse(token) as string;
+    let out = value;
+    for (const secret of kept) out = out.split(secret).join('[redacted]');
+    return out === value ? token : JSON.stringify(out);
+  });
 }

@@ -22,5 +22,5 @@ export const customerLookupRoutes = new Hono<AppEnv>()
     return c.json({ settings: null } satisfies CustomerLookupAnswer);
   })
   .post('/customer-lookup/test', validate('json', CustomerLookupTestBodySchema), async (c) =>
-    c.json({ customers: await testLookup(c.var.deps, c.var.session.accountId, c.req.valid('json')) }),
+    c.json(await testLookup(c.var.deps, c.var.session.accountId, c.req.valid('json'))),
   );

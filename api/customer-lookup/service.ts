@@ -6,14 +6,16 @@ import {
   CustomerLookupSettingsSchema,
   isEmptyLookupBody,
   type CustomerLookupSettings,
+  type CustomerLookupTestAnswer,
   type CustomerLookupTestRequest,
+  LOOKUP_MAPPING_FIELDS,
   type CustomerLookupView,
   type LookupHeader,
 } from '../contract/customer-lookup';
 import type { Trx } from '../db/index';
 import { ApiError } from '../http/errors';
 import { validationError } from '../http/validate';
-import { lookupCustomers } from './lookup';
+import { customersIn, fetchLookupAnswer, redactedAnswer } from './lookup';
 import type { Config } from '../config';
 import type { Deps } from '../deps';
 
@@ -123,9 +125,17 @@ export async function removeLookupSettings(deps: Deps, session: Session): Promis
   });
 }
 
-/** Runs a lookup with the typed settings (saved header values kept for the same URL only). */
-export async function testLookup(deps: Deps, accountId: string, body: CustomerLookupTestRequest) {
+/**
+ * Runs a lookup with the typed settings (saved header values kept for the same URL only) and
+ * answers the endpoint's answer as a sample to pick paths from. With a path or template still
+ * blank there are no customers yet, only the sample and what is missing.
+ */
+export async function testLookup(deps: Deps, accountId: string, body: CustomerLookupTestRequest): Promise<CustomerLookupTestAnswer> {
   const stored = await deps.db.tenant(accountId, (trx) => load(trx, accountId));
   const headers = resolveHeaders(body.headers, stored, body.url, deps.config);
-  return lookupCustomers(deps, { ...body, headers }, body.phoneNumber);
+  const answer = await fetchLookupAnswer(deps, { url: body.url, method: body.method, headers }, body.phoneNumber);
+  const sample = redactedAnswer(answer.text, headers.map((h) => h.value));
+  const missing = LOOKUP_MAPPING_FIELDS.filter((f) => body[f] === '');
+  if (missing.length) return { sample, missing };
+  return { customers: customersIn(answer.document, body), sample, missing };
 }

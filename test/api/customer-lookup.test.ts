@@ -15,6 +15,7 @@ async function customerApi(): Promise<Peer> {
   return startPeer((req, res) => {
     // an endpoint that quotes the request back in its error
     if (req.path === '/echo') return json(res, 500, { error: `refused key ${req.headers['x-api-key']}` });
+    if (req.path === '/echo-ok') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"you":{"sent":"key ${req.headers['x-api-key']}"},"n":1}`);
     if (req.headers['x-api-key'] !== API_KEY) return json(res, 401, { error: 'bad key' });
     if (req.method === 'GET' && req.path === '/customers') {
       const phone = req.query.get('phoneNumber');
@@ -164,12 +165,10 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
     api.received.length = 0;
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), phoneNumber: '+447700900123' } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
-      customers: [
-        { id: 'c-1', title: 'Ada Lovelace', description: 'Plan: gold, +447700900123' },
-        { id: 'c-2', title: 'Alan Turing', description: 'Plan: silver, ' },
-      ],
-    });
+    expect((await res.json()).customers).toEqual([
+      { id: 'c-1', title: 'Ada Lovelace', description: 'Plan: gold, +447700900123' },
+      { id: 'c-2', title: 'Alan Turing', description: 'Plan: silver, ' },
+    ]);
     expect(api.received[0].method).toBe('GET');
     expect(api.received[0].query.get('phoneNumber')).toBe('+447700900123');
     expect(api.received[0].headers['x-api-key']).toBe(API_KEY);
@@ -181,7 +180,7 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
       as: 'admin@acme.test',
       body: { ...settings(), url: `${api.url}/search`, method: 'POST', customerPath: 'matches.#(plan=="gold")#', phoneNumber: '+447700900123' },
     });
-    expect(await res.json()).toEqual({ customers: [{ id: 'c-1', title: 'Ada Lovelace', description: 'Plan: gold, +447700900123' }] });
+    expect((await res.json()).customers).toEqual([{ id: 'c-1', title: 'Ada Lovelace', description: 'Plan: gold, +447700900123' }]);
     expect(api.received[0].method).toBe('POST');
     expect(JSON.parse(api.received[0].body)).toEqual({ phoneNumber: '+447700900123' });
   });
@@ -191,22 +190,74 @@ describe.each(DATABASE_KINDS)('customer lookup (%s)', (kind) => {
       as: 'admin@acme.test',
       body: { ...settings(), url: `${api.url}/big-ids`, customerPath: '@this', customerId: 'id', titleTemplate: 'Account {n.id}', descriptionTemplate: '{id}', phoneNumber: '+447700900123' },
     });
-    expect(await res.json()).toEqual({
-      customers: [
-        { id: '634866135153775564', title: 'Account 9007199254740993', description: '634866135153775564' },
-        { id: 'x-2', title: 'Account 1.50', description: 'x-2' },
-      ],
-    });
+    expect((await res.json()).customers).toEqual([
+      { id: '634866135153775564', title: 'Account 9007199254740993', description: '634866135153775564' },
+      { id: 'x-2', title: 'Account 1.50', description: 'x-2' },
+    ]);
   });
 
   it('no customers found is an empty list', async () => {
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), phoneNumber: '+15550000000' } });
-    expect(await res.json()).toEqual({ customers: [] });
+    expect((await res.json()).customers).toEqual([]);
   });
 
   it('a wrong customers path finds nothing rather than failing', async () => {
     const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), customerPath: 'data.nothing', phoneNumber: '+447700900123' } });
-    expect(await res.json()).toEqual({ customers: [] });
+    expect((await res.json()).customers).toEqual([]);
+  });
+
+  it('the test answers the sample as the endpoint sent it, beside the customers of a full configuration', async () => {
+    const res = await t.call('POST', '/customer-lookup/test', { as: 'admin@acme.test', body: { ...settings(), url: `${api.url}/big-ids`, customerPath: '@this', customerId: 'id', phoneNumber: '+447700900123' } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.customers).toHaveLength(2);
+    expect(body.missing).toEqual([]);
+    // text, not parsed JSON: the long ids keep every digit
+    expect(body.sample).toBe('[{"id":634866135153775564,"n":{"id":9007199254740993}},{"id":"x-2","n":{"id":1.50}}]');
+  });
+
+  it('with the paths not chosen yet, the test fetches the sample answer to pick them from', async () => {
+    api.received.length = 0;
+    const res = await t.call('POST', '/customer-lookup/test', {
+      as: 'admin@acme.test',
+      body: { url: `${api.url}/customers`, method: 'GET', headers: [{ key: 'X-Api-Key', value: API_KEY }], customerPath: '', customerId: ' ', phoneNumber: '+447700900123' },
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.customers).toBeUndefined();
+    expect(body.missing).toEqual(['customerPath', 'customerId', 'titleTemplate', 'descriptionTemplate']);
+    expect(JSON.parse(body.sample)).toEqual({ data: { results: [{ customers: CUSTOMERS }] } });
+    expect(api.received).toHaveLength(1);
+  });
+
+  it('a sample that quotes a header value back never shows it', async () => {
+    const res = await t.call('POST', '/customer-lookup/test', {
+      as: 'admin@acme.test',
+      body: { url: `${api.url}/echo-ok`, method: 'GET', headers: [{ key: 'X-Api-Key', value: API_KEY }], phoneNumber: '+447700900123' },
+    });
+    expect(res.status).toBe(200);
+    const { sample } = await res.json();
+    expect(sample).not.toContain(API_KEY);
+    expect(JSON.parse(sample)).toEqual({ you: { sent: 'key [redacted]' }, n: 1 });
+  });
+
+  it('a path that is typed while others are blank is still checked (400, not a call)', async () => {
+    api.received.length = 0;
+    const res = await t.call('POST', '/customer-lookup/test', {
+      as: 'admin@acme.test',
+      body: { url: `${api.url}/customers`, method: 'GET', headers: [{ key: 'X-Api-Key', value: API_KEY }], customerPath: 'a.{b}', customerId: 7, phoneNumber: '+447700900123' },
+    });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.code).toBe('VALIDATION_FAILED');
+    expect(Object.keys(body.fields).sort()).toEqual(['customerId', 'customerPath']);
+    expect(api.received).toHaveLength(0);
+  });
+
+  it('saving still needs every path: a blank one is refused with its SPEC message', async () => {
+    const res = await t.call('POST', '/customer-lookup', { as: 'admin@acme.test', body: { ...settings(), customerPath: '' } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).fields).toEqual({ customerPath: 'Customers array path is required' });
   });
 
   it.each([

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, ROOT, startServer } from './harness';
 import { json, startPeer, type Peer } from '../api/peers';
+import { axeViolations, describeViolations } from './axe';
 
 // The three integration screens against real peers on loopback: a fake Twilio REST API, a
 // customer API over https (test CA) and a Sumo Logic style https receiver.
@@ -108,7 +109,7 @@ describe('integration settings in Chromium', () => {
     await panel.getByText('Found 2 customers').waitFor();
     await panel.getByText('Ada Lovelace').waitFor();
     await panel.getByText('Plan: silver').waitFor();
-    await panel.getByText('c-1').waitFor();
+    await panel.getByText('c-1', { exact: true }).waitFor();
 
     await panel.getByLabel('Phone number').fill('+15550000000');
     await panel.getByRole('button', { name: 'Run test' }).click();
@@ -131,6 +132,67 @@ describe('integration settings in Chromium', () => {
     await page.getByLabel('Header 1 name').waitFor();
     expect(await page.getByLabel('Header 1 value').inputValue()).toBe('');
     expect(await page.content()).not.toContain('k-123');
+  });
+
+  it('Customer lookup at 400 px: Test fetches the sample answer, clicking values fills the paths, and the saved lookup works', async () => {
+    await page.setViewportSize({ width: 400, height: 800 });
+    try {
+      await page.goto(`${server.url}/settings/customer-lookup`);
+      await page.getByLabel('URL').waitFor();
+      // the text boxes of the form (the sample answer's radios carry the same names)
+      const field = (name: string) => page.getByRole('textbox', { name: new RegExp(`^${name}`) });
+      await page.getByLabel('URL').fill(`${customers.url}/customers`);
+      if ((await page.getByLabel('Header 1 name').count()) === 0) await page.getByRole('button', { name: 'Add header' }).click();
+      await page.getByLabel('Header 1 name').fill('X-Api-Key');
+      await page.getByLabel('Header 1 value').fill('k-123');
+      for (const label of ['Customers array path', 'Customer ID path', 'Title template', 'Description template']) await field(label).fill('');
+
+      const panel = page.getByRole('region', { name: 'Test panel' });
+      await panel.getByLabel('Phone number').fill('+447700900123');
+      await panel.getByRole('button', { name: 'Run test' }).click();
+      await panel.getByText('Sample answer received').waitFor();
+      const sample = panel.getByRole('region', { name: 'Sample answer' });
+      const value = (text: string) => sample.getByRole('button', { name: text, exact: true }).first();
+
+      // the first field still empty is chosen: the customers list
+      expect(await sample.getByRole('radio', { name: 'Customers array path' }).isChecked()).toBe(true);
+      await value('[2 items]').click();
+      expect(await field('Customers array path').inputValue()).toBe('data.customers');
+      await sample.getByRole('radio', { name: 'Customer ID path' }).check();
+      await value('"c-1"').click();
+      expect(await field('Customer ID path').inputValue()).toBe('id');
+      await sample.getByRole('radio', { name: 'Title template' }).check();
+      await value('"Ada"').click();
+      await value('"Lovelace"').click();
+      expect(await field('Title template').inputValue()).toBe('{name.first} {name.last}');
+      // by keyboard: focus the value and press Enter
+      await sample.getByRole('radio', { name: 'Description template' }).check();
+      await value('"gold"').focus();
+      await page.keyboard.press('Enter');
+      expect(await field('Description template').inputValue()).toBe('{plan}');
+      // a single value is not a list of customers: said, and nothing is filled
+      await sample.getByRole('radio', { name: 'Customers array path' }).check();
+      await value('"silver"').click();
+      await sample.getByText('choose a list (or one customer), not a single value', { exact: false }).waitFor();
+      expect(await field('Customers array path').inputValue()).toBe('data.customers');
+
+      // nothing runs wider than the window, the sample answer included
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+      const box = await sample.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(400);
+      const violations = await axeViolations(page, { include: '.sample-answer' });
+      expect(violations.map((v) => v.id), describeViolations(violations)).toEqual([]);
+
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Customer lookup settings have been saved').waitFor();
+      await panel.getByRole('button', { name: 'Run test' }).click();
+      await panel.getByText('Found 2 customers').waitFor();
+      await panel.getByText('Ada Lovelace').waitFor();
+      await panel.getByText('Alan Turing').waitFor();
+      await panel.getByText('silver', { exact: true }).waitFor();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
   });
 
   it('Logging: a Sumo Logic test passes, connecting ships the account events, disconnecting works', async () => {

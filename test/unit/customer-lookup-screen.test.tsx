@@ -51,4 +51,25 @@ describe('customer lookup screen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Remove settings' }));
     expect(await screen.findByRole('dialog', { name: 'Remove the customer lookup settings?' })).toBeTruthy();
   });
+
+  it('with a query as the customers path, a value of a matching customer gives a path inside it, and one of another customer is refused', async () => {
+    const sample = '{"data":{"customers":[{"id":"c-1","plan":"gold"},{"id":"c-2","plan":"silver"}]}}';
+    renderSignedIn('/settings/customer-lookup', makeBootstrap(), {
+      'GET /api/customer-lookup': { body: { settings: null } },
+      'POST /api/customer-lookup/test': { body: { sample, missing: ['customerId', 'titleTemplate', 'descriptionTemplate'] } },
+    });
+    const path = await screen.findByRole('textbox', { name: /^Customers array path/ });
+    fireEvent.change(path, { target: { value: 'data.customers.#(plan=="gold")#' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /^URL/ }), { target: { value: 'https://crm.acme.test/customers' } });
+    fireEvent.change(screen.getByLabelText(/^Phone number/), { target: { value: '+447700900123' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Run test' }));
+    const tree = await screen.findByRole('region', { name: 'Sample answer' });
+    expect((within(tree).getByRole('radio', { name: 'Customer ID path' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(within(tree).getByRole('button', { name: '"c-2"' }));
+    expect(await within(tree).findByText('Choose a value inside one of the customers the customers array path finds.')).toBeTruthy();
+    expect((screen.getByRole('textbox', { name: /^Customer ID path/ }) as HTMLInputElement).value).toBe('');
+    fireEvent.click(within(tree).getByRole('button', { name: '"c-1"' }));
+    await waitFor(() => expect((screen.getByRole('textbox', { name: /^Customer ID path/ }) as HTMLInputElement).value).toBe('id'));
+    expect((path as HTMLInputElement).value).toBe('data.customers.#(plan=="gold")#');
+  });
 });

@@ -5,6 +5,7 @@ import {
   LOOKUP_METHODS,
   MAX_LOOKUP_HEADERS,
   isEmptyLookupBody,
+  LOOKUP_MAPPING_FIELDS,
   type CustomerLookupAnswer,
   type CustomerLookupTestAnswer,
   type CustomerLookupView,
@@ -20,6 +21,7 @@ import { QueryState } from '../../../ui/QueryState';
 import { Spinner } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
 import { apiFields, check, useFormErrors, type FieldErrors } from '../../../ui/form';
+import { FIELD_LABELS, SampleAnswer, type Pick } from './SampleAnswer';
 
 /** A header row; `saved` marks a name whose value is on the server (kept when left blank). */
 type HeaderRow = { key: string; value: string; saved: boolean };
@@ -49,14 +51,25 @@ function bodyOf(form: Form) {
   };
 }
 
-type TestState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'found'; customers: LookupCustomer[] };
+/**
+ * SPEC's states (not yet run, loading, failed, found n, no results), plus `sample`: the paths are
+ * not all chosen yet, so the run fetched the sample answer only.
+ */
+type TestState =
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'found'; customers: LookupCustomer[] }
+  | { kind: 'sample'; missing: CustomerLookupTestAnswer['missing'] };
 
-function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: FieldErrors) => void }) {
+function TestPanel({ form, onFieldErrors, onPick }: { form: Form; onFieldErrors: (f: FieldErrors) => void; onPick: (pick: Pick) => void }) {
   const api = useApi();
   const [phoneNumber, setPhoneNumber] = useState('');
   const phone = useFormErrors();
   const phoneError = phone.errors.phoneNumber;
   const [state, setState] = useState<TestState>({ kind: 'idle' });
+  /** the endpoint's last answer, kept while the admin picks paths from it */
+  const [sample, setSample] = useState<{ text: string; run: number } | null>(null);
 
   const run = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -75,7 +88,8 @@ function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: Fie
     setState({ kind: 'loading' });
     try {
       const answer = await api.post<CustomerLookupTestAnswer>('/customer-lookup/test', checked.value);
-      setState({ kind: 'found', customers: answer.customers });
+      setSample((s) => ({ text: answer.sample, run: (s?.run ?? 0) + 1 }));
+      setState(answer.customers ? { kind: 'found', customers: answer.customers } : { kind: 'sample', missing: answer.missing });
     } catch (err) {
       const f = apiFields(err);
       if (f) onFieldErrors(f);
@@ -87,7 +101,7 @@ function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: Fie
 
   return (
     <Card title="Test your endpoint" aria-label="Test panel">
-      <p className="muted">Runs the settings above, saved or not, against your endpoint with a phone number.</p>
+      <p className="muted">Runs the settings above, saved or not, against your endpoint with a phone number. The paths may still be empty: the test then fetches a sample answer, and you click the values to use.</p>
       <form className="form" onSubmit={run} noValidate ref={phone.ref}>
         <TextField label="Phone number" type="tel" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} placeholder="+14155550100" error={phoneError} hint="In E.164 format: a plus, the country code and the number." />
         <Button type="submit" variant="secondary" disabled={state.kind === 'loading'}>
@@ -101,6 +115,12 @@ function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: Fie
           <div className="notice notice-error" role="alert">
             <p style={{ fontWeight: 600 }}>Request Failed</p>
             <p>{state.message}</p>
+          </div>
+        ) : null}
+        {state.kind === 'sample' ? (
+          <div className="notice notice-success">
+            <p style={{ fontWeight: 600 }}>Sample answer received</p>
+            <p>Still to fill in: {state.missing.map((f) => FIELD_LABELS[f]).join(', ')}. Choose a field below, then click its value in the sample answer.</p>
           </div>
         ) : null}
         {state.kind === 'found' && state.customers.length === 0 ? (
@@ -128,6 +148,15 @@ function TestPanel({ form, onFieldErrors }: { form: Form; onFieldErrors: (f: Fie
           </div>
         ) : null}
       </div>
+      {sample ? (
+        <SampleAnswer
+          key={sample.run}
+          sample={sample.text}
+          customerPath={form.customerPath}
+          initialField={LOOKUP_MAPPING_FIELDS.find((f) => form[f].trim() === '') ?? 'customerPath'}
+          onPick={onPick}
+        />
+      ) : null}
     </Card>
   );
 }
@@ -267,7 +296,11 @@ export default function CustomerLookupSettings() {
                 </div>
               </Card>
             ) : null}
-            <TestPanel form={form} onFieldErrors={(f) => (Object.keys(f).length ? formErrors.invalid(f) : formErrors.clear())} />
+            <TestPanel
+              form={form}
+              onFieldErrors={(f) => (Object.keys(f).length ? formErrors.invalid(f) : formErrors.clear())}
+              onPick={(pick) => setForm((f) => ({ ...f, [pick.field]: pick.mode === 'replace' || !f[pick.field].trim() ? pick.value : `${f[pick.field].trimEnd()} ${pick.value}` }))}
+            />
           </>
         )}
       </QueryState>
