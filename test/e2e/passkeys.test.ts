@@ -110,7 +110,8 @@ describe('Passkeys in Chromium', () => {
     await row.getByText('This device').waitFor();
     // the sign count the server kept is the one the authenticator holds (it counts registration too)
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
-    expect(await row.getByRole('cell').nth(8).textContent()).toBe(String(credentials[0]!.signCount));
+    // (the eighth cell: Sign count, before the credential id, which comes last)
+    expect(await row.getByRole('cell').nth(7).textContent()).toBe(String(credentials[0]!.signCount));
     await row.locator('code').filter({ hasText: '…' }).waitFor();
     await expectAccessible(page);
 
