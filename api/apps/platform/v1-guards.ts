@@ -29,22 +29,29 @@ export const INVALID_API_KEY_USES = failureLimiter({ name: 'api-key:key', max: 2
  * Keys (their SHA-256) this process has found to be no key, until when: a repeated guess costs no
  * database read. A key is random and never made again, so a key that is no key now stays none.
  */
-const KNOWN_INVALID = new Map<string, number>();
+const KNOWN_INVALID = new WeakMap<object, Map<string, number>>();
 const KNOWN_INVALID_MS = 15 * 60_000;
 const KNOWN_INVALID_MAX = 10_000;
 
-function knownInvalid(hash: string, now: number): boolean {
-  const until = KNOWN_INVALID.get(hash);
+/** The answers found in one database: a key is none only where it was looked for. */
+function invalidIn(db: object): Map<string, number> {
+  let known = KNOWN_INVALID.get(db);
+  if (!known) KNOWN_INVALID.set(db, (known = new Map()));
+  return known;
+}
+
+function knownInvalid(known: Map<string, number>, hash: string, now: number): boolean {
+  const until = known.get(hash);
   if (until === undefined) return false;
   if (until > now) return true;
-  KNOWN_INVALID.delete(hash);
+  known.delete(hash);
   return false;
 }
 
-function rememberInvalid(hash: string, now: number): void {
+function rememberInvalid(known: Map<string, number>, hash: string, now: number): void {
   // oldest first (insertion order): past the cap the oldest answers are forgotten, never the limit
-  if (KNOWN_INVALID.size >= KNOWN_INVALID_MAX) KNOWN_INVALID.delete(KNOWN_INVALID.keys().next().value!);
-  KNOWN_INVALID.set(hash, now + KNOWN_INVALID_MS);
+  if (known.size >= KNOWN_INVALID_MAX) known.delete(known.keys().next().value!);
+  known.set(hash, now + KNOWN_INVALID_MS);
 }
 
 /**
@@ -72,10 +79,11 @@ export function requireApiKey(): MiddlewareHandler<V1Env> {
     };
     if (!key || !key.startsWith('sk_') || key.length > 200) return refuse(null);
     const hash = sha256Hex(key);
-    if (knownInvalid(hash, deps.now().getTime())) return refuse(hash);
+    const known = invalidIn(deps.db);
+    if (knownInvalid(known, hash, deps.now().getTime())) return refuse(hash);
     const accountId = await accountOfSecretKey(deps.db, key, deps.config.encryptionKey);
     if (!accountId) {
-      rememberInvalid(hash, deps.now().getTime());
+      rememberInvalid(known, hash, deps.now().getTime());
       return refuse(hash);
     }
     c.set('apiAccountId', accountId);
