@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from './deps';
 import { requireSession, timeZone, type AppEnv } from './auth/context';
-import { ApiError, errorResponse } from './http/errors';
+import { ApiError, API_BODY_LIMIT, bodyTooLarge, errorResponse } from './http/errors';
 import { refuseBadUrl } from './http/text-guard';
 import { noStore } from './http/no-store';
 import { compression } from './http/compression';
@@ -60,11 +60,12 @@ export function createApi(deps: Deps) {
   api.use('*', timeZone());
   api.use('*', refuseBadUrl());
   // Logos are the largest bodies we take (an SVG up to 512 KB, base64-encoded).
-  const limit = bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError(413, 'BODY_TOO_LARGE', 'The request body is too large.'); } });
+  const limit = bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw bodyTooLarge(); } });
   // Only where a body can be: asking a GET for its body makes the Node adapter build a full
   // Request object, a cost every read would pay for nothing.
-  // Routes that take files (a PDF upload) set their own, larger limit.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' || SIG_OWN_BODY_LIMIT.test(c.req.path) ? next() : limit(c, next)));
+  // Routes that take files (a PDF upload) set their own, larger limit; /api/v1 sets it after its
+  // key and rate limit, so its 413 carries the RateLimit headers like every answer past the key.
+  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' || SIG_OWN_BODY_LIMIT.test(c.req.path) || c.req.path.startsWith('/api/v1/') ? next() : limit(c, next)));
 
   // Public: no session needed.
   api.get('/health', (c) => c.json({ ok: true }));

@@ -62,6 +62,9 @@ const EnvSchema = v.object({
   // How long a graceful stop (SIGTERM) waits for requests in flight before closing them.
   WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of processes'), v.transform(Number), v.minValue(1), v.maxValue(64)), '1'),
   SHUTDOWN_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(600)), '10'),
+  // Caps on open live streams per process (api/live/hub.ts): past them /api/live answers 429 TOO_MANY_STREAMS.
+  LIVE_STREAMS_PER_SESSION: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(10_000)), '20'),
+  LIVE_STREAMS_PER_ACCOUNT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(1_000_000)), '1000'),
   JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
   // How often each process looks for due periodic jobs (milliseconds); the lease runs each once.
   JOB_POLL_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(3_600_000)), '30000'),
@@ -144,6 +147,8 @@ export type Config = {
   shutdownGraceSeconds: number;
   /** server processes sharing the port (node:cluster); above 1 only on PostgreSQL */
   workers: number;
+  /** caps on open live streams on one process */
+  liveStreams: { perSession: number; perAccount: number };
   /** the Zoom App (its secret decrypts the app context) and the Zoom REST API client */
   zoom: ZoomConfig;
   /** the Webex embedded app: our app id is the `aud` of its user tokens */
@@ -296,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobPollMs: e.JOB_POLL_MS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     workers: e.WORKERS,
+    liveStreams: { perSession: e.LIVE_STREAMS_PER_SESSION, perAccount: e.LIVE_STREAMS_PER_ACCOUNT },
     zoom: {
       clientId: e.ZOOM_CLIENT_ID ?? '',
       clientSecret: e.ZOOM_CLIENT_SECRET ?? '',
@@ -372,6 +378,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     jobPollMs: 30_000,
     shutdownGraceSeconds: 10,
     workers: 1,
+    liveStreams: { perSession: 20, perAccount: 1_000 },
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },
     raw: {},

@@ -3,6 +3,7 @@ import { openDatabase, openPostgres, type Database } from './db/index';
 import { acquireDataDirLock } from './db/lock';
 import { migrate } from './db/migrate';
 import { tokenSigner } from './auth/token';
+import { AGENT_TOKEN_HOURS } from './apps/platform/agent-session';
 import type { Deps } from './deps';
 import { logLine } from './http/error-text';
 
@@ -24,7 +25,7 @@ export async function openRuntime(config: Config): Promise<{ deps: Deps; db: Dat
     const deps: Deps = {
       config,
       db,
-      tokens: tokenSigner(config.sessionSecret),
+      tokens: tokenSigner(config.sessionSecret, Date.now, Math.max(config.sessionHours, AGENT_TOKEN_HOURS) * 3600),
       now: () => new Date(),
       log: (msg, err) => console.error(logLine(msg, err)),
     };

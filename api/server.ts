@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import { nodeListener } from './http/node-listener';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config';
@@ -40,11 +40,11 @@ async function main() {
   if (db.kind === 'pglite') await refreshStatistics(db, { onlyStale: true });
   const stopMaintenance = startEmbeddedMaintenance(db, deps.log);
   // Live updates: this process's streams, fed by its one listening connection (api/live).
-  const live = new LiveHub(db, { log: deps.log });
+  const live = new LiveHub(db, { log: deps.log, ...config.liveStreams });
   deps.live = live;
   const liveListener = await startListener(db, live, { url: config.directDatabaseUrl, log: deps.log });
   const app = createApp(deps, { distDir });
-  const listener = getRequestListener(app.fetch);
+  const listener = nodeListener(app.fetch);
   // The development identity provider shares our port under /dev-idp; config refuses it in production.
   const devIdp = config.devIdp && config.env !== 'production' ? lazyDevIdp(devIdpOptions(config)) : null;
   const server = http.createServer((req, res) => (devIdp?.matches(req.url) ? devIdp.handle(req, res) : listener(req, res)));

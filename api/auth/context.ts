@@ -106,8 +106,12 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
     // variable, on each read of it
     const deps = c.get('deps');
     const timeZone = c.get('timeZone');
-    const token = bearerToken(requestHeader(c, 'authorization'), c.req.query('token'));
+    const header = requestHeader(c, 'authorization');
+    const token = bearerToken(header, c.req.query('token'));
     if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'Please sign in.');
+    // A token in the address (SPEC §7): the answer tells the browser to send no Referer from it,
+    // so the address with its token never leaves in one (history and caches: no-store already).
+    if (!bearerToken(header, undefined)) c.header('Referrer-Policy', 'no-referrer');
     const claims = await deps.tokens.verify(token);
     if (claims.role === 'agent') {
       c.set('session', agentSession(claims, timeZone));

@@ -27,3 +27,19 @@ export function requireRoot(): MiddlewareHandler<AppEnv> {
     await next();
   };
 }
+
+/**
+ * What each role may read, by what it is. The routes that list these (notifications, the
+ * development outbox) and the live stream's filter (api/live/hub.ts) both ask here, so a stream
+ * never tells a role of a change it could not read through the API.
+ */
+export const READ_ROLE = { tasks: 'supervisor', credits: 'supervisor', outbox: 'supervisor', notifications: 'admin' } as const satisfies Record<string, Role>;
+export type Readable = keyof typeof READ_ROLE;
+
+export function mayRead(role: Role | 'agent', what: Readable): boolean {
+  return hasRole(role, READ_ROLE[what]);
+}
+
+export function requireRead(what: Readable): MiddlewareHandler<AppEnv> {
+  return requireRole(READ_ROLE[what]);
+}

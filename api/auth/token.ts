@@ -56,7 +56,12 @@ const MAX_VERIFIED = 10_000;
 const expired = () => new ApiError(401, 'JWT_EXPIRED', 'Your session has expired. Please sign in again.');
 const invalid = () => new ApiError(401, 'TOKEN_INVALID', 'The session token is not valid. Please sign in again.');
 
-export function tokenSigner(secret: string, now: () => number = Date.now): TokenSigner {
+/** a token's iat may be this far ahead of our clock (another process's clock), no further */
+const IAT_LEEWAY_SECONDS = 60;
+/** the longest a session may last (SESSION_HOURS at most 168) */
+const MAX_LIFETIME_SECONDS = 168 * 3600;
+
+export function tokenSigner(secret: string, now: () => number = Date.now, maxLifetimeSeconds = MAX_LIFETIME_SECONDS): TokenSigner {
   // Imported once: jose would otherwise turn the raw secret into a key on every request.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   // A console sends the same token with every call; its signature is checked once per process.
@@ -103,6 +108,11 @@ export function tokenSigner(secret: string, now: () => number = Date.now): Token
     }
     const claims = v.safeParse(isAgentPayload(payload) ? AgentClaimsSchema : VerifiedClaimsSchema, payload);
     if (!claims.success) throw invalid();
+    // Signed with our secret is not enough: its times must be ones we could have given (an iat
+    // in the future or at -1e308, or a lifetime longer than a session's, are not).
+    const iat = (payload as { iat?: unknown }).iat;
+    if (typeof iat !== 'number' || !Number.isSafeInteger(iat) || iat > now() / 1000 + IAT_LEEWAY_SECONDS) throw invalid();
+    if (claims.output.exp - iat > maxLifetimeSeconds || claims.output.exp <= iat) throw invalid();
     return claims.output;
   }
 }

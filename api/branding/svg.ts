@@ -62,6 +62,50 @@ export function isUnsafeCss(text: string): boolean {
 
 const XLINK_NS = 'http://www.w3.org/1999/xlink';
 
+/** An embedded bitmap's largest side and pixel count: a small file may declare a huge image (a decompression bomb). */
+export const LOGO_BITMAP_MAX_SIDE = 4096;
+export const LOGO_BITMAP_MAX_PIXELS = 16_000_000;
+
+/** The width and height a raster data: URI declares (PNG, JPEG, GIF, WebP headers); null when it declares none we can read. */
+export function bitmapSize(dataUri: string): { width: number; height: number } | null {
+  const b = Buffer.from(dataUri.slice(dataUri.indexOf(',') + 1).replace(/\s+/g, ''), 'base64');
+  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47 && b.subarray(12, 16).toString('latin1') === 'IHDR') return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (b.length >= 10 && b.subarray(0, 3).toString('latin1') === 'GIF') return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  if (b.length >= 30 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') {
+    const chunk = b.subarray(12, 16).toString('latin1');
+    if (chunk === 'VP8X') return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
+    if (chunk === 'VP8L') {
+      const bits = b.readUInt32LE(21);
+      return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+    }
+    if (chunk === 'VP8 ') return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+    return null;
+  }
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
+    // walk the segments to the first start of frame, which carries the size
+    for (let pos = 2; pos + 9 < b.length; ) {
+      if (b[pos] !== 0xff) return null;
+      const marker = b[pos + 1]!;
+      if (marker === 0xff) {
+        pos++;
+        continue;
+      }
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: b.readUInt16BE(pos + 5), width: b.readUInt16BE(pos + 7) };
+      if (marker === 0xda || marker === 0xd9) return null;
+      pos += 2 + b.readUInt16BE(pos + 2);
+    }
+  }
+  return null;
+}
+
+function assertBitmapSize(dataUri: string): void {
+  const size = bitmapSize(dataUri);
+  if (!size) throw new SvgRejected('The logo embeds an image whose size cannot be read.');
+  if (size.width > LOGO_BITMAP_MAX_SIDE || size.height > LOGO_BITMAP_MAX_SIDE || size.width * size.height > LOGO_BITMAP_MAX_PIXELS) {
+    throw new SvgRejected(`The logo embeds an image of ${size.width} × ${size.height} pixels: at most ${LOGO_BITMAP_MAX_SIDE} on a side and ${LOGO_BITMAP_MAX_PIXELS / 1_000_000} megapixels.`);
+  }
+}
+
 function stripReferences(root: Element) {
   const elements = [root, ...Array.from(root.getElementsByTagName('*'))];
   for (const el of elements) {
@@ -77,6 +121,7 @@ function stripReferences(root: Element) {
       el.remove();
       continue;
     }
+    if (tag === 'image') for (const uri of [el.getAttribute('href'), el.getAttributeNS(XLINK_NS, 'href')]) if (uri !== null && RASTER_DATA_URI.test(uri)) assertBitmapSize(uri);
     if (tag === 'style') {
       if (isUnsafeCss(el.textContent ?? '')) el.remove();
       continue;

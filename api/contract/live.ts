@@ -2,8 +2,8 @@ import * as v from 'valibot';
 
 // Live updates: GET /api/live is a Server-Sent Events stream (read with fetch and the bearer
 // token). Each `change` event's data is a LiveChange; its `id:` line is the resume point the tab
-// sends back as Last-Event-ID when it reconnects. Other events: `ready` (replay done, live from
-// here), `reset` (the tab missed more than the replay window: reload what it shows) and `end`
+// sends back as Last-Event-ID when it reconnects. Other events: `ready` (the stream is open; a
+// resuming tab's catch-up follows it), `reset` (reload what it shows: it missed too much) and `end`
 // (data {code}: SESSION_REVOKED when the session ended, RESTARTING when the process stops).
 // Changes name what changed by id; the page reads what it may see through the normal API.
 

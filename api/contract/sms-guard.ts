@@ -68,4 +68,5 @@ export const SmsGuardSchema = v.object({
 });
 export type SmsGuard = v.InferOutput<typeof SmsGuardSchema>;
 
-export const SmsReleaseParamSchema = v.object({ prefix: v.pipe(text(), v.regex(/^\+\d{1,8}$/, 'A number range is a plus and digits')) });
+/** a range (+ and digits), a country held by the spread rules (its ISO code), or the whole account ('all') */
+export const SmsReleaseParamSchema = v.object({ prefix: v.pipe(text(), v.regex(/^(\+\d{1,8}|[A-Z]{2}|all)$/, 'A hold is a number range (a plus and digits), a country code, or all')) });

@@ -360,6 +360,7 @@ function wrappedPool(
   lanes: { pipeline(steps: readonly Step[]): Promise<Result[]> | null; close(): Promise<void> },
   nameOf: NameOf,
   deadlineMs: number,
+  onStatementState: (err: unknown) => void = () => {},
 ) {
   type Wrapped = { query(text: string, params?: unknown[]): Promise<Result>; release(err?: unknown): void };
   // Checkouts are objects Kysely keeps a connection for (a WeakMap by client): reused, not remade.
@@ -380,6 +381,7 @@ function wrappedPool(
         return await withDeadline(c, work(c), deadlineMs);
       } catch (err) {
         if (isDatabaseUnavailable(err) || isStatementStateError(err)) broken ??= err;
+        onStatementState(err);
         throw err;
       }
     };
@@ -410,7 +412,11 @@ function wrappedPool(
           return Array.isArray(result) ? result[result.length - 1]! : result;
         }),
       pipeline: (steps) => guarded((c) => pipeline(c, steps)),
-      reads: (steps) => lanes.pipeline(steps) ?? readAlone(steps),
+      reads: (steps) =>
+        (lanes.pipeline(steps) ?? readAlone(steps)).catch((err: unknown) => {
+          onStatementState(err);
+          throw err;
+        }),
     });
     const wrapped: Wrapped = {
       query: inner.query,
@@ -455,7 +461,19 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
   };
   const connection = { connectionString: url, types: types as never, connectionTimeoutMillis: settings.connectTimeoutMs, keepAlive: true };
   const pool = new pg.Pool({ ...connection, max: poolSize });
-  const nameOf = settings.pooler === 'transaction' ? unnamed : statementName;
+  // Behind a transaction pooler nobody told us of (DATABASE_POOLER unset), a prepared statement
+  // meets a server connection that has it already (42P05) or lacks it (26000): the first such
+  // error switches this process to unnamed statements for good, with one line saying what to set.
+  let pooled = settings.pooler === 'transaction';
+  const nameOf: NameOf = (text) => (pooled ? unnamed(text) : statementName(text));
+  const onStatementState = (err: unknown) => {
+    if (pooled || !isStatementStateError(err)) return;
+    pooled = true;
+    console.error(
+      'PostgreSQL: a prepared statement met a server connection that was not its own (42P05/26000): DATABASE_URL goes through a transaction pooler (PgBouncer or a managed one). ' +
+        'This process now sends unnamed statements; set DATABASE_POOLER=transaction to start that way (docs/database.md).',
+    );
+  };
   // An idle connection the server drops (restart, failover) must not crash the process: the
   // pool replaces it on the next checkout.
   pool.on('error', (err) => console.error('PostgreSQL connection lost:', err.message));
@@ -473,7 +491,7 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
     nameOf,
     deadlineMs: settings.deadlineMs,
   });
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes, nameOf, settings.deadlineMs) as never }) });
+  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes, nameOf, settings.deadlineMs, onStatementState) as never }) });
   return new Database(
     kysely,
     'postgres',

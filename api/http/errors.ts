@@ -66,3 +66,14 @@ const BAD_TEXT_SQLSTATES = new Set(['22021', '22P05']);
 function isUnstorableText(err: unknown): boolean {
   return err instanceof Error && BAD_TEXT_SQLSTATES.has(String((err as { code?: unknown }).code));
 }
+
+/** The largest JSON body /api takes (logos are the largest: an SVG up to 512 KB, base64-encoded). */
+export const API_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * 413 BODY_TOO_LARGE. The rest of the body is left unread, so the connection is not kept for the
+ * client's next request (`Connection: close`): reusing it would meet a reset socket.
+ */
+export function bodyTooLarge(): ApiError {
+  return new ApiError(413, 'BODY_TOO_LARGE', 'The request body is too large.', undefined, { connection: 'close' });
+}

@@ -25,6 +25,8 @@ export type FailureLimit = {
   windowMs: number;
   /** what failed, for the message: "Too many <what> from this address" */
   what: string;
+  /** what the key is, for the message (default "from this address") */
+  from?: string;
 };
 
 export type FailureLimiter = {
@@ -43,7 +45,7 @@ export function failureLimiter(limit: FailureLimit): FailureLimiter {
   const blockedUntil = new Map<string, number>();
   const refusal = (now: Date, until: number) => {
     const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-    return new ApiError(429, 'RATE_LIMITED', `Too many ${limit.what} from this address. Try again in ${retryAfter} seconds.`, undefined, { 'Retry-After': String(retryAfter) });
+    return new ApiError(429, 'RATE_LIMITED', `Too many ${limit.what} ${limit.from ?? 'from this address'}. Try again in ${retryAfter} seconds.`, undefined, { 'Retry-After': String(retryAfter) });
   };
   return {
     limit,

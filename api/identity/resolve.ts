@@ -63,6 +63,19 @@ export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now' | 'conf
   const firstName = identity.firstName?.trim() || '';
   const lastName = identity.lastName?.trim() || '';
   const now = deps.now();
+  try {
+    return await resolveIn(deps, identity, email, firstName, lastName, now);
+  } catch (err) {
+    // Two sign-ins of one e-mail at the same moment both found no admin and both made one: the
+    // unique e-mail refused the second. Its retry finds the first's admin.
+    if ((err as { code?: string })?.code === '23505') {
+      throw new ApiError(409, 'SIGN_IN_CONFLICT', 'Another sign-in with this e-mail finished at the same moment. Sign in again.', undefined, { 'Retry-After': '1' });
+    }
+    throw err;
+  }
+}
+
+async function resolveIn(deps: Pick<Deps, 'db' | 'now' | 'config'>, identity: VerifiedIdentity, email: string, firstName: string, lastName: string, now: Date): Promise<Resolution> {
   return deps.db.system(async (trx) => {
     const existing = await trx
       .selectFrom('admins')

@@ -52,6 +52,7 @@ type StateRow = {
   hold_minutes: number | null;
   pumping_on: boolean;
   held_until: Date | null;
+  held_scope: string | null;
 };
 
 const countryName = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -105,25 +106,38 @@ const ACCOUNT_SMS = (accountId: string) => sql`(select ${accountId}::uuid as id)
       left join sms_guard_settings g on g.account_id = a.id`;
 
 /**
- * The account's SMS provider, credentials and guard settings, and whether `prefix` is held now,
- * in one statement (the send path's busiest read); `smsStateOf` reads its row.
+ * The account's SMS provider, credentials and guard settings, and whether `prefix` is held now
+ * (or its `country`, or the whole account: the spread rules' holds), in one statement (the send
+ * path's busiest read); `smsStateOf` reads its row.
  */
-export function smsStateQuery(accountId: string, prefix: string | null, now: Date) {
+export function smsStateQuery(accountId: string, prefix: string | null, now: Date, country: string | null = null) {
+  const held = sql`from sms_guard_prefixes p where p.account_id = a.id and p.prefix in (${prefix ?? ''}, ${country ?? ''}, ${ACCOUNT_SCOPE}) and p.held_until > ${now}
+        order by p.held_until desc limit 1`;
   return sql<StateRow>`select s.provider, s.account_sid, s.auth_token_enc, s.phone_number, g.allowed_countries, g.pumping_guard, g.volume_multiplier, g.volume_allowance,
         g.baseline_days, g.conversion_window, g.conversion_min_percent, g.conversion_grace_seconds, g.hold_minutes, ${PUMPING_ON} as pumping_on,
-        (select p.held_until from sms_guard_prefixes p where p.account_id = a.id and p.prefix = ${prefix ?? ''} and p.held_until > ${now}) as held_until
+        (select p.held_until ${held}) as held_until, (select p.prefix ${held}) as held_scope
       from ${ACCOUNT_SMS(accountId)}`;
 }
 
-export type SmsState = SmsAccountState & { heldUntil: Date | null };
+export type SmsState = SmsAccountState & { heldUntil: Date | null; heldScope: string | null };
 
 export function smsStateOf(rows: StateRow[]): SmsState {
   const r = rows[0];
-  return { ...stateOf(r), heldUntil: r?.held_until ? new Date(r.held_until) : null };
+  return { ...stateOf(r), heldUntil: r?.held_until ? new Date(r.held_until) : null, heldScope: r?.held_scope ?? null };
 }
 
-export async function smsAccountState(trx: Trx, accountId: string, prefix: string | null, now: Date): Promise<SmsState> {
-  return smsStateOf((await smsStateQuery(accountId, prefix, now).execute(trx)).rows);
+export async function smsAccountState(trx: Trx, accountId: string, number: NumberClass | null, now: Date): Promise<SmsState> {
+  return smsStateOf((await smsStateQuery(accountId, number?.prefix ?? null, now, number?.country ?? null).execute(trx)).rows);
+}
+
+/** The key of an account-wide hold in sms_guard_prefixes (a country's is its ISO code, a range's its digits). */
+export const ACCOUNT_SCOPE = 'all';
+
+/** What a hold's key covers, in words: "numbers starting +1415", "numbers in Canada (CA)", "any number". */
+export function describeScope(prefix: string): string {
+  if (prefix === ACCOUNT_SCOPE) return 'any number';
+  if (/^[A-Z]{2}$/.test(prefix)) return `numbers in ${nameOfCountry(prefix)} (${prefix})`;
+  return `numbers starting ${prefix}`;
 }
 
 export function heldError(prefix: string, heldUntil: Date, now: Date): ApiError {
@@ -131,7 +145,7 @@ export function heldError(prefix: string, heldUntil: Date, now: Date): ApiError 
   return new ApiError(
     429,
     'SMS_PUMPING_SUSPECTED',
-    `SMS to numbers starting ${prefix} are held: the traffic to them looks like SMS pumping. An admin can release them under Settings > SMS Configuration; otherwise retry in ${retryAfter} seconds.`,
+    `SMS to ${describeScope(prefix)} are held: the traffic to them looks like SMS pumping. An admin can release them under Settings > SMS Configuration; otherwise retry in ${retryAfter} seconds.`,
     undefined,
     { 'Retry-After': String(retryAfter) },
   );
@@ -155,11 +169,25 @@ export function checkDestination(state: SmsState, to: string, now: Date): Number
   if (!state.allowedCountries.includes(number.country)) {
     throw new ApiError(403, 'COUNTRY_NOT_ALLOWED', `SMS to ${nameOfCountry(number.country)} (${number.country}) are not allowed for this account. An admin can allow the country under Settings > SMS Configuration.`);
   }
-  if (state.heldUntil) throw heldError(number.prefix, state.heldUntil, now);
+  if (state.heldUntil) throw heldError(state.heldScope ?? number.prefix, state.heldUntil, now);
   return number;
 }
 
-type Verdict = { held: null } | { held: Date; reason: string };
+type Verdict = { held: null } | { held: Date; reason: string; scope: string };
+
+/**
+ * The spread rules (docs/sms-guard.md#pumping-spread-over-ranges): pumping spread over many ranges
+ * of a country, or over countries, is held by what it never does, complete. A send is judged
+ * (answered or not) once it is older than `graceSeconds`, so conversion is known while a burst
+ * runs. A country (or the account) is held when its unanswered sends since the hour began exceed
+ * an allowance above the account's usual hour there (volumeMultiplier × the sum of its ranges'
+ * baselines), unless the latest judged sends show people answering (at least `minJudged` of them
+ * and `minPercent` answered). Ranges the account has sent to before are weighed by that baseline;
+ * ranges it never reached add nothing to the allowance.
+ */
+export const SPREAD_RULES = { graceSeconds: 30, countryAllowance: 40, accountAllowance: 100, minJudged: 20, minPercent: 20, judgedWindow: 50 } as const;
+/** unanswered sends counted at most (a bound on the count's work; far above any allowance) */
+const SPREAD_SCAN = 5_000;
 
 /** A range's row as its counting needs it. */
 export type RangeRow = { held_until: Date | null; released_at: Date | null; baseline_hourly: number; baseline_at: Date | null };
@@ -200,27 +228,70 @@ export async function countingOf(trx: Trx, accountId: string, number: NumberClas
   return { since, threshold: Math.floor(rules.volumeMultiplier * baseline + rules.volumeAllowance), graceCutoff: new Date(now.getTime() - rules.conversionGraceSeconds * 1000), baseline };
 }
 
-type Counts = { last_hour: number; judged: number; answered: number };
+type Counts = {
+  last_hour: number;
+  judged: number;
+  answered: number;
+  country_open: number;
+  country_judged: number;
+  country_answered: number;
+  country_baseline: number;
+  account_open: number;
+  account_judged: number;
+  account_answered: number;
+  account_baseline: number;
+};
 
-/** Records the send and counts the range's recent sends, in one statement (`verdictOf` judges it). */
+/** Records the send and counts its range's, its country's and the account's recent sends, in one statement (`verdictOf` judges them). */
 export function countSend(accountId: string, number: NumberClass, to: string, counting: Counting, rules: SmsGuardRules, now: Date) {
+  const hourAgo = new Date(now.getTime() - HOUR_MS);
+  const judgedBy = new Date(now.getTime() - SPREAD_RULES.graceSeconds * 1000);
+  // counting of a country or the account starts again after an admin released its hold
+  const since = (key: string) => sql`greatest(${hourAgo}::timestamptz, coalesce((select released_at from sms_guard_prefixes where account_id = ${accountId} and prefix = ${key}), '-infinity'))`;
   return sql<Counts>`
-      with ins as (insert into sms_guard_sends (account_id, prefix, phone_number, ts) values (${accountId}, ${number.prefix}, ${to}, ${now}))
-      select (select count(*)::int from (select 1 from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${counting.since} limit ${counting.threshold + 1}) x) as last_hour,
-        count(*)::int as judged, (count(*) filter (where answered))::int as answered
-      from (select answered from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${counting.since} and ts <= ${counting.graceCutoff}
-            order by ts desc limit ${rules.conversionWindow}) y`;
+      with ins as (insert into sms_guard_sends (account_id, prefix, country, phone_number, ts) values (${accountId}, ${number.prefix}, ${number.country}, ${to}, ${now})),
+      scope as (select ${since(number.country)} as country_since, ${since(ACCOUNT_SCOPE)} as account_since,
+        (select coalesce(sum(baseline_hourly), 0)::float8 from sms_guard_prefixes where account_id = ${accountId} and country = ${number.country} and prefix like '+%') as country_baseline,
+        (select coalesce(sum(baseline_hourly), 0)::float8 from sms_guard_prefixes where account_id = ${accountId} and prefix like '+%') as account_baseline)
+      select r.last_hour, r.judged, r.answered, co.n as country_open, cj.judged as country_judged, cj.answered as country_answered, scope.country_baseline,
+        ao.n as account_open, aj.judged as account_judged, aj.answered as account_answered, scope.account_baseline
+      from scope,
+      lateral (select (select count(*)::int from (select 1 from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${counting.since} limit ${counting.threshold + 1}) x) as last_hour,
+          count(*)::int as judged, (count(*) filter (where answered))::int as answered
+        from (select answered from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and ts > ${counting.since} and ts <= ${counting.graceCutoff}
+              order by ts desc limit ${rules.conversionWindow}) y) r,
+      lateral (select count(*)::int as n from (select 1 from sms_guard_sends where account_id = ${accountId} and country = ${number.country} and not answered and ts > scope.country_since limit ${SPREAD_SCAN}) z) co,
+      lateral (select count(*)::int as judged, (count(*) filter (where answered))::int as answered from (select answered from sms_guard_sends
+          where account_id = ${accountId} and country = ${number.country} and ts > scope.country_since and ts <= ${judgedBy} order by ts desc limit ${SPREAD_RULES.judgedWindow}) w) cj,
+      lateral (select count(*)::int as n from (select 1 from sms_guard_sends where account_id = ${accountId} and not answered and ts > scope.account_since limit ${SPREAD_SCAN}) z) ao,
+      lateral (select count(*)::int as judged, (count(*) filter (where answered))::int as answered from (select answered from sms_guard_sends
+          where account_id = ${accountId} and ts > scope.account_since and ts <= ${judgedBy} order by ts desc limit ${SPREAD_RULES.judgedWindow}) w) aj`;
 }
 
+/** Which rule a send trips: what to hold (a range, a country, the account) and why; null when it may go. */
+export type Trip = { scope: 'range' | 'country' | 'account'; reason: string };
+
 /** Why the send trips a pumping rule, or null when it may go. */
-export function verdictOf(counts: Counts, counting: Counting, rules: SmsGuardRules): string | null {
+export function verdictOf(counts: Counts, counting: Counting, rules: SmsGuardRules): Trip | null {
   // the insert of countSend is not visible to its counts: this send is the +1
   if (counts.last_hour + 1 > counting.threshold) {
-    return `${counts.last_hour + 1} SMS in the last hour, above ${rules.volumeMultiplier} × the usual ${counting.baseline.toFixed(1)} an hour + ${rules.volumeAllowance}`;
+    return { scope: 'range', reason: `${counts.last_hour + 1} SMS in the last hour, above ${rules.volumeMultiplier} × the usual ${counting.baseline.toFixed(1)} an hour + ${rules.volumeAllowance}` };
   }
   if (counts.judged >= rules.conversionWindow && counts.answered * 100 < rules.conversionMinPercent * counts.judged) {
-    return `only ${counts.answered} of the last ${counts.judged} SMS were answered (fewer than ${rules.conversionMinPercent}%)`;
+    return { scope: 'range', reason: `only ${counts.answered} of the last ${counts.judged} SMS were answered (fewer than ${rules.conversionMinPercent}%)` };
   }
+  const spread = (open: number, judged: number, answered: number, baseline: number, allowance: number, where: string): string | null => {
+    const threshold = Math.floor(allowance + rules.volumeMultiplier * Number(baseline));
+    if (open + 1 <= threshold) return null;
+    // people are answering: a busy day, not pumping
+    if (judged >= SPREAD_RULES.minJudged && answered * 100 >= SPREAD_RULES.minPercent * judged) return null;
+    const shown = judged >= SPREAD_RULES.minJudged ? `only ${answered} of the last ${judged} answered` : `none of them answered yet`;
+    return `${open + 1} unanswered SMS to ${where} in the last hour, above ${allowance} + ${rules.volumeMultiplier} × the usual ${Number(baseline).toFixed(1)} an hour, ${shown}`;
+  };
+  const country = spread(counts.country_open, counts.country_judged, counts.country_answered, counts.country_baseline, SPREAD_RULES.countryAllowance, 'the country');
+  if (country) return { scope: 'country', reason: country };
+  const account = spread(counts.account_open, counts.account_judged, counts.account_answered, counts.account_baseline, SPREAD_RULES.accountAllowance, 'all countries');
+  if (account) return { scope: 'account', reason: account };
   return null;
 }
 
@@ -229,32 +300,38 @@ export function verdictOf(counts: Counts, counting: Counting, rules: SmsGuardRul
  * `countSend` recorded in this transaction (the held send was not made, so it does not count).
  * A range another send has held meanwhile keeps that hold, and its entry and notice.
  */
-export async function holdRange(trx: Trx, accountId: string, number: NumberClass, reason: string, rules: SmsGuardRules, now: Date, undoSend: string | null): Promise<Date> {
+export async function holdRange(trx: Trx, accountId: string, number: NumberClass, reason: string, rules: SmsGuardRules, now: Date, undoSend: string | null, scope: Trip['scope'] = 'range'): Promise<Date> {
   const heldUntil = new Date(now.getTime() + rules.holdMinutes * 60_000);
+  const key = holdKey(number, scope);
   if (undoSend) {
     await sql`delete from sms_guard_sends where id = (select id from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and phone_number = ${undoSend} and ts = ${now} limit 1)`.execute(trx);
   }
   const held = (
     await sql<{ held_until: Date }>`insert into sms_guard_prefixes as p (account_id, prefix, country, held_at, held_until, hold_reason)
-      values (${accountId}, ${number.prefix}, ${number.country}, ${now}, ${heldUntil}, ${reason})
+      values (${accountId}, ${key}, ${number.country}, ${now}, ${heldUntil}, ${reason})
       on conflict (account_id, prefix) do update set held_at = excluded.held_at, held_until = excluded.held_until, hold_reason = excluded.hold_reason
         where p.held_until is null or p.held_until <= ${now}
       returning held_until`.execute(trx)
   ).rows[0];
   if (!held) {
-    const current = (await sql<{ held_until: Date }>`select held_until from sms_guard_prefixes where account_id = ${accountId} and prefix = ${number.prefix}`.execute(trx)).rows[0];
+    const current = (await sql<{ held_until: Date }>`select held_until from sms_guard_prefixes where account_id = ${accountId} and prefix = ${key}`.execute(trx)).rows[0];
     return current ? new Date(current.held_until) : heldUntil;
   }
-  const where = `numbers starting ${number.prefix} (${nameOfCountry(number.country)})`;
+  const where = scope === 'range' ? `numbers starting ${number.prefix} (${nameOfCountry(number.country)})` : describeScope(key);
   await audit(trx, accountId, null, { namespace: 'global', description: `SMS to ${where} held until ${(await accountDates(trx, accountId)).moment(heldUntil)}: suspected SMS pumping, ${reason}`, event: 'sms.pumping-held', at: now });
   await notify(trx, accountId, {
     kind: 'sms.pumping-held',
-    title: `SMS to ${number.prefix}… are held: suspected SMS pumping`,
+    title: scope === 'range' ? `SMS to ${number.prefix}… are held: suspected SMS pumping` : `SMS to ${describeScope(key)} are held: suspected SMS pumping`,
     body: `Sends to ${where} were stopped because ${reason}. Release them under Settings > SMS Configuration if the traffic is yours.`,
     link: '/settings/sms-configuration',
-    dedupeKey: `sms.pumping-held:${number.prefix}:${now.toISOString()}`,
+    dedupeKey: `sms.pumping-held:${key}:${now.toISOString()}`,
   });
   return heldUntil;
+}
+
+/** The sms_guard_prefixes key a hold of this scope is kept under. */
+export function holdKey(number: NumberClass, scope: Trip['scope']): string {
+  return scope === 'range' ? number.prefix : scope === 'country' ? number.country : ACCOUNT_SCOPE;
 }
 
 /**
@@ -266,11 +343,11 @@ export async function holdRange(trx: Trx, accountId: string, number: NumberClass
 export async function admitSend(trx: Trx, accountId: string, number: NumberClass, to: string, rules: SmsGuardRules, now: Date): Promise<Verdict> {
   const range = (await lockRange(accountId, number).execute(trx)).rows[0];
   if (!range) return { held: null };
-  if (range.held_until && new Date(range.held_until) > now) return { held: new Date(range.held_until), reason: 'held' };
+  if (range.held_until && new Date(range.held_until) > now) return { held: new Date(range.held_until), reason: 'held', scope: number.prefix };
   const counting = await countingOf(trx, accountId, number, range, rules, now);
-  const reason = verdictOf((await countSend(accountId, number, to, counting, rules, now).execute(trx)).rows[0]!, counting, rules);
-  if (!reason) return { held: null };
-  return { held: await holdRange(trx, accountId, number, reason, rules, now, to), reason };
+  const trip = verdictOf((await countSend(accountId, number, to, counting, rules, now).execute(trx)).rows[0]!, counting, rules);
+  if (!trip) return { held: null };
+  return { held: await holdRange(trx, accountId, number, trip.reason, rules, now, to, trip.scope), reason: trip.reason, scope: holdKey(number, trip.scope) };
 }
 
 /** A customer answered an SMS (completed a task, verified a code): its sends reached a person. */
@@ -325,7 +402,7 @@ export async function releaseHold(trx: Trx, accountId: string, actor: Actor, pre
   const released = await sql<{ country: string }>`update sms_guard_prefixes set held_until = null, released_at = ${now}
     where account_id = ${accountId} and prefix = ${prefix} and held_until > ${now} returning country`.execute(trx);
   const row = released.rows[0];
-  if (!row) throw new ApiError(404, 'HOLD_NOT_FOUND', `SMS to numbers starting ${prefix} are not held.`);
+  if (!row) throw new ApiError(404, 'HOLD_NOT_FOUND', `SMS to ${describeScope(prefix)} are not held.`);
   await audit(trx, accountId, actor, { namespace: 'global', description: `Released the hold on SMS to numbers starting ${prefix} (${nameOfCountry(row.country)})`, event: 'sms.pumping-released', at: now });
   return smsGuardOf(trx, accountId, now);
 }

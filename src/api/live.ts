@@ -104,6 +104,8 @@ export class LiveConnection {
     const silenceMs = this.options.silenceMs ?? 45_000;
     let wait = firstRetry;
     let failures = 0;
+    /** a refusal's Retry-After: the next try waits at least this long */
+    let retryAfterMs = 0;
     const current = () => !this.stopped && generation === this.generation;
     while (current()) {
       const controller = new AbortController();
@@ -124,6 +126,11 @@ export class LiveConnection {
           this.end(body.code ?? 'UNAUTHORIZED');
           return;
         }
+        if (response.status === 429) {
+          // too many streams open (TOO_MANY_STREAMS): the server says when to ask again
+          const after = Number(response.headers.get('retry-after'));
+          if (Number.isFinite(after) && after > 0) retryAfterMs = Math.min(after, 3600) * 1000;
+        }
         if (response.status !== 200 || !response.body) throw new Error(`status ${response.status}`);
         const reader = response.body.getReader();
         const decoder = new TextDecoder();
@@ -143,6 +150,8 @@ export class LiveConnection {
               if (message.id) this.lastEventId = message.id;
               this.emit(JSON.parse(message.data) as LiveChange);
             } else if (message.event === 'reset') {
+              // where the tab is after it re-reads what it shows
+              if (message.id) this.lastEventId = message.id;
               this.emit(null);
             } else if (message.event === 'end') {
               const { code } = JSON.parse(message.data) as { code: string };
@@ -164,7 +173,8 @@ export class LiveConnection {
       if (!opened) failures++;
       this.setState(failures >= fallbackAfter ? 'unavailable' : 'reconnecting');
       // a little randomness so the tabs of a killed process do not all come back at once
-      await new Promise((resolve) => setTimeout(resolve, wait * (0.75 + Math.random() / 2)));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(retryAfterMs, wait * (0.75 + Math.random() / 2))));
+      retryAfterMs = 0;
       wait = Math.min(Math.max(wait, firstRetry / 2) * 2, maxRetry);
     }
   }

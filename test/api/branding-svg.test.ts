@@ -3,6 +3,44 @@ import { sanitizeSvg, decodeAndSanitizeLogo, SvgRejected } from '../../api/brand
 
 // Hostile logos: each must come out without anything that can run, fetch or navigate.
 
+/** The first bytes of a bitmap of this type declaring this size (all the sanitiser reads). */
+function bitmapHeader(type: 'png' | 'jpeg' | 'gif' | 'webp', width: number, height: number): Buffer {
+  if (type === 'png') {
+    const b = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b);
+    b.writeUInt32BE(13, 8);
+    b.write('IHDR', 12, 'latin1');
+    b.writeUInt32BE(width, 16);
+    b.writeUInt32BE(height, 20);
+    return b;
+  }
+  if (type === 'gif') {
+    const b = Buffer.alloc(13);
+    b.write('GIF89a', 0, 'latin1');
+    b.writeUInt16LE(width, 6);
+    b.writeUInt16LE(height, 8);
+    return b;
+  }
+  if (type === 'jpeg') {
+    const b = Buffer.alloc(4 + 19);
+    b.writeUInt16BE(0xffd8, 0);
+    b.writeUInt16BE(0xffc0, 2);
+    b.writeUInt16BE(17, 4);
+    b[6] = 8;
+    b.writeUInt16BE(height, 7);
+    b.writeUInt16BE(width, 9);
+    return b;
+  }
+  const b = Buffer.alloc(30);
+  b.write('RIFF', 0, 'latin1');
+  b.writeUInt32LE(22, 4);
+  b.write('WEBPVP8X', 8, 'latin1');
+  b.writeUInt32LE(10, 16);
+  b.writeUIntLE(width - 1, 24, 3);
+  b.writeUIntLE(height - 1, 27, 3);
+  return b;
+}
+
 const wrap = (inner: string, attrs = '') => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"${attrs}>${inner}</svg>`;
 
 /** What must never survive, in any form. */
@@ -87,10 +125,22 @@ describe('SVG logo sanitising', () => {
   });
 
   it('keeps embedded PNG, JPEG, GIF and WebP bitmaps', () => {
-    for (const type of ['png', 'jpeg', 'gif', 'webp']) {
-      const href = `data:image/${type};base64,iVBORw0KGgo=`;
+    for (const type of ['png', 'jpeg', 'gif', 'webp'] as const) {
+      const href = `data:image/${type};base64,${bitmapHeader(type, 1, 1).toString('base64')}`;
       expect(sanitizeSvg(wrap(`<image xlink:href="${href}" width="1" height="1"/>`))).toContain(href);
     }
+  });
+
+  it('refuses an embedded bitmap that declares more than 4,096 px a side or 16 megapixels (a 146 KB file can declare 30,000 × 30,000)', () => {
+    for (const type of ['png', 'jpeg', 'gif', 'webp'] as const) {
+      const huge = `data:image/${type};base64,${bitmapHeader(type, 30_000 % (type === 'gif' ? 65_536 : 1e9), 30_000).toString('base64')}`;
+      expect(() => sanitizeSvg(wrap(`<image href="${huge}" width="1" height="1"/>`)), type).toThrow(/at most 4096 on a side and 16 megapixels/);
+    }
+    const wide = `data:image/png;base64,${bitmapHeader('png', 4097, 10).toString('base64')}`;
+    expect(() => sanitizeSvg(wrap(`<image xlink:href="${wide}"/>`))).toThrow(SvgRejected);
+    const square = `data:image/png;base64,${bitmapHeader('png', 4000, 4000).toString('base64')}`;
+    expect(sanitizeSvg(wrap(`<image xlink:href="${square}"/>`))).toContain(square);
+    expect(() => sanitizeSvg(wrap(`<image href="data:image/png;base64,AAAA"/>`))).toThrow(/cannot be read/);
   });
 
   it('keeps filter primitives and their attributes', () => {

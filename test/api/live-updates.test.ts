@@ -217,6 +217,8 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
 
     const missed = [await sendPasscode(t, { as: 'admin@acme.test' }), await sendPasscode(t, { as: 'admin@acme.test' }), await sendPasscode(t, { as: 'admin@acme.test' })];
     const second = await openStream(t, token, resumeId);
+    // `ready` comes at once; the catch-up follows it
+    await second.waitFor(isChange((c) => c.kind === 'task' && c.ref === missed[2]));
     const replayed = second.changes();
     // (a later step of the first task, committed after the tab left, is missed too and comes first)
     expect(replayed.filter((c) => c.kind === 'task' && c.ref !== before).map((c) => c.ref).filter((ref, i, all) => all.indexOf(ref) === i)).toEqual(missed);
@@ -234,7 +236,7 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
     await first.close();
     const missed = await sendPasscode(t, { as: 'admin@acme.test' });
     const second = await openStream(t, token, ready.id!);
-    expect(second.changes().some((c) => c.kind === 'task' && c.ref === missed)).toBe(true);
+    await second.waitFor(isChange((c) => c.kind === 'task' && c.ref === missed));
     await second.close();
   });
 
@@ -261,7 +263,7 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
     await pruneLiveEvents(t.deps, new Date(Date.now() + 11 * 60_000));
     // resuming from that change: it is gone from the table now
     const second = await openStream(t, token, String((JSON.parse(change.data) as LiveChange).id));
-    expect(second.messages.some((m) => m.event === 'reset')).toBe(true);
+    await second.waitFor((m) => m.event === 'reset');
     await second.close();
   });
 });

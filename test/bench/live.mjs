@@ -6,6 +6,11 @@
 //   LIVE_BENCH_FANOUT_STREAMS=1000      streams (over 50 accounts) for the fan-out figure
 //   LIVE_BENCH_RATE=100                 task changes per second for the fan-out figure
 //   LIVE_BENCH_SUBMITS=20               customer submits timed for the submit-to-panel figure
+//   LIVE_BENCH_ONLY=5                   run only these figures (comma-separated numbers)
+//   LIVE_BENCH_HOSTILE_ROWS=50000       change rows in the window for the hostile figure
+//
+// The streams keep within the server's caps (20 per session, 1,000 per account per process):
+// figure 2 opens its 5,000 streams as 250 sessions of 5 accounts, figure 4 its 100 as 5 sessions.
 //
 // 1. submit to panel: the customer submits a form on process A; a stream on process B gets the
 //    task's change and reads the task's status from B (what the agent's panel does). p50/p95.
@@ -14,6 +19,10 @@
 //    1,000 streams of 50 accounts on B: delivery latency p50/p95 and B's CPU.
 // 4. reconnect: 100 streams behind a front that prefers B; B is killed with SIGKILL; time until
 //    each stream is back (on A, resumed with Last-Event-ID) and whether a change made meanwhile reached it.
+// 5. hostile: one signed-in user opens 30 streams on B with Last-Event-ID 0 over 50,000 change
+//    rows in the window, each leaving after 1.5 s, three rounds. B's memory 10 s after the last
+//    round against before (target: within 50 MB), and another account's simple reads on B during
+//    the rounds against a quiet run (target: p99 within 2x).
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -33,6 +42,9 @@ const ACCOUNTS = 50;
 const SUBMITS = Number(process.env.LIVE_BENCH_SUBMITS ?? 20);
 const IDLE_SECONDS = Number(process.env.LIVE_BENCH_IDLE_SECONDS ?? 25);
 const SECRET = crypto.randomBytes(32).toString('hex');
+const ONLY = process.env.LIVE_BENCH_ONLY ? new Set(process.env.LIVE_BENCH_ONLY.split(',').map(Number)) : null;
+const runs = (figure) => !ONLY || ONLY.has(figure);
+const HOSTILE_ROWS = Number(process.env.LIVE_BENCH_HOSTILE_ROWS ?? 50_000);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (values, p) => {
@@ -81,8 +93,8 @@ async function startServer(env) {
  * A stream read with node:http (one socket each, as a browser tab holds one). onChange gets each
  * change; the stream reopens itself with Last-Event-ID when `reconnect` is set.
  */
-function openStream(port, token, { onChange = () => {}, onReady = () => {}, reconnect = false, retryMs = 500 } = {}) {
-  let lastId = null;
+function openStream(port, token, { onChange = () => {}, onReady = () => {}, onStatus = () => {}, onReset = () => {}, reconnect = false, retryMs = 500, lastEventId = null } = {}) {
+  let lastId = lastEventId;
   let closed = false;
   let req = null;
   const state = { reconnects: 0 };
@@ -90,6 +102,7 @@ function openStream(port, token, { onChange = () => {}, onReady = () => {}, reco
     const headers = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
     if (lastId) headers['last-event-id'] = lastId;
     req = http.get({ host: '127.0.0.1', port: typeof port === 'function' ? port() : port, path: '/api/live', headers, agent: false }, (res) => {
+      onStatus(res.statusCode);
       let buffer = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => {
@@ -105,6 +118,10 @@ function openStream(port, token, { onChange = () => {}, onReady = () => {}, reco
           if (fields.event === 'change') {
             lastId = fields.id;
             onChange(JSON.parse(fields.data));
+          }
+          if (fields.event === 'reset') {
+            if (fields.id) lastId = fields.id;
+            onReset();
           }
         }
       });
@@ -144,7 +161,7 @@ async function main() {
   try {
     const a = await startServer({ DATABASE_URL: dbUrl });
     servers.push(a);
-    execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), 'seed'], { env: a.env, cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), 'seed'], { env: a.env, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const b = await startServer({ DATABASE_URL: dbUrl });
     servers.push(b);
     await db.connect();
@@ -165,7 +182,22 @@ async function main() {
     };
     console.log(`Live updates benchmark: ${os.cpus().length} cores (${os.cpus()[0].model}), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at start, ${new Date().toISOString()}`);
 
+    // 50 accounts, each with an owner (figures 2 and 3)
+    const accounts = [acme];
+    const owners = ['owner@acme.test'];
+    const tokens = [owner];
+    if (runs(2) || runs(3)) {
+      for (let i = accounts.length; i < ACCOUNTS; i++) {
+        const acc = (await db.query(`insert into accounts (name) values ($1) returning id`, [`Bench ${i}`])).rows[0].id;
+        await db.query(`insert into admins (account_id, email, role, first_name) values ($1, $2, 'owner', 'Bench')`, [acc, `owner${i}@bench.test`]);
+        accounts.push(acc);
+        owners.push(`owner${i}@bench.test`);
+        tokens.push(await tokenFor(`owner${i}@bench.test`));
+      }
+    }
+
     // 1. submit to panel
+    if (runs(1)) {
     await api(a, 'POST', '/sms', { provider: 'dev-outbox' });
     const form = await api(a, 'POST', '/e-form/forms', { definition: { title: 'Bench form', hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] } });
     await api(a, 'POST', `/e-form/forms/${form.id}/publish`, {});
@@ -195,14 +227,18 @@ async function main() {
     }
     panel.close();
     console.log(`1. customer submit on A -> panel on B (change + status read), ${submitToPanel.length} submits: p50 ${ms(pct(submitToPanel, 50))}, p95 ${ms(pct(submitToPanel, 95))}, max ${ms(Math.max(...submitToPanel))}`);
+    }
 
-    // 2. many open streams on B
+    // 2. many open streams on B, within the caps: 1,000 per account (5 accounts), 20 per session
+    if (runs(2)) {
     await sleep(1000);
     const before = usage(b.child.pid);
     const many = [];
     let ready = 0;
+    let session = null;
     for (let i = 0; i < STREAMS; i++) {
-      many.push(openStream(b.port, owner, { onReady: () => ready++ }));
+      if (i % 20 === 0) session = await tokenFor(owners[Math.floor(i / 1000) % owners.length]);
+      many.push(openStream(b.port, session, { onReady: () => ready++ }));
       if (i % 200 === 199) await sleep(50);
     }
     for (const until = Date.now() + 120_000; ready < STREAMS && Date.now() < until; ) await sleep(200);
@@ -210,19 +246,13 @@ async function main() {
     const opened = usage(b.child.pid);
     await sleep(IDLE_SECONDS * 1000);
     const idle = usage(b.child.pid);
-    console.log(`2. ${ready} open streams on B: resident memory +${((opened.rss - before.rss) / 1024 / 1024).toFixed(1)} MB (${((opened.rss - before.rss) / ready / 1024).toFixed(1)} KB per stream); CPU while idle for ${IDLE_SECONDS} s (heartbeats every 20 s): ${(((idle.cpu - opened.cpu) / IDLE_SECONDS) * 100).toFixed(2)}% of one core`);
+    console.log(`2. ${ready} open streams on B (${Math.ceil(STREAMS / 1000)} accounts, 20 per session): resident memory +${((opened.rss - before.rss) / 1024 / 1024).toFixed(1)} MB (${((opened.rss - before.rss) / ready / 1024).toFixed(1)} KB per stream); CPU while idle for ${IDLE_SECONDS} s (heartbeats every 20 s): ${(((idle.cpu - opened.cpu) / IDLE_SECONDS) * 100).toFixed(2)}% of one core`);
     for (const s of many) s.close();
     await sleep(2000);
-
-    // 3. fan-out: 50 accounts, 1,000 streams, 100 task changes per second
-    const accounts = [acme];
-    const tokens = [owner];
-    for (let i = accounts.length; i < ACCOUNTS; i++) {
-      const acc = (await db.query(`insert into accounts (name) values ($1) returning id`, [`Bench ${i}`])).rows[0].id;
-      await db.query(`insert into admins (account_id, email, role, first_name) values ($1, $2, 'owner', 'Bench')`, [acc, `owner${i}@bench.test`]);
-      accounts.push(acc);
-      tokens.push(await tokenFor(`owner${i}@bench.test`));
     }
+
+    // 3. fan-out: 50 accounts, 1,000 streams (20 a session), 100 task changes per second
+    if (runs(3)) {
     const sentAt = new Map();
     const latencies = [];
     let fanReady = 0;
@@ -257,8 +287,56 @@ async function main() {
     console.log(`3. ${made} task changes in ${seconds} s (${RATE}/s) to ${fanReady} streams of ${ACCOUNTS} accounts: ${latencies.length} of ${expected} deliveries, commit-to-stream p50 ${ms(pct(latencies, 50))}, p95 ${ms(pct(latencies, 95))}; B's CPU ${(((fanEnd.cpu - fanStart.cpu) / (seconds + 2)) * 100).toFixed(1)}% of one core`);
     for (const s of fan) s.close();
     await writer.end();
+    }
+
+    // 5. hostile: 30 streams of one session resuming from 0 over 50,000 rows, leaving after 1.5 s, three rounds
+    if (runs(5)) {
+      const globex = await tokenFor('owner@globex.test');
+      const read = async () => {
+        const t0 = performance.now();
+        const res = await fetch(`${b.url}/api/admins`, { headers: { authorization: `Bearer ${globex}` } });
+        await res.arrayBuffer();
+        return performance.now() - t0;
+      };
+      for (let i = 0; i < 20; i++) await read();
+      const quiet = [];
+      for (let i = 0; i < 300; i++) quiet.push(await read());
+      // the window's rows, made over its last nine minutes (older than the feed's 30 s settling time)
+      await db.query(`insert into live_events (account_id, kind, app, created_at) select $1, 'tasks', 'one-time-passcode', now() - interval '9 minutes' + n * interval '8 minutes' / $2
+        from generate_series(1, $2) n`, [acme, HOSTILE_ROWS]);
+      const hostile = await tokenFor('owner@acme.test');
+      await sleep(2000);
+      const before = usage(b.child.pid);
+      const busy = [];
+      let reading = true;
+      const reader = (async () => {
+        while (reading) busy.push(await read());
+      })();
+      const statuses = {};
+      let resets = 0;
+      let changes = 0;
+      const peaks = [];
+      for (let round = 0; round < 3; round++) {
+        const clients = [];
+        for (let i = 0; i < 30; i++) clients.push(openStream(b.port, hostile, { lastEventId: '0', onStatus: (code) => (statuses[code] = (statuses[code] ?? 0) + 1), onReset: () => resets++, onChange: () => changes++ }));
+        await sleep(1500);
+        for (const c of clients) c.close();
+        peaks.push(usage(b.child.pid).rss);
+        await sleep(500);
+      }
+      reading = false;
+      await reader;
+      const ended = usage(b.child.pid);
+      await sleep(10_000);
+      const after = usage(b.child.pid);
+      const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+      console.log(`5. hostile: 3 rounds of 30 streams (one session) resuming from 0 over ${HOSTILE_ROWS} rows, each leaving after 1.5 s: answers ${JSON.stringify(statuses)}, ${resets} resets, ${changes} changes replayed`);
+      console.log(`   B's memory ${mb(before.rss)} before, ${peaks.map(mb).join(' / ')} after each round, ${mb(after.rss)} 10 s after (${after.rss - before.rss >= 0 ? '+' : ''}${mb(after.rss - before.rss)}; target within 50 MB); B's CPU in those 10 s ${(((after.cpu - ended.cpu) / 10) * 100).toFixed(1)}% of one core`);
+      console.log(`   Globex's GET /api/admins on B: quiet p50 ${ms(pct(quiet, 50))}, p99 ${ms(pct(quiet, 99))} (${quiet.length}); during the rounds p50 ${ms(pct(busy, 50))}, p99 ${ms(pct(busy, 99))} (${busy.length}); p99 ratio ${(pct(busy, 99) / pct(quiet, 99)).toFixed(2)} (target <= 2)`);
+    }
 
     // 4. reconnect after SIGKILL, through a front that prefers B
+    if (runs(4)) {
     let bAlive = true;
     const front = http.createServer((req, res) => {
       const attempt = (ports) => {
@@ -283,8 +361,10 @@ async function main() {
     let missedId = null;
     const tabs = [];
     let tabsReady = 0;
+    const sessions = [];
+    for (let i = 0; i < N / 20; i++) sessions.push(await tokenFor('owner@acme.test'));
     for (let i = 0; i < N; i++) {
-      tabs.push(openStream(frontPort, owner, {
+      tabs.push(openStream(frontPort, sessions[Math.floor(i / 20)], {
         reconnect: true,
         onReady: (state) => {
           if (state.reconnects === 0) tabsReady++;
@@ -308,6 +388,7 @@ async function main() {
     console.log(`4. ${N} tabs, B killed with SIGKILL: ${back} back on A, kill-to-ready p50 ${ms(pct(backAt, 50))}, p95 ${ms(pct(backAt, 95))} (client back-off 500 ms ±25%); ${gotMissed.size} of ${N} got the change made while they were away`);
     for (const t of tabs) t.close();
     await new Promise((r) => front.close(r));
+    }
     console.log(`load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');

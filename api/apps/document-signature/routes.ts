@@ -21,7 +21,7 @@ const certificates = () => import('./account-certificates');
 export const SIG_OWN_BODY_LIMIT = /^\/api\/document-signature\/documents(\/[0-9a-f-]{36}\/publish)?$/;
 
 const tooLarge = (what: string) => () => {
-  throw new ApiError(413, 'BODY_TOO_LARGE', what);
+  throw new ApiError(413, 'BODY_TOO_LARGE', what, undefined, { connection: 'close' });
 };
 
 const versionParam = (raw: string | undefined): number | 'draft' => {

@@ -16,7 +16,7 @@ import { companyNameQuery, outboxInsert, renderTemplate, twilioSettingsOf, usabl
 import { together, later } from '../../db/batch';
 import { sendSms } from '../../integrations/twilio';
 import { classifyNumber, type NumberClass } from '../../sms-guard/classify';
-import { checkDestination, countingOf, countSend, heldError, holdRange, lockRange, smsStateOf, smsStateQuery, verdictOf, type RangeRow } from '../../sms-guard/service';
+import { checkDestination, countingOf, countSend, heldError, holdKey, holdRange, lockRange, smsStateOf, smsStateQuery, verdictOf, type RangeRow, type Trip } from '../../sms-guard/service';
 import { DEV_OUTBOX_PROVIDER } from '../../contract/sms';
 import type { SmsGuardRules } from '../../contract/sms-guard';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
@@ -129,16 +129,16 @@ async function expireIfDue(trx: Trx, accountId: string, row: Row, now: Date): Pr
 class RangeToHold extends Error {
   constructor(
     readonly number: NumberClass,
-    readonly reason: string,
+    readonly trip: Trip,
     readonly rules: SmsGuardRules,
   ) {
-    super(reason);
+    super(trip.reason);
   }
 }
 
 // when the number is not one (checkDestination refuses it), there is no range to lock
 const NO_RANGE = sql<RangeRow>`select null::timestamptz as held_until where false`;
-const NO_COUNT = sql<{ last_hour: number; judged: number; answered: number }>`select 0 as last_hour where false`;
+const NO_COUNT = sql<Parameters<typeof verdictOf>[0]>`select 0 as last_hour where false`;
 
 /**
  * Sends a passcode (201 with the verification) or, while a verification for this number is
@@ -170,7 +170,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       const [billing, state, range, stored, locale, company, , recent, pending] = await together(
         trx,
         billingQuery(trx, accountId, OTP_APP),
-        smsStateQuery(accountId, number?.prefix ?? null, now),
+        smsStateQuery(accountId, number?.prefix ?? null, now, number?.country ?? null),
         number ? lockRange(accountId, number) : NO_RANGE,
         appSettingsQuery(trx, accountId, OTP_APP),
         customerLocaleQuery(trx, accountId),
@@ -223,8 +223,8 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
         sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`,
         lockBilling(accountId, OTP_APP),
       );
-      const reason = counting ? verdictOf(counts[0]!, counting, sms.rules) : null;
-      if (reason) throw new RangeToHold(destination, reason, sms.rules);
+      const trip = counting ? verdictOf(counts[0]!, counting, sms.rules) : null;
+      if (trip) throw new RangeToHold(destination, trip, sms.rules);
       refuseUnusable(OTP_APP, locked[0], 1);
       row = written[0]!;
       await later(trx, chargeStatement({ accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now }));
@@ -243,8 +243,8 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     });
   } catch (err) {
     if (!(err instanceof RangeToHold)) throw err;
-    const until = await deps.db.tenant(accountId, (trx) => holdRange(trx, accountId, err.number, err.reason, err.rules, now, null));
-    throw heldError(err.number.prefix, until, now);
+    const until = await deps.db.tenant(accountId, (trx) => holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope));
+    throw heldError(holdKey(err.number, err.trip.scope), until, now);
   }
   if (!prepared.twilio) return { verification: verificationOf(prepared.row), created: prepared.created };
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../auth/context';
-import { requireRole } from '../../auth/guards';
+import { requireRead } from '../../auth/guards';
 import { ApiError } from '../../http/errors';
 import { APPS, visibleApps } from '../../contract/apps';
 import { DEV_OUTBOX_MORE_HEADER, DEV_OUTBOX_PAGE_SIZE, DevSmsOutboxQuerySchema, type AgentAppsAnswer, type DevSmsMessage } from '../../contract/platform';
@@ -36,7 +36,7 @@ export const platformRoutes = new Hono<AppEnv>()
    * and whether older ones exist. A longer look asks for a larger `limit` rather than the next
    * page: new messages keep arriving at the top, and one read of the newest N leaves no gap.
    */
-  .get('/dev/sms-outbox', requireRole('supervisor'), validate('query', DevSmsOutboxQuerySchema), async (c) => {
+  .get('/dev/sms-outbox', requireRead('outbox'), validate('query', DevSmsOutboxQuerySchema), async (c) => {
     if (c.var.deps.config.env === 'production') throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
     const { accountId } = c.var.session;
     const { limit = DEV_OUTBOX_PAGE_SIZE } = c.req.valid('query');

@@ -25,7 +25,7 @@ export const SMS_NOT_CONFIGURED_MESSAGE = 'No SMS provider is connected. Connect
  * 403 COUNTRY_NOT_ALLOWED, 429 SMS_PUMPING_SUSPECTED.
  */
 export async function assertSmsConfigured(trx: Trx, accountId: string, production: boolean, to?: string, now = new Date()): Promise<'twilio' | typeof DEV_OUTBOX_PROVIDER> {
-  const state = await smsAccountState(trx, accountId, to ? (classifyNumber(to)?.prefix ?? null) : null, now);
+  const state = await smsAccountState(trx, accountId, to ? classifyNumber(to) : null, now);
   const provider = usableProvider(state.provider, production);
   if (to) checkDestination(state, to, now);
   return provider;
@@ -53,11 +53,11 @@ export function outboxInsert(trx: Trx, accountId: string, to: string, body: stri
 export async function sendAccountSms(deps: Pick<Deps, 'db' | 'config' | 'now'>, accountId: string, to: string, body: string): Promise<{ provider: string; id: string }> {
   const now = deps.now();
   const admitted = await deps.db.tenant(accountId, async (trx) => {
-    const state = await smsAccountState(trx, accountId, classifyNumber(to)?.prefix ?? null, now);
+    const state = await smsAccountState(trx, accountId, classifyNumber(to), now);
     const provider = usableProvider(state.provider, deps.config.env === 'production');
     const number = checkDestination(state, to, now);
     const verdict = state.pumpingGuard ? await admitSend(trx, accountId, number, to, state.rules, now) : { held: null };
-    if (verdict.held) return { held: verdict.held, prefix: number.prefix } as const;
+    if (verdict.held) return { held: verdict.held, prefix: verdict.scope } as const;
     if (provider === DEV_OUTBOX_PROVIDER) {
       const row = await outboxInsert(trx, accountId, to, body, now).executeTakeFirstOrThrow();
       return { held: null, provider, id: row.id } as const;

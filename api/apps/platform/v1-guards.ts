@@ -17,27 +17,67 @@ export type V1Env = { Variables: AppEnv['Variables'] & { apiAccountId: string } 
 export const INVALID_API_KEY_MESSAGE = 'Authenticate with the secret key from Settings > Developers: Authorization: Bearer sk_…';
 
 /**
- * Wrong secret keys per client address: each costs a database read, and guessing keys is what an
- * attacker does with them. A caller with a right key is never counted.
+ * Wrong secret keys per client address, and per key presented (a rotated key left in a deployed
+ * integration, or one key tried from many addresses). Guessing keys is what an attacker does with
+ * them. A caller with a right key is never counted and never refused for others' failures: the
+ * key is checked first, so a whole NAT, proxy or load balancer behind one address keeps working.
  */
 export const INVALID_API_KEYS = failureLimiter({ name: 'api-key:address', max: 20, windowMs: 15 * 60_000, what: 'requests with an invalid API key' });
+export const INVALID_API_KEY_USES = failureLimiter({ name: 'api-key:key', max: 20, windowMs: 15 * 60_000, what: 'requests with this invalid API key', from: 'from any address' });
 
-/** 401 INVALID_API_KEY for a missing, wrong or rotated key; never a console session. */
+/**
+ * Keys (their SHA-256) this process has found to be no key, until when: a repeated guess costs no
+ * database read. A key is random and never made again, so a key that is no key now stays none.
+ */
+const KNOWN_INVALID = new Map<string, number>();
+const KNOWN_INVALID_MS = 15 * 60_000;
+const KNOWN_INVALID_MAX = 10_000;
+
+function knownInvalid(hash: string, now: number): boolean {
+  const until = KNOWN_INVALID.get(hash);
+  if (until === undefined) return false;
+  if (until > now) return true;
+  KNOWN_INVALID.delete(hash);
+  return false;
+}
+
+function rememberInvalid(hash: string, now: number): void {
+  // oldest first (insertion order): past the cap the oldest answers are forgotten, never the limit
+  if (KNOWN_INVALID.size >= KNOWN_INVALID_MAX) KNOWN_INVALID.delete(KNOWN_INVALID.keys().next().value!);
+  KNOWN_INVALID.set(hash, now + KNOWN_INVALID_MS);
+}
+
+/**
+ * 401 INVALID_API_KEY for a missing, wrong or rotated key; never a console session.
+ *
+ * The key first: a right key is let in whatever its address did. A wrong one is then refused 429
+ * if its address (or the key itself) is over its limit, else counted and refused 401. Every
+ * process gives the same answer: the counts are in the database, and what a process caches (an
+ * address or key over its limit, a key that is none) only spares it a read of the same answer.
+ */
 export function requireApiKey(): MiddlewareHandler<V1Env> {
   return async (c, next) => {
     const deps = c.var.deps;
     const address = clientAddress(c, deps.config.trustProxyHops);
     const key = bearerToken(c.req.header('authorization'), undefined);
-    // a right key costs no extra read: the count is looked at only once a key has failed
-    const refuse = async (): Promise<never> => {
+    const refuse = async (hash: string | null): Promise<never> => {
+      const now = deps.now();
+      INVALID_API_KEYS.refuseKnownBlocked(now, address);
+      if (hash) INVALID_API_KEY_USES.refuseKnownBlocked(now, hash);
       await INVALID_API_KEYS.assertAllowed(deps, address);
+      if (hash) await INVALID_API_KEY_USES.assertAllowed(deps, hash);
       await INVALID_API_KEYS.recordFailure(deps, address);
+      if (hash) await INVALID_API_KEY_USES.recordFailure(deps, hash);
       throw new ApiError(401, 'INVALID_API_KEY', INVALID_API_KEY_MESSAGE);
     };
-    INVALID_API_KEYS.refuseKnownBlocked(deps.now(), address);
-    if (!key || !key.startsWith('sk_') || key.length > 200) return refuse();
+    if (!key || !key.startsWith('sk_') || key.length > 200) return refuse(null);
+    const hash = sha256Hex(key);
+    if (knownInvalid(hash, deps.now().getTime())) return refuse(hash);
     const accountId = await accountOfSecretKey(deps.db, key, deps.config.encryptionKey);
-    if (!accountId) return refuse();
+    if (!accountId) {
+      rememberInvalid(hash, deps.now().getTime());
+      return refuse(hash);
+    }
     c.set('apiAccountId', accountId);
     await next();
   };
@@ -96,8 +136,20 @@ export function rateLimit(defaults: RateLimit = V1_RATE_LIMIT): MiddlewareHandle
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
 /**
- * Idempotency-Key on POST: the first call's answer is stored with a hash of the request; the same
- * key and body within 24 h answers it again (and does nothing), another body answers 409.
+ * The refusals a service gives after it has begun a change (a task written, then its SMS not
+ * taken by the provider: the task is cancelled and its credit given back). Only these, and
+ * successes, are kept for the key. Every other refusal comes before any write: a validation
+ * failure, a rate limit (RATE_LIMITED, TOO_MANY_SENDS), a hold (SMS_PUMPING_SUSPECTED), a policy an
+ * admin can lift (COUNTRY_NOT_ALLOWED, APP_NOT_ACTIVE, SMS_NOT_CONFIGURED…), a busy server
+ * (PDF_BUSY); it is not kept, so the same key is tried afresh once the cause is gone (as Stripe
+ * does). docs/api.md#idempotency lists them.
+ */
+export const IDEMPOTENT_REFUSALS: ReadonlySet<string> = new Set(['SMS_NOT_DELIVERED']);
+
+/**
+ * Idempotency-Key on POST: the answer of a call that changed something is stored with a hash of
+ * the request; the same key and body within 24 h answers it again (and does nothing), another
+ * body answers 409. A refusal before any change is not stored (IDEMPOTENT_REFUSALS).
  */
 export function idempotency(): MiddlewareHandler<V1Env> {
   return async (c, next) => {
@@ -124,12 +176,12 @@ export function idempotency(): MiddlewareHandler<V1Env> {
     try {
       await next();
     } catch (err) {
-      if (err instanceof ApiError) await store(c, accountId, key, err.status, { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
+      if (err instanceof ApiError && IDEMPOTENT_REFUSALS.has(err.code)) await store(c, accountId, key, err.status, { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
       else await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
       throw err;
     }
     const res = c.res;
-    if (res.status >= 500) {
+    if (res.status >= 400) {
       await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
       return;
     }

@@ -1,7 +1,8 @@
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
 import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
-import { ApiError } from '../../http/errors';
+import { ApiError, API_BODY_LIMIT, bodyTooLarge } from '../../http/errors';
+import { bodyLimit } from 'hono/body-limit';
 import { documented, validationError } from '../../http/validate';
 import { assertStorableInput } from '../../http/text-guard';
 import { ErrorBodySchema, SENT_KEY } from '../../contract/common';
@@ -33,13 +34,36 @@ async function jsonBody(text: string): Promise<unknown> {
   }
 }
 
+/** `application/json` with any parameters (charset), or any `+json` type. */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * 415 UNSUPPORTED_MEDIA_TYPE for a request with a body whose type is not JSON: the API takes JSON
+ * only, and reading text/plain as JSON would let a form or a simple cross-site request in. A
+ * request without a body is not refused.
+ */
+function jsonBodiesOnly(): MiddlewareHandler<V1Env> {
+  return async (c, next) => {
+    const length = c.req.header('content-length');
+    const fromNode = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
+    // HTTP/1.1: a body has a length or a transfer coding; a Request made in process (tests, other
+    // runtimes) says so by its body
+    const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined || (!fromNode && length === undefined && c.req.raw.body !== null);
+    if (hasBody && !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON: Content-Type: application/json.');
+    }
+    await next();
+  };
+}
+
 /** /api/v1: the secret key, the per-key rate limit and Idempotency-Key in front of every operation. */
 export function v1Routes(options: { rateLimit?: RateLimit } = {}) {
   const api = new Hono<V1Env>();
   api.get('/openapi.json', (c) => c.json(openApiDocument(c.var.deps.config.publicUrl)));
   api.get('/docs', (c) => c.html(referencePage(openApiDocument(c.var.deps.config.publicUrl))));
   const guarded = new Hono<V1Env>();
-  guarded.use('*', requireApiKey(), rateLimit(options.rateLimit ?? V1_RATE_LIMIT), idempotency());
+  const limit = bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw bodyTooLarge(); } });
+  guarded.use('*', requireApiKey(), rateLimit(options.rateLimit ?? V1_RATE_LIMIT), (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)), jsonBodiesOnly(), idempotency());
   for (const op of v1Operations()) {
     const contracts: MiddlewareHandler<V1Env>[] = [...(op.params ? [documented('param', op.params)] : []), ...(op.body ? [documented('json', op.body)] : [])];
     const handle: Handler<V1Env> = async (c) => {
@@ -117,6 +141,7 @@ function commonErrors(op: V1Operation): DocumentedError[] {
       ? [
           { status: 400, code: 'INVALID_BODY', description: 'The body is not JSON.' },
           { status: 413, code: 'BODY_TOO_LARGE', description: 'The body is larger than 1 MB.' },
+          { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', description: 'The body is not sent as JSON (Content-Type application/json, any charset, or a +json type).' },
         ]
       : []),
     { status: 401, code: 'INVALID_API_KEY', description: 'Missing, wrong or rotated secret key.' },

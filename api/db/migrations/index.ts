@@ -5,7 +5,7 @@
 // 0940 eform, 0950 payments), then 0960 watch tower search, 1050 the SMS fraud guard,
 // 1051 per-account /api/v1 rate limits, 1090 the signer's language, 1091 small signature page
 // images, 1095 who ran each periodic job last, 1110 archived eForm forms, 1112 the account's
-// time zone.
+// time zone, 1200 the SMS guard's spread rules (per country and account).
 import * as m0001 from './0001_foundation';
 import * as m0100 from './0100_identity';
 import * as m0200 from './0200_developer_keys';
@@ -44,6 +44,7 @@ import * as m1095 from './1095_jobs_last_run_by';
 import * as m1100 from './1100_credit_ledger_account_removal';
 import * as m1110 from './1110_eform_archive';
 import * as m1112 from './1112_account_time_zone';
+import * as m1200 from './1200_sms_guard_spread';
 import * as m1250 from './1250_eform_answers_trigram';
 import * as m1270 from './1270_seal_level_lta';
 import * as m1400 from './1400_journeys';
@@ -51,4 +52,4 @@ import * as m1400 from './1400_journeys';
 import type { Migration } from './types';
 export type { Migration, MigrationContext } from './types';
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1070, m1090, m1091, m1095, m1100, m1110, m1112, m1250, m1270, m1400];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1070, m1090, m1091, m1095, m1100, m1110, m1112, m1200, m1250, m1270, m1400];
