@@ -108,7 +108,8 @@ export const passkeysModule: AppModule = {
         { key: 'success', label: 'Verified rate', value: success('current'), previous: success('previous'), format: 'percent' },
         await creditsTile(trx, accountId, PASSKEYS_APP),
       ],
-      series: [series('registrations', 'Registrations'), series('verified', 'Verified'), series('not_verified', 'Not verified')],
+      // in this order the frame colours Verified green and Not verified grey (Dashboard.tsx)
+      series: [series('registrations', 'Registrations'), series('not_verified', 'Not verified'), series('verified', 'Verified')],
     };
   },
 };
