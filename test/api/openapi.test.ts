@@ -160,7 +160,7 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
     const added = JSON.stringify({ ...JSON.parse(body), hint: 'not in the document' });
     expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 404, 'application/json', added)).toMatch(/does not match the document \(closed\).*unevaluated properties/);
     // a status the operation does not list
-    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 415, 'application/json', body)).toMatch(/answered 415, which the document does not list/);
+    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 418, 'application/json', body)).toMatch(/answered 418, which the document does not list/);
     // the same holds inside an answer's nested objects, and for a success: a passcode as sent, with one field more
     const sent = (await (await v1('POST', '/otp/send', JSON.stringify({ phoneNumber: '+14155550123' }))).json()) as { id: string };
     const read = await (await v1('GET', `/otp/${sent.id}`)).text();
