@@ -8,6 +8,8 @@ const E2E_SERIAL = [
   'test/e2e/database-pooler.test.ts',
   'test/e2e/jobs-across-processes.test.ts',
   'test/e2e/live-updates.test.ts',
+  'test/e2e/metrics-workers.test.ts',
+  'test/e2e/rolling-restart.test.ts',
   'test/e2e/workers.test.ts',
 ];
 // Unit files that replace a module with vi.mock run in a fresh module graph each: without

@@ -6,6 +6,9 @@ import { ApiError, API_BODY_LIMIT, bodyTooLarge, errorResponse } from './http/er
 import { refuseBadUrl } from './http/text-guard';
 import { noStore } from './http/no-store';
 import { compression } from './http/compression';
+import { observeRequests } from './observability/http';
+import { requestIdOf } from './observability/request-id';
+import { readiness } from './observability/readiness';
 import { adminsRoutes } from './admins/routes';
 import { billingRoutes, stripeWebhookRoutes } from './billing/routes';
 import { fileRoutes } from './storage/routes';
@@ -68,7 +71,16 @@ export function createApi(deps: Deps) {
   api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' || SIG_OWN_BODY_LIMIT.test(c.req.path) || c.req.path.startsWith('/api/v1/') ? next() : limit(c, next)));
 
   // Public: no session needed.
+  // Liveness: the process answers, nothing more (no database, so a database fault never gets a
+  // healthy process restarted).
   api.get('/health', (c) => c.json({ ok: true }));
+  // Readiness: whether a balancer should send requests here now (api/observability/readiness.ts).
+  const ready = deps.readiness ?? readiness(deps.db, () => true);
+  api.get('/ready', async (c) => {
+    const reasons = await ready.check();
+    if (!reasons.length) return c.json({ ready: true });
+    return c.json({ code: 'NOT_READY', message: `Not ready: ${reasons.join(', ')}.`, requestId: requestIdOf(c), reasons }, 503);
+  });
   api.route('/', signInRoutes);
   api.route('/', zoomRoutes);
   api.route('/', webexRoutes);
@@ -123,7 +135,9 @@ export function createApi(deps: Deps) {
 
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono();
-  // first, so it sees every answer as it leaves (built files come precompressed and pass through)
+  // first of all: the request id, the log line and the metrics cover every answer
+  app.use('*', observeRequests());
+  // next, so it sees every answer as it leaves (built files come precompressed and pass through)
   app.use('*', compression());
   app.route('/api', createApi(deps));
   app.use('/c/*', refuseBadUrl());
@@ -133,7 +147,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/', customerPageRoutes(deps, options.distDir));
   app.route('/', termsRoutes(deps.config.raw.TERMS_URL?.trim() || undefined));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
-  app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404));
+  app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.', requestId: requestIdOf(c) }, 404));
   app.onError((err, c) => errorResponse(err, c, deps.log));
   return app;
 }

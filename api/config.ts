@@ -65,6 +65,18 @@ const EnvSchema = v.object({
   // Caps on open live streams per process (api/live/hub.ts): past them /api/live answers 429 TOO_MANY_STREAMS.
   LIVE_STREAMS_PER_SESSION: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(10_000)), '20'),
   LIVE_STREAMS_PER_ACCOUNT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(1_000_000)), '1000'),
+  // Readiness and operations (docs/operations.md): how long /api/ready answers 503 after SIGTERM
+  // before the listener closes (longer than a balancer's check interval × its fall count).
+  READY_DRAIN_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.maxValue(300))),
+  // Prometheus metrics on a port of their own, never the public one; off when unset.
+  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must be a port number'), v.transform(Number), v.minValue(1, 'must be a port number'), v.maxValue(65535, 'must be a port number'))),
+  METRICS_HOST: v.optional(v.string(), '127.0.0.1'),
+  // OpenTelemetry traces over OTLP/HTTP when set; new traces sampled at this ratio (parent-based).
+  OTEL_EXPORTER_OTLP_ENDPOINT: v.optional(url('e.g. http://127.0.0.1:4318')),
+  OTEL_TRACES_SAMPLER_ARG: v.optional(v.pipe(v.string(), v.regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a ratio from 0 to 1'), v.transform(Number)), '0.1'),
+  OTEL_SERVICE_NAME: v.optional(v.string(), 'switchboard'),
+  // One JSON line per request and per job run at info; warn or silent quiets them.
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'), 'info'),
   JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
   // How often each process looks for due periodic jobs (milliseconds); the lease runs each once.
   JOB_POLL_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(3_600_000)), '30000'),
@@ -145,6 +157,13 @@ export type Config = {
   /** how often each process looks for due periodic jobs */
   jobPollMs: number;
   shutdownGraceSeconds: number;
+  /** seconds /api/ready answers 503 after SIGTERM before the listener closes */
+  readyDrainSeconds: number;
+  /** the metrics listener (GET /metrics): null when METRICS_PORT is unset */
+  metrics: { port: number; host: string } | null;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** OpenTelemetry export: null when OTEL_EXPORTER_OTLP_ENDPOINT is unset */
+  tracing: { endpoint: string; ratio: number; serviceName: string } | null;
   /** server processes sharing the port (node:cluster); above 1 only on PostgreSQL */
   workers: number;
   /** caps on open live streams on one process */
@@ -300,6 +319,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     jobPollMs: e.JOB_POLL_MS,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    // a balancer checking every 2 s and marking a server down after 3 failures needs > 6 s; a
+    // development Ctrl-C or a lone process needs none
+    readyDrainSeconds: e.READY_DRAIN_SECONDS ?? (production ? 10 : 0),
+    metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    logLevel: e.LOG_LEVEL,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, ''), ratio: e.OTEL_TRACES_SAMPLER_ARG, serviceName: e.OTEL_SERVICE_NAME } : null,
     workers: e.WORKERS,
     liveStreams: { perSession: e.LIVE_STREAMS_PER_SESSION, perAccount: e.LIVE_STREAMS_PER_ACCOUNT },
     zoom: {
@@ -377,6 +402,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     jobLeaseSeconds: 60,
     jobPollMs: 30_000,
     shutdownGraceSeconds: 10,
+    readyDrainSeconds: 0,
+    metrics: null,
+    logLevel: 'silent',
+    tracing: null,
     workers: 1,
     liveStreams: { perSession: 20, perAccount: 1_000 },
     zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },

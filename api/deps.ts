@@ -3,6 +3,7 @@ import type { Database } from './db/index';
 import type { TokenSigner } from './auth/token';
 import type { CustomFetchOptions } from 'openid-client';
 import type { LiveHub } from './live/hub';
+import type { Readiness } from './observability/readiness';
 
 /** A fetch for the identity provider's endpoints (discovery, token, keys). */
 export type OidcFetch = (url: string, init: CustomFetchOptions) => Promise<Response>;
@@ -18,4 +19,6 @@ export type Deps = {
   oidcFetch?: OidcFetch;
   /** this process's live-update streams (api/live); absent where none are served (most tests) */
   live?: LiveHub;
+  /** what GET /api/ready reports (the server's: its listener and drain); absent: the database alone */
+  readiness?: Readiness;
 };

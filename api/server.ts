@@ -23,14 +23,25 @@ import { runPrimary, speaksForAll } from './workers';
 import { LiveHub } from './live/hub';
 import { startListener } from './live/listener';
 import cluster from 'node:cluster';
+import { startLogging, stopLogging } from './observability/logger';
+import { enableMetrics } from './observability/metrics';
+import { startMetricsServer } from './observability/metrics-server';
+import { readiness } from './observability/readiness';
+import { startTracing, stopTracing } from './observability/tracing';
 
 const distDir = path.dirname(fileURLToPath(import.meta.url));
 
 async function main() {
   const config = loadConfig();
+  await startLogging(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
+  if (config.tracing) await startTracing(config.tracing);
+  // With WORKERS > 1 the primary serves the metrics, summed over the workers (api/workers.ts).
+  const metrics = config.metrics ? await enableMetrics() : null;
+  const metricsServer = metrics && !cluster.isWorker ? await startMetricsServer(config.metrics!, async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() })) : null;
   const runtime = await openRuntime(config);
   const { deps, db } = runtime;
+  if (metrics && db.poolStats) metrics.addPool(db.poolStats);
   let seedHistory = false;
   if (config.autoSeed && !(await hasAnyAccount(db))) {
     await seedDemo(db, config.encryptionKey);
@@ -43,6 +54,9 @@ async function main() {
   const live = new LiveHub(db, { log: deps.log, ...config.liveStreams });
   deps.live = live;
   const liveListener = await startListener(db, live, { url: config.directDatabaseUrl, log: deps.log });
+  metrics?.addStreams(() => live.streamCount());
+  const ready = readiness(db, () => liveListener.connected());
+  deps.readiness = ready;
   const app = createApp(deps, { distDir });
   const listener = nodeListener(app.fetch);
   // The development identity provider shares our port under /dev-idp; config refuses it in production.
@@ -108,6 +122,14 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Readiness answers 503 from now on; requests are still served while the balancer notices
+    // (READY_DRAIN_SECONDS, longer than its check interval × fall count), so none reaches a
+    // closed listener. A Ctrl-C in development does not wait.
+    ready.draining = true;
+    if (signal === 'SIGTERM' && config.readyDrainSeconds > 0) {
+      console.log(`${signal}: not ready; serving for ${config.readyDrainSeconds} s more while the balancer notices.`);
+      await new Promise((resolve) => setTimeout(resolve, config.readyDrainSeconds * 1000));
+    }
     console.log(`${signal}: finishing requests in flight, then stopping.`);
     // A stop that cannot finish (a request stuck on a dead peer) must still end the process.
     const force = setTimeout(() => {
@@ -127,6 +149,9 @@ async function main() {
     clearInterval(idleSweep);
     clearTimeout(force);
     await runtime.close();
+    metricsServer?.close();
+    await stopTracing();
+    await stopLogging();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

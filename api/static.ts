@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pickCoding, type Coding } from './http/compression';
+import { requestIdOf } from './observability/request-id';
 
 // Serves the built UI: /zoom/* from dist/zoom, /webex/* from dist/webex, everything else from
 // dist/web. Hashed assets are cached for a year; index.html never is, so a deploy shows at once.
@@ -68,7 +69,7 @@ export function uiRoutes(distDir: string) {
   app.get('*', (c) => {
     const urlPath = c.req.path;
     if (urlPath === '/api' || urlPath.startsWith('/api/')) {
-      return c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.' }, 404);
+      return c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.', requestId: requestIdOf(c) }, 404);
     }
     const entry: UiEntry = urlPath === '/zoom' || urlPath.startsWith('/zoom/') ? 'zoom' : urlPath === '/webex' || urlPath.startsWith('/webex/') ? 'webex' : 'web';
     const dir = path.join(distDir, entry);

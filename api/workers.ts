@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Config } from './config';
 import { openRuntime } from './runtime';
 import { hasAnyAccount, seedDemo } from './db/seed';
+import { startMetricsServer } from './observability/metrics-server';
 
 // WORKERS > 1: several server processes share the port through node:cluster, so one API uses
 // every core. Each worker is a whole server (api/server.ts). Everything they share lives in
@@ -44,6 +45,12 @@ export async function runPrimary(config: Config): Promise<void> {
     setTimeout(fork, lived < 5_000 ? 1_000 : 0);
   });
   for (let i = 0; i < config.workers; i++) fork();
+  // One scrape shows the whole server: the primary asks every worker for its figures and sums them.
+  if (config.metrics) {
+    const { AggregatorRegistry } = (await import('prom-client')).default;
+    const aggregator = new AggregatorRegistry();
+    await startMetricsServer(config.metrics, async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }));
+  }
 
   const stop = (signal: string) => {
     if (stopping) return;

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { APPS, type AppId } from '../contract/apps';
 import { ApiError } from '../http/errors';
 import { STATE_MESSAGES } from '../contract/stripe-states';
+import { traceStripe } from '../observability/tracing';
 
 // The provider's own Stripe account: this is the platform charging the business (the Payments
 // app's Stripe Connect is a different thing). Read from the environment by this area alone:
@@ -95,6 +96,7 @@ async function makeClient(config: Config): Promise<Configured | null> {
     timeout: 20_000,
     appInfo: { name: 'Switchboard' },
   });
+  traceStripe(stripe);
   return { settings, stripe };
 }
 

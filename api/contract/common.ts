@@ -146,11 +146,15 @@ export const urlSchema = (messages: { required: string; invalid: string; https: 
     v.check((s) => options.allowHttp || urlScheme(s) === 'https', messages.https),
   );
 
-/** Every error answer of the API. `fields` names the failing inputs of a 400. */
+/**
+ * Every error answer of the API. `fields` names the failing inputs of a 400; `requestId` is the
+ * answer's X-Request-Id, for support to find the request in the server's log.
+ */
 export const ErrorBodySchema = v.object({
   code: v.string(),
   message: v.string(),
   fields: v.optional(v.record(v.string(), v.string())),
+  requestId: v.string(),
 });
 export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 

@@ -7,6 +7,8 @@ import { pglitePool } from './pglite-dialect';
 import { compileStatement, stepOf, type Statement } from './batch';
 import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isRetryableRead, isStatementStateError } from './faults';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from '../config';
+import { metrics, type PoolStats } from '../observability/metrics';
+import { inSpan, tracing } from '../observability/tracing';
 
 export type { Schema } from './schema';
 export type Trx = Transaction<Schema>;
@@ -53,6 +55,9 @@ export class Database {
    * absent on PostgreSQL, where listening takes a direct connection (api/live/listener.ts).
    */
   listenEmbedded?: (channel: string, fn: (payload: string) => void) => Promise<() => Promise<void>>;
+
+  /** the pool's connections now (PostgreSQL; the metrics read it at each scrape) */
+  poolStats?: () => PoolStats;
 
   /** Runs fn in a transaction that sees and writes only rows of this account. */
   tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
@@ -347,6 +352,23 @@ function withDeadline<T>(client: PgClient, work: Promise<T>, ms: number): Promis
 }
 
 /**
+ * One round trip to the database, as a span when tracing is on: its kind (a statement on a
+ * pooled connection, a pipeline, a read lane's message) and how many statements it carried, never
+ * their text or values. The work it belongs to names itself in the span around it (`measured`).
+ */
+function roundTrip<T>(name: string, statements: number, fn: () => Promise<T>): Promise<T> {
+  if (!tracing) return fn();
+  return inSpan(
+    name,
+    (span) => {
+      span?.setAttribute('db.statements', statements);
+      return fn();
+    },
+    true,
+  );
+}
+
+/**
  * What Kysely gets instead of the pg pool. Parameterised statements run as named prepared
  * statements; several steps go out as one pipeline (api/db/pg-pipeline.ts), and a read request's
  * statements ride with their scope (api/db/one-message.ts) on a read lane shared with other
@@ -370,8 +392,14 @@ function wrappedPool(
     // A connection that was lost, stalled or whose prepared statements are not what pg thinks is
     // handed back broken: the pool closes it instead of giving it to the next caller.
     let broken: unknown = null;
+    const connect = (): Promise<PgClient> => {
+      const m = metrics;
+      if (!m) return pool.connect();
+      const end = m.poolWait.startTimer();
+      return pool.connect().finally(end);
+    };
     const own = () =>
-      (client ??= pool.connect().catch((err: unknown) => {
+      (client ??= connect().catch((err: unknown) => {
         client = null;
         throw connectFailure(err);
       }));
@@ -405,18 +433,22 @@ function wrappedPool(
     };
     const inner = pipelineClient({
       query: (text, params) =>
-        guarded(async (c) => {
-          const name = params?.length ? nameOf(text) : undefined;
-          const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
-          // a message of several statements (migrations) answers each; Kysely reads the last
-          return Array.isArray(result) ? result[result.length - 1]! : result;
-        }),
-      pipeline: (steps) => guarded((c) => pipeline(c, steps)),
+        roundTrip('db.query', 1, () =>
+          guarded(async (c) => {
+            const name = params?.length ? nameOf(text) : undefined;
+            const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
+            // a message of several statements (migrations) answers each; Kysely reads the last
+            return Array.isArray(result) ? result[result.length - 1]! : result;
+          }),
+        ),
+      pipeline: (steps) => roundTrip('db.pipeline', steps.length, () => guarded((c) => pipeline(c, steps))),
       reads: (steps) =>
-        (lanes.pipeline(steps) ?? readAlone(steps)).catch((err: unknown) => {
-          onStatementState(err);
-          throw err;
-        }),
+        roundTrip('db.read-lane', steps.length, () =>
+          (lanes.pipeline(steps) ?? readAlone(steps)).catch((err: unknown) => {
+            onStatementState(err);
+            throw err;
+          }),
+        ),
     });
     const wrapped: Wrapped = {
       query: inner.query,
@@ -492,11 +524,13 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
     deadlineMs: settings.deadlineMs,
   });
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes, nameOf, settings.deadlineMs, onStatementState) as never }) });
-  return new Database(
+  const db = new Database(
     kysely,
     'postgres',
     () => kysely.destroy(),
   );
+  db.poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return db;
 }
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; settings?: DatabaseSettings }): Promise<Database> {

@@ -4,6 +4,8 @@ import { ApiError } from '../http/errors';
 import { errorText } from '../http/error-text';
 import { E164_PATTERN, E164_MESSAGE } from '../contract/sms';
 import { OutboundError, outboundFetch, outboundErrorStatus, outboundPolicy, type OutboundResponse } from './outbound';
+import { metrics } from '../observability/metrics';
+import { inSpan } from '../observability/tracing';
 
 // Twilio's REST API (2010-04-01): credentials are checked by reading the account resource,
 // messages are sent by POSTing Messages.json form-encoded, both with HTTP basic auth.
@@ -86,16 +88,23 @@ export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: stri
   if (!settings) throw new ApiError(409, 'SMS_NOT_CONFIGURED', 'SMS is not configured for this account.');
   const creds = { accountSid: settings.account_sid, authToken: decryptSecret(settings.auth_token_enc, deps.config.encryptionKey) };
   const form = new URLSearchParams({ To: to, From: settings.phone_number, Body: body });
-  const res = await call(deps, accountUrl(deps, creds.accountSid, '/Messages'), {
-    method: 'POST',
-    headers: { authorization: authHeader(creds), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: form.toString(),
-  });
+  const res = await inSpan(
+    'twilio messages.create',
+    () =>
+      call(deps, accountUrl(deps, creds.accountSid, '/Messages'), {
+        method: 'POST',
+        headers: { authorization: authHeader(creds), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form.toString(),
+      }),
+    true,
+  );
   if (res.ok) {
+    metrics?.sms.inc({ outcome: 'sent', reason: 'twilio' });
     const sent = res.json() as { sid?: string; status?: string };
     return { sid: String(sent.sid ?? ''), status: String(sent.status ?? 'queued') };
   }
   const { code, message } = twilioMessage(res, creds);
+  metrics?.sms.inc({ outcome: 'refused', reason: res.status >= 500 ? 'TWILIO_UNAVAILABLE' : 'TWILIO_REFUSED' });
   if (res.status === 401 || res.status === 403) throw new ApiError(502, 'SMS_AUTH_FAILED', 'Twilio no longer accepts the saved credentials. Please reconnect Twilio.');
   if (res.status === 429) throw new ApiError(429, 'SMS_RATE_LIMITED', 'Twilio is rate limiting this account. Please try again shortly.');
   // 21211 invalid To, 21614 not a mobile number, 21408 region not enabled, 21610 unsubscribed

@@ -4,6 +4,7 @@ import { webhookSigningSecrets } from '../developers/keys';
 import { notify } from '../notifications/notify';
 import { SIGNATURE_HEADER, webhookSignature } from '../developers/signature';
 import { OutboundError, outboundFetch, outboundPolicy } from './outbound';
+import { metrics } from '../observability/metrics';
 
 // The webhook worker: leases due delivery jobs (for update skip locked, so several processes
 // share the work and a crashed one's lease simply runs out), posts each signed event through the
@@ -119,7 +120,10 @@ export async function deliverWebhooksOnce(deps: Pick<Deps, 'db' | 'config' | 'no
     [...byEndpoint.values()].map(async (group) => {
       for (const job of group) {
         try {
-          await settle(deps, job, await post(deps, job));
+          const out = await post(deps, job);
+          // delivered, or failed this attempt (retried later or given up on): never which endpoint
+          metrics?.webhookDeliveries.inc({ outcome: out.ok ? 'delivered' : 'failed' });
+          await settle(deps, job, out);
         } catch (err) {
           deps.log(`webhook delivery ${job.id} failed to settle`, err);
         }

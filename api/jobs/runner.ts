@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
+import { logger } from '../observability/logger';
+import { metrics } from '../observability/metrics';
 
 // Periodic jobs kept in the database (table `jobs`), never in an in-memory timer a restart
 // forgets. Each job has one row; a worker leases it when due with `for update skip locked`, so
@@ -42,14 +44,21 @@ async function register(deps: Deps, jobs: readonly Job[], now: Date): Promise<vo
 
 async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs: number): Promise<boolean> {
   return deps.db.system(async (trx) => {
-    const due = await sql<{ name: string }>`select name from jobs
+    const due = await sql<{ name: string; next_run_at: Date }>`select name, next_run_at from jobs
       where name = ${job.name} and next_run_at <= ${now} and (locked_until is null or locked_until <= ${now})
       for update skip locked`.execute(trx);
     if (!due.rows.length) return false;
+    metrics?.jobLag.observe({ job: job.name }, Math.max(0, now.getTime() - new Date(due.rows[0]!.next_run_at).getTime()) / 1000);
     await sql`update jobs set locked_until = ${new Date(now.getTime() + leaseMs)}, locked_by = ${workerId}, last_started_at = ${now}
       where name = ${job.name}`.execute(trx);
     return true;
   });
+}
+
+/** A job run's log line and counter: its name and outcome, never what it worked on. */
+function jobRan(job: string, outcome: 'ok' | 'failed', started: number): void {
+  metrics?.jobRuns.inc({ job, outcome });
+  logger?.[outcome === 'ok' ? 'info' : 'warn']({ job, outcome, durationMs: Math.round((performance.now() - started) * 10) / 10 }, 'job run');
 }
 
 /** Runs every due job this worker can lease; answers the names it ran. */
@@ -60,6 +69,7 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
   const ran: string[] = [];
   for (const job of jobs) {
     if (!(await lease(deps, job, now, workerId, options.leaseMs ?? DEFAULT_LEASE_MS))) continue;
+    const started = performance.now();
     try {
       await job.run(deps, now);
       await deps.db.system((trx) =>
@@ -68,7 +78,9 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
           where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
       );
       ran.push(job.name);
+      jobRan(job.name, 'ok', started);
     } catch (err) {
+      jobRan(job.name, 'failed', started);
       deps.log(`Job ${job.name} failed`, err);
       const retry = Math.min(options.retryMs ?? DEFAULT_RETRY_MS, job.intervalSeconds * 1000);
       await deps.db.system((trx) =>

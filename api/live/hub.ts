@@ -3,6 +3,7 @@ import { mayRead, type Readable } from '../auth/guards';
 import type { Role } from '../contract/common';
 import type { Database } from '../db/index';
 import { LIVE_HEARTBEAT_MS, type LiveChange } from '../contract/live';
+import { metrics } from '../observability/metrics';
 
 // The process's side of live updates (docs/live-updates.md). Streams are grouped by account; a
 // notification names an account, and that account's feed reads its new rows once, in a tenant
@@ -160,6 +161,7 @@ class Stream {
     if (!visibleTo(this.viewer, row)) return;
     const { agent: _agent, ...change } = row;
     this.sink.change(change, this.resumeId());
+    metrics?.liveEvents.inc();
   }
 
   /** The floor the tab has and the ids above it it has (the newest ones). */

@@ -22,7 +22,11 @@ export type ListenerOptions = {
   onListening?: () => void;
 };
 
-export type Listener = { stop(): Promise<void> };
+export type Listener = {
+  stop(): Promise<void>;
+  /** listening now (readiness: a process that cannot hear changes must not take streams) */
+  connected(): boolean;
+};
 
 type PgNotification = { channel: string; payload?: string };
 type PgListenClient = {
@@ -40,7 +44,7 @@ export async function startListener(db: Database, hub: LiveHub, options: Listene
     const unlisten = await db.listenEmbedded(LIVE_CHANNEL, (payload) => hub.notified(payload));
     hub.catchUp();
     options.onListening?.();
-    return { stop: unlisten };
+    return { stop: unlisten, connected: () => true };
   }
   if (!options.url) throw new Error('live updates need the direct database URL');
   const pgModule = await import('pg');
@@ -103,6 +107,7 @@ export async function startListener(db: Database, hub: LiveHub, options: Listene
 
   await open();
   return {
+    connected: () => client !== null,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -9,6 +9,7 @@ import { maskPhone } from '../contract/platform';
 import { SMS_GUARD_DEFAULT_RULES, SmsGuardRulesSchema, type SmsGuard, type SmsGuardRules, type SmsHold } from '../contract/sms-guard';
 import { classifyNumber, knownCountries, REFUSED_TYPES, type NumberClass } from './classify';
 import { accountDates } from '../account-dates';
+import { metrics } from '../observability/metrics';
 
 // The SMS fraud guard: every SMS any app sends passes here (through sendAccountSms and the apps'
 // first transaction), so geo permissions, refused number types and pumping holds have one home.
@@ -141,6 +142,8 @@ export function describeScope(prefix: string): string {
 }
 
 export function heldError(prefix: string, heldUntil: Date, now: Date): ApiError {
+  // made only when a send is held, on every path (the guard, a held range, One-Time Passcode's own)
+  metrics?.sms.inc({ outcome: 'held', reason: 'SMS_PUMPING_SUSPECTED' });
   const retryAfter = Math.max(1, Math.ceil((heldUntil.getTime() - now.getTime()) / 1000));
   return new ApiError(
     429,
@@ -157,6 +160,16 @@ export function heldError(prefix: string, heldUntil: Date, now: Date): ApiError 
  * country against the allowed list, and a hold on its range. Throws the refusal.
  */
 export function checkDestination(state: SmsState, to: string, now: Date): NumberClass {
+  try {
+    return destinationOf(state, to, now);
+  } catch (err) {
+    // held ranges count themselves (heldError); what is left is a refusal by its code
+    if (err instanceof ApiError && err.code !== 'SMS_PUMPING_SUSPECTED') metrics?.sms.inc({ outcome: 'refused', reason: err.code });
+    throw err;
+  }
+}
+
+function destinationOf(state: SmsState, to: string, now: Date): NumberClass {
   const number = classifyNumber(to);
   const masked = maskPhone(to);
   if (!number) throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is not a phone number of any country.`);

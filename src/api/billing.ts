@@ -19,7 +19,7 @@ export function useStartFreeTrial(): (app: AppId) => Promise<void> {
       setAppBilling({ app, billing });
       navigate(`~/${app}`);
     } catch (error) {
-      toast.error('Could not start the free trial', errorMessage(error, 'Please try again later'));
+      toast.error('Could not start the free trial', errorMessage(error, 'Please try again later'), error);
       throw error;
     }
   };
@@ -34,7 +34,7 @@ export function useSubscribe(): (app: AppId) => Promise<void> {
       const { url } = await api.create<{ url: string }>(`${app}/billing/checkout`, { returnTo: window.location.pathname });
       window.location.assign(url);
     } catch (error) {
-      toast.error('Could not start the subscription', errorMessage(error, 'Please try again later'));
+      toast.error('Could not start the subscription', errorMessage(error, 'Please try again later'), error);
       throw error;
     }
   };

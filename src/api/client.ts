@@ -13,6 +13,8 @@ export class ApiError extends Error {
   readonly fields?: Record<string, string>;
   /** seconds the server asked us to wait before trying again (its Retry-After header) */
   readonly retryAfter?: number;
+  /** the answer's X-Request-Id: shown beside the message so support can find the request */
+  requestId?: string;
 
   constructor(status: number, code: string, message: string, fields?: Record<string, string>, retryAfter?: number) {
     super(message);
@@ -109,6 +111,12 @@ export function timeZone(): string {
 }
 
 async function toError(response: Response): Promise<ApiError> {
+  const error = await errorOf(response);
+  error.requestId = response.headers.get('x-request-id') ?? undefined;
+  return error;
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
   const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, unexpectedStatusMessage(response.status), undefined, retryAfter);
   if (response.status < 400) return unexpected();
@@ -215,6 +223,11 @@ export function dispositionFilename(header: string | null): string | null {
 }
 
 /** The message to show for any thrown value. */
+/** The request id of a failed call, when the server gave one (for "Reference: …" lines). */
+export function referenceOf(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.requestId : undefined;
+}
+
 export function errorMessage(error: unknown, fallback = 'An error occurred'): string {
   if (error instanceof Error && error.message) return error.message;
   return fallback;

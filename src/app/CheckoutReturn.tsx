@@ -54,7 +54,7 @@ export function CheckoutReturn({ children }: { children: ReactNode }) {
       },
       (error) => {
         if (!live) return;
-        toast.error('Could not confirm the subscription', errorMessage(error, 'Please try again later'));
+        toast.error('Could not confirm the subscription', errorMessage(error, 'Please try again later'), error);
         done();
       },
     );

@@ -1,5 +1,6 @@
 import { Component, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
+import { referenceOf } from '../api/client';
 
 // Chromium, Firefox and Safari each word a failed dynamic import their own way.
 const CHUNK_LOAD_FAILURE = /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
@@ -9,7 +10,7 @@ export function isChunkLoadFailure(error: Error): boolean {
   return CHUNK_LOAD_FAILURE.test(error.message);
 }
 
-type Props = { children: ReactNode; onReport: () => void; resetKey: string };
+type Props = { children: ReactNode; onReport: (reference: string | undefined) => void; resetKey: string };
 type State = { error: Error | null; key: string };
 
 class Boundary extends Component<Props, State> {
@@ -42,15 +43,18 @@ class Boundary extends Component<Props, State> {
         </div>
       );
     }
+    // a failed API call's request id: support finds the request in the server's log by it
+    const reference = referenceOf(error);
     return (
       <div className="crash" role="alert">
         <h1>Something went wrong</h1>
         <p className="crash-message">{error.message || 'An unexpected error occurred.'}</p>
+        {reference && <p className="crash-reference">Reference: {reference}</p>}
         <div className="crash-actions">
           <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
             Reload
           </button>
-          <button type="button" className="btn btn-secondary" onClick={this.props.onReport}>
+          <button type="button" className="btn btn-secondary" onClick={() => this.props.onReport(reference)}>
             Report error
           </button>
         </div>
@@ -63,7 +67,7 @@ class Boundary extends Component<Props, State> {
 export function CrashBoundary({ children }: { children: ReactNode }) {
   const [location, navigate] = useLocation();
   return (
-    <Boundary resetKey={location} onReport={() => navigate('/support/ticket')}>
+    <Boundary resetKey={location} onReport={(reference) => navigate(reference ? `/support/ticket?reference=${encodeURIComponent(reference)}` : '/support/ticket')}>
       {children}
     </Boundary>
   );

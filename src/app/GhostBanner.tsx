@@ -26,7 +26,7 @@ export default function GhostBanner() {
       setToken(token);
       navigate(`/watch-tower/accounts/${encodeURIComponent(payload.acc)}`);
     } catch (error) {
-      toast.error('Could not end ghost mode', errorMessage(error));
+      toast.error('Could not end ghost mode', errorMessage(error), error);
     } finally {
       setBusy(false);
     }

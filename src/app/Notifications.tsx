@@ -38,7 +38,7 @@ export function Notifications() {
       const { unread } = await api.post<{ unread: number }>('notifications/read', body);
       setLocal({ unread, notifications: list.notifications.map((n) => ('all' in body || n.id === body.id ? { ...n, read: true } : n)) });
     } catch (e) {
-      toast.error('Could not mark as read', errorMessage(e));
+      toast.error('Could not mark as read', errorMessage(e), e);
     }
   };
 

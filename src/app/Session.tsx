@@ -69,7 +69,7 @@ function useBootstrap(): BootstrapState {
         // An ended session is handled by the client for every call: token cleared, back to /?expired=true.
         if (error.code === JWT_EXPIRED || error.code === SESSION_REVOKED) return;
         setToken(null);
-        toast.error('Your session could not be loaded', errorMessage(error, 'Please sign in again.'));
+        toast.error('Your session could not be loaded', errorMessage(error, 'Please sign in again.'), error);
       },
     );
     return () => {
@@ -141,7 +141,7 @@ function useAppStart(bootstrap: Bootstrap | null) {
         setAppBilling({ app: answer.app, billing: answer.billing });
         navigate(`/${answer.app}`);
       },
-      (error) => toast.error('Could not open the app', errorMessage(error, 'Please try again later')),
+      (error) => toast.error('Could not open the app', errorMessage(error, 'Please try again later'), error),
     );
   }, [api, loaded, navigate, setAppBilling]);
 }

@@ -1,8 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { TOAST_DURATION_MS } from './constants';
+import { referenceOf } from '../api/client';
 
 export type ToastKind = 'success' | 'error';
-export type ToastItem = { id: number; kind: ToastKind; title: string; description?: string };
+/** `reference`: the failed request's id, for the user to quote to support */
+export type ToastItem = { id: number; kind: ToastKind; title: string; description?: string; reference?: string };
 
 // A module-level store, so any code (not only components) can raise a toast.
 let items: ToastItem[] = [];
@@ -15,9 +17,9 @@ function dismiss(id: number) {
   emit();
 }
 
-function show(kind: ToastKind, title: string, description?: string): number {
+function show(kind: ToastKind, title: string, description?: string, reference?: string): number {
   const id = nextId++;
-  items = [...items, { id, kind, title, description }];
+  items = [...items, { id, kind, title, description, reference }];
   emit();
   setTimeout(() => dismiss(id), TOAST_DURATION_MS);
   return id;
@@ -25,7 +27,8 @@ function show(kind: ToastKind, title: string, description?: string): number {
 
 export const toast = {
   success: (title: string, description?: string) => show('success', title, description),
-  error: (title: string, description?: string) => show('error', title, description),
+  /** `failure`: the error behind it; an API failure's request id is shown as its reference */
+  error: (title: string, description?: string, failure?: unknown) => show('error', title, description, referenceOf(failure)),
   dismiss,
   clear() {
     items = [];
@@ -60,6 +63,7 @@ function ToastView({ item }: { item: ToastItem }) {
       <div className="toast-body">
         <p className="toast-title">{item.title}</p>
         {item.description && <p className="toast-description">{item.description}</p>}
+        {item.reference && <p className="toast-reference">Reference: {item.reference}</p>}
       </div>
       <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismiss(item.id)}>
         ×

@@ -244,7 +244,7 @@ describe.each(DATABASE_KINDS)('custom domain against a DNS server on loopback (%
   it('a failing DNS server answers DNS_CHECK_FAILED with the generic message', async () => {
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'broken.acme.com' } });
     expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({ code: 'DNS_CHECK_FAILED', message: 'An error occurred while verifying the DNS settings' });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'DNS_CHECK_FAILED', message: 'An error occurred while verifying the DNS settings' });
   });
 
   it.each(['Console.Acme.com', 'acme', 'acme.c', 'acme.toolong', 'acme..com', '-acme.com', 'acme.com.', 'ac me.com', 'acme.co1'])(

@@ -170,13 +170,13 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
   it('the passkey script’s refusals come in the page’s language (?lang=), with the same status and code', async () => {
     const unknown = await t.app.request(`/api/c/${'x'.repeat(43)}/passkey/options?lang=ja`, { method: 'POST', headers: { host: 'localhost:3000' } });
     expect(unknown.status).toBe(410);
-    expect(await unknown.json()).toEqual({ code: 'LINK_NOT_USABLE', message: translate('ja', 'passkey.error.unknown') });
+    expect(await unknown.json()).toEqual({ requestId: expect.any(String), code: 'LINK_NOT_USABLE', message: translate('ja', 'passkey.error.unknown') });
     const bad = await t.app.request(`/api/c/${'x'.repeat(43)}/passkey/abandoned?lang=es`, { method: 'POST', headers: { host: 'localhost:3000', 'content-type': 'application/json' }, body: '{"reason":"nope"}' });
     // an answer the page's script should never send is refused as such, in words the caller can read
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ code: 'VALIDATION_FAILED', message: translate('es', 'passkey.somethingWrong') });
+    expect(await bad.json()).toEqual({ requestId: expect.any(String), code: 'VALIDATION_FAILED', message: translate('es', 'passkey.somethingWrong') });
     // without a language the page's browser decides, and English is the last resort
     const english = await t.app.request(`/api/c/short/passkey/options`, { method: 'POST', headers: { host: 'localhost:3000' } });
-    expect(await english.json()).toEqual({ code: 'LINK_NOT_USABLE', message: translate('en', 'passkey.error.unknown') });
+    expect(await english.json()).toEqual({ requestId: expect.any(String), code: 'LINK_NOT_USABLE', message: translate('en', 'passkey.error.unknown') });
   });
 });

@@ -82,7 +82,7 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
     expect(bomb.length).toBeLessThan(200_000);
     const { res, longestGapMs, probes } = await uploadWhileProbing(t, bomb);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 'PDF_TOO_COMPLEX', message: expect.stringMatching(/^A compressed part of this PDF expands to more than 64 MB\./) });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'PDF_TOO_COMPLEX', message: expect.stringMatching(/^A compressed part of this PDF expands to more than 64 MB\./) });
     expect(probes).toBeGreaterThan(0);
     expect(longestGapMs).toBeLessThan(1000);
   });

@@ -95,7 +95,7 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
   it('someone from a company that already has an account is told to ask their administrator', async () => {
     const res = await googleSignIn(t, 'stranger@acme.test');
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: 'ACCOUNT_EXISTS', message: 'An account already exists for your company. Please contact your administrator to get access.' });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'ACCOUNT_EXISTS', message: 'An account already exists for your company. Please contact your administrator to get access.' });
   });
 
   it('a new company signs up with the Google-type provider and owns a new account on that platform', async () => {

@@ -124,7 +124,7 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     twilio.received.length = 0;
     const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: 'AC' + 'e'.repeat(32), authToken: '', phoneNumber: '+14155550100' } } });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'Auth Token is required', fields: { 'twilio.authToken': 'Auth Token is required' } });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'VALIDATION_FAILED', message: 'Auth Token is required', fields: { 'twilio.authToken': 'Auth Token is required' } });
     expect(twilio.received).toHaveLength(0);
     expect(await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow())).toEqual(before);
   });

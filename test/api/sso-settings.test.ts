@@ -99,7 +99,7 @@ describe.each(DATABASE_KINDS)('single sign-on settings (%s)', (kind) => {
   it('another provider cannot be connected while one is', async () => {
     const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: { provider: 'oidc', oidc: { discoveryUrl: idp.discoveryUrl, domain: 'acme.test', clientId: 'x', clientSecret: 'y' } } });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ code: 'SSO_PROVIDER_CONNECTED', message: 'Disable the current provider to enable this one' });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'SSO_PROVIDER_CONNECTED', message: 'Disable the current provider to enable this one' });
   });
 
   it('managing without a new secret keeps the stored one', async () => {
@@ -118,7 +118,7 @@ describe.each(DATABASE_KINDS)('single sign-on settings (%s)', (kind) => {
     const before = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('sso_settings').selectAll().executeTakeFirstOrThrow());
     const res = await t.call('POST', '/sso', { as: 'owner@acme.test', body: azure({ ...over, clientSecret: '' }) });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: 'VALIDATION_FAILED', message: 'Client Secret is required', fields: { 'azure.clientSecret': 'Client Secret is required' } });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'VALIDATION_FAILED', message: 'Client Secret is required', fields: { 'azure.clientSecret': 'Client Secret is required' } });
     expect(await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('sso_settings').selectAll().executeTakeFirstOrThrow())).toEqual(before);
   });
 

@@ -63,7 +63,7 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
   it('an e-mail whose domain has no SSO answers SSO_NOT_CONFIGURED on the email field', async () => {
     const res = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'owner@globex.test' }, headers: { 'x-forwarded-for': address() } });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ code: 'SSO_NOT_CONFIGURED', message: 'SSO is not configured for this email address', fields: { email: 'SSO is not configured for this email address' } });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'SSO_NOT_CONFIGURED', message: 'SSO is not configured for this email address', fields: { email: 'SSO is not configured for this email address' } });
     const bad = await t.call('POST', '/sso/oauth/authorize', { body: { email: 'not-an-email' } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({ email: 'Please provide a valid email address' });
@@ -107,7 +107,7 @@ describe.each(DATABASE_KINDS)('single sign-on (%s)', (kind) => {
   it('someone outside the admin list, the admin group and the agent group gets ADMIN_NOT_FOUND', async () => {
     const res = await ssoSignIn(t, 'outsider@acme.test', 'staff');
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: 'ADMIN_NOT_FOUND', message: 'Please contact your account administrator to be added as an administrator on the account.' });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'ADMIN_NOT_FOUND', message: 'Please contact your account administrator to be added as an administrator on the account.' });
   });
 
   it('someone only in the agent group gets an agent session that runs agent actions and nothing else', async () => {

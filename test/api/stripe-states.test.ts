@@ -28,7 +28,7 @@ describe.each(DATABASE_KINDS)('Stripe states without Stripe on the server (%s)',
     expect(apps.apps.find((a) => a.id === 'one-time-passcode')!.unavailable).toBeUndefined();
     const refused = await t.call('POST', '/payments/actions/request', { as: OWNER, body: { input: { phoneNumber: '+14155550190', amount: '12.50', description: 'Deposit' } } });
     expect(refused.status).toBe(503);
-    expect(await refused.json()).toEqual(expected);
+    expect(await refused.json()).toEqual({ ...expected, requestId: refused.headers.get("x-request-id") });
   });
 
   it('nothing can be subscribed: bootstrap lists no app, each billing card says so, and Subscribe answers the same sentence', async () => {
@@ -36,7 +36,7 @@ describe.each(DATABASE_KINDS)('Stripe states without Stripe on the server (%s)',
     const overview = await json<BillingOverview>(await t.call('GET', '/billing', { as: OWNER }));
     expect(overview.apps.every((a) => !a.subscribable)).toBe(true);
     const res = await t.call('POST', '/document-signature/billing/checkout', { as: OWNER });
-    expect(await res.json()).toEqual({ code: 'BILLING_NOT_CONFIGURED', message: STATE_MESSAGES.BILLING_NOT_CONFIGURED });
+    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'BILLING_NOT_CONFIGURED', message: STATE_MESSAGES.BILLING_NOT_CONFIGURED });
   });
 });
 

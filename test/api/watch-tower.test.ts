@@ -41,7 +41,7 @@ describe.each(DATABASE_KINDS)('Watch Tower (%s)', (kind) => {
       for (const [method, path, body] of calls(t)) {
         const res = await t.call(method, path, { as: email, body });
         expect(res.status, `${method} ${path}`).toBe(403);
-        expect(await res.json()).toEqual({ code: 'FORBIDDEN', message: 'This is for provider staff only.' });
+        expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'FORBIDDEN', message: 'This is for provider staff only.' });
       }
       const billing = await t.db.tenant(t.account('globex').id, (trx) => trx.selectFrom('app_billing').select('status').where('app', '=', 'payments').executeTakeFirstOrThrow());
       expect(billing.status).toBe('subscription');

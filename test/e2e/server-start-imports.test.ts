@@ -29,9 +29,10 @@ function packagesLoadedAtStart(): Set<string> {
 }
 
 describe('the server start', () => {
-  it('loads neither the development identity provider, Stripe, the OIDC client, undici, the AWS SDK nor the SVG sanitiser', () => {
+  it('loads neither the development identity provider, Stripe, the OIDC client, undici, the AWS SDK, the SVG sanitiser nor the log, metrics and tracing libraries', () => {
     const loaded = packagesLoadedAtStart();
-    for (const lazy of ['oidc-provider', 'stripe', 'openid-client', 'undici', '@aws-sdk/client-cloudwatch-logs', 'isomorphic-dompurify', 'jsdom', 'pg', '@electric-sql/pglite']) {
+    // pino, prom-client and OpenTelemetry load when LOG_LEVEL, METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT ask for them
+    for (const lazy of ['oidc-provider', 'stripe', 'openid-client', 'undici', '@aws-sdk/client-cloudwatch-logs', 'isomorphic-dompurify', 'jsdom', 'pg', '@electric-sql/pglite', 'pino', 'prom-client', '@opentelemetry/api', '@opentelemetry/sdk-trace-base']) {
       expect(loaded, lazy).not.toContain(lazy);
     }
   });

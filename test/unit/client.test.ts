@@ -26,6 +26,15 @@ describe('API client', () => {
     expect([error.status, error.code, error.message, error.fields]).toEqual([400, 'VALIDATION', 'Invalid input', { email: 'Invalid email' }]);
   });
 
+  it("keeps the answer's X-Request-Id on the error, for a 4xx and a 500 alike", async () => {
+    mockApi({
+      'POST /api/invitations': { status: 400, body: { code: 'VALIDATION', message: 'Invalid input', requestId: 'req-400-abcdef' }, headers: { 'x-request-id': 'req-400-abcdef' } },
+      'GET /api/things': { status: 500, body: { code: 'INTERNAL', message: 'boom', requestId: 'req-500-abcdef' }, headers: { 'x-request-id': 'req-500-abcdef' } },
+    });
+    expect(((await api.post('invitations', {}).catch((e) => e)) as ApiError).requestId).toBe('req-400-abcdef');
+    expect(((await api.get('things').catch((e) => e)) as ApiError).requestId).toBe('req-500-abcdef');
+  });
+
   it('reports a status other than the expected one as unexpected', async () => {
     mockApi({ 'GET /api/things': { status: 204 } });
     const error = (await api.get('things').catch((e) => e)) as ApiError;

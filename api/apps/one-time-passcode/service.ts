@@ -22,6 +22,7 @@ import type { SmsGuardRules } from '../../contract/sms-guard';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import type { JourneyDelivery } from '../platform/delivery';
 import { maskPhone } from '../../contract/platform';
+import { measured } from '../../observability/metrics';
 import {
   OTP_APP,
   OTP_DEFAULT_SETTINGS,
@@ -167,7 +168,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
   try {
     prepared = await deps.db.tenant(accountId, async (trx) => {
       const since = new Date(now.getTime() - SEND_WINDOW_MS);
-      const [billing, state, range, stored, locale, company, , recent, pending] = await together(
+      const [billing, state, range, stored, locale, company, , recent, pending] = await measured('otp.send.read', () => together(
         trx,
         billingQuery(trx, accountId, OTP_APP),
         smsStateQuery(accountId, number?.prefix ?? null, now, number?.country ?? null),
@@ -181,7 +182,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
           where account_id = ${accountId} and phone_number = ${phone} and ts > ${since}`,
         sql<Row>`select * from otp_verifications where account_id = ${accountId} and phone_number = ${phone} and status = 'pending'
           order by created_at desc limit 1 for update`,
-      );
+      ));
       refuseUnusable(OTP_APP, billing[0], 1);
       const sms = smsStateOf(state);
       const provider = usableProvider(sms.provider, deps.config.env === 'production');
@@ -216,13 +217,13 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       }
       // the send is counted and its credit taken before the SMS goes out (given back if it fails),
       // so parallel sends cannot pass the free tier
-      const [counts, written, , locked] = await together(
+      const [counts, written, , locked] = await measured('otp.send.write', () => together(
         trx,
         counting ? countSend(accountId, destination, phone, counting, sms.rules, now) : NO_COUNT,
         write,
         sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`,
         lockBilling(accountId, OTP_APP),
-      );
+      ));
       const trip = counting ? verdictOf(counts[0]!, counting, sms.rules) : null;
       if (trip) throw new RangeToHold(destination, trip, sms.rules);
       refuseUnusable(OTP_APP, locked[0], 1);

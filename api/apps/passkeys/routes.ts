@@ -108,9 +108,9 @@ async function inPageLanguage(c: Context<AppEnv>, run: () => Promise<Response>):
     return await run();
   } catch (err) {
     const answer = errorResponse(err, c, c.var.deps.log);
-    const body = (await answer.clone().json()) as { code: string };
+    const body = (await answer.clone().json()) as { code: string; requestId: string };
     const t = translator(pageLocaleOf(c as never, null));
-    return c.json({ code: body.code, message: t(refusalKey(err, body.code)) }, answer.status as 400);
+    return c.json({ code: body.code, message: t(refusalKey(err, body.code)), requestId: body.requestId }, answer.status as 400);
   }
 }
 

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Config } from '../../config';
 import { ApiError } from '../../http/errors';
 import { STATE_MESSAGES } from '../../contract/stripe-states';
+import { traceStripe } from '../../observability/tracing';
 
 // The platform's Stripe Connect settings, read from the environment by this app alone:
 //   STRIPE_CONNECT_CLIENT_ID        the platform's Connect client id (ca_…)
@@ -65,6 +66,7 @@ export async function connectOf(config: Config): Promise<Connect | null> {
       timeout: 20_000,
       appInfo: { name: 'Switchboard Payments' },
     });
+    traceStripe(stripe);
     value = { settings, stripe };
   }
   clients.set(config, value);

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { measured } from '../../observability/metrics';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import * as v from 'valibot';
@@ -386,7 +387,11 @@ export const appActionRoutes = new Hono<AppEnv>()
     const module = moduleOf(c);
     const session = c.var.session;
     const origin = requestOrigin(c);
-    const result = await module.runAction(c.var.deps, session.accountId, c.req.param('key'), c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent));
+    const key = c.req.param('key');
+    // the service's span and timing, named by the app and its action (a key no action has is
+    // named once, as unknown, whatever it was)
+    const name = `action.${module.id}.${module.actions.some((a) => a.key === key) ? key : 'unknown'}`;
+    const result = await measured(name, () => module.runAction(c.var.deps, session.accountId, key, c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent)));
     return c.json((await sentToDevOutbox(c.var.deps, session.accountId)) ? { ...result, devOutbox: true } : result, 201);
   })
   .get('/:app/tasks/:id/status', async (c) => {

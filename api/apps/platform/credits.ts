@@ -3,6 +3,7 @@ import type { Trx } from '../../db/index';
 import type { AppId } from '../../contract/apps';
 import { getApp } from '../../contract/apps';
 import { ApiError } from '../../http/errors';
+import { metrics } from '../../observability/metrics';
 
 /**
  * The credit meter. Every app calls `assertAppUsable` before it starts billable work and
@@ -39,9 +40,11 @@ export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, u
 export function refuseUnusable(app: AppId, row: BillingRow | undefined, units: number): void {
   const title = getApp(app)?.title ?? app;
   if (!row || row.status === 'inactive' || row.status === 'cancelled') {
+    metrics?.creditRefusals.inc({ reason: 'APP_NOT_ACTIVE' });
     throw new ApiError(403, 'APP_NOT_ACTIVE', `${title} is inactive on this account. Start a free trial or subscribe to it in the console.`);
   }
   if (row.status === 'free-trial' && row.credits + units > row.free_tier) {
+    metrics?.creditRefusals.inc({ reason: 'FREE_TIER_EXHAUSTED' });
     throw new ApiError(
       402,
       'FREE_TIER_EXHAUSTED',

@@ -10,6 +10,7 @@ import type { Placeholder, SmsTemplate } from '../../contract/platform';
 import { LOCALES } from '../../contract/locales';
 import { builtInSmsText } from '../../contract/sms-translations';
 import { templateKeyFor } from '../../customer-pages/language';
+import { metrics } from '../../observability/metrics';
 
 // How apps send SMS: through the account's SMS Configuration (Twilio, or outside production the
 // development outbox, which stores instead of sending), with the app's templates.
@@ -39,6 +40,7 @@ export function usableProvider(provider: SmsProvider | null, production: boolean
 
 /** The development outbox's copy of a message (what it keeps instead of sending). */
 export function outboxInsert(trx: Trx, accountId: string, to: string, body: string, now: Date) {
+  metrics?.sms.inc({ outcome: 'sent', reason: 'outbox' });
   return trx.insertInto('dev_sms_outbox').values({ account_id: accountId, to_number: to, body, created_at: now }).returning('id');
 }
 

@@ -199,7 +199,7 @@ export function openApiDocument(publicUrl: string): Json {
     info: {
       title: 'Switchboard API',
       version: '1',
-      description: 'Authenticate with the secret key from Settings > Developers (`Authorization: Bearer sk_…`). Errors are `{ code, message, fields? }`.',
+      description: 'Authenticate with the secret key from Settings > Developers (`Authorization: Bearer sk_…`). Errors are `{ code, message, fields?, requestId }`. Every answer carries `X-Request-Id` (yours when you send one of 8 to 128 letters, digits or `._:+=/@-`, else ours): quote it to support.',
       contact: { name: 'Switchboard', url: base },
       license: { name: 'Switchboard Terms of Service', url: `${base}/terms` },
     },

@@ -16,7 +16,11 @@ type Errors = { subject?: string; description?: string };
 export default function TicketPage() {
   const [subject, setSubject] = useState('');
   const [priority, setPriority] = useState<(typeof PRIORITIES)[number]['value']>('medium');
-  const [description, setDescription] = useState('');
+  // the crash screen's report brings the failed request's id along (?reference=…)
+  const [description, setDescription] = useState(() => {
+    const reference = new URLSearchParams(window.location.search).get('reference');
+    return reference ? `Reference: ${reference.slice(0, 128)}\n\n` : '';
+  });
   const formErrors = useFormErrors();
   const errors: Errors = formErrors.errors;
   const [submitted, setSubmitted] = useState(false);

@@ -492,6 +492,7 @@ export interface components {
             fields?: {
                 [key: string]: string;
             };
+            requestId: string;
         };
     };
     responses: never;

@@ -233,7 +233,7 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
       const { blob, filename } = await api.download(`/${app.id}/${path}/export`, { query: exportQuery });
       saveFile(blob, filename ?? `${app.id}-${title.toLowerCase()}.csv`);
     } catch (err) {
-      toast.error(`${title} could not be exported`, errorMessage(err, 'Please try again later'));
+      toast.error(`${title} could not be exported`, errorMessage(err, 'Please try again later'), err);
       throw err;
     }
   };

@@ -40,7 +40,7 @@ function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppB
       toast.success(action === 'cancel' ? `${app.title} will end on ${billing.periodEnd ? formatDay(billing.periodEnd) : 'the end of the period'}` : `${app.title} subscription kept`);
       onChanged();
     } catch (error) {
-      toast.error(action === 'cancel' ? 'Could not cancel the subscription' : 'Could not keep the subscription', errorMessage(error, 'Please try again later'));
+      toast.error(action === 'cancel' ? 'Could not cancel the subscription' : 'Could not keep the subscription', errorMessage(error, 'Please try again later'), error);
       throw error;
     }
   };

@@ -134,7 +134,7 @@ function SettingsForm<S extends v.GenericSchema>({ app, schema, fields, initial 
       const invalid = formErrors.fromAnswer(error);
       if (invalid) throw invalid;
       formErrors.clear();
-      toast.error('Settings could not be saved', errorMessage(error));
+      toast.error('Settings could not be saved', errorMessage(error), error);
       throw error;
     }
   };

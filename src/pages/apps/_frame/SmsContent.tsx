@@ -224,7 +224,7 @@ export function SmsContent({ app }: { app: AppDefinition }) {
     } catch (error) {
       const invalid = formErrors.fromAnswer(error);
       if (invalid) throw invalid;
-      toast.error('SMS content could not be saved', errorMessage(error));
+      toast.error('SMS content could not be saved', errorMessage(error), error);
       throw error;
     }
   };

@@ -107,7 +107,7 @@ function Deliveries({ app, endpoint }: { app: AppDefinition; endpoint: WebhookEn
       toast.success('The event has been queued again');
       setTimeout(deliveries.reload, 1500);
     } catch (error) {
-      toast.error('The event could not be resent', errorMessage(error));
+      toast.error('The event could not be resent', errorMessage(error), error);
       throw error;
     }
   };
@@ -177,7 +177,7 @@ function EndpointCard({ app, endpoint, onEdit, onDelete }: { app: AppDefinition;
       // the worker delivers it within moments: show the log once it has had the chance
       setTimeout(() => setVersion((v) => v + 1), 1500);
     } catch (error) {
-      toast.error('The test event could not be sent', errorMessage(error));
+      toast.error('The test event could not be sent', errorMessage(error), error);
       throw error;
     }
   };
@@ -225,7 +225,7 @@ export function Webhooks({ app, eventTypes }: { app: AppDefinition; eventTypes: 
       setDeleting(null);
       endpoints.reload();
     } catch (error) {
-      toast.error('The endpoint could not be deleted', errorMessage(error));
+      toast.error('The endpoint could not be deleted', errorMessage(error), error);
       throw error;
     }
   };

@@ -202,7 +202,7 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
       toast.success('Draft saved');
       return saved;
     } catch (err) {
-      toast.error('The draft could not be saved', errorMessage(err));
+      toast.error('The draft could not be saved', errorMessage(err), err);
       throw err;
     }
   };
@@ -226,7 +226,7 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
       // the same address shows the version, now published: read it again
       reload();
     } catch (err) {
-      toast.error('The document could not be published', errorMessage(err));
+      toast.error('The document could not be published', errorMessage(err), err);
       throw err;
     }
   };

@@ -56,7 +56,7 @@ function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: s
       files.reload();
       reload();
     } catch (err) {
-      toast.error(key === 'cancel' ? 'The request could not be cancelled' : 'The link could not be sent again', errorMessage(err));
+      toast.error(key === 'cancel' ? 'The request could not be cancelled' : 'The link could not be sent again', errorMessage(err), err);
       throw err;
     }
   };

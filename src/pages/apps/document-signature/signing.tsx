@@ -68,7 +68,7 @@ function CertificateList({ view, onChanged }: { view: SigSigning; onChanged: (vi
       onChanged(await api.delete<SigSigning>(`/document-signature/signing/certificates/${removing!.id}`));
       toast.success('The certificate has been removed');
     } catch (err) {
-      toast.error('The certificate could not be removed', errorMessage(err));
+      toast.error('The certificate could not be removed', errorMessage(err), err);
       throw err;
     }
   };

@@ -170,7 +170,7 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     alive.current = true;
     return () => {
       alive.current = false;
-      if (pending.current) putDraft(tidy(pending.current)).catch((err: unknown) => toast.error('The last change to the form was not saved', errorMessage(err)));
+      if (pending.current) putDraft(tidy(pending.current)).catch((err: unknown) => toast.error('The last change to the form was not saved', errorMessage(err), err));
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -258,7 +258,7 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
         focusFirstProblem(err.fields);
         throw new InvalidFields(err.fields);
       }
-      toast.error('The form could not be published', errorMessage(err));
+      toast.error('The form could not be published', errorMessage(err), err);
       throw err;
     }
   };
@@ -268,7 +268,7 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
       setForm(await api.post<FormDetail>(`/${app.id}/forms/${form!.id}/close`));
       toast.success('The form is closed: it takes no new requests');
     } catch (err) {
-      toast.error('The form could not be closed', errorMessage(err));
+      toast.error('The form could not be closed', errorMessage(err), err);
       throw err;
     }
   };

@@ -42,7 +42,7 @@ export function RetireForm({ app, form, onDone, size }: { app: AppDefinition; fo
       toast.success(step.done);
       onDone('deleted' in answer ? null : answer);
     } catch (err) {
-      toast.error(`"${form.title.trim() || 'Untitled form'}" could not be changed`, errorMessage(err));
+      toast.error(`"${form.title.trim() || 'Untitled form'}" could not be changed`, errorMessage(err), err);
       throw err;
     }
   };

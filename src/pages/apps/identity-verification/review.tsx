@@ -118,7 +118,7 @@ function DecisionForm({ id, onDone, mrzTyped, command }: { id: string; mrzTyped:
     } catch (err) {
       const invalid = formErrors.fromAnswer(err);
       if (invalid) throw invalid;
-      toast.error('The decision was not saved', errorMessage(err));
+      toast.error('The decision was not saved', errorMessage(err), err);
       throw err;
     }
   };
@@ -189,7 +189,7 @@ function Holder({ review, onChange }: { review: IdvReview; onChange: (r: IdvRevi
       onChange(await api.post<IdvReview>(`/identity-verification/sessions/${id}/${path}`));
       toast.success(done);
     } catch (err) {
-      toast.error('The case did not change hands', errorMessage(err));
+      toast.error('The case did not change hands', errorMessage(err), err);
       throw err;
     }
   };

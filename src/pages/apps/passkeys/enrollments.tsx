@@ -44,7 +44,7 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
       setRevoking(null);
       list.reload();
     } catch (err) {
-      toast.error('The passkey could not be revoked', errorMessage(err));
+      toast.error('The passkey could not be revoked', errorMessage(err), err);
       throw err;
     }
   };

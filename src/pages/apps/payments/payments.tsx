@@ -50,7 +50,7 @@ function Refund({ task, onDone }: { task: TaskDetail; onDone: () => void }) {
             setText('');
             onDone();
           } catch (err) {
-            toast.error('The refund was not made', errorMessage(err));
+            toast.error('The refund was not made', errorMessage(err), err);
             throw err;
           }
         }}

@@ -49,7 +49,7 @@ function ProductDialog({ product, defaultCurrency, onClose, onSaved }: { product
     } catch (err) {
       const invalid = formErrors.fromAnswer(err);
       if (invalid) throw invalid;
-      toast.error('The product was not saved', errorMessage(err));
+      toast.error('The product was not saved', errorMessage(err), err);
       throw err;
     }
   };
@@ -183,7 +183,7 @@ export default function Products({ app: _app }: { app: AppDefinition }) {
             toast.success('Product archived');
             products.reload();
           } catch (err) {
-            toast.error('The product was not archived', errorMessage(err));
+            toast.error('The product was not archived', errorMessage(err), err);
             throw err;
           }
         }}

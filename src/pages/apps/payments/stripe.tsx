@@ -61,7 +61,7 @@ function Connected({ connection, onChange }: { connection: StripeConnection; onC
             toast.success('Stripe disconnected');
             onChange();
           } catch (err) {
-            toast.error('Stripe was not disconnected', errorMessage(err));
+            toast.error('Stripe was not disconnected', errorMessage(err), err);
             throw err;
           }
         }}
@@ -78,7 +78,7 @@ export default function StripeSettings({ app }: { app: AppDefinition }) {
       const { url } = await api.create<StripeConnectAnswer>('/payments/stripe/connect');
       window.location.assign(url);
     } catch (err) {
-      toast.error('Stripe could not be opened', errorMessage(err));
+      toast.error('Stripe could not be opened', errorMessage(err), err);
       throw err;
     }
   };

@@ -138,7 +138,7 @@ export default function AdminManagement() {
         admins.reload();
       }
     } catch (err) {
-      toast.error(pending.kind === 'revoke' ? 'The invitation could not be revoked' : 'The admin could not be archived', errorMessage(err, 'Please try again later'));
+      toast.error(pending.kind === 'revoke' ? 'The invitation could not be revoked' : 'The admin could not be archived', errorMessage(err, 'Please try again later'), err);
       throw err;
     }
   };

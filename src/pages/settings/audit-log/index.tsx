@@ -57,7 +57,7 @@ export default function AuditLog() {
       const { blob, filename } = await api.download('/audit-log/export', { query: { timezone: browserTimeZone() } });
       saveFile(blob, filename ?? 'audit-log.csv');
     } catch (err) {
-      toast.error('The audit log could not be exported', errorMessage(err, 'Please try again later'));
+      toast.error('The audit log could not be exported', errorMessage(err, 'Please try again later'), err);
       throw err;
     }
   };

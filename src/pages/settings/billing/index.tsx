@@ -131,7 +131,7 @@ export default function BillingSettings() {
       const { url } = await api.create<{ url: string }>('billing/portal', {});
       window.location.assign(url);
     } catch (error) {
-      toast.error('Could not open the payment settings', errorMessage(error, 'Please try again later'));
+      toast.error('Could not open the payment settings', errorMessage(error, 'Please try again later'), error);
       throw error;
     }
   };

@@ -47,7 +47,7 @@ export function AccountChoiceCard<T>(props: {
     } catch (err) {
       const fieldError = apiFields(err)?.[props.field];
       if (fieldError) throw formErrors.invalid({ [props.field]: fieldError });
-      toast.error(props.notSavedMessage, errorMessage(err));
+      toast.error(props.notSavedMessage, errorMessage(err), err);
       throw err;
     }
   };

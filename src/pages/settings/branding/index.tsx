@@ -60,7 +60,7 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
     } catch (err) {
       const invalid = formErrors.fromAnswer(err);
       if (invalid) throw invalid;
-      toast.error('Branding could not be saved', errorMessage(err));
+      toast.error('Branding could not be saved', errorMessage(err), err);
       throw err;
     }
   };

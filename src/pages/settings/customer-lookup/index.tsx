@@ -153,7 +153,7 @@ export default function CustomerLookupSettings() {
     try {
       await api.delete('/customer-lookup');
     } catch (err) {
-      toast.error('Failed to remove customer lookup settings', errorMessage(err));
+      toast.error('Failed to remove customer lookup settings', errorMessage(err), err);
       throw err;
     }
     toast.success('Customer lookup settings have been removed');
@@ -183,7 +183,7 @@ export default function CustomerLookupSettings() {
     } catch (err) {
       const invalid = formErrors.fromAnswer(err);
       if (invalid) throw invalid;
-      toast.error('Failed to save customer lookup settings', errorMessage(err));
+      toast.error('Failed to save customer lookup settings', errorMessage(err), err);
       throw err;
     }
     toast.success('Customer lookup settings have been saved');

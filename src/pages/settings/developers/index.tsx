@@ -150,7 +150,7 @@ export default function Developers() {
       setRotated(await api.post<DeveloperKeys>('/accounts/developer/rotate', body));
       toast.success(ROTATION_TEXT[key].success);
     } catch (err) {
-      toast.error(`The ${ROTATION_TEXT[key].label.toLowerCase()} could not be rotated`, errorMessage(err));
+      toast.error(`The ${ROTATION_TEXT[key].label.toLowerCase()} could not be rotated`, errorMessage(err), err);
       throw err;
     }
   };

@@ -290,7 +290,7 @@ export default function DomainSettings() {
       await update(null);
       toast.success('Custom domain has been removed');
     } catch (err) {
-      toast.error('The domain could not be removed', errorMessage(err));
+      toast.error('The domain could not be removed', errorMessage(err), err);
       throw err;
     }
   };

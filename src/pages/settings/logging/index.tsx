@@ -250,7 +250,7 @@ export default function LoggingSettingsPage() {
                           try {
                             await api.post('/logging/retry', { destination: id });
                           } catch (err) {
-                            toast.error(errorMessage(err));
+                            toast.error(errorMessage(err), undefined, err);
                             throw err;
                           }
                           toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);

@@ -166,7 +166,7 @@ function Holds({ guard, onReleased }: { guard: SmsGuard; onReleased: (g: SmsGuar
             onReleased(await api.post<SmsGuard>(`/sms/guard/holds/${encodeURIComponent(releasing!)}/release`, {}));
             toast.success(`SMS to ${releasing}… are sent again`);
           } catch (error) {
-            toast.error('The range could not be released', errorMessage(error));
+            toast.error('The range could not be released', errorMessage(error), error);
             throw error;
           }
         }}

@@ -122,7 +122,7 @@ export default function SmsConfigurationSettings() {
       toast.success('Development outbox has been configured');
       query.reload();
     } catch (error) {
-      toast.error('The development outbox could not be configured', errorMessage(error));
+      toast.error('The development outbox could not be configured', errorMessage(error), error);
     }
   };
 

@@ -137,7 +137,7 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
     } catch (err) {
       const invalid = formErrors.fromAnswer(err);
       if (invalid) throw invalid;
-      toast.error('Storage settings could not be saved', errorMessage(err));
+      toast.error('Storage settings could not be saved', errorMessage(err), err);
       throw err;
     }
   };

@@ -28,7 +28,7 @@ export function ApiRateLimitCard({ accountId, initial }: { accountId: string; in
     } catch (error) {
       const invalid = formErrors.fromAnswer(error);
       if (invalid) throw invalid;
-      toast.error('The rate limit could not be changed', errorMessage(error));
+      toast.error('The rate limit could not be changed', errorMessage(error), error);
       throw error;
     }
   };

@@ -55,7 +55,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       setToken(token);
       navigate('~/');
     } catch (error) {
-      toast.error('Could not start ghost mode', errorMessage(error));
+      toast.error('Could not start ghost mode', errorMessage(error), error);
       throw error;
     }
   };
@@ -66,7 +66,7 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       setStatuses((s) => ({ ...s, [app.id]: status }));
       toast.success(`${getApp(app.id)?.title ?? app.id} is now on Enterprise`);
     } catch (error) {
-      toast.error('Could not convert to Enterprise', errorMessage(error));
+      toast.error('Could not convert to Enterprise', errorMessage(error), error);
       throw error;
     }
   };

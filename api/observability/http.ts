@@ -1,0 +1,70 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import { requestHeader } from '../http/request-header';
+import { logger } from './logger';
+import { methodLabel, metrics } from './metrics';
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
+import { tracing } from './tracing';
+import type { Span } from '@opentelemetry/api';
+
+/** The route template that answered (`/api/admins/:id`), never the path with its values. */
+function routeTemplate(c: Context): string {
+  return matchedRoutes(c)[c.req.routeIndex]?.path ?? '*';
+}
+
+/**
+ * The first middleware of every answer: gives the request its id (the caller's X-Request-Id when
+ * acceptable, else a new one) and returns it on the answer, then records the answer in the
+ * metrics and as one log line.
+ */
+export function observeRequests(): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    const id = requestIdFrom(requestHeader(c, 'x-request-id'));
+    c.set('requestId' as never, id as never);
+    // set before the answer is made, so it is part of the answer's own headers (a header added to
+    // a finished answer is lost when @hono/node-server's lightweight Response is materialised)
+    c.header(REQUEST_ID_HEADER, id);
+    // one request is one trace: its span is the parent of everything the request does; a caller's
+    // traceparent makes it a child of the caller's (and keeps the caller's sampling decision)
+    const t = tracing;
+    let span: Span | null = null;
+    if (t) {
+      const parent = t.api.propagation.extract(t.api.ROOT_CONTEXT, { traceparent: requestHeader(c, 'traceparent'), tracestate: requestHeader(c, 'tracestate') });
+      span = t.tracer.startSpan(methodLabel(c.req.method), { kind: t.api.SpanKind.SERVER }, parent);
+      await t.api.context.with(t.api.trace.setSpan(parent, span), next);
+    } else await next();
+    if (c.res.headers.get(REQUEST_ID_HEADER) !== id) {
+      try {
+        c.res.headers.set(REQUEST_ID_HEADER, id);
+      } catch {
+        // a Response whose headers are immutable (one fetched from elsewhere): copied once
+        c.res = new Response(c.res.body, c.res);
+        c.res.headers.set(REQUEST_ID_HEADER, id);
+      }
+    }
+    const m = metrics;
+    const log = logger;
+    if (!m && !log && !span) return;
+    const seconds = (performance.now() - started) / 1000;
+    const route = routeTemplate(c);
+    const status = c.res.status;
+    let traceId: string | undefined;
+    if (span && t) {
+      span.updateName(`${methodLabel(c.req.method)} ${route}`);
+      span.setAttributes({ 'http.request.method': methodLabel(c.req.method), 'http.route': route, 'http.response.status_code': status, 'switchboard.request_id': id });
+      if (status >= 500) span.setStatus({ code: t.api.SpanStatusCode.ERROR });
+      span.end();
+      const context = span.spanContext();
+      if (context.traceFlags & 1) traceId = context.traceId;
+    }
+    m?.httpRequests.observe({ route, method: methodLabel(c.req.method), status: String(status) }, seconds);
+    if (log) {
+      const session = c.get('session' as never) as { accountId?: string } | undefined;
+      log.info(
+        { requestId: id, traceId, method: methodLabel(c.req.method), route, status, durationMs: Math.round(seconds * 10_000) / 10, accountId: session?.accountId },
+        'request',
+      );
+    }
+  };
+}

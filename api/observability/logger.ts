@@ -1,0 +1,40 @@
+import type { DestinationStream, Logger } from 'pino';
+
+// One JSON line per request and per job run (docs/operations.md), through pino. What goes in is
+// chosen field by field at the call sites (api/observability/http.ts, api/jobs/runner.ts): times,
+// ids, route templates, statuses, never a URL with its query string, a header value or a body.
+
+export type { Logger };
+
+/** This process's request and job log, or null when none is kept (API tests, LOG_LEVEL=silent). */
+export let logger: Logger | null = null;
+
+// pino loads only when the log is kept (startLogging).
+async function createLogger(level: string, destination?: DestinationStream): Promise<Logger> {
+  const { default: pino } = await import('pino');
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    // asynchronous writes: a request never waits for stdout; flushed on the way out (stopLogging)
+    destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}
+
+/** Starts the log at `level`; 'silent' keeps none. */
+export async function startLogging(level: string, destination?: DestinationStream): Promise<Logger | null> {
+  logger = level === 'silent' ? null : await createLogger(level, destination);
+  return logger;
+}
+
+/** Writes out what is buffered and stops the log (a stopping process; tests). */
+export async function stopLogging(): Promise<void> {
+  const log = logger;
+  logger = null;
+  if (!log) return;
+  // stdout already gone (or never answering): nothing left to say it to, and no reason to wait
+  await Promise.race([new Promise<void>((resolve) => log.flush(() => resolve())), new Promise((resolve) => setTimeout(resolve, 1_000))]).catch(() => {});
+}

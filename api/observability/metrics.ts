@@ -1,0 +1,146 @@
+import cluster from 'node:cluster';
+import type * as PromClient from 'prom-client';
+import { inSpan, tracing } from './tracing';
+
+// Prometheus metrics (docs/operations.md). Off unless METRICS_PORT is set: `metrics` is null and
+// every call site pays one null check. Labels are bounded by construction: route templates from
+// the router, methods from a fixed list, statement and job names the code gives, outcome and
+// reason codes from fixed sets; never ids, phone numbers or account names.
+
+const PREFIX = 'switchboard_';
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export type PoolStats = { total: number; idle: number; waiting: number };
+
+// prom-client loads only when metrics are on (enableMetrics): most starts never need it.
+export function createMetrics(client: typeof PromClient) {
+  const registry = new client.Registry();
+  const registers = [registry];
+  const pools = new Set<() => PoolStats>();
+  const openStreams = new Set<() => number>();
+  const m = {
+    registry,
+    httpRequests: new client.Histogram({
+      name: `${PREFIX}http_request_duration_seconds`,
+      help: 'HTTP requests by route template, method and status: time to the answer',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    poolWait: new client.Histogram({
+      name: `${PREFIX}db_pool_wait_seconds`,
+      help: 'Time a checkout waited for a pooled database connection',
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    statements: new client.Histogram({
+      name: `${PREFIX}db_statement_duration_seconds`,
+      help: 'Database work by the name its call site gives it',
+      labelNames: ['statement', 'outcome'] as const,
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    liveEvents: new client.Counter({ name: `${PREFIX}live_events_sent_total`, help: 'Live-update events written to open streams', registers }),
+    jobRuns: new client.Counter({ name: `${PREFIX}job_runs_total`, help: 'Periodic job runs by job and outcome', labelNames: ['job', 'outcome'] as const, registers }),
+    jobLag: new client.Histogram({
+      name: `${PREFIX}job_lag_seconds`,
+      help: 'How late a periodic job started against its due time',
+      labelNames: ['job'] as const,
+      buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 300, 900, 3600],
+      registers,
+    }),
+    webhookDeliveries: new client.Counter({ name: `${PREFIX}webhook_deliveries_total`, help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] as const, registers }),
+    sms: new client.Counter({ name: `${PREFIX}sms_total`, help: 'SMS by outcome (sent, held, refused) and reason', labelNames: ['outcome', 'reason'] as const, registers }),
+    creditRefusals: new client.Counter({ name: `${PREFIX}credit_reservations_refused_total`, help: 'Credit reservations refused, by reason', labelNames: ['reason'] as const, registers }),
+    /** a database pool whose connections the scrape reports */
+    addPool(stats: () => PoolStats): () => void {
+      pools.add(stats);
+      return () => pools.delete(stats);
+    },
+    /** a live hub whose open streams the scrape counts */
+    addStreams(count: () => number): () => void {
+      openStreams.add(count);
+      return () => openStreams.delete(count);
+    },
+  };
+  new client.Gauge({
+    name: `${PREFIX}db_pool_connections`,
+    help: 'Pooled database connections by state (total, idle, and checkouts waiting for one)',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const sum = { total: 0, idle: 0, waiting: 0 };
+      for (const stats of pools) {
+        const s = stats();
+        sum.total += s.total;
+        sum.idle += s.idle;
+        sum.waiting += s.waiting;
+      }
+      this.set({ state: 'total' }, sum.total);
+      this.set({ state: 'idle' }, sum.idle);
+      this.set({ state: 'waiting' }, sum.waiting);
+    },
+  });
+  new client.Gauge({
+    name: `${PREFIX}live_streams_open`,
+    help: 'Open live-update streams',
+    registers,
+    collect() {
+      let n = 0;
+      for (const count of openStreams) n += count();
+      this.set(n);
+    },
+  });
+  client.collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  // gauges that prom-client names *_total, which Prometheus reserves for counters (promtool
+  // refuses them); the handle and request counts say little that the event loop lag does not
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(PREFIX + name);
+  // With WORKERS > 1 the primary asks each worker for this registry (AggregatorRegistry); a
+  // worker answers once an AggregatorRegistry exists in it (its constructor adds the listener).
+  client.AggregatorRegistry.setRegistries([registry]);
+  if (cluster.isWorker) new client.AggregatorRegistry();
+  return m;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** This process's metrics, or null when they are off. */
+export let metrics: Metrics | null = null;
+
+export async function enableMetrics(): Promise<Metrics> {
+  if (metrics) return metrics;
+  const { default: client } = await import('prom-client');
+  return (metrics ??= createMetrics(client));
+}
+
+/** Turns metrics off again (tests). */
+export function disableMetrics(): void {
+  metrics?.registry.clear();
+  metrics = null;
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+export const methodLabel = (method: string): string => (METHODS.has(method) ? method : 'other');
+
+/**
+ * fn, timed under `name` when metrics are on (and traced when tracing is). The name is the call
+ * site's own fixed words, never the statement's text or values.
+ */
+export async function measured<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (tracing) return inSpan(name, () => timed(name, fn));
+  return timed(name, fn);
+}
+
+async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const m = metrics;
+  if (!m) return fn();
+  const end = m.statements.startTimer({ statement: name });
+  try {
+    const result = await fn();
+    end({ outcome: 'ok' });
+    return result;
+  } catch (err) {
+    end({ outcome: 'error' });
+    throw err;
+  }
+}
