@@ -33,10 +33,11 @@ function injectCss() {
 const toSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 // the x values are UTC midnights of calendar days: back to the day, then the console's day style
 const isoDayOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
-const dayOf = (seconds: number | null) => (seconds == null ? '–' : formatCalendarDay(isoDayOf(seconds)));
+const dayOf = (seconds: number | null) => (seconds == null ? '—' : formatCalendarDay(isoDayOf(seconds)));
 // ticks a whole number of days apart (never uPlot's 12 h ones, which would name a day twice)
 const DAY_S = 86_400;
 const DAY_TICKS = [1, 2, 3, 7, 14, 28, 56, 91, 182, 364].map((n) => n * DAY_S);
+const WHOLE_STEPS = Array.from({ length: 10 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
 
 export default function Chart({ title, series, height = 220, format = (v) => String(Math.round(v * 100) / 100), hideTitle = false }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -59,7 +60,8 @@ export default function Chart({ title, series, height = 220, format = (v) => Str
         scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max * 1.1)] } },
         axes: [
           { incrs: DAY_TICKS, space: 56, values: (_u, splits) => splits.map((s) => formatAxisDay(isoDayOf(s))) },
-          { values: (_u, vals) => vals.map(format), size: 56 },
+          // every figure charted is a whole number (counts, credits, minor units): whole steps only, never "0.25"
+          { incrs: WHOLE_STEPS, values: (_u, vals) => vals.map(format), size: 56 },
         ],
         series: [
           { label: 'Date', value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) => dayOf(at(xs, idx)) },
@@ -70,7 +72,7 @@ export default function Chart({ title, series, height = 220, format = (v) => Str
             fill: `${s.color}1a`,
             value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) => {
               const v = at(data[i + 1]!, idx);
-              return v == null ? '–' : format(v);
+              return v == null ? '—' : format(v);
             },
           })),
         ],

@@ -279,6 +279,17 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect(body.tiles.find((x) => x.key === 'sent')!.value).toBeGreaterThan(0);
     expect(body.tiles.find((x) => x.key === 'completed')!.value).toBeGreaterThanOrEqual(1);
     expect(body.series.map((s) => s.key)).toContain('completed');
+  });
+
+  it('the dashboard names each figure once: the Sent and Completed lines are the tiles, day by day', async () => {
+    const dash = (await (await t.call('GET', '/document-signature/dashboard?days=7', { as: ADMIN })).json()) as { tiles: { label: string; value: number }[]; series: { label: string; points: { value: number }[] }[] };
+    // every line is named as a tile and sums to it (a "Sent" line of requests still in status sent read 0 beside a tile of 12)
+    for (const line of dash.series) {
+      const tile = dash.tiles.find((x) => x.label === line.label);
+      expect(tile, line.label).toBeDefined();
+      expect(line.points.reduce((n, p) => n + p.value, 0), line.label).toBe(tile!.value);
+    }
+    expect(dash.series.map((s) => s.label)).toEqual(['Sent', 'Completed']);
     const list = await t.call('GET', '/document-signature/tasks', { as: ADMIN });
     expect(list.status).toBe(200);
     expect(Number(list.headers.get('x-count'))).toBeGreaterThan(0);

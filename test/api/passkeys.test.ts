@@ -137,7 +137,7 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect(activity.map((r) => [r.id, r.values.kind])).toEqual([[v.id, 'Verification'], [task.id, 'Enrollment']]);
     const dash = (await (await t.call('GET', '/passkeys/dashboard?days=7', { as: 'owner@acme.test' })).json()) as { tiles: { key: string; value: number }[] };
     expect(dash.tiles.find((x) => x.key === 'registrations')!.value).toBeGreaterThanOrEqual(1);
-    expect(dash.tiles.find((x) => x.key === 'verifications')!.value).toBeGreaterThanOrEqual(1);
+    expect(dash.tiles.find((x) => x.key === 'verified')!.value).toBeGreaterThanOrEqual(1);
 
     // the customer page is spent
     const spent = await t.app.request(`/c/${token}`);
@@ -346,5 +346,26 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     const missing = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { phoneNumber: phone } } });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { fields: Json }).fields).toHaveProperty(['input.customerRef']);
+  });
+  it('the dashboard names each figure once: a tile and its chart line are one number, and the rate is of those lines', async () => {
+    type Dash = { tiles: { key: string; label: string; value: number | null }[]; series: { label: string; points: { value: number }[] }[] };
+    const dashboard = async () => (await (await t.call('GET', '/passkeys/dashboard?days=7', { as: 'owner@globex.test' })).json()) as Dash;
+    const device = new SoftAuthenticator();
+    await enroll(globexKey, 'owner@globex.test', 'CUST-2090', device);
+    const ok = await verification(globexKey, 'owner@globex.test', 'CUST-2090');
+    await page(t, ok.token, 'verify', device.authenticate(await options(t, ok.token), ORIGIN));
+    const bad = await verification(globexKey, 'owner@globex.test', 'CUST-2090');
+    await page(t, bad.token, 'verify', device.authenticate(await options(t, bad.token), 'https://evil.test'));
+
+    const dash = await dashboard();
+    const line = (label: string) => dash.series.find((s) => s.label === label)!.points.reduce((n, p) => n + p.value, 0);
+    const tile = (label: string) => dash.tiles.find((x) => x.label === label)!.value!;
+    expect(dash.series.map((s) => s.label).sort()).toEqual(['Not verified', 'Registrations', 'Verified']);
+    expect(dash.tiles.map((x) => x.label).slice(0, 3)).toEqual(['Registrations', 'Verified', 'Verified rate']);
+    expect(tile('Registrations')).toBe(line('Registrations'));
+    expect(tile('Verified')).toBe(line('Verified'));
+    expect(line('Verified')).toBeGreaterThanOrEqual(1);
+    expect(line('Not verified')).toBeGreaterThanOrEqual(1);
+    expect(tile('Verified rate')).toBe(Math.round((line('Verified') / (line('Verified') + line('Not verified'))) * 1000) / 10);
   });
 });

@@ -5,7 +5,7 @@ import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer';
 import { addStripeConnect, type ConnectPeer } from '../support/stripe-connect-peer';
 import { formatMinor } from '../../api/contract/money';
-import type { Payment, Product, StripeConnection } from '../../api/contract/apps/payments';
+import { PAID_STATUSES, type Payment, type Product, type StripeConnection } from '../../api/contract/apps/payments';
 import type { DashboardAnswer, TaskDetail } from '../../api/contract/platform';
 
 const CLIENT_ID = 'ca_loopback_platform';
@@ -324,6 +324,11 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const tile = (k: string) => dash.tiles.find((x) => x.key === k)!;
     const rows = (await counts()).payments;
     expect(tile('requests').value).toBe(rows.length);
+    // the success rate is of the requests that ended: one still open (requested, opened) has not failed
+    const ended = rows.filter((r) => r.status !== 'requested' && r.status !== 'opened');
+    const paid = rows.filter((r) => (PAID_STATUSES as readonly string[]).includes(r.status));
+    expect(rows.length).toBeGreaterThan(ended.length);
+    expect(tile('success').value).toBe(Math.round((paid.length / ended.length) * 1000) / 10);
     expect(tile('net')).toMatchObject({ format: 'money', currency: 'usd', label: 'Net volume after refunds (USD)' });
     // USD paid: 9900 + 1250 + 2000 (the EUR and JPY payments are not summed in USD), less its refunds, named beside it
     expect(tile('net').value).toBe(9900 + 1250 + 2000 - (1250 + 700));

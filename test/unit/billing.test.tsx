@@ -46,6 +46,8 @@ describe('Settings > Billing', () => {
     expect(within(card('Passkeys')).getByRole('button', { name: 'Subscribe to Passkeys' })).toBeTruthy();
     expect(within(card('One-Time Passcode')).getByRole('link', { name: 'Manage One-Time Passcode billing' })).toBeTruthy();
     expect(within(card('Payments')).getByRole('button', { name: 'Start Free Trial of Payments' })).toBeTruthy();
+    // the price before the button, as beside Subscribe
+    expect(within(card('Payments')).getByTestId('trial-terms').textContent).toMatch(/^Free for 14 days with 100 credits; then \$\d+\.\d\d a month if you subscribe$/);
     expect(within(card('eForm')).getByRole('link', { name: 'Contact sales about eForm' })).toBeTruthy();
     expect(within(card('Document Signature')).getByRole('button', { name: 'Subscribe to Document Signature' })).toBeTruthy();
   });

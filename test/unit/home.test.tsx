@@ -11,6 +11,12 @@ describe('home', () => {
     expect(within(card('Payments')).getByRole('button', { name: 'Start Free Trial' })).toBeTruthy();
   });
 
+  it('says beside Start Free Trial what the trial gives and what it costs after', async () => {
+    renderSignedIn('/', makeBootstrap({ status: { payments: 'inactive' } }));
+    await screen.findByRole('heading', { name: 'Welcome, Olivia' });
+    expect(within(card('Payments')).getByTestId('trial-terms').textContent).toMatch(/^Free for 14 days with 100 credits; then \$\d+\.\d\d a month if you subscribe$/);
+  });
+
   it('tells a supervisor an admin starts the trial, instead of a Start Free Trial the server would refuse', async () => {
     renderSignedIn('/', makeBootstrap({ role: 'supervisor', status: { payments: 'inactive' } }));
     await screen.findByRole('heading', { name: /^Welcome/ });

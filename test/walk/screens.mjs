@@ -47,7 +47,8 @@ async function startServer(harness, emails) {
     await server.stop();
     fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
   };
-  return { url: server.url, links, stop };
+  // the server's own last lines, said when a screen finds it gone (the walk's pages only show 'connection refused')
+  return { url: server.url, links, stop, output: () => server.output() };
 }
 
 async function checked(ran) {
@@ -293,6 +294,9 @@ async function main() {
       }
       for (const { page } of contexts.values()) await page.context().close();
     }
+  } catch (err) {
+    console.error(`The walk stopped; the server's last output:\n${server.output().slice(-4000)}`);
+    throw err;
   } finally {
     await browser.close();
     await server.stop();

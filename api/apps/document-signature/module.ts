@@ -75,32 +75,40 @@ export const sigModule: AppModule = {
   })),
 
   async dashboard(trx, accountId, p) {
-    const totals = (
-      await sql<{ period: 'current' | 'previous'; sent: number; completed: number; median: number | null }>`
+    // Sent and Completed are counted once, per day, and both the tiles and the chart's lines are
+    // sums of those rows: a line is named as its tile and adds up to it. The median (shown once)
+    // is a percentile, which no sum of days gives, so it has its own query.
+    const days = (
+      await sql<{ period: 'current' | 'previous'; day: string; sent: number; completed: number }>`
         select case when created_at >= ${p.start} then 'current' else 'previous' end as period,
-               count(*) filter (where sends > 0)::int as sent, count(*) filter (where status = 'completed')::int as completed,
-               (percentile_cont(0.5) within group (order by extract(epoch from signed_at - created_at)) filter (where signed_at is not null))::float as median
+               to_char(created_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day,
+               count(*) filter (where sends > 0)::int as sent, count(*) filter (where status = 'completed')::int as completed
         from sig_requests where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end}
-        group by 1`.execute(trx)
-    ).rows;
-    const daily = (
-      await sql<{ day: string; status: string; n: number }>`
-        select to_char(created_at at time zone ${p.timeZone}, 'YYYY-MM-DD') as day, status, count(*)::int as n
-        from sig_requests where account_id = ${accountId} and created_at >= ${p.start} and created_at < ${p.end}
         group by 1, 2`.execute(trx)
     ).rows;
-    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, completed: 0, median: null };
+    const medians = (
+      await sql<{ period: 'current' | 'previous'; median: number | null }>`
+        select case when created_at >= ${p.start} then 'current' else 'previous' end as period,
+               (percentile_cont(0.5) within group (order by extract(epoch from signed_at - created_at)))::float as median
+        from sig_requests where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end} and signed_at is not null
+        group by 1`.execute(trx)
+    ).rows;
+    const sum = (period: 'current' | 'previous', key: 'sent' | 'completed') => days.filter((d) => d.period === period).reduce((n, d) => n + d[key], 0);
     // nothing signed: no median (shown "—"), never 0 minutes
-    const minutes = (t: { median: number | null }) => (t.median === null ? null : Math.round((t.median / 60) * 10) / 10);
-    const count = (date: string, status: string) => daily.find((d) => d.day === date && d.status === status)?.n ?? 0;
+    const minutes = (period: 'current' | 'previous') => {
+      const median = medians.find((m) => m.period === period)?.median ?? null;
+      return median === null ? null : Math.round((median / 60) * 10) / 10;
+    };
+    const byDay = new Map(days.filter((d) => d.period === 'current').map((d) => [d.day, d]));
+    const line = (key: 'sent' | 'completed', label: string) => ({ key, label, points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })) });
     return {
       tiles: [
-        { key: 'sent', label: 'Sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
-        { key: 'completed', label: 'Completed', value: of('current').completed, previous: of('previous').completed, format: 'count' },
-        { key: 'completion', label: 'Completion rate', value: rate(of('current').completed, of('current').sent), previous: rate(of('previous').completed, of('previous').sent), format: 'percent' },
-        { key: 'median', label: 'Median time to sign (minutes)', value: minutes(of('current')), previous: minutes(of('previous')), format: 'count' },
+        { key: 'sent', label: 'Sent', value: sum('current', 'sent'), previous: sum('previous', 'sent'), format: 'count' },
+        { key: 'completed', label: 'Completed', value: sum('current', 'completed'), previous: sum('previous', 'completed'), format: 'count' },
+        { key: 'completion', label: 'Completion rate', value: rate(sum('current', 'completed'), sum('current', 'sent')), previous: rate(sum('previous', 'completed'), sum('previous', 'sent')), format: 'percent' },
+        { key: 'median', label: 'Median time to sign (minutes)', value: minutes('current'), previous: minutes('previous'), format: 'count' },
       ],
-      series: SIG_STATUSES.map((status) => ({ key: status, label: status[0]!.toUpperCase() + status.slice(1), points: p.days.map((date) => ({ date, value: count(date, status) })) })),
+      series: [line('sent', 'Sent'), line('completed', 'Completed')],
     };
   },
 };

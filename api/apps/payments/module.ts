@@ -118,9 +118,10 @@ export const paymentsModule: AppModule = {
   async dashboard(trx, accountId, p) {
     const { defaultCurrency: currency } = await paymentsSettings(trx, accountId);
     const totals = (
-      await sql<{ period: 'current' | 'previous'; sent: number; paid: number }>`
+      await sql<{ period: 'current' | 'previous'; sent: number; ended: number; paid: number }>`
         select case when created_at >= ${p.start} then 'current' else 'previous' end as period,
                count(*)::int as sent,
+               count(*) filter (where status not in ('requested', 'opened'))::int as ended,
                count(*) filter (where status in (${PAID}))::int as paid
         from payments where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end}
         group by 1`.execute(trx)
@@ -139,14 +140,15 @@ export const paymentsModule: AppModule = {
         from payments where account_id = ${accountId} and paid_at >= ${p.start} and paid_at < ${p.end} and currency = ${currency}
         group by 1`.execute(trx)
     ).rows;
-    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, paid: 0 };
+    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { sent: 0, ended: 0, paid: 0 };
     const moneyOf = (period: 'current' | 'previous') => money.find((t) => t.period === period) ?? { net: 0, refunded: 0 };
     const byDay = new Map(daily.map((d) => [d.day, d.net]));
     const code = currency.toUpperCase();
     return {
       tiles: [
         { key: 'net', label: `Net volume after refunds (${code})`, value: moneyOf('current').net, previous: moneyOf('previous').net, format: 'money', currency },
-        { key: 'success', label: 'Success rate', value: rate(of('current').paid, of('current').sent), previous: rate(of('previous').paid, of('previous').sent), format: 'percent' },
+        // of the requests that ended: one the customer has yet to pay has not failed ("0 %" beside one open request)
+        { key: 'success', label: 'Success rate', value: rate(of('current').paid, of('current').ended), previous: rate(of('previous').paid, of('previous').ended), format: 'percent' },
         { key: 'requests', label: 'Requests sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
         { key: 'refunded', label: `Refunded (${code})`, value: moneyOf('current').refunded, previous: moneyOf('previous').refunded, format: 'money', currency },
       ],

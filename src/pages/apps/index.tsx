@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button';
 import { Card } from '../../ui/Card';
 import { LoadingPanel } from '../../ui/Spinner';
 import NotFoundPage from '../not-found';
-import { AskAnAdmin, SubscribeButton, useChangesBilling } from './_frame/subscribe';
+import { AskAnAdmin, SubscribeButton, TrialTerms, useChangesBilling } from './_frame/subscribe';
 
 type Page = LazyExoticComponent<ComponentType<{ app: AppDefinition }>>;
 
@@ -126,6 +126,7 @@ function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean
             <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
               Start Free Trial
             </Button>
+            <TrialTerms app={app.id} />
           </>
         )}
         {app.billable && (

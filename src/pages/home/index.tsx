@@ -10,7 +10,7 @@ import { useVisibleApps } from '../../app/current-app';
 import { bootstrapAtom } from '../../state/session';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/Card';
-import { AskAnAdmin, useChangesBilling } from '../apps/_frame/subscribe';
+import { AskAnAdmin, TrialTerms, useChangesBilling } from '../apps/_frame/subscribe';
 import { formatNumber } from '../../ui/format';
 import { CardIcon, FormIcon, IdCardIcon, KeyIcon, PasscodeIcon, SignatureIcon } from '../../ui/icons';
 import { hasRole } from '../../state/roles';
@@ -64,9 +64,12 @@ function AppCard({ app, status, trialUsed, usage }: { app: AppDefinition; status
             Subscribe
           </Button>
         ) : status === 'inactive' ? (
-          <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
-            Start Free Trial
-          </Button>
+          <>
+            <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started">
+              Start Free Trial
+            </Button>
+            {app.billable && <TrialTerms app={app.id} />}
+          </>
         ) : (
           <Link href={`/${app.id}`} className="btn btn-primary" aria-label={`Launch app ${app.title}`}>
             Launch app

@@ -184,5 +184,23 @@ describe('live lists', () => {
       await waitFor(() => expect(reads()).toBeGreaterThan(before), { timeout: 3000 });
       await waitFor(() => expect(screen.getByRole('table', { name: title }).textContent).toContain('Succeeded'));
     });
+
+    it(`the ${title} list asks for the change the moment it is announced, with no timer before the read`, async () => {
+      const live = liveStream();
+      const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), { [`GET /api/${app}/tasks`]: () => ({ body: [row()] }), 'GET /api/live': live.route, 'GET /api/payments/actions': { body: { app, actions: [] } } });
+      await screen.findByRole('table', { name: title });
+      await waitFor(() => expect(live.requests()).toBe(1));
+      const reads = () => calls.filter((c) => c.path === `/api/${app}/tasks`).length;
+      const before = reads();
+      // no timer may run from here: a read that waits on one (a debounce, a throttle) never comes
+      vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+      try {
+        live.send({ id: 4, kind: 'task', app, ref: ID }, '4');
+        for (let i = 0; i < 200 && reads() === before; i++) await new Promise((resolve) => setImmediate(resolve));
+        expect(reads()).toBe(before + 1);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   }
 });

@@ -6,9 +6,9 @@ import { CREDIT_WARNING_RATIO } from '../../../../api/contract/constants';
 import { formatMoney, PLAN_NAMES, plansOf } from '../../../../api/contract/plans';
 import { BILLING_STATUS_LABEL } from '../../../../api/contract/wording';
 import { useStartFreeTrial } from '../../../api/billing';
-import { SubscribeButton } from './subscribe';
+import { SubscribeButton, TrialTerms } from './subscribe';
 
-export { AskAnAdmin, NotSubscribableNotice, StripeStandInNotice, SubscribeButton, useChangesBilling, useSubscribable } from './subscribe';
+export { AskAnAdmin, NotSubscribableNotice, StripeStandInNotice, SubscribeButton, TrialTerms, useChangesBilling, useSubscribable } from './subscribe';
 import { Button } from '../../../ui/Button';
 import { formatDay, formatNumber } from '../../../ui/format';
 
@@ -91,9 +91,12 @@ export function BillingAction({ app, billing }: { app: AppDefinition; billing: B
   }
   if (billing.status === 'inactive' && !billing.trialEndsAt) {
     return (
-      <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started" aria-label={`Start Free Trial of ${app.title}`}>
-        Start Free Trial
-      </Button>
+      <>
+        <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started" aria-label={`Start Free Trial of ${app.title}`}>
+          Start Free Trial
+        </Button>
+        <TrialTerms app={app.id} />
+      </>
     );
   }
   return <SubscribeButton app={app} label={`Subscribe to ${app.title}`} />;

@@ -1,10 +1,12 @@
 import { useAtomValue } from 'jotai';
 import type { AppDefinition, AppId } from '../../../../api/contract/apps';
+import { formatMoney, plansOf, TRIAL_DAYS } from '../../../../api/contract/plans';
 import { STATE_MESSAGES } from '../../../../api/contract/stripe-states';
 import { formatSubscriptionPrice, useSubscribe, useSubscriptionPrice } from '../../../api/billing';
 import { hasRole } from '../../../state/roles';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
+import { formatNumber } from '../../../ui/format';
 
 // Subscribe, everywhere it is offered (Settings > Billing, an app's billing and pricing pages, an
 // ended trial, a cancelled app), follows one rule: where this server cannot take the
@@ -79,4 +81,18 @@ export function StripeStandInNotice({ page = false }: { page?: boolean }) {
   );
   // above a page that brings its own frame (a dashboard): the notice gets the page's margins
   return page ? <div className="page page-notice">{notice}</div> : notice;
+}
+
+/**
+ * What a free trial gives and what follows it, beside Start Free Trial: the plans module's figures,
+ * as the pricing page states them. Nothing is charged when the trial ends unless someone subscribes.
+ */
+export function TrialTerms({ app }: { app: string }) {
+  const plans = plansOf(app);
+  if (!plans) return null;
+  return (
+    <span className="trial-terms" data-testid="trial-terms">
+      Free for {TRIAL_DAYS} days with {formatNumber(plans.trialCredits)} credits; then {formatMoney(plans.monthlyPriceCents)} a month if you subscribe
+    </span>
+  );
 }
