@@ -26,8 +26,15 @@ const optionalText = (name: string, max: number) =>
 
 /** Verify the caller with a passcode: its code travels in the journey's SMS and is typed on the page. */
 const CodeStepSchema = v.object({ app: v.literal('one-time-passcode'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
-/** Verify the caller with the passkey they enrolled (the journey's customerRef names them). */
-const PasskeyStepSchema = v.object({ app: v.literal('passkeys'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
+/**
+ * Verify the caller with the passkey they enrolled, or (`action: 'enroll'`) have them create one:
+ * the journey's customerRef names them either way.
+ */
+const PasskeyStepSchema = v.object({
+  app: v.literal('passkeys'),
+  action: v.optional(v.picklist(['verify', 'enroll'], 'action is verify or enroll'), 'verify'),
+  optional: v.optional(v.literal(false, 'A passkey step cannot be optional'), false),
+});
 const FormStepSchema = v.object({ app: v.literal('e-form'), formId: uuid('formId', 'a form id'), optional });
 const SignatureStepSchema = v.object({ app: v.literal('document-signature'), documentId: uuid('documentId', 'a document id'), optional });
 const PaymentStepSchema = v.object({

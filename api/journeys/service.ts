@@ -131,7 +131,7 @@ export async function journeyChoices(deps: Pick<Deps, 'db'>, accountId: string, 
   const needle = q.trim().toLowerCase();
   const matching = (await listTemplates(deps, accountId)).filter((t) => !needle || t.name.toLowerCase().includes(needle) || t.id === needle);
   return {
-    choices: matching.slice(0, ACTION_CHOICES_LIMIT).map((t) => ({ id: t.id, title: t.name, editedAt: t.updatedAt, detail: t.steps.map((s) => STEP_NAMES[s.app]).join(' → ') })),
+    choices: matching.slice(0, ACTION_CHOICES_LIMIT).map((t) => ({ id: t.id, title: t.name, editedAt: t.updatedAt, detail: t.steps.map((s) => stepName(s)).join(' → ') })),
     more: matching.length > ACTION_CHOICES_LIMIT,
   };
 }
@@ -143,6 +143,10 @@ export const STEP_NAMES: Record<JourneyStepApp, string> = {
   'document-signature': 'Sign a document',
   payments: 'Pay',
 };
+
+/** A step's name in timelines and pickers: a passkey step verifies or enrolls. */
+export const stepName = (step: JourneyStep | undefined, app?: JourneyStepApp): string =>
+  step?.app === 'passkeys' && step.action === 'enroll' ? 'Create a passkey' : STEP_NAMES[step?.app ?? app!];
 
 // ---------------------------------------------------------------- journeys
 
@@ -258,7 +262,7 @@ async function sendStep(deps: Deps, accountId: string, journeyId: string, positi
     await deps.db.tenant(accountId, async (trx) => {
       const row = await journeyRow(trx, accountId, journeyId, true);
       await sql`update journey_steps set status = 'failed', ended_at = ${now} where account_id = ${accountId} and journey_id = ${journeyId} and position = ${position}`.execute(trx);
-      const description = `Step ${position + 1} (${STEP_NAMES[step.app]}) could not be sent: ${err.message}`;
+      const description = `Step ${position + 1} (${stepName(step)}) could not be sent: ${err.message}`;
       await settle(trx, accountId, row, row.on_failure === 'end' ? 'failed' : 'paused', now, caller, description, err.message);
     });
     return null;
@@ -266,7 +270,7 @@ async function sendStep(deps: Deps, accountId: string, journeyId: string, positi
   await deps.db.tenant(accountId, async (trx) => {
     await sql`update journey_steps set status = 'active', task_id = ${taskId}, token_encrypted = ${delivery.token ? encryptSecret(delivery.token, deps.config.encryptionKey) : null}
       where account_id = ${accountId} and journey_id = ${journeyId} and position = ${position}`.execute(trx);
-    await addEvent(trx, accountId, journeyId, now, 'step_sent', `Step ${position + 1} (${STEP_NAMES[step.app]}) started: task ${taskId}`, caller);
+    await addEvent(trx, accountId, journeyId, now, 'step_sent', `Step ${position + 1} (${stepName(step)}) started: task ${taskId}`, caller);
   });
   return delivery;
 }
@@ -380,7 +384,7 @@ async function settleLocked(deps: Deps, accountId: string, id: string, at: numbe
 }
 
 async function finishStep(trx: Trx, accountId: string, row: JourneyRow, step: StepRow, outcome: Exclude<StepOutcome, 'waiting'>, now: Date): Promise<void> {
-  const name = `Step ${step.position + 1} (${STEP_NAMES[step.app]})`;
+  const name = `Step ${step.position + 1} (${stepName(row.steps[step.position], step.app)})`;
   await sql`update journey_steps set status = ${outcome}, ended_at = ${now} where account_id = ${accountId} and journey_id = ${row.id} and position = ${step.position}`.execute(trx);
   if (outcome === 'done') {
     await addEvent(trx, accountId, row.id, now, 'step_done', `${name} done`, null);
@@ -451,7 +455,7 @@ export async function skipStep(deps: Deps, accountId: string, id: string, positi
     const row = await journeyRow(trx, accountId, id, true);
     if (row.status !== 'active' || row.current_step !== position || !row.steps[position]?.optional) return false;
     await sql`update journey_steps set status = 'skipped', ended_at = ${now} where account_id = ${accountId} and journey_id = ${id} and position = ${position}`.execute(trx);
-    await addEvent(trx, accountId, id, now, 'step_skipped', `Step ${position + 1} (${STEP_NAMES[row.steps[position]!.app]}) skipped by the caller`, caller);
+    await addEvent(trx, accountId, id, now, 'step_skipped', `Step ${position + 1} (${stepName(row.steps[position])}) skipped by the caller`, caller);
     await moveOn(trx, accountId, row, now, caller);
     return true;
   });

@@ -153,6 +153,38 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(await journey(sent.id)).toMatchObject({ steps: [{ app: 'passkeys', status: 'done', taskStatus: 'succeeded' }, { status: 'active' }] });
   });
 
+  it('a journey can have the caller create a passkey through Passkeys\u2019 own page, then verify with it', async () => {
+    await t.db.system((trx) => sql`insert into app_billing (account_id, app, status, credits, free_tier) values (${t.account('acme').id}, 'passkeys', 'subscription', 0, 1000)
+      on conflict (account_id, app) do update set status = 'subscription', free_tier = 1000`.execute(trx));
+    const ceremony = (token: string, step: string, body?: unknown) =>
+      t.app.request(`/api/c/${token}/passkey/${step}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const stepTokenOf = (html: string) => html.match(/data-passkey-base="\/api\/c\/([A-Za-z0-9_-]{43})\/passkey"/)![1]!;
+    const device = new SoftAuthenticator();
+    const { journey: sent, sms } = await send({ customerRef: 'CUST-NEWPK', steps: [{ app: 'passkeys', action: 'enroll' }, { app: 'passkeys' }, { app: 'e-form', formId }] });
+    expect(sms).toHaveLength(1);
+    const link = linkOf(sms[0]!);
+    const first = await (await page(link)).text();
+    expect(first).toContain('Step 1 of 3');
+    expect(first).toContain('data-passkey="enrollment"');
+    const enrollToken = stepTokenOf(first);
+    const created = device.register(((await (await ceremony(enrollToken, 'options')).json()) as { options: Record<string, unknown> }).options, 'http://localhost');
+    expect(await (await ceremony(enrollToken, 'verify', created)).json()).toMatchObject({ ok: true });
+
+    // the passkey just created is the customer's, and the next step verifies with it
+    const second = await (await page(link)).text();
+    expect(second).toContain('Step 2 of 3');
+    expect(second).toContain('data-passkey="verification"');
+    const verifyToken = stepTokenOf(second);
+    const options = ((await (await ceremony(verifyToken, 'options')).json()) as { options: Record<string, unknown> }).options;
+    expect(await (await ceremony(verifyToken, 'verify', device.authenticate(options, 'http://localhost'))).json()).toMatchObject({ ok: true });
+    expect(await (await page(link)).text()).toContain('Full name');
+    const walked = await journey(sent.id);
+    expect(walked.steps.slice(0, 2)).toMatchObject([{ app: 'passkeys', status: 'done', taskStatus: 'succeeded' }, { app: 'passkeys', status: 'done', taskStatus: 'succeeded' }]);
+    const kinds = await t.db.system(async (trx) =>
+      (await sql<{ kind: string }>`select kind from passkey_tasks where id = any(${walked.steps.slice(0, 2).map((s) => s.taskId!)}::uuid[]) order by created_at`.execute(trx)).rows.map((r) => r.kind));
+    expect(kinds).toEqual(['enrollment', 'verification']);
+  });
+
   it('a passkey step needs the customer ID its passkey was enrolled for', async () => {
     const res = await v1('POST', '/journeys', { steps: [{ app: 'passkeys' }], phoneNumber: freshPhone(), customerRef: null });
     expect(res.status).toBe(400);

@@ -150,19 +150,21 @@ function JourneysHome() {
 
 // ---------------------------------------------------------------- the builder
 
-type DraftStep = { app: JourneyStepApp; optional: boolean; formId: string; documentId: string; productId: string; amount: string; currency: string; description: string };
-const blank = (app: JourneyStepApp): DraftStep => ({ app, optional: false, formId: '', documentId: '', productId: '', amount: '', currency: '', description: '' });
+type DraftStep = { app: JourneyStepApp; optional: boolean; enroll: boolean; formId: string; documentId: string; productId: string; amount: string; currency: string; description: string };
+const blank = (app: JourneyStepApp): DraftStep => ({ app, optional: false, enroll: false, formId: '', documentId: '', productId: '', amount: '', currency: '', description: '' });
 
 function draftOf(step: JourneyStep): DraftStep {
   const d = { ...blank(step.app), optional: Boolean(step.optional) };
   if (step.app === 'e-form') d.formId = step.formId;
+  if (step.app === 'passkeys') d.enroll = step.action === 'enroll';
   if (step.app === 'document-signature') d.documentId = step.documentId;
   if (step.app === 'payments') Object.assign(d, { productId: step.productId ?? '', amount: step.amount !== undefined ? String(step.amount) : '', currency: step.currency ?? '', description: step.description ?? '' });
   return d;
 }
 
 function stepOf(d: DraftStep): Record<string, unknown> {
-  if (d.app === 'one-time-passcode' || d.app === 'passkeys') return { app: d.app };
+  if (d.app === 'one-time-passcode') return { app: d.app };
+  if (d.app === 'passkeys') return { app: d.app, action: d.enroll ? 'enroll' : 'verify' };
   if (d.app === 'e-form') return { app: d.app, formId: d.formId, optional: d.optional };
   if (d.app === 'document-signature') return { app: d.app, documentId: d.documentId, optional: d.optional };
   return d.productId
@@ -309,7 +311,17 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
 
 function StepFields({ api, step, index, onChange, error }: { api: Api; step: DraftStep; index: number; onChange: (patch: Partial<DraftStep>) => void; error: string | null }) {
   if (step.app === 'one-time-passcode') return <p className="muted">The code travels in the journey's SMS; the caller types it on the page. Nothing after it shows until it is right.</p>;
-  if (step.app === 'passkeys') return <p className="muted">The caller confirms with the passkey enrolled for the journey's customer ID. Nothing after it shows until it succeeds.</p>;
+  if (step.app === 'passkeys')
+    return (
+      <>
+        <p className="muted">
+          {step.enroll ? "The caller creates a passkey for the journey's customer ID, on Passkeys' own page." : "The caller confirms with the passkey enrolled for the journey's customer ID."} Nothing after it shows until it succeeds.
+        </p>
+        <label className="checkbox">
+          <input type="checkbox" checked={step.enroll} onChange={(e) => onChange({ enroll: e.target.checked })} /> Create a passkey (instead of verifying with one)
+        </label>
+      </>
+    );
   if (step.app === 'e-form')
     return <ChoicePicker api={api} path="/e-form/actions/send/choices/form" label="Form" name={`form-${index}`} required placeholder="Search published forms" empty="No form is published yet." error={error} value={step.formId} onChange={(formId) => onChange({ formId })} />;
   if (step.app === 'document-signature')
