@@ -10,7 +10,7 @@ import { TaskEventSchema } from './platform';
 
 export const JOURNEY_APP = 'journeys' as const;
 export const JOURNEY_MAX_STEPS = 6;
-export const JOURNEY_STEP_APPS = ['one-time-passcode', 'passkeys', 'e-form', 'document-signature', 'payments'] as const;
+export const JOURNEY_STEP_APPS = ['one-time-passcode', 'passkeys', 'identity-verification', 'e-form', 'document-signature', 'payments'] as const;
 export type JourneyStepApp = (typeof JOURNEY_STEP_APPS)[number];
 
 export const JOURNEY_STATUSES = ['active', 'paused', 'completed', 'failed', 'expired', 'canceled'] as const;
@@ -35,6 +35,11 @@ const PasskeyStepSchema = v.object({
   action: v.optional(v.picklist(['verify', 'enroll'], 'action is verify or enroll'), 'verify'),
   optional: v.optional(v.literal(false, 'A passkey step cannot be optional'), false),
 });
+/**
+ * Identity documents and a selfie on Identity Verification's own page (only where IDV is
+ * released for the account); the journey's customerName is the name the document must carry.
+ */
+const IdvStepSchema = v.object({ app: v.literal('identity-verification'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
 const FormStepSchema = v.object({ app: v.literal('e-form'), formId: uuid('formId', 'a form id'), optional });
 const SignatureStepSchema = v.object({ app: v.literal('document-signature'), documentId: uuid('documentId', 'a document id'), optional });
 const PaymentStepSchema = v.object({
@@ -47,7 +52,7 @@ const PaymentStepSchema = v.object({
 });
 
 export const JourneyStepSchema = v.pipe(
-  v.variant('app', [CodeStepSchema, PasskeyStepSchema, FormStepSchema, SignatureStepSchema, PaymentStepSchema], `app is one of ${JOURNEY_STEP_APPS.join(', ')}`),
+  v.variant('app', [CodeStepSchema, PasskeyStepSchema, IdvStepSchema, FormStepSchema, SignatureStepSchema, PaymentStepSchema], `app is one of ${JOURNEY_STEP_APPS.join(', ')}`),
   v.check((s) => s.app !== 'payments' || Boolean(s.productId) !== Boolean(s.amount !== undefined), 'A payment step takes a productId or an amount, not both'),
   v.check((s) => s.app !== 'payments' || s.amount === undefined || Boolean(s.description), 'A payment step with an amount needs its description'),
 );

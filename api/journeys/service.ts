@@ -11,6 +11,7 @@ import { createLinkToken, linkUrl, revokeTaskLinks } from '../customer-pages/lin
 import { chooseLanguage, smsLocaleOf } from '../customer-pages/language';
 import { translate } from '../customer-pages/i18n/index';
 import { companyName, sendAccountSms } from '../apps/platform/sms';
+import { idvReleasedFor } from '../apps/identity-verification/service';
 import { assertAppUsable } from '../apps/platform/credits';
 import { taskEvents } from '../apps/platform/task-events';
 import type { Caller } from '../apps/platform/caller';
@@ -139,6 +140,7 @@ export async function journeyChoices(deps: Pick<Deps, 'db'>, accountId: string, 
 export const STEP_NAMES: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Verify with a code',
   passkeys: 'Verify with a passkey',
+  'identity-verification': 'Verify an identity document',
   'e-form': 'Fill in a form',
   'document-signature': 'Sign a document',
   payments: 'Pay',
@@ -302,6 +304,11 @@ export async function sendJourney(deps: Deps, accountId: string, body: JourneySe
     const steps = template ? template.steps : body.steps!;
     if (steps.some((s) => s.app === 'passkeys') && !body.customerRef) {
       throw new ApiError(400, 'VALIDATION_FAILED', 'customerRef: A journey with a passkey step needs the customer ID the passkey was enrolled for', { customerRef: 'A journey with a passkey step needs the customer ID the passkey was enrolled for' });
+    }
+    if (steps.some((s) => s.app === 'identity-verification')) {
+      if (!body.customerRef) throw new ApiError(400, 'VALIDATION_FAILED', 'customerRef: A journey with an identity step needs the customer ID', { customerRef: 'A journey with an identity step needs the customer ID' });
+      // unreleased: offered only where Identity Verification is released for the account
+      if (!(await idvReleasedFor(trx, accountId, deps.config.providerEmailDomain))) throw new ApiError(403, 'APP_NOT_RELEASED', 'Identity Verification is not released for this account: a journey cannot have an identity step.');
     }
     if (steps.some((s) => s.app === 'document-signature') && !body.customerName) {
       throw new ApiError(400, 'VALIDATION_FAILED', 'customerName: A journey with a signature step needs the signer\'s name', { customerName: 'A journey with a signature step needs the signer\'s name' });

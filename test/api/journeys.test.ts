@@ -185,6 +185,39 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(kinds).toEqual(['enrollment', 'verification']);
   });
 
+  it('an identity step is refused up front (403 APP_NOT_RELEASED) on an account Identity Verification is not released for', async () => {
+    const phoneNumber = freshPhone();
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'identity-verification' }], phoneNumber, customerRef: 'CUST-9' });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'APP_NOT_RELEASED' });
+    expect(await outbox(phoneNumber)).toHaveLength(0);
+  });
+
+  it('where Identity Verification is released, an identity step shows its own page after the code, and its cancelled session fails the journey', async () => {
+    const STAFF = 'staff@provider.test';
+    expect((await t.call('POST', '/sms', { as: STAFF, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    const staffKey = await apiKeyOf(t, STAFF);
+    const phoneNumber = freshPhone();
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'identity-verification' }], phoneNumber, customerRef: 'CUST-ID', customerName: 'Anna Eriksson' }, {}, staffKey);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const sent = (await res.json()) as Journey;
+    const sms = (await (await t.call('GET', '/dev/sms-outbox', { as: STAFF })).json() as { to: string; body: string }[]).filter((m) => m.to === phoneNumber);
+    expect(sms).toHaveLength(1);
+    const link = linkOf(sms[0]!.body);
+    expect(await (await page(link)).text()).not.toContain('Verify your identity');
+    const next = await (await post(link, { code: codeOf(sms[0]!.body) })).text();
+    expect(next).toContain('Step 2 of 2');
+    expect(next).toContain('Verify your identity');
+    const reached = await journey(sent.id, staffKey);
+    expect(reached.steps[1]).toMatchObject({ app: 'identity-verification', status: 'active', taskStatus: 'link_sent' });
+    const session = await v1('GET', `/idv/sessions/${reached.steps[1]!.taskId}`, undefined, {}, staffKey);
+    expect(await session.json()).toMatchObject({ customerRef: 'CUST-ID', status: 'link_sent' });
+    expect(await (await page(link)).text()).toContain('Step 2 of 2');
+
+    expect((await v1('POST', `/idv/sessions/${reached.steps[1]!.taskId}/cancel`, {}, {}, staffKey)).status).toBe(200);
+    expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'failed', steps: [{ status: 'done' }, { status: 'failed', taskStatus: 'cancelled' }] });
+  });
+
   it('a passkey step needs the customer ID its passkey was enrolled for', async () => {
     const res = await v1('POST', '/journeys', { steps: [{ app: 'passkeys' }], phoneNumber: freshPhone(), customerRef: null });
     expect(res.status).toBe(400);
