@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
-import { LOOPBACK_CERT, startPeer, type Peer } from './peers';
+import { json, LOOPBACK_CERT, startPeer, type Peer } from './peers';
 import { deliverWebhooksOnce } from '../../api/integrations/webhooks';
 import { sweepJourneys } from '../../api/journeys/service';
 import type { FormDefinition, FormDetail } from '../../api/contract/apps/e-form';
@@ -27,17 +27,32 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
   return ((await res.json()) as { secretKey: string }).secretKey;
 }
 
+const TWILIO_SID = 'AC' + 'a'.repeat(32);
+const FAILING_PHONE = '+14155550999';
+
 let phones = 0;
 const freshPhone = () => `+1415557${String(1000 + phones++).padStart(4, '0')}`;
 
 describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
   const overrides: Record<string, unknown> = {};
   let receiver: Peer;
+  let twilio: Peer;
   beforeAll(async () => {
     receiver = await startPeer(undefined, { tls: true });
-    overrides.outboundAllowHosts = [receiver.host];
+    // Twilio on loopback: every message to FAILING_PHONE fails with a 500
+    twilio = await startPeer((req, res) => {
+      if (req.method === 'GET') return json(res, 200, { sid: TWILIO_SID, status: 'active' });
+      const to = new URLSearchParams(req.body).get('To');
+      if (to === FAILING_PHONE) return json(res, 500, { message: 'boom' });
+      return json(res, 201, { sid: 'SM' + 'f'.repeat(32), status: 'queued', to });
+    });
+    overrides.twilioApiUrl = twilio.url;
+    overrides.outboundAllowHosts = [receiver.host, twilio.host];
     overrides.outboundCa = LOOPBACK_CERT;
-    return () => receiver.close();
+    return async () => {
+      await receiver.close();
+      await twilio.close();
+    };
   });
   const t = useTestContext(kind, overrides);
   let key: string;
@@ -216,6 +231,30 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
 
     expect((await v1('POST', `/idv/sessions/${reached.steps[1]!.taskId}/cancel`, {}, {}, staffKey)).status).toBe(200);
     expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'failed', steps: [{ status: 'done' }, { status: 'failed', taskStatus: 'cancelled' }] });
+  });
+
+  it('when the journey\u2019s SMS fails, its first step\u2019s credit is given back, as its app gives it back sending alone', async () => {
+    const twilioConfig = { provider: 'twilio', twilio: { accountSid: TWILIO_SID, authToken: 'twilio-auth-token-secret-value', phoneNumber: '+14155550100' } };
+    expect((await t.call('POST', '/sms', { as: OWNER, body: twilioConfig })).status).toBe(200);
+    try {
+      const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'e-form', formId }], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9' });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const failed = (await res.json()) as Journey;
+      expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered') });
+      expect(await credits('one-time-passcode', failed.steps[0]!.taskId!)).toBe(0);
+      const ledger = await t.db.system(async (trx) =>
+        (await sql<{ kind: string; units: number }>`select kind, units from credit_ledger where app = 'one-time-passcode' and task_id = ${failed.steps[0]!.taskId!} order by units desc`.execute(trx)).rows);
+      expect(ledger).toHaveLength(2);
+      expect(ledger[1]).toMatchObject({ kind: `${ledger[0]!.kind}:released`, units: -1 });
+      // the resend that fails in the same way gives its new step's credit back too
+      const again = await v1('POST', `/journeys/${failed.id}/resend`, {});
+      expect(again.status, await again.clone().text()).toBe(200);
+      const resent = (await again.json()) as Journey;
+      expect(resent.status).toBe('failed');
+      expect(await credits('one-time-passcode', resent.steps[0]!.taskId!)).toBe(0);
+    } finally {
+      expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    }
   });
 
   it('a passkey step needs the customer ID its passkey was enrolled for', async () => {
