@@ -10,7 +10,7 @@ import { TaskEventSchema } from './platform';
 
 export const JOURNEY_APP = 'journeys' as const;
 export const JOURNEY_MAX_STEPS = 6;
-export const JOURNEY_STEP_APPS = ['one-time-passcode', 'passkeys', 'e-form', 'document-signature', 'payments'] as const;
+export const JOURNEY_STEP_APPS = ['one-time-passcode', 'passkeys', 'identity-verification', 'e-form', 'document-signature', 'payments'] as const;
 export type JourneyStepApp = (typeof JOURNEY_STEP_APPS)[number];
 
 export const JOURNEY_STATUSES = ['active', 'paused', 'completed', 'failed', 'expired', 'canceled'] as const;
@@ -26,8 +26,20 @@ const optionalText = (name: string, max: number) =>
 
 /** Verify the caller with a passcode: its code travels in the journey's SMS and is typed on the page. */
 const CodeStepSchema = v.object({ app: v.literal('one-time-passcode'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
-/** Verify the caller with the passkey they enrolled (the journey's customerRef names them). */
-const PasskeyStepSchema = v.object({ app: v.literal('passkeys'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
+/**
+ * Verify the caller with the passkey they enrolled, or (`action: 'enroll'`) have them create one:
+ * the journey's customerRef names them either way.
+ */
+const PasskeyStepSchema = v.object({
+  app: v.literal('passkeys'),
+  action: v.optional(v.picklist(['verify', 'enroll'], 'action is verify or enroll'), 'verify'),
+  optional: v.optional(v.literal(false, 'A passkey step cannot be optional'), false),
+});
+/**
+ * Identity documents and a selfie on Identity Verification's own page (only where IDV is
+ * released for the account); the journey's customerName is the name the document must carry.
+ */
+const IdvStepSchema = v.object({ app: v.literal('identity-verification'), optional: v.optional(v.literal(false, 'A verification step cannot be optional'), false) });
 const FormStepSchema = v.object({ app: v.literal('e-form'), formId: uuid('formId', 'a form id'), optional });
 const SignatureStepSchema = v.object({ app: v.literal('document-signature'), documentId: uuid('documentId', 'a document id'), optional });
 const PaymentStepSchema = v.object({
@@ -40,7 +52,7 @@ const PaymentStepSchema = v.object({
 });
 
 export const JourneyStepSchema = v.pipe(
-  v.variant('app', [CodeStepSchema, PasskeyStepSchema, FormStepSchema, SignatureStepSchema, PaymentStepSchema], `app is one of ${JOURNEY_STEP_APPS.join(', ')}`),
+  v.variant('app', [CodeStepSchema, PasskeyStepSchema, IdvStepSchema, FormStepSchema, SignatureStepSchema, PaymentStepSchema], `app is one of ${JOURNEY_STEP_APPS.join(', ')}`),
   v.check((s) => s.app !== 'payments' || Boolean(s.productId) !== Boolean(s.amount !== undefined), 'A payment step takes a productId or an amount, not both'),
   v.check((s) => s.app !== 'payments' || s.amount === undefined || Boolean(s.description), 'A payment step with an amount needs its description'),
 );

@@ -11,7 +11,8 @@ import { createLinkToken, linkUrl, revokeTaskLinks } from '../customer-pages/lin
 import { chooseLanguage, smsLocaleOf } from '../customer-pages/language';
 import { translate } from '../customer-pages/i18n/index';
 import { companyName, sendAccountSms } from '../apps/platform/sms';
-import { assertAppUsable } from '../apps/platform/credits';
+import { idvReleasedFor } from '../apps/identity-verification/service';
+import { assertAppUsable, releaseCredits } from '../apps/platform/credits';
 import { taskEvents } from '../apps/platform/task-events';
 import type { Caller } from '../apps/platform/caller';
 import type { JourneyDelivery } from '../apps/platform/delivery';
@@ -131,7 +132,7 @@ export async function journeyChoices(deps: Pick<Deps, 'db'>, accountId: string, 
   const needle = q.trim().toLowerCase();
   const matching = (await listTemplates(deps, accountId)).filter((t) => !needle || t.name.toLowerCase().includes(needle) || t.id === needle);
   return {
-    choices: matching.slice(0, ACTION_CHOICES_LIMIT).map((t) => ({ id: t.id, title: t.name, editedAt: t.updatedAt, detail: t.steps.map((s) => STEP_NAMES[s.app]).join(' → ') })),
+    choices: matching.slice(0, ACTION_CHOICES_LIMIT).map((t) => ({ id: t.id, title: t.name, editedAt: t.updatedAt, detail: t.steps.map((s) => stepName(s)).join(' → ') })),
     more: matching.length > ACTION_CHOICES_LIMIT,
   };
 }
@@ -139,10 +140,15 @@ export async function journeyChoices(deps: Pick<Deps, 'db'>, accountId: string, 
 export const STEP_NAMES: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Verify with a code',
   passkeys: 'Verify with a passkey',
+  'identity-verification': 'Verify an identity document',
   'e-form': 'Fill in a form',
   'document-signature': 'Sign a document',
   payments: 'Pay',
 };
+
+/** A step's name in timelines and pickers: a passkey step verifies or enrolls. */
+export const stepName = (step: JourneyStep | undefined, app?: JourneyStepApp): string =>
+  step?.app === 'passkeys' && step.action === 'enroll' ? 'Create a passkey' : STEP_NAMES[step?.app ?? app!];
 
 // ---------------------------------------------------------------- journeys
 
@@ -258,7 +264,7 @@ async function sendStep(deps: Deps, accountId: string, journeyId: string, positi
     await deps.db.tenant(accountId, async (trx) => {
       const row = await journeyRow(trx, accountId, journeyId, true);
       await sql`update journey_steps set status = 'failed', ended_at = ${now} where account_id = ${accountId} and journey_id = ${journeyId} and position = ${position}`.execute(trx);
-      const description = `Step ${position + 1} (${STEP_NAMES[step.app]}) could not be sent: ${err.message}`;
+      const description = `Step ${position + 1} (${stepName(step)}) could not be sent: ${err.message}`;
       await settle(trx, accountId, row, row.on_failure === 'end' ? 'failed' : 'paused', now, caller, description, err.message);
     });
     return null;
@@ -266,9 +272,22 @@ async function sendStep(deps: Deps, accountId: string, journeyId: string, positi
   await deps.db.tenant(accountId, async (trx) => {
     await sql`update journey_steps set status = 'active', task_id = ${taskId}, token_encrypted = ${delivery.token ? encryptSecret(delivery.token, deps.config.encryptionKey) : null}
       where account_id = ${accountId} and journey_id = ${journeyId} and position = ${position}`.execute(trx);
-    await addEvent(trx, accountId, journeyId, now, 'step_sent', `Step ${position + 1} (${STEP_NAMES[step.app]}) started: task ${taskId}`, caller);
+    await addEvent(trx, accountId, journeyId, now, 'step_sent', `Step ${position + 1} (${stepName(step)}) started: task ${taskId}`, caller);
   });
   return delivery;
+}
+
+/**
+ * The journey's SMS did not go out, so the caller never got the step just sent: its app's credit
+ * for it is given back, as the app gives it back when its own SMS fails (whatever kinds of units
+ * the app charged for the task, each once).
+ */
+async function releaseStepCredits(trx: Trx, accountId: string, journeyId: string, position: number, now: Date): Promise<void> {
+  const step = (await stepRows(trx, accountId, journeyId))[position];
+  if (!step?.task_id) return;
+  const kinds = (await sql<{ kind: string }>`select distinct kind from credit_ledger where account_id = ${accountId} and app = ${step.app} and task_id = ${step.task_id}
+    and kind not like '%:released'`.execute(trx)).rows;
+  for (const { kind } of kinds) await releaseCredits(trx, { accountId, app: step.app, taskId: step.task_id, kind, now });
 }
 
 /** The journey's one SMS: the first step's own text when it carries a secret (a passcode), then the link. */
@@ -298,6 +317,11 @@ export async function sendJourney(deps: Deps, accountId: string, body: JourneySe
     const steps = template ? template.steps : body.steps!;
     if (steps.some((s) => s.app === 'passkeys') && !body.customerRef) {
       throw new ApiError(400, 'VALIDATION_FAILED', 'customerRef: A journey with a passkey step needs the customer ID the passkey was enrolled for', { customerRef: 'A journey with a passkey step needs the customer ID the passkey was enrolled for' });
+    }
+    if (steps.some((s) => s.app === 'identity-verification')) {
+      if (!body.customerRef) throw new ApiError(400, 'VALIDATION_FAILED', 'customerRef: A journey with an identity step needs the customer ID', { customerRef: 'A journey with an identity step needs the customer ID' });
+      // unreleased: offered only where Identity Verification is released for the account
+      if (!(await idvReleasedFor(trx, accountId, deps.config.providerEmailDomain))) throw new ApiError(403, 'APP_NOT_RELEASED', 'Identity Verification is not released for this account: a journey cannot have an identity step.');
     }
     if (steps.some((s) => s.app === 'document-signature') && !body.customerName) {
       throw new ApiError(400, 'VALIDATION_FAILED', 'customerName: A journey with a signature step needs the signer\'s name', { customerName: 'A journey with a signature step needs the signer\'s name' });
@@ -336,6 +360,7 @@ export async function sendJourney(deps: Deps, accountId: string, body: JourneySe
       await addEvent(trx, accountId, id, now, 'sent', `Journey sent to ${masked} (${stepWord(row.steps.length)})`, caller);
       await audit(trx, accountId, caller.actor, { namespace: 'global', description: `Sent the journey "${row.name}" to ${masked}`, event: 'journey.sent', at: now });
     } else {
+      await releaseStepCredits(trx, accountId, id, 0, now);
       row = await settle(trx, accountId, row, 'failed', now, caller, `Journey link not delivered: ${failure}`, `Link not delivered: ${failure}`);
     }
     return journeyOf(row, await stepRows(trx, accountId, id));
@@ -380,7 +405,7 @@ async function settleLocked(deps: Deps, accountId: string, id: string, at: numbe
 }
 
 async function finishStep(trx: Trx, accountId: string, row: JourneyRow, step: StepRow, outcome: Exclude<StepOutcome, 'waiting'>, now: Date): Promise<void> {
-  const name = `Step ${step.position + 1} (${STEP_NAMES[step.app]})`;
+  const name = `Step ${step.position + 1} (${stepName(row.steps[step.position], step.app)})`;
   await sql`update journey_steps set status = ${outcome}, ended_at = ${now} where account_id = ${accountId} and journey_id = ${row.id} and position = ${step.position}`.execute(trx);
   if (outcome === 'done') {
     await addEvent(trx, accountId, row.id, now, 'step_done', `${name} done`, null);
@@ -451,7 +476,7 @@ export async function skipStep(deps: Deps, accountId: string, id: string, positi
     const row = await journeyRow(trx, accountId, id, true);
     if (row.status !== 'active' || row.current_step !== position || !row.steps[position]?.optional) return false;
     await sql`update journey_steps set status = 'skipped', ended_at = ${now} where account_id = ${accountId} and journey_id = ${id} and position = ${position}`.execute(trx);
-    await addEvent(trx, accountId, id, now, 'step_skipped', `Step ${position + 1} (${STEP_NAMES[row.steps[position]!.app]}) skipped by the caller`, caller);
+    await addEvent(trx, accountId, id, now, 'step_skipped', `Step ${position + 1} (${stepName(row.steps[position])}) skipped by the caller`, caller);
     await moveOn(trx, accountId, row, now, caller);
     return true;
   });
@@ -512,7 +537,10 @@ export async function resendJourney(deps: Deps, accountId: string, id: string, c
   const first = await sendStep(deps, accountId, id, prepared.row.current_step, prepared.link, caller, false);
   const failure = await textJourney(deps, accountId, prepared.row, prepared.link, first, prepared.locale);
   if (failure !== null) {
-    await settleLocked(deps, accountId, id, prepared.row.current_step, (trx, row) => settle(trx, accountId, row, 'failed', now, caller, `Journey link not delivered: ${failure}`, `Link not delivered: ${failure}`));
+    await settleLocked(deps, accountId, id, prepared.row.current_step, async (trx, row) => {
+      await releaseStepCredits(trx, accountId, id, row.current_step, now);
+      await settle(trx, accountId, row, 'failed', now, caller, `Journey link not delivered: ${failure}`, `Link not delivered: ${failure}`);
+    });
   }
   return getJourney(deps, accountId, id);
 }

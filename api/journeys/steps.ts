@@ -6,7 +6,8 @@ import type { JourneyStep, JourneyStepApp } from '../contract/journeys';
 import type { Locale } from '../contract/locales';
 import { sendPasscode } from '../apps/one-time-passcode/service';
 import { sendForm } from '../apps/e-form/service';
-import { verifyWithPasskey } from '../apps/passkeys/service';
+import { startSession } from '../apps/identity-verification/service';
+import { enrollPasskey, verifyWithPasskey } from '../apps/passkeys/service';
 import { sendForSignature } from '../apps/document-signature/service';
 import { requestPayment } from '../apps/payments/service';
 
@@ -35,11 +36,24 @@ export const STEP_KINDS: Record<JourneyStepApp, StepKind> = {
     outcome: { pending: 'waiting', approved: 'done', max_attempts_reached: 'failed', canceled: 'failed', failed: 'failed', expired: 'expired' },
   },
   passkeys: {
-    async send(deps, accountId, _step, party, caller, delivery) {
-      return (await verifyWithPasskey(deps, accountId, { ...common(party), customerRef: party.customerRef ?? '' }, caller, delivery)).id;
+    async send(deps, accountId, step, party, caller, delivery) {
+      const body = { ...common(party), customerRef: party.customerRef ?? '' };
+      if (step.app === 'passkeys' && step.action === 'enroll') return (await enrollPasskey(deps, accountId, { ...body, displayName: party.customerName }, caller, delivery)).id;
+      return (await verifyWithPasskey(deps, accountId, body, caller, delivery)).id;
     },
     // a ceremony that fails can be tried again on the page until the link's time is up
     outcome: { link_sent: 'waiting', started: 'waiting', failed: 'waiting', succeeded: 'done', not_delivered: 'failed', cancelled: 'failed', expired: 'expired' },
+  },
+  'identity-verification': {
+    async send(deps, accountId, _step, party, caller, delivery) {
+      const body = { ...common(party), customerRef: party.customerRef ?? '', expectedName: party.customerName };
+      return (await startSession(deps, accountId, body, caller, delivery)).id;
+    },
+    // a resubmission asked by the reviewer is one more try on the same page
+    outcome: {
+      created: 'waiting', link_sent: 'waiting', in_progress: 'waiting', submitted: 'waiting', needs_review: 'waiting', resubmission_requested: 'waiting',
+      approved: 'done', declined: 'failed', cancelled: 'failed', expired: 'expired',
+    },
   },
   'e-form': {
     async send(deps, accountId, step, party, caller, delivery) {

@@ -19,7 +19,7 @@ registerSharedV1({
         tag: TAG,
         body: JourneySendBodySchema,
         answer: JourneySchema,
-        errors: [...V1_APP_GATE, ...V1_SMS_SEND, V1_NOT_FOUND, { status: 409, code: 'FORM_NOT_PUBLISHED' }, { status: 409, code: 'VERSION_NOT_PUBLISHED' }, { status: 409, code: 'TOO_MANY_SENDS' }],
+        errors: [...V1_APP_GATE, ...V1_SMS_SEND, V1_NOT_FOUND, { status: 409, code: 'FORM_NOT_PUBLISHED' }, { status: 409, code: 'VERSION_NOT_PUBLISHED' }, { status: 409, code: 'TOO_MANY_SENDS' }, { status: 409, code: 'NO_PASSKEY' }, { status: 403, code: 'APP_NOT_RELEASED' }],
       },
       (deps, accountId, input, caller) => sendJourney(deps, accountId, input, caller),
     ),

@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
-import { LOOPBACK_CERT, startPeer, type Peer } from './peers';
+import { json, LOOPBACK_CERT, startPeer, type Peer } from './peers';
 import { deliverWebhooksOnce } from '../../api/integrations/webhooks';
 import { sweepJourneys } from '../../api/journeys/service';
 import type { FormDefinition, FormDetail } from '../../api/contract/apps/e-form';
@@ -27,17 +27,32 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
   return ((await res.json()) as { secretKey: string }).secretKey;
 }
 
+const TWILIO_SID = 'AC' + 'a'.repeat(32);
+const FAILING_PHONE = '+14155550999';
+
 let phones = 0;
 const freshPhone = () => `+1415557${String(1000 + phones++).padStart(4, '0')}`;
 
 describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
   const overrides: Record<string, unknown> = {};
   let receiver: Peer;
+  let twilio: Peer;
   beforeAll(async () => {
     receiver = await startPeer(undefined, { tls: true });
-    overrides.outboundAllowHosts = [receiver.host];
+    // Twilio on loopback: every message to FAILING_PHONE fails with a 500
+    twilio = await startPeer((req, res) => {
+      if (req.method === 'GET') return json(res, 200, { sid: TWILIO_SID, status: 'active' });
+      const to = new URLSearchParams(req.body).get('To');
+      if (to === FAILING_PHONE) return json(res, 500, { message: 'boom' });
+      return json(res, 201, { sid: 'SM' + 'f'.repeat(32), status: 'queued', to });
+    });
+    overrides.twilioApiUrl = twilio.url;
+    overrides.outboundAllowHosts = [receiver.host, twilio.host];
     overrides.outboundCa = LOOPBACK_CERT;
-    return () => receiver.close();
+    return async () => {
+      await receiver.close();
+      await twilio.close();
+    };
   });
   const t = useTestContext(kind, overrides);
   let key: string;
@@ -151,6 +166,95 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(next).toContain('Step 2 of 2');
     expect(next).toContain('Full name');
     expect(await journey(sent.id)).toMatchObject({ steps: [{ app: 'passkeys', status: 'done', taskStatus: 'succeeded' }, { status: 'active' }] });
+  });
+
+  it('a journey can have the caller create a passkey through Passkeys\u2019 own page, then verify with it', async () => {
+    await t.db.system((trx) => sql`insert into app_billing (account_id, app, status, credits, free_tier) values (${t.account('acme').id}, 'passkeys', 'subscription', 0, 1000)
+      on conflict (account_id, app) do update set status = 'subscription', free_tier = 1000`.execute(trx));
+    const ceremony = (token: string, step: string, body?: unknown) =>
+      t.app.request(`/api/c/${token}/passkey/${step}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const stepTokenOf = (html: string) => html.match(/data-passkey-base="\/api\/c\/([A-Za-z0-9_-]{43})\/passkey"/)![1]!;
+    const device = new SoftAuthenticator();
+    const { journey: sent, sms } = await send({ customerRef: 'CUST-NEWPK', steps: [{ app: 'passkeys', action: 'enroll' }, { app: 'passkeys' }, { app: 'e-form', formId }] });
+    expect(sms).toHaveLength(1);
+    const link = linkOf(sms[0]!);
+    const first = await (await page(link)).text();
+    expect(first).toContain('Step 1 of 3');
+    expect(first).toContain('data-passkey="enrollment"');
+    const enrollToken = stepTokenOf(first);
+    const created = device.register(((await (await ceremony(enrollToken, 'options')).json()) as { options: Record<string, unknown> }).options, 'http://localhost');
+    expect(await (await ceremony(enrollToken, 'verify', created)).json()).toMatchObject({ ok: true });
+
+    // the passkey just created is the customer's, and the next step verifies with it
+    const second = await (await page(link)).text();
+    expect(second).toContain('Step 2 of 3');
+    expect(second).toContain('data-passkey="verification"');
+    const verifyToken = stepTokenOf(second);
+    const options = ((await (await ceremony(verifyToken, 'options')).json()) as { options: Record<string, unknown> }).options;
+    expect(await (await ceremony(verifyToken, 'verify', device.authenticate(options, 'http://localhost'))).json()).toMatchObject({ ok: true });
+    expect(await (await page(link)).text()).toContain('Full name');
+    const walked = await journey(sent.id);
+    expect(walked.steps.slice(0, 2)).toMatchObject([{ app: 'passkeys', status: 'done', taskStatus: 'succeeded' }, { app: 'passkeys', status: 'done', taskStatus: 'succeeded' }]);
+    const kinds = await t.db.system(async (trx) =>
+      (await sql<{ kind: string }>`select kind from passkey_tasks where id = any(${walked.steps.slice(0, 2).map((s) => s.taskId!)}::uuid[]) order by created_at`.execute(trx)).rows.map((r) => r.kind));
+    expect(kinds).toEqual(['enrollment', 'verification']);
+  });
+
+  it('an identity step is refused up front (403 APP_NOT_RELEASED) on an account Identity Verification is not released for', async () => {
+    const phoneNumber = freshPhone();
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'identity-verification' }], phoneNumber, customerRef: 'CUST-9' });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: 'APP_NOT_RELEASED' });
+    expect(await outbox(phoneNumber)).toHaveLength(0);
+  });
+
+  it('where Identity Verification is released, an identity step shows its own page after the code, and its cancelled session fails the journey', async () => {
+    const STAFF = 'staff@provider.test';
+    expect((await t.call('POST', '/sms', { as: STAFF, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    const staffKey = await apiKeyOf(t, STAFF);
+    const phoneNumber = freshPhone();
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'identity-verification' }], phoneNumber, customerRef: 'CUST-ID', customerName: 'Anna Eriksson' }, {}, staffKey);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const sent = (await res.json()) as Journey;
+    const sms = (await (await t.call('GET', '/dev/sms-outbox', { as: STAFF })).json() as { to: string; body: string }[]).filter((m) => m.to === phoneNumber);
+    expect(sms).toHaveLength(1);
+    const link = linkOf(sms[0]!.body);
+    expect(await (await page(link)).text()).not.toContain('Verify your identity');
+    const next = await (await post(link, { code: codeOf(sms[0]!.body) })).text();
+    expect(next).toContain('Step 2 of 2');
+    expect(next).toContain('Verify your identity');
+    const reached = await journey(sent.id, staffKey);
+    expect(reached.steps[1]).toMatchObject({ app: 'identity-verification', status: 'active', taskStatus: 'link_sent' });
+    const session = await v1('GET', `/idv/sessions/${reached.steps[1]!.taskId}`, undefined, {}, staffKey);
+    expect(await session.json()).toMatchObject({ customerRef: 'CUST-ID', status: 'link_sent' });
+    expect(await (await page(link)).text()).toContain('Step 2 of 2');
+
+    expect((await v1('POST', `/idv/sessions/${reached.steps[1]!.taskId}/cancel`, {}, {}, staffKey)).status).toBe(200);
+    expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'failed', steps: [{ status: 'done' }, { status: 'failed', taskStatus: 'cancelled' }] });
+  });
+
+  it('when the journey\u2019s SMS fails, its first step\u2019s credit is given back, as its app gives it back sending alone', async () => {
+    const twilioConfig = { provider: 'twilio', twilio: { accountSid: TWILIO_SID, authToken: 'twilio-auth-token-secret-value', phoneNumber: '+14155550100' } };
+    expect((await t.call('POST', '/sms', { as: OWNER, body: twilioConfig })).status).toBe(200);
+    try {
+      const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'e-form', formId }], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9' });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const failed = (await res.json()) as Journey;
+      expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered') });
+      expect(await credits('one-time-passcode', failed.steps[0]!.taskId!)).toBe(0);
+      const ledger = await t.db.system(async (trx) =>
+        (await sql<{ kind: string; units: number }>`select kind, units from credit_ledger where app = 'one-time-passcode' and task_id = ${failed.steps[0]!.taskId!} order by units desc`.execute(trx)).rows);
+      expect(ledger).toHaveLength(2);
+      expect(ledger[1]).toMatchObject({ kind: `${ledger[0]!.kind}:released`, units: -1 });
+      // the resend that fails in the same way gives its new step's credit back too
+      const again = await v1('POST', `/journeys/${failed.id}/resend`, {});
+      expect(again.status, await again.clone().text()).toBe(200);
+      const resent = (await again.json()) as Journey;
+      expect(resent.status).toBe('failed');
+      expect(await credits('one-time-passcode', resent.steps[0]!.taskId!)).toBe(0);
+    } finally {
+      expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    }
   });
 
   it('a passkey step needs the customer ID its passkey was enrolled for', async () => {

@@ -11,6 +11,7 @@ import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText, type LanguageChoice } from '../../customer-pages/language';
 import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
+import type { JourneyDelivery } from '../platform/delivery';
 import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
 import { deleteFile, putFile } from '../../storage/files';
 import { maskPhone } from '../../contract/platform';
@@ -159,7 +160,7 @@ function actingFor(caller: Caller, row: SessionRow): Caller {
 }
 
 /** A fresh link for the session and the SMS text that carries it. */
-export async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date, language: LanguageChoice): Promise<{ text: string; expiresAt: Date }> {
+export async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date, language: LanguageChoice): Promise<{ text: string; expiresAt: Date; token: string }> {
   const settings = await idvSettings(trx, accountId);
   const { token, expiresAt } = await createLinkToken(trx, accountId, { app: IDV_APP, purpose: IDV_LINK_PURPOSE, taskId: row.id, ttlMs: settings.linkValidityMinutes * 60_000, now, locale: language.locale });
   const { templates } = await storedAppSettings(trx, accountId, IDV_APP);
@@ -169,7 +170,7 @@ export async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, ro
     company: await companyName(trx, accountId),
     ttl: String(settings.linkValidityMinutes),
   });
-  return { text, expiresAt };
+  return { text, expiresAt, token };
 }
 
 /** Sends one SMS outside any transaction; answers the failure in words, or null. */
@@ -184,8 +185,21 @@ export async function trySend(deps: IdvDeps, accountId: string, phone: string, t
   }
 }
 
-/** Starts a session and texts the customer the link (201 with the session). */
-export async function startSession(deps: IdvDeps, accountId: string, body: IdvStartBody, caller: Caller): Promise<IdvSession> {
+/**
+ * Whether Identity Verification is released for the account. The app is unreleased: it exists
+ * only for the provider's own staff. A secret key or a journey has no user to ask, so the account
+ * stands for it: one with an active admin of the provider's e-mail domain.
+ */
+export async function idvReleasedFor(trx: Trx, accountId: string, providerEmailDomain: string): Promise<boolean> {
+  const domain = providerEmailDomain.toLowerCase();
+  if (!domain) return false;
+  const staff = await trx.selectFrom('admins').select('id').where('account_id', '=', accountId).where('archived_at', 'is', null)
+    .where('email', 'ilike', `%@${domain.replace(/[%_\\]/g, '\\$&')}`).executeTakeFirst();
+  return Boolean(staff);
+}
+
+/** Starts a session and texts the customer the link (201 with the session); a journey's step texts nothing (`delivery`). */
+export async function startSession(deps: IdvDeps, accountId: string, body: IdvStartBody, caller: Caller, delivery?: JourneyDelivery): Promise<IdvSession> {
   const now = deps.now();
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
@@ -198,10 +212,11 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
     const language = await chooseLanguage(trx, accountId, body.locale);
     const link = await prepareLink(deps, trx, accountId, row, 'link', now, language);
     const updated = await update(trx, row.id, { link_expires_at: link.expiresAt });
+    if (delivery) delivery.token = link.token;
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
     return { row: updated, text: link.text, language };
   });
-  const failure = await trySend(deps, accountId, body.phoneNumber, prepared.text);
+  const failure = delivery ? null : await trySend(deps, accountId, body.phoneNumber, prepared.text);
   const done = await deps.db.tenant(accountId, async (trx) => {
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);

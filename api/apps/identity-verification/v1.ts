@@ -7,23 +7,13 @@ import {
 } from '../../contract/apps/identity-verification';
 import { V1_NOT_FOUND, V1_SMS_SEND, v1Get, v1Start, v1TaskAction } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
-import { cancelSession, getSession, startSession } from './service';
+import { cancelSession, getSession, idvReleasedFor, startSession } from './service';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 
-/**
- * The app is unreleased: it exists only for the provider's own staff. A secret key has no user to
- * ask, so the account stands for it: one with an active admin of the provider's e-mail domain.
- * Any other account's key finds nothing here, as its users find nothing in the console.
- */
+/** An account IDV is not released for finds nothing here, as its users find nothing in the console. */
 async function assertStaffAccount(deps: Deps, accountId: string): Promise<void> {
-  const domain = deps.config.providerEmailDomain.toLowerCase();
-  const staff =
-    domain &&
-    (await deps.db.tenant(accountId, (trx) =>
-      trx.selectFrom('admins').select('id').where('account_id', '=', accountId).where('archived_at', 'is', null).where('email', 'ilike', `%@${domain.replace(/[%_\\]/g, '\\$&')}`).executeTakeFirst(),
-    ));
-  if (!staff) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+  if (!(await deps.db.tenant(accountId, (trx) => idvReleasedFor(trx, accountId, deps.config.providerEmailDomain)))) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
 }
 
 const TAG = 'Identity Verification';

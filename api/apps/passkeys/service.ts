@@ -265,8 +265,8 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
 }
 
 /** Texts the customer a link to create a passkey. */
-export function enrollPasskey(deps: PasskeyDeps, accountId: string, body: PasskeyEnrollBody, caller: Caller): Promise<PasskeyTask> {
-  return sendLink(deps, accountId, 'enrollment', body, caller);
+export function enrollPasskey(deps: PasskeyDeps, accountId: string, body: PasskeyEnrollBody, caller: Caller, delivery?: JourneyDelivery): Promise<PasskeyTask> {
+  return sendLink(deps, accountId, 'enrollment', body, caller, delivery);
 }
 
 /** Texts the customer a link to verify with a passkey; 409 NO_PASSKEY when the customer has none. */

@@ -1,6 +1,7 @@
 import {
   PasskeyCancelBodySchema,
   PasskeyEnrollBodySchema,
+  type PasskeyEnrollBody,
   PasskeyIdParamSchema,
   PasskeyTaskSchema,
   PasskeyVerifyBodySchema,
@@ -15,7 +16,7 @@ const TAG = 'Passkeys';
 const sendErrors = [...V1_APP_GATE, ...V1_SMS_SEND];
 
 export const PASSKEYS_V1: V1Operation[] = [
-  v1Start(
+  v1Start<PasskeyEnrollBody>(
     {
       path: '/passkeys/enrollments',
       operationId: 'enrollPasskey',
@@ -27,7 +28,7 @@ export const PASSKEYS_V1: V1Operation[] = [
       answer: PasskeyTaskSchema,
       errors: sendErrors,
     },
-    enrollPasskey,
+    (deps, accountId, body, caller) => enrollPasskey(deps, accountId, body, caller),
   ),
   v1Start<PasskeyVerifyBody>(
     {

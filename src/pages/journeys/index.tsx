@@ -8,6 +8,7 @@ import { errorMessage, type Api } from '../../api/client';
 import { useApi, useQuery } from '../../api/hooks';
 import { useLiveChanges } from '../../api/live';
 import { bootstrapAtom } from '../../state/session';
+import { useVisibleApps } from '../../app/current-app';
 import { hasRole } from '../../state/roles';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState } from '../../ui/Card';
@@ -28,6 +29,7 @@ export const JOURNEY_FALLBACK_MS = 5000;
 const CALLER_SEES: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Enter your code',
   passkeys: 'Confirm it is you with your passkey',
+  'identity-verification': 'Photos of an identity document and a selfie',
   'e-form': 'The form, to fill in',
   'document-signature': 'The document, to read and sign',
   payments: 'The amount, and a button to pay on Stripe',
@@ -150,19 +152,21 @@ function JourneysHome() {
 
 // ---------------------------------------------------------------- the builder
 
-type DraftStep = { app: JourneyStepApp; optional: boolean; formId: string; documentId: string; productId: string; amount: string; currency: string; description: string };
-const blank = (app: JourneyStepApp): DraftStep => ({ app, optional: false, formId: '', documentId: '', productId: '', amount: '', currency: '', description: '' });
+type DraftStep = { app: JourneyStepApp; optional: boolean; enroll: boolean; formId: string; documentId: string; productId: string; amount: string; currency: string; description: string };
+const blank = (app: JourneyStepApp): DraftStep => ({ app, optional: false, enroll: false, formId: '', documentId: '', productId: '', amount: '', currency: '', description: '' });
 
 function draftOf(step: JourneyStep): DraftStep {
   const d = { ...blank(step.app), optional: Boolean(step.optional) };
   if (step.app === 'e-form') d.formId = step.formId;
+  if (step.app === 'passkeys') d.enroll = step.action === 'enroll';
   if (step.app === 'document-signature') d.documentId = step.documentId;
   if (step.app === 'payments') Object.assign(d, { productId: step.productId ?? '', amount: step.amount !== undefined ? String(step.amount) : '', currency: step.currency ?? '', description: step.description ?? '' });
   return d;
 }
 
 function stepOf(d: DraftStep): Record<string, unknown> {
-  if (d.app === 'one-time-passcode' || d.app === 'passkeys') return { app: d.app };
+  if (d.app === 'one-time-passcode' || d.app === 'identity-verification') return { app: d.app };
+  if (d.app === 'passkeys') return { app: d.app, action: d.enroll ? 'enroll' : 'verify' };
   if (d.app === 'e-form') return { app: d.app, formId: d.formId, optional: d.optional };
   if (d.app === 'document-signature') return { app: d.app, documentId: d.documentId, optional: d.optional };
   return d.productId
@@ -187,6 +191,9 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
   const [onFailure, setOnFailure] = useState<'end' | 'pause'>(template?.onFailure ?? 'end');
   const [steps, setSteps] = useState<DraftStep[]>(template ? template.steps.map(draftOf) : [blank('one-time-passcode')]);
   const [adding, setAdding] = useState<JourneyStepApp>('e-form');
+  // an unreleased app (Identity Verification) is offered only to whoever the console shows it to
+  const visible = new Set(useVisibleApps().map((a) => a.id as string));
+  const offered = JOURNEY_STEP_APPS.filter((app) => visible.has(app));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const change = (i: number, patch: Partial<DraftStep>) => setSteps((list) => list.map((s, j) => (j === i ? { ...s, ...patch } : s)));
@@ -235,7 +242,7 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
                       Step {i + 1}: {STEP_LABEL[s.app]} <span className="muted">({appTitle(s.app)})</span>
                     </legend>
                     <StepFields api={api} step={s} index={i} onChange={(patch) => change(i, patch)} error={fields[`steps.${i}`] ?? fields[`steps.${i}.formId`] ?? fields[`steps.${i}.documentId`] ?? null} />
-                    {s.app !== 'one-time-passcode' && s.app !== 'passkeys' && (
+                    {s.app !== 'one-time-passcode' && s.app !== 'passkeys' && s.app !== 'identity-verification' && (
                       <label className="checkbox">
                         <input type="checkbox" checked={s.optional} onChange={(e) => change(i, { optional: e.target.checked })} /> The caller may skip this step
                       </label>
@@ -261,7 +268,7 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
                 <Field label="Add a step">
                   {(control) => (
                     <select className="input" {...control} value={adding} onChange={(e) => setAdding(e.target.value as JourneyStepApp)}>
-                      {JOURNEY_STEP_APPS.map((app) => (
+                      {offered.map((app) => (
                         <option key={app} value={app}>
                           {STEP_LABEL[app]}
                         </option>
@@ -309,7 +316,18 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
 
 function StepFields({ api, step, index, onChange, error }: { api: Api; step: DraftStep; index: number; onChange: (patch: Partial<DraftStep>) => void; error: string | null }) {
   if (step.app === 'one-time-passcode') return <p className="muted">The code travels in the journey's SMS; the caller types it on the page. Nothing after it shows until it is right.</p>;
-  if (step.app === 'passkeys') return <p className="muted">The caller confirms with the passkey enrolled for the journey's customer ID. Nothing after it shows until it succeeds.</p>;
+  if (step.app === 'identity-verification') return <p className="muted">The caller photographs an identity document and takes a selfie on Identity Verification's own page; a reviewer decides. Nothing after it shows until it is approved.</p>;
+  if (step.app === 'passkeys')
+    return (
+      <>
+        <p className="muted">
+          {step.enroll ? "The caller creates a passkey for the journey's customer ID, on Passkeys' own page." : "The caller confirms with the passkey enrolled for the journey's customer ID."} Nothing after it shows until it succeeds.
+        </p>
+        <label className="checkbox">
+          <input type="checkbox" checked={step.enroll} onChange={(e) => onChange({ enroll: e.target.checked })} /> Create a passkey (instead of verifying with one)
+        </label>
+      </>
+    );
   if (step.app === 'e-form')
     return <ChoicePicker api={api} path="/e-form/actions/send/choices/form" label="Form" name={`form-${index}`} required placeholder="Search published forms" empty="No form is published yet." error={error} value={step.formId} onChange={(formId) => onChange({ formId })} />;
   if (step.app === 'document-signature')

@@ -13,6 +13,7 @@ import { ChoicePicker } from '../apps/_frame/ChoicePicker';
 export const STEP_LABEL: Record<JourneyStepApp, string> = {
   'one-time-passcode': 'Verify with a code',
   passkeys: 'Verify with a passkey',
+  'identity-verification': 'Verify an identity document',
   'e-form': 'Fill in a form',
   'document-signature': 'Sign a document',
   payments: 'Pay',
