@@ -3557,6 +3557,19 @@ export interface operations {
                         /** @constant */
                         app: "passkeys";
                         /**
+                         * @default verify
+                         * @enum {string}
+                         */
+                        action?: "verify" | "enroll";
+                        /**
+                         * @default false
+                         * @constant
+                         */
+                        optional?: false;
+                    } | {
+                        /** @constant */
+                        app: "identity-verification";
+                        /**
                          * @default false
                          * @constant
                          */
@@ -3626,7 +3639,7 @@ export interface operations {
                         steps: {
                             position: number;
                             /** @enum {string} */
-                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
+                            app: "one-time-passcode" | "passkeys" | "identity-verification" | "e-form" | "document-signature" | "payments";
                             optional: boolean;
                             /** @enum {string} */
                             status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
@@ -3672,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description APP_NOT_ACTIVE: The app is not active on this account: start a free trial or subscribe in the console. COUNTRY_NOT_ALLOWED: The number's country is not among the countries this account may text (Settings > SMS Configuration). */
+            /** @description APP_NOT_ACTIVE: The app is not active on this account: start a free trial or subscribe in the console. COUNTRY_NOT_ALLOWED: The number's country is not among the countries this account may text (Settings > SMS Configuration). APP_NOT_RELEASED: APP_NOT_RELEASED */
             403: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3694,7 +3707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was used with another request in the last 24 hours. IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still running; Retry-After says when to ask again. SMS_NOT_CONFIGURED: No SMS provider is connected (Settings > SMS Configuration). FORM_NOT_PUBLISHED: The form has never been published. VERSION_NOT_PUBLISHED: The version asked for is a draft: publish it first. TOO_MANY_SENDS: Too many passcodes to this number in 10 minutes; Retry-After says when the next is allowed. */
+            /** @description IDEMPOTENCY_CONFLICT: The Idempotency-Key was used with another request in the last 24 hours. IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still running; Retry-After says when to ask again. SMS_NOT_CONFIGURED: No SMS provider is connected (Settings > SMS Configuration). FORM_NOT_PUBLISHED: The form has never been published. VERSION_NOT_PUBLISHED: The version asked for is a draft: publish it first. TOO_MANY_SENDS: Too many passcodes to this number in 10 minutes; Retry-After says when the next is allowed. NO_PASSKEY: The customer has no passkey yet: enroll one first. */
             409: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3800,7 +3813,7 @@ export interface operations {
                         steps: {
                             position: number;
                             /** @enum {string} */
-                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
+                            app: "one-time-passcode" | "passkeys" | "identity-verification" | "e-form" | "document-signature" | "payments";
                             optional: boolean;
                             /** @enum {string} */
                             status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
@@ -3916,7 +3929,7 @@ export interface operations {
                         steps: {
                             position: number;
                             /** @enum {string} */
-                            app: "one-time-passcode" | "passkeys" | "e-form" | "document-signature" | "payments";
+                            app: "one-time-passcode" | "passkeys" | "identity-verification" | "e-form" | "document-signature" | "payments";
                             optional: boolean;
                             /** @enum {string} */
                             status: "waiting" | "sending" | "active" | "done" | "skipped" | "failed" | "expired";
