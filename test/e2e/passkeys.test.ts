@@ -124,7 +124,7 @@ describe('Passkeys in Chromium', () => {
     const latest = page.getByRole('table', { name: 'Latest enrollments and verifications' });
     await latest.getByRole('row').filter({ hasText: CUSTOMER }).first().waitFor();
     await page.getByText('Registrations').first().waitFor();
-    await page.getByText('Success rate').first().waitFor();
+    await page.getByText('Verified rate').first().waitFor();
 
     await page.goto(`${server.url}/passkeys/settings/general`);
     await page.getByLabel('User verification').waitFor();
