@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { CustomerData, PrivacyRequest } from '../../api/contract/privacy';
 import { makeBootstrap, renderSignedIn } from './helpers';
@@ -61,5 +61,12 @@ describe('Customer data screen', () => {
     expect(await screen.findByText(/Welcome,/)).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Customer data' })).toBeNull();
     expect(calls.some((c) => c.url.includes('/privacy'))).toBe(false);
+  });
+
+  it('links the Data Processing Addendum from the screen itself, not only the footer', async () => {
+    renderSignedIn('/settings/privacy', makeBootstrap(), { 'GET /api/privacy/requests': { body: [] }, 'GET /api/privacy/retention': { body: [] } });
+    await screen.findByRole('heading', { name: 'Customer data' });
+    const link = within(screen.getByRole('main')).getByRole('link', { name: 'Data Processing Addendum' });
+    expect(link.getAttribute('href')).toBe('/legal/data-processing-addendum');
   });
 });

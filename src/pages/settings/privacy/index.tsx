@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
+import { Link } from 'wouter';
 import type { CustomerData, PrivacyRequest, RetentionRule } from '../../../../api/contract/privacy';
 import { PrivacySubjectSchema } from '../../../../api/contract/privacy';
 import { errorMessage } from '../../../api/client';
@@ -32,6 +33,10 @@ export default function PrivacyPage() {
       <p className="page-lead">
         Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or erase it on their request. How long each kind is kept
         is set under Storage.
+      </p>
+      <p className="muted">
+        The account is the controller of its callers' data and Switchboard its processor, as the{' '}
+        <Link href="~/legal/data-processing-addendum">Data Processing Addendum</Link> states.
       </p>
       {admin ? (
         <>
