@@ -160,11 +160,21 @@ export async function confirmRetentionRule(deps: Deps, accountId: string, kind: 
 export async function runRetention(deps: Deps, options: { batch?: number } = {}): Promise<Map<string, Record<string, number>>> {
   const batch = options.batch ?? RETENTION_BATCH;
   const now = deps.now();
+  // the kinds Storage settings keep (Identity Verification, Document Signature): counted into the
+  // same one audit entry per account and run, not one entry per record
+  const storageCounts = new Map<string, Record<string, number>>();
+  const tally = (accountId: string, kind: string, count: number) => {
+    const c = storageCounts.get(accountId) ?? {};
+    c[kind] = (c[kind] ?? 0) + count;
+    storageCounts.set(accountId, c);
+  };
+  while ((await redactDueSessions(deps, batch, tally)) >= batch);
+  while ((await deleteExpiredSignedFiles(deps, batch, tally)) >= batch);
   const accounts = (await deps.db.system((trx) => sql<{ id: string }>`select id::text from accounts order by id`.execute(trx))).rows;
   const result = new Map<string, Record<string, number>>();
   for (const { id: accountId } of accounts) {
     const rules = await deps.db.tenant(accountId, (trx) => rulesOf(trx, accountId));
-    const counts: Record<string, number> = {};
+    const counts: Record<string, number> = { ...storageCounts.get(accountId) };
     for (const [kind, rule] of rules) {
       if (rule.days == null || new Date(rule.starts_at) > now) continue;
       const cutoff = cutoffOf(now, rule.days);
@@ -193,8 +203,5 @@ export async function runRetention(deps: Deps, options: { batch?: number } = {})
       result.set(accountId, counts);
     }
   }
-  // the kinds Storage settings keep (their own per-record audit entries, as before)
-  while ((await redactDueSessions(deps, batch)) >= batch);
-  while ((await deleteExpiredSignedFiles(deps, batch)) >= batch);
   return result;
 }
