@@ -113,6 +113,18 @@ describe.each(BOTH_DATABASE_KINDS)('Retention of caller data (%s)', (kind) => {
     await t.db.system((trx) => sql`delete from storage_settings where account_id = ${acme()}`.execute(trx));
   });
 
+  it('an admin sets identity verification and signed document retention on Customer data, and Storage shows the same days', async () => {
+    const put = await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'document-signature.completed', days: 45 } });
+    expect(put.status).toBe(200);
+    expect(((await put.json()) as RetentionRule[]).find((r) => r.kind === 'document-signature.completed')).toMatchObject({ days: 45, setOnStorage: true });
+    const storage = (await (await t.call('GET', '/storage', { as: ADMIN })).json()) as { retention: Record<string, number | null> };
+    expect(storage.retention['document-signature.completed']).toBe(45);
+    await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'document-signature.completed', days: null } });
+    expect((await rules()).find((r) => r.kind === 'document-signature.completed')!.days).toBeNull();
+    const log = await t.db.tenant(acme(), (trx) => sql<{ description: string }>`select description from audit_log where account_id = ${acme()} and event = 'privacy.retention-set' order by id desc limit 2`.execute(trx));
+    expect(log.rows.map((r) => r.description)).toEqual(['Set retention of Completed signed documents to keep', 'Set retention of Completed signed documents to 45 days']);
+  });
+
   it('a shorter period starts 30 days later again; the job runs once across processes through its lease', async () => {
     const res = await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'passkeys.tasks', days: 30 } });
     const rule = ((await res.json()) as RetentionRule[]).find((r) => r.kind === 'passkeys.tasks')!;

@@ -69,4 +69,18 @@ describe('Customer data screen', () => {
     const link = within(screen.getByRole('main')).getByRole('link', { name: 'Data Processing Addendum' });
     expect(link.getAttribute('href')).toBe('/legal/data-processing-addendum');
   });
+
+  it('identity documents and signed documents are edited here too, beside the other kinds', async () => {
+    const idv = { kind: 'idv.images', app: 'identity-verification', label: 'Identity Verification images', covers: 'Document photos and selfies.', days: null, defaultDays: null, startsAt: '1970-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 0, setOnStorage: true };
+    const bodies: unknown[] = [];
+    renderSignedIn('/settings/privacy', makeBootstrap(), {
+      'GET /api/privacy/requests': { body: [] },
+      'GET /api/privacy/retention': { body: [idv] },
+      'PUT /api/privacy/retention': async (req) => (bodies.push(await req.json()), { body: [{ ...idv, days: 60 }] }),
+    });
+    fireEvent.change(await screen.findByRole('spinbutton', { name: /Identity Verification images/ }), { target: { value: '60' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Retention has been saved')).toBeTruthy();
+    expect(bodies).toEqual([{ kind: 'idv.images', days: 60 }]);
+  });
 });

@@ -272,20 +272,20 @@ export default function LoggingSettingsPage() {
                   status={
                     view && id !== 'sftp' ? (
                       <>
-                      <FullNumbers destination={id} checked={view.fullPhoneNumbers} onSaved={query.reload} />
-                      <FailedEvents
-                        view={view}
-                        onRetry={async () => {
-                          try {
-                            await api.post('/logging/retry', { destination: id });
-                          } catch (err) {
-                            toast.error(errorMessage(err), undefined, err);
-                            throw err;
-                          }
-                          toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);
-                          query.reload();
-                        }}
-                      />
+                        <FullNumbers destination={id} checked={view.fullPhoneNumbers} onSaved={query.reload} />
+                        <FailedEvents
+                          view={view}
+                          onRetry={async () => {
+                            try {
+                              await api.post('/logging/retry', { destination: id });
+                            } catch (err) {
+                              toast.error(errorMessage(err), undefined, err);
+                              throw err;
+                            }
+                            toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);
+                            query.reload();
+                          }}
+                        />
                       </>
                     ) : null
                   }

@@ -31,8 +31,8 @@ export default function PrivacyPage() {
     <div className="page">
       <h1 className="page-title">Customer data</h1>
       <p className="page-lead">
-        Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or erase it on their request. How long each kind is kept
-        is set under Storage.
+        Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or erase it on their request. How long each kind is kept,
+        identity documents and signed documents included, is set under Retention below.
       </p>
       <p className="muted">
         The account is the controller of its callers' data and Switchboard its processor, as the{' '}
@@ -250,39 +250,33 @@ function RetentionCard() {
           <ul className="retention-rules">
             {shown.map((rule) => (
               <li key={rule.kind} className="retention-rule">
-                {rule.setOnStorage ? (
-                  <p>
-                    <strong>{rule.label}</strong>: {rule.days == null ? 'kept' : `${rule.days} days`}. <span className="muted">{rule.covers} Set under Storage.</span>
-                  </p>
-                ) : (
-                  <>
-                    <TextField
-                      label={rule.label}
-                      hint={`${rule.covers} Default: ${rule.defaultDays} days.`}
-                      type="number"
-                      inputMode="numeric"
-                      placeholder="Keep"
-                      value={typed[rule.kind] ?? (rule.days == null ? '' : String(rule.days))}
-                      onChange={(e) => setTyped((t) => ({ ...t, [rule.kind]: e.target.value }))}
-                      error={errors[rule.kind] || undefined}
-                    />
-                    <p className="muted">
-                      {rule.days == null
-                        ? 'Kept until erased.'
-                        : `Dry run: ${rule.wouldRedact} record${rule.wouldRedact === 1 ? '' : 's'} would be redacted now. ${future(rule.startsAt) ? `First run from ${new Date(rule.startsAt).toLocaleDateString()}.` : `In force${rule.confirmedBy ? ` (confirmed by ${rule.confirmedBy})` : ''}.`}`}
-                    </p>
-                    <div className="form-actions">
-                      <Button onClick={() => save(rule)} successLabel="Saved" failureLabel="Not saved">
-                        Save
-                      </Button>
-                      {rule.days != null && future(rule.startsAt) ? (
-                        <Button variant="danger" onClick={() => confirm(rule)}>
-                          Start now
-                        </Button>
-                      ) : null}
-                    </div>
-                  </>
-                )}
+                <TextField
+                  label={rule.label}
+                  hint={rule.setOnStorage ? `${rule.covers} Also shown under Storage; applied from the next hourly run.` : `${rule.covers} Default: ${rule.defaultDays} days.`}
+                  type="number"
+                  inputMode="numeric"
+                  placeholder="Keep"
+                  value={typed[rule.kind] ?? (rule.days == null ? '' : String(rule.days))}
+                  onChange={(e) => setTyped((t) => ({ ...t, [rule.kind]: e.target.value }))}
+                  error={errors[rule.kind] || undefined}
+                />
+                <p className="muted">
+                  {rule.days == null
+                    ? 'Kept until erased.'
+                    : rule.setOnStorage
+                      ? 'In force.'
+                      : `Dry run: ${rule.wouldRedact} record${rule.wouldRedact === 1 ? '' : 's'} would be redacted now. ${future(rule.startsAt) ? `First run from ${new Date(rule.startsAt).toLocaleDateString()}.` : `In force${rule.confirmedBy ? ` (confirmed by ${rule.confirmedBy})` : ''}.`}`}
+                </p>
+                <div className="form-actions">
+                  <Button onClick={() => save(rule)} successLabel="Saved" failureLabel="Not saved">
+                    Save
+                  </Button>
+                  {rule.days != null && future(rule.startsAt) ? (
+                    <Button variant="danger" onClick={() => confirm(rule)}>
+                      Start now
+                    </Button>
+                  ) : null}
+                </div>
               </li>
             ))}
           </ul>
