@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Link } from 'wouter';
 import type { CustomerData, PrivacyRequest, RetentionRule } from '../../../../api/contract/privacy';
@@ -21,6 +21,8 @@ import { bootstrapAtom } from '../../../state/session';
 // ZIP, erase it, and download each request's receipt. The caller is sent in a body, never a URL.
 
 type By = 'phoneNumber' | 'customerRef';
+
+const REQUESTS_POLL_MS = 2_000;
 
 const STATE_LABEL: Record<PrivacyRequest['state'], string> = { pending: 'Waiting', running: 'In progress (it will be finished)', done: 'Done' };
 
@@ -58,6 +60,14 @@ function PrivacyTools() {
   const [confirming, setConfirming] = useState(false);
   const formErrors = useFormErrors();
   const requests = useQuery('/privacy/requests', (a, signal) => a.get<PrivacyRequest[]>('/privacy/requests', { signal }));
+  // an export is made by a job after the request is answered: ask again while one is open
+  const open = (requests.data ?? []).some((r) => r.state !== 'done');
+  const reload = requests.reload;
+  useEffect(() => {
+    if (!open) return;
+    const timer = setInterval(reload, REQUESTS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [open, reload]);
 
   const subject = () => {
     const checked = check(PrivacySubjectSchema, { [by]: value });
