@@ -10,7 +10,8 @@ import type { Deps } from '../../api/deps';
 
 // A database connection cut in the middle of an erasure or an export (a failover, a reaper, a
 // dropped route): what was committed stays committed and counted once, the request stays open,
-// and the next run (the `privacy.requests` job, once the dead run's lease is over) finishes it.
+// and the next run (the `privacy.requests` job for erasures, `privacy.exports` for exports, once
+// the dead run's lease is over) finishes it.
 // PostgreSQL only: the cut is a TCP proxy between the server and the database.
 
 const PHONE = '+14156663001';
