@@ -137,6 +137,8 @@ export const DestinationViewSchema = v.object({
   failed: v.number(),
   /** the last error of the given-up events */
   failedError: v.nullable(v.string()),
+  /** log shipments carry full phone numbers (opted in per destination); masked otherwise */
+  fullPhoneNumbers: v.boolean(),
 });
 export type DestinationView = v.InferOutput<typeof DestinationViewSchema>;
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { exactlyOneOf, text } from './common';
 import { compactPhone, E164_PATTERN, PHONE_MESSAGE } from './sms';
+import { RETENTION_KINDS, type RetentionKind } from './storage';
 
 // A caller's data on request (issue 42): find it, erase it, export it. The caller is named in the
 // body (never in a URL, which ends up in access logs) by phone number, in any spelling the SMS
@@ -91,6 +92,9 @@ export const CALLER_RETENTION_KINDS = [
 export type CallerRetentionKind = (typeof CALLER_RETENTION_KINDS)[number]['kind'];
 export const CALLER_RETENTION_KIND_IDS = CALLER_RETENTION_KINDS.map((k) => k.kind) as unknown as readonly [CallerRetentionKind, ...CallerRetentionKind[]];
 
+/** Every kind an admin sets on Customer data: the caller kinds and the ones Storage settings keep too. */
+export const ANY_RETENTION_KIND_IDS = [...CALLER_RETENTION_KIND_IDS, ...RETENTION_KINDS.map((k) => k.kind)] as unknown as readonly [CallerRetentionKind | RetentionKind, ...(CallerRetentionKind | RetentionKind)[]];
+
 /** How long after a rule is enabled its first run comes, unless an admin confirms sooner. */
 export const RETENTION_GRACE_DAYS = 30;
 
@@ -107,14 +111,14 @@ export const RetentionRuleSchema = v.object({
   confirmedBy: v.nullable(v.string()),
   /** the dry run: what a run now would redact with these days */
   wouldRedact: v.number(),
-  /** kept under Storage (Identity Verification, Document Signature); shown here too */
+  /** kept in Storage settings too (Identity Verification, Document Signature): set here or there, applied as before, no grace period */
   setOnStorage: v.boolean(),
 });
 export type RetentionRule = v.InferOutput<typeof RetentionRuleSchema>;
 
 const RETENTION_DAYS_MESSAGE = 'Enter a number of days from 1 to 3650, or keep';
 export const RetentionRuleBodySchema = v.object({
-  kind: v.picklist(CALLER_RETENTION_KIND_IDS, 'Not a kind of caller data'),
+  kind: v.picklist(ANY_RETENTION_KIND_IDS, 'Not a kind of caller data'),
   days: v.nullable(v.pipe(v.number(RETENTION_DAYS_MESSAGE), v.integer(RETENTION_DAYS_MESSAGE), v.minValue(1, RETENTION_DAYS_MESSAGE), v.maxValue(3650, RETENTION_DAYS_MESSAGE))),
 });
 /** PUT /privacy/full-numbers/logging/{destination}: a logging destination's opt-in to full phone numbers. */

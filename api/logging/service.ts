@@ -98,7 +98,7 @@ function viewFields(destination: LogDestination, settings: DestinationSettings[L
 type Counts = { destination: string; waiting: number; failed: number; waiting_error: string | null; failed_error: string | null };
 
 async function current(trx: Trx, accountId: string): Promise<LoggingSettings> {
-  const rows = await trx.selectFrom('logging_destinations').select(['destination', 'view']).where('account_id', '=', accountId).execute();
+  const rows = await trx.selectFrom('logging_destinations').select(['destination', 'view', 'full_phone_numbers']).where('account_id', '=', accountId).execute();
   // Given-up events (failed_at set) are no longer retried by the worker: counted apart.
   const counts = await sql<Counts>`
     select destination,
@@ -120,6 +120,7 @@ async function current(trx: Trx, accountId: string): Promise<LoggingSettings> {
       lastError: waiting ? (n?.waiting_error ?? null) : null,
       failed: Number(n?.failed ?? 0),
       failedError: n?.failed_error ?? null,
+      fullPhoneNumbers: r.full_phone_numbers,
     } as DestinationView;
   }
   return out;

@@ -4,7 +4,7 @@ import type { Trx } from '../db/index';
 import { audit } from '../audit';
 import { ApiError } from '../http/errors';
 import { CALLER_RETENTION_KINDS, RETENTION_GRACE_DAYS, type CallerRetentionKind, type RetentionRule } from '../contract/privacy';
-import { RETENTION_KINDS } from '../contract/storage';
+import { RETENTION_KINDS, type RetentionKind } from '../contract/storage';
 import { deleteExpiredSignedFiles } from '../apps/document-signature/retention';
 import { redactDueSessions } from '../apps/identity-verification/service';
 import { ERASED, REDACT, take } from './stores';
@@ -125,10 +125,22 @@ export async function retentionRules(deps: Deps, accountId: string): Promise<Ret
  * Sets a kind's days (null keeps). A kind that was off, or a shorter period than before, starts
  * 30 days from now, with the dry run's count shown meanwhile: nothing is redacted by surprise.
  */
-export async function setRetentionRule(deps: Deps, accountId: string, kind: CallerRetentionKind, days: number | null, by: Requester): Promise<RetentionRule[]> {
+export async function setRetentionRule(deps: Deps, accountId: string, kind: CallerRetentionKind | RetentionKind, days: number | null, by: Requester): Promise<RetentionRule[]> {
   const now = deps.now();
+  const storageKind = RETENTION_KINDS.find((k) => k.kind === kind);
+  if (storageKind) {
+    // the Storage settings' own column, so the Storage page and its redaction read the same days
+    await deps.db.tenant(accountId, async (trx) => {
+      if (days == null) await sql`update storage_settings set retention = retention - ${kind}::text, updated_at = ${now} where account_id = ${accountId}`.execute(trx);
+      else
+        await sql`insert into storage_settings (account_id, retention, updated_at) values (${accountId}, jsonb_build_object(${kind}::text, ${days}::int), ${now})
+          on conflict (account_id) do update set retention = storage_settings.retention || excluded.retention, updated_at = excluded.updated_at`.execute(trx);
+      await audit(trx, accountId, by.actor, { namespace: 'global', description: `Set retention of ${storageKind.label} to ${days == null ? 'keep' : `${days} days`}`, event: 'privacy.retention-set' });
+    });
+    return retentionRules(deps, accountId);
+  }
   await deps.db.tenant(accountId, async (trx) => {
-    const before = (await rulesOf(trx, accountId)).get(kind)!;
+    const before = (await rulesOf(trx, accountId)).get(kind as CallerRetentionKind)!;
     const stricter = days != null && (before.days == null || days < before.days);
     const startsAt = stricter ? new Date(now.getTime() + RETENTION_GRACE_DAYS * DAY_MS) : before.starts_at;
     await sql`insert into retention_rules (account_id, kind, days, starts_at, confirmed_by, updated_at) values (${accountId}, ${kind}, ${days}, ${startsAt}, ${stricter ? null : before.confirmed_by}, ${now})
@@ -160,11 +172,21 @@ export async function confirmRetentionRule(deps: Deps, accountId: string, kind: 
 export async function runRetention(deps: Deps, options: { batch?: number } = {}): Promise<Map<string, Record<string, number>>> {
   const batch = options.batch ?? RETENTION_BATCH;
   const now = deps.now();
+  // the kinds Storage settings keep (Identity Verification, Document Signature): counted into the
+  // same one audit entry per account and run, not one entry per record
+  const storageCounts = new Map<string, Record<string, number>>();
+  const tally = (accountId: string, kind: string, count: number) => {
+    const c = storageCounts.get(accountId) ?? {};
+    c[kind] = (c[kind] ?? 0) + count;
+    storageCounts.set(accountId, c);
+  };
+  while ((await redactDueSessions(deps, batch, tally)) >= batch);
+  while ((await deleteExpiredSignedFiles(deps, batch, tally)) >= batch);
   const accounts = (await deps.db.system((trx) => sql<{ id: string }>`select id::text from accounts order by id`.execute(trx))).rows;
   const result = new Map<string, Record<string, number>>();
   for (const { id: accountId } of accounts) {
     const rules = await deps.db.tenant(accountId, (trx) => rulesOf(trx, accountId));
-    const counts: Record<string, number> = {};
+    const counts: Record<string, number> = { ...storageCounts.get(accountId) };
     for (const [kind, rule] of rules) {
       if (rule.days == null || new Date(rule.starts_at) > now) continue;
       const cutoff = cutoffOf(now, rule.days);
@@ -193,8 +215,5 @@ export async function runRetention(deps: Deps, options: { batch?: number } = {})
       result.set(accountId, counts);
     }
   }
-  // the kinds Storage settings keep (their own per-record audit entries, as before)
-  while ((await redactDueSessions(deps, batch)) >= batch);
-  while ((await deleteExpiredSignedFiles(deps, batch)) >= batch);
   return result;
 }

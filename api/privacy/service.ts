@@ -125,11 +125,29 @@ export async function requestErasure(deps: Deps, accountId: string, subject: Pri
   return { request: await getPrivacyRequest(deps, accountId, id), created };
 }
 
-/** POST /api/v1/export-requests and the console's Export: a job makes the ZIP; the answer says when it is ready. */
+/**
+ * POST /api/v1/export-requests and the console's Export: answers at once with the request
+ * (pending); the `privacy.exports` job makes the ZIP, so no request holds a connection or a lease
+ * while a caller's files are read. It asks the job to run at its next poll rather than its next
+ * interval; the console and API callers ask for the request again until it is done.
+ */
 export async function requestExport(deps: Deps, accountId: string, subject: PrivacySubject, by: Requester): Promise<{ request: PrivacyRequest; created: boolean }> {
   const { id, created } = await openRequest(deps, accountId, 'export', subject, by);
-  await workRequest(deps, accountId, id);
+  if (created) await deps.db.system((trx) => sql`update jobs set next_run_at = ${deps.now()} where name = ${EXPORT_JOB} and next_run_at > ${deps.now()}`.execute(trx));
   return { request: await getPrivacyRequest(deps, accountId, id), created };
+}
+
+export const EXPORT_JOB = 'privacy.exports';
+
+/** The `privacy.exports` job: makes every open export whose lease is free (new ones, and ones a dead process left). */
+export async function runOpenExports(deps: Deps): Promise<number> {
+  const now = deps.now();
+  const open = await deps.db.system((trx) =>
+    sql<{ id: string; account_id: string }>`select id::text, account_id::text from privacy_requests where kind = 'export' and state <> 'done' and (locked_until is null or locked_until <= ${now}) order by created_at limit 20`.execute(trx),
+  );
+  let worked = 0;
+  for (const r of open.rows) if (await workRequest(deps, r.account_id, r.id)) worked++;
+  return worked;
 }
 
 export async function getPrivacyRequest(deps: Deps, accountId: string, id: string, kind?: 'erasure' | 'export'): Promise<PrivacyRequest> {
@@ -205,11 +223,11 @@ export async function privacyReceipt(deps: Deps, accountId: string, id: string):
   return { filename: `${request.kind}-receipt-${id}.json`, body: `${JSON.stringify({ receipt: 'Switchboard privacy request', accountId, ...receipt }, null, 2)}\n` };
 }
 
-/** The `privacy.requests` job: carries on every open request whose lease has run out (a process that died, a database cut). */
+/** The `privacy.requests` job: carries on every open erasure whose lease has run out (a process that died, a database cut); exports are `privacy.exports`. */
 export async function runOpenPrivacyRequests(deps: Deps): Promise<number> {
   const now = deps.now();
   const open = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id::text, account_id::text from privacy_requests where state <> 'done' and (locked_until is null or locked_until <= ${now}) order by created_at limit 50`.execute(trx),
+    sql<{ id: string; account_id: string }>`select id::text, account_id::text from privacy_requests where kind = 'erasure' and state <> 'done' and (locked_until is null or locked_until <= ${now}) order by created_at limit 50`.execute(trx),
   );
   let worked = 0;
   for (const r of open.rows) if (await workRequest(deps, r.account_id, r.id)) worked++;

@@ -6,6 +6,7 @@ import { sealRequest } from '../../api/apps/document-signature/service';
 import type { SigDocument, SigRequest } from '../../api/contract/apps/document-signature';
 import type { CustomerData, PrivacyRequest } from '../../api/contract/privacy';
 import { unzip } from '../support/zip';
+import { runOpenExports } from '../../api/privacy/service';
 
 // Erasure on request (issue 42): one caller's records across the apps and the shared stores are
 // redacted, their files deleted, a legal hold respected, and a receipt left that names no one.
@@ -78,7 +79,11 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
 
   it("an export holds this account's records of the caller and none of another account's", async () => {
     const res = await t.call('POST', '/privacy/export-requests', { as: ADMIN, body: { phoneNumber: PHONE } });
-    const request = (await res.json()) as PrivacyRequest;
+    const asked = (await res.json()) as PrivacyRequest;
+    // answered at once; the privacy.exports job makes the ZIP
+    expect(asked).toMatchObject({ state: 'pending', downloadUrl: null });
+    expect(await runOpenExports(t.deps)).toBe(1);
+    const request = (await (await t.call('GET', `/privacy/requests/${asked.id}`, { as: ADMIN })).json()) as PrivacyRequest;
     expect(request).toMatchObject({ state: 'done', counts: { 'otp.verifications': 1, 'signature.requests': 2 } });
     const entries = await unzip(Buffer.from(await (await t.app.request(request.downloadUrl!)).arrayBuffer()));
     const otp = JSON.parse(entries.find((e) => e.name === 'one-time-passcode.json')!.bytes.toString('utf8'))['otp.verifications'].records as { id: string }[];

@@ -46,6 +46,8 @@ describe.each(DATABASE_KINDS)('Masked phone numbers for destinations (%s)', (kin
     receiver.received.length = 0;
     const connected = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'sumologic', sumologic: { collectorUrl: `${receiver.url}/receiver/v1/http/ZaVnC4dhaV0` } } });
     expect(connected.status).toBe(200);
+    // the Logging page's checkbox reads the opt-in from the destination's view
+    expect(((await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json()) as { sumologic: { fullPhoneNumbers: boolean } }).sumologic.fullPhoneNumbers).toBe(false);
     await t.db.tenant(acme(), (trx) => audit(trx, acme(), null, { namespace: 'global', description: `Called back ${PHONE}`, event: 'test.call' }));
     await shipOnce(t.deps);
     const shipped = receiver.received.map((r) => r.body).join('\n');
@@ -55,6 +57,7 @@ describe.each(DATABASE_KINDS)('Masked phone numbers for destinations (%s)', (kin
     expect((await t.call('PUT', '/privacy/full-numbers/logging/sumologic', { as: 'supervisor@acme.test', body: { fullPhoneNumbers: true } })).status).toBe(403);
     const opted = await t.call('PUT', '/privacy/full-numbers/logging/sumologic', { as: 'admin@acme.test', body: { fullPhoneNumbers: true } });
     expect(opted.status).toBe(200);
+    expect(((await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json()) as { sumologic: { fullPhoneNumbers: boolean } }).sumologic.fullPhoneNumbers).toBe(true);
     receiver.received.length = 0;
     await t.db.tenant(acme(), (trx) => audit(trx, acme(), null, { namespace: 'global', description: `Called back ${PHONE} again`, event: 'test.call' }));
     await shipOnce(t.deps);

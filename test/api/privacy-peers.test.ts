@@ -6,6 +6,8 @@ import { S3_KEY, startS3Peer, type S3Peer } from '../support/s3-peer';
 import { ADMIN, page, publishedDocument, v1 } from '../support/signature-flow';
 import { sealRequest } from '../../api/apps/document-signature/service';
 import { runOpenPrivacyRequests } from '../../api/privacy/service';
+import { runDueJobs } from '../../api/jobs/runner';
+import { PRIVACY_JOBS } from '../../api/privacy/jobs';
 import { runRetention } from '../../api/privacy/retention';
 import type { SigDocument, SigRequest } from '../../api/contract/apps/document-signature';
 import type { PrivacyRequest } from '../../api/contract/privacy';
@@ -82,7 +84,11 @@ describe.each(DATABASE_KINDS)("A caller's data with S3 and Twilio (%s)", (kind) 
     const sent = await signedByDrawing(phone, 'Lin Export');
     const res = await t.call('POST', '/privacy/export-requests', { as: ADMIN, body: { phoneNumber: phone } });
     expect(res.status).toBe(200);
-    const request = (await res.json()) as PrivacyRequest;
+    const asked = (await res.json()) as PrivacyRequest;
+    expect(asked.state).toBe('pending');
+    // the privacy.exports job, as the runner runs it
+    expect(await runDueJobs(t.deps, PRIVACY_JOBS.filter((j) => j.name === 'privacy.exports'))).toEqual(['privacy.exports']);
+    const request = (await (await t.call('GET', `/privacy/requests/${asked.id}`, { as: ADMIN })).json()) as PrivacyRequest;
     expect(request).toMatchObject({ kind: 'export', state: 'done', counts: { 'signature.requests': 1, 'signature.requests.files': 2 } });
     expect(request.downloadUrl).toMatch(/^\/api\/files\//);
     const download = await t.app.request(request.downloadUrl!);

@@ -92,6 +92,39 @@ describe.each(BOTH_DATABASE_KINDS)('Retention of caller data (%s)', (kind) => {
     expect((await rules()).find((r) => r.kind === 'otp.tasks')!.wouldRedact).toBe(0);
   });
 
+  it('identity verification data past its Storage days is redacted by the same run, counted in its one audit entry, not one per session', async () => {
+    const old = new Date(t.clock.now.getTime() - 100 * DAY);
+    await t.db.tenant(acme(), (trx) =>
+      sql`insert into idv_sessions (account_id, phone_number, customer_ref, status, created_at, ended_at, extracted, document_number, expected_name)
+        select ${acme()}, ${OLD_PHONE}, 'CUST-IDV-OLD', 'approved', ${old}, ${old}, '{"surname":"Lovelace"}'::jsonb, 'X123', 'Ada Lovelace' from generate_series(1, 3)`.execute(trx),
+    );
+    await t.db.system((trx) => sql`insert into storage_settings (account_id, retention) values (${acme()}, '{"idv.data": 30}') on conflict (account_id) do update set retention = excluded.retention`.execute(trx));
+    const entries = async (event: string) => (await t.db.tenant(acme(), (trx) => sql<{ description: string }>`select description from audit_log where account_id = ${acme()} and event = ${event} order by id`.execute(trx))).rows;
+    const runsBefore = (await entries('privacy.retention-run')).length;
+    const counts = await runRetention(t.deps);
+    expect(counts.get(acme())).toMatchObject({ 'idv.data': 3 });
+    const left = await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select count(*)::int as n from idv_sessions where customer_ref = 'CUST-IDV-OLD' and (extracted is not null or document_number is not null or data_redacted_at is null)`.execute(trx));
+    expect(left.rows[0]!.n).toBe(0);
+    expect(await entries('idv.redacted')).toEqual([]);
+    const runs = await entries('privacy.retention-run');
+    expect(runs.length).toBe(runsBefore + 1);
+    expect(runs.at(-1)!.description).toContain('idv.data 3');
+    expect(runs.at(-1)!.description).not.toContain('CUST-IDV-OLD');
+    await t.db.system((trx) => sql`delete from storage_settings where account_id = ${acme()}`.execute(trx));
+  });
+
+  it('an admin sets identity verification and signed document retention on Customer data, and Storage shows the same days', async () => {
+    const put = await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'document-signature.completed', days: 45 } });
+    expect(put.status).toBe(200);
+    expect(((await put.json()) as RetentionRule[]).find((r) => r.kind === 'document-signature.completed')).toMatchObject({ days: 45, setOnStorage: true });
+    const storage = (await (await t.call('GET', '/storage', { as: ADMIN })).json()) as { retention: Record<string, number | null> };
+    expect(storage.retention['document-signature.completed']).toBe(45);
+    await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'document-signature.completed', days: null } });
+    expect((await rules()).find((r) => r.kind === 'document-signature.completed')!.days).toBeNull();
+    const log = await t.db.tenant(acme(), (trx) => sql<{ description: string }>`select description from audit_log where account_id = ${acme()} and event = 'privacy.retention-set' order by id desc limit 2`.execute(trx));
+    expect(log.rows.map((r) => r.description)).toEqual(['Set retention of Completed signed documents to keep', 'Set retention of Completed signed documents to 45 days']);
+  });
+
   it('a shorter period starts 30 days later again; the job runs once across processes through its lease', async () => {
     const res = await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'passkeys.tasks', days: 30 } });
     const rule = ((await res.json()) as RetentionRule[]).find((r) => r.kind === 'passkeys.tasks')!;

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { CustomerData, PrivacyRequest } from '../../api/contract/privacy';
 import { makeBootstrap, renderSignedIn } from './helpers';
@@ -62,4 +62,48 @@ describe('Customer data screen', () => {
     expect(screen.queryByRole('heading', { name: 'Customer data' })).toBeNull();
     expect(calls.some((c) => c.url.includes('/privacy'))).toBe(false);
   });
+
+  it('links the Data Processing Addendum from the screen itself, not only the footer', async () => {
+    renderSignedIn('/settings/privacy', makeBootstrap(), { 'GET /api/privacy/requests': { body: [] }, 'GET /api/privacy/retention': { body: [] } });
+    await screen.findByRole('heading', { name: 'Customer data' });
+    const link = within(screen.getByRole('main')).getByRole('link', { name: 'Data Processing Addendum' });
+    expect(link.getAttribute('href')).toBe('/legal/data-processing-addendum');
+  });
+
+  it('identity documents and signed documents are edited here too, beside the other kinds', async () => {
+    const idv = { kind: 'idv.images', app: 'identity-verification', label: 'Identity Verification images', covers: 'Document photos and selfies.', days: null, defaultDays: null, startsAt: '1970-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 0, setOnStorage: true };
+    const bodies: unknown[] = [];
+    renderSignedIn('/settings/privacy', makeBootstrap(), {
+      'GET /api/privacy/requests': { body: [] },
+      'GET /api/privacy/retention': { body: [idv] },
+      'PUT /api/privacy/retention': async (req) => (bodies.push(await req.json()), { body: [{ ...idv, days: 60 }] }),
+    });
+    fireEvent.change(await screen.findByRole('spinbutton', { name: /Identity Verification images/ }), { target: { value: '60' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Retention has been saved')).toBeTruthy();
+    expect(bodies).toEqual([{ kind: 'idv.images', days: 60 }]);
+  });
+
+  it('an export is answered at once as waiting, and its ZIP link appears when the job has made it', async () => {
+    const pending: PrivacyRequest = { ...DONE, id: '1b7c2a41-5b6e-4f70-8a91-0c2d3e4f5a6c', kind: 'export', state: 'pending', finishedAt: null, counts: {}, held: [], downloadUrl: null };
+    let listed: PrivacyRequest[] = [];
+    let asks = 0;
+    renderSignedIn('/settings/privacy', makeBootstrap(), {
+      'GET /api/privacy/requests': () => {
+        asks++;
+        // the job finishes it between the second and third look
+        if (listed.length && asks > 3) listed = [{ ...pending, state: 'done', finishedAt: '2026-11-28T10:00:05.000Z', downloadUrl: '/api/files/zip-token' }];
+        return { body: listed };
+      },
+      'POST /api/privacy/search': { body: FOUND },
+      'POST /api/privacy/export-requests': () => ((listed = [pending]), { body: pending }),
+    });
+    fireEvent.change(await screen.findByRole('textbox', { name: /Phone number/ }), { target: { value: '+1 (415) 666-1900' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Export as ZIP' }));
+    expect(await screen.findByText('The export is being made')).toBeTruthy();
+    expect(await screen.findByText('Waiting')).toBeTruthy();
+    const link = await screen.findByRole('link', { name: 'ZIP' }, { timeout: 8000 });
+    expect(link.getAttribute('href')).toBe('/api/files/zip-token');
+  }, 15_000);
 });

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps';
-import { audit } from '../../audit';
 import { deleteFile } from '../../storage/files';
 import { addTaskEvent } from '../platform/task-events';
 import { SIG_APP } from '../../contract/apps/document-signature';
@@ -11,9 +10,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Retention of completed documents: past the account's days for `document-signature.completed`
  * (Configuration > Storage), a completed request's signed PDF and drawn signatures are deleted
  * from storage. The document version it was sent from is not: other requests use it. The request,
- * its times and its timeline stay, so the list still says who signed what and when.
+ * its times and its timeline stay, so the list still says who signed what and when. Run by the
+ * one `privacy.retention` job, which writes one audit entry per run with the counts `tally` gets.
  */
-export async function deleteExpiredSignedFiles(deps: Deps, limit = 200): Promise<number> {
+export async function deleteExpiredSignedFiles(deps: Deps, limit = 200, tally: (accountId: string, kind: string, n: number) => void = () => {}): Promise<number> {
   const now = deps.now();
   const accounts = await deps.db.system((trx) =>
     sql<{ account_id: string; days: number }>`
@@ -23,10 +23,10 @@ export async function deleteExpiredSignedFiles(deps: Deps, limit = 200): Promise
   let deleted = 0;
   for (const a of accounts.rows) {
     const before = new Date(now.getTime() - a.days * DAY_MS);
-    deleted += await deps.db.tenant(a.account_id, async (trx) => {
+    const done = await deps.db.tenant(a.account_id, async (trx) => {
       const rows = (
-        await sql<{ id: string; signed_file_id: string | null; document_name: string; signer_name: string }>`
-          select id, signed_file_id, document_name, signer_name from sig_requests
+        await sql<{ id: string; signed_file_id: string | null }>`
+          select id, signed_file_id from sig_requests
           where account_id = ${a.account_id} and status = 'completed' and files_deleted_at is null and legal_hold_at is null and completed_at < ${before}
           order by completed_at limit ${limit} for update skip locked`.execute(trx)
       ).rows;
@@ -38,10 +38,11 @@ export async function deleteExpiredSignedFiles(deps: Deps, limit = 200): Promise
         await sql`update sig_requests set signed_file_id = null, files_deleted_at = ${now} where id = ${row.id}`.execute(trx);
         const description = `Retention: the signed PDF and drawn signatures deleted after ${a.days} days`;
         await addTaskEvent(trx, a.account_id, { app: SIG_APP, taskId: row.id, ts: now, type: 'files_deleted', description, caller: null });
-        await audit(trx, a.account_id, null, { namespace: SIG_APP, description: `${description} (${row.document_name}, signed by ${row.signer_name})`, event: 'document.files-deleted', at: now });
       }
       return rows.length;
     });
+    if (done) tally(a.account_id, 'document-signature.completed', done);
+    deleted += done;
   }
   return deleted;
 }

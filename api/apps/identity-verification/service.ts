@@ -400,9 +400,10 @@ const DAY_MS = 86_400_000;
  * Retention: photos (kind `idv.images`) and extracted data (kind `idv.data`) of finished sessions
  * older than the account's days for each kind are deleted; status, times and check results stay,
  * and the session says when (redactedAt, webhook idv.session.redacted). A kind with no days set
- * is kept. Sessions still waiting for the customer or a reviewer are left for later.
+ * is kept. Sessions still waiting for the customer or a reviewer are left for later. Run by the
+ * one `privacy.retention` job, which writes one audit entry per run with the counts `tally` gets.
  */
-export async function redactDueSessions(deps: IdvDeps, limit = 200): Promise<number> {
+export async function redactDueSessions(deps: IdvDeps, limit = 200, tally: (accountId: string, kind: string, n: number) => void = () => {}): Promise<number> {
   const now = deps.now();
   const accounts = await deps.db.system((trx) =>
     sql<{ account_id: string; images: number | null; data: number | null }>`
@@ -415,6 +416,8 @@ export async function redactDueSessions(deps: IdvDeps, limit = 200): Promise<num
   for (const a of accounts.rows) {
     const imagesBefore = a.images !== null && a.images >= 0 ? new Date(now.getTime() - a.images * DAY_MS) : null;
     const dataBefore = a.data !== null && a.data >= 0 ? new Date(now.getTime() - a.data * DAY_MS) : null;
+    let imagesDone = 0;
+    let dataDone = 0;
     await deps.db.tenant(a.account_id, async (trx) => {
       const rows = (
         await sql<SessionRow>`select * from idv_sessions where account_id = ${a.account_id} and status in ('approved', 'declined', 'expired', 'cancelled')
@@ -438,14 +441,18 @@ export async function redactDueSessions(deps: IdvDeps, limit = 200): Promise<num
           Object.assign(set, { extracted: null, document_number: null, expected_name: null, expected_date_of_birth: null, data_redacted_at: now });
           what.push('extracted data');
         }
+        if (images) imagesDone++;
+        if (data) dataDone++;
         const updated = await update(trx, row.id, set);
         const description = `Retention: ${what.join(' and ')} deleted`;
         await addTaskEvent(trx, a.account_id, { app: IDV_APP, taskId: row.id, ts: now, type: 'redacted', description, caller: null });
-        await audit(trx, a.account_id, null, { namespace: IDV_APP, description: `${description} for the identity verification of ${row.customer_ref}`, event: 'idv.redacted', at: now });
         await enqueueWebhookEvent(trx, a.account_id, IDV_APP, 'idv.session.redacted', eventData(updated, { imagesRedacted: !!updated.images_redacted_at, dataRedacted: !!updated.data_redacted_at, redactedAt: iso(updated.redacted_at) }), now);
         redacted++;
       }
     });
+    // counted once the batch has committed
+    if (imagesDone) tally(a.account_id, 'idv.images', imagesDone);
+    if (dataDone) tally(a.account_id, 'idv.data', dataDone);
   }
   return redacted;
 }

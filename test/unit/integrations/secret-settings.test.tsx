@@ -4,7 +4,7 @@ import type { LoggingSettings } from '../../../api/contract/logging';
 import { makeBootstrap, renderSignedIn } from '../helpers';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
-const view = (over: Partial<NonNullable<LoggingSettings['datadog']>> = {}) => ({ connected: true as const, waiting: 0, pending: 0, lastError: null, failed: 0, failedError: null, ...over });
+const view = (over: Partial<NonNullable<LoggingSettings['datadog']>> = {}) => ({ connected: true as const, waiting: 0, pending: 0, lastError: null, failed: 0, failedError: null, fullPhoneNumbers: false, ...over });
 
 describe('managing a connected integration keeps its secrets', () => {
   it('Manage Twilio shows an empty Auth Token that may stay blank, and saves without it', async () => {
@@ -84,5 +84,36 @@ describe('logging: events that could not be delivered', () => {
     renderSignedIn('/settings/logging', makeBootstrap(), { 'GET /api/logging': { body: { datadog: { ...view(), site: 'eu' } } } });
     await screen.findByRole('button', { name: 'Manage Datadog' });
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+});
+
+describe('logging: full phone numbers per destination', () => {
+  it('a connected card has a Send full phone numbers checkbox that opts that destination in', async () => {
+    let full = false;
+    const { calls } = renderSignedIn('/settings/logging', makeBootstrap(), {
+      'GET /api/logging': () => ({ body: { sumologic: view({ fullPhoneNumbers: full }) } }),
+      'PUT /api/privacy/full-numbers/logging/sumologic': async (req: Request) => {
+        full = ((await req.json()) as { fullPhoneNumbers: boolean }).fullPhoneNumbers;
+        return { body: { destination: 'sumologic', fullPhoneNumbers: full } };
+      },
+    });
+    const card = await waitFor(() => {
+      const el = document.querySelector('[data-integration="sumologic"]') as HTMLElement | null;
+      if (!el?.textContent?.includes('Send full phone numbers')) throw new Error('not yet');
+      return el;
+    });
+    const box = within(card).getByRole('checkbox', { name: /Send full phone numbers/ }) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    fireEvent.click(box);
+    await screen.findByText('Log shipments to Sumo Logic now carry full phone numbers');
+    const put = calls.find((c) => c.method === 'PUT' && c.path === '/api/privacy/full-numbers/logging/sumologic')!;
+    expect(JSON.parse(put.body)).toEqual({ fullPhoneNumbers: true });
+    await waitFor(() => expect((within(card).getByRole('checkbox', { name: /Send full phone numbers/ }) as HTMLInputElement).checked).toBe(true));
+  });
+
+  it('a destination not connected has no full phone numbers checkbox', async () => {
+    renderSignedIn('/settings/logging', makeBootstrap(), { 'GET /api/logging': { body: { datadog: { ...view(), site: 'eu' } } } });
+    await screen.findByRole('button', { name: 'Manage Datadog' });
+    expect(screen.getAllByRole('checkbox', { name: /Send full phone numbers/ })).toHaveLength(1);
   });
 });

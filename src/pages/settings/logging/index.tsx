@@ -217,6 +217,33 @@ function FailedEvents({ view, onRetry }: { view: NonNullable<LoggingSettings[Log
   );
 }
 
+/**
+ * The per-destination opt-in to full phone numbers (PUT /privacy/full-numbers/logging/:destination),
+ * beside the destination as the webhook form has its checkbox: shipments are masked otherwise.
+ */
+function FullNumbers({ destination, checked, onSaved }: { destination: LogDestination; checked: boolean; onSaved: () => void }) {
+  const api = useApi();
+  const [busy, setBusy] = useState(false);
+  const change = async (full: boolean) => {
+    setBusy(true);
+    try {
+      await api.put(`/privacy/full-numbers/logging/${destination}`, { fullPhoneNumbers: full });
+      toast.success(`Log shipments to ${LOG_DESTINATION_TITLES[destination]} now carry ${full ? 'full' : 'masked'} phone numbers`);
+      onSaved();
+    } catch (err) {
+      toast.error(errorMessage(err), undefined, err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <label className="checkbox">
+      <input type="checkbox" checked={checked} disabled={busy} onChange={(e) => void change(e.target.checked)} /> Send full phone numbers
+      <span className="field-hint">Otherwise log shipments carry them masked (+1 •••• •• 4567).</span>
+    </label>
+  );
+}
+
 export default function LoggingSettingsPage() {
   const api = useApi();
   const query = useQuery('logging', (a, signal) => a.get<LoggingSettings>('/logging', { signal }));
@@ -244,19 +271,22 @@ export default function LoggingSettingsPage() {
                   description={view ? connectedDescription(view, DESCRIPTIONS[id]) : DESCRIPTIONS[id]}
                   status={
                     view && id !== 'sftp' ? (
-                      <FailedEvents
-                        view={view}
-                        onRetry={async () => {
-                          try {
-                            await api.post('/logging/retry', { destination: id });
-                          } catch (err) {
-                            toast.error(errorMessage(err), undefined, err);
-                            throw err;
-                          }
-                          toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);
-                          query.reload();
-                        }}
-                      />
+                      <>
+                        <FullNumbers destination={id} checked={view.fullPhoneNumbers} onSaved={query.reload} />
+                        <FailedEvents
+                          view={view}
+                          onRetry={async () => {
+                            try {
+                              await api.post('/logging/retry', { destination: id });
+                            } catch (err) {
+                              toast.error(errorMessage(err), undefined, err);
+                              throw err;
+                            }
+                            toast.success(`Undelivered events will be sent to ${LOG_DESTINATION_TITLES[id]} again`);
+                            query.reload();
+                          }}
+                        />
+                      </>
                     ) : null
                   }
                   connected={isConnected(id)}

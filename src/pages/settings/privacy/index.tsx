@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
+import { Link } from 'wouter';
 import type { CustomerData, PrivacyRequest, RetentionRule } from '../../../../api/contract/privacy';
 import { PrivacySubjectSchema } from '../../../../api/contract/privacy';
 import { errorMessage } from '../../../api/client';
@@ -21,6 +22,8 @@ import { bootstrapAtom } from '../../../state/session';
 
 type By = 'phoneNumber' | 'customerRef';
 
+const REQUESTS_POLL_MS = 2_000;
+
 const STATE_LABEL: Record<PrivacyRequest['state'], string> = { pending: 'Waiting', running: 'In progress (it will be finished)', done: 'Done' };
 
 export default function PrivacyPage() {
@@ -30,8 +33,12 @@ export default function PrivacyPage() {
     <div className="page">
       <h1 className="page-title">Customer data</h1>
       <p className="page-lead">
-        Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or erase it on their request. How long each kind is kept
-        is set under Storage.
+        Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or erase it on their request. How long each kind is kept,
+        identity documents and signed documents included, is set under Retention below.
+      </p>
+      <p className="muted">
+        The account is the controller of its callers' data and Switchboard its processor, as the{' '}
+        <Link href="~/legal/data-processing-addendum">Data Processing Addendum</Link> states.
       </p>
       {admin ? (
         <>
@@ -53,6 +60,14 @@ function PrivacyTools() {
   const [confirming, setConfirming] = useState(false);
   const formErrors = useFormErrors();
   const requests = useQuery('/privacy/requests', (a, signal) => a.get<PrivacyRequest[]>('/privacy/requests', { signal }));
+  // an export is made by a job after the request is answered: ask again while one is open
+  const open = (requests.data ?? []).some((r) => r.state !== 'done');
+  const reload = requests.reload;
+  useEffect(() => {
+    if (!open) return;
+    const timer = setInterval(reload, REQUESTS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [open, reload]);
 
   const subject = () => {
     const checked = check(PrivacySubjectSchema, { [by]: value });
@@ -245,39 +260,33 @@ function RetentionCard() {
           <ul className="retention-rules">
             {shown.map((rule) => (
               <li key={rule.kind} className="retention-rule">
-                {rule.setOnStorage ? (
-                  <p>
-                    <strong>{rule.label}</strong>: {rule.days == null ? 'kept' : `${rule.days} days`}. <span className="muted">{rule.covers} Set under Storage.</span>
-                  </p>
-                ) : (
-                  <>
-                    <TextField
-                      label={rule.label}
-                      hint={`${rule.covers} Default: ${rule.defaultDays} days.`}
-                      type="number"
-                      inputMode="numeric"
-                      placeholder="Keep"
-                      value={typed[rule.kind] ?? (rule.days == null ? '' : String(rule.days))}
-                      onChange={(e) => setTyped((t) => ({ ...t, [rule.kind]: e.target.value }))}
-                      error={errors[rule.kind] || undefined}
-                    />
-                    <p className="muted">
-                      {rule.days == null
-                        ? 'Kept until erased.'
-                        : `Dry run: ${rule.wouldRedact} record${rule.wouldRedact === 1 ? '' : 's'} would be redacted now. ${future(rule.startsAt) ? `First run from ${new Date(rule.startsAt).toLocaleDateString()}.` : `In force${rule.confirmedBy ? ` (confirmed by ${rule.confirmedBy})` : ''}.`}`}
-                    </p>
-                    <div className="form-actions">
-                      <Button onClick={() => save(rule)} successLabel="Saved" failureLabel="Not saved">
-                        Save
-                      </Button>
-                      {rule.days != null && future(rule.startsAt) ? (
-                        <Button variant="danger" onClick={() => confirm(rule)}>
-                          Start now
-                        </Button>
-                      ) : null}
-                    </div>
-                  </>
-                )}
+                <TextField
+                  label={rule.label}
+                  hint={rule.setOnStorage ? `${rule.covers} Also shown under Storage; applied from the next hourly run.` : `${rule.covers} Default: ${rule.defaultDays} days.`}
+                  type="number"
+                  inputMode="numeric"
+                  placeholder="Keep"
+                  value={typed[rule.kind] ?? (rule.days == null ? '' : String(rule.days))}
+                  onChange={(e) => setTyped((t) => ({ ...t, [rule.kind]: e.target.value }))}
+                  error={errors[rule.kind] || undefined}
+                />
+                <p className="muted">
+                  {rule.days == null
+                    ? 'Kept until erased.'
+                    : rule.setOnStorage
+                      ? 'In force.'
+                      : `Dry run: ${rule.wouldRedact} record${rule.wouldRedact === 1 ? '' : 's'} would be redacted now. ${future(rule.startsAt) ? `First run from ${new Date(rule.startsAt).toLocaleDateString()}.` : `In force${rule.confirmedBy ? ` (confirmed by ${rule.confirmedBy})` : ''}.`}`}
+                </p>
+                <div className="form-actions">
+                  <Button onClick={() => save(rule)} successLabel="Saved" failureLabel="Not saved">
+                    Save
+                  </Button>
+                  {rule.days != null && future(rule.startsAt) ? (
+                    <Button variant="danger" onClick={() => confirm(rule)}>
+                      Start now
+                    </Button>
+                  ) : null}
+                </div>
               </li>
             ))}
           </ul>
