@@ -553,7 +553,7 @@ export interface paths {
         put?: never;
         /**
          * Export a caller's data
-         * @description Makes a ZIP of everything held about one caller: a JSON document per app and the files beside it. When `state` is `done`, `downloadUrl` is a signed link that works for 10 minutes (ask for the request again for a fresh one). 201 for a new request, 200 when one for the same caller is still being made.
+         * @description Asks for a ZIP of everything held about one caller: a JSON document per app and the files beside it. Answers at once with the request (`state` `pending`); a job makes the ZIP, usually within a minute: ask for the request (GET /export-requests/{id}) until `state` is `done`, when `downloadUrl` is a signed link that works for 10 minutes (ask again for a fresh one). 201 for a new request, 200 when one for the same caller is still being made.
          */
         post: operations["requestExport"];
         delete?: never;
