@@ -39,7 +39,7 @@ const EnvSchema = v.object({
   // how long the link to a signer's copy of a signed document works
   SIGNER_COPY_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(365)), '30'),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
-  DNS_SERVERS: v.optional(v.pipe(v.string(), v.regex(/^[\w.:\[\]]+(\s*,\s*[\w.:\[\]]+)*$/, 'must be a comma-separated list of DNS server addresses (ip or ip:port)'))),
+  DNS_SERVERS: v.optional(v.pipe(v.string(), v.regex(/^[\w.:[\]]+(\s*,\s*[\w.:[\]]+)*$/, 'must be a comma-separated list of DNS server addresses (ip or ip:port)'))),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   GOOGLE_ISSUER: v.optional(url('the Google-type provider issuer, e.g. https://accounts.google.com')),
   GOOGLE_CLIENT_ID: v.optional(v.string()),

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { APP_IDS } from './apps';
 import { BillingStatusSchema, EmailSchema } from './common';
-import { CREDIT_WARNING_RATIO } from './constants';
 
 /**
  * Usage of an app in the current period. `credits` is what has been used, `freeTier` what the

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { requiredText, text, urlScheme, urlSchema } from './common';
+import { text, urlScheme, urlSchema } from './common';
 import { keptSecret, requiredSecret } from './secret-text';
 
 export const LOG_DESTINATIONS = ['datadog', 'cloudwatch', 'sumologic', 'rapid7'] as const;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { presentText, requiredText, text } from './common';
+import { presentText } from './common';
 import { keptSecret, requiredSecret } from './secret-text';
 
 /** E.164: a plus, then 1-9, then 1-14 digits. */

@@ -75,7 +75,8 @@ function compressedStream(coding: Coding, head: Uint8Array[], reader: ReadableSt
   const z = compressor(coding);
   const { readable, writable } = Duplex.toWeb(z) as { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
   const writer = writable.getWriter();
-  (async () => {
+  // never rejects: a failure cancels both sides
+  void (async () => {
     try {
       for (const chunk of head) await writer.write(chunk);
       while (reader) {

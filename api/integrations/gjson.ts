@@ -263,12 +263,12 @@ function likeMatch(pattern: string, value: string): boolean {
   return globMatch(globOf(pattern, '\\'), value);
 }
 
-function globOf(pattern: string, escape: string): Glob {
+function globOf(pattern: string, escapeChar: string): Glob {
   const chars = Array.from(pattern);
   const glob: Glob = [];
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    if (c === escape && i + 1 < chars.length) glob.push(chars[++i]!);
+    if (c === escapeChar && i + 1 < chars.length) glob.push(chars[++i]!);
     else if (c === '*') glob.push(ANY_RUN);
     else if (c === '?') glob.push(ANY_ONE);
     else glob.push(c);

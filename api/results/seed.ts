@@ -4,7 +4,6 @@ import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from '
 import type { AppId } from '../contract/apps';
 import type { BillingStatus } from '../contract/common';
 import type { ResultStatus } from '../contract/results';
-import { audit } from '../audit';
 import { notify } from '../notifications/notify';
 import { addToDailyRollup, recordResults, type DailyCount, type NewResult } from './record';
 

@@ -8,7 +8,7 @@ import type { AppId } from '../../api/contract/apps';
 import { apiCaller } from '../../api/apps/platform/caller';
 import { enrollPasskey } from '../../api/apps/passkeys/service';
 import { sendPasscode } from '../../api/apps/one-time-passcode/service';
-import { ApiError } from '../../api/http/errors';
+import type { ApiError } from '../../api/http/errors';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
 const TOKEN = 'twilio-auth-token-secret-value';

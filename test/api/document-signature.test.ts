@@ -161,7 +161,6 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     const token = await lastLink(t, phone);
     expect((await page(t, token, { action: 'sign', sig_typed_sig1: 'Ada', field_name1: 'Ada Lovelace', field_ok1: 'on', consent: 'on' })).status).toBe(200);
     await sealRequest(t.deps, t.account('acme').id, sent.id);
-    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string; originalUrl: string };
     const acme = t.account('acme').id;
     await t.db.system((trx) => sql`insert into storage_settings (account_id, retention) values (${acme}, '{"document-signature.completed": 30}') on conflict (account_id) do update set retention = excluded.retention`.execute(trx));
 

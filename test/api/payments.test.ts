@@ -74,7 +74,6 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const list = (await (await t.call('GET', '/dev/sms-outbox', { as: OWNER })).json()) as { to: string; body: string }[];
     return list.find((m) => m.to === to)!.body;
   };
-  const sessionOf = async (id: string) => (await payment(id)).checkoutSessionId!;
   const counts = () =>
     t.db.system(async (trx) => ({
       events: Number((await sql<{ n: number }>`select count(*)::int as n from task_events where app = 'payments'`.execute(trx)).rows[0]!.n),

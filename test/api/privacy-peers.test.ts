@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
+import { DATABASE_KINDS, useTestContext } from './helpers';
 import { json, startPeer, type Peer } from './peers';
 import { S3_KEY, startS3Peer, type S3Peer } from '../support/s3-peer';
 import { ADMIN, page, publishedDocument, v1 } from '../support/signature-flow';

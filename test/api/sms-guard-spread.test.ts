@@ -33,7 +33,7 @@ describe.each(DATABASE_KINDS)('the SMS guard holds pumping spread over ranges (%
   const v1 = (owner: string, path: string, body: unknown) => t.call('POST', `/v1${path}`, { body, headers: { authorization: `Bearer ${keys[owner]}` } });
 
   /** 12 ranges × 20, round the ranges, as fast as the API lets one client (a send every 250 ms: 240 in a minute), none answered. */
-  async function spread(owner: string, send: (phone: string) => Promise<Response>, tag: string): Promise<{ delivered: number; refused: { code: string; message: string } | null }> {
+  async function spread(send: (phone: string) => Promise<Response>, tag: string): Promise<{ delivered: number; refused: { code: string; message: string } | null }> {
     let delivered = 0;
     for (let i = 0; i < 240; i++) {
       const phone = `+1${AREAS[i % 12]}555${tag}${String(Math.floor(i / 12)).padStart(2, '0')}`;
@@ -48,7 +48,7 @@ describe.each(DATABASE_KINDS)('the SMS guard holds pumping spread over ranges (%
 
   it('12 ranges × 20 passcodes in a minute, none answered, are held for the country before the 60th is sent', async () => {
     const owner = 'owner@acme.test';
-    const { delivered, refused } = await spread(owner, (phone) => v1(owner, '/otp/send', { phoneNumber: phone }), '01');
+    const { delivered, refused } = await spread((phone) => v1(owner, '/otp/send', { phoneNumber: phone }), '01');
     expect(refused).toMatchObject({ code: 'SMS_PUMPING_SUSPECTED', message: expect.stringContaining('United States (US)') });
     expect(delivered).toBeLessThan(60);
     const guard = (await (await t.call('GET', '/sms/guard', { as: owner })).json()) as SmsGuard;
@@ -61,10 +61,9 @@ describe.each(DATABASE_KINDS)('the SMS guard holds pumping spread over ranges (%
   });
 
   it('the same spread through the door every other app sends by (sendAccountSms) is held the same way', async () => {
-    const owner = 'owner@acme.test';
     tick(t, 2 * 3600_000);
     const accountId = t.account('acme').id;
-    const { delivered, refused } = await spread(owner, async (phone) => {
+    const { delivered, refused } = await spread(async (phone) => {
       try {
         await sendAccountSms(t.deps, accountId, phone, 'Enroll your passkey: https://example.test/p');
         return new Response(null, { status: 201 });

@@ -14,7 +14,6 @@
 //   BENCH_DATA_DIR=/path                        a seeded data directory to copy instead of seeding
 //   BENCH_RUNS=3                                loads per page (the median is reported)
 import { spawn, execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,7 +121,7 @@ async function signatureDocument(url, session, browser) {
     painter.evaluate((w) => {
       const c = document.createElement('canvas');
       c.width = w;
-      c.height = Math.round(w * 1.414);
+      c.height = Math.round(w * Math.SQRT2);
       const g = c.getContext('2d');
       g.fillStyle = '#fff';
       g.fillRect(0, 0, c.width, c.height);

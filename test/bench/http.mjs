@@ -13,7 +13,7 @@
 //   BENCH_LOADER=autocannon             load generator (default: wrk when installed)
 //   BENCH_WRK_THREADS=2                 wrk's threads (the bootstrap is also measured with 1)
 //   BENCH_POOLER=both                   direct, pgbouncer or both (default both when pgbouncer is installed)
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -16,12 +16,13 @@ if (file) {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (event, req, res) {
+  http.Server.prototype.emit = function (event, ...args) {
     if (event === 'request') {
+      const res = args[1];
       const start = process.hrtime.bigint();
       res.once('finish', () => answers.record(Math.max(1, Number(process.hrtime.bigint() - start))));
     }
-    return emit.apply(this, arguments);
+    return emit.call(this, event, ...args);
   };
   const ms = (ns) => ns / 1e6;
   process.on('SIGUSR2', () => {

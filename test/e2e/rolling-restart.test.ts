@@ -23,7 +23,7 @@ const RISE = 2;
 // longer than the balancer's check interval × its fall count (1 s), with room for a loaded machine
 const DRAIN_SECONDS = 3;
 
-export function haproxyConfig(o: { port: number; statsPort: number; servers: { name: string; port: number }[] }): string {
+function haproxyConfig(o: { port: number; statsPort: number; servers: { name: string; port: number }[] }): string {
   return `global
   maxconn 2000
 

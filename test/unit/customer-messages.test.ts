@@ -96,7 +96,7 @@ describe('keys the pages build from codes', () => {
   // a page words a code it is handed (a form's problem, a signer's problem, an ID photo's
   // refusal, a passkey refusal) by a key made from it: each such key must be in the catalogue,
   // so a new code without its words fails here rather than showing a raw key to a caller
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(en, key);
+  const has = (key: string) => Object.hasOwn(en, key);
 
   it('every e-form problem has its words, and the English ones are what the console and API say', () => {
     const samples: FieldProblem[] = [

@@ -18,7 +18,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importTypeScript } from '../support/import-typescript.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const OUT = process.env.WALK_DIR ?? '/tmp/walk';
 const WIDTHS = (process.env.WALK_WIDTHS ?? '1440,400,360').split(',').map(Number);
 const ONLY = process.env.WALK_ONLY ? new RegExp(process.env.WALK_ONLY) : null;

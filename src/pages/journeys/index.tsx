@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, Route, Switch, useLocation, useParams } from 'wouter';
 import type { Journey, JourneyDetail, JourneyStep, JourneyStepApp, JourneyTemplate } from '../../../api/contract/journeys';
 import { JOURNEY_MAX_STEPS, JOURNEY_STEP_APPS } from '../../../api/contract/journeys';
@@ -13,7 +13,6 @@ import { hasRole } from '../../state/roles';
 import { Button } from '../../ui/Button';
 import { Card, EmptyState } from '../../ui/Card';
 import { Field, TextField } from '../../ui/Field';
-import { LocaleSelect } from '../../ui/LocaleSelect';
 import { LoadingPanel } from '../../ui/Spinner';
 import { formatDate, formatDateTime } from '../../ui/format';
 import { ChoicePicker } from '../apps/_frame/ChoicePicker';

@@ -39,8 +39,10 @@ export const refusedCalls = {
     // @ts-expect-error a payment needs a productId, or an amount and a description
     client.POST('/payments', { body: { phoneNumber: '+14155550100' } }),
   paymentWithProductAndAmount: (client: V1Client) =>
-    // @ts-expect-error a productId and an amount together
-    client.POST('/payments', { body: { phoneNumber: '+14155550100', productId: 'prod_123', amount: 500, description: 'Deposit' } }),
+    client.POST('/payments', {
+      // @ts-expect-error a productId and an amount together (here, where tsc reports it once formatted)
+      body: { phoneNumber: '+14155550100', productId: 'prod_123', amount: 500, description: 'Deposit' },
+    }),
   paymentAmountWithoutDescription: (client: V1Client) =>
     // @ts-expect-error an amount needs its description
     client.POST('/payments', { body: { phoneNumber: '+14155550100', amount: 500 } }),

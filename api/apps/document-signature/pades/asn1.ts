@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
-import { Attribute } from '@peculiar/asn1-cms';
+import type { Attribute } from '@peculiar/asn1-cms';
 
 // Small DER facts the CMS code shares: object identifiers, a certificate read once, and the
 // DER form of a SET OF attributes (what a CMS signature covers).

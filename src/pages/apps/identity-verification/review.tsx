@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import type { AppDefinition } from '../../../../api/contract/apps';
 import {
   IDV_DECISION_REASONS,
   IDV_SIDE_LABELS,

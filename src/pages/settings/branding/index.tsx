@@ -140,7 +140,7 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
   );
 }
 
-export default function BrandingSettings() {
+export default function BrandingPage() {
   const query = useQuery('branding', (api, signal) => api.get<BrandingSettings>('/branding', { signal }));
   return (
     <div className="page">

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import {
   CustomerLookupSettingsSchema,
   CustomerLookupTestBodySchema,
-  LOOKUP_METHODS,
+  type LOOKUP_METHODS,
   MAX_LOOKUP_HEADERS,
   isEmptyLookupBody,
   LOOKUP_MAPPING_FIELDS,
