@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config';
 import { DataDirBusy } from './db/lock';
 import { openRuntime } from './runtime';
-import { seedDemo } from './db/seed';
+import { seedDemo } from './seed';
 import { seedOtpHistory } from './apps/one-time-passcode/seed';
 import { seedIdvHistory } from './apps/identity-verification/seed';
 import { seedPasskeyHistory } from './apps/passkeys/seed';

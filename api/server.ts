@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirBusy } from './db/lock';
 import { createApp } from './app';
 import { openRuntime } from './runtime';
-import { DEMO_ACCOUNTS, hasAnyAccount, seedDemo } from './db/seed';
+import { DEMO_ACCOUNTS, demoAdmins, hasAnyAccount, seedDemo } from './seed';
 import { findActiveAdminByEmail, issueSessionToken, signInLink } from './auth/sessions';
 import { devIdpOptions, devSsoClient, lazyDevIdp } from './identity/dev-idp-config';
 import { startLogShipper } from './integrations/log-queue';
@@ -61,7 +61,7 @@ async function main() {
   const app = createApp(deps, { distDir });
   const listener = nodeListener(app.fetch);
   // The development identity provider shares our port under /dev-idp; config refuses it in production.
-  const devIdp = config.devIdp && config.env !== 'production' ? lazyDevIdp(devIdpOptions(config)) : null;
+  const devIdp = config.devIdp && config.env !== 'production' ? lazyDevIdp(devIdpOptions(config, demoAdmins())) : null;
   const server = http.createServer((req, res) => (devIdp?.matches(req.url) ? devIdp.handle(req, res) : listener(req, res)));
   // The development Stripe stand-in (config refuses it in production): loaded only when used.
   const devStripe = config.devStripe ? await (await import('./dev-stripe/standin')).startDevStripe(config) : null;

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { Config } from './config';
 import { openRuntime } from './runtime';
-import { hasAnyAccount, seedDemo } from './db/seed';
+import { hasAnyAccount, seedDemo } from './seed';
 import { startMetricsServer } from './observability/metrics-server';
 
 // WORKERS > 1: several server processes share the port through node:cluster, so one API uses

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { gjsonPathProblem } from '../integrations/gjson';
+import { gjsonPathProblem } from './logic/gjson';
 import { PhoneNumberSchema } from './sms';
 import { presentText, requiredText, text, urlSchema } from './common';
 import { requiredSecret } from './secret-text';

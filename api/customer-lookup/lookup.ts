@@ -2,8 +2,8 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { errorText } from '../http/error-text';
 import { MAX_LOOKUP_CUSTOMERS, type CustomerLookupSettings, type LookupCustomer } from '../contract/customer-lookup';
-import { compileGjsonPath, gjsonFind, renderTemplate } from '../integrations/gjson';
-import { parseRawJson, type JsonNode } from '../integrations/raw-json';
+import { compileGjsonPath, gjsonFind, renderTemplate } from '../contract/logic/gjson';
+import { parseRawJson, type JsonNode } from '../contract/logic/raw-json';
 import { OutboundError, outboundFetch, outboundPolicy } from '../integrations/outbound';
 
 // Calls an account's own customer API with a caller's phone number and turns its answer into

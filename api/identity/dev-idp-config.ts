@@ -1,14 +1,14 @@
 import { devIdpClient, DEV_IDP_PATH, type Config } from '../config';
-import { DEMO_ACCOUNTS } from '../db/seed';
 import { redirectUriFor } from './flows';
-import type { DevIdp, DevIdpOptions } from './dev-idp';
+import type { DevIdp, DevIdpOptions, DevIdpUser } from './dev-idp';
 import { mountMatcher } from './dev-idp-mount';
 
 /**
  * The development provider as the server mounts it: the Google-type and Microsoft-type clients
  * the config points at, plus an SSO client a developer can enter on the Single Sign-On screen.
+ * `users` are the people it offers (the server passes the demo admins: the seed sits above identity).
  */
-export function devIdpOptions(config: Config): DevIdpOptions {
+export function devIdpOptions(config: Config, users: DevIdpUser[]): DevIdpOptions {
   const sso = devIdpClient(config.sessionSecret, config.publicUrl, 'sso');
   return {
     issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
@@ -17,7 +17,7 @@ export function devIdpOptions(config: Config): DevIdpOptions {
       { ...devIdpClient(config.sessionSecret, config.publicUrl, 'azure'), redirectUris: [redirectUriFor(config.publicUrl, 'azure')] },
       { ...sso, redirectUris: [redirectUriFor(config.publicUrl, 'sso')] },
     ],
-    users: DEMO_ACCOUNTS.flatMap((a) => a.admins.map(({ email, firstName, lastName }) => ({ email, firstName, lastName }))),
+    users,
     proxy: config.trustProxy,
   };
 }

@@ -1,8 +1,8 @@
 // The eForm customer page's script: the form's live rules with the evaluator the server uses
-// (api/contract/apps/e-form-rules.ts), so a field shows, hides and is checked as they type exactly
+// (api/contract/logic/e-form-rules.ts), so a field shows, hides and is checked as they type exactly
 // as the server will check it. Without this script the form still posts and the server answers.
 // The words of each problem come from the server in the page's language (messages, by field and code).
-import { evaluateForm, fieldProblem, type Answers, type FormDefinitionShape } from '../../api/contract/apps/e-form-rules';
+import { evaluateForm, fieldProblem, type Answers, type FormDefinitionShape } from '../../api/contract/logic/e-form-rules';
 
 const form = document.querySelector<HTMLFormElement>('form[data-eform]');
 const source = document.getElementById('ef-definition');

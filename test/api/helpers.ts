@@ -6,7 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { openPglite, openPostgres, type Database, type DatabaseKind } from '../../api/db/index';
 import { migrate } from '../../api/db/migrate';
 import type { Migration } from '../../api/db/migrations/index';
-import { seedDemo, type SeededAccount } from '../../api/db/seed';
+import { seedDemo, type SeededAccount } from '../../api/seed';
 import { DEFAULT_DATABASE_SETTINGS, testConfig, type Config } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, type Database } from '../../api/db/index';
 import { migrate } from '../../api/db/migrate';
-import { seedDemo } from '../../api/db/seed';
+import { seedDemo } from '../../api/seed';
 import { testConfig } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';

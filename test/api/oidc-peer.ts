@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDevIdp, type DevIdp, type DevIdpClient } from '../../api/identity/dev-idp';
 import { redirectUriFor } from '../../api/identity/flows';
-import { DEMO_ACCOUNTS } from '../../api/db/seed';
+import { DEMO_ACCOUNTS } from '../../api/seed';
 
 // A real OpenID Connect provider on loopback (the development one) for the sign-in tests, and a
 // minimal browser that walks its pages: cookies per host, redirects followed by hand.

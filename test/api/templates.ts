@@ -6,7 +6,7 @@ import { Database, openPostgres, pgliteExtensions } from '../../api/db/index';
 import { pglitePool } from '../../api/db/pglite-dialect';
 import { migrate } from '../../api/db/migrate';
 import { MIGRATIONS } from '../../api/db/migrations/index';
-import { DEMO_ACCOUNTS, SEED_STEPS, seedDemo, type SeededAccount } from '../../api/db/seed';
+import { DEMO_ACCOUNTS, SEED_STEPS, seedDemo, type SeededAccount } from '../../api/seed';
 import { testConfig } from '../../api/config';
 
 // Migrating and seeding a database took seconds per describe block (PGlite: mostly its initdb;

@@ -1,7 +1,7 @@
 import { bench, describe } from 'vitest';
 import { openPglite } from '../../api/db/index';
 import { migrate } from '../../api/db/migrate';
-import { seedDemo } from '../../api/db/seed';
+import { seedDemo } from '../../api/seed';
 import { testConfig } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../api/helpers';
-import { seedDemo } from '../../api/db/seed';
+import { seedDemo } from '../../api/seed';
 import { testConfig } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';

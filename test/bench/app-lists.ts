@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../api/db/index';
-import type { SeededAccount } from '../../api/db/seed';
+import type { SeededAccount } from '../../api/seed';
 
 // The data of the activity-list scale bench (app-lists.scale.ts): per list, how its table is
 // filled with realistic rows by set-based SQL. Apart so that a plan can be looked at by hand on

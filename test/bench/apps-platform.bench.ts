@@ -1,7 +1,7 @@
 import { bench, describe } from 'vitest';
 import { sql } from 'kysely';
 import { openTestDatabase } from '../api/helpers';
-import { seedDemo } from '../../api/db/seed';
+import { seedDemo } from '../../api/seed';
 import { testConfig } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';

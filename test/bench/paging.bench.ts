@@ -2,7 +2,7 @@ import { bench, describe } from 'vitest';
 import { sql } from 'kysely';
 import { openPglite } from '../../api/db/index';
 import { migrate } from '../../api/db/migrate';
-import { seedDemo } from '../../api/db/seed';
+import { seedDemo } from '../../api/seed';
 import { refreshStatistics } from '../../api/db/maintenance';
 import { testConfig } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';

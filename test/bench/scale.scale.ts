@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openPostgres, type Database } from '../../api/db/index';
 import { DEFAULT_DATABASE_SETTINGS } from '../../api/config';
 import { migrate } from '../../api/db/migrate';
-import { seedDemo, type SeededAccount } from '../../api/db/seed';
+import { seedDemo, type SeededAccount } from '../../api/seed';
 import { testConfig } from '../../api/config';
 import { tokenSigner } from '../../api/auth/token';
 import { createApp } from '../../api/app';

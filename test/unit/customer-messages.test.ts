@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { CATALOGUES, translate, type MessageKey } from '../../api/customer-pages/i18n/index';
-import { fieldProblem, possibleProblems, problemText, type FieldProblem, type FieldProblemCode } from '../../api/contract/apps/e-form-rules';
+import { fieldProblem, possibleProblems, problemText, type FieldProblem, type FieldProblemCode } from '../../api/contract/logic/e-form-rules';
 import { SIG_DEFAULT_SETTINGS } from '../../api/contract/apps/document-signature';
 import { IDV_DOCUMENT_TYPES, IDV_SIDES } from '../../api/contract/apps/identity-verification';
 import { IDV_PAGE_ERRORS } from '../../api/apps/identity-verification/customer-page';

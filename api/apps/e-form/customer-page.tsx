@@ -5,7 +5,7 @@ import { raw } from 'hono/html';
 import type { Deps } from '../../deps';
 import { registerCustomerPage, registerCustomerPageAction, type PageAnswer } from '../../customer-pages/frame';
 import type { Translate } from '../../customer-pages/i18n/index';
-import { evaluateForm, MAX_FILE_FIELDS, MAX_FILE_MB, possibleProblems, type AnswerValue, type Answers, type FieldProblem, type FormField } from '../../contract/apps/e-form-rules';
+import { evaluateForm, MAX_FILE_FIELDS, MAX_FILE_MB, possibleProblems, type AnswerValue, type Answers, type FieldProblem, type FormField } from '../../contract/logic/e-form-rules';
 import type { Locale } from '../../contract/locales';
 import type { FormDefinition } from '../../contract/apps/e-form';
 import { requestOrigin } from '../platform/request';

@@ -10,7 +10,7 @@ import { zonedDateTime } from '../../http/zoned-time';
 import { fileLink } from '../../storage/files';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE } from '../../contract/platform';
 import { answerText, FormDraftBodySchema, PublishBodySchema, SubmissionQuerySchema, type StoredAnswers, type SubmissionColumn, type SubmissionDetail, type SubmissionQuery } from '../../contract/apps/e-form';
-import type { FileAnswer } from '../../contract/apps/e-form-rules';
+import type { FileAnswer } from '../../contract/logic/e-form-rules';
 import type { Deps } from '../../deps';
 import { parseKey, uuidParam } from '../platform/request';
 import { taskEvents } from '../platform/task-events';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps';
-import { DEMO_ACCOUNTS } from '../../db/seed';
+import { DEMO_ACCOUNTS } from '../../seed';
 import type { FormDefinition, FormDetail } from '../../contract/apps/e-form';
 import { apiCaller } from '../platform/caller';
 import { inTransaction, random } from '../one-time-passcode/seed';

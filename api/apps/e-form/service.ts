@@ -35,8 +35,8 @@ import {
   type StoredAnswers,
   titleKey,
 } from '../../contract/apps/e-form';
-import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FieldProblem, type FileAnswer } from '../../contract/apps/e-form-rules';
-import { re2Patterns } from '../../contract/apps/e-form-pattern';
+import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FieldProblem, type FileAnswer } from '../../contract/logic/e-form-rules';
+import { re2Patterns } from '../../contract/logic/e-form-pattern';
 import type { ResultStatus } from '../../contract/results';
 
 // The eForm rules, in one place: console routes, /api/v1, the agent action, the customer page

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps';
 import type { Database, Trx } from '../../db/index';
-import { DEMO_ACCOUNTS } from '../../db/seed';
+import { DEMO_ACCOUNTS } from '../../seed';
 import { apiCaller } from '../platform/caller';
 import { checkPasscode, getVerification, sendPasscode } from './service';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../deps';
-import { DEMO_ACCOUNTS } from '../../db/seed';
+import { DEMO_ACCOUNTS } from '../../seed';
 import { apiCaller } from '../platform/caller';
 import { ceremonyAbandoned, ceremonyOptions, ceremonyVerify, enrollPasskey, getPasskeyTask, verifyWithPasskey, type PageContext } from './service';
 import { SoftAuthenticator } from './soft-authenticator';

@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { OptionalLocaleSchema } from '../locales';
 import { PhoneNumberSchema } from '../sms';
 import { TaskKeySchema, type AppAction, type TaskColumn } from '../platform';
-import { CONDITION_OPS, FIELD_TYPES, MAX_FILE_MB, type AnswerValue, type FormDefinitionShape } from './e-form-rules';
+import { CONDITION_OPS, FIELD_TYPES, MAX_FILE_MB, type AnswerValue, type FormDefinitionShape } from '../logic/e-form-rules';
 
-// The eForm app: the one form definition schema (its rules are evaluated by ./e-form-rules),
+// The eForm app: the one form definition schema (its rules are evaluated by ../logic/e-form-rules),
 // the console's form and submission shapes, /api/v1 bodies, webhook events and agent actions.
 
 export const EFORM_APP = 'e-form' as const;

@@ -1,7 +1,8 @@
 import { sql as q } from 'kysely';
 import type { Trx } from '../index';
+import metadata from 'libphonenumber-js/metadata.max.json';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { tenantPolicy } from './policy';
-import { classifyNumber } from '../../sms-guard/classify';
 
 // The SMS fraud guard: the countries each account may text, the pumping rules' settings, and the
 // state the rules count with (sends per number range, whether each was answered, holds). In the
@@ -61,6 +62,19 @@ const SENT_TO = ['dev_sms_outbox:to_number:created_at', 'otp_sends:phone_number:
   'sig_requests:phone_number:created_at', 'eform_requests:phone_number:created_at', 'payments:phone_number:created_at'];
 
 /**
+ * The country of a number, as api/sms-guard/classify.ts's classifyNumber found it when this
+ * migration shipped. A deliberate duplicate: a migration is frozen when it ships, so it keeps its
+ * own copy instead of importing the guard, whose classifier may change (migrations import no
+ * domain code: test/unit/import-graph.test.ts). A number the metadata gives no country takes the
+ * main country of its calling code (listed first: US for 1, RU for 7, GB for 44).
+ */
+function countryOf(e164: string): string | undefined {
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed) return undefined;
+  return parsed.country ?? (metadata as { country_calling_codes: Record<string, string[]> }).country_calling_codes[parsed.countryCallingCode]?.[0];
+}
+
+/**
  * Accounts that exist when the guard ships keep every country they texted in the last 90 days
  * (and their sender number's), so nothing that worked yesterday is refused today. The leading
  * digits decide the country, so one number per eight-character range is classified.
@@ -76,7 +90,7 @@ export async function run(trx: Trx): Promise<void> {
   const rows = (await q<{ account_id: string; phone: string; sender: boolean }>`${q.raw(`select account_id, phone, sender from (${unions.join(' union ')}) t`)}`.execute(trx)).rows;
   const countries = new Map<string, Set<string>>();
   for (const r of rows) {
-    const country = classifyNumber(r.phone)?.country;
+    const country = countryOf(r.phone);
     if (!country) continue;
     countries.set(r.account_id, (countries.get(r.account_id) ?? new Set()).add(country));
   }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { FormDefinition } from '../../../../api/contract/apps/e-form';
-import { evaluateForm, fieldError, type AnswerValue, type Answers, type FormField } from '../../../../api/contract/apps/e-form-rules';
-import { re2Patterns } from '../../../../api/contract/apps/e-form-pattern';
+import { evaluateForm, fieldError, type AnswerValue, type Answers, type FormField } from '../../../../api/contract/logic/e-form-rules';
+import { re2Patterns } from '../../../../api/contract/logic/e-form-pattern';
 
 // The builder's live preview: the draft as the customer will see it, with the evaluator the
 // customer page and the server use, so a condition or a rule behaves here as it will there.

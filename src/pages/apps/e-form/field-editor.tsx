@@ -1,5 +1,5 @@
-import type { Condition, FieldType, FormField } from '../../../../api/contract/apps/e-form-rules';
-import { CONDITION_OPS } from '../../../../api/contract/apps/e-form-rules';
+import type { Condition, FieldType, FormField } from '../../../../api/contract/logic/e-form-rules';
+import { CONDITION_OPS } from '../../../../api/contract/logic/e-form-rules';
 import { Button } from '../../../ui/Button';
 import { Field, TextField } from '../../../ui/Field';
 

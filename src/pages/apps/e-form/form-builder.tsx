@@ -2,8 +2,8 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEven
 import { useLocation, useParams } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
 import { FormDefinitionSchema, NEW_FORM, sameTitle, titleKey, type FormDefinition, type FormDetail, type FormSummary } from '../../../../api/contract/apps/e-form';
-import { definitionProblems, unusablePatterns, type FieldType, type FormField } from '../../../../api/contract/apps/e-form-rules';
-import { re2Patterns } from '../../../../api/contract/apps/e-form-pattern';
+import { definitionProblems, unusablePatterns, type FieldType, type FormField } from '../../../../api/contract/logic/e-form-rules';
+import { re2Patterns } from '../../../../api/contract/logic/e-form-pattern';
 import { ApiError, errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { RequireRole } from '../../../app/guards';

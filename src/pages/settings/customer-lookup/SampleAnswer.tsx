@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { LookupMappingField } from '../../../../api/contract/customer-lookup';
-import { compileGjsonPath, gjsonFind, gjsonPathTo, parseRawJson, templatePlaceholderTo, type JsonNode, type JsonStep } from '../../../../api/contract/lookup-paths';
+import { compileGjsonPath, gjsonFind, gjsonPathTo, parseRawJson, templatePlaceholderTo, type JsonNode, type JsonStep } from '../../../../api/contract/logic/lookup-paths';
 
 // The endpoint's sample answer as a tree: the admin chooses a field, then activates a value and
 // the field gets the path to it (templates get a {path} added). Every row is a native button in

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileGjsonPath, GjsonPathError, gjsonGet } from '../../../api/integrations/gjson';
-import { JsonSyntaxError, parseRawJson } from '../../../api/integrations/raw-json';
-import { readConformance } from '../../support/conformance';
+import { compileGjsonPath, GjsonPathError, gjsonGet } from '../../../../api/contract/logic/gjson';
+import { JsonSyntaxError, parseRawJson } from '../../../../api/contract/logic/raw-json';
+import { readConformance } from '../../../support/conformance';
 
 // Every Get call of tidwall/gjson's own test suite, with the answer the real GJSON gave. A case
 // is either answered exactly as GJSON does or refused with a message (a path outside the

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/index';
-import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from '../db/demo-accounts';
+import { seedAccount, type DemoAccount, type SeedContext, type SeedStep } from './demo-accounts';
 import type { AppId } from '../contract/apps';
 import type { BillingStatus } from '../contract/common';
 import type { ResultStatus } from '../contract/results';
 import { notify } from '../notifications/notify';
-import { addToDailyRollup, recordResults, type DailyCount, type NewResult } from './record';
+import { addToDailyRollup, recordResults, type DailyCount, type NewResult } from '../results/record';
 
 // Demo history for Watch Tower, the customer search and the bell: a few more accounts (so the
 // accounts list and the paid-accounts chart have a spread), the day each paid app became paid,

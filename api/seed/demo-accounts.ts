@@ -1,11 +1,11 @@
-import type { Trx } from './index';
+import type { Trx } from '../db/index';
 import type { AppId } from '../contract/apps';
 import type { BillingStatus, Role } from '../contract/common';
 import { createDeveloperKeys } from '../developers/keys';
 import { audit } from '../audit';
 import { plansOf, TRIAL_DAYS } from '../contract/plans';
 
-// The demo accounts and how one is made. Kept apart from the seed's list of steps (api/db/seed.ts)
+// The demo accounts and how one is made. Kept apart from the seed's list of steps (api/seed/index.ts)
 // so that the areas whose steps make more demo accounts can use it without a cycle.
 
 type DemoAdmin = { email: string; firstName: string; lastName: string; role: Role; isRoot?: boolean; timeZone?: string };
@@ -85,6 +85,10 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     ],
   },
 ];
+
+/** Every demo admin, as the development identity provider offers them for sign-in. */
+export const demoAdmins = (): { email: string; firstName: string; lastName: string }[] =>
+  DEMO_ACCOUNTS.flatMap((a) => a.admins.map(({ email, firstName, lastName }) => ({ email, firstName, lastName })));
 
 export type SeededAccount = { id: string; account: DemoAccount; adminIds: Record<string, string> };
 export type SeedContext = { trx: Trx; now: Date; accounts: SeededAccount[]; encryptionKey: string };

@@ -4,12 +4,12 @@
 // evaluator (gjson.ts): a path is only offered when it finds that very node, never a look-alike
 // (a duplicate key finds the first one; an empty key has no path in the subset).
 
-import { escapeKey, gjsonFind, renderTemplate } from '../integrations/gjson';
-import type { JsonNode } from '../integrations/raw-json';
+import { escapeKey, gjsonFind, renderTemplate } from './gjson';
+import type { JsonNode } from './raw-json';
 
 // what the screen needs to read a sample and follow the customers path through it
-export { compileGjsonPath, gjsonFind } from '../integrations/gjson';
-export { parseRawJson, type JsonNode } from '../integrations/raw-json';
+export { compileGjsonPath, gjsonFind } from './gjson';
+export { parseRawJson, type JsonNode } from './raw-json';
 
 /** One step down a document: an object key or an array index. */
 export type JsonStep = string | number;

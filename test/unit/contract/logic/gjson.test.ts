@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileGjsonPath, escapeKey, gjsonGet, gjsonPathProblem, renderTemplate } from '../../../api/integrations/gjson';
-import { parseRawJson } from '../../../api/integrations/raw-json';
+import { compileGjsonPath, escapeKey, gjsonGet, gjsonPathProblem, renderTemplate } from '../../../../api/contract/logic/gjson';
+import { parseRawJson } from '../../../../api/contract/logic/raw-json';
 
 /** What a path finds in a document, as a plain value (undefined when GJSON says it does not exist). */
 function value(document: unknown, path: string | ReturnType<typeof compileGjsonPath>): unknown {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { fieldError, type FormField } from '../../../api/contract/apps/e-form-rules';
-import { MAX_PATTERN_PROGRAM, re2Patterns } from '../../../api/contract/apps/e-form-pattern';
+import { fieldError, type FormField } from '../../../../api/contract/logic/e-form-rules';
+import { MAX_PATTERN_PROGRAM, re2Patterns } from '../../../../api/contract/logic/e-form-pattern';
 
 // An eForm pattern is admin input and the answer is anyone-with-the-link input: both hostile.
 const field = (pattern: string): FormField => ({ id: 'code', type: 'short_text', label: 'Code', required: true, validation: { pattern, patternMessage: 'Wrong format' } });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { gjsonFind } from '../../../api/integrations/gjson';
-import { gjsonPathTo, nodeAt, templatePlaceholderTo, type JsonStep } from '../../../api/contract/lookup-paths';
-import { parseRawJson, type JsonNode } from '../../../api/integrations/raw-json';
-import { readConformance } from '../../support/conformance';
+import { gjsonFind } from '../../../../api/contract/logic/gjson';
+import { gjsonPathTo, nodeAt, templatePlaceholderTo, type JsonStep } from '../../../../api/contract/logic/lookup-paths';
+import { parseRawJson, type JsonNode } from '../../../../api/contract/logic/raw-json';
+import { readConformance } from '../../../support/conformance';
 
 // The path an admin gets by clicking a value of the sample answer must find that very value
 // again through the evaluator the lookup runs.

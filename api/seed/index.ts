@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import type { Database } from './index';
+import type { Database } from '../db/index';
 import { DEMO_ACCOUNTS, seedAccount, type SeededAccount, type SeedStep } from './demo-accounts';
-import { resultsSeedStep } from '../results/seed';
+import { resultsSeedStep } from './results';
 
 // Demo data for a fresh embedded database and for `npm run seed`. Re-seeding removes the demo
 // accounts (by their e-mail domains) and creates them anew; other accounts are left alone.
 
-export { DEMO_ACCOUNTS, seedAccount, type DemoAccount, type SeedContext, type SeededAccount, type SeedStep } from './demo-accounts';
+export { DEMO_ACCOUNTS, demoAdmins, seedAccount, type DemoAccount, type SeedContext, type SeededAccount, type SeedStep } from './demo-accounts';
 
 export const SEED_STEPS: SeedStep[] = [resultsSeedStep];
 

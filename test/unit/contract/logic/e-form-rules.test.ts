@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { definitionProblems, evaluateForm, validateSubmission, type Answers, type FormDefinitionShape } from '../../../api/contract/apps/e-form-rules';
-import { FormDefinitionSchema } from '../../../api/contract/apps/e-form';
-import { re2Patterns } from '../../../api/contract/apps/e-form-pattern';
+import { definitionProblems, evaluateForm, validateSubmission, type Answers, type FormDefinitionShape } from '../../../../api/contract/logic/e-form-rules';
+import { FormDefinitionSchema } from '../../../../api/contract/apps/e-form';
+import { re2Patterns } from '../../../../api/contract/logic/e-form-pattern';
 
 // One claims form, exercised by a table of answers: the same table is the truth for the builder
 // preview, the customer page and the server, which all call these functions.

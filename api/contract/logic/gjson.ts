@@ -1,7 +1,7 @@
 // A GJSON path evaluator for the subset customer-lookup settings need (GJSON itself has no
-// JavaScript port). It works on the raw text of the document (api/integrations/raw-json.ts) and
+// JavaScript port). It works on the raw text of the document (raw-json.ts beside it) and
 // answers what GJSON answers: exists, type, raw text and string value. Supported, with GJSON's
-// meaning (checked against GJSON's own test suite, test/unit/integrations/gjson-conformance):
+// meaning (checked against GJSON's own test suite, test/unit/contract/logic/gjson-conformance):
 //   name.first          keys separated by `.`; `\` escapes a special character (fav\.movie)
 //   children.0          array indexes
 //   child*.2  c?ildren  `*` and `?` wildcards in keys (first matching key)

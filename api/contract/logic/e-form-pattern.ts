@@ -20,7 +20,7 @@ function compiled(pattern: string): RE2JS | string {
   if (hit !== undefined) return hit;
   try {
     const re = RE2JS.compile(pattern);
-    // re2Input.prog is the compiled program (pinned re2js 2.10.0; test/unit/contract/e-form-pattern.test.ts holds it)
+    // re2Input.prog is the compiled program (pinned re2js 2.10.0; test/unit/contract/logic/e-form-pattern.test.ts holds it)
     const size = (re as unknown as { re2Input: { prog: { inst: unknown[] } } }).re2Input.prog.inst.length;
     hit = size > MAX_PATTERN_PROGRAM ? 'The pattern is too complex: use smaller repeat counts such as {1,50}' : re;
   } catch (err) {
