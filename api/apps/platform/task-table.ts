@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors';
 import { validationError } from '../../http/validate';
 import { maskPhone, type KpiTile, type TaskRow } from '../../contract/platform';
 import type { AppModule, KeyedTaskRow, TaskFilter } from './registry';
-import { billingQuery } from './credits';
+import { billingQuery } from '../../usage/credits';
 import type { AppId } from '../../contract/apps';
 
 // What every app's task table shares: the columns the activity list filters on (account_id,
