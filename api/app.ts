@@ -38,7 +38,7 @@ import './privacy/v1';
 import { journeyRoutes } from './journeys/routes';
 import { v1Routes } from './apps/platform/v1-routes';
 import { appModules } from './apps/platform/registry';
-import { agentScope } from './apps/platform/agent-session';
+import { agentScope } from './agents/session';
 import { appActionRoutes, appConsoleRoutes } from './apps/platform/console-routes';
 import { platformRoutes } from './apps/platform/platform-routes';
 import { eformRoutes } from './apps/e-form/routes';
