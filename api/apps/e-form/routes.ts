@@ -14,7 +14,7 @@ import type { FileAnswer } from '../../contract/apps/e-form-rules';
 import type { Deps } from '../../deps';
 import { parseKey, uuidParam } from '../platform/request';
 import { taskEvents } from '../platform/task-events';
-import { addDays, zonedDay, zonedMidnight } from '../platform/zoned-time';
+import { addDays, zonedDay, zonedMidnight } from '../../http/zoned-days';
 import { closeForm, createForm, getForm, listForms, publishForm, saveDraft, versionDefinition } from './service';
 import { archiveForm, deleteDraftForm, restoreForm } from './lifecycle';
 import { countSubmissions, formColumns, listSubmissions, submissionById, type SubmissionFilter } from './submissions';

@@ -36,7 +36,7 @@ import { sentToDevOutbox } from '../../sms/service';
 import { saveAppSettings, storedAppSettings } from './app-settings';
 import { companyName, parseTemplateKey, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
 import { taskEvents } from './task-events';
-import { addDays, zonedDay, zonedMidnight } from './zoned-time';
+import { addDays, zonedDay, zonedMidnight } from '../../http/zoned-days';
 import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
 import { sql } from 'kysely';
 import { visibleApps } from '../../contract/apps';
