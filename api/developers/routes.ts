@@ -4,7 +4,7 @@ import { requireRole } from '../auth/guards';
 import { ApiError } from '../http/errors';
 import { actorOf } from '../audit';
 import { maskedKeys, RotateKeySchema, type DeveloperKeys } from '../contract/developers';
-import { developerKeys, rotateDeveloperKey } from './keys';
+import { developerKeys, rotateDeveloperKey } from './service';
 import { validate } from '../http/validate';
 import { apiRateLimitUsage } from '../usage/api-limits';
 

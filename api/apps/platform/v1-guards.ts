@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppEnv } from '../../auth/context';
 import { bearerToken } from '../../auth/context';
 import { sha256Hex } from '../../crypto';
-import { accountOfSecretKey } from '../../developers/keys';
+import { accountOfSecretKey } from '../../developers/service';
 import { ApiError } from '../../http/errors';
 import { failureLimiter } from '../../http/failure-limit';
 import { clientAddress } from '../../identity/rate-limit';

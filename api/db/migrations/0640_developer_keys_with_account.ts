@@ -4,7 +4,7 @@
 // this migration is code run with the server's configuration.
 import { sql as query } from 'kysely';
 import { encryptSecret, generateKey } from '../../crypto';
-import { KEY_PREFIXES } from '../../developers/keys';
+import { KEY_PREFIXES } from '../../developers/service';
 import { audit } from '../../audit';
 import type { MigrationContext } from './types';
 import type { Trx } from '../index';
