@@ -9,7 +9,7 @@ import { failureLimiter } from '../../http/failure-limit';
 import { clientAddress } from '../../identity/rate-limit';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
 import { DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
-import { takeApiToken, type RateLimit } from '../../usage/api-limits';
+import { takeApiToken, type RateLimit } from '../../usage/token-bucket';
 
 // The doors of /api/v1: the account's secret key, a token bucket per account, and Idempotency-Key.
 
@@ -96,7 +96,7 @@ export function requireApiKey(): MiddlewareHandler<V1Env> {
 export const V1_RATE_LIMIT: RateLimit = { perSecond: DEFAULT_API_RATE_LIMIT.perSecond, burst: DEFAULT_API_RATE_LIMIT.burst };
 
 /**
- * One token per call from the account's bucket (api/usage/api-limits.ts: in the database, shared
+ * One token per call from the account's bucket (api/usage/token-bucket.ts: in the database, shared
  * by every API process). Every answer that passes here carries the IETF httpapi draft's header
  * fields (draft-ietf-httpapi-ratelimit-headers, structured-field form):
  *   RateLimit-Policy: "default";q=<burst>;w=<seconds the burst refills in>
