@@ -3,7 +3,7 @@ import { openDatabase, openPostgres, type Database } from './db/index';
 import { acquireDataDirLock } from './db/lock';
 import { migrate } from './db/migrate';
 import { tokenSigner } from './auth/token';
-import { AGENT_TOKEN_HOURS } from './apps/platform/agent-session';
+import { AGENT_TOKEN_HOURS } from './agents/session';
 import type { Deps } from './deps';
 import { logLine } from './http/error-text';
 

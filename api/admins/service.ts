@@ -72,7 +72,7 @@ async function bootstrapOf(deps: Deps, session: Session): Promise<Bootstrap> {
       firstName: session.firstName,
       lastName: session.lastName,
       email: session.email,
-      // agent sessions never reach bootstrap (api/apps/platform/agent-session.ts)
+      // agent sessions never reach bootstrap (api/agents/session.ts)
       role: session.role as Exclude<typeof session.role, 'agent'>,
       isRoot: session.isRoot,
       ghost: session.ghost,

@@ -13,7 +13,7 @@ export type Session = {
   id: string;
   adminId: string;
   accountId: string;
-  /** 'agent' for agent sessions: api/apps/platform/agent-session.ts decides what they reach */
+  /** 'agent' for agent sessions: api/agents/session.ts decides what they reach */
   role: Role | 'agent';
   isRoot: boolean;
   ghost: boolean;

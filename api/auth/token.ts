@@ -28,7 +28,7 @@ const VerifiedClaimsSchema = v.object({
 
 /**
  * An agent session (apps platform): a Zoom or Webex user without admin access, for one account,
- * reaching only the agent routes (api/apps/platform/agent-session.ts). It has no admin row and
+ * reaching only the agent routes (api/agents/session.ts). It has no admin row and
  * no `sessions` row; it ends with its short lifetime.
  */
 const AgentClaimsSchema = v.object({

@@ -9,7 +9,7 @@ import type { Trx } from '../db/index';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { usageOf } from './data';
-import { creditsPerDay } from '../apps/platform/credits';
+import { creditsPerDay } from '../usage/credits';
 import type { Config } from '../config';
 import { notConfigured, requireStripe, stripeConfigured, stripeFailure, stripeOf, subscribable } from './stripe';
 import { applySubscription, HANDLED_EVENTS, subscriptionIdOf } from './subscriptions';

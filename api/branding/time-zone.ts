@@ -1,11 +1,7 @@
-import { Hono } from 'hono';
 import type { Trx } from '../db/index';
-import type { AppEnv } from '../auth/context';
-import { requireRole } from '../auth/guards';
-import { actorOf, audit, type Actor } from '../audit';
-import { validate } from '../http/validate';
+import { audit, type Actor } from '../audit';
 import { isTimeZone } from '../contract/audit-log';
-import { AccountTimeZoneSchema, DEFAULT_ACCOUNT_TIME_ZONE, type AccountTimeZone } from '../contract/time-zone';
+import { DEFAULT_ACCOUNT_TIME_ZONE } from '../contract/time-zone';
 
 // The account's time zone (Settings > Branding): every role reads it (the console formats every
 // date in it), only the owner changes it, audited in the same transaction.
@@ -21,17 +17,3 @@ export async function setAccountTimeZone(trx: Trx, accountId: string, actor: Act
   await trx.updateTable('accounts').set({ time_zone: timeZone }).where('id', '=', accountId).execute();
   await audit(trx, accountId, actor, { namespace: 'global', description: `Changed the account's time zone from ${before} to ${timeZone}`, event: 'account.time-zone.updated' });
 }
-
-export const accountTimeZoneRoutes = new Hono<AppEnv>()
-  .get('/account-time-zone', async (c) => {
-    const { accountId } = c.var.session;
-    const answer: AccountTimeZone = { timeZone: await c.var.deps.db.tenant(accountId, (trx) => accountTimeZone(trx, accountId)) };
-    return c.json(answer);
-  })
-  .put('/account-time-zone', requireRole('owner'), validate('json', AccountTimeZoneSchema), async (c) => {
-    const { timeZone } = c.req.valid('json');
-    const session = c.var.session;
-    await c.var.deps.db.tenant(session.accountId, (trx) => setAccountTimeZone(trx, session.accountId, actorOf(session), timeZone));
-    const answer: AccountTimeZone = { timeZone };
-    return c.json(answer);
-  });

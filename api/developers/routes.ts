@@ -4,9 +4,9 @@ import { requireRole } from '../auth/guards';
 import { ApiError } from '../http/errors';
 import { actorOf } from '../audit';
 import { maskedKeys, RotateKeySchema, type DeveloperKeys } from '../contract/developers';
-import { developerKeys, rotateDeveloperKey } from './keys';
+import { developerKeys, rotateDeveloperKey } from './service';
 import { validate } from '../http/validate';
-import { apiRateLimitUsage } from '../apps/platform/api-limits';
+import { apiRateLimitUsage } from '../usage/api-limits';
 
 /** Provider staff in ghost mode act as the owner but never learn the account's secrets. */
 const shown = (keys: DeveloperKeys, ghost: boolean): DeveloperKeys => (ghost ? maskedKeys(keys) : keys);

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import type { Platform } from '../contract/common';
 import { ApiError } from '../http/errors';
 import { audit } from '../audit';
-import { createDeveloperKeys } from '../developers/keys';
+import { createDeveloperKeys } from '../developers/service';
 import type { SignInAdmin } from '../auth/sessions';
 import { notify } from '../notifications/notify';
 import { settleInvitations } from './invitation-outcome';

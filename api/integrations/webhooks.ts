@@ -1,7 +1,7 @@
 import { maskNumbers } from '../privacy/mask';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
-import { webhookSigningSecrets } from '../developers/keys';
+import { webhookSigningSecrets } from '../developers/service';
 import { notify } from '../notifications/notify';
 import { SIGNATURE_HEADER, webhookSignature } from '../developers/signature';
 import { OutboundError, outboundFetch, outboundPolicy } from './outbound';

@@ -12,7 +12,7 @@ import { chooseLanguage, smsLocaleOf } from '../customer-pages/language';
 import { translate } from '../customer-pages/i18n/index';
 import { companyName, sendAccountSms } from '../apps/platform/sms';
 import { idvReleasedFor } from '../apps/identity-verification/service';
-import { assertAppUsable, releaseCredits } from '../apps/platform/credits';
+import { assertAppUsable, releaseCredits } from '../usage/credits';
 import { taskEvents } from '../apps/platform/task-events';
 import type { Caller } from '../apps/platform/caller';
 import type { JourneyDelivery } from '../apps/platform/delivery';

@@ -1,7 +1,7 @@
 import type { Trx } from '../db/index';
 import type { AppId } from '../contract/apps';
 import type { BillingStatus, Role } from '../contract/common';
-import { createDeveloperKeys } from '../developers/keys';
+import { createDeveloperKeys } from '../developers/service';
 import { audit } from '../audit';
 import { plansOf, TRIAL_DAYS } from '../contract/plans';
 

@@ -1,12 +1,14 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../auth/context';
-import { requireRole } from '../auth/guards';
+import { requireRead, requireRole } from '../auth/guards';
 import { actorOf } from '../audit';
+import { ApiError } from '../http/errors';
 import { validate } from '../http/validate';
+import { DEV_OUTBOX_MORE_HEADER, DEV_OUTBOX_PAGE_SIZE, DevSmsOutboxQuerySchema } from '../contract/platform';
 import { SmsGuardSaveBodySchema, SmsReleaseParamSchema } from '../contract/sms-guard';
 import { releaseHold, saveSmsGuard, smsGuardOf } from '../sms-guard/service';
-import { disconnectSms, readSmsSettings, saveSmsSettings } from './service';
+import { devOutboxMessages, disconnectSms, readSmsSettings, saveSmsSettings } from './service';
 
 export const smsRoutes = new Hono<AppEnv>()
   .use('/sms', requireRole('admin'))
@@ -29,4 +31,14 @@ export const smsRoutes = new Hono<AppEnv>()
   .get('/sms', async (c) => c.json(await readSmsSettings(c.var.deps, c.var.session)))
   // Twilio and the development outbox take different bodies, told apart in saveSmsSettings
   .post('/sms', validate('json', v.unknown(), { textRuleInRoute: true }), async (c) => c.json(await saveSmsSettings(c.var.deps, c.var.session, c.req.valid('json'))))
-  .delete('/sms', async (c) => c.json(await disconnectSms(c.var.deps, c.var.session)));
+  .delete('/sms', async (c) => c.json(await disconnectSms(c.var.deps, c.var.session)))
+
+  /** The development outbox (never in production): the account's newest messages, newest first. */
+  .get('/dev/sms-outbox', requireRead('outbox'), validate('query', DevSmsOutboxQuerySchema), async (c) => {
+    if (c.var.deps.config.env === 'production') throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+    const { limit = DEV_OUTBOX_PAGE_SIZE } = c.req.valid('query');
+    const { messages, more } = await devOutboxMessages(c.var.deps, c.var.session.accountId, limit);
+    c.header(DEV_OUTBOX_MORE_HEADER, String(more));
+    c.header('access-control-expose-headers', DEV_OUTBOX_MORE_HEADER);
+    return c.json(messages);
+  });

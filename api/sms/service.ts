@@ -9,6 +9,7 @@ import { ApiError } from '../http/errors';
 import { validationError } from '../http/validate';
 import { assertStorableInput } from '../http/text-guard';
 import { verifyTwilioCredentials } from '../integrations/twilio';
+import type { DevSmsMessage } from '../contract/platform';
 
 // Settings > SMS Configuration: Twilio (the auth token write-only, bound to the account SID it
 // was entered with) or, outside production, the development outbox.
@@ -107,4 +108,26 @@ export async function sentToDevOutbox(deps: Deps, accountId: string): Promise<bo
   if (deps.config.env === 'production') return false;
   const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst());
   return row?.provider === DEV_OUTBOX_PROVIDER;
+}
+
+/**
+ * The development outbox's newest `limit` messages, newest first, and whether older ones exist.
+ * A longer look asks for a larger `limit` rather than the next page: new messages keep arriving
+ * at the top, and one read of the newest N leaves no gap.
+ */
+export async function devOutboxMessages(deps: Pick<Deps, 'db'>, accountId: string, limit: number): Promise<{ messages: DevSmsMessage[]; more: boolean }> {
+  const rows = await deps.db.tenant(accountId, (trx) =>
+    trx
+      .selectFrom('dev_sms_outbox')
+      .select(['id', 'to_number', 'body', 'created_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute(),
+  );
+  return {
+    messages: rows.slice(0, limit).map((r): DevSmsMessage => ({ id: r.id, to: r.to_number, body: r.body, createdAt: new Date(r.created_at).toISOString() })),
+    more: rows.length > limit,
+  };
 }

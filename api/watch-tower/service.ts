@@ -3,7 +3,7 @@ import type { Session } from '../auth/context';
 import type { Deps } from '../deps';
 import { endStripeSubscription } from '../billing/service';
 import { heldRangesByAccount } from '../sms-guard/service';
-import { apiRateLimitOf, setApiRateLimit } from '../apps/platform/api-limits';
+import { apiRateLimitOf, setApiRateLimit } from '../usage/api-limits';
 import type { ApiRateLimitBody } from '../contract/api-limits';
 import { audit } from '../audit';
 import { APP_IDS, getApp, isAppId, type AppId } from '../contract/apps';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { runDueJobs, type Job } from '../../api/jobs/runner';
 import { BILLING_JOBS } from '../../api/billing/jobs';
-import { assertAppUsable } from '../../api/apps/platform/credits';
+import { assertAppUsable } from '../../api/usage/credits';
 import { TRIAL_DAYS } from '../../api/contract/plans';
 
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { startStripePeer, type StripePeer } from '../support/stripe-peer';
-import { assertAppUsable, chargeCredits } from '../../api/apps/platform/credits';
+import { assertAppUsable, chargeCredits } from '../../api/usage/credits';
 import { reportOverage } from '../../api/billing/jobs';
 import { plansOf } from '../../api/contract/plans';
 import type { AppBillingDetail, InvoicesAnswer, SubscriptionPricesAnswer } from '../../api/contract/billing';

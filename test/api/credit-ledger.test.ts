@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { BOTH_DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { json, startPeer, type Peer } from './peers';
-import { assertAppUsable, chargeCredits } from '../../api/apps/platform/credits';
+import { assertAppUsable, chargeCredits } from '../../api/usage/credits';
 import type { Config } from '../../api/config';
 import type { AppId } from '../../api/contract/apps';
 import { apiCaller } from '../../api/apps/platform/caller';

@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, revokeTaskLinks, spendLink } from '../../customer-pages/links';
 import { fileLink, putFile, readFile } from '../../storage/files';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';

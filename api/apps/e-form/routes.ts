@@ -14,7 +14,8 @@ import type { FileAnswer } from '../../contract/logic/e-form-rules';
 import type { Deps } from '../../deps';
 import { parseKey, uuidParam } from '../platform/request';
 import { taskEvents } from '../platform/task-events';
-import { addDays, zonedDay, zonedMidnight } from '../platform/zoned-time';
+import { taskCount } from '../platform/task-table';
+import { addDays, zonedDay, zonedMidnight } from '../../http/zoned-days';
 import { closeForm, createForm, getForm, listForms, publishForm, saveDraft, versionDefinition } from './service';
 import { archiveForm, deleteDraftForm, restoreForm } from './lifecycle';
 import { countSubmissions, formColumns, listSubmissions, submissionById, type SubmissionFilter } from './submissions';
@@ -90,7 +91,7 @@ export const eformRoutes = new Hono<AppEnv>()
     const unfiltered = Object.values(filter).every((x) => x === undefined);
     const { rows, count, columns } = await c.var.deps.db.tenant(accountId, async (trx) => ({
       rows: await listSubmissions(trx, accountId, filter, parseKey(query.lastKey), limit + 1),
-      count: query.lastKey ? null : unfiltered ? Number((await trx.selectFrom('task_counts').select('count').where('account_id', '=', accountId).where('app', '=', 'e-form').executeTakeFirst())?.count ?? 0) : await countSubmissions(trx, accountId, filter, TASK_COUNT_CAP),
+      count: query.lastKey ? null : unfiltered ? await taskCount(trx, accountId, 'e-form') : await countSubmissions(trx, accountId, filter, TASK_COUNT_CAP),
       columns: filter.formId ? await formColumns(trx, accountId, filter.formId) : ([] as SubmissionColumn[]),
     }));
     const more = rows.length > limit;

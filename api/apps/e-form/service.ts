@@ -8,7 +8,7 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, spendLink } from '../../customer-pages/links';
 import { putFile } from '../../storage/files';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';

@@ -7,7 +7,7 @@ import { audit } from '../../audit';
 import { decryptSecret, encryptSecret } from '../../crypto';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
-import { billingQuery, chargeStatement, lockBilling, refuseUnusable, releaseCredits } from '../platform/credits';
+import { billingQuery, chargeStatement, lockBilling, refuseUnusable, releaseCredits } from '../../usage/credits';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { appSettingsQuery, storedAppSettings, storedAppSettingsOf } from '../platform/app-settings';

@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { sql } from 'kysely';
 import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
 import * as v from 'valibot';
@@ -7,63 +6,25 @@ import { documented, validate, validationError } from '../../http/validate';
 import { assertStorableInput } from '../../http/text-guard';
 import { accountOfHost, pageLocaleOf } from '../../customer-pages/frame';
 import { TOKEN_PATTERN } from '../../customer-pages/links';
-import {
-  PASSKEY_CREDENTIAL_PAGE,
-  PasskeyCeremonyAbandonedSchema,
-  PasskeyCeremonyResponseSchema,
-  PasskeyCredentialQuerySchema,
-  type PasskeyCredential,
-} from '../../contract/apps/passkeys';
+import { PasskeyCeremonyAbandonedSchema, PasskeyCeremonyResponseSchema, PasskeyCredentialQuerySchema } from '../../contract/apps/passkeys';
 import { TASK_LAST_KEY_HEADER } from '../../contract/platform';
 import { requestOrigin, uuidParam } from '../platform/request';
 import { sessionCaller } from '../platform/caller';
-import { authenticatorName } from './authenticators';
-import { ceremonyAbandoned, ceremonyOptions, ceremonyVerify, LinkRefused, revokeCredential, type CredentialRow, type PageContext } from './service';
+import { credentialOf, listCredentials } from './credentials';
+import { ceremonyAbandoned, ceremonyOptions, ceremonyVerify, LinkRefused, revokeCredential, type PageContext } from './service';
 import { errorResponse } from '../../http/errors';
 import { translator, type MessageKey } from '../../customer-pages/i18n/index';
 
 // The Passkeys app's own routes: the Enrollments page (list and revoke) in the console, and the
 // three calls the customer page's script makes (options, verify, abandoned) behind its link.
 
-export function credentialOf(r: CredentialRow): PasskeyCredential {
-  return {
-    id: r.id,
-    customerRef: r.customer_ref,
-    displayName: r.display_name,
-    credentialId: r.credential_id,
-    aaguid: r.aaguid,
-    authenticator: authenticatorName(r.aaguid),
-    synced: r.backup_eligible,
-    backedUp: r.backed_up,
-    transports: r.transports,
-    rpId: r.rp_id,
-    createdAt: new Date(r.created_at).toISOString(),
-    lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
-    signCount: Number(r.counter),
-    revokedAt: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
-  };
-}
-
 export const passkeyConsoleRoutes = new Hono<AppEnv>()
   .get('/passkeys/credentials', requireRole('supervisor'), validate('query', PasskeyCredentialQuerySchema), async (c) => {
-    const q = c.req.valid('query');
     const { accountId } = c.var.session;
-    const at = q.lastKey ? q.lastKey.lastIndexOf('_') : -1;
-    const rows = await c.var.deps.db.tenant(accountId, (trx) =>
-      sql<CredentialRow & { key_ts: string }>`select *, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts
-        from passkey_credentials where account_id = ${accountId}
-        ${q.q ? sql`and customer_ref = ${q.q}` : sql``}
-        ${q.revoked === 'true' ? sql`and revoked_at is not null` : q.revoked === 'false' ? sql`and revoked_at is null` : sql``}
-        ${q.lastKey ? sql`and (created_at, id) < (${q.lastKey.slice(0, at)}::timestamptz, ${q.lastKey.slice(at + 1)}::uuid)` : sql``}
-        order by created_at desc, id desc limit ${PASSKEY_CREDENTIAL_PAGE + 1}`.execute(trx),
-    );
-    const shown = rows.rows.slice(0, PASSKEY_CREDENTIAL_PAGE);
+    const { credentials, lastKey } = await listCredentials(c.var.deps, accountId, c.req.valid('query'));
     c.header('access-control-expose-headers', TASK_LAST_KEY_HEADER);
-    if (rows.rows.length > PASSKEY_CREDENTIAL_PAGE) {
-      const last = shown[shown.length - 1]!;
-      c.header(TASK_LAST_KEY_HEADER, `${last.key_ts}_${last.id}`);
-    }
-    return c.json(shown.map(credentialOf));
+    if (lastKey) c.header(TASK_LAST_KEY_HEADER, lastKey);
+    return c.json(credentials);
   })
   .post('/passkeys/credentials/:id/revoke', requireRole('admin'), async (c) => {
     const session = c.var.session;

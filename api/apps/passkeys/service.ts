@@ -17,7 +17,7 @@ import { audit } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, resolveLink, revokeTaskLinks } from '../../customer-pages/links';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';

@@ -23,7 +23,7 @@ import {
   type PaymentStatus,
   type PaymentsGeneralSettings,
 } from '../../contract/apps/payments';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
+import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import * as v from 'valibot';
 import type { AppEnv } from '../../auth/context';
 import { requireRole } from '../../auth/guards';
-import { audit, actorOf } from '../../audit';
+import { actorOf } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { validate, validationError } from '../../http/validate';
 import {
@@ -33,15 +33,24 @@ import { appModule, type AppModule, type TaskFilter } from './registry';
 import { parseKey, requestOrigin, uuidParam } from './request';
 import { sessionCaller } from './caller';
 import { sentToDevOutbox } from '../../sms/service';
-import { saveAppSettings, storedAppSettings } from './app-settings';
-import { companyName, parseTemplateKey, renderTemplate, sendAccountSms, templateProblem, templatesOf } from './sms';
+import { storedAppSettings } from './app-settings';
+import { companyName, parseTemplateKey, templateProblem, templatesOf } from './sms';
 import { taskEvents } from './task-events';
-import { addDays, zonedDay, zonedMidnight } from './zoned-time';
-import { deliveriesOf, endpointById, enqueueWebhookEvent, listEndpoints } from './webhook-events';
-import { sql } from 'kysely';
+import { addDays, zonedDay, zonedMidnight } from '../../http/zoned-days';
+import { deliveriesOf, endpointById, listEndpoints } from './webhook-events';
+import { taskCount } from './task-table';
+import {
+  createWebhookEndpoint,
+  removeWebhookEndpoint,
+  resendWebhookDelivery,
+  saveGeneralSettings,
+  saveSmsContent,
+  sendTestSms,
+  sendWebhookTest,
+  updateWebhookEndpoint,
+} from './service';
 import { visibleApps } from '../../contract/apps';
 import { JOURNEY_EVENT_TYPES } from '../../contract/journeys';
-import type { Trx } from '../../db/index';
 import { createLinkToken, linkUrl } from '../../customer-pages/links';
 import type { CustomerPagePreview } from '../../contract/platform';
 
@@ -69,11 +78,6 @@ function filterOf(module: AppModule, q: TaskQuery, timeZone: string): TaskFilter
 }
 
 const isUnfiltered = (f: TaskFilter) => Object.values(f).every((value) => value === undefined);
-
-async function taskCount(trx: Trx, accountId: string, app: string): Promise<number> {
-  const row = await trx.selectFrom('task_counts').select('count').where('account_id', '=', accountId).where('app', '=', app).executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
 
 const EXPORT_BATCH = 1000;
 
@@ -179,13 +183,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const parsed = v.safeParse(module.settings.schema, c.req.valid('json'));
     if (!parsed.success) throw validationError(parsed.issues);
     const session = c.var.session;
-    const answer = await c.var.deps.db.tenant(session.accountId, async (trx) => {
-      await saveAppSettings(trx, session.accountId, module.id, { general: parsed.output });
-      const summary = Object.entries(parsed.output).map(([k, val]) => `${k} ${String(val)}`).join(', ');
-      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Updated the general settings (${summary})`, event: 'app.settings-updated' });
-      return module.settings.read(trx, session.accountId);
-    });
-    return c.json(answer);
+    return c.json(await saveGeneralSettings(c.var.deps, session.accountId, actorOf(session), module, parsed.output));
   })
 
   .get('/:app/settings/sms-content', requireRole('admin'), async (c) => {
@@ -214,32 +212,15 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const first = Object.entries(fields)[0];
     if (first) throw new ApiError(400, 'VALIDATION_FAILED', `${first[0]}: ${first[1]}`, fields);
     const session = c.var.session;
-    const answer = await c.var.deps.db.tenant(session.accountId, async (trx): Promise<SmsContentAnswer> => {
-      const stored = (await storedAppSettings(trx, session.accountId, module.id)).templates;
-      const next = { ...stored };
-      for (const [key, body] of Object.entries(templates)) {
-        if (body.trim()) next[key] = body.trim();
-        else delete next[key];
-      }
-      await saveAppSettings(trx, session.accountId, module.id, { templates: next });
-      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Updated the SMS content (${Object.keys(templates).join(', ')})`, event: 'app.sms-content-updated' });
-      return { company: await companyName(trx, session.accountId), templates: templatesOf(module.id, module.templates, next) };
-    });
-    return c.json(answer);
+    return c.json(await saveSmsContent(c.var.deps, session.accountId, actorOf(session), module, templates));
   })
 
   .post('/:app/settings/sms-content/test', requireRole('admin'), validate('json', SmsTestBodySchema), async (c) => {
     const module = moduleOf(c);
     const { phoneNumber, message } = c.req.valid('json');
     const session = c.var.session;
-    const { db, config } = c.var.deps;
-    const company = await db.tenant(session.accountId, (trx) => companyName(trx, session.accountId));
-    const text = renderTemplate(message, { code: '123456', company, ttl: '10', link: `${config.publicUrl}/c/preview` });
-    const sent = await sendAccountSms(c.var.deps, session.accountId, phoneNumber, text);
-    await db.tenant(session.accountId, (trx) =>
-      audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Sent a test SMS to ${phoneNumber}`, event: 'app.sms-test-sent' }),
-    );
-    return c.json({ sent: true, provider: sent.provider, text } satisfies SmsTestAnswer);
+    const sent = await sendTestSms(c.var.deps, session.accountId, actorOf(session), module, phoneNumber, message);
+    return c.json({ sent: true, provider: sent.provider, text: sent.text } satisfies SmsTestAnswer);
   })
 
   /** A short-lived link to the preview customer page ("how your customers see your links"). */
@@ -264,16 +245,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const module = moduleOf(c);
     const body = checkedEndpoint(module, c.req.valid('json'), c.var.deps.config);
     const session = c.var.session;
-    const created = await c.var.deps.db.tenant(session.accountId, async (trx) => {
-      const row = await trx
-        .insertInto('webhook_endpoints')
-        .values({ account_id: session.accountId, app: module.id, url: body.url, event_types: body.eventTypes, enabled: body.enabled, full_phone_numbers: body.fullPhoneNumbers ?? false })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Added the webhook endpoint ${body.url}`, event: 'webhook.created' });
-      return endpointById(trx, session.accountId, module.id, row.id);
-    });
-    return c.json(created, 201);
+    return c.json(await createWebhookEndpoint(c.var.deps, session.accountId, actorOf(session), module, body), 201);
   })
 
   .put('/:app/webhooks/:id', requireRole('admin'), validate('json', WebhookEndpointBodySchema), async (c) => {
@@ -281,19 +253,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const id = uuidParam(c, 'id');
     const body = checkedEndpoint(module, c.req.valid('json'), c.var.deps.config);
     const session = c.var.session;
-    const updated = await c.var.deps.db.tenant(session.accountId, async (trx) => {
-      const row = await trx
-        .updateTable('webhook_endpoints')
-        .set({ url: body.url, event_types: body.eventTypes, enabled: body.enabled, ...(body.fullPhoneNumbers === undefined ? {} : { full_phone_numbers: body.fullPhoneNumbers }), ...(body.enabled ? { disabled_reason: null, failing_since: null } : {}) })
-        .where('account_id', '=', session.accountId)
-        .where('app', '=', module.id)
-        .where('id', '=', id)
-        .returning('id')
-        .executeTakeFirst();
-      if (!row) return null;
-      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Updated the webhook endpoint ${body.url}${body.enabled ? '' : ' (disabled)'}`, event: 'webhook.updated' });
-      return endpointById(trx, session.accountId, module.id, id);
-    });
+    const updated = await updateWebhookEndpoint(c.var.deps, session.accountId, actorOf(session), module, id, body);
     if (!updated) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
     return c.json(updated);
   })
@@ -302,11 +262,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const module = moduleOf(c);
     const id = uuidParam(c, 'id');
     const session = c.var.session;
-    const removed = await c.var.deps.db.tenant(session.accountId, async (trx) => {
-      const row = await trx.deleteFrom('webhook_endpoints').where('account_id', '=', session.accountId).where('app', '=', module.id).where('id', '=', id).returning('url').executeTakeFirst();
-      if (row) await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Removed the webhook endpoint ${row.url}`, event: 'webhook.deleted' });
-      return row;
-    });
+    const removed = await removeWebhookEndpoint(c.var.deps, session.accountId, actorOf(session), module, id);
     if (!removed) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
     return c.json({ ok: true });
   })
@@ -315,15 +271,7 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const module = moduleOf(c);
     const id = uuidParam(c, 'id');
     const session = c.var.session;
-    const now = c.var.deps.now();
-    const eventId = await c.var.deps.db.tenant(session.accountId, async (trx) => {
-      const endpoint = await endpointById(trx, session.accountId, module.id, id);
-      if (!endpoint) return null;
-      const type = module.eventTypes[0]!;
-      const eid = await enqueueWebhookEvent(trx, session.accountId, module.id, type, { test: true, message: 'This is a test event from Switchboard.' }, now, id);
-      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Sent a test event to ${endpoint.url}`, event: 'webhook.test-sent' });
-      return eid;
-    });
+    const eventId = await sendWebhookTest(c.var.deps, session.accountId, actorOf(session), module, id);
     if (!eventId) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
     return c.json({ eventId: `evt_${eventId.replaceAll('-', '')}`, queued: true as const }, 201);
   })
@@ -340,22 +288,8 @@ export const appConsoleRoutes = new Hono<AppEnv>()
   /** Delivers the same event again, as a new job (the receiver sees the same event id). */
   .post('/:app/webhooks/deliveries/:id/resend', requireRole('admin'), async (c) => {
     const module = moduleOf(c);
-    const id = uuidParam(c, 'id');
     const session = c.var.session;
-    const now = c.var.deps.now();
-    const eventId = await c.var.deps.db.tenant(session.accountId, async (trx) => {
-      const row = (
-        await sql<{ event_id: string; endpoint_id: string; url: string }>`
-          insert into webhook_deliveries (account_id, endpoint_id, event_id, state, next_attempt_at, created_at, updated_at)
-          select d.account_id, d.endpoint_id, d.event_id, 'pending', ${now}, ${now}, ${now}
-          from webhook_deliveries d join webhook_endpoints p on p.id = d.endpoint_id
-          where d.id = ${id} and d.account_id = ${session.accountId} and p.app = ${module.id}
-          returning event_id, endpoint_id, (select url from webhook_endpoints where id = endpoint_id) as url`.execute(trx)
-      ).rows[0];
-      if (!row) return null;
-      await audit(trx, session.accountId, actorOf(session), { namespace: module.id, description: `Resent a webhook event to ${row.url}`, event: 'webhook.resent' });
-      return row.event_id;
-    });
+    const eventId = await resendWebhookDelivery(c.var.deps, session.accountId, actorOf(session), module, uuidParam(c, 'id'));
     if (!eventId) throw new ApiError(404, 'NOT_FOUND', 'There is no such delivery.');
     return c.json({ eventId: `evt_${eventId.replaceAll('-', '')}`, queued: true as const }, 201);
   });

@@ -5,12 +5,18 @@ import { ApiError } from '../../http/errors';
 import { validationError } from '../../http/validate';
 import { maskPhone, type KpiTile, type TaskRow } from '../../contract/platform';
 import type { AppModule, KeyedTaskRow, TaskFilter } from './registry';
-import { billingQuery } from './credits';
+import { billingQuery } from '../../usage/credits';
 import type { AppId } from '../../contract/apps';
 
 // What every app's task table shares: the columns the activity list filters on (account_id,
 // status, created_at, agent, customer_ref, phone_number), walked by the indexes of migration 0710,
 // and the way an agent action's input is checked.
+
+/** An app's whole task count: the counter migration 0710's triggers keep (one row read, however many tasks). */
+export async function taskCount(trx: Trx, accountId: string, app: AppId): Promise<number> {
+  const row = await trx.selectFrom('task_counts').select('count').where('account_id', '=', accountId).where('app', '=', app).executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
 
 /** The filter of an activity list as SQL, each part served by an index in the list's order. `alias` qualifies the columns when the query names the table (`eform_requests r`). */
 export function taskFilterSql(accountId: string, f: TaskFilter, alias?: string): RawBuilder<unknown> {

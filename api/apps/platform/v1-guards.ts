@@ -3,12 +3,13 @@ import { sql } from 'kysely';
 import type { AppEnv } from '../../auth/context';
 import { bearerToken } from '../../auth/context';
 import { sha256Hex } from '../../crypto';
-import { accountOfSecretKey } from '../../developers/keys';
+import { accountOfSecretKey } from '../../developers/service';
 import { ApiError } from '../../http/errors';
 import { failureLimiter } from '../../http/failure-limit';
 import { clientAddress } from '../../identity/rate-limit';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
-import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
+import { DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
+import { takeApiToken, type RateLimit } from '../../usage/token-bucket';
 
 // The doors of /api/v1: the account's secret key, a token bucket per account, and Idempotency-Key.
 
@@ -91,18 +92,13 @@ export function requireApiKey(): MiddlewareHandler<V1Env> {
   };
 }
 
-export type RateLimit = { perSecond: number; burst: number };
 /** the limit of an account staff have not set one for */
 export const V1_RATE_LIMIT: RateLimit = { perSecond: DEFAULT_API_RATE_LIMIT.perSecond, burst: DEFAULT_API_RATE_LIMIT.burst };
 
 /**
- * A token bucket per account kept in the database: one statement reads the account's limit (set
- * by provider staff, else `defaults`), refills by the time elapsed and takes a token under the
- * row's lock, so every API process shares one bucket and a restart forgets nothing. (An
- * in-process bucket would give each process its own limit.)
- *
- * Every answer that passes here carries the IETF httpapi draft's header fields
- * (draft-ietf-httpapi-ratelimit-headers, structured-field form):
+ * One token per call from the account's bucket (api/usage/token-bucket.ts: in the database, shared
+ * by every API process). Every answer that passes here carries the IETF httpapi draft's header
+ * fields (draft-ietf-httpapi-ratelimit-headers, structured-field form):
  *   RateLimit-Policy: "default";q=<burst>;w=<seconds the burst refills in>
  *   RateLimit: "default";r=<requests left now>;t=<seconds until the bucket is full again>
  */
@@ -110,25 +106,7 @@ export function rateLimit(defaults: RateLimit = V1_RATE_LIMIT): MiddlewareHandle
   return async (c, next) => {
     const accountId = c.var.apiAccountId;
     const now = c.var.deps.now();
-    // one statement in one message with its scope: its own transaction, one round trip
-    const [row] = await c.var.deps.db.tenantStatement(
-      accountId,
-      sql<{ tokens: number; allowed: boolean; rate: number; burst: number }>`
-          with lim as (
-            select coalesce(l.per_second, ${defaults.perSecond})::float8 as rate,
-                   coalesce(l.per_second * ${BURST_SECONDS}, ${defaults.burst})::float8 as burst
-            from (select 1) one left join api_rate_limits l on l.account_id = ${accountId}
-          )
-          insert into api_rate_buckets as b (account_id, tokens, updated_at, allowed) select ${accountId}, lim.burst - 1, ${now}, true from lim
-          on conflict (account_id) do update set
-            -- from the locked row (b), never a snapshot of it: concurrent calls must not lose a take
-            tokens = least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim))
-                     - case when least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim)) >= 1 then 1 else 0 end,
-            allowed = least((select burst from lim), b.tokens + greatest(0, extract(epoch from (${now}::timestamptz - b.updated_at))) * (select rate from lim)) >= 1,
-            updated_at = greatest(b.updated_at, ${now}::timestamptz)
-          returning b.tokens, b.allowed, (select rate from lim) as rate, (select burst from lim) as burst`,
-    );
-    if (!row) throw new Error('the rate limit statement answered no row');
+    const row = await takeApiToken(c.var.deps, accountId, defaults, now);
     const remaining = Math.max(0, Math.floor(row.tokens));
     const full = Math.max(0, Math.ceil((row.burst - row.tokens) / row.rate));
     c.header('RateLimit-Policy', `"${RATE_LIMIT_POLICY}";q=${row.burst};w=${Math.max(1, Math.round(row.burst / row.rate))}`);

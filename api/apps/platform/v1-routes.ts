@@ -10,7 +10,8 @@ import { APPS } from '../../contract/apps';
 import { IDEMPOTENCY_HEADER } from '../../contract/platform';
 import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, RATE_LIMIT_POLICY } from '../../contract/api-limits';
 import { appModules, sharedV1Groups } from './registry';
-import { idempotency, rateLimit, requireApiKey, V1_RATE_LIMIT, type V1Env, type RateLimit } from './v1-guards';
+import { idempotency, rateLimit, requireApiKey, V1_RATE_LIMIT, type V1Env } from './v1-guards';
+import type { RateLimit } from '../../usage/token-bucket';
 import type { V1Operation } from './v1-spec';
 import { escapeHtml } from '../../http/escape-html';
 

@@ -11,7 +11,7 @@ export const id = '0640_developer_keys_with_account';
 
 // A migration is frozen when it ships, so it imports no domain code (test/unit/import-graph.test.ts).
 // Deliberate duplicates, as they were when this one shipped: the keys' prefixes
-// (api/developers/keys.ts, KEY_PREFIXES) and the provider's audit entry (api/audit.ts, audit()).
+// (api/developers/service.ts, KEY_PREFIXES) and the provider's audit entry (api/audit.ts, audit()).
 const KEY_PREFIXES = { widget: 'wk', secret: 'sk', webhook: 'whsec' } as const;
 
 /** One audit entry by the provider (no admin): the entry, the account's running total and the log outbox. */

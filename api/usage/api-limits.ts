@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
-import type { Trx } from '../../db/index';
-import { audit } from '../../audit';
-import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, type ApiRateLimit, type ApiRateLimitUsage } from '../../contract/api-limits';
+import type { Trx } from '../db/index';
+import { audit } from '../audit';
+import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, type ApiRateLimit, type ApiRateLimitUsage } from '../contract/api-limits';
 
 // Each account's /api/v1 rate limit: staff set it (Watch Tower, audited), the account reads it
-// with its current use (Settings > Developers), the v1 guard applies it (v1-guards.ts).
+// with its current use (Settings > Developers), the v1 guard takes a token per call from the
+// account's bucket (token-bucket.ts, applied by api/apps/platform/v1-guards.ts).
 
 export async function apiRateLimitOf(trx: Trx, accountId: string): Promise<ApiRateLimit> {
   const row = (await sql<{ per_second: number }>`select per_second from api_rate_limits where account_id = ${accountId}`.execute(trx)).rows[0];

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../auth/context';
-import { ApiError } from '../../http/errors';
+import type { AppEnv } from '../auth/context';
+import { ApiError } from '../http/errors';
 
 // Agent sessions (role 'agent' in the token) may call only what the Agent Preview needs: the
 // list of usable apps, each app's actions and what their pickers offer, running them, and following a task's status.

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import type { Trx } from '../../db/index';
-import type { AppId } from '../../contract/apps';
-import { getApp } from '../../contract/apps';
-import { ApiError } from '../../http/errors';
-import { metrics } from '../../observability/metrics';
+import type { Trx } from '../db/index';
+import type { AppId } from '../contract/apps';
+import { getApp } from '../contract/apps';
+import { ApiError } from '../http/errors';
+import { metrics } from '../observability/metrics';
 
 /**
  * The credit meter. Every app calls `assertAppUsable` before it starts billable work and
