@@ -3,7 +3,7 @@ import type { Role } from '../contract/common';
 import { TIME_ZONE_HEADER } from '../contract/common';
 import { ApiError, errorResponse } from '../http/errors';
 import { requestHeader } from '../http/request-header';
-import { isUuid, type Prelude } from '../db/index';
+import { isUuid, type Prelude, type RequestDatabase } from '../db/index';
 import type { Deps } from '../deps';
 import type { AgentClaims, VerifiedClaims } from './token';
 
@@ -144,6 +144,12 @@ export function requireSession(): MiddlewareHandler<AppEnv> {
       c.res = errorResponse(err, c, deps.log);
     }
   };
+}
+
+/** Settles the request's session check now: a route that answers for long (the live stream)
+ * must know the session is live before it starts, not when its first statement runs. */
+export async function settleSession(deps: Deps): Promise<void> {
+  await (deps.db as Partial<RequestDatabase>).settle?.();
 }
 
 function agentSession(claims: AgentClaims, timeZone: string): Session {

@@ -12,7 +12,7 @@ import { assertNotRateLimited, clientAddress, recordFailure } from './rate-limit
 import { emailDomain, resolveVerifiedEmail } from './resolve';
 import { resolveSsoAdmin, ssoClient, ssoForAccount, ssoForDomain, SSO_NOT_CONFIGURED_MESSAGE } from './sso';
 import { issueSessionToken } from '../auth/sessions';
-import { issueAgentToken } from '../agents/sign-in';
+import { issueAgentToken } from '../identity/agent-sign-in';
 import { discoverOrFail, isSignInProvider, providerSettings, signInWithWebex, signInWithZoom, signOut, type SignInProvider } from './service';
 import { WebexAuthenticateBodySchema, ZoomContextBodySchema } from '../contract/hosts';
 

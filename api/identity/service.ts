@@ -5,7 +5,7 @@ import type { Session } from '../auth/context';
 import { endSession } from '../auth/sessions';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
-import { hostSignIn } from '../agents/sign-in';
+import { hostSignIn } from '../identity/agent-sign-in';
 import { discover } from './oidc';
 import { verifyWebexToken, webexKeysFor } from './webex';
 import { verifyZoomContext, zoomApiFor } from './zoom';

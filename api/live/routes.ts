@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { ServerResponse } from 'node:http';
-import type { AppEnv } from '../auth/context';
-import type { RequestDatabase } from '../db/index';
+import { settleSession, type AppEnv } from '../auth/context';
 import { ApiError } from '../http/errors';
 import { LIVE_PATH, type LiveChange } from '../contract/live';
 import { LiveStreamLimit, parseResume, type Sink, type Ticket } from './hub';
@@ -33,7 +32,7 @@ export function liveRoutes() {
     if (c.req.query('token') !== undefined) throw new ApiError(401, 'TOKEN_IN_URL', 'Send the session token in the Authorization header, not in the address.');
     const session = c.var.session;
     // a changed session answers 401 here, before the stream starts
-    await (deps.db as Partial<RequestDatabase>).settle?.();
+    await settleSession(deps);
     const header = c.req.header('last-event-id');
     const resume = parseResume(header);
     const expiresAt = session.claims.exp * 1000;

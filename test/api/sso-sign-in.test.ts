@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import { Browser, PUBLIC_URL, flowCookie, startTestIdp } from './oidc-peer';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
-import { agentAccountFor } from '../../api/agents/sign-in';
+import { agentAccountFor } from '../../api/identity/agent-sign-in';
 
 // Single sign-on: the settings an admin saves (checked against a real provider's discovery
 // document) and the sign-in that follows, end to end against that provider on loopback.

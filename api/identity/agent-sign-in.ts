@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
 import { issueSessionToken } from '../auth/sessions';
-import { resolveVerifiedEmail, type VerifiedIdentity } from '../identity/resolve';
-import { AGENT_TOKEN_HOURS } from './session';
+import { resolveVerifiedEmail, type VerifiedIdentity } from './resolve';
+import { AGENT_TOKEN_HOURS } from '../agents/session';
 
 /**
  * The account a non-admin host user may act for as an agent: their verified e-mail's domain is
