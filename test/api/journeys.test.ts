@@ -233,28 +233,58 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'failed', steps: [{ status: 'done' }, { status: 'failed', taskStatus: 'cancelled' }] });
   });
 
-  it('when the journey\u2019s SMS fails, its first step\u2019s credit is given back, as its app gives it back sending alone', async () => {
+  async function withRefusingTwilio(run: () => Promise<void>): Promise<void> {
     const twilioConfig = { provider: 'twilio', twilio: { accountSid: TWILIO_SID, authToken: 'twilio-auth-token-secret-value', phoneNumber: '+14155550100' } };
     expect((await t.call('POST', '/sms', { as: OWNER, body: twilioConfig })).status).toBe(200);
     try {
+      await run();
+    } finally {
+      expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    }
+  }
+  const timelineOf = async (id: string) => ((await (await t.call('GET', `/journeys/${id}`, { as: OWNER })).json()) as JourneyDetail).timeline.map((e) => e.description);
+
+  it('when the journey\u2019s SMS fails, its passcode ends as One-Time Passcode ends an undelivered one, its credit given back, on send and on resend', async () => {
+    await withRefusingTwilio(async () => {
       const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'e-form', formId }], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9' });
       expect(res.status, await res.clone().text()).toBe(201);
       const failed = (await res.json()) as Journey;
-      expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered') });
+      expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ status: 'failed' }, { status: 'waiting', taskId: null }] });
+      expect(await journey(failed.id)).toMatchObject({ status: 'failed', steps: [{ status: 'failed', taskStatus: 'failed' }, { taskStatus: null }] });
+      expect(await (await v1('GET', `/otp/${failed.steps[0]!.taskId!}`)).json()).toMatchObject({ status: 'failed' });
       expect(await credits('one-time-passcode', failed.steps[0]!.taskId!)).toBe(0);
       const ledger = await t.db.system(async (trx) =>
         (await sql<{ kind: string; units: number }>`select kind, units from credit_ledger where app = 'one-time-passcode' and task_id = ${failed.steps[0]!.taskId!} order by units desc`.execute(trx)).rows);
       expect(ledger).toHaveLength(2);
       expect(ledger[1]).toMatchObject({ kind: `${ledger[0]!.kind}:released`, units: -1 });
-      // the resend that fails in the same way gives its new step's credit back too
+      expect(await timelineOf(failed.id)).toContainEqual(expect.stringMatching(/^Journey link not delivered: /));
+      // the agent resends; the resend that fails in the same way ends its new passcode too
       const again = await v1('POST', `/journeys/${failed.id}/resend`, {});
       expect(again.status, await again.clone().text()).toBe(200);
       const resent = (await again.json()) as Journey;
-      expect(resent.status).toBe('failed');
+      expect(resent).toMatchObject({ status: 'failed', steps: [{ status: 'failed', taskStatus: 'failed' }, {}] });
+      expect(resent.steps[0]!.taskId).not.toBe(failed.steps[0]!.taskId);
       expect(await credits('one-time-passcode', resent.steps[0]!.taskId!)).toBe(0);
-    } finally {
-      expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
-    }
+    });
+  });
+
+  it('when the journey\u2019s SMS fails, a form first ends failed as eForm ends an undelivered request; a resend that goes out makes the journey active again', async () => {
+    let id = '';
+    await withRefusingTwilio(async () => {
+      const res = await v1('POST', '/journeys', { steps: [{ app: 'e-form', formId }], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9' });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const failed = (await res.json()) as Journey;
+      id = failed.id;
+      expect(await journey(id)).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ status: 'failed', taskStatus: 'failed' }] });
+      expect(await credits('e-form', failed.steps[0]!.taskId!)).toBe(0);
+      const audits = await t.db.system(async (trx) => (await sql<{ event: string }>`select event from audit_log where event = 'form.send-failed'`.execute(trx)).rows);
+      expect(audits.length).toBeGreaterThan(0);
+    });
+    // the number works again: the agent resends, and the caller gets a new link to a new request
+    await t.db.system((trx) => sql`update journeys set phone_number = ${freshPhone()} where id = ${id}`.execute(trx));
+    const again = await v1('POST', `/journeys/${id}/resend`, {});
+    expect(again.status, await again.clone().text()).toBe(200);
+    expect(await again.json()).toMatchObject({ status: 'active', steps: [{ status: 'active', taskStatus: 'sent' }] });
   });
 
   it('a passkey step needs the customer ID its passkey was enrolled for', async () => {

@@ -224,12 +224,7 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
   const done = await deps.db.tenant(accountId, async (trx) => {
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await revokeTaskLinks(trx, accountId, row.id, now);
-      row = await end(trx, accountId, row, 'cancelled', now, caller, `Link not delivered: ${failure}`, { failure_reason: failure });
-      await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Identity verification link to ${masked} not delivered: ${failure}`, event: 'idv.send-failed', at: now });
-      return row;
-    }
+    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
     if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
     const description = `Verification link sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
@@ -238,6 +233,26 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
     return row;
   });
   return deps.db.tenant(accountId, async (trx) => sessionOf(done, await checksOf(trx, accountId, done.id)));
+}
+
+/** A session whose link never reached the customer: cancelled, the link revoked. */
+async function undelivered(trx: Trx, accountId: string, row: SessionRow, failure: string, caller: Caller, now: Date): Promise<SessionRow> {
+  await revokeTaskLinks(trx, accountId, row.id, now);
+  const ended = await end(trx, accountId, row, 'cancelled', now, caller, `Link not delivered: ${failure}`, { failure_reason: failure });
+  await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Identity verification link to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'idv.send-failed', at: now });
+  return ended;
+}
+
+/**
+ * The SMS that carried a session's link failed after the session started (a journey's one SMS,
+ * api/journeys): it ends exactly as startSession ends one whose own SMS failed.
+ */
+export async function endUndeliveredSession(deps: IdvDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await lockRow(trx, accountId, id);
+    if (row.status === 'created' || row.status === 'link_sent') await undelivered(trx, accountId, row, failure, caller, now);
+  });
 }
 
 /** Where the customer's page sends the caller after each of its forms: a journey's link, or null (IDV's own page). */
