@@ -9,6 +9,7 @@ import type { FormDefinition, FormDetail } from '../../api/contract/apps/e-form'
 import type { Journey, JourneyDetail, JourneyTemplate } from '../../api/contract/journeys';
 import { publishedDocument } from '../support/signature-flow';
 import { SoftAuthenticator } from '../../api/apps/passkeys/soft-authenticator';
+import { makeJpeg, sampleDocumentPng } from '../../api/apps/identity-verification/sample-images';
 
 // Journeys end to end through the API and the caller's page: one SMS, one link, the steps in
 // order, each an ordinary task of its app; the gate, tenancy, failure and resend, idempotency,
@@ -29,6 +30,8 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
 
 const TWILIO_SID = 'AC' + 'a'.repeat(32);
 const FAILING_PHONE = '+14155550999';
+// ICAO 9303 specimen data with an expiry in 2034 (check digits computed for it)
+const MRZ = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F3404159<<<<<<<<<<<<<<04'];
 
 let phones = 0;
 const freshPhone = () => `+1415557${String(1000 + phones++).padStart(4, '0')}`;
@@ -233,6 +236,46 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'failed', steps: [{ status: 'done' }, { status: 'failed', taskStatus: 'cancelled' }] });
   });
 
+  it('an identity step\u2019s forms bring the caller back to the journey\u2019s link, which goes on once the reviewer approves', async () => {
+    const STAFF = 'staff@provider.test';
+    expect((await t.call('POST', '/sms', { as: STAFF, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    const staffKey = await apiKeyOf(t, STAFF);
+    const phoneNumber = freshPhone();
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'identity-verification' }], phoneNumber, customerRef: 'CUST-ID2', customerName: 'Anna Maria Eriksson' }, {}, staffKey);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const sent = (await res.json()) as Journey;
+    const sms = (await (await t.call('GET', '/dev/sms-outbox', { as: STAFF })).json() as { to: string; body: string }[]).filter((m) => m.to === phoneNumber);
+    const journeyUrl = sms[0]!.body.match(/https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/)![0];
+    const html = await (await page(new URL(journeyUrl).pathname)).text();
+    const stepToken = html.match(/action="\/c\/([A-Za-z0-9_-]{43})\/idv\/document\?lang=en"/)![1]!;
+    expect(journeyUrl).not.toContain(stepToken);
+    const idv = async (path: string, fields: Record<string, string | Blob>) => {
+      const body = new FormData();
+      for (const [k, value] of Object.entries(fields)) body.append(k, value);
+      const answer = await page(`/c/${stepToken}/idv/${path}?lang=en`, { method: 'POST', body });
+      expect(answer.status).toBe(303);
+      return answer.headers.get('location')!;
+    };
+    const photo = (bytes: Buffer, type: string) => new File([new Uint8Array(bytes)], 'photo', { type });
+    // every form of IDV's page answers with the journey's link, never IDV's page alone
+    expect(await idv('document', { documentType: 'passport' })).toBe(`${journeyUrl}?lang=en#document`);
+    expect(await idv('photo/front', { photo: photo(sampleDocumentPng(1, 'front'), 'image/png') })).toBe(`${journeyUrl}?lang=en#front`);
+    expect(await idv('photo/selfie', { photo: photo(Buffer.from('GIF89a', 'latin1'), 'image/jpeg') })).toBe(`${journeyUrl}?lang=en&error=IMAGE_TYPE&side=selfie#selfie`);
+    expect(await idv('photo/selfie', { photo: photo(makeJpeg(12, 16, () => 200), 'image/jpeg') })).toBe(`${journeyUrl}?lang=en#selfie`);
+    expect(await idv('submit', {})).toBe(`${journeyUrl}?lang=en#submit`);
+    const waiting = await (await page(`${new URL(journeyUrl).pathname}?lang=en`)).text();
+    expect(waiting).toContain('Step 1 of 1');
+    expect(waiting).toContain('Thank you: your photos were sent');
+    expect(waiting).toContain('When they have been checked, the next step opens at this link.');
+    expect(waiting).toContain('<a href="" data-journey-next="true">Continue</a>');
+
+    const sessionId = (await journey(sent.id, staffKey)).steps[0]!.taskId!;
+    expect((await t.call('POST', `/identity-verification/sessions/${sessionId}/mrz`, { as: STAFF, body: { lines: MRZ.join('\n') } })).status).toBe(200);
+    expect((await t.call('POST', `/identity-verification/sessions/${sessionId}/decision`, { as: STAFF, body: { decision: 'approved', reason: 'document_and_selfie_match' } })).status).toBe(200);
+    expect(await (await page(new URL(journeyUrl).pathname)).text()).toContain('All done');
+    expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'completed', steps: [{ status: 'done', taskStatus: 'approved' }] });
+  });
+
   async function withRefusingTwilio(run: () => Promise<void>): Promise<void> {
     const twilioConfig = { provider: 'twilio', twilio: { accountSid: TWILIO_SID, authToken: 'twilio-auth-token-secret-value', phoneNumber: '+14155550100' } };
     expect((await t.call('POST', '/sms', { as: OWNER, body: twilioConfig })).status).toBe(200);
@@ -285,6 +328,22 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     const again = await v1('POST', `/journeys/${id}/resend`, {});
     expect(again.status, await again.clone().text()).toBe(200);
     expect(await again.json()).toMatchObject({ status: 'active', steps: [{ status: 'active', taskStatus: 'sent' }] });
+  });
+
+  it('when the journey\u2019s SMS fails, a passkey first ends not_delivered and a signature first cancelled, as their apps end undelivered tasks', async () => {
+    await t.db.system((trx) => sql`insert into app_billing (account_id, app, status, credits, free_tier) values (${t.account('acme').id}, 'passkeys', 'subscription', 0, 1000)
+      on conflict (account_id, app) do update set status = 'subscription', free_tier = 1000`.execute(trx));
+    expect([201, 409]).toContain((await t.call('POST', '/document-signature/billing/free-trial', { as: OWNER, body: {} })).status);
+    const doc = await publishedDocument(t);
+    await withRefusingTwilio(async () => {
+      for (const [step, app, status] of [[{ app: 'passkeys', action: 'enroll' }, 'passkeys', 'not_delivered'], [{ app: 'document-signature', documentId: doc.id }, 'document-signature', 'cancelled']] as const) {
+        const res = await v1('POST', '/journeys', { steps: [step], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9', customerName: 'Rosa Parks' });
+        expect(res.status, await res.clone().text()).toBe(201);
+        const failed = await journey(((await res.json()) as Journey).id);
+        expect(failed, app).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ app, status: 'failed', taskStatus: status }] });
+        expect(await credits(app, failed.steps[0]!.taskId!)).toBe(0);
+      }
+    });
   });
 
   it('a passkey step needs the customer ID its passkey was enrolled for', async () => {
