@@ -348,6 +348,27 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     });
   });
 
+  it('when the SMS guard holds the journey\u2019s SMS, its step ends as its app ends an undelivered task and the journey fails with the reason', async () => {
+    const before = (await (await t.call('GET', '/sms/guard', { as: OWNER })).json()) as { allowedCountries: string[]; rules: Record<string, number>; pumpingGuard: boolean };
+    // a range may take one send an hour: the journey's SMS to a second number in it trips the volume rule
+    const strict = { allowedCountries: before.allowedCountries, pumpingGuard: true, rules: { ...before.rules, volumeMultiplier: 1, volumeAllowance: 1 } };
+    expect((await t.call('PUT', '/sms/guard', { as: OWNER, body: strict })).status).toBe(200);
+    try {
+      expect((await send({ steps: [{ app: 'e-form', formId }], phoneNumber: '+12125550101' })).journey.status).toBe('active');
+      const res = await v1('POST', '/journeys', { steps: [{ app: 'e-form', formId }], phoneNumber: '+12125550102', customerRef: 'CUST-9' });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const held = await journey(((await res.json()) as Journey).id);
+      expect(held).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ status: 'failed', taskStatus: 'failed' }] });
+      expect(await credits('e-form', held.steps[0]!.taskId!)).toBe(0);
+      expect(await timelineOf(held.id)).toContainEqual(expect.stringMatching(/^Journey link not delivered: /));
+      expect(await outbox('+12125550102')).toHaveLength(0);
+    } finally {
+      const guard = (await (await t.call('GET', '/sms/guard', { as: OWNER })).json()) as { holds: { prefix: string }[] };
+      for (const h of guard.holds) expect((await t.call('POST', `/sms/guard/holds/${encodeURIComponent(h.prefix)}/release`, { as: OWNER, body: {} })).status).toBe(200);
+      expect((await t.call('PUT', '/sms/guard', { as: OWNER, body: before })).status).toBe(200);
+    }
+  });
+
   it('a passkey step needs the customer ID its passkey was enrolled for', async () => {
     const res = await v1('POST', '/journeys', { steps: [{ app: 'passkeys' }], phoneNumber: freshPhone(), customerRef: null });
     expect(res.status).toBe(400);
