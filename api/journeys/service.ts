@@ -285,7 +285,12 @@ async function sendStep(deps: Deps, accountId: string, journeyId: string, positi
 async function stepUndelivered(deps: Deps, accountId: string, journeyId: string, position: number, failure: string, caller: Caller): Promise<void> {
   const step = (await deps.db.tenant(accountId, (trx) => stepRows(trx, accountId, journeyId)))[position];
   if (!step?.task_id) return;
-  await STEP_KINDS[step.app].undelivered(deps, accountId, step.task_id, failure, caller);
+  try {
+    await STEP_KINDS[step.app].undelivered(deps, accountId, step.task_id, failure, caller);
+  } catch (err) {
+    // the journey still fails below, so the agent sees it and can resend: the task keeps its status
+    deps.log(`journey ${journeyId}: step ${position + 1}'s task could not be ended as undelivered`, err);
+  }
 }
 
 async function failUndeliveredStep(trx: Trx, accountId: string, journeyId: string, position: number, now: Date): Promise<void> {
