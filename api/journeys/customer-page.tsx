@@ -8,6 +8,7 @@ import { requestOrigin } from '../apps/platform/request';
 import type { Caller } from '../apps/platform/caller';
 import { ApiError } from '../http/errors';
 import { pageState, advanceJourney, skipStep, WALK_PURPOSE } from './service';
+import { stepTaskStatus } from './steps';
 
 // The journey's one link, /c/<token>: it shows the current step and nothing else ("Step 2 of 4"),
 // each step being its app's own page, opened with the step's own link (never sent anywhere: the
@@ -22,6 +23,9 @@ const CSS = `.jr-step{margin:0 0 4px;font-size:.9rem;color:#374151}.jr-skip{marg
 .jr-code input{font:inherit;font-size:1.25rem;letter-spacing:.2em;width:100%;min-height:44px;padding:0 12px;border:1px solid #6B7280;border-radius:6px;margin-bottom:12px}
 .jr-code input:focus,.jr-skip button:focus{outline:3px solid #2563EB;outline-offset:2px}
 .jr-error{color:#B91C1C;font-weight:600}`;
+
+/** an identity step's statuses while its photos wait for a reviewer */
+const IN_REVIEW = new Set(['submitted', 'needs_review']);
 
 const getDeps = (c: Context) => c.get('deps' as never) as Deps;
 
@@ -83,13 +87,21 @@ async function stepPage(c: Context, link: PageLink, branding: Branding, deps: De
     // the step's own page, in the journey's language, answered as if its own link had been opened
     page = await run(c, { ...stepLink, token: step.token!, pageLocale: link.pageLocale, t: link.t }, branding, deps);
   }
-  // a passkey's ceremony ends on its own page (the script says how it went): the caller goes on from here
-  const next =
-    step.app === 'passkeys' ? (
-      <p class="jr-next">
-        <a href="">{link.t('journey.code.button')}</a>
-      </p>
-    ) : null;
+  // a passkey's ceremony ends on its own page: its script follows this link once it succeeded, and
+  // the caller can. Photos sent for an identity check wait for a reviewer: the next step opens here
+  // once they are approved (IDV's forms came back to this link, as the session keeps it).
+  const onward = (
+    <p class="jr-next">
+      <a href="" data-journey-next>
+        {link.t('journey.code.button')}
+      </a>
+    </p>
+  );
+  let next = null;
+  if (step.app === 'passkeys') next = onward;
+  else if (step.app === 'identity-verification' && IN_REVIEW.has((await stepTaskStatus(deps, link.accountId, step.app, step.taskId)).status)) {
+    next = <><p>{link.t('journey.review.text')}</p>{onward}</>;
+  }
   return { ...page, css: `${CSS}${page.css ?? ''}`, body: <>{header}{page.body}{next}{skip}</> };
 }
 

@@ -12,7 +12,7 @@ import { chooseLanguage, smsLocaleOf } from '../customer-pages/language';
 import { translate } from '../customer-pages/i18n/index';
 import { companyName, sendAccountSms } from '../apps/platform/sms';
 import { idvReleasedFor } from '../apps/identity-verification/service';
-import { assertAppUsable, releaseCredits } from '../usage/credits';
+import { assertAppUsable } from '../usage/credits';
 import { taskEvents } from '../apps/platform/task-events';
 import type { Caller } from '../apps/platform/caller';
 import type { JourneyDelivery } from '../apps/platform/delivery';
@@ -278,16 +278,23 @@ async function sendStep(deps: Deps, accountId: string, journeyId: string, positi
 }
 
 /**
- * The journey's SMS did not go out, so the caller never got the step just sent: its app's credit
- * for it is given back, as the app gives it back when its own SMS fails (whatever kinds of units
- * the app charged for the task, each once).
+ * The journey's SMS did not go out, so the caller never got the step just sent: its task ends as
+ * its app ends one whose own SMS failed (the credit given back, the app's status, timeline, audit
+ * entry and webhook), and the step fails with it. The journey is then settled by the caller.
  */
-async function releaseStepCredits(trx: Trx, accountId: string, journeyId: string, position: number, now: Date): Promise<void> {
-  const step = (await stepRows(trx, accountId, journeyId))[position];
+async function stepUndelivered(deps: Deps, accountId: string, journeyId: string, position: number, failure: string, caller: Caller): Promise<void> {
+  const step = (await deps.db.tenant(accountId, (trx) => stepRows(trx, accountId, journeyId)))[position];
   if (!step?.task_id) return;
-  const kinds = (await sql<{ kind: string }>`select distinct kind from credit_ledger where account_id = ${accountId} and app = ${step.app} and task_id = ${step.task_id}
-    and kind not like '%:released'`.execute(trx)).rows;
-  for (const { kind } of kinds) await releaseCredits(trx, { accountId, app: step.app, taskId: step.task_id, kind, now });
+  try {
+    await STEP_KINDS[step.app].undelivered(deps, accountId, step.task_id, failure, caller);
+  } catch (err) {
+    // the journey still fails below, so the agent sees it and can resend: the task keeps its status
+    deps.log(`journey ${journeyId}: step ${position + 1}'s task could not be ended as undelivered`, err);
+  }
+}
+
+async function failUndeliveredStep(trx: Trx, accountId: string, journeyId: string, position: number, now: Date): Promise<void> {
+  await sql`update journey_steps set status = 'failed', ended_at = ${now} where account_id = ${accountId} and journey_id = ${journeyId} and position = ${position} and status = 'active'`.execute(trx);
 }
 
 /** The journey's one SMS: the first step's own text when it carries a secret (a passcode), then the link. */
@@ -353,6 +360,7 @@ export async function sendJourney(deps: Deps, accountId: string, body: JourneySe
     throw err;
   }
   const failure = await textJourney(deps, accountId, created.row, created.link, first, created.locale);
+  if (failure !== null) await stepUndelivered(deps, accountId, id, 0, failure, caller);
   return deps.db.tenant(accountId, async (trx) => {
     let row = await journeyRow(trx, accountId, id, true);
     const masked = maskPhone(row.phone_number);
@@ -360,7 +368,7 @@ export async function sendJourney(deps: Deps, accountId: string, body: JourneySe
       await addEvent(trx, accountId, id, now, 'sent', `Journey sent to ${masked} (${stepWord(row.steps.length)})`, caller);
       await audit(trx, accountId, caller.actor, { namespace: 'global', description: `Sent the journey "${row.name}" to ${masked}`, event: 'journey.sent', at: now });
     } else {
-      await releaseStepCredits(trx, accountId, id, 0, now);
+      await failUndeliveredStep(trx, accountId, id, 0, now);
       row = await settle(trx, accountId, row, 'failed', now, caller, `Journey link not delivered: ${failure}`, `Link not delivered: ${failure}`);
     }
     return journeyOf(row, await stepRows(trx, accountId, id));
@@ -537,8 +545,9 @@ export async function resendJourney(deps: Deps, accountId: string, id: string, c
   const first = await sendStep(deps, accountId, id, prepared.row.current_step, prepared.link, caller, false);
   const failure = await textJourney(deps, accountId, prepared.row, prepared.link, first, prepared.locale);
   if (failure !== null) {
+    await stepUndelivered(deps, accountId, id, prepared.row.current_step, failure, caller);
     await settleLocked(deps, accountId, id, prepared.row.current_step, async (trx, row) => {
-      await releaseStepCredits(trx, accountId, id, row.current_step, now);
+      await failUndeliveredStep(trx, accountId, id, row.current_step, now);
       await settle(trx, accountId, row, 'failed', now, caller, `Journey link not delivered: ${failure}`, `Link not delivered: ${failure}`);
     });
   }

@@ -23,6 +23,9 @@ function show(r: Result) {
     if (r.retry) button.textContent = words.retry ?? '';
   }
   document.querySelector('[data-passkey-intro]')?.toggleAttribute('hidden', !r.retry);
+  // one step of a journey: once it succeeded, the journey's page (its next step) comes back on its own
+  const onward = document.querySelector<HTMLAnchorElement>('a[data-journey-next]');
+  if (r.ok && onward) location.assign(onward.href);
 }
 
 async function post(step: string, body?: unknown): Promise<Record<string, unknown>> {

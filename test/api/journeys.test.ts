@@ -9,6 +9,7 @@ import type { FormDefinition, FormDetail } from '../../api/contract/apps/e-form'
 import type { Journey, JourneyDetail, JourneyTemplate } from '../../api/contract/journeys';
 import { publishedDocument } from '../support/signature-flow';
 import { SoftAuthenticator } from '../../api/apps/passkeys/soft-authenticator';
+import { makeJpeg, sampleDocumentPng } from '../../api/apps/identity-verification/sample-images';
 
 // Journeys end to end through the API and the caller's page: one SMS, one link, the steps in
 // order, each an ordinary task of its app; the gate, tenancy, failure and resend, idempotency,
@@ -29,6 +30,8 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
 
 const TWILIO_SID = 'AC' + 'a'.repeat(32);
 const FAILING_PHONE = '+14155550999';
+// ICAO 9303 specimen data with an expiry in 2034 (check digits computed for it)
+const MRZ = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F3404159<<<<<<<<<<<<<<04'];
 
 let phones = 0;
 const freshPhone = () => `+1415557${String(1000 + phones++).padStart(4, '0')}`;
@@ -92,7 +95,9 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect((await t.call('POST', `/e-form/forms/${created.id}/publish`, { as: OWNER, body: {} })).status).toBe(200);
     formId = created.id;
   });
-  beforeEach(() => {
+  beforeEach(async () => {
+    // each test starts with the key's full burst: the tests together send faster than one caller would
+    await t.db.system((trx) => sql`delete from api_rate_buckets`.execute(trx));
     receiver.received.length = 0;
     receiver.handle((_req, res) => res.end('ok'));
   });
@@ -233,27 +238,134 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'failed', steps: [{ status: 'done' }, { status: 'failed', taskStatus: 'cancelled' }] });
   });
 
-  it('when the journey\u2019s SMS fails, its first step\u2019s credit is given back, as its app gives it back sending alone', async () => {
+  it('an identity step\u2019s forms bring the caller back to the journey\u2019s link, which goes on once the reviewer approves', async () => {
+    const STAFF = 'staff@provider.test';
+    expect((await t.call('POST', '/sms', { as: STAFF, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    const staffKey = await apiKeyOf(t, STAFF);
+    const phoneNumber = freshPhone();
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'identity-verification' }], phoneNumber, customerRef: 'CUST-ID2', customerName: 'Anna Maria Eriksson' }, {}, staffKey);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const sent = (await res.json()) as Journey;
+    const sms = (await (await t.call('GET', '/dev/sms-outbox', { as: STAFF })).json() as { to: string; body: string }[]).filter((m) => m.to === phoneNumber);
+    const journeyUrl = sms[0]!.body.match(/https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/)![0];
+    const html = await (await page(new URL(journeyUrl).pathname)).text();
+    const stepToken = html.match(/action="\/c\/([A-Za-z0-9_-]{43})\/idv\/document\?lang=en"/)![1]!;
+    expect(journeyUrl).not.toContain(stepToken);
+    const idv = async (path: string, fields: Record<string, string | Blob>) => {
+      const body = new FormData();
+      for (const [k, value] of Object.entries(fields)) body.append(k, value);
+      const answer = await page(`/c/${stepToken}/idv/${path}?lang=en`, { method: 'POST', body });
+      expect(answer.status).toBe(303);
+      return answer.headers.get('location')!;
+    };
+    const photo = (bytes: Buffer, type: string) => new File([new Uint8Array(bytes)], 'photo', { type });
+    // every form of IDV's page answers with the journey's link, never IDV's page alone
+    expect(await idv('document', { documentType: 'passport' })).toBe(`${journeyUrl}?lang=en#document`);
+    expect(await idv('photo/front', { photo: photo(sampleDocumentPng(1, 'front'), 'image/png') })).toBe(`${journeyUrl}?lang=en#front`);
+    expect(await idv('photo/selfie', { photo: photo(Buffer.from('GIF89a', 'latin1'), 'image/jpeg') })).toBe(`${journeyUrl}?lang=en&error=IMAGE_TYPE&side=selfie#selfie`);
+    expect(await idv('photo/selfie', { photo: photo(makeJpeg(12, 16, () => 200), 'image/jpeg') })).toBe(`${journeyUrl}?lang=en#selfie`);
+    expect(await idv('submit', {})).toBe(`${journeyUrl}?lang=en#submit`);
+    const waiting = await (await page(`${new URL(journeyUrl).pathname}?lang=en`)).text();
+    expect(waiting).toContain('Step 1 of 1');
+    expect(waiting).toContain('Thank you: your photos were sent');
+    expect(waiting).toContain('When they have been checked, the next step opens at this link.');
+    expect(waiting).toContain('<a href="" data-journey-next="true">Continue</a>');
+
+    const sessionId = (await journey(sent.id, staffKey)).steps[0]!.taskId!;
+    expect((await t.call('POST', `/identity-verification/sessions/${sessionId}/mrz`, { as: STAFF, body: { lines: MRZ.join('\n') } })).status).toBe(200);
+    expect((await t.call('POST', `/identity-verification/sessions/${sessionId}/decision`, { as: STAFF, body: { decision: 'approved', reason: 'document_and_selfie_match' } })).status).toBe(200);
+    expect(await (await page(new URL(journeyUrl).pathname)).text()).toContain('All done');
+    expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'completed', steps: [{ status: 'done', taskStatus: 'approved' }] });
+  });
+
+  async function withRefusingTwilio(run: () => Promise<void>): Promise<void> {
     const twilioConfig = { provider: 'twilio', twilio: { accountSid: TWILIO_SID, authToken: 'twilio-auth-token-secret-value', phoneNumber: '+14155550100' } };
     expect((await t.call('POST', '/sms', { as: OWNER, body: twilioConfig })).status).toBe(200);
     try {
+      await run();
+    } finally {
+      expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    }
+  }
+  const timelineOf = async (id: string) => ((await (await t.call('GET', `/journeys/${id}`, { as: OWNER })).json()) as JourneyDetail).timeline.map((e) => e.description);
+
+  it('when the journey\u2019s SMS fails, its passcode ends as One-Time Passcode ends an undelivered one, its credit given back, on send and on resend', async () => {
+    await withRefusingTwilio(async () => {
       const res = await v1('POST', '/journeys', { steps: [{ app: 'one-time-passcode' }, { app: 'e-form', formId }], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9' });
       expect(res.status, await res.clone().text()).toBe(201);
       const failed = (await res.json()) as Journey;
-      expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered') });
+      expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ status: 'failed' }, { status: 'waiting', taskId: null }] });
+      expect(await journey(failed.id)).toMatchObject({ status: 'failed', steps: [{ status: 'failed', taskStatus: 'failed' }, { taskStatus: null }] });
+      expect(await (await v1('GET', `/otp/${failed.steps[0]!.taskId!}`)).json()).toMatchObject({ status: 'failed' });
       expect(await credits('one-time-passcode', failed.steps[0]!.taskId!)).toBe(0);
       const ledger = await t.db.system(async (trx) =>
         (await sql<{ kind: string; units: number }>`select kind, units from credit_ledger where app = 'one-time-passcode' and task_id = ${failed.steps[0]!.taskId!} order by units desc`.execute(trx)).rows);
       expect(ledger).toHaveLength(2);
       expect(ledger[1]).toMatchObject({ kind: `${ledger[0]!.kind}:released`, units: -1 });
-      // the resend that fails in the same way gives its new step's credit back too
+      expect(await timelineOf(failed.id)).toContainEqual(expect.stringMatching(/^Journey link not delivered: /));
+      // the agent resends; the resend that fails in the same way ends its new passcode too
       const again = await v1('POST', `/journeys/${failed.id}/resend`, {});
       expect(again.status, await again.clone().text()).toBe(200);
       const resent = (await again.json()) as Journey;
-      expect(resent.status).toBe('failed');
+      expect(resent).toMatchObject({ status: 'failed', steps: [{ status: 'failed', taskStatus: 'failed' }, {}] });
+      expect(resent.steps[0]!.taskId).not.toBe(failed.steps[0]!.taskId);
       expect(await credits('one-time-passcode', resent.steps[0]!.taskId!)).toBe(0);
+    });
+  });
+
+  it('when the journey\u2019s SMS fails, a form first ends failed as eForm ends an undelivered request; a resend that goes out makes the journey active again', async () => {
+    let id = '';
+    await withRefusingTwilio(async () => {
+      const res = await v1('POST', '/journeys', { steps: [{ app: 'e-form', formId }], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9' });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const failed = (await res.json()) as Journey;
+      id = failed.id;
+      expect(await journey(id)).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ status: 'failed', taskStatus: 'failed' }] });
+      expect(await credits('e-form', failed.steps[0]!.taskId!)).toBe(0);
+      const audits = await t.db.system(async (trx) => (await sql<{ event: string }>`select event from audit_log where event = 'form.send-failed'`.execute(trx)).rows);
+      expect(audits.length).toBeGreaterThan(0);
+    });
+    // the number works again: the agent resends, and the caller gets a new link to a new request
+    await t.db.system((trx) => sql`update journeys set phone_number = ${freshPhone()} where id = ${id}`.execute(trx));
+    const again = await v1('POST', `/journeys/${id}/resend`, {});
+    expect(again.status, await again.clone().text()).toBe(200);
+    expect(await again.json()).toMatchObject({ status: 'active', steps: [{ status: 'active', taskStatus: 'sent' }] });
+  });
+
+  it('when the journey\u2019s SMS fails, a passkey first ends not_delivered and a signature first cancelled, as their apps end undelivered tasks', async () => {
+    await t.db.system((trx) => sql`insert into app_billing (account_id, app, status, credits, free_tier) values (${t.account('acme').id}, 'passkeys', 'subscription', 0, 1000)
+      on conflict (account_id, app) do update set status = 'subscription', free_tier = 1000`.execute(trx));
+    expect([201, 409]).toContain((await t.call('POST', '/document-signature/billing/free-trial', { as: OWNER, body: {} })).status);
+    const doc = await publishedDocument(t);
+    await withRefusingTwilio(async () => {
+      for (const [step, app, status] of [[{ app: 'passkeys', action: 'enroll' }, 'passkeys', 'not_delivered'], [{ app: 'document-signature', documentId: doc.id }, 'document-signature', 'cancelled']] as const) {
+        const res = await v1('POST', '/journeys', { steps: [step], phoneNumber: FAILING_PHONE, customerRef: 'CUST-9', customerName: 'Rosa Parks' });
+        expect(res.status, await res.clone().text()).toBe(201);
+        const failed = await journey(((await res.json()) as Journey).id);
+        expect(failed, app).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ app, status: 'failed', taskStatus: status }] });
+        expect(await credits(app, failed.steps[0]!.taskId!)).toBe(0);
+      }
+    });
+  });
+
+  it('when the SMS guard holds the journey\u2019s SMS, its step ends as its app ends an undelivered task and the journey fails with the reason', async () => {
+    const before = (await (await t.call('GET', '/sms/guard', { as: OWNER })).json()) as { allowedCountries: string[]; rules: Record<string, number>; pumpingGuard: boolean };
+    // a range may take one send an hour: the journey's SMS to a second number in it trips the volume rule
+    const strict = { allowedCountries: before.allowedCountries, pumpingGuard: true, rules: { ...before.rules, volumeMultiplier: 1, volumeAllowance: 1 } };
+    expect((await t.call('PUT', '/sms/guard', { as: OWNER, body: strict })).status).toBe(200);
+    try {
+      expect((await send({ steps: [{ app: 'e-form', formId }], phoneNumber: '+12125550101' })).journey.status).toBe('active');
+      const res = await v1('POST', '/journeys', { steps: [{ app: 'e-form', formId }], phoneNumber: '+12125550102', customerRef: 'CUST-9' });
+      expect(res.status, await res.clone().text()).toBe(201);
+      const held = await journey(((await res.json()) as Journey).id);
+      expect(held).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('Link not delivered'), steps: [{ status: 'failed', taskStatus: 'failed' }] });
+      expect(await credits('e-form', held.steps[0]!.taskId!)).toBe(0);
+      expect(await timelineOf(held.id)).toContainEqual(expect.stringMatching(/^Journey link not delivered: /));
+      expect(await outbox('+12125550102')).toHaveLength(0);
     } finally {
-      expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
+      const guard = (await (await t.call('GET', '/sms/guard', { as: OWNER })).json()) as { holds: { prefix: string }[] };
+      for (const h of guard.holds) expect((await t.call('POST', `/sms/guard/holds/${encodeURIComponent(h.prefix)}/release`, { as: OWNER, body: {} })).status).toBe(200);
+      expect((await t.call('PUT', '/sms/guard', { as: OWNER, body: before })).status).toBe(200);
     }
   });
 

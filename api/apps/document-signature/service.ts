@@ -186,13 +186,7 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
   const done = await deps.db.tenant(accountId, async (trx) => {
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await releaseCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
-      row = await move(trx, accountId, row, now, { status: 'cancelled', event: 'send_failed', description: `Link not delivered: ${failure}`, caller });
-      await revokeTaskLinks(trx, accountId, row.id, now);
-      await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description: `Signature request to ${masked} not delivered: ${failure}`, event: 'document.send-failed', at: now });
-      return row;
-    }
+    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
     row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
     const description = `${row.document_name} (version ${row.version}) sent to ${row.signer_name} at ${masked}`;
     await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
@@ -203,6 +197,27 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
   });
   if (failure !== null) throw new ApiError(502, 'SMS_NOT_DELIVERED', `The link could not be delivered: ${failure}`);
   return requestOf(done);
+}
+
+/** A request whose link never reached the signer: cancelled, its credit given back, the link revoked. */
+async function undelivered(trx: Trx, accountId: string, row: RequestRow, failure: string, caller: Caller, now: Date): Promise<RequestRow> {
+  await releaseCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
+  const moved = await move(trx, accountId, row, now, { status: 'cancelled', event: 'send_failed', description: `Link not delivered: ${failure}`, caller });
+  await revokeTaskLinks(trx, accountId, row.id, now);
+  await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description: `Signature request to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'document.send-failed', at: now });
+  return moved;
+}
+
+/**
+ * The SMS that carried a request's link failed after the request was written (a journey's one
+ * SMS, api/journeys): the request ends exactly as sendForSignature ends one whose own SMS failed.
+ */
+export async function endUndeliveredRequest(deps: Deps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await lockRow(trx, accountId, id);
+    if (row.status === 'sent') await undelivered(trx, accountId, row, failure, caller, now);
+  });
 }
 
 export async function getRequest(deps: Deps, accountId: string, id: string): Promise<SigRequest> {

@@ -372,20 +372,36 @@ export async function sendForm(deps: EformDeps, accountId: string, formRef: stri
   }
 
   return deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRequest(trx, accountId, prepared.row.id);
+    const row = await lockRequest(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await releaseCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
-      row = await end(trx, accountId, row, 'failed', now, caller, { description: `Form link not delivered: ${failure}`, reason: failure });
-      await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description: `Form "${prepared.title}" to ${masked} not delivered: ${failure}`, event: 'form.send-failed', at: now });
-      return requestOf(row, prepared.title, null);
-    }
+    if (failure !== null) return requestOf(await undelivered(trx, accountId, row, prepared.title, failure, caller, now), prepared.title, null);
     const description = `Form "${prepared.title}" sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
     await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
     await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description, event: 'form.sent', at: now });
     await enqueueWebhookEvent(trx, accountId, EFORM_APP, 'form.sent', await eventData(trx, accountId, row), now);
     return requestOf(row, prepared.title, null);
+  });
+}
+
+/** A request whose link never reached the customer: failed, its credit given back, the link spent. */
+async function undelivered(trx: Trx, accountId: string, row: RequestRow, title: string, failure: string, caller: Caller, now: Date): Promise<RequestRow> {
+  await releaseCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
+  const ended = await end(trx, accountId, row, 'failed', now, caller, { description: `Form link not delivered: ${failure}`, reason: failure });
+  await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description: `Form "${title}" to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'form.send-failed', at: now });
+  return ended;
+}
+
+/**
+ * The SMS that carried a request's link failed after the request was written (a journey's one
+ * SMS, api/journeys): the request ends exactly as sendForm ends one whose own SMS failed.
+ */
+export async function endUndeliveredRequest(deps: EformDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await lockRequest(trx, accountId, id);
+    if (row.status !== 'sent') return;
+    await undelivered(trx, accountId, row, await titleOf(trx, accountId, row), failure, caller, now);
   });
 }
 

@@ -10,7 +10,7 @@ import type { Caller } from '../platform/caller';
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './images';
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
 import { isLocale, type Locale } from '../../contract/locales';
-import { chooseDocument, customerView, IDV_LINK_PURPOSE, submitSession, uploadImage } from './service';
+import { chooseDocument, customerView, IDV_LINK_PURPOSE, returnUrlOf, submitSession, uploadImage } from './service';
 
 // The customer's page behind the SMS link: choose the document, photograph it (front, and back
 // where it has one) and take a selfie, then send. Plain forms posting to this server, so it works
@@ -177,15 +177,18 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
 /** The form posts of the customer page; each answers with a redirect back to the page. */
 export function idvCustomerRoutes(deps: Deps) {
   const app = new Hono();
-  /** Back to the page, in the language it was shown in, with what went wrong and where. */
-  const back = (c: Context, token: string, error?: string, side?: string) => {
+  /**
+   * Back to the page, in the language it was shown in, with what went wrong and where. A
+   * journey's step goes back to the journey's link (`to`), whose page shows this step's page.
+   */
+  const back = (c: Context, token: string, error?: string, side?: string, to?: string | null) => {
     const query = new URLSearchParams();
     const lang = c.req.query('lang');
     if (isLocale(lang)) query.set('lang', lang);
     if (error) query.set('error', error);
     if (error && side) query.set('side', side);
     const search = query.size ? `?${query}` : '';
-    return c.redirect(`/c/${token}${search}${side ? `#${side}` : ''}`, 303);
+    return c.redirect(`${to ?? `/c/${token}`}${search}${side ? `#${side}` : ''}`, 303);
   };
 
   /** The session this token opens for the customer, or null (the page then says why). */
@@ -202,14 +205,15 @@ export function idvCustomerRoutes(deps: Deps) {
     const token = c.req.param('token') ?? '';
     const session = await sessionOf(c, token);
     if (!session) return TOKEN_PATTERN.test(token) ? back(c, token) : c.redirect('/c/unknown', 303);
+    const to = await returnUrlOf(deps, session.accountId, session.id);
     try {
       await run(session);
     } catch (err) {
-      if (err instanceof ApiError) return back(c, token, err.code, side);
+      if (err instanceof ApiError) return back(c, token, err.code, side, to);
       deps.log('identity verification customer step failed', err);
-      return back(c, token, 'UPLOAD_FAILED', side);
+      return back(c, token, 'UPLOAD_FAILED', side, to);
     }
-    return back(c, token, undefined, side);
+    return back(c, token, undefined, side, to);
   }
 
   async function form(c: Context): Promise<Record<string, unknown>> {
@@ -231,7 +235,12 @@ export function idvCustomerRoutes(deps: Deps) {
     '/c/:token/idv/photo/:side',
     bodyLimit({
       maxSize: IDV_MAX_IMAGE_BYTES + 64 * 1024,
-      onError: (c) => back(c, c.req.param('token') ?? '', 'IMAGE_TOO_LARGE', (IDV_SIDES as readonly string[]).includes(c.req.param('side') ?? '') ? c.req.param('side') : undefined),
+      onError: async (c) => {
+        const token = c.req.param('token') ?? '';
+        const session = await sessionOf(c, token);
+        const side = (IDV_SIDES as readonly string[]).includes(c.req.param('side') ?? '') ? c.req.param('side') : undefined;
+        return back(c, token, 'IMAGE_TOO_LARGE', side, session ? await returnUrlOf(deps, session.accountId, session.id) : null);
+      },
     }),
     (c) => {
       const side = c.req.param('side') as IdvSide;

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import { audit } from '../../audit';
 import { ApiError } from '../../http/errors';
+import { decryptSecret, encryptSecret } from '../../crypto';
 import { recordResult } from '../../results/record';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
@@ -70,6 +71,8 @@ export type SessionRow = {
   reviewer_name: string | null;
   decided_at: Date | null;
   failure_reason: string | null;
+  /** a journey's step: the journey's link, where IDV's page sends the caller back (encrypted) */
+  return_url_encrypted: string | null;
   images_redacted_at: Date | null;
   data_redacted_at: Date | null;
   redacted_at: Date | null;
@@ -211,7 +214,8 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
     ).rows[0]!;
     const language = await chooseLanguage(trx, accountId, body.locale);
     const link = await prepareLink(deps, trx, accountId, row, 'link', now, language);
-    const updated = await update(trx, row.id, { link_expires_at: link.expiresAt });
+    // a journey's step keeps the journey's link: IDV's page and forms send the caller back to it
+    const updated = await update(trx, row.id, { link_expires_at: link.expiresAt, ...(delivery ? { return_url_encrypted: encryptSecret(delivery.returnUrl, deps.config.encryptionKey) } : {}) });
     if (delivery) delivery.token = link.token;
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
     return { row: updated, text: link.text, language };
@@ -220,12 +224,7 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
   const done = await deps.db.tenant(accountId, async (trx) => {
     let row = await lockRow(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await revokeTaskLinks(trx, accountId, row.id, now);
-      row = await end(trx, accountId, row, 'cancelled', now, caller, `Link not delivered: ${failure}`, { failure_reason: failure });
-      await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Identity verification link to ${masked} not delivered: ${failure}`, event: 'idv.send-failed', at: now });
-      return row;
-    }
+    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
     if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
     const description = `Verification link sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
@@ -234,6 +233,33 @@ export async function startSession(deps: IdvDeps, accountId: string, body: IdvSt
     return row;
   });
   return deps.db.tenant(accountId, async (trx) => sessionOf(done, await checksOf(trx, accountId, done.id)));
+}
+
+/** A session whose link never reached the customer: cancelled, the link revoked. */
+async function undelivered(trx: Trx, accountId: string, row: SessionRow, failure: string, caller: Caller, now: Date): Promise<SessionRow> {
+  await revokeTaskLinks(trx, accountId, row.id, now);
+  const ended = await end(trx, accountId, row, 'cancelled', now, caller, `Link not delivered: ${failure}`, { failure_reason: failure });
+  await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Identity verification link to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'idv.send-failed', at: now });
+  return ended;
+}
+
+/**
+ * The SMS that carried a session's link failed after the session started (a journey's one SMS,
+ * api/journeys): it ends exactly as startSession ends one whose own SMS failed.
+ */
+export async function endUndeliveredSession(deps: IdvDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await lockRow(trx, accountId, id);
+    if (row.status === 'created' || row.status === 'link_sent') await undelivered(trx, accountId, row, failure, caller, now);
+  });
+}
+
+/** Where the customer's page sends the caller after each of its forms: a journey's link, or null (IDV's own page). */
+export async function returnUrlOf(deps: IdvDeps, accountId: string, id: string): Promise<string | null> {
+  const row = await deps.db.tenant(accountId, (trx) => sql<{ return_url_encrypted: string | null }>`select return_url_encrypted from idv_sessions where account_id = ${accountId} and id = ${id}`.execute(trx));
+  const stored = row.rows[0]?.return_url_encrypted;
+  return stored ? decryptSecret(stored, deps.config.encryptionKey) : null;
 }
 
 export async function getSession(deps: IdvDeps, accountId: string, id: string): Promise<IdvSession> {

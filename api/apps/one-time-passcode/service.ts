@@ -300,6 +300,28 @@ function actingFor(caller: Caller, row: Row): Caller {
 }
 
 /** Checks a code: approved, pending (attempts left), max_attempts_reached, expired or canceled. */
+/**
+ * The SMS that carried a passcode failed after its send was recorded (a journey's one SMS carries
+ * the passcode's text, api/journeys): the send is undone as sendPasscode undoes one whose own SMS
+ * failed. Its credit is given back; a verification with no send left fails (otp.failed).
+ * (Kept beside sendPasscode, not inside it: the same rule, for a text another sender carried.)
+ */
+export async function endUndeliveredSend(deps: OtpDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    let row = await lockRow(trx, accountId, id);
+    if (row.status !== 'pending' || row.sends < 1) return;
+    await releaseCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
+    row = (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    if (row.sends === 0) {
+      await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
+    } else {
+      await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
+    }
+    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
+  });
+}
+
 export async function checkPasscode(deps: OtpDeps, accountId: string, id: string, code: string, caller: Caller): Promise<OtpVerification> {
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => {

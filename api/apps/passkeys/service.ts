@@ -247,14 +247,9 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
 
   const noun = kind === 'enrollment' ? 'Enrollment' : 'Verification';
   const done = await deps.db.tenant(accountId, async (trx) => {
-    let row = await lockTask(trx, accountId, prepared.row.id);
+    const row = await lockTask(trx, accountId, prepared.row.id);
     const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await releaseCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
-      row = await end(trx, accountId, row, 'not_delivered', now, caller, { reason: 'not_delivered', description: `${noun} link not delivered: ${failure}`, eventType: 'passkey.failed' });
-      await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${noun} link to ${masked} not delivered: ${failure}`, event: 'passkey.send-failed', at: now });
-      return row;
-    }
+    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
     const description = `${noun} link sent to ${masked}`;
     await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
     await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
@@ -262,6 +257,27 @@ async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskK
     return row;
   });
   return taskOf(done);
+}
+
+/** A task whose link never reached the customer: not_delivered, its credit given back, the link cancelled. */
+async function undelivered(trx: Trx, accountId: string, row: TaskRow, failure: string, caller: Caller, now: Date): Promise<TaskRow> {
+  const noun = row.kind === 'enrollment' ? 'Enrollment' : 'Verification';
+  await releaseCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
+  const ended = await end(trx, accountId, row, 'not_delivered', now, caller, { reason: 'not_delivered', description: `${noun} link not delivered: ${failure}`, eventType: 'passkey.failed' });
+  await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${noun} link to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'passkey.send-failed', at: now });
+  return ended;
+}
+
+/**
+ * The SMS that carried a task's link failed after the task was written (a journey's one SMS,
+ * api/journeys): the task ends exactly as a send ends one whose own SMS failed.
+ */
+export async function endUndeliveredTask(deps: PasskeyDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const row = await lockTask(trx, accountId, id);
+    if (row.status === 'link_sent') await undelivered(trx, accountId, row, failure, caller, now);
+  });
 }
 
 /** Texts the customer a link to create a passkey. */

@@ -201,24 +201,13 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
     failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
     if (!(err instanceof ApiError)) deps.log('Payments SMS failed', err);
   }
-  if (failure !== null) {
-    try {
-      await stripe.checkout.sessions.expire(session.id, {}, { stripeAccount });
-    } catch (err) {
-      deps.log(`Could not expire the Checkout Session ${session.id} of an undelivered payment link`, err);
-    }
-  }
+  if (failure !== null) await expireUndelivered(deps, stripe, session.id, stripeAccount);
 
   const done = await deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRow(trx, accountId, id);
+    const row = await lockRow(trx, accountId, id);
     const money = formatMinor(Number(row.amount), row.currency, 'en-US');
     const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await releaseCredits(trx, { accountId, app: PAYMENTS_APP, taskId: id, kind: 'request', now });
-      if (RANK[row.status] < RANK.failed) row = await move(trx, accountId, row, { status: 'failed', failure: `Link not delivered: ${failure}` }, now, caller);
-      await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Payment link for ${money} to ${masked} not delivered: ${failure}`, event: 'payment.send-failed', at: now });
-      return row;
-    }
+    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
     await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'requested', description: `Payment link for ${money} sent to ${masked}`, caller });
     await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, caller, ...languageEvent(language) });
     await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Requested a payment of ${money} from ${masked}`, event: 'payment.requested', at: now });
@@ -226,6 +215,40 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
     return row;
   });
   return paymentOf(done);
+}
+
+/** No one can pay a request that never reached the customer: its Checkout Session is expired on Stripe. */
+async function expireUndelivered(deps: PaymentsDeps, stripe: Stripe, sessionId: string, stripeAccount: string): Promise<void> {
+  try {
+    await stripe.checkout.sessions.expire(sessionId, {}, { stripeAccount });
+  } catch (err) {
+    deps.log(`Could not expire the Checkout Session ${sessionId} of an undelivered payment link`, err);
+  }
+}
+
+/** A payment whose link never reached the customer: failed, its credit given back. */
+async function undelivered(trx: Trx, accountId: string, row: Row, failure: string, caller: Caller, now: Date): Promise<Row> {
+  await releaseCredits(trx, { accountId, app: PAYMENTS_APP, taskId: row.id, kind: 'request', now });
+  const moved = RANK[row.status] < RANK.failed ? await move(trx, accountId, row, { status: 'failed', failure: `Link not delivered: ${failure}` }, now, caller) : row;
+  const money = formatMinor(Number(row.amount), row.currency, 'en-US');
+  await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Payment link for ${money} to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'payment.send-failed', at: now });
+  return moved;
+}
+
+/**
+ * The SMS that carried a payment's link failed after the payment was requested (a journey's one
+ * SMS, api/journeys): it ends exactly as requestPayment ends one whose own SMS failed.
+ */
+export async function endUndeliveredPayment(deps: PaymentsDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+  const row = await deps.db.tenant(accountId, (trx) => lockRow(trx, accountId, id));
+  if (row.status !== 'requested') return;
+  const { stripe } = await requireConnect(deps.config);
+  if (row.checkout_session_id) await expireUndelivered(deps, stripe, row.checkout_session_id, row.stripe_account_id);
+  const now = deps.now();
+  await deps.db.tenant(accountId, async (trx) => {
+    const locked = await lockRow(trx, accountId, id);
+    if (locked.status === 'requested') await undelivered(trx, accountId, locked, failure, caller, now);
+  });
 }
 
 /** The customer opened the link (first time only): the one step Stripe does not tell us. */

@@ -239,6 +239,7 @@ export const ar = {
   'journey.wait.title': "لحظة من فضلك",
   'journey.wait.text': "يجري تجهيز الخطوة التالية.",
   'journey.wait.refresh': "تحديث",
+  'journey.review.text': "بعد التحقق منها، تُفتح الخطوة التالية على هذا الرابط.",
   'journey.done.title': "اكتمل كل شيء",
   'journey.done.text': "شكرًا لك: أكملت جميع الخطوات لدى {company}.",
   'journey.ended.title': "هذا الرابط لم يعد يعمل",

@@ -238,6 +238,7 @@ export const de = {
   'journey.wait.title': "Einen Moment",
   'journey.wait.text': "Der nächste Schritt wird vorbereitet.",
   'journey.wait.refresh': "Aktualisieren",
+  'journey.review.text': "Sobald sie geprüft sind, öffnet sich der nächste Schritt unter diesem Link.",
   'journey.done.title': "Alles erledigt",
   'journey.done.text': "Vielen Dank: Sie haben alle Schritte für {company} abgeschlossen.",
   'journey.ended.title': "Dieser Link funktioniert nicht mehr",

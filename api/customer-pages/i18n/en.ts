@@ -232,6 +232,7 @@ export const en = {
   'journey.wait.title': "One moment",
   'journey.wait.text': "The next step is being prepared.",
   'journey.wait.refresh': "Refresh",
+  'journey.review.text': "When they have been checked, the next step opens at this link.",
   'journey.done.title': "All done",
   'journey.done.text': "Thank you: you have finished every step for {company}.",
   'journey.ended.title': "This link no longer works",

@@ -238,6 +238,7 @@ export const es = {
   'journey.wait.title': "Un momento",
   'journey.wait.text': "Estamos preparando el siguiente paso.",
   'journey.wait.refresh': "Actualizar",
+  'journey.review.text': "Cuando se hayan comprobado, el siguiente paso se abrirá en este enlace.",
   'journey.done.title': "Todo listo",
   'journey.done.text': "Gracias: ha completado todos los pasos para {company}.",
   'journey.ended.title': "Este enlace ya no funciona",

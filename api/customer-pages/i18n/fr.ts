@@ -239,6 +239,7 @@ export const fr = {
   'journey.wait.title': "Un instant",
   'journey.wait.text': "L’étape suivante est en préparation.",
   'journey.wait.refresh': "Actualiser",
+  'journey.review.text': "Une fois qu’elles auront été vérifiées, l’étape suivante s’ouvrira à ce lien.",
   'journey.done.title': "C’est terminé",
   'journey.done.text': "Merci : vous avez terminé toutes les étapes pour {company}.",
   'journey.ended.title': "Ce lien ne fonctionne plus",

@@ -238,6 +238,7 @@ export const ja = {
   'journey.wait.title': "少々お待ちください",
   'journey.wait.text': "次のステップを準備しています。",
   'journey.wait.refresh': "更新",
+  'journey.review.text': "確認が終わると、このリンクで次のステップが開きます。",
   'journey.done.title': "すべて完了しました",
   'journey.done.text': "ありがとうございます。{company}のすべてのステップが完了しました。",
   'journey.ended.title': "このリンクは使用できません",

@@ -238,6 +238,7 @@ export const ptBR = {
   'journey.wait.title': "Um momento",
   'journey.wait.text': "A próxima etapa está sendo preparada.",
   'journey.wait.refresh': "Atualizar",
+  'journey.review.text': "Quando forem verificadas, a próxima etapa abrirá neste link.",
   'journey.done.title': "Tudo pronto",
   'journey.done.text': "Obrigado: você concluiu todas as etapas para {company}.",
   'journey.ended.title': "Este link não funciona mais",
