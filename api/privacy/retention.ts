@@ -7,8 +7,8 @@ import { CALLER_RETENTION_KINDS, RETENTION_GRACE_DAYS, type AnyRetentionKind, ty
 import { RETENTION_KINDS, type Retention } from '../contract/storage';
 import { deleteExpiredSignedFiles } from '../apps/document-signature/retention';
 import { redactDueSessions } from '../apps/identity-verification/service';
-import { ERASED, KEYSET_START, redactTasks, TASKS, type Keyset, type TaskRedaction } from './stores';
-import { deleteFile } from '../storage/files';
+import { deleteMatching, ERASED, KEYSET_START, redactTasks, TASKS, type Keyset, type TaskRedaction } from './stores';
+import { deleteFiles } from '../storage/files';
 import { storedRetention } from '../storage/settings';
 import { recordRule, stricter } from './grace';
 import type { Requester } from './service';
@@ -42,13 +42,6 @@ type KindWork = {
 
 const n = async (trx: Trx, q: RawBuilder<{ n: number }>) => Number((await q.execute(trx)).rows[0]?.n ?? 0);
 
-/** Deletes up to `batch` rows of `where` in one statement (taken with skip locked, by ctid). */
-async function deleteOld(trx: Trx, table: string, a: string, where: RawBuilder<boolean>, batch: number): Promise<number> {
-  if (batch <= 0) return 0;
-  const t = sql.table(table);
-  const r = await sql`delete from ${t} where ctid = any(array(select ctid from ${t} where account_id = ${a} and ${where} limit ${batch} for update skip locked))`.execute(trx);
-  return Number(r.numAffectedRows ?? 0);
-}
 
 // `created_at < cutoff` and the unredacted predicate first: the partial (account_id, created_at,
 // id) indexes of migration 1310 answer the walk as an index range
@@ -75,7 +68,7 @@ const WORK: Record<AnyRetentionKind, KindWork> = {
     async redact(deps, trx, a, c, now, batch, after) {
       const tasks = await redactTasks(deps, trx, TASKS.otp, a, otpDue(c), now, batch, after);
       // the per-number send log once the tasks are done (no order to keep: a deleted row is gone)
-      return { n: tasks.n + (await deleteOld(trx, 'otp_sends', a, sql<boolean>`ts < ${c}`, batch - tasks.n)), last: tasks.last };
+      return { n: tasks.n + (await deleteMatching(trx, 'otp_sends', a, sql<boolean>`ts < ${c}`, batch - tasks.n)), last: tasks.last };
     },
   },
   'passkeys.tasks': taskWork(TASKS.passkeys, passkeysDue),
@@ -86,15 +79,15 @@ const WORK: Record<AnyRetentionKind, KindWork> = {
       n(trx, sql`select (select count(*) from dev_sms_outbox where account_id = ${a} and created_at < ${c}) + (select count(*) from sms_messages where account_id = ${a} and sent_at < ${c})
         + (select count(*) from sms_guard_sends where account_id = ${a} and ts < ${c}) as n`),
     async redact(_d, trx, a, c, _now, batch) {
-      let done = await deleteOld(trx, 'dev_sms_outbox', a, sql<boolean>`created_at < ${c}`, batch);
-      done += await deleteOld(trx, 'sms_messages', a, sql<boolean>`sent_at < ${c}`, batch - done);
-      done += await deleteOld(trx, 'sms_guard_sends', a, sql<boolean>`ts < ${c}`, batch - done);
+      let done = await deleteMatching(trx, 'dev_sms_outbox', a, sql<boolean>`created_at < ${c}`, batch);
+      done += await deleteMatching(trx, 'sms_messages', a, sql<boolean>`sent_at < ${c}`, batch - done);
+      done += await deleteMatching(trx, 'sms_guard_sends', a, sql<boolean>`ts < ${c}`, batch - done);
       return { n: done };
     },
   },
   'webhooks.events': {
     count: (trx, a, c) => n(trx, sql`select count(*)::int as n from webhook_events where account_id = ${a} and ${eventsDue(c)}`),
-    redact: async (_d, trx, a, c, _now, batch) => ({ n: await deleteOld(trx, 'webhook_events', a, eventsDue(c), batch) }),
+    redact: async (_d, trx, a, c, _now, batch) => ({ n: await deleteMatching(trx, 'webhook_events', a, eventsDue(c), batch) }),
   },
   // the kinds Storage settings keep too: the apps' own redaction (their timeline entries and
   // webhooks per record), a batch at a time
@@ -224,10 +217,9 @@ export async function runRetention(deps: Deps, options: { batch?: number } = {})
     const exports = await deps.db.tenant(accountId, async (trx) => {
       const old = (await sql<{ id: string; file_id: string }>`select id::text, file_id::text from privacy_requests where account_id = ${accountId} and kind = 'export' and file_id is not null
         and finished_at < ${new Date(now.getTime() - EXPORT_KEEP_MS)} limit ${batch} for update skip locked`.execute(trx)).rows;
-      for (const r of old) {
-        await deleteFile(deps, trx, accountId, r.file_id);
-        await sql`update privacy_requests set file_id = null where id = ${r.id}`.execute(trx);
-      }
+      if (!old.length) return 0;
+      await deleteFiles(deps, trx, accountId, old.map((r) => r.file_id));
+      await sql`update privacy_requests set file_id = null where account_id = ${accountId} and id = any(${old.map((r) => r.id)}::uuid[])`.execute(trx);
       return old.length;
     });
     if (exports) counts['privacy.exports'] = exports;

@@ -139,6 +139,27 @@ async function forgetTasks(trx: Trx, accountId: string, ids: string[], now: Date
   await sql`update link_tokens set revoked_at = ${now} where account_id = ${accountId} and task_id = any(${ids}::uuid[]) and revoked_at is null`.execute(trx);
 }
 
+/** Deletes up to `batch` rows of `where` in one statement (taken with skip locked, by ctid); answers how many. */
+export async function deleteMatching(trx: Trx, table: string, accountId: string, where: RawBuilder<boolean>, batch: number): Promise<number> {
+  if (batch <= 0) return 0;
+  const t = sql.table(table);
+  const r = await sql`delete from ${t} where ctid = any(array(select ctid from ${t} where account_id = ${accountId} and ${where} limit ${batch} for update skip locked))`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** A store whose rows are only the caller's: erasure deletes them. */
+function deletingStore(o: { key: PrivacyStoreKey; app: AppId | 'platform'; label: string; table: string; match: (s: Subject) => RawBuilder<boolean>; select: string; order: string }): Store {
+  const table = sql.table(o.table);
+  return {
+    key: o.key,
+    app: o.app,
+    label: o.label,
+    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from ${table} where account_id = ${a} and ${o.match(s)}`),
+    rows: (trx, a, s) => rowsOf(trx, sql`select ${sql.raw(o.select)} from ${table} where account_id = ${a} and ${o.match(s)} order by ${sql.ref(o.order)}`),
+    erase: (_d, trx, a, s, _now, batch) => deleteMatching(trx, o.table, a, o.match(s), batch),
+  };
+}
+
 /** A task table's store: counted, read and erased by the caller's number or reference. */
 function taskStore(o: { key: PrivacyStoreKey; app: AppId; label: string; task: TaskRedaction; select: string; from: string; files?: Store['files'] }): Store {
   const table = sql.raw(o.from);
@@ -162,17 +183,15 @@ export const STORES: Store[] = [
     from: 'otp_verifications r',
     select: 'r.id, r.phone_number, r.customer_ref, r.status, r.created_at, r.verified_at, r.ended_at',
   }),
-  {
+  deletingStore({
     key: 'otp.sends',
     app: 'one-time-passcode',
     label: 'Passcode sends per number (for the send limit)',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from otp_sends where account_id = ${a} and phone_number = any(${s.phones}::text[])`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select phone_number, ts from otp_sends where account_id = ${a} and phone_number = any(${s.phones}::text[]) order by ts`),
-    async erase(_d, trx, a, s, _now, batch) {
-      const r = await sql`delete from otp_sends where ctid in (select ctid from otp_sends where account_id = ${a} and phone_number = any(${s.phones}::text[]) limit ${batch} for update skip locked)`.execute(trx);
-      return Number(r.numAffectedRows ?? 0);
-    },
-  },
+    table: 'otp_sends',
+    match: (s) => sql<boolean>`phone_number = any(${s.phones}::text[])`,
+    select: 'phone_number, ts',
+    order: 'ts',
+  }),
   taskStore({
     key: 'passkeys.tasks',
     app: 'passkeys',
@@ -181,20 +200,16 @@ export const STORES: Store[] = [
     from: 'passkey_tasks r',
     select: 'r.id, r.kind, r.phone_number, r.customer_ref, r.display_name, r.status, r.created_at, r.ended_at',
   }),
-  {
+  // a passkey is only the caller's: nothing to keep once they are forgotten
+  deletingStore({
     key: 'passkeys.credentials',
     app: 'passkeys',
     label: "The caller's passkeys: customer reference, display name, public key",
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from passkey_credentials where account_id = ${a} and customer_ref = any(${s.refs}::text[])`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select id, customer_ref, display_name, aaguid, created_at, last_used_at, revoked_at from passkey_credentials where account_id = ${a} and customer_ref = any(${s.refs}::text[]) order by created_at`),
-    async erase(_d, trx, a, s, _now, batch) {
-      const ids = await take(trx, 'passkey_credentials', a, sql<boolean>`customer_ref = any(${s.refs}::text[])`, batch);
-      if (!ids.length) return 0;
-      // a passkey is only the caller's: nothing to keep once they are forgotten
-      await sql`delete from passkey_credentials where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-      return ids.length;
-    },
-  },
+    table: 'passkey_credentials',
+    match: (s) => sql<boolean>`customer_ref = any(${s.refs}::text[])`,
+    select: 'id, customer_ref, display_name, aaguid, created_at, last_used_at, revoked_at',
+    order: 'created_at',
+  }),
   {
     key: 'idv.sessions',
     app: 'identity-verification',
@@ -283,19 +298,15 @@ export const STORES: Store[] = [
       return ids.length;
     },
   },
-  {
+  deletingStore({
     key: 'sms.outbox',
     app: 'platform',
     label: 'The development SMS outbox: number and text of each message',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from dev_sms_outbox where account_id = ${a} and to_number = any(${s.phones}::text[])`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select to_number, body, created_at from dev_sms_outbox where account_id = ${a} and to_number = any(${s.phones}::text[]) order by created_at`),
-    async erase(_d, trx, a, s, _now, batch) {
-      const ids = await take(trx, 'dev_sms_outbox', a, sql<boolean>`to_number = any(${s.phones}::text[])`, batch);
-      if (!ids.length) return 0;
-      await sql`delete from dev_sms_outbox where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-      return ids.length;
-    },
-  },
+    table: 'dev_sms_outbox',
+    match: (s) => sql<boolean>`to_number = any(${s.phones}::text[])`,
+    select: 'to_number, body, created_at',
+    order: 'created_at',
+  }),
   {
     key: 'sms.messages',
     app: 'platform',
