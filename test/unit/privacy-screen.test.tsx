@@ -48,6 +48,18 @@ describe('Customer data screen', () => {
     expect(await screen.findByText(/In force \(confirmed by Olivia Owens\)/)).toBeTruthy();
   });
 
+  it('a Storage kind (identity images) shows the same dry run and first run, and an admin starts it now', async () => {
+    const rule = { kind: 'idv.images', app: 'identity-verification', label: 'Identity Verification images', covers: 'Document photos and selfies.', days: 30, defaultDays: null, startsAt: '2099-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 7, setOnStorage: true };
+    renderSignedIn('/settings/privacy', makeBootstrap(), {
+      'GET /api/privacy/requests': { body: [] },
+      'GET /api/privacy/retention': { body: [rule] },
+      'POST /api/privacy/retention/idv.images/confirm': { body: [{ ...rule, startsAt: '2026-01-01T00:00:00.000Z', confirmedBy: 'Olivia Owens' }] },
+    });
+    expect(await screen.findByText(/Dry run: 7 records would be redacted now\. First run from/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Start now' }));
+    expect(await screen.findByText(/In force \(confirmed by Olivia Owens\)/)).toBeTruthy();
+  });
+
   it('a number without its country code is refused before anything is sent', async () => {
     const { calls } = renderSignedIn('/settings/privacy', makeBootstrap(), { 'GET /api/privacy/requests': { body: [] } });
     fireEvent.change(await screen.findByRole('textbox', { name: /Phone number/ }), { target: { value: '415 666' } });
