@@ -95,6 +95,8 @@ export const CALLER_RETENTION_KIND_IDS = CALLER_RETENTION_KINDS.map((k) => k.kin
 /** Every kind an admin sets on Customer data: the caller kinds and the ones Storage settings keep too. */
 export const ANY_RETENTION_KIND_IDS = [...CALLER_RETENTION_KIND_IDS, ...RETENTION_KINDS.map((k) => k.kind)] as unknown as readonly [CallerRetentionKind | RetentionKind, ...(CallerRetentionKind | RetentionKind)[]];
 
+export type AnyRetentionKind = CallerRetentionKind | RetentionKind;
+
 /** How long after a rule is enabled its first run comes, unless an admin confirms sooner. */
 export const RETENTION_GRACE_DAYS = 30;
 
@@ -111,7 +113,7 @@ export const RetentionRuleSchema = v.object({
   confirmedBy: v.nullable(v.string()),
   /** the dry run: what a run now would redact with these days */
   wouldRedact: v.number(),
-  /** kept in Storage settings too (Identity Verification, Document Signature): set here or there, applied as before, no grace period */
+  /** kept in Storage settings too (Identity Verification, Document Signature): set here or there, with the same dry run and grace */
   setOnStorage: v.boolean(),
 });
 export type RetentionRule = v.InferOutput<typeof RetentionRuleSchema>;
@@ -125,4 +127,4 @@ export const RetentionRuleBodySchema = v.object({
 export const FullNumbersBodySchema = v.object({ fullPhoneNumbers: v.boolean('fullPhoneNumbers must be true or false') });
 export const LoggingDestinationParamSchema = v.object({ destination: v.picklist(['datadog', 'cloudwatch', 'sumologic', 'rapid7'], 'Not a logging destination') });
 
-export const RetentionKindParamSchema = v.object({ kind: v.picklist(CALLER_RETENTION_KIND_IDS, 'Not a kind of caller data') });
+export const RetentionKindParamSchema = v.object({ kind: v.picklist(ANY_RETENTION_KIND_IDS, 'Not a kind of caller data') });

@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import type { Trx } from '../db/index';
 import type { AppId } from '../contract/apps';
 import type { PrivacyStoreKey } from '../contract/privacy';
-import { deleteFile } from '../storage/files';
+import { deleteFiles } from '../storage/files';
 import { deleteTwilioMessage } from '../integrations/twilio';
 import { revokeSignerCopies } from '../apps/document-signature/signer-copy';
 
@@ -44,17 +44,6 @@ async function countOf(trx: Trx, query: RawBuilder<{ n: number }>): Promise<numb
 async function rowsOf(trx: Trx, query: RawBuilder<Record<string, unknown>>): Promise<Record<string, unknown>[]> {
   return (await query.execute(trx)).rows;
 }
-
-/**
- * What is left of a task once its caller is erased: no timeline entry keeps the caller's address
- * or browser, and no link to it opens any more.
- */
-async function forgetTasks(trx: Trx, accountId: string, ids: string[], now: Date): Promise<void> {
-  if (!ids.length) return;
-  await sql`update task_events set ip = null, user_agent = null where account_id = ${accountId} and task_id = any(${ids}::uuid[]) and (ip is not null or user_agent is not null)`.execute(trx);
-  await sql`update link_tokens set revoked_at = ${now} where account_id = ${accountId} and task_id = any(${ids}::uuid[]) and revoked_at is null`.execute(trx);
-}
-
 
 /** Ids of up to `batch` rows of `table` matching `where`, locked for this transaction (others skip them). */
 export async function take(trx: Trx, table: string, accountId: string, where: RawBuilder<boolean>, batch: number, id = 'id'): Promise<string[]> {
@@ -97,90 +86,130 @@ function needlesOf(s: Subject, json = false): string[] {
 
 const likeNeedle = (n: string) => `%${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function deleteFiles(deps: Deps, trx: Trx, accountId: string, ids: (string | null | undefined)[]): Promise<void> {
-  for (const id of ids) if (id) await deleteFile(deps, trx, accountId, id);
-}
+
+/** An app's task table, and what its personal fields become when the task is redacted. */
+export type TaskRedaction = { table: string; set: RawBuilder<unknown>; submissions?: true };
+
+/** The four task tables a caller's number and reference sit on: shared by erasure (by caller) and retention (by age). */
+export const TASKS = {
+  otp: { table: 'otp_verifications', set: sql`phone_number = ${ERASED}, customer_ref = null` },
+  passkeys: { table: 'passkey_tasks', set: sql`phone_number = ${ERASED}, customer_ref = ${ERASED}, display_name = null` },
+  // the answers, uploads and prefilled values go with the number
+  eform: { table: 'eform_requests', set: sql`phone_number = ${ERASED}, customer_ref = null, prefill = '{}'::jsonb`, submissions: true },
+  payments: { table: 'payments', set: sql`phone_number = ${ERASED}, customer_ref = null, checkout_url = null` },
+} satisfies Record<string, TaskRedaction>;
+
+/** Where a keyset walk stands: the last (created_at, id) a batch took. */
+export type Keyset = { at: Date | string; id: string };
+export const KEYSET_START: Keyset = { at: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
 
 /**
- * How each app's task records are redacted, given the ids of rows this transaction has locked:
- * shared by erasure (by caller) and retention (by age). Answers how many.
+ * Redacts up to `batch` tasks of `where`, in one statement: the rows are taken with `for update
+ * skip locked`, their personal fields cleared, their timeline's address and browser dropped and
+ * their links revoked together, so a batch is one round trip however many rows it holds (files,
+ * when the app keeps some, are then deleted in bulk in the same transaction). With `after`, the
+ * rows are walked in (created_at, id) order from there, so a run never reads again what an
+ * earlier batch left behind as dead index entries; answers the last key taken.
  */
-export const REDACT = {
-  async otp(trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
-    if (!ids.length) return 0;
-    await sql`update otp_verifications set phone_number = ${ERASED}, customer_ref = null where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-    await forgetTasks(trx, a, ids, now);
-    return ids.length;
-  },
-  async passkeys(trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
-    if (!ids.length) return 0;
-    await sql`update passkey_tasks set phone_number = ${ERASED}, customer_ref = ${ERASED}, display_name = null where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-    await forgetTasks(trx, a, ids, now);
-    return ids.length;
-  },
-  async eform(deps: Deps, trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
-    if (!ids.length) return 0;
-    const files = (await sql<{ file_id: string }>`select unnest(file_ids)::text as file_id from eform_submissions where account_id = ${a} and request_id = any(${ids}::uuid[])`.execute(trx)).rows;
-    await deleteFiles(deps, trx, a, files.map((f) => f.file_id));
-    await sql`update eform_submissions set answers = '{}'::jsonb, answers_text = '', file_ids = '{}' where account_id = ${a} and request_id = any(${ids}::uuid[])`.execute(trx);
-    await sql`update eform_requests set phone_number = ${ERASED}, customer_ref = null, prefill = '{}'::jsonb where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-    await forgetTasks(trx, a, ids, now);
-    return ids.length;
-  },
-  async payments(trx: Trx, a: string, ids: string[], now: Date): Promise<number> {
-    if (!ids.length) return 0;
-    await sql`update payments set phone_number = ${ERASED}, customer_ref = null, checkout_url = null where account_id = ${a} and id::text = any(${ids}::text[])`.execute(trx);
-    await forgetTasks(trx, a, ids.filter(isUuidText), now);
-    return ids.length;
-  },
-};
+export async function redactTasks(deps: Deps, trx: Trx, t: TaskRedaction, a: string, where: RawBuilder<boolean>, now: Date, batch: number, after?: Keyset): Promise<{ n: number; last: Keyset | null }> {
+  const table = sql.table(t.table);
+  const walk = after ? sql`and (created_at, id) > (${after.at}::timestamptz, ${after.id}::uuid) order by created_at, id` : sql``;
+  const submissions = t.submissions
+    ? sql`, sub as (update eform_submissions s set answers = '{}'::jsonb, answers_text = '', file_ids = '{}' from due where s.account_id = ${a} and s.request_id = due.id and (s.answers <> '{}'::jsonb or s.file_ids <> '{}'))`
+    : sql``;
+  // the main select reads the statement's snapshot: the submissions' file ids as they were
+  const files = t.submissions ? sql`(select coalesce(array_agg(f::text), '{}') from eform_submissions s cross join unnest(s.file_ids) f where s.account_id = ${a} and s.request_id in (select id from due))` : sql`'{}'::text[]`;
+  const row = (
+    await sql<{ n: number; last_at: Date | null; last_id: string | null; files: string[] }>`
+      with due as (select id, created_at from ${table} where account_id = ${a} and ${where} ${walk} limit ${batch} for update skip locked),
+      red as (update ${table} t set ${t.set} from due where t.account_id = ${a} and t.id = due.id returning t.id)${submissions},
+      ev as (update task_events e set ip = null, user_agent = null from due where e.account_id = ${a} and e.task_id = due.id and (e.ip is not null or e.user_agent is not null)),
+      lt as (update link_tokens l set revoked_at = ${now} from due where l.account_id = ${a} and l.task_id = due.id and l.revoked_at is null)
+      select (select count(*) from red)::int as n, last.created_at as last_at, last.id::text as last_id, ${files} as files
+      from (select 1) one left join lateral (select created_at, id from due order by created_at desc, id desc limit 1) last on true`.execute(trx)
+  ).rows[0]!;
+  await deleteFiles(deps, trx, a, row.files);
+  return { n: Number(row.n), last: row.last_id ? { at: row.last_at!, id: row.last_id } : null };
+}
+
+/** What is left of tasks once their caller is erased: no timeline entry keeps the caller's address or browser, and no link opens. */
+async function forgetTasks(trx: Trx, accountId: string, ids: string[], now: Date): Promise<void> {
+  if (!ids.length) return;
+  await sql`update task_events set ip = null, user_agent = null where account_id = ${accountId} and task_id = any(${ids}::uuid[]) and (ip is not null or user_agent is not null)`.execute(trx);
+  await sql`update link_tokens set revoked_at = ${now} where account_id = ${accountId} and task_id = any(${ids}::uuid[]) and revoked_at is null`.execute(trx);
+}
+
+/** Deletes up to `batch` rows of `where` in one statement (taken with skip locked, by ctid); answers how many. */
+export async function deleteMatching(trx: Trx, table: string, accountId: string, where: RawBuilder<boolean>, batch: number): Promise<number> {
+  if (batch <= 0) return 0;
+  const t = sql.table(table);
+  const r = await sql`delete from ${t} where ctid = any(array(select ctid from ${t} where account_id = ${accountId} and ${where} limit ${batch} for update skip locked))`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** A store whose rows are only the caller's: erasure deletes them. */
+function deletingStore(o: { key: PrivacyStoreKey; app: AppId | 'platform'; label: string; table: string; match: (s: Subject) => RawBuilder<boolean>; select: string; order: string }): Store {
+  const table = sql.table(o.table);
+  return {
+    key: o.key,
+    app: o.app,
+    label: o.label,
+    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from ${table} where account_id = ${a} and ${o.match(s)}`),
+    rows: (trx, a, s) => rowsOf(trx, sql`select ${sql.raw(o.select)} from ${table} where account_id = ${a} and ${o.match(s)} order by ${sql.ref(o.order)}`),
+    erase: (_d, trx, a, s, _now, batch) => deleteMatching(trx, o.table, a, o.match(s), batch),
+  };
+}
+
+/** A task table's store: counted, read and erased by the caller's number or reference. */
+function taskStore(o: { key: PrivacyStoreKey; app: AppId; label: string; task: TaskRedaction; select: string; from: string; files?: Store['files'] }): Store {
+  const table = sql.raw(o.from);
+  return {
+    key: o.key,
+    app: o.app,
+    label: o.label,
+    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from ${sql.table(o.task.table)} where account_id = ${a} and ${phoneOrRef(s)}`),
+    rows: (trx, a, s) => rowsOf(trx, sql`select ${sql.raw(o.select)} from ${table} where r.account_id = ${a} and ${phoneOrRef(s, 'r.phone_number', 'r.customer_ref')} order by r.created_at`),
+    files: o.files,
+    erase: async (deps, trx, a, s, now, batch) => (await redactTasks(deps, trx, o.task, a, phoneOrRef(s), now, batch)).n,
+  };
+}
 
 export const STORES: Store[] = [
-  {
+  taskStore({
     key: 'otp.verifications',
     app: 'one-time-passcode',
     label: 'Passcode verifications: phone number, customer reference, times and outcome',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from otp_verifications where account_id = ${a} and ${phoneOrRef(s)}`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select id, phone_number, customer_ref, status, created_at, verified_at, ended_at from otp_verifications where account_id = ${a} and ${phoneOrRef(s)} order by created_at`),
-    async erase(_d, trx, a, s, now, batch) {
-      return REDACT.otp(trx, a, await take(trx, 'otp_verifications', a, phoneOrRef(s), batch), now);
-    },
-  },
-  {
+    task: TASKS.otp,
+    from: 'otp_verifications r',
+    select: 'r.id, r.phone_number, r.customer_ref, r.status, r.created_at, r.verified_at, r.ended_at',
+  }),
+  deletingStore({
     key: 'otp.sends',
     app: 'one-time-passcode',
     label: 'Passcode sends per number (for the send limit)',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from otp_sends where account_id = ${a} and phone_number = any(${s.phones}::text[])`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select phone_number, ts from otp_sends where account_id = ${a} and phone_number = any(${s.phones}::text[]) order by ts`),
-    async erase(_d, trx, a, s, _now, batch) {
-      const r = await sql`delete from otp_sends where ctid in (select ctid from otp_sends where account_id = ${a} and phone_number = any(${s.phones}::text[]) limit ${batch} for update skip locked)`.execute(trx);
-      return Number(r.numAffectedRows ?? 0);
-    },
-  },
-  {
+    table: 'otp_sends',
+    match: (s) => sql<boolean>`phone_number = any(${s.phones}::text[])`,
+    select: 'phone_number, ts',
+    order: 'ts',
+  }),
+  taskStore({
     key: 'passkeys.tasks',
     app: 'passkeys',
     label: 'Passkey enrolments and verifications: phone number, customer reference, display name',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from passkey_tasks where account_id = ${a} and ${phoneOrRef(s)}`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select id, kind, phone_number, customer_ref, display_name, status, created_at, ended_at from passkey_tasks where account_id = ${a} and ${phoneOrRef(s)} order by created_at`),
-    async erase(_d, trx, a, s, now, batch) {
-      return REDACT.passkeys(trx, a, await take(trx, 'passkey_tasks', a, phoneOrRef(s), batch), now);
-    },
-  },
-  {
+    task: TASKS.passkeys,
+    from: 'passkey_tasks r',
+    select: 'r.id, r.kind, r.phone_number, r.customer_ref, r.display_name, r.status, r.created_at, r.ended_at',
+  }),
+  // a passkey is only the caller's: nothing to keep once they are forgotten
+  deletingStore({
     key: 'passkeys.credentials',
     app: 'passkeys',
     label: "The caller's passkeys: customer reference, display name, public key",
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from passkey_credentials where account_id = ${a} and customer_ref = any(${s.refs}::text[])`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select id, customer_ref, display_name, aaguid, created_at, last_used_at, revoked_at from passkey_credentials where account_id = ${a} and customer_ref = any(${s.refs}::text[]) order by created_at`),
-    async erase(_d, trx, a, s, _now, batch) {
-      const ids = await take(trx, 'passkey_credentials', a, sql<boolean>`customer_ref = any(${s.refs}::text[])`, batch);
-      if (!ids.length) return 0;
-      // a passkey is only the caller's: nothing to keep once they are forgotten
-      await sql`delete from passkey_credentials where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-      return ids.length;
-    },
-  },
+    table: 'passkey_credentials',
+    match: (s) => sql<boolean>`customer_ref = any(${s.refs}::text[])`,
+    select: 'id, customer_ref, display_name, aaguid, created_at, last_used_at, revoked_at',
+    order: 'created_at',
+  }),
   {
     key: 'idv.sessions',
     app: 'identity-verification',
@@ -204,31 +233,25 @@ export const STORES: Store[] = [
       return ids.length;
     },
   },
-  {
+  taskStore({
     key: 'eform.requests',
     app: 'e-form',
     label: 'Form requests and answers: phone number, customer reference, prefilled values, answers, uploaded files',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from eform_requests where account_id = ${a} and ${phoneOrRef(s)}`),
-    rows: (trx, a, s) =>
-      rowsOf(trx, sql`select r.id, r.form_id, r.version, r.phone_number, r.customer_ref, r.status, r.prefill, r.created_at, r.submitted_at, sub.answers
-        from eform_requests r left join eform_submissions sub on sub.request_id = r.id where r.account_id = ${a} and ${phoneOrRef(s, 'r.phone_number', 'r.customer_ref')} order by r.created_at`),
+    task: TASKS.eform,
+    from: 'eform_requests r left join eform_submissions sub on sub.request_id = r.id',
+    select: 'r.id, r.form_id, r.version, r.phone_number, r.customer_ref, r.status, r.prefill, r.created_at, r.submitted_at, sub.answers',
     files: async (trx, a, s) =>
       (await sql<{ file_id: string; request_id: string }>`select unnest(sub.file_ids)::text as file_id, sub.request_id::text from eform_submissions sub join eform_requests r on r.id = sub.request_id
         where sub.account_id = ${a} and ${phoneOrRef(s, 'r.phone_number', 'r.customer_ref')}`.execute(trx)).rows.map((r) => ({ id: r.file_id, name: `${r.request_id}-${r.file_id}` })),
-    async erase(deps, trx, a, s, now, batch) {
-      return REDACT.eform(deps, trx, a, await take(trx, 'eform_requests', a, phoneOrRef(s), batch), now);
-    },
-  },
-  {
+  }),
+  taskStore({
     key: 'payments.payments',
     app: 'payments',
     label: 'Payment requests: phone number, customer reference, checkout link (Stripe keeps its own records)',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from payments where account_id = ${a} and ${phoneOrRef(s)}`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select id, phone_number, customer_ref, status, amount, currency, description, refunded_amount, created_at, paid_at from payments where account_id = ${a} and ${phoneOrRef(s)} order by created_at`),
-    async erase(_d, trx, a, s, now, batch) {
-      return REDACT.payments(trx, a, await take(trx, 'payments', a, phoneOrRef(s), batch), now);
-    },
-  },
+    task: TASKS.payments,
+    from: 'payments r',
+    select: 'r.id, r.phone_number, r.customer_ref, r.status, r.amount, r.currency, r.description, r.refunded_amount, r.created_at, r.paid_at',
+  }),
   {
     key: 'signature.requests',
     app: 'document-signature',
@@ -275,19 +298,15 @@ export const STORES: Store[] = [
       return ids.length;
     },
   },
-  {
+  deletingStore({
     key: 'sms.outbox',
     app: 'platform',
     label: 'The development SMS outbox: number and text of each message',
-    count: (trx, a, s) => countOf(trx, sql`select count(*)::int as n from dev_sms_outbox where account_id = ${a} and to_number = any(${s.phones}::text[])`),
-    rows: (trx, a, s) => rowsOf(trx, sql`select to_number, body, created_at from dev_sms_outbox where account_id = ${a} and to_number = any(${s.phones}::text[]) order by created_at`),
-    async erase(_d, trx, a, s, _now, batch) {
-      const ids = await take(trx, 'dev_sms_outbox', a, sql<boolean>`to_number = any(${s.phones}::text[])`, batch);
-      if (!ids.length) return 0;
-      await sql`delete from dev_sms_outbox where account_id = ${a} and id = any(${ids}::uuid[])`.execute(trx);
-      return ids.length;
-    },
-  },
+    table: 'dev_sms_outbox',
+    match: (s) => sql<boolean>`to_number = any(${s.phones}::text[])`,
+    select: 'to_number, body, created_at',
+    order: 'created_at',
+  }),
   {
     key: 'sms.messages',
     app: 'platform',
@@ -342,7 +361,6 @@ export const STORES: Store[] = [
   textStore({ key: 'tasks.timeline', label: "Task timelines whose steps quote the caller", table: 'task_events', id: 'id', columns: ['description'], select: 'app, task_id, ts, type, description' }),
 ];
 
-const isUuidText = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 /**
  * A request's subject, one step wider than what was asked: the records with the number give the

@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import type { Trx } from '../db/index';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../http/errors';
-import { deleteObject, getObjectBytes, getObjectStream, putObject, S3Failure, type S3Target } from './s3';
+import { deleteObject, deleteObjects, getObjectBytes, getObjectStream, putObject, S3Failure, type S3Target } from './s3';
 import { objectPrefix, storageSettings } from './settings';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -138,6 +138,30 @@ export async function deleteFile(deps: Deps, trx: Trx, accountId: string, id: st
     }
   }
   await trx.updateTable('stored_files').set({ bytes: null, deleted_at: deps.now() }).where('account_id', '=', accountId).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+/**
+ * Deletes many files at once: one read of their rows, the S3 objects in DeleteObjects calls of up
+ * to 1,000 keys per bucket, one update. As deleteFile, the objects go first: when the bucket
+ * cannot be reached nothing is marked, and the caller's batch is tried again.
+ */
+export async function deleteFiles(deps: Deps, trx: Trx, accountId: string, ids: (string | null | undefined)[]): Promise<void> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id && UUID.test(id)))];
+  if (!wanted.length) return;
+  const rows = await trx.selectFrom('stored_files').select(['id', 'backend', 's3_bucket', 'object_key']).where('account_id', '=', accountId).where('id', 'in', wanted).where('deleted_at', 'is', null).execute();
+  if (!rows.length) return;
+  const byBucket = new Map<string, string[]>();
+  for (const r of rows) if (r.backend === 's3' && r.s3_bucket && r.object_key) byBucket.set(r.s3_bucket, [...(byBucket.get(r.s3_bucket) ?? []), r.object_key]);
+  if (byBucket.size) {
+    const target = await targetFor(deps, trx, accountId);
+    try {
+      for (const [bucket, keys] of byBucket) await deleteObjects(deps.config, target, bucket, keys);
+    } catch (err) {
+      if (err instanceof S3Failure) throw unavailable(err, 'deleted from');
+      throw err;
+    }
+  }
+  await trx.updateTable('stored_files').set({ bytes: null, deleted_at: deps.now() }).where('account_id', '=', accountId).where('id', 'in', rows.map((r) => r.id)).where('deleted_at', 'is', null).execute();
 }
 
 // Signed download links: a reviewer's browser or a customer page fetches a file without a console

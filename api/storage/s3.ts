@@ -210,6 +210,23 @@ export async function deleteObject(config: S3Config, target: S3Target, bucket: s
   });
 }
 
+/** Most keys one DeleteObjects call takes (S3's own limit). */
+export const DELETE_OBJECTS_MAX = 1000;
+
+/**
+ * Deletes many objects of one bucket, DELETE_OBJECTS_MAX a call: a redaction of thousands of
+ * files costs a few requests, not one each. A key already gone is not an error; any other key
+ * the bucket refuses fails the call, so the caller keeps its rows and tries again.
+ */
+export async function deleteObjects(config: S3Config, target: S3Target, bucket: string, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += DELETE_OBJECTS_MAX) {
+    const chunk = keys.slice(i, i + DELETE_OBJECTS_MAX);
+    const answer = await run(config, target, 3, (s3, c) => c.send(new s3.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true } })));
+    const refused = (answer.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
+    if (refused.length) throw new S3Failure('S3_ERROR', `The bucket refused to delete ${refused.length} of ${chunk.length} objects (${refused[0]!.Code ?? 'no code'}: ${refused[0]!.Message ?? ''}).`);
+  }
+}
+
 const PROBE_DEADLINE_MS = 20_000;
 
 /**

@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors';
 import { checkUrl, isAllowlisted, OutboundError, outboundPolicy } from '../integrations/outbound';
 import { probe, S3Failure, type S3Target } from './s3';
 import { objectPrefix, sealSecret, storageSettings, storageView, type StorageSettings } from './settings';
+import { storageRetentionChanged } from './retention-grace';
 
 // Settings > Storage: where the account's files go and how long each kind is kept. The secret
 // access key is write-only; a blank one keeps the stored secret only while endpoint, bucket and
@@ -81,6 +82,8 @@ export async function saveStorage(deps: Pick<Deps, 'db' | 'config' | 'now'>, acc
       .values({ account_id: accountId, ...values })
       .onConflict((oc) => oc.column('account_id').doUpdateSet(values))
       .execute();
+    // a kind tightened here runs first 30 days later, as on Customer data (dry run shown there)
+    await storageRetentionChanged(trx, accountId, stored.retention, retention, deps.now());
     const changes: string[] = [];
     if (stored.backend !== body.backend) changes.push(`files now go to ${BACKEND_TITLES[body.backend]}`);
     if (body.backend === 's3') changes.push(`S3 bucket ${(body.s3 as S3Settings).bucket} at ${new URL((body.s3 as S3Settings).endpoint).host}${kept ? ' (kept the stored secret)' : ''}`);

@@ -7,7 +7,7 @@ import { pdfsig } from '../support/pades';
 import { ADMIN, SIGNATURE, signaturesReady, freshPhone, lastLink, page, publishedDocument, upload, v1 } from '../support/signature-flow';
 import { expireDueRequests, sealRequest } from '../../api/apps/document-signature/service';
 import { seedSignatureHistory } from '../../api/apps/document-signature/seed';
-import { deleteExpiredSignedFiles } from '../../api/apps/document-signature/retention';
+import { runRetention } from '../../api/privacy/retention';
 import type { SigDocument, SigRequest, SigVersion } from '../../api/contract/apps/document-signature';
 import type { ActionResult } from '../../api/contract/platform';
 
@@ -167,13 +167,13 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     // not yet: 29 days on, nothing is deleted
     const start = t.clock.now;
     t.clock.now = new Date(start.getTime() + 29 * 86_400_000);
-    await deleteExpiredSignedFiles(t.deps);
+    await runRetention(t.deps);
     const kept = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string };
     expect((await t.app.request(kept.signedUrl)).status).toBe(200);
 
     const signedFileId = (await t.db.system((trx) => trx.selectFrom('sig_requests').select('signed_file_id').where('id', '=', sent.id).executeTakeFirstOrThrow())).signed_file_id!;
     t.clock.now = new Date(start.getTime() + 31 * 86_400_000);
-    expect(await deleteExpiredSignedFiles(t.deps)).toBeGreaterThanOrEqual(1);
+    expect((await runRetention(t.deps)).get(acme)?.['document-signature.completed']).toBeGreaterThanOrEqual(1);
     const after = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string | null; originalUrl: string };
     expect(after.signedUrl).toBeNull();
     const file = await t.db.system((trx) => trx.selectFrom('stored_files').select(['deleted_at', 'bytes']).where('id', '=', signedFileId).executeTakeFirstOrThrow());
@@ -185,7 +185,7 @@ describe.each(DATABASE_KINDS)('Document Signature (%s)', (kind) => {
     expect((await t.app.request(after.originalUrl)).status).toBe(200);
     expect(((await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest).status).toBe('completed');
     // a second run deletes nothing more
-    expect(await deleteExpiredSignedFiles(t.deps)).toBe(0);
+    expect((await runRetention(t.deps)).get(acme)?.['document-signature.completed']).toBeUndefined();
     t.clock.now = start;
     await t.db.system((trx) => sql`delete from storage_settings where account_id = ${acme}`.execute(trx));
   });

@@ -13,6 +13,7 @@ import type { SigDocument, SigRequest } from '../../api/contract/apps/document-s
 import type { PrivacyRequest } from '../../api/contract/privacy';
 import type { Config } from '../../api/config';
 import { unzip } from '../support/zip';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 // Erasure and export against real peers on loopback: the account's files in an S3 bucket (s3rver)
 // and its texts sent through Twilio (a peer that speaks Twilio's Messages API, DELETE included).
@@ -23,6 +24,8 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwA
 
 describe.each(DATABASE_KINDS)("A caller's data with S3 and Twilio (%s)", (kind) => {
   let s3: S3Peer;
+  // the bucket as the retention fault test reaches it: through a proxy it can cut
+  let s3Proxy: TcpProxy;
   let twilio: Peer;
   let messages = 0;
   let deleteAnswer = 204;
@@ -39,9 +42,11 @@ describe.each(DATABASE_KINDS)("A caller's data with S3 and Twilio (%s)", (kind) 
       json(res, 404, { message: 'not found' });
     });
     overrides.twilioApiUrl = twilio.url;
-    overrides.outboundAllowHosts = [s3.host, twilio.host];
+    s3Proxy = await startTcpProxy({ host: '127.0.0.1', port: s3.port });
+    overrides.outboundAllowHosts = [s3.host, twilio.host, `127.0.0.1:${s3Proxy.port}`];
   });
   afterAll(async () => {
+    await s3Proxy.close();
     await s3.close();
     await twilio.close();
   });
@@ -156,5 +161,33 @@ describe.each(DATABASE_KINDS)("A caller's data with S3 and Twilio (%s)", (kind) 
     // two texts: the link to sign and the signer's copy
     expect(done).toMatchObject({ state: 'done', counts: { 'signature.requests': 1, 'sms.messages': 2 } });
     expect((await t.db.tenant(acme(), (trx) => sql`select 1 from sms_messages where phone_number = ${phone}`.execute(trx))).rows).toEqual([]);
+  });
+  it('retention deletes a signed document\'s files from the bucket in bulk; with the bucket unreachable nothing is marked deleted, and the next run finishes', async () => {
+    const sent = await signedByDrawing('+14156662004', 'Lee Retain');
+    const fileIds = await filesOf(sent.id);
+    const objects = await objectsOf(fileIds);
+    expect(objects.length).toBe(2);
+    const s3Settings = (endpoint: string) => ({ endpoint, region: 'us-east-1', bucket: BUCKET, accessKeyId: S3_KEY.accessKeyId, secretAccessKey: S3_KEY.secretAccessKey, pathStyle: true });
+    const retention = { 'idv.images': null, 'idv.data': null, 'document-signature.completed': 1 };
+    expect((await t.call('PUT', '/storage', { as: ADMIN, body: { backend: 's3', s3: s3Settings(`http://127.0.0.1:${s3Proxy.port}`), retention } })).status).toBe(200);
+    expect((await t.call('POST', '/privacy/retention/document-signature.completed/confirm', { as: ADMIN })).status).toBe(200);
+    const kept = async () =>
+      (await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select count(*)::int as n from stored_files where id = any(${fileIds}::uuid[]) and deleted_at is null`.execute(trx))).rows[0]!.n;
+    const start = t.clock.now;
+    t.clock.now = new Date(start.getTime() + 2 * 24 * 3600_000);
+    try {
+      s3Proxy.refuse(true);
+      await expect(runRetention(t.deps)).rejects.toThrow(/S3 bucket/);
+      expect(await kept()).toBe(2);
+      for (const k of objects) expect(await s3.object(BUCKET, k)).not.toBeNull();
+      s3Proxy.refuse(false);
+      expect((await runRetention(t.deps)).get(acme())?.['document-signature.completed']).toBeGreaterThanOrEqual(1);
+      expect(await kept()).toBe(0);
+      for (const k of objects) expect(await s3.object(BUCKET, k)).toBeNull();
+    } finally {
+      s3Proxy.refuse(false);
+      t.clock.now = start;
+      await t.call('PUT', '/storage', { as: ADMIN, body: { backend: 's3', s3: s3Settings(s3.url), retention: { ...retention, 'document-signature.completed': null } } });
+    }
   });
 });

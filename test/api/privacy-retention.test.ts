@@ -92,7 +92,7 @@ describe.each(BOTH_DATABASE_KINDS)('Retention of caller data (%s)', (kind) => {
     expect((await rules()).find((r) => r.kind === 'otp.tasks')!.wouldRedact).toBe(0);
   });
 
-  it('identity verification data past its Storage days is redacted by the same run, counted in its one audit entry, not one per session', async () => {
+  it('identity verification data past Storage days set before the grace came is redacted by the same run, counted in its one audit entry, not one per session', async () => {
     const old = new Date(t.clock.now.getTime() - 100 * DAY);
     await t.db.tenant(acme(), (trx) =>
       sql`insert into idv_sessions (account_id, phone_number, customer_ref, status, created_at, ended_at, extracted, document_number, expected_name)
@@ -122,7 +122,83 @@ describe.each(BOTH_DATABASE_KINDS)('Retention of caller data (%s)', (kind) => {
     await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'document-signature.completed', days: null } });
     expect((await rules()).find((r) => r.kind === 'document-signature.completed')!.days).toBeNull();
     const log = await t.db.tenant(acme(), (trx) => sql<{ description: string }>`select description from audit_log where account_id = ${acme()} and event = 'privacy.retention-set' order by id desc limit 2`.execute(trx));
-    expect(log.rows.map((r) => r.description)).toEqual(['Set retention of Completed signed documents to keep', 'Set retention of Completed signed documents to 45 days']);
+    expect(log.rows.map((r) => r.description)).toEqual(['Set retention of Completed signed documents to keep', expect.stringMatching(/^Set retention of Completed signed documents to 45 days; first run from \d{4}-\d{2}-\d{2}$/)]);
+  });
+
+  /** `count` finished identity verifications with their extracted data, made `ageDays` ago */
+  async function oldSessions(ref: string, count: number, ageDays: number) {
+    const at = new Date(t.clock.now.getTime() - ageDays * DAY);
+    await t.db.tenant(acme(), (trx) =>
+      sql`insert into idv_sessions (account_id, phone_number, customer_ref, status, created_at, ended_at, extracted, document_number, expected_name)
+        select ${acme()}, ${OLD_PHONE}, ${ref}, 'approved', ${at}, ${at}, '{"surname":"Lovelace"}'::jsonb, 'X123', 'Ada Lovelace' from generate_series(1, ${count})`.execute(trx),
+    );
+  }
+  const keptData = async (ref: string) =>
+    Number((await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select count(*)::int as n from idv_sessions where customer_ref = ${ref} and data_redacted_at is null`.execute(trx))).rows[0]!.n);
+  const forget = async () =>
+    t.db.system(async (trx) => {
+      await sql`delete from storage_settings where account_id = ${acme()}`.execute(trx);
+      await sql`delete from retention_rules where account_id = ${acme()} and kind in ('idv.images', 'idv.data', 'document-signature.completed')`.execute(trx);
+    });
+
+  it('enabling identity verification retention on Customer data shows a dry run and runs first 30 days later', async () => {
+    await oldSessions('CUST-IDV-GRACE', 4, 100);
+    const res = await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'idv.data', days: 30 } });
+    const rule = ((await res.json()) as RetentionRule[]).find((r) => r.kind === 'idv.data')!;
+    expect(rule).toMatchObject({ days: 30, setOnStorage: true, confirmedBy: null });
+    expect(rule.wouldRedact).toBeGreaterThanOrEqual(4);
+    expect(new Date(rule.startsAt).getTime()).toBeGreaterThan(t.clock.now.getTime() + 29 * DAY);
+    expect((await runRetention(t.deps)).get(acme())?.['idv.data']).toBeUndefined();
+    expect(await keptData('CUST-IDV-GRACE')).toBe(4);
+    // 31 days on, the first run comes by itself
+    const start = t.clock.now;
+    t.clock.now = new Date(start.getTime() + 31 * DAY);
+    try {
+      expect((await runRetention(t.deps)).get(acme())?.['idv.data']).toBeGreaterThanOrEqual(4);
+      expect(await keptData('CUST-IDV-GRACE')).toBe(0);
+    } finally {
+      t.clock.now = start;
+      await forget();
+    }
+  });
+
+  it('an admin starts identity verification retention now after the dry run, and it is audited with their name', async () => {
+    await oldSessions('CUST-IDV-NOW', 2, 100);
+    await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'idv.data', days: 30 } });
+    expect((await runRetention(t.deps)).get(acme())?.['idv.data']).toBeUndefined();
+    const confirmed = await t.call('POST', '/privacy/retention/idv.data/confirm', { as: ADMIN });
+    expect(confirmed.status).toBe(200);
+    expect(((await confirmed.json()) as RetentionRule[]).find((r) => r.kind === 'idv.data')).toMatchObject({ confirmedBy: 'Olivia Owens', wouldRedact: expect.any(Number) });
+    expect((await runRetention(t.deps)).get(acme())?.['idv.data']).toBeGreaterThanOrEqual(2);
+    expect(await keptData('CUST-IDV-NOW')).toBe(0);
+    const log = await t.db.tenant(acme(), (trx) => sql<{ description: string }>`select description from audit_log where account_id = ${acme()} and event = 'privacy.retention-confirmed' order by id desc limit 1`.execute(trx));
+    expect(log.rows[0]!.description).toBe('Confirmed retention of Identity Verification extracted data (30 days) to start now');
+    await forget();
+  });
+
+  it('tightening identity verification retention on the Storage page waits 30 days too, with the dry run on Customer data', async () => {
+    await oldSessions('CUST-IDV-STORAGE', 3, 100);
+    const keep = { 'idv.images': null, 'document-signature.completed': null };
+    expect((await t.call('PUT', '/storage', { as: ADMIN, body: { backend: 'database', retention: { ...keep, 'idv.data': 60 } } })).status).toBe(200);
+    const rule = (await rules()).find((r) => r.kind === 'idv.data')!;
+    expect(rule.days).toBe(60);
+    expect(rule.wouldRedact).toBeGreaterThanOrEqual(3);
+    expect(new Date(rule.startsAt).getTime()).toBeGreaterThan(t.clock.now.getTime() + 29 * DAY);
+    expect((await runRetention(t.deps)).get(acme())?.['idv.data']).toBeUndefined();
+    expect(await keptData('CUST-IDV-STORAGE')).toBe(3);
+    // a longer period is no surprise: it keeps the first run it had
+    await t.call('PUT', '/storage', { as: ADMIN, body: { backend: 'database', retention: { ...keep, 'idv.data': 90 } } });
+    expect((await rules()).find((r) => r.kind === 'idv.data')!.startsAt).toBe(rule.startsAt);
+    await forget();
+  });
+
+  it('a signed-document rule made stricter shows its dry run and does not delete before its first run', async () => {
+    await t.call('PUT', '/privacy/retention', { as: ADMIN, body: { kind: 'document-signature.completed', days: 1 } });
+    const rule = (await rules()).find((r) => r.kind === 'document-signature.completed')!;
+    expect(rule).toMatchObject({ days: 1, wouldRedact: expect.any(Number), confirmedBy: null });
+    expect(new Date(rule.startsAt).getTime()).toBeGreaterThan(t.clock.now.getTime() + 29 * DAY);
+    expect((await runRetention(t.deps)).get(acme())?.['document-signature.completed']).toBeUndefined();
+    await forget();
   });
 
   it('a shorter period starts 30 days later again; the job runs once across processes through its lease', async () => {

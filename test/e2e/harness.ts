@@ -104,8 +104,9 @@ export async function startServer(options: { env?: Record<string, string>; linkF
 // point the server at its test peers or set up sign-in from Zoom and Webex, which the seed does
 // not read. The server's own address (PORT, PUBLIC_URL: a passkeys file on http://localhost) is
 // in the demo history only, in its texted links and its passkeys' RP ID, which no test follows;
-// nor does the seed read the development Stripe stand-in's settings (DEV_STRIPE*).
-const SEED_NEUTRAL = /^(CNAME_TARGET|DEV_STRIPE|DEV_STRIPE_PORT|DNS_SERVERS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|PORT|PUBLIC_URL|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_[A-Z_]+|ZOOM_[A-Z_]+)$/;
+// nor does the seed read the development Stripe stand-in's settings (DEV_STRIPE*), nor how often
+// the server polls for due jobs (JOB_POLL_MS).
+const SEED_NEUTRAL = /^(CNAME_TARGET|DEV_STRIPE|DEV_STRIPE_PORT|DNS_SERVERS|JOB_POLL_MS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|PORT|PUBLIC_URL|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_[A-Z_]+|ZOOM_[A-Z_]+)$/;
 const seedsAlike = (env: Record<string, string> = {}) => Object.keys(env).every((k) => SEED_NEUTRAL.test(k));
 // The seed is dated when it is made; a copy older than this is made anew, so the demo data never
 // lags the clock by more than twenty minutes (a whole e2e run takes less: one seed per run).

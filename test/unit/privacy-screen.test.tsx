@@ -36,12 +36,14 @@ describe('Customer data screen', () => {
     expect(await screen.findByText("The caller's data has been erased")).toBeTruthy();
   });
 
-  it('retention shows each kind with its dry run and first run, and an admin starts one now', async () => {
-    const rule = { kind: 'otp.tasks', app: 'one-time-passcode', label: 'One-Time Passcode verifications', covers: 'Phone numbers of passcode verifications.', days: 90, defaultDays: 90, startsAt: '2099-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 42, setOnStorage: false };
+  const OTP_RULE = { kind: 'otp.tasks', app: 'one-time-passcode', label: 'One-Time Passcode verifications', covers: 'Phone numbers of passcode verifications.', days: 90, defaultDays: 90, startsAt: '2099-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 42, setOnStorage: false };
+  // a Storage kind (Identity Verification, Document Signature) has the same dry run and grace
+  const IDV_RULE = { kind: 'idv.images', app: 'identity-verification', label: 'Identity Verification images', covers: 'Document photos and selfies.', days: 30, defaultDays: null, startsAt: '2099-01-01T00:00:00.000Z', confirmedBy: null, wouldRedact: 42, setOnStorage: true };
+  it.each([OTP_RULE, IDV_RULE])('retention shows $kind with its dry run and first run, and an admin starts it now', async (rule) => {
     renderSignedIn('/settings/privacy', makeBootstrap(), {
       'GET /api/privacy/requests': { body: [] },
       'GET /api/privacy/retention': { body: [rule] },
-      'POST /api/privacy/retention/otp.tasks/confirm': { body: [{ ...rule, startsAt: '2026-01-01T00:00:00.000Z', confirmedBy: 'Olivia Owens' }] },
+      [`POST /api/privacy/retention/${rule.kind}/confirm`]: { body: [{ ...rule, startsAt: '2026-01-01T00:00:00.000Z', confirmedBy: 'Olivia Owens' }] },
     });
     expect(await screen.findByText(/Dry run: 42 records would be redacted now\. First run from/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Start now' }));

@@ -14,7 +14,7 @@ import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import type { JourneyDelivery } from '../platform/delivery';
 import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
-import { deleteFile, putFile } from '../../storage/files';
+import { deleteFile, deleteFiles, putFile } from '../../storage/files';
 import { maskPhone } from '../../contract/platform';
 import type { ResultStatus } from '../../contract/results';
 import {
@@ -420,65 +420,49 @@ export async function expireDueSessions(deps: IdvDeps, limit = 200): Promise<num
   return due.rows.length;
 }
 
-const DAY_MS = 86_400_000;
 
 /**
  * Retention: photos (kind `idv.images`) and extracted data (kind `idv.data`) of finished sessions
  * older than the account's days for each kind are deleted; status, times and check results stay,
- * and the session says when (redactedAt, webhook idv.session.redacted). A kind with no days set
- * is kept. Sessions still waiting for the customer or a reviewer are left for later. Run by the
- * one `privacy.retention` job, which writes one audit entry per run with the counts `tally` gets.
+ * and the session says when (redactedAt, webhook idv.session.redacted). Sessions still waiting
+ * for the customer or a reviewer are left for later. One batch of the one `privacy.retention` job,
+ * which decides which kinds are in force and audits the run: answers how many of each.
  */
-export async function redactDueSessions(deps: IdvDeps, limit = 200, tally: (accountId: string, kind: string, n: number) => void = () => {}): Promise<number> {
+export async function redactDueSessions(deps: IdvDeps, trx: Trx, accountId: string, before: { images?: Date; data?: Date }, limit = 200): Promise<{ images: number; data: number }> {
   const now = deps.now();
-  const accounts = await deps.db.system((trx) =>
-    sql<{ account_id: string; images: number | null; data: number | null }>`
-      select account_id,
-        case when retention->>'idv.images' ~ '^[0-9]{1,6}$' then (retention->>'idv.images')::int end as images,
-        case when retention->>'idv.data' ~ '^[0-9]{1,6}$' then (retention->>'idv.data')::int end as data
-      from storage_settings where retention ? 'idv.images' or retention ? 'idv.data'`.execute(trx),
-  );
-  let redacted = 0;
-  for (const a of accounts.rows) {
-    const imagesBefore = a.images !== null && a.images >= 0 ? new Date(now.getTime() - a.images * DAY_MS) : null;
-    const dataBefore = a.data !== null && a.data >= 0 ? new Date(now.getTime() - a.data * DAY_MS) : null;
-    let imagesDone = 0;
-    let dataDone = 0;
-    await deps.db.tenant(a.account_id, async (trx) => {
-      const rows = (
-        await sql<SessionRow>`select * from idv_sessions where account_id = ${a.account_id} and status in ('approved', 'declined', 'expired', 'cancelled')
-          and ((${imagesBefore}::timestamptz is not null and images_redacted_at is null and created_at < ${imagesBefore}::timestamptz)
-            or (${dataBefore}::timestamptz is not null and data_redacted_at is null and created_at < ${dataBefore}::timestamptz))
-          order by created_at limit ${limit} for update skip locked`.execute(trx)
-      ).rows;
-      for (const row of rows) {
-        const images = imagesBefore && !row.images_redacted_at && new Date(row.created_at) < imagesBefore;
-        const data = dataBefore && !row.data_redacted_at && new Date(row.created_at) < dataBefore;
-        const set: Record<string, unknown> = { redacted_at: now };
-        const what: string[] = [];
-        if (images) {
-          const files = (await sql<{ file_id: string | null }>`select file_id from idv_images where session_id = ${row.id} for update`.execute(trx)).rows;
-          for (const f of files) if (f.file_id) await deleteFile(deps as Deps, trx, a.account_id, f.file_id);
-          await sql`update idv_images set file_id = null where session_id = ${row.id}`.execute(trx);
-          set.images_redacted_at = now;
-          what.push('photos');
-        }
-        if (data) {
-          Object.assign(set, { extracted: null, document_number: null, expected_name: null, expected_date_of_birth: null, data_redacted_at: now });
-          what.push('extracted data');
-        }
-        if (images) imagesDone++;
-        if (data) dataDone++;
-        const updated = await update(trx, row.id, set);
-        const description = `Retention: ${what.join(' and ')} deleted`;
-        await addTaskEvent(trx, a.account_id, { app: IDV_APP, taskId: row.id, ts: now, type: 'redacted', description, caller: null });
-        await enqueueWebhookEvent(trx, a.account_id, IDV_APP, 'idv.session.redacted', eventData(updated, { imagesRedacted: !!updated.images_redacted_at, dataRedacted: !!updated.data_redacted_at, redactedAt: iso(updated.redacted_at) }), now);
-        redacted++;
-      }
-    });
-    // counted once the batch has committed
-    if (imagesDone) tally(a.account_id, 'idv.images', imagesDone);
-    if (dataDone) tally(a.account_id, 'idv.data', dataDone);
+  const imagesBefore = before.images ?? null;
+  const dataBefore = before.data ?? null;
+  const done = { images: 0, data: 0 };
+  const rows = (
+    await sql<SessionRow>`select * from idv_sessions where account_id = ${accountId} and status in ('approved', 'declined', 'expired', 'cancelled')
+      and ((${imagesBefore}::timestamptz is not null and images_redacted_at is null and created_at < ${imagesBefore}::timestamptz)
+        or (${dataBefore}::timestamptz is not null and data_redacted_at is null and created_at < ${dataBefore}::timestamptz))
+      order by created_at limit ${limit} for update skip locked`.execute(trx)
+  ).rows;
+  const images = rows.filter((row) => imagesBefore && !row.images_redacted_at && new Date(row.created_at) < imagesBefore).map((r) => r.id);
+  if (images.length) {
+    const files = (await sql<{ file_id: string | null }>`select file_id from idv_images where account_id = ${accountId} and session_id = any(${images}::uuid[]) for update`.execute(trx)).rows;
+    await deleteFiles(deps as Deps, trx, accountId, files.map((f) => f.file_id));
+    await sql`update idv_images set file_id = null where account_id = ${accountId} and session_id = any(${images}::uuid[])`.execute(trx);
   }
-  return redacted;
+  for (const row of rows) {
+    const image = images.includes(row.id);
+    const data = dataBefore && !row.data_redacted_at && new Date(row.created_at) < dataBefore;
+    const set: Record<string, unknown> = { redacted_at: now };
+    const what: string[] = [];
+    if (image) {
+      set.images_redacted_at = now;
+      what.push('photos');
+      done.images++;
+    }
+    if (data) {
+      Object.assign(set, { extracted: null, document_number: null, expected_name: null, expected_date_of_birth: null, data_redacted_at: now });
+      what.push('extracted data');
+      done.data++;
+    }
+    const updated = await update(trx, row.id, set);
+    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'redacted', description: `Retention: ${what.join(' and ')} deleted`, caller: null });
+    await enqueueWebhookEvent(trx, accountId, IDV_APP, 'idv.session.redacted', eventData(updated, { imagesRedacted: !!updated.images_redacted_at, dataRedacted: !!updated.data_redacted_at, redactedAt: iso(updated.redacted_at) }), now);
+  }
+  return done;
 }

@@ -6,7 +6,7 @@
 // 1051 per-account /api/v1 rate limits, 1090 the signer's language, 1091 small signature page
 // images, 1095 who ran each periodic job last, 1110 archived eForm forms, 1112 the account's
 // time zone, 1200 the SMS guard's spread rules (per country and account).
-// time zone, 1300 a caller's data on request (erasure, export, legal holds), 1301 retention for every kind, 1302 masked numbers for new webhook and log destinations.
+// time zone, 1300 a caller's data on request (erasure, export, legal holds), 1301 retention for every kind, 1302 masked numbers for new webhook and log destinations, 1310 the retention job's keyset indexes.
 import * as m0001 from './0001_foundation';
 import * as m0100 from './0100_identity';
 import * as m0200 from './0200_developer_keys';
@@ -51,10 +51,11 @@ import * as m1270 from './1270_seal_level_lta';
 import * as m1300 from './1300_privacy';
 import * as m1301 from './1301_retention_rules';
 import * as m1302 from './1302_masked_numbers';
+import * as m1310 from './1310_retention_walk';
 import * as m1400 from './1400_journeys';
 import * as m1410 from './1410_idv_return_url';
 
 import type { Migration } from './types';
 export type { Migration, MigrationContext } from './types';
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1070, m1090, m1091, m1095, m1100, m1110, m1112, m1200, m1250, m1270, m1300, m1301, m1302, m1400, m1410];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1070, m1090, m1091, m1095, m1100, m1110, m1112, m1200, m1250, m1270, m1300, m1301, m1302, m1310, m1400, m1410];

@@ -262,7 +262,7 @@ function RetentionCard() {
               <li key={rule.kind} className="retention-rule">
                 <TextField
                   label={rule.label}
-                  hint={rule.setOnStorage ? `${rule.covers} Also shown under Storage; applied from the next hourly run.` : `${rule.covers} Default: ${rule.defaultDays} days.`}
+                  hint={rule.setOnStorage ? `${rule.covers} Also shown under Storage.` : `${rule.covers} Default: ${rule.defaultDays} days.`}
                   type="number"
                   inputMode="numeric"
                   placeholder="Keep"
@@ -273,9 +273,7 @@ function RetentionCard() {
                 <p className="muted">
                   {rule.days == null
                     ? 'Kept until erased.'
-                    : rule.setOnStorage
-                      ? 'In force.'
-                      : `Dry run: ${rule.wouldRedact} record${rule.wouldRedact === 1 ? '' : 's'} would be redacted now. ${future(rule.startsAt) ? `First run from ${new Date(rule.startsAt).toLocaleDateString()}.` : `In force${rule.confirmedBy ? ` (confirmed by ${rule.confirmedBy})` : ''}.`}`}
+                    : `Dry run: ${rule.wouldRedact} record${rule.wouldRedact === 1 ? '' : 's'} would be redacted now. ${future(rule.startsAt) ? `First run from ${new Date(rule.startsAt).toLocaleDateString()}.` : `In force${rule.confirmedBy ? ` (confirmed by ${rule.confirmedBy})` : ''}.`}`}
                 </p>
                 <div className="form-actions">
                   <Button onClick={() => save(rule)} successLabel="Saved" failureLabel="Not saved">
