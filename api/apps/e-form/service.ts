@@ -8,13 +8,12 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, spendLink } from '../../customer-pages/links';
 import { putFile } from '../../storage/files';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../platform/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
-import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { companyName, renderTemplate, sendAppSms } from '../platform/sms';
 import type { Caller } from '../platform/caller';
 import { ACTION_CHOICES_LIMIT, maskPhone, type ActionChoicesAnswer } from '../../contract/platform';
 import { choicesAnswer, matchesChoice } from '../platform/choices';
@@ -333,60 +332,53 @@ async function formToSend(trx: Trx, accountId: string, formRef: string): Promise
 /** Texts the customer a one-time link to the form's published version (201 with the request). */
 export async function sendForm(deps: EformDeps, accountId: string, formRef: string, body: FormRequestBody, caller: Caller, delivery?: JourneyDelivery): Promise<FormRequest> {
   const now = deps.now();
-  const prepared = await deps.db.tenant(accountId, async (trx) => {
-    const form = await formToSend(trx, accountId, formRef);
-    const definition = await versionDefinition(trx, accountId, form.id, form.latest_version!);
-    const hidden = new Set(definition.hiddenFields.map((h) => h.key));
-    const prefill: Record<string, string> = {};
-    for (const [key, value] of Object.entries(body.prefill ?? {})) {
-      if (!hidden.has(key)) throw new ApiError(400, 'VALIDATION_FAILED', `prefill.${key}: ${key} is not a hidden field of this form`, { [`prefill.${key}`]: `${key} is not a hidden field of this form` });
-      if (value.trim()) prefill[key] = value.trim();
-    }
-    if (body.customerRef && hidden.has('customerRef')) prefill.customerRef ??= body.customerRef;
-    await assertAppUsable(trx, accountId, EFORM_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
-    const settings = await eformSettings(trx, accountId);
-    const expiresAt = new Date(now.getTime() + settings.linkValidityDays * 86_400_000);
-    const row = (
-      await sql<RequestRow>`insert into eform_requests (account_id, form_id, version, status, phone_number, customer_ref, agent, prefill, created_at, expires_at)
-        values (${accountId}, ${form.id}, ${form.latest_version}, 'sent', ${body.phoneNumber}, ${body.customerRef ?? null},
-                ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, ${JSON.stringify(prefill)}::jsonb, ${now}, ${expiresAt})
-        returning *`.execute(trx)
-    ).rows[0]!;
-    // the credit is taken before the SMS goes out (given back if it fails): parallel sends cannot pass the free tier
-    await reserveCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
-    const language = await chooseLanguage(trx, accountId, body.locale);
-    const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now, locale: language.locale });
-    if (delivery) delivery.token = token;
-    const { templates } = await storedAppSettings(trx, accountId, EFORM_APP);
-    const text = renderTemplate(templateText(EFORM_APP, EFORM_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
-    return { row, text, title: definition.title, language };
+  const done = await sendAppSms(deps, accountId, {
+    app: EFORM_APP,
+    to: body.phoneNumber,
+    // a journey's step: the journey's one SMS carries the link
+    handOff: delivery ? () => {} : undefined,
+    prepare: async (trx) => {
+      const form = await formToSend(trx, accountId, formRef);
+      const definition = await versionDefinition(trx, accountId, form.id, form.latest_version!);
+      const hidden = new Set(definition.hiddenFields.map((h) => h.key));
+      const prefill: Record<string, string> = {};
+      for (const [key, value] of Object.entries(body.prefill ?? {})) {
+        if (!hidden.has(key)) throw new ApiError(400, 'VALIDATION_FAILED', `prefill.${key}: ${key} is not a hidden field of this form`, { [`prefill.${key}`]: `${key} is not a hidden field of this form` });
+        if (value.trim()) prefill[key] = value.trim();
+      }
+      if (body.customerRef && hidden.has('customerRef')) prefill.customerRef ??= body.customerRef;
+      const settings = await eformSettings(trx, accountId);
+      const expiresAt = new Date(now.getTime() + settings.linkValidityDays * 86_400_000);
+      const row = (
+        await sql<RequestRow>`insert into eform_requests (account_id, form_id, version, status, phone_number, customer_ref, agent, prefill, created_at, expires_at)
+          values (${accountId}, ${form.id}, ${form.latest_version}, 'sent', ${body.phoneNumber}, ${body.customerRef ?? null},
+                  ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, ${JSON.stringify(prefill)}::jsonb, ${now}, ${expiresAt})
+          returning *`.execute(trx)
+      ).rows[0]!;
+      const language = await chooseLanguage(trx, accountId, body.locale);
+      const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now, locale: language.locale });
+      if (delivery) delivery.token = token;
+      const { templates } = await storedAppSettings(trx, accountId, EFORM_APP);
+      const text = renderTemplate(templateText(EFORM_APP, EFORM_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
+      return { text, credit: { taskId: row.id, kind: 'sms-1' }, state: { row, title: definition.title, language } };
+    },
+    record: async (trx, prepared, _written, outcome) => {
+      let row = await lockRequest(trx, accountId, prepared.row.id);
+      const masked = maskPhone(row.phone_number);
+      if (!outcome.sent) {
+        row = await end(trx, accountId, row, 'failed', now, caller, { description: `Form link not delivered: ${outcome.failure}`, reason: outcome.failure });
+        await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description: `Form "${prepared.title}" to ${masked} not delivered: ${outcome.failure}`, event: 'form.send-failed', at: now });
+        return { row, title: prepared.title };
+      }
+      const description = `Form "${prepared.title}" sent to ${masked}`;
+      await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
+      await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
+      await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description, event: 'form.sent', at: now });
+      await enqueueWebhookEvent(trx, accountId, EFORM_APP, 'form.sent', await eventData(trx, accountId, row), now);
+      return { row, title: prepared.title };
+    },
   });
-
-  let failure: string | null = null;
-  try {
-    if (!delivery) await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
-  } catch (err) {
-    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
-    if (!(err instanceof ApiError)) deps.log('eForm SMS failed', err);
-  }
-
-  return deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRequest(trx, accountId, prepared.row.id);
-    const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await releaseCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
-      row = await end(trx, accountId, row, 'failed', now, caller, { description: `Form link not delivered: ${failure}`, reason: failure });
-      await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description: `Form "${prepared.title}" to ${masked} not delivered: ${failure}`, event: 'form.send-failed', at: now });
-      return requestOf(row, prepared.title, null);
-    }
-    const description = `Form "${prepared.title}" sent to ${masked}`;
-    await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
-    await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
-    await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description, event: 'form.sent', at: now });
-    await enqueueWebhookEvent(trx, accountId, EFORM_APP, 'form.sent', await eventData(trx, accountId, row), now);
-    return requestOf(row, prepared.title, null);
-  });
+  return requestOf(done.row, done.title, null);
 }
 
 async function answersOf(trx: Trx, accountId: string, requestId: string): Promise<StoredAnswers | null> {

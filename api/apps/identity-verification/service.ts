@@ -9,7 +9,7 @@ import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText, type LanguageChoice } from '../../customer-pages/language';
-import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { companyName, renderTemplate, sendAccountSms, sendAppSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import type { JourneyDelivery } from '../platform/delivery';
 import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
@@ -201,37 +201,42 @@ export async function idvReleasedFor(trx: Trx, accountId: string, providerEmailD
 /** Starts a session and texts the customer the link (201 with the session); a journey's step texts nothing (`delivery`). */
 export async function startSession(deps: IdvDeps, accountId: string, body: IdvStartBody, caller: Caller, delivery?: JourneyDelivery): Promise<IdvSession> {
   const now = deps.now();
-  const prepared = await deps.db.tenant(accountId, async (trx) => {
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
-    const row = (
-      await sql<SessionRow>`insert into idv_sessions (account_id, phone_number, customer_ref, agent, status, expected_name, expected_date_of_birth, created_at)
-        values (${accountId}, ${body.phoneNumber}, ${body.customerRef}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'created',
-                ${body.expectedName || null}, ${body.expectedDateOfBirth || null}, ${now})
-        returning *`.execute(trx)
-    ).rows[0]!;
-    const language = await chooseLanguage(trx, accountId, body.locale);
-    const link = await prepareLink(deps, trx, accountId, row, 'link', now, language);
-    const updated = await update(trx, row.id, { link_expires_at: link.expiresAt });
-    if (delivery) delivery.token = link.token;
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
-    return { row: updated, text: link.text, language };
-  });
-  const failure = delivery ? null : await trySend(deps, accountId, body.phoneNumber, prepared.text);
-  const done = await deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRow(trx, accountId, prepared.row.id);
-    const masked = maskPhone(row.phone_number);
-    if (failure !== null) {
-      await revokeTaskLinks(trx, accountId, row.id, now);
-      row = await end(trx, accountId, row, 'cancelled', now, caller, `Link not delivered: ${failure}`, { failure_reason: failure });
-      await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Identity verification link to ${masked} not delivered: ${failure}`, event: 'idv.send-failed', at: now });
+  const done = await sendAppSms(deps, accountId, {
+    // the app is unreleased and takes no credit: no billing row admits or pays for its sends
+    app: null,
+    to: body.phoneNumber,
+    // a journey's step: the journey's one SMS carries the link
+    handOff: delivery ? () => {} : undefined,
+    prepare: async (trx) => {
+      const row = (
+        await sql<SessionRow>`insert into idv_sessions (account_id, phone_number, customer_ref, agent, status, expected_name, expected_date_of_birth, created_at)
+          values (${accountId}, ${body.phoneNumber}, ${body.customerRef}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'created',
+                  ${body.expectedName || null}, ${body.expectedDateOfBirth || null}, ${now})
+          returning *`.execute(trx)
+      ).rows[0]!;
+      const language = await chooseLanguage(trx, accountId, body.locale);
+      const link = await prepareLink(deps, trx, accountId, row, 'link', now, language);
+      const updated = await update(trx, row.id, { link_expires_at: link.expiresAt });
+      if (delivery) delivery.token = link.token;
+      await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
+      return { text: link.text, state: { row: updated, language } };
+    },
+    record: async (trx, prepared, _written, outcome) => {
+      let row = await lockRow(trx, accountId, prepared.row.id);
+      const masked = maskPhone(row.phone_number);
+      if (!outcome.sent) {
+        await revokeTaskLinks(trx, accountId, row.id, now);
+        row = await end(trx, accountId, row, 'cancelled', now, caller, `Link not delivered: ${outcome.failure}`, { failure_reason: outcome.failure });
+        await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `Identity verification link to ${masked} not delivered: ${outcome.failure}`, event: 'idv.send-failed', at: now });
+        return row;
+      }
+      if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
+      const description = `Verification link sent to ${masked}`;
+      await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
+      await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
+      await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `${description} (${row.customer_ref})`, event: 'idv.started', at: now });
       return row;
-    }
-    if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
-    const description = `Verification link sent to ${masked}`;
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
-    await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `${description} (${row.customer_ref})`, event: 'idv.started', at: now });
-    return row;
+    },
   });
   return deps.db.tenant(accountId, async (trx) => sessionOf(done, await checksOf(trx, accountId, done.id)));
 }
