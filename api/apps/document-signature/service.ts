@@ -38,6 +38,7 @@ import { versionFile, versionRow, type VersionRow } from './documents';
 import crypto from 'node:crypto';
 import type { StampValue } from './pdf';
 import { accountDates } from '../../account-dates';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // Signature requests, in one place: /api/v1, the agent action, the console, the customer page,
 // the sealing job and the demo seed all call these functions.
@@ -547,16 +548,9 @@ export async function sealSignedRequests(deps: Deps, limit = 10): Promise<number
   return due.rows.length;
 }
 
-export async function expireDueRequests(deps: Deps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from sig_requests where status in ('sent', 'opened') and expires_at <= ${now} order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<RequestRow>`select * from sig_requests where id = ${d.id} for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open requests past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueRequests(deps: Deps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<RequestRow> = { table: 'sig_requests', statuses: SIG_OPEN_STATUSES, expiresAt: 'expires_at', expire: expireIfDue };

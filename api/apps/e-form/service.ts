@@ -37,6 +37,7 @@ import {
 import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FieldProblem, type FileAnswer } from '../../contract/apps/e-form-rules';
 import { re2Patterns } from '../../contract/apps/e-form-pattern';
 import type { ResultStatus } from '../../contract/results';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The eForm rules, in one place: console routes, /api/v1, the agent action, the customer page
 // and the demo seed all call these functions.
@@ -474,18 +475,9 @@ export async function submitRequest(deps: EformDeps & Pick<Deps, 'config'>, acco
   });
 }
 
-/** The durable expiry sweep: requests past their time become expired, a batch at a time. */
-export async function expireDueRequests(deps: EformDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from eform_requests where status in ('sent', 'opened') and expires_at <= ${now}
-      order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<RequestRow>`select * from eform_requests where id = ${d.id} and status in ('sent', 'opened') for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open requests past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueRequests(deps: EformDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<RequestRow> = { table: 'eform_requests', statuses: ['sent', 'opened'], expiresAt: 'expires_at', expire: expireIfDue };

@@ -35,6 +35,7 @@ import {
 } from '../../contract/apps/identity-verification';
 import { checkImage, isRefusal } from './images';
 import { checkOf, runChecks } from './checks';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The Identity Verification rules, in one place: /api/v1, the agent action, the console's review
 // screen, the customer page and the demo seed all call these functions.
@@ -382,22 +383,12 @@ export async function submitSession(deps: IdvDeps, accountId: string, id: string
 
 // ---------------------------------------------------------------- background work
 
-/** Sessions whose link ran out before the customer finished become expired (idv.session.expired). */
-export async function expireDueSessions(deps: IdvDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from idv_sessions
-      where status in ('created', 'link_sent', 'in_progress', 'resubmission_requested') and link_expires_at <= ${now}
-      order by link_expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<SessionRow>`select * from idv_sessions where id = ${d.id} for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open sessions past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueSessions(deps: IdvDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<SessionRow> = { table: 'idv_sessions', statuses: IDV_CUSTOMER_STATUSES, expiresAt: 'link_expires_at', expire: expireIfDue };
 
 const DAY_MS = 86_400_000;
 

@@ -26,6 +26,7 @@ import {
   type OtpVerification,
 } from '../../contract/apps/one-time-passcode';
 import type { ResultStatus } from '../../contract/results';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The One-Time Passcode rules, in one place: the /api/v1 routes, the agent and console actions
 // and the demo seed all call these functions. The code itself is never returned, listed, logged
@@ -279,21 +280,9 @@ export async function cancelVerification(deps: OtpDeps, accountId: string, id: s
   });
 }
 
-/**
- * The durable expiry sweep: pending verifications past their time become expired (result
- * timeout, otp.expired), a batch at a time, whichever process gets there first.
- */
-export async function expireDueVerifications(deps: OtpDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from otp_verifications where status = 'pending' and expires_at <= ${now}
-      order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<Row>`select * from otp_verifications where id = ${d.id} and status = 'pending' for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open verifications past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueVerifications(deps: OtpDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<Row> = { table: 'otp_verifications', statuses: ['pending'], expiresAt: 'expires_at', expire: expireIfDue };

@@ -45,6 +45,7 @@ import {
   type PasskeyVerifyBody,
 } from '../../contract/apps/passkeys';
 import { authenticatorName } from './authenticators';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The Passkeys rules, in one place: the /api/v1 routes, the agent actions, the customer page's
 // ceremony calls, the Enrollments page and the demo seed all call these functions.
@@ -279,21 +280,12 @@ export async function cancelPasskeyTask(deps: PasskeyDeps, accountId: string, id
   });
 }
 
-/** The durable expiry sweep: open tasks past their time become expired, a batch at a time. */
-export async function expireDuePasskeyTasks(deps: PasskeyDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from passkey_tasks where status in ('link_sent', 'started') and expires_at <= ${now}
-      order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<TaskRow>`select * from passkey_tasks where id = ${d.id} for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open tasks past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDuePasskeyTasks(deps: PasskeyDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<TaskRow> = { table: 'passkey_tasks', statuses: ['link_sent', 'started'], expiresAt: 'expires_at', expire: expireIfDue };
 
 // ---------------------------------------------------------------- the customer page
 
