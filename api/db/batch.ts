@@ -31,7 +31,10 @@ export function compileStatement<O>(executor: Executor, statement: Statement<O>)
 
 export const stepOf = (compiled: CompiledQuery): Step => ({ text: compiled.sql, params: compiled.parameters });
 
-type RowsOf<S> = S extends Statement<infer O> ? O[] : never;
+export type RowsOf<S> = S extends Statement<infer O> ? O[] : never;
+
+/** The rows `together` answers for a list of statements. */
+export type RowsOfAll<S extends readonly Statement<unknown>[]> = { -readonly [K in keyof S]: RowsOf<S[K]> };
 
 /** The statements in one message, in order, in the caller's transaction; answers each one's rows. */
 export async function together<const S extends readonly Statement<unknown>[]>(trx: Executor, ...statements: S): Promise<{ -readonly [K in keyof S]: RowsOf<S[K]> }> {

@@ -186,7 +186,6 @@ function destinationOf(state: SmsState, to: string, now: Date): NumberClass {
   return number;
 }
 
-type Verdict = { held: null } | { held: Date; reason: string; scope: string };
 
 /**
  * The spread rules (docs/sms-guard.md#pumping-spread-over-ranges): pumping spread over many ranges
@@ -345,22 +344,6 @@ export async function holdRange(trx: Trx, accountId: string, number: NumberClass
 /** The sms_guard_prefixes key a hold of this scope is kept under. */
 export function holdKey(number: NumberClass, scope: Trip['scope']): string {
   return scope === 'range' ? number.prefix : scope === 'country' ? number.country : ACCOUNT_SCOPE;
-}
-
-/**
- * Counts one send to `number`'s range under the range's row lock and judges it by the pumping
- * rules. When a rule fires the range is held (audit entry, admin notification, Watch Tower flag)
- * and this send is not made. Runs in the sending transaction: the hold commits whatever the
- * caller does next. For an account whose rules are on.
- */
-export async function admitSend(trx: Trx, accountId: string, number: NumberClass, to: string, rules: SmsGuardRules, now: Date): Promise<Verdict> {
-  const range = (await lockRange(accountId, number).execute(trx)).rows[0];
-  if (!range) return { held: null };
-  if (range.held_until && new Date(range.held_until) > now) return { held: new Date(range.held_until), reason: 'held', scope: number.prefix };
-  const counting = await countingOf(trx, accountId, number, range, rules, now);
-  const trip = verdictOf((await countSend(accountId, number, to, counting, rules, now).execute(trx)).rows[0]!, counting, rules);
-  if (!trip) return { held: null };
-  return { held: await holdRange(trx, accountId, number, trip.reason, rules, now, to, trip.scope), reason: trip.reason, scope: holdKey(number, trip.scope) };
 }
 
 /** A customer answered an SMS (completed a task, verified a code): its sends reached a person. */

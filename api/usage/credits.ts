@@ -6,9 +6,10 @@ import { ApiError } from '../http/errors';
 import { metrics } from '../observability/metrics';
 
 /**
- * The credit meter. Every app calls `assertAppUsable` before it starts billable work and
- * `chargeCredits` in the same transaction as the task it charges, so usage shown anywhere
- * (bootstrap, header, billing) is what tasks really consumed.
+ * The credit meter. A task is admitted by its app's billing row before anything is written
+ * (`refuseUnusable`) and charged in the same transaction as the task (the SMS door does both for
+ * every app's message), so usage shown anywhere (bootstrap, header, billing) is what tasks really
+ * consumed.
  *
  * Periods: app_billing.credits is the running total of the current period only. A free trial's
  * period starts with the trial; a subscription's is Stripe's billing period, and when a new one
@@ -30,8 +31,8 @@ export function billingQuery(trx: Trx, accountId: string, app: AppId) {
 
 /**
  * Refuses work for an app the account cannot use right now, with what to do about it. This is
- * the early answer (before anything is written); the credit itself is taken by `reserveCredits`
- * in the task's transaction, which checks again under a lock.
+ * the early answer (before anything is written); the credit itself is taken in the task's
+ * transaction, checked again under the billing row's lock (see below).
  */
 export async function assertAppUsable(trx: Trx, accountId: string, app: AppId, units = 1): Promise<void> {
   refuseUnusable(app, await billingQuery(trx, accountId, app).executeTakeFirst(), units);
@@ -77,15 +78,13 @@ export function chargeStatement(charge: Charge) {
 
 
 /**
- * Takes a task's credits before its work is done (an SMS sent after the transaction): the
- * app_billing row is locked, the free tier checked and the charge written in one transaction, so
- * parallel tasks take turns and the last credit goes to one of them (402 FREE_TIER_EXHAUSTED for
- * the rest). If the work then fails, `releaseCredits` gives the credit back.
+ * A task's credit is taken before its work is done (an SMS sent after the transaction) by the SMS
+ * door (`sendAppSms` in ./sms.ts): the app_billing row locked (`lockBilling`), the free tier
+ * checked again under the lock (`refuseUnusable`) and the charge written (`chargeStatement`) in
+ * the send's transaction, so parallel tasks take turns and the last credit goes to one of them
+ * (402 FREE_TIER_EXHAUSTED for the rest). If the message then is not sent, `releaseCredits` gives
+ * the credit back.
  */
-export async function reserveCredits(trx: Trx, charge: Charge): Promise<boolean> {
-  refuseUnusable(charge.app, (await lockBilling(charge.accountId, charge.app).execute(trx)).rows[0], charge.units ?? 1);
-  return chargeCredits(trx, charge);
-}
 
 /** The app's billing row, locked until the transaction ends: parallel reservations take turns. */
 export function lockBilling(accountId: string, app: AppId) {

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { ApiError } from '../../http/errors';
 import type { ActionResult } from '../../contract/platform';
 import {
   SIG_ACTIONS,
@@ -21,6 +20,7 @@ import { cancelRequest, getRequest, resendRequest, sendForSignature, sigSettings
 import { sendableDocuments } from './documents';
 import './customer-page';
 import { rate } from '../platform/rate';
+import { runActions } from '../platform/actions';
 
 type ListRow = TaskTableRow & { document_name: string; signer_name: string; version: number };
 
@@ -50,18 +50,12 @@ export const sigModule: AppModule = {
   eventTypes: SIG_EVENT_TYPES,
   v1: SIG_V1,
 
-  async runAction(deps, accountId, key, body, caller) {
-    if (key === 'send') {
-      const input = parseActionInput(SigSendBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
-      return actionResult(await sendForSignature(deps, accountId, input, caller));
-    }
-    if (key === 'resend' || key === 'cancel') {
-      if (!body.taskId) throw new ApiError(400, 'VALIDATION_FAILED', 'taskId: Send a document first', { taskId: 'Send a document first' });
-      if (key === 'resend') return actionResult(await resendRequest(deps, accountId, body.taskId, caller), 'A new link was sent.');
-      return actionResult(await cancelRequest(deps, accountId, body.taskId, caller));
-    }
-    throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-  },
+  runAction: runActions({
+    send: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await sendForSignature(deps, accountId, parseActionInput(SigSendBodySchema, { ...input, agent }), caller)) },
+    resend: { onTask: 'Send a document first', run: async (deps, accountId, { taskId, caller }) => actionResult(await resendRequest(deps, accountId, taskId, caller), 'A new link was sent.') },
+    cancel: { onTask: 'Send a document first', run: async (deps, accountId, { taskId, caller }) => actionResult(await cancelRequest(deps, accountId, taskId, caller)) },
+  }),
+
 
   choices: { 'send.documentId': sendableDocuments },
 

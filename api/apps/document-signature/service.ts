@@ -10,14 +10,14 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, revokeTaskLinks, spendLink } from '../../customer-pages/links';
 import { fileLink, putFile, readFile } from '../../storage/files';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
+import { releaseCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
-import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { companyName, renderTemplate, sendAccountSms, sendAppSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
 import { issueSignerCopy } from './signer-copy';
@@ -39,6 +39,7 @@ import { versionFile, versionRow, type VersionRow } from './documents';
 import crypto from 'node:crypto';
 import type { StampValue } from './pdf';
 import { accountDates } from '../../account-dates';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // Signature requests, in one place: /api/v1, the agent action, the console, the customer page,
 // the sealing job and the demo seed all call these functions.
@@ -149,51 +150,53 @@ async function deliver(deps: Deps, accountId: string, phone: string, text: strin
 export async function sendForSignature(deps: Deps, accountId: string, body: SigSendBody, caller: Caller, delivery?: JourneyDelivery): Promise<SigRequest> {
   const now = deps.now();
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
-  const prepared = await deps.db.tenant(accountId, async (trx) => {
-    await assertAppUsable(trx, accountId, SIG_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
-    const settings = await sigSettings(trx, accountId);
-    let version: VersionRow | undefined;
-    if (body.version) {
-      version = await versionRow(trx, accountId, body.documentId, body.version);
-      if (!version) throw new ApiError(404, 'NOT_FOUND', `The document has no version ${body.version}.`);
-      if (version.state !== 'published') throw new ApiError(409, 'VERSION_NOT_PUBLISHED', `Version ${body.version} is a draft: publish it before sending it for signature.`);
-    } else {
-      version = await versionRow(trx, accountId, body.documentId, 'published');
-      if (!version) {
-        if (await versionRow(trx, accountId, body.documentId, 'draft')) throw new ApiError(409, 'VERSION_NOT_PUBLISHED', 'This document has no published version yet: publish it before sending it for signature.');
-        throw new ApiError(404, 'NOT_FOUND', 'There is no such document.');
+  const { row: done, failure } = await sendAppSms(deps, accountId, {
+    app: SIG_APP,
+    to: body.phoneNumber,
+    // a journey's step: the journey's one SMS carries the link
+    handOff: delivery ? () => {} : undefined,
+    prepare: async (trx) => {
+      const settings = await sigSettings(trx, accountId);
+      let version: VersionRow | undefined;
+      if (body.version) {
+        version = await versionRow(trx, accountId, body.documentId, body.version);
+        if (!version) throw new ApiError(404, 'NOT_FOUND', `The document has no version ${body.version}.`);
+        if (version.state !== 'published') throw new ApiError(409, 'VERSION_NOT_PUBLISHED', `Version ${body.version} is a draft: publish it before sending it for signature.`);
+      } else {
+        version = await versionRow(trx, accountId, body.documentId, 'published');
+        if (!version) {
+          if (await versionRow(trx, accountId, body.documentId, 'draft')) throw new ApiError(409, 'VERSION_NOT_PUBLISHED', 'This document has no published version yet: publish it before sending it for signature.');
+          throw new ApiError(404, 'NOT_FOUND', 'There is no such document.');
+        }
       }
-    }
-    const original = await readFile(deps, trx, accountId, version.file_id);
-    if (!original) throw new ApiError(410, 'FILE_GONE', 'The document file no longer exists.');
-    const days = body.expiresInDays ?? settings.defaultExpiryDays;
-    const row = (
-      await sql<RequestRow>`insert into sig_requests (account_id, document_id, version_id, version, document_name, signer_name, phone_number, customer_ref, agent,
-          status, consent_text, created_at, expires_at, original_file_id, original_sha256)
-        values (${accountId}, ${version.document_id}, ${version.id}, ${version.version}, ${version.name}, ${body.signerName}, ${body.phoneNumber}, ${body.customerRef ?? null}, ${agent},
-          'sent', ${settings.consentText}, ${now}, ${new Date(now.getTime() + days * DAY)}, ${version.file_id}, ${original.sha256})
-        returning *`.execute(trx)
-    ).rows[0]!;
-    // the credit is taken before the SMS goes out (given back if it fails): parallel requests cannot pass the free tier
-    await reserveCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
-    const language = await chooseLanguage(trx, accountId, body.locale);
-    const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now, locale: language.locale });
-    if (delivery) delivery.token = token;
-    return { row, language, text: await smsText(trx, accountId, deps.config.publicUrl, token, language) };
-  });
-  const failure = delivery ? null : await deliver(deps, accountId, body.phoneNumber, prepared.text);
-  const done = await deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRow(trx, accountId, prepared.row.id);
-    const masked = maskPhone(row.phone_number);
-    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
-    row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
-    const description = `${row.document_name} (version ${row.version}) sent to ${row.signer_name} at ${masked}`;
-    await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
-    await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
-    await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description, event: 'document.sent', at: now });
-    await enqueueWebhookEvent(trx, accountId, SIG_APP, 'document.sent', eventData(row), now);
-    return row;
+      const original = await readFile(deps, trx, accountId, version.file_id);
+      if (!original) throw new ApiError(410, 'FILE_GONE', 'The document file no longer exists.');
+      const days = body.expiresInDays ?? settings.defaultExpiryDays;
+      const row = (
+        await sql<RequestRow>`insert into sig_requests (account_id, document_id, version_id, version, document_name, signer_name, phone_number, customer_ref, agent,
+            status, consent_text, created_at, expires_at, original_file_id, original_sha256)
+          values (${accountId}, ${version.document_id}, ${version.id}, ${version.version}, ${version.name}, ${body.signerName}, ${body.phoneNumber}, ${body.customerRef ?? null}, ${agent},
+            'sent', ${settings.consentText}, ${now}, ${new Date(now.getTime() + days * DAY)}, ${version.file_id}, ${original.sha256})
+          returning *`.execute(trx)
+      ).rows[0]!;
+      const language = await chooseLanguage(trx, accountId, body.locale);
+      const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now, locale: language.locale });
+      if (delivery) delivery.token = token;
+      return { text: await smsText(trx, accountId, deps.config.publicUrl, token, language), credit: { taskId: row.id, kind: 'request' }, state: { row, language } };
+    },
+    record: async (trx, prepared, _written, outcome) => {
+      let row = await lockRow(trx, accountId, prepared.row.id);
+      const masked = maskPhone(row.phone_number);
+      const failure = outcome.sent ? null : outcome.failure;
+      if (failure !== null) return { row: await undelivered(trx, accountId, row, failure, caller, now), failure };
+      row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+      const description = `${row.document_name} (version ${row.version}) sent to ${row.signer_name} at ${masked}`;
+      await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
+      await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
+      await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description, event: 'document.sent', at: now });
+      await enqueueWebhookEvent(trx, accountId, SIG_APP, 'document.sent', eventData(row), now);
+      return { row, failure: null };
+    },
   });
   if (failure !== null) throw new ApiError(502, 'SMS_NOT_DELIVERED', `The link could not be delivered: ${failure}`);
   return requestOf(done);
@@ -562,16 +565,9 @@ export async function sealSignedRequests(deps: Deps, limit = 10): Promise<number
   return due.rows.length;
 }
 
-export async function expireDueRequests(deps: Deps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from sig_requests where status in ('sent', 'opened') and expires_at <= ${now} order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<RequestRow>`select * from sig_requests where id = ${d.id} for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open requests past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueRequests(deps: Deps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<RequestRow> = { table: 'sig_requests', statuses: SIG_OPEN_STATUSES, expiresAt: 'expires_at', expire: expireIfDue };

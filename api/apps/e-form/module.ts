@@ -20,6 +20,7 @@ import { countSubmissions, listSubmissions, submissionById, type KeyedSubmission
 import { EFORM_V1 } from './v1';
 import './customer-page';
 import { rate } from '../platform/rate';
+import { runActions } from '../platform/actions';
 
 const taskOf = (s: KeyedSubmission): KeyedTaskRow => ({
   id: s.id,
@@ -55,13 +56,17 @@ export const eformModule: AppModule = {
   eventTypes: EFORM_EVENT_TYPES,
   v1: EFORM_V1,
 
-  async runAction(deps, accountId, key, body, caller) {
-    if (key !== 'send') throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-    const { form, caseId, ...rest } = body.input;
-    if (!form?.trim()) throw new ApiError(400, 'VALIDATION_FAILED', 'input.form: Choose the form to send', { 'input.form': 'Choose the form to send' });
-    const input = parseActionInput(FormRequestBodySchema, { ...rest, prefill: caseId?.trim() ? { caseId: caseId.trim() } : undefined, agent: caller.kind === 'api' ? rest.agent : caller.label });
-    return resultOf(await sendForm(deps, accountId, form, input, caller));
-  },
+  runAction: runActions({
+    send: {
+      run: async (deps, accountId, { input, caller, agent }) => {
+        const { form, caseId, ...rest } = input;
+        if (!form?.trim()) throw new ApiError(400, 'VALIDATION_FAILED', 'input.form: Choose the form to send', { 'input.form': 'Choose the form to send' });
+        const parsed = parseActionInput(FormRequestBodySchema, { ...rest, prefill: caseId?.trim() ? { caseId: caseId.trim() } : undefined, agent });
+        return resultOf(await sendForm(deps, accountId, form, parsed, caller));
+      },
+    },
+  }),
+
 
   choices: { 'send.form': sendableForms },
 

@@ -8,13 +8,13 @@ import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, spendLink } from '../../customer-pages/links';
 import { putFile } from '../../storage/files';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
+import { releaseCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
-import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { companyName, renderTemplate, sendAppSms } from '../platform/sms';
 import type { Caller } from '../platform/caller';
 import { ACTION_CHOICES_LIMIT, maskPhone, type ActionChoicesAnswer } from '../../contract/platform';
 import { choicesAnswer, matchesChoice } from '../platform/choices';
@@ -38,6 +38,7 @@ import {
 import { definitionProblems, unusablePatterns, validateSubmission, type Answers, type FieldProblem, type FileAnswer } from '../../contract/logic/e-form-rules';
 import { re2Patterns } from '../../contract/logic/e-form-pattern';
 import type { ResultStatus } from '../../contract/results';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The eForm rules, in one place: console routes, /api/v1, the agent action, the customer page
 // and the demo seed all call these functions.
@@ -333,55 +334,49 @@ async function formToSend(trx: Trx, accountId: string, formRef: string): Promise
 /** Texts the customer a one-time link to the form's published version (201 with the request). */
 export async function sendForm(deps: EformDeps, accountId: string, formRef: string, body: FormRequestBody, caller: Caller, delivery?: JourneyDelivery): Promise<FormRequest> {
   const now = deps.now();
-  const prepared = await deps.db.tenant(accountId, async (trx) => {
-    const form = await formToSend(trx, accountId, formRef);
-    const definition = await versionDefinition(trx, accountId, form.id, form.latest_version!);
-    const hidden = new Set(definition.hiddenFields.map((h) => h.key));
-    const prefill: Record<string, string> = {};
-    for (const [key, value] of Object.entries(body.prefill ?? {})) {
-      if (!hidden.has(key)) throw new ApiError(400, 'VALIDATION_FAILED', `prefill.${key}: ${key} is not a hidden field of this form`, { [`prefill.${key}`]: `${key} is not a hidden field of this form` });
-      if (value.trim()) prefill[key] = value.trim();
-    }
-    if (body.customerRef && hidden.has('customerRef')) prefill.customerRef ??= body.customerRef;
-    await assertAppUsable(trx, accountId, EFORM_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
-    const settings = await eformSettings(trx, accountId);
-    const expiresAt = new Date(now.getTime() + settings.linkValidityDays * 86_400_000);
-    const row = (
-      await sql<RequestRow>`insert into eform_requests (account_id, form_id, version, status, phone_number, customer_ref, agent, prefill, created_at, expires_at)
-        values (${accountId}, ${form.id}, ${form.latest_version}, 'sent', ${body.phoneNumber}, ${body.customerRef ?? null},
-                ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, ${JSON.stringify(prefill)}::jsonb, ${now}, ${expiresAt})
-        returning *`.execute(trx)
-    ).rows[0]!;
-    // the credit is taken before the SMS goes out (given back if it fails): parallel sends cannot pass the free tier
-    await reserveCredits(trx, { accountId, app: EFORM_APP, taskId: row.id, kind: 'sms-1', now });
-    const language = await chooseLanguage(trx, accountId, body.locale);
-    const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now, locale: language.locale });
-    if (delivery) delivery.token = token;
-    const { templates } = await storedAppSettings(trx, accountId, EFORM_APP);
-    const text = renderTemplate(templateText(EFORM_APP, EFORM_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
-    return { row, text, title: definition.title, language };
+  const done = await sendAppSms(deps, accountId, {
+    app: EFORM_APP,
+    to: body.phoneNumber,
+    // a journey's step: the journey's one SMS carries the link
+    handOff: delivery ? () => {} : undefined,
+    prepare: async (trx) => {
+      const form = await formToSend(trx, accountId, formRef);
+      const definition = await versionDefinition(trx, accountId, form.id, form.latest_version!);
+      const hidden = new Set(definition.hiddenFields.map((h) => h.key));
+      const prefill: Record<string, string> = {};
+      for (const [key, value] of Object.entries(body.prefill ?? {})) {
+        if (!hidden.has(key)) throw new ApiError(400, 'VALIDATION_FAILED', `prefill.${key}: ${key} is not a hidden field of this form`, { [`prefill.${key}`]: `${key} is not a hidden field of this form` });
+        if (value.trim()) prefill[key] = value.trim();
+      }
+      if (body.customerRef && hidden.has('customerRef')) prefill.customerRef ??= body.customerRef;
+      const settings = await eformSettings(trx, accountId);
+      const expiresAt = new Date(now.getTime() + settings.linkValidityDays * 86_400_000);
+      const row = (
+        await sql<RequestRow>`insert into eform_requests (account_id, form_id, version, status, phone_number, customer_ref, agent, prefill, created_at, expires_at)
+          values (${accountId}, ${form.id}, ${form.latest_version}, 'sent', ${body.phoneNumber}, ${body.customerRef ?? null},
+                  ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, ${JSON.stringify(prefill)}::jsonb, ${now}, ${expiresAt})
+          returning *`.execute(trx)
+      ).rows[0]!;
+      const language = await chooseLanguage(trx, accountId, body.locale);
+      const { token } = await createLinkToken(trx, accountId, { app: EFORM_APP, purpose: FILL_PURPOSE, taskId: row.id, ttlMs: expiresAt.getTime() - now.getTime(), now, locale: language.locale });
+      if (delivery) delivery.token = token;
+      const { templates } = await storedAppSettings(trx, accountId, EFORM_APP);
+      const text = renderTemplate(templateText(EFORM_APP, EFORM_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, deps.config.publicUrl, token) });
+      return { text, credit: { taskId: row.id, kind: 'sms-1' }, state: { row, title: definition.title, language } };
+    },
+    record: async (trx, prepared, _written, outcome) => {
+      const row = await lockRequest(trx, accountId, prepared.row.id);
+      const masked = maskPhone(row.phone_number);
+      if (!outcome.sent) return { row: await undelivered(trx, accountId, row, prepared.title, outcome.failure, caller, now), title: prepared.title };
+      const description = `Form "${prepared.title}" sent to ${masked}`;
+      await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
+      await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
+      await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description, event: 'form.sent', at: now });
+      await enqueueWebhookEvent(trx, accountId, EFORM_APP, 'form.sent', await eventData(trx, accountId, row), now);
+      return { row, title: prepared.title };
+    },
   });
-
-  let failure: string | null = null;
-  try {
-    if (!delivery) await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
-  } catch (err) {
-    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
-    if (!(err instanceof ApiError)) deps.log('eForm SMS failed', err);
-  }
-
-  return deps.db.tenant(accountId, async (trx) => {
-    const row = await lockRequest(trx, accountId, prepared.row.id);
-    const masked = maskPhone(row.phone_number);
-    if (failure !== null) return requestOf(await undelivered(trx, accountId, row, prepared.title, failure, caller, now), prepared.title, null);
-    const description = `Form "${prepared.title}" sent to ${masked}`;
-    await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
-    await addTaskEvent(trx, accountId, { app: EFORM_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
-    await audit(trx, accountId, caller.actor, { namespace: EFORM_APP, description, event: 'form.sent', at: now });
-    await enqueueWebhookEvent(trx, accountId, EFORM_APP, 'form.sent', await eventData(trx, accountId, row), now);
-    return requestOf(row, prepared.title, null);
-  });
+  return requestOf(done.row, done.title, null);
 }
 
 /** A request whose link never reached the customer: failed, its credit given back, the link spent. */
@@ -498,18 +493,9 @@ export async function submitRequest(deps: EformDeps & Pick<Deps, 'config'>, acco
   });
 }
 
-/** The durable expiry sweep: requests past their time become expired, a batch at a time. */
-export async function expireDueRequests(deps: EformDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from eform_requests where status in ('sent', 'opened') and expires_at <= ${now}
-      order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<RequestRow>`select * from eform_requests where id = ${d.id} and status in ('sent', 'opened') for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open requests past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueRequests(deps: EformDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<RequestRow> = { table: 'eform_requests', statuses: ['sent', 'opened'], expiresAt: 'expires_at', expire: expireIfDue };

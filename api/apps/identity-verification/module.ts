@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { ApiError } from '../../http/errors';
 import type { ActionResult } from '../../contract/platform';
 import {
   IDV_ACTIONS,
@@ -20,6 +19,7 @@ import { IDV_V1 } from './v1';
 import { getSession, idvSettings, startSession } from './service';
 import './customer-page';
 import { rate } from '../platform/rate';
+import { runActions } from '../platform/actions';
 
 type ListRow = TaskTableRow & { document_type: string | null; failed_checks: number; reviewer: string | null };
 
@@ -49,11 +49,10 @@ export const idvModule: AppModule = {
   eventTypes: IDV_EVENT_TYPES,
   v1: IDV_V1,
 
-  async runAction(deps, accountId, key, body, caller) {
-    if (key !== 'start') throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-    const input = parseActionInput(IdvStartBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
-    return actionResult(await startSession(deps, accountId, input, caller));
-  },
+  runAction: runActions({
+    start: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await startSession(deps, accountId, parseActionInput(IdvStartBodySchema, { ...input, agent }), caller)) },
+  }),
+
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getSession(deps, accountId, taskId));

@@ -10,7 +10,7 @@ import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText, type LanguageChoice } from '../../customer-pages/language';
-import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { companyName, renderTemplate, sendAccountSms, sendAppSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import type { JourneyDelivery } from '../platform/delivery';
 import { createLinkToken, linkUrl, revokeTaskLinks } from '../../customer-pages/links';
@@ -36,6 +36,7 @@ import {
 } from '../../contract/apps/identity-verification';
 import { checkImage, isRefusal } from './images';
 import { checkOf, runChecks } from './checks';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The Identity Verification rules, in one place: /api/v1, the agent action, the console's review
 // screen, the customer page and the demo seed all call these functions.
@@ -204,33 +205,38 @@ export async function idvReleasedFor(trx: Trx, accountId: string, providerEmailD
 /** Starts a session and texts the customer the link (201 with the session); a journey's step texts nothing (`delivery`). */
 export async function startSession(deps: IdvDeps, accountId: string, body: IdvStartBody, caller: Caller, delivery?: JourneyDelivery): Promise<IdvSession> {
   const now = deps.now();
-  const prepared = await deps.db.tenant(accountId, async (trx) => {
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
-    const row = (
-      await sql<SessionRow>`insert into idv_sessions (account_id, phone_number, customer_ref, agent, status, expected_name, expected_date_of_birth, created_at)
-        values (${accountId}, ${body.phoneNumber}, ${body.customerRef}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'created',
-                ${body.expectedName || null}, ${body.expectedDateOfBirth || null}, ${now})
-        returning *`.execute(trx)
-    ).rows[0]!;
-    const language = await chooseLanguage(trx, accountId, body.locale);
-    const link = await prepareLink(deps, trx, accountId, row, 'link', now, language);
-    // a journey's step keeps the journey's link: IDV's page and forms send the caller back to it
-    const updated = await update(trx, row.id, { link_expires_at: link.expiresAt, ...(delivery ? { return_url_encrypted: encryptSecret(delivery.returnUrl, deps.config.encryptionKey) } : {}) });
-    if (delivery) delivery.token = link.token;
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
-    return { row: updated, text: link.text, language };
-  });
-  const failure = delivery ? null : await trySend(deps, accountId, body.phoneNumber, prepared.text);
-  const done = await deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRow(trx, accountId, prepared.row.id);
-    const masked = maskPhone(row.phone_number);
-    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
-    if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
-    const description = `Verification link sent to ${masked}`;
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
-    await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
-    await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `${description} (${row.customer_ref})`, event: 'idv.started', at: now });
-    return row;
+  const done = await sendAppSms(deps, accountId, {
+    // the app is unreleased and takes no credit: no billing row admits or pays for its sends
+    app: null,
+    to: body.phoneNumber,
+    // a journey's step: the journey's one SMS carries the link
+    handOff: delivery ? () => {} : undefined,
+    prepare: async (trx) => {
+      const row = (
+        await sql<SessionRow>`insert into idv_sessions (account_id, phone_number, customer_ref, agent, status, expected_name, expected_date_of_birth, created_at)
+          values (${accountId}, ${body.phoneNumber}, ${body.customerRef}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'created',
+                  ${body.expectedName || null}, ${body.expectedDateOfBirth || null}, ${now})
+          returning *`.execute(trx)
+      ).rows[0]!;
+      const language = await chooseLanguage(trx, accountId, body.locale);
+      const link = await prepareLink(deps, trx, accountId, row, 'link', now, language);
+      // a journey's step keeps the journey's link: IDV's page and forms send the caller back to it
+      const updated = await update(trx, row.id, { link_expires_at: link.expiresAt, ...(delivery ? { return_url_encrypted: encryptSecret(delivery.returnUrl, deps.config.encryptionKey) } : {}) });
+      if (delivery) delivery.token = link.token;
+      await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'created', description: `Verification started for ${body.customerRef}`, caller });
+      return { text: link.text, state: { row: updated, language } };
+    },
+    record: async (trx, prepared, _written, outcome) => {
+      let row = await lockRow(trx, accountId, prepared.row.id);
+      const masked = maskPhone(row.phone_number);
+      if (!outcome.sent) return undelivered(trx, accountId, row, outcome.failure, caller, now);
+      if (row.status === 'created') row = await update(trx, row.id, { status: 'link_sent' });
+      const description = `Verification link sent to ${masked}`;
+      await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
+      await addTaskEvent(trx, accountId, { app: IDV_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
+      await audit(trx, accountId, caller.actor, { namespace: IDV_APP, description: `${description} (${row.customer_ref})`, event: 'idv.started', at: now });
+      return row;
+    },
   });
   return deps.db.tenant(accountId, async (trx) => sessionOf(done, await checksOf(trx, accountId, done.id)));
 }
@@ -403,22 +409,12 @@ export async function submitSession(deps: IdvDeps, accountId: string, id: string
 
 // ---------------------------------------------------------------- background work
 
-/** Sessions whose link ran out before the customer finished become expired (idv.session.expired). */
-export async function expireDueSessions(deps: IdvDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from idv_sessions
-      where status in ('created', 'link_sent', 'in_progress', 'resubmission_requested') and link_expires_at <= ${now}
-      order by link_expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<SessionRow>`select * from idv_sessions where id = ${d.id} for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open sessions past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueSessions(deps: IdvDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<SessionRow> = { table: 'idv_sessions', statuses: IDV_CUSTOMER_STATUSES, expiresAt: 'link_expires_at', expire: expireIfDue };
 
 
 /**

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { ApiError } from '../../http/errors';
 import type { ActionResult } from '../../contract/platform';
 import {
   OTP_ACTIONS,
@@ -19,6 +18,7 @@ import { creditsTile, parseActionInput, taskTableQueries, type TaskTableRow } fr
 import { OTP_V1 } from './v1';
 import { checkPasscode, getVerification, otpSettings, sendPasscode } from './service';
 import { rate } from '../platform/rate';
+import { runActions } from '../platform/actions';
 
 type ListRow = TaskTableRow & { sends: number; checks: number };
 
@@ -54,19 +54,19 @@ export const otpModule: AppModule = {
   eventTypes: OTP_EVENT_TYPES,
   v1: OTP_V1,
 
-  async runAction(deps, accountId, key, body, caller) {
-    if (key === 'send') {
-      const input = parseActionInput(OtpSendBodySchema, { ...body.input, agent: caller.kind === 'api' ? body.input.agent : caller.label });
-      const { verification } = await sendPasscode(deps, accountId, input, caller);
-      return actionResult(verification);
-    }
-    if (key === 'check') {
-      if (!body.taskId) throw new ApiError(400, 'VALIDATION_FAILED', 'taskId: Send a passcode first', { taskId: 'Send a passcode first' });
-      const input = parseActionInput(OtpCheckBodySchema, { id: body.taskId, code: body.input.code });
-      return actionResult(await checkPasscode(deps, accountId, input.id, input.code, caller));
-    }
-    throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-  },
+  runAction: runActions({
+    send: {
+      run: async (deps, accountId, { input, caller, agent }) => actionResult((await sendPasscode(deps, accountId, parseActionInput(OtpSendBodySchema, { ...input, agent }), caller)).verification),
+    },
+    check: {
+      onTask: 'Send a passcode first',
+      run: async (deps, accountId, { input, taskId, caller }) => {
+        const parsed = parseActionInput(OtpCheckBodySchema, { id: taskId, code: input.code });
+        return actionResult(await checkPasscode(deps, accountId, parsed.id, parsed.code, caller));
+      },
+    },
+  }),
+
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getVerification(deps, accountId, taskId));

@@ -7,22 +7,15 @@ import { audit } from '../../audit';
 import { decryptSecret, encryptSecret } from '../../crypto';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
-import { billingQuery, chargeStatement, lockBilling, refuseUnusable, releaseCredits } from '../../usage/credits';
+import { releaseCredits } from '../../usage/credits';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { appSettingsQuery, storedAppSettings, storedAppSettingsOf } from '../platform/app-settings';
 import { customerLocaleOf, customerLocaleQuery, languageChoice, languageEvent, smsLocaleOf, templateText, type LanguageChoice } from '../../customer-pages/language';
-import { companyNameQuery, outboxInsert, renderTemplate, twilioSettingsOf, usableProvider } from '../platform/sms';
-import { together, later } from '../../db/batch';
-import { sendSms } from '../../integrations/twilio';
-import { classifyNumber, type NumberClass } from '../../sms-guard/classify';
-import { checkDestination, countingOf, countSend, heldError, holdKey, holdRange, lockRange, smsStateOf, smsStateQuery, verdictOf, type RangeRow, type Trip } from '../../sms-guard/service';
-import { DEV_OUTBOX_PROVIDER } from '../../contract/sms';
-import type { SmsGuardRules } from '../../contract/sms-guard';
+import { companyNameQuery, renderTemplate, sendAppSms, type SmsOutcome } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import type { JourneyDelivery } from '../platform/delivery';
 import { maskPhone } from '../../contract/platform';
-import { measured } from '../../observability/metrics';
 import {
   OTP_APP,
   OTP_DEFAULT_SETTINGS,
@@ -34,6 +27,7 @@ import {
   type OtpVerification,
 } from '../../contract/apps/one-time-passcode';
 import type { ResultStatus } from '../../contract/results';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The One-Time Passcode rules, in one place: the /api/v1 routes, the agent and console actions
 // and the demo seed all call these functions. The code itself is never returned, listed, logged
@@ -126,69 +120,47 @@ async function expireIfDue(trx: Trx, accountId: string, row: Row, now: Date): Pr
   return end(trx, accountId, row, 'expired', now, null, { description: 'Passcode expired', eventType: 'otp.expired' });
 }
 
-/** A send that tripped a pumping rule: its transaction rolls back, then the range is held. */
-class RangeToHold extends Error {
-  constructor(
-    readonly number: NumberClass,
-    readonly trip: Trip,
-    readonly rules: SmsGuardRules,
-  ) {
-    super(trip.reason);
-  }
-}
-
-// when the number is not one (checkDestination refuses it), there is no range to lock
-const NO_RANGE = sql<RangeRow>`select null::timestamptz as held_until where false`;
-const NO_COUNT = sql<Parameters<typeof verdictOf>[0]>`select 0 as last_hour where false`;
+type Prepared = { row: Row; language: LanguageChoice; created: boolean };
 
 /**
  * Sends a passcode (201 with the verification) or, while a verification for this number is
- * pending, sends the same code again (a resend counts as a send).
+ * pending, sends the same code again (a resend counts as a send): prepared here (the code, the
+ * verification), delivered through the one SMS door (`sendAppSms`: guard, limits, credit, the
+ * message), recorded by `recordSend`.
  *
- * The busiest write of the API, so its statements travel together (api/db/batch.ts). With the
- * development outbox the whole send is one transaction of three round trips:
- *   1. BEGIN and the scope, the app's billing row, the account's SMS state (provider, guard,
- *      a hold on the range), the range's row (locked; only when the pumping rules are on), the
- *      app's settings, the account's language and company name, the number's lock, its recent
- *      sends and its pending verification;
+ * The busiest write of the API, so its statements travel with the door's (api/db/batch.ts). With
+ * the development outbox the whole send is one transaction of three round trips:
+ *   1. BEGIN and the scope, the door's reads (the app's billing row, the account's SMS state, the
+ *      range's row, locked when the pumping rules are on) with the app's settings, the account's
+ *      language and company name, the number's lock, its recent sends and its pending verification;
  *   2. the pumping count (rules on), the verification written, the send recorded, the billing
  *      row locked for the credit;
  *   3. the credit, the outbox message, the timeline, the audit entry and the webhook event, with
  *      the COMMIT.
- * Through Twilio the message leaves after that transaction commits (a slow provider must not hold
- * a connection), and a second transaction records how it went. A refusal (app, provider, number
- * type, country, hold, too many sends, free tier) rolls everything back; a send that trips a
- * pumping rule rolls back too, and the range is then held in a transaction of its own.
+ * Through Twilio the message leaves after that transaction commits, and a second transaction
+ * records how it went. A refusal (app, provider, number type, country, hold, too many sends, free
+ * tier) rolls everything back, as does a send that trips a pumping rule (the range is then held).
  */
 export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSendBody, caller: Caller, delivery?: JourneyDelivery): Promise<{ verification: OtpVerification; created: boolean }> {
-  const now = deps.now();
   const phone = body.phoneNumber;
-  const number = classifyNumber(phone);
-  let prepared;
-  try {
-    prepared = await deps.db.tenant(accountId, async (trx) => {
-      const since = new Date(now.getTime() - SEND_WINDOW_MS);
-      const [billing, state, range, stored, locale, company, , recent, pending] = await measured('otp.send.read', () => together(
-        trx,
-        billingQuery(trx, accountId, OTP_APP),
-        smsStateQuery(accountId, number?.prefix ?? null, now, number?.country ?? null),
-        number ? lockRange(accountId, number) : NO_RANGE,
-        appSettingsQuery(trx, accountId, OTP_APP),
-        customerLocaleQuery(trx, accountId),
-        companyNameQuery(accountId),
-        // serialise sends to one number so the limit below cannot be raced past
-        sql`select pg_advisory_xact_lock(hashtext(${`${accountId}:${phone}`}))`,
-        sql<{ n: number; oldest: Date | null }>`select count(*)::int as n, min(ts) as oldest from otp_sends
-          where account_id = ${accountId} and phone_number = ${phone} and ts > ${since}`,
-        sql<Row>`select * from otp_verifications where account_id = ${accountId} and phone_number = ${phone} and status = 'pending'
-          order by created_at desc limit 1 for update`,
-      ));
-      refuseUnusable(OTP_APP, billing[0], 1);
-      const sms = smsStateOf(state);
-      const provider = usableProvider(sms.provider, deps.config.env === 'production');
-      const destination = checkDestination(sms, phone, now);
-      const held = range[0]?.held_until ? new Date(range[0].held_until) : null;
-      if (held && held > now) throw heldError(destination.prefix, held, now);
+  const since = new Date(deps.now().getTime() - SEND_WINDOW_MS);
+  const sent = await sendAppSms(deps, accountId, {
+    app: OTP_APP,
+    to: phone,
+    span: 'otp.send',
+    handOff: delivery ? (text) => (delivery.smsText = text) : undefined,
+    reads: (trx) => [
+      appSettingsQuery(trx, accountId, OTP_APP),
+      customerLocaleQuery(trx, accountId),
+      companyNameQuery(accountId),
+      // serialise sends to one number so the limit below cannot be raced past
+      sql`select pg_advisory_xact_lock(hashtext(${`${accountId}:${phone}`}))`,
+      sql<{ n: number; oldest: Date | null }>`select count(*)::int as n, min(ts) as oldest from otp_sends
+        where account_id = ${accountId} and phone_number = ${phone} and ts > ${since}`,
+      sql<Row>`select * from otp_verifications where account_id = ${accountId} and phone_number = ${phone} and status = 'pending'
+        order by created_at desc limit 1 for update`,
+    ] as const,
+    prepare: async (trx, [stored, locale, company, , recent, pending], { now }) => {
       const settings = settingsOf(storedAppSettingsOf(stored).general);
       const { n, oldest } = recent[0]!;
       if (n >= settings.sendsPer10Minutes) {
@@ -197,91 +169,66 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       }
       let row = pending[0];
       if (row) row = await expireIfDue(trx, accountId, row, now);
-      const counting = sms.pumpingGuard && range[0] ? await countingOf(trx, accountId, destination, range[0], sms.rules, now) : null;
-
-      let code: string;
-      let write;
       const created = !(row && row.status === 'pending');
+      let code: string, id: string, sends: number, expiresAt: Date;
+      let write;
       if (row && !created) {
+        ({ id, expires_at: expiresAt } = row);
+        sends = row.sends + 1;
         code = decryptSecret(row.code_encrypted, deps.config.encryptionKey);
         write = sql<Row>`update otp_verifications set sends = sends + 1 where id = ${row.id} returning *`;
       } else {
         // the id is made here, not asked of the database: the code's HMAC needs it before the insert
-        const id = crypto.randomUUID();
+        id = crypto.randomUUID();
+        sends = 1;
+        expiresAt = new Date(now.getTime() + settings.validityMinutes * 60_000);
         code = String(crypto.randomInt(0, 10 ** settings.codeLength)).padStart(settings.codeLength, '0');
         write = sql<Row>`insert into otp_verifications (id, account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, sends, max_checks, created_at, expires_at)
           values (${id}, ${accountId}, ${phone}, ${body.customerRef ?? null}, ${body.agent ?? (caller.kind === 'api' ? null : caller.label)}, 'pending',
                   ${codeHmac(deps.config.encryptionKey, id, code)}, ${encryptSecret(code, deps.config.encryptionKey)}, 1, ${settings.maxChecks},
-                  ${now}, ${new Date(now.getTime() + settings.validityMinutes * 60_000)})
+                  ${now}, ${expiresAt})
           returning *`;
       }
-      // the send is counted and its credit taken before the SMS goes out (given back if it fails),
-      // so parallel sends cannot pass the free tier
-      const [counts, written, , locked] = await measured('otp.send.write', () => together(
-        trx,
-        counting ? countSend(accountId, destination, phone, counting, sms.rules, now) : NO_COUNT,
-        write,
-        sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`,
-        lockBilling(accountId, OTP_APP),
-      ));
-      const trip = counting ? verdictOf(counts[0]!, counting, sms.rules) : null;
-      if (trip) throw new RangeToHold(destination, trip, sms.rules);
-      refuseUnusable(OTP_APP, locked[0], 1);
-      row = written[0]!;
-      await later(trx, chargeStatement({ accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now }));
-      const ttl = Math.max(1, Math.round((new Date(row.expires_at).getTime() - now.getTime()) / 60_000));
+      const ttl = Math.max(1, Math.round((new Date(expiresAt).getTime() - now.getTime()) / 60_000));
       const language = languageChoice(body.locale, customerLocaleOf(locale));
       const text = renderTemplate(templateText(OTP_APP, OTP_TEMPLATES[0]!, storedAppSettingsOf(stored).templates, smsLocaleOf(language)), { code, company: company[0]?.name ?? '', ttl: String(ttl) });
-      if (delivery || provider === DEV_OUTBOX_PROVIDER) {
-        // nothing leaves the outbox: the message is sent once it is stored, in this transaction;
-        // a journey's step hands its text to the journey, whose one SMS carries it
-        if (delivery) delivery.smsText = text;
-        else await later(trx, outboxInsert(trx, accountId, phone, text, now));
-        await recordSent(trx, accountId, row, language, caller, now);
-        return { row, text, created, language, twilio: null };
-      }
-      return { row, text, created, language, twilio: twilioSettingsOf(sms) };
-    });
-  } catch (err) {
-    if (!(err instanceof RangeToHold)) throw err;
-    const until = await deps.db.tenant(accountId, (trx) => holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope));
-    throw heldError(holdKey(err.number, err.trip.scope), until, now);
-  }
-  if (!prepared.twilio) return { verification: verificationOf(prepared.row), created: prepared.created };
-
-  let failure: string | null = null;
-  try {
-    await sendSms(deps, accountId, phone, prepared.text, prepared.twilio);
-  } catch (err) {
-    // configuration problems are the caller's to fix (409 and such): nothing was sent
-    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') {
-      await deps.db.tenant(accountId, async (trx) => {
-        await releaseCredits(trx, { accountId, app: OTP_APP, taskId: prepared.row.id, kind: `sms-${prepared.row.sends}`, now });
-        await sql`update otp_verifications set sends = sends - 1 where id = ${prepared.row.id}`.execute(trx);
-      });
-      throw err;
-    }
-    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
-    if (!(err instanceof ApiError)) deps.log('OTP SMS failed', err);
-  }
-
-  const done = await deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRow(trx, accountId, prepared.row.id);
-    if (failure === null) {
-      await recordSent(trx, accountId, row, prepared.language, caller, now);
-      return row;
-    }
-    await releaseCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${prepared.row.sends}`, now });
-    row = (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
-    if (row.status === 'pending' && row.sends === 0) {
-      row = await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
-    } else {
-      await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
-    }
-    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
-    return row;
+      return {
+        text,
+        credit: { taskId: id, kind: `sms-${sends}` },
+        writes: [write, sql`insert into otp_sends (account_id, phone_number, ts) values (${accountId}, ${phone}, ${now})`] as const,
+        state: { language, created },
+      };
+    },
+    record: async (trx, prepared, [written], outcome) => ({ row: await recordSend(deps, trx, accountId, written[0]!, prepared, caller, outcome), created: prepared.created }),
   });
-  return { verification: verificationOf(done), created: prepared.created };
+  return { verification: verificationOf(sent.row), created: sent.created };
+}
+
+/** How the send went: delivered (timeline, audit, webhook), or not (the send not counted; a first send fails the verification). */
+async function recordSend(deps: OtpDeps, trx: Trx, accountId: string, written: Row, prepared: Omit<Prepared, 'row'>, caller: Caller, outcome: SmsOutcome): Promise<Row> {
+  const now = deps.now();
+  const row = outcome.sent && !outcome.afterCommit ? written : await lockRow(trx, accountId, written.id);
+  if (outcome.sent) {
+    await recordSent(trx, accountId, row, prepared.language, caller, now);
+    return row;
+  }
+  // configuration problems are the caller's to fix (409, thrown by the door): nothing was sent
+  if (outcome.error instanceof ApiError && outcome.error.code === 'SMS_NOT_CONFIGURED') {
+    return (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+  }
+  return undoSend(trx, accountId, row, outcome.failure, caller, now);
+}
+
+/** A send that did not reach the customer is not counted; a verification with no send left fails (otp.failed). */
+async function undoSend(trx: Trx, accountId: string, row: Row, failure: string, caller: Caller, now: Date): Promise<Row> {
+  row = (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+  if (row.status === 'pending' && row.sends === 0) {
+    row = await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
+  } else {
+    await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
+  }
+  await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
+  return row;
 }
 
 /** A delivered send: the timeline, the audit entry and the webhook event (all sent with the COMMIT). */
@@ -309,16 +256,10 @@ function actingFor(caller: Caller, row: Row): Caller {
 export async function endUndeliveredSend(deps: OtpDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
   const now = deps.now();
   await deps.db.tenant(accountId, async (trx) => {
-    let row = await lockRow(trx, accountId, id);
+    const row = await lockRow(trx, accountId, id);
     if (row.status !== 'pending' || row.sends < 1) return;
     await releaseCredits(trx, { accountId, app: OTP_APP, taskId: row.id, kind: `sms-${row.sends}`, now });
-    row = (await sql<Row>`update otp_verifications set sends = sends - 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
-    if (row.sends === 0) {
-      await end(trx, accountId, row, 'failed', now, caller, { reason: failure, description: `Passcode not delivered: ${failure}`, eventType: 'otp.failed' });
-    } else {
-      await addTaskEvent(trx, accountId, { app: OTP_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
-    }
-    await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
+    await undoSend(trx, accountId, row, failure, caller, now);
   });
 }
 
@@ -363,21 +304,9 @@ export async function cancelVerification(deps: OtpDeps, accountId: string, id: s
   });
 }
 
-/**
- * The durable expiry sweep: pending verifications past their time become expired (result
- * timeout, otp.expired), a batch at a time, whichever process gets there first.
- */
-export async function expireDueVerifications(deps: OtpDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from otp_verifications where status = 'pending' and expires_at <= ${now}
-      order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<Row>`select * from otp_verifications where id = ${d.id} and status = 'pending' for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open verifications past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDueVerifications(deps: OtpDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<Row> = { table: 'otp_verifications', statuses: ['pending'], expiresAt: 'expires_at', expire: expireIfDue };

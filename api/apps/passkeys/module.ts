@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { ApiError } from '../../http/errors';
 import type { ActionResult } from '../../contract/platform';
 import {
   PASSKEYS_APP,
@@ -23,6 +22,7 @@ import { passkeyConsoleRoutes, passkeyCustomerRoutes } from './routes';
 import { cancelPasskeyTask, enrollPasskey, getPasskeyTask, passkeySettings, verifyWithPasskey } from './service';
 import './customer-page';
 import { rate } from '../platform/rate';
+import { runActions } from '../platform/actions';
 
 type ListRow = TaskTableRow & { kind: string; failure_reason: PasskeyFailureReason | null };
 
@@ -64,16 +64,12 @@ export const passkeysModule: AppModule = {
   consoleRoutes: passkeyConsoleRoutes,
   customerRoutes: passkeyCustomerRoutes,
 
-  async runAction(deps, accountId, key, body, caller) {
-    const agent = caller.kind === 'api' ? body.input.agent : caller.label;
-    if (key === 'enroll') return actionResult(await enrollPasskey(deps, accountId, parseActionInput(PasskeyEnrollBodySchema, { ...body.input, agent }), caller));
-    if (key === 'verify') return actionResult(await verifyWithPasskey(deps, accountId, parseActionInput(PasskeyVerifyBodySchema, { ...body.input, agent }), caller));
-    if (key === 'cancel') {
-      if (!body.taskId) throw new ApiError(400, 'VALIDATION_FAILED', 'taskId: Send a link first', { taskId: 'Send a link first' });
-      return actionResult(await cancelPasskeyTask(deps, accountId, body.taskId, caller));
-    }
-    throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-  },
+  runAction: runActions({
+    enroll: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await enrollPasskey(deps, accountId, parseActionInput(PasskeyEnrollBodySchema, { ...input, agent }), caller)) },
+    verify: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await verifyWithPasskey(deps, accountId, parseActionInput(PasskeyVerifyBodySchema, { ...input, agent }), caller)) },
+    cancel: { onTask: 'Send a link first', run: async (deps, accountId, { taskId, caller }) => actionResult(await cancelPasskeyTask(deps, accountId, taskId, caller)) },
+  }),
+
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getPasskeyTask(deps, accountId, taskId));

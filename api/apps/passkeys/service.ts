@@ -17,7 +17,7 @@ import { audit } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { recordResult } from '../../results/record';
 import { createLinkToken, linkUrl, resolveLink, revokeTaskLinks } from '../../customer-pages/links';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
+import { releaseCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
@@ -25,7 +25,7 @@ import { translate, type MessageKey } from '../../customer-pages/i18n/index';
 import type { Locale } from '../../contract/locales';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
-import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { companyName, renderTemplate, sendAppSms } from '../platform/sms';
 import type { Caller } from '../platform/caller';
 import { maskPhone } from '../../contract/platform';
 import type { ResultStatus } from '../../contract/results';
@@ -46,6 +46,7 @@ import {
   type PasskeyVerifyBody,
 } from '../../contract/apps/passkeys';
 import { authenticatorName } from './authenticators';
+import { sweepDue, type Expiry } from '../platform/expiry';
 
 // The Passkeys rules, in one place: the /api/v1 routes, the agent actions, the customer page's
 // ceremony calls, the Enrollments page and the demo seed all call these functions.
@@ -204,57 +205,46 @@ async function activeCredentials(trx: Trx, accountId: string, customerRef: strin
 async function sendLink(deps: PasskeyDeps, accountId: string, kind: PasskeyTaskKind, body: PasskeyEnrollBody | PasskeyVerifyBody, caller: Caller, delivery?: JourneyDelivery): Promise<PasskeyTask> {
   const now = deps.now();
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
-  const prepared = await deps.db.tenant(accountId, async (trx) => {
-    await assertAppUsable(trx, accountId, PASSKEYS_APP, 1);
-    await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
-    if (kind === 'verification' && (await activeCredentials(trx, accountId, body.customerRef)).length === 0) {
-      throw new ApiError(409, 'NO_PASSKEY', `Customer ${body.customerRef} has no passkey. Enroll a passkey first.`);
-    }
-    const settings = await passkeySettings(trx, accountId);
-    const ttlMs = settings.linkValidityMinutes * 60_000;
-    const displayName = 'displayName' in body ? (body.displayName || null) : null;
-    const row = (
-      await sql<TaskRow>`insert into passkey_tasks (account_id, kind, customer_ref, phone_number, display_name, agent, status, created_at, expires_at)
-        values (${accountId}, ${kind}, ${body.customerRef}, ${body.phoneNumber}, ${displayName}, ${agent}, 'link_sent', ${now}, ${new Date(now.getTime() + ttlMs)})
-        returning *`.execute(trx)
-    ).rows[0]!;
-    // the credit is taken before the SMS goes out (given back if it fails): parallel sends cannot pass the free tier
-    await reserveCredits(trx, { accountId, app: PASSKEYS_APP, taskId: row.id, kind: 'link', now });
-    const language = await chooseLanguage(trx, accountId, body.locale);
-    const { token } = await createLinkToken(trx, accountId, { app: PASSKEYS_APP, purpose: PURPOSE[kind], taskId: row.id, ttlMs, now, locale: language.locale });
-    if (delivery) delivery.token = token;
-    const { templates } = await storedAppSettings(trx, accountId, PASSKEYS_APP);
-    const def = PASSKEY_TEMPLATES.find((t) => t.key === kind)!;
-    const text = renderTemplate(templateText(PASSKEYS_APP, def, templates, smsLocaleOf(language)), {
-      link: await linkUrl(trx, accountId, deps.config.publicUrl, token),
-      company: await companyName(trx, accountId),
-      ttl: String(settings.linkValidityMinutes),
-    });
-    return { row, text, language };
-  });
-
-  let failure: string | null = null;
-  try {
-    if (!delivery) await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'SMS_NOT_CONFIGURED') {
-      await deps.db.tenant(accountId, (trx) => releaseCredits(trx, { accountId, app: PASSKEYS_APP, taskId: prepared.row.id, kind: 'link', now }));
-      throw err;
-    }
-    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
-    if (!(err instanceof ApiError)) deps.log('Passkey link SMS failed', err);
-  }
-
   const noun = kind === 'enrollment' ? 'Enrollment' : 'Verification';
-  const done = await deps.db.tenant(accountId, async (trx) => {
-    const row = await lockTask(trx, accountId, prepared.row.id);
-    const masked = maskPhone(row.phone_number);
-    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
-    const description = `${noun} link sent to ${masked}`;
-    await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
-    await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
-    await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${description} for customer ${row.customer_ref}`, event: `passkey.${kind}-sent`, at: now });
-    return row;
+  const done = await sendAppSms(deps, accountId, {
+    app: PASSKEYS_APP,
+    to: body.phoneNumber,
+    // a journey's step: the journey's one SMS carries the link
+    handOff: delivery ? () => {} : undefined,
+    prepare: async (trx) => {
+      if (kind === 'verification' && (await activeCredentials(trx, accountId, body.customerRef)).length === 0) {
+        throw new ApiError(409, 'NO_PASSKEY', `Customer ${body.customerRef} has no passkey. Enroll a passkey first.`);
+      }
+      const settings = await passkeySettings(trx, accountId);
+      const ttlMs = settings.linkValidityMinutes * 60_000;
+      const displayName = 'displayName' in body ? (body.displayName || null) : null;
+      const row = (
+        await sql<TaskRow>`insert into passkey_tasks (account_id, kind, customer_ref, phone_number, display_name, agent, status, created_at, expires_at)
+          values (${accountId}, ${kind}, ${body.customerRef}, ${body.phoneNumber}, ${displayName}, ${agent}, 'link_sent', ${now}, ${new Date(now.getTime() + ttlMs)})
+          returning *`.execute(trx)
+      ).rows[0]!;
+      const language = await chooseLanguage(trx, accountId, body.locale);
+      const { token } = await createLinkToken(trx, accountId, { app: PASSKEYS_APP, purpose: PURPOSE[kind], taskId: row.id, ttlMs, now, locale: language.locale });
+      if (delivery) delivery.token = token;
+      const { templates } = await storedAppSettings(trx, accountId, PASSKEYS_APP);
+      const def = PASSKEY_TEMPLATES.find((t) => t.key === kind)!;
+      const text = renderTemplate(templateText(PASSKEYS_APP, def, templates, smsLocaleOf(language)), {
+        link: await linkUrl(trx, accountId, deps.config.publicUrl, token),
+        company: await companyName(trx, accountId),
+        ttl: String(settings.linkValidityMinutes),
+      });
+      return { text, credit: { taskId: row.id, kind: 'link' }, state: { row, language } };
+    },
+    record: async (trx, prepared, _written, outcome) => {
+      const row = await lockTask(trx, accountId, prepared.row.id);
+      const masked = maskPhone(row.phone_number);
+      if (!outcome.sent) return undelivered(trx, accountId, row, outcome.failure, caller, now);
+      const description = `${noun} link sent to ${masked}`;
+      await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, type: 'link_sent', description, caller });
+      await addTaskEvent(trx, accountId, { app: PASSKEYS_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
+      await audit(trx, accountId, caller.actor, { namespace: PASSKEYS_APP, description: `${description} for customer ${row.customer_ref}`, event: `passkey.${kind}-sent`, at: now });
+      return row;
+    },
   });
   return taskOf(done);
 }
@@ -308,21 +298,12 @@ export async function cancelPasskeyTask(deps: PasskeyDeps, accountId: string, id
   });
 }
 
-/** The durable expiry sweep: open tasks past their time become expired, a batch at a time. */
-export async function expireDuePasskeyTasks(deps: PasskeyDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from passkey_tasks where status in ('link_sent', 'started') and expires_at <= ${now}
-      order by expires_at limit ${limit}`.execute(trx),
-  );
-  for (const d of due.rows) {
-    await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<TaskRow>`select * from passkey_tasks where id = ${d.id} for update skip locked`.execute(trx)).rows[0];
-      if (row) await expireIfDue(trx, d.account_id, row, now);
-    });
-  }
-  return due.rows.length;
+/** Open tasks past their time expire: the shared sweep (api/apps/platform/expiry.ts), run by the jobs. */
+export function expireDuePasskeyTasks(deps: PasskeyDeps, limit?: number): Promise<number> {
+  return sweepDue(deps, EXPIRY, limit);
 }
+
+const EXPIRY: Expiry<TaskRow> = { table: 'passkey_tasks', statuses: ['link_sent', 'started'], expiresAt: 'expires_at', expire: expireIfDue };
 
 // ---------------------------------------------------------------- the customer page
 

@@ -25,6 +25,7 @@ import { STATE_MESSAGES } from '../../contract/stripe-states';
 import { PAYMENTS_V1 } from './v1';
 import './page';
 import { rate } from '../platform/rate';
+import { runActions } from '../platform/actions';
 
 type ListRow = TaskTableRow & {
   amount: number;
@@ -76,25 +77,27 @@ export const paymentsModule: AppModule = {
   eventTypes: PAYMENT_EVENT_TYPES,
   v1: PAYMENTS_V1,
 
-  async runAction(deps, accountId, key, body, caller) {
-    if (key !== 'request') throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-    const input = body.input;
-    const text = (name: string) => (input[name] ?? '').trim() || undefined;
-    const input2: Record<string, unknown> = { phoneNumber: input.phoneNumber, customerRef: text('customerRef'), agent: caller.kind === 'api' ? text('agent') : caller.label };
-    if (text('locale')) input2.locale = text('locale');
-    if (text('productId')) input2.productId = text('productId');
-    else {
-      // agents type major units ("12.50"); the API takes minor units
-      const currency = (text('currency') ?? (await deps.db.tenant(accountId, (trx) => paymentsSettings(trx, accountId))).defaultCurrency).toLowerCase();
-      const typed = text('amount');
-      const minor = typed ? parseMajor(typed, currency) : null;
-      if (typed && minor === null) throw new ApiError(400, 'VALIDATION_FAILED', `input.amount: Type an amount in ${currency.toUpperCase()} such as 12.50`, { 'input.amount': `Type an amount in ${currency.toUpperCase()} such as 12.50` });
-      if (minor === null) throw new ApiError(400, 'VALIDATION_FAILED', 'input.productId: Choose a product, or type an amount and what it is for', { 'input.productId': 'Choose a product, or type an amount and what it is for' });
-      Object.assign(input2, { amount: minor, currency, description: text('description') ?? '' });
-    }
-    const parsed = parseActionInput(PaymentRequestBodySchema, input2);
-    return actionResult(await requestPayment(deps, accountId, parsed, caller));
-  },
+  runAction: runActions({
+    request: {
+      run: async (deps, accountId, { input, caller }) => {
+        const text = (name: string) => (input[name] ?? '').trim() || undefined;
+        const body: Record<string, unknown> = { phoneNumber: input.phoneNumber, customerRef: text('customerRef'), agent: caller.kind === 'api' ? text('agent') : caller.label };
+        if (text('locale')) body.locale = text('locale');
+        if (text('productId')) body.productId = text('productId');
+        else {
+          // agents type major units ("12.50"); the API takes minor units
+          const currency = (text('currency') ?? (await deps.db.tenant(accountId, (trx) => paymentsSettings(trx, accountId))).defaultCurrency).toLowerCase();
+          const typed = text('amount');
+          const minor = typed ? parseMajor(typed, currency) : null;
+          if (typed && minor === null) throw new ApiError(400, 'VALIDATION_FAILED', `input.amount: Type an amount in ${currency.toUpperCase()} such as 12.50`, { 'input.amount': `Type an amount in ${currency.toUpperCase()} such as 12.50` });
+          if (minor === null) throw new ApiError(400, 'VALIDATION_FAILED', 'input.productId: Choose a product, or type an amount and what it is for', { 'input.productId': 'Choose a product, or type an amount and what it is for' });
+          Object.assign(body, { amount: minor, currency, description: text('description') ?? '' });
+        }
+        return actionResult(await requestPayment(deps, accountId, parseActionInput(PaymentRequestBodySchema, body), caller));
+      },
+    },
+  }),
+
 
   choices: { 'request.productId': sendableProducts },
 

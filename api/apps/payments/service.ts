@@ -23,13 +23,13 @@ import {
   type PaymentStatus,
   type PaymentsGeneralSettings,
 } from '../../contract/apps/payments';
-import { assertAppUsable, releaseCredits, reserveCredits } from '../../usage/credits';
 import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
 import { chooseLanguage, languageEvent, smsLocaleOf, templateText } from '../../customer-pages/language';
-import { assertSmsConfigured, companyName, renderTemplate, sendAccountSms } from '../platform/sms';
+import { assertSmsConfigured, companyName, renderTemplate, sendAppSms } from '../platform/sms';
+import { assertAppUsable, releaseCredits } from '../../usage/credits';
 import { customerCaller, type Caller } from '../platform/caller';
 import { connectFailure, requireConnect } from './stripe';
 import { requireConnection } from './connect';
@@ -138,6 +138,7 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
   const now = deps.now();
   const { stripe } = await requireConnect(deps.config);
   const { connection, settings } = await deps.db.tenant(accountId, async (trx) => {
+    // refused before Stripe is asked for a session; the SMS door admits the send again when it sends
     await assertAppUsable(trx, accountId, PAYMENTS_APP, 1);
     await assertSmsConfigured(trx, accountId, deps.config.env === 'production', body.phoneNumber, deps.now());
     return { connection: await requireConnection(trx, accountId), settings: await paymentsSettings(trx, accountId) };
@@ -179,41 +180,53 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
     throw connectFailure(err);
   }
 
-  const prepared = await deps.db.tenant(accountId, async (trx) => {
-    const row = (
-      await sql<Row>`insert into payments (id, account_id, stripe_account_id, phone_number, customer_ref, agent, status, amount, currency, description,
-          product_id, product_name, price_id, checkout_session_id, checkout_url, created_at, expires_at)
-        values (${id}, ${accountId}, ${stripeAccount}, ${body.phoneNumber}, ${body.customerRef ?? null}, ${agent}, 'requested', ${line.amount}, ${line.currency},
-          ${line.description}, ${line.productId}, ${line.productName}, ${line.priceId}, ${session.id}, ${session.url}, ${now}, ${expiresAt})
-        returning *`.execute(trx)
-    ).rows[0]!;
-    // the credit is taken before the SMS goes out (given back if it fails): parallel requests cannot pass the free tier
-    await reserveCredits(trx, { accountId, app: PAYMENTS_APP, taskId: id, kind: 'request', now });
-    const { templates } = await storedAppSettings(trx, accountId, PAYMENTS_APP);
-    const text = renderTemplate(templateText(PAYMENTS_APP, PAYMENTS_TEMPLATES[0]!, templates, smsLocaleOf(language)), { link, company: await companyName(trx, accountId), ttl: String(minutes) });
-    return { row, text };
-  });
-
-  let failure: string | null = null;
+  const expireSession = async () => {
+    try {
+      await stripe.checkout.sessions.expire(session.id, {}, { stripeAccount });
+    } catch (err) {
+      deps.log(`Could not expire the Checkout Session ${session.id} of an undelivered payment link`, err);
+    }
+  };
+  let sent;
   try {
-    if (!delivery) await sendAccountSms(deps, accountId, body.phoneNumber, prepared.text);
+    sent = await sendAppSms(deps, accountId, {
+      app: PAYMENTS_APP,
+      to: body.phoneNumber,
+      // a journey's step: the journey's one SMS carries the link
+      handOff: delivery ? () => {} : undefined,
+      prepare: async (trx) => {
+        const row = (
+          await sql<Row>`insert into payments (id, account_id, stripe_account_id, phone_number, customer_ref, agent, status, amount, currency, description,
+              product_id, product_name, price_id, checkout_session_id, checkout_url, created_at, expires_at)
+            values (${id}, ${accountId}, ${stripeAccount}, ${body.phoneNumber}, ${body.customerRef ?? null}, ${agent}, 'requested', ${line.amount}, ${line.currency},
+              ${line.description}, ${line.productId}, ${line.productName}, ${line.priceId}, ${session.id}, ${session.url}, ${now}, ${expiresAt})
+            returning *`.execute(trx)
+        ).rows[0]!;
+        const { templates } = await storedAppSettings(trx, accountId, PAYMENTS_APP);
+        const text = renderTemplate(templateText(PAYMENTS_APP, PAYMENTS_TEMPLATES[0]!, templates, smsLocaleOf(language)), { link, company: await companyName(trx, accountId), ttl: String(minutes) });
+        return { text, credit: { taskId: id, kind: 'request' }, state: row };
+      },
+      record: async (trx, _row, _written, outcome) => {
+        const row = await lockRow(trx, accountId, id);
+        const money = formatMinor(Number(row.amount), row.currency, 'en-US');
+        const masked = maskPhone(row.phone_number);
+        if (!outcome.sent) return { row: await undelivered(trx, accountId, row, outcome.failure, caller, now), delivered: false };
+        await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'requested', description: `Payment link for ${money} sent to ${masked}`, caller });
+        await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, caller, ...languageEvent(language) });
+        await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Requested a payment of ${money} from ${masked}`, event: 'payment.requested', at: now });
+        await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, 'payment.requested', eventData(row), now);
+        return { row, delivered: true };
+      },
+    });
   } catch (err) {
-    failure = err instanceof ApiError ? err.message : 'The SMS provider could not be reached.';
-    if (!(err instanceof ApiError)) deps.log('Payments SMS failed', err);
+    // refused at the door (nothing of the payment stored): no one can pay the session or open the link
+    await expireSession();
+    await deps.db.tenant(accountId, (trx) => revokeTaskLinks(trx, accountId, id, now));
+    throw err;
   }
-  if (failure !== null) await expireUndelivered(deps, stripe, session.id, stripeAccount);
-
-  const done = await deps.db.tenant(accountId, async (trx) => {
-    const row = await lockRow(trx, accountId, id);
-    const money = formatMinor(Number(row.amount), row.currency, 'en-US');
-    const masked = maskPhone(row.phone_number);
-    if (failure !== null) return undelivered(trx, accountId, row, failure, caller, now);
-    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'requested', description: `Payment link for ${money} sent to ${masked}`, caller });
-    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, caller, ...languageEvent(language) });
-    await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Requested a payment of ${money} from ${masked}`, event: 'payment.requested', at: now });
-    await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, 'payment.requested', eventData(row), now);
-    return row;
-  });
+  // a link that did not reach the customer cannot be paid
+  if (!sent.delivered) await expireSession();
+  const done = sent.row;
   return paymentOf(done);
 }
 

@@ -64,7 +64,7 @@ export async function saveSmsContent(deps: Db, accountId: string, actor: Actor, 
 }
 
 /** Sends a template's text, filled with sample values, to the admin's own phone; audited once sent. */
-export async function sendTestSms(deps: Pick<Deps, 'db' | 'config' | 'now'>, accountId: string, actor: Actor, module: AppModule, phoneNumber: string, message: string): Promise<{ provider: string; text: string }> {
+export async function sendTestSms(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>, accountId: string, actor: Actor, module: AppModule, phoneNumber: string, message: string): Promise<{ provider: string; text: string }> {
   const company = await deps.db.tenant(accountId, (trx) => companyName(trx, accountId));
   const text = renderTemplate(message, { code: '123456', company, ttl: '10', link: `${deps.config.publicUrl}/c/preview` });
   const sent = await sendAccountSms(deps, accountId, phoneNumber, text);
