@@ -168,7 +168,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
   try {
     prepared = await deps.db.tenant(accountId, async (trx) => {
       const since = new Date(now.getTime() - SEND_WINDOW_MS);
-      const [billing, state, range, stored, locale, company, , recent, pending] = await measured('otp.send.read', () => together(
+      const [billing, state, range, stored, locale, company, , recent, pending] = await measured(trx, 'otp.send.read', () => together(
         trx,
         billingQuery(trx, accountId, OTP_APP),
         smsStateQuery(accountId, number?.prefix ?? null, now, number?.country ?? null),
@@ -217,7 +217,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
       }
       // the send is counted and its credit taken before the SMS goes out (given back if it fails),
       // so parallel sends cannot pass the free tier
-      const [counts, written, , locked] = await measured('otp.send.write', () => together(
+      const [counts, written, , locked] = await measured(trx, 'otp.send.write', () => together(
         trx,
         counting ? countSend(accountId, destination, phone, counting, sms.rules, now) : NO_COUNT,
         write,
