@@ -18,7 +18,7 @@
 //     1,000) and then BENCH_REQUESTS (default 2,000) at 10 connections a round; the count does not
 //     move with the machine's load as rates and CPU time do. Profiles stay in dir
 //     (callgrind_annotate dir/<config>.<pid>.<n>).
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, execFile, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -150,18 +150,29 @@ async function main() {
 
 /** Instructions per answer, from callgrind's counts over BENCH_REQUESTS answers a round. */
 async function instructions(servers, routes) {
-  const control = (pid, ...args) => execFileSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' });
+  // callgrind_control reaches the process when it next runs: an idle server sleeps in epoll_wait,
+  // so it is woken with health checks until the command is through (a few, against thousands)
+  const control = async (s, ...args) => {
+    const done = new Promise((resolve, reject) => execFile('callgrind_control', [...args, String(s.child.pid)], (err) => (err ? reject(err) : resolve())));
+    let through = false;
+    done.then(() => (through = true), () => (through = true));
+    while (!through) {
+      await fetch(`${s.url}/api/health`).catch(() => {});
+      await Promise.race([done.catch(() => {}), new Promise((r) => setTimeout(r, 200))]);
+    }
+    await done;
+  };
   const counts = {};
   for (const [route, make] of Object.entries(routes)) {
     counts[route] = Object.fromEntries(servers.map((s) => [s.label, []]));
     for (const s of servers) await autocannon({ ...make(s.url), connections: 10, amount: WARM });
     for (let round = 0; round < ROUNDS; round++) {
       for (const s of servers) {
-        control(s.child.pid, '-i', 'on');
-        control(s.child.pid, '-z');
+        await control(s, '-i', 'on');
+        await control(s, '-z');
         const r = await autocannon({ ...make(s.url), connections: 10, amount: REQUESTS });
-        control(s.child.pid, '-d');
-        control(s.child.pid, '-i', 'off');
+        await control(s, '-d');
+        await control(s, '-i', 'off');
         if (r.non2xx || r.errors) console.error(`${route} ${s.label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         // the newest dump of this process holds the round's count alone (zeroed before it)
         const dumps = fs.readdirSync(CALLGRIND).filter((f) => f.startsWith(`${s.label}.${s.child.pid}.`));
