@@ -72,6 +72,8 @@ export class Database {
   traced(trace: Trace): Database {
     const view = Object.create(this) as Database;
     view.trace = trace;
+    // its own read view, traced too (not the shared one it would find through its prototype)
+    view.readsView = undefined;
     return view;
   }
 

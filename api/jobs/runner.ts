@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
 import { logger } from '../observability/logger';
-import { metrics } from '../observability/metrics';
+import { measured, metrics } from '../observability/metrics';
 import { startJobTrace, traceOf, traceparentOf, tracing } from '../observability/tracing';
 
 // Periodic jobs kept in the database (table `jobs`), never in an in-memory timer a restart
@@ -45,7 +45,7 @@ async function register(deps: Deps, jobs: readonly Job[], now: Date): Promise<vo
 
 /** The job leased for this worker, with the traceparents of the requests that asked for it; null when not due or taken. */
 async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs: number): Promise<string[] | null> {
-  return deps.db.system(async (trx) => {
+  return deps.db.system((trx) => measured(trx, 'jobs.lease', async () => {
     const due = await sql<{ name: string; next_run_at: Date; trace_links: string[] | null }>`select name, next_run_at, trace_links from jobs
       where name = ${job.name} and next_run_at <= ${now} and (locked_until is null or locked_until <= ${now})
       for update skip locked`.execute(trx);
@@ -54,7 +54,7 @@ async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs:
     await sql`update jobs set locked_until = ${new Date(now.getTime() + leaseMs)}, locked_by = ${workerId}, last_started_at = ${now}, trace_links = null
       where name = ${job.name}`.execute(trx);
     return due.rows[0]!.trace_links ?? [];
-  });
+  }));
 }
 
 /**
@@ -95,9 +95,9 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
     try {
       await job.run(trace ? { ...deps, db: deps.db.traced(trace) } : deps, now);
       await deps.db.system((trx) =>
-        sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
+        measured(trx, 'jobs.finish', () => sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
           last_finished_at = ${deps.now()}, last_error = null, runs = runs + 1, last_run_by = ${workerId}
-          where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
+          where name = ${job.name} and locked_by = ${workerId}`.execute(trx)),
       );
       ran.push(job.name);
       jobRan(job.name, 'ok', started, traceId);

@@ -9,6 +9,7 @@ import { ApiError } from '../http/errors';
 import { validationError } from '../http/validate';
 import { assertStorableInput } from '../http/text-guard';
 import { verifyTwilioCredentials } from '../integrations/twilio';
+import { measured } from '../observability/metrics';
 
 // Settings > SMS Configuration: Twilio (the auth token write-only, bound to the account SID it
 // was entered with) or, outside production, the development outbox.
@@ -105,6 +106,6 @@ export async function disconnectSms(deps: Deps, session: Session): Promise<SmsSe
  */
 export async function sentToDevOutbox(deps: Deps, accountId: string): Promise<boolean> {
   if (deps.config.env === 'production') return false;
-  const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst());
+  const row = await deps.db.tenant(accountId, (trx) => measured(trx, 'sms.dev-outbox', () => trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst()));
   return row?.provider === DEV_OUTBOX_PROVIDER;
 }

@@ -244,7 +244,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     });
   } catch (err) {
     if (!(err instanceof RangeToHold)) throw err;
-    const until = await deps.db.tenant(accountId, (trx) => holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope));
+    const until = await deps.db.tenant(accountId, (trx) => measured(trx, 'otp.send.hold', () => holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope)));
     throw heldError(holdKey(err.number, err.trip.scope), until, now);
   }
   if (!prepared.twilio) return { verification: verificationOf(prepared.row), created: prepared.created };
@@ -265,7 +265,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     if (!(err instanceof ApiError)) deps.log('OTP SMS failed', err);
   }
 
-  const done = await deps.db.tenant(accountId, async (trx) => {
+  const done = await deps.db.tenant(accountId, (trx) => measured(trx, 'otp.send.record', async () => {
     let row = await lockRow(trx, accountId, prepared.row.id);
     if (failure === null) {
       await recordSent(trx, accountId, row, prepared.language, caller, now);
@@ -280,7 +280,7 @@ export async function sendPasscode(deps: OtpDeps, accountId: string, body: OtpSe
     }
     await audit(trx, accountId, caller.actor, { namespace: OTP_APP, description: `Passcode to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'otp.send-failed', at: now });
     return row;
-  });
+  }));
   return { verification: verificationOf(done), created: prepared.created };
 }
 
