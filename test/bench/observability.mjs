@@ -13,12 +13,7 @@
 //     logs, metrics and traces are one of the defaults' parts alone, to see which costs what
 //   BENCH_ROUTES=bootstrap   only these routes (bootstrap, otp)
 //   BENCH_PROFILE=dir        each server writes a CPU profile (--cpu-prof) into dir on its way out
-//   BENCH_CALLGRIND=dir      instead of rates, instructions per answer: each server runs under
-//     valgrind's callgrind (instrumented only while measured), takes BENCH_WARM requests (default
-//     1,000) and then BENCH_REQUESTS (default 2,000) at 10 connections a round; the count does not
-//     move with the machine's load as rates and CPU time do. Profiles stay in dir
-//     (callgrind_annotate dir/<config>.<pid>.<n>).
-import { spawn, execFile, execFileSync } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -31,9 +26,6 @@ const ROOT = path.resolve('.');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
-const CALLGRIND = process.env.BENCH_CALLGRIND ? path.resolve(process.env.BENCH_CALLGRIND) : null;
-const WARM = Number(process.env.BENCH_WARM ?? 1_000);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 
 async function main() {
   const name = `sb_bench_obs_${crypto.randomBytes(4).toString('hex')}`;
@@ -84,16 +76,12 @@ async function main() {
     const chosen = ['off', ...(process.env.BENCH_CONFIGS ?? 'default,full').split(',').filter((l) => l && l !== 'off')];
     for (const label of chosen) if (!all[label]) throw new Error(`BENCH_CONFIGS: no configuration ${label} (${Object.keys(all).join(', ')})`);
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
-    if (CALLGRIND) fs.mkdirSync(CALLGRIND, { recursive: true });
     for (const label of chosen) {
       const port = serverPorts.shift();
       const node = [...profile, ...(profile.length ? ['--cpu-prof-name', `${label}.cpuprofile`] : []), path.join(ROOT, 'dist/server.mjs')];
-      const [command, args] = CALLGRIND
-        ? ['valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${CALLGRIND}/${label}.%p`, process.execPath, ...node]]
-        : [process.execPath, node];
-      const child = spawn(command, args, { env: { ...env, ...all[label], PORT: String(port) }, cwd: ROOT, stdio: ['ignore', 'ignore', CALLGRIND ? 'ignore' : 'inherit'] });
+      const child = spawn(process.execPath, node, { env: { ...env, ...all[label], PORT: String(port) }, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
       servers.push({ label, child, url: `http://127.0.0.1:${port}` });
-      await waitForHealth(`http://127.0.0.1:${port}`, child, CALLGRIND ? 600 : 30);
+      await waitForHealth(`http://127.0.0.1:${port}`, child);
     }
     const sms = await fetch(`${servers[0].url}/api/sms`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'dev-outbox' }) });
     if (sms.status !== 200) throw new Error(`could not choose the development outbox: ${sms.status}`);
@@ -111,7 +99,6 @@ async function main() {
     };
     const only = process.env.BENCH_ROUTES?.split(',');
     if (only) for (const route of Object.keys(routes)) if (!only.some((o) => route.startsWith(o))) delete routes[route];
-    if (CALLGRIND) return await instructions(servers, routes);
     const results = {};
     // the server's CPU per answer: on a machine shared with other work the rate swings, this much less
     const cpu = {};
@@ -145,48 +132,6 @@ async function main() {
     receiver.close();
     await dropDatabase(name);
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** Instructions per answer, from callgrind's counts over BENCH_REQUESTS answers a round. */
-async function instructions(servers, routes) {
-  // callgrind_control reaches the process when it next runs: an idle server sleeps in epoll_wait,
-  // so it is woken with health checks until the command is through (a few, against thousands)
-  const control = async (s, ...args) => {
-    const done = new Promise((resolve, reject) => execFile('callgrind_control', [...args, String(s.child.pid)], (err) => (err ? reject(err) : resolve())));
-    let through = false;
-    done.then(() => (through = true), () => (through = true));
-    while (!through) {
-      await fetch(`${s.url}/api/health`).catch(() => {});
-      await Promise.race([done.catch(() => {}), new Promise((r) => setTimeout(r, 200))]);
-    }
-    await done;
-  };
-  const counts = {};
-  for (const [route, make] of Object.entries(routes)) {
-    counts[route] = Object.fromEntries(servers.map((s) => [s.label, []]));
-    for (const s of servers) await autocannon({ ...make(s.url), connections: 10, amount: WARM });
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const s of servers) {
-        await control(s, '-i', 'on');
-        await control(s, '-z');
-        const r = await autocannon({ ...make(s.url), connections: 10, amount: REQUESTS });
-        await control(s, '-d');
-        await control(s, '-i', 'off');
-        if (r.non2xx || r.errors) console.error(`${route} ${s.label}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        // the newest dump of this process holds the round's count alone (zeroed before it)
-        const dumps = fs.readdirSync(CALLGRIND).filter((f) => f.startsWith(`${s.label}.${s.child.pid}.`));
-        const newest = dumps.sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).pop();
-        const total = Number(/^summary: (\d+)/m.exec(fs.readFileSync(path.join(CALLGRIND, newest), 'utf8'))?.[1]);
-        counts[route][s.label].push(total / r['2xx']);
-      }
-    }
-  }
-  console.log(`observability cost in instructions (callgrind), ${ROUNDS} alternated rounds of ${REQUESTS} answers at 10 connections after ${WARM} to warm up; ratios against off`);
-  for (const [route, byLabel] of Object.entries(counts)) {
-    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const off = mean(byLabel.off);
-    console.log(`  ${route}: ${Object.entries(byLabel).map(([label, xs]) => `${label} ${Math.round(mean(xs) / 1000)}k instructions an answer (${(mean(xs) / off).toFixed(3)}×; rounds ${xs.map((x) => Math.round(x / 1000)).join(' ')}k)`).join(', ')}`);
   }
 }
 
