@@ -82,7 +82,8 @@ export class Database {
     const trace = this.trace;
     if (!trace) return;
     bindTrace(conn, trace);
-    await conn.executeQuery(CompiledQuery.raw(TRACE, [trace]));
+    // only our PostgreSQL pool knows the marker (PGlite's round trips make no spans)
+    if (this.kind === 'postgres') await conn.executeQuery(CompiledQuery.raw(TRACE, [trace]));
   }
 
   /** Runs fn in a transaction that sees and writes only rows of this account. */
