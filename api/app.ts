@@ -9,6 +9,7 @@ import { noStore } from './http/no-store';
 import { compression } from './http/compression';
 import { observeRequests } from './observability/http';
 import { requestIdOf } from './observability/request-id';
+import type { Trace } from './observability/tracing';
 import { MIGRATIONS } from './db/migrations/index';
 import { readiness } from './observability/readiness';
 import { adminsRoutes } from './admins/routes';
@@ -59,7 +60,9 @@ export function createApi(deps: Deps) {
   const api = new Hono<AppEnv>();
   api.use('*', noStore());
   api.use('*', async (c, next) => {
-    c.set('deps', deps);
+    // a traced request's work finds its trace on the database it is given (api/observability/tracing.ts)
+    const trace = c.get('trace' as never) as Trace | undefined;
+    c.set('deps', trace ? { ...deps, db: deps.db.traced(trace) } : deps);
     await next();
   });
   api.use('*', timeZone());

@@ -53,12 +53,12 @@ const BOOTSTRAP_READ = compiledOnce(1, (db, accountId) =>
 
 /** The signed-in admin with their account, branding, billing and the apps they may see. */
 export function readBootstrap(deps: Deps, session: Session): Promise<Bootstrap> {
-  return measured('service.readBootstrap', () => bootstrapOf(deps, session));
+  return measured(deps, 'service.readBootstrap', () => bootstrapOf(deps, session));
 }
 
 async function bootstrapOf(deps: Deps, session: Session): Promise<Bootstrap> {
   return deps.db.tenant(session.accountId, async (trx): Promise<Bootstrap> => {
-    const [account] = await measured('bootstrap.read', () => BOOTSTRAP_READ.rows(trx, session.accountId));
+    const [account] = await measured(trx, 'bootstrap.read', () => BOOTSTRAP_READ.rows(trx, session.accountId));
     if (!account) throw new ApiError(401, 'ACCOUNT_NOT_FOUND', 'This account no longer exists.');
     const branding = account.branded
       ? { name: account.brand_name!, logo: account.logo!, color: account.color!, domain: account.domain, domain_is_verified: account.domain_is_verified! }

@@ -15,6 +15,7 @@ import { translator, type Translate } from './i18n/index';
 import { hostName } from '../http/host';
 import { escapeHtml } from '../http/escape-html';
 import { requestHeader } from '../http/request-header';
+import type { Trace } from '../observability/tracing';
 
 // Customer pages: small server-rendered pages behind /c/<token>, in the account's branding,
 // readable at 320 px, no console code. A page that needs a script names one of
@@ -220,9 +221,12 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
   const scripts = builtScripts(distDir);
   const serve = async (c: Context, pick: (purpose: string) => CustomerPageHandler | undefined) => {
     const token = c.req.param('token') ?? '';
-    // pages reach the services through the request, as the API's routes do; a GET's
-    // transactions run as the API's read requests' do (api/db/index.ts, forReads)
-    const pageDeps: Deps = c.req.method === 'GET' ? { ...deps, db: deps.db.forReads() } : deps;
+    // pages reach the services through the request, as the API's routes do; a GET's as the API's read requests' do (api/db/index.ts, forReads)
+    // transactions run as the API's read requests' do (api/db/index.ts, forReads); a traced
+    // request's carry its trace (api/observability/tracing.ts)
+    const trace = c.get('trace' as never) as Trace | undefined;
+    const db = trace ? deps.db.traced(trace) : deps.db;
+    const pageDeps: Deps = { ...deps, db: c.req.method === 'GET' ? db.forReads() : db };
     c.set('deps' as never, pageDeps as never);
     const hostAccount = await accountOfHost(pageDeps, requestHeader(c, 'host'));
     const link = await resolveLink(pageDeps.db, token, deps.now());

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database, Trx } from '../db/index';
 import { sha256Hex } from '../crypto';
 import { compiledOnce } from '../db/compiled';
+import { measured } from '../observability/metrics';
 import type { AppId } from '../contract/apps';
 import { isLocale, type Locale } from '../contract/locales';
 
@@ -53,7 +54,7 @@ const LINK_READ = compiledOnce(1, (db, tokenHash) =>
 export async function resolveLink(db: Database, token: string, now: Date): Promise<ResolvedLink | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   // before the token is resolved no account is known: this lookup by hash is the guarded door
-  const [row] = await db.system((trx) => LINK_READ.rows(trx, sha256Hex(token)));
+  const [row] = await db.system((trx) => measured(trx, 'customer-page.link', () => LINK_READ.rows(trx, sha256Hex(token))));
   if (!row) return null;
   const state: LinkState = row.revoked_at ? 'revoked' : row.used_at ? 'used' : new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : 'ok';
   return { accountId: row.account_id, app: row.app as AppId, purpose: row.purpose, taskId: row.task_id, expiresAt: new Date(row.expires_at), state, locale: isLocale(row.locale) ? row.locale : null, timeZone: row.time_zone, branding: row.branded ? { name: row.brand_name!, logo: row.logo!, color: row.color! } : null };

@@ -8,7 +8,7 @@ import { compileStatement, stepOf, type Statement } from './batch';
 import { connectFailure, DatabaseUnreachable, isDatabaseUnavailable, isRetryableRead, isStatementStateError } from './faults';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from '../config';
 import { metrics, type PoolStats } from '../observability/metrics';
-import { inSpan, tracing } from '../observability/tracing';
+import { bindTrace, inTrace, type Trace } from '../observability/tracing';
 
 export type { Schema } from './schema';
 export type Trx = Transaction<Schema>;
@@ -36,6 +36,8 @@ export type Prelude = CheckStep & {
 const systemScope: Step = { text: `select set_config('role', '${APP_ROLE}', true), set_config('app.scope', 'system', true)`, params: [] };
 const tenantScope = (accountId: string): Step => ({ text: `select set_config('role', '${APP_ROLE}', true), set_config('app.account_id', $1, true)`, params: [accountId] });
 const BEGIN: Step = { text: 'begin', params: [] };
+// not SQL: tells a checkout the trace of the request holding it (joinTrace); never sent
+const TRACE = '/* switchboard: trace */';
 
 /**
  * The one way the server reaches its data. Tenant data is only reachable through `tenant()`,
@@ -58,6 +60,31 @@ export class Database {
 
   /** the pool's connections now (PostgreSQL; the metrics read it at each scrape) */
   poolStats?: () => PoolStats;
+
+  /** the trace of the request (or job run) this view serves, when it is traced */
+  trace: Trace | null = null;
+
+  /**
+   * This database for one traced request or job run: its transactions and round trips become
+   * spans of `trace`. Called on the process's database (a request's own views take the trace of
+   * the database they are made from).
+   */
+  traced(trace: Trace): Database {
+    const view = Object.create(this) as Database;
+    view.trace = trace;
+    // its own read view, traced too (not the shared one it would find through its prototype)
+    view.readsView = undefined;
+    return view;
+  }
+
+  /** Tells the connection of a traced transaction whose trace its round trips belong to. */
+  protected async joinTrace(conn: { executeQuery(q: CompiledQuery): Promise<unknown> }): Promise<void> {
+    const trace = this.trace;
+    if (!trace) return;
+    bindTrace(conn, trace);
+    // only our PostgreSQL pool knows the marker (PGlite's round trips make no spans)
+    if (this.kind === 'postgres') await conn.executeQuery(CompiledQuery.raw(TRACE, [trace]));
+  }
 
   /** Runs fn in a transaction that sees and writes only rows of this account. */
   tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
@@ -84,6 +111,7 @@ export class Database {
     if (!isUuid(accountId)) return this.tenant(accountId, async (trx) => (await trx.executeQuery(compileStatement(trx, statement))).rows);
     const step = stepOf(compileStatement(this.kysely, statement));
     return this.kysely.connection().execute(async (conn) => {
+      if (this.trace) await this.joinTrace(conn);
       const results = (await conn.executeQuery(CompiledQuery.raw(PIPELINE, [[tenantScope(accountId.toLowerCase()), step]]))).rows as Result[];
       return results[1]!.rows as O[];
     });
@@ -127,6 +155,7 @@ export class Database {
    */
   protected runDeferred<T>(scope: Step, fn: (trx: Trx) => Promise<T>, prelude?: Prelude): Promise<T> {
     return this.kysely.connection().execute(async (conn) => {
+      if (this.trace) await this.joinTrace(conn);
       const deferred: Deferred = { scope, prelude: prelude ?? null, open: false };
       await conn.executeQuery(CompiledQuery.raw(DEFER, [deferred]));
       let result: T;
@@ -148,6 +177,7 @@ export class Database {
    */
   protected run<T>(scope: Step, fn: (trx: Trx) => Promise<T>, prelude?: Prelude): Promise<T> {
     return this.kysely.connection().execute(async (conn) => {
+      if (this.trace) await this.joinTrace(conn);
       let open = true;
       try {
         if (prelude) {
@@ -181,6 +211,7 @@ class ReadRequestDatabase extends Database {
   constructor(private readonly base: Database) {
     super(base.kysely, base.kind, () => base.close());
     this.listenEmbedded = base.listenEmbedded;
+    this.trace = base.trace;
   }
 
   override tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
@@ -217,6 +248,7 @@ export class RequestDatabase extends Database {
     super(base.kysely, base.kind, () => base.close());
     this.pending = prelude;
     this.listenEmbedded = base.listenEmbedded;
+    this.trace = base.trace;
   }
 
   override async tenant<T>(accountId: string, fn: (trx: Trx) => Promise<T>): Promise<T> {
@@ -356,9 +388,10 @@ function withDeadline<T>(client: PgClient, work: Promise<T>, ms: number): Promis
  * pooled connection, a pipeline, a read lane's message) and how many statements it carried, never
  * their text or values. The work it belongs to names itself in the span around it (`measured`).
  */
-function roundTrip<T>(name: string, statements: number, fn: () => Promise<T>): Promise<T> {
-  if (!tracing) return fn();
-  return inSpan(
+function roundTrip<T>(trace: Trace | null, name: string, statements: number, fn: () => Promise<T>): Promise<T> {
+  if (!trace) return fn();
+  return inTrace(
+    trace,
     name,
     (span) => {
       span?.setAttribute('db.statements', statements);
@@ -431,9 +464,11 @@ function wrappedPool(
         return guarded((c) => pipeline(c, steps));
       }
     };
+    // the trace of the traced request holding this checkout (told by joinTrace), until released
+    let trace: Trace | null = null;
     const inner = pipelineClient({
       query: (text, params) =>
-        roundTrip('db.query', 1, () =>
+        roundTrip(trace, 'db.query', 1, () =>
           guarded(async (c) => {
             const name = params?.length ? nameOf(text) : undefined;
             const result = await (name ? c.query({ name, text, values: params! }) : c.query(text, params));
@@ -441,9 +476,9 @@ function wrappedPool(
             return Array.isArray(result) ? result[result.length - 1]! : result;
           }),
         ),
-      pipeline: (steps) => roundTrip('db.pipeline', steps.length, () => guarded((c) => pipeline(c, steps))),
+      pipeline: (steps) => roundTrip(trace, 'db.pipeline', steps.length, () => guarded((c) => pipeline(c, steps))),
       reads: (steps) =>
-        roundTrip('db.read-lane', steps.length, () =>
+        roundTrip(trace, 'db.read-lane', steps.length, () =>
           (lanes.pipeline(steps) ?? readAlone(steps)).catch((err: unknown) => {
             onStatementState(err);
             throw err;
@@ -451,8 +486,13 @@ function wrappedPool(
         ),
     });
     const wrapped: Wrapped = {
-      query: inner.query,
+      query: (text, params) => {
+        if (text !== TRACE) return inner.query(text, params);
+        trace = params![0] as Trace;
+        return Promise.resolve({ rows: [] } as unknown as Result);
+      },
       release: (err) => {
+        trace = null;
         inner.detach();
         const held = client;
         const fault = err ?? broken ?? undefined;

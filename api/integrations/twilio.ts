@@ -89,6 +89,7 @@ export async function sendSms(deps: Pick<Deps, 'config' | 'db'>, accountId: stri
   const creds = { accountSid: settings.account_sid, authToken: decryptSecret(settings.auth_token_enc, deps.config.encryptionKey) };
   const form = new URLSearchParams({ To: to, From: settings.phone_number, Body: body });
   const res = await inSpan(
+    deps,
     'twilio messages.create',
     () =>
       call(deps, accountUrl(deps, creds.accountSid, '/Messages'), {

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Deps } from '../deps';
 import { logger } from '../observability/logger';
-import { metrics } from '../observability/metrics';
+import { measured, metrics } from '../observability/metrics';
+import { startJobTrace, traceOf, traceparentOf, tracing } from '../observability/tracing';
 
 // Periodic jobs kept in the database (table `jobs`), never in an in-memory timer a restart
 // forgets. Each job has one row; a worker leases it when due with `for update skip locked`, so
@@ -42,23 +43,38 @@ async function register(deps: Deps, jobs: readonly Job[], now: Date): Promise<vo
   );
 }
 
-async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs: number): Promise<boolean> {
-  return deps.db.system(async (trx) => {
-    const due = await sql<{ name: string; next_run_at: Date }>`select name, next_run_at from jobs
+/** The job leased for this worker, with the traceparents of the requests that asked for it; null when not due or taken. */
+async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs: number): Promise<string[] | null> {
+  return deps.db.system((trx) => measured(trx, 'jobs.lease', async () => {
+    const due = await sql<{ name: string; next_run_at: Date; trace_links: string[] | null }>`select name, next_run_at, trace_links from jobs
       where name = ${job.name} and next_run_at <= ${now} and (locked_until is null or locked_until <= ${now})
       for update skip locked`.execute(trx);
-    if (!due.rows.length) return false;
+    if (!due.rows.length) return null;
     metrics?.jobLag.observe({ job: job.name }, Math.max(0, now.getTime() - new Date(due.rows[0]!.next_run_at).getTime()) / 1000);
-    await sql`update jobs set locked_until = ${new Date(now.getTime() + leaseMs)}, locked_by = ${workerId}, last_started_at = ${now}
+    await sql`update jobs set locked_until = ${new Date(now.getTime() + leaseMs)}, locked_by = ${workerId}, last_started_at = ${now}, trace_links = null
       where name = ${job.name}`.execute(trx);
-    return true;
-  });
+    return due.rows[0]!.trace_links ?? [];
+  }));
+}
+
+/**
+ * Asks `job` to run at the next poll. A traced request (its deps carry the trace) keeps its
+ * traceparent with the job's row, so the run's span links to the request's (at most 32, newest first).
+ */
+export async function runSoon(deps: Pick<Deps, 'db' | 'now'>, job: string): Promise<void> {
+  const now = deps.now();
+  const link = traceparentOf(traceOf(deps));
+  await deps.db.system((trx) =>
+    link
+      ? sql`update jobs set next_run_at = least(next_run_at, ${now}), trace_links = (array[${link}::text] || coalesce(trace_links, '{}'))[1:32] where name = ${job}`.execute(trx)
+      : sql`update jobs set next_run_at = ${now} where name = ${job} and next_run_at > ${now}`.execute(trx),
+  );
 }
 
 /** A job run's log line and counter: its name and outcome, never what it worked on. */
-function jobRan(job: string, outcome: 'ok' | 'failed', started: number): void {
+function jobRan(job: string, outcome: 'ok' | 'failed', started: number, traceId?: string): void {
   metrics?.jobRuns.inc({ job, outcome });
-  logger?.[outcome === 'ok' ? 'info' : 'warn']({ job, outcome, durationMs: Math.round((performance.now() - started) * 10) / 10 }, 'job run');
+  logger?.[outcome === 'ok' ? 'info' : 'warn']({ job, outcome, traceId, durationMs: Math.round((performance.now() - started) * 10) / 10 }, 'job run');
 }
 
 /** Runs every due job this worker can lease; answers the names it ran. */
@@ -68,19 +84,26 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
   if (!options.registered) await register(deps, jobs, now);
   const ran: string[] = [];
   for (const job of jobs) {
-    if (!(await lease(deps, job, now, workerId, options.leaseMs ?? DEFAULT_LEASE_MS))) continue;
+    const links = await lease(deps, job, now, workerId, options.leaseMs ?? DEFAULT_LEASE_MS);
+    if (!links) continue;
     const started = performance.now();
+    // the run is a trace of its own, linked to the traced requests that asked for it
+    const trace = startJobTrace(`job ${job.name}`, links);
+    const span = trace?.current;
+    span?.setAttribute('switchboard.job', job.name);
+    const traceId = span?.spanContext().traceId;
     try {
-      await job.run(deps, now);
+      await job.run(trace ? { ...deps, db: deps.db.traced(trace) } : deps, now);
       await deps.db.system((trx) =>
-        sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
+        measured(trx, 'jobs.finish', () => sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
           last_finished_at = ${deps.now()}, last_error = null, runs = runs + 1, last_run_by = ${workerId}
-          where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
+          where name = ${job.name} and locked_by = ${workerId}`.execute(trx)),
       );
       ran.push(job.name);
-      jobRan(job.name, 'ok', started);
+      jobRan(job.name, 'ok', started, traceId);
     } catch (err) {
-      jobRan(job.name, 'failed', started);
+      jobRan(job.name, 'failed', started, traceId);
+      if (span && tracing) span.setStatus({ code: tracing.api.SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
       deps.log(`Job ${job.name} failed`, err);
       const retry = Math.min(options.retryMs ?? DEFAULT_RETRY_MS, job.intervalSeconds * 1000);
       await deps.db.system((trx) =>
@@ -88,6 +111,8 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
           last_error = ${String(err instanceof Error ? err.message : err).slice(0, 500)}
           where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
       );
+    } finally {
+      span?.end();
     }
   }
   return ran;

@@ -3,7 +3,7 @@ import { mayRead, type Readable } from '../auth/roles';
 import type { Role } from '../contract/common';
 import type { Database } from '../db/index';
 import { LIVE_HEARTBEAT_MS, type LiveChange } from '../contract/live';
-import { metrics } from '../observability/metrics';
+import { measured, metrics } from '../observability/metrics';
 
 // The process's side of live updates (docs/live-updates.md). Streams are grouped by account; a
 // notification names an account, and that account's feed reads its new rows once, in a tenant
@@ -77,10 +77,10 @@ type ReadRow = { xmin: string; xmax: string; id: number | null; kind: string | n
 
 async function readAfter(db: Database, accountId: string, after: number, limit: number): Promise<{ xmin: bigint; xmax: bigint; rows: LiveRow[] }> {
   const result = await db.tenant(accountId, (trx) =>
-    sql<ReadRow>`with s as (select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax)
+    measured(trx, 'live.catch-up.read', () => sql<ReadRow>`with s as (select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax)
       select s.xmin, s.xmax, e.id, e.kind, e.app, e.ref, e.agent from s left join lateral (
         select id, kind, app, ref, agent from live_events where account_id = ${accountId} and id > ${after} order by id limit ${limit}
-      ) e on true order by e.id`.execute(trx),
+      ) e on true order by e.id`.execute(trx)),
   );
   const first = result.rows[0]!;
   return {
@@ -223,8 +223,8 @@ class Feed {
 
   private async begin(): Promise<void> {
     const floor = await this.hub.db.tenant(this.accountId, (trx) =>
-      sql<{ low: number }>`select coalesce(max(id), 0) as low from live_events
-        where account_id = ${this.accountId} and created_at < now() - ${sql.raw(SETTLED_AFTER)}`.execute(trx),
+      measured(trx, 'live.floor', () => sql<{ low: number }>`select coalesce(max(id), 0) as low from live_events
+        where account_id = ${this.accountId} and created_at < now() - ${sql.raw(SETTLED_AFTER)}`.execute(trx)),
     );
     this.low = Number(floor.rows[0]?.low ?? 0);
     // what is already there predates every stream of this feed: remembered, not handed out
@@ -300,9 +300,9 @@ class Feed {
   private async catchUp(stream: Stream, resume: Resume): Promise<void> {
     const { db, batch, replayLimit } = this.hub;
     const counted = await this.hub.db.tenant(this.accountId, (trx) =>
-      sql<{ kept: number; after: number }>`select
+      measured(trx, 'live.catch-up.count', () => sql<{ kept: number; after: number }>`select
         (select count(*)::int from live_events where account_id = ${this.accountId} and id = ${resume.low}) as kept,
-        (select count(*)::int from (select 1 from live_events where account_id = ${this.accountId} and id > ${resume.low} limit ${replayLimit + 1}) r) as after`.execute(trx),
+        (select count(*)::int from (select 1 from live_events where account_id = ${this.accountId} and id > ${resume.low} limit ${replayLimit + 1}) r) as after`.execute(trx)),
     );
     const { kept, after: missed } = counted.rows[0]!;
     if (stream.closed) return;

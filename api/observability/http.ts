@@ -4,8 +4,7 @@ import { requestHeader } from '../http/request-header';
 import { logger } from './logger';
 import { methodLabel, metrics } from './metrics';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
-import { tracing } from './tracing';
-import type { Span } from '@opentelemetry/api';
+import { startRequestTrace, tracing, type Trace } from './tracing';
 
 /** The route template that answered (`/api/admins/:id`), never the path with its values. */
 function routeTemplate(c: Context): string {
@@ -26,14 +25,14 @@ export function observeRequests(): MiddlewareHandler {
     // a finished answer is lost when @hono/node-server's lightweight Response is materialised)
     c.header(REQUEST_ID_HEADER, id);
     // one request is one trace: its span is the parent of everything the request does; a caller's
-    // traceparent makes it a child of the caller's (and keeps the caller's sampling decision)
-    const t = tracing;
-    let span: Span | null = null;
-    if (t) {
-      const parent = t.api.propagation.extract(t.api.ROOT_CONTEXT, { traceparent: requestHeader(c, 'traceparent'), tracestate: requestHeader(c, 'tracestate') });
-      span = t.tracer.startSpan(methodLabel(c.req.method), { kind: t.api.SpanKind.SERVER }, parent);
-      await t.api.context.with(t.api.trace.setSpan(parent, span), next);
-    } else await next();
+    // traceparent makes it a child of the caller's (and keeps the caller's sampling decision).
+    // The trace rides on the request's deps (api/app.ts), so its work finds it without a context
+    // manager; an unsampled request has none.
+    const trace: Trace | null = tracing ? startRequestTrace(methodLabel(c.req.method), requestHeader(c, 'traceparent'), requestHeader(c, 'tracestate')) : null;
+    // the request's own span (`current` moves to named work while it runs)
+    const span = trace?.current;
+    if (trace) c.set('trace' as never, trace as never);
+    await next();
     if (c.res.headers.get(REQUEST_ID_HEADER) !== id) {
       try {
         c.res.headers.set(REQUEST_ID_HEADER, id);
@@ -45,20 +44,20 @@ export function observeRequests(): MiddlewareHandler {
     }
     const m = metrics;
     const log = logger;
-    if (!m && !log && !span) return;
+    if (!m && !log && !trace) return;
     const seconds = (performance.now() - started) / 1000;
     const route = routeTemplate(c);
     const status = c.res.status;
     let traceId: string | undefined;
+    const t = tracing;
     if (span && t) {
       span.updateName(`${methodLabel(c.req.method)} ${route}`);
       span.setAttributes({ 'http.request.method': methodLabel(c.req.method), 'http.route': route, 'http.response.status_code': status, 'switchboard.request_id': id });
       if (status >= 500) span.setStatus({ code: t.api.SpanStatusCode.ERROR });
       span.end();
-      const context = span.spanContext();
-      if (context.traceFlags & 1) traceId = context.traceId;
+      traceId = span.spanContext().traceId;
     }
-    m?.httpRequests.observe({ route, method: methodLabel(c.req.method), status: String(status) }, seconds);
+    m?.httpRequest(route, methodLabel(c.req.method), status).observe(seconds);
     if (log) {
       const session = c.get('session' as never) as { accountId?: string } | undefined;
       log.info(

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import type * as PromClient from 'prom-client';
-import { inSpan, tracing } from './tracing';
+import { inTrace, traceOf, type Trace } from './tracing';
 
 // Prometheus metrics (docs/operations.md). Off unless METRICS_PORT is set: `metrics` is null and
 // every call site pays one null check. Labels are bounded by construction: route templates from
@@ -17,6 +17,10 @@ export function createMetrics(client: typeof PromClient) {
   const registry = new client.Registry();
   const registers = [registry];
   const pools = new Set<() => PoolStats>();
+  // A histogram's child per label set, kept: prom-client's observe(labels, v) hashes the labels
+  // (keys sorted, joined) on every call; the sets are bounded (see above), so the map is too.
+  const httpChildren = new Map<string, PromClient.Histogram.Internal<'route' | 'method' | 'status'>>();
+  const statementChildren = new Map<string, PromClient.Histogram.Internal<'statement' | 'outcome'>>();
   const openStreams = new Set<() => number>();
   const m = {
     registry,
@@ -52,6 +56,20 @@ export function createMetrics(client: typeof PromClient) {
     webhookDeliveries: new client.Counter({ name: `${PREFIX}webhook_deliveries_total`, help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] as const, registers }),
     sms: new client.Counter({ name: `${PREFIX}sms_total`, help: 'SMS by outcome (sent, held, refused) and reason', labelNames: ['outcome', 'reason'] as const, registers }),
     creditRefusals: new client.Counter({ name: `${PREFIX}credit_reservations_refused_total`, help: 'Credit reservations refused, by reason', labelNames: ['reason'] as const, registers }),
+    /** the request histogram's child for one route template, method and status */
+    httpRequest(route: string, method: string, status: number) {
+      const key = `${status} ${method} ${route}`;
+      let child = httpChildren.get(key);
+      if (!child) httpChildren.set(key, (child = m.httpRequests.labels(route, method, String(status))));
+      return child;
+    },
+    /** the statement histogram's child for one name and outcome */
+    statement(statement: string, outcome: 'ok' | 'error') {
+      const key = `${outcome} ${statement}`;
+      let child = statementChildren.get(key);
+      if (!child) statementChildren.set(key, (child = m.statements.labels(statement, outcome)));
+      return child;
+    },
     /** a database pool whose connections the scrape reports */
     addPool(stats: () => PoolStats): () => void {
       pools.add(stats);
@@ -123,24 +141,28 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 export const methodLabel = (method: string): string => (METHODS.has(method) ? method : 'other');
 
 /**
- * fn, timed under `name` when metrics are on (and traced when tracing is). The name is the call
+ * fn, timed under `name` when metrics are on, and a span of the trace riding on `carrier` (the
+ * request's deps, database view or transaction) when the request is traced. The name is the call
  * site's own fixed words, never the statement's text or values.
  */
-export async function measured<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  if (tracing) return inSpan(name, () => timed(name, fn));
+export async function measured<T>(carrier: object | null | undefined, name: string, fn: () => Promise<T>): Promise<T> {
+  const trace = traceOf(carrier);
+  if (trace) return inTrace(trace, name, () => timed(name, fn));
   return timed(name, fn);
 }
 
 async function timed<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const m = metrics;
   if (!m) return fn();
-  const end = m.statements.startTimer({ statement: name });
+  const started = performance.now();
+  let outcome: 'ok' | 'error' = 'error';
   try {
     const result = await fn();
-    end({ outcome: 'ok' });
+    outcome = 'ok';
     return result;
-  } catch (err) {
-    end({ outcome: 'error' });
-    throw err;
+  } finally {
+    m.statement(name, outcome).observe((performance.now() - started) / 1000);
   }
 }
+
+export type { Trace };

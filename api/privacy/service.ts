@@ -11,6 +11,7 @@ import type { PrivacyRequestsTable } from '../db/schema';
 import { countProgress, PRIVACY_LEASE_MS, STORES, widenSubject, type Subject } from './stores';
 import { buildExport } from './export';
 import { fileLink } from '../storage/files';
+import { runSoon } from '../jobs/runner';
 
 // A caller's data on request: what is held (search), erasure and export. One function per action,
 // used by the console routes and /api/v1 alike. A request is a row in privacy_requests, worked
@@ -133,7 +134,7 @@ export async function requestErasure(deps: Deps, accountId: string, subject: Pri
  */
 export async function requestExport(deps: Deps, accountId: string, subject: PrivacySubject, by: Requester): Promise<{ request: PrivacyRequest; created: boolean }> {
   const { id, created } = await openRequest(deps, accountId, 'export', subject, by);
-  if (created) await deps.db.system((trx) => sql`update jobs set next_run_at = ${deps.now()} where name = ${EXPORT_JOB} and next_run_at > ${deps.now()}`.execute(trx));
+  if (created) await runSoon(deps, EXPORT_JOB);
   return { request: await getPrivacyRequest(deps, accountId, id), created };
 }
 

@@ -10,6 +10,7 @@ import { validationError } from '../http/validate';
 import { assertStorableInput } from '../http/text-guard';
 import { verifyTwilioCredentials } from '../integrations/twilio';
 import type { DevSmsMessage } from '../contract/platform';
+import { measured } from '../observability/metrics';
 
 // Settings > SMS Configuration: Twilio (the auth token write-only, bound to the account SID it
 // was entered with) or, outside production, the development outbox.
@@ -106,7 +107,7 @@ export async function disconnectSms(deps: Deps, session: Session): Promise<SmsSe
  */
 export async function sentToDevOutbox(deps: Deps, accountId: string): Promise<boolean> {
   if (deps.config.env === 'production') return false;
-  const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst());
+  const row = await deps.db.tenant(accountId, (trx) => measured(trx, 'sms.dev-outbox', () => trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst()));
   return row?.provider === DEV_OUTBOX_PROVIDER;
 }
 

@@ -3,14 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { json, startPeer, type Peer } from './peers';
 import { startTracing, stopTracing } from '../../api/observability/tracing';
+import { runDueJobs } from '../../api/jobs/runner';
+import { PRIVACY_JOBS } from '../../api/privacy/jobs';
 
 // OpenTelemetry over OTLP/HTTP to a loopback receiver: the spans of a bootstrap and of a One-Time
-// Passcode send through Twilio, one trace each, children of the caller's traceparent.
+// Passcode send through Twilio, one trace each, children of the caller's traceparent; the job a
+// request asks for runs as a trace of its own, linked to the request's.
 
 const SID = 'AC' + 'b'.repeat(32);
 const TOKEN = 'twilio-auth-token-for-traces';
 
-type OtlpSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: { key: string; value: Record<string, unknown> }[] };
+type OtlpSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: { key: string; value: Record<string, unknown> }[]; links?: { traceId: string; spanId: string }[] };
 
 function spansOf(received: Peer['received']): OtlpSpan[] {
   return received
@@ -87,6 +90,27 @@ describe.each(DATABASE_KINDS)('traces (%s)', (kind) => {
     expect(service.parentSpanId).toBe(server.spanId);
     expect(spans.find((s) => s.name === 'twilio messages.create')!.kind).toBe(3); // CLIENT
     expect(JSON.stringify(spans)).not.toContain('4155557201');
+    await startTracing({ endpoint: receiver.url, ratio: 0, delayMs: 50 });
+  });
+
+  it("the job a request asks for is a trace of its own, its span linked to the request's", async () => {
+    const exports = PRIVACY_JOBS.filter((j) => j.name === 'privacy.exports');
+    // the job's row exists (the runner registers it) and it has just run: not due for a minute
+    await runDueJobs(t.deps, exports);
+    const parent = traceparent();
+    const res = await t.call('POST', '/privacy/export-requests', { as: 'owner@globex.test', body: { phoneNumber: '+14155557202' }, headers: { traceparent: parent.header } });
+    expect(res.status).toBe(200);
+    // the privacy.exports job, as the runner runs it
+    expect(await runDueJobs(t.deps, exports, { registered: true })).toEqual(['privacy.exports']);
+    await stopTracing();
+    const spans = spansOf(receiver.received);
+    const server = spans.find((s) => s.traceId === parent.traceId && s.name === 'POST /api/privacy/export-requests')!;
+    expect(server).toBeDefined();
+    const run = spans.find((s) => s.name === 'job privacy.exports')!;
+    expect(run.traceId).not.toBe(parent.traceId);
+    expect(run.links).toEqual([expect.objectContaining({ traceId: parent.traceId, spanId: server.spanId })]);
+    // the run's own work is in its trace, under its span
+    expect(spans.filter((s) => s.traceId === run.traceId && s.parentSpanId === run.spanId).length).toBeGreaterThan(0);
     await startTracing({ endpoint: receiver.url, ratio: 0, delayMs: 50 });
   });
 

@@ -9,6 +9,10 @@
 //
 //   node test/bench/observability.mjs   (after `node build.mjs`)
 //   BENCH_SECONDS=5 BENCH_ROUNDS=3
+//   BENCH_CONFIGS=off,logs,metrics,traces,default,full   which servers (off always first; default: off,default,full);
+//     logs, metrics and traces are one of the defaults' parts alone, to see which costs what
+//   BENCH_ROUTES=bootstrap   only these routes (bootstrap, otp)
+//   BENCH_PROFILE=dir        each server writes a CPU profile (--cpu-prof) into dir on its way out
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -58,16 +62,24 @@ async function main() {
     const headers = { authorization: `Bearer ${token}` };
     // every port distinct before any is bound (freePort hands back a port it has just released)
     const ports = new Set();
-    while (ports.size < 5) ports.add(await freePort());
-    const [metricsDefault, metricsFull, ...serverPorts] = [...ports];
-    const configs = {
+    while (ports.size < 12) ports.add(await freePort());
+    const serverPorts = [...ports];
+    const metricsPorts = serverPorts.splice(0, 3);
+    const all = {
       off: { LOG_LEVEL: 'silent' },
-      default: { LOG_LEVEL: 'info', METRICS_PORT: String(metricsDefault), OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '0.1' },
-      full: { LOG_LEVEL: 'info', METRICS_PORT: String(metricsFull), OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '1' },
+      logs: { LOG_LEVEL: 'info' },
+      metrics: { LOG_LEVEL: 'silent', METRICS_PORT: String(metricsPorts.shift()) },
+      traces: { LOG_LEVEL: 'silent', OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '0.1' },
+      default: { LOG_LEVEL: 'info', METRICS_PORT: String(metricsPorts.shift()), OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '0.1' },
+      full: { LOG_LEVEL: 'info', METRICS_PORT: String(metricsPorts.shift()), OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '1' },
     };
-    for (const [label, extra] of Object.entries(configs)) {
+    const chosen = ['off', ...(process.env.BENCH_CONFIGS ?? 'default,full').split(',').filter((l) => l && l !== 'off')];
+    for (const label of chosen) if (!all[label]) throw new Error(`BENCH_CONFIGS: no configuration ${label} (${Object.keys(all).join(', ')})`);
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
+    for (const label of chosen) {
       const port = serverPorts.shift();
-      const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env: { ...env, ...extra, PORT: String(port) }, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      const node = [...profile, ...(profile.length ? ['--cpu-prof-name', `${label}.cpuprofile`] : []), path.join(ROOT, 'dist/server.mjs')];
+      const child = spawn(process.execPath, node, { env: { ...env, ...all[label], PORT: String(port) }, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
       servers.push({ label, child, url: `http://127.0.0.1:${port}` });
       await waitForHealth(`http://127.0.0.1:${port}`, child);
     }
@@ -85,6 +97,8 @@ async function main() {
         requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ input: { phoneNumber: `+1202${String(1_000_000 + phone++).slice(-7)}` } }) }) }],
       }),
     };
+    const only = process.env.BENCH_ROUTES?.split(',');
+    if (only) for (const route of Object.keys(routes)) if (!only.some((o) => route.startsWith(o))) delete routes[route];
     const results = {};
     // the server's CPU per answer: on a machine shared with other work the rate swings, this much less
     const cpu = {};

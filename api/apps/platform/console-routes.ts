@@ -325,7 +325,7 @@ export const appActionRoutes = new Hono<AppEnv>()
     // the service's span and timing, named by the app and its action (a key no action has is
     // named once, as unknown, whatever it was)
     const name = `action.${module.id}.${module.actions.some((a) => a.key === key) ? key : 'unknown'}`;
-    const result = await measured(name, () => module.runAction(c.var.deps, session.accountId, key, c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent)));
+    const result = await measured(c.var.deps, name, () => module.runAction(c.var.deps, session.accountId, key, c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent)));
     return c.json((await sentToDevOutbox(c.var.deps, session.accountId)) ? { ...result, devOutbox: true } : result, 201);
   })
   .get('/:app/tasks/:id/status', async (c) => {

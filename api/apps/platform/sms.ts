@@ -151,7 +151,7 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
   let first;
   try {
     first = await deps.db.tenant(accountId, async (trx) => {
-      const [billing, state, range, ...rows] = (await measured(`${span}.read`, () =>
+      const [billing, state, range, ...rows] = (await measured(trx, `${span}.read`, () =>
         together(
           trx,
           send.app ? billingQuery(trx, accountId, send.app) : NO_BILLING,
@@ -173,7 +173,7 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
       const writes = (task.writes ?? []) as unknown as Statement<unknown>[];
       let written: unknown[][] = [];
       if (counting || credit || writes.length) {
-        const answers = await measured(`${span}.write`, () =>
+        const answers = await measured(trx, `${span}.write`, () =>
           together(trx, counting ? countSend(accountId, destination, send.to, counting, sms.rules, now) : NO_COUNT, ...writes, credit ? lockBilling(accountId, credit.app) : NO_BILLING),
         );
         const trip = counting ? verdictOf(answers[0]![0] as Parameters<typeof verdictOf>[0], counting, sms.rules) : null;
@@ -197,7 +197,7 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
     });
   } catch (err) {
     if (!(err instanceof RangeToHold)) throw err;
-    const until = await deps.db.tenant(accountId, (trx) => holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope));
+    const until = await deps.db.tenant(accountId, (trx) => measured(trx, `${span}.hold`, () => holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope)));
     throw heldError(holdKey(err.number, err.trip.scope), until, now);
   }
   if (first.done) return first.result;
@@ -216,10 +216,12 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
     return { provider: outcome.provider, id: outcome.id } as R;
   }
   const record = send.record;
-  const result = await deps.db.tenant(accountId, async (trx) => {
-    if (!outcome.sent && credit) await releaseCredits(trx, credit);
-    return record(trx, task.state, written as RowsOfAll<W>, outcome);
-  });
+  const result = await deps.db.tenant(accountId, (trx) =>
+    measured(trx, `${span}.record`, async () => {
+      if (!outcome.sent && credit) await releaseCredits(trx, credit);
+      return record(trx, task.state, written as RowsOfAll<W>, outcome);
+    }),
+  );
   // a configuration problem is the caller's to fix: nothing was sent, the task has recorded it
   if (!outcome.sent && outcome.error instanceof ApiError && outcome.error.code === 'SMS_NOT_CONFIGURED') throw outcome.error;
   return result;

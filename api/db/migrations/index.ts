@@ -54,8 +54,9 @@ import * as m1302 from './1302_masked_numbers';
 import * as m1310 from './1310_retention_walk';
 import * as m1400 from './1400_journeys';
 import * as m1410 from './1410_idv_return_url';
+import * as m1500 from './1500_job_trace_links';
 
 import type { Migration } from './types';
 export type { Migration, MigrationContext } from './types';
 
-export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1070, m1090, m1091, m1095, m1100, m1110, m1112, m1200, m1250, m1270, m1300, m1301, m1302, m1310, m1400, m1410];
+export const MIGRATIONS: Migration[] = [m0001, m0100, m0200, m0201, m0300, m0500, m0600, m0620, m0621, m0640, m0650, m0700, m0701, m0710, m0800, m0900, m0910, m0920, m0930, m0931, m0940, m0950, m0960, m1010, m1011, m1012, m1030, m1040, m1050, m1051, m1060, m1070, m1090, m1091, m1095, m1100, m1110, m1112, m1200, m1250, m1270, m1300, m1301, m1302, m1310, m1400, m1410, m1500];

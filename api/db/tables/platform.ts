@@ -16,6 +16,8 @@ export interface JobsTable {
   last_error: string | null;
   runs: Generated<number>;
   last_run_by: string | null;
+  /** traceparents of the traced requests that asked for the next run (its span links to them) */
+  trace_links: string[] | null;
 }
 
 export interface AuditLogTable {
