@@ -55,7 +55,10 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
       SIGNING_CERT_PASSPHRASE: tsa.pki.provider.passphrase,
       SIGNING_TSA_URL: tsa.url,
       SIGNING_TSA_CA_FILE: tsa.pki.caFile,
-      SIGNING_TSA_TIMEOUT_MS: '2000',
+      // no test here waits on a TSA that hangs (down is a refused connection), while a loaded
+      // machine can take seconds to run `openssl ts -reply` for seals queued one after another:
+      // a short timeout turned a slow answer into a B-T seal where B-LTA was meant
+      SIGNING_TSA_TIMEOUT_MS: '20000',
       SIGNING_TSA_GRACE_SECONDS: '600',
     });
     overrides.outboundAllowHosts = [tsa.host];
