@@ -81,7 +81,8 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   /**
    * Signs, then has `seal` make the seal, with the server's TSA refusing every query until it is
    * made: the seal that starts right after signing cannot complete (within the grace time it
-   * waits for the TSA), so the seal a test means to check is the one kept, whoever is faster.
+   * waits for the TSA), so the seal a test means to check is the one kept, whoever is faster,
+   * and no second seal of the request competes with it for the TSA on a loaded machine.
    */
   const sealedApart = async <T>(signer: string, seal: (sent: SigRequest) => Promise<T>): Promise<T> => {
     const url = raw.SIGNING_TSA_URL;
@@ -95,9 +96,8 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   beforeAll(async () => {
     key = await signaturesReady(t);
     doc = await publishedDocument(t);
-    const sent = await signedRequest(t, key, doc, 'Grace Hopper');
-    request = await sealRequest(t.deps, t.account('acme').id, sent.id);
-    sealed = await download(sent.id);
+    request = await sealedApart('Grace Hopper', (sent) => sealRequest(withTsa(tsa.url), t.account('acme').id, sent.id));
+    sealed = await download(request.id);
   });
 
   it('pdfsig reports an ETSI.CAdES.detached signature that is valid, by a certificate the test CA makes trusted', () => {
@@ -233,8 +233,7 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     tsa.crl = false;
     let done: SigRequest;
     try {
-      const sent = await signedRequest(t, key, doc, 'Frances Allen');
-      done = await sealRequest(t.deps, t.account('acme').id, sent.id);
+      done = await sealedApart('Frances Allen', (sent) => sealRequest(withTsa(tsa.url), t.account('acme').id, sent.id));
     } finally {
       tsa.crl = true;
     }
@@ -269,37 +268,36 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   });
 
   it('while the TSA is down the seal waits (the request stays signed, the job notes why) and is timestamped once it answers', async () => {
-    // down from before the signature: the seal that starts right after it cannot be made either
-    await tsa.down();
-    let sent: SigRequest;
-    try {
-      sent = await signedRequest(t, key, doc, 'Alan Turing');
-      await expect(sealRequest(t.deps, t.account('acme').id, sent.id)).rejects.toThrow(/time-stamping authority could not be reached/);
-      await sealSignedRequests(t.deps);
-      const row = (await t.db.system((trx) => sql<{ status: string; seal_error: string | null; seal_attempts: number }>`select status, seal_error, seal_attempts from sig_requests where id = ${sent.id}`.execute(trx))).rows[0]!;
-      // waiting for the TSA is not a failed attempt (the grace time bounds it, not the attempt limit)
-      expect(row).toMatchObject({ status: 'signed', seal_attempts: 0 });
-      expect(row.seal_error).toMatch(/time-stamping authority/);
-    } finally {
-      await tsa.up();
-    }
-    await sealSignedRequests(t.deps);
+    const server = withTsa(tsa.url);
+    const sent = await sealedApart('Alan Turing', async (sent) => {
+      await tsa.down();
+      try {
+        await expect(sealRequest(server, t.account('acme').id, sent.id)).rejects.toThrow(/time-stamping authority could not be reached/);
+        await sealSignedRequests(server);
+        const row = (await t.db.system((trx) => sql<{ status: string; seal_error: string | null; seal_attempts: number }>`select status, seal_error, seal_attempts from sig_requests where id = ${sent.id}`.execute(trx))).rows[0]!;
+        // waiting for the TSA is not a failed attempt (the grace time bounds it, not the attempt limit)
+        expect(row).toMatchObject({ status: 'signed', seal_attempts: 0 });
+        expect(row.seal_error).toMatch(/time-stamping authority/);
+      } finally {
+        await tsa.up();
+      }
+      await sealSignedRequests(server);
+      return sent;
+    });
     const done = (await (await v1(t, key, 'GET', `/signatures/${sent.id}`)).json()) as SigRequest;
     expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-LTA' });
     expect(signedParts(await download(sent.id)).timestampToken).not.toBeNull();
   });
 
   it('past the grace time with the TSA still down the seal is B-B and its certificate page says the TSA did not answer', async () => {
-    // down from before the signature; only the seal below is past the grace time, so the seal
-    // that starts right after signing waits (fails) instead of sealing B-B before it
-    await tsa.down();
-    let done: SigRequest;
-    try {
-      const sent = await signedRequest(t, key, doc, 'Ada Lovelace');
-      done = await sealRequest(pastGrace(t.deps), t.account('acme').id, sent.id);
-    } finally {
-      await tsa.up();
-    }
+    const done = await sealedApart('Ada Lovelace', async (sent) => {
+      await tsa.down();
+      try {
+        return await sealRequest(pastGrace(withTsa(tsa.url)), t.account('acme').id, sent.id);
+      } finally {
+        await tsa.up();
+      }
+    });
     expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-B', timestampedAt: null });
     const pdf = await download(done.id);
     const parts = signedParts(pdf);
@@ -423,10 +421,9 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   });
 
   it("seals are then made with the account's certificate, and verify the same way: pdfsig trusted, openssl cms and ts", async () => {
-    const sent = await signedRequest(t, key, doc, 'Katherine Johnson');
-    const done = await sealRequest(t.deps, t.account('acme').id, sent.id);
+    const done = await sealedApart('Katherine Johnson', (sent) => sealRequest(withTsa(tsa.url), t.account('acme').id, sent.id));
     expect(done).toMatchObject({ status: 'completed', sealedBy: tsa.pki.account.subject, sealLevel: 'B-LTA' });
-    const pdf = await download(sent.id);
+    const pdf = await download(done.id);
     const report = pdfsig(pdf, tsa.pki.nssDir);
     expect(report).toContain('Signature Type: ETSI.CAdES.detached');
     expect(report).toContain('Signature Validation: Signature is Valid.');
