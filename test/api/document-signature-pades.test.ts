@@ -57,7 +57,7 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
       SIGNING_TSA_CA_FILE: tsa.pki.caFile,
       // no test here waits on a TSA that hangs (down is a refused connection), while a loaded
       // machine can take seconds to run `openssl ts -reply` for seals queued one after another:
-      // a short timeout turned a slow answer into a B-T seal where B-LTA was meant
+      // a short timeout would turn a slow answer into a B-T seal where B-LTA is meant
       SIGNING_TSA_TIMEOUT_MS: '20000',
       SIGNING_TSA_GRACE_SECONDS: '600',
     });
