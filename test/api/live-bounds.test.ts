@@ -3,54 +3,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { getRequestListener } from '@hono/node-server';
-import { DATABASE_KINDS, PG_ADMIN_URL, useTestContext, type TestContext } from './helpers';
+import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import type { LiveChange } from '../../api/contract/live';
 import { LIVE_REPLAY_LIMIT, LiveHub, parseResume, type Sink } from '../../api/live/hub';
 import { startListener, type Listener } from '../../api/live/listener';
 import { notify } from '../../api/notifications/notify';
-import { sseParser, type SseMessage } from '../../src/api/sse';
 import { LiveConnection } from '../../src/api/live';
+import { directDatabaseUrl, openLiveStream } from '../support/live-stream';
 
 // What no client of GET /api/live can turn against the server (docs/live-updates.md#bounds):
 // the answer goes at once, a catch-up is paged at the client's pace and bounded, a client that
 // leaves is gone at once, streams are capped, and a stream carries only what its role may read.
-
-type Stream = { messages: SseMessage[]; changes(): (LiveChange & { resumeId: string | null })[]; until(match: (m: SseMessage) => boolean): Promise<SseMessage>; close(): Promise<void> };
-
-async function openStream(t: TestContext, token: string, lastEventId?: string): Promise<Stream> {
-  const res = await t.call('GET', '/live', { token, headers: lastEventId !== undefined ? { 'last-event-id': lastEventId } : {} });
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const parse = sseParser();
-  const messages: SseMessage[] = [];
-  let ended = false;
-  const closed = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) break;
-      messages.push(...parse(decoder.decode(value, { stream: true })));
-    }
-    ended = true;
-  })();
-  return {
-    messages,
-    changes: () => messages.filter((m) => m.event === 'change').map((m) => ({ ...(JSON.parse(m.data) as LiveChange), resumeId: m.id })),
-    async until(match) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const found = messages.find(match);
-        if (found) return found;
-        if (ended || Date.now() > deadline) throw new Error(`not received: ${JSON.stringify(messages.slice(0, 20))}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
-    close: async () => {
-      await reader.cancel().catch(() => {});
-      await closed;
-    },
-  };
-}
 
 /** Changes written straight to the table, as the triggers write them (no notification: only a catch-up reads them). */
 async function addChanges(t: TestContext, n: number, kind: 'task' | 'tasks' = 'tasks'): Promise<void> {
@@ -76,13 +39,6 @@ async function within(ms: number, check: () => boolean): Promise<boolean> {
   }
 }
 
-async function directUrl(t: TestContext): Promise<string> {
-  const name = (await sql<{ db: string }>`select current_database() as db`.execute(t.db.kysely)).rows[0]!.db;
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s)', (kind) => {
   const t = useTestContext(kind);
   let hub: LiveHub;
@@ -101,7 +57,7 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   beforeAll(async () => {
     hub = new LiveHub(t.db, { heartbeatMs: 60_000 });
     t.deps.live = hub;
-    listener = await startListener(t.db, hub, { url: kind === 'postgres' ? await directUrl(t) : undefined });
+    listener = await startListener(t.db, hub, { url: kind === 'postgres' ? await directDatabaseUrl(t) : undefined });
     owner = await t.tokenFor('owner@acme.test');
   });
   afterAll(async () => {
@@ -112,13 +68,13 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   it('every replayed change carries the resume point just after it: a tab cut after the first gets the rest', async () => {
     const from = await resumePoint(t, owner);
     await addChanges(t, 3, 'task');
-    const first = await openStream(t, owner, from);
-    await first.until((m) => m.event === 'change' && first.changes().length === 3);
+    const first = await openLiveStream(t, owner, from);
+    await first.waitFor((m) => m.event === 'change' && first.changes().length === 3);
     const [a, b, c] = first.changes();
     await first.close();
     expect(new Set([a!.resumeId, b!.resumeId, c!.resumeId]).size).toBe(3);
-    const again = await openStream(t, owner, a!.resumeId!);
-    await again.until(() => again.changes().some((x) => x.id === c!.id));
+    const again = await openLiveStream(t, owner, a!.resumeId!);
+    await again.waitFor(() => again.changes().some((x) => x.id === c!.id));
     expect(again.changes().map((x) => x.id)).toEqual([b!.id, c!.id]);
     await again.close();
   });
@@ -126,8 +82,8 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   it('the early ready carries the tab’s own resume point, before the catch-up', async () => {
     const from = await resumePoint(t, owner);
     await addChanges(t, 5);
-    const stream = await openStream(t, owner, from);
-    await stream.until(() => stream.changes().length === 5);
+    const stream = await openLiveStream(t, owner, from);
+    await stream.waitFor(() => stream.changes().length === 5);
     const events = stream.messages.filter((m) => ['ready', 'change', 'reset'].includes(m.event));
     expect(events[0]).toMatchObject({ event: 'ready', id: from });
     await stream.close();
@@ -136,8 +92,8 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   it(`more than ${LIVE_REPLAY_LIMIT} changes to catch up on tells the tab to reload, and replays none of them`, async () => {
     const from = await resumePoint(t, owner);
     await addChanges(t, LIVE_REPLAY_LIMIT + 1);
-    const stream = await openStream(t, owner, from);
-    const reset = await stream.until((m) => m.event === 'reset');
+    const stream = await openLiveStream(t, owner, from);
+    const reset = await stream.waitFor((m) => m.event === 'reset');
     // and where to resume from now
     expect(parseResume(reset.id)).not.toBeNull();
     expect(stream.changes()).toEqual([]);
@@ -145,9 +101,9 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   });
 
   it('a malformed Last-Event-ID tells the tab to reload', async () => {
-    const stream = await openStream(t, owner, 'not-an-id');
-    await stream.until((m) => m.event === 'reset');
-    await stream.until((m) => m.event === 'ready');
+    const stream = await openLiveStream(t, owner, 'not-an-id');
+    await stream.waitFor((m) => m.event === 'reset');
+    await stream.waitFor((m) => m.event === 'ready');
     await stream.close();
   });
 
@@ -218,27 +174,27 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   it('a session past its cap of open streams is answered 429 TOO_MANY_STREAMS with Retry-After; closing one frees a place', async () => {
     await withHub(new LiveHub(t.db, { perSession: 2 }), async () => {
       const token = await t.tokenFor('owner@acme.test');
-      const open = [await openStream(t, token), await openStream(t, token)];
+      const open = [await openLiveStream(t, token), await openLiveStream(t, token)];
       const refused = await t.call('GET', '/live', { token });
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(await refused.json()).toMatchObject({ code: 'TOO_MANY_STREAMS' });
       // another session of the account is not refused for it
-      const other = await openStream(t, await t.tokenFor('admin@acme.test'));
+      const other = await openLiveStream(t, await t.tokenFor('admin@acme.test'));
       await open[0]!.close();
       await within(1_000, () => t.deps.live!.streamCount() === 2);
-      const third = await openStream(t, token);
+      const third = await openLiveStream(t, token);
       await Promise.all([open[1]!.close(), other.close(), third.close()]);
     });
   });
 
   it('an account past its cap of open streams on a process is answered 429; another account is not', async () => {
     await withHub(new LiveHub(t.db, { perAccount: 2 }), async () => {
-      const open = [await openStream(t, await t.tokenFor('owner@acme.test')), await openStream(t, await t.tokenFor('admin@acme.test'))];
+      const open = [await openLiveStream(t, await t.tokenFor('owner@acme.test')), await openLiveStream(t, await t.tokenFor('admin@acme.test'))];
       const refused = await t.call('GET', '/live', { as: 'supervisor@acme.test' });
       expect(refused.status).toBe(429);
       expect(await refused.json()).toMatchObject({ code: 'TOO_MANY_STREAMS' });
-      const globex = await openStream(t, await t.tokenFor('owner@globex.test'));
+      const globex = await openLiveStream(t, await t.tokenFor('owner@globex.test'));
       await Promise.all([...open, globex].map((s) => s.close()));
     });
   });
@@ -246,7 +202,7 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   it("the console's client waits the Retry-After of a refused stream before it asks again", async () => {
     await withHub(new LiveHub(t.db, { perSession: 1 }), async () => {
       const token = await t.tokenFor('owner@acme.test');
-      const held = await openStream(t, token);
+      const held = await openLiveStream(t, token);
       let asks = 0;
       const connection = new LiveConnection(token, {
         retryMs: 50,
@@ -267,17 +223,17 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
   });
 
   it("a supervisor's stream carries no notification (GET /notifications is for admins), an admin's does", async () => {
-    const supervisor = await openStream(t, await t.tokenFor('supervisor@acme.test'));
-    const admin = await openStream(t, await t.tokenFor('admin@acme.test'));
-    await supervisor.until((m) => m.event === 'ready');
-    await admin.until((m) => m.event === 'ready');
+    const supervisor = await openLiveStream(t, await t.tokenFor('supervisor@acme.test'));
+    const admin = await openLiveStream(t, await t.tokenFor('admin@acme.test'));
+    await supervisor.waitFor((m) => m.event === 'ready');
+    await admin.waitFor((m) => m.event === 'ready');
     expect((await t.call('GET', '/notifications', { as: 'supervisor@acme.test' })).status).toBe(403);
     const accountId = t.account('acme').id;
     await t.db.tenant(accountId, (trx) => notify(trx, accountId, { kind: 'test.live', title: 'For admins' }));
-    await admin.until((m) => m.event === 'change' && (JSON.parse(m.data) as LiveChange).kind === 'notification');
+    await admin.waitFor((m) => m.event === 'change' && (JSON.parse(m.data) as LiveChange).kind === 'notification');
     // a later change reaches the supervisor, so the notification had its chance to come first
     await t.db.tenant(accountId, (trx) => sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) values (${accountId}, '+12025550100', 'x', now())`.execute(trx));
-    await supervisor.until((m) => m.event === 'change' && (JSON.parse(m.data) as LiveChange).kind === 'outbox');
+    await supervisor.waitFor((m) => m.event === 'change' && (JSON.parse(m.data) as LiveChange).kind === 'outbox');
     expect(supervisor.changes().some((c) => c.kind === 'notification')).toBe(false);
     await Promise.all([supervisor.close(), admin.close()]);
   });

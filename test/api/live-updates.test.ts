@@ -1,67 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { BOTH_DATABASE_KINDS, PG_ADMIN_URL, useTestContext, type TestContext } from './helpers';
+import { BOTH_DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 import type { ActionResult } from '../../api/contract/platform';
 import type { LiveChange } from '../../api/contract/live';
 import { LiveHub } from '../../api/live/hub';
 import { LISTENER_NAME, startListener, type Listener } from '../../api/live/listener';
 import { pruneLiveEvents } from '../../api/live/jobs';
 import { notify } from '../../api/notifications/notify';
-import { sseParser, type SseMessage } from '../../src/api/sse';
+import type { SseMessage } from '../../src/api/sse';
+import { directDatabaseUrl, openLiveStream, type LiveStream } from '../support/live-stream';
 
 const OTP = '/one-time-passcode';
 
-type Stream = {
-  messages: SseMessage[];
-  changes(): (LiveChange & { resumeId: string | null })[];
-  /** resolves with the first message (from `from` on) that matches */
-  waitFor(match: (m: SseMessage) => boolean, from?: number): Promise<SseMessage>;
-  closed: Promise<void>;
-  close(): Promise<void>;
-};
-
-async function openStream(t: TestContext, token: string, lastEventId?: string): Promise<Stream> {
-  const res = await t.call('GET', '/live', { token, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const parse = sseParser();
-  const messages: SseMessage[] = [];
-  let wake: () => void = () => {};
-  let ended = false;
-  const closed = (async () => {
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done) break;
-      messages.push(...parse(decoder.decode(value, { stream: true })));
-      wake();
-    }
-    ended = true;
-    wake();
-  })();
-  const stream: Stream = {
-    messages,
-    changes: () => messages.filter((m) => m.event === 'change').map((m) => ({ ...(JSON.parse(m.data) as LiveChange), resumeId: m.id })),
-    async waitFor(match, from = 0) {
-      const deadline = Date.now() + 8_000;
-      for (;;) {
-        const found = messages.slice(from).find(match);
-        if (found) return found;
-        if (ended) throw new Error(`the stream ended without it: ${JSON.stringify(messages)}`);
-        if (Date.now() > deadline) throw new Error(`not received: ${JSON.stringify(messages)}`);
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 200);
-        });
-      }
-    },
-    closed,
-    close: async () => {
-      await reader.cancel().catch(() => {});
-      await closed;
-    },
-  };
+/** The live stream as a tab opens it: an event stream, read from its `ready` on. */
+async function openStream(t: TestContext, token: string, lastEventId?: string): Promise<LiveStream> {
+  const stream = await openLiveStream(t, token, lastEventId || undefined);
+  expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
   await stream.waitFor((m) => m.event === 'ready');
   return stream;
 }
@@ -77,21 +31,13 @@ async function sendPasscode(t: TestContext, as: { as?: string; token?: string })
 
 const agentToken = (t: TestContext, email: string) => t.deps.tokens.sign({ sub: `agent:${email}`, acc: t.account('acme').id, role: 'agent', root: false, ghost: false, email }, 3600);
 
-/** The direct URL of the test's own database (PostgreSQL), for the listening connection. */
-async function directUrl(t: TestContext): Promise<string> {
-  const name = (await sql<{ db: string }>`select current_database() as db`.execute(t.db.kysely)).rows[0]!.db;
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
   const t = useTestContext(kind);
   let listener: Listener;
   let listening = 0;
   beforeAll(async () => {
     t.deps.live = new LiveHub(t.db, { heartbeatMs: 150 });
-    listener = await startListener(t.db, t.deps.live, { url: kind === 'postgres' ? await directUrl(t) : undefined, retryMs: 1_500, onListening: () => listening++ });
+    listener = await startListener(t.db, t.deps.live, { url: kind === 'postgres' ? await directDatabaseUrl(t) : undefined, retryMs: 1_500, onListening: () => listening++ });
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
   });
   afterAll(async () => {

@@ -1,13 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DATABASE_KINDS, openTestDatabase, useTestContext } from './helpers';
-import { LOOPBACK_CERT, startPeer, type Peer } from './peers';
 import { deliverWebhooksOnce } from '../../api/integrations/webhooks';
 import { shipOnce } from '../../api/integrations/log-queue';
 import { enqueueWebhookEvent } from '../../api/apps/platform/webhook-events';
 import { audit } from '../../api/audit';
 import { migrate } from '../../api/db/migrate';
 import { MIGRATIONS } from '../../api/db/migrations/index';
+import { useLoopbackReceiver } from '../support/loopback-receiver';
 
 // Less personal data in sight (issue 42): webhook destinations made from now on and log shipments
 // carry phone numbers masked unless the account opts in per destination; webhook destinations
@@ -17,14 +17,7 @@ const PHONE = '+14155550123';
 const MASKED = '+1 •••• •• 0123';
 
 describe.each(DATABASE_KINDS)('Masked phone numbers for destinations (%s)', (kind) => {
-  const overrides: Record<string, unknown> = {};
-  let receiver: Peer;
-  beforeAll(async () => {
-    receiver = await startPeer(undefined, { tls: true });
-    overrides.outboundAllowHosts = [receiver.host];
-    overrides.outboundCa = LOOPBACK_CERT;
-    return () => receiver.close();
-  });
+  const { overrides, receiver } = useLoopbackReceiver();
   const t = useTestContext(kind, overrides);
   const acme = () => t.account('acme').id;
 

@@ -2,8 +2,9 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import Stripe from 'stripe';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
-import { LOOPBACK_CERT, startPeer, type Peer, type Received } from './peers';
+import type { Received } from './peers';
 import { deliverWebhooksOnce } from '../../api/integrations/webhooks';
+import { useLoopbackReceiver } from '../support/loopback-receiver';
 
 // Signatures are checked with Stripe's published verification (not our code): the scheme is
 // the same, so customers can use Stripe's libraries or ten lines of their own.
@@ -19,14 +20,7 @@ function verify(t: TestContext, r: Received, secret: string) {
 }
 
 describe.each(DATABASE_KINDS)('Webhooks (%s)', (kind) => {
-  const overrides: Record<string, unknown> = {};
-  let receiver: Peer;
-  beforeAll(async () => {
-    receiver = await startPeer(undefined, { tls: true });
-    overrides.outboundAllowHosts = [receiver.host];
-    overrides.outboundCa = LOOPBACK_CERT;
-    return () => receiver.close();
-  });
+  const { overrides, receiver } = useLoopbackReceiver();
   const t = useTestContext(kind, overrides);
   let endpointId: string;
   beforeAll(async () => {

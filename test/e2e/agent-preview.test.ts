@@ -3,10 +3,7 @@ import { axeViolations, WCAG_22_AA } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pickChoice, settle, startServer } from './harness';
 import { encryptZoomContext, startZoomPeer, zoomBridgeScript, zoomServerEnv, type ZoomPeer } from '../fixtures/host-peers';
-import { startStripePeer, type StripePeer } from '../support/stripe-peer';
-import { addStripeConnect, connectServerEnv, type ConnectPeer } from '../support/stripe-connect-peer';
-import { makePdf } from '../support/pdfs';
-import { NAME, SIGNATURE } from '../support/signature-flow';
+import { callAs, connectStripe, publishSignatureDocument, startLoopbackConnect, type LoopbackConnect } from '../support/built-server-setup';
 
 // The Agent Preview as an agent on a call uses it inside Zoom (the real Zoom SDK against an
 // injected Zoom bridge): a user of a domain the account owns, with no console access, gets an
@@ -20,61 +17,33 @@ const GLOBEX = 'owner@globex.test';
 
 describe('Agent Preview pickers in Zoom', () => {
   let zoom: ZoomPeer;
-  let peer: StripePeer;
-  let connect: ConnectPeer;
+  let stripe: LoopbackConnect;
   let server: Awaited<ReturnType<typeof startServer>>;
   let browser: Browser;
-  let webhookUrl = '';
 
-  const call = async (as: string, method: string, path: string, body?: unknown) => {
-    const token = new URL(server.links[as]!).searchParams.get('token')!;
-    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-    return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as Record<string, unknown> };
-  };
+  const call = (as: string, method: string, path: string, body?: unknown) => callAs(server, as, method, path, body);
 
   beforeAll(async () => {
     zoom = await startZoomPeer([
       { id: 'z-agent-acme', email: 'maya.agent@acme.test', first_name: 'Maya', last_name: 'Agent' },
       { id: 'z-agent-globex', email: 'gil.agent@globex.test', first_name: 'Gil', last_name: 'Agent' },
     ]);
-    peer = await startStripePeer({ webhookSecret: 'whsec_billing_unused' });
-    connect = addStripeConnect(peer, {
-      clientId: 'ca_e2e_agent',
-      webhookSecret: 'whsec_connect_agent',
-      deliver: async (payload, signature) => (await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload })).status,
-    });
+    stripe = await startLoopbackConnect('ca_e2e_agent', 'whsec_connect_agent');
     server = await startServer({
       linkFor: [ACME, GLOBEX],
-      env: { ...zoomServerEnv(zoom, ZOOM_APP_ID, ZOOM_SECRET), ...connectServerEnv(peer, 'ca_e2e_agent', 'whsec_connect_agent') },
+      env: { ...zoomServerEnv(zoom, ZOOM_APP_ID, ZOOM_SECRET), ...stripe.env },
     });
-    webhookUrl = `${server.url}/api/payments/stripe/webhook`;
+    stripe.deliverTo(server);
 
     // Acme's admin: the SMS outbox, a published document and a published form
     for (const owner of [ACME, GLOBEX]) expect((await call(owner, 'POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
     expect((await call(ACME, 'POST', '/document-signature/billing/free-trial', {})).status).toBe(201);
-    const token = new URL(server.links[ACME]!).searchParams.get('token')!;
-    const uploaded = await fetch(`${server.url}/api/document-signature/documents?name=Car%20loan%20agreement`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/pdf', 'x-file-name': 'car-loan.pdf' },
-      body: Buffer.from(await makePdf(1, 'Car loan agreement')),
-    });
-    expect(uploaded.status).toBe(201);
-    const documentId = ((await uploaded.json()) as { id: string }).id;
-    expect((await call(ACME, 'PUT', `/document-signature/documents/${documentId}/draft`, { name: 'Car loan agreement', fields: [SIGNATURE, NAME] })).status).toBe(200);
-    expect((await call(ACME, 'POST', `/document-signature/documents/${documentId}/publish`, {})).status).toBe(201);
+    await publishSignatureDocument(server, ACME, 'Car loan agreement', 'car-loan.pdf');
     const form = await call(ACME, 'POST', '/e-form/forms', { definition: { title: 'Windscreen claim', hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] } });
     expect((await call(ACME, 'POST', `/e-form/forms/${form.body.id as string}/publish`, {})).status).toBe(200);
 
     // Globex's admin: Stripe connected (through the loopback authorize step) and a product
-    const started = await call(GLOBEX, 'POST', '/payments/stripe/connect');
-    const state = new URL(started.body.url as string).searchParams.get('state')!;
-    const globexToken = new URL(server.links[GLOBEX]!).searchParams.get('token')!;
-    const callback = await fetch(`${server.url}/api/payments/stripe/callback`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${globexToken}`, 'content-type': 'application/json', cookie: (started.headers.get('set-cookie') ?? '').split(';')[0]! },
-      body: JSON.stringify({ state, code: connect.authorize(state) }),
-    });
-    expect(callback.status).toBe(200);
+    await connectStripe(server, GLOBEX, stripe.connect);
     expect((await call(GLOBEX, 'POST', '/payments/products', { name: 'Gutter cleaning', description: 'Front and back', unitAmount: 8500, currency: 'usd' })).status).toBe(201);
 
     browser = await launchBrowser();
@@ -83,7 +52,7 @@ describe('Agent Preview pickers in Zoom', () => {
     await browser?.close();
     await server?.stop();
     await zoom?.close();
-    await peer?.close();
+    await stripe?.peer.close();
   });
 
   /** The Zoom entry as `uid`, 360 px wide: the agent's card with the Agent Preview. */
@@ -149,7 +118,7 @@ describe('Agent Preview pickers in Zoom', () => {
     await page.getByTestId('action-status').getByText('Requested').waitFor();
     expect(await outboxHas(GLOBEX, '+15550108803')).toBe(true);
     // the Checkout session was made for the picked product's price, on the connected account
-    const session = connect.calls.find((c) => c.method === 'POST' && c.path === '/v1/checkout/sessions')!;
+    const session = stripe.connect.calls.find((c) => c.method === 'POST' && c.path === '/v1/checkout/sessions')!;
     expect(JSON.stringify(session.body)).toContain('price_');
     await page.context().close();
   });

@@ -4,12 +4,19 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { TimeStampReq } from '@peculiar/asn1-tsp';
 import { makeTestPki, type TestPki } from './pki';
 
 // An RFC 3161 time-stamping authority on loopback: each POSTed timestamp query is answered by
 // Debian's `openssl ts -reply` with the test PKI's TSA certificate. It also serves the test CA's
 // CRL (the address the test certificates name), and can be taken down and brought back to
 // cause the outage the sealing code must survive.
+//
+// A failure meant for one seal is given that seal's own address of the TSA (address()): other
+// seals running meanwhile (the one that starts right after signing, or an earlier test's still
+// in flight) ask at the shared address and can neither take nor cause it. What each address was
+// asked is kept (queries), imprint by imprint, so a test can say which time-stamp was refused.
 
 const run = promisify(execFile);
 
@@ -23,13 +30,31 @@ export type TsaPeer = {
   served: number;
   /** whether the CA's CRL is served (false: 404, revocation data cannot be had) */
   crl: boolean;
-  /** answers `n` timestamp queries with HTTP 503 after answering `skip` more (a TSA that fails part-way) */
-  failNext(n: number, skip?: number): void;
+  /**
+   * Another address of this TSA, for one seal alone: it answers the first `answers` timestamp
+   * queries sent to it and refuses every later one with HTTP 503. A seal asks for its
+   * signature's time-stamp, then for the document time-stamp, one after the other, so
+   * `address(1)` answers the signature's and refuses the document's; `address(0)` refuses all.
+   */
+  address(answers: number): string;
+  /** the timestamp queries asked at `url`, in order: the SHA-256 imprint and whether it was answered */
+  queries(url: string): TsaQuery[];
   /** stops listening: connections are refused until up() */
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
 };
+
+export type TsaQuery = { imprint: Buffer; answered: boolean };
+
+/** The message imprint a TimeStampReq asks to have time-stamped (null: not a TimeStampReq). */
+function imprintOf(query: Buffer): Buffer | null {
+  try {
+    return Buffer.from(AsnConvert.parse(query, TimeStampReq).messageImprint.hashedMessage.buffer);
+  } catch {
+    return null;
+  }
+}
 
 export async function startTsaPeer(): Promise<TsaPeer> {
   let pki: TestPki | undefined;
@@ -39,8 +64,9 @@ export async function startTsaPeer(): Promise<TsaPeer> {
   // one at a time, as a real TSA's serial counter would be.
   let replies: Promise<unknown> = Promise.resolve();
   const peer = { served: 0, crl: true } as TsaPeer;
-  let failing = 0;
-  let skipping = 0;
+  // path -> how many queries it answers (absent: every one); what each path was asked
+  const answering = new Map<string, number>();
+  const asked = new Map<string, TsaQuery[]>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -50,20 +76,29 @@ export async function startTsaPeer(): Promise<TsaPeer> {
           res.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(fs.readFileSync(pki.crlFile));
           return;
         }
-        if (req.method !== 'POST' || req.url !== '/tsa' || req.headers['content-type'] !== 'application/timestamp-query' || !pki) {
+        const at = req.url ?? '';
+        if (req.method !== 'POST' || (at !== '/tsa' && !answering.has(at)) || req.headers['content-type'] !== 'application/timestamp-query' || !pki) {
           res.writeHead(404).end();
           return;
         }
-        if (skipping > 0) skipping--;
-        else if (failing > 0) {
-          failing--;
+        const body = Buffer.concat(chunks);
+        const imprint = imprintOf(body);
+        if (!imprint) {
+          res.writeHead(400).end();
+          return;
+        }
+        const log = asked.get(at) ?? [];
+        asked.set(at, log);
+        const answered = log.filter((q) => q.answered).length < (answering.get(at) ?? Infinity);
+        log.push({ imprint, answered });
+        if (!answered) {
           res.writeHead(503).end();
           return;
         }
         const n = counter++;
         const query = path.join(pki.dir, `q${n}.tsq`);
         const reply = path.join(pki.dir, `r${n}.tsr`);
-        fs.writeFileSync(query, Buffer.concat(chunks));
+        fs.writeFileSync(query, body);
         try {
           const made = replies.then(() => run('openssl', ['ts', '-reply', '-config', pki!.tsa.configFile, '-queryfile', query, '-out', reply]));
           replies = made.catch(() => {});
@@ -91,7 +126,12 @@ export async function startTsaPeer(): Promise<TsaPeer> {
     host: `127.0.0.1:${port}`,
     pki,
     down: closeServer,
-    failNext: (n: number, skip = 0) => void ((failing = n), (skipping = skip)),
+    address(answers: number) {
+      const at = `/tsa/${answering.size + 1}`;
+      answering.set(at, answers);
+      return `${base}${at}`;
+    },
+    queries: (url: string) => [...(asked.get(new URL(url).pathname) ?? [])],
     up: () => listen(port),
     async close() {
       if (server.listening) await closeServer();

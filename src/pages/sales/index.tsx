@@ -1,11 +1,10 @@
 import { useFormErrors } from '../../ui/form';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { APPS } from '../../../api/contract/apps';
 import { compactPhone, isPhoneNumber, PHONE_MESSAGE } from '../../../api/contract/sms';
-import { Card } from '../../ui/Card';
 import { Field, TextField } from '../../ui/Field';
 import { SALES_EMAIL } from '../support/contacts';
-import { NotSent } from '../support/NotSent';
+import { UnwiredForm } from '../support/UnwiredForm';
 
 const INTERESTS = [...APPS.filter((a) => a.released).map((a) => a.title), 'Enterprise plan', 'Something else'];
 const CONTACT_METHODS = [
@@ -30,88 +29,67 @@ export default function SalesPage() {
   const [contactMethod, setContactMethod] = useState('');
   const formErrors = useFormErrors();
   const errors: Errors = formErrors.errors;
-  const [submitted, setSubmitted] = useState(false);
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const next: Errors = {};
-    if (!interest) next.interest = 'Please choose what you are interested in';
-    if (!contactMethod) next.contactMethod = 'Please choose how we should contact you';
-    const phoneError = salesPhoneError(phone, contactMethod);
-    if (phoneError) next.phone = phoneError;
-    if (Object.keys(next).length) formErrors.invalid(next);
-    else {
-      formErrors.clear();
-      setSubmitted(true);
-    }
-  };
-
-  if (submitted) {
-    return (
-      <NotSent
-        title="Contact sales"
-        lead={<><strong>Your request has not been sent.</strong> Sales requests aren't connected in this console yet.</>}
-        email={SALES_EMAIL}
-        subject={interest}
-        after=" and the team will get in touch."
-        onBack={() => setSubmitted(false)}
-      />
-    );
-  }
 
   return (
-    <div className="page page-narrow">
-      <h1 className="page-title">Contact sales</h1>
-      <p className="muted page-lead">Tell us what you need and how to reach you.</p>
-      <Card>
-        <form onSubmit={onSubmit} noValidate className="form" ref={formErrors.ref}>
-          <Field label="Interested in" required error={errors.interest}>
-            {(control) => (
-              <select className="input" {...control} value={interest} onChange={(e) => setInterest(e.target.value)}>
-                <option value="">Choose…</option>
-                {INTERESTS.map((i) => (
-                  <option key={i} value={i}>
-                    {i}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <TextField
-            label="Phone"
-            type="tel"
-            autoComplete="tel"
-            required={contactMethod === 'phone'}
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
-            placeholder="+1 415 555 0123"
-            hint="With its country code, e.g. +44 20 7946 0018."
-            error={errors.phone}
-          />
-          <Field label="Message">
-            {(control) => <textarea className="input" rows={4} {...control} value={message} onChange={(e) => setMessage(e.target.value)} />}
-          </Field>
-          <fieldset className="fieldset" aria-invalid={errors.contactMethod ? true : undefined} aria-describedby={errors.contactMethod ? 'contact-method-error' : undefined}>
-            <legend className="field-label">
-              Preferred contact method<span aria-hidden="true"> *</span>
-            </legend>
-            {CONTACT_METHODS.map((m) => (
-              <label key={m.value} className="radio">
-                <input type="radio" name="contactMethod" value={m.value} checked={contactMethod === m.value} onChange={() => setContactMethod(m.value)} />
-                {m.label}
-              </label>
+    <UnwiredForm
+      title="Contact sales"
+      lead={<p className="muted page-lead">Tell us what you need and how to reach you.</p>}
+      formErrors={formErrors}
+      check={(): Errors => ({
+        interest: interest ? undefined : 'Please choose what you are interested in',
+        contactMethod: contactMethod ? undefined : 'Please choose how we should contact you',
+        phone: salesPhoneError(phone, contactMethod),
+      })}
+      submitLabel="Send request"
+      notSent={{
+        lead: <><strong>Your request has not been sent.</strong> Sales requests aren't connected in this console yet.</>,
+        email: SALES_EMAIL,
+        subject: interest,
+        after: ' and the team will get in touch.',
+      }}
+    >
+      <Field label="Interested in" required error={errors.interest}>
+        {(control) => (
+          <select className="input" {...control} value={interest} onChange={(e) => setInterest(e.target.value)}>
+            <option value="">Choose…</option>
+            {INTERESTS.map((i) => (
+              <option key={i} value={i}>
+                {i}
+              </option>
             ))}
-            {errors.contactMethod && (
-              <p id="contact-method-error" className="field-error">
-                {errors.contactMethod}
-              </p>
-            )}
-          </fieldset>
-          <button type="submit" className="btn btn-primary">
-            Send request
-          </button>
-        </form>
-      </Card>
-    </div>
+          </select>
+        )}
+      </Field>
+      <TextField
+        label="Phone"
+        type="tel"
+        autoComplete="tel"
+        required={contactMethod === 'phone'}
+        value={phone}
+        onChange={(e) => setPhone(e.target.value)}
+        placeholder="+1 415 555 0123"
+        hint="With its country code, e.g. +44 20 7946 0018."
+        error={errors.phone}
+      />
+      <Field label="Message">
+        {(control) => <textarea className="input" rows={4} {...control} value={message} onChange={(e) => setMessage(e.target.value)} />}
+      </Field>
+      <fieldset className="fieldset" aria-invalid={errors.contactMethod ? true : undefined} aria-describedby={errors.contactMethod ? 'contact-method-error' : undefined}>
+        <legend className="field-label">
+          Preferred contact method<span aria-hidden="true"> *</span>
+        </legend>
+        {CONTACT_METHODS.map((m) => (
+          <label key={m.value} className="radio">
+            <input type="radio" name="contactMethod" value={m.value} checked={contactMethod === m.value} onChange={() => setContactMethod(m.value)} />
+            {m.label}
+          </label>
+        ))}
+        {errors.contactMethod && (
+          <p id="contact-method-error" className="field-error">
+            {errors.contactMethod}
+          </p>
+        )}
+      </fieldset>
+    </UnwiredForm>
   );
 }

@@ -1,9 +1,8 @@
 import { useFormErrors } from '../../ui/form';
-import { useState, type FormEvent } from 'react';
-import { Card } from '../../ui/Card';
+import { useState } from 'react';
 import { Field, TextField } from '../../ui/Field';
 import { SALES_EMAIL, SUPPORT_EMAIL } from './contacts';
-import { NotSent } from './NotSent';
+import { UnwiredForm } from './UnwiredForm';
 
 export const PRIORITIES = [
   { value: 'low', label: 'Low' },
@@ -23,64 +22,46 @@ export default function TicketPage() {
   });
   const formErrors = useFormErrors();
   const errors: Errors = formErrors.errors;
-  const [submitted, setSubmitted] = useState(false);
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const next: Errors = {};
-    if (!subject.trim()) next.subject = 'Subject is required';
-    if (!description.trim()) next.description = 'Description is required';
-    if (Object.keys(next).length) formErrors.invalid(next);
-    else {
-      formErrors.clear();
-      setSubmitted(true);
-    }
-  };
-
-  if (submitted) {
-    return (
-      <NotSent
-        title="Report an issue"
-        lead={<><strong>Your ticket has not been sent.</strong> Ticket submission isn't connected in this console yet.</>}
-        email={SUPPORT_EMAIL}
-        subject={subject}
-        after=" with the subject, priority and description you entered."
-        onBack={() => setSubmitted(false)}
-      />
-    );
-  }
 
   return (
-    <div className="page page-narrow">
-      <h1 className="page-title">Report an issue</h1>
-      <Card>
-        <form onSubmit={onSubmit} noValidate className="form" ref={formErrors.ref}>
-          <TextField label="Subject" required value={subject} error={errors.subject} onChange={(e) => setSubject(e.target.value)} />
-          <Field label="Priority" required>
-            {(control) => (
-              <select className="input" {...control} value={priority} onChange={(e) => setPriority(e.target.value as typeof priority)}>
-                {PRIORITIES.map((p) => (
-                  <option key={p.value} value={p.value}>
-                    {p.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Description" required error={errors.description}>
-            {(control) => <textarea className="input" rows={6} {...control} value={description} onChange={(e) => setDescription(e.target.value)} />}
-          </Field>
-          <Field label="Attachment" hint="Optional: a screenshot or log file.">
-            {(control) => <input type="file" className="input-file" {...control} />}
-          </Field>
-          <button type="submit" className="btn btn-primary">
-            Submit ticket
-          </button>
-        </form>
-      </Card>
-      <p className="muted">
-        Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> · Sales: <a href={`mailto:${SALES_EMAIL}`}>{SALES_EMAIL}</a>
-      </p>
-    </div>
+    <UnwiredForm
+      title="Report an issue"
+      formErrors={formErrors}
+      check={(): Errors => ({
+        subject: subject.trim() ? undefined : 'Subject is required',
+        description: description.trim() ? undefined : 'Description is required',
+      })}
+      submitLabel="Submit ticket"
+      notSent={{
+        lead: <><strong>Your ticket has not been sent.</strong> Ticket submission isn't connected in this console yet.</>,
+        email: SUPPORT_EMAIL,
+        subject,
+        after: ' with the subject, priority and description you entered.',
+      }}
+      footer={
+        <p className="muted">
+          Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> · Sales: <a href={`mailto:${SALES_EMAIL}`}>{SALES_EMAIL}</a>
+        </p>
+      }
+    >
+      <TextField label="Subject" required value={subject} error={errors.subject} onChange={(e) => setSubject(e.target.value)} />
+      <Field label="Priority" required>
+        {(control) => (
+          <select className="input" {...control} value={priority} onChange={(e) => setPriority(e.target.value as typeof priority)}>
+            {PRIORITIES.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Description" required error={errors.description}>
+        {(control) => <textarea className="input" rows={6} {...control} value={description} onChange={(e) => setDescription(e.target.value)} />}
+      </Field>
+      <Field label="Attachment" hint="Optional: a screenshot or log file.">
+        {(control) => <input type="file" className="input-file" {...control} />}
+      </Field>
+    </UnwiredForm>
   );
 }

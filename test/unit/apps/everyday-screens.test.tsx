@@ -2,9 +2,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { OTP_ACTIONS } from '../../../api/contract/apps/one-time-passcode';
 import type { SubmissionRow } from '../../../api/contract/apps/e-form';
-import type { ActionResult, DashboardAnswer, TaskRow } from '../../../api/contract/platform';
+import type { ActionResult } from '../../../api/contract/platform';
 import { describeUserAgent } from '../../../src/ui/user-agent';
 import { liveStream, makeBootstrap, renderSignedIn } from '../helpers';
+import { OTP_APP, OTP_TASK_ID, otpDashboard, otpTaskRow } from '../../support/otp-console-data';
 
 // The screens agents use every day, as a person reads them: the main action first, people before
 // ids, every cell named for the side panel's stacked list, a send result one click from the
@@ -12,32 +13,11 @@ import { liveStream, makeBootstrap, renderSignedIn } from '../helpers';
 
 vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
 
-const OTP = 'one-time-passcode';
-const ID = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
-
-const row = (over: Partial<TaskRow> = {}): TaskRow => ({
-  id: ID,
-  status: 'approved',
-  phoneNumber: '+1 •••• •• 4567',
-  customerRef: 'CUST-100042',
-  agent: 'ann@acme.test',
-  createdAt: new Date(Date.now() - 60_000).toISOString(),
-  endedAt: new Date().toISOString(),
-  values: { sends: 1, checks: 1 },
-  ...over,
-});
-
-const dashboard: DashboardAnswer = {
-  app: OTP,
-  days: 30,
-  timeZone: 'UTC',
-  tiles: [{ key: 'sent', label: 'Sent', value: 150, previous: 100, format: 'count' }],
-  series: [{ key: 'sent', label: 'Sent', points: [{ date: '2026-11-22', value: 3 }] }],
-  latest: [row()],
-};
+const OTP = OTP_APP;
+const ID = OTP_TASK_ID;
 
 const otpRoutes = (sent?: ActionResult) => ({
-  [`GET /api/${OTP}/dashboard`]: { body: dashboard },
+  [`GET /api/${OTP}/dashboard`]: { body: otpDashboard() },
   [`GET /api/${OTP}/actions`]: { body: { app: OTP, actions: OTP_ACTIONS } },
   ...(sent ? { [`POST /api/${OTP}/actions/send`]: { status: 201, body: sent } } : {}),
 });
@@ -54,7 +34,7 @@ describe('the screens people use every day', () => {
   });
 
   it('a list leads with what a person recognises and keeps the id for its last column, the first cell opening the task', async () => {
-    renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [row()] } });
+    renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
     const table = await screen.findByRole('table', { name: 'Authentications' });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers[0]).toBe('Phone');
@@ -64,7 +44,7 @@ describe('the screens people use every day', () => {
   });
 
   it('every cell carries its column name, which the side panel shows when the table stacks into a list', async () => {
-    renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [row()] } });
+    renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
     const table = await screen.findByRole('table', { name: 'Authentications' });
     expect(table.className).toContain('table-stacks');
     const labels = within(table).getAllByRole('cell').map((c) => c.getAttribute('data-label'));
@@ -104,12 +84,12 @@ describe('the screens people use every day', () => {
     const wide = window.matchMedia;
     window.matchMedia = ((query: string) => ({ matches: query.includes('max-width: 480px'), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
     try {
-      const first = renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [row()] } });
+      const first = renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
       await screen.findByRole('table', { name: 'Authentications' });
       const folded = screen.getByText('Filters').closest('details')!;
       expect(folded.open).toBe(false);
       first.unmount();
-      renderSignedIn(`/${OTP}/authentications?status=approved`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [row()] } });
+      renderSignedIn(`/${OTP}/authentications?status=approved`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
       await screen.findByRole('table', { name: 'Authentications' });
       expect(screen.getByText('Filters (on)').closest('details')!.open).toBe(true);
     } finally {
@@ -173,13 +153,13 @@ describe('live lists', () => {
   ] as const) {
     it(`the ${title} list re-reads as the stream announces its change`, async () => {
       const live = liveStream();
-      let rows = [row({ status: 'requested', values: { amount: 1250, currency: 'usd' } })];
+      let rows = [otpTaskRow({ status: 'requested', values: { amount: 1250, currency: 'usd' } })];
       const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), { [`GET /api/${app}/tasks`]: () => ({ body: rows }), 'GET /api/live': live.route, 'GET /api/payments/actions': { body: { app, actions: [] } } });
       await screen.findByRole('table', { name: title });
       await waitFor(() => expect(live.requests()).toBe(1));
       const reads = () => calls.filter((c) => c.path === `/api/${app}/tasks`).length;
       const before = reads();
-      rows = [row({ status: 'succeeded', values: { amount: 1250, currency: 'usd' } })];
+      rows = [otpTaskRow({ status: 'succeeded', values: { amount: 1250, currency: 'usd' } })];
       live.send({ id: 3, kind: 'task', app, ref: ID }, '3');
       await waitFor(() => expect(reads()).toBeGreaterThan(before), { timeout: 3000 });
       await waitFor(() => expect(screen.getByRole('table', { name: title }).textContent).toContain('Succeeded'));
@@ -187,7 +167,7 @@ describe('live lists', () => {
 
     it(`the ${title} list asks for the change the moment it is announced, with no timer before the read`, async () => {
       const live = liveStream();
-      const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), { [`GET /api/${app}/tasks`]: () => ({ body: [row()] }), 'GET /api/live': live.route, 'GET /api/payments/actions': { body: { app, actions: [] } } });
+      const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), { [`GET /api/${app}/tasks`]: () => ({ body: [otpTaskRow()] }), 'GET /api/live': live.route, 'GET /api/payments/actions': { body: { app, actions: [] } } });
       await screen.findByRole('table', { name: title });
       await waitFor(() => expect(live.requests()).toBe(1));
       const reads = () => calls.filter((c) => c.path === `/api/${app}/tasks`).length;

@@ -1,46 +1,17 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OTP_ACTIONS, OTP_TEMPLATES } from '../../../api/contract/apps/one-time-passcode';
-import type { ActionResult, DashboardAnswer, SmsContentAnswer, TaskDetail, TaskRow } from '../../../api/contract/platform';
+import type { ActionResult, SmsContentAnswer, TaskDetail } from '../../../api/contract/platform';
 import { here, liveStream, makeBootstrap, renderSignedIn } from '../helpers';
 import { LOCALES } from '../../../api/contract/locales';
 import { builtInSmsText } from '../../../api/contract/sms-translations';
+import { OTP_APP, OTP_TASK_ID, otpDashboard, otpTaskRow } from '../../support/otp-console-data';
 
 // uPlot draws on a canvas, which happy-dom lacks; the chart's own module is replaced by its title
 vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
 
-const APP = 'one-time-passcode';
-const ID = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
-
-const row = (over: Partial<TaskRow> = {}): TaskRow => ({
-  id: ID,
-  status: 'approved',
-  phoneNumber: '+1 •••• •• 4567',
-  customerRef: 'CUST-100042',
-  agent: 'ann@acme.test',
-  createdAt: new Date(Date.now() - 60_000).toISOString(),
-  endedAt: new Date().toISOString(),
-  values: { sends: 1, checks: 1 },
-  ...over,
-});
-
-const dashboard = (over: Partial<DashboardAnswer> = {}): DashboardAnswer => ({
-  app: APP,
-  days: 30,
-  timeZone: 'UTC',
-  tiles: [
-    { key: 'sent', label: 'Sent', value: 150, previous: 100, format: 'count' },
-    { key: 'verified', label: 'Verified', value: 120, previous: 120, format: 'count' },
-    { key: 'conversion', label: 'Conversion rate', value: 80, previous: 75.5, format: 'percent' },
-    { key: 'credits', label: 'Credits used', value: 150, previous: 200, format: 'credits' },
-  ],
-  series: [
-    { key: 'sent', label: 'Sent', points: [{ date: '2026-11-22', value: 3 }] },
-    { key: 'verified', label: 'Verified', points: [{ date: '2026-11-22', value: 2 }] },
-  ],
-  latest: [row()],
-  ...over,
-});
+const APP = OTP_APP;
+const ID = OTP_TASK_ID;
 
 const smsContent: SmsContentAnswer = {
   company: 'Acme Support',
@@ -59,7 +30,7 @@ afterEach(() => {
 
 describe('One-Time Passcode dashboard', () => {
   it('shows the KPI tiles with their change against the previous period', async () => {
-    renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: dashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: otpDashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
     const sent = await screen.findByTestId('kpi-sent');
     expect(sent.textContent).toContain('150');
     expect(sent.textContent).toContain('+50% vs previous period');
@@ -70,14 +41,14 @@ describe('One-Time Passcode dashboard', () => {
   });
 
   it('asks the API for the period picked', async () => {
-    const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: dashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: otpDashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
     fireEvent.click(await screen.findByRole('button', { name: '7 days' }));
     await waitFor(() => expect(calls.some((c) => c.path === `/api/${APP}/dashboard` && new URL(c.url).searchParams.get('days') === '7')).toBe(true));
     expect(screen.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
   });
 
   it('shows how to send the first passcode when there is no activity', async () => {
-    const none = dashboard({ latest: [], tiles: dashboard().tiles.map((t) => ({ ...t, value: 0, previous: 0 })) });
+    const none = otpDashboard({ latest: [], tiles: otpDashboard().tiles.map((t) => ({ ...t, value: 0, previous: 0 })) });
     renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: none }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
     const curl = await screen.findByRole('region', { name: 'API call with curl' });
     expect(curl.textContent).toContain('/api/v1/otp/send');
@@ -88,7 +59,7 @@ describe('One-Time Passcode dashboard', () => {
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
     const approved: ActionResult = { taskId: ID, status: 'approved', message: 'The code is right: the caller is verified', task: {} };
     const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), {
-      [`GET /api/${APP}/dashboard`]: { body: dashboard() },
+      [`GET /api/${APP}/dashboard`]: { body: otpDashboard() },
       [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
       [`POST /api/${APP}/actions/send`]: { status: 201, body: sent },
       [`POST /api/${APP}/actions/check`]: { status: 201, body: approved },
@@ -114,7 +85,7 @@ describe('One-Time Passcode dashboard', () => {
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
     const wrong: ActionResult = { taskId: ID, status: 'pending', message: 'Wrong code: 4 attempts left. Ask the caller to read it again.', task: {}, failed: true };
     renderSignedIn(`/${APP}`, makeBootstrap(), {
-      [`GET /api/${APP}/dashboard`]: { body: dashboard() },
+      [`GET /api/${APP}/dashboard`]: { body: otpDashboard() },
       [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
       [`POST /api/${APP}/actions/send`]: { status: 201, body: sent },
       [`POST /api/${APP}/actions/check`]: { status: 201, body: wrong },
@@ -138,7 +109,7 @@ describe('One-Time Passcode dashboard', () => {
     let status: ActionResult = sent;
     const live = liveStream();
     const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), {
-      [`GET /api/${APP}/dashboard`]: { body: dashboard() },
+      [`GET /api/${APP}/dashboard`]: { body: otpDashboard() },
       [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
       [`POST /api/${APP}/actions/send`]: { status: 201, body: sent },
       [`GET /api/${APP}/tasks/${ID}/status`]: () => ({ body: status }),
@@ -166,7 +137,7 @@ describe('One-Time Passcode dashboard', () => {
 
 describe('Authentications', () => {
   const routes = (extra = {}) => ({
-    [`GET /api/${APP}/tasks`]: { body: [row()] },
+    [`GET /api/${APP}/tasks`]: { body: [otpTaskRow()] },
     ...extra,
   });
 
@@ -197,8 +168,8 @@ describe('Authentications', () => {
     const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), {
       [`GET /api/${APP}/tasks`]: (req: Request) => {
         // as the API does: the total on the first page only
-        if (new URL(req.url).searchParams.get('lastKey') === key) return { body: [row({ id: 'second-page-task-0000000001' })] };
-        return { body: [row()], headers: { 'x-count': '51', 'x-last-key': key } };
+        if (new URL(req.url).searchParams.get('lastKey') === key) return { body: [otpTaskRow({ id: 'second-page-task-0000000001' })] };
+        return { body: [otpTaskRow()], headers: { 'x-count': '51', 'x-last-key': key } };
       },
     });
     await screen.findByText('1–1 of 51');
@@ -211,12 +182,12 @@ describe('Authentications', () => {
   });
 
   it('shows a filtered total the API stopped counting at 1,000 as 1,000+', async () => {
-    renderSignedIn(`/${APP}/authentications?status=expired`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [row()], headers: { 'x-count': '1000' } } }));
+    renderSignedIn(`/${APP}/authentications?status=expired`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [otpTaskRow()], headers: { 'x-count': '1000' } } }));
     expect(await screen.findByText('1–1 of 1,000+')).toBeTruthy();
   });
 
   it('shows an unfiltered total as it is, however large', async () => {
-    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [row()], headers: { 'x-count': '12345' } } }));
+    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [otpTaskRow()], headers: { 'x-count': '12345' } } }));
     expect(await screen.findByText('1–1 of 12,345')).toBeTruthy();
   });
 
@@ -230,7 +201,7 @@ describe('Authentications', () => {
 
   it('opens the task named by ?session= with its timeline: named for the customer, the browser as people say it, the id last with a copy button', async () => {
     const detail: TaskDetail = {
-      ...row(),
+      ...otpTaskRow(),
       events: [
         { time: new Date().toISOString(), type: 'sent', description: 'Passcode sent (send 1 of 5)', actor: 'ann@acme.test', ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36' },
         { time: new Date().toISOString(), type: 'approved', description: 'Code checked: approved', actor: 'API key', ip: null, userAgent: null },

@@ -28,20 +28,37 @@ export class TsaUnavailable extends Error {
 
 export type Timestamp = { token: Buffer; time: Date; tsa: Cert; chain: Cert[] };
 
+/**
+ * A query's nonce: random bits as a positive INTEGER in minimal DER. Its bytes are written as
+ * they are, so a first byte of 0x00 before one below 0x80 would be padding DER forbids, and a
+ * TSA that parses strictly (OpenSSL) refuses the whole query: one query in 256. The first byte
+ * is kept within 0x01..0x7f.
+ */
+export function queryNonce(random: Buffer = crypto.randomBytes(8)): Buffer {
+  const nonce = Buffer.from(random);
+  nonce[0] = (nonce[0]! % 0x7f) + 1;
+  return nonce;
+}
+
+/** The DER TimeStampReq for a SHA-256 imprint, asking for the TSA's certificate. */
+export function timestampQuery(imprint: Buffer, nonce: Buffer): Buffer {
+  return der(
+    new TimeStampReq({
+      version: 1,
+      messageImprint: new MessageImprint({ hashAlgorithm: new AlgorithmIdentifier({ algorithm: OID.sha256 }), hashedMessage: new OctetString(imprint) }),
+      nonce: new Uint8Array(nonce).buffer,
+      certReq: true,
+    }),
+  );
+}
+
 /** Requests a token over `data` (its SHA-256 imprint) and checks it. */
 export async function requestTimestamp(tsa: TsaSettings, data: Buffer): Promise<Timestamp> {
   const imprint = crypto.createHash('sha256').update(data).digest();
-  const nonce = crypto.randomBytes(8);
-  nonce[0]! &= 0x7f; // a positive INTEGER
-  const request = new TimeStampReq({
-    version: 1,
-    messageImprint: new MessageImprint({ hashAlgorithm: new AlgorithmIdentifier({ algorithm: OID.sha256 }), hashedMessage: new OctetString(imprint) }),
-    nonce: new Uint8Array(nonce).buffer,
-    certReq: true,
-  });
+  const nonce = queryNonce();
   let body: Buffer;
   try {
-    const res = await outboundFetch(tsa.url, { method: 'POST', headers: { 'content-type': 'application/timestamp-query' }, body: der(request) }, { ...tsa.policy, timeoutMs: tsa.timeoutMs, maxBytes: 256 * 1024 });
+    const res = await outboundFetch(tsa.url, { method: 'POST', headers: { 'content-type': 'application/timestamp-query' }, body: timestampQuery(imprint, nonce) }, { ...tsa.policy, timeoutMs: tsa.timeoutMs, maxBytes: 256 * 1024 });
     if (!res.ok) throw new TsaUnavailable(`The time-stamping authority answered HTTP ${res.status}.`);
     body = res.body;
   } catch (err) {
