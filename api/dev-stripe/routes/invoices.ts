@@ -42,10 +42,6 @@ export function invoices({ route, hosted, objects, put, get, list, id, url }: Pe
   };
 }
 
-function invoicePages({ hosted, get }: PeerCore): void {
-  hosted(/^\/invoices\/([^/.]+)(\.pdf)?$/, (m) => ({ status: 200, headers: HTML, body: invoicePage(get(m[1]!, 'invoice')) }));
-}
-
 function invoicePage(invoice: StripeObject): string {
   return standInPage(
     'Invoice',
