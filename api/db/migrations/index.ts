@@ -5,8 +5,11 @@
 // 0940 eform, 0950 payments), then 0960 watch tower search, 1050 the SMS fraud guard,
 // 1051 per-account /api/v1 rate limits, 1090 the signer's language, 1091 small signature page
 // images, 1095 who ran each periodic job last, 1110 archived eForm forms, 1112 the account's
-// time zone, 1200 the SMS guard's spread rules (per country and account).
-// time zone, 1300 a caller's data on request (erasure, export, legal holds), 1301 retention for every kind, 1302 masked numbers for new webhook and log destinations, 1310 the retention job's keyset indexes.
+// time zone, 1200 the SMS guard's spread rules (per country and account), 1250 the eForm
+// answers' trigram index, 1270 PAdES B-LTA seals, 1300 a caller's data on request (erasure,
+// export, legal holds), 1301 retention for every kind, 1302 masked numbers for new webhook and
+// log destinations, 1310 the retention walk's keyset indexes, 1400 journeys, 1410 where an IDV
+// step of a journey returns to, 1500 a job run's trace links to the requests that asked for it.
 import * as m0001 from './0001_foundation';
 import * as m0100 from './0100_identity';
 import * as m0200 from './0200_developer_keys';
