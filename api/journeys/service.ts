@@ -7,7 +7,7 @@ import { later } from '../db/batch';
 import { audit, type Actor } from '../audit';
 import { decryptSecret, encryptSecret } from '../crypto';
 import { ApiError } from '../http/errors';
-import { createLinkToken, linkUrl, revokeTaskLinks } from '../customer-pages/links';
+import { createLinkToken, linkUrl, resolveLink, revokeTaskLinks } from '../customer-pages/links';
 import { chooseLanguage, smsLocaleOf } from '../customer-pages/language';
 import { translate } from '../customer-pages/i18n/index';
 import { companyName, sendAccountSms } from '../apps/platform/sms';
@@ -569,8 +569,27 @@ export async function pageState(deps: Deps, accountId: string, id: string): Prom
       position: current.position,
       app: current.app,
       taskId: current.task_id,
-      token: current.token_encrypted ? decryptSecret(current.token_encrypted, deps.config.encryptionKey) : null,
+      token: await stepToken(deps, accountId, id, current),
       optional: Boolean(row.steps[current.position]?.optional),
     },
   };
+}
+
+/**
+ * The step's own link token for the page. A task still waiting whose app revoked that link and
+ * issued another (IDV's "ask for new photos") gets the new one from its app, kept for the step:
+ * the journey's link stays the caller's one link.
+ */
+async function stepToken(deps: Deps, accountId: string, journeyId: string, step: StepRow): Promise<string | null> {
+  if (!step.token_encrypted) return null;
+  const token = decryptSecret(step.token_encrypted, deps.config.encryptionKey);
+  const renew = STEP_KINDS[step.app].renewToken;
+  if (!renew || (await resolveLink(deps.db, token, deps.now()))?.state !== 'revoked') return token;
+  const renewed = await renew(deps, accountId, step.task_id!);
+  if (!renewed) return token;
+  await deps.db.tenant(accountId, (trx) =>
+    sql`update journey_steps set token_encrypted = ${encryptSecret(renewed, deps.config.encryptionKey)}
+      where account_id = ${accountId} and journey_id = ${journeyId} and position = ${step.position} and token_encrypted = ${step.token_encrypted}`.execute(trx),
+  );
+  return renewed;
 }

@@ -6,7 +6,7 @@ import type { JourneyStep, JourneyStepApp } from '../contract/journeys';
 import type { Locale } from '../contract/locales';
 import { endUndeliveredSend, sendPasscode } from '../apps/one-time-passcode/service';
 import { endUndeliveredRequest as endUndeliveredForm, sendForm } from '../apps/e-form/service';
-import { endUndeliveredSession, startSession } from '../apps/identity-verification/service';
+import { endUndeliveredSession, renewStepToken, startSession } from '../apps/identity-verification/service';
 import { endUndeliveredTask, enrollPasskey, verifyWithPasskey } from '../apps/passkeys/service';
 import { endUndeliveredRequest as endUndeliveredSignature, sendForSignature } from '../apps/document-signature/service';
 import { endUndeliveredPayment, requestPayment } from '../apps/payments/service';
@@ -29,6 +29,11 @@ type StepKind = {
   undelivered(deps: Deps, accountId: string, taskId: string, failure: string, caller: Caller): Promise<void>;
   /** how the app's own status of the task reads for the journey */
   outcome: Record<string, StepOutcome>;
+  /**
+   * An app that revokes a waiting task's link and issues another (IDV's resubmission): the new
+   * token for the journey's page, or null when the task no longer takes one.
+   */
+  renewToken?(deps: Deps, accountId: string, taskId: string): Promise<string | null>;
 };
 
 const common = (p: JourneyParty) => ({ phoneNumber: p.phoneNumber, customerRef: p.customerRef, agent: p.agent, locale: p.locale });
@@ -57,6 +62,7 @@ export const STEP_KINDS: Record<JourneyStepApp, StepKind> = {
       return (await startSession(deps, accountId, body, caller, delivery)).id;
     },
     undelivered: endUndeliveredSession,
+    renewToken: renewStepToken,
     // a resubmission asked by the reviewer is one more try on the same page
     outcome: {
       created: 'waiting', link_sent: 'waiting', in_progress: 'waiting', submitted: 'waiting', needs_review: 'waiting', resubmission_requested: 'waiting',

@@ -278,6 +278,59 @@ describe.each(DATABASE_KINDS)('Journeys (%s)', (kind) => {
     expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'completed', steps: [{ status: 'done', taskStatus: 'approved' }] });
   });
 
+  it('a reviewer\u2019s request for new photos texts the journey\u2019s link in the caller\u2019s language, whose page takes the new photos', async () => {
+    const STAFF = 'staff@provider.test';
+    expect((await t.call('POST', '/sms', { as: STAFF, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    const staffKey = await apiKeyOf(t, STAFF);
+    const phoneNumber = freshPhone();
+    const res = await v1('POST', '/journeys', { steps: [{ app: 'identity-verification' }], phoneNumber, customerRef: 'CUST-ID3', customerName: 'Anna Maria Eriksson', locale: 'es' }, {}, staffKey);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const sent = (await res.json()) as Journey;
+    const texts = async () => (await (await t.call('GET', '/dev/sms-outbox', { as: STAFF })).json() as { to: string; body: string }[]).filter((m) => m.to === phoneNumber).map((m) => m.body);
+    const journeyUrl = (await texts())[0]!.match(/https?:\/\/\S+\/c\/[A-Za-z0-9_-]{43}/)![0];
+    const stepTokenOf = async () => (await (await page(new URL(journeyUrl).pathname)).text()).match(/action="\/c\/([A-Za-z0-9_-]{43})\/idv\/document\?lang=es"/)?.[1];
+    const sendPhotos = async (token: string) => {
+      for (const [path, fields] of [
+        ['document', { documentType: 'passport' }],
+        ['photo/front', { photo: new File([new Uint8Array(sampleDocumentPng(1, 'front'))], 'photo', { type: 'image/png' }) }],
+        ['photo/selfie', { photo: new File([new Uint8Array(makeJpeg(12, 16, () => 200))], 'photo', { type: 'image/jpeg' }) }],
+        ['submit', {}],
+      ] as const) {
+        const body = new FormData();
+        for (const [k, value] of Object.entries(fields)) body.append(k, value);
+        const answer = await page(`/c/${token}/idv/${path}?lang=es`, { method: 'POST', body });
+        expect(answer.status).toBe(303);
+        expect(answer.headers.get('location')).toBe(`${journeyUrl}?lang=es#${path.replace('photo/', '')}`);
+      }
+    };
+    const firstToken = (await stepTokenOf())!;
+    await sendPhotos(firstToken);
+    const sessionId = (await journey(sent.id, staffKey)).steps[0]!.taskId!;
+    t.clock.now = new Date(t.clock.now.getTime() + 1000);
+    const asked = await t.call('POST', `/identity-verification/sessions/${sessionId}/decision`, { as: STAFF, body: { decision: 'resubmission_requested', reason: 'image_unreadable' } });
+    expect(asked.status).toBe(200);
+
+    // the one new SMS: IDV's resubmission text in Spanish, carrying the journey's link and no other
+    const after = await texts();
+    expect(after).toHaveLength(2);
+    const resubmission = after.find((body) => body.includes('fotos'))!;
+    expect(resubmission).toContain(`necesita nuevas fotos para verificar tu identidad: ${journeyUrl} (válido`);
+    expect(resubmission.match(/\/c\/[A-Za-z0-9_-]{43}/g)).toEqual([new URL(journeyUrl).pathname]);
+    // the journey's page shows the step again, on a new token; the revoked one is gone for good
+    const again = await (await page(`${new URL(journeyUrl).pathname}?lang=es`)).text();
+    expect(again).toContain('Necesitamos fotos nuevas');
+    const secondToken = (await stepTokenOf())!;
+    expect(secondToken).toBeDefined();
+    expect(secondToken).not.toBe(firstToken);
+    expect((await page(`/c/${firstToken}`)).status).toBe(410);
+    expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'active', steps: [{ status: 'active', taskId: sessionId, taskStatus: 'resubmission_requested' }] });
+
+    await sendPhotos(secondToken);
+    expect((await t.call('POST', `/identity-verification/sessions/${sessionId}/mrz`, { as: STAFF, body: { lines: MRZ.join('\n') } })).status).toBe(200);
+    expect((await t.call('POST', `/identity-verification/sessions/${sessionId}/decision`, { as: STAFF, body: { decision: 'approved', reason: 'document_and_selfie_match' } })).status).toBe(200);
+    expect(await journey(sent.id, staffKey)).toMatchObject({ status: 'completed', steps: [{ status: 'done', taskStatus: 'approved' }] });
+  });
+
   async function withRefusingTwilio(run: () => Promise<void>): Promise<void> {
     const twilioConfig = { provider: 'twilio', twilio: { accountSid: TWILIO_SID, authToken: 'twilio-auth-token-secret-value', phoneNumber: '+14155550100' } };
     expect((await t.call('POST', '/sms', { as: OWNER, body: twilioConfig })).status).toBe(200);

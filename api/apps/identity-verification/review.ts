@@ -3,6 +3,7 @@ import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import { audit } from '../../audit';
 import { ApiError } from '../../http/errors';
+import { decryptSecret } from '../../crypto';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { taskLanguage } from '../../customer-pages/language';
@@ -19,6 +20,7 @@ import {
   expireIfDue,
   idvSettings,
   iso,
+  linkText,
   lockRow,
   prepareLink,
   sessionOf,
@@ -170,7 +172,13 @@ export async function decide(deps: IdvDeps, accountId: string, id: string, body:
     for (const o of old) if (o.file_id) await deleteFile(deps as Deps, trx, accountId, o.file_id);
     await sql`delete from idv_checks where session_id = ${id}`.execute(trx);
     // the new link speaks the language the session was started in
-    const link = await prepareLink(deps, trx, accountId, row, 'resubmission', now, await taskLanguage(trx, accountId, id));
+    const language = await taskLanguage(trx, accountId, id);
+    // a journey's step: the SMS carries the journey's one link, whose page asks IDV for the
+    // step's new token when it finds this one revoked (renewStepToken)
+    const journeyUrl = row.return_url_encrypted ? decryptSecret(row.return_url_encrypted, deps.config.encryptionKey) : null;
+    const link = journeyUrl
+      ? { text: await linkText(trx, accountId, 'resubmission', journeyUrl, language), expiresAt: new Date(now.getTime() + (await idvSettings(trx, accountId)).linkValidityMinutes * 60_000) }
+      : await prepareLink(deps, trx, accountId, row, 'resubmission', now, language);
     const updated = await update(trx, id, {
       ...decision,
       status: 'resubmission_requested',

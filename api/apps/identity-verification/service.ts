@@ -9,7 +9,7 @@ import { recordResult } from '../../results/record';
 import { addTaskEvent } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
-import { chooseLanguage, languageEvent, smsLocaleOf, templateText, type LanguageChoice } from '../../customer-pages/language';
+import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
 import { companyName, renderTemplate, sendAccountSms, sendAppSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
 import type { JourneyDelivery } from '../platform/delivery';
@@ -167,14 +167,36 @@ function actingFor(caller: Caller, row: SessionRow): Caller {
 export async function prepareLink(deps: IdvDeps, trx: Trx, accountId: string, row: SessionRow, template: 'link' | 'resubmission', now: Date, language: LanguageChoice): Promise<{ text: string; expiresAt: Date; token: string }> {
   const settings = await idvSettings(trx, accountId);
   const { token, expiresAt } = await createLinkToken(trx, accountId, { app: IDV_APP, purpose: IDV_LINK_PURPOSE, taskId: row.id, ttlMs: settings.linkValidityMinutes * 60_000, now, locale: language.locale });
+  const text = await linkText(trx, accountId, template, await linkUrl(trx, accountId, deps.config.publicUrl, token), language);
+  return { text, expiresAt, token };
+}
+
+/** The account's IDV text `template` in the caller's language, carrying `link`. */
+export async function linkText(trx: Trx, accountId: string, template: 'link' | 'resubmission', link: string, language: LanguageChoice): Promise<string> {
+  const settings = await idvSettings(trx, accountId);
   const { templates } = await storedAppSettings(trx, accountId, IDV_APP);
   const def = IDV_TEMPLATES.find((t) => t.key === template)!;
-  const text = renderTemplate(templateText(IDV_APP, def, templates, smsLocaleOf(language)), {
-    link: await linkUrl(trx, accountId, deps.config.publicUrl, token),
+  return renderTemplate(templateText(IDV_APP, def, templates, smsLocaleOf(language)), {
+    link,
     company: await companyName(trx, accountId),
     ttl: String(settings.linkValidityMinutes),
   });
-  return { text, expiresAt, token };
+}
+
+/**
+ * A journey's step whose link a resubmission revoked (review.ts `decide`): a new link token for
+ * the session, in the language it was sent in and expiring with it, which the journey's page
+ * shows from then on. Null when the session is no journey's step or no longer waits for photos.
+ */
+export async function renewStepToken(deps: IdvDeps, accountId: string, id: string): Promise<string | null> {
+  const now = deps.now();
+  return deps.db.tenant(accountId, async (trx) => {
+    const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
+    if (!row.return_url_encrypted || !IDV_CUSTOMER_STATUSES.includes(row.status) || !row.link_expires_at) return null;
+    const language = await taskLanguage(trx, accountId, id);
+    const ttlMs = new Date(row.link_expires_at).getTime() - now.getTime();
+    return (await createLinkToken(trx, accountId, { app: IDV_APP, purpose: IDV_LINK_PURPOSE, taskId: id, ttlMs, now, locale: language.locale })).token;
+  });
 }
 
 /** Sends one SMS outside any transaction; answers the failure in words, or null. */
