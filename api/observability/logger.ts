@@ -29,6 +29,8 @@ export function logRequest(requestId: string, traceId: string | undefined, metho
 // pino loads only when the log is kept (startLogging).
 async function createLogger(level: string, destination?: DestinationStream): Promise<Logger> {
   const { default: pino } = await import('pino');
+  // asynchronous writes: a request never waits for stdout; flushed on the way out (stopLogging)
+  const dest = destination ?? pino.destination({ dest: 1, sync: false });
   const log = pino(
     {
       level,
@@ -36,10 +38,9 @@ async function createLogger(level: string, destination?: DestinationStream): Pro
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    // asynchronous writes: a request never waits for stdout; flushed on the way out (stopLogging)
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    dest,
   );
-  requestSink = log.isLevelEnabled('info') ? (log[pino.symbols.streamSym] as unknown as DestinationStream) : null;
+  requestSink = log.isLevelEnabled('info') ? dest : null;
   return log;
 }
 
