@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { requestHeader } from '../http/request-header';
-import { logger } from './logger';
+import { logger, logRequest } from './logger';
 import { methodLabel, metrics } from './metrics';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 import { startRequestTrace, tracing, type Trace } from './tracing';
@@ -45,25 +45,23 @@ export function observeRequests(): MiddlewareHandler {
     const m = metrics;
     const log = logger;
     if (!m && !log && !trace) return;
+    const method = methodLabel(c.req.method);
     const seconds = (performance.now() - started) / 1000;
     const route = routeTemplate(c);
     const status = c.res.status;
     let traceId: string | undefined;
     const t = tracing;
     if (span && t) {
-      span.updateName(`${methodLabel(c.req.method)} ${route}`);
-      span.setAttributes({ 'http.request.method': methodLabel(c.req.method), 'http.route': route, 'http.response.status_code': status, 'switchboard.request_id': id });
+      span.updateName(`${method} ${route}`);
+      span.setAttributes({ 'http.request.method': method, 'http.route': route, 'http.response.status_code': status, 'switchboard.request_id': id });
       if (status >= 500) span.setStatus({ code: t.api.SpanStatusCode.ERROR });
       span.end();
       traceId = span.spanContext().traceId;
     }
-    m?.httpRequest(route, methodLabel(c.req.method), status).observe(seconds);
+    m?.httpRequest(route, method, status).observe(seconds);
     if (log) {
       const session = c.get('session' as never) as { accountId?: string } | undefined;
-      log.info(
-        { requestId: id, traceId, method: methodLabel(c.req.method), route, status, durationMs: Math.round(seconds * 10_000) / 10, accountId: session?.accountId },
-        'request',
-      );
+      logRequest(id, traceId, method, route, status, Math.round(seconds * 10_000) / 10, session?.accountId);
     }
   };
 }

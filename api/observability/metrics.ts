@@ -12,6 +12,60 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 
 export type PoolStats = { total: number; idle: number; waiting: number };
 
+/**
+ * One child of a duration histogram (the request histogram's (route, method, status), the
+ * statement histogram's (statement, outcome)), kept by hand: prom-client's observe hashes the
+ * label set (keys sorted, joined) on every call, a cached child's included, and these run once
+ * per answer and per statement. Buckets are counted apart and summed up at the scrape.
+ */
+class DurationCounts {
+  readonly buckets = new Float64Array(DURATION_BUCKETS.length);
+  sum = 0;
+  count = 0;
+  constructor(readonly labels: Record<string, string>) {}
+  observe(seconds: number): void {
+    this.sum += seconds;
+    this.count++;
+    for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+      if (seconds <= DURATION_BUCKETS[i]!) {
+        this.buckets[i]!++;
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * A hand-kept duration histogram as prom-client's registry reads a metric (get(), as its own Histogram
+ * answers it, so the text and the WORKERS > 1 aggregation are the same as a prom-client
+ * Histogram's): cumulative buckets, +Inf, sum and count per child.
+ */
+function durationHistogram(name: string, help: string, children: Map<string, DurationCounts>) {
+  return {
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    reset() {
+      children.clear();
+    },
+    async get() {
+      const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+      for (const child of children.values()) {
+        let acc = 0;
+        for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+          acc += child.buckets[i]!;
+          values.push({ labels: { ...child.labels, le: DURATION_BUCKETS[i]! }, value: acc, metricName: `${name}_bucket` });
+        }
+        values.push({ labels: { ...child.labels, le: '+Inf' }, value: child.count, metricName: `${name}_bucket` });
+        values.push({ labels: { ...child.labels }, value: child.sum, metricName: `${name}_sum` });
+        values.push({ labels: { ...child.labels }, value: child.count, metricName: `${name}_count` });
+      }
+      return { name, help, type: 'histogram', values, aggregator: 'sum' };
+    },
+  };
+}
+
 // prom-client loads only when metrics are on (enableMetrics): most starts never need it.
 export function createMetrics(client: typeof PromClient) {
   const registry = new client.Registry();
@@ -19,28 +73,14 @@ export function createMetrics(client: typeof PromClient) {
   const pools = new Set<() => PoolStats>();
   // A histogram's child per label set, kept: prom-client's observe(labels, v) hashes the labels
   // (keys sorted, joined) on every call; the sets are bounded (see above), so the map is too.
-  const httpChildren = new Map<string, PromClient.Histogram.Internal<'route' | 'method' | 'status'>>();
-  const statementChildren = new Map<string, PromClient.Histogram.Internal<'statement' | 'outcome'>>();
+  const httpChildren = new Map<string, DurationCounts>();
+  const statementChildren = new Map<string, DurationCounts>();
   const openStreams = new Set<() => number>();
   const m = {
     registry,
-    httpRequests: new client.Histogram({
-      name: `${PREFIX}http_request_duration_seconds`,
-      help: 'HTTP requests by route template, method and status: time to the answer',
-      labelNames: ['route', 'method', 'status'] as const,
-      buckets: DURATION_BUCKETS,
-      registers,
-    }),
     poolWait: new client.Histogram({
       name: `${PREFIX}db_pool_wait_seconds`,
       help: 'Time a checkout waited for a pooled database connection',
-      buckets: DURATION_BUCKETS,
-      registers,
-    }),
-    statements: new client.Histogram({
-      name: `${PREFIX}db_statement_duration_seconds`,
-      help: 'Database work by the name its call site gives it',
-      labelNames: ['statement', 'outcome'] as const,
       buckets: DURATION_BUCKETS,
       registers,
     }),
@@ -57,17 +97,17 @@ export function createMetrics(client: typeof PromClient) {
     sms: new client.Counter({ name: `${PREFIX}sms_total`, help: 'SMS by outcome (sent, held, refused) and reason', labelNames: ['outcome', 'reason'] as const, registers }),
     creditRefusals: new client.Counter({ name: `${PREFIX}credit_reservations_refused_total`, help: 'Credit reservations refused, by reason', labelNames: ['reason'] as const, registers }),
     /** the request histogram's child for one route template, method and status */
-    httpRequest(route: string, method: string, status: number) {
+    httpRequest(route: string, method: string, status: number): DurationCounts {
       const key = `${status} ${method} ${route}`;
       let child = httpChildren.get(key);
-      if (!child) httpChildren.set(key, (child = m.httpRequests.labels(route, method, String(status))));
+      if (!child) httpChildren.set(key, (child = new DurationCounts({ route, method, status: String(status) })));
       return child;
     },
     /** the statement histogram's child for one name and outcome */
-    statement(statement: string, outcome: 'ok' | 'error') {
+    statement(statement: string, outcome: 'ok' | 'error'): DurationCounts {
       const key = `${outcome} ${statement}`;
       let child = statementChildren.get(key);
-      if (!child) statementChildren.set(key, (child = m.statements.labels(statement, outcome)));
+      if (!child) statementChildren.set(key, (child = new DurationCounts({ statement, outcome })));
       return child;
     },
     /** a database pool whose connections the scrape reports */
@@ -81,6 +121,8 @@ export function createMetrics(client: typeof PromClient) {
       return () => openStreams.delete(count);
     },
   };
+  registry.registerMetric(durationHistogram(`${PREFIX}http_request_duration_seconds`, 'HTTP requests by route template, method and status: time to the answer', httpChildren) as unknown as PromClient.Metric);
+  registry.registerMetric(durationHistogram(`${PREFIX}db_statement_duration_seconds`, 'Database work by the name its call site gives it', statementChildren) as unknown as PromClient.Metric);
   new client.Gauge({
     name: `${PREFIX}db_pool_connections`,
     help: 'Pooled database connections by state (total, idle, and checkouts waiting for one)',

@@ -12,10 +12,13 @@
 //   BENCH_WORKERS=2                     server processes (default 1, the server's own default)
 //   BENCH_LOADER=autocannon             load generator (default: wrk when installed)
 //   BENCH_WRK_THREADS=2                 wrk's threads (the bootstrap is also measured with 1)
+//   BENCH_OBSERVE=default               request log (to /dev/null), metrics on, traces at 10 % to a loopback
+//                                       OTLP receiver (docs/operations.md's defaults); off: all three off
 //   BENCH_POOLER=both                   direct, pgbouncer or both (default both when pgbouncer is installed)
 import { spawn, execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -106,6 +109,22 @@ async function main() {
     WORKERS: String(WORKERS),
   };
   const cli = (...args) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
+  // the observability the server runs with: unset leaves the environment's; the ratio to pgbench
+  // is meant with the defaults on (issue 43), traces going to a loopback receiver that takes all
+  const observe = process.env.BENCH_OBSERVE;
+  let receiver;
+  if (observe === 'default') {
+    receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+    Object.assign(env, { LOG_LEVEL: 'info', METRICS_PORT: String(await freePort()), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiver.address().port}`, OTEL_TRACES_SAMPLER_ARG: '0.1' });
+  } else if (observe === 'off') {
+    Object.assign(env, { LOG_LEVEL: 'silent' });
+    delete env.METRICS_PORT;
+    delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  }
   await admin(`create database ${name}`);
   let server;
   let bouncer;
@@ -184,7 +203,7 @@ async function main() {
 
     const row = (label, r) =>
       `  ${label.padEnd(38)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request${r.loaderCpuShare >= 0 ? `  (wrk used ${(r.loaderCpuShare * 100).toFixed(0)} % of a core)` : ''}`;
-    console.log(`\nHTTP hot path on PostgreSQL (${os.cpus().length} cores, ${WORKERS} server process${WORKERS > 1 ? 'es' : ''}, ${LOADER} ${WRK_THREADS} threads, ${CONNECTIONS} connections, ${SECONDS} s each, ${ROOT}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+    console.log(`\nHTTP hot path on PostgreSQL (observability ${observe ?? 'as the environment says'}; ${os.cpus().length} cores, ${WORKERS} server process${WORKERS > 1 ? 'es' : ''}, ${LOADER} ${WRK_THREADS} threads, ${CONNECTIONS} connections, ${SECONDS} s each, ${ROOT}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
     let bad = 0;
     for (const [mode, m] of Object.entries(measured)) {
       console.log(` ${mode === 'direct' ? 'direct to PostgreSQL' : 'through PgBouncer 1.18, transaction pooling (DATABASE_POOLER=transaction: unnamed statements)'}; server idle RSS ${m.idle.rssMb.toFixed(0)} MB`);
@@ -196,6 +215,7 @@ async function main() {
       if (m.bootOne) console.log(row('GET /api/admins/bootstrap, wrk 1 thread', m.bootOne));
       if (m.list) console.log(row('GET /api/admins', m.list));
       console.log(`  bootstrap / pgbench (direct)            ${(m.boot.requests.average / bench.tps).toFixed(2)}×   (target ≥ 0.6×, p99 ≤ 10 ms); against the server's own SQL ${(m.boot.requests.average / served.tps).toFixed(2)}×${pooled ? `; against pgbench through PgBouncer ${(m.boot.requests.average / pooled.tps).toFixed(2)}×` : ''}`);
+      console.log(`  bootstrap p99 / pgbench p99 at ${CONNECTIONS} clients  ${(m.boot.latency.p99 / bench50.p99).toFixed(2)}×   (target ≤ 1.25×)`);
       bad += m.boot.non2xx + m.boot.errors + (m.list ? m.list.non2xx + m.list.errors : 0);
     }
     console.log(`  pgbench, same reads, direct            ${bench.tps.toFixed(0).padStart(6)} tps    (10 clients, prepared, latency ${ms(bench.latency)})`);
@@ -206,6 +226,7 @@ async function main() {
   } finally {
     await stop();
     await bouncer?.stop();
+    receiver?.close();
     await dropDatabase(name);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
