@@ -66,7 +66,12 @@ function precompress(dir) {
     const buf = fs.readFileSync(p);
     if (buf.length < PRECOMPRESS_MIN_BYTES) continue;
     fs.writeFileSync(`${p}.gz`, gzipSync(buf, { level: 9 }));
-    fs.writeFileSync(`${p}.br`, brotliCompressSync(buf, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: buf.length } }));
+    fs.writeFileSync(
+      `${p}.br`,
+      brotliCompressSync(buf, {
+        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: buf.length },
+      }),
+    );
   }
 }
 
@@ -142,7 +147,10 @@ async function buildUi() {
     // (bundling it would put esbuild's class-field helpers into the entry's shared chunk)
     fs.mkdirSync(path.join(outdir, 'vendor/pdfjs'), { recursive: true });
     for (const f of ['pdf.min.mjs', 'pdf.worker.min.mjs']) {
-      fs.copyFileSync(path.join(root, 'node_modules/pdfjs-dist/legacy/build', f), path.join(outdir, 'vendor/pdfjs', f.replace(/\.mjs$/, '.js')));
+      fs.copyFileSync(
+        path.join(root, 'node_modules/pdfjs-dist/legacy/build', f),
+        path.join(outdir, 'vendor/pdfjs', f.replace(/\.mjs$/, '.js')),
+      );
     }
     precompress(outdir);
     // what a browser receives: the precompressed copies the server sends (api/static.ts)
@@ -163,10 +171,14 @@ async function buildUi() {
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log('entry   initial JS (min)   as served (gzip)   as served (br)   all JS (min)');
   for (const [name, s] of Object.entries(sizes)) {
-    console.log(`${name.padEnd(7)} ${kb(s.initialMin).padStart(16)} ${kb(s.initialGzip).padStart(18)} ${kb(s.initialBrotli).padStart(16)} ${kb(s.allJsMin).padStart(14)}`);
+    console.log(
+      `${name.padEnd(7)} ${kb(s.initialMin).padStart(16)} ${kb(s.initialGzip).padStart(18)} ${kb(s.initialBrotli).padStart(16)} ${kb(s.allJsMin).padStart(14)}`,
+    );
   }
   if (sizes.web.initialGzip > BROWSER_INITIAL_BUDGET) {
-    console.warn(`warning: browser initial JS ${kb(sizes.web.initialGzip)} gzip is over the ${kb(BROWSER_INITIAL_BUDGET)} budget`);
+    console.warn(
+      `warning: browser initial JS ${kb(sizes.web.initialGzip)} gzip is over the ${kb(BROWSER_INITIAL_BUDGET)} budget`,
+    );
   }
   return sizes;
 }
@@ -180,7 +192,10 @@ async function buildCustomerScripts() {
   const srcDir = path.join(root, 'src/customer-pages');
   const outdir = path.join(dist, 'web/customer-pages');
   fs.rmSync(outdir, { recursive: true, force: true });
-  const names = fs.readdirSync(srcDir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const names = fs
+    .readdirSync(srcDir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3));
   const result = await esbuild.build({
     entryPoints: Object.fromEntries(names.map((n) => [n, path.join(srcDir, `${n}.ts`)])),
     outdir,
@@ -204,7 +219,16 @@ async function buildCustomerScripts() {
 // files (about half a second of resolving and reading under load), jose, hono and valibot another
 // hundred. Everything else stays in node_modules: packages with files of their own (PGlite's
 // WebAssembly), native or large ones loaded lazily (pg, stripe, undici, the AWS SDK).
-const BUNDLED_IN_SERVER = new Set(['kysely', 'hono', '@hono/node-server', 'jose', 'valibot', '@valibot/to-json-schema', 'csv-stringify', 'ipaddr.js']);
+const BUNDLED_IN_SERVER = new Set([
+  'kysely',
+  'hono',
+  '@hono/node-server',
+  'jose',
+  'valibot',
+  '@valibot/to-json-schema',
+  'csv-stringify',
+  'ipaddr.js',
+]);
 
 /** esbuild's `packages: 'external'`, except for the named packages. */
 function externalExcept(bundled) {

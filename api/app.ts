@@ -68,19 +68,34 @@ export function createApi(deps: Deps) {
   api.use('*', timeZone());
   api.use('*', refuseBadUrl());
   // Logos are the largest bodies we take (an SVG up to 512 KB, base64-encoded).
-  const limit = bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw bodyTooLarge(); } });
+  const limit = bodyLimit({
+    maxSize: API_BODY_LIMIT,
+    onError: () => {
+      throw bodyTooLarge();
+    },
+  });
   // Only where a body can be: asking a GET for its body makes the Node adapter build a full
   // Request object, a cost every read would pay for nothing.
   // Routes that take files (a PDF upload) set their own, larger limit; /api/v1 sets it after its
   // key and rate limit, so its 413 carries the RateLimit headers like every answer past the key.
-  api.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' || SIG_OWN_BODY_LIMIT.test(c.req.path) || c.req.path.startsWith('/api/v1/') ? next() : limit(c, next)));
+  api.use('*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' || SIG_OWN_BODY_LIMIT.test(c.req.path) || c.req.path.startsWith('/api/v1/')
+      ? next()
+      : limit(c, next),
+  );
 
   // Public: no session needed.
   // Liveness: the process answers, nothing more (no database, so a database fault never gets a
   // healthy process restarted).
   api.get('/health', (c) => c.json({ ok: true }));
   // Readiness: whether a balancer should send requests here now (api/observability/readiness.ts).
-  const ready = deps.readiness ?? readiness(deps.db, () => true, MIGRATIONS.map((m) => m.id));
+  const ready =
+    deps.readiness ??
+    readiness(
+      deps.db,
+      () => true,
+      MIGRATIONS.map((m) => m.id),
+    );
   api.get('/ready', async (c) => {
     const reasons = await ready.check();
     if (!reasons.length) return c.json({ ready: true });
@@ -153,7 +168,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/', customerPageRoutes(deps, options.distDir));
   app.route('/', termsRoutes(deps.config.raw.TERMS_URL?.trim() || undefined));
   if (options.distDir) app.route('/', uiRoutes(options.distDir));
-  app.notFound((c) => c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.', requestId: requestIdOf(c) }, 404));
+  app.notFound((c) =>
+    c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.', requestId: requestIdOf(c) }, 404),
+  );
   app.onError((err, c) => errorResponse(err, c, deps.log));
   return app;
 }

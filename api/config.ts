@@ -18,15 +18,36 @@ const secret = v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 3
 export const DEFAULT_WEBEX_ISSUERS = 'https://idbroker.webex.com/idb,https://idbroker-*.webex.com/idb';
 
 const EnvSchema = v.object({
-  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'must be development, production or test'), 'development'),
+  NODE_ENV: v.optional(
+    v.picklist(['development', 'production', 'test'], 'must be development, production or test'),
+    'development',
+  ),
   PORT: port,
   HOST: v.optional(v.string()),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
   // Sessions (migrations, LISTEN) go here when DATABASE_URL is a transaction pooler.
   DIRECT_DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'))),
   DATABASE_POOLER: v.optional(v.picklist(['none', 'transaction'], 'must be none or transaction'), 'none'),
-  DATABASE_CONNECT_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(120_000)), '5000'),
-  DATABASE_DEADLINE_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(600_000)), '10000'),
+  DATABASE_CONNECT_TIMEOUT_MS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of milliseconds'),
+      v.transform(Number),
+      v.minValue(100),
+      v.maxValue(120_000),
+    ),
+    '5000',
+  ),
+  DATABASE_DEADLINE_MS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of milliseconds'),
+      v.transform(Number),
+      v.minValue(100),
+      v.maxValue(600_000),
+    ),
+    '10000',
+  ),
   DATA_DIR: v.optional(v.string(), './data'),
   SESSION_SECRET: secret,
   ENCRYPTION_KEY: secret,
@@ -34,12 +55,26 @@ const EnvSchema = v.object({
   PUBLIC_URL: v.optional(url('e.g. https://console.example.com')),
   // the provider's terms of service, linked from sign-up; unset means the built-in page at /terms
   TERMS_URL: v.optional(url('e.g. https://example.com/terms')),
-  SESSION_HOURS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of hours'), v.transform(Number), v.minValue(1), v.maxValue(168)), '12'),
-  INVITATION_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)), '7'),
+  SESSION_HOURS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of hours'), v.transform(Number), v.minValue(1), v.maxValue(168)),
+    '12',
+  ),
+  INVITATION_DAYS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(90)),
+    '7',
+  ),
   // how long the link to a signer's copy of a signed document works
-  SIGNER_COPY_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(365)), '30'),
+  SIGNER_COPY_DAYS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of days'), v.transform(Number), v.minValue(1), v.maxValue(365)),
+    '30',
+  ),
   CNAME_TARGET: v.optional(v.string(), 'custom.switchboard.example'),
-  DNS_SERVERS: v.optional(v.pipe(v.string(), v.regex(/^[\w.:[\]]+(\s*,\s*[\w.:[\]]+)*$/, 'must be a comma-separated list of DNS server addresses (ip or ip:port)'))),
+  DNS_SERVERS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[\w.:[\]]+(\s*,\s*[\w.:[\]]+)*$/, 'must be a comma-separated list of DNS server addresses (ip or ip:port)'),
+    ),
+  ),
   AUTO_SEED: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   GOOGLE_ISSUER: v.optional(url('the Google-type provider issuer, e.g. https://accounts.google.com')),
   GOOGLE_CLIENT_ID: v.optional(v.string()),
@@ -49,9 +84,25 @@ const EnvSchema = v.object({
   AZURE_CLIENT_SECRET: v.optional(v.string()),
   DEV_IDP: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
   DEV_STRIPE: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
-  DEV_STRIPE_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must be a port number'), v.transform(Number), v.minValue(1, 'must be a port number'), v.maxValue(65535, 'must be a port number'))),
+  DEV_STRIPE_PORT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, 'must be a port number'),
+      v.transform(Number),
+      v.minValue(1, 'must be a port number'),
+      v.maxValue(65535, 'must be a port number'),
+    ),
+  ),
   TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
-  TRUST_PROXY_HOPS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of proxies'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(10, 'must be at most 10'))),
+  TRUST_PROXY_HOPS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of proxies'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(10, 'must be at most 10'),
+    ),
+  ),
   OUTBOUND_ALLOW_HOSTS: v.optional(v.string()),
   OUTBOUND_CA_FILE: v.optional(v.string()),
   TWILIO_API_URL: v.optional(url('e.g. https://api.twilio.com'), 'https://api.twilio.com'),
@@ -60,26 +111,96 @@ const EnvSchema = v.object({
   LOG_SHIPPING: v.optional(v.picklist(['on', 'off'], 'must be on or off'), 'on'),
   // How long a worker holds leased jobs before another process may retry them (a crashed worker's jobs wait this long).
   // How long a graceful stop (SIGTERM) waits for requests in flight before closing them.
-  WORKERS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of processes'), v.transform(Number), v.minValue(1), v.maxValue(64)), '1'),
-  SHUTDOWN_GRACE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(600)), '10'),
+  WORKERS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of processes'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(64),
+    ),
+    '1',
+  ),
+  SHUTDOWN_GRACE_SECONDS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of seconds'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(600),
+    ),
+    '10',
+  ),
   // Caps on open live streams per process (api/live/hub.ts): past them /api/live answers 429 TOO_MANY_STREAMS.
-  LIVE_STREAMS_PER_SESSION: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(10_000)), '20'),
-  LIVE_STREAMS_PER_ACCOUNT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of streams'), v.transform(Number), v.minValue(1), v.maxValue(1_000_000)), '1000'),
+  LIVE_STREAMS_PER_SESSION: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of streams'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(10_000),
+    ),
+    '20',
+  ),
+  LIVE_STREAMS_PER_ACCOUNT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of streams'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(1_000_000),
+    ),
+    '1000',
+  ),
   // Readiness and operations (docs/operations.md): how long /api/ready answers 503 after SIGTERM
   // before the listener closes (longer than a balancer's check interval × its fall count).
-  READY_DRAIN_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.maxValue(300))),
+  READY_DRAIN_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.maxValue(300)),
+  ),
   // Prometheus metrics on a port of their own, never the public one; off when unset.
-  METRICS_PORT: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must be a port number'), v.transform(Number), v.minValue(1, 'must be a port number'), v.maxValue(65535, 'must be a port number'))),
+  METRICS_PORT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}$/, 'must be a port number'),
+      v.transform(Number),
+      v.minValue(1, 'must be a port number'),
+      v.maxValue(65535, 'must be a port number'),
+    ),
+  ),
   METRICS_HOST: v.optional(v.string(), '127.0.0.1'),
   // OpenTelemetry traces over OTLP/HTTP when set; new traces sampled at this ratio (parent-based).
   OTEL_EXPORTER_OTLP_ENDPOINT: v.optional(url('e.g. http://127.0.0.1:4318')),
-  OTEL_TRACES_SAMPLER_ARG: v.optional(v.pipe(v.string(), v.regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a ratio from 0 to 1'), v.transform(Number)), '0.1'),
+  OTEL_TRACES_SAMPLER_ARG: v.optional(
+    v.pipe(v.string(), v.regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a ratio from 0 to 1'), v.transform(Number)),
+    '0.1',
+  ),
   OTEL_SERVICE_NAME: v.optional(v.string(), 'switchboard'),
   // One JSON line per request and per job run at info; warn or silent quiets them.
-  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'), 'info'),
-  JOB_LEASE_SECONDS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of seconds'), v.transform(Number), v.minValue(1), v.maxValue(3600)), '60'),
+  LOG_LEVEL: v.optional(
+    v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
+    'info',
+  ),
+  JOB_LEASE_SECONDS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of seconds'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(3600),
+    ),
+    '60',
+  ),
   // How often each process looks for due periodic jobs (milliseconds); the lease runs each once.
-  JOB_POLL_MS: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number of milliseconds'), v.transform(Number), v.minValue(100), v.maxValue(3_600_000)), '30000'),
+  JOB_POLL_MS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number of milliseconds'),
+      v.transform(Number),
+      v.minValue(100),
+      v.maxValue(3_600_000),
+    ),
+    '30000',
+  ),
   // Embedded hosts (see hosts/zoom and hosts/webex). Unset means that host's sign-in answers
   // 503 *_NOT_CONFIGURED; the URLs default to the real services and are overridden in tests.
   ZOOM_CLIENT_ID: v.optional(v.string()),
@@ -95,7 +216,10 @@ const EnvSchema = v.object({
 
 /** OUTBOUND_ALLOW_HOSTS: "localhost, 127.0.0.1:4000" -> entries as host or host:port. */
 export function parseAllowHosts(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 export type Env = v.InferOutput<typeof EnvSchema>;
@@ -226,11 +350,7 @@ export function devIdpClient(sessionSecret: string, publicUrl: string, name: 'go
   };
 }
 
-function signInProvider(
-  name: 'GOOGLE' | 'AZURE',
-  e: Env,
-  defaultIssuer: string,
-): OidcClientSettings | null {
+function signInProvider(name: 'GOOGLE' | 'AZURE', e: Env, defaultIssuer: string): OidcClientSettings | null {
   const clientId = e[`${name}_CLIENT_ID`];
   if (!clientId) return null;
   const clientSecret = e[`${name}_CLIENT_SECRET`];
@@ -268,21 +388,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const google = signInProvider('GOOGLE', e, 'https://accounts.google.com');
   const azure = signInProvider('AZURE', e, 'https://login.microsoftonline.com/common/v2.0');
   const devIdp = e.DEV_IDP ? e.DEV_IDP === 'true' : !production && !google && !azure;
-  if (production && devIdp) throw new ConfigError('Configuration error:\n  DEV_IDP the development identity provider is never mounted in production');
-  if (e.WORKERS > 1 && !e.DATABASE_URL) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process');
-  if (e.WORKERS > 1 && devIdp) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DEV_IDP=false: the development identity provider keeps its sign-in state in one process');
+  if (production && devIdp)
+    throw new ConfigError('Configuration error:\n  DEV_IDP the development identity provider is never mounted in production');
+  if (e.WORKERS > 1 && !e.DATABASE_URL)
+    throw new ConfigError(
+      'Configuration error:\n  WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process',
+    );
+  if (e.WORKERS > 1 && devIdp)
+    throw new ConfigError(
+      'Configuration error:\n  WORKERS above 1 needs DEV_IDP=false: the development identity provider keeps its sign-in state in one process',
+    );
   const sessionSecret = e.SESSION_SECRET ?? keptSecret(dataDir, 'session-secret');
   // Stripe set up for real (billing or Connect) means no stand-in; unset, development gets one
   const realStripe = ['STRIPE_SECRET_KEY', 'STRIPE_CONNECT_CLIENT_ID', 'STRIPE_API_BASE'].filter((k) => input[k]);
   const wantsDevStripe = e.DEV_STRIPE ? e.DEV_STRIPE === 'true' : !production && realStripe.length === 0 && e.WORKERS === 1;
-  if (production && wantsDevStripe) throw new ConfigError('Configuration error:\n  DEV_STRIPE the development Stripe stand-in is never used in production');
-  if (wantsDevStripe && realStripe.length) throw new ConfigError(`Configuration error:\n  DEV_STRIPE=true cannot be combined with ${realStripe.join(', ')}: the stand-in is Stripe for a machine that has none`);
-  if (wantsDevStripe && e.WORKERS > 1) throw new ConfigError('Configuration error:\n  WORKERS above 1 needs DEV_STRIPE=false: the development Stripe stand-in keeps its state in one process');
+  if (production && wantsDevStripe)
+    throw new ConfigError('Configuration error:\n  DEV_STRIPE the development Stripe stand-in is never used in production');
+  if (wantsDevStripe && realStripe.length)
+    throw new ConfigError(
+      `Configuration error:\n  DEV_STRIPE=true cannot be combined with ${realStripe.join(', ')}: the stand-in is Stripe for a machine that has none`,
+    );
+  if (wantsDevStripe && e.WORKERS > 1)
+    throw new ConfigError(
+      'Configuration error:\n  WORKERS above 1 needs DEV_STRIPE=false: the development Stripe stand-in keeps its state in one process',
+    );
   const devStripe = wantsDevStripe ? devStripeSettings(sessionSecret, e.DEV_STRIPE_PORT ?? Math.min(65535, e.PORT + 1)) : null;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const trustProxy = e.TRUST_PROXY === 'true';
   if (e.TRUST_PROXY_HOPS !== undefined && !trustProxy) {
-    throw new ConfigError(`Configuration error:\n  TRUST_PROXY_HOPS is only read with TRUST_PROXY=true (got ${JSON.stringify(String(e.TRUST_PROXY_HOPS))})`);
+    throw new ConfigError(
+      `Configuration error:\n  TRUST_PROXY_HOPS is only read with TRUST_PROXY=true (got ${JSON.stringify(String(e.TRUST_PROXY_HOPS))})`,
+    );
   }
   return {
     env: e.NODE_ENV,
@@ -324,7 +460,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     readyDrainSeconds: e.READY_DRAIN_SECONDS ?? (production ? 10 : 0),
     metrics: e.METRICS_PORT === undefined ? null : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     logLevel: e.LOG_LEVEL,
-    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, ''), ratio: e.OTEL_TRACES_SAMPLER_ARG, serviceName: e.OTEL_SERVICE_NAME } : null,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, ''),
+          ratio: e.OTEL_TRACES_SAMPLER_ARG,
+          serviceName: e.OTEL_SERVICE_NAME,
+        }
+      : null,
     workers: e.WORKERS,
     liveStreams: { perSession: e.LIVE_STREAMS_PER_SESSION, perAccount: e.LIVE_STREAMS_PER_ACCOUNT },
     zoom: {
@@ -338,18 +480,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     webex: {
       appId: e.WEBEX_APP_ID ?? '',
-      allowedIssuers: e.WEBEX_ALLOWED_ISSUERS.split(',').map((s) => s.trim()).filter(Boolean),
+      allowedIssuers: e.WEBEX_ALLOWED_ISSUERS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     },
     raw: devStripe ? { ...env, ...devStripeEnv(devStripe) } : env,
   };
 }
 
 /** The development Stripe stand-in's settings; its secrets are derived from the session secret, so they hold across restarts. */
-export type DevStripeSettings = { port: number; url: string; clientId: string; secretKey: string; webhookSecret: string; connectWebhookSecret: string };
+export type DevStripeSettings = {
+  port: number;
+  url: string;
+  clientId: string;
+  secretKey: string;
+  webhookSecret: string;
+  connectWebhookSecret: string;
+};
 
 function devStripeSettings(sessionSecret: string, port: number): DevStripeSettings {
-  const derive = (what: string) => crypto.createHmac('sha256', sessionSecret).update(`dev-stripe:${what}`).digest('hex').slice(0, 32);
-  return { port, url: `http://127.0.0.1:${port}`, clientId: 'ca_dev_standin', secretKey: `sk_test_dev_${derive('key')}`, webhookSecret: `whsec_${derive('webhook')}`, connectWebhookSecret: `whsec_${derive('connect')}` };
+  const derive = (what: string) =>
+    crypto.createHmac('sha256', sessionSecret).update(`dev-stripe:${what}`).digest('hex').slice(0, 32);
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    clientId: 'ca_dev_standin',
+    secretKey: `sk_test_dev_${derive('key')}`,
+    webhookSecret: `whsec_${derive('webhook')}`,
+    connectWebhookSecret: `whsec_${derive('connect')}`,
+  };
 }
 
 /** The price of each app's subscription on the stand-in. */
@@ -364,7 +523,12 @@ function devStripeEnv(s: DevStripeSettings): Record<string, string> {
     STRIPE_CONNECT_CLIENT_ID: s.clientId,
     STRIPE_CONNECT_WEBHOOK_SECRET: s.connectWebhookSecret,
     STRIPE_CONNECT_AUTHORIZE_URL: `${s.url}/oauth/authorize`,
-    ...Object.fromEntries(APPS.filter((a) => a.billable).map((a) => [`STRIPE_PRICE_${a.id.toUpperCase().replace(/-/g, '_')}`, devStripePriceId(a.id)])),
+    ...Object.fromEntries(
+      APPS.filter((a) => a.billable).map((a) => [
+        `STRIPE_PRICE_${a.id.toUpperCase().replace(/-/g, '_')}`,
+        devStripePriceId(a.id),
+      ]),
+    ),
   };
 }
 
@@ -408,7 +572,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     tracing: null,
     workers: 1,
     liveStreams: { perSession: 20, perAccount: 1_000 },
-    zoom: { clientId: '', clientSecret: '', accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: 'https://api.zoom.us/v2', oauthUrl: 'https://zoom.us/oauth/token' },
+    zoom: {
+      clientId: '',
+      clientSecret: '',
+      accountId: '',
+      apiClientId: '',
+      apiClientSecret: '',
+      apiUrl: 'https://api.zoom.us/v2',
+      oauthUrl: 'https://zoom.us/oauth/token',
+    },
     webex: { appId: '', allowedIssuers: DEFAULT_WEBEX_ISSUERS.split(',') },
     raw: {},
     ...overrides,

@@ -11,7 +11,11 @@ import { logLine } from './http/error-text';
 export async function openRuntime(config: Config): Promise<{ deps: Deps; db: Database; close: () => Promise<void> }> {
   const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
   try {
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : `${config.dataDir}/pgdata`, settings: config.database });
+    const db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.databaseUrl ? undefined : `${config.dataDir}/pgdata`,
+      settings: config.database,
+    });
     if (config.directDatabaseUrl && config.directDatabaseUrl !== config.databaseUrl) {
       // Behind a pooler, migrations run on a direct connection of their own (their lock and DDL
       // want one server session from start to end).

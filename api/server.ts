@@ -39,7 +39,13 @@ async function main() {
   if (config.tracing) await startTracing(config.tracing);
   // With WORKERS > 1 the primary serves the metrics, summed over the workers (api/workers.ts).
   const metrics = config.metrics ? await enableMetrics() : null;
-  const metricsServer = metrics && !cluster.isWorker ? await startMetricsServer(config.metrics!, async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() })) : null;
+  const metricsServer =
+    metrics && !cluster.isWorker
+      ? await startMetricsServer(config.metrics!, async () => ({
+          contentType: metrics.registry.contentType,
+          body: await metrics.registry.metrics(),
+        }))
+      : null;
   const runtime = await openRuntime(config);
   const { deps, db } = runtime;
   if (metrics && db.poolStats) metrics.addPool(db.poolStats);
@@ -56,7 +62,11 @@ async function main() {
   deps.live = live;
   const liveListener = await startListener(db, live, { url: config.directDatabaseUrl, log: deps.log });
   metrics?.addStreams(() => live.streamCount());
-  const ready = readiness(db, () => liveListener.connected(), MIGRATIONS.map((m) => m.id));
+  const ready = readiness(
+    db,
+    () => liveListener.connected(),
+    MIGRATIONS.map((m) => m.id),
+  );
   deps.readiness = ready;
   const app = createApp(deps, { distDir });
   const listener = nodeListener(app.fetch);
@@ -80,27 +90,50 @@ async function main() {
   // server listens so a first start is not held up by it.
   if (seedHistory) {
     seedOtpHistory(deps)
-      .then(async (n) => console.log(`Demo history ready: ${n} one-time passcodes and ${await seedEformHistory(deps)} form requests (development outbox).`))
+      .then(async (n) =>
+        console.log(
+          `Demo history ready: ${n} one-time passcodes and ${await seedEformHistory(deps)} form requests (development outbox).`,
+        ),
+      )
       .catch((err) => deps.log('demo history failed', err));
     seedIdvHistory(deps).catch((err) => deps.log('identity verification demo history failed', err));
-    seedPasskeyHistory(deps).then((n) => console.log(`Demo history ready: ${n} passkey enrollments and verifications.`), (err) => deps.log('passkey demo history failed', err));
-    seedSignatureHistory(deps).then((n) => console.log(`Demo history ready: ${n} signature requests.`), (err) => deps.log('signature demo history failed', err));
+    seedPasskeyHistory(deps).then(
+      (n) => console.log(`Demo history ready: ${n} passkey enrollments and verifications.`),
+      (err) => deps.log('passkey demo history failed', err),
+    );
+    seedSignatureHistory(deps).then(
+      (n) => console.log(`Demo history ready: ${n} signature requests.`),
+      (err) => deps.log('signature demo history failed', err),
+    );
   }
   // With WORKERS > 1 one worker prints the banner and the demo links, not each of them.
   if (speaksForAll()) {
     const address = server.address();
     const where = typeof address === 'object' && address ? `${address.address}:${address.port}` : String(address);
-    console.log(`Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+    console.log(
+      `Switchboard console on ${config.publicUrl} (listening on ${where}, ${db.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
+    );
     if (devIdp) {
       const sso = devSsoClient(config);
-      console.log(`Development identity provider mounted at ${devIdp.issuer} (stands in for Google, Microsoft and SSO; never mounted in production).`);
-      console.log(`  To try SSO, connect "OpenID Connect" on Settings > Single Sign-On with Discovery URL ${sso.discoveryUrl}, Client ID ${sso.clientId}, Client Secret ${sso.clientSecret}. Then publish the TXT record the screen shows on a DNS server named in DNS_SERVERS and select Verify.`);
+      console.log(
+        `Development identity provider mounted at ${devIdp.issuer} (stands in for Google, Microsoft and SSO; never mounted in production).`,
+      );
+      console.log(
+        `  To try SSO, connect "OpenID Connect" on Settings > Single Sign-On with Discovery URL ${sso.discoveryUrl}, Client ID ${sso.clientId}, Client Secret ${sso.clientSecret}. Then publish the TXT record the screen shows on a DNS server named in DNS_SERVERS and select Verify.`,
+      );
     } else {
-      const names = [config.signIn.google && `Google-type (${config.signIn.google.issuer})`, config.signIn.azure && `Microsoft-type (${config.signIn.azure.issuer})`].filter(Boolean);
-      console.log(`Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`);
+      const names = [
+        config.signIn.google && `Google-type (${config.signIn.google.issuer})`,
+        config.signIn.azure && `Microsoft-type (${config.signIn.azure.issuer})`,
+      ].filter(Boolean);
+      console.log(
+        `Sign-in providers: ${names.length ? names.join(', ') : 'none configured (SSO only)'}. The development identity provider is not mounted.`,
+      );
     }
     if (devStripe) {
-      console.log(`Development Stripe stand-in on ${devStripe.url} (stands in for Stripe billing and Connect: test cards, no money moves; never in production). Set STRIPE_* to use Stripe itself.`);
+      console.log(
+        `Development Stripe stand-in on ${devStripe.url} (stands in for Stripe billing and Connect: test cards, no money moves; never in production). Set STRIPE_* to use Stripe itself.`,
+      );
     }
     if (config.env !== 'production') {
       // The server is already serving: a database fault while the links are made (a restart, say)
@@ -110,7 +143,8 @@ async function main() {
         for (const demo of DEMO_ACCOUNTS) {
           for (const a of demo.admins) {
             const admin = await findActiveAdminByEmail(db, a.email);
-            if (admin) console.log(`  ${a.email.padEnd(22)} ${signInLink(config.publicUrl, await issueSessionToken(deps, admin))}`);
+            if (admin)
+              console.log(`  ${a.email.padEnd(22)} ${signInLink(config.publicUrl, await issueSessionToken(deps, admin))}`);
           }
         }
         console.log('');

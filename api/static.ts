@@ -24,7 +24,12 @@ export type UiEntry = 'web' | 'zoom' | 'webex';
 
 /** Headers every HTML answer carries; hosts that embed us need some of them (Zoom needs all four). */
 export function htmlSecurityHeaders(entry: UiEntry): Record<string, string> {
-  const frameAncestors = entry === 'webex' ? "'self' https://*.webex.com https://*.wbx2.com https://*.ciscospark.com" : entry === 'zoom' ? "'self' https://*.zoom.us https://*.zoomgov.com" : "'self'";
+  const frameAncestors =
+    entry === 'webex'
+      ? "'self' https://*.webex.com https://*.wbx2.com https://*.ciscospark.com"
+      : entry === 'zoom'
+        ? "'self' https://*.zoom.us https://*.zoomgov.com"
+        : "'self'";
   return {
     'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
     'X-Content-Type-Options': 'nosniff',
@@ -50,10 +55,14 @@ const SUFFIX: Record<Coding, string> = { br: '.br', gzip: '.gz' };
  * A built file as the client best takes it: the .br or .gz that build.mjs wrote beside it
  * when the client accepts that coding, else the file itself. Vary tells caches the choice.
  */
-function builtFile(file: string, acceptEncoding: string | undefined): { body: Buffer<ArrayBuffer>; headers: Record<string, string> } {
+function builtFile(
+  file: string,
+  acceptEncoding: string | undefined,
+): { body: Buffer<ArrayBuffer>; headers: Record<string, string> } {
   const coding = pickCoding(acceptEncoding);
   const pre = coding ? `${file}${SUFFIX[coding]}` : null;
-  if (pre && fs.existsSync(pre)) return { body: fs.readFileSync(pre), headers: { 'Content-Encoding': coding!, Vary: 'Accept-Encoding' } };
+  if (pre && fs.existsSync(pre))
+    return { body: fs.readFileSync(pre), headers: { 'Content-Encoding': coding!, Vary: 'Accept-Encoding' } };
   // small files have no compressed copy: they go as they are to everyone
   return { body: fs.readFileSync(file), headers: fs.existsSync(`${file}.gz`) ? { Vary: 'Accept-Encoding' } : {} };
 }
@@ -71,7 +80,12 @@ export function uiRoutes(distDir: string) {
     if (urlPath === '/api' || urlPath.startsWith('/api/')) {
       return c.json({ code: 'NOT_FOUND', message: 'There is nothing at this address.', requestId: requestIdOf(c) }, 404);
     }
-    const entry: UiEntry = urlPath === '/zoom' || urlPath.startsWith('/zoom/') ? 'zoom' : urlPath === '/webex' || urlPath.startsWith('/webex/') ? 'webex' : 'web';
+    const entry: UiEntry =
+      urlPath === '/zoom' || urlPath.startsWith('/zoom/')
+        ? 'zoom'
+        : urlPath === '/webex' || urlPath.startsWith('/webex/')
+          ? 'webex'
+          : 'web';
     const dir = path.join(distDir, entry);
     const rest = entry === 'web' ? urlPath : urlPath.slice(entry.length + 1) || '/';
     let file: string | null = null;

@@ -49,7 +49,10 @@ export async function runPrimary(config: Config): Promise<void> {
   if (config.metrics) {
     const { AggregatorRegistry } = (await import('prom-client')).default;
     const aggregator = new AggregatorRegistry();
-    await startMetricsServer(config.metrics, async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }));
+    await startMetricsServer(config.metrics, async () => ({
+      contentType: aggregator.contentType,
+      body: await aggregator.clusterMetrics(),
+    }));
   }
 
   const stop = (signal: string) => {

@@ -55,7 +55,12 @@ export default function AgentPreview({ token }: { token: string }) {
         {answer.apps.map((a) => (
           <li key={a.id} className="agent-preview-item">
             <span className="app-dot" style={{ background: a.color }} aria-hidden="true" />
-            <button type="button" className="link-button agent-preview-title" aria-pressed={a.id === chosen} onClick={() => setChosen(a.id === chosen ? null : a.id)}>
+            <button
+              type="button"
+              className="link-button agent-preview-title"
+              aria-pressed={a.id === chosen}
+              onClick={() => setChosen(a.id === chosen ? null : a.id)}
+            >
               {a.title}
             </button>
           </li>
@@ -63,7 +68,12 @@ export default function AgentPreview({ token }: { token: string }) {
         {/* several apps in one link: the account's journeys, picked as the apps' pickers work */}
         <li className="agent-preview-item">
           <span className="app-dot" style={{ background: '#0F766E' }} aria-hidden="true" />
-          <button type="button" className="link-button agent-preview-title" aria-pressed={chosen === 'journeys'} onClick={() => setChosen(chosen === 'journeys' ? null : 'journeys')}>
+          <button
+            type="button"
+            className="link-button agent-preview-title"
+            aria-pressed={chosen === 'journeys'}
+            onClick={() => setChosen(chosen === 'journeys' ? null : 'journeys')}
+          >
             Journeys
           </button>
         </li>
@@ -72,7 +82,11 @@ export default function AgentPreview({ token }: { token: string }) {
         <section aria-label="Journeys" className="agent-preview-app">
           <h3 className="card-title">Send a journey</h3>
           <LiveTokenContext.Provider value={token}>
-            {sentJourney ? <JourneyProgress api={api} id={sentJourney} onDone={() => setSentJourney(null)} /> : <SendJourney api={api} onSent={(j) => setSentJourney(j.id)} />}
+            {sentJourney ? (
+              <JourneyProgress api={api} id={sentJourney} onDone={() => setSentJourney(null)} />
+            ) : (
+              <SendJourney api={api} onSent={(j) => setSentJourney(j.id)} />
+            )}
           </LiveTokenContext.Provider>
         </section>
       )}

@@ -32,8 +32,8 @@ export function UnauthorizedCard({ agentPreview, agentToken }: UnauthorizedCardP
           You're not yet authorized
         </h1>
         <p>
-          Your account isn't an administrator of this Switchboard account. Ask your account administrator to add you. You can still use
-          the agent functions below.
+          Your account isn't an administrator of this Switchboard account. Ask your account administrator to add you. You can
+          still use the agent functions below.
         </p>
         <section className="agent-preview" aria-labelledby="agent-preview-title">
           <h2 id="agent-preview-title" className="card-title">

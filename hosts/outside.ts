@@ -7,7 +7,13 @@
  * runs instead of trying.
  */
 export function isOutsideDesktopClient(win: Window = window): boolean {
-  type Bridges = { chrome?: { webview?: unknown }; webkit?: { messageHandlers?: unknown }; android?: unknown; webexAppExtensions?: unknown; roomos?: unknown };
+  type Bridges = {
+    chrome?: { webview?: unknown };
+    webkit?: { messageHandlers?: unknown };
+    android?: unknown;
+    webexAppExtensions?: unknown;
+    roomos?: unknown;
+  };
   const w = win as Window & Bridges;
   let framed: boolean;
   try {

@@ -14,7 +14,10 @@ export const defaultSleep: Sleep = (ms) => new Promise<void>((resolve) => setTim
  * (no token yet, no answer, a server fault). Waits 250 ms, 500 ms, 1 s ... 16 s between attempts,
  * then gives up with 'An error occurred'. Zoom and Webex both sign in through this.
  */
-export async function signInWithRetry(attempt: () => Promise<TokenResult | null>, sleep: Sleep = defaultSleep): Promise<TokenResult> {
+export async function signInWithRetry(
+  attempt: () => Promise<TokenResult | null>,
+  sleep: Sleep = defaultSleep,
+): Promise<TokenResult> {
   for (let wait = RETRY_FIRST_MS; ; wait *= 2) {
     const result = await attempt();
     if (result) return result;

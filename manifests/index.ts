@@ -8,7 +8,8 @@ import { ZOOM_CAPABILITIES } from '../hosts/zoom/capabilities';
 // PUBLIC_URL; the committed *.example.json files are checked against this code by a test.
 
 export const APP_NAME = 'Switchboard';
-export const APP_DESCRIPTION = 'The admin console of your customer-verification apps: dashboards, activity, configuration and account settings, inside your contact-centre client.';
+export const APP_DESCRIPTION =
+  'The admin console of your customer-verification apps: dashboards, activity, configuration and account settings, inside your contact-centre client.';
 export const EXAMPLE_PUBLIC_URL = 'https://console.switchboard.example';
 
 export const ZOOM_HOME_PATH = '/zoom/';
@@ -49,11 +50,23 @@ export function zoomManifest(publicUrl: string) {
           zoom_app_api: { enable: true, zoom_app_apis: [...ZOOM_CAPABILITIES].sort() },
           guest_mode: { enable: false, enable_test_guest_mode: false },
           in_client_oauth: { enable: false },
-          collaborate_mode: { enable: false, enable_screen_sharing: false, enable_play_together: false, enable_start_immediately: false, enable_join_immediately: false },
+          collaborate_mode: {
+            enable: false,
+            enable_screen_sharing: false,
+            enable_play_together: false,
+            enable_start_immediately: false,
+            enable_join_immediately: false,
+          },
         },
         zoom_client_support: {
           mobile: { enable: false },
-          zoom_room: { enable: false, enable_personal_zoom_room: false, enable_shared_zoom_room: false, enable_digital_signage: false, enable_zoom_rooms_controller: false },
+          zoom_room: {
+            enable: false,
+            enable_personal_zoom_room: false,
+            enable_shared_zoom_room: false,
+            enable_digital_signage: false,
+            enable_zoom_rooms_controller: false,
+          },
           pwa_client: { enable: true },
         },
       },
@@ -84,7 +97,10 @@ export const MANIFEST_FILES = { zoom: 'zoom-app.json', webex: 'webex-app.json' }
 export function writeManifests(publicUrl: string, dir: string): string[] {
   fs.mkdirSync(dir, { recursive: true });
   const written: string[] = [];
-  for (const [file, body] of [[MANIFEST_FILES.zoom, zoomManifest(publicUrl)], [MANIFEST_FILES.webex, webexManifest(publicUrl)]] as const) {
+  for (const [file, body] of [
+    [MANIFEST_FILES.zoom, zoomManifest(publicUrl)],
+    [MANIFEST_FILES.webex, webexManifest(publicUrl)],
+  ] as const) {
     const target = path.join(dir, file);
     fs.writeFileSync(target, JSON.stringify(body, null, 2) + '\n');
     written.push(target);

@@ -45,7 +45,13 @@ async function step(name, command, args) {
 // Lint first (Biome, biome.jsonc; about 7 s of CPU): a finding stops the run before the long layers.
 // The format check joins it in the same pass once the tree has had its one formatting commit.
 const FORMAT_CHECK = false;
-await step(FORMAT_CHECK ? 'lint and format' : 'lint', process.execPath, [path.join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'ci', `--formatter-enabled=${FORMAT_CHECK}`, '--error-on-warnings', '.']);
+await step(FORMAT_CHECK ? 'lint and format' : 'lint', process.execPath, [
+  path.join(ROOT, 'node_modules/@biomejs/biome/bin/biome'),
+  'ci',
+  `--formatter-enabled=${FORMAT_CHECK}`,
+  '--error-on-warnings',
+  '.',
+]);
 const typecheck = step('typecheck', process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit']);
 await step('build', process.execPath, ['build.mjs']);
 const seededDir = (process.env.SB_E2E_SEEDED_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-seeded-')));

@@ -15,4 +15,6 @@ export const adminsRoutes = new Hono<AppEnv>()
     c.json(await changeAdminRole(c.var.deps, c.var.session, c.req.valid('param').id, c.req.valid('json'))),
   )
 
-  .delete('/admins/:id', requireRole('admin'), idParam('administrator'), async (c) => c.json(await archiveAdmin(c.var.deps, c.var.session, c.req.valid('param').id)));
+  .delete('/admins/:id', requireRole('admin'), idParam('administrator'), async (c) =>
+    c.json(await archiveAdmin(c.var.deps, c.var.session, c.req.valid('param').id)),
+  );

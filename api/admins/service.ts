@@ -21,7 +21,13 @@ const ROLE_ORDER = { owner: 0, admin: 1, supervisor: 2 } as const;
 const adminNotFound = () => new ApiError(404, 'NOT_FOUND', 'There is no such administrator.');
 
 type AdminRow = { id: string; first_name: string; last_name: string; email: string; role: AdminItem['role'] };
-const itemOf = (row: AdminRow): AdminItem => ({ id: row.id, firstName: row.first_name, lastName: row.last_name, email: row.email, role: row.role });
+const itemOf = (row: AdminRow): AdminItem => ({
+  id: row.id,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  role: row.role,
+});
 const nameOf = (row: AdminRow) => [row.first_name, row.last_name].filter(Boolean).join(' ') || row.email;
 
 /** The active admin with this id in the caller's account, locked for the change. */
@@ -44,9 +50,24 @@ const BOOTSTRAP_READ = compiledOnce(1, (db, accountId) =>
   db
     .selectFrom('accounts')
     .leftJoin('branding', 'branding.account_id', 'accounts.id')
-    .select(['accounts.id', 'accounts.name', 'accounts.time_zone', 'branding.account_id as branded', 'branding.name as brand_name', 'branding.logo', 'branding.color', 'branding.domain', 'branding.domain_is_verified'])
+    .select([
+      'accounts.id',
+      'accounts.name',
+      'accounts.time_zone',
+      'branding.account_id as branded',
+      'branding.name as brand_name',
+      'branding.logo',
+      'branding.color',
+      'branding.domain',
+      'branding.domain_is_verified',
+    ])
     .select((eb) =>
-      jsonArrayFrom(eb.selectFrom('app_billing').select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier', 'payment_failed_at']).whereRef('app_billing.account_id', '=', 'accounts.id')).as('billing'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('app_billing')
+          .select(['app', 'status', 'trial_ends_at', 'credits', 'free_tier', 'payment_failed_at'])
+          .whereRef('app_billing.account_id', '=', 'accounts.id'),
+      ).as('billing'),
     )
     .where('accounts.id', '=', accountId),
 );
@@ -61,7 +82,13 @@ async function bootstrapOf(deps: Deps, session: Session): Promise<Bootstrap> {
     const [account] = await measured(trx, 'bootstrap.read', () => BOOTSTRAP_READ.rows(trx, session.accountId));
     if (!account) throw new ApiError(401, 'ACCOUNT_NOT_FOUND', 'This account no longer exists.');
     const branding = account.branded
-      ? { name: account.brand_name!, logo: account.logo!, color: account.color!, domain: account.domain, domain_is_verified: account.domain_is_verified! }
+      ? {
+          name: account.brand_name!,
+          logo: account.logo!,
+          color: account.color!,
+          domain: account.domain,
+          domain_is_verified: account.domain_is_verified!,
+        }
       : undefined;
     // In ghost mode the staff member sees what the account's admin sees, so the app list
     // follows the account admin's e-mail, not the staff member's.

@@ -1,7 +1,13 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../auth/context';
 import { requireRole } from '../auth/guards';
-import { AUDIT_COUNT_HEADER, AUDIT_LAST_KEY_HEADER, AUDIT_PAGE_SIZE, AuditExportQuerySchema, AuditQuerySchema } from '../contract/audit-log';
+import {
+  AUDIT_COUNT_HEADER,
+  AUDIT_LAST_KEY_HEADER,
+  AUDIT_PAGE_SIZE,
+  AuditExportQuerySchema,
+  AuditQuerySchema,
+} from '../contract/audit-log';
 import { validate } from '../http/validate';
 import { zonedDateTime, zonedFormatter } from '../http/zoned-time';
 import { csvBatch, csvCell, EXPORT_BATCH, parseKey, readAuditPage, type CsvBatch } from './service';
@@ -36,7 +42,9 @@ export const auditLogRoutes = new Hono<AppEnv>()
       {
         async pull(controller) {
           try {
-            const header = first ? `${[`Date (${timeZone})`, 'Admin', 'Description', 'Event', 'Namespace'].map(csvCell).join(',')}\n` : '';
+            const header = first
+              ? `${[`Date (${timeZone})`, 'Admin', 'Description', 'Event', 'Namespace'].map(csvCell).join(',')}\n`
+              : '';
             const batch = first ?? (await csvBatch(db, accountId, after, format));
             first = null;
             if (batch.rows < EXPORT_BATCH) done = true;

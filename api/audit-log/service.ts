@@ -82,19 +82,39 @@ function isoMicros(us: number): string {
  * The next EXPORT_BATCH entries as CSV lines. The timestamp comes as microseconds (a number, not a
  * Date the driver would parse), and the lines are built into one string per batch.
  */
-export async function csvBatch(db: Database, accountId: string, after: { ts: string; id: number } | null, format: (date: Date) => string): Promise<CsvBatch> {
-  const rows = await db.tenant(accountId, async (trx) =>
-    (await sql<{ id: number; us: number; admin_first_name: string | null; admin_last_name: string | null; namespace: string; description: string; event: string }>`
+export async function csvBatch(
+  db: Database,
+  accountId: string,
+  after: { ts: string; id: number } | null,
+  format: (date: Date) => string,
+): Promise<CsvBatch> {
+  const rows = await db.tenant(
+    accountId,
+    async (trx) =>
+      (
+        await sql<{
+          id: number;
+          us: number;
+          admin_first_name: string | null;
+          admin_last_name: string | null;
+          namespace: string;
+          description: string;
+          event: string;
+        }>`
       select id, (extract(epoch from ts) * 1000000)::bigint as us, admin_first_name, admin_last_name, namespace, description, event
       from audit_log
       where account_id = ${accountId}
         ${after ? sql`and (ts, id) < (${after.ts}::timestamptz, ${after.id}::bigint)` : sql``}
       order by ts desc, id desc
-      limit ${EXPORT_BATCH}`.execute(trx)).rows,
+      limit ${EXPORT_BATCH}`.execute(trx)
+      ).rows,
   );
   let text = '';
   for (const row of rows) {
-    const admin = row.admin_first_name !== null || row.admin_last_name !== null ? [row.admin_first_name, row.admin_last_name].filter(Boolean).join(' ') : PROVIDER_ACTOR;
+    const admin =
+      row.admin_first_name !== null || row.admin_last_name !== null
+        ? [row.admin_first_name, row.admin_last_name].filter(Boolean).join(' ')
+        : PROVIDER_ACTOR;
     text += `${format(new Date(Math.floor(Number(row.us) / 1000)))},${csvCell(admin)},${csvCell(row.description)},${csvCell(row.event)},${csvCell(row.namespace)}\n`;
   }
   const last = rows[rows.length - 1];
@@ -113,13 +133,26 @@ export async function csvBatch(db: Database, accountId: string, after: { ts: str
 }
 
 /** One page of the log, newest first, with the account's total and the key of the next page. */
-export async function readAuditPage(deps: Deps, accountId: string, lastKey: string | undefined, limit: number): Promise<{ entries: AuditEntry[]; count: number; lastKey: string | null }> {
+export async function readAuditPage(
+  deps: Deps,
+  accountId: string,
+  lastKey: string | undefined,
+  limit: number,
+): Promise<{ entries: AuditEntry[]; count: number; lastKey: string | null }> {
   // the page and the total in one transaction (one round trip each, no second BEGIN/COMMIT)
-  const [rows, count] = await deps.db.tenant(accountId, async (trx) => [
-    await page(trx, accountId, parseKey(lastKey), limit + 1),
-    await trx.selectFrom('audit_counts').select('count').where('account_id', '=', accountId).executeTakeFirst(),
-  ] as const);
+  const [rows, count] = await deps.db.tenant(
+    accountId,
+    async (trx) =>
+      [
+        await page(trx, accountId, parseKey(lastKey), limit + 1),
+        await trx.selectFrom('audit_counts').select('count').where('account_id', '=', accountId).executeTakeFirst(),
+      ] as const,
+  );
   const more = rows.length > limit;
   const shown = more ? rows.slice(0, limit) : rows;
-  return { entries: shown.map(entryOf), count: Number(count?.count ?? 0), lastKey: more ? keyOf(shown[shown.length - 1]!) : null };
+  return {
+    entries: shown.map(entryOf),
+    count: Number(count?.count ?? 0),
+    lastKey: more ? keyOf(shown[shown.length - 1]!) : null,
+  };
 }

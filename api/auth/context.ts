@@ -56,9 +56,22 @@ export function bearerToken(authorization: string | undefined, query: string | u
 export const SESSION_REVOKED = 'SESSION_REVOKED';
 
 const ended = (message = 'Your session has ended. Please sign in again.') => new ApiError(401, SESSION_REVOKED, message);
-const adminNotFound = () => new ApiError(401, 'ADMIN_NOT_FOUND', 'Please contact your account administrator to be added as an administrator on the account.');
+const adminNotFound = () =>
+  new ApiError(
+    401,
+    'ADMIN_NOT_FOUND',
+    'Please contact your account administrator to be added as an administrator on the account.',
+  );
 
-type CheckRow = { revoked_at: unknown; reason: string | null; archived: boolean; role: Role; is_root: boolean; first_name: string; last_name: string };
+type CheckRow = {
+  revoked_at: unknown;
+  reason: string | null;
+  archived: boolean;
+  role: Role;
+  is_root: boolean;
+  first_name: string;
+  last_name: string;
+};
 
 // One text for every session, so each connection prepares it once.
 const SESSION_CHECK = `select s.revoked_at, s.reason, a.archived_at is not null as archived, a.role, a.is_root, a.first_name, a.last_name
@@ -79,7 +92,10 @@ function sessionCheck(session: Session, claims: VerifiedClaims): Prelude {
       const row = rows[0] as CheckRow | undefined;
       if (!row) throw ended();
       if (row.archived) throw adminNotFound();
-      if (row.revoked_at) throw row.reason === 'ghost-ended' ? ended('Ghost mode has ended. Return to Watch Tower to view the account again.') : ended();
+      if (row.revoked_at)
+        throw row.reason === 'ghost-ended'
+          ? ended('Ghost mode has ended. Return to Watch Tower to view the account again.')
+          : ended();
       // Role changes end sessions; a token claiming rights the admin no longer has is one of those.
       if (row.role !== claims.role || (!claims.ghost && row.is_root !== claims.root)) throw ended();
       session.firstName = row.first_name;
@@ -153,7 +169,20 @@ export async function settleSession(deps: Deps): Promise<void> {
 }
 
 function agentSession(claims: AgentClaims, timeZone: string): Session {
-  return { id: '', adminId: claims.sub, accountId: claims.acc, role: 'agent', isRoot: false, ghost: false, email: claims.email, firstName: '', lastName: '', staffId: null, timeZone, claims };
+  return {
+    id: '',
+    adminId: claims.sub,
+    accountId: claims.acc,
+    role: 'agent',
+    isRoot: false,
+    ghost: false,
+    email: claims.email,
+    firstName: '',
+    lastName: '',
+    staffId: null,
+    timeZone,
+    claims,
+  };
 }
 
 export function timeZone(): MiddlewareHandler<AppEnv> {

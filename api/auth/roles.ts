@@ -16,7 +16,12 @@ export function hasRole(actual: Role | 'agent', required: Role): boolean {
  * development outbox) and the live stream's filter (api/live/hub.ts) both ask here, so a stream
  * never tells a role of a change it could not read through the API.
  */
-export const READ_ROLE = { tasks: 'supervisor', credits: 'supervisor', outbox: 'supervisor', notifications: 'admin' } as const satisfies Record<string, Role>;
+export const READ_ROLE = {
+  tasks: 'supervisor',
+  credits: 'supervisor',
+  outbox: 'supervisor',
+  notifications: 'admin',
+} as const satisfies Record<string, Role>;
 export type Readable = keyof typeof READ_ROLE;
 
 export function mayRead(role: Role | 'agent', what: Readable): boolean {

@@ -34,7 +34,11 @@ type IssueOptions = {
  * The one way anybody gets a session (sign-in, SSO, Zoom, Webex, the CLI link, ghost mode): a
  * `sessions` row, and a token naming it. Requests are accepted only while the row is live.
  */
-export async function issueSessionToken(deps: Pick<Deps, 'tokens' | 'config' | 'db' | 'now'>, admin: SignInAdmin, options: IssueOptions = {}): Promise<string> {
+export async function issueSessionToken(
+  deps: Pick<Deps, 'tokens' | 'config' | 'db' | 'now'>,
+  admin: SignInAdmin,
+  options: IssueOptions = {},
+): Promise<string> {
   const ttlSeconds = options.ttlSeconds ?? deps.config.sessionHours * 3600;
   const ghost = options.staffId !== undefined;
   const insert = (trx: Trx) =>
@@ -80,7 +84,12 @@ export async function endSession(trx: Trx, sessionId: string, reason: EndReason)
 
 /** Ends every live session of an admin (archived, role changed): their next request answers 401. */
 export async function endSessionsOf(trx: Trx, adminId: string, reason: EndReason): Promise<void> {
-  await trx.updateTable('sessions').set({ revoked_at: new Date(), reason }).where('admin_id', '=', adminId).where('revoked_at', 'is', null).execute();
+  await trx
+    .updateTable('sessions')
+    .set({ revoked_at: new Date(), reason })
+    .where('admin_id', '=', adminId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export function signInLink(publicUrl: string, token: string): string {

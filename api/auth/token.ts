@@ -61,7 +61,11 @@ const IAT_LEEWAY_SECONDS = 60;
 /** the longest a session may last (SESSION_HOURS at most 168) */
 const MAX_LIFETIME_SECONDS = 168 * 3600;
 
-export function tokenSigner(secret: string, now: () => number = Date.now, maxLifetimeSeconds = MAX_LIFETIME_SECONDS): TokenSigner {
+export function tokenSigner(
+  secret: string,
+  now: () => number = Date.now,
+  maxLifetimeSeconds = MAX_LIFETIME_SECONDS,
+): TokenSigner {
   // Imported once: jose would otherwise turn the raw secret into a key on every request.
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   // A console sends the same token with every call; its signature is checked once per process.

@@ -3,11 +3,23 @@ import { APPS, type AppId } from '../contract/apps';
 import { CREDIT_WARNING_RATIO, type AppBilling, type Usage } from '../contract/billing';
 
 export function usageOf(credits: number, freeTier: number): Usage {
-  const status = freeTier > 0 && credits >= freeTier ? 'exhausted' : freeTier > 0 && credits >= freeTier * CREDIT_WARNING_RATIO ? 'near-limit' : 'ok';
+  const status =
+    freeTier > 0 && credits >= freeTier
+      ? 'exhausted'
+      : freeTier > 0 && credits >= freeTier * CREDIT_WARNING_RATIO
+        ? 'near-limit'
+        : 'ok';
   return { status, credits, freeTier };
 }
 
-type Row = { app: string; status: AppBilling['status']; trial_ends_at: Date | string | null; credits: number; free_tier: number; payment_failed_at?: Date | string | null };
+type Row = {
+  app: string;
+  status: AppBilling['status'];
+  trial_ends_at: Date | string | null;
+  credits: number;
+  free_tier: number;
+  payment_failed_at?: Date | string | null;
+};
 
 export function billingOf(row: Row | undefined): AppBilling {
   if (!row) return { status: 'inactive', trialEndsAt: null };

@@ -35,7 +35,11 @@ export async function settleTrials(deps: Deps, now: Date): Promise<void> {
         .where('app', '=', r.app)
         .where('status', '=', 'free-trial')
         .execute();
-      await audit(trx, r.account_id, null, { namespace: isAppId(r.app) ? r.app : 'global', description: `The free trial of ${title} ended`, event: 'billing.trial-ended' });
+      await audit(trx, r.account_id, null, {
+        namespace: isAppId(r.app) ? r.app : 'global',
+        description: `The free trial of ${title} ended`,
+        event: 'billing.trial-ended',
+      });
       await notify(trx, r.account_id, {
         kind: 'trial.ended',
         title: `${title} free trial has ended`,
@@ -81,12 +85,15 @@ export async function reportOverage(deps: Deps, now: Date): Promise<number> {
     if (!p.customer) continue;
     let error: string | null = null;
     try {
-      await stripe.billing.meterEvents.create({
-        event_name: settings.meterEvent,
-        identifier: p.identifier,
-        timestamp: Math.floor(new Date(p.created_at).getTime() / 1000),
-        payload: { stripe_customer_id: p.customer, value: String(p.units), app: p.app },
-      }, { idempotencyKey: p.identifier });
+      await stripe.billing.meterEvents.create(
+        {
+          event_name: settings.meterEvent,
+          identifier: p.identifier,
+          timestamp: Math.floor(new Date(p.created_at).getTime() / 1000),
+          payload: { stripe_customer_id: p.customer, value: String(p.units), app: p.app },
+        },
+        { idempotencyKey: p.identifier },
+      );
     } catch (err) {
       const code = (err as { code?: string }).code;
       // Stripe refuses an identifier it already has (within at least 24 h; the idempotency key
@@ -95,8 +102,12 @@ export async function reportOverage(deps: Deps, now: Date): Promise<number> {
     }
     await deps.db.system((trx) =>
       error
-        ? sql`update meter_reports set attempts = attempts + 1, last_error = ${error.slice(0, 500)} where id = ${p.id}`.execute(trx)
-        : sql`update meter_reports set attempts = attempts + 1, reported_at = ${now}, last_error = null where id = ${p.id}`.execute(trx),
+        ? sql`update meter_reports set attempts = attempts + 1, last_error = ${error.slice(0, 500)} where id = ${p.id}`.execute(
+            trx,
+          )
+        : sql`update meter_reports set attempts = attempts + 1, reported_at = ${now}, last_error = null where id = ${p.id}`.execute(
+            trx,
+          ),
     );
     if (!error) sent++;
   }

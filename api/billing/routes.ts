@@ -4,7 +4,13 @@ import { validator } from 'hono/validator';
 import type { AppEnv, Session } from '../auth/context';
 import { requireRole } from '../auth/guards';
 import { APP_IDS, visibleApps, type AppId } from '../contract/apps';
-import { AppStartBodySchema, BillingEmailBodySchema, CheckoutBodySchema, CheckoutConfirmBodySchema, FreeTrialBodySchema } from '../contract/billing';
+import {
+  AppStartBodySchema,
+  BillingEmailBodySchema,
+  CheckoutBodySchema,
+  CheckoutConfirmBodySchema,
+  FreeTrialBodySchema,
+} from '../contract/billing';
 import * as billing from './service';
 import { appUsage, startApp, startFreeTrial } from './trials';
 import type { Deps } from '../deps';
@@ -39,14 +45,20 @@ export const billingRoutes = new Hono<AppEnv>()
     assertVisible(c.var.deps, c.var.session, app);
     return c.json(await startApp(c.var.deps, c.var.session, app));
   })
-  .get('/:app/billing/usage', appParam(), async (c) => c.json(await appUsage(c.var.deps, c.var.session, c.req.valid('param').app)))
+  .get('/:app/billing/usage', appParam(), async (c) =>
+    c.json(await appUsage(c.var.deps, c.var.session, c.req.valid('param').app)),
+  )
   .get('/billing', requireRole('admin'), async (c) => {
     const session = c.var.session;
     const apps = visibleApps(session.email, c.var.deps.config.providerEmailDomain).map((a) => a.id);
     return c.json(await billing.overview(c.var.deps, session, apps));
   })
-  .get('/billing/invoices', requireRole('admin'), async (c) => c.json({ invoices: await billing.invoices(c.var.deps, c.var.session) }))
-  .post('/billing/portal', requireRole('admin'), async (c) => c.json({ url: await billing.portalUrl(c.var.deps, c.var.session) }, 201))
+  .get('/billing/invoices', requireRole('admin'), async (c) =>
+    c.json({ invoices: await billing.invoices(c.var.deps, c.var.session) }),
+  )
+  .post('/billing/portal', requireRole('admin'), async (c) =>
+    c.json({ url: await billing.portalUrl(c.var.deps, c.var.session) }, 201),
+  )
   .put('/billing/email', requireRole('admin'), validate('json', BillingEmailBodySchema), async (c) => {
     const email = await billing.setBillingEmail(c.var.deps, c.var.session, c.req.valid('json').email);
     return c.json({ email });
@@ -62,11 +74,17 @@ export const billingRoutes = new Hono<AppEnv>()
     assertVisible(c.var.deps, c.var.session, app);
     return c.json({ url: await billing.startCheckout(c.var.deps, c.var.session, app, c.req.valid('json').returnTo) }, 201);
   })
-  .post('/:app/billing/checkout/confirm', requireRole('admin'), appParam(), validate('json', CheckoutConfirmBodySchema), async (c) => {
-    const { app } = c.req.valid('param');
-    assertVisible(c.var.deps, c.var.session, app);
-    return c.json(await billing.confirmCheckout(c.var.deps, c.var.session, app, c.req.valid('json').sessionId));
-  })
+  .post(
+    '/:app/billing/checkout/confirm',
+    requireRole('admin'),
+    appParam(),
+    validate('json', CheckoutConfirmBodySchema),
+    async (c) => {
+      const { app } = c.req.valid('param');
+      assertVisible(c.var.deps, c.var.session, app);
+      return c.json(await billing.confirmCheckout(c.var.deps, c.var.session, app, c.req.valid('json').sessionId));
+    },
+  )
   .post('/:app/billing/cancel', requireRole('admin'), appParam(), async (c) => {
     const { app } = c.req.valid('param');
     assertVisible(c.var.deps, c.var.session, app);

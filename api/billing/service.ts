@@ -87,9 +87,17 @@ export function assertBillable(app: AppId): void {
 
 export async function overview(deps: Deps, session: Session, apps: AppId[]): Promise<BillingOverview> {
   return deps.db.tenant(session.accountId, async (trx) => {
-    const rows = (await trx.selectFrom('app_billing').select(COLUMNS).where('account_id', '=', session.accountId).execute()) as BillingRow[];
+    const rows = (await trx
+      .selectFrom('app_billing')
+      .select(COLUMNS)
+      .where('account_id', '=', session.accountId)
+      .execute()) as BillingRow[];
     const byApp = new Map(rows.map((r) => [r.app, r]));
-    const customer = await trx.selectFrom('billing_customers').select(['stripe_customer_id', 'billing_email']).where('account_id', '=', session.accountId).executeTakeFirst();
+    const customer = await trx
+      .selectFrom('billing_customers')
+      .select(['stripe_customer_id', 'billing_email'])
+      .where('account_id', '=', session.accountId)
+      .executeTakeFirst();
     return {
       configured: stripeConfigured(deps.config),
       billingEmail: customer?.billing_email ?? null,
@@ -130,7 +138,10 @@ export async function detail(deps: Deps, session: Session, app: AppId): Promise<
       // starts on is the current series' first point, never the previous one's last as well
       // the current series ends today: its last point is today's (never tomorrow's 0, which read as
       // "This period 0" beside a line at 20)
-      daily: { current: days(start, new Date(Math.min(end.getTime(), utcDay(now).getTime() + DAY)), used), previous: days(previousStart, utcDay(start), used) },
+      daily: {
+        current: days(start, new Date(Math.min(end.getTime(), utcDay(now).getTime() + DAY)), used),
+        previous: days(previousStart, utcDay(start), used),
+      },
     };
   });
 }
@@ -143,7 +154,11 @@ async function adminEmail(trx: Trx, session: Session): Promise<string> {
 /** The account's Stripe customer, created once (an idempotency key makes a retried create the same customer). */
 async function ensureCustomer(deps: Deps, stripe: Stripe, session: Session): Promise<string> {
   const existing = await deps.db.tenant(session.accountId, async (trx) => ({
-    customer: await trx.selectFrom('billing_customers').select(['stripe_customer_id', 'billing_email']).where('account_id', '=', session.accountId).executeTakeFirst(),
+    customer: await trx
+      .selectFrom('billing_customers')
+      .select(['stripe_customer_id', 'billing_email'])
+      .where('account_id', '=', session.accountId)
+      .executeTakeFirst(),
     email: await adminEmail(trx, session),
     name: (await trx.selectFrom('accounts').select('name').where('id', '=', session.accountId).executeTakeFirst())?.name,
   }));
@@ -151,7 +166,11 @@ async function ensureCustomer(deps: Deps, stripe: Stripe, session: Session): Pro
   let customer: Stripe.Customer;
   try {
     customer = await stripe.customers.create(
-      { email: existing.customer?.billing_email ?? existing.email, name: existing.name, metadata: { account_id: session.accountId } },
+      {
+        email: existing.customer?.billing_email ?? existing.email,
+        name: existing.name,
+        metadata: { account_id: session.accountId },
+      },
       { idempotencyKey: `switchboard-customer-${session.accountId}` },
     );
   } catch (err) {
@@ -160,8 +179,16 @@ async function ensureCustomer(deps: Deps, stripe: Stripe, session: Session): Pro
   await deps.db.tenant(session.accountId, (trx) =>
     trx
       .insertInto('billing_customers')
-      .values({ account_id: session.accountId, stripe_customer_id: customer.id, billing_email: existing.customer?.billing_email ?? null })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ stripe_customer_id: sql`coalesce(billing_customers.stripe_customer_id, excluded.stripe_customer_id)` }))
+      .values({
+        account_id: session.accountId,
+        stripe_customer_id: customer.id,
+        billing_email: existing.customer?.billing_email ?? null,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('account_id')
+          .doUpdateSet({ stripe_customer_id: sql`coalesce(billing_customers.stripe_customer_id, excluded.stripe_customer_id)` }),
+      )
       .execute(),
   );
   return customer.id;
@@ -169,7 +196,12 @@ async function ensureCustomer(deps: Deps, stripe: Stripe, session: Session): Pro
 
 function refuseSubscribe(app: AppId, row: BillingRow | undefined): void {
   const title = getApp(app)!.title;
-  if (row?.status === 'enterprise') throw new ApiError(409, 'ENTERPRISE_NOT_BILLED', `${title} is on an Enterprise contract: it is billed by contract, not through Stripe.`);
+  if (row?.status === 'enterprise')
+    throw new ApiError(
+      409,
+      'ENTERPRISE_NOT_BILLED',
+      `${title} is on an Enterprise contract: it is billed by contract, not through Stripe.`,
+    );
   if (row?.status === 'subscription') throw new ApiError(409, 'ALREADY_SUBSCRIBED', `${title} already has a subscription.`);
 }
 
@@ -192,7 +224,13 @@ export async function subscriptionPrices(deps: Deps): Promise<SubscriptionPrice[
     }
     try {
       const price = await read;
-      if (typeof price.unit_amount === 'number') out.push({ app: app.id, amountCents: price.unit_amount, currency: price.currency, interval: price.recurring?.interval ?? null });
+      if (typeof price.unit_amount === 'number')
+        out.push({
+          app: app.id,
+          amountCents: price.unit_amount,
+          currency: price.currency,
+          interval: price.recurring?.interval ?? null,
+        });
     } catch (err) {
       // one price Stripe does not know (a wrong STRIPE_PRICE_<APP>) hides that price only; its
       // Checkout fails with Stripe's own words when pressed
@@ -243,7 +281,8 @@ export async function startCheckout(deps: Deps, session: Session, app: AppId, re
   return deps.db.tenant(session.accountId, async (trx) => {
     const row = await rowOf(trx, session.accountId, app, true);
     refuseSubscribe(app, row);
-    if (row?.checkout_session_id && row.checkout_url && row.checkout_session_id !== before?.checkout_session_id) return row.checkout_url;
+    if (row?.checkout_session_id && row.checkout_url && row.checkout_session_id !== before?.checkout_session_id)
+      return row.checkout_url;
     await trx
       .insertInto('app_billing')
       .values({ account_id: session.accountId, app, status: row?.status ?? 'inactive', trial_ends_at: null })
@@ -255,7 +294,11 @@ export async function startCheckout(deps: Deps, session: Session, app: AppId, re
       .where('account_id', '=', session.accountId)
       .where('app', '=', app)
       .execute();
-    await audit(trx, session.accountId, actorOf(session), { namespace: app, description: `Started checkout for a ${getApp(app)!.title} subscription`, event: 'billing.checkout-started' });
+    await audit(trx, session.accountId, actorOf(session), {
+      namespace: app,
+      description: `Started checkout for a ${getApp(app)!.title} subscription`,
+      event: 'billing.checkout-started',
+    });
     return checkout.url!;
   });
 }
@@ -287,21 +330,30 @@ export async function confirmCheckout(deps: Deps, session: Session, app: AppId, 
   } catch {
     throw new ApiError(404, 'CHECKOUT_NOT_FOUND', 'There is no such checkout.');
   }
-  if (checkout.metadata?.account_id !== session.accountId || checkout.metadata?.app !== app) throw new ApiError(404, 'CHECKOUT_NOT_FOUND', 'There is no such checkout.');
+  if (checkout.metadata?.account_id !== session.accountId || checkout.metadata?.app !== app)
+    throw new ApiError(404, 'CHECKOUT_NOT_FOUND', 'There is no such checkout.');
   const subId = typeof checkout.subscription === 'string' ? checkout.subscription : checkout.subscription?.id;
   if (checkout.status === 'complete' && subId) {
     const sub = await retrieveSubscription(stripe, subId);
     const outcome = await deps.db.system((trx) => applySubscription(trx, sub, deps.now()));
     if (outcome?.duplicateOf) await cancelDuplicate(deps, stripe, sub.id);
   }
-  return deps.db.tenant(session.accountId, async (trx) => billingAppOf(deps.config, app, await rowOf(trx, session.accountId, app)));
+  return deps.db.tenant(session.accountId, async (trx) =>
+    billingAppOf(deps.config, app, await rowOf(trx, session.accountId, app)),
+  );
 }
 
 async function subscribedRow(deps: Deps, session: Session, app: AppId): Promise<BillingRow & { stripe_subscription_id: string }> {
   assertBillable(app);
   const row = await deps.db.tenant(session.accountId, (trx) => rowOf(trx, session.accountId, app));
-  if (row?.status === 'enterprise') throw new ApiError(409, 'ENTERPRISE_NOT_BILLED', `${getApp(app)!.title} is on an Enterprise contract: change it with your account manager.`);
-  if (row?.status !== 'subscription' || !row.stripe_subscription_id) throw new ApiError(409, 'NOT_SUBSCRIBED', `${getApp(app)!.title} has no subscription.`);
+  if (row?.status === 'enterprise')
+    throw new ApiError(
+      409,
+      'ENTERPRISE_NOT_BILLED',
+      `${getApp(app)!.title} is on an Enterprise contract: change it with your account manager.`,
+    );
+  if (row?.status !== 'subscription' || !row.stripe_subscription_id)
+    throw new ApiError(409, 'NOT_SUBSCRIBED', `${getApp(app)!.title} has no subscription.`);
   return row as BillingRow & { stripe_subscription_id: string };
 }
 
@@ -319,7 +371,9 @@ export async function setCancelAtPeriodEnd(deps: Deps, session: Session, app: Ap
     await applySubscription(trx, sub, deps.now());
     await audit(trx, session.accountId, actorOf(session), {
       namespace: app,
-      description: cancel ? `Asked to cancel ${getApp(app)!.title} at the end of the period` : `Kept the ${getApp(app)!.title} subscription`,
+      description: cancel
+        ? `Asked to cancel ${getApp(app)!.title} at the end of the period`
+        : `Kept the ${getApp(app)!.title} subscription`,
       event: cancel ? 'billing.cancel-requested' : 'billing.cancel-undone',
     });
     return billingAppOf(deps.config, app, await rowOf(trx, session.accountId, app));
@@ -328,9 +382,14 @@ export async function setCancelAtPeriodEnd(deps: Deps, session: Session, app: Ap
 
 async function customerOf(deps: Deps, session: Session): Promise<string> {
   const row = await deps.db.tenant(session.accountId, (trx) =>
-    trx.selectFrom('billing_customers').select('stripe_customer_id').where('account_id', '=', session.accountId).executeTakeFirst(),
+    trx
+      .selectFrom('billing_customers')
+      .select('stripe_customer_id')
+      .where('account_id', '=', session.accountId)
+      .executeTakeFirst(),
   );
-  if (!row?.stripe_customer_id) throw new ApiError(409, 'NO_BILLING_ACCOUNT', 'There is nothing to manage yet: subscribe to an app first.');
+  if (!row?.stripe_customer_id)
+    throw new ApiError(409, 'NO_BILLING_ACCOUNT', 'There is nothing to manage yet: subscribe to an app first.');
   return row.stripe_customer_id;
 }
 
@@ -338,7 +397,10 @@ export async function portalUrl(deps: Deps, session: Session): Promise<string> {
   const { stripe } = await requireStripe(deps.config);
   const customer = await customerOf(deps, session);
   try {
-    const portal = await stripe.billingPortal.sessions.create({ customer, return_url: `${deps.config.publicUrl}/settings/billing` });
+    const portal = await stripe.billingPortal.sessions.create({
+      customer,
+      return_url: `${deps.config.publicUrl}/settings/billing`,
+    });
     return portal.url;
   } catch (err) {
     throw stripeFailure(err);
@@ -349,7 +411,11 @@ export async function invoices(deps: Deps, session: Session): Promise<Invoice[]>
   const configured = await stripeOf(deps.config);
   if (!configured) return [];
   const customer = await deps.db.tenant(session.accountId, (trx) =>
-    trx.selectFrom('billing_customers').select('stripe_customer_id').where('account_id', '=', session.accountId).executeTakeFirst(),
+    trx
+      .selectFrom('billing_customers')
+      .select('stripe_customer_id')
+      .where('account_id', '=', session.accountId)
+      .executeTakeFirst(),
   );
   if (!customer?.stripe_customer_id) return [];
   try {
@@ -376,7 +442,11 @@ export async function setBillingEmail(deps: Deps, session: Session, email: strin
       .onConflict((oc) => oc.column('account_id').doUpdateSet({ billing_email: email, updated_at: deps.now() }))
       .returning('stripe_customer_id')
       .executeTakeFirstOrThrow();
-    await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: `Set the billing e-mail to ${email}`, event: 'billing.email-updated' });
+    await audit(trx, session.accountId, actorOf(session), {
+      namespace: 'global',
+      description: `Set the billing e-mail to ${email}`,
+      event: 'billing.email-updated',
+    });
     return row.stripe_customer_id;
   });
   // Stripe sends invoices and receipts to the customer's e-mail.
@@ -396,7 +466,11 @@ export async function setBillingEmail(deps: Deps, session: Session, email: strin
  * fetched fresh from Stripe before anything is recorded, so a Stripe failure leaves the event
  * for Stripe to send again.
  */
-export async function handleStripeEvent(deps: Deps, rawBody: string, signature: string | undefined): Promise<'processed' | 'duplicate' | 'ignored'> {
+export async function handleStripeEvent(
+  deps: Deps,
+  rawBody: string,
+  signature: string | undefined,
+): Promise<'processed' | 'duplicate' | 'ignored'> {
   const configured = await stripeOf(deps.config);
   if (!configured) throw notConfigured();
   const { stripe, settings } = configured;
@@ -407,12 +481,19 @@ export async function handleStripeEvent(deps: Deps, rawBody: string, signature: 
   } catch {
     throw new ApiError(400, 'BAD_SIGNATURE', 'The Stripe signature does not match this body.');
   }
-  const seen = await deps.db.system((trx) => trx.selectFrom('stripe_events').select('id').where('id', '=', event.id).executeTakeFirst());
+  const seen = await deps.db.system((trx) =>
+    trx.selectFrom('stripe_events').select('id').where('id', '=', event.id).executeTakeFirst(),
+  );
   if (seen) return 'duplicate';
   const subId = HANDLED_EVENTS.has(event.type) ? subscriptionIdOf(event) : null;
   const sub = subId ? await retrieveSubscription(stripe, subId) : null;
   const outcome = await deps.db.system(async (trx) => {
-    const inserted = await trx.insertInto('stripe_events').values({ id: event.id, type: event.type }).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+    const inserted = await trx
+      .insertInto('stripe_events')
+      .values({ id: event.id, type: event.type })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
     if (!inserted) return 'duplicate' as const;
     if (!sub) return 'ignored' as const;
     return (await applySubscription(trx, sub, deps.now())) ?? ('ignored' as const);

@@ -55,7 +55,14 @@ function readStripeSettings(config: Config): StripeSettings | null {
       throw new Error(`STRIPE_API_BASE must be a URL (got ${JSON.stringify(raw.STRIPE_API_BASE)})`);
     }
   }
-  return { secretKey, webhookSecret, prices, overagePrices, meterEvent: raw.STRIPE_METER_EVENT?.trim() || 'switchboard_credits', apiBase };
+  return {
+    secretKey,
+    webhookSecret,
+    prices,
+    overagePrices,
+    meterEvent: raw.STRIPE_METER_EVENT?.trim() || 'switchboard_credits',
+    apiBase,
+  };
 }
 
 /** Whether billing is configured, without loading the Stripe library. */

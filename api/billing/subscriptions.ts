@@ -69,7 +69,14 @@ export async function applySubscription(trx: Trx, sub: Stripe.Subscription, now:
     const credits = newPeriod && period.start ? await creditsSince(trx, accountId, app, period.start) : undefined;
     await trx
       .insertInto('app_billing')
-      .values({ account_id: accountId, app, status: 'subscription', trial_ends_at: null, free_tier: plans.includedCredits, credits: credits ?? 0 })
+      .values({
+        account_id: accountId,
+        app,
+        status: 'subscription',
+        trial_ends_at: null,
+        free_tier: plans.includedCredits,
+        credits: credits ?? 0,
+      })
       .onConflict((oc) =>
         oc.columns(['account_id', 'app']).doUpdateSet({
           status: 'subscription',
@@ -141,7 +148,12 @@ export async function applySubscription(trx: Trx, sub: Stripe.Subscription, now:
 /** The subscription an event is about, if any. */
 export function subscriptionIdOf(event: Stripe.Event): string | null {
   const object = event.data.object as unknown as Record<string, unknown>;
-  const idOf = (value: unknown) => (typeof value === 'string' ? value : value && typeof value === 'object' && 'id' in value ? String((value as { id: unknown }).id) : null);
+  const idOf = (value: unknown) =>
+    typeof value === 'string'
+      ? value
+      : value && typeof value === 'object' && 'id' in value
+        ? String((value as { id: unknown }).id)
+        : null;
   switch (event.type) {
     case 'checkout.session.completed':
       return idOf(object.subscription);

@@ -25,14 +25,31 @@ function currentBilling(trx: Trx, accountId: string, app: AppId, lock = false) {
 async function startTrial(trx: Trx, deps: Deps, session: Session, app: AppId): Promise<AppBilling> {
   const definition = getApp(app)!;
   if (!definition.billable) throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `${definition.title} has no free trial.`);
-  const used = await trx.selectFrom('app_billing').select('trial_ends_at').where('account_id', '=', session.accountId).where('app', '=', app).executeTakeFirst();
+  const used = await trx
+    .selectFrom('app_billing')
+    .select('trial_ends_at')
+    .where('account_id', '=', session.accountId)
+    .where('app', '=', app)
+    .executeTakeFirst();
   // One free trial per app: once it has ended, the way on is a subscription.
-  if (used?.trial_ends_at) throw new ApiError(409, 'TRIAL_NOT_AVAILABLE', `The free trial of ${definition.title} has ended. Subscribe to keep using it.`);
+  if (used?.trial_ends_at)
+    throw new ApiError(
+      409,
+      'TRIAL_NOT_AVAILABLE',
+      `The free trial of ${definition.title} has ended. Subscribe to keep using it.`,
+    );
   const now = deps.now();
   const trialEndsAt = new Date(now.getTime() + TRIAL_DAYS * 86_400_000);
   const freeTier = plansOf(app)!.trialCredits;
   // The trial is the app's first period: credits count from its start.
-  const values = { status: 'free-trial' as const, trial_ends_at: trialEndsAt, credits: 0, free_tier: freeTier, period_start: now, period_end: trialEndsAt };
+  const values = {
+    status: 'free-trial' as const,
+    trial_ends_at: trialEndsAt,
+    credits: 0,
+    free_tier: freeTier,
+    period_start: now,
+    period_end: trialEndsAt,
+  };
   const row = await trx
     .insertInto('app_billing')
     .values({ account_id: session.accountId, app, ...values })
@@ -63,8 +80,10 @@ export async function startApp(deps: Deps, session: Session, app: AppId): Promis
   return deps.db.tenant(session.accountId, async (trx): Promise<AppStartAnswer> => {
     const existing = await currentBilling(trx, session.accountId, app, true);
     // an active app, or one whose trial has ended (the app then offers to subscribe), opens as it is
-    if (existing && (existing.status !== 'inactive' || existing.trial_ends_at)) return { app, billing: billingOf(existing), started: false };
-    if (!hasRole(session.role, 'admin')) throw new ApiError(403, 'FORBIDDEN', 'Ask an administrator of your account to start this app.');
+    if (existing && (existing.status !== 'inactive' || existing.trial_ends_at))
+      return { app, billing: billingOf(existing), started: false };
+    if (!hasRole(session.role, 'admin'))
+      throw new ApiError(403, 'FORBIDDEN', 'Ask an administrator of your account to start this app.');
     return { app, billing: await startTrial(trx, deps, session, app), started: true };
   });
 }

@@ -6,7 +6,10 @@ import type { Branding } from '../contract/branding';
 export const DEFAULT_BRAND_COLOR = '#2563EB';
 
 /** The branding answer: the row keeps cleaned SVG text, the wire carries it base64-encoded. */
-export function brandingOf(row: Pick<Selectable<BrandingTable>, 'name' | 'logo' | 'color' | 'domain' | 'domain_is_verified'> | undefined, accountName: string): Branding {
+export function brandingOf(
+  row: Pick<Selectable<BrandingTable>, 'name' | 'logo' | 'color' | 'domain' | 'domain_is_verified'> | undefined,
+  accountName: string,
+): Branding {
   return {
     name: row?.name ?? accountName,
     logo: row?.logo ? Buffer.from(row.logo, 'utf8').toString('base64') : '',

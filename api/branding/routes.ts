@@ -10,8 +10,12 @@ import { accountTimeZone, setAccountTimeZone } from './time-zone';
 
 export const brandingRoutes = new Hono<AppEnv>()
   .get('/branding', requireRole('admin'), async (c) => c.json(await readBrandingSettings(c.var.deps, c.var.session)))
-  .put('/branding', requireRole('admin'), validate('json', BrandingUpdateSchema), async (c) => c.json(await updateBranding(c.var.deps, c.var.session, c.req.valid('json'))))
-  .put('/branding/domain', requireRole('admin'), validate('json', DomainUpdateSchema), async (c) => c.json(await setCustomDomain(c.var.deps, c.var.session, c.req.valid('json').domain)));
+  .put('/branding', requireRole('admin'), validate('json', BrandingUpdateSchema), async (c) =>
+    c.json(await updateBranding(c.var.deps, c.var.session, c.req.valid('json'))),
+  )
+  .put('/branding/domain', requireRole('admin'), validate('json', DomainUpdateSchema), async (c) =>
+    c.json(await setCustomDomain(c.var.deps, c.var.session, c.req.valid('json').domain)),
+  );
 
 // The account's time zone: every role reads it (the console formats every date in it), only the
 // owner changes it.
@@ -24,7 +28,9 @@ export const accountTimeZoneRoutes = new Hono<AppEnv>()
   .put('/account-time-zone', requireRole('owner'), validate('json', AccountTimeZoneSchema), async (c) => {
     const { timeZone } = c.req.valid('json');
     const session = c.var.session;
-    await c.var.deps.db.tenant(session.accountId, (trx) => setAccountTimeZone(trx, session.accountId, actorOf(session), timeZone));
+    await c.var.deps.db.tenant(session.accountId, (trx) =>
+      setAccountTimeZone(trx, session.accountId, actorOf(session), timeZone),
+    );
     const answer: AccountTimeZone = { timeZone };
     return c.json(answer);
   });

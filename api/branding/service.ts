@@ -24,9 +24,16 @@ const domainTaken = () => new ApiError(409, DOMAIN_TAKEN, 'This domain is alread
 export async function readBrandingSettings(deps: Deps, session: Session): Promise<BrandingSettings> {
   const { accountId } = session;
   const [branding, account] = await deps.db.tenant(accountId, (trx) =>
-    Promise.all([readBranding(trx, accountId), trx.selectFrom('accounts').select('domain_challenge').where('id', '=', accountId).executeTakeFirstOrThrow()]),
+    Promise.all([
+      readBranding(trx, accountId),
+      trx.selectFrom('accounts').select('domain_challenge').where('id', '=', accountId).executeTakeFirstOrThrow(),
+    ]),
   );
-  const answer: BrandingSettings = { ...branding, cnameTarget: deps.config.cnameTarget, domainChallenge: account.domain_challenge };
+  const answer: BrandingSettings = {
+    ...branding,
+    cnameTarget: deps.config.cnameTarget,
+    domainChallenge: account.domain_challenge,
+  };
   return answer;
 }
 
@@ -42,7 +49,12 @@ export async function updateBranding(deps: Deps, session: Session, input: Brandi
     throw err;
   }
   const branding = await deps.db.tenant(session.accountId, async (trx) => {
-    const before = await trx.selectFrom('branding').selectAll().where('account_id', '=', session.accountId).forUpdate().executeTakeFirst();
+    const before = await trx
+      .selectFrom('branding')
+      .selectAll()
+      .where('account_id', '=', session.accountId)
+      .forUpdate()
+      .executeTakeFirst();
     const changed = [
       before?.name !== input.name && 'name',
       (before?.logo ?? '') !== logo && 'logo',
@@ -52,7 +64,9 @@ export async function updateBranding(deps: Deps, session: Session, input: Brandi
     await trx
       .insertInto('branding')
       .values({ account_id: session.accountId, name: input.name, logo, color: input.color, domain: null })
-      .onConflict((oc) => oc.column('account_id').doUpdateSet({ name: input.name, logo, color: input.color, updated_at: deps.now() }))
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({ name: input.name, logo, color: input.color, updated_at: deps.now() }),
+      )
       .execute();
     await audit(trx, session.accountId, actorOf(session), {
       namespace: 'global',
@@ -110,8 +124,17 @@ export async function setCustomDomain(deps: Deps, session: Session, domain: stri
   let branding: Branding;
   try {
     branding = await db.tenant(session.accountId, async (trx) => {
-      const before = await trx.selectFrom('branding').select(['domain', 'domain_is_verified']).where('account_id', '=', session.accountId).forUpdate().executeTakeFirst();
-      const account = await trx.selectFrom('accounts').select('name').where('id', '=', session.accountId).executeTakeFirstOrThrow();
+      const before = await trx
+        .selectFrom('branding')
+        .select(['domain', 'domain_is_verified'])
+        .where('account_id', '=', session.accountId)
+        .forUpdate()
+        .executeTakeFirst();
+      const account = await trx
+        .selectFrom('accounts')
+        .select('name')
+        .where('id', '=', session.accountId)
+        .executeTakeFirstOrThrow();
       if (before?.domain === domain && before.domain_is_verified === verified) return readBranding(trx, session.accountId);
       await trx
         .insertInto('branding')

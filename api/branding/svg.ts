@@ -18,9 +18,27 @@ const { window } = new JSDOM('');
 const purify = DOMPurify(window as never);
 
 const FORBIDDEN_TAGS = [
-  'a', 'animate', 'set', 'foreignObject', 'foreignobject',
-  'animateMotion', 'animatemotion', 'animateTransform', 'animatetransform', 'animateColor', 'animatecolor',
-  'mpath', 'tref', 'script', 'feImage', 'feimage', 'font', 'altGlyph', 'altglyph', 'glyphRef', 'glyphref',
+  'a',
+  'animate',
+  'set',
+  'foreignObject',
+  'foreignobject',
+  'animateMotion',
+  'animatemotion',
+  'animateTransform',
+  'animatetransform',
+  'animateColor',
+  'animatecolor',
+  'mpath',
+  'tref',
+  'script',
+  'feImage',
+  'feimage',
+  'font',
+  'altGlyph',
+  'altglyph',
+  'glyphRef',
+  'glyphref',
 ];
 // `values` stays: animation elements are gone, and feColorMatrix needs it.
 const FORBIDDEN_ATTRS = ['src', 'action', 'formaction', 'begin', 'end', 'to', 'from', 'by', 'attributeName'];
@@ -33,7 +51,8 @@ const isLocalRef = (value: string) => value.trim().startsWith('#');
 const RASTER_DATA_URI = /^\s*data:image\/(png|jpeg|jpg|gif|webp);base64,[A-Za-z0-9+/=\s]*$/i;
 const URL_REF = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
 // CSS that reaches outside the document or runs something, whatever the reference looks like.
-const CSS_DANGER = /@import|@font-face|@namespace|expression\s*\(|image-set\s*\(|\bimage\s*\(|cross-fade\s*\(|element\s*\(|\bsrc\s*\(|-moz-binding|behavior\s*:|javascript:/i;
+const CSS_DANGER =
+  /@import|@font-face|@namespace|expression\s*\(|image-set\s*\(|\bimage\s*\(|cross-fade\s*\(|element\s*\(|\bsrc\s*\(|-moz-binding|behavior\s*:|javascript:/i;
 
 /**
  * CSS as a browser reads it: comments gone, escapes decoded (`\\75 rl(` is `url(`). Judging the
@@ -69,8 +88,10 @@ export const LOGO_BITMAP_MAX_PIXELS = 16_000_000;
 /** The width and height a raster data: URI declares (PNG, JPEG, GIF, WebP headers); null when it declares none we can read. */
 export function bitmapSize(dataUri: string): { width: number; height: number } | null {
   const b = Buffer.from(dataUri.slice(dataUri.indexOf(',') + 1).replace(/\s+/g, ''), 'base64');
-  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47 && b.subarray(12, 16).toString('latin1') === 'IHDR') return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-  if (b.length >= 10 && b.subarray(0, 3).toString('latin1') === 'GIF') return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47 && b.subarray(12, 16).toString('latin1') === 'IHDR')
+    return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (b.length >= 10 && b.subarray(0, 3).toString('latin1') === 'GIF')
+    return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
   if (b.length >= 30 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') {
     const chunk = b.subarray(12, 16).toString('latin1');
     if (chunk === 'VP8X') return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
@@ -90,7 +111,8 @@ export function bitmapSize(dataUri: string): { width: number; height: number } |
         pos++;
         continue;
       }
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: b.readUInt16BE(pos + 5), width: b.readUInt16BE(pos + 7) };
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+        return { height: b.readUInt16BE(pos + 5), width: b.readUInt16BE(pos + 7) };
       if (marker === 0xda || marker === 0xd9) return null;
       pos += 2 + b.readUInt16BE(pos + 2);
     }
@@ -101,8 +123,14 @@ export function bitmapSize(dataUri: string): { width: number; height: number } |
 function assertBitmapSize(dataUri: string): void {
   const size = bitmapSize(dataUri);
   if (!size) throw new SvgRejected('The logo embeds an image whose size cannot be read.');
-  if (size.width > LOGO_BITMAP_MAX_SIDE || size.height > LOGO_BITMAP_MAX_SIDE || size.width * size.height > LOGO_BITMAP_MAX_PIXELS) {
-    throw new SvgRejected(`The logo embeds an image of ${size.width} × ${size.height} pixels: at most ${LOGO_BITMAP_MAX_SIDE} on a side and ${LOGO_BITMAP_MAX_PIXELS / 1_000_000} megapixels.`);
+  if (
+    size.width > LOGO_BITMAP_MAX_SIDE ||
+    size.height > LOGO_BITMAP_MAX_SIDE ||
+    size.width * size.height > LOGO_BITMAP_MAX_PIXELS
+  ) {
+    throw new SvgRejected(
+      `The logo embeds an image of ${size.width} × ${size.height} pixels: at most ${LOGO_BITMAP_MAX_SIDE} on a side and ${LOGO_BITMAP_MAX_PIXELS / 1_000_000} megapixels.`,
+    );
   }
 }
 
@@ -121,7 +149,9 @@ function stripReferences(root: Element) {
       el.remove();
       continue;
     }
-    if (tag === 'image') for (const uri of [el.getAttribute('href'), el.getAttributeNS(XLINK_NS, 'href')]) if (uri !== null && RASTER_DATA_URI.test(uri)) assertBitmapSize(uri);
+    if (tag === 'image')
+      for (const uri of [el.getAttribute('href'), el.getAttributeNS(XLINK_NS, 'href')])
+        if (uri !== null && RASTER_DATA_URI.test(uri)) assertBitmapSize(uri);
     if (tag === 'style') {
       if (isUnsafeCss(el.textContent ?? '')) el.remove();
       continue;
@@ -152,7 +182,8 @@ function flattenXmlNodes(root: Element) {
 }
 
 /** `<!DOCTYPE svg PUBLIC "…" "…">`: external identifiers only, no internal subset `[…]`. */
-const DOCTYPE_WITHOUT_SUBSET = /<!DOCTYPE\s+svg(?:\s+(?:PUBLIC\s+"[^"]*"\s+"[^"]*"|PUBLIC\s+'[^']*'\s+'[^']*'|SYSTEM\s+"[^"]*"|SYSTEM\s+'[^']*'))?\s*>/i;
+const DOCTYPE_WITHOUT_SUBSET =
+  /<!DOCTYPE\s+svg(?:\s+(?:PUBLIC\s+"[^"]*"\s+"[^"]*"|PUBLIC\s+'[^']*'\s+'[^']*'|SYSTEM\s+"[^"]*"|SYSTEM\s+'[^']*'))?\s*>/i;
 
 const LENGTH = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/;
 
@@ -170,16 +201,19 @@ function normaliseSize(svg: Element) {
  * can read safely (not UTF-8, too large, DOCTYPE or entities, not well-formed, root not <svg>).
  */
 export function sanitizeSvg(text: string): string {
-  if (Buffer.byteLength(text, 'utf8') > LOGO_MAX_BYTES) throw new SvgRejected(`The logo is larger than ${LOGO_MAX_BYTES / 1024} KB.`);
+  if (Buffer.byteLength(text, 'utf8') > LOGO_MAX_BYTES)
+    throw new SvgRejected(`The logo is larger than ${LOGO_MAX_BYTES / 1024} KB.`);
   if (text.includes('\uFFFD')) throw new SvgRejected('The logo is not UTF-8 text.');
   // Entities are the door to billion-laughs and external entity tricks: a DOCTYPE may only name
   // the SVG DTD (as Illustrator writes it), never declare anything; it is dropped before parsing.
   if (/<!ENTITY/i.test(text)) throw new SvgRejected('The logo may not contain entities.');
   const withoutDoctype = text.replace(DOCTYPE_WITHOUT_SUBSET, '');
-  if (/<!DOCTYPE/i.test(withoutDoctype)) throw new SvgRejected('The logo may not contain a DOCTYPE with declarations or entities.');
+  if (/<!DOCTYPE/i.test(withoutDoctype))
+    throw new SvgRejected('The logo may not contain a DOCTYPE with declarations or entities.');
   const doc = new window.DOMParser().parseFromString(withoutDoctype, 'image/svg+xml');
   const root = doc.documentElement;
-  if (!root || doc.getElementsByTagName('parsererror').length > 0) throw new SvgRejected('The logo is not a well-formed SVG file.');
+  if (!root || doc.getElementsByTagName('parsererror').length > 0)
+    throw new SvgRejected('The logo is not a well-formed SVG file.');
   if (root.namespaceURI !== SVG_NS || root.localName !== 'svg') throw new SvgRejected('The logo must be an SVG image.');
 
   flattenXmlNodes(root);

@@ -15,5 +15,9 @@ export async function setAccountTimeZone(trx: Trx, accountId: string, actor: Act
   const before = await accountTimeZone(trx, accountId);
   if (before === timeZone) return;
   await trx.updateTable('accounts').set({ time_zone: timeZone }).where('id', '=', accountId).execute();
-  await audit(trx, accountId, actor, { namespace: 'global', description: `Changed the account's time zone from ${before} to ${timeZone}`, event: 'account.time-zone.updated' });
+  await audit(trx, accountId, actor, {
+    namespace: 'global',
+    description: `Changed the account's time zone from ${before} to ${timeZone}`,
+    event: 'account.time-zone.updated',
+  });
 }

@@ -97,11 +97,7 @@ export const APPS: readonly AppDefinition[] = [
     color: '#059669',
     released: true,
     billable: true,
-    tabs: [
-      { label: 'Dashboard', path: '' },
-      { label: 'Authentications', path: 'authentications' },
-      configuration,
-    ],
+    tabs: [{ label: 'Dashboard', path: '' }, { label: 'Authentications', path: 'authentications' }, configuration],
     routes: [...common, 'authentications'],
   },
   {
@@ -126,11 +122,7 @@ export const APPS: readonly AppDefinition[] = [
     color: '#DB2777',
     released: false,
     billable: false,
-    tabs: [
-      { label: 'Dashboard', path: '' },
-      { label: 'Verifications', path: 'verifications' },
-      configuration,
-    ],
+    tabs: [{ label: 'Dashboard', path: '' }, { label: 'Verifications', path: 'verifications' }, configuration],
     routes: [
       '',
       'dashboard',

@@ -21,14 +21,20 @@ function isRealKeyTime(key: string): boolean {
   const time = new Date(`${key.slice(0, 23)}Z`);
   return !Number.isNaN(time.getTime()) && time.getUTCFullYear() >= 1 && time.toISOString().slice(0, 19) === key.slice(0, 19);
 }
-export const AuditKeySchema = v.pipe(text(KEY_MESSAGE), v.regex(AUDIT_KEY_PATTERN, KEY_MESSAGE), v.check(isRealKeyTime, KEY_MESSAGE));
+export const AuditKeySchema = v.pipe(
+  text(KEY_MESSAGE),
+  v.regex(AUDIT_KEY_PATTERN, KEY_MESSAGE),
+  v.check(isRealKeyTime, KEY_MESSAGE),
+);
 
 export const AUDIT_PAGE_SIZE = 50;
 
 /** GET /audit-log: `lastKey` from the previous answer's x-last-key header. */
 export const AuditQuerySchema = v.object({
   lastKey: v.optional(AuditKeySchema),
-  limit: v.optional(v.pipe(text(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
+  limit: v.optional(
+    v.pipe(text(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200)),
+  ),
 });
 
 export const isTimeZone = (value: string) => {

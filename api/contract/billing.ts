@@ -93,17 +93,30 @@ export type RedirectAnswer = v.InferOutput<typeof RedirectAnswerSchema>;
  * sends the admin back there (paid or not). A path of the console only, never another origin.
  */
 export const CheckoutBodySchema = v.object({
-  returnTo: v.optional(v.pipe(v.string(), v.maxLength(200), v.regex(/^\/(?!\/)[A-Za-z0-9/_-]*$/, 'returnTo: a path of this console, such as /settings/billing'))),
+  returnTo: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(200),
+      v.regex(/^\/(?!\/)[A-Za-z0-9/_-]*$/, 'returnTo: a path of this console, such as /settings/billing'),
+    ),
+  ),
 });
 export type CheckoutBody = v.InferOutput<typeof CheckoutBodySchema>;
 
 /** GET /billing/prices: what Checkout will charge for each app, read from the Stripe price it charges. */
-export const SubscriptionPriceSchema = v.object({ app: v.picklist(APP_IDS), amountCents: v.number(), currency: v.string(), interval: v.nullable(v.string()) });
+export const SubscriptionPriceSchema = v.object({
+  app: v.picklist(APP_IDS),
+  amountCents: v.number(),
+  currency: v.string(),
+  interval: v.nullable(v.string()),
+});
 export type SubscriptionPrice = v.InferOutput<typeof SubscriptionPriceSchema>;
 export const SubscriptionPricesAnswerSchema = v.object({ prices: v.array(SubscriptionPriceSchema) });
 export type SubscriptionPricesAnswer = v.InferOutput<typeof SubscriptionPricesAnswerSchema>;
 
-export const CheckoutConfirmBodySchema = v.object({ sessionId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,200}$/, 'Not a checkout session id')) });
+export const CheckoutConfirmBodySchema = v.object({
+  sessionId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,200}$/, 'Not a checkout session id')),
+});
 
 export const InvoiceSchema = v.object({
   id: v.string(),

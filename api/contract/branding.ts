@@ -9,7 +9,11 @@ export { BrandingSchema, type Branding } from './session';
  * host `cnameTarget`, and a TXT record at `challengeName(domain)` whose value is this account's
  * `domainChallenge` (the proof that the domain is this account's, not merely pointed at us).
  */
-export const BrandingSettingsSchema = v.object({ ...BrandingSchema.entries, cnameTarget: v.string(), domainChallenge: v.string() });
+export const BrandingSettingsSchema = v.object({
+  ...BrandingSchema.entries,
+  cnameTarget: v.string(),
+  domainChallenge: v.string(),
+});
 export type BrandingSettings = v.InferOutput<typeof BrandingSettingsSchema>;
 
 /** The largest SVG logo we keep, in bytes of SVG text (before base64). */
@@ -49,9 +53,13 @@ export const DomainNameSchema = v.pipe(
   v.trim(),
   v.maxLength(253, 'A domain has at most 253 characters'),
   v.regex(DOMAIN_PATTERN, 'Enter a domain such as console.example.com'),
-  v.check((value) => value.split('.').every((label) => label.length <= 63), 'Each part of a domain between dots has at most 63 characters'),
+  v.check(
+    (value) => value.split('.').every((label) => label.length <= 63),
+    'Each part of a domain between dots has at most 63 characters',
+  ),
 );
-export const isValidDomain = (value: string) => value.length <= 253 && DOMAIN_PATTERN.test(value) && value.split('.').every((label) => label.length <= 63);
+export const isValidDomain = (value: string) =>
+  value.length <= 253 && DOMAIN_PATTERN.test(value) && value.split('.').every((label) => label.length <= 63);
 
 /** PUT /branding/domain: claim and verify a domain; null removes the custom domain. */
 export const DomainUpdateSchema = v.object({ domain: v.nullable(DomainNameSchema) });

@@ -63,7 +63,8 @@ export function exactlyOneOf<S extends v.ObjectSchema<v.ObjectEntries, v.ErrorMe
   message: string,
   field: keyof v.InferOutput<S> & string,
 ) {
-  const fits = (body: Record<string, unknown>, b: FieldsBranch) => b.required.every((k) => body[k] !== undefined) && b.absent.every((k) => body[k] === undefined);
+  const fits = (body: Record<string, unknown>, b: FieldsBranch) =>
+    b.required.every((k) => body[k] !== undefined) && b.absent.every((k) => body[k] === undefined);
   return v.pipe(
     schema,
     v.forward(
@@ -72,7 +73,12 @@ export function exactlyOneOf<S extends v.ObjectSchema<v.ObjectEntries, v.ErrorMe
     ),
     // a required key is named in the branch's properties too ({}: its schema is the object's), or
     // code generators drop the branch's `required`
-    v.metadata({ oneOf: branches.map((b) => ({ required: [...b.required], properties: Object.fromEntries([...b.required.map((k) => [k, {}]), ...b.absent.map((k) => [k, false])]) })) }),
+    v.metadata({
+      oneOf: branches.map((b) => ({
+        required: [...b.required],
+        properties: Object.fromEntries([...b.required.map((k) => [k, {}]), ...b.absent.map((k) => [k, false])]),
+      })),
+    }),
   );
 }
 
@@ -101,8 +107,10 @@ export function isEmailAddress(address: string): boolean {
 // that address with the character removed (RFC 5321 has no such characters), it is refused.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export const EMAIL_CONTROL_MESSAGE = 'An e-mail address cannot contain line breaks or other control characters';
-export const EMAIL_QUOTED_MESSAGE = 'E-mail addresses with a quoted part ("…"@example.com) are not supported: the sign-in providers and SMS senders we pass them to do not carry them';
-export const EMAIL_NON_ASCII_MESSAGE = 'E-mail addresses with non-ASCII characters (RFC 6531) are not supported yet: the sign-in providers we match them with use ASCII addresses. Use the ASCII form of the domain (xn--…) or another address';
+export const EMAIL_QUOTED_MESSAGE =
+  'E-mail addresses with a quoted part ("…"@example.com) are not supported: the sign-in providers and SMS senders we pass them to do not carry them';
+export const EMAIL_NON_ASCII_MESSAGE =
+  'E-mail addresses with non-ASCII characters (RFC 6531) are not supported yet: the sign-in providers we match them with use ASCII addresses. Use the ASCII form of the domain (xn--…) or another address';
 
 /** Why an address that is not accepted is refused, when there is a more precise reason. */
 function emailReason(address: string): string | null {
@@ -139,7 +147,10 @@ export function urlScheme(value: string): 'https' | 'http' | null {
  * The one URL rule: a required URL (`required` when missing or blank, `invalid` when not a URL)
  * that must be https unless `allowHttp`; `HTTPS://` counts as https.
  */
-export const urlSchema = (messages: { required: string; invalid: string; https: string }, options: { allowHttp?: boolean; max?: number } = {}) =>
+export const urlSchema = (
+  messages: { required: string; invalid: string; https: string },
+  options: { allowHttp?: boolean; max?: number } = {},
+) =>
   v.pipe(
     requiredText(messages.required, options.max ?? 2000, 'URL is too long'),
     v.check((s) => urlScheme(s) !== null, messages.invalid),

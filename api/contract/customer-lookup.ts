@@ -20,10 +20,17 @@ const gjsonPath = (message: string) =>
     }),
   );
 
-export const LookupUrlSchema = urlSchema({ required: 'URL must be a valid URL.', invalid: 'URL must be a valid URL.', https: `URL must start with ${LOOKUP_URL_PREFIX}` });
+export const LookupUrlSchema = urlSchema({
+  required: 'URL must be a valid URL.',
+  invalid: 'URL must be a valid URL.',
+  https: `URL must start with ${LOOKUP_URL_PREFIX}`,
+});
 
 export const LookupHeaderSchema = v.object({
-  key: v.pipe(required('Header name is required', 100), v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Header name may only contain letters, digits and - _ .')),
+  key: v.pipe(
+    required('Header name is required', 100),
+    v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'Header name may only contain letters, digits and - _ .'),
+  ),
   /**
    * Absent means "keep the value saved for this header name" (values are never sent back);
    * a new header needs one.
@@ -37,7 +44,10 @@ export const LOOKUP_METHODS = ['GET', 'POST'] as const;
 export const CustomerLookupSettingsSchema = v.object({
   url: LookupUrlSchema,
   method: v.pipe(presentText('Method must be GET or POST'), v.picklist(LOOKUP_METHODS, 'Method must be GET or POST')),
-  headers: v.optional(v.pipe(v.array(LookupHeaderSchema), v.maxLength(MAX_LOOKUP_HEADERS, `You can add up to ${MAX_LOOKUP_HEADERS} headers`)), []),
+  headers: v.optional(
+    v.pipe(v.array(LookupHeaderSchema), v.maxLength(MAX_LOOKUP_HEADERS, `You can add up to ${MAX_LOOKUP_HEADERS} headers`)),
+    [],
+  ),
   customerPath: gjsonPath('Customers array path is required'),
   customerId: gjsonPath('Customer ID path is required'),
   titleTemplate: required('Title template is required'),

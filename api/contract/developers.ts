@@ -36,5 +36,10 @@ export const maskWebhookSecret = () => '*'.repeat(32);
 
 /** The keys as provider staff in ghost mode see them: the widget key, and the secrets masked. */
 export function maskedKeys(keys: Pick<DeveloperKeys, 'widgetKey' | 'secretKey'>): DeveloperKeys {
-  return { widgetKey: keys.widgetKey, secretKey: maskSecretKey(keys.secretKey), webhookSecret: maskWebhookSecret(), revealed: false };
+  return {
+    widgetKey: keys.widgetKey,
+    secretKey: maskSecretKey(keys.secretKey),
+    webhookSecret: maskWebhookSecret(),
+    revealed: false,
+  };
 }

@@ -6,7 +6,11 @@ import { RoleSchema, text } from './common';
 
 /** POST /zoom/context: the encrypted app context from the Zoom Apps SDK's getAppContext(). */
 export const ZoomContextBodySchema = v.object({
-  context: v.pipe(text('The Zoom app context is required'), v.minLength(1, 'The Zoom app context is required'), v.maxLength(8192, 'The Zoom app context is too long')),
+  context: v.pipe(
+    text('The Zoom app context is required'),
+    v.minLength(1, 'The Zoom app context is required'),
+    v.maxLength(8192, 'The Zoom app context is too long'),
+  ),
 });
 export type ZoomContextBody = v.InferOutput<typeof ZoomContextBodySchema>;
 
@@ -17,7 +21,11 @@ export type ZoomLoginAnswer = v.InferOutput<typeof ZoomLoginAnswerSchema>;
 
 /** POST /webex/authenticate: the user's JWT from the Webex embedded-app SDK; answers TokenAnswerSchema. */
 export const WebexAuthenticateBodySchema = v.object({
-  accessToken: v.pipe(text('The Webex token is required'), v.minLength(1, 'The Webex token is required'), v.maxLength(16384, 'The Webex token is too long')),
+  accessToken: v.pipe(
+    text('The Webex token is required'),
+    v.minLength(1, 'The Webex token is required'),
+    v.maxLength(16384, 'The Webex token is too long'),
+  ),
 });
 export type WebexAuthenticateBody = v.InferOutput<typeof WebexAuthenticateBodySchema>;
 

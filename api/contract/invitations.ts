@@ -31,4 +31,5 @@ export type InvitationRequest = v.InferOutput<typeof InvitationCreateSchema>;
 /** DELETE /invitations: revoke by e-mail. */
 export const InvitationRevokeSchema = v.object({ email: EmailSchema });
 
-export const isExpired = (invitation: Pick<Invitation, 'expiresAt'>, now = Date.now()) => new Date(invitation.expiresAt).getTime() <= now;
+export const isExpired = (invitation: Pick<Invitation, 'expiresAt'>, now = Date.now()) =>
+  new Date(invitation.expiresAt).getTime() <= now;

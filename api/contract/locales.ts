@@ -29,7 +29,8 @@ export const LOCALE_ENGLISH_NAMES: Record<Locale, string> = {
 };
 
 export const DEFAULT_LOCALE: Locale = 'en';
-export const isLocale = (value: unknown): value is Locale => typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+export const isLocale = (value: unknown): value is Locale =>
+  typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 export const isRtl = (locale: Locale) => locale === 'ar';
 
 export const LOCALE_MESSAGE = `locale must be one of ${LOCALES.join(', ')}`;

@@ -18,14 +18,34 @@ export type DatadogSite = (typeof DATADOG_SITES)[number];
 
 /** The 29 regions offered for CloudWatch. */
 export const AWS_REGIONS = [
-  'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2',
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
   'af-south-1',
-  'ap-east-1', 'ap-south-1', 'ap-south-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-southeast-3', 'ap-southeast-4',
-  'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3',
-  'ca-central-1', 'ca-west-1',
-  'eu-central-1', 'eu-central-2', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-south-1', 'eu-south-2', 'eu-north-1',
+  'ap-east-1',
+  'ap-south-1',
+  'ap-south-2',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-southeast-3',
+  'ap-southeast-4',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-northeast-3',
+  'ca-central-1',
+  'ca-west-1',
+  'eu-central-1',
+  'eu-central-2',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-west-3',
+  'eu-south-1',
+  'eu-south-2',
+  'eu-north-1',
   'il-central-1',
-  'me-south-1', 'me-central-1',
+  'me-south-1',
+  'me-central-1',
   'sa-east-1',
 ] as const;
 export type AwsRegion = (typeof AWS_REGIONS)[number];
@@ -83,10 +103,20 @@ export const cloudwatchSettingsSchema = (connected: boolean) =>
     secretAccessKey: connected ? kept('AWS Secret Access Key is required') : required('AWS Secret Access Key is required'),
     region: v.optional(v.picklist(AWS_REGIONS, 'AWS Region is required'), 'us-east-1'),
     /** SPEC §5's "free text", read as the names CloudWatch takes (docs/settings.md); empty means the default group */
-    logGroup: v.optional(v.pipe(text(), v.trim(), v.maxLength(512, 'Log group is too long'), v.regex(/^[.\-_/#A-Za-z0-9]*$/, 'Log group may only contain letters, digits and . - _ / #')), ''),
+    logGroup: v.optional(
+      v.pipe(
+        text(),
+        v.trim(),
+        v.maxLength(512, 'Log group is too long'),
+        v.regex(/^[.\-_/#A-Za-z0-9]*$/, 'Log group may only contain letters, digits and . - _ / #'),
+      ),
+      '',
+    ),
   });
-export const sumologicSettingsSchema = (connected: boolean) => v.object({ collectorUrl: httpsUrl('Collector URL is required', connected) });
-export const rapid7SettingsSchema = (connected: boolean) => v.object({ webhookUrl: httpsUrl('Webhook URL is required', connected) });
+export const sumologicSettingsSchema = (connected: boolean) =>
+  v.object({ collectorUrl: httpsUrl('Collector URL is required', connected) });
+export const rapid7SettingsSchema = (connected: boolean) =>
+  v.object({ webhookUrl: httpsUrl('Webhook URL is required', connected) });
 
 export const DatadogSettingsSchema = datadogSettingsSchema(false);
 export const CloudwatchSettingsSchema = cloudwatchSettingsSchema(false);
@@ -101,13 +131,23 @@ export const DEFAULT_LOG_GROUP = 'switchboard';
  * fields may be left blank to keep the stored values.
  */
 export function loggingBodySchema(isConnected: (destination: LogDestination) => boolean = () => false) {
-  return v.variant('destination', [
-    // Left out, the settings read as empty: each field answers its own message.
-    v.object({ destination: v.literal('datadog'), datadog: v.optional(datadogSettingsSchema(isConnected('datadog')), {}) }),
-    v.object({ destination: v.literal('cloudwatch'), cloudwatch: v.optional(cloudwatchSettingsSchema(isConnected('cloudwatch')), {}) }),
-    v.object({ destination: v.literal('sumologic'), sumologic: v.optional(sumologicSettingsSchema(isConnected('sumologic')), {}) }),
-    v.object({ destination: v.literal('rapid7'), rapid7: v.optional(rapid7SettingsSchema(isConnected('rapid7')), {}) }),
-  ], 'Destination must be one of datadog, cloudwatch, sumologic, rapid7');
+  return v.variant(
+    'destination',
+    [
+      // Left out, the settings read as empty: each field answers its own message.
+      v.object({ destination: v.literal('datadog'), datadog: v.optional(datadogSettingsSchema(isConnected('datadog')), {}) }),
+      v.object({
+        destination: v.literal('cloudwatch'),
+        cloudwatch: v.optional(cloudwatchSettingsSchema(isConnected('cloudwatch')), {}),
+      }),
+      v.object({
+        destination: v.literal('sumologic'),
+        sumologic: v.optional(sumologicSettingsSchema(isConnected('sumologic')), {}),
+      }),
+      v.object({ destination: v.literal('rapid7'), rapid7: v.optional(rapid7SettingsSchema(isConnected('rapid7')), {}) }),
+    ],
+    'Destination must be one of datadog, cloudwatch, sumologic, rapid7',
+  );
 }
 /** A first connect: every secret field required. */
 export const LoggingBodySchema = loggingBodySchema();
@@ -150,7 +190,9 @@ export const LoggingSettingsSchema = v.object({
 });
 export type LoggingSettings = v.InferOutput<typeof LoggingSettingsSchema>;
 
-export const LoggingDeleteBodySchema = v.object({ destination: v.picklist(LOG_DESTINATIONS, 'Destination must be one of datadog, cloudwatch, sumologic, rapid7') });
+export const LoggingDeleteBodySchema = v.object({
+  destination: v.picklist(LOG_DESTINATIONS, 'Destination must be one of datadog, cloudwatch, sumologic, rapid7'),
+});
 
 /** POST /logging/retry: sends the given-up events of one destination again; answers its view. */
 export const LoggingRetryBodySchema = LoggingDeleteBodySchema;

@@ -3,12 +3,48 @@
 // these; only what a person reads is formatted, here, with Intl.NumberFormat.
 
 /** Stripe's zero-decimal currencies: 500 JPY is `500`, not `50000`. */
-const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+const ZERO_DECIMAL = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
 /** Stripe's three-decimal currencies. */
 const THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
 
 /** Currencies offered in pickers; any ISO 4217 code Stripe accepts may still be typed. */
-export const COMMON_CURRENCIES = ['usd', 'eur', 'gbp', 'cad', 'aud', 'nzd', 'chf', 'sek', 'nok', 'dkk', 'pln', 'jpy', 'krw', 'sgd', 'hkd', 'inr', 'mxn', 'brl'] as const;
+export const COMMON_CURRENCIES = [
+  'usd',
+  'eur',
+  'gbp',
+  'cad',
+  'aud',
+  'nzd',
+  'chf',
+  'sek',
+  'nok',
+  'dkk',
+  'pln',
+  'jpy',
+  'krw',
+  'sgd',
+  'hkd',
+  'inr',
+  'mxn',
+  'brl',
+] as const;
 
 export const CURRENCY_PATTERN = /^[a-z]{3}$/;
 
@@ -38,7 +74,12 @@ export function parseMajor(text: string, currency: string): number | null {
 export function formatMinor(minor: number, currency: string, locale?: string): string {
   const exp = currencyExponent(currency);
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: exp, maximumFractionDigits: exp }).format(toMajor(minor, currency));
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: currency.toUpperCase(),
+      minimumFractionDigits: exp,
+      maximumFractionDigits: exp,
+    }).format(toMajor(minor, currency));
   } catch {
     // a code Intl does not know still reads right
     return `${toMajor(minor, currency).toFixed(exp)} ${currency.toUpperCase()}`;

@@ -99,12 +99,24 @@ export const ActionsUnavailableSchema = v.object({ code: v.string(), message: v.
 export type ActionsUnavailable = v.InferOutput<typeof ActionsUnavailableSchema>;
 
 /** GET /api/{app}/actions */
-export const AppActionsAnswerSchema = v.object({ app: AppIdSchema, actions: v.array(AppActionSchema), unavailable: v.optional(ActionsUnavailableSchema) });
+export const AppActionsAnswerSchema = v.object({
+  app: AppIdSchema,
+  actions: v.array(AppActionSchema),
+  unavailable: v.optional(ActionsUnavailableSchema),
+});
 export type AppActionsAnswer = v.InferOutput<typeof AppActionsAnswerSchema>;
 
 /** GET /api/agent/apps: the apps an agent session may use (active ones), with their actions. */
 export const AgentAppsAnswerSchema = v.object({
-  apps: v.array(v.object({ id: AppIdSchema, title: v.string(), color: v.string(), actions: v.array(AppActionSchema), unavailable: v.optional(ActionsUnavailableSchema) })),
+  apps: v.array(
+    v.object({
+      id: AppIdSchema,
+      title: v.string(),
+      color: v.string(),
+      actions: v.array(AppActionSchema),
+      unavailable: v.optional(ActionsUnavailableSchema),
+    }),
+  ),
   /** the account's time zone (IANA): the agent's panel shows its dates in it, as the console does */
   timeZone: v.string(),
 });
@@ -158,10 +170,7 @@ export const DASHBOARD_PERIODS = [7, 30, 90] as const;
 
 /** GET /api/{app}/dashboard?days=7|30|90 (the viewer's time zone comes from X-Time-Zone). */
 export const DashboardQuerySchema = v.object({
-  days: v.optional(
-    v.pipe(v.string(), v.picklist(['7', '30', '90'], 'days must be 7, 30 or 90'), v.transform(Number)),
-    '7',
-  ),
+  days: v.optional(v.pipe(v.string(), v.picklist(['7', '30', '90'], 'days must be 7, 30 or 90'), v.transform(Number)), '7'),
 });
 
 export const KpiTileSchema = v.object({
@@ -221,13 +230,21 @@ export const DashboardAnswerSchema = v.object({
 export type DashboardAnswer = v.InferOutput<typeof DashboardAnswerSchema>;
 
 export const TASK_PAGE_SIZE = 50;
-export const TASK_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const TASK_KEY_PATTERN =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A key this API could have given out: its shape, and an instant that exists (no 51st of September). */
 export function isTaskKey(key: string): boolean {
   if (!TASK_KEY_PATTERN.test(key)) return false;
   const [y, mo, d, h, mi, s] = key.slice(0, 19).split(/[-T:]/).map(Number) as [number, number, number, number, number, number];
   const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
+  return (
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === s
+  );
 }
 /** lastKey of a keyset list, checked as above */
 export const TaskKeySchema = v.pipe(v.string(), v.check(isTaskKey, 'lastKey is not a key this API gave out'));
@@ -238,7 +255,12 @@ const isRealDate = (s: string, length: number) => {
   // PostgreSQL has no year 0
   return !s.startsWith('0000') && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, length) === s.slice(0, length);
 };
-const dateParam = (name: string) => v.pipe(v.string(), v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`), v.check((s) => isRealDate(s, 10), `${name} must be a date such as 2026-01-31`));
+const dateParam = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.regex(DATE_PATTERN, `${name} must be a date such as 2026-01-31`),
+    v.check((s) => isRealDate(s, 10), `${name} must be a date such as 2026-01-31`),
+  );
 
 /**
  * GET /api/{app}/tasks (and …/tasks/export): newest first, keyset paging with `lastKey` from the
@@ -252,7 +274,15 @@ export const TaskQuerySchema = v.object({
   agent: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'agent has at most 200 characters'))),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
   lastKey: v.optional(TaskKeySchema),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1), v.maxValue(200))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'),
+      v.transform(Number),
+      v.minValue(1),
+      v.maxValue(200),
+    ),
+  ),
 });
 export type TaskQuery = v.InferOutput<typeof TaskQuerySchema>;
 export const TaskPageSchema = v.array(TaskRowSchema);
@@ -318,14 +348,22 @@ export const SMS_TEMPLATE_MAX = 640;
  * 400 naming `templates.<key>`.
  */
 export const SmsContentBodySchema = v.object({
-  templates: v.record(v.string(), v.pipe(v.string(), v.maxLength(SMS_TEMPLATE_MAX, `A message has at most ${SMS_TEMPLATE_MAX} characters`))),
+  templates: v.record(
+    v.string(),
+    v.pipe(v.string(), v.maxLength(SMS_TEMPLATE_MAX, `A message has at most ${SMS_TEMPLATE_MAX} characters`)),
+  ),
 });
 export type SmsContentBody = v.InferOutput<typeof SmsContentBodySchema>;
 
 /** POST /api/{app}/settings/sms-content/test: sends `message` (placeholders filled with samples). */
 export const SmsTestBodySchema = v.object({
   phoneNumber: PhoneNumberSchema,
-  message: v.pipe(v.string('Message is required'), v.trim(), v.nonEmpty('Message is required'), v.maxLength(SMS_TEMPLATE_MAX, `A message has at most ${SMS_TEMPLATE_MAX} characters`)),
+  message: v.pipe(
+    v.string('Message is required'),
+    v.trim(),
+    v.nonEmpty('Message is required'),
+    v.maxLength(SMS_TEMPLATE_MAX, `A message has at most ${SMS_TEMPLATE_MAX} characters`),
+  ),
 });
 export const SmsTestAnswerSchema = v.object({ sent: v.literal(true), provider: v.string(), text: v.string() });
 export type SmsTestAnswer = v.InferOutput<typeof SmsTestAnswerSchema>;
@@ -417,7 +455,15 @@ export const DEV_OUTBOX_MAX = 1000;
 const OUTBOX_LIMIT_MESSAGE = `limit is a number from 1 to ${DEV_OUTBOX_MAX}`;
 /** GET /api/dev/sms-outbox?limit=N: the newest N messages (100 when absent). */
 export const DevSmsOutboxQuerySchema = v.object({
-  limit: v.optional(v.pipe(text(OUTBOX_LIMIT_MESSAGE), v.regex(/^\d{1,4}$/, OUTBOX_LIMIT_MESSAGE), v.transform(Number), v.minValue(1, OUTBOX_LIMIT_MESSAGE), v.maxValue(DEV_OUTBOX_MAX, OUTBOX_LIMIT_MESSAGE))),
+  limit: v.optional(
+    v.pipe(
+      text(OUTBOX_LIMIT_MESSAGE),
+      v.regex(/^\d{1,4}$/, OUTBOX_LIMIT_MESSAGE),
+      v.transform(Number),
+      v.minValue(1, OUTBOX_LIMIT_MESSAGE),
+      v.maxValue(DEV_OUTBOX_MAX, OUTBOX_LIMIT_MESSAGE),
+    ),
+  ),
 });
 /** Response header of GET /api/dev/sms-outbox: "true" when older messages than these exist. */
 export const DEV_OUTBOX_MORE_HEADER = 'x-more';
@@ -425,7 +471,11 @@ export const DEV_OUTBOX_MORE_HEADER = 'x-more';
 // ---------------------------------------------------------------- /api/v1 common
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-export const IdempotencyKeySchema = v.pipe(v.string(), v.minLength(1), v.maxLength(255, 'Idempotency-Key has at most 255 characters'));
+export const IdempotencyKeySchema = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(255, 'Idempotency-Key has at most 255 characters'),
+);
 
 /** Masks all but the country calling code and the last four: +1 •••• •• 4567, +44 •••• •• 3456. */
 export function maskPhone(phone: string | null): string | null {

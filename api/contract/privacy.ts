@@ -8,16 +8,38 @@ import { RETENTION_KINDS, type RetentionKind } from './storage';
 // guard reads (spaces, dots, dashes, brackets), or by the customer reference the apps were given.
 
 export const PRIVACY_STORE_KEYS = [
-  'otp.verifications', 'otp.sends', 'passkeys.tasks', 'passkeys.credentials', 'idv.sessions', 'eform.requests',
-  'payments.payments', 'signature.requests', 'results', 'sms.outbox', 'sms.messages', 'sms.guard', 'api.idempotency',
-  'webhooks.events', 'webhooks.deliveries', 'logs.shipments', 'audit.entries', 'notifications', 'tasks.timeline',
+  'otp.verifications',
+  'otp.sends',
+  'passkeys.tasks',
+  'passkeys.credentials',
+  'idv.sessions',
+  'eform.requests',
+  'payments.payments',
+  'signature.requests',
+  'results',
+  'sms.outbox',
+  'sms.messages',
+  'sms.guard',
+  'api.idempotency',
+  'webhooks.events',
+  'webhooks.deliveries',
+  'logs.shipments',
+  'audit.entries',
+  'notifications',
+  'tasks.timeline',
 ] as const;
 export type PrivacyStoreKey = (typeof PRIVACY_STORE_KEYS)[number];
 
 export const SUBJECT_MESSAGE = 'Give either phoneNumber or customerRef';
 
 const PhoneSchema = v.pipe(text(PHONE_MESSAGE), v.trim(), v.transform(compactPhone), v.regex(E164_PATTERN, PHONE_MESSAGE));
-const RefSchema = v.pipe(text('customerRef must be text'), v.trim(), v.nonEmpty('customerRef must not be empty'), v.maxLength(200, 'customerRef is at most 200 characters'), v.check((s) => s !== '[erased]', 'customerRef must not be empty'));
+const RefSchema = v.pipe(
+  text('customerRef must be text'),
+  v.trim(),
+  v.nonEmpty('customerRef must not be empty'),
+  v.maxLength(200, 'customerRef is at most 200 characters'),
+  v.check((s) => s !== '[erased]', 'customerRef must not be empty'),
+);
 
 /** One caller: `{ phoneNumber }` or `{ customerRef }`. */
 export const PrivacySubjectSchema = exactlyOneOf(
@@ -73,27 +95,78 @@ export const PrivacyRequestIdParamSchema = v.object({ id: v.pipe(text(), v.uuid(
 
 export const LEGAL_HOLD_REASON_MESSAGE = 'Give the reason for the legal hold';
 export const LegalHoldBodySchema = v.object({
-  reason: v.pipe(v.optional(text(LEGAL_HOLD_REASON_MESSAGE), ''), v.trim(), v.nonEmpty(LEGAL_HOLD_REASON_MESSAGE), v.maxLength(500, 'The reason is at most 500 characters')),
+  reason: v.pipe(
+    v.optional(text(LEGAL_HOLD_REASON_MESSAGE), ''),
+    v.trim(),
+    v.nonEmpty(LEGAL_HOLD_REASON_MESSAGE),
+    v.maxLength(500, 'The reason is at most 500 characters'),
+  ),
 });
-export const LegalHoldSchema = v.object({ requestId: v.string(), legalHold: v.nullable(v.object({ reason: v.string(), since: v.string(), by: v.string() })) });
-
+export const LegalHoldSchema = v.object({
+  requestId: v.string(),
+  legalHold: v.nullable(v.object({ reason: v.string(), since: v.string(), by: v.string() })),
+});
 
 // ---------------------------------------------------------------- retention for every kind
 
 /** The kinds of caller data the redaction job keeps to a period, with their defaults in days. */
 export const CALLER_RETENTION_KINDS = [
-  { kind: 'otp.tasks', app: 'one-time-passcode', label: 'One-Time Passcode verifications', covers: 'Phone numbers and customer references of passcode verifications, and the per-number send log.', defaultDays: 90 },
-  { kind: 'passkeys.tasks', app: 'passkeys', label: 'Passkey enrolments and verifications', covers: 'Phone numbers, customer references and display names of passkey tasks (the passkeys themselves stay until revoked or erased).', defaultDays: 90 },
-  { kind: 'eform.answers', app: 'e-form', label: 'eForm answers and uploads', covers: "Callers' answers, uploaded files, prefilled values, phone numbers and customer references.", defaultDays: 365 },
-  { kind: 'payments.records', app: 'payments', label: 'Payment records', covers: 'Phone numbers, customer references and checkout links, counted from the payment\'s last change (paid, refunded, disputed, ended). Stripe keeps its own records.', defaultDays: 180 },
-  { kind: 'sms.messages', app: 'platform', label: 'SMS outbox and message log', covers: "Each text's number and body (development outbox), the provider's message ids, and the SMS guard's per-number sends.", defaultDays: 90 },
-  { kind: 'webhooks.events', app: 'platform', label: 'Webhook events and deliveries', covers: 'Events sent to your webhook destinations and their delivery records (never one still being delivered).', defaultDays: 30 },
+  {
+    kind: 'otp.tasks',
+    app: 'one-time-passcode',
+    label: 'One-Time Passcode verifications',
+    covers: 'Phone numbers and customer references of passcode verifications, and the per-number send log.',
+    defaultDays: 90,
+  },
+  {
+    kind: 'passkeys.tasks',
+    app: 'passkeys',
+    label: 'Passkey enrolments and verifications',
+    covers:
+      'Phone numbers, customer references and display names of passkey tasks (the passkeys themselves stay until revoked or erased).',
+    defaultDays: 90,
+  },
+  {
+    kind: 'eform.answers',
+    app: 'e-form',
+    label: 'eForm answers and uploads',
+    covers: "Callers' answers, uploaded files, prefilled values, phone numbers and customer references.",
+    defaultDays: 365,
+  },
+  {
+    kind: 'payments.records',
+    app: 'payments',
+    label: 'Payment records',
+    covers:
+      "Phone numbers, customer references and checkout links, counted from the payment's last change (paid, refunded, disputed, ended). Stripe keeps its own records.",
+    defaultDays: 180,
+  },
+  {
+    kind: 'sms.messages',
+    app: 'platform',
+    label: 'SMS outbox and message log',
+    covers: "Each text's number and body (development outbox), the provider's message ids, and the SMS guard's per-number sends.",
+    defaultDays: 90,
+  },
+  {
+    kind: 'webhooks.events',
+    app: 'platform',
+    label: 'Webhook events and deliveries',
+    covers: 'Events sent to your webhook destinations and their delivery records (never one still being delivered).',
+    defaultDays: 30,
+  },
 ] as const;
 export type CallerRetentionKind = (typeof CALLER_RETENTION_KINDS)[number]['kind'];
-export const CALLER_RETENTION_KIND_IDS = CALLER_RETENTION_KINDS.map((k) => k.kind) as unknown as readonly [CallerRetentionKind, ...CallerRetentionKind[]];
+export const CALLER_RETENTION_KIND_IDS = CALLER_RETENTION_KINDS.map((k) => k.kind) as unknown as readonly [
+  CallerRetentionKind,
+  ...CallerRetentionKind[],
+];
 
 /** Every kind an admin sets on Customer data: the caller kinds and the ones Storage settings keep too. */
-export const ANY_RETENTION_KIND_IDS = [...CALLER_RETENTION_KIND_IDS, ...RETENTION_KINDS.map((k) => k.kind)] as unknown as readonly [CallerRetentionKind | RetentionKind, ...(CallerRetentionKind | RetentionKind)[]];
+export const ANY_RETENTION_KIND_IDS = [
+  ...CALLER_RETENTION_KIND_IDS,
+  ...RETENTION_KINDS.map((k) => k.kind),
+] as unknown as readonly [CallerRetentionKind | RetentionKind, ...(CallerRetentionKind | RetentionKind)[]];
 
 export type AnyRetentionKind = CallerRetentionKind | RetentionKind;
 
@@ -121,10 +194,19 @@ export type RetentionRule = v.InferOutput<typeof RetentionRuleSchema>;
 const RETENTION_DAYS_MESSAGE = 'Enter a number of days from 1 to 3650, or keep';
 export const RetentionRuleBodySchema = v.object({
   kind: v.picklist(ANY_RETENTION_KIND_IDS, 'Not a kind of caller data'),
-  days: v.nullable(v.pipe(v.number(RETENTION_DAYS_MESSAGE), v.integer(RETENTION_DAYS_MESSAGE), v.minValue(1, RETENTION_DAYS_MESSAGE), v.maxValue(3650, RETENTION_DAYS_MESSAGE))),
+  days: v.nullable(
+    v.pipe(
+      v.number(RETENTION_DAYS_MESSAGE),
+      v.integer(RETENTION_DAYS_MESSAGE),
+      v.minValue(1, RETENTION_DAYS_MESSAGE),
+      v.maxValue(3650, RETENTION_DAYS_MESSAGE),
+    ),
+  ),
 });
 /** PUT /privacy/full-numbers/logging/{destination}: a logging destination's opt-in to full phone numbers. */
 export const FullNumbersBodySchema = v.object({ fullPhoneNumbers: v.boolean('fullPhoneNumbers must be true or false') });
-export const LoggingDestinationParamSchema = v.object({ destination: v.picklist(['datadog', 'cloudwatch', 'sumologic', 'rapid7'], 'Not a logging destination') });
+export const LoggingDestinationParamSchema = v.object({
+  destination: v.picklist(['datadog', 'cloudwatch', 'sumologic', 'rapid7'], 'Not a logging destination'),
+});
 
 export const RetentionKindParamSchema = v.object({ kind: v.picklist(ANY_RETENTION_KIND_IDS, 'Not a kind of caller data') });

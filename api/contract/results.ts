@@ -24,7 +24,12 @@ export const CUSTOMER_SEARCH_LIMIT = 50;
 
 /** GET /results/customer?customerRef=…: trimmed; an empty query is the UI's business (it clears). */
 export const CustomerSearchQuerySchema = v.object({
-  customerRef: v.pipe(text('Enter a customer ID or phone number'), v.trim(), v.minLength(1, 'Enter a customer ID or phone number'), v.maxLength(200, 'A customer ID has at most 200 characters')),
+  customerRef: v.pipe(
+    text('Enter a customer ID or phone number'),
+    v.trim(),
+    v.minLength(1, 'Enter a customer ID or phone number'),
+    v.maxLength(200, 'A customer ID has at most 200 characters'),
+  ),
 });
 
 export const CustomerSearchAnswerSchema = v.object({ results: v.array(CustomerResultSchema) });

@@ -22,4 +22,5 @@ export const requiredSecret = (message: string, max = 500, tooLong = 'This value
   v.pipe(v.optional(secretText(message), ''), v.nonEmpty(message), v.maxLength(max, tooLong));
 
 /** A secret a connected integration may leave blank to keep the stored value. */
-export const keptSecret = (message: string, max = 500) => v.optional(v.pipe(secretText(message), v.maxLength(max, 'This value is too long')), '');
+export const keptSecret = (message: string, max = 500) =>
+  v.optional(v.pipe(secretText(message), v.maxLength(max, 'This value is too long')), '');

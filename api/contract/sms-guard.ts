@@ -5,12 +5,21 @@ import { text } from './common';
 // the pumping rules. Documented in docs/sms-guard.md.
 
 const whole = (label: string, min: number, max: number) =>
-  v.pipe(v.number(`${label} must be a number`), v.integer(`${label} must be a whole number`), v.minValue(min, `${label} must be at least ${min}`), v.maxValue(max, `${label} must be at most ${max}`));
+  v.pipe(
+    v.number(`${label} must be a number`),
+    v.integer(`${label} must be a whole number`),
+    v.minValue(min, `${label} must be at least ${min}`),
+    v.maxValue(max, `${label} must be at most ${max}`),
+  );
 
 /** The pumping rules: a number range is held when either fires. */
 export const SmsGuardRulesSchema = v.object({
   /** volume: sends to the range in the last hour above multiplier × the hourly baseline + allowance */
-  volumeMultiplier: v.pipe(v.number('Multiplier must be a number'), v.minValue(1, 'Multiplier must be at least 1'), v.maxValue(1000, 'Multiplier must be at most 1000')),
+  volumeMultiplier: v.pipe(
+    v.number('Multiplier must be a number'),
+    v.minValue(1, 'Multiplier must be at least 1'),
+    v.maxValue(1000, 'Multiplier must be at most 1000'),
+  ),
   volumeAllowance: whole('Allowance', 1, 100_000),
   /** the baseline: average sends per hour to the range over this many days before the last hour */
   baselineDays: whole('Baseline days', 1, 30),
@@ -34,10 +43,17 @@ export const SMS_GUARD_DEFAULT_RULES: SmsGuardRules = {
   holdMinutes: 60,
 };
 
-export const CountryCodeSchema = v.pipe(text('A country is an ISO 3166 code'), v.regex(/^[A-Z]{2}$/, 'A country is a two-letter ISO 3166 code'));
+export const CountryCodeSchema = v.pipe(
+  text('A country is an ISO 3166 code'),
+  v.regex(/^[A-Z]{2}$/, 'A country is a two-letter ISO 3166 code'),
+);
 
 export const SmsGuardSaveBodySchema = v.object({
-  allowedCountries: v.pipe(v.array(CountryCodeSchema, 'Choose the countries SMS may go to'), v.minLength(1, 'Allow at least one country'), v.maxLength(300)),
+  allowedCountries: v.pipe(
+    v.array(CountryCodeSchema, 'Choose the countries SMS may go to'),
+    v.minLength(1, 'Allow at least one country'),
+    v.maxLength(300),
+  ),
   rules: v.optional(SmsGuardRulesSchema),
   /** whether the pumping rules hold ranges; left out, unchanged */
   pumpingGuard: v.optional(v.boolean('Pumping guard is on or off')),
@@ -69,4 +85,9 @@ export const SmsGuardSchema = v.object({
 export type SmsGuard = v.InferOutput<typeof SmsGuardSchema>;
 
 /** a range (+ and digits), a country held by the spread rules (its ISO code), or the whole account ('all') */
-export const SmsReleaseParamSchema = v.object({ prefix: v.pipe(text(), v.regex(/^(\+\d{1,8}|[A-Z]{2}|all)$/, 'A hold is a number range (a plus and digits), a country code, or all')) });
+export const SmsReleaseParamSchema = v.object({
+  prefix: v.pipe(
+    text(),
+    v.regex(/^(\+\d{1,8}|[A-Z]{2}|all)$/, 'A hold is a number range (a plus and digits), a country code, or all'),
+  ),
+});

@@ -19,7 +19,8 @@ export const SMS_TRANSLATIONS: Record<string, Translations> = {
     es: '{{company}}: crea una llave de acceso para que te reconozcamos la próxima vez. Abre {{link}} (válido {{ttl}} minutos).',
     fr: '{{company}} : créez une clé d’accès pour que nous vous reconnaissions la prochaine fois. Ouvrez {{link}} (valable {{ttl}} minutes).',
     de: '{{company}}: Erstellen Sie einen Passkey, damit wir Sie beim nächsten Mal erkennen. Öffnen Sie {{link}} (gültig {{ttl}} Minuten).',
-    'pt-BR': '{{company}}: crie uma chave de acesso para reconhecermos você na próxima vez. Abra {{link}} (válido por {{ttl}} minutos).',
+    'pt-BR':
+      '{{company}}: crie uma chave de acesso para reconhecermos você na próxima vez. Abra {{link}} (válido por {{ttl}} minutos).',
     ar: '{{company}}: أنشئ مفتاح مرور لنتعرّف عليك في المرة القادمة. افتح {{link}} (صالح لمدة {{ttl}} دقيقة).',
     ja: '{{company}}：次回からすぐに本人確認できるよう、パスキーを作成してください。{{link}}（有効期限{{ttl}}分）',
   },
@@ -35,7 +36,8 @@ export const SMS_TRANSLATIONS: Record<string, Translations> = {
     es: '{{company}} te pide verificar tu identidad con una foto de tu documento y un selfi: {{link}} (válido {{ttl}} minutos)',
     fr: '{{company}} vous demande de vérifier votre identité avec une photo de votre pièce d’identité et un selfie : {{link}} (valable {{ttl}} minutes)',
     de: '{{company}} bittet Sie, Ihre Identität mit einem Foto Ihres Ausweises und einem Selfie zu bestätigen: {{link}} (gültig {{ttl}} Minuten)',
-    'pt-BR': '{{company}} pede que você confirme sua identidade com uma foto do documento e uma selfie: {{link}} (válido por {{ttl}} minutos)',
+    'pt-BR':
+      '{{company}} pede que você confirme sua identidade com uma foto do documento e uma selfie: {{link}} (válido por {{ttl}} minutos)',
     ar: 'تطلب منك {{company}} التحقق من هويتك بصورة لوثيقة هويتك وصورة ذاتية: {{link}} (صالح لمدة {{ttl}} دقيقة)',
     ja: '{{company}}より本人確認のお願いです。身分証明書の写真とセルフィーをお送りください：{{link}}（有効期限{{ttl}}分）',
   },
@@ -75,5 +77,5 @@ export const SMS_TRANSLATIONS: Record<string, Translations> = {
 
 /** The built-in text of one app's template in a language (English is the template's own default). */
 export function builtInSmsText(app: string, key: string, locale: Locale, englishDefault: string): string {
-  return locale === 'en' ? englishDefault : SMS_TRANSLATIONS[`${app}.${key}`]?.[locale] ?? englishDefault;
+  return locale === 'en' ? englishDefault : (SMS_TRANSLATIONS[`${app}.${key}`]?.[locale] ?? englishDefault);
 }

@@ -15,7 +15,13 @@ export const PHONE_MESSAGE = 'Enter the number with its country code, e.g. +44 2
 export const compactPhone = (typed: string) => typed.replace(/[\s().-]/g, '');
 export const isPhoneNumber = (typed: string) => E164_PATTERN.test(compactPhone(typed.trim()));
 
-export const PhoneNumberSchema = v.pipe(presentText(PHONE_REQUIRED_MESSAGE), v.trim(), v.nonEmpty(PHONE_REQUIRED_MESSAGE), v.transform(compactPhone), v.regex(E164_PATTERN, PHONE_MESSAGE));
+export const PhoneNumberSchema = v.pipe(
+  presentText(PHONE_REQUIRED_MESSAGE),
+  v.trim(),
+  v.nonEmpty(PHONE_REQUIRED_MESSAGE),
+  v.transform(compactPhone),
+  v.regex(E164_PATTERN, PHONE_MESSAGE),
+);
 /** Twilio's own sender number, with SPEC's message. */
 export const TwilioPhoneNumberSchema = v.pipe(presentText(E164_MESSAGE), v.trim(), v.regex(E164_PATTERN, E164_MESSAGE));
 

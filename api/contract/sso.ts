@@ -21,7 +21,10 @@ export const DISCOVERY_URL_HTTPS = 'Discovery URL must start with https://';
  * development identity provider, hosts in OUTBOUND_ALLOW_HOSTS); everywhere else it refuses
  * DISCOVERY_URL_HTTPS.
  */
-const discoveryUrl = urlSchema({ required: 'Discovery URL is required', invalid: 'Discovery URL is required', https: DISCOVERY_URL_HTTPS }, { allowHttp: true });
+const discoveryUrl = urlSchema(
+  { required: 'Discovery URL is required', invalid: 'Discovery URL is required', https: DISCOVERY_URL_HTTPS },
+  { allowHttp: true },
+);
 
 const domain = v.pipe(
   presentText('Domain is required'),
@@ -92,12 +95,16 @@ export type OktaSsoInput = v.InferOutput<typeof OktaSsoSchema>;
 export type OidcSsoInput = v.InferOutput<typeof OidcSsoSchema>;
 
 /** POST /sso: the provider plus its settings keyed by its name. */
-export const SsoSaveBodySchema = v.variant('provider', [
-  // Left out, the settings read as empty: each field answers its own message.
-  v.object({ provider: v.literal('azure'), azure: v.optional(AzureSsoSchema, {}) }),
-  v.object({ provider: v.literal('okta'), okta: v.optional(OktaSsoSchema, {}) }),
-  v.object({ provider: v.literal('oidc'), oidc: v.optional(OidcSsoSchema, {}) }),
-], 'Choose azure, okta or oidc');
+export const SsoSaveBodySchema = v.variant(
+  'provider',
+  [
+    // Left out, the settings read as empty: each field answers its own message.
+    v.object({ provider: v.literal('azure'), azure: v.optional(AzureSsoSchema, {}) }),
+    v.object({ provider: v.literal('okta'), okta: v.optional(OktaSsoSchema, {}) }),
+    v.object({ provider: v.literal('oidc'), oidc: v.optional(OidcSsoSchema, {}) }),
+  ],
+  'Choose azure, okta or oidc',
+);
 export type SsoSaveBody = v.InferOutput<typeof SsoSaveBodySchema>;
 
 /** DELETE /sso */
@@ -128,11 +135,13 @@ export const SsoSettingsSchema = v.object({
 export type SsoSettings = v.InferOutput<typeof SsoSettingsSchema>;
 
 /** Public mail domains identify nobody's company: single sign-on is never connected for them. */
-export const SSO_PUBLIC_DOMAIN_MESSAGE = "Public e-mail domains (like gmail.com) cannot use single sign-on. Enter your company's own domain.";
+export const SSO_PUBLIC_DOMAIN_MESSAGE =
+  "Public e-mail domains (like gmail.com) cannot use single sign-on. Enter your company's own domain.";
 
 /** POST /sso/verify: the TXT record is not (yet) there. */
 export const SSO_DOMAIN_UNPROVEN = 'SSO_DOMAIN_UNPROVEN';
 export const ssoDomainUnprovenMessage = (name: string) =>
   `No TXT record with this account's verification value was found at ${name}. DNS changes can take a while to reach everyone: try again in a few minutes.`;
 /** POST /sso/verify: another account proved the domain first (only someone who controls its DNS gets here). */
-export const SSO_DOMAIN_TAKEN_MESSAGE = 'This domain is already verified for single sign-on by another account. Remove the other verification first.';
+export const SSO_DOMAIN_TAKEN_MESSAGE =
+  'This domain is already verified for single sign-on by another account. Remove the other verification first.';

@@ -11,9 +11,24 @@ export type StorageBackend = (typeof STORAGE_BACKENDS)[number];
 
 /** Kinds of content with a retention period; each app's redaction job asks for its own kinds. */
 export const RETENTION_KINDS = [
-  { kind: 'idv.images', app: 'identity-verification', label: 'Identity Verification images', hint: 'Document photos and selfies.' },
-  { kind: 'idv.data', app: 'identity-verification', label: 'Identity Verification extracted data', hint: 'Names, dates and document numbers read from the documents.' },
-  { kind: 'document-signature.completed', app: 'document-signature', label: 'Completed signed documents', hint: 'Signed PDFs and their originals, once sealed.' },
+  {
+    kind: 'idv.images',
+    app: 'identity-verification',
+    label: 'Identity Verification images',
+    hint: 'Document photos and selfies.',
+  },
+  {
+    kind: 'idv.data',
+    app: 'identity-verification',
+    label: 'Identity Verification extracted data',
+    hint: 'Names, dates and document numbers read from the documents.',
+  },
+  {
+    kind: 'document-signature.completed',
+    app: 'document-signature',
+    label: 'Completed signed documents',
+    hint: 'Signed PDFs and their originals, once sealed.',
+  },
 ] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number]['kind'];
 
@@ -23,11 +38,20 @@ const RETENTION_MESSAGE = `Enter a number of days from ${RETENTION_MIN_DAYS} to 
 
 /** Days to keep a kind of content; null keeps it until it is deleted. */
 const retentionDays = v.optional(
-  v.nullable(v.pipe(v.number(RETENTION_MESSAGE), v.integer(RETENTION_MESSAGE), v.minValue(RETENTION_MIN_DAYS, RETENTION_MESSAGE), v.maxValue(RETENTION_MAX_DAYS, RETENTION_MESSAGE))),
+  v.nullable(
+    v.pipe(
+      v.number(RETENTION_MESSAGE),
+      v.integer(RETENTION_MESSAGE),
+      v.minValue(RETENTION_MIN_DAYS, RETENTION_MESSAGE),
+      v.maxValue(RETENTION_MAX_DAYS, RETENTION_MESSAGE),
+    ),
+  ),
   null,
 );
 
-export const RetentionSchema = v.object(Object.fromEntries(RETENTION_KINDS.map((k) => [k.kind, retentionDays])) as Record<RetentionKind, typeof retentionDays>);
+export const RetentionSchema = v.object(
+  Object.fromEntries(RETENTION_KINDS.map((k) => [k.kind, retentionDays])) as Record<RetentionKind, typeof retentionDays>,
+);
 export type Retention = Record<RetentionKind, number | null>;
 
 // S3 bucket names (3-63 characters of lower-case letters, digits, dots and hyphens, starting and
@@ -37,10 +61,14 @@ const BUCKET = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
 
 export const S3_SECRET_REQUIRED = 'Secret access key is required';
-export const S3_SECRET_REENTER = 'Enter the secret access key again: the stored one belongs to another endpoint, bucket or access key';
+export const S3_SECRET_REENTER =
+  'Enter the secret access key again: the stored one belongs to another endpoint, bucket or access key';
 
 const endpoint = v.pipe(
-  urlSchema({ required: 'Endpoint is required', invalid: 'Endpoint must be a URL such as https://s3.eu-west-1.amazonaws.com', https: '' }, { allowHttp: true, max: 500 }),
+  urlSchema(
+    { required: 'Endpoint is required', invalid: 'Endpoint must be a URL such as https://s3.eu-west-1.amazonaws.com', https: '' },
+    { allowHttp: true, max: 500 },
+  ),
   v.check((s) => {
     if (urlScheme(s) === null) return true; // said above
     const u = new URL(s);
@@ -55,9 +83,24 @@ const endpoint = v.pipe(
 export const s3SettingsSchema = (secretStored: boolean) =>
   v.object({
     endpoint,
-    region: v.optional(v.pipe(text('Region is required'), v.trim(), v.nonEmpty('Region is required'), v.maxLength(63, 'Region is too long'), v.regex(REGION, 'Region may only contain letters, digits, - and _')), 'us-east-1'),
-    bucket: v.pipe(requiredText('Bucket is required', 63, 'Bucket names are at most 63 characters'), v.regex(BUCKET, 'Bucket names are 3 to 63 lower-case letters, digits, dots and hyphens')),
-    accessKeyId: v.pipe(requiredSecret('Access key ID is required', 128, 'Access key ID is at most 128 characters'), noControlCharacters()),
+    region: v.optional(
+      v.pipe(
+        text('Region is required'),
+        v.trim(),
+        v.nonEmpty('Region is required'),
+        v.maxLength(63, 'Region is too long'),
+        v.regex(REGION, 'Region may only contain letters, digits, - and _'),
+      ),
+      'us-east-1',
+    ),
+    bucket: v.pipe(
+      requiredText('Bucket is required', 63, 'Bucket names are at most 63 characters'),
+      v.regex(BUCKET, 'Bucket names are 3 to 63 lower-case letters, digits, dots and hyphens'),
+    ),
+    accessKeyId: v.pipe(
+      requiredSecret('Access key ID is required', 128, 'Access key ID is at most 128 characters'),
+      noControlCharacters(),
+    ),
     secretAccessKey: secretStored ? keptSecret(S3_SECRET_REQUIRED, 256) : requiredSecret(S3_SECRET_REQUIRED, 256),
     /** bucket in the path (https://host/bucket/key) rather than the host name; most S3-compatible servers want it */
     pathStyle: v.optional(v.boolean('Path-style must be true or false'), true),
@@ -75,7 +118,11 @@ export const storageBodySchema = (secretStored: boolean) =>
     'backend',
     [
       v.object({ backend: v.literal('database'), s3: v.optional(v.unknown()), retention: v.optional(RetentionSchema, {}) }),
-      v.object({ backend: v.literal('s3'), s3: v.optional(s3SettingsSchema(secretStored), {}), retention: v.optional(RetentionSchema, {}) }),
+      v.object({
+        backend: v.literal('s3'),
+        s3: v.optional(s3SettingsSchema(secretStored), {}),
+        retention: v.optional(RetentionSchema, {}),
+      }),
     ],
     'Storage must be database or s3',
   );
@@ -105,7 +152,14 @@ export const StorageViewSchema = v.object({
 });
 export type StorageView = v.InferOutput<typeof StorageViewSchema>;
 
-export const STORAGE_TEST_FAILURES = ['UNREACHABLE', 'TIMEOUT', 'ACCESS_DENIED', 'NO_SUCH_BUCKET', 'READ_BACK_MISMATCH', 'S3_ERROR'] as const;
+export const STORAGE_TEST_FAILURES = [
+  'UNREACHABLE',
+  'TIMEOUT',
+  'ACCESS_DENIED',
+  'NO_SUCH_BUCKET',
+  'READ_BACK_MISMATCH',
+  'S3_ERROR',
+] as const;
 export type StorageTestFailure = (typeof STORAGE_TEST_FAILURES)[number];
 
 /** POST /api/storage/test: whether a probe object could be written, read back and deleted. */

@@ -20,8 +20,10 @@ export const STATE_OWNER: Record<StateCode, 'operator' | 'admin'> = {
 export const STATE_MESSAGES: Record<StateCode, string> = {
   STRIPE_CONNECT_NOT_CONFIGURED:
     'Payments cannot take money on this server yet: Stripe Connect is not set up here. Only the provider who runs this server can set it up; nothing in this account can change that.',
-  STRIPE_NOT_CONNECTED: 'No Stripe account is connected yet. An admin of this account connects one under Payments > Configuration > Stripe.',
-  STRIPE_ACCESS_REVOKED: 'Stripe no longer lets us act for the connected account. An admin of this account connects it again under Payments > Configuration > Stripe.',
+  STRIPE_NOT_CONNECTED:
+    'No Stripe account is connected yet. An admin of this account connects one under Payments > Configuration > Stripe.',
+  STRIPE_ACCESS_REVOKED:
+    'Stripe no longer lets us act for the connected account. An admin of this account connects it again under Payments > Configuration > Stripe.',
   BILLING_NOT_CONFIGURED:
     'Subscribing is not possible on this server: the provider who runs it has not set up Stripe billing. Free trials and the credits they include keep working.',
 };

@@ -100,7 +100,10 @@ const StatisticsRange = {
 
 export const SummaryQuerySchema = v.object(StatisticsRange);
 export type SummaryQuery = v.InferOutput<typeof SummaryQuerySchema>;
-export const AccountStatisticsQuerySchema = v.object({ accountId: v.pipe(text('accountId is required'), v.uuid('Not an account id')), ...StatisticsRange });
+export const AccountStatisticsQuerySchema = v.object({
+  accountId: v.pipe(text('accountId is required'), v.uuid('Not an account id')),
+  ...StatisticsRange,
+});
 export type AccountStatisticsQuery = v.InferOutput<typeof AccountStatisticsQuerySchema>;
 
 export const StatisticsSchema = v.object({

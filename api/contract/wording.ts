@@ -17,7 +17,14 @@ export const BILLING_STATUS_LABEL: Record<BillingStatus, string> = {
 };
 
 /** How an account signs in, as Watch Tower names it in its list and on the account's page. */
-export const PLATFORM_LABEL: Record<Platform, string> = { azure: 'Azure', google: 'Google', webex: 'Webex', zoom: 'Zoom', okta: 'Okta', oidc: 'OIDC' };
+export const PLATFORM_LABEL: Record<Platform, string> = {
+  azure: 'Azure',
+  google: 'Google',
+  webex: 'Webex',
+  zoom: 'Zoom',
+  okta: 'Okta',
+  oidc: 'OIDC',
+};
 
 /** "4,210 / 5,000": an amount against its limit. The server words it in en-US; the UI in the viewer's locale. */
 export function formatUsage(used: number, limit: number, locale?: string): string {

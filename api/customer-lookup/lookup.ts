@@ -24,7 +24,11 @@ function lookupFailed(message: string): ApiError {
 export type LookupAnswer = { text: string; document: JsonNode };
 
 /** Calls the endpoint with a phone number; the failures an admin can fix answer 422. */
-export async function fetchLookupAnswer(deps: Pick<Deps, 'config'>, settings: Pick<ResolvedLookup, 'url' | 'method' | 'headers'>, phoneNumber: string): Promise<LookupAnswer> {
+export async function fetchLookupAnswer(
+  deps: Pick<Deps, 'config'>,
+  settings: Pick<ResolvedLookup, 'url' | 'method' | 'headers'>,
+  phoneNumber: string,
+): Promise<LookupAnswer> {
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'Switchboard-Customer-Lookup/1' };
   for (const h of settings.headers) headers[h.key.toLowerCase()] = h.value;
   let url = settings.url;
@@ -39,7 +43,11 @@ export async function fetchLookupAnswer(deps: Pick<Deps, 'config'>, settings: Pi
   }
   let res;
   try {
-    res = await outboundFetch(url, { method: settings.method, headers, body }, { ...outboundPolicy(deps.config), timeoutMs: LOOKUP_TIMEOUT_MS, maxBytes: LOOKUP_MAX_BYTES });
+    res = await outboundFetch(
+      url,
+      { method: settings.method, headers, body },
+      { ...outboundPolicy(deps.config), timeoutMs: LOOKUP_TIMEOUT_MS, maxBytes: LOOKUP_MAX_BYTES },
+    );
   } catch (err) {
     if (err instanceof OutboundError) {
       if (err.code === 'TARGET_NOT_ALLOWED') throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message);
@@ -62,17 +70,28 @@ export async function fetchLookupAnswer(deps: Pick<Deps, 'config'>, settings: Pi
 }
 
 /** The customers (id, title, description) the paths and templates find in an answer. */
-export function customersIn(document: JsonNode, settings: Pick<ResolvedLookup, 'customerPath' | 'customerId' | 'titleTemplate' | 'descriptionTemplate'>): LookupCustomer[] {
+export function customersIn(
+  document: JsonNode,
+  settings: Pick<ResolvedLookup, 'customerPath' | 'customerId' | 'titleTemplate' | 'descriptionTemplate'>,
+): LookupCustomer[] {
   const found = gjsonFind(document, compileGjsonPath(settings.customerPath));
-  const list = !found || found.kind === 'null' ? [] : found.kind === 'array' ? found.items : found.kind === 'object' ? [found] : null;
-  if (!list) throw lookupFailed(`The customers array path "${settings.customerPath}" leads to a ${found!.kind}, not to a list of customers.`);
+  const list =
+    !found || found.kind === 'null' ? [] : found.kind === 'array' ? found.items : found.kind === 'object' ? [found] : null;
+  if (!list)
+    throw lookupFailed(
+      `The customers array path "${settings.customerPath}" leads to a ${found!.kind}, not to a list of customers.`,
+    );
   const idPath = compileGjsonPath(settings.customerId);
   const customers: LookupCustomer[] = [];
   for (const item of list) {
     const id = gjsonFind(item, idPath);
     // A customer without an id cannot be matched later; leave it out.
     if (!id || id.kind === 'null' || id.kind === 'object' || id.kind === 'array') continue;
-    customers.push({ id: id.kind === 'string' ? id.value : id.raw, title: renderTemplate(settings.titleTemplate, item), description: renderTemplate(settings.descriptionTemplate, item) });
+    customers.push({
+      id: id.kind === 'string' ? id.value : id.raw,
+      title: renderTemplate(settings.titleTemplate, item),
+      description: renderTemplate(settings.descriptionTemplate, item),
+    });
     if (customers.length >= MAX_LOOKUP_CUSTOMERS) break;
   }
   return customers;

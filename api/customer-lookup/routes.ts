@@ -9,7 +9,9 @@ import { readLookupSettings, removeLookupSettings, saveLookupSettings, testLooku
 export const customerLookupRoutes = new Hono<AppEnv>()
   .use('/customer-lookup', requireRole('admin'))
   .use('/customer-lookup/*', requireRole('admin'))
-  .get('/customer-lookup', async (c) => c.json({ settings: await readLookupSettings(c.var.deps, c.var.session.accountId) } satisfies CustomerLookupAnswer))
+  .get('/customer-lookup', async (c) =>
+    c.json({ settings: await readLookupSettings(c.var.deps, c.var.session.accountId) } satisfies CustomerLookupAnswer),
+  )
   .post('/customer-lookup', async (c) => {
     // the raw body: an empty form removes the settings, which the schema alone would refuse
     const raw = await c.req.json().catch(() => {

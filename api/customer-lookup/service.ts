@@ -54,7 +54,12 @@ const sameUrl = (a: string, b: string) => {
  * were entered for: with any other URL every value must be typed again, so a stored credential
  * is never sent somewhere new.
  */
-function resolveHeaders(headers: LookupHeader[], stored: { url: string; headers: StoredHeader[] } | undefined, url: string, config: Config): { key: string; value: string }[] {
+function resolveHeaders(
+  headers: LookupHeader[],
+  stored: { url: string; headers: StoredHeader[] } | undefined,
+  url: string,
+  config: Config,
+): { key: string; value: string }[] {
   const keepable = stored && sameUrl(stored.url, url) ? stored.headers : [];
   const seen = new Set<string>();
   const fields: Record<string, string> = {};
@@ -118,9 +123,17 @@ export async function saveLookupSettings(deps: Deps, session: Session, raw: unkn
 
 export async function removeLookupSettings(deps: Deps, session: Session): Promise<void> {
   await deps.db.tenant(session.accountId, async (trx) => {
-    const removed = await trx.deleteFrom('customer_lookup').where('account_id', '=', session.accountId).returning('url').executeTakeFirst();
+    const removed = await trx
+      .deleteFrom('customer_lookup')
+      .where('account_id', '=', session.accountId)
+      .returning('url')
+      .executeTakeFirst();
     if (removed) {
-      await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: 'Removed the customer lookup settings', event: 'customer-lookup.removed' });
+      await audit(trx, session.accountId, actorOf(session), {
+        namespace: 'global',
+        description: 'Removed the customer lookup settings',
+        event: 'customer-lookup.removed',
+      });
     }
   });
 }
@@ -130,11 +143,18 @@ export async function removeLookupSettings(deps: Deps, session: Session): Promis
  * answers the endpoint's answer as a sample to pick paths from. With a path or template still
  * blank there are no customers yet, only the sample and what is missing.
  */
-export async function testLookup(deps: Deps, accountId: string, body: CustomerLookupTestRequest): Promise<CustomerLookupTestAnswer> {
+export async function testLookup(
+  deps: Deps,
+  accountId: string,
+  body: CustomerLookupTestRequest,
+): Promise<CustomerLookupTestAnswer> {
   const stored = await deps.db.tenant(accountId, (trx) => load(trx, accountId));
   const headers = resolveHeaders(body.headers, stored, body.url, deps.config);
   const answer = await fetchLookupAnswer(deps, { url: body.url, method: body.method, headers }, body.phoneNumber);
-  const sample = redactedAnswer(answer.text, headers.map((h) => h.value));
+  const sample = redactedAnswer(
+    answer.text,
+    headers.map((h) => h.value),
+  );
   const missing = LOOKUP_MAPPING_FIELDS.filter((f) => body[f] === '');
   if (missing.length) return { sample, missing };
   return { customers: customersIn(answer.document, body), sample, missing };

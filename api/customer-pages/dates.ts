@@ -24,7 +24,10 @@ function formatter(locale: Locale, options: Intl.DateTimeFormatOptions): Intl.Da
 
 /** "December 2, 2026 at 6:01 AM EST": a moment (a link's expiry, a signature). */
 export function customerDateTime(value: DateInput, locale: Locale, timeZone: string | null | undefined): string {
-  return formatter(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: zoneOrUtc(timeZone) }).format(new Date(value)) + zoneSuffix(value, locale, timeZone);
+  return (
+    formatter(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: zoneOrUtc(timeZone) }).format(new Date(value)) +
+    zoneSuffix(value, locale, timeZone)
+  );
 }
 
 /** "December 2, 2026": the day a moment falls on in the account's zone (a link valid until, a date signed). */
@@ -34,7 +37,10 @@ export function customerDate(value: DateInput, locale: Locale, timeZone: string 
 
 /** "6:01 AM EST": the time of day, with the zone it is in. */
 export function customerTime(value: DateInput, locale: Locale, timeZone: string | null | undefined): string {
-  return formatter(locale, { timeStyle: 'short', timeZone: zoneOrUtc(timeZone) }).format(new Date(value)) + zoneSuffix(value, locale, timeZone);
+  return (
+    formatter(locale, { timeStyle: 'short', timeZone: zoneOrUtc(timeZone) }).format(new Date(value)) +
+    zoneSuffix(value, locale, timeZone)
+  );
 }
 
 /** "December 2, 2026, 6:01:55 AM": a line of the certificate's timeline (its heading names the zone). */
@@ -49,7 +55,12 @@ export function customerDay(isoDay: string, locale: Locale): string {
 
 /** The zone's short name as the caller's language writes it ("EST", "GMT+1", "UTC"). */
 export function zoneName(value: DateInput, locale: Locale, timeZone: string | null | undefined): string {
-  return formatter(locale, { timeZone: zoneOrUtc(timeZone), timeZoneName: 'short' }).formatToParts(new Date(value)).find((p) => p.type === 'timeZoneName')?.value ?? 'UTC';
+  return (
+    formatter(locale, { timeZone: zoneOrUtc(timeZone), timeZoneName: 'short' })
+      .formatToParts(new Date(value))
+      .find((p) => p.type === 'timeZoneName')?.value ?? 'UTC'
+  );
 }
 
-const zoneSuffix = (value: DateInput, locale: Locale, timeZone: string | null | undefined) => ` ${zoneName(value, locale, timeZone)}`;
+const zoneSuffix = (value: DateInput, locale: Locale, timeZone: string | null | undefined) =>
+  ` ${zoneName(value, locale, timeZone)}`;

@@ -29,7 +29,12 @@ export type Branding = { name: string; logo: string; color: string };
 export type PageAnswer = { title: string; body: Child; script?: string; status?: number; css?: string };
 /** The link a page serves, with the language it is shown in and that language's messages. */
 export type PageLink = ResolvedLink & { token: string; pageLocale: Locale; t: Translate };
-export type CustomerPageHandler = (c: Context, link: PageLink, branding: Branding, deps: Deps) => Promise<PageAnswer> | PageAnswer;
+export type CustomerPageHandler = (
+  c: Context,
+  link: PageLink,
+  branding: Branding,
+  deps: Deps,
+) => Promise<PageAnswer> | PageAnswer;
 
 const handlers = new Map<string, CustomerPageHandler>();
 
@@ -82,11 +87,17 @@ export function registerCustomerForm(purpose: string, handler: CustomerFormHandl
 const DEFAULT_BRANDING: Branding = { name: 'Switchboard', logo: '', color: '#1F2937' };
 
 function pageBranding(row: { name: string; logo: string; color: string } | null | undefined): Branding {
-  return row ? { name: row.name, logo: row.logo, color: /^#[0-9A-Fa-f]{6}$/.test(row.color) ? row.color : DEFAULT_BRANDING.color } : DEFAULT_BRANDING;
+  return row
+    ? { name: row.name, logo: row.logo, color: /^#[0-9A-Fa-f]{6}$/.test(row.color) ? row.color : DEFAULT_BRANDING.color }
+    : DEFAULT_BRANDING;
 }
 
 async function brandingOf(deps: Deps, accountId: string): Promise<Branding> {
-  return pageBranding(await deps.db.tenant(accountId, (trx) => trx.selectFrom('branding').select(['name', 'logo', 'color']).where('account_id', '=', accountId).executeTakeFirst()));
+  return pageBranding(
+    await deps.db.tenant(accountId, (trx) =>
+      trx.selectFrom('branding').select(['name', 'logo', 'color']).where('account_id', '=', accountId).executeTakeFirst(),
+    ),
+  );
 }
 
 /** The console's own address as a Host header carries it, and its host name, by public URL. */
@@ -107,7 +118,14 @@ export async function accountOfHost(deps: Deps, host: string | undefined): Promi
   if (host === own.host) return null;
   const name = hostName(host);
   if (!name || name === own.name) return null;
-  const row = await deps.db.system((trx) => trx.selectFrom('branding').select('account_id').where('domain', '=', name).where('domain_is_verified', '=', true).executeTakeFirst());
+  const row = await deps.db.system((trx) =>
+    trx
+      .selectFrom('branding')
+      .select('account_id')
+      .where('domain', '=', name)
+      .where('domain_is_verified', '=', true)
+      .executeTakeFirst(),
+  );
   return row?.account_id ?? null;
 }
 
@@ -145,7 +163,16 @@ function languageSwitch(locale: Locale, t: Translate): string {
 const EARLY_CLICK =
   "document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('[data-early-click]');if(b&&!b.dataset.ready){b.dataset.clicked='1';e.preventDefault()}},true)";
 
-type Frame = { title: string; branding: Branding; nonce: string; script?: string; css?: string; locale: Locale; t: Translate; body: string };
+type Frame = {
+  title: string;
+  branding: Branding;
+  nonce: string;
+  script?: string;
+  css?: string;
+  locale: Locale;
+  t: Translate;
+  body: string;
+};
 
 function frameHtml(props: Frame): string {
   const { branding, nonce, t } = props;
@@ -163,7 +190,9 @@ footer{font-size:.8rem;color:#4B5563;text-align:center;padding:24px 16px}
   // no favicon request: img-src allows 'self' (page images), and /favicon.ico is not ours to answer.
   // The main control works from first paint: a press before the page's script has run is kept
   // (data-clicked) and the script acts on it as soon as it runs (EARLY_CLICK).
-  const scripts = props.script ? `<script nonce="${nonce}">${EARLY_CLICK}</script><script nonce="${nonce}" src="${escapeHtml(props.script)}" defer></script>` : '';
+  const scripts = props.script
+    ? `<script nonce="${nonce}">${EARLY_CLICK}</script><script nonce="${nonce}" src="${escapeHtml(props.script)}" defer></script>`
+    : '';
   const name = escapeHtml(branding.name);
   return (
     `<!doctype html><html lang="${props.locale}" dir="${isRtl(props.locale) ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"/>` +
@@ -213,7 +242,21 @@ function render(c: Context, status: number, page: PageAnswer, branding: Branding
     'cache-control': 'no-store',
   };
   const script = page.script ? scripts.get(page.script) : undefined;
-  return htmlAnswer(c, frameHtml({ title: page.title, branding, nonce, css: page.css, script, locale, t: translator(locale), body: renderHtml(<>{page.body}</>) }), status, headers);
+  return htmlAnswer(
+    c,
+    frameHtml({
+      title: page.title,
+      branding,
+      nonce,
+      css: page.css,
+      script,
+      locale,
+      t: translator(locale),
+      body: renderHtml(<>{page.body}</>),
+    }),
+    status,
+    headers,
+  );
 }
 
 export function customerPageRoutes(deps: Deps, distDir?: string) {
@@ -233,7 +276,11 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
     // a link of another account on this custom domain is as good as unknown
     const usable = link && (!hostAccount || hostAccount === link.accountId) ? link : null;
     // the link brings its account's branding; an unknown link on a custom domain shows that domain's
-    const branding = usable ? pageBranding(usable.branding) : hostAccount ? await brandingOf(pageDeps, hostAccount) : DEFAULT_BRANDING;
+    const branding = usable
+      ? pageBranding(usable.branding)
+      : hostAccount
+        ? await brandingOf(pageDeps, hostAccount)
+        : DEFAULT_BRANDING;
     const stateKey = !usable ? 'unknown' : usable.state === 'ok' ? null : usable.state;
     const handler = usable ? pick(usable.purpose) : undefined;
     const locale = pageLocaleOf(c, usable);
@@ -259,7 +306,10 @@ export function customerPageRoutes(deps: Deps, distDir?: string) {
       onError: (c) => {
         const locale = pageLocaleOf(c, null);
         const text = translator(locale)('state.tooLarge');
-        return c.html(`<!doctype html><html lang="${locale}" dir="${isRtl(locale) ? 'rtl' : 'ltr'}"><title>${text}</title><p>${text}</p></html>`, 413);
+        return c.html(
+          `<!doctype html><html lang="${locale}" dir="${isRtl(locale) ? 'rtl' : 'ltr'}"><title>${text}</title><p>${text}</p></html>`,
+          413,
+        );
       },
     }),
     (c) => serve(c, (purpose) => actions.get(purpose)?.handler),

@@ -36,8 +36,10 @@ export function languageChoice(requested: Locale | null | undefined, account: Lo
 
 /** The language of a task's latest link (a resend keeps the language the task was sent in). */
 export async function taskLanguage(trx: Trx, accountId: string, taskId: string): Promise<LanguageChoice> {
-  const row = (await sql<{ locale: string | null }>`select locale from link_tokens where account_id = ${accountId} and task_id = ${taskId}
-    order by created_at desc limit 1`.execute(trx)).rows[0];
+  const row = (
+    await sql<{ locale: string | null }>`select locale from link_tokens where account_id = ${accountId} and task_id = ${taskId}
+    order by created_at desc limit 1`.execute(trx)
+  ).rows[0];
   return isLocale(row?.locale) ? { locale: row.locale, source: 'agent' } : { locale: null, source: null };
 }
 
@@ -61,7 +63,12 @@ export const templateKeyFor = (key: string, locale: Locale) => (locale === DEFAU
  * The text of one template in a language: the admin's own text for that language, else the
  * built-in translation (English: the admin's text, else the template's default).
  */
-export function templateText(app: string, def: { key: string; defaultBody: string }, stored: Record<string, string>, locale: Locale): string {
+export function templateText(
+  app: string,
+  def: { key: string; defaultBody: string },
+  stored: Record<string, string>,
+  locale: Locale,
+): string {
   return stored[templateKeyFor(def.key, locale)] || builtInSmsText(app, def.key, locale, def.defaultBody);
 }
 
@@ -70,7 +77,9 @@ export async function setAccountCustomerLocale(trx: Trx, accountId: string, acto
   await trx.updateTable('accounts').set({ customer_locale: locale }).where('id', '=', accountId).execute();
   await audit(trx, accountId, actor, {
     namespace: 'global',
-    description: locale ? `Set customers' default language to ${LOCALE_ENGLISH_NAMES[locale]}` : "Set customers' default language to each caller's browser language",
+    description: locale
+      ? `Set customers' default language to ${LOCALE_ENGLISH_NAMES[locale]}`
+      : "Set customers' default language to each caller's browser language",
     event: 'customer-language.updated',
   });
 }

@@ -37,7 +37,10 @@ export type RowsOf<S> = S extends Statement<infer O> ? O[] : never;
 export type RowsOfAll<S extends readonly Statement<unknown>[]> = { -readonly [K in keyof S]: RowsOf<S[K]> };
 
 /** The statements in one message, in order, in the caller's transaction; answers each one's rows. */
-export async function together<const S extends readonly Statement<unknown>[]>(trx: Executor, ...statements: S): Promise<{ -readonly [K in keyof S]: RowsOf<S[K]> }> {
+export async function together<const S extends readonly Statement<unknown>[]>(
+  trx: Executor,
+  ...statements: S
+): Promise<{ -readonly [K in keyof S]: RowsOf<S[K]> }> {
   const steps = statements.map((s) => stepOf(compileStatement(trx, s)));
   const results = (await trx.executeQuery(CompiledQuery.raw(BATCH, [steps]))).rows as Result[];
   return results.map((r) => r.rows) as { -readonly [K in keyof S]: RowsOf<S[K]> };

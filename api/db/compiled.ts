@@ -1,4 +1,12 @@
-import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable } from 'kysely';
+import {
+  CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type Compilable,
+} from 'kysely';
 import type { Schema } from './schema';
 
 // Kysely builds a statement as a tree of frozen nodes and compiles it to SQL on every call: for
@@ -28,7 +36,8 @@ export function compiledOnce<O>(arity: number, build: (db: Kysely<Schema>, ...ar
   const marks = Array.from({ length: arity }, (_, i) => `\u0000compiled-once argument ${i}\u0000`);
   const compiled = build(builder, ...marks).compile();
   const slots = compiled.parameters.map((p) => marks.indexOf(p as string));
-  for (let i = 0; i < arity; i++) if (!slots.includes(i)) throw new Error(`compiledOnce: argument ${i} is not a parameter of ${compiled.sql}`);
+  for (let i = 0; i < arity; i++)
+    if (!slots.includes(i)) throw new Error(`compiledOnce: argument ${i} is not a parameter of ${compiled.sql}`);
   return {
     sql: compiled.sql,
     async rows(trx: Executor, ...args: string[]): Promise<O[]> {

@@ -11,14 +11,28 @@ export class DatabaseUnreachable extends Error {
 
 // Socket-level failures, and PostgreSQL's SQLSTATEs for a lost or refused connection: class 08
 // (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now).
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'SB_DATABASE_UNREACHABLE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'SB_DATABASE_UNREACHABLE',
+]);
 const AWAY_STATES = new Set(['57P01', '57P02', '57P03']);
 // statement_timeout (57014 query_canceled), lock_timeout (55P03), too many connections (53300).
 const BUSY_STATES = new Set(['57014', '55P03', '53300']);
 // A prepared statement this connection believed it had (or had not): its cached state is wrong.
 const STATEMENT_STATES = new Set(['26000', '42P05']);
 // node-postgres reports a dropped connection with plain Errors carrying only a message.
-const PG_MESSAGES = [/^Connection terminated/, /not queryable/, /timeout exceeded when trying to connect/, /^Client was closed and is not queryable/];
+const PG_MESSAGES = [
+  /^Connection terminated/,
+  /not queryable/,
+  /timeout exceeded when trying to connect/,
+  /^Client was closed and is not queryable/,
+];
 
 const codeOf = (err: unknown): string | undefined => {
   const code = (err as { code?: unknown } | null)?.code;
@@ -32,7 +46,8 @@ const codeOf = (err: unknown): string | undefined => {
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!(err instanceof Error) || depth > 4) return false;
   const code = codeOf(err);
-  if (code && (NETWORK_CODES.has(code) || AWAY_STATES.has(code) || STATEMENT_STATES.has(code) || code.startsWith('08'))) return true;
+  if (code && (NETWORK_CODES.has(code) || AWAY_STATES.has(code) || STATEMENT_STATES.has(code) || code.startsWith('08')))
+    return true;
   if (err instanceof AggregateError && err.errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return PG_MESSAGES.some((re) => re.test(err.message));
 }

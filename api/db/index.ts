@@ -1,6 +1,16 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type { Schema } from './schema';
-import { DEFER, FINISH, OPEN, PIPELINE, pipelineClient, type CheckStep, type Deferred, type Result, type Step } from './one-message';
+import {
+  DEFER,
+  FINISH,
+  OPEN,
+  PIPELINE,
+  pipelineClient,
+  type CheckStep,
+  type Deferred,
+  type Result,
+  type Step,
+} from './one-message';
 import { pgPipelines } from './pg-pipeline';
 import { readLanes, type LaneClient } from './pg-read-lanes';
 import { pglitePool } from './pglite-dialect';
@@ -33,8 +43,14 @@ export type Prelude = CheckStep & {
 };
 
 // The scope settings of a transaction: one statement, the first step of the opening message.
-const systemScope: Step = { text: `select set_config('role', '${APP_ROLE}', true), set_config('app.scope', 'system', true)`, params: [] };
-const tenantScope = (accountId: string): Step => ({ text: `select set_config('role', '${APP_ROLE}', true), set_config('app.account_id', $1, true)`, params: [accountId] });
+const systemScope: Step = {
+  text: `select set_config('role', '${APP_ROLE}', true), set_config('app.scope', 'system', true)`,
+  params: [],
+};
+const tenantScope = (accountId: string): Step => ({
+  text: `select set_config('role', '${APP_ROLE}', true), set_config('app.account_id', $1, true)`,
+  params: [accountId],
+});
 const BEGIN: Step = { text: 'begin', params: [] };
 // not SQL: tells a checkout the trace of the request holding it (joinTrace); never sent
 const TRACE = '/* switchboard: trace */';
@@ -108,11 +124,13 @@ export class Database {
    * BEGIN, no COMMIT: PostgreSQL runs a message as one implicit transaction). One round trip.
    */
   async tenantStatement<O>(accountId: string, statement: Statement<O>): Promise<O[]> {
-    if (!isUuid(accountId)) return this.tenant(accountId, async (trx) => (await trx.executeQuery(compileStatement(trx, statement))).rows);
+    if (!isUuid(accountId))
+      return this.tenant(accountId, async (trx) => (await trx.executeQuery(compileStatement(trx, statement))).rows);
     const step = stepOf(compileStatement(this.kysely, statement));
     return this.kysely.connection().execute(async (conn) => {
       if (this.trace) await this.joinTrace(conn);
-      const results = (await conn.executeQuery(CompiledQuery.raw(PIPELINE, [[tenantScope(accountId.toLowerCase()), step]]))).rows as Result[];
+      const results = (await conn.executeQuery(CompiledQuery.raw(PIPELINE, [[tenantScope(accountId.toLowerCase()), step]])))
+        .rows as Result[];
       return results[1]!.rows as O[];
     });
   }
@@ -199,7 +217,11 @@ export class Database {
         await sql.raw('commit').execute(conn);
         return result;
       } catch (err) {
-        if (open) await sql.raw('rollback').execute(conn).catch(() => {});
+        if (open)
+          await sql
+            .raw('rollback')
+            .execute(conn)
+            .catch(() => {});
         throw err;
       }
     });
@@ -330,14 +352,10 @@ export async function openPglite(dataDir?: string, options: { loadDataDir?: Blob
   const pg = new PGlite({ dataDir, extensions, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   await pg.waitReady;
   const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: pglitePool(pg) as never }) });
-  const db = new Database(
-    kysely,
-    'pglite',
-    async () => {
-      await kysely.destroy();
-      await pg.close();
-    },
-  );
+  const db = new Database(kysely, 'pglite', async () => {
+    await kysely.destroy();
+    await pg.close();
+  });
   db.listenEmbedded = async (channel, fn) => {
     const unlisten = await pg.listen(channel, fn);
     return () => unlisten();
@@ -459,7 +477,10 @@ function wrappedPool(
           const fault = broken ?? err;
           client = null;
           broken = null;
-          used.then((c) => c.release(fault), () => {});
+          used.then(
+            (c) => c.release(fault),
+            () => {},
+          );
         }
         return guarded((c) => pipeline(c, steps));
       }
@@ -498,7 +519,11 @@ function wrappedPool(
         const fault = err ?? broken ?? undefined;
         client = null;
         broken = null;
-        if (held) held.then((c) => c.release(fault), () => {});
+        if (held)
+          held.then(
+            (c) => c.release(fault),
+            () => {},
+          );
         else idle.push(wrapped);
       },
     };
@@ -520,7 +545,12 @@ function wrappedPool(
  * pooler hands each transaction whichever server connection is free, where a statement prepared
  * on another does not exist.
  */
-export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2, settings: DatabaseSettings = DEFAULT_DATABASE_SETTINGS): Promise<Database> {
+export async function openPostgres(
+  url: string,
+  poolSize = 10,
+  readLaneCount = 2,
+  settings: DatabaseSettings = DEFAULT_DATABASE_SETTINGS,
+): Promise<Database> {
   const pgModule = await import('pg');
   const pg = (pgModule as unknown as { default: typeof pgModule }).default ?? pgModule;
   // Same value types as PGlite: bigint as number (our counters stay far below 2^53), date as text.
@@ -531,7 +561,12 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
       return pg.types.getTypeParser(oid, format as 'text');
     },
   };
-  const connection = { connectionString: url, types: types as never, connectionTimeoutMillis: settings.connectTimeoutMs, keepAlive: true };
+  const connection = {
+    connectionString: url,
+    types: types as never,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    keepAlive: true,
+  };
   const pool = new pg.Pool({ ...connection, max: poolSize });
   // Behind a transaction pooler nobody told us of (DATABASE_POOLER unset), a prepared statement
   // meets a server connection that has it already (42P05) or lacks it (26000): the first such
@@ -563,16 +598,20 @@ export async function openPostgres(url: string, poolSize = 10, readLaneCount = 2
     nameOf,
     deadlineMs: settings.deadlineMs,
   });
-  const kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: wrappedPool(pool, pipeline, lanes, nameOf, settings.deadlineMs, onStatementState) as never }) });
-  const db = new Database(
-    kysely,
-    'postgres',
-    () => kysely.destroy(),
-  );
+  const kysely = new Kysely<Schema>({
+    dialect: new PostgresDialect({
+      pool: wrappedPool(pool, pipeline, lanes, nameOf, settings.deadlineMs, onStatementState) as never,
+    }),
+  });
+  const db = new Database(kysely, 'postgres', () => kysely.destroy());
   db.poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return db;
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; settings?: DatabaseSettings }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  settings?: DatabaseSettings;
+}): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, 10, 2, options.settings) : openPglite(options.dataDir);
 }

@@ -27,7 +27,11 @@ export async function refreshStatistics(db: Database, options: { onlyStale?: boo
 }
 
 /** Starts the periodic refresh on the embedded database; answers a stop function. */
-export function startEmbeddedMaintenance(db: Database, log: (msg: string, err?: unknown) => void, everyMs = 10 * 60_000): () => void {
+export function startEmbeddedMaintenance(
+  db: Database,
+  log: (msg: string, err?: unknown) => void,
+  everyMs = 10 * 60_000,
+): () => void {
   if (db.kind !== 'pglite') return () => {};
   const timer = setInterval(() => {
     refreshStatistics(db).catch((err) => log('Refreshing the embedded database statistics failed', err));

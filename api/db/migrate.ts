@@ -21,16 +21,24 @@ grant usage, select on all sequences in schema public to ${APP_ROLE};
 revoke all on schema_migrations from ${APP_ROLE};`;
 
 /** Applies every migration not yet applied, in one transaction, under an advisory lock. */
-export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS, context: MigrationContext = {}): Promise<string[]> {
+export async function migrate(
+  db: Database,
+  migrations: Migration[] = MIGRATIONS,
+  context: MigrationContext = {},
+): Promise<string[]> {
   return db.kysely.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(727001)`.execute(trx);
     // An up-to-date database (every start after the first) skips the role and grant statements:
     // the role's DO blocks load PL/pgSQL and the grants rewrite every table's ACL, about a tenth
     // of a second of each embedded start.
-    const member = await sql<{ ok: boolean }>`select pg_has_role(current_user, oid, 'member') as ok from pg_roles where rolname = ${APP_ROLE}`.execute(trx);
+    const member = await sql<{
+      ok: boolean;
+    }>`select pg_has_role(current_user, oid, 'member') as ok from pg_roles where rolname = ${APP_ROLE}`.execute(trx);
     const roleReady = member.rows[0]?.ok === true;
     if (!roleReady) await sql.raw(ROLE_SQL).execute(trx);
-    await sql.raw(`create table if not exists schema_migrations (id text primary key, applied_at timestamptz not null default now())`).execute(trx);
+    await sql
+      .raw(`create table if not exists schema_migrations (id text primary key, applied_at timestamptz not null default now())`)
+      .execute(trx);
     const done = new Set((await sql<{ id: string }>`select id from schema_migrations`.execute(trx)).rows.map((r) => r.id));
     const applied: string[] = [];
     for (const m of migrations) {

@@ -326,8 +326,8 @@ export function inlineParameters(text: string, params: readonly unknown[]): stri
       let depth = 1;
       i += 2;
       while (i < n && depth > 0) {
-        if (text[i] === '/' && text[i + 1] === '*') (depth++, (i += 2));
-        else if (text[i] === '*' && text[i + 1] === '/') (depth--, (i += 2));
+        if (text[i] === '/' && text[i + 1] === '*') depth++, (i += 2);
+        else if (text[i] === '*' && text[i + 1] === '/') depth--, (i += 2);
         else i++;
       }
     } else if (ch === '$') {

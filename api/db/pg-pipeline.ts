@@ -19,7 +19,10 @@ type Connection = {
   removeListener(event: 'parseComplete', fn: () => void): void;
 };
 
-type QueryClass = new (config: { text: string; callback: (err: Error | null, res?: Result | Result[]) => void }) => {
+type QueryClass = new (config: {
+  text: string;
+  callback: (err: Error | null, res?: Result | Result[]) => void;
+}) => {
   submit(connection: Connection): Error | null;
   handleReadyForQuery(connection: Connection): void;
   handleError(err: Error, connection: Connection): void;
@@ -53,7 +56,10 @@ export function pgPipelines(pg: PgModule, prepareValue: (v: unknown) => unknown,
       try {
         for (const step of this.steps) {
           const name = nameOf(step.text) ?? '';
-          if (!name || (connection.parsedStatements[name] === undefined && connection.submittedNamedStatements[name] === undefined)) {
+          if (
+            !name ||
+            (connection.parsedStatements[name] === undefined && connection.submittedNamedStatements[name] === undefined)
+          ) {
             connection.parse({ text: step.text, name });
             if (name) {
               connection.submittedNamedStatements[name] = step.text;

@@ -86,7 +86,20 @@ type Pending = {
 type Shape = { fields: Field[]; parsers: Parser[] };
 const NO_ROWS: Shape = { fields: [], parsers: [] };
 
-const MESSAGES = ['errorMessage', 'readyForQuery', 'rowDescription', 'dataRow', 'commandComplete', 'parseComplete', 'emptyQuery', 'notice', 'noData', 'bindComplete', 'notification', 'portalSuspended'];
+const MESSAGES = [
+  'errorMessage',
+  'readyForQuery',
+  'rowDescription',
+  'dataRow',
+  'commandComplete',
+  'parseComplete',
+  'emptyQuery',
+  'notice',
+  'noData',
+  'bindComplete',
+  'notification',
+  'portalSuspended',
+];
 const SYNC = serialize.sync();
 const DESCRIBE = serialize.describe({ type: 'P', name: '' });
 const EXECUTE = serialize.execute({ portal: '' });
@@ -128,7 +141,17 @@ class Lane {
 
   pipeline(steps: readonly Step[], now: number): Promise<Result[]> {
     return new Promise((resolve, reject) => {
-      const pending: Pending = { results: [], error: null, parses: [], parsed: 0, names: [], described: [], step: 0, resolve, reject };
+      const pending: Pending = {
+        results: [],
+        error: null,
+        parses: [],
+        parsed: 0,
+        names: [],
+        described: [],
+        step: 0,
+        resolve,
+        reject,
+      };
       if (!this.queue.length) {
         this.progressAt = now;
         this.watch();
@@ -147,7 +170,9 @@ class Lane {
         const describe = name === undefined || !this.shapes.has(name);
         pending.names.push(name);
         pending.described.push(describe);
-        body.push(serialize.bind({ statement: name ?? '', values: step.params as unknown[], valueMapper: this.options.prepareValue }));
+        body.push(
+          serialize.bind({ statement: name ?? '', values: step.params as unknown[], valueMapper: this.options.prepareValue }),
+        );
         if (describe) body.push(DESCRIBE);
         body.push(EXECUTE);
       }
@@ -164,7 +189,11 @@ class Lane {
     setImmediate(() => {
       this.flushing = false;
       if (this.client) this.flush(this.client);
-      else this.connect().then((client) => this.flush(client), (err: Error) => this.forget(err));
+      else
+        this.connect().then(
+          (client) => this.flush(client),
+          (err: Error) => this.forget(err),
+        );
     });
   }
 

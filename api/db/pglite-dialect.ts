@@ -32,7 +32,11 @@ export function pglitePool(pg: PGlite) {
   const pipeline = async (steps: readonly Step[]): Promise<QueryResult[]> => {
     const script = steps.map((s) => (s.params.length ? inlineParameters(s.text, s.params) : s.text)).join(';\n');
     const results = await pg.exec(script, { parsers: PARSERS });
-    return results.map((r, i) => ({ rows: r.rows, rowCount: r.affectedRows ?? r.rows.length, command: firstWord(steps[i]?.text ?? '').toUpperCase() }));
+    return results.map((r, i) => ({
+      rows: r.rows,
+      rowCount: r.affectedRows ?? r.rows.length,
+      command: firstWord(steps[i]?.text ?? '').toUpperCase(),
+    }));
   };
   return {
     async connect() {

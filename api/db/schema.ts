@@ -1,14 +1,132 @@
 // Every table as Kysely sees it: the row types live by area in api/db/tables; the SQL that creates
 // them in api/db/migrations.
 
-import type { AccountsTable, AdminsTable, BrandingTable, InvitationsTable, OidcFlowsTable, SignInFailuresTable, SsoSettingsTable, DeveloperKeysTable, SessionsTable } from './tables/accounts';
-export type { AccountsTable, AdminsTable, BrandingTable, InvitationsTable, OidcFlowsTable, SignInFailuresTable, SsoSettingsTable, DeveloperKeysTable, SessionsTable } from './tables/accounts';
-import type { AppBillingTable, BillingCustomersTable, StripeEventsTable, MeterReportsTable, CreditLedgerTable } from './tables/billing';
-export type { AppBillingTable, BillingCustomersTable, StripeEventsTable, MeterReportsTable, CreditLedgerTable } from './tables/billing';
-import type { JobsTable, AuditLogTable, AuditCountsTable, TaskCountsTable, CustomerResultsTable, ResultDailyTable, NotificationsTable, NotificationReadsTable, SmsSettingsTable, CustomerLookupTable, LoggingDestinationsTable, LogOutboxTable, AppSettingsTable, WebhookEndpointsTable, DevSmsOutboxTable, LinkTokensTable, StorageSettingsTable, StoredFilesTable, PrivacyRequestsTable, SmsMessagesTable, RetentionRulesTable } from './tables/platform';
-export type { JobsTable, AuditLogTable, AuditCountsTable, TaskCountsTable, CustomerResultsTable, ResultDailyTable, NotificationsTable, NotificationReadsTable, SmsSettingsTable, CustomerLookupTable, LoggingDestinationsTable, LogOutboxTable, AppSettingsTable, WebhookEndpointsTable, DevSmsOutboxTable, LinkTokensTable, StorageSettingsTable, StoredFilesTable, PrivacyRequestsTable, SmsMessagesTable, RetentionRulesTable } from './tables/platform';
-import type { OtpVerificationsTable, PasskeyTasksTable, PasskeyCredentialsTable, PasskeyChallengesTable, IdvSessionsTable, IdvImagesTable, IdvChecksTable, EformFormsTable, EformVersionsTable, EformRequestsTable, StripeConnectionsTable, StripeOauthStatesTable, PaymentsTable, EformSubmissionsTable, PaymentStripeEventsTable, SigDocumentsTable, SigDocumentVersionsTable, SigRequestsTable, SigSigningCertificatesTable, SigFieldValuesTable } from './tables/apps';
-export type { OtpVerificationsTable, PasskeyTasksTable, PasskeyCredentialsTable, PasskeyChallengesTable, IdvSessionsTable, IdvImagesTable, IdvChecksTable, EformFormsTable, EformVersionsTable, EformRequestsTable, StripeConnectionsTable, StripeOauthStatesTable, PaymentsTable, EformSubmissionsTable, PaymentStripeEventsTable, SigDocumentsTable, SigDocumentVersionsTable, SigRequestsTable, SigSigningCertificatesTable, SigFieldValuesTable } from './tables/apps';
+import type {
+  AccountsTable,
+  AdminsTable,
+  BrandingTable,
+  InvitationsTable,
+  OidcFlowsTable,
+  SignInFailuresTable,
+  SsoSettingsTable,
+  DeveloperKeysTable,
+  SessionsTable,
+} from './tables/accounts';
+export type {
+  AccountsTable,
+  AdminsTable,
+  BrandingTable,
+  InvitationsTable,
+  OidcFlowsTable,
+  SignInFailuresTable,
+  SsoSettingsTable,
+  DeveloperKeysTable,
+  SessionsTable,
+} from './tables/accounts';
+import type {
+  AppBillingTable,
+  BillingCustomersTable,
+  StripeEventsTable,
+  MeterReportsTable,
+  CreditLedgerTable,
+} from './tables/billing';
+export type {
+  AppBillingTable,
+  BillingCustomersTable,
+  StripeEventsTable,
+  MeterReportsTable,
+  CreditLedgerTable,
+} from './tables/billing';
+import type {
+  JobsTable,
+  AuditLogTable,
+  AuditCountsTable,
+  TaskCountsTable,
+  CustomerResultsTable,
+  ResultDailyTable,
+  NotificationsTable,
+  NotificationReadsTable,
+  SmsSettingsTable,
+  CustomerLookupTable,
+  LoggingDestinationsTable,
+  LogOutboxTable,
+  AppSettingsTable,
+  WebhookEndpointsTable,
+  DevSmsOutboxTable,
+  LinkTokensTable,
+  StorageSettingsTable,
+  StoredFilesTable,
+  PrivacyRequestsTable,
+  SmsMessagesTable,
+  RetentionRulesTable,
+} from './tables/platform';
+export type {
+  JobsTable,
+  AuditLogTable,
+  AuditCountsTable,
+  TaskCountsTable,
+  CustomerResultsTable,
+  ResultDailyTable,
+  NotificationsTable,
+  NotificationReadsTable,
+  SmsSettingsTable,
+  CustomerLookupTable,
+  LoggingDestinationsTable,
+  LogOutboxTable,
+  AppSettingsTable,
+  WebhookEndpointsTable,
+  DevSmsOutboxTable,
+  LinkTokensTable,
+  StorageSettingsTable,
+  StoredFilesTable,
+  PrivacyRequestsTable,
+  SmsMessagesTable,
+  RetentionRulesTable,
+} from './tables/platform';
+import type {
+  OtpVerificationsTable,
+  PasskeyTasksTable,
+  PasskeyCredentialsTable,
+  PasskeyChallengesTable,
+  IdvSessionsTable,
+  IdvImagesTable,
+  IdvChecksTable,
+  EformFormsTable,
+  EformVersionsTable,
+  EformRequestsTable,
+  StripeConnectionsTable,
+  StripeOauthStatesTable,
+  PaymentsTable,
+  EformSubmissionsTable,
+  PaymentStripeEventsTable,
+  SigDocumentsTable,
+  SigDocumentVersionsTable,
+  SigRequestsTable,
+  SigSigningCertificatesTable,
+  SigFieldValuesTable,
+} from './tables/apps';
+export type {
+  OtpVerificationsTable,
+  PasskeyTasksTable,
+  PasskeyCredentialsTable,
+  PasskeyChallengesTable,
+  IdvSessionsTable,
+  IdvImagesTable,
+  IdvChecksTable,
+  EformFormsTable,
+  EformVersionsTable,
+  EformRequestsTable,
+  StripeConnectionsTable,
+  StripeOauthStatesTable,
+  PaymentsTable,
+  EformSubmissionsTable,
+  PaymentStripeEventsTable,
+  SigDocumentsTable,
+  SigDocumentVersionsTable,
+  SigRequestsTable,
+  SigSigningCertificatesTable,
+  SigFieldValuesTable,
+} from './tables/apps';
 
 export interface Schema {
   accounts: AccountsTable;

@@ -1,5 +1,15 @@
 import Stripe from 'stripe';
-import { NEXT, StripeError, isDeclinedCard, parseStripeForm, standInPage, testCardsHint, type PeerRequest, type StripeObject, type StripePeer } from './peer';
+import {
+  NEXT,
+  StripeError,
+  isDeclinedCard,
+  parseStripeForm,
+  standInPage,
+  testCardsHint,
+  type PeerRequest,
+  type StripeObject,
+  type StripePeer,
+} from './peer';
 import { formatMinor } from '../contract/money';
 import { escapeHtml } from '../http/escape-html';
 import { shaped } from './shapes';
@@ -53,7 +63,12 @@ export type ConnectPeer = {
 type Obj = StripeObject & Record<string, unknown>;
 
 /** The server settings of a platform whose Connect calls (OAuth and API) go to this peer. */
-export function connectServerEnv(peer: StripePeer, clientId: string, webhookSecret: string, secretKey = `sk_test_${clientId}`): Record<string, string> {
+export function connectServerEnv(
+  peer: StripePeer,
+  clientId: string,
+  webhookSecret: string,
+  secretKey = `sk_test_${clientId}`,
+): Record<string, string> {
   return {
     STRIPE_CONNECT_CLIENT_ID: clientId,
     STRIPE_CONNECT_SECRET_KEY: secretKey,
@@ -81,9 +96,21 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   });
   const state = { nextAccount: { name: options.accountName ?? 'Globex Care Payments', country: 'US', currency: 'usd' } };
   peer.persist('connect', {
-    save: () => ({ accounts: [...accounts.values()], objects: [...objects.values()], owner: [...owner], codes: [...codes], lineItems: [...lineItems] }),
+    save: () => ({
+      accounts: [...accounts.values()],
+      objects: [...objects.values()],
+      owner: [...owner],
+      codes: [...codes],
+      lineItems: [...lineItems],
+    }),
     load: (data) => {
-      const d = data as { accounts: (StripeObject & { deauthorized?: boolean })[]; objects: Obj[]; owner: [string, string][]; codes: [string, { account: string; used: boolean }][]; lineItems?: [string, Obj[]][] };
+      const d = data as {
+        accounts: (StripeObject & { deauthorized?: boolean })[];
+        objects: Obj[];
+        owner: [string, string][];
+        codes: [string, { account: string; used: boolean }][];
+        lineItems?: [string, Obj[]][];
+      };
       // a store written before the whole shapes were kept is completed on load
       for (const a of d.accounts) accounts.set(a.id, shaped(a));
       for (const o of d.objects) objects.set(o.id, shaped(o));
@@ -100,13 +127,20 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   const scoped = (req: PeerRequest): string => {
     const account = accountOf(req)!;
     const acct = accounts.get(account);
-    if (!acct || acct.deauthorized) throw new StripeError(403, 'account_invalid', `The provided key does not have access to account '${account}' (or that account does not exist).`, 'invalid_request_error');
+    if (!acct || acct.deauthorized)
+      throw new StripeError(
+        403,
+        'account_invalid',
+        `The provided key does not have access to account '${account}' (or that account does not exist).`,
+        'invalid_request_error',
+      );
     calls.push({ method: req.method, path: req.path, account, body: req.body });
     return account;
   };
   const get = (id: string, kind: string, account: string): Obj => {
     const o = objects.get(id);
-    if (!o || o.object !== kind || owner.get(id) !== account) throw new StripeError(404, 'resource_missing', `No such ${kind.replace('.', '_')}: '${id}'`);
+    if (!o || o.object !== kind || owner.get(id) !== account)
+      throw new StripeError(404, 'resource_missing', `No such ${kind.replace('.', '_')}: '${id}'`);
     return o;
   };
   const put = (fields: Obj, account: string): Obj => {
@@ -121,17 +155,40 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     return Array.isArray(e) ? e : [];
   };
   const productView = (p: Obj, expand: string[]) =>
-    expand.some((e) => e.endsWith('default_price')) && typeof p.default_price === 'string' ? { ...p, default_price: objects.get(p.default_price) ?? p.default_price } : { ...p };
+    expand.some((e) => e.endsWith('default_price')) && typeof p.default_price === 'string'
+      ? { ...p, default_price: objects.get(p.default_price) ?? p.default_price }
+      : { ...p };
   const sessionView = (s: Obj, expand: string[]) => {
-    const view: Obj = expand.includes('line_items') ? { ...s, line_items: { object: 'list', data: lineItems.get(s.id) ?? [], has_more: false, url: `/v1/checkout/sessions/${s.id}/line_items` } } : { ...s };
+    const view: Obj = expand.includes('line_items')
+      ? {
+          ...s,
+          line_items: {
+            object: 'list',
+            data: lineItems.get(s.id) ?? [],
+            has_more: false,
+            url: `/v1/checkout/sessions/${s.id}/line_items`,
+          },
+        }
+      : { ...s };
     if (!expand.some((e) => e.startsWith('payment_intent')) || typeof s.payment_intent !== 'string') return view;
     const pi = { ...objects.get(s.payment_intent)! };
-    if (expand.includes('payment_intent.latest_charge') && typeof pi.latest_charge === 'string') pi.latest_charge = { ...objects.get(pi.latest_charge)! };
+    if (expand.includes('payment_intent.latest_charge') && typeof pi.latest_charge === 'string')
+      pi.latest_charge = { ...objects.get(pi.latest_charge)! };
     return { ...view, payment_intent: pi };
   };
 
   async function emit(type: string, object: StripeObject, account: string): Promise<ConnectEvent> {
-    const event = shaped({ id: peer.newId('evt'), object: 'event', account, api_version: '2026-01-28.clover', created: now(), livemode: false, pending_webhooks: 1, type, data: { object: structuredClone(object) } });
+    const event = shaped({
+      id: peer.newId('evt'),
+      object: 'event',
+      account,
+      api_version: '2026-01-28.clover',
+      created: now(),
+      livemode: false,
+      pending_webhooks: 1,
+      type,
+      data: { object: structuredClone(object) },
+    });
     const payload = JSON.stringify(event, null, 2);
     const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
     const sent: ConnectEvent = { event, payload, signature, status: 0 };
@@ -171,8 +228,16 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
 
   // ---- OAuth: the authorize page, token exchange and deauthorization
   peer.page('GET', '/oauth/authorize', ({ query }) => {
-    if (query.get('client_id') !== options.clientId || query.get('response_type') !== 'code' || query.get('scope') !== 'read_write' || !query.get('redirect_uri')) {
-      return { status: 400, body: '<!doctype html><html lang="en"><head><title>Bad request</title></head><body><main><h1>Invalid authorize request</h1></main></body></html>' };
+    if (
+      query.get('client_id') !== options.clientId ||
+      query.get('response_type') !== 'code' ||
+      query.get('scope') !== 'read_write' ||
+      !query.get('redirect_uri')
+    ) {
+      return {
+        status: 400,
+        body: '<!doctype html><html lang="en"><head><title>Bad request</title></head><body><main><h1>Invalid authorize request</h1></main></body></html>',
+      };
     }
     const back = new URL(query.get('redirect_uri')!);
     back.searchParams.set('state', query.get('state') ?? '');
@@ -193,14 +258,24 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     };
   });
 
-  const oauthError = (error: string, description: string) => new StripeError(400, error, description, error, { error, error_description: description });
+  const oauthError = (error: string, description: string) =>
+    new StripeError(400, error, description, error, { error, error_description: description });
   peer.route('POST', '/oauth/token', ({ body }) => {
-    if (body.grant_type !== 'authorization_code') throw oauthError('unsupported_grant_type', 'Only authorization_code is supported here');
+    if (body.grant_type !== 'authorization_code')
+      throw oauthError('unsupported_grant_type', 'Only authorization_code is supported here');
     const entry = codes.get(String(body.code ?? ''));
     if (!entry) throw oauthError('invalid_grant', `Authorization code does not exist: ${String(body.code)}`);
     if (entry.used) throw oauthError('invalid_grant', `Authorization code already used: ${String(body.code)}`);
     entry.used = true;
-    return { access_token: 'sk_test_connected_unused', livemode: false, refresh_token: 'rt_unused', token_type: 'bearer', stripe_publishable_key: 'pk_test_unused', stripe_user_id: entry.account, scope: 'read_write' };
+    return {
+      access_token: 'sk_test_connected_unused',
+      livemode: false,
+      refresh_token: 'rt_unused',
+      token_type: 'bearer',
+      stripe_publishable_key: 'pk_test_unused',
+      stripe_user_id: entry.account,
+      scope: 'read_write',
+    };
   });
   peer.route('POST', '/oauth/deauthorize', async ({ body }) => {
     if (body.client_id !== options.clientId) throw oauthError('invalid_client', 'No such application');
@@ -212,7 +287,8 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   });
   peer.route('GET', '/v1/accounts/:id', ({ params }) => {
     const acct = accounts.get(params.id);
-    if (!acct || acct.deauthorized) throw new StripeError(403, 'account_invalid', 'The provided key does not have access to this account.');
+    if (!acct || acct.deauthorized)
+      throw new StripeError(403, 'account_invalid', 'The provided key does not have access to this account.');
     return acct;
   });
 
@@ -222,10 +298,35 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     const account = scoped(req);
     const { body } = req;
     if (!body.name) throw new StripeError(400, 'parameter_missing', 'Missing required param: name.');
-    const product = put({ id: peer.newId('prod'), object: 'product', name: body.name, description: body.description ?? null, active: true, default_price: null, created: now(), updated: now(), metadata: {} }, account);
+    const product = put(
+      {
+        id: peer.newId('prod'),
+        object: 'product',
+        name: body.name,
+        description: body.description ?? null,
+        active: true,
+        default_price: null,
+        created: now(),
+        updated: now(),
+        metadata: {},
+      },
+      account,
+    );
     const pd = body.default_price_data as { currency?: string; unit_amount?: string } | undefined;
     if (pd) {
-      const price = put({ id: peer.newId('price'), object: 'price', product: product.id, currency: pd.currency, unit_amount: Number(pd.unit_amount), active: true, type: 'one_time', created: now() }, account);
+      const price = put(
+        {
+          id: peer.newId('price'),
+          object: 'price',
+          product: product.id,
+          currency: pd.currency,
+          unit_amount: Number(pd.unit_amount),
+          active: true,
+          type: 'one_time',
+          created: now(),
+        },
+        account,
+      );
       product.default_price = price.id;
     }
     return productView(product, expands(req));
@@ -233,7 +334,9 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   peer.route('GET', '/v1/products', (req) => {
     if (!accountOf(req)) return NEXT;
     const account = scoped(req);
-    const data = [...objects.values()].filter((o) => o.object === 'product' && owner.get(o.id) === account).sort((a, b) => Number(b.created) - Number(a.created));
+    const data = [...objects.values()]
+      .filter((o) => o.object === 'product' && owner.get(o.id) === account)
+      .sort((a, b) => Number(b.created) - Number(a.created));
     return { object: 'list', data: data.map((p) => productView(p, expands(req))), has_more: false, url: '/v1/products' };
   });
   peer.route('GET', '/v1/products/:id', (req) => productView(get(req.params.id, 'product', scoped(req)), expands(req)));
@@ -243,7 +346,8 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (body.name !== undefined) product.name = body.name;
     if (body.description !== undefined) product.description = body.description || null;
     if (body.active !== undefined) product.active = body.active === 'true';
-    if (body.default_price !== undefined) product.default_price = get(String(body.default_price), 'price', owner.get(product.id)!).id;
+    if (body.default_price !== undefined)
+      product.default_price = get(String(body.default_price), 'price', owner.get(product.id)!).id;
     product.updated = now();
     return productView(product, expands(req));
   });
@@ -251,7 +355,19 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (!accountOf(req)) return NEXT;
     const account = scoped(req);
     const product = get(String(req.body.product), 'product', account);
-    return put({ id: peer.newId('price'), object: 'price', product: product.id, currency: req.body.currency, unit_amount: Number(req.body.unit_amount), active: true, type: 'one_time', created: now() }, account);
+    return put(
+      {
+        id: peer.newId('price'),
+        object: 'price',
+        product: product.id,
+        currency: req.body.currency,
+        unit_amount: Number(req.body.unit_amount),
+        active: true,
+        type: 'one_time',
+        created: now(),
+      },
+      account,
+    );
   });
   peer.route('POST', '/v1/prices/:id', (req) => {
     const price = get(req.params.id, 'price', scoped(req));
@@ -264,8 +380,16 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (!accountOf(req)) return NEXT;
     const account = scoped(req);
     const { body } = req;
-    if (body.mode !== 'payment') throw new StripeError(400, 'parameter_invalid', 'Only payment mode is played for connected accounts');
-    const items = (body.line_items as { price?: string; quantity?: string; price_data?: { currency: string; unit_amount: string; product_data: { name: string } } }[] | undefined) ?? [];
+    if (body.mode !== 'payment')
+      throw new StripeError(400, 'parameter_invalid', 'Only payment mode is played for connected accounts');
+    const items =
+      (body.line_items as
+        | {
+            price?: string;
+            quantity?: string;
+            price_data?: { currency: string; unit_amount: string; product_data: { name: string } };
+          }[]
+        | undefined) ?? [];
     if (!items.length) throw new StripeError(400, 'parameter_missing', 'line_items is required');
     let amount = 0;
     let currency = '';
@@ -281,16 +405,36 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
         description = String(objects.get(String(price.product))?.name ?? '');
       } else if (li.price_data) {
         // price_data makes a price of its own, as Stripe does (not listed in the catalog)
-        price = shaped({ id: peer.newId('price'), object: 'price', active: false, currency: li.price_data.currency, unit_amount: Number(li.price_data.unit_amount), created: now(), product: peer.newId('prod') });
+        price = shaped({
+          id: peer.newId('price'),
+          object: 'price',
+          active: false,
+          currency: li.price_data.currency,
+          unit_amount: Number(li.price_data.unit_amount),
+          created: now(),
+          product: peer.newId('prod'),
+        });
         description = li.price_data.product_data.name;
       } else throw new StripeError(400, 'parameter_missing', 'line_items[0][price] or line_items[0][price_data] is required');
       const line = Number(price.unit_amount) * quantity;
       amount += line;
       currency = String(price.currency);
-      made.push(shaped({ id: peer.newId('li'), object: 'item', amount_subtotal: line, amount_total: line, currency, description, price, quantity }));
+      made.push(
+        shaped({
+          id: peer.newId('li'),
+          object: 'item',
+          amount_subtotal: line,
+          amount_total: line,
+          currency,
+          description,
+          price,
+          quantity,
+        }),
+      );
     }
     const expiresAt = Number(body.expires_at ?? now() + 86_400);
-    if (expiresAt < now() + 30 * 60 - 5 || expiresAt > now() + 86_400 + 5) throw new StripeError(400, 'parameter_invalid', 'expires_at must be between 30 minutes and 24 hours from now');
+    if (expiresAt < now() + 30 * 60 - 5 || expiresAt > now() + 86_400 + 5)
+      throw new StripeError(400, 'parameter_invalid', 'expires_at must be between 30 minutes and 24 hours from now');
     lineItems.set(sid, made);
     const session = put(
       {
@@ -320,14 +464,26 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (!accountOf(req)) return NEXT;
     const account = scoped(req);
     const pi = req.query.get('payment_intent');
-    const all = [...objects.values()].filter((o) => o.object === 'checkout.session' && owner.get(o.id) === account && (!pi || o.payment_intent === pi)).sort((a, b) => Number(b.created) - Number(a.created));
+    const all = [...objects.values()]
+      .filter((o) => o.object === 'checkout.session' && owner.get(o.id) === account && (!pi || o.payment_intent === pi))
+      .sort((a, b) => Number(b.created) - Number(a.created));
     const limit = Math.min(100, Math.max(1, Number(req.query.get('limit') ?? 10) || 10));
-    return { object: 'list', data: all.slice(0, limit).map((o) => sessionView(o, expands(req))), has_more: all.length > limit, url: '/v1/checkout/sessions' };
+    return {
+      object: 'list',
+      data: all.slice(0, limit).map((o) => sessionView(o, expands(req))),
+      has_more: all.length > limit,
+      url: '/v1/checkout/sessions',
+    };
   });
   peer.route('GET', '/v1/checkout/sessions/:id/line_items', (req) => {
     if (!accountOf(req)) return NEXT;
     const session = get(req.params.id, 'checkout.session', scoped(req));
-    return { object: 'list', data: lineItems.get(session.id) ?? [], has_more: false, url: `/v1/checkout/sessions/${session.id}/line_items` };
+    return {
+      object: 'list',
+      data: lineItems.get(session.id) ?? [],
+      has_more: false,
+      url: `/v1/checkout/sessions/${session.id}/line_items`,
+    };
   });
   peer.route('GET', '/v1/checkout/sessions/:id', (req) => {
     if (!accountOf(req)) return NEXT;
@@ -348,16 +504,45 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (!accountOf(req)) return NEXT;
     const account = scoped(req);
     // by the payment (payment_intent) or by its charge (charge), as Stripe takes either
-    if (!req.body.payment_intent && !req.body.charge) throw new StripeError(400, 'parameter_missing', 'One of the following params should be provided for this request: payment_intent or charge.');
+    if (!req.body.payment_intent && !req.body.charge)
+      throw new StripeError(
+        400,
+        'parameter_missing',
+        'One of the following params should be provided for this request: payment_intent or charge.',
+      );
     const reason = req.body.reason === undefined ? null : String(req.body.reason);
-    if (reason !== null && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason)) throw new StripeError(400, 'parameter_invalid_string', `Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer`);
-    const charge = req.body.charge ? get(String(req.body.charge), 'charge', account) : get(String(get(String(req.body.payment_intent), 'payment_intent', account).latest_charge), 'charge', account);
+    if (reason !== null && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason))
+      throw new StripeError(
+        400,
+        'parameter_invalid_string',
+        `Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer`,
+      );
+    const charge = req.body.charge
+      ? get(String(req.body.charge), 'charge', account)
+      : get(String(get(String(req.body.payment_intent), 'payment_intent', account).latest_charge), 'charge', account);
     const pi = get(String(charge.payment_intent), 'payment_intent', account);
     const left = Number(charge.amount) - Number(charge.amount_refunded);
     const amount = req.body.amount ? Number(req.body.amount) : left;
-    if (amount > left) throw new StripeError(400, 'amount_too_large', `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`);
+    if (amount > left)
+      throw new StripeError(
+        400,
+        'amount_too_large',
+        `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+      );
     const refund = put(
-      { id: peer.newId('re'), object: 'refund', amount, balance_transaction: peer.newId('txn'), charge: charge.id, payment_intent: pi.id, currency: charge.currency, reason, status: 'succeeded', created: now(), metadata: req.body.metadata ?? {} },
+      {
+        id: peer.newId('re'),
+        object: 'refund',
+        amount,
+        balance_transaction: peer.newId('txn'),
+        charge: charge.id,
+        payment_intent: pi.id,
+        currency: charge.currency,
+        reason,
+        status: 'succeeded',
+        created: now(),
+        metadata: req.body.metadata ?? {},
+      },
       account,
     );
     charge.amount_refunded = Number(charge.amount_refunded) + amount;
@@ -377,7 +562,17 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   function paymentIntentOf(session: Obj, account: string): Obj {
     if (typeof session.payment_intent === 'string') return objects.get(session.payment_intent)!;
     const pi = put(
-      { id: peer.newId('pi'), object: 'payment_intent', amount: session.amount_total, currency: session.currency, status: 'requires_payment_method', latest_charge: null, last_payment_error: null, metadata: (session.payment_intent_data as { metadata?: unknown }).metadata ?? {}, created: now() },
+      {
+        id: peer.newId('pi'),
+        object: 'payment_intent',
+        amount: session.amount_total,
+        currency: session.currency,
+        status: 'requires_payment_method',
+        latest_charge: null,
+        last_payment_error: null,
+        metadata: (session.payment_intent_data as { metadata?: unknown }).metadata ?? {},
+        created: now(),
+      },
       account,
     );
     session.payment_intent = pi.id;
@@ -385,7 +580,21 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   }
   function charge(pi: Obj, account: string): Obj {
     const ch = put(
-      { id: peer.newId('ch'), object: 'charge', amount: pi.amount, amount_captured: pi.amount, amount_refunded: 0, refunded: false, currency: pi.currency, payment_intent: pi.id, balance_transaction: peer.newId('txn'), status: 'succeeded', paid: true, created: now(), metadata: pi.metadata },
+      {
+        id: peer.newId('ch'),
+        object: 'charge',
+        amount: pi.amount,
+        amount_captured: pi.amount,
+        amount_refunded: 0,
+        refunded: false,
+        currency: pi.currency,
+        payment_intent: pi.id,
+        balance_transaction: peer.newId('txn'),
+        status: 'succeeded',
+        paid: true,
+        created: now(),
+        metadata: pi.metadata,
+      },
       account,
     );
     Object.assign(pi, { status: 'succeeded', latest_charge: ch.id, last_payment_error: null, amount_received: pi.amount });
@@ -398,7 +607,12 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
     if (session.status !== 'open') throw new StripeError(400, 'checkout_not_open', 'This checkout is no longer open.');
     const pi = paymentIntentOf(session, account);
     if (outcome === 'declined') {
-      pi.last_payment_error = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' };
+      pi.last_payment_error = {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message: 'Your card was declined.',
+      };
       await emit('payment_intent.payment_failed', pi, account);
       return;
     }
@@ -422,7 +636,14 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
       session.payment_status = 'paid';
       await emit('checkout.session.async_payment_succeeded', session, account);
     } else {
-      Object.assign(pi, { status: 'requires_payment_method', last_payment_error: { type: 'invalid_request_error', code: 'payment_method_not_available', message: 'The bank debit was returned.' } });
+      Object.assign(pi, {
+        status: 'requires_payment_method',
+        last_payment_error: {
+          type: 'invalid_request_error',
+          code: 'payment_method_not_available',
+          message: 'The bank debit was returned.',
+        },
+      });
       await emit('checkout.session.async_payment_failed', session, account);
     }
   }
@@ -436,8 +657,12 @@ export function addStripeConnect(peer: StripePeer, options: ConnectOptions): Con
   // the hosted payment page a browser sees (e2e): pay with the test card
   peer.page('GET', '/pay/:id', ({ params }) => {
     const session = objects.get(params.id);
-    if (!session || session.object !== 'checkout.session') return { status: 404, body: '<!doctype html><title>Not found</title>' };
-    const declined = !!(session.payment_intent && (objects.get(String(session.payment_intent))?.last_payment_error as { message?: string } | null)?.message);
+    if (!session || session.object !== 'checkout.session')
+      return { status: 404, body: '<!doctype html><title>Not found</title>' };
+    const declined = !!(
+      session.payment_intent &&
+      (objects.get(String(session.payment_intent))?.last_payment_error as { message?: string } | null)?.message
+    );
     return {
       status: 200,
       body: standInPage(
@@ -452,7 +677,9 @@ ${declined ? '<p class="error" role="alert">Your card was declined. Try the test
     const declined = isDeclinedCard(body.card);
     await pay(params.id, declined ? 'declined' : 'succeeded');
     const session = objects.get(params.id)!;
-    return declined ? { status: 303, headers: { location: `/pay/${params.id}` } } : { status: 303, headers: { location: String(session.success_url) } };
+    return declined
+      ? { status: 303, headers: { location: `/pay/${params.id}` } }
+      : { status: 303, headers: { location: String(session.success_url) } };
   });
 
   return {

@@ -4,7 +4,15 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { shaped } from './shapes';
-import { parseStripeForm, StripeError, NEXT, type Handler, type PageHandler, type SentEvent, type StripeObject } from './protocol';
+import {
+  parseStripeForm,
+  StripeError,
+  NEXT,
+  type Handler,
+  type PageHandler,
+  type SentEvent,
+  type StripeObject,
+} from './protocol';
 import type { HostedPage, PeerCore } from './routes/core';
 import { customers } from './routes/customers';
 import { prices } from './routes/prices';
@@ -118,7 +126,8 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
 
   // ---- the store file (development): every area's state, written after each change
   const kept = new Map<string, { save(): unknown; load(data: unknown): void }>();
-  const stored: Record<string, unknown> = options.store && fs.existsSync(options.store) ? JSON.parse(fs.readFileSync(options.store, 'utf8')) : {};
+  const stored: Record<string, unknown> =
+    options.store && fs.existsSync(options.store) ? JSON.parse(fs.readFileSync(options.store, 'utf8')) : {};
   const persist: StripePeer['persist'] = (name, state) => {
     kept.set(name, state);
     if (stored[name] !== undefined) state.load(stored[name]);
@@ -151,9 +160,19 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
     return { object: 'list', data, has_more: from + limit < all.length, url: path };
   };
   persist('core', {
-    save: () => ({ objects: [...objects.values()], meterIdentifiers: [...meterIdentifiers], sessionItems: [...sessionItems], subscriptionData: [...subscriptionData] }),
+    save: () => ({
+      objects: [...objects.values()],
+      meterIdentifiers: [...meterIdentifiers],
+      sessionItems: [...sessionItems],
+      subscriptionData: [...subscriptionData],
+    }),
     load: (data) => {
-      const d = data as { objects: StripeObject[]; meterIdentifiers: string[]; sessionItems?: [string, StripeObject[]][]; subscriptionData?: [string, { metadata?: Record<string, string> }][] };
+      const d = data as {
+        objects: StripeObject[];
+        meterIdentifiers: string[];
+        sessionItems?: [string, StripeObject[]][];
+        subscriptionData?: [string, { metadata?: Record<string, string> }][];
+      };
       // a store written before the whole shapes were kept is completed on load
       for (const o of d.objects) objects.set(o.id, shaped(o));
       for (const m of d.meterIdentifiers) meterIdentifiers.add(m);
@@ -164,9 +183,20 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
         const old = o.line_items_input as { price: string; quantity?: string }[] | undefined;
         if (o.object !== 'checkout.session' || !old) continue;
         if (!sessionItems.has(o.id)) {
-          sessionItems.set(o.id, old.map((li) => shaped({ id: id('li'), object: 'item', price: objects.get(li.price) ?? shaped({ id: li.price, object: 'price' }), quantity: li.quantity ? Number(li.quantity) : 1 })));
+          sessionItems.set(
+            o.id,
+            old.map((li) =>
+              shaped({
+                id: id('li'),
+                object: 'item',
+                price: objects.get(li.price) ?? shaped({ id: li.price, object: 'price' }),
+                quantity: li.quantity ? Number(li.quantity) : 1,
+              }),
+            ),
+          );
         }
-        if (!subscriptionData.has(o.id) && o.subscription_data) subscriptionData.set(o.id, o.subscription_data as { metadata?: Record<string, string> });
+        if (!subscriptionData.has(o.id) && o.subscription_data)
+          subscriptionData.set(o.id, o.subscription_data as { metadata?: Record<string, string> });
         delete o.line_items_input;
         delete o.subscription_data;
       }
@@ -192,13 +222,26 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
   async function deliver(payload: string, signature: string): Promise<number> {
     if (options.deliver) return options.deliver(payload, signature);
     if (!options.webhookUrl) return 0;
-    const res = await fetch(options.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    const res = await fetch(options.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
     await res.arrayBuffer();
     return res.status;
   }
 
   async function emit(type: string, object: StripeObject): Promise<SentEvent> {
-    const event = shaped({ id: id('evt'), object: 'event', api_version: '2026-01-28.clover', created: now(), livemode: false, pending_webhooks: 1, type, data: { object: structuredClone(object) } });
+    const event = shaped({
+      id: id('evt'),
+      object: 'event',
+      api_version: '2026-01-28.clover',
+      created: now(),
+      livemode: false,
+      pending_webhooks: 1,
+      type,
+      data: { object: structuredClone(object) },
+    });
     const payload = JSON.stringify(event, null, 2);
     const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
     const sent: SentEvent = { event, payload, signature, status: 0 };
@@ -247,7 +290,12 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
           const m = p.method === req.method ? u.pathname.match(p.pattern) : null;
           if (!m) continue;
           const params = Object.fromEntries(p.keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]));
-          const answer = await p.handler({ method: p.method, params, query: u.searchParams, body: req.method === 'POST' ? parseStripeForm(raw) : {} });
+          const answer = await p.handler({
+            method: p.method,
+            params,
+            query: u.searchParams,
+            body: req.method === 'POST' ? parseStripeForm(raw) : {},
+          });
           res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...(answer.headers ?? {}) });
           return res.end(answer.body ?? '');
         }
@@ -264,11 +312,19 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
         const bearer = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1];
         if (!bearer || !keys.has(bearer)) {
           const shown = bearer ? `${bearer.slice(0, 7)}${'*'.repeat(Math.max(0, bearer.length - 11))}${bearer.slice(-4)}` : '';
-          throw new StripeError(401, 'invalid_api_key', bearer ? `Invalid API Key provided: ${shown}` : 'You did not provide an API key.');
+          throw new StripeError(
+            401,
+            'invalid_api_key',
+            bearer ? `Invalid API Key provided: ${shown}` : 'You did not provide an API key.',
+          );
         }
         const onBehalf = req.headers['stripe-account'];
         if (typeof onBehalf === 'string' && !accountCheck(onBehalf)) {
-          throw new StripeError(403, 'account_invalid', `The provided key '${bearer.slice(0, 7)}***${bearer.slice(-4)}' does not have access to account '${onBehalf}' (or that account does not exist). Application access may have been revoked.`);
+          throw new StripeError(
+            403,
+            'account_invalid',
+            `The provided key '${bearer.slice(0, 7)}***${bearer.slice(-4)}' does not have access to account '${onBehalf}' (or that account does not exist). Application access may have been revoked.`,
+          );
         }
         const body = req.method === 'GET' || req.method === 'DELETE' ? {} : parseStripeForm(raw);
         requests.push({ method: req.method ?? 'GET', path: u.pathname, body });
@@ -279,14 +335,22 @@ export async function startStripePeer(options: StripePeerOptions): Promise<Strip
           const m = r.method === req.method ? u.pathname.match(r.pattern) : null;
           if (!m) continue;
           const params = Object.fromEntries(r.keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]));
-          const answer = await r.handler({ method: r.method, path: u.pathname, params, body, query: u.searchParams, headers: req.headers });
+          const answer = await r.handler({
+            method: r.method,
+            path: u.pathname,
+            params,
+            body,
+            query: u.searchParams,
+            headers: req.headers,
+          });
           if (answer === NEXT) continue;
           if (idemKey) idempotent.set(idemKey, answer);
           return send(200, answer);
         }
         throw new StripeError(404, 'resource_missing', `Unrecognized request URL (${req.method}: ${u.pathname}).`);
       } catch (err) {
-        if (err instanceof StripeError) return send(err.status, err.body ?? { error: { type: err.type, code: err.code, message: err.message } });
+        if (err instanceof StripeError)
+          return send(err.status, err.body ?? { error: { type: err.type, code: err.code, message: err.message } });
         send(500, { error: { type: 'api_error', message: String(err) } });
       } finally {
         if (req.method !== 'GET') save();

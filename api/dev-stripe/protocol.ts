@@ -8,7 +8,14 @@ export type StripeObject = Record<string, unknown> & { id: string; object: strin
 export type SentEvent = { event: StripeObject; payload: string; signature: string; status: number };
 
 export type Handler = (req: PeerRequest) => unknown | Promise<unknown>;
-export type PeerRequest = { method: string; path: string; params: Record<string, string>; body: Record<string, unknown>; query: URLSearchParams; headers: http.IncomingHttpHeaders };
+export type PeerRequest = {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  body: Record<string, unknown>;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+};
 
 export class StripeError extends Error {
   constructor(
@@ -28,7 +35,12 @@ export const NEXT = Symbol('next route');
 
 /** A browser page of the peer (Stripe's hosted pages): status, headers and HTML. */
 export type PageAnswer = { status: number; headers?: Record<string, string>; body?: string };
-export type PageHandler = (req: { method: string; params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown> }) => PageAnswer | Promise<PageAnswer>;
+export type PageHandler = (req: {
+  method: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+}) => PageAnswer | Promise<PageAnswer>;
 
 /** Stripe's form encoding (`a[b][0][c]=1`) to nested objects and arrays. */
 export function parseStripeForm(body: string): Record<string, unknown> {

@@ -4,7 +4,8 @@ import { escapeHtml } from '../http/escape-html';
 // marked as development, and the test cards they name.
 
 /** What the pages of the stand-in say at the top: what it is, and that nothing real happens. */
-export const STAND_IN_BANNER = 'Development Stripe stand-in: a test double of Stripe running on this machine. No card is charged and no money moves; it is never used in production.';
+export const STAND_IN_BANNER =
+  'Development Stripe stand-in: a test double of Stripe running on this machine. No card is charged and no money moves; it is never used in production.';
 
 /** A page of the stand-in (Checkout, Connect's authorize page, the portal): marked as development. */
 export function standInPage(title: string, body: string): string {

@@ -24,7 +24,11 @@ export async function startDevStripe(config: Config): Promise<DevStripe> {
   const own = `http://127.0.0.1:${config.port}`;
   const deliverTo = (route: string) => async (payload: string, signature: string) => {
     try {
-      const res = await fetch(`${own}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+      const res = await fetch(`${own}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      });
       await res.arrayBuffer();
       return res.status;
     } catch {
@@ -33,20 +37,44 @@ export async function startDevStripe(config: Config): Promise<DevStripe> {
   };
   let peer;
   try {
-    peer = await startStripePeer({ webhookSecret: settings.webhookSecret, deliver: deliverTo('/api/stripe/webhook'), port: settings.port, store: path.join(config.dataDir, 'dev-stripe.json'), secretKeys: [settings.secretKey] });
+    peer = await startStripePeer({
+      webhookSecret: settings.webhookSecret,
+      deliver: deliverTo('/api/stripe/webhook'),
+      port: settings.port,
+      store: path.join(config.dataDir, 'dev-stripe.json'),
+      secretKeys: [settings.secretKey],
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`The development Stripe stand-in cannot listen on 127.0.0.1:${settings.port} (in use): set DEV_STRIPE_PORT to a free port, or DEV_STRIPE=false.`);
+      throw new Error(
+        `The development Stripe stand-in cannot listen on 127.0.0.1:${settings.port} (in use): set DEV_STRIPE_PORT to a free port, or DEV_STRIPE=false.`,
+      );
     }
     throw err;
   }
-  addStripeConnect(peer, { clientId: settings.clientId, webhookSecret: settings.connectWebhookSecret, deliver: deliverTo('/api/payments/stripe/webhook'), accountName: 'Your business (test account)', secretKey: settings.secretKey });
+  addStripeConnect(peer, {
+    clientId: settings.clientId,
+    webhookSecret: settings.connectWebhookSecret,
+    deliver: deliverTo('/api/payments/stripe/webhook'),
+    accountName: 'Your business (test account)',
+    secretKey: settings.secretKey,
+  });
   // each app's monthly price, as STRIPE_PRICE_<APP> names it
   for (const app of APPS.filter((a) => a.billable)) {
     const plans = plansOf(app.id);
     if (!plans) continue;
     const id = devStripePriceId(app.id);
-    peer.objects.set(id, shaped({ id, object: 'price', unit_amount: plans.monthlyPriceCents, currency: CURRENCY, recurring: { interval: 'month', interval_count: 1, meter: null, usage_type: 'licensed', trial_period_days: null }, nickname: `${app.title} subscription` }));
+    peer.objects.set(
+      id,
+      shaped({
+        id,
+        object: 'price',
+        unit_amount: plans.monthlyPriceCents,
+        currency: CURRENCY,
+        recurring: { interval: 'month', interval_count: 1, meter: null, usage_type: 'licensed', trial_period_days: null },
+        nickname: `${app.title} subscription`,
+      }),
+    );
   }
   return { url: peer.url, close: peer.close };
 }

@@ -31,8 +31,15 @@ export const developersRoutes = new Hono<AppEnv>()
     const { key } = c.req.valid('json');
     const session = c.var.session;
     // the console hides Rotate in ghost mode; a key staff never saw is not theirs to replace
-    if (session.ghost) throw new ApiError(403, 'GHOST_MODE', "Only the account's own admins can rotate its keys, not provider staff in ghost mode.");
+    if (session.ghost)
+      throw new ApiError(
+        403,
+        'GHOST_MODE',
+        "Only the account's own admins can rotate its keys, not provider staff in ghost mode.",
+      );
     const { db, config } = c.var.deps;
-    const keys = await db.tenant(session.accountId, (trx) => rotateDeveloperKey(trx, session.accountId, config.encryptionKey, actorOf(session), key));
+    const keys = await db.tenant(session.accountId, (trx) =>
+      rotateDeveloperKey(trx, session.accountId, config.encryptionKey, actorOf(session), key),
+    );
     return c.json(shown(keys, session.ghost));
   });

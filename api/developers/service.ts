@@ -43,14 +43,30 @@ export async function developerKeys(trx: Trx, accountId: string, encryptionKey: 
 }
 
 const ROTATION = {
-  secretKey: { column: 'secret_key_encrypted', prefix: KEY_PREFIXES.secret, description: 'Rotated the secret key', event: 'developer.secret-key-rotated' },
-  webhookSecret: { column: 'webhook_secret_encrypted', prefix: KEY_PREFIXES.webhook, description: 'Rotated the webhook secret', event: 'developer.webhook-secret-rotated' },
+  secretKey: {
+    column: 'secret_key_encrypted',
+    prefix: KEY_PREFIXES.secret,
+    description: 'Rotated the secret key',
+    event: 'developer.secret-key-rotated',
+  },
+  webhookSecret: {
+    column: 'webhook_secret_encrypted',
+    prefix: KEY_PREFIXES.webhook,
+    description: 'Rotated the webhook secret',
+    event: 'developer.webhook-secret-rotated',
+  },
 } as const;
 
 /**
  * Replaces one secret with a fresh one, audited in the same transaction, and answers the keys.
  */
-export async function rotateDeveloperKey(trx: Trx, accountId: string, encryptionKey: string, actor: Actor, key: RotatableKey): Promise<DeveloperKeys> {
+export async function rotateDeveloperKey(
+  trx: Trx,
+  accountId: string,
+  encryptionKey: string,
+  actor: Actor,
+  key: RotatableKey,
+): Promise<DeveloperKeys> {
   const { column, prefix, description, event } = ROTATION[key];
   const fresh = generateKey(prefix);
   // The old secret key stops at once (its hash no longer matches); the old webhook secret keeps
@@ -70,7 +86,9 @@ export async function rotateDeveloperKey(trx: Trx, accountId: string, encryption
 
 /** The webhook signing secret for outbound deliveries (null until the account has keys). */
 export async function webhookSecretOf(trx: Trx, accountId: string, encryptionKey: string): Promise<string | null> {
-  const row = await sql<{ webhook_secret_encrypted: string }>`select webhook_secret_encrypted from developer_keys where account_id = ${accountId}`.execute(trx);
+  const row = await sql<{
+    webhook_secret_encrypted: string;
+  }>`select webhook_secret_encrypted from developer_keys where account_id = ${accountId}`.execute(trx);
   const stored = row.rows[0]?.webhook_secret_encrypted;
   return stored ? decryptSecret(stored, encryptionKey) : null;
 }
@@ -102,13 +120,23 @@ export async function accountOfSecretKey(db: Database, secretKey: string, encryp
   const hash = sha256Hex(secretKey);
   // every /api/v1 call asks this: a plain read in one message, no transaction
   const find = () =>
-    db.systemRead((trx) => trx.selectFrom('developer_keys').select('account_id').where('secret_key_hash', '=', hash).executeTakeFirst());
+    db.systemRead((trx) =>
+      trx.selectFrom('developer_keys').select('account_id').where('secret_key_hash', '=', hash).executeTakeFirst(),
+    );
   const found = await find();
   if (found) return found.account_id;
   const unhashed = await db.system(async (trx) => {
-    const rows = await trx.selectFrom('developer_keys').select(['account_id', 'secret_key_encrypted']).where('secret_key_hash', 'is', null).execute();
+    const rows = await trx
+      .selectFrom('developer_keys')
+      .select(['account_id', 'secret_key_encrypted'])
+      .where('secret_key_hash', 'is', null)
+      .execute();
     for (const r of rows) {
-      await trx.updateTable('developer_keys').set({ secret_key_hash: sha256Hex(decryptSecret(r.secret_key_encrypted, encryptionKey)) }).where('account_id', '=', r.account_id).execute();
+      await trx
+        .updateTable('developer_keys')
+        .set({ secret_key_hash: sha256Hex(decryptSecret(r.secret_key_encrypted, encryptionKey)) })
+        .where('account_id', '=', r.account_id)
+        .execute();
     }
     return rows.length;
   });

@@ -15,7 +15,8 @@ export type Coding = 'br' | 'gzip';
 /** Answers smaller than this go as they are: a compressed frame would save little or nothing. */
 export const COMPRESS_MIN_BYTES = 1024;
 
-const COMPRESSIBLE = /^(text\/(html|plain|csv|css|javascript|xml)|application\/(json|problem\+json|javascript|xml|x-ndjson|manifest\+json)|image\/svg\+xml)\b/i;
+const COMPRESSIBLE =
+  /^(text\/(html|plain|csv|css|javascript|xml)|application\/(json|problem\+json|javascript|xml|x-ndjson|manifest\+json)|image\/svg\+xml)\b/i;
 /**
  * Answers up to this size are compressed whole, in one call, rather than as a stream: the stream's
  * machinery and a write per flushed chunk cost more than compressing a page (about 0.1 ms here).
@@ -66,14 +67,24 @@ export function isCompressibleType(contentType: string | null | undefined): bool
  */
 function compressor(coding: Coding): zlib.BrotliCompress | zlib.Gzip {
   return coding === 'br'
-    ? zlib.createBrotliCompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+    ? zlib.createBrotliCompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 },
+      })
     : zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, level: 6 });
 }
 
 /** `head` (already read) then the rest of `reader`, compressed chunk by chunk. */
-function compressedStream(coding: Coding, head: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array> | null): ReadableStream<Uint8Array> {
+function compressedStream(
+  coding: Coding,
+  head: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array> | null,
+): ReadableStream<Uint8Array> {
   const z = compressor(coding);
-  const { readable, writable } = Duplex.toWeb(z) as { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
+  const { readable, writable } = Duplex.toWeb(z) as {
+    readable: ReadableStream<Uint8Array>;
+    writable: WritableStream<Uint8Array>;
+  };
   const writer = writable.getWriter();
   // never rejects: a failure cancels both sides
   void (async () => {
@@ -110,7 +121,8 @@ function addVary(headers: Headers): void {
 }
 
 /** A Buffer as the plain Uint8Array a Response body is typed to take (no copy). */
-const bytesOf = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) as Uint8Array<ArrayBuffer>;
+const bytesOf = (buffer: Buffer) =>
+  new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) as Uint8Array<ArrayBuffer>;
 
 /** The answer's bytes, compressed whole with `coding`. */
 function compressWhole(body: Buffer, coding: Coding): Buffer {

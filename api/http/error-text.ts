@@ -37,7 +37,9 @@ export type ErrorTextOptions = {
 export function errorText(err: unknown, options: ErrorTextOptions = {}): string {
   let text = typeof err === 'string' ? err : innermostMessage(err);
   // longest first, so a secret containing another is removed whole
-  const secrets = [...new Set((options.secrets ?? []).filter((s): s is string => !!s && s.trim().length >= 4))].sort((a, b) => b.length - a.length);
+  const secrets = [...new Set((options.secrets ?? []).filter((s): s is string => !!s && s.trim().length >= 4))].sort(
+    (a, b) => b.length - a.length,
+  );
   for (const secret of secrets) {
     text = text.split(secret).join('[redacted]');
     // what a library did to it on the way: trimmed, or one line of it
@@ -53,7 +55,10 @@ export function errorText(err: unknown, options: ErrorTextOptions = {}): string 
       return '[address]';
     }
   });
-  text = text.replace(CONTROL, ' ').replace(/\s{2,}/g, ' ').trim();
+  text = text
+    .replace(CONTROL, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
   const max = options.max ?? 300;
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
@@ -61,7 +66,13 @@ export function errorText(err: unknown, options: ErrorTextOptions = {}): string 
 /** A server log line: the message and the error's text, then its stack frames (no message text). */
 export function logLine(message: string, err?: unknown): string {
   if (err === undefined || err === '') return errorText(message, { max: 2000 });
-  const frames = err instanceof Error && err.stack ? err.stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n') : '';
+  const frames =
+    err instanceof Error && err.stack
+      ? err.stack
+          .split('\n')
+          .filter((l) => /^\s+at /.test(l))
+          .join('\n')
+      : '';
   const name = err instanceof Error ? `${err.name}: ` : '';
   return `${errorText(message, { max: 2000 })}: ${name}${errorText(err, { max: 1000 })}${frames ? `\n${frames}` : ''}`;
 }

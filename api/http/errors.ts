@@ -5,7 +5,6 @@ import { logLine } from './error-text';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../db/faults';
 import { requestIdOf } from '../observability/request-id';
 
-
 /** An answer the caller can act on: a status, a stable code and a human message. */
 export class ApiError extends Error {
   constructor(
@@ -26,7 +25,10 @@ export const forbidden = (message = 'You do not have access to this') => new Api
 export function errorResponse(err: unknown, c: Context, log: (msg: string, err: unknown) => void = defaultLog) {
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
-    return c.json({ code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}), requestId: requestIdOf(c) }, err.status);
+    return c.json(
+      { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}), requestId: requestIdOf(c) },
+      err.status,
+    );
   }
   if (err instanceof HTTPException) {
     // Hono raises these for malformed bodies (e.g. invalid JSON): the caller's fault, not ours.
@@ -37,23 +39,43 @@ export function errorResponse(err: unknown, c: Context, log: (msg: string, err: 
   if (isUnstorableText(err)) {
     // the last line behind the input guard (api/http/text-guard.ts): text PostgreSQL cannot store
     // is the caller's input, never a 500; the statement failed, so its transaction rolled back
-    return c.json({ code: 'VALIDATION_FAILED', message: 'Text may not contain NUL characters or unpaired surrogates', requestId: requestIdOf(c) }, 400);
+    return c.json(
+      {
+        code: 'VALIDATION_FAILED',
+        message: 'Text may not contain NUL characters or unpaired surrogates',
+        requestId: requestIdOf(c),
+      },
+      400,
+    );
   }
   if (isDatabaseBusy(err)) {
     // A statement or lock wait outlived its timeout, or no connection was free: the database
     // is up but this work did not fit now; trying again shortly usually does.
     c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-    return c.json({ code: 'DATABASE_BUSY', message: 'The database is busy. Please try again in a moment.', requestId: requestIdOf(c) }, 503);
+    return c.json(
+      { code: 'DATABASE_BUSY', message: 'The database is busy. Please try again in a moment.', requestId: requestIdOf(c) },
+      503,
+    );
   }
   if (isDatabaseUnavailable(err)) {
     // The database is restarting or unreachable: nothing the caller did, and nothing to fix
     // on our side but wait; the pool reconnects by itself on the next request.
     c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-    return c.json({ code: 'DATABASE_UNAVAILABLE', message: 'The database is briefly unavailable. Please try again in a moment.', requestId: requestIdOf(c) }, 503);
+    return c.json(
+      {
+        code: 'DATABASE_UNAVAILABLE',
+        message: 'The database is briefly unavailable. Please try again in a moment.',
+        requestId: requestIdOf(c),
+      },
+      503,
+    );
   }
   // the request id in the line lets support find it from the id a caller quotes
   log(`${c.req.method} ${c.req.path} failed (request ${requestIdOf(c)})`, err);
-  return c.json({ code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.', requestId: requestIdOf(c) }, 500);
+  return c.json(
+    { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.', requestId: requestIdOf(c) },
+    500,
+  );
 }
 
 function defaultLog(msg: string, err: unknown) {

@@ -45,7 +45,13 @@ export function failureLimiter(limit: FailureLimit): FailureLimiter {
   const blockedUntil = new Map<string, number>();
   const refusal = (now: Date, until: number) => {
     const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-    return new ApiError(429, 'RATE_LIMITED', `Too many ${limit.what} ${limit.from ?? 'from this address'}. Try again in ${retryAfter} seconds.`, undefined, { 'Retry-After': String(retryAfter) });
+    return new ApiError(
+      429,
+      'RATE_LIMITED',
+      `Too many ${limit.what} ${limit.from ?? 'from this address'}. Try again in ${retryAfter} seconds.`,
+      undefined,
+      { 'Retry-After': String(retryAfter) },
+    );
   };
   return {
     limit,
@@ -53,7 +59,12 @@ export function failureLimiter(limit: FailureLimit): FailureLimiter {
       const now = deps.now();
       const start = windowOf(now);
       const row = await deps.db.system((trx) =>
-        trx.selectFrom('sign_in_failures').select('count').where('key', '=', stored(key)).where('window_start', '=', start).executeTakeFirst(),
+        trx
+          .selectFrom('sign_in_failures')
+          .select('count')
+          .where('key', '=', stored(key))
+          .where('window_start', '=', start)
+          .executeTakeFirst(),
       );
       if ((row?.count ?? 0) < limit.max) return;
       const until = start.getTime() + limit.windowMs;
@@ -70,7 +81,9 @@ export function failureLimiter(limit: FailureLimit): FailureLimiter {
     async recordFailure(deps, key) {
       const start = windowOf(deps.now());
       await deps.db.system(async (trx) => {
-        await sql`delete from sign_in_failures where key like ${`${limit.name}:%`} and window_start < ${new Date(start.getTime() - limit.windowMs)}`.execute(trx);
+        await sql`delete from sign_in_failures where key like ${`${limit.name}:%`} and window_start < ${new Date(start.getTime() - limit.windowMs)}`.execute(
+          trx,
+        );
         await sql`insert into sign_in_failures (key, window_start, count) values (${stored(key)}, ${start}, 1)
           on conflict (key, window_start) do update set count = sign_in_failures.count + 1`.execute(trx);
       });

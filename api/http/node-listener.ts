@@ -8,7 +8,9 @@ import { getRequestListener } from '@hono/node-server';
  * internationalised name (it makes punycode), before our own host normalisation (hostName() in
  * api/http/host.ts) could run. A header the URL parser refuses is left for the adapter to refuse.
  */
-export function nodeListener(fetch: Parameters<typeof getRequestListener>[0]): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function nodeListener(
+  fetch: Parameters<typeof getRequestListener>[0],
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const listener = getRequestListener(fetch);
   return (req, res) => {
     const host = req.headers.host;

@@ -18,6 +18,7 @@ export function renderHtml(node: Child): string {
   if (!isRenderable(node)) throw new Error('renderHtml: a JSX element expected');
   const buffer: RenderBuffer = [''];
   node.toStringToBuffer(buffer);
-  if (buffer.length !== 1 || buffer.callbacks?.length) throw new Error('renderHtml: a page component is asynchronous; pages render synchronously');
+  if (buffer.length !== 1 || buffer.callbacks?.length)
+    throw new Error('renderHtml: a page component is asynchronous; pages render synchronously');
   return buffer[0]!;
 }

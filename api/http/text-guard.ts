@@ -29,7 +29,9 @@ export function badTextPath(value: unknown, path: string[] = [], depth = 0): str
 }
 
 export function badTextError(field: string): ApiError {
-  return new ApiError(400, 'VALIDATION_FAILED', field === '_' ? TEXT_MESSAGE : `${field}: ${TEXT_MESSAGE}`, { [field]: TEXT_MESSAGE });
+  return new ApiError(400, 'VALIDATION_FAILED', field === '_' ? TEXT_MESSAGE : `${field}: ${TEXT_MESSAGE}`, {
+    [field]: TEXT_MESSAGE,
+  });
 }
 
 /** 400 VALIDATION_FAILED naming the field when any string in `value` cannot be stored. */
@@ -67,9 +69,14 @@ export function percentDecodedHeader(value: string | undefined, name: string, ma
   try {
     decoded = decodeURIComponent(value);
   } catch {
-    throw new ApiError(400, 'VALIDATION_FAILED', `${name}: must be percent-encoded UTF-8 (encodeURIComponent)`, { [name]: 'must be percent-encoded UTF-8 (encodeURIComponent)' });
+    throw new ApiError(400, 'VALIDATION_FAILED', `${name}: must be percent-encoded UTF-8 (encodeURIComponent)`, {
+      [name]: 'must be percent-encoded UTF-8 (encodeURIComponent)',
+    });
   }
   if (!isStorableText(decoded)) throw badTextError(name);
-  if (decoded.length > max) throw new ApiError(400, 'VALIDATION_FAILED', `${name}: has at most ${max} characters`, { [name]: `has at most ${max} characters` });
+  if (decoded.length > max)
+    throw new ApiError(400, 'VALIDATION_FAILED', `${name}: has at most ${max} characters`, {
+      [name]: `has at most ${max} characters`,
+    });
   return decoded;
 }

@@ -28,7 +28,11 @@ export function validationError(issues: v.BaseIssue<unknown>[]): ApiError {
  * Hono validator middleware for a valibot schema from api/contract: the typed output is
  * `c.req.valid(target)`; failures answer 400 VALIDATION_FAILED with the failing fields.
  */
-export function validate<T extends Target, S extends v.GenericSchema>(target: T, schema: S, options: { textRuleInRoute?: boolean } = {}) {
+export function validate<T extends Target, S extends v.GenericSchema>(
+  target: T,
+  schema: S,
+  options: { textRuleInRoute?: boolean } = {},
+) {
   const middleware = validator(target, (value) => {
     // The schema speaks first, so a field keeps its own message (a secret's "no control
     // characters"); the storable-text rule then covers whatever the schema let through. A route

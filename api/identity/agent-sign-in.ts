@@ -24,7 +24,10 @@ export async function agentAccountFor(deps: Pick<Deps, 'db'>, email: string): Pr
 
 /** A short agent session: role 'agent', reaching only the agent routes. */
 export async function issueAgentToken(deps: Pick<Deps, 'tokens'>, accountId: string, email: string): Promise<string> {
-  return deps.tokens.sign({ sub: `agent:${email}`, acc: accountId, role: 'agent', root: false, ghost: false, email }, AGENT_TOKEN_HOURS * 3600);
+  return deps.tokens.sign(
+    { sub: `agent:${email}`, acc: accountId, role: 'agent', root: false, ghost: false, email },
+    AGENT_TOKEN_HOURS * 3600,
+  );
 }
 
 /**
@@ -32,7 +35,10 @@ export async function issueAgentToken(deps: Pick<Deps, 'tokens'>, accountId: str
  * anyone else whose e-mail is in a domain an account proved it owns gets an agent session of
  * that account; everyone else goes the usual way (a new account, or ACCOUNT_EXISTS).
  */
-export async function hostSignIn(deps: Pick<Deps, 'db' | 'now' | 'tokens' | 'config'>, identity: VerifiedIdentity): Promise<{ token: string; role: 'owner' | 'admin' | 'supervisor' | 'agent' }> {
+export async function hostSignIn(
+  deps: Pick<Deps, 'db' | 'now' | 'tokens' | 'config'>,
+  identity: VerifiedIdentity,
+): Promise<{ token: string; role: 'owner' | 'admin' | 'supervisor' | 'agent' }> {
   const email = identity.email.trim().toLowerCase();
   const known = await deps.db.system((trx) =>
     sql<{ n: number }>`select (select count(*) from admins where email = ${email} and archived_at is null)

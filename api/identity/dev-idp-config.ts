@@ -13,8 +13,14 @@ export function devIdpOptions(config: Config, users: DevIdpUser[]): DevIdpOption
   return {
     issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
     clients: [
-      { ...devIdpClient(config.sessionSecret, config.publicUrl, 'google'), redirectUris: [redirectUriFor(config.publicUrl, 'google')] },
-      { ...devIdpClient(config.sessionSecret, config.publicUrl, 'azure'), redirectUris: [redirectUriFor(config.publicUrl, 'azure')] },
+      {
+        ...devIdpClient(config.sessionSecret, config.publicUrl, 'google'),
+        redirectUris: [redirectUriFor(config.publicUrl, 'google')],
+      },
+      {
+        ...devIdpClient(config.sessionSecret, config.publicUrl, 'azure'),
+        redirectUris: [redirectUriFor(config.publicUrl, 'azure')],
+      },
       { ...sso, redirectUris: [redirectUriFor(config.publicUrl, 'sso')] },
     ],
     users,
@@ -25,7 +31,11 @@ export function devIdpOptions(config: Config, users: DevIdpUser[]): DevIdpOption
 /** What a developer types into the Single Sign-On screen to try SSO against the development provider. */
 export function devSsoClient(config: Config) {
   const sso = devIdpClient(config.sessionSecret, config.publicUrl, 'sso');
-  return { discoveryUrl: `${sso.issuer}/.well-known/openid-configuration`, clientId: sso.clientId, clientSecret: sso.clientSecret };
+  return {
+    discoveryUrl: `${sso.issuer}/.well-known/openid-configuration`,
+    clientId: sso.clientId,
+    clientSecret: sso.clientSecret,
+  };
 }
 
 /**

@@ -46,7 +46,10 @@ function decodeAccount(id: string): { email: string; groups: string[] } {
 
 function nameFromEmail(email: string): { firstName: string; lastName: string } {
   const local = email.split('@')[0] ?? '';
-  const parts = local.split(/[._-]+/).filter(Boolean).map((p) => p[0]!.toUpperCase() + p.slice(1));
+  const parts = local
+    .split(/[._-]+/)
+    .filter(Boolean)
+    .map((p) => p[0]!.toUpperCase() + p.slice(1));
   return { firstName: parts[0] ?? '', lastName: parts.slice(1).join(' ') };
 }
 
@@ -109,11 +112,16 @@ export async function createDevIdp(options: DevIdpOptions): Promise<DevIdp> {
 
   // Ask who you are on every authorization: a picker, not a remembered session.
   const policy = interactionPolicy.base();
-  policy.get('login')!.checks.add(
-    new interactionPolicy.Check('dev_pick', 'the development provider asks for the user every time', (ctx: KoaContextWithOIDC) =>
-      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-    ),
-  );
+  policy
+    .get('login')!
+    .checks.add(
+      new interactionPolicy.Check(
+        'dev_pick',
+        'the development provider asks for the user every time',
+        (ctx: KoaContextWithOIDC) =>
+          ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
 
   const provider = new Provider(options.issuer, {
     clients: options.clients.map((c) => ({
@@ -137,7 +145,14 @@ export async function createDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
-    ttl: { IdToken: options.idTokenTtl ?? 3600, Interaction: 600, Session: 600, Grant: 600, AuthorizationCode: 60, AccessToken: 600 },
+    ttl: {
+      IdToken: options.idTokenTtl ?? 3600,
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+      AuthorizationCode: 60,
+      AccessToken: 600,
+    },
     interactions: {
       policy,
       url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}`,
@@ -175,7 +190,10 @@ export async function createDevIdp(options: DevIdpOptions): Promise<DevIdp> {
     },
     async renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = page('Sign-in error', `<h1>Sign-in error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`);
+      ctx.body = page(
+        'Sign-in error',
+        `<h1>Sign-in error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`,
+      );
     },
   });
   provider.proxy = !!options.proxy;
@@ -197,19 +215,32 @@ export async function createDevIdp(options: DevIdpOptions): Promise<DevIdp> {
       return;
     }
     if (req.method === 'POST' && action === '/abort') {
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The sign-in was cancelled.' }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The sign-in was cancelled.' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (req.method === 'POST' && action === '/login') {
       const form = await readForm(req);
       const email = (form.get('email') ?? '').trim().toLowerCase();
-      const groups = (form.get('groups') ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+      const groups = (form.get('groups') ?? '')
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean);
       if (!EMAIL.test(email)) {
         res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
         res.end(loginPage(loginAction, clientId, options.users, email, 'Please provide a valid email address'));
         return;
       }
-      await provider.interactionFinished(req, res, { login: { accountId: encodeAccount(email, groups) } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: encodeAccount(email, groups) } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     res.writeHead(405).end();
@@ -225,7 +256,12 @@ export async function createDevIdp(options: DevIdpOptions): Promise<DevIdp> {
         interaction(req, res, m[1]!, m[2]).catch((err: unknown) => {
           if (res.headersSent) return res.end();
           res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
-          res.end(page('Sign-in error', `<h1>Sign-in error</h1><p>${escapeHtml(err instanceof Error ? err.message : 'This sign-in has expired.')} Start again from the console.</p>`));
+          res.end(
+            page(
+              'Sign-in error',
+              `<h1>Sign-in error</h1><p>${escapeHtml(err instanceof Error ? err.message : 'This sign-in has expired.')} Start again from the console.</p>`,
+            ),
+          );
         });
         return;
       }

@@ -75,13 +75,22 @@ export async function saveFlow(c: Context, deps: Pick<Deps, 'db' | 'now' | 'conf
  * The pending flow for this state, removed so it cannot be used again. The state must be the one
  * this browser's cookie holds and of the expected kind; anything else is STATE_INVALID.
  */
-export async function consumeFlow(c: Context, deps: Pick<Deps, 'db' | 'now'>, kind: FlowKind, state: string): Promise<PendingFlow> {
+export async function consumeFlow(
+  c: Context,
+  deps: Pick<Deps, 'db' | 'now'>,
+  kind: FlowKind,
+  state: string,
+): Promise<PendingFlow> {
   const bound = getCookie(c, COOKIE);
   const timeZone = getCookie(c, TIME_ZONE_COOKIE);
   deleteCookie(c, COOKIE, { path: '/api' });
   if (timeZone !== undefined) deleteCookie(c, TIME_ZONE_COOKIE, { path: '/api' });
   if (!bound || bound !== state) {
-    throw new ApiError(400, 'STATE_INVALID', 'This sign-in did not start in this browser or has already finished. Please sign in again.');
+    throw new ApiError(
+      400,
+      'STATE_INVALID',
+      'This sign-in did not start in this browser or has already finished. Please sign in again.',
+    );
   }
   const row = await deps.db.system((trx) =>
     trx.deleteFrom('oidc_flows').where('state_hash', '=', sha256Hex(state)).returningAll().executeTakeFirst(),
@@ -89,5 +98,12 @@ export async function consumeFlow(c: Context, deps: Pick<Deps, 'db' | 'now'>, ki
   if (!row || row.kind !== kind || new Date(row.expires_at).getTime() <= deps.now().getTime()) {
     throw new ApiError(400, 'STATE_INVALID', 'This sign-in has expired or was already used. Please sign in again.');
   }
-  return { kind: row.kind, accountId: row.account_id, nonce: row.nonce, codeVerifier: row.code_verifier, signup: row.signup, ...(timeZone ? { timeZone } : {}) };
+  return {
+    kind: row.kind,
+    accountId: row.account_id,
+    nonce: row.nonce,
+    codeVerifier: row.code_verifier,
+    signup: row.signup,
+    ...(timeZone ? { timeZone } : {}),
+  };
 }

@@ -21,7 +21,9 @@ const MAX_BODY_BYTES = 512 * 1024;
  * operator configured (Google-type, Microsoft-type).
  */
 export const boundedFetch: OidcFetch = async (url, init) => {
-  const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]) : AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  const signal = init.signal
+    ? AbortSignal.any([init.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)])
+    : AbortSignal.timeout(FETCH_TIMEOUT_MS);
   const response = await fetch(url, { ...init, body: init.body as BodyInit | undefined, redirect: 'manual', signal });
   const reader = response.body?.getReader();
   const chunks: Uint8Array[] = [];
@@ -57,8 +59,15 @@ export function outboundOidcFetch(config: Config): OidcFetch {
     const headers: Record<string, string> = {};
     new Headers(init.headers as HeadersInit | undefined).forEach((value, key) => (headers[key] = value));
     try {
-      const res = await outboundFetch(url, { method: init.method, headers, body: init.body as string | undefined, signal: init.signal ?? undefined }, { ...policy, allowHosts, timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_BODY_BYTES });
-      return new Response(res.status === 204 || res.status === 304 ? null : new Uint8Array(res.body), { status: res.status, headers: res.headers });
+      const res = await outboundFetch(
+        url,
+        { method: init.method, headers, body: init.body as string | undefined, signal: init.signal ?? undefined },
+        { ...policy, allowHosts, timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_BODY_BYTES },
+      );
+      return new Response(res.status === 204 || res.status === 304 ? null : new Uint8Array(res.body), {
+        status: res.status,
+        headers: res.headers,
+      });
     } catch (err) {
       // openid-client reports the message; ours says why the address was refused.
       throw err instanceof OutboundError ? new Error(err.message) : err;
@@ -75,7 +84,10 @@ export type Verified = {
 };
 
 /** Fetches the provider's discovery document and builds the client for it. */
-export async function discover(deps: Pick<Deps, 'config' | 'now' | 'oidcFetch'>, settings: OidcClientSettings): Promise<client.Configuration> {
+export async function discover(
+  deps: Pick<Deps, 'config' | 'now' | 'oidcFetch'>,
+  settings: OidcClientSettings,
+): Promise<client.Configuration> {
   const insecure = deps.config.env !== 'production';
   // Our clock may differ from the process clock in tests; ID token expiry is judged by ours.
   const skew = Math.round((deps.now().getTime() - Date.now()) / 1000);
@@ -96,7 +108,11 @@ export async function discover(deps: Pick<Deps, 'config' | 'now' | 'oidcFetch'>,
 export type AuthorizationStart = { url: string; state: string; nonce: string; codeVerifier: string };
 
 /** A fresh authorize URL with PKCE (S256), state and nonce; the caller keeps the three secrets. */
-export async function authorizationUrl(config: client.Configuration, redirectUri: string, extra: Record<string, string> = {}): Promise<AuthorizationStart> {
+export async function authorizationUrl(
+  config: client.Configuration,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): Promise<AuthorizationStart> {
   const client = await openidClient();
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
@@ -147,14 +163,24 @@ export async function finishAuthorization(
   }
   if (!claims) throw new ApiError(401, 'SIGN_IN_FAILED', 'The identity provider did not return an ID token.');
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-  if (!email) throw new ApiError(401, 'EMAIL_MISSING', 'The identity provider did not share an e-mail address. Allow the email scope and try again.');
+  if (!email)
+    throw new ApiError(
+      401,
+      'EMAIL_MISSING',
+      'The identity provider did not share an e-mail address. Allow the email scope and try again.',
+    );
   // Providers that say so explicitly have not verified the address: it proves nothing.
-  if (claims.email_verified === false) throw new ApiError(401, 'EMAIL_NOT_VERIFIED', 'Your e-mail address is not verified with the identity provider.');
+  if (claims.email_verified === false)
+    throw new ApiError(401, 'EMAIL_NOT_VERIFIED', 'Your e-mail address is not verified with the identity provider.');
   const name = typeof claims.name === 'string' ? claims.name.trim() : '';
-  const firstName = typeof claims.given_name === 'string' ? claims.given_name : name.split(/\s+/)[0] ?? '';
+  const firstName = typeof claims.given_name === 'string' ? claims.given_name : (name.split(/\s+/)[0] ?? '');
   const lastName = typeof claims.family_name === 'string' ? claims.family_name : name.split(/\s+/).slice(1).join(' ');
   const rawGroups = claims.groups;
-  const groups = Array.isArray(rawGroups) ? rawGroups.filter((g): g is string => typeof g === 'string') : typeof rawGroups === 'string' ? [rawGroups] : [];
+  const groups = Array.isArray(rawGroups)
+    ? rawGroups.filter((g): g is string => typeof g === 'string')
+    : typeof rawGroups === 'string'
+      ? [rawGroups]
+      : [];
   return { email, firstName, lastName, groups, claims };
 }
 
@@ -162,7 +188,8 @@ export async function finishAuthorization(
 function signInFailureMessage(err: unknown): string {
   type Coded = { code?: string; error?: string; message?: string; cause?: Coded & { claim?: string } };
   const e = err as Coded | undefined;
-  if (e?.error === 'invalid_grant' || e?.cause?.error === 'invalid_grant') return 'The sign-in code was already used or has expired. Please sign in again.';
+  if (e?.error === 'invalid_grant' || e?.cause?.error === 'invalid_grant')
+    return 'The sign-in code was already used or has expired. Please sign in again.';
   const claim = e?.cause?.cause?.claim;
   switch (claim) {
     case 'exp':

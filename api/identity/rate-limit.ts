@@ -21,7 +21,10 @@ export function clientAddress(c: Context, hops: number): string {
   const socket = env?.incoming?.socket?.remoteAddress ?? 'unknown';
   if (hops <= 0) return socket;
   // repeated headers count as one list, in order (RFC 9110 5.3)
-  const chain = (c.req.raw.headers.get('x-forwarded-for') ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const chain = (c.req.raw.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const seen = chain[chain.length - hops];
   // fewer entries than proxies, or junk, means the chain did not come through ours
   return seen && net.isIP(seen) ? seen : socket;
@@ -44,7 +47,16 @@ export async function assertNotRateLimited(deps: Pick<Deps, 'db' | 'now'>, k: At
   const start = windowStart(deps.now());
   const keys = keysOf(k);
   const rows = await deps.db.system((trx) =>
-    trx.selectFrom('sign_in_failures').select(['key', 'count']).where('window_start', '=', start).where('key', 'in', keys.map((x) => x.key)).execute(),
+    trx
+      .selectFrom('sign_in_failures')
+      .select(['key', 'count'])
+      .where('window_start', '=', start)
+      .where(
+        'key',
+        'in',
+        keys.map((x) => x.key),
+      )
+      .execute(),
   );
   for (const { key, max } of keys) {
     const count = rows.find((r) => r.key === key)?.count ?? 0;
@@ -63,7 +75,10 @@ export async function recordFailure(deps: Pick<Deps, 'db' | 'now'>, k: AttemptKe
   const now = deps.now();
   const start = windowStart(now);
   await deps.db.system(async (trx) => {
-    await trx.deleteFrom('sign_in_failures').where('window_start', '<', new Date(start.getTime() - FAILURE_WINDOW_MS)).execute();
+    await trx
+      .deleteFrom('sign_in_failures')
+      .where('window_start', '<', new Date(start.getTime() - FAILURE_WINDOW_MS))
+      .execute();
     for (const { key } of keysOf(k)) {
       await sql`insert into sign_in_failures (key, window_start, count) values (${key}, ${start}, 1)
         on conflict (key, window_start) do update set count = sign_in_failures.count + 1`.execute(trx);

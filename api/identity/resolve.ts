@@ -14,10 +14,34 @@ import { DEFAULT_ACCOUNT_TIME_ZONE } from '../contract/time-zone';
 
 /** Mail providers anyone can sign up with: their domain never identifies a company. */
 export const PUBLIC_MAIL_DOMAINS = new Set([
-  'gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'hotmail.co.uk', 'live.com', 'msn.com',
-  'yahoo.com', 'yahoo.co.uk', 'ymail.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com', 'proton.me',
-  'protonmail.com', 'gmx.com', 'gmx.de', 'web.de', 'mail.com', 'zoho.com', 'yandex.com', 'yandex.ru',
-  'qq.com', '163.com', 'fastmail.com', 'hey.com', 'tutanota.com',
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'hotmail.co.uk',
+  'live.com',
+  'msn.com',
+  'yahoo.com',
+  'yahoo.co.uk',
+  'ymail.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.com',
+  'gmx.de',
+  'web.de',
+  'mail.com',
+  'zoho.com',
+  'yandex.com',
+  'yandex.ru',
+  'qq.com',
+  '163.com',
+  'fastmail.com',
+  'hey.com',
+  'tutanota.com',
 ]);
 
 export function emailDomain(email: string): string {
@@ -51,14 +75,18 @@ export type VerifiedIdentity = {
 
 export type Resolution = { admin: SignInAdmin; outcome: 'existing' | 'invitation' | 'created' };
 
-export const ACCOUNT_EXISTS_MESSAGE = 'An account already exists for your company. Please contact your administrator to get access.';
+export const ACCOUNT_EXISTS_MESSAGE =
+  'An account already exists for your company. Please contact your administrator to get access.';
 
 /**
  * An existing admin signs in; an e-mail with a pending, unexpired invitation joins that account
  * with the invited role; an e-mail whose company already has an account is refused with
  * ACCOUNT_EXISTS; anyone else gets a new account as its owner.
  */
-export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now' | 'config'>, identity: VerifiedIdentity): Promise<Resolution> {
+export async function resolveVerifiedEmail(
+  deps: Pick<Deps, 'db' | 'now' | 'config'>,
+  identity: VerifiedIdentity,
+): Promise<Resolution> {
   const email = identity.email.trim().toLowerCase();
   const firstName = identity.firstName?.trim() || '';
   const lastName = identity.lastName?.trim() || '';
@@ -69,13 +97,26 @@ export async function resolveVerifiedEmail(deps: Pick<Deps, 'db' | 'now' | 'conf
     // Two sign-ins of one e-mail at the same moment both found no admin and both made one: the
     // unique e-mail refused the second. Its retry finds the first's admin.
     if ((err as { code?: string })?.code === '23505') {
-      throw new ApiError(409, 'SIGN_IN_CONFLICT', 'Another sign-in with this e-mail finished at the same moment. Sign in again.', undefined, { 'Retry-After': '1' });
+      throw new ApiError(
+        409,
+        'SIGN_IN_CONFLICT',
+        'Another sign-in with this e-mail finished at the same moment. Sign in again.',
+        undefined,
+        { 'Retry-After': '1' },
+      );
     }
     throw err;
   }
 }
 
-async function resolveIn(deps: Pick<Deps, 'db' | 'now' | 'config'>, identity: VerifiedIdentity, email: string, firstName: string, lastName: string, now: Date): Promise<Resolution> {
+async function resolveIn(
+  deps: Pick<Deps, 'db' | 'now' | 'config'>,
+  identity: VerifiedIdentity,
+  email: string,
+  firstName: string,
+  lastName: string,
+  now: Date,
+): Promise<Resolution> {
   return deps.db.system(async (trx) => {
     const existing = await trx
       .selectFrom('admins')
@@ -110,15 +151,30 @@ async function resolveIn(deps: Pick<Deps, 'db' | 'now' | 'config'>, identity: Ve
     if (invitation) {
       const admin = await trx
         .insertInto('admins')
-        .values({ account_id: invitation.account_id, email, first_name: firstName, last_name: lastName, role: invitation.role, photo: null, time_zone: null, archived_at: null, last_sign_in_at: now })
+        .values({
+          account_id: invitation.account_id,
+          email,
+          first_name: firstName,
+          last_name: lastName,
+          role: invitation.role,
+          photo: null,
+          time_zone: null,
+          archived_at: null,
+          last_sign_in_at: now,
+        })
         .returning(['id', 'account_id', 'email', 'role', 'is_root'])
         .executeTakeFirstOrThrow();
       await settleInvitations(trx, email, invitation.account_id, now);
-      await audit(trx, invitation.account_id, { id: admin.id, firstName, lastName }, {
-        namespace: 'global',
-        description: `${email} accepted the invitation and joined as ${invitation.role}`,
-        event: 'invitation.accepted',
-      });
+      await audit(
+        trx,
+        invitation.account_id,
+        { id: admin.id, firstName, lastName },
+        {
+          namespace: 'global',
+          description: `${email} accepted the invitation and joined as ${invitation.role}`,
+          event: 'invitation.accepted',
+        },
+      );
       const who = [firstName, lastName].filter(Boolean).join(' ') || email;
       await notify(trx, invitation.account_id, {
         kind: 'invitation.accepted',
@@ -137,21 +193,41 @@ async function resolveIn(deps: Pick<Deps, 'db' | 'now' | 'config'>, identity: Ve
     const name = domain ? companyNameFromDomain(domain) : [firstName, lastName].filter(Boolean).join(' ') || email;
     const account = await trx
       .insertInto('accounts')
-      .values({ name, platform: identity.platform, email_domain: domain, time_zone: identity.timeZone && isTimeZone(identity.timeZone) ? identity.timeZone : DEFAULT_ACCOUNT_TIME_ZONE })
+      .values({
+        name,
+        platform: identity.platform,
+        email_domain: domain,
+        time_zone: identity.timeZone && isTimeZone(identity.timeZone) ? identity.timeZone : DEFAULT_ACCOUNT_TIME_ZONE,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const admin = await trx
       .insertInto('admins')
-      .values({ account_id: account.id, email, first_name: firstName, last_name: lastName, role: 'owner', photo: null, time_zone: null, archived_at: null, last_sign_in_at: now })
+      .values({
+        account_id: account.id,
+        email,
+        first_name: firstName,
+        last_name: lastName,
+        role: 'owner',
+        photo: null,
+        time_zone: null,
+        archived_at: null,
+        last_sign_in_at: now,
+      })
       .returning(['id', 'account_id', 'email', 'role', 'is_root'])
       .executeTakeFirstOrThrow();
     await trx.insertInto('branding').values({ account_id: account.id, name, domain: null }).execute();
     await createDeveloperKeys(trx, account.id, deps.config.encryptionKey);
-    await audit(trx, account.id, { id: admin.id, firstName, lastName }, {
-      namespace: 'global',
-      description: `${email} created the account ${name}`,
-      event: 'account.created',
-    });
+    await audit(
+      trx,
+      account.id,
+      { id: admin.id, firstName, lastName },
+      {
+        namespace: 'global',
+        description: `${email} created the account ${name}`,
+        event: 'account.created',
+      },
+    );
     return { admin, outcome: 'created' };
   });
 }

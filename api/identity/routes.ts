@@ -4,7 +4,12 @@ import { readTimeZone, type AppEnv } from '../auth/context';
 import { TIME_ZONE_HEADER } from '../contract/common';
 import { validate } from '../http/validate';
 import { ApiError } from '../http/errors';
-import { OAuthCallbackBodySchema, SsoAuthorizeBodySchema, SsoCallbackBodySchema, type OAuthCallbackBody } from '../contract/sign-in';
+import {
+  OAuthCallbackBodySchema,
+  SsoAuthorizeBodySchema,
+  SsoCallbackBodySchema,
+  type OAuthCallbackBody,
+} from '../contract/sign-in';
 import type { TokenAnswer } from '../contract/session';
 import { authorizationUrl, finishAuthorization, type CallbackParams } from './oidc';
 import { consumeFlow, redirectUriFor, saveFlow } from './flows';
@@ -13,7 +18,15 @@ import { emailDomain, resolveVerifiedEmail } from './resolve';
 import { resolveSsoAdmin, ssoClient, ssoForAccount, ssoForDomain, SSO_NOT_CONFIGURED_MESSAGE } from './sso';
 import { issueSessionToken } from '../auth/sessions';
 import { issueAgentToken } from '../identity/agent-sign-in';
-import { discoverOrFail, isSignInProvider, providerSettings, signInWithWebex, signInWithZoom, signOut, type SignInProvider } from './service';
+import {
+  discoverOrFail,
+  isSignInProvider,
+  providerSettings,
+  signInWithWebex,
+  signInWithZoom,
+  signOut,
+  type SignInProvider,
+} from './service';
 import { WebexAuthenticateBodySchema, ZoomContextBodySchema } from '../contract/hosts';
 
 // Every way into the console through an identity provider: Google-type (code posted back by the
@@ -34,7 +47,8 @@ async function guarded(c: Context<AppEnv>, run: (onEmail: (email: string) => Pro
       await assertNotRateLimited(deps, { address, email });
     });
   } catch (err) {
-    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) await recordFailure(deps, { address, email });
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429)
+      await recordFailure(deps, { address, email });
     throw err;
   }
 }
@@ -44,11 +58,20 @@ async function providerSignIn(c: Context<AppEnv>, provider: SignInProvider, para
   return guarded(c, async (onEmail) => {
     const flow = await consumeFlow(c, deps, provider, params.state);
     const oidc = await discoverOrFail(deps, providerSettings(deps, provider));
-    const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, provider), params, { ...flow, state: params.state });
+    const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, provider), params, {
+      ...flow,
+      state: params.state,
+    });
     await onEmail(who.email);
     // the posted return (Google-type) names the browser's zone in its header; a redirect, only the flow
     const timeZone = c.req.header(TIME_ZONE_HEADER) ? c.var.timeZone : flow.timeZone;
-    const { admin } = await resolveVerifiedEmail(deps, { email: who.email, firstName: who.firstName, lastName: who.lastName, platform: provider, timeZone });
+    const { admin } = await resolveVerifiedEmail(deps, {
+      email: who.email,
+      firstName: who.firstName,
+      lastName: who.lastName,
+      platform: provider,
+      timeZone,
+    });
     return issueSessionToken(deps, admin);
   });
 }
@@ -73,7 +96,15 @@ signInRoutes.get('/auth/:provider/start', async (c) => {
     // the browser's zone, as the sign-in button names it (a new account starts in it)
     const zone = c.req.query('timeZone');
     const timeZone = zone && readTimeZone(zone) === zone ? zone : undefined;
-    await saveFlow(c, deps, { kind: provider, accountId: null, state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, signup, timeZone });
+    await saveFlow(c, deps, {
+      kind: provider,
+      accountId: null,
+      state: start.state,
+      nonce: start.nonce,
+      codeVerifier: start.codeVerifier,
+      signup,
+      timeZone,
+    });
     return c.redirect(start.url, 302);
   } catch (err) {
     if (err instanceof ApiError) return c.redirect(errorLocation(back, err.code, err.message), 302);
@@ -90,7 +121,8 @@ signInRoutes.get('/auth/azure/callback', async (c) => {
   }
   // The same contract as the posted callback: a NUL in the state must not reach the database.
   const params = v.safeParse(SsoCallbackBodySchema, { code: q.code, state: q.state, iss: q.iss });
-  if (!params.success) return c.redirect(errorLocation('/', 'SIGN_IN_FAILED', 'The identity provider did not return a sign-in code.'), 302);
+  if (!params.success)
+    return c.redirect(errorLocation('/', 'SIGN_IN_FAILED', 'The identity provider did not return a sign-in code.'), 302);
   try {
     const token = await providerSignIn(c, 'azure', params.output);
     return c.redirect(`/?token=${encodeURIComponent(token)}`, 302);
@@ -123,7 +155,14 @@ signInRoutes.post('/sso/oauth/authorize', validate('json', SsoAuthorizeBodySchem
   }
   const oidc = await discoverOrFail(deps, ssoClient(deps, row));
   const start = await authorizationUrl(oidc, redirectUriFor(deps.config.publicUrl, 'sso'), { login_hint: email });
-  await saveFlow(c, deps, { kind: 'sso', accountId: row.account_id, state: start.state, nonce: start.nonce, codeVerifier: start.codeVerifier, signup: false });
+  await saveFlow(c, deps, {
+    kind: 'sso',
+    accountId: row.account_id,
+    state: start.state,
+    nonce: start.nonce,
+    codeVerifier: start.codeVerifier,
+    signup: false,
+  });
   return c.json({ url: start.url });
 });
 
@@ -137,7 +176,10 @@ signInRoutes.post('/sso/oauth/callback', validate('json', SsoCallbackBodySchema)
     // the domain may have changed (and so lost its proof) since the sign-in started
     if (!row || !row.domain_verified_at) throw new ApiError(404, 'SSO_NOT_CONFIGURED', SSO_NOT_CONFIGURED_MESSAGE);
     const oidc = await discoverOrFail(deps, ssoClient(deps, row));
-    const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, 'sso'), params, { ...flow, state: params.state });
+    const who = await finishAuthorization(deps, oidc, redirectUriFor(deps.config.publicUrl, 'sso'), params, {
+      ...flow,
+      state: params.state,
+    });
     await onEmail(who.email);
     const entry = await resolveSsoAdmin(deps, row, who);
     return 'admin' in entry ? issueSessionToken(deps, entry.admin) : issueAgentToken(deps, entry.agentOf, who.email);
@@ -151,8 +193,10 @@ export const zoomRoutes = new Hono<AppEnv>().post('/zoom/context', validate('jso
 );
 
 /** Public: the Webex embedded app signs in with the user's JWT from the SDK (no session yet). */
-export const webexRoutes = new Hono<AppEnv>().post('/webex/authenticate', validate('json', WebexAuthenticateBodySchema), async (c) =>
-  c.json(await signInWithWebex(c.var.deps, c.req.valid('json').accessToken, c.var.timeZone)),
+export const webexRoutes = new Hono<AppEnv>().post(
+  '/webex/authenticate',
+  validate('json', WebexAuthenticateBodySchema),
+  async (c) => c.json(await signInWithWebex(c.var.deps, c.req.valid('json').accessToken, c.var.timeZone)),
 );
 
 /** POST /sign-out ends the caller's session on the server: its token stops working at once. */

@@ -28,11 +28,17 @@ export async function discoverOrFail(deps: Deps, settings: OidcClientSettings) {
 
 export function providerSettings(deps: Deps, provider: SignInProvider): OidcClientSettings {
   const settings = deps.config.signIn[provider];
-  if (!settings) throw new ApiError(404, 'PROVIDER_NOT_CONFIGURED', `Sign-in with ${provider === 'google' ? 'Google' : 'Microsoft'} is not configured on this server.`);
+  if (!settings)
+    throw new ApiError(
+      404,
+      'PROVIDER_NOT_CONFIGURED',
+      `Sign-in with ${provider === 'google' ? 'Google' : 'Microsoft'} is not configured on this server.`,
+    );
   return settings;
 }
 
-const zoomNotConfigured = () => new ApiError(503, HOST_ERRORS.ZOOM_NOT_CONFIGURED, 'Sign-in from Zoom is not set up on this server.');
+const zoomNotConfigured = () =>
+  new ApiError(503, HOST_ERRORS.ZOOM_NOT_CONFIGURED, 'Sign-in from Zoom is not set up on this server.');
 
 /** The Zoom app signs in with its encrypted app context (no session yet). */
 export async function signInWithZoom(deps: Deps, context: string, timeZone?: string): Promise<ZoomLoginAnswer> {
@@ -43,10 +49,20 @@ export async function signInWithZoom(deps: Deps, context: string, timeZone?: str
   const user = await zoomApiFor(zoom).user(ctx.uid, deps.now());
   // An unconfirmed address proves nothing about who owns it: never sign it in as that admin.
   if (user.verified === 0 || (user.status !== undefined && user.status !== 'active')) {
-    throw new ApiError(403, HOST_ERRORS.ZOOM_USER_UNVERIFIED, 'Please confirm your e-mail address with Zoom, then reopen the app.');
+    throw new ApiError(
+      403,
+      HOST_ERRORS.ZOOM_USER_UNVERIFIED,
+      'Please confirm your e-mail address with Zoom, then reopen the app.',
+    );
   }
   // non-admins of an account that proved the e-mail's domain get an agent session
-  return hostSignIn(deps, { email: user.email, firstName: user.first_name, lastName: user.last_name, platform: 'zoom', timeZone });
+  return hostSignIn(deps, {
+    email: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    platform: 'zoom',
+    timeZone,
+  });
 }
 
 /** The Webex embedded app signs in with the user's JWT from the SDK (no session yet). */

@@ -13,4 +13,6 @@ export const ssoRoutes = new Hono<AppEnv>()
     return c.json(settings, created ? 201 : 200);
   })
   .post('/sso/verify', requireRole('admin'), async (c) => c.json(await verifySsoDomain(c.var.deps, c.var.session)))
-  .delete('/sso', requireRole('admin'), validate('json', SsoDeleteBodySchema), async (c) => c.json(await disconnectSso(c.var.deps, c.var.session, c.req.valid('json').provider)));
+  .delete('/sso', requireRole('admin'), validate('json', SsoDeleteBodySchema), async (c) =>
+    c.json(await disconnectSso(c.var.deps, c.var.session, c.req.valid('json').provider)),
+  );

@@ -44,7 +44,9 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code ===
 
 /** The account's ownership token: the same TXT value its custom domain uses. */
 async function challengeOf(deps: Deps, accountId: string): Promise<string> {
-  const row = await deps.db.tenant(accountId, (trx) => trx.selectFrom('accounts').select('domain_challenge').where('id', '=', accountId).executeTakeFirstOrThrow());
+  const row = await deps.db.tenant(accountId, (trx) =>
+    trx.selectFrom('accounts').select('domain_challenge').where('id', '=', accountId).executeTakeFirstOrThrow(),
+  );
   return row.domain_challenge;
 }
 
@@ -65,7 +67,11 @@ function httpDiscoveryAllowed(config: Config, discoveryUrl: string): boolean {
 }
 
 /** Connects or updates the account's provider once its discovery document reads; `created` when it was new. */
-export async function saveSsoSettings(deps: Deps, session: Session, body: SsoSaveBody): Promise<{ settings: SsoSettings; created: boolean }> {
+export async function saveSsoSettings(
+  deps: Deps,
+  session: Session,
+  body: SsoSaveBody,
+): Promise<{ settings: SsoSettings; created: boolean }> {
   const input = settingsOf(body);
   // Okta has no Discovery URL field: what is wrong with the derived one is the tenant's to fix
   const urlField = body.provider === 'okta' ? 'okta.tenant' : `${body.provider}.discoveryUrl`;
@@ -78,21 +84,32 @@ export async function saveSsoSettings(deps: Deps, session: Session, body: SsoSav
   if (current && current.provider !== body.provider) throw new ApiError(409, 'SSO_PROVIDER_CONNECTED', SSO_DISABLED_REASON);
   // The stored secret was entered for one identity provider: a new discovery URL (issuer) or
   // Okta tenant is another one, and the kept secret must not be sent to its token endpoint.
-  const sameDestination = !!current && current.discovery_url === input.discoveryUrl && (current.tenant ?? null) === (input.tenant ?? null);
+  const sameDestination =
+    !!current && current.discovery_url === input.discoveryUrl && (current.tenant ?? null) === (input.tenant ?? null);
   if (!input.clientSecret && !sameDestination) {
-    throw new ApiError(400, 'VALIDATION_FAILED', 'Client Secret is required', { [`${body.provider}.clientSecret`]: 'Client Secret is required' });
+    throw new ApiError(400, 'VALIDATION_FAILED', 'Client Secret is required', {
+      [`${body.provider}.clientSecret`]: 'Client Secret is required',
+    });
   }
   // Public mail domains are nobody's company. Whether another account uses a domain is never
   // said here: a claim only counts once proven by DNS (POST /sso/verify).
   if (PUBLIC_MAIL_DOMAINS.has(input.domain)) {
-    throw new ApiError(400, 'VALIDATION_FAILED', SSO_PUBLIC_DOMAIN_MESSAGE, { [`${body.provider}.domain`]: SSO_PUBLIC_DOMAIN_MESSAGE });
+    throw new ApiError(400, 'VALIDATION_FAILED', SSO_PUBLIC_DOMAIN_MESSAGE, {
+      [`${body.provider}.domain`]: SSO_PUBLIC_DOMAIN_MESSAGE,
+    });
   }
 
   // A provider we cannot discover would only fail later, at someone's sign-in: refuse it now.
   try {
-    const oidc = await discover(deps, { issuer: input.discoveryUrl, clientId: input.clientId, clientSecret: input.clientSecret || 'unused', customerSupplied: true });
+    const oidc = await discover(deps, {
+      issuer: input.discoveryUrl,
+      clientId: input.clientId,
+      clientSecret: input.clientSecret || 'unused',
+      customerSupplied: true,
+    });
     const meta = oidc.serverMetadata();
-    if (!meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri) throw new Error('the document lacks authorization_endpoint, token_endpoint or jwks_uri');
+    if (!meta.authorization_endpoint || !meta.token_endpoint || !meta.jwks_uri)
+      throw new Error('the document lacks authorization_endpoint, token_endpoint or jwks_uri');
   } catch (err) {
     const secrets = [input.clientSecret, input.clientId];
     deps.log(errorText(`SSO discovery check failed for ${input.discoveryUrl}`), errorText(err, { secrets }));
@@ -119,15 +136,26 @@ export async function saveSsoSettings(deps: Deps, session: Session, body: SsoSav
       ...(input.clientSecret ? { client_secret: encryptSecret(input.clientSecret, deps.config.encryptionKey) } : {}),
     };
     const saved = current
-      ? await trx.updateTable('sso_settings').set(values).where('account_id', '=', session.accountId).returningAll().executeTakeFirstOrThrow()
+      ? await trx
+          .updateTable('sso_settings')
+          .set(values)
+          .where('account_id', '=', session.accountId)
+          .returningAll()
+          .executeTakeFirstOrThrow()
       : await trx
           .insertInto('sso_settings')
-          .values({ ...values, account_id: session.accountId, client_secret: encryptSecret(input.clientSecret, deps.config.encryptionKey) })
+          .values({
+            ...values,
+            account_id: session.accountId,
+            client_secret: encryptSecret(input.clientSecret, deps.config.encryptionKey),
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
     await audit(trx, session.accountId, actorOf(session), {
       namespace: 'global',
-      description: current ? `Updated the ${title} single sign-on settings for ${input.domain}` : `Connected ${title} single sign-on for ${input.domain}`,
+      description: current
+        ? `Updated the ${title} single sign-on settings for ${input.domain}`
+        : `Connected ${title} single sign-on for ${input.domain}`,
       event: current ? 'sso.updated' : 'sso.connected',
     });
     return saved;
@@ -154,7 +182,8 @@ export async function verifySsoDomain(deps: Deps, session: Session): Promise<Sso
     deps.log(`DNS check for SSO domain ${current.domain} failed`, err);
     throw new ApiError(502, DNS_CHECK_FAILED, DNS_CHECK_FAILED_MESSAGE);
   }
-  if (!proven) throw new ApiError(422, SSO_DOMAIN_UNPROVEN, ssoDomainUnprovenMessage(name), { domain: ssoDomainUnprovenMessage(name) });
+  if (!proven)
+    throw new ApiError(422, SSO_DOMAIN_UNPROVEN, ssoDomainUnprovenMessage(name), { domain: ssoDomainUnprovenMessage(name) });
   try {
     const row = await deps.db.tenant(session.accountId, async (trx) => {
       const saved = await trx
@@ -164,7 +193,8 @@ export async function verifySsoDomain(deps: Deps, session: Session): Promise<Sso
         .where('domain', '=', current.domain)
         .returningAll()
         .executeTakeFirst();
-      if (!saved) throw new ApiError(409, 'SSO_CHANGED', 'The single sign-on settings changed meanwhile. Reload and verify again.');
+      if (!saved)
+        throw new ApiError(409, 'SSO_CHANGED', 'The single sign-on settings changed meanwhile. Reload and verify again.');
       await audit(trx, session.accountId, actorOf(session), {
         namespace: 'global',
         description: `Verified the domain ${current.domain} for single sign-on`,
@@ -175,7 +205,8 @@ export async function verifySsoDomain(deps: Deps, session: Session): Promise<Sso
     return ssoView(row, token);
   } catch (err) {
     // only reachable by someone whose token is in the domain's DNS: they control it
-    if (isUniqueViolation(err)) throw new ApiError(409, 'SSO_DOMAIN_TAKEN', SSO_DOMAIN_TAKEN_MESSAGE, { domain: SSO_DOMAIN_TAKEN_MESSAGE });
+    if (isUniqueViolation(err))
+      throw new ApiError(409, 'SSO_DOMAIN_TAKEN', SSO_DOMAIN_TAKEN_MESSAGE, { domain: SSO_DOMAIN_TAKEN_MESSAGE });
     throw err;
   }
 }

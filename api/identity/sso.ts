@@ -16,14 +16,20 @@ import { settleInvitations } from './invitation-outcome';
 
 export type SsoRow = Selectable<SsoSettingsTable>;
 
-export const ADMIN_NOT_FOUND_MESSAGE = 'Please contact your account administrator to be added as an administrator on the account.';
+export const ADMIN_NOT_FOUND_MESSAGE =
+  'Please contact your account administrator to be added as an administrator on the account.';
 export const SSO_NOT_CONFIGURED_MESSAGE = 'SSO is not configured for this email address';
 
 /** The SSO settings whose domain is this e-mail domain (the cross-account sign-in lookup). */
 export function ssoForDomain(deps: Pick<Deps, 'db'>, domain: string): Promise<SsoRow | undefined> {
   // only a domain the account proved routes anyone: a bare claim must not capture sign-ins
   return deps.db.system((trx) =>
-    trx.selectFrom('sso_settings').selectAll().where('domain', '=', domain.toLowerCase()).where('domain_verified_at', 'is not', null).executeTakeFirst(),
+    trx
+      .selectFrom('sso_settings')
+      .selectAll()
+      .where('domain', '=', domain.toLowerCase())
+      .where('domain_verified_at', 'is not', null)
+      .executeTakeFirst(),
   );
 }
 
@@ -32,7 +38,12 @@ export function ssoForAccount(deps: Pick<Deps, 'db'>, accountId: string): Promis
 }
 
 export function ssoClient(deps: Pick<Deps, 'config'>, row: SsoRow): OidcClientSettings {
-  return { issuer: row.discovery_url, clientId: row.client_id, clientSecret: decryptSecret(row.client_secret, deps.config.encryptionKey), customerSupplied: true };
+  return {
+    issuer: row.discovery_url,
+    clientId: row.client_id,
+    clientSecret: decryptSecret(row.client_secret, deps.config.encryptionKey),
+    customerSupplied: true,
+  };
 }
 
 /** The issuer a discovery URL names: the URL without its well-known suffix. */
@@ -80,7 +91,11 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
       if (existing.account_id !== row.account_id) throw new ApiError(403, 'ADMIN_NOT_FOUND', ADMIN_NOT_FOUND_MESSAGE);
       await trx
         .updateTable('admins')
-        .set({ last_sign_in_at: now, first_name: existing.first_name || who.firstName, last_name: existing.last_name || who.lastName })
+        .set({
+          last_sign_in_at: now,
+          first_name: existing.first_name || who.firstName,
+          last_name: existing.last_name || who.lastName,
+        })
         .where('id', '=', existing.id)
         .execute();
       await trx.updateTable('accounts').set({ platform }).where('id', '=', row.account_id).execute();
@@ -103,16 +118,33 @@ export async function resolveSsoAdmin(deps: Pick<Deps, 'db' | 'now'>, row: SsoRo
     const role = inAdminGroup ? 'admin' : invitation!.role;
     const admin = await trx
       .insertInto('admins')
-      .values({ account_id: row.account_id, email: who.email, first_name: who.firstName, last_name: who.lastName, role, photo: null, time_zone: null, archived_at: null, last_sign_in_at: now })
+      .values({
+        account_id: row.account_id,
+        email: who.email,
+        first_name: who.firstName,
+        last_name: who.lastName,
+        role,
+        photo: null,
+        time_zone: null,
+        archived_at: null,
+        last_sign_in_at: now,
+      })
       .returning(['id', 'account_id', 'email', 'role', 'is_root'])
       .executeTakeFirstOrThrow();
     await settleInvitations(trx, who.email, row.account_id, now);
     await trx.updateTable('accounts').set({ platform }).where('id', '=', row.account_id).execute();
-    await audit(trx, row.account_id, { id: admin.id, firstName: who.firstName, lastName: who.lastName }, {
-      namespace: 'global',
-      description: inAdminGroup ? `${who.email} was added as admin through the SSO admin group` : `${who.email} accepted the invitation and joined as ${role}`,
-      event: inAdminGroup ? 'admin.provisioned' : 'invitation.accepted',
-    });
+    await audit(
+      trx,
+      row.account_id,
+      { id: admin.id, firstName: who.firstName, lastName: who.lastName },
+      {
+        namespace: 'global',
+        description: inAdminGroup
+          ? `${who.email} was added as admin through the SSO admin group`
+          : `${who.email} accepted the invitation and joined as ${role}`,
+        event: inAdminGroup ? 'admin.provisioned' : 'invitation.accepted',
+      },
+    );
     return { admin };
   });
 }

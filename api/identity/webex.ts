@@ -9,8 +9,14 @@ import { EmailSchema } from '../contract/common';
 // for our app. It is verified with the broker's published key (RS256), the issuer must be an
 // allowed broker, the audience our app id, and it must not have expired.
 
-const invalid = () => new ApiError(401, HOST_ERRORS.WEBEX_TOKEN_INVALID, 'The Webex token could not be verified. Please reopen the app in Webex.');
-const unavailable = (why: string) => new ApiError(502, HOST_ERRORS.WEBEX_UNAVAILABLE, `Webex could not be reached to confirm who you are (${why}). Please try again.`);
+const invalid = () =>
+  new ApiError(401, HOST_ERRORS.WEBEX_TOKEN_INVALID, 'The Webex token could not be verified. Please reopen the app in Webex.');
+const unavailable = (why: string) =>
+  new ApiError(
+    502,
+    HOST_ERRORS.WEBEX_UNAVAILABLE,
+    `Webex could not be reached to confirm who you are (${why}). Please try again.`,
+  );
 
 /** Does this issuer URL match a pattern like https://idbroker-*.webex.com/idb (`*` = one label)? */
 export function issuerAllowed(iss: string, patterns: string[]): boolean {
@@ -29,7 +35,15 @@ export function issuerAllowed(iss: string, patterns: string[]): boolean {
     if (url.protocol !== `${scheme}:`) return false;
     if (path !== pathPattern.replace(/\/$/, '')) return false;
     const host = url.port ? `${url.hostname}:${url.port}` : url.hostname;
-    const re = new RegExp('^' + hostPattern!.toLowerCase().split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[a-z0-9-]+') + '$');
+    const re = new RegExp(
+      '^' +
+        hostPattern!
+          .toLowerCase()
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[a-z0-9-]+') +
+        '$',
+    );
     return re.test(host.toLowerCase());
   });
 }
@@ -64,7 +78,11 @@ export class WebexKeys {
   private async fetchKey(iss: string, nowMs: number): Promise<CachedKey> {
     let res: Response;
     try {
-      res = await fetch(`${iss.replace(/\/$/, '')}/oauth2/v2/keys/verification`, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      res = await fetch(`${iss.replace(/\/$/, '')}/oauth2/v2/keys/verification`, {
+        headers: { accept: 'application/json' },
+        redirect: 'error',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
     } catch {
       throw unavailable('no answer from the identity broker');
     }
@@ -81,7 +99,12 @@ export class WebexKeys {
     if (!parsed.success) throw unavailable('unexpected key answer');
     const raw = parsed.output.new_verification_key.trim();
     // The broker sends the SubjectPublicKeyInfo base64 without the PEM armour.
-    const pem = raw.startsWith('-----BEGIN') ? raw : `-----BEGIN PUBLIC KEY-----\n${raw.replace(/\s+/g, '').match(/.{1,64}/g)?.join('\n')}\n-----END PUBLIC KEY-----`;
+    const pem = raw.startsWith('-----BEGIN')
+      ? raw
+      : `-----BEGIN PUBLIC KEY-----\n${raw
+          .replace(/\s+/g, '')
+          .match(/.{1,64}/g)
+          ?.join('\n')}\n-----END PUBLIC KEY-----`;
     let key: CryptoKey;
     try {
       key = await importSPKI(pem, 'RS256');
@@ -138,7 +161,8 @@ export async function verifyWebexToken(token: string, config: WebexConfig, keys:
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    if (err instanceof joseErrors.JWTExpired) throw new ApiError(401, HOST_ERRORS.WEBEX_TOKEN_EXPIRED, 'The Webex token has expired. Please reopen the app in Webex.');
+    if (err instanceof joseErrors.JWTExpired)
+      throw new ApiError(401, HOST_ERRORS.WEBEX_TOKEN_EXPIRED, 'The Webex token has expired. Please reopen the app in Webex.');
     throw invalid();
   }
   const claims = v.safeParse(ClaimsSchema, payload);

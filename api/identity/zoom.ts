@@ -23,7 +23,12 @@ const ZoomContextSchema = v.object({
 });
 export type ZoomContext = v.InferOutput<typeof ZoomContextSchema>;
 
-const invalid = () => new ApiError(401, HOST_ERRORS.ZOOM_CONTEXT_INVALID, 'The Zoom app context could not be verified. Please reopen the app in Zoom.');
+const invalid = () =>
+  new ApiError(
+    401,
+    HOST_ERRORS.ZOOM_CONTEXT_INVALID,
+    'The Zoom app context could not be verified. Please reopen the app in Zoom.',
+  );
 
 /**
  * The wire format: base64 of [iv length: u8][iv][aad length: u16 LE][aad][cipher length: u32 LE]
@@ -70,12 +75,17 @@ export function decryptZoomContext(context: string, clientSecret: string): unkno
 }
 
 /** Decrypts and checks the context: issued by Zoom's marketplace, for our app, not expired. */
-export function verifyZoomContext(context: string, config: Pick<ZoomConfig, 'clientId' | 'clientSecret'>, now: Date): ZoomContext & { uid: string } {
+export function verifyZoomContext(
+  context: string,
+  config: Pick<ZoomConfig, 'clientId' | 'clientSecret'>,
+  now: Date,
+): ZoomContext & { uid: string } {
   const parsed = v.safeParse(ZoomContextSchema, decryptZoomContext(context, config.clientSecret));
   if (!parsed.success) throw invalid();
   const ctx = parsed.output;
   if (ctx.iss !== ZOOM_ISSUER || ctx.aud !== config.clientId) throw invalid();
-  if (ctx.exp <= now.getTime()) throw new ApiError(401, HOST_ERRORS.ZOOM_CONTEXT_EXPIRED, 'The Zoom app context has expired. Please reopen the app in Zoom.');
+  if (ctx.exp <= now.getTime())
+    throw new ApiError(401, HOST_ERRORS.ZOOM_CONTEXT_EXPIRED, 'The Zoom app context has expired. Please reopen the app in Zoom.');
   if (!ctx.uid) throw new ApiError(403, HOST_ERRORS.ZOOM_GUEST, 'Please sign in to Zoom to use Switchboard.');
   return { ...ctx, uid: ctx.uid };
 }
@@ -93,7 +103,8 @@ export type ZoomUser = v.InferOutput<typeof ZoomUserSchema>;
 
 const TokenSchema = v.object({ access_token: v.string(), expires_in: v.optional(v.number(), 3600) });
 
-const unavailable = (why: string) => new ApiError(502, HOST_ERRORS.ZOOM_UNAVAILABLE, `Zoom could not be reached to confirm who you are (${why}). Please try again.`);
+const unavailable = (why: string) =>
+  new ApiError(502, HOST_ERRORS.ZOOM_UNAVAILABLE, `Zoom could not be reached to confirm who you are (${why}). Please try again.`);
 
 const TIMEOUT_MS = 8000;
 const MAX_BODY = 256 * 1024;
@@ -126,7 +137,12 @@ export class ZoomApi {
     const basic = Buffer.from(`${this.config.apiClientId}:${this.config.apiClientSecret}`).toString('base64');
     let res: Response;
     try {
-      res = await fetch(url, { method: 'POST', headers: { authorization: `Basic ${basic}`, accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Basic ${basic}`, accept: 'application/json' },
+        redirect: 'error',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
     } catch {
       throw unavailable('no answer from the OAuth endpoint');
     }
@@ -155,7 +171,12 @@ export class ZoomApi {
         this.cached = null;
         continue;
       }
-      if (res.status === 404) throw new ApiError(403, HOST_ERRORS.ZOOM_USER_UNVERIFIED, 'Zoom does not share your profile with Switchboard. Please ask your Zoom administrator.');
+      if (res.status === 404)
+        throw new ApiError(
+          403,
+          HOST_ERRORS.ZOOM_USER_UNVERIFIED,
+          'Zoom does not share your profile with Switchboard. Please ask your Zoom administrator.',
+        );
       if (!res.ok) throw unavailable(`users API answered ${res.status}`);
       const parsed = v.safeParse(ZoomUserSchema, await readJson(res));
       if (!parsed.success) throw unavailable('unexpected users API answer');

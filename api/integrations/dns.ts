@@ -49,7 +49,10 @@ export async function checkDomain(
   timeoutMs = 3000,
 ): Promise<DomainCheck> {
   const resolver = resolverFor(servers, timeoutMs);
-  const [names, texts] = await Promise.all([lookup(() => resolver.resolveCname(domain)), lookup(() => resolver.resolveTxt(txtName))]);
+  const [names, texts] = await Promise.all([
+    lookup(() => resolver.resolveCname(domain)),
+    lookup(() => resolver.resolveTxt(txtName)),
+  ]);
   return {
     cname: names.some((name) => normalise(name) === normalise(target)),
     // a long TXT value arrives split in 255-byte strings: a record is its strings joined

@@ -63,18 +63,36 @@ async function lease(deps: Pick<Deps, 'db'>, o: Required<ShipperOptions>): Promi
 }
 
 async function release(deps: Pick<Deps, 'db'>, ids: number[]): Promise<void> {
-  await deps.db.system((trx) => sql`update log_outbox set next_attempt_at = now(), attempts = greatest(attempts - 1, 0) where id in (${sql.join(ids)})`.execute(trx));
+  await deps.db.system((trx) =>
+    sql`update log_outbox set next_attempt_at = now(), attempts = greatest(attempts - 1, 0) where id in (${sql.join(ids)})`.execute(
+      trx,
+    ),
+  );
 }
 
 async function settingsOf(deps: Pick<Deps, 'db' | 'config'>, accountId: string, destination: LogDestination) {
   const row = await deps.db.tenant(accountId, (trx) =>
-    trx.selectFrom('logging_destinations').select(['settings_enc', 'full_phone_numbers']).where('account_id', '=', accountId).where('destination', '=', destination).executeTakeFirst(),
+    trx
+      .selectFrom('logging_destinations')
+      .select(['settings_enc', 'full_phone_numbers'])
+      .where('account_id', '=', accountId)
+      .where('destination', '=', destination)
+      .executeTakeFirst(),
   );
-  return row ? { settings: JSON.parse(decryptSecret(row.settings_enc, deps.config.encryptionKey)) as DestinationSettings[LogDestination], fullPhoneNumbers: row.full_phone_numbers } : null;
+  return row
+    ? {
+        settings: JSON.parse(decryptSecret(row.settings_enc, deps.config.encryptionKey)) as DestinationSettings[LogDestination],
+        fullPhoneNumbers: row.full_phone_numbers,
+      }
+    : null;
 }
 
 /** One round: lease, deliver per (account, destination), settle. Returns rows leased. */
-export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, options: ShipperOptions = {}, signal?: AbortSignal): Promise<number> {
+export async function shipOnce(
+  deps: Pick<Deps, 'db' | 'config' | 'log'>,
+  options: ShipperOptions = {},
+  signal?: AbortSignal,
+): Promise<number> {
   const o = { ...DEFAULTS, ...options };
   const rows = await lease(deps, o);
   if (!rows.length) return 0;
@@ -118,13 +136,14 @@ export async function shipOnce(deps: Pick<Deps, 'db' | 'config' | 'log'>, option
             failed_at = ${giveUp ? sql`now()` : sql`null`}
           where id in (${sql.join(ids)})`.execute(trx);
       });
-      if (error) deps.log(`log shipping to ${destination} for account ${accountId} failed (${ids.length} events): ${error.message}`);
+      if (error)
+        deps.log(`log shipping to ${destination} for account ${accountId} failed (${ids.length} events): ${error.message}`);
     }),
   );
   return rows.length;
 }
 
-export type LogShipper = { stop(): Promise<void>; /** runs a round now (tests) */ kick(): void };
+export type LogShipper = { stop(): Promise<void> /** runs a round now (tests) */; kick(): void };
 
 /** Runs shipOnce in a loop until stopped; a full batch is followed at once by the next. */
 export function startLogShipper(deps: Pick<Deps, 'db' | 'config' | 'log'>, options: ShipperOptions = {}): LogShipper {

@@ -47,18 +47,30 @@ function message(e: LogEvent): string {
   return `[${e.namespace}] ${e.event}: ${e.description} (by ${who})`;
 }
 
-async function post(config: ShipperConfig, url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<void> {
+async function post(
+  config: ShipperConfig,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal?: AbortSignal,
+): Promise<void> {
   let res;
   try {
-    res = await outboundFetch(url, { method: 'POST', headers, body, signal }, { ...outboundPolicy(config), timeoutMs: 15_000, maxBytes: 64 * 1024 });
+    res = await outboundFetch(
+      url,
+      { method: 'POST', headers, body, signal },
+      { ...outboundPolicy(config), timeoutMs: 15_000, maxBytes: 64 * 1024 },
+    );
   } catch (err) {
     if (err instanceof OutboundError) throw new DeliveryError(err.message, err.code !== 'TARGET_NOT_ALLOWED');
     throw err;
   }
-  if (!res.ok) throw new DeliveryError(`The destination answered ${res.status}${res.text() ? `: ${res.text().slice(0, 200)}` : ''}`);
+  if (!res.ok)
+    throw new DeliveryError(`The destination answered ${res.status}${res.text() ? `: ${res.text().slice(0, 200)}` : ''}`);
 }
 
-const ndjson = (events: LogEvent[]) => events.map((e) => JSON.stringify({ ...e, message: message(e), service: 'switchboard' })).join('\n');
+const ndjson = (events: LogEvent[]) =>
+  events.map((e) => JSON.stringify({ ...e, message: message(e), service: 'switchboard' })).join('\n');
 
 async function shipDatadog(config: ShipperConfig, s: DestinationSettings['datadog'], events: LogEvent[], signal?: AbortSignal) {
   const body = events.map((e) => ({
@@ -69,12 +81,24 @@ async function shipDatadog(config: ShipperConfig, s: DestinationSettings['datado
     timestamp: Date.parse(e.timestamp),
     switchboard: e,
   }));
-  await post(config, datadogIntakeUrl(config, s.site), { 'content-type': 'application/json', 'dd-api-key': s.apiKey }, JSON.stringify(body), signal);
+  await post(
+    config,
+    datadogIntakeUrl(config, s.site),
+    { 'content-type': 'application/json', 'dd-api-key': s.apiKey },
+    JSON.stringify(body),
+    signal,
+  );
 }
 
 async function shipSumo(config: ShipperConfig, s: DestinationSettings['sumologic'], events: LogEvent[], signal?: AbortSignal) {
   // A Sumo Logic HTTP source takes one log line per line of the body.
-  await post(config, s.collectorUrl, { 'content-type': 'text/plain', 'x-sumo-name': 'switchboard', 'x-sumo-category': 'switchboard/audit' }, ndjson(events), signal);
+  await post(
+    config,
+    s.collectorUrl,
+    { 'content-type': 'text/plain', 'x-sumo-name': 'switchboard', 'x-sumo-category': 'switchboard/audit' },
+    ndjson(events),
+    signal,
+  );
 }
 
 async function shipRapid7(config: ShipperConfig, s: DestinationSettings['rapid7'], events: LogEvent[], signal?: AbortSignal) {
@@ -82,7 +106,12 @@ async function shipRapid7(config: ShipperConfig, s: DestinationSettings['rapid7'
   await post(config, s.webhookUrl, { 'content-type': 'text/plain' }, ndjson(events), signal);
 }
 
-async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['cloudwatch'], events: LogEvent[], signal?: AbortSignal) {
+async function shipCloudwatch(
+  config: ShipperConfig,
+  s: DestinationSettings['cloudwatch'],
+  events: LogEvent[],
+  signal?: AbortSignal,
+) {
   // The SDK is large; it is loaded only by processes that actually ship to CloudWatch.
   const cw = await import('@aws-sdk/client-cloudwatch-logs');
   const client = new cw.CloudWatchLogsClient({
@@ -107,9 +136,11 @@ async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['clo
       await client.send(new cw.CreateLogGroupCommand({ logGroupName }), { abortSignal: signal }).catch((e: { name?: string }) => {
         if (e.name !== 'ResourceAlreadyExistsException') throw e;
       });
-      await client.send(new cw.CreateLogStreamCommand({ logGroupName, logStreamName }), { abortSignal: signal }).catch((e: { name?: string }) => {
-        if (e.name !== 'ResourceAlreadyExistsException') throw e;
-      });
+      await client
+        .send(new cw.CreateLogStreamCommand({ logGroupName, logStreamName }), { abortSignal: signal })
+        .catch((e: { name?: string }) => {
+          if (e.name !== 'ResourceAlreadyExistsException') throw e;
+        });
       await put();
     }
   } catch (err) {
@@ -125,7 +156,13 @@ async function shipCloudwatch(config: ShipperConfig, s: DestinationSettings['clo
  * the test button) and logged, so it leaves here with the destination's secrets taken out:
  * a collector may echo the key it refused, and the HTTP client quotes what it could not send.
  */
-export async function ship<D extends LogDestination>(config: ShipperConfig, destination: D, settings: DestinationSettings[D], events: LogEvent[], signal?: AbortSignal): Promise<void> {
+export async function ship<D extends LogDestination>(
+  config: ShipperConfig,
+  destination: D,
+  settings: DestinationSettings[D],
+  events: LogEvent[],
+  signal?: AbortSignal,
+): Promise<void> {
   if (!events.length) return;
   try {
     switch (destination) {

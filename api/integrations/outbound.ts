@@ -154,7 +154,8 @@ export function checkUrl(raw: string | URL, policy: OutboundPolicy): URL {
   } catch {
     throw new OutboundError('TARGET_NOT_ALLOWED', 'The address is not a valid URL.');
   }
-  if (url.username || url.password) throw new OutboundError('TARGET_NOT_ALLOWED', 'Addresses with a user name or password are not allowed.');
+  if (url.username || url.password)
+    throw new OutboundError('TARGET_NOT_ALLOWED', 'Addresses with a user name or password are not allowed.');
   const port = url.port || defaultPort(url.protocol);
   const allowed = isAllowlisted(policy, url.hostname, port);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (allowed || policy.plainHttp))) {
@@ -188,12 +189,25 @@ function guardedConnector(undici: Undici, policy: OutboundPolicy, lookup: Lookup
         if (!addresses.length) return callback(new OutboundError('NETWORK_ERROR', `${hostname} does not resolve.`), null);
         for (const a of addresses) {
           const reason = allowed ? null : refusedAddressReason(a.address);
-          if (reason) return callback(new OutboundError('TARGET_NOT_ALLOWED', `${hostname} resolves to ${a.address}, which ${reason}.`), null);
+          if (reason)
+            return callback(
+              new OutboundError('TARGET_NOT_ALLOWED', `${hostname} resolves to ${a.address}, which ${reason}.`),
+              null,
+            );
         }
         // `host` keeps the name for SNI and certificate checks; the socket goes to the checked address.
-        connect({ ...options, hostname: addresses[0].address, host: options.host ?? options.hostname, servername: options.servername || hostname }, callback);
+        connect(
+          {
+            ...options,
+            hostname: addresses[0].address,
+            host: options.host ?? options.hostname,
+            servername: options.servername || hostname,
+          },
+          callback,
+        );
       },
-      (err: NodeJS.ErrnoException) => callback(new OutboundError('NETWORK_ERROR', `${hostname} does not resolve (${err.code ?? 'lookup failed'}).`), null),
+      (err: NodeJS.ErrnoException) =>
+        callback(new OutboundError('NETWORK_ERROR', `${hostname} does not resolve (${err.code ?? 'lookup failed'}).`), null),
     );
   };
 }
@@ -228,7 +242,10 @@ function unwrap(err: unknown, timedOut: boolean, sent: OutboundInit): OutboundEr
   }
   // a network error code says enough; a message may quote what we sent (headers, body)
   const code = (err as { cause?: { code?: unknown } })?.cause?.code;
-  const detail = typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : errorText(err, { secrets: sentSecrets(sent), max: 200 }) || 'unknown error';
+  const detail =
+    typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)
+      ? code
+      : errorText(err, { secrets: sentSecrets(sent), max: 200 }) || 'unknown error';
   return new OutboundError('NETWORK_ERROR', `The request failed (${detail}).`);
 }
 
@@ -262,7 +279,11 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * fetch for addresses chosen by customers: https only (unless allowlisted), public addresses
  * only, redirects not followed blindly, bounded in time and size. Throws OutboundError.
  */
-export async function outboundFetch(url: string | URL, init: OutboundInit = {}, options: OutboundOptions = {}): Promise<OutboundResponse> {
+export async function outboundFetch(
+  url: string | URL,
+  init: OutboundInit = {},
+  options: OutboundOptions = {},
+): Promise<OutboundResponse> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = options.maxRedirects ?? 0;
@@ -283,7 +304,14 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
     for (let hop = 0; ; hop++) {
       let res: Awaited<ReturnType<Undici['fetch']>>;
       try {
-        res = await undici.fetch(target, { method, headers: init.headers, body, redirect: 'manual', signal: controller.signal, dispatcher });
+        res = await undici.fetch(target, {
+          method,
+          headers: init.headers,
+          body,
+          redirect: 'manual',
+          signal: controller.signal,
+          dispatcher,
+        });
       } catch (err) {
         throw unwrap(err, timedOut, init);
       }
@@ -291,7 +319,14 @@ export async function outboundFetch(url: string | URL, init: OutboundInit = {}, 
         await res.body?.cancel().catch(() => {});
         const location = res.headers.get('location');
         if (!location || hop >= maxRedirects) {
-          throw new OutboundError('TOO_MANY_REDIRECTS', maxRedirects ? 'The address redirected too many times.' : errorText(`The address answered with a redirect (${res.status}${location ? ` to ${location}` : ''}); redirects are not followed.`));
+          throw new OutboundError(
+            'TOO_MANY_REDIRECTS',
+            maxRedirects
+              ? 'The address redirected too many times.'
+              : errorText(
+                  `The address answered with a redirect (${res.status}${location ? ` to ${location}` : ''}); redirects are not followed.`,
+                ),
+          );
         }
         target = checkUrl(new URL(location, target), options);
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {

@@ -12,7 +12,6 @@ import { metrics } from '../observability/metrics';
 // outbound safety module and settles the job. At least once: a job is only marked succeeded
 // after a 2xx, so a crash between the POST and the update delivers it again.
 
-
 /** Delay before attempt n+1 after attempt n failed (n from 1); null: give up. */
 export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
 export const FAILING_DISABLE_MS = 5 * 24 * 3600_000;
@@ -28,7 +27,16 @@ export function retryDelayMs(attempt: number, random = Math.random): number | nu
 export type WebhookWorkerOptions = { batchSize?: number; pollMs?: number; leaseMs?: number };
 const DEFAULTS: Required<WebhookWorkerOptions> = { batchSize: 200, pollMs: 1_000, leaseMs: 60_000 };
 
-type Leased = { id: string; account_id: string; endpoint_id: string; url: string; payload: unknown; attempts: number; type: string; full_phone_numbers: boolean };
+type Leased = {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  url: string;
+  payload: unknown;
+  attempts: number;
+  type: string;
+  full_phone_numbers: boolean;
+};
 
 async function lease(deps: Pick<Deps, 'db' | 'now'>, o: Required<WebhookWorkerOptions>): Promise<Leased[]> {
   const now = deps.now();
@@ -45,7 +53,9 @@ async function lease(deps: Pick<Deps, 'db' | 'now'>, o: Required<WebhookWorkerOp
       set next_attempt_at = ${new Date(now.getTime() + o.leaseMs)}, attempts = d.attempts + 1, updated_at = ${now}
       from due, webhook_endpoints p, webhook_events e
       where d.id = due.id and p.id = d.endpoint_id and e.id = d.event_id
-      returning d.id, d.account_id, d.endpoint_id, p.url, e.payload, d.attempts, e.type, d.seq, p.full_phone_numbers`.execute(trx);
+      returning d.id, d.account_id, d.endpoint_id, p.url, e.payload, d.attempts, e.type, d.seq, p.full_phone_numbers`.execute(
+      trx,
+    );
     return rows.rows.sort((a, b) => Number((a as { seq?: number }).seq) - Number((b as { seq?: number }).seq));
   });
 }
@@ -64,15 +74,32 @@ async function post(deps: Pick<Deps, 'db' | 'config' | 'now'>, job: Leased): Pro
       job.url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'Switchboard-Webhooks/1', [SIGNATURE_HEADER]: webhookSignature(body, secrets, Math.floor(deps.now().getTime() / 1000)) },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Switchboard-Webhooks/1',
+          [SIGNATURE_HEADER]: webhookSignature(body, secrets, Math.floor(deps.now().getTime() / 1000)),
+        },
         body,
       },
       { ...outboundPolicy(deps.config), timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: 64 * 1024 },
     );
-    return { ok: res.ok, gone: res.status === 410, statusCode: res.status, durationMs: Math.round(performance.now() - started), excerpt: res.text().slice(0, 500) };
+    return {
+      ok: res.ok,
+      gone: res.status === 410,
+      statusCode: res.status,
+      durationMs: Math.round(performance.now() - started),
+      excerpt: res.text().slice(0, 500),
+    };
   } catch (err) {
-    const message = err instanceof OutboundError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
-    return { ok: false, gone: false, statusCode: null, durationMs: Math.round(performance.now() - started), excerpt: message.slice(0, 500) };
+    const message =
+      err instanceof OutboundError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+    return {
+      ok: false,
+      gone: false,
+      statusCode: null,
+      durationMs: Math.round(performance.now() - started),
+      excerpt: message.slice(0, 500),
+    };
   }
 }
 
@@ -82,7 +109,9 @@ async function settle(deps: Pick<Deps, 'db' | 'now'>, job: Leased, out: Outcome)
     if (out.ok) {
       await sql`update webhook_deliveries set state = 'succeeded', next_attempt_at = null, status_code = ${out.statusCode}, duration_ms = ${out.durationMs},
         response_excerpt = ${out.excerpt}, updated_at = ${now} where id = ${job.id}`.execute(trx);
-      await sql`update webhook_endpoints set failing_since = null where id = ${job.endpoint_id} and failing_since is not null`.execute(trx);
+      await sql`update webhook_endpoints set failing_since = null where id = ${job.endpoint_id} and failing_since is not null`.execute(
+        trx,
+      );
       return;
     }
     const delay = out.gone ? null : retryDelayMs(job.attempts);
@@ -99,9 +128,13 @@ async function settle(deps: Pick<Deps, 'db' | 'now'>, job: Leased, out: Outcome)
     const failingFor = endpoint.failing_since ? now.getTime() - new Date(endpoint.failing_since).getTime() : 0;
     const reason = out.gone ? 'The endpoint answered 410 Gone' : failingFor >= FAILING_DISABLE_MS ? 'Failing for 5 days' : null;
     if (!reason) return;
-    await sql`update webhook_endpoints set enabled = false, disabled_reason = ${reason} where id = ${job.endpoint_id}`.execute(trx);
+    await sql`update webhook_endpoints set enabled = false, disabled_reason = ${reason} where id = ${job.endpoint_id}`.execute(
+      trx,
+    );
     // its other pending jobs stop with it
-    await sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, updated_at = ${now} where endpoint_id = ${job.endpoint_id} and state = 'pending'`.execute(trx);
+    await sql`update webhook_deliveries set state = 'failed', next_attempt_at = null, updated_at = ${now} where endpoint_id = ${job.endpoint_id} and state = 'pending'`.execute(
+      trx,
+    );
     await notify(trx, job.account_id, {
       kind: 'webhook.disabled',
       title: 'A webhook endpoint was turned off',
@@ -112,7 +145,10 @@ async function settle(deps: Pick<Deps, 'db' | 'now'>, job: Leased, out: Outcome)
 }
 
 /** One round: lease due jobs, deliver each endpoint's jobs in order, settle. Returns jobs leased. */
-export async function deliverWebhooksOnce(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>, options: WebhookWorkerOptions = {}): Promise<number> {
+export async function deliverWebhooksOnce(
+  deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>,
+  options: WebhookWorkerOptions = {},
+): Promise<number> {
   const o = { ...DEFAULTS, ...options };
   const jobs = await lease(deps, o);
   if (!jobs.length) return 0;
@@ -137,7 +173,10 @@ export async function deliverWebhooksOnce(deps: Pick<Deps, 'db' | 'config' | 'no
 
 export type WebhookWorker = { stop(): Promise<void>; kick(): void };
 
-export function startWebhookWorker(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>, options: WebhookWorkerOptions = {}): WebhookWorker {
+export function startWebhookWorker(
+  deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>,
+  options: WebhookWorkerOptions = {},
+): WebhookWorker {
   const o = { ...DEFAULTS, ...options };
   let stopped = false;
   let wake: (() => void) | null = null;

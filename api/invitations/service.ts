@@ -11,7 +11,9 @@ import { ApiError } from '../http/errors';
 
 const DAY = 86_400_000;
 
-const invitationOf = (row: Pick<Selectable<InvitationsTable>, 'id' | 'email' | 'role' | 'expires_at' | 'status'>): Invitation => ({
+const invitationOf = (
+  row: Pick<Selectable<InvitationsTable>, 'id' | 'email' | 'role' | 'expires_at' | 'status'>,
+): Invitation => ({
   id: row.id,
   email: row.email,
   role: row.role,
@@ -23,7 +25,13 @@ const invitationNotFound = () => new ApiError(404, 'NOT_FOUND', 'There is no suc
 
 export async function listInvitations(deps: Deps, accountId: string): Promise<Invitation[]> {
   const rows = await deps.db.tenant(accountId, (trx) =>
-    trx.selectFrom('invitations').select(['id', 'email', 'role', 'expires_at', 'status']).where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('email').execute(),
+    trx
+      .selectFrom('invitations')
+      .select(['id', 'email', 'role', 'expires_at', 'status'])
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('email')
+      .execute(),
   );
   return rows.map(invitationOf);
 }
@@ -37,14 +45,31 @@ export async function invite(deps: Deps, session: Session, { email, role }: Invi
   const here = await db.tenant(session.accountId, (trx) =>
     trx.selectFrom('admins').select('id').where('email', '=', email).where('archived_at', 'is', null).executeTakeFirst(),
   );
-  if (here) throw new ApiError(409, 'ALREADY_ADMIN', 'This person is already an administrator of this account.', { email: 'Already an administrator' });
+  if (here)
+    throw new ApiError(409, 'ALREADY_ADMIN', 'This person is already an administrator of this account.', {
+      email: 'Already an administrator',
+    });
 
   const expiresAt = new Date(now().getTime() + config.invitationDays * DAY);
   return db.tenant(session.accountId, async (trx) => {
     const row = await trx
       .insertInto('invitations')
-      .values({ account_id: session.accountId, email, role, expires_at: expiresAt, invited_by: session.ghost ? null : session.adminId })
-      .onConflict((oc) => oc.columns(['account_id', 'email']).doUpdateSet({ role, expires_at: expiresAt, invited_by: session.ghost ? null : session.adminId, status: 'pending', closed_at: null }))
+      .values({
+        account_id: session.accountId,
+        email,
+        role,
+        expires_at: expiresAt,
+        invited_by: session.ghost ? null : session.adminId,
+      })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'email']).doUpdateSet({
+          role,
+          expires_at: expiresAt,
+          invited_by: session.ghost ? null : session.adminId,
+          status: 'pending',
+          closed_at: null,
+        }),
+      )
       .returning(['id', 'email', 'role', 'expires_at', 'status'])
       .executeTakeFirstOrThrow();
     await audit(trx, session.accountId, actorOf(session), {

@@ -45,16 +45,25 @@ async function register(deps: Deps, jobs: readonly Job[], now: Date): Promise<vo
 
 /** The job leased for this worker, with the traceparents of the requests that asked for it; null when not due or taken. */
 async function lease(deps: Deps, job: Job, now: Date, workerId: string, leaseMs: number): Promise<string[] | null> {
-  return deps.db.system((trx) => measured(trx, 'jobs.lease', async () => {
-    const due = await sql<{ name: string; next_run_at: Date; trace_links: string[] | null }>`select name, next_run_at, trace_links from jobs
+  return deps.db.system((trx) =>
+    measured(trx, 'jobs.lease', async () => {
+      const due = await sql<{
+        name: string;
+        next_run_at: Date;
+        trace_links: string[] | null;
+      }>`select name, next_run_at, trace_links from jobs
       where name = ${job.name} and next_run_at <= ${now} and (locked_until is null or locked_until <= ${now})
       for update skip locked`.execute(trx);
-    if (!due.rows.length) return null;
-    metrics?.jobLag.observe({ job: job.name }, Math.max(0, now.getTime() - new Date(due.rows[0]!.next_run_at).getTime()) / 1000);
-    await sql`update jobs set locked_until = ${new Date(now.getTime() + leaseMs)}, locked_by = ${workerId}, last_started_at = ${now}, trace_links = null
+      if (!due.rows.length) return null;
+      metrics?.jobLag.observe(
+        { job: job.name },
+        Math.max(0, now.getTime() - new Date(due.rows[0]!.next_run_at).getTime()) / 1000,
+      );
+      await sql`update jobs set locked_until = ${new Date(now.getTime() + leaseMs)}, locked_by = ${workerId}, last_started_at = ${now}, trace_links = null
       where name = ${job.name}`.execute(trx);
-    return due.rows[0]!.trace_links ?? [];
-  }));
+      return due.rows[0]!.trace_links ?? [];
+    }),
+  );
 }
 
 /**
@@ -66,7 +75,9 @@ export async function runSoon(deps: Pick<Deps, 'db' | 'now'>, job: string): Prom
   const link = traceparentOf(traceOf(deps));
   await deps.db.system((trx) =>
     link
-      ? sql`update jobs set next_run_at = least(next_run_at, ${now}), trace_links = (array[${link}::text] || coalesce(trace_links, '{}'))[1:32] where name = ${job}`.execute(trx)
+      ? sql`update jobs set next_run_at = least(next_run_at, ${now}), trace_links = (array[${link}::text] || coalesce(trace_links, '{}'))[1:32] where name = ${job}`.execute(
+          trx,
+        )
       : sql`update jobs set next_run_at = ${now} where name = ${job} and next_run_at > ${now}`.execute(trx),
   );
 }
@@ -74,7 +85,10 @@ export async function runSoon(deps: Pick<Deps, 'db' | 'now'>, job: string): Prom
 /** A job run's log line and counter: its name and outcome, never what it worked on. */
 function jobRan(job: string, outcome: 'ok' | 'failed', started: number, traceId?: string): void {
   metrics?.jobRuns.inc({ job, outcome });
-  logger?.[outcome === 'ok' ? 'info' : 'warn']({ job, outcome, traceId, durationMs: Math.round((performance.now() - started) * 10) / 10 }, 'job run');
+  logger?.[outcome === 'ok' ? 'info' : 'warn'](
+    { job, outcome, traceId, durationMs: Math.round((performance.now() - started) * 10) / 10 },
+    'job run',
+  );
 }
 
 /** Runs every due job this worker can lease; answers the names it ran. */
@@ -95,15 +109,18 @@ export async function runDueJobs(deps: Deps, jobs: readonly Job[], options: Runn
     try {
       await job.run(trace ? { ...deps, db: deps.db.traced(trace) } : deps, now);
       await deps.db.system((trx) =>
-        measured(trx, 'jobs.finish', () => sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
+        measured(trx, 'jobs.finish', () =>
+          sql`update jobs set next_run_at = ${new Date(now.getTime() + job.intervalSeconds * 1000)}, locked_until = null, locked_by = null,
           last_finished_at = ${deps.now()}, last_error = null, runs = runs + 1, last_run_by = ${workerId}
-          where name = ${job.name} and locked_by = ${workerId}`.execute(trx)),
+          where name = ${job.name} and locked_by = ${workerId}`.execute(trx),
+        ),
       );
       ran.push(job.name);
       jobRan(job.name, 'ok', started, traceId);
     } catch (err) {
       jobRan(job.name, 'failed', started, traceId);
-      if (span && tracing) span.setStatus({ code: tracing.api.SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
+      if (span && tracing)
+        span.setStatus({ code: tracing.api.SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
       deps.log(`Job ${job.name} failed`, err);
       const retry = Math.min(options.retryMs ?? DEFAULT_RETRY_MS, job.intervalSeconds * 1000);
       await deps.db.system((trx) =>

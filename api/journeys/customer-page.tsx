@@ -1,7 +1,14 @@
 /** @jsxImportSource hono/jsx */
 import type { Context } from 'hono';
 import type { Deps } from '../deps';
-import { customerPageOf, registerCustomerPage, registerCustomerPageAction, type Branding, type PageAnswer, type PageLink } from '../customer-pages/frame';
+import {
+  customerPageOf,
+  registerCustomerPage,
+  registerCustomerPageAction,
+  type Branding,
+  type PageAnswer,
+  type PageLink,
+} from '../customer-pages/frame';
 import { resolveLink } from '../customer-pages/links';
 import { checkPasscode } from '../apps/one-time-passcode/service';
 import { requestOrigin } from '../apps/platform/request';
@@ -31,16 +38,34 @@ const getDeps = (c: Context) => c.get('deps' as never) as Deps;
 
 function customerCaller(c: Context): Caller {
   const origin = requestOrigin(c as never);
-  return { kind: 'api', actor: { id: null, firstName: 'Customer', lastName: '' }, label: 'Customer', ip: origin.ip, userAgent: origin.userAgent };
+  return {
+    kind: 'api',
+    actor: { id: null, firstName: 'Customer', lastName: '' },
+    label: 'Customer',
+    ip: origin.ip,
+    userAgent: origin.userAgent,
+  };
 }
 
 function ended(status: string, link: PageLink, branding: Branding): PageAnswer {
   const company = branding.name;
-  if (status === 'completed') return { title: link.t('journey.done.title'), body: <p>{link.t('journey.done.text', { company })}</p> };
-  if (status === 'paused') return { title: link.t('journey.paused.title'), body: <p>{link.t('journey.paused.text', { company })}</p> };
+  if (status === 'completed')
+    return { title: link.t('journey.done.title'), body: <p>{link.t('journey.done.text', { company })}</p> };
+  if (status === 'paused')
+    return { title: link.t('journey.paused.title'), body: <p>{link.t('journey.paused.text', { company })}</p> };
   if (status === 'active') {
     // the next step is being sent by another request this very moment
-    return { title: link.t('journey.wait.title'), body: <><p role="status">{link.t('journey.wait.text')}</p><p><a href="">{link.t('journey.wait.refresh')}</a></p></> };
+    return {
+      title: link.t('journey.wait.title'),
+      body: (
+        <>
+          <p role="status">{link.t('journey.wait.text')}</p>
+          <p>
+            <a href="">{link.t('journey.wait.refresh')}</a>
+          </p>
+        </>
+      ),
+    };
   }
   return { title: link.t('journey.ended.title'), body: <p>{link.t('journey.ended.text', { company })}</p>, status: 410 };
 }
@@ -50,7 +75,17 @@ function CodeForm({ link, branding, wrong }: { link: PageLink; branding: Brandin
     <form method="post" class="jr-code">
       <p>{link.t('journey.code.text', { company: branding.name })}</p>
       <label for="jr-code">{link.t('journey.code.label')}</label>
-      <input id="jr-code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength={10} required aria-invalid={wrong ? 'true' : undefined} aria-describedby={wrong ? 'jr-code-error' : undefined} />
+      <input
+        id="jr-code"
+        name="code"
+        inputmode="numeric"
+        autocomplete="one-time-code"
+        pattern="[0-9]*"
+        maxlength={10}
+        required
+        aria-invalid={wrong ? 'true' : undefined}
+        aria-describedby={wrong ? 'jr-code-error' : undefined}
+      />
       {wrong ? (
         <p id="jr-code-error" class="jr-error" role="alert">
           {link.t('journey.code.wrong')}
@@ -66,7 +101,14 @@ function CodeForm({ link, branding, wrong }: { link: PageLink; branding: Brandin
  * (a passcode step is the journey's code form). Nothing of a step shows unless the journey is
  * active at that step.
  */
-async function stepPage(c: Context, link: PageLink, branding: Branding, deps: Deps, post: boolean, wrongCode = false): Promise<PageAnswer> {
+async function stepPage(
+  c: Context,
+  link: PageLink,
+  branding: Branding,
+  deps: Deps,
+  post: boolean,
+  wrongCode = false,
+): Promise<PageAnswer> {
   const { journey, step } = await pageState(deps, link.accountId, link.taskId!);
   if (!step) return ended(journey.status, link, branding);
   const total = journey.steps.length;
@@ -78,7 +120,11 @@ async function stepPage(c: Context, link: PageLink, branding: Branding, deps: De
   ) : null;
   let page: PageAnswer;
   if (step.app === 'one-time-passcode') {
-    page = { title: link.t('journey.code.title'), body: <CodeForm link={link} branding={branding} wrong={wrongCode} />, status: wrongCode ? 400 : 200 };
+    page = {
+      title: link.t('journey.code.title'),
+      body: <CodeForm link={link} branding={branding} wrong={wrongCode} />,
+      status: wrongCode ? 400 : 200,
+    };
   } else {
     const stepLink = step.token ? await resolveLink(deps.db, step.token, deps.now()) : null;
     const handlers = stepLink ? customerPageOf(stepLink.purpose) : {};
@@ -99,10 +145,29 @@ async function stepPage(c: Context, link: PageLink, branding: Branding, deps: De
   );
   let next = null;
   if (step.app === 'passkeys') next = onward;
-  else if (step.app === 'identity-verification' && IN_REVIEW.has((await stepTaskStatus(deps, link.accountId, step.app, step.taskId)).status)) {
-    next = <><p>{link.t('journey.review.text')}</p>{onward}</>;
+  else if (
+    step.app === 'identity-verification' &&
+    IN_REVIEW.has((await stepTaskStatus(deps, link.accountId, step.app, step.taskId)).status)
+  ) {
+    next = (
+      <>
+        <p>{link.t('journey.review.text')}</p>
+        {onward}
+      </>
+    );
   }
-  return { ...page, css: `${CSS}${page.css ?? ''}`, body: <>{header}{page.body}{next}{skip}</> };
+  return {
+    ...page,
+    css: `${CSS}${page.css ?? ''}`,
+    body: (
+      <>
+        {header}
+        {page.body}
+        {next}
+        {skip}
+      </>
+    ),
+  };
 }
 
 registerCustomerPage(WALK_PURPOSE, (c, link, branding, deps) => stepPage(c, link, branding, deps, false));
@@ -113,7 +178,11 @@ registerCustomerPageAction(
     const deps = getDeps(c);
     const journeyId = link.taskId!;
     const skip = c.req.query('skip');
-    if (skip !== undefined && /^\d+$/.test(skip) && (await skipStep(deps, link.accountId, journeyId, Number(skip), customerCaller(c)))) {
+    if (
+      skip !== undefined &&
+      /^\d+$/.test(skip) &&
+      (await skipStep(deps, link.accountId, journeyId, Number(skip), customerCaller(c)))
+    ) {
       return stepPage(c, link, branding, deps, false);
     }
     const { step } = await pageState(deps, link.accountId, journeyId);
@@ -134,7 +203,8 @@ registerCustomerPageAction(
     // the step's own post-back; when it finished the step, the page goes straight on to the next
     const answered = await stepPage(c, link, branding, deps, true);
     const after = await pageState(deps, link.accountId, journeyId);
-    if (after.step?.position !== step?.position || after.journey.status !== 'active') return stepPage(c, link, branding, deps, false);
+    if (after.step?.position !== step?.position || after.journey.status !== 'active')
+      return stepPage(c, link, branding, deps, false);
     return answered;
   },
   // as large as the largest step's own post-back (a form with files): the frame takes the largest

@@ -8,7 +8,18 @@ import { sessionCaller } from '../apps/platform/caller';
 import { requestOrigin, uuidParam } from '../apps/platform/request';
 import { ActionChoicesQuerySchema } from '../contract/platform';
 import { JourneyListQuerySchema, JourneySendBodySchema, JourneyTemplateBodySchema } from '../contract/journeys';
-import { archiveTemplate, createTemplate, getJourneyDetail, getTemplate, journeyChoices, listJourneys, listTemplates, resendJourney, sendJourney, updateTemplate } from './service';
+import {
+  archiveTemplate,
+  createTemplate,
+  getJourneyDetail,
+  getTemplate,
+  journeyChoices,
+  listJourneys,
+  listTemplates,
+  resendJourney,
+  sendJourney,
+  updateTemplate,
+} from './service';
 import './customer-page';
 
 // The console's journeys (/api/journeys…): admins build templates; admins, supervisors and
@@ -34,19 +45,30 @@ export const journeyRoutes = new Hono<AppEnv>()
   .get('/journeys/choices', validate('query', ActionChoicesQuerySchema), async (c) => {
     return c.json(await journeyChoices(c.var.deps, c.var.session.accountId, c.req.valid('query').q ?? ''));
   })
-  .get('/journeys', requireRole('supervisor'), validate('query', JourneyListQuerySchema), async (c) => c.json(await listJourneys(c.var.deps, c.var.session.accountId, c.req.valid('query').status)))
+  .get('/journeys', requireRole('supervisor'), validate('query', JourneyListQuerySchema), async (c) =>
+    c.json(await listJourneys(c.var.deps, c.var.session.accountId, c.req.valid('query').status)),
+  )
   .post('/journeys', validate('json', JourneySendBodySchema), async (c) => {
     const session = c.var.session;
     const origin = requestOrigin(c);
     const body = c.req.valid('json');
     // the agent is whoever is signed in: a console or panel user cannot send in another's name
-    return c.json(await sendJourney(c.var.deps, session.accountId, { ...body, agent: undefined }, sessionCaller(session, origin.ip, origin.userAgent)), 201);
+    return c.json(
+      await sendJourney(
+        c.var.deps,
+        session.accountId,
+        { ...body, agent: undefined },
+        sessionCaller(session, origin.ip, origin.userAgent),
+      ),
+      201,
+    );
   })
   .get('/journeys/:id', async (c) => {
     const session = c.var.session;
     const detail = await getJourneyDetail(c.var.deps, session.accountId, uuidParam(c, 'id'));
     // an agent follows the journeys it sent, as it follows its own tasks
-    if (session.role === 'agent' && detail.agent !== session.email) throw new ApiError(404, 'NOT_FOUND', 'There is no journey with this id.');
+    if (session.role === 'agent' && detail.agent !== session.email)
+      throw new ApiError(404, 'NOT_FOUND', 'There is no journey with this id.');
     return c.json(detail);
   })
   .post('/journeys/:id/resend', async (c) => {

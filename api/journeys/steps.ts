@@ -18,10 +18,23 @@ import { endUndeliveredPayment, requestPayment } from '../apps/payments/service'
 export type StepOutcome = 'waiting' | 'done' | 'failed' | 'expired';
 
 /** Who the journey is for: what every step's send takes from the journey. */
-export type JourneyParty = { phoneNumber: string; customerRef: string | null; customerName: string | null; agent: string | null; locale: Locale | null };
+export type JourneyParty = {
+  phoneNumber: string;
+  customerRef: string | null;
+  customerName: string | null;
+  agent: string | null;
+  locale: Locale | null;
+};
 
 type StepKind = {
-  send(deps: Deps, accountId: string, step: JourneyStep, party: JourneyParty, caller: Caller, delivery: JourneyDelivery): Promise<string>;
+  send(
+    deps: Deps,
+    accountId: string,
+    step: JourneyStep,
+    party: JourneyParty,
+    caller: Caller,
+    delivery: JourneyDelivery,
+  ): Promise<string>;
   /**
    * The journey's SMS carrying this step failed: the task ends as its app ends one whose own SMS
    * failed (its credit given back, its status, timeline, audit entry and webhook the app's own).
@@ -36,7 +49,12 @@ type StepKind = {
   renewToken?(deps: Deps, accountId: string, taskId: string): Promise<string | null>;
 };
 
-const common = (p: JourneyParty) => ({ phoneNumber: p.phoneNumber, customerRef: p.customerRef, agent: p.agent, locale: p.locale });
+const common = (p: JourneyParty) => ({
+  phoneNumber: p.phoneNumber,
+  customerRef: p.customerRef,
+  agent: p.agent,
+  locale: p.locale,
+});
 
 export const STEP_KINDS: Record<JourneyStepApp, StepKind> = {
   'one-time-passcode': {
@@ -44,17 +62,33 @@ export const STEP_KINDS: Record<JourneyStepApp, StepKind> = {
       return (await sendPasscode(deps, accountId, common(party), caller, delivery)).verification.id;
     },
     undelivered: endUndeliveredSend,
-    outcome: { pending: 'waiting', approved: 'done', max_attempts_reached: 'failed', canceled: 'failed', failed: 'failed', expired: 'expired' },
+    outcome: {
+      pending: 'waiting',
+      approved: 'done',
+      max_attempts_reached: 'failed',
+      canceled: 'failed',
+      failed: 'failed',
+      expired: 'expired',
+    },
   },
   passkeys: {
     async send(deps, accountId, step, party, caller, delivery) {
       const body = { ...common(party), customerRef: party.customerRef ?? '' };
-      if (step.app === 'passkeys' && step.action === 'enroll') return (await enrollPasskey(deps, accountId, { ...body, displayName: party.customerName }, caller, delivery)).id;
+      if (step.app === 'passkeys' && step.action === 'enroll')
+        return (await enrollPasskey(deps, accountId, { ...body, displayName: party.customerName }, caller, delivery)).id;
       return (await verifyWithPasskey(deps, accountId, body, caller, delivery)).id;
     },
     undelivered: endUndeliveredTask,
     // a ceremony that fails can be tried again on the page until the link's time is up
-    outcome: { link_sent: 'waiting', started: 'waiting', failed: 'waiting', succeeded: 'done', not_delivered: 'failed', cancelled: 'failed', expired: 'expired' },
+    outcome: {
+      link_sent: 'waiting',
+      started: 'waiting',
+      failed: 'waiting',
+      succeeded: 'done',
+      not_delivered: 'failed',
+      cancelled: 'failed',
+      expired: 'expired',
+    },
   },
   'identity-verification': {
     async send(deps, accountId, _step, party, caller, delivery) {
@@ -65,8 +99,16 @@ export const STEP_KINDS: Record<JourneyStepApp, StepKind> = {
     renewToken: renewStepToken,
     // a resubmission asked by the reviewer is one more try on the same page
     outcome: {
-      created: 'waiting', link_sent: 'waiting', in_progress: 'waiting', submitted: 'waiting', needs_review: 'waiting', resubmission_requested: 'waiting',
-      approved: 'done', declined: 'failed', cancelled: 'failed', expired: 'expired',
+      created: 'waiting',
+      link_sent: 'waiting',
+      in_progress: 'waiting',
+      submitted: 'waiting',
+      needs_review: 'waiting',
+      resubmission_requested: 'waiting',
+      approved: 'done',
+      declined: 'failed',
+      cancelled: 'failed',
+      expired: 'expired',
     },
   },
   'e-form': {
@@ -80,25 +122,56 @@ export const STEP_KINDS: Record<JourneyStepApp, StepKind> = {
   'document-signature': {
     async send(deps, accountId, step, party, caller, delivery) {
       if (step.app !== 'document-signature') throw new Error('not a signature step');
-      return (await sendForSignature(deps, accountId, { ...common(party), documentId: step.documentId, signerName: party.customerName ?? '' }, caller, delivery)).id;
+      return (
+        await sendForSignature(
+          deps,
+          accountId,
+          { ...common(party), documentId: step.documentId, signerName: party.customerName ?? '' },
+          caller,
+          delivery,
+        )
+      ).id;
     },
     undelivered: endUndeliveredSignature,
-    outcome: { sent: 'waiting', opened: 'waiting', signed: 'done', completed: 'done', declined: 'failed', cancelled: 'failed', expired: 'expired' },
+    outcome: {
+      sent: 'waiting',
+      opened: 'waiting',
+      signed: 'done',
+      completed: 'done',
+      declined: 'failed',
+      cancelled: 'failed',
+      expired: 'expired',
+    },
   },
   payments: {
     async send(deps, accountId, step, party, caller, delivery) {
       if (step.app !== 'payments') throw new Error('not a payment step');
-      const line = step.productId ? { productId: step.productId } : { amount: step.amount!, currency: step.currency, description: step.description! };
+      const line = step.productId
+        ? { productId: step.productId }
+        : { amount: step.amount!, currency: step.currency, description: step.description! };
       return (await requestPayment(deps, accountId, { ...common(party), ...line }, caller, delivery)).id;
     },
     undelivered: endUndeliveredPayment,
     // a declined card is tried again on Stripe's page: only an expired link ends the step
-    outcome: { requested: 'waiting', opened: 'waiting', failed: 'waiting', succeeded: 'done', partially_refunded: 'done', refunded: 'done', expired: 'expired' },
+    outcome: {
+      requested: 'waiting',
+      opened: 'waiting',
+      failed: 'waiting',
+      succeeded: 'done',
+      partially_refunded: 'done',
+      refunded: 'done',
+      expired: 'expired',
+    },
   },
 };
 
 /** The step's task, as its app reads it now (the app applies its own expiry on the way). */
-export async function stepTaskStatus(deps: Deps, accountId: string, app: JourneyStepApp, taskId: string): Promise<{ status: string; outcome: StepOutcome }> {
+export async function stepTaskStatus(
+  deps: Deps,
+  accountId: string,
+  app: JourneyStepApp,
+  taskId: string,
+): Promise<{ status: string; outcome: StepOutcome }> {
   const result = await appModule(app)!.taskStatus(deps, accountId, taskId);
   return { status: result.status, outcome: STEP_KINDS[app].outcome[result.status] ?? 'waiting' };
 }

@@ -73,20 +73,37 @@ export function parseResume(value: string | undefined | null): Resume | null {
   return { low: low!, seen: seen.filter((n) => Number.isSafeInteger(n) && n > low!) };
 }
 
-type ReadRow = { xmin: string; xmax: string; id: number | null; kind: string | null; app: string | null; ref: string | null; agent: string | null };
+type ReadRow = {
+  xmin: string;
+  xmax: string;
+  id: number | null;
+  kind: string | null;
+  app: string | null;
+  ref: string | null;
+  agent: string | null;
+};
 
-async function readAfter(db: Database, accountId: string, after: number, limit: number): Promise<{ xmin: bigint; xmax: bigint; rows: LiveRow[] }> {
+async function readAfter(
+  db: Database,
+  accountId: string,
+  after: number,
+  limit: number,
+): Promise<{ xmin: bigint; xmax: bigint; rows: LiveRow[] }> {
   const result = await db.tenant(accountId, (trx) =>
-    measured(trx, 'live.catch-up.read', () => sql<ReadRow>`with s as (select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax)
+    measured(trx, 'live.catch-up.read', () =>
+      sql<ReadRow>`with s as (select pg_snapshot_xmin(pg_current_snapshot())::text as xmin, pg_snapshot_xmax(pg_current_snapshot())::text as xmax)
       select s.xmin, s.xmax, e.id, e.kind, e.app, e.ref, e.agent from s left join lateral (
         select id, kind, app, ref, agent from live_events where account_id = ${accountId} and id > ${after} order by id limit ${limit}
-      ) e on true order by e.id`.execute(trx)),
+      ) e on true order by e.id`.execute(trx),
+    ),
   );
   const first = result.rows[0]!;
   return {
     xmin: BigInt(first.xmin),
     xmax: BigInt(first.xmax),
-    rows: result.rows.filter((r) => r.id !== null).map((r) => ({ id: Number(r.id), kind: r.kind as LiveChange['kind'], app: r.app, ref: r.ref, agent: r.agent })),
+    rows: result.rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({ id: Number(r.id), kind: r.kind as LiveChange['kind'], app: r.app, ref: r.ref, agent: r.agent })),
   };
 }
 
@@ -189,12 +206,19 @@ class Stream {
 }
 
 /** What a change is, for the read rules (api/auth/guards.ts). */
-const READ_AS: Record<Exclude<LiveChange['kind'], 'session'>, Readable> = { task: 'tasks', tasks: 'tasks', notification: 'notifications', credits: 'credits', outbox: 'outbox' };
+const READ_AS: Record<Exclude<LiveChange['kind'], 'session'>, Readable> = {
+  task: 'tasks',
+  tasks: 'tasks',
+  notification: 'notifications',
+  credits: 'credits',
+  outbox: 'outbox',
+};
 
 /** Whether a stream may carry a change: the same rule as the routes that read it. */
 export function visibleTo(viewer: Viewer, row: LiveRow): boolean {
   if (row.kind === 'session') return false;
-  if (viewer.agent !== null) return row.kind === 'task' && row.agent !== null && row.agent.toLowerCase() === viewer.agent.toLowerCase();
+  if (viewer.agent !== null)
+    return row.kind === 'task' && row.agent !== null && row.agent.toLowerCase() === viewer.agent.toLowerCase();
   return mayRead(viewer.role, READ_AS[row.kind]);
 }
 
@@ -223,8 +247,10 @@ class Feed {
 
   private async begin(): Promise<void> {
     const floor = await this.hub.db.tenant(this.accountId, (trx) =>
-      measured(trx, 'live.floor', () => sql<{ low: number }>`select coalesce(max(id), 0) as low from live_events
-        where account_id = ${this.accountId} and created_at < now() - ${sql.raw(SETTLED_AFTER)}`.execute(trx)),
+      measured(trx, 'live.floor', () =>
+        sql<{ low: number }>`select coalesce(max(id), 0) as low from live_events
+        where account_id = ${this.accountId} and created_at < now() - ${sql.raw(SETTLED_AFTER)}`.execute(trx),
+      ),
     );
     this.low = Number(floor.rows[0]?.low ?? 0);
     // what is already there predates every stream of this feed: remembered, not handed out
@@ -300,9 +326,13 @@ class Feed {
   private async catchUp(stream: Stream, resume: Resume): Promise<void> {
     const { db, batch, replayLimit } = this.hub;
     const counted = await this.hub.db.tenant(this.accountId, (trx) =>
-      measured(trx, 'live.catch-up.count', () => sql<{ kept: number; after: number }>`select
+      measured(trx, 'live.catch-up.count', () =>
+        sql<{ kept: number; after: number }>`select
         (select count(*)::int from live_events where account_id = ${this.accountId} and id = ${resume.low}) as kept,
-        (select count(*)::int from (select 1 from live_events where account_id = ${this.accountId} and id > ${resume.low} limit ${replayLimit + 1}) r) as after`.execute(trx)),
+        (select count(*)::int from (select 1 from live_events where account_id = ${this.accountId} and id > ${resume.low} limit ${replayLimit + 1}) r) as after`.execute(
+          trx,
+        ),
+      ),
     );
     const { kept, after: missed } = counted.rows[0]!;
     if (stream.closed) return;

@@ -11,4 +11,6 @@ export async function pruneLiveEvents(deps: Parameters<Job['run']>[0], now: Date
   return Number(deleted.numAffectedRows ?? 0);
 }
 
-export const LIVE_JOBS: Job[] = [{ name: 'live.prune', intervalSeconds: 60, run: async (deps, now) => void (await pruneLiveEvents(deps, now)) }];
+export const LIVE_JOBS: Job[] = [
+  { name: 'live.prune', intervalSeconds: 60, run: async (deps, now) => void (await pruneLiveEvents(deps, now)) },
+];

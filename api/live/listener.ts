@@ -58,7 +58,11 @@ export async function startListener(db: Database, hub: LiveHub, options: Listene
   let wait = firstRetry;
 
   const open = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url, application_name: LISTENER_NAME, keepAlive: true }) as unknown as PgListenClient;
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: LISTENER_NAME,
+      keepAlive: true,
+    }) as unknown as PgListenClient;
     let lost = false;
     const onLost = (err?: Error) => {
       if (lost) return;

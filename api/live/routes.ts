@@ -29,7 +29,8 @@ export function liveRoutes() {
     if (!hub) throw new ApiError(503, 'LIVE_UNAVAILABLE', 'Live updates are not available on this server.');
     // The long-lived token never goes in a URL (proxy logs, history, Referer): SPEC §7's `token`
     // query parameter is for links, and a stream is not one.
-    if (c.req.query('token') !== undefined) throw new ApiError(401, 'TOKEN_IN_URL', 'Send the session token in the Authorization header, not in the address.');
+    if (c.req.query('token') !== undefined)
+      throw new ApiError(401, 'TOKEN_IN_URL', 'Send the session token in the Authorization header, not in the address.');
     const session = c.var.session;
     // a changed session answers 401 here, before the stream starts
     await settleSession(deps);
@@ -47,7 +48,10 @@ export function liveRoutes() {
       });
     } catch (err) {
       if (!(err instanceof LiveStreamLimit)) throw err;
-      const message = err.scope === 'session' ? 'This session has too many live streams open. Close a tab, or wait and try again.' : 'This account has too many live streams open on this server. Wait and try again.';
+      const message =
+        err.scope === 'session'
+          ? 'This session has too many live streams open. Close a tab, or wait and try again.'
+          : 'This account has too many live streams open on this server. Wait and try again.';
       throw new ApiError(429, 'TOO_MANY_STREAMS', message, undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
     }
 
@@ -91,13 +95,15 @@ export function liveRoutes() {
       }
     };
     const sink: Sink = {
-      change: (change: LiveChange, resumeId: string) => write(`id: ${resumeId}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`),
+      change: (change: LiveChange, resumeId: string) =>
+        write(`id: ${resumeId}\nevent: change\ndata: ${JSON.stringify(change)}\n\n`),
       reset: (resumeId: string) => write(`id: ${resumeId}\nevent: reset\ndata: {}\n\n`),
       end: (code) => {
         write(`event: end\ndata: ${JSON.stringify({ code })}\n\n`);
         finish();
       },
-      drained: () => (done || (controller.desiredSize ?? 0) > 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))),
+      drained: () =>
+        done || (controller.desiredSize ?? 0) > 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
     };
     const body = new ReadableStream<Uint8Array>(
       {

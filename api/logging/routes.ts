@@ -19,7 +19,9 @@ export const loggingRoutes = new Hono<AppEnv>()
   .use('/logging', requireRole('admin'))
   .use('/logging/*', requireRole('admin'))
   .get('/logging', async (c) => c.json(await readLogging(c.var.deps, c.var.session.accountId)))
-  .post('/logging', validate('json', v.unknown(), { textRuleInRoute: true }), async (c) => c.json(await saveLogging(c.var.deps, c.var.session, c.req.valid('json'))))
+  .post('/logging', validate('json', v.unknown(), { textRuleInRoute: true }), async (c) =>
+    c.json(await saveLogging(c.var.deps, c.var.session, c.req.valid('json'))),
+  )
   .post('/logging/test', async (c) => c.json(await testLogging(c.var.deps, c.var.session, await readJson(c))))
   .post('/logging/retry', async (c) => {
     const parsed = v.safeParse(LoggingRetryBodySchema, await readJson(c));

@@ -37,7 +37,11 @@ type Stored = Map<LogDestination, string>;
 
 /** The account's connected destinations with their encrypted settings. */
 async function storedSettings(trx: Trx, accountId: string): Promise<Stored> {
-  const rows = await trx.selectFrom('logging_destinations').select(['destination', 'settings_enc']).where('account_id', '=', accountId).execute();
+  const rows = await trx
+    .selectFrom('logging_destinations')
+    .select(['destination', 'settings_enc'])
+    .where('account_id', '=', accountId)
+    .execute();
   return new Map(rows.map((r) => [r.destination, r.settings_enc]));
 }
 
@@ -47,7 +51,10 @@ async function storedSettings(trx: Trx, accountId: string): Promise<Stored> {
  * managing a destination must not require typing them again).
  */
 function resolveBody(config: Config, raw: unknown, stored: Stored) {
-  const parsed = v.safeParse(loggingBodySchema((d) => stored.has(d)), raw);
+  const parsed = v.safeParse(
+    loggingBodySchema((d) => stored.has(d)),
+    raw,
+  );
   if (!parsed.success) throw validationError(parsed.issues);
   assertStorableInput(raw);
   const { destination, settings } = settingsOf(parsed.output);
@@ -76,12 +83,20 @@ function resolveBody(config: Config, raw: unknown, stored: Stored) {
 
 /** Collector and webhook URLs are refused up front when they name a non-public address. */
 function checkTargets(config: Config, destination: LogDestination, settings: DestinationSettings[LogDestination]) {
-  const url = destination === 'sumologic' ? (settings as DestinationSettings['sumologic']).collectorUrl : destination === 'rapid7' ? (settings as DestinationSettings['rapid7']).webhookUrl : null;
+  const url =
+    destination === 'sumologic'
+      ? (settings as DestinationSettings['sumologic']).collectorUrl
+      : destination === 'rapid7'
+        ? (settings as DestinationSettings['rapid7']).webhookUrl
+        : null;
   if (!url) return;
   try {
     checkUrl(url, { allowHosts: config.outboundAllowHosts });
   } catch (err) {
-    if (err instanceof OutboundError) throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message, { [`${destination}.${destination === 'sumologic' ? 'collectorUrl' : 'webhookUrl'}`]: err.message });
+    if (err instanceof OutboundError)
+      throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message, {
+        [`${destination}.${destination === 'sumologic' ? 'collectorUrl' : 'webhookUrl'}`]: err.message,
+      });
     throw err;
   }
 }
@@ -98,7 +113,11 @@ function viewFields(destination: LogDestination, settings: DestinationSettings[L
 type Counts = { destination: string; waiting: number; failed: number; waiting_error: string | null; failed_error: string | null };
 
 async function current(trx: Trx, accountId: string): Promise<LoggingSettings> {
-  const rows = await trx.selectFrom('logging_destinations').select(['destination', 'view', 'full_phone_numbers']).where('account_id', '=', accountId).execute();
+  const rows = await trx
+    .selectFrom('logging_destinations')
+    .select(['destination', 'view', 'full_phone_numbers'])
+    .where('account_id', '=', accountId)
+    .execute();
   // Given-up events (failed_at set) are no longer retried by the worker: counted apart.
   const counts = await sql<Counts>`
     select destination,
@@ -139,7 +158,10 @@ export async function saveLogging(deps: Deps, session: Session, raw: unknown): P
     const stored = await storedSettings(trx, session.accountId);
     const { destination, settings, kept } = resolveBody(config, raw, stored);
     checkTargets(config, destination, settings);
-    const values = { view: JSON.stringify(viewFields(destination, settings)), settings_enc: encryptSecret(JSON.stringify(settings), config.encryptionKey) };
+    const values = {
+      view: JSON.stringify(viewFields(destination, settings)),
+      settings_enc: encryptSecret(JSON.stringify(settings), config.encryptionKey),
+    };
     const existed = stored.has(destination);
     await trx
       .insertInto('logging_destinations')
@@ -185,7 +207,12 @@ export async function testLogging(deps: Deps, session: Session, raw: unknown): P
 export async function retryLogging(deps: Deps, session: Session, destination: LogDestination): Promise<LoggingSettings> {
   const title = LOG_DESTINATION_TITLES[destination];
   return deps.db.tenant(session.accountId, async (trx) => {
-    const connected = await trx.selectFrom('logging_destinations').select('destination').where('account_id', '=', session.accountId).where('destination', '=', destination).executeTakeFirst();
+    const connected = await trx
+      .selectFrom('logging_destinations')
+      .select('destination')
+      .where('account_id', '=', session.accountId)
+      .where('destination', '=', destination)
+      .executeTakeFirst();
     if (!connected) throw new ApiError(404, 'LOGGING_NOT_CONNECTED', `${title} logging is not connected.`);
     // The last error stays until a delivery succeeds, so the card still says why meanwhile.
     const reset = await trx
@@ -211,9 +238,18 @@ export async function retryLogging(deps: Deps, session: Session, destination: Lo
 export async function disconnectLogging(deps: Deps, session: Session, destination: LogDestination): Promise<LoggingSettings> {
   return deps.db.tenant(session.accountId, async (trx) => {
     // Pending events of the destination go with it (foreign key cascade).
-    const removed = await trx.deleteFrom('logging_destinations').where('account_id', '=', session.accountId).where('destination', '=', destination).returning('destination').executeTakeFirst();
+    const removed = await trx
+      .deleteFrom('logging_destinations')
+      .where('account_id', '=', session.accountId)
+      .where('destination', '=', destination)
+      .returning('destination')
+      .executeTakeFirst();
     if (removed) {
-      await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: `Disconnected ${LOG_DESTINATION_TITLES[destination]} logging`, event: 'logging.disconnected' });
+      await audit(trx, session.accountId, actorOf(session), {
+        namespace: 'global',
+        description: `Disconnected ${LOG_DESTINATION_TITLES[destination]} logging`,
+        event: 'logging.disconnected',
+      });
     }
     return current(trx, session.accountId);
   });

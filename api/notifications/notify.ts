@@ -19,7 +19,14 @@ export type NewNotification = {
 export async function notify(trx: Trx, accountId: string, n: NewNotification): Promise<void> {
   await trx
     .insertInto('notifications')
-    .values({ account_id: accountId, kind: n.kind, title: n.title, body: n.body ?? '', link: n.link ?? null, dedupe_key: n.dedupeKey ?? null })
+    .values({
+      account_id: accountId,
+      kind: n.kind,
+      title: n.title,
+      body: n.body ?? '',
+      link: n.link ?? null,
+      dedupe_key: n.dedupeKey ?? null,
+    })
     .onConflict((oc) => oc.columns(['account_id', 'dedupe_key']).where('dedupe_key', 'is not', null).doNothing())
     .execute();
 }
@@ -62,7 +69,8 @@ export async function addTimeBasedNotifications(trx: Trx, accountId: string, now
   for (const r of rows) {
     const title = getApp(r.app)?.title ?? r.app;
     const settings = `/${r.app}/settings/billing`;
-    if (r.status === 'free-trial' && r.trial_ends_at) await remindTrialEnding(trx, accountId, r.app, new Date(r.trial_ends_at), now);
+    if (r.status === 'free-trial' && r.trial_ends_at)
+      await remindTrialEnding(trx, accountId, r.app, new Date(r.trial_ends_at), now);
     if (r.free_tier > 0 && r.credits >= r.free_tier * CREDIT_WARNING_RATIO) {
       await notify(trx, accountId, {
         kind: 'credits.high',
@@ -80,6 +88,8 @@ export async function addTimeBasedNotifications(trx: Trx, accountId: string, now
 export async function unreadCount(trx: Trx, accountId: string, adminId: string): Promise<number> {
   const row = await sql<{ n: number }>`select count(*)::int as n from notifications n
     where n.account_id = ${accountId}
-      and not exists (select 1 from notification_reads r where r.notification_id = n.id and r.admin_id = ${adminId})`.execute(trx);
+      and not exists (select 1 from notification_reads r where r.notification_id = n.id and r.admin_id = ${adminId})`.execute(
+    trx,
+  );
   return row.rows[0]?.n ?? 0;
 }

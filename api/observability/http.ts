@@ -28,7 +28,9 @@ export function observeRequests(): MiddlewareHandler {
     // traceparent makes it a child of the caller's (and keeps the caller's sampling decision).
     // The trace rides on the request's deps (api/app.ts), so its work finds it without a context
     // manager; an unsampled request has none.
-    const trace: Trace | null = tracing ? startRequestTrace(methodLabel(c.req.method), requestHeader(c, 'traceparent'), requestHeader(c, 'tracestate')) : null;
+    const trace: Trace | null = tracing
+      ? startRequestTrace(methodLabel(c.req.method), requestHeader(c, 'traceparent'), requestHeader(c, 'tracestate'))
+      : null;
     // the request's own span (`current` moves to named work while it runs)
     const span = trace?.current;
     if (trace) c.set('trace' as never, trace as never);
@@ -53,7 +55,12 @@ export function observeRequests(): MiddlewareHandler {
     const t = tracing;
     if (span && t) {
       span.updateName(`${method} ${route}`);
-      span.setAttributes({ 'http.request.method': method, 'http.route': route, 'http.response.status_code': status, 'switchboard.request_id': id });
+      span.setAttributes({
+        'http.request.method': method,
+        'http.route': route,
+        'http.response.status_code': status,
+        'switchboard.request_id': id,
+      });
       if (status >= 500) span.setStatus({ code: t.api.SpanStatusCode.ERROR });
       span.end();
       traceId = span.spanContext().traceId;

@@ -18,7 +18,15 @@ const PID = `,"pid":${process.pid}`;
  * serializer (it runs once per answer), and written to the same destination: the same JSON line
  * pino would write, fields in pino's order.
  */
-export function logRequest(requestId: string, traceId: string | undefined, method: string, route: string, status: number, durationMs: number, accountId: string | undefined): void {
+export function logRequest(
+  requestId: string,
+  traceId: string | undefined,
+  method: string,
+  route: string,
+  status: number,
+  durationMs: number,
+  accountId: string | undefined,
+): void {
   const sink = requestSink;
   if (!sink) return;
   sink.write(
@@ -58,5 +66,8 @@ export async function stopLogging(): Promise<void> {
   requestSink = null;
   if (!log) return;
   // stdout already gone (or never answering): nothing left to say it to, and no reason to wait
-  await Promise.race([new Promise<void>((resolve) => log.flush(() => resolve())), new Promise((resolve) => setTimeout(resolve, 1_000))]).catch(() => {});
+  await Promise.race([
+    new Promise<void>((resolve) => log.flush(() => resolve())),
+    new Promise((resolve) => setTimeout(resolve, 1_000)),
+  ]).catch(() => {});
 }

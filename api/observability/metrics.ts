@@ -84,8 +84,17 @@ export function createMetrics(client: typeof PromClient) {
       buckets: DURATION_BUCKETS,
       registers,
     }),
-    liveEvents: new client.Counter({ name: `${PREFIX}live_events_sent_total`, help: 'Live-update events written to open streams', registers }),
-    jobRuns: new client.Counter({ name: `${PREFIX}job_runs_total`, help: 'Periodic job runs by job and outcome', labelNames: ['job', 'outcome'] as const, registers }),
+    liveEvents: new client.Counter({
+      name: `${PREFIX}live_events_sent_total`,
+      help: 'Live-update events written to open streams',
+      registers,
+    }),
+    jobRuns: new client.Counter({
+      name: `${PREFIX}job_runs_total`,
+      help: 'Periodic job runs by job and outcome',
+      labelNames: ['job', 'outcome'] as const,
+      registers,
+    }),
     jobLag: new client.Histogram({
       name: `${PREFIX}job_lag_seconds`,
       help: 'How late a periodic job started against its due time',
@@ -93,9 +102,24 @@ export function createMetrics(client: typeof PromClient) {
       buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 300, 900, 3600],
       registers,
     }),
-    webhookDeliveries: new client.Counter({ name: `${PREFIX}webhook_deliveries_total`, help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] as const, registers }),
-    sms: new client.Counter({ name: `${PREFIX}sms_total`, help: 'SMS by outcome (sent, held, refused) and reason', labelNames: ['outcome', 'reason'] as const, registers }),
-    creditRefusals: new client.Counter({ name: `${PREFIX}credit_reservations_refused_total`, help: 'Credit reservations refused, by reason', labelNames: ['reason'] as const, registers }),
+    webhookDeliveries: new client.Counter({
+      name: `${PREFIX}webhook_deliveries_total`,
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+    sms: new client.Counter({
+      name: `${PREFIX}sms_total`,
+      help: 'SMS by outcome (sent, held, refused) and reason',
+      labelNames: ['outcome', 'reason'] as const,
+      registers,
+    }),
+    creditRefusals: new client.Counter({
+      name: `${PREFIX}credit_reservations_refused_total`,
+      help: 'Credit reservations refused, by reason',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     /** the request histogram's child for one route template, method and status */
     httpRequest(route: string, method: string, status: number): DurationCounts {
       const key = `${status} ${method} ${route}`;
@@ -121,8 +145,20 @@ export function createMetrics(client: typeof PromClient) {
       return () => openStreams.delete(count);
     },
   };
-  registry.registerMetric(durationHistogram(`${PREFIX}http_request_duration_seconds`, 'HTTP requests by route template, method and status: time to the answer', httpChildren) as unknown as PromClient.Metric);
-  registry.registerMetric(durationHistogram(`${PREFIX}db_statement_duration_seconds`, 'Database work by the name its call site gives it', statementChildren) as unknown as PromClient.Metric);
+  registry.registerMetric(
+    durationHistogram(
+      `${PREFIX}http_request_duration_seconds`,
+      'HTTP requests by route template, method and status: time to the answer',
+      httpChildren,
+    ) as unknown as PromClient.Metric,
+  );
+  registry.registerMetric(
+    durationHistogram(
+      `${PREFIX}db_statement_duration_seconds`,
+      'Database work by the name its call site gives it',
+      statementChildren,
+    ) as unknown as PromClient.Metric,
+  );
   new client.Gauge({
     name: `${PREFIX}db_pool_connections`,
     help: 'Pooled database connections by state (total, idle, and checkouts waiting for one)',
@@ -154,7 +190,8 @@ export function createMetrics(client: typeof PromClient) {
   client.collectDefaultMetrics({ register: registry, prefix: PREFIX });
   // gauges that prom-client names *_total, which Prometheus reserves for counters (promtool
   // refuses them); the handle and request counts say little that the event loop lag does not
-  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(PREFIX + name);
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+    registry.removeSingleMetric(PREFIX + name);
   // With WORKERS > 1 the primary asks each worker for this registry (AggregatorRegistry); a
   // worker answers once an AggregatorRegistry exists in it (its constructor adds the listener).
   client.AggregatorRegistry.setRegistries([registry]);

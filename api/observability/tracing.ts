@@ -31,9 +31,16 @@ type Carrier = { trace?: Trace | null; db?: { trace?: Trace | null } } | null | 
 /** The tracer and the API, or null when tracing is off (every call site pays one null check). */
 export let tracing: { tracer: Tracer; api: TracingApi; ratio: number; flush: () => Promise<void> } | null = null;
 
-export async function startTracing(options: { endpoint: string; ratio: number; serviceName?: string; delayMs?: number }): Promise<void> {
+export async function startTracing(options: {
+  endpoint: string;
+  ratio: number;
+  serviceName?: string;
+  delayMs?: number;
+}): Promise<void> {
   const api = await import('@opentelemetry/api');
-  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler } = await import('@opentelemetry/sdk-trace-base');
+  const { AlwaysOnSampler, BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler } = await import(
+    '@opentelemetry/sdk-trace-base'
+  );
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   const { W3CTraceContextPropagator } = await import('@opentelemetry/core');
   const { resourceFromAttributes } = await import('@opentelemetry/resources');
@@ -121,11 +128,20 @@ export function traceparentOf(trace: Trace | null): string | null {
  * fn inside a child span of `trace`'s current one, named `name` (kind: internal, or client for a
  * call out); while it runs, the child is the current span. Without a trace, just fn.
  */
-export async function inTrace<T>(trace: Trace | null, name: string, fn: (span: Span | null) => Promise<T>, client = false): Promise<T> {
+export async function inTrace<T>(
+  trace: Trace | null,
+  name: string,
+  fn: (span: Span | null) => Promise<T>,
+  client = false,
+): Promise<T> {
   const t = tracing;
   if (!t || !trace) return fn(null);
   const parent = trace.current;
-  const span = t.tracer.startSpan(name, { kind: client ? t.api.SpanKind.CLIENT : t.api.SpanKind.INTERNAL }, t.api.trace.setSpan(t.api.ROOT_CONTEXT, parent));
+  const span = t.tracer.startSpan(
+    name,
+    { kind: client ? t.api.SpanKind.CLIENT : t.api.SpanKind.INTERNAL },
+    t.api.trace.setSpan(t.api.ROOT_CONTEXT, parent),
+  );
   trace.current = span;
   try {
     return await fn(span);
@@ -139,7 +155,12 @@ export async function inTrace<T>(trace: Trace | null, name: string, fn: (span: S
 }
 
 /** fn inside a child span of the trace riding on `carrier` (see inTrace). */
-export function inSpan<T>(carrier: Carrier | object, name: string, fn: (span: Span | null) => Promise<T>, client = false): Promise<T> {
+export function inSpan<T>(
+  carrier: Carrier | object,
+  name: string,
+  fn: (span: Span | null) => Promise<T>,
+  client = false,
+): Promise<T> {
   return inTrace(traceOf(carrier), name, fn, client);
 }
 
@@ -160,7 +181,11 @@ export function traceStripe(stripe: { on(event: 'response', fn: (e: StripeRespon
     const t = tracing;
     if (!t || !(Math.random() < t.ratio)) return;
     const path = e.path.split('?')[0]!.replace(/\/[a-z]+_[A-Za-z0-9]+/g, '/{id}');
-    const span = t.tracer.startSpan(`stripe ${e.method} ${path}`, { kind: t.api.SpanKind.CLIENT, startTime: e.request_start_time, attributes: { 'http.response.status_code': e.status } }, t.api.ROOT_CONTEXT);
+    const span = t.tracer.startSpan(
+      `stripe ${e.method} ${path}`,
+      { kind: t.api.SpanKind.CLIENT, startTime: e.request_start_time, attributes: { 'http.response.status_code': e.status } },
+      t.api.ROOT_CONTEXT,
+    );
     span.end(e.request_end_time);
   });
 }

@@ -54,13 +54,21 @@ export async function buildExport(deps: Deps, accountId: string, id: string, sub
   const bytes = await written;
   await deps.db.tenant(accountId, async (trx) => {
     const file = await putFile(deps, trx, accountId, { app: 'platform', contentType: 'application/zip', bytes });
-    const done = await sql<{ id: string }>`update privacy_requests set state = 'done', finished_at = ${deps.now()}, subject_enc = null, locked_until = null, last_error = null,
+    const done = await sql<{
+      id: string;
+    }>`update privacy_requests set state = 'done', finished_at = ${deps.now()}, subject_enc = null, locked_until = null, last_error = null,
         progress = ${JSON.stringify(counts)}::jsonb, file_id = ${file.id}
       where account_id = ${accountId} and id = ${id} and state <> 'done' returning id`.execute(trx);
     // another worker finished it first: this transaction's file row goes with the rollback
     if (!done.rows.length) throw new Error('The export was finished by another worker');
-    const total = Object.entries(counts).filter(([k]) => !k.endsWith('.files')).reduce((n, [, c]) => n + c, 0);
-    await audit(trx, accountId, null, { namespace: 'global', description: `Exported a caller's data (request ${id}): ${total} record${total === 1 ? '' : 's'} in ${byApp.size} app${byApp.size === 1 ? '' : 's'}`, event: 'privacy.exported' });
+    const total = Object.entries(counts)
+      .filter(([k]) => !k.endsWith('.files'))
+      .reduce((n, [, c]) => n + c, 0);
+    await audit(trx, accountId, null, {
+      namespace: 'global',
+      description: `Exported a caller's data (request ${id}): ${total} record${total === 1 ? '' : 's'} in ${byApp.size} app${byApp.size === 1 ? '' : 's'}`,
+      event: 'privacy.exported',
+    });
   });
 }
 

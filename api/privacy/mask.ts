@@ -13,6 +13,7 @@ export function maskNumbersInText(text: string): string {
 export function maskNumbers<T>(value: T): T {
   if (typeof value === 'string') return maskNumbersInText(value) as T;
   if (Array.isArray(value)) return value.map(maskNumbers) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskNumbers(v)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskNumbers(v)])) as T;
   return value;
 }

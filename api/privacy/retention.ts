@@ -42,21 +42,24 @@ type KindWork = {
 
 const n = async (trx: Trx, q: RawBuilder<{ n: number }>) => Number((await q.execute(trx)).rows[0]?.n ?? 0);
 
-
 // `created_at < cutoff` and the unredacted predicate first: the partial (account_id, created_at,
 // id) indexes of migration 1310 answer the walk as an index range
 const otpDue = (cutoff: Date) => sql<boolean>`phone_number <> ${ERASED} and created_at < ${cutoff} and status <> 'pending'`;
-const passkeysDue = (cutoff: Date) => sql<boolean>`phone_number <> ${ERASED} and created_at < ${cutoff} and status not in ('link_sent', 'started')`;
-const eformDue = (cutoff: Date) => sql<boolean>`phone_number <> ${ERASED} and created_at < ${cutoff} and status not in ('sent', 'opened')`;
+const passkeysDue = (cutoff: Date) =>
+  sql<boolean>`phone_number <> ${ERASED} and created_at < ${cutoff} and status not in ('link_sent', 'started')`;
+const eformDue = (cutoff: Date) =>
+  sql<boolean>`phone_number <> ${ERASED} and created_at < ${cutoff} and status not in ('sent', 'opened')`;
 // a payment's period runs from its last change: paid, refunded or disputed (each moves ended_at or
 // paid_at), and never while a refund is in flight
 const paymentsDue = (cutoff: Date) =>
   sql<boolean>`phone_number <> ${ERASED} and created_at < ${cutoff} and greatest(created_at, coalesce(paid_at, created_at), coalesce(ended_at, created_at)) < ${cutoff} and status not in ('requested', 'opened') and refunding_amount = 0`;
-const eventsDue = (cutoff: Date) => sql<boolean>`created_at < ${cutoff} and not exists (select 1 from webhook_deliveries d where d.event_id = webhook_events.id and d.state = 'pending')`;
+const eventsDue = (cutoff: Date) =>
+  sql<boolean>`created_at < ${cutoff} and not exists (select 1 from webhook_deliveries d where d.event_id = webhook_events.id and d.state = 'pending')`;
 
 /** A task kind: counted for the dry run, redacted a keyset batch at a time. */
 const taskWork = (task: TaskRedaction, due: (cutoff: Date) => RawBuilder<boolean>): KindWork => ({
-  count: (trx, a, c) => n(trx, sql`select count(*)::int as n from ${sql.table(task.table)} where account_id = ${a} and ${due(c)}`),
+  count: (trx, a, c) =>
+    n(trx, sql`select count(*)::int as n from ${sql.table(task.table)} where account_id = ${a} and ${due(c)}`),
   redact: (deps, trx, a, c, now, batch, after) => redactTasks(deps, trx, task, a, due(c), now, batch, after),
 });
 
@@ -64,11 +67,18 @@ const terminalIdv = sql`status in ('approved', 'declined', 'expired', 'cancelled
 
 const WORK: Record<AnyRetentionKind, KindWork> = {
   'otp.tasks': {
-    count: (trx, a, c) => n(trx, sql`select (select count(*) from otp_verifications where account_id = ${a} and ${otpDue(c)}) + (select count(*) from otp_sends where account_id = ${a} and ts < ${c}) as n`),
+    count: (trx, a, c) =>
+      n(
+        trx,
+        sql`select (select count(*) from otp_verifications where account_id = ${a} and ${otpDue(c)}) + (select count(*) from otp_sends where account_id = ${a} and ts < ${c}) as n`,
+      ),
     async redact(deps, trx, a, c, now, batch, after) {
       const tasks = await redactTasks(deps, trx, TASKS.otp, a, otpDue(c), now, batch, after);
       // the per-number send log once the tasks are done (no order to keep: a deleted row is gone)
-      return { n: tasks.n + (await deleteMatching(trx, 'otp_sends', a, sql<boolean>`ts < ${c}`, batch - tasks.n)), last: tasks.last };
+      return {
+        n: tasks.n + (await deleteMatching(trx, 'otp_sends', a, sql<boolean>`ts < ${c}`, batch - tasks.n)),
+        last: tasks.last,
+      };
     },
   },
   'passkeys.tasks': taskWork(TASKS.passkeys, passkeysDue),
@@ -76,8 +86,11 @@ const WORK: Record<AnyRetentionKind, KindWork> = {
   'payments.records': taskWork(TASKS.payments, paymentsDue),
   'sms.messages': {
     count: (trx, a, c) =>
-      n(trx, sql`select (select count(*) from dev_sms_outbox where account_id = ${a} and created_at < ${c}) + (select count(*) from sms_messages where account_id = ${a} and sent_at < ${c})
-        + (select count(*) from sms_guard_sends where account_id = ${a} and ts < ${c}) as n`),
+      n(
+        trx,
+        sql`select (select count(*) from dev_sms_outbox where account_id = ${a} and created_at < ${c}) + (select count(*) from sms_messages where account_id = ${a} and sent_at < ${c})
+        + (select count(*) from sms_guard_sends where account_id = ${a} and ts < ${c}) as n`,
+      ),
     async redact(_d, trx, a, c, _now, batch) {
       let done = await deleteMatching(trx, 'dev_sms_outbox', a, sql<boolean>`created_at < ${c}`, batch);
       done += await deleteMatching(trx, 'sms_messages', a, sql<boolean>`sent_at < ${c}`, batch - done);
@@ -92,15 +105,27 @@ const WORK: Record<AnyRetentionKind, KindWork> = {
   // the kinds Storage settings keep too: the apps' own redaction (their timeline entries and
   // webhooks per record), a batch at a time
   'idv.images': {
-    count: (trx, a, c) => n(trx, sql`select count(*)::int as n from idv_sessions where account_id = ${a} and ${terminalIdv} and images_redacted_at is null and created_at < ${c}`),
+    count: (trx, a, c) =>
+      n(
+        trx,
+        sql`select count(*)::int as n from idv_sessions where account_id = ${a} and ${terminalIdv} and images_redacted_at is null and created_at < ${c}`,
+      ),
     redact: async (deps, trx, a, c, _now, batch) => ({ n: (await redactDueSessions(deps, trx, a, { images: c }, batch)).images }),
   },
   'idv.data': {
-    count: (trx, a, c) => n(trx, sql`select count(*)::int as n from idv_sessions where account_id = ${a} and ${terminalIdv} and data_redacted_at is null and created_at < ${c}`),
+    count: (trx, a, c) =>
+      n(
+        trx,
+        sql`select count(*)::int as n from idv_sessions where account_id = ${a} and ${terminalIdv} and data_redacted_at is null and created_at < ${c}`,
+      ),
     redact: async (deps, trx, a, c, _now, batch) => ({ n: (await redactDueSessions(deps, trx, a, { data: c }, batch)).data }),
   },
   'document-signature.completed': {
-    count: (trx, a, c) => n(trx, sql`select count(*)::int as n from sig_requests where account_id = ${a} and status = 'completed' and files_deleted_at is null and legal_hold_at is null and completed_at < ${c}`),
+    count: (trx, a, c) =>
+      n(
+        trx,
+        sql`select count(*)::int as n from sig_requests where account_id = ${a} and status = 'completed' and files_deleted_at is null and legal_hold_at is null and completed_at < ${c}`,
+      ),
     redact: async (deps, trx, a, c, _now, batch) => ({ n: await deleteExpiredSignedFiles(deps, trx, a, c, batch) }),
   },
 };
@@ -113,27 +138,53 @@ type RuleRow = { kind: AnyRetentionKind; days: number | null; starts_at: Date; c
  * when one was made (set or tightened since the grace came), else they are in force as before.
  */
 async function rulesOf(trx: Trx, accountId: string): Promise<Map<AnyRetentionKind, RuleRow>> {
-  const stored = (await sql<RuleRow>`select kind, days, starts_at, confirmed_by from retention_rules where account_id = ${accountId}`.execute(trx)).rows;
-  const created = (await sql<{ created_at: Date }>`select created_at from accounts where id = ${accountId}`.execute(trx)).rows[0]?.created_at ?? new Date(0);
+  const stored = (
+    await sql<RuleRow>`select kind, days, starts_at, confirmed_by from retention_rules where account_id = ${accountId}`.execute(
+      trx,
+    )
+  ).rows;
+  const created =
+    (await sql<{ created_at: Date }>`select created_at from accounts where id = ${accountId}`.execute(trx)).rows[0]?.created_at ??
+    new Date(0);
   const rules = new Map<AnyRetentionKind, RuleRow>();
   for (const k of CALLER_RETENTION_KINDS) {
     const row = stored.find((r) => r.kind === k.kind);
-    rules.set(k.kind, row ?? { kind: k.kind, days: k.defaultDays, starts_at: new Date(new Date(created).getTime() + RETENTION_GRACE_DAYS * DAY_MS), confirmed_by: null });
+    rules.set(
+      k.kind,
+      row ?? {
+        kind: k.kind,
+        days: k.defaultDays,
+        starts_at: new Date(new Date(created).getTime() + RETENTION_GRACE_DAYS * DAY_MS),
+        confirmed_by: null,
+      },
+    );
   }
   const storage = await retentionOf(trx, accountId);
   for (const k of RETENTION_KINDS) {
     const row = stored.find((r) => r.kind === k.kind);
-    rules.set(k.kind, { kind: k.kind, days: storage[k.kind], starts_at: row?.starts_at ?? new Date(0), confirmed_by: row?.confirmed_by ?? null });
+    rules.set(k.kind, {
+      kind: k.kind,
+      days: storage[k.kind],
+      starts_at: row?.starts_at ?? new Date(0),
+      confirmed_by: row?.confirmed_by ?? null,
+    });
   }
   return rules;
 }
 
 const retentionOf = async (trx: Trx, accountId: string): Promise<Retention> =>
-  storedRetention((await sql<{ retention: Record<string, unknown> }>`select retention from storage_settings where account_id = ${accountId}`.execute(trx)).rows[0]?.retention);
+  storedRetention(
+    (
+      await sql<{
+        retention: Record<string, unknown>;
+      }>`select retention from storage_settings where account_id = ${accountId}`.execute(trx)
+    ).rows[0]?.retention,
+  );
 
 const cutoffOf = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
 
-const labelOf = (kind: AnyRetentionKind) => CALLER_RETENTION_KINDS.find((k) => k.kind === kind)?.label ?? RETENTION_KINDS.find((k) => k.kind === kind)!.label;
+const labelOf = (kind: AnyRetentionKind) =>
+  CALLER_RETENTION_KINDS.find((k) => k.kind === kind)?.label ?? RETENTION_KINDS.find((k) => k.kind === kind)!.label;
 
 /** Every kind with its days, its first run and the dry run's count: the Retention card of Customer data. */
 export async function retentionRules(deps: Deps, accountId: string): Promise<RetentionRule[]> {
@@ -141,12 +192,34 @@ export async function retentionRules(deps: Deps, accountId: string): Promise<Ret
   return deps.db.tenant(accountId, async (trx) => {
     const rules = await rulesOf(trx, accountId);
     const answer: RetentionRule[] = [];
-    const kinds = [...CALLER_RETENTION_KINDS.map((k) => ({ kind: k.kind, app: k.app, label: k.label, covers: k.covers, defaultDays: k.defaultDays as number | null, setOnStorage: false })),
-      ...RETENTION_KINDS.map((k) => ({ kind: k.kind, app: k.app, label: k.label, covers: k.hint, defaultDays: null, setOnStorage: true }))];
+    const kinds = [
+      ...CALLER_RETENTION_KINDS.map((k) => ({
+        kind: k.kind,
+        app: k.app,
+        label: k.label,
+        covers: k.covers,
+        defaultDays: k.defaultDays as number | null,
+        setOnStorage: false,
+      })),
+      ...RETENTION_KINDS.map((k) => ({
+        kind: k.kind,
+        app: k.app,
+        label: k.label,
+        covers: k.hint,
+        defaultDays: null,
+        setOnStorage: true,
+      })),
+    ];
     for (const k of kinds) {
       const rule = rules.get(k.kind)!;
       const wouldRedact = rule.days == null ? 0 : await WORK[k.kind].count(trx, accountId, cutoffOf(now, rule.days));
-      answer.push({ ...k, days: rule.days, startsAt: new Date(rule.starts_at).toISOString(), confirmedBy: rule.confirmed_by, wouldRedact });
+      answer.push({
+        ...k,
+        days: rule.days,
+        startsAt: new Date(rule.starts_at).toISOString(),
+        confirmedBy: rule.confirmed_by,
+        wouldRedact,
+      });
     }
     return answer;
   });
@@ -157,32 +230,64 @@ export async function retentionRules(deps: Deps, accountId: string): Promise<Ret
  * 30 days from now, with the dry run's count shown meanwhile: nothing is redacted by surprise.
  * The Storage kinds keep their days in Storage settings, so that page and this card agree.
  */
-export async function setRetentionRule(deps: Deps, accountId: string, kind: AnyRetentionKind, days: number | null, by: Requester): Promise<RetentionRule[]> {
+export async function setRetentionRule(
+  deps: Deps,
+  accountId: string,
+  kind: AnyRetentionKind,
+  days: number | null,
+  by: Requester,
+): Promise<RetentionRule[]> {
   const now = deps.now();
   await deps.db.tenant(accountId, async (trx) => {
     const before = (await rulesOf(trx, accountId)).get(kind)!;
     if (RETENTION_KINDS.some((k) => k.kind === kind)) {
-      if (days == null) await sql`update storage_settings set retention = retention - ${kind}::text, updated_at = ${now} where account_id = ${accountId}`.execute(trx);
+      if (days == null)
+        await sql`update storage_settings set retention = retention - ${kind}::text, updated_at = ${now} where account_id = ${accountId}`.execute(
+          trx,
+        );
       else
         await sql`insert into storage_settings (account_id, retention, updated_at) values (${accountId}, jsonb_build_object(${kind}::text, ${days}::int), ${now})
-          on conflict (account_id) do update set retention = storage_settings.retention || excluded.retention, updated_at = excluded.updated_at`.execute(trx);
+          on conflict (account_id) do update set retention = storage_settings.retention || excluded.retention, updated_at = excluded.updated_at`.execute(
+          trx,
+        );
     }
-    const startsAt = await recordRule(trx, accountId, kind, { before: before.days, after: days, keptStartsAt: new Date(before.starts_at), keptConfirmedBy: before.confirmed_by }, now);
+    const startsAt = await recordRule(
+      trx,
+      accountId,
+      kind,
+      { before: before.days, after: days, keptStartsAt: new Date(before.starts_at), keptConfirmedBy: before.confirmed_by },
+      now,
+    );
     const grace = stricter(before.days, days);
-    await audit(trx, accountId, by.actor, { namespace: 'global', description: `Set retention of ${labelOf(kind)} to ${days == null ? 'keep' : `${days} days`}${grace ? `; first run from ${startsAt.toISOString().slice(0, 10)}` : ''}`, event: 'privacy.retention-set' });
+    await audit(trx, accountId, by.actor, {
+      namespace: 'global',
+      description: `Set retention of ${labelOf(kind)} to ${days == null ? 'keep' : `${days} days`}${grace ? `; first run from ${startsAt.toISOString().slice(0, 10)}` : ''}`,
+      event: 'privacy.retention-set',
+    });
   });
   return retentionRules(deps, accountId);
 }
 
 /** An admin confirms a rule's first run now, having seen the dry run's count. */
-export async function confirmRetentionRule(deps: Deps, accountId: string, kind: AnyRetentionKind, by: Requester): Promise<RetentionRule[]> {
+export async function confirmRetentionRule(
+  deps: Deps,
+  accountId: string,
+  kind: AnyRetentionKind,
+  by: Requester,
+): Promise<RetentionRule[]> {
   const now = deps.now();
   await deps.db.tenant(accountId, async (trx) => {
     const rule = (await rulesOf(trx, accountId)).get(kind)!;
     if (rule.days == null) throw new ApiError(409, 'RETENTION_OFF', 'This kind is kept: set a period first.');
     await sql`insert into retention_rules (account_id, kind, days, starts_at, confirmed_by, updated_at) values (${accountId}, ${kind}, ${rule.days}, ${now}, ${by.name}, ${now})
-      on conflict (account_id, kind) do update set starts_at = excluded.starts_at, confirmed_by = excluded.confirmed_by, updated_at = excluded.updated_at`.execute(trx);
-    await audit(trx, accountId, by.actor, { namespace: 'global', description: `Confirmed retention of ${labelOf(kind)} (${rule.days} days) to start now`, event: 'privacy.retention-confirmed' });
+      on conflict (account_id, kind) do update set starts_at = excluded.starts_at, confirmed_by = excluded.confirmed_by, updated_at = excluded.updated_at`.execute(
+      trx,
+    );
+    await audit(trx, accountId, by.actor, {
+      namespace: 'global',
+      description: `Confirmed retention of ${labelOf(kind)} (${rule.days} days) to start now`,
+      event: 'privacy.retention-confirmed',
+    });
   });
   return retentionRules(deps, accountId);
 }
@@ -194,7 +299,8 @@ export async function confirmRetentionRule(deps: Deps, accountId: string, kind: 
 export async function runRetention(deps: Deps, options: { batch?: number } = {}): Promise<Map<string, Record<string, number>>> {
   const batch = options.batch ?? RETENTION_BATCH;
   const now = deps.now();
-  const accounts = (await deps.db.system((trx) => sql<{ id: string }>`select id::text from accounts order by id`.execute(trx))).rows;
+  const accounts = (await deps.db.system((trx) => sql<{ id: string }>`select id::text from accounts order by id`.execute(trx)))
+    .rows;
   const result = new Map<string, Record<string, number>>();
   for (const { id: accountId } of accounts) {
     const rules = await deps.db.tenant(accountId, (trx) => rulesOf(trx, accountId));
@@ -212,20 +318,42 @@ export async function runRetention(deps: Deps, options: { batch?: number } = {})
         if (done.n < batch) break;
       }
     }
-    const idempotency = await deps.db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and created_at < ${new Date(now.getTime() - IDEMPOTENCY_KEEP_MS)} returning 1`.execute(trx));
+    const idempotency = await deps.db.tenant(accountId, (trx) =>
+      sql`delete from api_idempotency where account_id = ${accountId} and created_at < ${new Date(now.getTime() - IDEMPOTENCY_KEEP_MS)} returning 1`.execute(
+        trx,
+      ),
+    );
     if (idempotency.rows.length) counts['api.idempotency'] = idempotency.rows.length;
     const exports = await deps.db.tenant(accountId, async (trx) => {
-      const old = (await sql<{ id: string; file_id: string }>`select id::text, file_id::text from privacy_requests where account_id = ${accountId} and kind = 'export' and file_id is not null
-        and finished_at < ${new Date(now.getTime() - EXPORT_KEEP_MS)} limit ${batch} for update skip locked`.execute(trx)).rows;
+      const old = (
+        await sql<{
+          id: string;
+          file_id: string;
+        }>`select id::text, file_id::text from privacy_requests where account_id = ${accountId} and kind = 'export' and file_id is not null
+        and finished_at < ${new Date(now.getTime() - EXPORT_KEEP_MS)} limit ${batch} for update skip locked`.execute(trx)
+      ).rows;
       if (!old.length) return 0;
-      await deleteFiles(deps, trx, accountId, old.map((r) => r.file_id));
-      await sql`update privacy_requests set file_id = null where account_id = ${accountId} and id = any(${old.map((r) => r.id)}::uuid[])`.execute(trx);
+      await deleteFiles(
+        deps,
+        trx,
+        accountId,
+        old.map((r) => r.file_id),
+      );
+      await sql`update privacy_requests set file_id = null where account_id = ${accountId} and id = any(${old.map((r) => r.id)}::uuid[])`.execute(
+        trx,
+      );
       return old.length;
     });
     if (exports) counts['privacy.exports'] = exports;
     if (Object.keys(counts).length) {
       await deps.db.tenant(accountId, (trx) =>
-        audit(trx, accountId, null, { namespace: 'global', description: `Retention redacted caller data: ${Object.entries(counts).map(([k, c]) => `${k} ${c}`).join(', ')}`, event: 'privacy.retention-run' }),
+        audit(trx, accountId, null, {
+          namespace: 'global',
+          description: `Retention redacted caller data: ${Object.entries(counts)
+            .map(([k, c]) => `${k} ${c}`)
+            .join(', ')}`,
+          event: 'privacy.retention-run',
+        }),
       );
       result.set(accountId, counts);
     }

@@ -1,4 +1,10 @@
-import { CustomerDataSchema, PrivacyRequestIdParamSchema, PrivacyRequestSchema, PrivacySubjectSchema, type PrivacySubject } from '../contract/privacy';
+import {
+  CustomerDataSchema,
+  PrivacyRequestIdParamSchema,
+  PrivacyRequestSchema,
+  PrivacySubjectSchema,
+  type PrivacySubject,
+} from '../contract/privacy';
 import { v1Caller } from '../apps/platform/v1-operations';
 import type { V1Operation } from '../apps/platform/v1-spec';
 import { registerSharedV1 } from '../apps/platform/registry';
@@ -8,7 +14,8 @@ import { findCustomerData, getPrivacyRequest, requestErasure, requestExport, typ
 // The caller is named in the body, so a phone number never sits in a URL (or an access log).
 
 const TAG = 'Privacy';
-export const PRIVACY_TAG_DESCRIPTION = "A caller's data on request: what is held, erasure (Art. 17 GDPR) and export (Art. 15 and 20).";
+export const PRIVACY_TAG_DESCRIPTION =
+  "A caller's data on request: what is held, erasure (Art. 17 GDPR) and export (Art. 15 and 20).";
 
 const apiRequester = (c: Parameters<V1Operation['handler']>[0]): Requester => {
   const caller = v1Caller(c, null);
@@ -62,7 +69,7 @@ export const PRIVACY_V1: V1Operation[] = [
     operationId: 'searchCustomerData',
     summary: 'Find what is held about a caller',
     description:
-      'Counts, by app and by store, every record the account holds about one caller: give phoneNumber (any spelling with a country code: spaces, dots, dashes and brackets are ignored) or customerRef. Records found by one are followed to the other (a number\'s records name its customer references and back). Signature requests under a legal hold are counted in legalHolds.',
+      "Counts, by app and by store, every record the account holds about one caller: give phoneNumber (any spelling with a country code: spaces, dots, dashes and brackets are ignored) or customerRef. Records found by one are followed to the other (a number's records name its customer references and back). Signature requests under a legal hold are counted in legalHolds.",
     tag: TAG,
     body: PrivacySubjectSchema,
     answer: CustomerDataSchema,
@@ -84,17 +91,23 @@ export const PRIVACY_V1: V1Operation[] = [
     kind: 'erasure',
     operationId: 'getErasureRequest',
     summary: 'Get an erasure request',
-    description: 'The receipt of an erasure request: its state, what was erased by store, what is kept under a legal hold, who asked and when.',
+    description:
+      'The receipt of an erasure request: its state, what was erased by store, what is kept under a legal hold, who asked and when.',
   }),
   requestOperation({
     kind: 'export',
     operationId: 'requestExport',
     summary: "Export a caller's data",
     description:
-      "Asks for a ZIP of everything held about one caller: a JSON document per app and the files beside it. Answers at once with the request (`state` `pending`); a job makes the ZIP, usually within a minute: ask for the request (GET /export-requests/{id}) until `state` is `done`, when `downloadUrl` is a signed link that works for 10 minutes (ask again for a fresh one). 201 for a new request, 200 when one for the same caller is still being made.",
+      'Asks for a ZIP of everything held about one caller: a JSON document per app and the files beside it. Answers at once with the request (`state` `pending`); a job makes the ZIP, usually within a minute: ask for the request (GET /export-requests/{id}) until `state` is `done`, when `downloadUrl` is a signed link that works for 10 minutes (ask again for a fresh one). 201 for a new request, 200 when one for the same caller is still being made.',
     run: requestExport,
   }),
-  getOperation({ kind: 'export', operationId: 'getExportRequest', summary: 'Get an export request', description: 'The export request with, once done, a fresh 10-minute download link.' }),
+  getOperation({
+    kind: 'export',
+    operationId: 'getExportRequest',
+    summary: 'Get an export request',
+    description: 'The export request with, once done, a fresh 10-minute download link.',
+  }),
 ];
 
 // registered as /api/v1 operations of no one app (api/app.ts imports this module)

@@ -24,7 +24,11 @@ export async function recordResult(trx: Trx, accountId: string, result: NewResul
 }
 
 /** Several results of one account at once (imports, the demo seed): one insert, one upsert. */
-export async function recordResults(trx: Trx, accountId: string, results: readonly NewResult[]): Promise<{ id: string; ts: Date }[]> {
+export async function recordResults(
+  trx: Trx,
+  accountId: string,
+  results: readonly NewResult[],
+): Promise<{ id: string; ts: Date }[]> {
   if (results.length === 0) return [];
   const now = new Date();
   // One array per column: a batch costs seven parameters, however many rows it has.
@@ -47,7 +51,11 @@ export async function recordResults(trx: Trx, accountId: string, results: readon
   }
   await addToDailyRollup(trx, accountId, [...counts.values()]);
   // a completed task means its SMS reached a person: the pumping rules count it as answered
-  await markSmsAnswered(trx, accountId, results.filter((r) => r.status === 'success' && r.phoneNumber).map((r) => r.phoneNumber!));
+  await markSmsAnswered(
+    trx,
+    accountId,
+    results.filter((r) => r.status === 'success' && r.phoneNumber).map((r) => r.phoneNumber!),
+  );
   return rows.map((r) => ({ id: r.id, ts: new Date(r.ts) }));
 }
 

@@ -5,7 +5,15 @@ import type { Deps } from '../deps';
 
 // The header's customer search: an account's results for one customer id or phone number.
 
-type Row = { id: string; app: string; status: CustomerResult['status']; ts: Date; session_ref: string; phone_number: string | null; customer_ref: string | null };
+type Row = {
+  id: string;
+  app: string;
+  status: CustomerResult['status'];
+  ts: Date;
+  session_ref: string;
+  phone_number: string | null;
+  customer_ref: string | null;
+};
 
 /** The newest results whose customer id is `customerRef`, or whose phone number it is. */
 export async function searchCustomerResults(deps: Deps, accountId: string, customerRef: string): Promise<CustomerResult[]> {

@@ -64,7 +64,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     platform: 'azure',
     color: '#0F766E',
     createdDaysAgo: 95,
-    admins: [{ email: 'owner@globex.test', firstName: 'Grace', lastName: 'Gomez', role: 'owner', timeZone: 'America/Los_Angeles' }],
+    admins: [
+      { email: 'owner@globex.test', firstName: 'Grace', lastName: 'Gomez', role: 'owner', timeZone: 'America/Los_Angeles' },
+    ],
     apps: [
       { app: 'payments', status: 'subscription', credits: 600, paidDaysAgo: 80 },
       { app: 'one-time-passcode', status: 'enterprise', credits: 15000, freeTier: 0, paidDaysAgo: 62 },
@@ -78,7 +80,9 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     platform: 'okta',
     color: '#111827',
     createdDaysAgo: 400,
-    admins: [{ email: 'staff@provider.test', firstName: 'Sasha', lastName: 'Staff', role: 'owner', isRoot: true, timeZone: 'UTC' }],
+    admins: [
+      { email: 'staff@provider.test', firstName: 'Sasha', lastName: 'Staff', role: 'owner', isRoot: true, timeZone: 'UTC' },
+    ],
     apps: [
       { app: 'identity-verification', status: 'free-trial', credits: 3, freeTier: 100, trialDaysLeft: 25 },
       { app: 'one-time-passcode', status: 'subscription', credits: 10, paidDaysAgo: 300 },
@@ -132,7 +136,13 @@ export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date, encryp
   const { id } = await trx
     .insertInto('accounts')
     // the account's time zone starts as its owner's (as migration 1112 did for accounts before it)
-    .values({ name: demo.name, platform: demo.platform, email_domain: demo.domain, created_at: createdAt, time_zone: demo.admins.find((x) => x.role === 'owner')?.timeZone ?? 'UTC' } as never)
+    .values({
+      name: demo.name,
+      platform: demo.platform,
+      email_domain: demo.domain,
+      created_at: createdAt,
+      time_zone: demo.admins.find((x) => x.role === 'owner')?.timeZone ?? 'UTC',
+    } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
   const adminIds: Record<string, string> = {};
@@ -171,9 +181,11 @@ export async function seedAccount(trx: Trx, demo: DemoAccount, now: Date, encryp
       .execute();
     await openingLedger(trx, id, app, now);
   }
-  await trx.insertInto('branding').values({ account_id: id, name: demo.name, color: demo.color ?? '#2563EB', domain: null }).execute();
+  await trx
+    .insertInto('branding')
+    .values({ account_id: id, name: demo.name, color: demo.color ?? '#2563EB', domain: null })
+    .execute();
   await createDeveloperKeys(trx, id, encryptionKey);
   await audit(trx, id, null, { namespace: 'global', description: `Account ${demo.name} created`, event: 'account.created' });
   return { id, account: demo, adminIds };
 }
-

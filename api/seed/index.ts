@@ -6,7 +6,15 @@ import { resultsSeedStep } from './results';
 // Demo data for a fresh embedded database and for `npm run seed`. Re-seeding removes the demo
 // accounts (by their e-mail domains) and creates them anew; other accounts are left alone.
 
-export { DEMO_ACCOUNTS, demoAdmins, seedAccount, type DemoAccount, type SeedContext, type SeededAccount, type SeedStep } from './demo-accounts';
+export {
+  DEMO_ACCOUNTS,
+  demoAdmins,
+  seedAccount,
+  type DemoAccount,
+  type SeedContext,
+  type SeededAccount,
+  type SeedStep,
+} from './demo-accounts';
 
 export const SEED_STEPS: SeedStep[] = [resultsSeedStep];
 
@@ -17,7 +25,12 @@ export async function seedDemo(db: Database, encryptionKey: string, now = new Da
     await trx.deleteFrom('accounts').where('email_domain', 'in', domains).execute();
     // An e-mail may only be active on one account: free demo e-mails held elsewhere.
     const emails = DEMO_ACCOUNTS.flatMap((a) => a.admins.map((x) => x.email));
-    await trx.updateTable('admins').set({ archived_at: now }).where('email', 'in', emails).where('archived_at', 'is', null).execute();
+    await trx
+      .updateTable('admins')
+      .set({ archived_at: now })
+      .where('email', 'in', emails)
+      .where('archived_at', 'is', null)
+      .execute();
     const accounts: SeededAccount[] = [];
     for (const demo of DEMO_ACCOUNTS) accounts.push(await seedAccount(trx, demo, now, encryptionKey));
     for (const step of SEED_STEPS) await step({ trx, now, accounts, encryptionKey });

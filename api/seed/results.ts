@@ -13,11 +13,13 @@ import { addToDailyRollup, recordResults, type DailyCount, type NewResult } from
 
 const DAY = 86_400_000;
 
-
 /** Accounts only Watch Tower needs; re-seeding replaces them like the main demo accounts. */
 export const WATCH_TOWER_ACCOUNTS: DemoAccount[] = [
   {
-    name: 'Initech Helpdesk', domain: 'initech.test', platform: 'zoom', createdDaysAgo: 160,
+    name: 'Initech Helpdesk',
+    domain: 'initech.test',
+    platform: 'zoom',
+    createdDaysAgo: 160,
     admins: [
       { email: 'owner@initech.test', firstName: 'Peter', lastName: 'Gibbons', role: 'owner', timeZone: 'America/Chicago' },
       { email: 'milton@initech.test', firstName: 'Milton', lastName: 'Waddams', role: 'admin', timeZone: 'America/Chicago' },
@@ -28,15 +30,23 @@ export const WATCH_TOWER_ACCOUNTS: DemoAccount[] = [
     ],
   },
   {
-    name: 'Umbrella Health', domain: 'umbrella.test', platform: 'webex', createdDaysAgo: 140,
-    admins: [{ email: 'owner@umbrella.test', firstName: 'Alice', lastName: 'Abernathy', role: 'owner', timeZone: 'Europe/Berlin' }],
+    name: 'Umbrella Health',
+    domain: 'umbrella.test',
+    platform: 'webex',
+    createdDaysAgo: 140,
+    admins: [
+      { email: 'owner@umbrella.test', firstName: 'Alice', lastName: 'Abernathy', role: 'owner', timeZone: 'Europe/Berlin' },
+    ],
     apps: [
       { app: 'document-signature', status: 'enterprise', paidDaysAgo: 104, credits: 8800, freeTier: 0 },
       { app: 'e-form', status: 'free-trial', trialDaysLeft: 4, credits: 40 },
     ],
   },
   {
-    name: 'Stark Retail', domain: 'stark.test', platform: 'oidc', createdDaysAgo: 75,
+    name: 'Stark Retail',
+    domain: 'stark.test',
+    platform: 'oidc',
+    createdDaysAgo: 75,
     admins: [
       { email: 'owner@stark.test', firstName: 'Pepper', lastName: 'Potts', role: 'owner', timeZone: 'America/New_York' },
       { email: 'happy@stark.test', firstName: 'Happy', lastName: 'Hogan', role: 'supervisor', timeZone: 'America/New_York' },
@@ -47,13 +57,21 @@ export const WATCH_TOWER_ACCOUNTS: DemoAccount[] = [
     ],
   },
   {
-    name: 'Wayne Finance', domain: 'wayne.test', platform: 'okta', createdDaysAgo: 42,
+    name: 'Wayne Finance',
+    domain: 'wayne.test',
+    platform: 'okta',
+    createdDaysAgo: 42,
     admins: [{ email: 'owner@wayne.test', firstName: 'Lucius', lastName: 'Fox', role: 'owner', timeZone: 'America/New_York' }],
     apps: [{ app: 'passkeys', status: 'free-trial', trialDaysLeft: 18, credits: 22 }],
   },
   {
-    name: 'Hooli Service', domain: 'hooli.test', platform: 'google', createdDaysAgo: 200,
-    admins: [{ email: 'owner@hooli.test', firstName: 'Gavin', lastName: 'Belson', role: 'owner', timeZone: 'America/Los_Angeles' }],
+    name: 'Hooli Service',
+    domain: 'hooli.test',
+    platform: 'google',
+    createdDaysAgo: 200,
+    admins: [
+      { email: 'owner@hooli.test', firstName: 'Gavin', lastName: 'Belson', role: 'owner', timeZone: 'America/Los_Angeles' },
+    ],
     apps: [{ app: 'one-time-passcode', status: 'cancelled', endedDaysAgo: 50 }],
   },
 ];
@@ -128,12 +146,16 @@ async function recordHistory(trx: Trx, accountId: string, volumes: DailyCount[],
   await addToDailyRollup(trx, accountId, volumes);
 }
 
-function activitiesOf(apps: { app: AppId; status: BillingStatus; paidDaysAgo?: number; trialDaysLeft?: number; endedDaysAgo?: number }[], createdDaysAgo: number): Activity[] {
+function activitiesOf(
+  apps: { app: AppId; status: BillingStatus; paidDaysAgo?: number; trialDaysLeft?: number; endedDaysAgo?: number }[],
+  createdDaysAgo: number,
+): Activity[] {
   const out: Activity[] = [];
   for (const a of apps) {
     if (a.status === 'inactive') continue;
     // results start with the free trial that preceded a subscription
-    const from = a.status === 'free-trial' ? 30 - (a.trialDaysLeft ?? 0) : Math.min(createdDaysAgo, (a.paidDaysAgo ?? createdDaysAgo) + 30);
+    const from =
+      a.status === 'free-trial' ? 30 - (a.trialDaysLeft ?? 0) : Math.min(createdDaysAgo, (a.paidDaysAgo ?? createdDaysAgo) + 30);
     const to = a.status === 'cancelled' ? (a.endedDaysAgo ?? 30) : 0;
     if (from >= to) out.push({ app: a.app, fromDaysAgo: from, toDaysAgo: to });
   }
@@ -141,19 +163,45 @@ function activitiesOf(apps: { app: AppId; status: BillingStatus; paidDaysAgo?: n
 }
 
 export const resultsSeedStep: SeedStep = async ({ trx, now, accounts, encryptionKey }: SeedContext) => {
-  await trx.deleteFrom('accounts').where('email_domain', 'in', WATCH_TOWER_ACCOUNTS.map((a) => a.domain)).execute();
+  await trx
+    .deleteFrom('accounts')
+    .where(
+      'email_domain',
+      'in',
+      WATCH_TOWER_ACCOUNTS.map((a) => a.domain),
+    )
+    .execute();
   const emails = WATCH_TOWER_ACCOUNTS.flatMap((a) => a.admins.map((x) => x.email));
-  await trx.updateTable('admins').set({ archived_at: now }).where('email', 'in', emails).where('archived_at', 'is', null).execute();
+  await trx
+    .updateTable('admins')
+    .set({ archived_at: now })
+    .where('email', 'in', emails)
+    .where('archived_at', 'is', null)
+    .execute();
 
   for (const seeded of accounts) {
-    await recordHistory(trx, seeded.id, dailyVolumes(seeded.account.domain, activitiesOf(seeded.account.apps, seeded.account.createdDaysAgo), now), now);
+    await recordHistory(
+      trx,
+      seeded.id,
+      dailyVolumes(seeded.account.domain, activitiesOf(seeded.account.apps, seeded.account.createdDaysAgo), now),
+      now,
+    );
     if (seeded.account.key === 'acme') {
       // one customer with a recognisable history across apps, for trying the search
       const base = now.getTime() - 2 * 3_600_000;
       const mk = (app: AppId, status: ResultStatus, hoursAgo: number, n: number): NewResult => ({
-        app, status, ts: new Date(base - hoursAgo * 3_600_000), sessionRef: `ses_demo${String(n).padStart(4, '0')}a1b2c3d4e5f6`, ...DEMO_CUSTOMER,
+        app,
+        status,
+        ts: new Date(base - hoursAgo * 3_600_000),
+        sessionRef: `ses_demo${String(n).padStart(4, '0')}a1b2c3d4e5f6`,
+        ...DEMO_CUSTOMER,
       });
-      await recordResults(trx, seeded.id, [mk('one-time-passcode', 'success', 0, 1), mk('passkeys', 'failure', 26, 2), mk('one-time-passcode', 'timeout', 75, 3), mk('e-form', 'success', 200, 4)]);
+      await recordResults(trx, seeded.id, [
+        mk('one-time-passcode', 'success', 0, 1),
+        mk('passkeys', 'failure', 26, 2),
+        mk('one-time-passcode', 'timeout', 75, 3),
+        mk('e-form', 'success', 200, 4),
+      ]);
     }
   }
 
@@ -170,6 +218,8 @@ export const resultsSeedStep: SeedStep = async ({ trx, now, accounts, encryption
       body: 'supervisor@acme.test joined as supervisor.',
       link: '/settings/admin-management',
     });
-    await sql`update notifications set created_at = ${new Date(now.getTime() - 3 * DAY)} where account_id = ${acme.id}`.execute(trx);
+    await sql`update notifications set created_at = ${new Date(now.getTime() - 3 * DAY)} where account_id = ${acme.id}`.execute(
+      trx,
+    );
   }
 };

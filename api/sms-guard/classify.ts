@@ -18,12 +18,16 @@ export type NumberClass = {
 };
 
 /** Types never right for a verification SMS: the receiver is paid per message. */
-export const REFUSED_TYPES: Record<string, string> = { PREMIUM_RATE: 'a premium-rate number', SHARED_COST: 'a shared-cost number' };
+export const REFUSED_TYPES: Record<string, string> = {
+  PREMIUM_RATE: 'a premium-rate number',
+  SHARED_COST: 'a shared-cost number',
+};
 
 export const PREFIX_NATIONAL_DIGITS = 3;
 
 // the metadata lists a shared calling code's main country first (US for 1, RU for 7, GB for 44)
-const mainCountry = (code: string): string | undefined => (metadata as { country_calling_codes: Record<string, string[]> }).country_calling_codes[code]?.[0];
+const mainCountry = (code: string): string | undefined =>
+  (metadata as { country_calling_codes: Record<string, string[]> }).country_calling_codes[code]?.[0];
 
 /** null when the text is not a phone number at all (the E.164 check comes before). */
 export function classifyNumber(e164: string): NumberClass | null {
@@ -33,7 +37,12 @@ export function classifyNumber(e164: string): NumberClass | null {
   const country = parsed.country ?? mainCountry(code);
   if (!country) return null;
   const valid = parsed.isValid();
-  return { country, type: valid ? (parsed.getType() ?? null) : null, valid, prefix: `+${code}${parsed.nationalNumber.slice(0, PREFIX_NATIONAL_DIGITS)}` };
+  return {
+    country,
+    type: valid ? (parsed.getType() ?? null) : null,
+    valid,
+    prefix: `+${code}${parsed.nationalNumber.slice(0, PREFIX_NATIONAL_DIGITS)}`,
+  };
 }
 
 /** Every country the metadata knows, with its calling code, for the list an admin picks from. */

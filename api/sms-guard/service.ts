@@ -6,7 +6,13 @@ import { audit, type Actor } from '../audit';
 import { notify } from '../notifications/notify';
 import { DEV_OUTBOX_PROVIDER } from '../contract/sms';
 import { maskPhone } from '../contract/platform';
-import { SMS_GUARD_DEFAULT_RULES, SmsGuardRulesSchema, type SmsGuard, type SmsGuardRules, type SmsHold } from '../contract/sms-guard';
+import {
+  SMS_GUARD_DEFAULT_RULES,
+  SmsGuardRulesSchema,
+  type SmsGuard,
+  type SmsGuardRules,
+  type SmsHold,
+} from '../contract/sms-guard';
 import { classifyNumber, knownCountries, REFUSED_TYPES, type NumberClass } from './classify';
 import { accountDates } from '../account-dates';
 import { metrics } from '../observability/metrics';
@@ -74,15 +80,18 @@ export function defaultCountries(provider: SmsProvider | null, senderNumber: str
 function stateOf(r: StateRow | undefined): SmsAccountState {
   const provider = r?.provider ?? null;
   const senderNumber = r?.phone_number ?? '';
-  const stored = r?.volume_multiplier == null ? null : {
-    volumeMultiplier: Number(r.volume_multiplier),
-    volumeAllowance: r.volume_allowance!,
-    baselineDays: r.baseline_days!,
-    conversionWindow: r.conversion_window!,
-    conversionMinPercent: r.conversion_min_percent!,
-    conversionGraceSeconds: r.conversion_grace_seconds!,
-    holdMinutes: r.hold_minutes!,
-  };
+  const stored =
+    r?.volume_multiplier == null
+      ? null
+      : {
+          volumeMultiplier: Number(r.volume_multiplier),
+          volumeAllowance: r.volume_allowance!,
+          baselineDays: r.baseline_days!,
+          conversionWindow: r.conversion_window!,
+          conversionMinPercent: r.conversion_min_percent!,
+          conversionGraceSeconds: r.conversion_grace_seconds!,
+          holdMinutes: r.hold_minutes!,
+        };
   const rules = stored && v.is(SmsGuardRulesSchema, stored) ? stored : SMS_GUARD_DEFAULT_RULES;
   const allowed = r?.allowed_countries ?? null;
   return {
@@ -164,7 +173,8 @@ export function checkDestination(state: SmsState, to: string, now: Date): Number
     return destinationOf(state, to, now);
   } catch (err) {
     // held ranges count themselves (heldError); what is left is a refusal by its code
-    if (err instanceof ApiError && err.code !== 'SMS_PUMPING_SUSPECTED') metrics?.sms.inc({ outcome: 'refused', reason: err.code });
+    if (err instanceof ApiError && err.code !== 'SMS_PUMPING_SUSPECTED')
+      metrics?.sms.inc({ outcome: 'refused', reason: err.code });
     throw err;
   }
 }
@@ -174,18 +184,26 @@ function destinationOf(state: SmsState, to: string, now: Date): NumberClass {
   const masked = maskPhone(to);
   if (!number) throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is not a phone number of any country.`);
   const refused = number.type ? REFUSED_TYPES[number.type] : undefined;
-  if (refused) throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is ${refused}: verification SMS are never sent to premium-rate or shared-cost numbers.`);
+  if (refused)
+    throw new ApiError(
+      422,
+      'NUMBER_TYPE_NOT_ALLOWED',
+      `${masked} is ${refused}: verification SMS are never sent to premium-rate or shared-cost numbers.`,
+    );
   // the development outbox sends nothing, and the demo data and tests use ranges reserved for fiction
   if (!number.valid && state.provider !== DEV_OUTBOX_PROVIDER) {
     throw new ApiError(422, 'NUMBER_TYPE_NOT_ALLOWED', `${masked} is not a valid number in ${nameOfCountry(number.country)}.`);
   }
   if (!state.allowedCountries.includes(number.country)) {
-    throw new ApiError(403, 'COUNTRY_NOT_ALLOWED', `SMS to ${nameOfCountry(number.country)} (${number.country}) are not allowed for this account. An admin can allow the country under Settings > SMS Configuration.`);
+    throw new ApiError(
+      403,
+      'COUNTRY_NOT_ALLOWED',
+      `SMS to ${nameOfCountry(number.country)} (${number.country}) are not allowed for this account. An admin can allow the country under Settings > SMS Configuration.`,
+    );
   }
   if (state.heldUntil) throw heldError(state.heldScope ?? number.prefix, state.heldUntil, now);
   return number;
 }
-
 
 /**
  * The spread rules (docs/sms-guard.md#pumping-spread-over-ranges): pumping spread over many ranges
@@ -197,7 +215,14 @@ function destinationOf(state: SmsState, to: string, now: Date): NumberClass {
  * and `minPercent` answered). Ranges the account has sent to before are weighed by that baseline;
  * ranges it never reached add nothing to the allowance.
  */
-export const SPREAD_RULES = { graceSeconds: 30, countryAllowance: 40, accountAllowance: 100, minJudged: 20, minPercent: 20, judgedWindow: 50 } as const;
+export const SPREAD_RULES = {
+  graceSeconds: 30,
+  countryAllowance: 40,
+  accountAllowance: 100,
+  minJudged: 20,
+  minPercent: 20,
+  judgedWindow: 50,
+} as const;
 /** unanswered sends counted at most (a bound on the count's work; far above any allowance) */
 const SPREAD_SCAN = 5_000;
 
@@ -223,7 +248,14 @@ export type Counting = { since: Date; threshold: number; graceCutoff: Date; base
  * The range's usual hour (recomputed at most hourly: the only round trip of its own here) and the
  * counting that follows from it.
  */
-export async function countingOf(trx: Trx, accountId: string, number: NumberClass, range: RangeRow, rules: SmsGuardRules, now: Date): Promise<Counting> {
+export async function countingOf(
+  trx: Trx,
+  accountId: string,
+  number: NumberClass,
+  range: RangeRow,
+  rules: SmsGuardRules,
+  now: Date,
+): Promise<Counting> {
   let baseline = Number(range.baseline_hourly);
   const hourAgo = new Date(now.getTime() - HOUR_MS);
   if (!range.baseline_at || new Date(range.baseline_at) < hourAgo) {
@@ -237,7 +269,12 @@ export async function countingOf(trx: Trx, accountId: string, number: NumberClas
   }
   // counting starts again after a release: what an admin let through is not held again at once
   const since = range.released_at && new Date(range.released_at) > hourAgo ? new Date(range.released_at) : hourAgo;
-  return { since, threshold: Math.floor(rules.volumeMultiplier * baseline + rules.volumeAllowance), graceCutoff: new Date(now.getTime() - rules.conversionGraceSeconds * 1000), baseline };
+  return {
+    since,
+    threshold: Math.floor(rules.volumeMultiplier * baseline + rules.volumeAllowance),
+    graceCutoff: new Date(now.getTime() - rules.conversionGraceSeconds * 1000),
+    baseline,
+  };
 }
 
 type Counts = {
@@ -255,11 +292,19 @@ type Counts = {
 };
 
 /** Records the send and counts its range's, its country's and the account's recent sends, in one statement (`verdictOf` judges them). */
-export function countSend(accountId: string, number: NumberClass, to: string, counting: Counting, rules: SmsGuardRules, now: Date) {
+export function countSend(
+  accountId: string,
+  number: NumberClass,
+  to: string,
+  counting: Counting,
+  rules: SmsGuardRules,
+  now: Date,
+) {
   const hourAgo = new Date(now.getTime() - HOUR_MS);
   const judgedBy = new Date(now.getTime() - SPREAD_RULES.graceSeconds * 1000);
   // counting of a country or the account starts again after an admin released its hold
-  const since = (key: string) => sql`greatest(${hourAgo}::timestamptz, coalesce((select released_at from sms_guard_prefixes where account_id = ${accountId} and prefix = ${key}), '-infinity'))`;
+  const since = (key: string) =>
+    sql`greatest(${hourAgo}::timestamptz, coalesce((select released_at from sms_guard_prefixes where account_id = ${accountId} and prefix = ${key}), '-infinity'))`;
   return sql<Counts>`
       with ins as (insert into sms_guard_sends (account_id, prefix, country, phone_number, ts) values (${accountId}, ${number.prefix}, ${number.country}, ${to}, ${now})),
       scope as (select ${since(number.country)} as country_since, ${since(ACCOUNT_SCOPE)} as account_since,
@@ -287,22 +332,50 @@ export type Trip = { scope: 'range' | 'country' | 'account'; reason: string };
 export function verdictOf(counts: Counts, counting: Counting, rules: SmsGuardRules): Trip | null {
   // the insert of countSend is not visible to its counts: this send is the +1
   if (counts.last_hour + 1 > counting.threshold) {
-    return { scope: 'range', reason: `${counts.last_hour + 1} SMS in the last hour, above ${rules.volumeMultiplier} × the usual ${counting.baseline.toFixed(1)} an hour + ${rules.volumeAllowance}` };
+    return {
+      scope: 'range',
+      reason: `${counts.last_hour + 1} SMS in the last hour, above ${rules.volumeMultiplier} × the usual ${counting.baseline.toFixed(1)} an hour + ${rules.volumeAllowance}`,
+    };
   }
   if (counts.judged >= rules.conversionWindow && counts.answered * 100 < rules.conversionMinPercent * counts.judged) {
-    return { scope: 'range', reason: `only ${counts.answered} of the last ${counts.judged} SMS were answered (fewer than ${rules.conversionMinPercent}%)` };
+    return {
+      scope: 'range',
+      reason: `only ${counts.answered} of the last ${counts.judged} SMS were answered (fewer than ${rules.conversionMinPercent}%)`,
+    };
   }
-  const spread = (open: number, judged: number, answered: number, baseline: number, allowance: number, where: string): string | null => {
+  const spread = (
+    open: number,
+    judged: number,
+    answered: number,
+    baseline: number,
+    allowance: number,
+    where: string,
+  ): string | null => {
     const threshold = Math.floor(allowance + rules.volumeMultiplier * Number(baseline));
     if (open + 1 <= threshold) return null;
     // people are answering: a busy day, not pumping
     if (judged >= SPREAD_RULES.minJudged && answered * 100 >= SPREAD_RULES.minPercent * judged) return null;
-    const shown = judged >= SPREAD_RULES.minJudged ? `only ${answered} of the last ${judged} answered` : `none of them answered yet`;
+    const shown =
+      judged >= SPREAD_RULES.minJudged ? `only ${answered} of the last ${judged} answered` : `none of them answered yet`;
     return `${open + 1} unanswered SMS to ${where} in the last hour, above ${allowance} + ${rules.volumeMultiplier} × the usual ${Number(baseline).toFixed(1)} an hour, ${shown}`;
   };
-  const country = spread(counts.country_open, counts.country_judged, counts.country_answered, counts.country_baseline, SPREAD_RULES.countryAllowance, 'the country');
+  const country = spread(
+    counts.country_open,
+    counts.country_judged,
+    counts.country_answered,
+    counts.country_baseline,
+    SPREAD_RULES.countryAllowance,
+    'the country',
+  );
   if (country) return { scope: 'country', reason: country };
-  const account = spread(counts.account_open, counts.account_judged, counts.account_answered, counts.account_baseline, SPREAD_RULES.accountAllowance, 'all countries');
+  const account = spread(
+    counts.account_open,
+    counts.account_judged,
+    counts.account_answered,
+    counts.account_baseline,
+    SPREAD_RULES.accountAllowance,
+    'all countries',
+  );
   if (account) return { scope: 'account', reason: account };
   return null;
 }
@@ -312,28 +385,53 @@ export function verdictOf(counts: Counts, counting: Counting, rules: SmsGuardRul
  * `countSend` recorded in this transaction (the held send was not made, so it does not count).
  * A range another send has held meanwhile keeps that hold, and its entry and notice.
  */
-export async function holdRange(trx: Trx, accountId: string, number: NumberClass, reason: string, rules: SmsGuardRules, now: Date, undoSend: string | null, scope: Trip['scope'] = 'range'): Promise<Date> {
+export async function holdRange(
+  trx: Trx,
+  accountId: string,
+  number: NumberClass,
+  reason: string,
+  rules: SmsGuardRules,
+  now: Date,
+  undoSend: string | null,
+  scope: Trip['scope'] = 'range',
+): Promise<Date> {
   const heldUntil = new Date(now.getTime() + rules.holdMinutes * 60_000);
   const key = holdKey(number, scope);
   if (undoSend) {
-    await sql`delete from sms_guard_sends where id = (select id from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and phone_number = ${undoSend} and ts = ${now} limit 1)`.execute(trx);
+    await sql`delete from sms_guard_sends where id = (select id from sms_guard_sends where account_id = ${accountId} and prefix = ${number.prefix} and phone_number = ${undoSend} and ts = ${now} limit 1)`.execute(
+      trx,
+    );
   }
   const held = (
-    await sql<{ held_until: Date }>`insert into sms_guard_prefixes as p (account_id, prefix, country, held_at, held_until, hold_reason)
+    await sql<{
+      held_until: Date;
+    }>`insert into sms_guard_prefixes as p (account_id, prefix, country, held_at, held_until, hold_reason)
       values (${accountId}, ${key}, ${number.country}, ${now}, ${heldUntil}, ${reason})
       on conflict (account_id, prefix) do update set held_at = excluded.held_at, held_until = excluded.held_until, hold_reason = excluded.hold_reason
         where p.held_until is null or p.held_until <= ${now}
       returning held_until`.execute(trx)
   ).rows[0];
   if (!held) {
-    const current = (await sql<{ held_until: Date }>`select held_until from sms_guard_prefixes where account_id = ${accountId} and prefix = ${key}`.execute(trx)).rows[0];
+    const current = (
+      await sql<{
+        held_until: Date;
+      }>`select held_until from sms_guard_prefixes where account_id = ${accountId} and prefix = ${key}`.execute(trx)
+    ).rows[0];
     return current ? new Date(current.held_until) : heldUntil;
   }
   const where = scope === 'range' ? `numbers starting ${number.prefix} (${nameOfCountry(number.country)})` : describeScope(key);
-  await audit(trx, accountId, null, { namespace: 'global', description: `SMS to ${where} held until ${(await accountDates(trx, accountId)).moment(heldUntil)}: suspected SMS pumping, ${reason}`, event: 'sms.pumping-held', at: now });
+  await audit(trx, accountId, null, {
+    namespace: 'global',
+    description: `SMS to ${where} held until ${(await accountDates(trx, accountId)).moment(heldUntil)}: suspected SMS pumping, ${reason}`,
+    event: 'sms.pumping-held',
+    at: now,
+  });
   await notify(trx, accountId, {
     kind: 'sms.pumping-held',
-    title: scope === 'range' ? `SMS to ${number.prefix}… are held: suspected SMS pumping` : `SMS to ${describeScope(key)} are held: suspected SMS pumping`,
+    title:
+      scope === 'range'
+        ? `SMS to ${number.prefix}… are held: suspected SMS pumping`
+        : `SMS to ${describeScope(key)} are held: suspected SMS pumping`,
     body: `Sends to ${where} were stopped because ${reason}. Release them under Settings > SMS Configuration if the traffic is yours.`,
     link: '/settings/sms-configuration',
     dedupeKey: `sms.pumping-held:${key}:${now.toISOString()}`,
@@ -349,25 +447,49 @@ export function holdKey(number: NumberClass, scope: Trip['scope']): string {
 /** A customer answered an SMS (completed a task, verified a code): its sends reached a person. */
 export async function markSmsAnswered(trx: Trx, accountId: string, phones: readonly string[]): Promise<void> {
   if (!phones.length) return;
-  await sql`update sms_guard_sends set answered = true where account_id = ${accountId} and phone_number = any(${[...new Set(phones)]}::text[]) and not answered`.execute(trx);
+  await sql`update sms_guard_sends set answered = true where account_id = ${accountId} and phone_number = any(${[...new Set(phones)]}::text[]) and not answered`.execute(
+    trx,
+  );
 }
 
 export async function activeHolds(trx: Trx, accountId: string, now: Date): Promise<SmsHold[]> {
   const rows = await sql<{ prefix: string; country: string; held_at: Date; held_until: Date; hold_reason: string }>`
     select prefix, country, held_at, held_until, hold_reason from sms_guard_prefixes
     where account_id = ${accountId} and held_until > ${now} order by held_at desc`.execute(trx);
-  return rows.rows.map((r) => ({ prefix: r.prefix, country: r.country, heldAt: new Date(r.held_at).toISOString(), heldUntil: new Date(r.held_until).toISOString(), reason: r.hold_reason }));
+  return rows.rows.map((r) => ({
+    prefix: r.prefix,
+    country: r.country,
+    heldAt: new Date(r.held_at).toISOString(),
+    heldUntil: new Date(r.held_until).toISOString(),
+    reason: r.hold_reason,
+  }));
 }
 
 export async function smsGuardOf(trx: Trx, accountId: string, now: Date): Promise<SmsGuard> {
   const state = await smsAccountState(trx, accountId, null, now);
-  return { allowedCountries: state.allowedCountries, isDefault: state.isDefault, rules: state.rules, pumpingGuard: state.pumpingGuard, holds: await activeHolds(trx, accountId, now), countries: knownCountries() };
+  return {
+    allowedCountries: state.allowedCountries,
+    isDefault: state.isDefault,
+    rules: state.rules,
+    pumpingGuard: state.pumpingGuard,
+    holds: await activeHolds(trx, accountId, now),
+    countries: knownCountries(),
+  };
 }
 
-export async function saveSmsGuard(trx: Trx, accountId: string, actor: Actor, body: { allowedCountries: string[]; rules?: SmsGuardRules; pumpingGuard?: boolean }, now: Date): Promise<SmsGuard> {
+export async function saveSmsGuard(
+  trx: Trx,
+  accountId: string,
+  actor: Actor,
+  body: { allowedCountries: string[]; rules?: SmsGuardRules; pumpingGuard?: boolean },
+  now: Date,
+): Promise<SmsGuard> {
   const known = new Set(knownCountries().map((c) => c.code));
   const unknown = body.allowedCountries.find((c) => !known.has(c));
-  if (unknown) throw new ApiError(400, 'VALIDATION_FAILED', `allowedCountries: ${unknown} is not a country SMS can be sent to`, { allowedCountries: `${unknown} is not a country SMS can be sent to` });
+  if (unknown)
+    throw new ApiError(400, 'VALIDATION_FAILED', `allowedCountries: ${unknown} is not a country SMS can be sent to`, {
+      allowedCountries: `${unknown} is not a country SMS can be sent to`,
+    });
   const before = await smsAccountState(trx, accountId, null, now);
   const countries = [...new Set(body.allowedCountries)].sort();
   const rules = body.rules ?? before.rules;
@@ -376,16 +498,25 @@ export async function saveSmsGuard(trx: Trx, accountId: string, actor: Actor, bo
     values (${accountId}, ${countries}, ${pumping}, ${rules.volumeMultiplier}, ${rules.volumeAllowance}, ${rules.baselineDays}, ${rules.conversionWindow}, ${rules.conversionMinPercent}, ${rules.conversionGraceSeconds}, ${rules.holdMinutes}, ${now})
     on conflict (account_id) do update set allowed_countries = excluded.allowed_countries, pumping_guard = excluded.pumping_guard, volume_multiplier = excluded.volume_multiplier, volume_allowance = excluded.volume_allowance,
       baseline_days = excluded.baseline_days, conversion_window = excluded.conversion_window, conversion_min_percent = excluded.conversion_min_percent,
-      conversion_grace_seconds = excluded.conversion_grace_seconds, hold_minutes = excluded.hold_minutes, updated_at = excluded.updated_at`.execute(trx);
+      conversion_grace_seconds = excluded.conversion_grace_seconds, hold_minutes = excluded.hold_minutes, updated_at = excluded.updated_at`.execute(
+    trx,
+  );
   const added = countries.filter((c) => !before.allowedCountries.includes(c));
   const removed = before.allowedCountries.filter((c) => !countries.includes(c));
   const changes = [
     added.length ? `allowed ${added.map(nameOfCountry).join(', ')}` : '',
     removed.length ? `no longer allowed ${removed.map(nameOfCountry).join(', ')}` : '',
     JSON.stringify(rules) !== JSON.stringify(before.rules) ? `pumping rules ${ruleText(rules)}` : '',
-    body.pumpingGuard !== undefined && body.pumpingGuard !== before.pumpingGuard ? `pumping guard ${body.pumpingGuard ? 'on' : 'off'}` : '',
+    body.pumpingGuard !== undefined && body.pumpingGuard !== before.pumpingGuard
+      ? `pumping guard ${body.pumpingGuard ? 'on' : 'off'}`
+      : '',
   ].filter(Boolean);
-  await audit(trx, accountId, actor, { namespace: 'global', description: `Updated the SMS fraud guard: ${changes.join('; ') || 'no change'}`, event: 'sms.guard-updated', at: now });
+  await audit(trx, accountId, actor, {
+    namespace: 'global',
+    description: `Updated the SMS fraud guard: ${changes.join('; ') || 'no change'}`,
+    event: 'sms.guard-updated',
+    at: now,
+  });
   return smsGuardOf(trx, accountId, now);
 }
 
@@ -399,7 +530,12 @@ export async function releaseHold(trx: Trx, accountId: string, actor: Actor, pre
     where account_id = ${accountId} and prefix = ${prefix} and held_until > ${now} returning country`.execute(trx);
   const row = released.rows[0];
   if (!row) throw new ApiError(404, 'HOLD_NOT_FOUND', `SMS to ${describeScope(prefix)} are not held.`);
-  await audit(trx, accountId, actor, { namespace: 'global', description: `Released the hold on SMS to numbers starting ${prefix} (${nameOfCountry(row.country)})`, event: 'sms.pumping-released', at: now });
+  await audit(trx, accountId, actor, {
+    namespace: 'global',
+    description: `Released the hold on SMS to numbers starting ${prefix} (${nameOfCountry(row.country)})`,
+    event: 'sms.pumping-released',
+    at: now,
+  });
   return smsGuardOf(trx, accountId, now);
 }
 

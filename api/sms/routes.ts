@@ -21,16 +21,26 @@ export const smsRoutes = new Hono<AppEnv>()
   .put('/sms/guard', validate('json', SmsGuardSaveBodySchema), async (c) => {
     const session = c.var.session;
     const body = c.req.valid('json');
-    return c.json(await c.var.deps.db.tenant(session.accountId, (trx) => saveSmsGuard(trx, session.accountId, actorOf(session), body, c.var.deps.now())));
+    return c.json(
+      await c.var.deps.db.tenant(session.accountId, (trx) =>
+        saveSmsGuard(trx, session.accountId, actorOf(session), body, c.var.deps.now()),
+      ),
+    );
   })
   .post('/sms/guard/holds/:prefix/release', validate('param', SmsReleaseParamSchema), async (c) => {
     const session = c.var.session;
     const { prefix } = c.req.valid('param');
-    return c.json(await c.var.deps.db.tenant(session.accountId, (trx) => releaseHold(trx, session.accountId, actorOf(session), prefix, c.var.deps.now())));
+    return c.json(
+      await c.var.deps.db.tenant(session.accountId, (trx) =>
+        releaseHold(trx, session.accountId, actorOf(session), prefix, c.var.deps.now()),
+      ),
+    );
   })
   .get('/sms', async (c) => c.json(await readSmsSettings(c.var.deps, c.var.session)))
   // Twilio and the development outbox take different bodies, told apart in saveSmsSettings
-  .post('/sms', validate('json', v.unknown(), { textRuleInRoute: true }), async (c) => c.json(await saveSmsSettings(c.var.deps, c.var.session, c.req.valid('json'))))
+  .post('/sms', validate('json', v.unknown(), { textRuleInRoute: true }), async (c) =>
+    c.json(await saveSmsSettings(c.var.deps, c.var.session, c.req.valid('json'))),
+  )
   .delete('/sms', async (c) => c.json(await disconnectSms(c.var.deps, c.var.session)))
 
   /** The development outbox (never in production): the account's newest messages, newest first. */

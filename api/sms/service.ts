@@ -16,10 +16,16 @@ import { measured } from '../observability/metrics';
 // was entered with) or, outside production, the development outbox.
 
 async function current(trx: Trx, accountId: string, production: boolean): Promise<SmsSettings> {
-  const row = await trx.selectFrom('sms_settings').select(['provider', 'account_sid', 'phone_number']).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('sms_settings')
+    .select(['provider', 'account_sid', 'phone_number'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   const available = production ? {} : { devOutboxAvailable: true };
   if (row?.provider === DEV_OUTBOX_PROVIDER) return { provider: production ? null : DEV_OUTBOX_PROVIDER, ...available };
-  return row ? { provider: row.provider, twilio: { accountSid: row.account_sid, phoneNumber: row.phone_number }, ...available } : { provider: null, ...available };
+  return row
+    ? { provider: row.provider, twilio: { accountSid: row.account_sid, phoneNumber: row.phone_number }, ...available }
+    : { provider: null, ...available };
 }
 
 /** The account's SMS provider as the settings page shows it (never the auth token). */
@@ -30,7 +36,10 @@ export function readSmsSettings(deps: Deps, session: Session): Promise<SmsSettin
 async function saveDevOutbox(deps: Deps, session: Session): Promise<SmsSettings> {
   const { db, config } = deps;
   // never offered in production: there the choice does not exist at all
-  if (config.env === 'production') throw new ApiError(400, 'VALIDATION_FAILED', 'provider: Only Twilio can be configured', { provider: 'Only Twilio can be configured' });
+  if (config.env === 'production')
+    throw new ApiError(400, 'VALIDATION_FAILED', 'provider: Only Twilio can be configured', {
+      provider: 'Only Twilio can be configured',
+    });
   return db.tenant(session.accountId, async (trx) => {
     const values = { provider: DEV_OUTBOX_PROVIDER, account_sid: '', auth_token_enc: '', phone_number: '' };
     await trx
@@ -38,7 +47,11 @@ async function saveDevOutbox(deps: Deps, session: Session): Promise<SmsSettings>
       .values({ account_id: session.accountId, ...values })
       .onConflict((oc) => oc.column('account_id').doUpdateSet({ ...values, updated_at: new Date() }))
       .execute();
-    await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: 'Chose the development outbox for SMS (messages are stored, not sent)', event: 'sms.configured' });
+    await audit(trx, session.accountId, actorOf(session), {
+      namespace: 'global',
+      description: 'Chose the development outbox for SMS (messages are stored, not sent)',
+      event: 'sms.configured',
+    });
     return current(trx, session.accountId, false);
   });
 }
@@ -51,7 +64,11 @@ export async function saveSmsSettings(deps: Deps, session: Session, body: unknow
   if (v.is(DevOutboxSaveBodySchema, body)) return saveDevOutbox(deps, session);
   const { db, config } = deps;
   const stored = await db.tenant(session.accountId, (trx) =>
-    trx.selectFrom('sms_settings').select(['auth_token_enc', 'account_sid', 'provider']).where('account_id', '=', session.accountId).executeTakeFirst(),
+    trx
+      .selectFrom('sms_settings')
+      .select(['auth_token_enc', 'account_sid', 'provider'])
+      .where('account_id', '=', session.accountId)
+      .executeTakeFirst(),
   );
   // Managing a configured Twilio: a blank auth token keeps the stored one (never sent back).
   const parsed = v.safeParse(smsSaveBodySchema(stored?.provider === 'twilio'), body);
@@ -92,9 +109,17 @@ export async function saveSmsSettings(deps: Deps, session: Session, body: unknow
 /** Removes the provider: no SMS leaves until one is configured again. */
 export async function disconnectSms(deps: Deps, session: Session): Promise<SmsSettings> {
   const answer = await deps.db.tenant(session.accountId, async (trx) => {
-    const removed = await trx.deleteFrom('sms_settings').where('account_id', '=', session.accountId).returning('provider').executeTakeFirst();
+    const removed = await trx
+      .deleteFrom('sms_settings')
+      .where('account_id', '=', session.accountId)
+      .returning('provider')
+      .executeTakeFirst();
     if (removed) {
-      await audit(trx, session.accountId, actorOf(session), { namespace: 'global', description: removed.provider === DEV_OUTBOX_PROVIDER ? 'Disconnected the development outbox' : 'Disconnected Twilio', event: 'sms.disconnected' });
+      await audit(trx, session.accountId, actorOf(session), {
+        namespace: 'global',
+        description: removed.provider === DEV_OUTBOX_PROVIDER ? 'Disconnected the development outbox' : 'Disconnected Twilio',
+        event: 'sms.disconnected',
+      });
     }
     return current(trx, session.accountId, deps.config.env === 'production');
   });
@@ -107,7 +132,11 @@ export async function disconnectSms(deps: Deps, session: Session): Promise<SmsSe
  */
 export async function sentToDevOutbox(deps: Deps, accountId: string): Promise<boolean> {
   if (deps.config.env === 'production') return false;
-  const row = await deps.db.tenant(accountId, (trx) => measured(trx, 'sms.dev-outbox', () => trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst()));
+  const row = await deps.db.tenant(accountId, (trx) =>
+    measured(trx, 'sms.dev-outbox', () =>
+      trx.selectFrom('sms_settings').select('provider').where('account_id', '=', accountId).executeTakeFirst(),
+    ),
+  );
   return row?.provider === DEV_OUTBOX_PROVIDER;
 }
 
@@ -116,7 +145,11 @@ export async function sentToDevOutbox(deps: Deps, accountId: string): Promise<bo
  * A longer look asks for a larger `limit` rather than the next page: new messages keep arriving
  * at the top, and one read of the newest N leaves no gap.
  */
-export async function devOutboxMessages(deps: Pick<Deps, 'db'>, accountId: string, limit: number): Promise<{ messages: DevSmsMessage[]; more: boolean }> {
+export async function devOutboxMessages(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  limit: number,
+): Promise<{ messages: DevSmsMessage[]; more: boolean }> {
   const rows = await deps.db.tenant(accountId, (trx) =>
     trx
       .selectFrom('dev_sms_outbox')
@@ -128,7 +161,9 @@ export async function devOutboxMessages(deps: Pick<Deps, 'db'>, accountId: strin
       .execute(),
   );
   return {
-    messages: rows.slice(0, limit).map((r): DevSmsMessage => ({ id: r.id, to: r.to_number, body: r.body, createdAt: new Date(r.created_at).toISOString() })),
+    messages: rows
+      .slice(0, limit)
+      .map((r): DevSmsMessage => ({ id: r.id, to: r.to_number, body: r.body, createdAt: new Date(r.created_at).toISOString() })),
     more: rows.length > limit,
   };
 }

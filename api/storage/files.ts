@@ -17,11 +17,17 @@ export type StoredFile = { id: string; contentType: string; size: number; sha256
 export type FileContent = StoredFile & { bytes: Buffer };
 
 function unavailable(failure: S3Failure, doing: string): ApiError {
-  if (failure.code === 'TARGET_NOT_ALLOWED') return new ApiError(422, 'TARGET_NOT_ALLOWED', `The storage endpoint cannot be called: ${failure.message}`);
+  if (failure.code === 'TARGET_NOT_ALLOWED')
+    return new ApiError(422, 'TARGET_NOT_ALLOWED', `The storage endpoint cannot be called: ${failure.message}`);
   return new ApiError(502, 'STORAGE_UNAVAILABLE', `The file could not be ${doing} the account's S3 bucket: ${failure.message}`);
 }
 
-const notConfigured = () => new ApiError(409, 'STORAGE_NOT_CONFIGURED', 'S3 storage has no usable settings: enter the endpoint, bucket and keys again in Storage settings.');
+const notConfigured = () =>
+  new ApiError(
+    409,
+    'STORAGE_NOT_CONFIGURED',
+    'S3 storage has no usable settings: enter the endpoint, bucket and keys again in Storage settings.',
+  );
 
 /** The account's S3 target, for a file kept there; an answer that says why when there is none. */
 async function targetFor(deps: Deps, trx: Trx, accountId: string): Promise<S3Target> {
@@ -35,12 +41,30 @@ async function targetFor(deps: Deps, trx: Trx, accountId: string): Promise<S3Tar
  * the row, so a failed upload leaves nothing behind (a transaction rolled back after a
  * successful upload leaves an unreferenced object in the bucket).
  */
-export async function putFile(deps: Deps, trx: Trx, accountId: string, file: { app: string; contentType: string; bytes: Uint8Array }): Promise<StoredFile> {
+export async function putFile(
+  deps: Deps,
+  trx: Trx,
+  accountId: string,
+  file: { app: string; contentType: string; bytes: Uint8Array },
+): Promise<StoredFile> {
   const bytes = Buffer.from(file.bytes);
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   const settings = await storageSettings(deps.config, trx, accountId);
-  const base = { account_id: accountId, app: file.app, content_type: file.contentType, size: bytes.length, sha256, created_at: deps.now() };
-  let values: typeof base & { id?: string; backend: 'database' | 's3'; bytes: Buffer | null; s3_bucket?: string; object_key?: string };
+  const base = {
+    account_id: accountId,
+    app: file.app,
+    content_type: file.contentType,
+    size: bytes.length,
+    sha256,
+    created_at: deps.now(),
+  };
+  let values: typeof base & {
+    id?: string;
+    backend: 'database' | 's3';
+    bytes: Buffer | null;
+    s3_bucket?: string;
+    object_key?: string;
+  };
   if (settings.backend === 's3') {
     if (!settings.target) throw notConfigured();
     const id = crypto.randomUUID();
@@ -59,7 +83,16 @@ export async function putFile(deps: Deps, trx: Trx, accountId: string, file: { a
   return { id: row.id, contentType: file.contentType, size: bytes.length, sha256 };
 }
 
-type FileRow = { id: string; content_type: string; size: number; sha256: string; backend: 'database' | 's3'; bytes: Buffer | null; s3_bucket: string | null; object_key: string | null };
+type FileRow = {
+  id: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  backend: 'database' | 's3';
+  bytes: Buffer | null;
+  s3_bucket: string | null;
+  object_key: string | null;
+};
 
 async function fileRow(trx: Trx, accountId: string, id: string): Promise<FileRow | undefined> {
   return trx
@@ -89,7 +122,8 @@ export async function readFile(deps: Deps, trx: Trx, accountId: string, id: stri
   }
   if (!bytes) return null;
   // the bucket is outside our walls: what comes back must be what was written
-  if (crypto.createHash('sha256').update(bytes).digest('hex') !== row.sha256) throw new ApiError(502, 'STORAGE_UNAVAILABLE', "The file in the account's S3 bucket has changed since it was written.");
+  if (crypto.createHash('sha256').update(bytes).digest('hex') !== row.sha256)
+    throw new ApiError(502, 'STORAGE_UNAVAILABLE', "The file in the account's S3 bucket has changed since it was written.");
   return { ...meta(row), bytes };
 }
 
@@ -97,7 +131,12 @@ export async function readFile(deps: Deps, trx: Trx, accountId: string, id: stri
  * A file's description and a way to open its bytes later, outside the transaction (a download
  * streams from S3 without holding a database connection); null when there is no such file.
  */
-export async function openFile(deps: Deps, trx: Trx, accountId: string, id: string): Promise<(StoredFile & { open(): Promise<Buffer | Readable | null> }) | null> {
+export async function openFile(
+  deps: Deps,
+  trx: Trx,
+  accountId: string,
+  id: string,
+): Promise<(StoredFile & { open(): Promise<Buffer | Readable | null> }) | null> {
   if (!UUID.test(id)) return null;
   const row = await fileRow(trx, accountId, id);
   if (!row) return null;
@@ -126,7 +165,13 @@ export async function openFile(deps: Deps, trx: Trx, accountId: string, id: stri
  */
 export async function deleteFile(deps: Deps, trx: Trx, accountId: string, id: string): Promise<void> {
   if (!UUID.test(id)) return;
-  const row = await trx.selectFrom('stored_files').select(['backend', 's3_bucket', 'object_key']).where('account_id', '=', accountId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  const row = await trx
+    .selectFrom('stored_files')
+    .select(['backend', 's3_bucket', 'object_key'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!row) return;
   if (row.backend === 's3' && row.s3_bucket && row.object_key) {
     const target = await targetFor(deps, trx, accountId);
@@ -137,7 +182,13 @@ export async function deleteFile(deps: Deps, trx: Trx, accountId: string, id: st
       throw err;
     }
   }
-  await trx.updateTable('stored_files').set({ bytes: null, deleted_at: deps.now() }).where('account_id', '=', accountId).where('id', '=', id).where('deleted_at', 'is', null).execute();
+  await trx
+    .updateTable('stored_files')
+    .set({ bytes: null, deleted_at: deps.now() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -148,10 +199,18 @@ export async function deleteFile(deps: Deps, trx: Trx, accountId: string, id: st
 export async function deleteFiles(deps: Deps, trx: Trx, accountId: string, ids: (string | null | undefined)[]): Promise<void> {
   const wanted = [...new Set(ids.filter((id): id is string => !!id && UUID.test(id)))];
   if (!wanted.length) return;
-  const rows = await trx.selectFrom('stored_files').select(['id', 'backend', 's3_bucket', 'object_key']).where('account_id', '=', accountId).where('id', 'in', wanted).where('deleted_at', 'is', null).execute();
+  const rows = await trx
+    .selectFrom('stored_files')
+    .select(['id', 'backend', 's3_bucket', 'object_key'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', wanted)
+    .where('deleted_at', 'is', null)
+    .execute();
   if (!rows.length) return;
   const byBucket = new Map<string, string[]>();
-  for (const r of rows) if (r.backend === 's3' && r.s3_bucket && r.object_key) byBucket.set(r.s3_bucket, [...(byBucket.get(r.s3_bucket) ?? []), r.object_key]);
+  for (const r of rows)
+    if (r.backend === 's3' && r.s3_bucket && r.object_key)
+      byBucket.set(r.s3_bucket, [...(byBucket.get(r.s3_bucket) ?? []), r.object_key]);
   if (byBucket.size) {
     const target = await targetFor(deps, trx, accountId);
     try {
@@ -161,7 +220,17 @@ export async function deleteFiles(deps: Deps, trx: Trx, accountId: string, ids: 
       throw err;
     }
   }
-  await trx.updateTable('stored_files').set({ bytes: null, deleted_at: deps.now() }).where('account_id', '=', accountId).where('id', 'in', rows.map((r) => r.id)).where('deleted_at', 'is', null).execute();
+  await trx
+    .updateTable('stored_files')
+    .set({ bytes: null, deleted_at: deps.now() })
+    .where('account_id', '=', accountId)
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 // Signed download links: a reviewer's browser or a customer page fetches a file without a console
@@ -174,8 +243,17 @@ function linkKey(secret: string): Buffer {
   return crypto.createHash('sha256').update(`switchboard:file-links:${secret}`).digest();
 }
 
-export function fileLink(deps: Deps, accountId: string, fileId: string, options: { ttlSeconds?: number; filename?: string; disposition?: 'inline' | 'attachment' } = {}): string {
-  const claims: LinkClaims = { a: accountId, f: fileId, e: Math.floor(deps.now().getTime() / 1000) + (options.ttlSeconds ?? 300) };
+export function fileLink(
+  deps: Deps,
+  accountId: string,
+  fileId: string,
+  options: { ttlSeconds?: number; filename?: string; disposition?: 'inline' | 'attachment' } = {},
+): string {
+  const claims: LinkClaims = {
+    a: accountId,
+    f: fileId,
+    e: Math.floor(deps.now().getTime() / 1000) + (options.ttlSeconds ?? 300),
+  };
   if (options.filename) claims.n = options.filename;
   if (options.disposition) claims.d = options.disposition;
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -184,7 +262,10 @@ export function fileLink(deps: Deps, accountId: string, fileId: string, options:
 }
 
 /** The claims of a link that is intact and unexpired; null otherwise. */
-export function readFileLink(deps: Deps, token: string): { accountId: string; fileId: string; filename?: string; disposition: 'inline' | 'attachment' } | null {
+export function readFileLink(
+  deps: Deps,
+  token: string,
+): { accountId: string; fileId: string; filename?: string; disposition: 'inline' | 'attachment' } | null {
   const [body, mac] = token.split('.');
   if (!body || !mac || token.length > 2048) return null;
   const expected = crypto.createHmac('sha256', linkKey(deps.config.encryptionKey)).update(body).digest();

@@ -10,7 +10,12 @@ import { openFile, readFileLink } from './files';
 export const fileRoutes = new Hono<AppEnv>().get('/files/:token', async (c) => {
   const deps = c.var.deps;
   const link = readFileLink(deps, c.req.param('token'));
-  if (!link) throw new ApiError(404, 'LINK_INVALID', 'This download link has expired or is not valid. Open the file again from the console.');
+  if (!link)
+    throw new ApiError(
+      404,
+      'LINK_INVALID',
+      'This download link has expired or is not valid. Open the file again from the console.',
+    );
   const file = await deps.db.tenant(link.accountId, (trx) => openFile(deps, trx, link.accountId, link.fileId));
   const body = file ? await file.open() : null;
   if (!file || !body) throw new ApiError(404, 'FILE_NOT_FOUND', 'This file no longer exists.');

@@ -4,7 +4,14 @@ import type { HeaderBag, HttpHandlerOptions, HttpRequest, HttpResponse, QueryPar
 import type { Config } from '../config';
 import type { StorageTestAnswer, StorageTestFailure } from '../contract/storage';
 import { errorText } from '../http/error-text';
-import { OutboundError, checkUrl, loadUndici, outboundDispatcher, outboundPolicy, type OutboundPolicy } from '../integrations/outbound';
+import {
+  OutboundError,
+  checkUrl,
+  loadUndici,
+  outboundDispatcher,
+  outboundPolicy,
+  type OutboundPolicy,
+} from '../integrations/outbound';
 
 // An account's S3-compatible bucket. The endpoint is typed by a customer, so every request goes
 // through the outbound guard (api/integrations/outbound.ts): the SDK is given a request handler
@@ -85,7 +92,8 @@ class GuardedHttpHandler {
       if (guarded) throw guarded;
       if ((options.abortSignal as AbortSignal | undefined)?.aborted) throw new OutboundError('TIMEOUT', 'The request timed out.');
       const code = (err as { code?: unknown }).code;
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') throw new OutboundError('TIMEOUT', 'The request timed out.');
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+        throw new OutboundError('TIMEOUT', 'The request timed out.');
       const cause = (err as { cause?: { code?: unknown } }).cause?.code ?? code;
       const detail = typeof cause === 'string' && /^[A-Z0-9_]+$/.test(cause) ? cause : errorText(err, { max: 200 });
       throw new OutboundError('NETWORK_ERROR', `The request failed (${detail || 'unknown error'}).`);
@@ -141,15 +149,26 @@ export function s3Failure(err: unknown, target: S3Target): S3Failure {
   if (name === 'AbortError' || name === 'TimeoutError') return new S3Failure('TIMEOUT', `${host} did not answer in time.`);
   const status = e.$metadata?.httpStatusCode;
   if (name === 'NoSuchBucket') return new S3Failure('NO_SUCH_BUCKET', `The bucket "${target.bucket}" does not exist at ${host}.`);
-  if (name === 'NoSuchKey' || (name === 'NotFound' && status === 404)) return new S3Failure('NO_SUCH_KEY', 'The object does not exist.');
+  if (name === 'NoSuchKey' || (name === 'NotFound' && status === 404))
+    return new S3Failure('NO_SUCH_KEY', 'The object does not exist.');
   if (name === 'InvalidAccessKeyId') return new S3Failure('ACCESS_DENIED', `${host} does not know the access key ID.`);
-  if (name === 'SignatureDoesNotMatch') return new S3Failure('ACCESS_DENIED', 'The secret access key does not match the access key ID.');
-  if (name === 'AccessDenied' || status === 403) return new S3Failure('ACCESS_DENIED', `Access denied: the access key may not use the bucket "${target.bucket}".`);
+  if (name === 'SignatureDoesNotMatch')
+    return new S3Failure('ACCESS_DENIED', 'The secret access key does not match the access key ID.');
+  if (name === 'AccessDenied' || status === 403)
+    return new S3Failure('ACCESS_DENIED', `Access denied: the access key may not use the bucket "${target.bucket}".`);
   const detail = errorText(err, { secrets: [target.secretAccessKey], max: 300 });
-  return new S3Failure('S3_ERROR', `${host} answered ${name || 'an error'}${status ? ` (HTTP ${status})` : ''}${detail && detail !== name ? `: ${detail}` : ''}`);
+  return new S3Failure(
+    'S3_ERROR',
+    `${host} answered ${name || 'an error'}${status ? ` (HTTP ${status})` : ''}${detail && detail !== name ? `: ${detail}` : ''}`,
+  );
 }
 
-async function run<T>(config: S3Config, target: S3Target, attempts: number, fn: (s3: Sdk, c: InstanceType<Sdk['S3Client']>) => Promise<T>): Promise<T> {
+async function run<T>(
+  config: S3Config,
+  target: S3Target,
+  attempts: number,
+  fn: (s3: Sdk, c: InstanceType<Sdk['S3Client']>) => Promise<T>,
+): Promise<T> {
   const { s3, c } = await client(config, target, attempts);
   try {
     return await fn(s3, c);
@@ -160,9 +179,23 @@ async function run<T>(config: S3Config, target: S3Target, attempts: number, fn: 
   }
 }
 
-export async function putObject(config: S3Config, target: S3Target, key: string, object: { bytes: Buffer; contentType: string; sha256: string }): Promise<void> {
+export async function putObject(
+  config: S3Config,
+  target: S3Target,
+  key: string,
+  object: { bytes: Buffer; contentType: string; sha256: string },
+): Promise<void> {
   await run(config, target, 3, (s3, c) =>
-    c.send(new s3.PutObjectCommand({ Bucket: target.bucket, Key: key, Body: object.bytes, ContentType: object.contentType, ContentLength: object.bytes.length, Metadata: { sha256: object.sha256 } })),
+    c.send(
+      new s3.PutObjectCommand({
+        Bucket: target.bucket,
+        Key: key,
+        Body: object.bytes,
+        ContentType: object.contentType,
+        ContentLength: object.bytes.length,
+        Metadata: { sha256: object.sha256 },
+      }),
+    ),
   );
 }
 
@@ -185,7 +218,13 @@ export async function getObjectStream(config: S3Config, target: S3Target, bucket
 }
 
 /** An object's bytes, at most `maxBytes`; null when the object is gone. */
-export async function getObjectBytes(config: S3Config, target: S3Target, bucket: string, key: string, maxBytes: number): Promise<Buffer | null> {
+export async function getObjectBytes(
+  config: S3Config,
+  target: S3Target,
+  bucket: string,
+  key: string,
+  maxBytes: number,
+): Promise<Buffer | null> {
   const stream = await getObjectStream(config, target, bucket, key);
   if (!stream) return null;
   const chunks: Buffer[] = [];
@@ -193,7 +232,8 @@ export async function getObjectBytes(config: S3Config, target: S3Target, bucket:
   try {
     for await (const chunk of stream) {
       size += (chunk as Buffer).length;
-      if (size > maxBytes) throw new S3Failure('READ_BACK_MISMATCH', 'The stored object is larger than the file that was written.');
+      if (size > maxBytes)
+        throw new S3Failure('READ_BACK_MISMATCH', 'The stored object is larger than the file that was written.');
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
@@ -205,9 +245,11 @@ export async function getObjectBytes(config: S3Config, target: S3Target, bucket:
 
 /** Deletes an object; an object already gone is not an error. */
 export async function deleteObject(config: S3Config, target: S3Target, bucket: string, key: string): Promise<void> {
-  await run(config, target, 3, (s3, c) => c.send(new s3.DeleteObjectCommand({ Bucket: bucket, Key: key }))).catch((err: S3Failure) => {
-    if (err.code !== 'NO_SUCH_KEY') throw err;
-  });
+  await run(config, target, 3, (s3, c) => c.send(new s3.DeleteObjectCommand({ Bucket: bucket, Key: key }))).catch(
+    (err: S3Failure) => {
+      if (err.code !== 'NO_SUCH_KEY') throw err;
+    },
+  );
 }
 
 /** Most keys one DeleteObjects call takes (S3's own limit). */
@@ -221,9 +263,15 @@ export const DELETE_OBJECTS_MAX = 1000;
 export async function deleteObjects(config: S3Config, target: S3Target, bucket: string, keys: string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += DELETE_OBJECTS_MAX) {
     const chunk = keys.slice(i, i + DELETE_OBJECTS_MAX);
-    const answer = await run(config, target, 3, (s3, c) => c.send(new s3.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true } })));
+    const answer = await run(config, target, 3, (s3, c) =>
+      c.send(new s3.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true } })),
+    );
     const refused = (answer.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-    if (refused.length) throw new S3Failure('S3_ERROR', `The bucket refused to delete ${refused.length} of ${chunk.length} objects (${refused[0]!.Code ?? 'no code'}: ${refused[0]!.Message ?? ''}).`);
+    if (refused.length)
+      throw new S3Failure(
+        'S3_ERROR',
+        `The bucket refused to delete ${refused.length} of ${chunk.length} objects (${refused[0]!.Code ?? 'no code'}: ${refused[0]!.Message ?? ''}).`,
+      );
   }
 }
 
@@ -233,27 +281,51 @@ const PROBE_DEADLINE_MS = 20_000;
  * "Test connection": writes a small probe object, reads it back and deletes it, with one
  * attempt each so a failure answers at once. Says which step failed and why.
  */
-export async function probe(config: S3Config, target: S3Target, prefix: string, deadlineMs = PROBE_DEADLINE_MS): Promise<StorageTestAnswer> {
+export async function probe(
+  config: S3Config,
+  target: S3Target,
+  prefix: string,
+  deadlineMs = PROBE_DEADLINE_MS,
+): Promise<StorageTestAnswer> {
   const key = `${prefix}connection-test-${crypto.randomBytes(8).toString('hex')}.txt`;
   const body = Buffer.from(`Switchboard storage connection test ${new Date().toISOString()}\n`);
   // the console gives up on a call after 30 s: the whole test answers well before that
   const abortSignal = AbortSignal.timeout(deadlineMs);
   let step: 'write' | 'read' | 'delete' = 'write';
   try {
-    await run(config, target, 1, (s3, c) => c.send(new s3.PutObjectCommand({ Bucket: target.bucket, Key: key, Body: body, ContentType: 'text/plain', ContentLength: body.length }), { abortSignal }));
+    await run(config, target, 1, (s3, c) =>
+      c.send(
+        new s3.PutObjectCommand({
+          Bucket: target.bucket,
+          Key: key,
+          Body: body,
+          ContentType: 'text/plain',
+          ContentLength: body.length,
+        }),
+        { abortSignal },
+      ),
+    );
     step = 'read';
     const back = await run(config, target, 1, async (s3, c) => {
       const out = await c.send(new s3.GetObjectCommand({ Bucket: target.bucket, Key: key }), { abortSignal });
       return Buffer.from((await out.Body?.transformToByteArray()) ?? []);
     });
-    if (!back.equals(body)) throw new S3Failure('READ_BACK_MISMATCH', 'The probe object read back differs from what was written.');
+    if (!back.equals(body))
+      throw new S3Failure('READ_BACK_MISMATCH', 'The probe object read back differs from what was written.');
     step = 'delete';
-    await run(config, target, 1, (s3, c) => c.send(new s3.DeleteObjectCommand({ Bucket: target.bucket, Key: key }), { abortSignal }));
+    await run(config, target, 1, (s3, c) =>
+      c.send(new s3.DeleteObjectCommand({ Bucket: target.bucket, Key: key }), { abortSignal }),
+    );
   } catch (err) {
     const failure = s3Failure(err, target);
     if (failure.code === 'TARGET_NOT_ALLOWED') throw failure;
     const code = failure.code === 'NO_SUCH_KEY' ? 'S3_ERROR' : failure.code;
-    return { ok: false, code, step, message: `Could not ${step === 'write' ? 'write' : step === 'read' ? 'read back' : 'delete'} a test object: ${failure.message}` };
+    return {
+      ok: false,
+      code,
+      step,
+      message: `Could not ${step === 'write' ? 'write' : step === 'read' ? 'read back' : 'delete'} a test object: ${failure.message}`,
+    };
   }
   return { ok: true, message: `Connected: a test object was written to "${target.bucket}", read back and deleted.` };
 }

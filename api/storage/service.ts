@@ -3,7 +3,15 @@ import type { Deps } from '../deps';
 import type { Config } from '../config';
 import { audit, type Actor } from '../audit';
 import { urlScheme } from '../contract/common';
-import { S3_SECRET_REENTER, S3_SECRET_REQUIRED, type S3Settings, type storageBodySchema, type storageTestBodySchema, type StorageTestAnswer, type StorageView } from '../contract/storage';
+import {
+  S3_SECRET_REENTER,
+  S3_SECRET_REQUIRED,
+  type S3Settings,
+  type storageBodySchema,
+  type storageTestBodySchema,
+  type StorageTestAnswer,
+  type StorageView,
+} from '../contract/storage';
 import { ApiError } from '../http/errors';
 import { checkUrl, isAllowlisted, OutboundError, outboundPolicy } from '../integrations/outbound';
 import { probe, S3Failure, type S3Target } from './s3';
@@ -54,7 +62,12 @@ export async function readStorage(deps: Pick<Deps, 'db' | 'config'>, accountId: 
 }
 
 /** Saves the backend, its bucket and the retention days; the audit entry says what changed. */
-export async function saveStorage(deps: Pick<Deps, 'db' | 'config' | 'now'>, accountId: string, actor: Actor, body: StorageBody): Promise<StorageView> {
+export async function saveStorage(
+  deps: Pick<Deps, 'db' | 'config' | 'now'>,
+  accountId: string,
+  actor: Actor,
+  body: StorageBody,
+): Promise<StorageView> {
   return deps.db.tenant(accountId, async (trx) => {
     const stored = await storageSettings(deps.config, trx, accountId);
     const retention = { ...stored.retention, ...body.retention };
@@ -71,12 +84,22 @@ export async function saveStorage(deps: Pick<Deps, 'db' | 'config' | 'now'>, acc
         s3_bucket: t.bucket,
         s3_access_key_id: t.accessKeyId,
         s3_path_style: t.pathStyle,
-        s3_secret_encrypted: sealSecret(deps.config, { secret: t.secretAccessKey, endpoint: t.endpoint, bucket: t.bucket, accessKeyId: t.accessKeyId }),
+        s3_secret_encrypted: sealSecret(deps.config, {
+          secret: t.secretAccessKey,
+          endpoint: t.endpoint,
+          bucket: t.bucket,
+          accessKeyId: t.accessKeyId,
+        }),
       };
     }
     // a kind kept forever is left out (the column's rule: a missing kind is kept)
     const days = Object.fromEntries(Object.entries(retention).filter(([, d]) => d !== null)) as Record<string, number>;
-    const values = { backend: body.backend, retention: JSON.stringify(days) as unknown as Record<string, number>, updated_at: deps.now(), ...s3Values };
+    const values = {
+      backend: body.backend,
+      retention: JSON.stringify(days) as unknown as Record<string, number>,
+      updated_at: deps.now(),
+      ...s3Values,
+    };
     await trx
       .insertInto('storage_settings')
       .values({ account_id: accountId, ...values })
@@ -86,15 +109,31 @@ export async function saveStorage(deps: Pick<Deps, 'db' | 'config' | 'now'>, acc
     await storageRetentionChanged(trx, accountId, stored.retention, retention, deps.now());
     const changes: string[] = [];
     if (stored.backend !== body.backend) changes.push(`files now go to ${BACKEND_TITLES[body.backend]}`);
-    if (body.backend === 's3') changes.push(`S3 bucket ${(body.s3 as S3Settings).bucket} at ${new URL((body.s3 as S3Settings).endpoint).host}${kept ? ' (kept the stored secret)' : ''}`);
-    changes.push(`retention: ${Object.entries(retention).map(([k, d]) => `${k} ${d === null ? 'kept' : `${d} days`}`).join(', ')}`);
-    await audit(trx, accountId, actor, { namespace: 'global', description: `Updated storage settings: ${changes.join('; ')}`, event: 'storage.updated' });
+    if (body.backend === 's3')
+      changes.push(
+        `S3 bucket ${(body.s3 as S3Settings).bucket} at ${new URL((body.s3 as S3Settings).endpoint).host}${kept ? ' (kept the stored secret)' : ''}`,
+      );
+    changes.push(
+      `retention: ${Object.entries(retention)
+        .map(([k, d]) => `${k} ${d === null ? 'kept' : `${d} days`}`)
+        .join(', ')}`,
+    );
+    await audit(trx, accountId, actor, {
+      namespace: 'global',
+      description: `Updated storage settings: ${changes.join('; ')}`,
+      event: 'storage.updated',
+    });
     return storageView(await storageSettings(deps.config, trx, accountId));
   });
 }
 
 /** Tries the bucket the fields describe (outside any transaction); the try is audited, whatever its outcome. */
-export async function testStorage(deps: Pick<Deps, 'db' | 'config'>, accountId: string, actor: Actor, body: StorageTestBody): Promise<StorageTestAnswer> {
+export async function testStorage(
+  deps: Pick<Deps, 'db' | 'config'>,
+  accountId: string,
+  actor: Actor,
+  body: StorageTestBody,
+): Promise<StorageTestAnswer> {
   const stored = await deps.db.tenant(accountId, (trx) => storageSettings(deps.config, trx, accountId));
   const { target } = resolveTarget(deps.config, body.s3 as S3Settings, stored);
   // the probe talks to the bucket outside any transaction
@@ -102,7 +141,8 @@ export async function testStorage(deps: Pick<Deps, 'db' | 'config'>, accountId: 
   try {
     answer = await probe(deps.config, target, objectPrefix(accountId));
   } catch (err) {
-    if (err instanceof S3Failure && err.code === 'TARGET_NOT_ALLOWED') throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message, { 's3.endpoint': err.message });
+    if (err instanceof S3Failure && err.code === 'TARGET_NOT_ALLOWED')
+      throw new ApiError(422, 'TARGET_NOT_ALLOWED', err.message, { 's3.endpoint': err.message });
     throw err;
   }
   await deps.db.tenant(accountId, (trx) =>

@@ -26,23 +26,36 @@ export type StorageSettings = {
 
 /** The days Storage settings keep for each kind (anything not a positive whole number keeps). */
 export function storedRetention(stored: Record<string, unknown> | null | undefined): Retention {
-  return Object.fromEntries(RETENTION_KINDS.map(({ kind }) => {
-    const days = stored?.[kind];
-    return [kind, typeof days === 'number' && Number.isInteger(days) && days > 0 ? days : null];
-  })) as Retention;
+  return Object.fromEntries(
+    RETENTION_KINDS.map(({ kind }) => {
+      const days = stored?.[kind];
+      return [kind, typeof days === 'number' && Number.isInteger(days) && days > 0 ? days : null];
+    }),
+  ) as Retention;
 }
 
-export async function storageSettings(config: Pick<Config, 'encryptionKey'>, trx: Trx, accountId: string): Promise<StorageSettings> {
+export async function storageSettings(
+  config: Pick<Config, 'encryptionKey'>,
+  trx: Trx,
+  accountId: string,
+): Promise<StorageSettings> {
   const row = await trx.selectFrom('storage_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
   if (!row) return { backend: 'database', s3: null, target: null, retention: storedRetention(null), updatedAt: null };
   const s3 =
     row.s3_endpoint && row.s3_bucket && row.s3_access_key_id
-      ? { endpoint: row.s3_endpoint, region: row.s3_region ?? 'us-east-1', bucket: row.s3_bucket, accessKeyId: row.s3_access_key_id, pathStyle: row.s3_path_style }
+      ? {
+          endpoint: row.s3_endpoint,
+          region: row.s3_region ?? 'us-east-1',
+          bucket: row.s3_bucket,
+          accessKeyId: row.s3_access_key_id,
+          pathStyle: row.s3_path_style,
+        }
       : null;
   let target: S3Target | null = null;
   if (s3 && row.s3_secret_encrypted) {
     const bound = JSON.parse(decryptSecret(row.s3_secret_encrypted, config.encryptionKey)) as Bound;
-    if (bound.endpoint === s3.endpoint && bound.bucket === s3.bucket && bound.accessKeyId === s3.accessKeyId) target = { ...s3, secretAccessKey: bound.secret };
+    if (bound.endpoint === s3.endpoint && bound.bucket === s3.bucket && bound.accessKeyId === s3.accessKeyId)
+      target = { ...s3, secretAccessKey: bound.secret };
   }
   return { backend: row.backend, s3, target, retention: storedRetention(row.retention), updatedAt: row.updated_at };
 }

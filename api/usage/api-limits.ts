@@ -8,15 +8,29 @@ import { BURST_SECONDS, DEFAULT_API_RATE_LIMIT, type ApiRateLimit, type ApiRateL
 // account's bucket (token-bucket.ts, applied by api/apps/platform/v1-guards.ts).
 
 export async function apiRateLimitOf(trx: Trx, accountId: string): Promise<ApiRateLimit> {
-  const row = (await sql<{ per_second: number }>`select per_second from api_rate_limits where account_id = ${accountId}`.execute(trx)).rows[0];
-  return row ? { perSecond: row.per_second, burst: row.per_second * BURST_SECONDS, isDefault: false } : { ...DEFAULT_API_RATE_LIMIT, isDefault: true };
+  const row = (
+    await sql<{ per_second: number }>`select per_second from api_rate_limits where account_id = ${accountId}`.execute(trx)
+  ).rows[0];
+  return row
+    ? { perSecond: row.per_second, burst: row.per_second * BURST_SECONDS, isDefault: false }
+    : { ...DEFAULT_API_RATE_LIMIT, isDefault: true };
 }
 
 /** The limit and how far the bucket is from full now (what it will have refilled by `now`). */
 export async function apiRateLimitUsage(trx: Trx, accountId: string, now: Date): Promise<ApiRateLimitUsage> {
   const limit = await apiRateLimitOf(trx, accountId);
-  const bucket = (await sql<{ tokens: number; updated_at: Date }>`select tokens, updated_at from api_rate_buckets where account_id = ${accountId}`.execute(trx)).rows[0];
-  const tokens = bucket ? Math.min(limit.burst, bucket.tokens + Math.max(0, (now.getTime() - new Date(bucket.updated_at).getTime()) / 1000) * limit.perSecond) : limit.burst;
+  const bucket = (
+    await sql<{
+      tokens: number;
+      updated_at: Date;
+    }>`select tokens, updated_at from api_rate_buckets where account_id = ${accountId}`.execute(trx)
+  ).rows[0];
+  const tokens = bucket
+    ? Math.min(
+        limit.burst,
+        bucket.tokens + Math.max(0, (now.getTime() - new Date(bucket.updated_at).getTime()) / 1000) * limit.perSecond,
+      )
+    : limit.burst;
   return { ...limit, used: Math.max(0, Math.ceil(limit.burst - tokens)) };
 }
 
@@ -29,7 +43,13 @@ export async function setApiRateLimit(trx: Trx, accountId: string, perSecond: nu
       on conflict (account_id) do update set per_second = excluded.per_second, updated_at = excluded.updated_at`.execute(trx);
   }
   const after = await apiRateLimitOf(trx, accountId);
-  const text = (l: ApiRateLimit) => `${l.perSecond} requests a second (bursts of ${l.burst})${l.isDefault ? ', the default' : ''}`;
-  await audit(trx, accountId, null, { namespace: 'global', description: `The API rate limit was changed from ${text(before)} to ${text(after)}`, event: 'api.rate-limit-changed', at: now });
+  const text = (l: ApiRateLimit) =>
+    `${l.perSecond} requests a second (bursts of ${l.burst})${l.isDefault ? ', the default' : ''}`;
+  await audit(trx, accountId, null, {
+    namespace: 'global',
+    description: `The API rate limit was changed from ${text(before)} to ${text(after)}`,
+    event: 'api.rate-limit-changed',
+    at: now,
+  });
   return after;
 }

@@ -26,7 +26,11 @@ type Charge = { accountId: string; app: AppId; taskId: string; kind: string; uni
 
 /** The app's billing row, as `refuseUnusable` judges it. */
 export function billingQuery(trx: Trx, accountId: string, app: AppId) {
-  return trx.selectFrom('app_billing').select(['status', 'credits', 'free_tier']).where('account_id', '=', accountId).where('app', '=', app);
+  return trx
+    .selectFrom('app_billing')
+    .select(['status', 'credits', 'free_tier'])
+    .where('account_id', '=', accountId)
+    .where('app', '=', app);
 }
 
 /**
@@ -42,7 +46,11 @@ export function refuseUnusable(app: AppId, row: BillingRow | undefined, units: n
   const title = getApp(app)?.title ?? app;
   if (!row || row.status === 'inactive' || row.status === 'cancelled') {
     metrics?.creditRefusals.inc({ reason: 'APP_NOT_ACTIVE' });
-    throw new ApiError(403, 'APP_NOT_ACTIVE', `${title} is inactive on this account. Start a free trial or subscribe to it in the console.`);
+    throw new ApiError(
+      403,
+      'APP_NOT_ACTIVE',
+      `${title} is inactive on this account. Start a free trial or subscribe to it in the console.`,
+    );
   }
   if (row.status === 'free-trial' && row.credits + units > row.free_tier) {
     metrics?.creditRefusals.inc({ reason: 'FREE_TIER_EXHAUSTED' });
@@ -76,7 +84,6 @@ export function chargeStatement(charge: Charge) {
     select units as charged from charged`;
 }
 
-
 /**
  * A task's credit is taken before its work is done (an SMS sent after the transaction) by the SMS
  * door (`sendAppSms` in ./sms.ts): the app_billing row locked (`lockBilling`), the free tier
@@ -93,16 +100,26 @@ export function lockBilling(accountId: string, app: AppId) {
 
 /** Gives back a charge whose work failed (once; a charge never made gives nothing back). */
 export async function releaseCredits(trx: Trx, charge: Omit<Charge, 'units'>): Promise<void> {
-  const released = await sql<{ units: number }>`insert into credit_ledger (account_id, app, task_id, kind, units${charge.now ? sql`, ts` : sql``})
+  const released = await sql<{
+    units: number;
+  }>`insert into credit_ledger (account_id, app, task_id, kind, units${charge.now ? sql`, ts` : sql``})
     select account_id, app, task_id, ${`${charge.kind}:released`}, -units${charge.now ? sql`, ${charge.now}` : sql``} from credit_ledger
     where account_id = ${charge.accountId} and app = ${charge.app} and task_id = ${charge.taskId} and kind = ${charge.kind}
     on conflict (account_id, app, task_id, kind) do nothing returning units`.execute(trx);
   const units = released.rows[0]?.units;
-  if (units) await sql`update app_billing set credits = credits + ${units}, updated_at = now() where account_id = ${charge.accountId} and app = ${charge.app}`.execute(trx);
+  if (units)
+    await sql`update app_billing set credits = credits + ${units}, updated_at = now() where account_id = ${charge.accountId} and app = ${charge.app}`.execute(
+      trx,
+    );
 }
 
 /** Credits of `app` used per UTC day since `since` (for billing charts). */
-export async function creditsPerDay(trx: Trx, accountId: string, app: AppId, since: Date): Promise<{ day: string; credits: number }[]> {
+export async function creditsPerDay(
+  trx: Trx,
+  accountId: string,
+  app: AppId,
+  since: Date,
+): Promise<{ day: string; credits: number }[]> {
   const rows = await sql<{ day: string; credits: number }>`
     select to_char(date_trunc('day', ts at time zone 'UTC'), 'YYYY-MM-DD') as day, sum(units)::int as credits
     from credit_ledger where account_id = ${accountId} and app = ${app} and ts >= ${since}

@@ -11,7 +11,12 @@ export type RateLimit = { perSecond: number; burst: number };
  * nothing. (An in-process bucket would give each process its own limit.) `allowed` is false
  * when the bucket had less than one token; `tokens` is what is left.
  */
-export async function takeApiToken(deps: Pick<Deps, 'db'>, accountId: string, defaults: RateLimit, now: Date): Promise<{ tokens: number; allowed: boolean; rate: number; burst: number }> {
+export async function takeApiToken(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  defaults: RateLimit,
+  now: Date,
+): Promise<{ tokens: number; allowed: boolean; rate: number; burst: number }> {
   // one statement in one message with its scope: its own transaction, one round trip
   const [row] = await deps.db.tenantStatement(
     accountId,

@@ -21,7 +21,8 @@ export async function endGhostMode(deps: Deps, session: Session): Promise<{ toke
       .where('archived_at', 'is', null)
       .executeTakeFirst();
     if (!admin?.is_root) throw new ApiError(403, 'FORBIDDEN', 'This is for provider staff only.');
-    if (!(await endSession(trx, session.id, 'ghost-ended'))) throw new ApiError(409, 'GHOST_MODE_ENDED', 'This ghost mode session has already ended.');
+    if (!(await endSession(trx, session.id, 'ghost-ended')))
+      throw new ApiError(409, 'GHOST_MODE_ENDED', 'This ghost mode session has already ended.');
     await audit(trx, session.accountId, null, {
       namespace: 'global',
       description: `Provider staff (${admin.email}) ended a ghost mode session`,

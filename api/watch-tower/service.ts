@@ -38,7 +38,16 @@ function accountNotFound() {
   return new ApiError(404, 'ACCOUNT_NOT_FOUND', 'There is no such account.');
 }
 
-type AdminRow = { id: string; account_id: string; first_name: string; last_name: string; email: string; role: Role; photo: string | null; time_zone: string | null };
+type AdminRow = {
+  id: string;
+  account_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  role: Role;
+  photo: string | null;
+  time_zone: string | null;
+};
 
 async function adminsOf(trx: Trx, accountIds: string[]) {
   if (accountIds.length === 0) return new Map<string, AdminRow[]>();
@@ -56,7 +65,15 @@ async function adminsOf(trx: Trx, accountIds: string[]) {
 }
 
 function adminOut(a: AdminRow) {
-  return { id: a.id, firstName: a.first_name, lastName: a.last_name, email: a.email, role: a.role, photo: a.photo, timeZone: a.time_zone };
+  return {
+    id: a.id,
+    firstName: a.first_name,
+    lastName: a.last_name,
+    email: a.email,
+    role: a.role,
+    photo: a.photo,
+    timeZone: a.time_zone,
+  };
 }
 
 /** Rows of a rollup query -> per-app points, summed over whatever else was grouped. */
@@ -86,7 +103,9 @@ async function statistics(trx: Trx, accountId: string | null, from: string, to: 
     all.push(point);
     perApp.set(r.app, [...(perApp.get(r.app) ?? []), point]);
   }
-  const apps = Object.fromEntries(APP_IDS.map((id) => [id, taskSeries(perApp.get(id) ?? [], from, to, MOVING_AVERAGE_DAYS)])) as Statistics['apps'];
+  const apps = Object.fromEntries(
+    APP_IDS.map((id) => [id, taskSeries(perApp.get(id) ?? [], from, to, MOVING_AVERAGE_DAYS)]),
+  ) as Statistics['apps'];
   return { from, to, tasks: taskSeries(all, from, to, MOVING_AVERAGE_DAYS), apps };
 }
 
@@ -95,7 +114,10 @@ function range(now: Date, query: { from?: string; to?: string }) {
   const from = query.from ?? addDays(to, -(STATISTICS_DAYS - 1));
   if (from > to) throw new ApiError(400, 'VALIDATION_FAILED', 'from must not be after to', { from: 'from must not be after to' });
   // a range is drawn day by day: keep it to what a chart can show
-  if (from < addDays(to, -(366 * 3))) throw new ApiError(400, 'VALIDATION_FAILED', 'A range covers at most three years', { from: 'A range covers at most three years' });
+  if (from < addDays(to, -(366 * 3)))
+    throw new ApiError(400, 'VALIDATION_FAILED', 'A range covers at most three years', {
+      from: 'A range covers at most three years',
+    });
   return { from, to };
 }
 
@@ -124,17 +146,19 @@ export async function searchAccounts(deps: Deps, query: AccountSearchQuery): Pro
     const active = await sql<{ n: number }>`select count(distinct account_id)::int as n from app_billing
       where status in (${sql.join(ACTIVE_STATUSES)})`.execute(trx);
     return {
-      accounts: found.rows.map((a): WatchTowerAccount => ({
-        id: a.id,
-        name: a.name,
-        provider: a.platform,
-        apps: billing
-          .filter((b) => b.account_id === a.id && isAppId(b.app))
-          .sort((x, y) => APP_IDS.indexOf(x.app as AppId) - APP_IDS.indexOf(y.app as AppId))
-          .map((b) => ({ id: b.app as AppId, status: b.status })),
-        admins: (admins.get(a.id) ?? []).map(adminOut),
-        smsHeldRanges: held.get(a.id) ?? 0,
-      })),
+      accounts: found.rows.map(
+        (a): WatchTowerAccount => ({
+          id: a.id,
+          name: a.name,
+          provider: a.platform,
+          apps: billing
+            .filter((b) => b.account_id === a.id && isAppId(b.app))
+            .sort((x, y) => APP_IDS.indexOf(x.app as AppId) - APP_IDS.indexOf(y.app as AppId))
+            .map((b) => ({ id: b.app as AppId, status: b.status })),
+          admins: (admins.get(a.id) ?? []).map(adminOut),
+          smsHeldRanges: held.get(a.id) ?? 0,
+        }),
+      ),
       matching: found.rows[0]?.total ?? 0,
       activeAccounts: active.rows[0]?.n ?? 0,
     };
@@ -144,7 +168,11 @@ export async function searchAccounts(deps: Deps, query: AccountSearchQuery): Pro
 export async function accountDetail(deps: Deps, id: string): Promise<AccountDetail> {
   if (!UUID.test(id)) throw accountNotFound();
   return deps.db.system(async (trx): Promise<AccountDetail> => {
-    const account = await trx.selectFrom('accounts').select(['id', 'name', 'platform', 'created_at']).where('id', '=', id).executeTakeFirst();
+    const account = await trx
+      .selectFrom('accounts')
+      .select(['id', 'name', 'platform', 'created_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!account) throw accountNotFound();
     const billing = await trx
       .selectFrom('app_billing')
@@ -177,7 +205,12 @@ export async function accountDetail(deps: Deps, id: string): Promise<AccountDeta
 }
 
 /** Staff convert an app of an account to Enterprise (billed by contract); audited on the account. */
-export async function convertAppStatus(deps: Deps, accountId: string, app: string, status: AppStatusBody['status']): Promise<{ status: BillingStatus }> {
+export async function convertAppStatus(
+  deps: Deps,
+  accountId: string,
+  app: string,
+  status: AppStatusBody['status'],
+): Promise<{ status: BillingStatus }> {
   if (!isAppId(app)) throw new ApiError(404, 'APP_NOT_FOUND', 'There is no such app.');
   if (!UUID.test(accountId)) throw accountNotFound();
   const title = getApp(app)!.title;
@@ -202,7 +235,13 @@ export async function convertAppStatus(deps: Deps, accountId: string, app: strin
     // Enterprise is billed by contract: the Stripe subscription, if any, ends (after commit).
     await trx
       .updateTable('app_billing')
-      .set({ stripe_subscription_id: null, cancel_at_period_end: false, payment_failed_at: null, checkout_session_id: null, checkout_url: null })
+      .set({
+        stripe_subscription_id: null,
+        cancel_at_period_end: false,
+        payment_failed_at: null,
+        checkout_session_id: null,
+        checkout_url: null,
+      })
       .where('account_id', '=', accountId)
       .where('app', '=', app)
       .execute();

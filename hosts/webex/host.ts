@@ -46,7 +46,11 @@ function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> 
  * Waits for the host, then posts the user's JWT to the API. A missing token, a network failure
  * or a 5xx is retried after 250 ms, 500 ms, 1 s ... up to a 16 s wait; a 4xx is final.
  */
-export async function webexSignIn({ createApp = createWebexApp, api = createApi({ getToken: () => null }), sleep = defaultSleep }: WebexSignInOptions = {}): Promise<TokenResult> {
+export async function webexSignIn({
+  createApp = createWebexApp,
+  api = createApi({ getToken: () => null }),
+  sleep = defaultSleep,
+}: WebexSignInOptions = {}): Promise<TokenResult> {
   let app: WebexApp;
   try {
     app = await createApp();

@@ -52,7 +52,11 @@ export type ZoomHostOptions = {
   outside?: () => boolean;
 };
 
-export function createZoomHost(sdk?: ZoomSdk, api: Api = createApi({ getToken: () => null }), { sleep = defaultSleep, outside = isOutsideDesktopClient }: ZoomHostOptions = {}): Host {
+export function createZoomHost(
+  sdk?: ZoomSdk,
+  api: Api = createApi({ getToken: () => null }),
+  { sleep = defaultSleep, outside = isOutsideDesktopClient }: ZoomHostOptions = {},
+): Host {
   let loading: Promise<SdkBox> | null = null;
   // once loaded (sign-in loads it), calls go straight through, inside the click that asked
   let loaded: SdkBox | null = sdk ? { sdk } : null;

@@ -71,7 +71,11 @@ function noAnswerError(error: unknown): ApiError {
 
 /** True for failures that say nothing about the session: no answer, or the server's own fault. */
 export function isTransient(error: unknown): boolean {
-  return error instanceof ApiError && !isStateCode(error.code) && (error.code === NETWORK_ERROR || error.code === TIMEOUT || error.status >= 500);
+  return (
+    error instanceof ApiError &&
+    !isStateCode(error.code) &&
+    (error.code === NETWORK_ERROR || error.code === TIMEOUT || error.status >= 500)
+  );
 }
 
 /**
@@ -118,7 +122,8 @@ async function toError(response: Response): Promise<ApiError> {
 
 async function errorOf(response: Response): Promise<ApiError> {
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  const unexpected = () => new ApiError(response.status, UNEXPECTED_STATUS, unexpectedStatusMessage(response.status), undefined, retryAfter);
+  const unexpected = () =>
+    new ApiError(response.status, UNEXPECTED_STATUS, unexpectedStatusMessage(response.status), undefined, retryAfter);
   if (response.status < 400) return unexpected();
   try {
     const body = (await response.json()) as { code?: unknown; message?: unknown; fields?: Record<string, string> };
@@ -126,9 +131,16 @@ async function errorOf(response: Response): Promise<ApiError> {
     // a configuration state (Stripe not set up on this server, not connected in this account) is
     // said in its own words wherever it shows, whatever the status: never "temporarily unavailable"
     // (the server words it from api/contract/stripe-states.ts, as the screens do; only the codes load here)
-    if (isStateCode(body.code)) return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code);
+    if (isStateCode(body.code))
+      return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code);
     if (response.status >= 500) return unexpected();
-    return new ApiError(response.status, body.code, typeof body.message === 'string' ? body.message : body.code, body.fields, retryAfter);
+    return new ApiError(
+      response.status,
+      body.code,
+      typeof body.message === 'string' ? body.message : body.code,
+      body.fields,
+      retryAfter,
+    );
   } catch {
     return unexpected();
   }
@@ -202,7 +214,8 @@ export function createApi({ getToken, onSessionExpired }: ClientOptions) {
     },
     post: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('POST', path, { ...options, json }),
     /** a POST that creates something: its success status is 201 */
-    create: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('POST', path, { expect: 201, ...options, json }),
+    create: <T>(path: string, json: unknown = {}, options?: CallOptions) =>
+      call<T>('POST', path, { expect: 201, ...options, json }),
     put: <T>(path: string, json: unknown = {}, options?: CallOptions) => call<T>('PUT', path, { ...options, json }),
     delete: <T>(path: string, options?: CallOptions) => call<T>('DELETE', path, options),
   };

@@ -10,9 +10,12 @@ export function useCoalesced(fn: () => void, ms: number): () => void {
   fnRef.current = fn;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pending = useRef(false);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
   return useCallback(() => {
     if (timer.current) {
       pending.current = true;

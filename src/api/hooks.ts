@@ -32,7 +32,10 @@ export type Query<T> = { data: T | undefined; error: unknown; loading: boolean; 
  */
 export function useQuery<T>(key: string | null, load: (api: Api, signal: AbortSignal) => Promise<T>): Query<T> {
   const api = useApi();
-  const [state, setState] = useState<{ key: string | null; data?: T; error?: unknown; loading: boolean }>({ key: null, loading: key !== null });
+  const [state, setState] = useState<{ key: string | null; data?: T; error?: unknown; loading: boolean }>({
+    key: null,
+    loading: key !== null,
+  });
   const [version, setVersion] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -50,5 +53,10 @@ export function useQuery<T>(key: string | null, load: (api: Api, signal: AbortSi
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   const current = state.key === key;
-  return { data: current ? state.data : undefined, error: current ? state.error : undefined, loading: key !== null && (!current || state.loading), reload };
+  return {
+    data: current ? state.data : undefined,
+    error: current ? state.error : undefined,
+    loading: key !== null && (!current || state.loading),
+    reload,
+  };
 }

@@ -118,7 +118,11 @@ export class LiveConnection {
       let opened = false;
       try {
         quiet();
-        const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'text/event-stream', [TIME_ZONE_HEADER]: timeZone() };
+        const headers: Record<string, string> = {
+          Authorization: `Bearer ${this.token}`,
+          Accept: 'text/event-stream',
+          [TIME_ZONE_HEADER]: timeZone(),
+        };
         if (this.lastEventId) headers['Last-Event-ID'] = this.lastEventId;
         const response = await fetchFn(`/api${LIVE_PATH}`, { headers, signal: controller.signal, cache: 'no-store' });
         if (response.status === 401) {
@@ -229,7 +233,11 @@ export function useLiveState(): LiveState {
  * Calls `onChange` for each change `match` accepts (null: reload everything), and every
  * `fallbackMs` while the stream cannot be opened. `onChange` should re-read what it shows.
  */
-export function useLiveChanges(match: (change: LiveChange) => boolean, onChange: LiveListener, fallbackMs: number | null): LiveState {
+export function useLiveChanges(
+  match: (change: LiveChange) => boolean,
+  onChange: LiveListener,
+  fallbackMs: number | null,
+): LiveState {
   const token = useLiveToken();
   const matchRef = useRef(match);
   matchRef.current = match;

@@ -23,7 +23,12 @@ export function AppSwitcher() {
         <ul className="menu" aria-label="Apps">
           {apps.map((app) => (
             <li key={app.id}>
-              <Link href={`/${app.id}`} className="menu-item" aria-current={app.id === current?.id ? 'page' : undefined} onClick={close}>
+              <Link
+                href={`/${app.id}`}
+                className="menu-item"
+                aria-current={app.id === current?.id ? 'page' : undefined}
+                onClick={close}
+              >
                 <span className="app-dot" style={{ background: app.color }} aria-hidden="true" />
                 {app.title}
               </Link>

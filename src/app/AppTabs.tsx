@@ -71,7 +71,11 @@ export function AppTabs({ app, role }: { app: AppDefinition; role: Role }) {
           const active = isActive(app, tab, location);
           return (
             <li key={tab.label}>
-              <Link href={`/${app.id}${tab.path ? `/${tab.path}` : ''}`} className={active ? 'tab tab-active' : 'tab'} aria-current={active ? 'page' : undefined}>
+              <Link
+                href={`/${app.id}${tab.path ? `/${tab.path}` : ''}`}
+                className={active ? 'tab tab-active' : 'tab'}
+                aria-current={active ? 'page' : undefined}
+              >
                 {tab.label}
               </Link>
             </li>

@@ -47,9 +47,18 @@ export function CheckoutReturn({ children }: { children: ReactNode }) {
     api.post<BillingApp>(`${app}/billing/checkout/confirm`, { sessionId }).then(
       (billing) => {
         if (!live) return;
-        setAppBilling({ app, billing: { status: billing.status, trialEndsAt: billing.trialEndsAt, usage: billing.usage, paymentFailed: billing.paymentFailed } });
+        setAppBilling({
+          app,
+          billing: {
+            status: billing.status,
+            trialEndsAt: billing.trialEndsAt,
+            usage: billing.usage,
+            paymentFailed: billing.paymentFailed,
+          },
+        });
         if (billing.status === 'subscription') toast.success(`Subscribed to ${title}`, 'Thank you: the subscription is active.');
-        else toast.success('Payment received', `Stripe is still confirming the ${title} subscription: it shows here once it has.`);
+        else
+          toast.success('Payment received', `Stripe is still confirming the ${title} subscription: it shows here once it has.`);
         done();
       },
       (error) => {

@@ -3,7 +3,8 @@ import { useLocation } from 'wouter';
 import { referenceOf } from '../api/client';
 
 // Chromium, Firefox and Safari each word a failed dynamic import their own way.
-const CHUNK_LOAD_FAILURE = /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
+const CHUNK_LOAD_FAILURE =
+  /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
 
 /** True for an error that says a page's code could not be fetched (a lazy route's chunk). */
 export function isChunkLoadFailure(error: Error): boolean {
@@ -67,7 +68,12 @@ class Boundary extends Component<Props, State> {
 export function CrashBoundary({ children }: { children: ReactNode }) {
   const [location, navigate] = useLocation();
   return (
-    <Boundary resetKey={location} onReport={(reference) => navigate(reference ? `/support/ticket?reference=${encodeURIComponent(reference)}` : '/support/ticket')}>
+    <Boundary
+      resetKey={location}
+      onReport={(reference) =>
+        navigate(reference ? `/support/ticket?reference=${encodeURIComponent(reference)}` : '/support/ticket')
+      }
+    >
       {children}
     </Boundary>
   );

@@ -20,17 +20,30 @@ export function CreditInfo({ app }: { app: AppDefinition }) {
   const bootstrap = useAtomValue(bootstrapAtom);
   const status = bootstrap?.billing[app.id]?.status;
   const show = app.billable && status !== undefined && status !== 'inactive';
-  const { data, reload } = useQuery(show ? `usage:${app.id}:${status}` : null, (api, signal) => api.get<Usage>(`${app.id}/billing/usage`, { signal }));
+  const { data, reload } = useQuery(show ? `usage:${app.id}:${status}` : null, (api, signal) =>
+    api.get<Usage>(`${app.id}/billing/usage`, { signal }),
+  );
   if (!show) return null;
   const warning = data ? isCreditWarning(data) : false;
   return (
     <>
       <FollowLive match={(c) => c.kind === 'credits' && c.app === app.id} onChange={reload} fallbackMs={FALLBACK_MS} />
       {data && (
-        <span className={warning ? 'credit-info credit-warning' : 'credit-info'} data-warning={warning || undefined} data-testid="credit-info">
-          {warning && <span className="credit-mark" aria-hidden="true">⚠ </span>}
+        <span
+          className={warning ? 'credit-info credit-warning' : 'credit-info'}
+          data-warning={warning || undefined}
+          data-testid="credit-info"
+        >
+          {warning && (
+            <span className="credit-mark" aria-hidden="true">
+              ⚠{' '}
+            </span>
+          )}
           {/* in a narrow panel the figure and the word stack on two lines (styles.css) */}
-          <span className="credit-figure">{data.freeTier > 0 ? formatUsage(data.credits, data.freeTier) : formatNumber(data.credits)}</span> credits
+          <span className="credit-figure">
+            {data.freeTier > 0 ? formatUsage(data.credits, data.freeTier) : formatNumber(data.credits)}
+          </span>{' '}
+          credits
           {warning && <span className="sr-only"> (close to the free tier limit)</span>}
         </span>
       )}

@@ -17,7 +17,11 @@ function Logo() {
   return (
     <Link href="/" className="logo" aria-label={`${name || 'Switchboard'} home`}>
       {/* An <img> never runs script inside an SVG, so the uploaded logo can't act on the page. */}
-      {logo ? <img src={`data:image/svg+xml;base64,${logo}`} alt="" className="logo-image" /> : <span className="logo-mark" aria-hidden="true" />}
+      {logo ? (
+        <img src={`data:image/svg+xml;base64,${logo}`} alt="" className="logo-image" />
+      ) : (
+        <span className="logo-mark" aria-hidden="true" />
+      )}
       <span className="logo-name">{name || 'Switchboard'}</span>
     </Link>
   );

@@ -27,9 +27,17 @@ export function LiveIndicator() {
     }
   }, [state, store, navigate]);
   return (
-    <span className={`live-indicator live-${state}`} role="status" title={LABELS[state]} data-testid="live-indicator" data-state={state}>
+    <span
+      className={`live-indicator live-${state}`}
+      role="status"
+      title={LABELS[state]}
+      data-testid="live-indicator"
+      data-state={state}
+    >
       <span className="live-dot" aria-hidden="true" />
-      <span className={state === 'reconnecting' || state === 'unavailable' ? 'live-text' : 'sr-only'}>{state === 'reconnecting' ? 'Reconnecting…' : state === 'unavailable' ? 'Not live' : LABELS[state]}</span>
+      <span className={state === 'reconnecting' || state === 'unavailable' ? 'live-text' : 'sr-only'}>
+        {state === 'reconnecting' ? 'Reconnecting…' : state === 'unavailable' ? 'Not live' : LABELS[state]}
+      </span>
     </span>
   );
 }

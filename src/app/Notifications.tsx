@@ -19,7 +19,9 @@ export function Notifications() {
   const api = useApi();
   const ghost = useAtomValue(payloadAtom)?.ghost ?? false;
   const [local, setLocal] = useState<NotificationList | null>(null);
-  const { data, error, loading, reload } = useQuery('notifications', (a, signal) => a.get<NotificationList>('notifications', { signal }));
+  const { data, error, loading, reload } = useQuery('notifications', (a, signal) =>
+    a.get<NotificationList>('notifications', { signal }),
+  );
   const list = local ?? data;
 
   // a new notification (live) re-reads the list; a refresh replaces what marking as read changed locally
@@ -36,7 +38,10 @@ export function Notifications() {
     if (!list) return;
     try {
       const { unread } = await api.post<{ unread: number }>('notifications/read', body);
-      setLocal({ unread, notifications: list.notifications.map((n) => ('all' in body || n.id === body.id ? { ...n, read: true } : n)) });
+      setLocal({
+        unread,
+        notifications: list.notifications.map((n) => ('all' in body || n.id === body.id ? { ...n, read: true } : n)),
+      });
     } catch (e) {
       toast.error('Could not mark as read', errorMessage(e), e);
     }
@@ -97,7 +102,12 @@ export function Notifications() {
                     </time>
                   </div>
                   {!n.read && !ghost && (
-                    <button type="button" className="link-btn" onClick={() => markRead({ id: n.id })} aria-label={`Mark "${n.title}" as read`}>
+                    <button
+                      type="button"
+                      className="link-btn"
+                      onClick={() => markRead({ id: n.id })}
+                      aria-label={`Mark "${n.title}" as read`}
+                    >
                       Mark as read
                     </button>
                   )}

@@ -13,7 +13,13 @@ export function OpenInBrowser({ path }: { path: string }) {
     open(path);
   };
   return (
-    <a className="open-in-browser" href={new URL(path, window.location.origin).href} target="_blank" rel="noopener noreferrer" onClick={onClick}>
+    <a
+      className="open-in-browser"
+      href={new URL(path, window.location.origin).href}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={onClick}
+    >
       Open in browser
     </a>
   );

@@ -22,7 +22,13 @@ export function SearchButton() {
 
   return (
     <>
-      <button type="button" className="btn btn-ghost search-trigger" aria-label="Search customers" onClick={() => setOpen(true)} aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'}>
+      <button
+        type="button"
+        className="btn btn-ghost search-trigger"
+        aria-label="Search customers"
+        onClick={() => setOpen(true)}
+        aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'}
+      >
         <SearchIcon />
         <span className="search-trigger-label">Search customers</span>
         <kbd className="kbd" aria-hidden="true">

@@ -10,7 +10,8 @@ import { toast } from '../ui/Toast';
 // Guards sit inside nested routes, so '~/' names the console's root rather than the nest's.
 
 const ADMIN_ONLY = 'That page is for administrators';
-const ADMIN_ONLY_DETAIL = 'Your role does not include it, so you have been brought back to your apps. Ask an administrator if you need it.';
+const ADMIN_ONLY_DETAIL =
+  'Your role does not include it, so you have been brought back to your apps. Ask an administrator if you need it.';
 
 /** Sends the user to the console's root and says why, once, as it happens. */
 function RedirectWithReason({ title, detail }: { title: string; detail: string }) {
@@ -29,7 +30,11 @@ export function RequireRole({ role, children }: { role: Role; children: ReactNod
 /** Renders its children for provider staff only; others go to /. */
 export function RequireRoot({ children }: { children: ReactNode }) {
   const bootstrap = useAtomValue(bootstrapAtom);
-  return bootstrap?.isRoot ? children : <RedirectWithReason title="Watch Tower is for provider staff" detail="You have been brought back to your apps." />;
+  return bootstrap?.isRoot ? (
+    children
+  ) : (
+    <RedirectWithReason title="Watch Tower is for provider staff" detail="You have been brought back to your apps." />
+  );
 }
 
 /**

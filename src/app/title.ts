@@ -41,7 +41,9 @@ function appParts(path: string): string[] | null {
   const relative = rest.join('/');
   if (!relative || relative === 'dashboard') return ['Dashboard', app.title];
   if (relative.startsWith('settings/')) return [routeWords(rest[1]!), 'Configuration', app.title];
-  const tab = [...app.tabs].filter((t) => t.path && (relative === t.path || relative.startsWith(`${t.path}/`))).sort((a, b) => b.path.length - a.path.length)[0];
+  const tab = [...app.tabs]
+    .filter((t) => t.path && (relative === t.path || relative.startsWith(`${t.path}/`)))
+    .sort((a, b) => b.path.length - a.path.length)[0];
   return [tab ? tab.label : routeWords(rest[0]!), app.title];
 }
 

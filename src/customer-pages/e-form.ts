@@ -8,7 +8,11 @@ const form = document.querySelector<HTMLFormElement>('form[data-eform]');
 const source = document.getElementById('ef-definition');
 
 if (form && source) {
-  const { definition, prefill, messages } = JSON.parse(source.textContent || '{}') as { definition: FormDefinitionShape; prefill: Answers; messages: Record<string, Record<string, string>> };
+  const { definition, prefill, messages } = JSON.parse(source.textContent || '{}') as {
+    definition: FormDefinitionShape;
+    prefill: Answers;
+    messages: Record<string, Record<string, string>>;
+  };
   const summary = document.getElementById('ef-summary');
   const touched = new Set<string>();
 
@@ -81,7 +85,9 @@ if (form && source) {
       p.textContent = words ?? '';
       summary.replaceChildren(p);
     }
-    const first = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(failing[0]!)}"] input, [data-field="${CSS.escape(failing[0]!)}"] select, [data-field="${CSS.escape(failing[0]!)}"] textarea`);
+    const first = form.querySelector<HTMLElement>(
+      `[data-field="${CSS.escape(failing[0]!)}"] input, [data-field="${CSS.escape(failing[0]!)}"] select, [data-field="${CSS.escape(failing[0]!)}"] textarea`,
+    );
     first?.focus();
   });
   update(false);

@@ -10,14 +10,18 @@ const lang = document.documentElement.lang || undefined;
 function sizeText(bytes: number): string {
   const mb = bytes >= 1048576;
   const value = mb ? Math.round((bytes / 1048576) * 10) / 10 : Math.max(1, Math.round(bytes / 1024));
-  return new Intl.NumberFormat(lang, { style: 'unit', unit: mb ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(lang, { style: 'unit', unit: mb ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 }).format(
+    value,
+  );
 }
-const fill = (text: string | undefined, values: Record<string, string>) => (text ?? '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '');
+const fill = (text: string | undefined, values: Record<string, string>) =>
+  (text ?? '').replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '');
 
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-idv-photo]')) {
   const note = form.querySelector<HTMLElement>('[data-idv-chosen]');
   const button = form.querySelector<HTMLButtonElement>('button[type=submit]');
-  const files = () => [...form.querySelectorAll<HTMLInputElement>('input[type=file]')].map((i) => i.files?.[0]).filter((f): f is File => !!f);
+  const files = () =>
+    [...form.querySelectorAll<HTMLInputElement>('input[type=file]')].map((i) => i.files?.[0]).filter((f): f is File => !!f);
   form.addEventListener('change', () => {
     const file = files()[0];
     if (!note || !file) return;

@@ -29,7 +29,11 @@ function show(r: Result) {
 }
 
 async function post(step: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}/${step}${lang}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}/${step}${lang}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (!res.ok) throw Object.assign(new Error(String(json.message ?? words.wrong ?? '')), { server: true });
   return json;
@@ -48,10 +52,20 @@ async function run(kind: string) {
   }
   let answer: unknown;
   try {
-    answer = kind === 'enrollment' ? await startRegistration({ optionsJSON: options as never }) : await startAuthentication({ optionsJSON: options as never });
+    answer =
+      kind === 'enrollment'
+        ? await startRegistration({ optionsJSON: options as never })
+        : await startAuthentication({ optionsJSON: options as never });
   } catch {
     // the prompt was cancelled, timed out or refused: the server records it; the link still works
-    show((await post('abandoned', { reason: 'cancelled' }).catch(() => null)) as Result | null ?? { ok: false, title: words.cancelledTitle ?? '', message: words.cancelledText ?? '', retry: true });
+    show(
+      ((await post('abandoned', { reason: 'cancelled' }).catch(() => null)) as Result | null) ?? {
+        ok: false,
+        title: words.cancelledTitle ?? '',
+        message: words.cancelledText ?? '',
+        retry: true,
+      },
+    );
     return;
   }
   try {
@@ -64,7 +78,10 @@ async function run(kind: string) {
 if (root && button) {
   const kind = root.dataset.passkey ?? '';
   if (!browserSupportsWebAuthn()) {
-    void post('abandoned', { reason: 'unsupported' }).then((r) => show(r as Result), () => undefined);
+    void post('abandoned', { reason: 'unsupported' }).then(
+      (r) => show(r as Result),
+      () => undefined,
+    );
     show({ ok: false, title: words.unsupportedTitle ?? '', message: words.unsupportedText ?? '', retry: false });
   } else {
     button.disabled = false;

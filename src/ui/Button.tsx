@@ -46,7 +46,10 @@ export function Button({
   const flash = (next: 'success' | 'failure') => {
     if (!mounted.current) return;
     setPhase(next);
-    timer.current = setTimeout(() => mounted.current && setPhase('idle'), next === 'success' ? SUCCESS_FLASH_MS : FAILURE_FLASH_MS);
+    timer.current = setTimeout(
+      () => mounted.current && setPhase('idle'),
+      next === 'success' ? SUCCESS_FLASH_MS : FAILURE_FLASH_MS,
+    );
   };
 
   const handleClick = (event: MouseEvent<HTMLButtonElement>) => {
@@ -84,7 +87,9 @@ export function Button({
     <button
       {...rest}
       type={type}
-      className={['btn', `btn-${variant}`, size === 'sm' && 'btn-sm', phase !== 'idle' && `btn-${phase}`, className].filter(Boolean).join(' ')}
+      className={['btn', `btn-${variant}`, size === 'sm' && 'btn-sm', phase !== 'idle' && `btn-${phase}`, className]
+        .filter(Boolean)
+        .join(' ')}
       disabled={disabled || busy}
       aria-busy={busy || undefined}
       data-phase={phase}

@@ -1,6 +1,12 @@
 import type { HTMLAttributes, ReactNode } from 'react';
 
-export function Card({ title, actions, children, className, ...rest }: HTMLAttributes<HTMLElement> & { title?: ReactNode; actions?: ReactNode }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+  ...rest
+}: HTMLAttributes<HTMLElement> & { title?: ReactNode; actions?: ReactNode }) {
   return (
     <section {...rest} className={['card', className].filter(Boolean).join(' ')}>
       {(title || actions) && (

@@ -39,7 +39,13 @@ const DAY_S = 86_400;
 const DAY_TICKS = [1, 2, 3, 7, 14, 28, 56, 91, 182, 364].map((n) => n * DAY_S);
 const WHOLE_STEPS = Array.from({ length: 10 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
 
-export default function Chart({ title, series, height = 220, format = (v) => String(Math.round(v * 100) / 100), hideTitle = false }: ChartProps) {
+export default function Chart({
+  title,
+  series,
+  height = 220,
+  format = (v) => String(Math.round(v * 100) / 100),
+  hideTitle = false,
+}: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {

@@ -14,7 +14,15 @@ type ConfirmDialogProps = {
 };
 
 /** Asks before anything that cannot be undone: revoking, archiving, disconnecting. */
-export function ConfirmDialog({ open, title, description, confirmLabel, onConfirm, onCancel, destructive = true }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  destructive = true,
+}: ConfirmDialogProps) {
   return (
     <Dialog
       open={open}

@@ -21,7 +21,12 @@ export function Field({ label, error, hint, required, children }: FieldProps) {
     <div className={error ? 'field field-invalid' : 'field'}>
       <label htmlFor={id} className="field-label">
         {label}
-        {required && <span className="field-required" aria-hidden="true"> *</span>}
+        {required && (
+          <span className="field-required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {hint && (
         <p id={hintId} className="field-hint">

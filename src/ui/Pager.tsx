@@ -20,9 +20,21 @@ type PagerProps = {
 };
 
 /** Previous/Next for lists paged by key, with "51–100 of 1,234". */
-export function KeysetPager({ label, pageIndex, pageSize, shown, count, countCap, loading, hasNext, onPrevious, onNext }: PagerProps) {
+export function KeysetPager({
+  label,
+  pageIndex,
+  pageSize,
+  shown,
+  count,
+  countCap,
+  loading,
+  hasNext,
+  onPrevious,
+  onNext,
+}: PagerProps) {
   const first = pageIndex * pageSize + 1;
-  const total = count !== undefined && countCap !== undefined && count >= countCap ? `${formatNumber(countCap)}+` : formatNumber(count ?? 0);
+  const total =
+    count !== undefined && countCap !== undefined && count >= countCap ? `${formatNumber(countCap)}+` : formatNumber(count ?? 0);
   return (
     <nav className="pager" aria-label={label}>
       <span className="muted" aria-live="polite">

@@ -15,7 +15,14 @@ type PopoverProps = {
 const EDGE = 8;
 
 /** A button that opens a panel below it; Escape or a click outside closes it. */
-export function Popover({ trigger, label, children, align = 'end', triggerClassName = 'icon-btn', kind = 'panel' }: PopoverProps) {
+export function Popover({
+  trigger,
+  label,
+  children,
+  align = 'end',
+  triggerClassName = 'icon-btn',
+  kind = 'panel',
+}: PopoverProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);

@@ -29,10 +29,13 @@ export function useDelayedSpinner(loading: boolean): boolean {
     }
     if (shownAt.current === null) return;
     const left = SPINNER_MIN_VISIBLE_MS - (Date.now() - shownAt.current);
-    const timer = setTimeout(() => {
-      shownAt.current = null;
-      setVisible(false);
-    }, Math.max(0, left));
+    const timer = setTimeout(
+      () => {
+        shownAt.current = null;
+        setVisible(false);
+      },
+      Math.max(0, left),
+    );
     return () => clearTimeout(timer);
   }, [loading]);
 

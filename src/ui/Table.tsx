@@ -24,9 +24,19 @@ type TableProps<T> = {
   rowClassName?: (row: T) => string | undefined;
 };
 
-export function Table<T>({ caption, columns, rows, rowKey, loading, empty = 'Nothing here yet', showCaption, rowClassName }: TableProps<T>) {
+export function Table<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  loading,
+  empty = 'Nothing here yet',
+  showCaption,
+  rowClassName,
+}: TableProps<T>) {
   if (loading && !rows) return <LoadingPanel label={`Loading ${caption}`} />;
-  if (!rows?.length) return <EmptyState title={typeof empty === 'string' ? empty : ''}>{typeof empty === 'string' ? null : empty}</EmptyState>;
+  if (!rows?.length)
+    return <EmptyState title={typeof empty === 'string' ? empty : ''}>{typeof empty === 'string' ? null : empty}</EmptyState>;
   return (
     <ScrollArea label={caption} className="table-wrap">
       {/* 400 px and narrower (Zoom, Webex side panels): each row stacks into a card of label and value */}

@@ -48,10 +48,18 @@ export function Toaster() {
   return (
     <div className="toaster">
       <div aria-live="polite" className="toaster-region">
-        {list.filter((t) => t.kind === 'success').map((t) => <ToastView key={t.id} item={t} />)}
+        {list
+          .filter((t) => t.kind === 'success')
+          .map((t) => (
+            <ToastView key={t.id} item={t} />
+          ))}
       </div>
       <div role="alert" aria-live="assertive" className="toaster-region">
-        {list.filter((t) => t.kind === 'error').map((t) => <ToastView key={t.id} item={t} />)}
+        {list
+          .filter((t) => t.kind === 'error')
+          .map((t) => (
+            <ToastView key={t.id} item={t} />
+          ))}
       </div>
     </div>
   );

@@ -11,7 +11,10 @@ export { InvalidFields, type FieldErrors } from './invalid-fields';
 // a 400 answer's `fields` land the same way.
 
 /** Checks a value against a contract schema: the parsed value, or the first message per field. */
-export function check<S extends v.GenericSchema>(schema: S, value: unknown): { ok: true; value: v.InferOutput<S> } | { ok: false; fields: FieldErrors } {
+export function check<S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+): { ok: true; value: v.InferOutput<S> } | { ok: false; fields: FieldErrors } {
   const result = v.safeParse(schema, value);
   if (result.success) return { ok: true, value: result.output };
   const fields: FieldErrors = {};

@@ -72,7 +72,10 @@ export function formatDate(value: string | number | Date, now: number = Date.now
 export function formatDateTime(value: string | number | Date, locale?: string): string {
   const time = new Date(value).getTime();
   if (Number.isNaN(time)) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: consoleTimeZone() }).format(time) + (showsZoneName() ? ` ${zoneName(time, locale)}` : '');
+  return (
+    new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: consoleTimeZone() }).format(time) +
+    (showsZoneName() ? ` ${zoneName(time, locale)}` : '')
+  );
 }
 
 /** The day a moment falls on in the account's zone: "Nov 25, 2026". */
@@ -101,7 +104,11 @@ export function formatAxisDay(isoDay: string, locale?: string): string {
 }
 
 function zoneName(time: number, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { timeZone: consoleTimeZone(), timeZoneName: 'short' }).formatToParts(time).find((p) => p.type === 'timeZoneName')?.value ?? consoleTimeZone();
+  return (
+    new Intl.DateTimeFormat(locale, { timeZone: consoleTimeZone(), timeZoneName: 'short' })
+      .formatToParts(time)
+      .find((p) => p.type === 'timeZoneName')?.value ?? consoleTimeZone()
+  );
 }
 
 /** Long ids keep their first and last characters, which is what people compare by eye. */

@@ -35,13 +35,17 @@ describe.each(DATABASE_KINDS)('The account time zone (%s)', (kind) => {
     expect(res.status).toBe(200);
     expect(await (await t.call('GET', '/account-time-zone', { as: ADMIN })).json()).toEqual({ timeZone: 'America/New_York' });
     const audit = (await (await t.call('GET', '/audit-log', { as: OWNER })).json()) as { event: string; description: string }[];
-    expect(audit.find((e) => e.event === 'account.time-zone.updated')?.description).toBe("Changed the account's time zone from Europe/London to America/New_York");
+    expect(audit.find((e) => e.event === 'account.time-zone.updated')?.description).toBe(
+      "Changed the account's time zone from Europe/London to America/New_York",
+    );
   });
 
   it('a customer page shows its time in the account’s zone', async () => {
     const acme = t.account('acme').id;
     await t.call('PUT', '/account-time-zone', { as: OWNER, body: { timeZone: 'Asia/Tokyo' } });
-    const link = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 3_600_000, now: t.clock.now }));
+    const link = await t.db.tenant(acme, (trx) =>
+      createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 3_600_000, now: t.clock.now }),
+    );
     // Tokyo is UTC+9 all year: the hour written by hand, not by Intl
     const h = (link.expiresAt.getUTCHours() + 9) % 24;
     const tokyo = `${h % 12 || 12}:${String(link.expiresAt.getUTCMinutes()).padStart(2, '0')}\u202f${h < 12 ? 'AM' : 'PM'} GMT+9`;

@@ -14,7 +14,10 @@ import type { Product } from '../../api/contract/apps/payments';
 // console sessions and agent sessions alike, and only the caller's account's.
 
 const agentToken = (t: TestContext, account: 'acme' | 'globex', email = `agent@${account}.test`) =>
-  t.deps.tokens.sign({ sub: `agent:${email}`, acc: t.account(account).id, role: 'agent', root: false, ghost: false, email }, 3600);
+  t.deps.tokens.sign(
+    { sub: `agent:${email}`, acc: t.account(account).id, role: 'agent', root: false, ghost: false, email },
+    3600,
+  );
 
 const choices = async (t: TestContext, path: string, as: { as?: string; token?: string }) => {
   const res = await t.call('GET', path, as);
@@ -22,7 +25,11 @@ const choices = async (t: TestContext, path: string, as: { as?: string; token?: 
   return (await res.json()) as ActionChoicesAnswer;
 };
 
-const form = (title: string): FormDefinition => ({ title, hiddenFields: [], fields: [{ id: 'policy', type: 'short_text', label: 'Policy number', required: true }] });
+const form = (title: string): FormDefinition => ({
+  title,
+  hiddenFields: [],
+  fields: [{ id: 'policy', type: 'short_text', label: 'Policy number', required: true }],
+});
 
 describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
   const t = useTestContext(kind);
@@ -39,7 +46,9 @@ describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
 
   async function publishedForm(title: string, as = ADMIN): Promise<FormDetail> {
     tick();
-    const created = (await (await t.call('POST', '/e-form/forms', { as, body: { definition: form(title) } })).json()) as FormDetail;
+    const created = (await (
+      await t.call('POST', '/e-form/forms', { as, body: { definition: form(title) } })
+    ).json()) as FormDetail;
     const published = await t.call('POST', `/e-form/forms/${created.id}/publish`, { as, body: {} });
     expect(published.status, await published.clone().text()).toBe(200);
     return (await published.json()) as FormDetail;
@@ -49,7 +58,10 @@ describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
     const published = await publishedDocument(t);
     const draftOnly = (await (await upload(t, await makePdf(1), ADMIN, 'Draft lease')).json()) as SigDocument;
     // a published document with a newer draft: version 1 is what would be sent
-    await t.call('PUT', `/document-signature/documents/${published.id}/draft`, { as: ADMIN, body: { name: 'Service agreement (next)', fields: [] } });
+    await t.call('PUT', `/document-signature/documents/${published.id}/draft`, {
+      as: ADMIN,
+      body: { name: 'Service agreement (next)', fields: [] },
+    });
     const list = await choices(t, DOCS, { as: ADMIN });
     const ids = list.choices.map((c) => c.id);
     expect(ids).toContain(published.id);
@@ -62,9 +74,18 @@ describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
 
   it('documents: typing narrows by any part of the title, any case, or the exact id; % and _ are plain characters', async () => {
     const doc = await publishedDocument(t);
-    await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, { as: ADMIN, body: { name: 'Loan 100%_fixed', fields: [SIGNATURE] } });
+    await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, {
+      as: ADMIN,
+      body: { name: 'Loan 100%_fixed', fields: [SIGNATURE] },
+    });
     expect((await t.call('POST', `/document-signature/documents/${doc.id}/publish`, { as: ADMIN, body: {} })).status).toBe(201);
-    expect((await choices(t, `${DOCS}?q=${encodeURIComponent('100%_FIX')}`, { as: ADMIN })).choices.map((c) => [c.id, c.title, c.version])).toEqual([[doc.id, 'Loan 100%_fixed', 2]]);
+    expect(
+      (await choices(t, `${DOCS}?q=${encodeURIComponent('100%_FIX')}`, { as: ADMIN })).choices.map((c) => [
+        c.id,
+        c.title,
+        c.version,
+      ]),
+    ).toEqual([[doc.id, 'Loan 100%_fixed', 2]]);
     expect((await choices(t, `${DOCS}?q=${encodeURIComponent('0%')}`, { as: ADMIN })).choices.map((c) => c.id)).toEqual([doc.id]);
     expect((await choices(t, `${DOCS}?q=${doc.id}`, { as: ADMIN })).choices.map((c) => c.id)).toEqual([doc.id]);
     expect((await choices(t, `${DOCS}?q=nothing-like-this`, { as: ADMIN })).choices).toEqual([]);
@@ -74,7 +95,10 @@ describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
     const token = await agentToken(t, 'acme');
     const list = await choices(t, DOCS, { token });
     expect(list.choices.length).toBeGreaterThan(0);
-    const sent = await t.call('POST', '/document-signature/actions/send', { token, body: { input: { documentId: list.choices[0]!.id, signerName: 'Ada Lovelace', phoneNumber: '+14155550142' } } });
+    const sent = await t.call('POST', '/document-signature/actions/send', {
+      token,
+      body: { input: { documentId: list.choices[0]!.id, signerName: 'Ada Lovelace', phoneNumber: '+14155550142' } },
+    });
     expect(sent.status, await sent.clone().text()).toBe(201);
     expect(((await sent.json()) as ActionResult).status).toBe('sent');
   });
@@ -84,9 +108,23 @@ describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
     const second = await publishedForm('Home claim');
     // a second version of the first: its picker entry says version 2
     tick();
-    expect((await t.call('PUT', `/e-form/forms/${first.id}/draft`, { as: ADMIN, body: { definition: { ...form('Home claim'), fields: [{ id: 'policy', type: 'short_text', label: 'Policy or claim number', required: true }] } } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PUT', `/e-form/forms/${first.id}/draft`, {
+          as: ADMIN,
+          body: {
+            definition: {
+              ...form('Home claim'),
+              fields: [{ id: 'policy', type: 'short_text', label: 'Policy or claim number', required: true }],
+            },
+          },
+        })
+      ).status,
+    ).toBe(200);
     expect((await t.call('POST', `/e-form/forms/${first.id}/publish`, { as: ADMIN, body: {} })).status).toBe(200);
-    const draft = (await (await t.call('POST', '/e-form/forms', { as: ADMIN, body: { definition: form('Home claim draft') } })).json()) as FormDetail;
+    const draft = (await (
+      await t.call('POST', '/e-form/forms', { as: ADMIN, body: { definition: form('Home claim draft') } })
+    ).json()) as FormDetail;
     const closed = await publishedForm('Home claim closed');
     expect((await t.call('POST', `/e-form/forms/${closed.id}/close`, { as: ADMIN, body: {} })).status).toBe(200);
     const list = await choices(t, `${FORMS}?q=HOME%20CLAIM`, { as: ADMIN });
@@ -95,7 +133,10 @@ describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
       [second.id, 'Home claim', 1],
     ]);
     expect(list.choices.map((c) => c.id)).not.toContain(draft.id);
-    const sent = await t.call('POST', '/e-form/actions/send', { as: ADMIN, body: { input: { form: second.id, phoneNumber: '+14155550143' } } });
+    const sent = await t.call('POST', '/e-form/actions/send', {
+      as: ADMIN,
+      body: { input: { form: second.id, phoneNumber: '+14155550143' } },
+    });
     expect(sent.status, await sent.clone().text()).toBe(201);
     expect(((await sent.json()) as { task: { formId: string } }).task.formId).toBe(second.id);
   });
@@ -123,7 +164,9 @@ describe.each(DATABASE_KINDS)('Pickers of Send to a customer (%s)', (kind) => {
     expect((await t.call('GET', '/document-signature/actions/sign/choices/documentId', { as: ADMIN })).status).toBe(404);
     const long = await t.call('GET', `${DOCS}?q=${'x'.repeat(201)}`, { as: ADMIN });
     expect(long.status).toBe(400);
-    expect(((await long.json()) as { code: string; fields: Record<string, string> }).fields.q).toBe('q has at most 200 characters');
+    expect(((await long.json()) as { code: string; fields: Record<string, string> }).fields.q).toBe(
+      'q has at most 200 characters',
+    );
   });
 });
 
@@ -151,17 +194,36 @@ describe.each(DATABASE_KINDS)('Product picker with Stripe Connect (%s)', (kind) 
     const started = await t.call('POST', '/payments/stripe/connect', { as: OWNER });
     const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0]!;
     const state = new URL(((await started.json()) as { url: string }).url).searchParams.get('state')!;
-    const connected = await t.call('POST', '/payments/stripe/callback', { as: OWNER, body: { state, code: connect.authorize(state) }, headers: { cookie } });
+    const connected = await t.call('POST', '/payments/stripe/callback', {
+      as: OWNER,
+      body: { state, code: connect.authorize(state) },
+      headers: { cookie },
+    });
     expect(connected.status, await connected.clone().text()).toBe(200);
-    const make = async (body: Record<string, unknown>) => (await (await t.call('POST', '/payments/products', { as: OWNER, body })).json()) as Product;
+    const make = async (body: Record<string, unknown>) =>
+      (await (await t.call('POST', '/payments/products', { as: OWNER, body })).json()) as Product;
     const service = await make({ name: 'Boiler service', description: 'Annual check', unitAmount: 4900, currency: 'usd' });
     const old = await make({ name: 'Boiler repair (old)', unitAmount: 9900, currency: 'usd' });
     expect((await t.call('PUT', `/payments/products/${old.id}`, { as: OWNER, body: { active: false } })).status).toBe(200);
     const token = await agentToken(t, 'globex');
     const list = await choices(t, `${PRODUCTS}?q=boiler`, { token });
-    expect(list).toEqual({ choices: [{ id: service.id, title: 'Boiler service', detail: 'Annual check', price: { amount: 4900, currency: 'usd' }, editedAt: service.updatedAt }], more: false });
+    expect(list).toEqual({
+      choices: [
+        {
+          id: service.id,
+          title: 'Boiler service',
+          detail: 'Annual check',
+          price: { amount: 4900, currency: 'usd' },
+          editedAt: service.updatedAt,
+        },
+      ],
+      more: false,
+    });
     expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
-    const sent = await t.call('POST', '/payments/actions/request', { token, body: { input: { productId: list.choices[0]!.id, phoneNumber: '+14155550144' } } });
+    const sent = await t.call('POST', '/payments/actions/request', {
+      token,
+      body: { input: { productId: list.choices[0]!.id, phoneNumber: '+14155550144' } },
+    });
     expect(sent.status, await sent.clone().text()).toBe(201);
     expect(((await sent.json()) as { task: { amount: number } }).task.amount).toBe(4900);
   });

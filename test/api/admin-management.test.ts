@@ -7,11 +7,17 @@ type AdminItem = { id: string; firstName: string; lastName: string; email: strin
 type Invitation = { id: string; email: string; role: string; expiresAt: string };
 
 async function auditEvents(t: TestContext, key: 'acme' | 'globex') {
-  return t.db.tenant(t.account(key).id, async (trx) => (await sql<{ event: string; description: string }>`select event, description from audit_log order by id`.execute(trx)).rows);
+  return t.db.tenant(
+    t.account(key).id,
+    async (trx) =>
+      (await sql<{ event: string; description: string }>`select event, description from audit_log order by id`.execute(trx)).rows,
+  );
 }
 
 async function activeAdmins(t: TestContext, key: 'acme' | 'globex') {
-  return t.db.tenant(t.account(key).id, (trx) => trx.selectFrom('admins').select(['id', 'email', 'role']).where('archived_at', 'is', null).orderBy('email').execute());
+  return t.db.tenant(t.account(key).id, (trx) =>
+    trx.selectFrom('admins').select(['id', 'email', 'role']).where('archived_at', 'is', null).orderBy('email').execute(),
+  );
 }
 
 describe.each(DATABASE_KINDS)('admin management (%s)', (kind) => {
@@ -30,12 +36,21 @@ describe.each(DATABASE_KINDS)('admin management (%s)', (kind) => {
       ['admin@acme.test', 'admin'],
       ['supervisor@acme.test', 'supervisor'],
     ]);
-    expect(list[0]).toEqual({ id: idOf('owner@acme.test'), firstName: 'Olivia', lastName: 'Owens', email: 'owner@acme.test', role: 'owner' });
+    expect(list[0]).toEqual({
+      id: idOf('owner@acme.test'),
+      firstName: 'Olivia',
+      lastName: 'Owens',
+      email: 'owner@acme.test',
+      role: 'owner',
+    });
   });
 
   it('a supervisor may not list or change admins (403)', async () => {
     expect((await t.call('GET', '/admins', { as: 'supervisor@acme.test' })).status).toBe(403);
-    const res = await t.call('PUT', `/admins/${idOf('admin@acme.test')}/role`, { as: 'supervisor@acme.test', body: { role: 'supervisor' } });
+    const res = await t.call('PUT', `/admins/${idOf('admin@acme.test')}/role`, {
+      as: 'supervisor@acme.test',
+      body: { role: 'supervisor' },
+    });
     expect(res.status).toBe(403);
     expect((await activeAdmins(t, 'acme')).find((a) => a.email === 'admin@acme.test')?.role).toBe('admin');
   });
@@ -58,32 +73,47 @@ describe.each(DATABASE_KINDS)('admin management (%s)', (kind) => {
   });
 
   it("the owner's role cannot be changed", async () => {
-    const res = await t.call('PUT', `/admins/${idOf('owner@acme.test')}/role`, { as: 'admin@acme.test', body: { role: 'supervisor' } });
+    const res = await t.call('PUT', `/admins/${idOf('owner@acme.test')}/role`, {
+      as: 'admin@acme.test',
+      body: { role: 'supervisor' },
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'OWNER_IMMUTABLE' });
   });
 
   it('nobody is made owner through a role change (400)', async () => {
-    const res = await t.call('PUT', `/admins/${idOf('supervisor@acme.test')}/role`, { as: 'owner@acme.test', body: { role: 'owner' } });
+    const res = await t.call('PUT', `/admins/${idOf('supervisor@acme.test')}/role`, {
+      as: 'owner@acme.test',
+      body: { role: 'owner' },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
   it('an admin cannot change their own role', async () => {
-    const res = await t.call('PUT', `/admins/${idOf('admin@acme.test')}/role`, { as: 'admin@acme.test', body: { role: 'supervisor' } });
+    const res = await t.call('PUT', `/admins/${idOf('admin@acme.test')}/role`, {
+      as: 'admin@acme.test',
+      body: { role: 'supervisor' },
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'CANNOT_CHANGE_OWN_ROLE' });
   });
 
   it('changing a supervisor to admin answers the updated admin and is audited', async () => {
-    const res = await t.call('PUT', `/admins/${idOf('supervisor@acme.test')}/role`, { as: 'admin@acme.test', body: { role: 'admin' } });
+    const res = await t.call('PUT', `/admins/${idOf('supervisor@acme.test')}/role`, {
+      as: 'admin@acme.test',
+      body: { role: 'admin' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ email: 'supervisor@acme.test', role: 'admin' });
     const last = (await auditEvents(t, 'acme')).at(-1)!;
-    expect(last).toEqual({ event: 'admin.role-changed', description: 'Changed the role of Sam Silva (supervisor@acme.test) from supervisor to admin' });
+    expect(last).toEqual({
+      event: 'admin.role-changed',
+      description: 'Changed the role of Sam Silva (supervisor@acme.test) from supervisor to admin',
+    });
   });
 
-  it('a role change ends the admin\'s sessions at once: the next call answers 401 SESSION_REVOKED', async () => {
+  it("a role change ends the admin's sessions at once: the next call answers 401 SESSION_REVOKED", async () => {
     const token = await t.tokenFor('supervisor@acme.test');
     expect((await t.call('GET', '/admins', { token })).status).toBe(200);
     await t.call('PUT', `/admins/${idOf('supervisor@acme.test')}/role`, { as: 'owner@acme.test', body: { role: 'supervisor' } });
@@ -125,7 +155,9 @@ describe.each(DATABASE_KINDS)('invitations (%s)', (kind) => {
     const inv = (await res.json()) as Invitation;
     expect(inv).toMatchObject({ email: 'new.person@acme.test', role: 'admin' });
     expect(new Date(inv.expiresAt).getTime() - t.clock.now.getTime()).toBe(3 * 86_400_000);
-    const rows = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'invitation.created').execute());
+    const rows = await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.selectFrom('audit_log').select('description').where('event', '=', 'invitation.created').execute(),
+    );
     expect(rows).toEqual([{ description: 'Invited new.person@acme.test as admin' }]);
   });
 
@@ -142,7 +174,10 @@ describe.each(DATABASE_KINDS)('invitations (%s)', (kind) => {
 
   it('inviting the same e-mail again renews the invitation instead of duplicating it', async () => {
     t.clock.now = new Date(t.clock.now.getTime() + 86_400_000);
-    const res = await t.call('POST', '/invitations', { as: 'admin@acme.test', body: { email: 'sup@acme.test', role: 'supervisor' } });
+    const res = await t.call('POST', '/invitations', {
+      as: 'admin@acme.test',
+      body: { email: 'sup@acme.test', role: 'supervisor' },
+    });
     expect(res.status).toBe(201);
     const list = (await (await t.call('GET', '/invitations', { as: 'admin@acme.test' })).json()) as Invitation[];
     const sup = list.filter((i) => i.email === 'sup@acme.test');
@@ -164,17 +199,23 @@ describe.each(DATABASE_KINDS)('invitations (%s)', (kind) => {
     expect(await here.json()).toMatchObject({ code: 'ALREADY_ADMIN' });
   });
 
-  it("inviting an admin of another account answers exactly as for an address nobody uses", async () => {
+  it('inviting an admin of another account answers exactly as for an address nobody uses', async () => {
     const strip = async (res: Response) => {
       const { id: _id, email: _email, expiresAt: _at, ...rest } = (await res.json()) as Invitation;
       return { status: res.status, body: rest, keys: [...res.headers.keys()].sort() };
     };
-    const elsewhere = await strip(await t.call('POST', '/invitations', { as: 'admin@acme.test', body: { email: 'owner@globex.test' } }));
-    const unknown = await strip(await t.call('POST', '/invitations', { as: 'admin@acme.test', body: { email: 'nobody-here@globex.test' } }));
+    const elsewhere = await strip(
+      await t.call('POST', '/invitations', { as: 'admin@acme.test', body: { email: 'owner@globex.test' } }),
+    );
+    const unknown = await strip(
+      await t.call('POST', '/invitations', { as: 'admin@acme.test', body: { email: 'nobody-here@globex.test' } }),
+    );
     expect(elsewhere).toEqual(unknown);
     expect(elsewhere.status).toBe(201);
     // leave the list as the tests after this one expect it
-    await t.db.tenant(t.account('acme').id, (trx) => trx.deleteFrom('invitations').where('email', 'in', ['owner@globex.test', 'nobody-here@globex.test']).execute());
+    await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.deleteFrom('invitations').where('email', 'in', ['owner@globex.test', 'nobody-here@globex.test']).execute(),
+    );
   });
 
   it('a supervisor may not invite (403)', async () => {
@@ -197,7 +238,9 @@ describe.each(DATABASE_KINDS)('invitations (%s)', (kind) => {
   });
 
   it("another account's invitation answers 404 and is left alone", async () => {
-    const created = (await (await t.call('POST', '/invitations', { as: 'owner@globex.test', body: { email: 'agent@globex.test' } })).json()) as Invitation;
+    const created = (await (
+      await t.call('POST', '/invitations', { as: 'owner@globex.test', body: { email: 'agent@globex.test' } })
+    ).json()) as Invitation;
     const res = await t.call('PUT', `/invitations/${created.id}/role`, { as: 'owner@acme.test', body: { role: 'supervisor' } });
     expect(res.status).toBe(404);
     const revoke = await t.call('DELETE', '/invitations', { as: 'owner@acme.test', body: { email: 'agent@globex.test' } });
@@ -213,7 +256,9 @@ describe.each(DATABASE_KINDS)('invitations (%s)', (kind) => {
     expect(res.status).toBe(200);
     const list = (await (await t.call('GET', '/invitations', { as: 'admin@acme.test' })).json()) as Invitation[];
     expect(list.map((i) => i.email)).toEqual(['new.person@acme.test']);
-    const rows = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'invitation.revoked').execute());
+    const rows = await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.selectFrom('audit_log').select('description').where('event', '=', 'invitation.revoked').execute(),
+    );
     expect(rows).toEqual([{ description: 'Revoked the invitation of sup@acme.test' }]);
   });
 

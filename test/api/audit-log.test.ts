@@ -6,7 +6,14 @@ import { PROVIDER_ACTOR } from '../../api/audit-log/service';
 import { zonedFormatter } from '../../api/http/zoned-time';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 
-type Entry = { id: number; timestamp: string; admin?: { firstName: string; lastName: string }; namespace: string; description: string; event: string };
+type Entry = {
+  id: number;
+  timestamp: string;
+  admin?: { firstName: string; lastName: string };
+  namespace: string;
+  description: string;
+  event: string;
+};
 
 const BULK = 3000;
 
@@ -55,7 +62,12 @@ describe.each(DATABASE_KINDS)('audit log (%s)', (kind) => {
     expect(res.headers.get('x-last-key')).toBeNull();
     expect(res.headers.get('access-control-expose-headers')).toMatch(/x-count.*x-last-key/);
     const entries = (await res.json()) as Entry[];
-    expect(entries[0]).toMatchObject({ admin: { firstName: 'Adam', lastName: 'Adeyemi' }, namespace: 'global', description: 'Invited first@acme.test as admin', event: 'invitation.created' });
+    expect(entries[0]).toMatchObject({
+      admin: { firstName: 'Adam', lastName: 'Adeyemi' },
+      namespace: 'global',
+      description: 'Invited first@acme.test as admin',
+      event: 'invitation.created',
+    });
   });
 
   it('an entry the provider made has no admin', async () => {
@@ -81,8 +93,11 @@ describe.each(DATABASE_KINDS)('audit log (%s)', (kind) => {
   it('entries written while paging do not shift later pages', async () => {
     const first = await t.call('GET', '/audit-log?limit=100', { as: 'admin@acme.test' });
     const page1 = (await first.json()) as Entry[];
-    for (let i = 0; i < 5; i++) await t.call('POST', '/invitations', { as: 'admin@acme.test', body: { email: `during${i}@acme.test` } });
-    const second = await t.call('GET', `/audit-log?limit=100&lastKey=${encodeURIComponent(first.headers.get('x-last-key')!)}`, { as: 'admin@acme.test' });
+    for (let i = 0; i < 5; i++)
+      await t.call('POST', '/invitations', { as: 'admin@acme.test', body: { email: `during${i}@acme.test` } });
+    const second = await t.call('GET', `/audit-log?limit=100&lastKey=${encodeURIComponent(first.headers.get('x-last-key')!)}`, {
+      as: 'admin@acme.test',
+    });
     const page2 = (await second.json()) as Entry[];
     expect(page2[0]!.id).not.toBe(page1[99]!.id);
     const ids = new Set(page1.map((e) => e.id));
@@ -118,7 +133,9 @@ describe.each(DATABASE_KINDS)('audit log export (%s)', (kind) => {
     const accountId = t.account('acme').id;
     await t.db.tenant(accountId, (trx) =>
       sql`insert into audit_log (account_id, ts, admin_first_name, admin_last_name, namespace, description, event)
-          values (${accountId}, ${ts}::timestamptz, ${admin?.[0] ?? null}, ${admin?.[1] ?? null}, 'global', ${description}, 'test.entry')`.execute(trx),
+          values (${accountId}, ${ts}::timestamptz, ${admin?.[0] ?? null}, ${admin?.[1] ?? null}, 'global', ${description}, 'test.entry')`.execute(
+        trx,
+      ),
     );
   }
 
@@ -133,15 +150,28 @@ describe.each(DATABASE_KINDS)('audit log export (%s)', (kind) => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="audit-log-2024-07-02.csv"');
     const rows = parse(await res.text(), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]!)).toEqual(['Date (Asia/Tokyo)', 'Admin', 'Description', 'Event', 'Namespace']);
-    expect(rows.find((r) => r.Description === 'Summer change')).toMatchObject({ 'Date (Asia/Tokyo)': '2024-07-01 21:00:00 +09:00', Admin: 'Adam Adeyemi' });
-    expect(rows.find((r) => r.Description === 'Winter change')).toMatchObject({ 'Date (Asia/Tokyo)': '2024-01-16 08:30:00 +09:00', Admin: 'Provider' });
+    expect(rows.find((r) => r.Description === 'Summer change')).toMatchObject({
+      'Date (Asia/Tokyo)': '2024-07-01 21:00:00 +09:00',
+      Admin: 'Adam Adeyemi',
+    });
+    expect(rows.find((r) => r.Description === 'Winter change')).toMatchObject({
+      'Date (Asia/Tokyo)': '2024-01-16 08:30:00 +09:00',
+      Admin: 'Provider',
+    });
   });
 
   it("without a timezone parameter the dates follow the caller's time zone header", async () => {
-    const res = await t.call('GET', '/audit-log/export', { as: 'admin@acme.test', headers: { 'x-time-zone': 'America/New_York' } });
+    const res = await t.call('GET', '/audit-log/export', {
+      as: 'admin@acme.test',
+      headers: { 'x-time-zone': 'America/New_York' },
+    });
     const rows = parse(await res.text(), { columns: true }) as Record<string, string>[];
-    expect(rows.find((r) => r.Description === 'Summer change')).toMatchObject({ 'Date (America/New_York)': '2024-07-01 08:00:00 -04:00' });
-    expect(rows.find((r) => r.Description === 'Winter change')).toMatchObject({ 'Date (America/New_York)': '2024-01-15 18:30:00 -05:00' });
+    expect(rows.find((r) => r.Description === 'Summer change')).toMatchObject({
+      'Date (America/New_York)': '2024-07-01 08:00:00 -04:00',
+    });
+    expect(rows.find((r) => r.Description === 'Winter change')).toMatchObject({
+      'Date (America/New_York)': '2024-01-15 18:30:00 -05:00',
+    });
   });
 
   it('cells that begin with = + - @ are neutralised against formula injection', async () => {
@@ -168,7 +198,10 @@ describe.each(DATABASE_KINDS)('audit log export (%s)', (kind) => {
     );
     const res = await t.call('GET', '/audit-log/export?timezone=UTC', { as: 'admin@acme.test' });
     const rows = parse(await res.text(), { columns: true }) as Record<string, string>[];
-    const total = await t.db.tenant(accountId, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log`.execute(trx)).rows[0]!.n);
+    const total = await t.db.tenant(
+      accountId,
+      async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log`.execute(trx)).rows[0]!.n,
+    );
     expect(rows).toHaveLength(total);
     const bulk = rows.filter((r) => r.Event === 'bulk').map((r) => Number(r.Description.slice(4)));
     // more than one batch of the export (5,000), with timestamps shared across the boundary
@@ -178,19 +211,52 @@ describe.each(DATABASE_KINDS)('audit log export (%s)', (kind) => {
   });
 
   it('every cell is escaped exactly as csv-stringify escapes it, across batches', async () => {
-    const tricky = ['a, b', 'say "hi"', 'two\nlines', 'cr\rhere', '\tTabbed', '\uFF1Dwide equals', '\uFF0D1', "'quoted'", 'naïve – ünïcödé 🚀', '-', ' lead space', ''];
-    for (const [i, text] of tricky.entries()) await addEntry(text, `2024-08-01 00:00:${String(i).padStart(2, '0')}+00`, i % 3 === 0 ? ['', 'Solo'] : i % 3 === 1 ? ['+Ann', 'O"Neil, Jr'] : null);
+    const tricky = [
+      'a, b',
+      'say "hi"',
+      'two\nlines',
+      'cr\rhere',
+      '\tTabbed',
+      '\uFF1Dwide equals',
+      '\uFF0D1',
+      "'quoted'",
+      'naïve – ünïcödé 🚀',
+      '-',
+      ' lead space',
+      '',
+    ];
+    for (const [i, text] of tricky.entries())
+      await addEntry(
+        text,
+        `2024-08-01 00:00:${String(i).padStart(2, '0')}+00`,
+        i % 3 === 0 ? ['', 'Solo'] : i % 3 === 1 ? ['+Ann', 'O"Neil, Jr'] : null,
+      );
     const res = await t.call('GET', '/audit-log/export?timezone=Europe%2FLondon', { as: 'admin@acme.test' });
     const accountId = t.account('acme').id;
-    const rows = await t.db.tenant(accountId, async (trx) =>
-      (await sql<{ ts: Date; admin_first_name: string | null; admin_last_name: string | null; description: string; event: string; namespace: string }>`
-        select ts, admin_first_name, admin_last_name, description, event, namespace from audit_log order by ts desc, id desc`.execute(trx)).rows,
+    const rows = await t.db.tenant(
+      accountId,
+      async (trx) =>
+        (
+          await sql<{
+            ts: Date;
+            admin_first_name: string | null;
+            admin_last_name: string | null;
+            description: string;
+            event: string;
+            namespace: string;
+          }>`
+        select ts, admin_first_name, admin_last_name, description, event, namespace from audit_log order by ts desc, id desc`.execute(
+            trx,
+          )
+        ).rows,
     );
     const format = zonedFormatter('Europe/London');
     const expected = stringify(
       rows.map((r) => [
         format(new Date(r.ts)),
-        r.admin_first_name !== null || r.admin_last_name !== null ? [r.admin_first_name, r.admin_last_name].filter(Boolean).join(' ') : PROVIDER_ACTOR,
+        r.admin_first_name !== null || r.admin_last_name !== null
+          ? [r.admin_first_name, r.admin_last_name].filter(Boolean).join(' ')
+          : PROVIDER_ACTOR,
         r.description,
         r.event,
         r.namespace,

@@ -34,9 +34,21 @@ function withStripePeer(): { peer: () => StripePeer; t: (kind: Parameters<typeof
     peer = await startStripePeer({
       webhookSecret: WEBHOOK_SECRET,
       secretKeys: ['sk_test_loopback'],
-      deliver: async (payload, signature) => (await ctx.app.request('/api/stripe/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload })).status,
+      deliver: async (payload, signature) =>
+        (
+          await ctx.app.request('/api/stripe/webhook', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+            body: payload,
+          })
+        ).status,
     });
-    peer.objects.set('price_docsig_monthly', { id: 'price_docsig_monthly', object: 'price', unit_amount: plansOf('document-signature')!.monthlyPriceCents, currency: 'usd' });
+    peer.objects.set('price_docsig_monthly', {
+      id: 'price_docsig_monthly',
+      object: 'price',
+      unit_amount: plansOf('document-signature')!.monthlyPriceCents,
+      currency: 'usd',
+    });
     Object.assign(raw, stripeEnv(peer));
   });
   afterAll(async () => peer?.close());
@@ -46,7 +58,8 @@ function withStripePeer(): { peer: () => StripePeer; t: (kind: Parameters<typeof
   };
 }
 
-const detail = async (t: TestContext, app: string) => (await (await t.call('GET', `/${app}/billing`, { as: ADMIN })).json()) as AppBillingDetail;
+const detail = async (t: TestContext, app: string) =>
+  (await (await t.call('GET', `/${app}/billing`, { as: ADMIN })).json()) as AppBillingDetail;
 const sessionIdOf = (url: string) => url.split('/').pop()!;
 const subscriptions = (peer: StripePeer) => [...peer.objects.values()].filter((o) => o.object === 'subscription');
 
@@ -57,13 +70,17 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
   let checkoutUrl = '';
   let firstSubscription = '';
 
-  it('subscribing opens Stripe Checkout in subscription mode with the app\'s price', async () => {
+  it("subscribing opens Stripe Checkout in subscription mode with the app's price", async () => {
     const res = await t.call('POST', '/document-signature/billing/checkout', { as: ADMIN });
     expect(res.status).toBe(201);
     checkoutUrl = ((await res.json()) as { url: string }).url;
     expect(checkoutUrl.startsWith(`${peer().url}/checkout/cs_test_`)).toBe(true);
     const created = peer().requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')!;
-    expect(created.body).toMatchObject({ mode: 'subscription', line_items: [{ price: 'price_docsig_monthly', quantity: '1' }], subscription_data: { metadata: { app: 'document-signature' } } });
+    expect(created.body).toMatchObject({
+      mode: 'subscription',
+      line_items: [{ price: 'price_docsig_monthly', quantity: '1' }],
+      subscription_data: { metadata: { app: 'document-signature' } },
+    });
   });
 
   it('asking to subscribe again while the checkout is open answers the same checkout', async () => {
@@ -75,7 +92,13 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
   it('completing checkout puts the app on its subscription with the included credits and next invoice', async () => {
     await peer().completeCheckout(sessionIdOf(checkoutUrl));
     const billing = await detail(t, 'document-signature');
-    expect(billing).toMatchObject({ status: 'subscription', plan: 'subscription', paymentFailed: false, cancelAtPeriodEnd: false, checkoutOpen: false });
+    expect(billing).toMatchObject({
+      status: 'subscription',
+      plan: 'subscription',
+      paymentFailed: false,
+      cancelAtPeriodEnd: false,
+      checkoutOpen: false,
+    });
     expect(billing.usage.freeTier).toBe(plansOf('document-signature')!.includedCredits);
     expect(billing.nextInvoice?.amountCents).toBe(plansOf('document-signature')!.monthlyPriceCents);
     expect(new Date(billing.periodEnd!).getTime()).toBeGreaterThan(Date.now() + 25 * 86_400_000);
@@ -83,7 +106,10 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
   });
 
   it('the return page confirms the checkout and no second subscription exists', async () => {
-    const res = await t.call('POST', '/document-signature/billing/checkout/confirm', { as: ADMIN, body: { sessionId: sessionIdOf(checkoutUrl) } });
+    const res = await t.call('POST', '/document-signature/billing/checkout/confirm', {
+      as: ADMIN,
+      body: { sessionId: sessionIdOf(checkoutUrl) },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'subscription' });
     expect(subscriptions(peer())).toHaveLength(1);
@@ -94,7 +120,11 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     const res = await t.call('POST', '/document-signature/billing/checkout', { as: ADMIN });
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'ALREADY_SUBSCRIBED' });
-    expect(peer().requests.slice(before).filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(0);
+    expect(
+      peer()
+        .requests.slice(before)
+        .filter((r) => r.path === '/v1/checkout/sessions'),
+    ).toHaveLength(0);
   });
 
   it('the prices beside Subscribe are the Stripe prices Checkout charges', async () => {
@@ -102,13 +132,22 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     expect(res.status).toBe(200);
     const { prices } = (await res.json()) as SubscriptionPricesAnswer;
     // only document signature's price exists on this Stripe: the others are left out, not guessed
-    expect(prices).toEqual([{ app: 'document-signature', amountCents: plansOf('document-signature')!.monthlyPriceCents, currency: 'usd', interval: null }]);
+    expect(prices).toEqual([
+      {
+        app: 'document-signature',
+        amountCents: plansOf('document-signature')!.monthlyPriceCents,
+        currency: 'usd',
+        interval: null,
+      },
+    ]);
   });
 
   it('Checkout sends the admin back to the console page Subscribe was pressed on', async () => {
     const res = await t.call('POST', '/e-form/billing/checkout', { as: ADMIN, body: { returnTo: '/settings/billing' } });
     expect(res.status).toBe(201);
-    const created = peer().requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1)!;
+    const created = peer()
+      .requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')
+      .at(-1)!;
     const body = created.body as { success_url: string; cancel_url: string };
     expect(new URL(body.success_url).pathname).toBe('/settings/billing');
     expect(new URL(body.success_url).searchParams.get('checkout_app')).toBe('e-form');
@@ -122,7 +161,11 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     }
-    expect(peer().requests.slice(before).filter((r) => r.path === '/v1/checkout/sessions')).toHaveLength(0);
+    expect(
+      peer()
+        .requests.slice(before)
+        .filter((r) => r.path === '/v1/checkout/sessions'),
+    ).toHaveLength(0);
   });
 
   it('the invoices list shows the paid invoice with date, amount, status and PDF link', async () => {
@@ -130,7 +173,11 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     expect(res.status).toBe(200);
     const { invoices } = (await res.json()) as InvoicesAnswer;
     expect(invoices).toHaveLength(1);
-    expect(invoices[0]).toMatchObject({ status: 'paid', amountCents: plansOf('document-signature')!.monthlyPriceCents, currency: 'usd' });
+    expect(invoices[0]).toMatchObject({
+      status: 'paid',
+      amountCents: plansOf('document-signature')!.monthlyPriceCents,
+      currency: 'usd',
+    });
     expect(invoices[0].pdfUrl).toMatch(/\.pdf$/);
   });
 
@@ -142,7 +189,13 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
 
   it('replayed events are answered as duplicates and change nothing', async () => {
     const acme = t.account('acme').id;
-    const count = () => t.db.tenant(acme, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log where event like 'billing.%'`.execute(trx)).rows[0].n);
+    const count = () =>
+      t.db.tenant(
+        acme,
+        async (trx) =>
+          (await sql<{ n: number }>`select count(*)::int as n from audit_log where event like 'billing.%'`.execute(trx)).rows[0]
+            .n,
+      );
     const before = await count();
     for (const event of peer().events) expect(await peer().replay(event)).toBe(200);
     expect(await count()).toBe(before);
@@ -151,9 +204,18 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
 
   it('an event with a bad signature is refused with 400 and changes nothing', async () => {
     const sub = { ...peer().objects.get(firstSubscription)!, status: 'canceled' };
-    const payload = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'customer.subscription.deleted', data: { object: sub } });
+    const payload = JSON.stringify({
+      id: 'evt_forged',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      data: { object: sub },
+    });
     const forged = new Stripe('sk_test_x').webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
-    const res = await t.app.request('/api/stripe/webhook', { method: 'POST', headers: { 'stripe-signature': forged }, body: payload });
+    const res = await t.app.request('/api/stripe/webhook', {
+      method: 'POST',
+      headers: { 'stripe-signature': forged },
+      body: payload,
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'BAD_SIGNATURE' });
     const unsigned = await t.app.request('/api/stripe/webhook', { method: 'POST', body: payload });
@@ -163,7 +225,11 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
 
   it('a body changed after Stripe signed it is refused', async () => {
     const sent = peer().events[0];
-    const res = await t.app.request('/api/stripe/webhook', { method: 'POST', headers: { 'stripe-signature': sent.signature }, body: sent.payload.replace('"livemode": false', '"livemode": true') });
+    const res = await t.app.request('/api/stripe/webhook', {
+      method: 'POST',
+      headers: { 'stripe-signature': sent.signature },
+      body: sent.payload.replace('"livemode": false', '"livemode": true'),
+    });
     expect(res.status).toBe(400);
   });
 
@@ -172,9 +238,13 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     expect((await detail(t, 'document-signature')).paymentFailed).toBe(true);
     const acme = t.account('acme').id;
     await expect(t.db.tenant(acme, (trx) => assertAppUsable(trx, acme, 'document-signature'))).resolves.toBeUndefined();
-    const boot = (await (await t.call('GET', '/admins/bootstrap', { as: ADMIN })).json()) as { billing: Record<string, { paymentFailed?: boolean }> };
+    const boot = (await (await t.call('GET', '/admins/bootstrap', { as: ADMIN })).json()) as {
+      billing: Record<string, { paymentFailed?: boolean }>;
+    };
     expect(boot.billing['document-signature'].paymentFailed).toBe(true);
-    const notes = await t.db.tenant(acme, (trx) => trx.selectFrom('notifications').select('kind').where('kind', '=', 'billing.payment-failed').execute());
+    const notes = await t.db.tenant(acme, (trx) =>
+      trx.selectFrom('notifications').select('kind').where('kind', '=', 'billing.payment-failed').execute(),
+    );
     expect(notes).toHaveLength(1);
   });
 
@@ -186,7 +256,15 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
   it('overage above the included credits is reported to Stripe as a meter event, once', async () => {
     const acme = t.account('acme').id;
     const included = plansOf('document-signature')!.includedCredits;
-    await t.db.tenant(acme, (trx) => chargeCredits(trx, { accountId: acme, app: 'document-signature', taskId: 'big-batch', kind: 'signature', units: included + 7 }));
+    await t.db.tenant(acme, (trx) =>
+      chargeCredits(trx, {
+        accountId: acme,
+        app: 'document-signature',
+        taskId: 'big-batch',
+        kind: 'signature',
+        units: included + 7,
+      }),
+    );
     expect(await reportOverage(t.deps, t.clock.now)).toBe(1);
     expect(await reportOverage(t.deps, t.clock.now)).toBe(0);
     expect(peer().meterEvents).toHaveLength(1);
@@ -195,7 +273,9 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
 
   it('more overage later is reported as its own chunk with its own identifier', async () => {
     const acme = t.account('acme').id;
-    await t.db.tenant(acme, (trx) => chargeCredits(trx, { accountId: acme, app: 'document-signature', taskId: 'more', kind: 'signature', units: 3 }));
+    await t.db.tenant(acme, (trx) =>
+      chargeCredits(trx, { accountId: acme, app: 'document-signature', taskId: 'more', kind: 'signature', units: 3 }),
+    );
     expect(await reportOverage(t.deps, t.clock.now)).toBe(1);
     expect(peer().meterEvents.map((e) => (e.payload as { value: string }).value)).toEqual(['7', '3']);
     expect(new Set(peer().meterEvents.map((e) => e.identifier)).size).toBe(2);
@@ -226,7 +306,10 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
     await peer().endSubscription(firstSubscription);
     expect((await detail(t, 'document-signature')).status).toBe('cancelled');
     const acme = t.account('acme').id;
-    await expect(t.db.tenant(acme, (trx) => assertAppUsable(trx, acme, 'document-signature'))).rejects.toMatchObject({ status: 403, code: 'APP_NOT_ACTIVE' });
+    await expect(t.db.tenant(acme, (trx) => assertAppUsable(trx, acme, 'document-signature'))).rejects.toMatchObject({
+      status: 403,
+      code: 'APP_NOT_ACTIVE',
+    });
   });
 
   it('a cancelled app can be subscribed again', async () => {
@@ -268,14 +351,20 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
   });
 
   it('a malformed checkout session id on the return page answers 400', async () => {
-    const res = await t.call('POST', '/document-signature/billing/checkout/confirm', { as: ADMIN, body: { sessionId: '../../etc' } });
+    const res = await t.call('POST', '/document-signature/billing/checkout/confirm', {
+      as: ADMIN,
+      body: { sessionId: '../../etc' },
+    });
     expect(res.status).toBe(400);
   });
 
   it('the billing e-mail is saved and given to the Stripe customer', async () => {
     const res = await t.call('PUT', '/billing/email', { as: ADMIN, body: { email: 'Accounts@Acme.test' } });
     expect(res.status).toBe(200);
-    const overview = (await (await t.call('GET', '/billing', { as: ADMIN })).json()) as { billingEmail: string; hasCustomer: boolean };
+    const overview = (await (await t.call('GET', '/billing', { as: ADMIN })).json()) as {
+      billingEmail: string;
+      hasCustomer: boolean;
+    };
     expect(overview).toMatchObject({ billingEmail: 'accounts@acme.test', hasCustomer: true });
     const customer = [...peer().objects.values()].find((o) => o.object === 'customer')!;
     expect(customer.email).toBe('accounts@acme.test');
@@ -290,7 +379,10 @@ describe.each(DATABASE_KINDS)('billing through Stripe (%s)', (kind) => {
 
   it('converting a subscribed app to Enterprise ends its Stripe subscription and keeps it on Enterprise', async () => {
     const live = subscriptions(peer()).find((s) => s.status === 'active')!;
-    const res = await t.call('PUT', `/watch-tower/accounts/${t.account('acme').id}/apps/document-signature/status`, { as: 'staff@provider.test', body: { status: 'enterprise' } });
+    const res = await t.call('PUT', `/watch-tower/accounts/${t.account('acme').id}/apps/document-signature/status`, {
+      as: 'staff@provider.test',
+      body: { status: 'enterprise' },
+    });
     expect(res.status).toBe(200);
     expect(peer().objects.get(live.id)?.status).toBe('canceled');
     expect(peer().events.at(-1)?.event.type).toBe('customer.subscription.deleted');
@@ -311,7 +403,10 @@ describe.each(DATABASE_KINDS)('billing without Stripe settings (%s)', (kind) => 
 
   it('free trials and usage still work', async () => {
     expect((await t.call('POST', '/payments/billing/free-trial', { as: ADMIN, body: {} })).status).toBe(201);
-    const overview = (await (await t.call('GET', '/billing', { as: ADMIN })).json()) as { configured: boolean; apps: { app: string; status: string }[] };
+    const overview = (await (await t.call('GET', '/billing', { as: ADMIN })).json()) as {
+      configured: boolean;
+      apps: { app: string; status: string }[];
+    };
     expect(overview.configured).toBe(false);
     expect(overview.apps.find((a) => a.app === 'payments')?.status).toBe('free-trial');
   });

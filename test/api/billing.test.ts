@@ -18,7 +18,9 @@ describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
 
   it('the free trial is written to the audit log in the same change', async () => {
     const acme = t.account('acme');
-    const rows = await t.db.tenant(acme.id, (trx) => trx.selectFrom('audit_log').selectAll().where('event', '=', 'billing.free-trial-started').execute());
+    const rows = await t.db.tenant(acme.id, (trx) =>
+      trx.selectFrom('audit_log').selectAll().where('event', '=', 'billing.free-trial-started').execute(),
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ namespace: 'document-signature', admin_first_name: 'Adam' });
   });
@@ -27,7 +29,15 @@ describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
     const res = await t.call('POST', '/document-signature/billing/free-trial', { as: 'admin@acme.test', body: {} });
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'TRIAL_NOT_AVAILABLE' });
-    const n = await t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log where event = 'billing.free-trial-started'`.execute(trx)).rows[0].n);
+    const n = await t.db.tenant(
+      t.account('acme').id,
+      async (trx) =>
+        (
+          await sql<{ n: number }>`select count(*)::int as n from audit_log where event = 'billing.free-trial-started'`.execute(
+            trx,
+          )
+        ).rows[0].n,
+    );
     expect(n).toBe(1);
   });
 
@@ -63,7 +73,11 @@ describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
   it('app start on an inactive app starts its free trial and answers the billing', async () => {
     const res = await t.call('POST', '/apps/start', { as: 'owner@acme.test', body: { app: 'payments' } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ app: 'payments', started: true, billing: { status: 'free-trial', usage: { credits: 0, freeTier: 100 } } });
+    expect(await res.json()).toMatchObject({
+      app: 'payments',
+      started: true,
+      billing: { status: 'free-trial', usage: { credits: 0, freeTier: 100 } },
+    });
   });
 
   it('app start on an active app leaves it as it is', async () => {
@@ -77,10 +91,19 @@ describe.each(DATABASE_KINDS)('billing (%s)', (kind) => {
     expect(active.status).toBe(200);
     expect(await active.json()).toMatchObject({ started: false, billing: { status: 'free-trial' } });
     const acme = t.account('acme').id;
-    await t.db.tenant(acme, (trx) => trx.updateTable('app_billing').set({ status: 'inactive', trial_ends_at: null }).where('account_id', '=', acme).where('app', '=', 'payments').execute());
+    await t.db.tenant(acme, (trx) =>
+      trx
+        .updateTable('app_billing')
+        .set({ status: 'inactive', trial_ends_at: null })
+        .where('account_id', '=', acme)
+        .where('app', '=', 'payments')
+        .execute(),
+    );
     const refused = await t.call('POST', '/apps/start', { as: 'supervisor@acme.test', body: { app: 'payments' } });
     expect(refused.status).toBe(403);
-    const row = await t.db.tenant(acme, (trx) => trx.selectFrom('app_billing').select('status').where('app', '=', 'payments').executeTakeFirstOrThrow());
+    const row = await t.db.tenant(acme, (trx) =>
+      trx.selectFrom('app_billing').select('status').where('app', '=', 'payments').executeTakeFirstOrThrow(),
+    );
     expect(row.status).toBe('inactive');
   });
 
@@ -102,25 +125,35 @@ describe.each(DATABASE_KINDS)('one usage figure (%s)', (kind) => {
 
   it("the header, the app's billing page and its chart, Settings > Billing, Watch Tower and the plan agree on a subscription's usage and limit", async () => {
     const as = { as: 'owner@acme.test' };
-    const header = (await (await t.call('GET', '/one-time-passcode/billing/usage', as)).json()) as { credits: number; freeTier: number };
+    const header = (await (await t.call('GET', '/one-time-passcode/billing/usage', as)).json()) as {
+      credits: number;
+      freeTier: number;
+    };
     const page = (await (await t.call('GET', '/one-time-passcode/billing', as)).json()) as AppBillingDetail;
     const overview = (await (await t.call('GET', '/billing', as)).json()) as BillingOverview;
-    const tower = (await (await t.call('GET', `/watch-tower/accounts/${t.account('acme').id}`, { as: 'staff@provider.test' })).json()) as { apps: { id: string; credits: number; freeTier: number }[] };
+    const tower = (await (
+      await t.call('GET', `/watch-tower/accounts/${t.account('acme').id}`, { as: 'staff@provider.test' })
+    ).json()) as { apps: { id: string; credits: number; freeTier: number }[] };
     const card = overview.apps.find((a) => a.app === 'one-time-passcode')!;
     const row = tower.apps.find((a) => a.id === 'one-time-passcode')!;
     expect(header.freeTier).toBe(plansOf('one-time-passcode')!.includedCredits);
-    for (const usage of [page.usage, card.usage, { credits: row.credits, freeTier: row.freeTier }]) expect([usage.credits, usage.freeTier]).toEqual([header.credits, header.freeTier]);
+    for (const usage of [page.usage, card.usage, { credits: row.credits, freeTier: row.freeTier }])
+      expect([usage.credits, usage.freeTier]).toEqual([header.credits, header.freeTier]);
     // the daily chart adds up to the same figure
     expect(page.daily.current.reduce((sum, d) => sum + d.count, 0)).toBe(header.credits);
   });
 
   it("the billing chart's current period ends today, not tomorrow", async () => {
-    const page = (await (await t.call('GET', '/one-time-passcode/billing', { as: 'owner@acme.test' })).json()) as AppBillingDetail;
+    const page = (await (
+      await t.call('GET', '/one-time-passcode/billing', { as: 'owner@acme.test' })
+    ).json()) as AppBillingDetail;
     expect(page.daily.current.at(-1)!.date).toBe(t.clock.now.toISOString().slice(0, 10));
   });
 
   it("the billing chart's last period ends the day before this period's first day: no day is in both", async () => {
-    const page = (await (await t.call('GET', '/one-time-passcode/billing', { as: 'owner@acme.test' })).json()) as AppBillingDetail;
+    const page = (await (
+      await t.call('GET', '/one-time-passcode/billing', { as: 'owner@acme.test' })
+    ).json()) as AppBillingDetail;
     const current = page.daily.current.map((d) => d.date);
     const previous = page.daily.previous.map((d) => d.date);
     expect(previous.filter((d) => current.includes(d))).toEqual([]);

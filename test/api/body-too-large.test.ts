@@ -15,7 +15,8 @@ describe.each(DATABASE_KINDS)('413 over a real connection (%s)', (kind) => {
   let port: number;
   let key: string;
   beforeAll(async () => {
-    key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string }).secretKey;
+    key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string })
+      .secretKey;
     server = http.createServer(getRequestListener(t.app.fetch));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -27,12 +28,22 @@ describe.each(DATABASE_KINDS)('413 over a real connection (%s)', (kind) => {
 
   const send = (agent: http.Agent, path: string, body: string, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -47,7 +58,12 @@ describe.each(DATABASE_KINDS)('413 over a real connection (%s)', (kind) => {
       expect(refused.headers.connection).toBe('close');
       expect(refused.headers.ratelimit).toMatch(/^"default";r=\d+;t=\d+$/);
       expect(refused.headers['ratelimit-policy']).toBeDefined();
-      const next = await send(agent, '/api/v1/otp/check', JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', code: '123456' }), { authorization: `Bearer ${key}` });
+      const next = await send(
+        agent,
+        '/api/v1/otp/check',
+        JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', code: '123456' }),
+        { authorization: `Bearer ${key}` },
+      );
       expect(next.status).toBe(404);
     } finally {
       agent.destroy();
@@ -57,7 +73,12 @@ describe.each(DATABASE_KINDS)('413 over a real connection (%s)', (kind) => {
   it('a 413 on a console route closes the connection too', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const refused = await send(agent, '/api/sms/guard', JSON.stringify({ allowedCountries: ['US'], pad: 'x'.repeat(2 * 1024 * 1024) }), { authorization: `Bearer ${await t.tokenFor('owner@acme.test')}` });
+      const refused = await send(
+        agent,
+        '/api/sms/guard',
+        JSON.stringify({ allowedCountries: ['US'], pad: 'x'.repeat(2 * 1024 * 1024) }),
+        { authorization: `Bearer ${await t.tokenFor('owner@acme.test')}` },
+      );
       expect(refused.status).toBe(413);
       expect(refused.headers.connection).toBe('close');
     } finally {

@@ -41,10 +41,12 @@ function bitmapHeader(type: 'png' | 'jpeg' | 'gif' | 'webp', width: number, heig
   return b;
 }
 
-const wrap = (inner: string, attrs = '') => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"${attrs}>${inner}</svg>`;
+const wrap = (inner: string, attrs = '') =>
+  `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"${attrs}>${inner}</svg>`;
 
 /** What must never survive, in any form. */
-const DANGER = /<script|\son\w+\s*=|javascript:|<foreignObject|<iframe|<animate|<set[\s>/]|<use[\s>/]|<image|<style|<a[\s>]|http:|https:|data:|<!ENTITY|<!DOCTYPE|<feImage/i;
+const DANGER =
+  /<script|\son\w+\s*=|javascript:|<foreignObject|<iframe|<animate|<set[\s>/]|<use[\s>/]|<image|<style|<a[\s>]|http:|https:|data:|<!ENTITY|<!DOCTYPE|<feImage/i;
 
 const HOSTILE: Record<string, string> = {
   'script element': wrap('<script>alert(1)</script><rect width="5" height="5"/>'),
@@ -53,27 +55,37 @@ const HOSTILE: Record<string, string> = {
   'event handler on a shape': wrap('<circle r="3" onmouseover="alert(1)" onclick="alert(2)"/>'),
   'javascript: link': wrap('<a xlink:href="javascript:alert(1)"><text>click</text></a>'),
   'javascript: href on a gradient': wrap('<linearGradient id="g" href="javascript:alert(1)"/>'),
-  'foreignObject with HTML': wrap('<foreignObject width="10" height="10"><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.test"></iframe></foreignObject>'),
-  'animation that sets an event handler': wrap('<rect width="1" height="1"><set attributeName="onmouseover" to="alert(1)"/></rect>'),
+  'foreignObject with HTML': wrap(
+    '<foreignObject width="10" height="10"><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.test"></iframe></foreignObject>',
+  ),
+  'animation that sets an event handler': wrap(
+    '<rect width="1" height="1"><set attributeName="onmouseover" to="alert(1)"/></rect>',
+  ),
   'animate rewriting href': wrap('<a><animate attributeName="href" values="javascript:alert(1)"/><text>x</text></a>'),
   'external use reference': wrap('<use href="https://evil.test/sprite.svg#x"/>'),
   'external image': wrap('<image href="https://evil.test/track.png" width="1" height="1"/>'),
   'data: image': wrap('<image xlink:href="data:image/svg+xml;base64,PHN2Zz48c2NyaXB0PmFsZXJ0KDEpPC9zY3JpcHQ+PC9zdmc+"/>'),
-  'style element with external import': wrap('<style>@import url(https://evil.test/x.css); rect{fill:url(https://evil.test/#a)}</style>'),
+  'style element with external import': wrap(
+    '<style>@import url(https://evil.test/x.css); rect{fill:url(https://evil.test/#a)}</style>',
+  ),
   'style attribute': wrap('<rect style="fill:url(https://evil.test/#a)" width="1" height="1"/>'),
   'external paint server in fill': wrap('<rect fill="url(https://evil.test/paint.svg#p)" width="1" height="1"/>'),
   'feImage fetching a URL': wrap('<filter id="f"><feImage href="https://evil.test/x.png"/></filter>'),
   'embedded HTML namespace script': wrap('<html:script xmlns:html="http://www.w3.org/1999/xhtml">alert(1)</html:script>'),
   'CSS-escaped url() in a presentation attribute': wrap('<rect fill="\\75 rl(https://evil.test/p.svg#p)" width="1" height="1"/>'),
   'CSS-escaped url() in a style attribute': wrap('<rect style="fill:\\75\\72\\6c(https://evil.test/#a)" width="1" height="1"/>'),
-  'CSS-escaped url() in a style element': wrap('<style>rect{fill:\\000075rl(https://evil.test/#a)}</style><rect width="1" height="1"/>'),
+  'CSS-escaped url() in a style element': wrap(
+    '<style>rect{fill:\\000075rl(https://evil.test/#a)}</style><rect width="1" height="1"/>',
+  ),
   'url() split by a CSS comment': wrap('<style>rect{fill:url(/**/https://evil.test/#a)}</style>'),
   'CSS-escaped @import': wrap('<style>@\\69mport "https://evil.test/x.css";</style>'),
   'image-set with a bare string': wrap('<rect style="fill:image-set(\'https://evil.test/x.png\' 1x)" width="1" height="1"/>'),
   'external use through xlink:href': wrap('<use xlink:href="https://evil.test/sprite.svg#x"/>'),
   'use pointing at a data: document': wrap('<use href="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=#x"/>'),
   'javascript: in an image href': wrap('<image href="javascript:alert(1)" width="1" height="1"/>'),
-  'HTML in a data: URI disguised as a bitmap': wrap('<image href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==" width="1" height="1"/>'),
+  'HTML in a data: URI disguised as a bitmap': wrap(
+    '<image href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==" width="1" height="1"/>',
+  ),
   'processing instruction stylesheet': `<?xml-stylesheet href="https://evil.test/x.css"?>${wrap('<rect width="1" height="1"/>')}`,
 };
 
@@ -88,7 +100,11 @@ describe('SVG logo sanitising', () => {
   }
 
   it('keeps an ordinary logo drawing intact', () => {
-    const out = sanitizeSvg(wrap('<defs><linearGradient id="g"><stop offset="0" stop-color="#FF0000"/></linearGradient></defs><path d="M0 0L10 10" fill="url(#g)" stroke="#00AA00"/><text x="1" y="9">Acme</text>'));
+    const out = sanitizeSvg(
+      wrap(
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#FF0000"/></linearGradient></defs><path d="M0 0L10 10" fill="url(#g)" stroke="#00AA00"/><text x="1" y="9">Acme</text>',
+      ),
+    );
     expect(out).toContain('fill="url(#g)"');
     expect(out).toContain('stop-color="#FF0000"');
     expect(out).toContain('<text x="1" y="9">Acme</text>');
@@ -100,7 +116,9 @@ describe('SVG logo sanitising', () => {
   });
 
   it('turns width and height into a viewBox', () => {
-    const out = sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg" width="120px" height="40"><rect width="5" height="5"/></svg>');
+    const out = sanitizeSvg(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="120px" height="40"><rect width="5" height="5"/></svg>',
+    );
     expect(out).toMatch(/^<svg[^>]*viewBox="0 0 120 40"/);
     expect(out).not.toMatch(/^<svg[^>]*\swidth=/);
     expect(out).not.toMatch(/^<svg[^>]*\sheight=/);
@@ -113,7 +131,11 @@ describe('SVG logo sanitising', () => {
   });
 
   it('keeps CSS that stays inside the document', () => {
-    const out = sanitizeSvg(wrap('<style>.a{fill:#33de72;fill-rule:evenodd}.b{fill:url(#g)}</style><rect class="a" style="opacity:.5;fill:url(#g)" width="1" height="1"/>'));
+    const out = sanitizeSvg(
+      wrap(
+        '<style>.a{fill:#33de72;fill-rule:evenodd}.b{fill:url(#g)}</style><rect class="a" style="opacity:.5;fill:url(#g)" width="1" height="1"/>',
+      ),
+    );
     expect(out).toContain('<style>.a{fill:#33de72;fill-rule:evenodd}.b{fill:url(#g)}</style>');
     expect(out).toContain('style="opacity:.5;fill:url(#g)"');
   });
@@ -134,7 +156,9 @@ describe('SVG logo sanitising', () => {
   it('refuses an embedded bitmap that declares more than 4,096 px a side or 16 megapixels (a 146 KB file can declare 30,000 × 30,000)', () => {
     for (const type of ['png', 'jpeg', 'gif', 'webp'] as const) {
       const huge = `data:image/${type};base64,${bitmapHeader(type, 30_000 % (type === 'gif' ? 65_536 : 1e9), 30_000).toString('base64')}`;
-      expect(() => sanitizeSvg(wrap(`<image href="${huge}" width="1" height="1"/>`)), type).toThrow(/at most 4096 on a side and 16 megapixels/);
+      expect(() => sanitizeSvg(wrap(`<image href="${huge}" width="1" height="1"/>`)), type).toThrow(
+        /at most 4096 on a side and 16 megapixels/,
+      );
     }
     const wide = `data:image/png;base64,${bitmapHeader('png', 4097, 10).toString('base64')}`;
     expect(() => sanitizeSvg(wrap(`<image xlink:href="${wide}"/>`))).toThrow(SvgRejected);
@@ -144,7 +168,11 @@ describe('SVG logo sanitising', () => {
   });
 
   it('keeps filter primitives and their attributes', () => {
-    const out = sanitizeSvg(wrap('<filter id="f"><feColorMatrix type="matrix" values="1 0 0 0 0 0 1 0 0 0 0 0 1 0 0 0 0 0 1 0"/><feGaussianBlur stdDeviation="2"/></filter><rect filter="url(#f)" width="1" height="1"/>'));
+    const out = sanitizeSvg(
+      wrap(
+        '<filter id="f"><feColorMatrix type="matrix" values="1 0 0 0 0 0 1 0 0 0 0 0 1 0 0 0 0 0 1 0"/><feGaussianBlur stdDeviation="2"/></filter><rect filter="url(#f)" width="1" height="1"/>',
+      ),
+    );
     expect(out).toContain('values="1 0 0 0 0');
     expect(out).toContain('filter="url(#f)"');
   });
@@ -155,7 +183,9 @@ describe('SVG logo sanitising', () => {
   });
 
   it('refuses a DOCTYPE with an internal subset even without entities', () => {
-    expect(() => sanitizeSvg(`<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd" [<!ATTLIST svg a CDATA "b">]>${wrap('')}`)).toThrow(SvgRejected);
+    expect(() =>
+      sanitizeSvg(`<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd" [<!ATTLIST svg a CDATA "b">]>${wrap('')}`),
+    ).toThrow(SvgRejected);
   });
 
   it('refuses a DOCTYPE with entities (billion laughs)', () => {
@@ -169,7 +199,9 @@ describe('SVG logo sanitising', () => {
   });
 
   it('refuses a document whose root is not svg', () => {
-    expect(() => sanitizeSvg('<html xmlns="http://www.w3.org/1999/xhtml"><body><script>alert(1)</script></body></html>')).toThrow(SvgRejected);
+    expect(() => sanitizeSvg('<html xmlns="http://www.w3.org/1999/xhtml"><body><script>alert(1)</script></body></html>')).toThrow(
+      SvgRejected,
+    );
     expect(() => sanitizeSvg('<svg><rect/></svg>')).toThrow(SvgRejected); // no SVG namespace
   });
 
@@ -179,7 +211,11 @@ describe('SVG logo sanitising', () => {
   });
 
   it('refuses bytes that are not UTF-8', () => {
-    const bytes = Buffer.concat([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'), Buffer.from([0xff, 0xfe]), Buffer.from('</text></svg>')]);
+    const bytes = Buffer.concat([
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('</text></svg>'),
+    ]);
     expect(() => decodeAndSanitizeLogo(bytes.toString('base64'))).toThrow(SvgRejected);
   });
 

@@ -8,7 +8,11 @@ const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#FF6600"/></svg>';
 
 async function auditCount(t: TestContext, key: 'acme' | 'globex', event: string) {
-  return t.db.tenant(t.account(key).id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log where event = ${event}`.execute(trx)).rows[0]!.n);
+  return t.db.tenant(
+    t.account(key).id,
+    async (trx) =>
+      (await sql<{ n: number }>`select count(*)::int as n from audit_log where event = ${event}`.execute(trx)).rows[0]!.n,
+  );
 }
 
 async function brandingRow(t: TestContext, key: 'acme' | 'globex') {
@@ -40,7 +44,10 @@ describe.each(DATABASE_KINDS)('branding (%s)', (kind) => {
   });
 
   it('saving stores the cleaned logo, uppercases the colour and is audited', async () => {
-    const res = await t.call('PUT', '/branding', { as: 'admin@acme.test', body: { name: ' Acme Care ', logo: b64(LOGO), color: '#ff6600' } });
+    const res = await t.call('PUT', '/branding', {
+      as: 'admin@acme.test',
+      body: { name: ' Acme Care ', logo: b64(LOGO), color: '#ff6600' },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { name: string; logo: string; color: string };
     expect(body.name).toBe('Acme Care');
@@ -59,8 +66,12 @@ describe.each(DATABASE_KINDS)('branding (%s)', (kind) => {
   });
 
   it('a hostile logo is stored cleaned, never as sent', async () => {
-    const hostile = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.test"/></foreignObject><rect fill="url(https://evil.test/#x)" width="1" height="1"/></svg>';
-    const res = await t.call('PUT', '/branding', { as: 'admin@acme.test', body: { name: 'Acme Care', logo: b64(hostile), color: '#FF6600' } });
+    const hostile =
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.test"/></foreignObject><rect fill="url(https://evil.test/#x)" width="1" height="1"/></svg>';
+    const res = await t.call('PUT', '/branding', {
+      as: 'admin@acme.test',
+      body: { name: 'Acme Care', logo: b64(hostile), color: '#FF6600' },
+    });
     expect(res.status).toBe(200);
     const stored = (await brandingRow(t, 'acme')).logo;
     expect(stored).not.toMatch(/onload|<script|foreignObject|iframe|evil\.test/i);
@@ -68,7 +79,11 @@ describe.each(DATABASE_KINDS)('branding (%s)', (kind) => {
   });
 
   it.each([
-    ['a DOCTYPE with entities', b64('<!DOCTYPE svg [<!ENTITY a "x">]><svg xmlns="http://www.w3.org/2000/svg"><text>&a;</text></svg>'), 'LOGO_INVALID'],
+    [
+      'a DOCTYPE with entities',
+      b64('<!DOCTYPE svg [<!ENTITY a "x">]><svg xmlns="http://www.w3.org/2000/svg"><text>&a;</text></svg>'),
+      'LOGO_INVALID',
+    ],
     ['an HTML document', b64('<html><body>hi</body></html>'), 'LOGO_INVALID'],
     ['text that is not base64', '<svg>', 'VALIDATION_FAILED'],
     ['a logo over the size cap', 'A'.repeat(400_000), 'VALIDATION_FAILED'],
@@ -100,9 +115,16 @@ describe.each(DATABASE_KINDS)('branding (%s)', (kind) => {
   });
 
   it('saving the same branding again writes no audit entry', async () => {
-    const current = (await (await t.call('GET', '/branding', { as: 'admin@acme.test' })).json()) as { name: string; logo: string; color: string };
+    const current = (await (await t.call('GET', '/branding', { as: 'admin@acme.test' })).json()) as {
+      name: string;
+      logo: string;
+      color: string;
+    };
     const before = await auditCount(t, 'acme', 'branding.updated');
-    const res = await t.call('PUT', '/branding', { as: 'admin@acme.test', body: { name: current.name, logo: current.logo, color: current.color } });
+    const res = await t.call('PUT', '/branding', {
+      as: 'admin@acme.test',
+      body: { name: current.name, logo: current.logo, color: current.color },
+    });
     expect(res.status).toBe(200);
     expect(await auditCount(t, 'acme', 'branding.updated')).toBe(before);
   });
@@ -244,7 +266,11 @@ describe.each(DATABASE_KINDS)('custom domain against a DNS server on loopback (%
   it('a failing DNS server answers DNS_CHECK_FAILED with the generic message', async () => {
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'broken.acme.com' } });
     expect(res.status).toBe(502);
-    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'DNS_CHECK_FAILED', message: 'An error occurred while verifying the DNS settings' });
+    expect(await res.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'DNS_CHECK_FAILED',
+      message: 'An error occurred while verifying the DNS settings',
+    });
   });
 
   it.each(['Console.Acme.com', 'acme', 'acme.c', 'acme.toolong', 'acme..com', '-acme.com', 'acme.com.', 'ac me.com', 'acme.co1'])(
@@ -258,7 +284,7 @@ describe.each(DATABASE_KINDS)('custom domain against a DNS server on loopback (%
     },
   );
 
-  it("a domain another account has claimed is refused with DOMAIN_TAKEN and reveals nothing else", async () => {
+  it('a domain another account has claimed is refused with DOMAIN_TAKEN and reveals nothing else', async () => {
     const claim = await t.call('PUT', '/branding/domain', { as: 'owner@globex.test', body: { domain: 'care.globex.com' } });
     expect(claim.status).toBe(200);
     const res = await t.call('PUT', '/branding/domain', { as: 'admin@acme.test', body: { domain: 'care.globex.com' } });

@@ -15,13 +15,22 @@ type Got = { status: number; headers: http.IncomingHttpHeaders; res: http.Incomi
 
 function get(url: string, acceptEncoding?: string): Promise<Got> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => resolve({ status: res.statusCode!, headers: res.headers, res })).on('error', reject);
+    http
+      .get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) =>
+        resolve({ status: res.statusCode!, headers: res.headers, res }),
+      )
+      .on('error', reject);
   });
 }
 
 async function bodyOf(got: Got): Promise<string> {
   const coding = got.headers['content-encoding'];
-  const stream = coding === 'br' ? got.res.pipe(zlib.createBrotliDecompress()) : coding === 'gzip' ? got.res.pipe(zlib.createGunzip()) : got.res;
+  const stream =
+    coding === 'br'
+      ? got.res.pipe(zlib.createBrotliDecompress())
+      : coding === 'gzip'
+        ? got.res.pipe(zlib.createGunzip())
+        : got.res;
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');
@@ -30,7 +39,12 @@ async function bodyOf(got: Got): Promise<string> {
 /** The first decompressed bytes of a streamed answer, without waiting for its end. */
 function firstText(got: Got): Promise<string> {
   const coding = got.headers['content-encoding'];
-  const stream = coding === 'br' ? got.res.pipe(zlib.createBrotliDecompress()) : coding === 'gzip' ? got.res.pipe(zlib.createGunzip()) : got.res;
+  const stream =
+    coding === 'br'
+      ? got.res.pipe(zlib.createBrotliDecompress())
+      : coding === 'gzip'
+        ? got.res.pipe(zlib.createGunzip())
+        : got.res;
   return new Promise((resolve) => stream.once('data', (d: Buffer) => resolve(d.toString('utf8'))));
 }
 
@@ -170,14 +184,19 @@ describe.each(DATABASE_KINDS)('compression in the app (%s)', (kind) => {
     expect(html).toContain('This link does not work');
   });
 
-  it.each(['br', 'gzip', ''])("a customer page carries its security headers, its coding and Vary, whatever it is sent as (Accept-Encoding '%s')", async (accept) => {
-    const res = await t.app.request('/c/' + 'x'.repeat(43), { headers: { host: 'localhost:3000', 'accept-encoding': accept } });
-    expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'; .*style-src 'nonce-[^']+'; script-src 'nonce-[^']+';.* frame-ancestors 'none'$/);
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.headers.get('vary')).toBe('Accept-Encoding');
-    expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
-    expect(res.headers.get('content-encoding')).toBe(accept || null);
-  });
+  it.each(['br', 'gzip', ''])(
+    "a customer page carries its security headers, its coding and Vary, whatever it is sent as (Accept-Encoding '%s')",
+    async (accept) => {
+      const res = await t.app.request('/c/' + 'x'.repeat(43), { headers: { host: 'localhost:3000', 'accept-encoding': accept } });
+      expect(res.headers.get('content-security-policy')).toMatch(
+        /^default-src 'none'; .*style-src 'nonce-[^']+'; script-src 'nonce-[^']+';.* frame-ancestors 'none'$/,
+      );
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+      expect(res.headers.get('content-encoding')).toBe(accept || null);
+    },
+  );
 });

@@ -10,7 +10,14 @@ describe('configuration from the environment', () => {
   it('defaults to port 3000, the embedded database and the provider.test staff domain', () => {
     const dir = tmp();
     const c = loadConfig({ DATA_DIR: dir });
-    expect(c).toMatchObject({ port: 3000, databaseUrl: undefined, dataDir: dir, providerEmailDomain: 'provider.test', publicUrl: 'http://localhost:3000', autoSeed: true });
+    expect(c).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: dir,
+      providerEmailDomain: 'provider.test',
+      publicUrl: 'http://localhost:3000',
+      autoSeed: true,
+    });
   });
 
   it('generates a session secret once and keeps it in the data directory', () => {
@@ -25,7 +32,9 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).workers).toBe(1);
     expect(loadConfig({ DATA_DIR: tmp(), DATABASE_URL: pgUrl, DEV_IDP: 'false', WORKERS: '2' }).workers).toBe(2);
     expect(() => loadConfig({ DATA_DIR: tmp(), DEV_IDP: 'false', WORKERS: '2' })).toThrow(/WORKERS above 1 needs DATABASE_URL/);
-    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: pgUrl, WORKERS: '2' })).toThrow(/WORKERS above 1 needs DEV_IDP=false/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: pgUrl, WORKERS: '2' })).toThrow(
+      /WORKERS above 1 needs DEV_IDP=false/,
+    );
     expect(() => loadConfig({ DATA_DIR: tmp(), WORKERS: '0' })).toThrow(/WORKERS/);
   });
 
@@ -41,13 +50,21 @@ describe('configuration from the environment', () => {
   });
 
   it('TRUST_PROXY_HOPS must be a small whole number and needs TRUST_PROXY=true', () => {
-    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '0' })).toThrow(/TRUST_PROXY_HOPS must be at least 1 \(got "0"\)/);
-    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true', TRUST_PROXY_HOPS: 'two' })).toThrow(/TRUST_PROXY_HOPS must be a whole number of proxies/);
-    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_HOPS: '2' })).toThrow(/TRUST_PROXY_HOPS is only read with TRUST_PROXY=true/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '0' })).toThrow(
+      /TRUST_PROXY_HOPS must be at least 1 \(got "0"\)/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true', TRUST_PROXY_HOPS: 'two' })).toThrow(
+      /TRUST_PROXY_HOPS must be a whole number of proxies/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY_HOPS: '2' })).toThrow(
+      /TRUST_PROXY_HOPS is only read with TRUST_PROXY=true/,
+    );
   });
 
   it('production refuses to start without its secrets, public URL and PostgreSQL', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET, ENCRYPTION_KEY, PUBLIC_URL, DATABASE_URL must be set in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /SESSION_SECRET, ENCRYPTION_KEY, PUBLIC_URL, DATABASE_URL must be set in production/,
+    );
   });
 
   it('production never auto-seeds and has no default staff domain', () => {

@@ -18,17 +18,28 @@ const freshPhone = () => `+1415557${String(1000 + phoneCounter++).padStart(4, '0
 describe.each(DATABASE_KINDS)("Callers' languages (%s)", (kind) => {
   const t = useTestContext(kind);
   let key: string;
-  const v1 = (method: string, path: string, body?: unknown) => t.call(method, `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
+  const v1 = (method: string, path: string, body?: unknown) =>
+    t.call(method, `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
   const lastSms = async (to: string) => {
-    const list = (await (await t.call('GET', '/dev/sms-outbox', { as: 'owner@acme.test' })).json()) as { to: string; body: string }[];
+    const list = (await (await t.call('GET', '/dev/sms-outbox', { as: 'owner@acme.test' })).json()) as {
+      to: string;
+      body: string;
+    }[];
     return list.find((m) => m.to === to)!.body;
   };
   const tokenIn = (sms: string) => sms.match(/\/c\/([A-Za-z0-9_-]{43})/)![1]!;
-  const open = (token: string, headers: Record<string, string> = {}, query = '') => t.app.request(`/c/${token}${query}`, { headers: { host: 'localhost:3000', ...headers } });
-  const timeline = async (app: string, id: string) => ((await (await t.call('GET', `/${app}/tasks/${id}`, { as: 'owner@acme.test' })).json()) as TaskDetail).events;
+  const open = (token: string, headers: Record<string, string> = {}, query = '') =>
+    t.app.request(`/c/${token}${query}`, { headers: { host: 'localhost:3000', ...headers } });
+  const timeline = async (app: string, id: string) =>
+    ((await (await t.call('GET', `/${app}/tasks/${id}`, { as: 'owner@acme.test' })).json()) as TaskDetail).events;
   const enroll = async (locale?: string) => {
     const phone = freshPhone();
-    const res = await v1('POST', '/passkeys/enrollments', { customerRef: `C-${phone}`, phoneNumber: phone, displayName: 'Layla', ...(locale ? { locale } : {}) });
+    const res = await v1('POST', '/passkeys/enrollments', {
+      customerRef: `C-${phone}`,
+      phoneNumber: phone,
+      displayName: 'Layla',
+      ...(locale ? { locale } : {}),
+    });
     return { res, phone };
   };
 
@@ -86,7 +97,9 @@ describe.each(DATABASE_KINDS)("Callers' languages (%s)", (kind) => {
       const sms = await lastSms(phone);
       expect(sms).toContain('créez une clé d’accès');
       expect(await (await open(tokenIn(sms), { 'accept-language': 'en' })).text()).toContain('<html lang="fr" dir="ltr">');
-      expect((await timeline('passkeys', task.id)).map((e) => e.description).join('\n')).toContain("Caller's language: French (the account's default)");
+      expect((await timeline('passkeys', task.id)).map((e) => e.description).join('\n')).toContain(
+        "Caller's language: French (the account's default)",
+      );
     } finally {
       await t.call('PUT', '/customer-language', { as: 'owner@acme.test', body: { locale: null } });
     }
@@ -114,11 +127,16 @@ describe.each(DATABASE_KINDS)("Callers' languages (%s)", (kind) => {
   });
 
   it('SMS content lists each template in every language, saves a language of its own, and sends it', async () => {
-    const before = (await (await t.call('GET', '/one-time-passcode/settings/sms-content', { as: 'owner@acme.test' })).json()) as SmsContentAnswer;
+    const before = (await (
+      await t.call('GET', '/one-time-passcode/settings/sms-content', { as: 'owner@acme.test' })
+    ).json()) as SmsContentAnswer;
     const passcode = before.templates.find((x) => x.key === 'passcode')!;
     expect(passcode.translations.map((x) => x.locale)).toEqual(['es', 'fr', 'de', 'pt-BR', 'ar', 'ja']);
     expect(passcode.translations.every((x) => !x.custom)).toBe(true);
-    const saved = await t.call('PUT', '/one-time-passcode/settings/sms-content', { as: 'owner@acme.test', body: { templates: { 'passcode@es': 'Código {{company}}: {{code}}' } } });
+    const saved = await t.call('PUT', '/one-time-passcode/settings/sms-content', {
+      as: 'owner@acme.test',
+      body: { templates: { 'passcode@es': 'Código {{company}}: {{code}}' } },
+    });
     expect(saved.status).toBe(200);
     const after = (await saved.json()) as SmsContentAnswer;
     const es = after.templates.find((x) => x.key === 'passcode')!.translations.find((x) => x.locale === 'es')!;
@@ -132,9 +150,15 @@ describe.each(DATABASE_KINDS)("Callers' languages (%s)", (kind) => {
   });
 
   it('a text for a language we do not have, or missing its required placeholder, is refused', async () => {
-    const unknown = await t.call('PUT', '/one-time-passcode/settings/sms-content', { as: 'owner@acme.test', body: { templates: { 'passcode@xx': 'Code {{code}}' } } });
+    const unknown = await t.call('PUT', '/one-time-passcode/settings/sms-content', {
+      as: 'owner@acme.test',
+      body: { templates: { 'passcode@xx': 'Code {{code}}' } },
+    });
     expect(unknown.status).toBe(400);
-    const missing = await t.call('PUT', '/one-time-passcode/settings/sms-content', { as: 'owner@acme.test', body: { templates: { 'passcode@de': 'Ihr Code' } } });
+    const missing = await t.call('PUT', '/one-time-passcode/settings/sms-content', {
+      as: 'owner@acme.test',
+      body: { templates: { 'passcode@de': 'Ihr Code' } },
+    });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ fields: { 'templates.passcode@de': 'The message must contain {{code}}' } });
   });

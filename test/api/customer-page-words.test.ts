@@ -32,7 +32,10 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
   const post = (path: string, form: Record<string, string> | FormData) =>
     t.app.request(path, {
       method: 'POST',
-      headers: form instanceof FormData ? { host: 'localhost:3000' } : { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
+      headers:
+        form instanceof FormData
+          ? { host: 'localhost:3000' }
+          : { host: 'localhost:3000', 'content-type': 'application/x-www-form-urlencoded' },
       body: form instanceof FormData ? form : new URLSearchParams(form).toString(),
     });
   const get = (path: string) => t.app.request(path, { headers: { host: 'localhost:3000' } });
@@ -43,13 +46,17 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
   const tokenIn = (sms: string) => sms.match(/\/c\/([A-Za-z0-9_-]{43})/)![1]!;
 
   beforeAll(async () => {
-    for (const as of [PROVIDER, ADMIN]) expect((await t.call('POST', '/sms', { as, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    for (const as of [PROVIDER, ADMIN])
+      expect((await t.call('POST', '/sms', { as, body: { provider: 'dev-outbox' } })).status).toBe(200);
   });
 
   it('identity verification in Arabic: every step, hint and refusal is Arabic, and each step returns to the page in Arabic', async () => {
     const key = await keyOf(t, PROVIDER);
     const phone = freshPhone();
-    const started = await t.call('POST', '/v1/idv/sessions', { body: { customerRef: 'CUST-AR', phoneNumber: phone, locale: 'ar' }, headers: { authorization: `Bearer ${key}` } });
+    const started = await t.call('POST', '/v1/idv/sessions', {
+      body: { customerRef: 'CUST-AR', phoneNumber: phone, locale: 'ar' },
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(started.status).toBe(201);
     const token = tokenIn(await smsTo(PROVIDER, phone));
     const tr = (k: Parameters<typeof translate>[1], v?: Parameters<typeof translate>[2]) => translate('ar', k, v);
@@ -66,7 +73,16 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
     expect(chosen.status).toBe(303);
     expect(chosen.headers.get('location')).toBe(`/c/${token}?lang=ar#document`);
     const steps = await (await get(`/c/${token}?lang=ar`)).text();
-    for (const words of [tr('idv.side.front'), tr('idv.hint.front'), tr('idv.hint.selfie'), tr('idv.takeSelfie'), tr('idv.send.front'), tr('idv.addFirst'), tr('idv.another')]) expect(steps).toContain(words);
+    for (const words of [
+      tr('idv.side.front'),
+      tr('idv.hint.front'),
+      tr('idv.hint.selfie'),
+      tr('idv.takeSelfie'),
+      tr('idv.send.front'),
+      tr('idv.addFirst'),
+      tr('idv.another'),
+    ])
+      expect(steps).toContain(words);
     expect(steps).toContain(tr('idv.chooseSaved', { mb: new Intl.NumberFormat('ar').format(8) }));
     // the script's words, for what it fills in the browser
     expect(steps).toContain(`data-sending="${tr('idv.script.sending')}"`);
@@ -109,12 +125,24 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
     const formId = ((await created.json()) as { id: string }).id;
     expect((await t.call('POST', `/e-form/forms/${formId}/publish`, { as: ADMIN, body: { confirm: true } })).status).toBe(200);
     const phone = freshPhone();
-    expect((await t.call('POST', `/v1/forms/${formId}/requests`, { body: { phoneNumber: phone, locale: 'de' }, headers: { authorization: `Bearer ${await keyOf(t, ADMIN)}` } })).status).toBe(201);
+    expect(
+      (
+        await t.call('POST', `/v1/forms/${formId}/requests`, {
+          body: { phoneNumber: phone, locale: 'de' },
+          headers: { authorization: `Bearer ${await keyOf(t, ADMIN)}` },
+        })
+      ).status,
+    ).toBe(201);
     const token = tokenIn(await smsTo(ADMIN, phone));
 
     const page = await (await get(`/c/${token}`)).text();
-    const data = JSON.parse(/<script type="application\/json" id="ef-definition">([\s\S]*?)<\/script>/.exec(page)![1]!) as { messages: Record<string, Record<string, string>> };
-    expect(data.messages.email).toMatchObject({ required: 'Dieses Feld ist erforderlich', email: translate('de', 'eform.problem.email') });
+    const data = JSON.parse(/<script type="application\/json" id="ef-definition">([\s\S]*?)<\/script>/.exec(page)![1]!) as {
+      messages: Record<string, Record<string, string>>;
+    };
+    expect(data.messages.email).toMatchObject({
+      required: 'Dieses Feld ist erforderlich',
+      email: translate('de', 'eform.problem.email'),
+    });
     expect(data.messages.code!.minLength).toBe('Verwenden Sie mindestens 6 Zeichen');
     expect(data.messages.from!.minDate).toBe('Geben Sie den 1. März 2026 oder ein späteres Datum ein');
     expect(data.messages.ok!.requiredConsent).toBe(translate('de', 'eform.problem.requiredConsent'));
@@ -139,7 +167,16 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
     const key = await keyOf(t, ADMIN);
     const doc = await publishedDocument(t);
     const phone = freshPhone();
-    expect((await sigV1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Amélie Poulain', locale: 'fr' })).status).toBe(201);
+    expect(
+      (
+        await sigV1(t, key, 'POST', '/signatures', {
+          documentId: doc.id,
+          phoneNumber: phone,
+          signerName: 'Amélie Poulain',
+          locale: 'fr',
+        })
+      ).status,
+    ).toBe(201);
     const token = await lastLink(t, phone);
     const view = await (await get(`/c/${token}`)).text();
     expect(view).toContain(translate('fr', 'sig.consent'));
@@ -160,23 +197,54 @@ describe.each(DATABASE_KINDS)('Words on customer pages in the caller’s languag
 
     // the account's own words are the account's: shown as written, in any language
     const own = 'Je signe électroniquement ce document, selon les conditions de notre contrat.';
-    expect((await t.call('PUT', '/document-signature/settings/general', { as: ADMIN, body: { defaultExpiryDays: 7, consentText: own } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PUT', '/document-signature/settings/general', {
+          as: ADMIN,
+          body: { defaultExpiryDays: 7, consentText: own },
+        })
+      ).status,
+    ).toBe(200);
     const phone2 = freshPhone();
-    await sigV1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone2, signerName: 'Nino Quincampoix', locale: 'ja' });
+    await sigV1(t, key, 'POST', '/signatures', {
+      documentId: doc.id,
+      phoneNumber: phone2,
+      signerName: 'Nino Quincampoix',
+      locale: 'ja',
+    });
     const ownPage = await (await get(`/c/${await lastLink(t, phone2)}`)).text();
     expect(ownPage).toContain(own);
   });
 
   it('the passkey script’s refusals come in the page’s language (?lang=), with the same status and code', async () => {
-    const unknown = await t.app.request(`/api/c/${'x'.repeat(43)}/passkey/options?lang=ja`, { method: 'POST', headers: { host: 'localhost:3000' } });
+    const unknown = await t.app.request(`/api/c/${'x'.repeat(43)}/passkey/options?lang=ja`, {
+      method: 'POST',
+      headers: { host: 'localhost:3000' },
+    });
     expect(unknown.status).toBe(410);
-    expect(await unknown.json()).toEqual({ requestId: expect.any(String), code: 'LINK_NOT_USABLE', message: translate('ja', 'passkey.error.unknown') });
-    const bad = await t.app.request(`/api/c/${'x'.repeat(43)}/passkey/abandoned?lang=es`, { method: 'POST', headers: { host: 'localhost:3000', 'content-type': 'application/json' }, body: '{"reason":"nope"}' });
+    expect(await unknown.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'LINK_NOT_USABLE',
+      message: translate('ja', 'passkey.error.unknown'),
+    });
+    const bad = await t.app.request(`/api/c/${'x'.repeat(43)}/passkey/abandoned?lang=es`, {
+      method: 'POST',
+      headers: { host: 'localhost:3000', 'content-type': 'application/json' },
+      body: '{"reason":"nope"}',
+    });
     // an answer the page's script should never send is refused as such, in words the caller can read
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ requestId: expect.any(String), code: 'VALIDATION_FAILED', message: translate('es', 'passkey.somethingWrong') });
+    expect(await bad.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'VALIDATION_FAILED',
+      message: translate('es', 'passkey.somethingWrong'),
+    });
     // without a language the page's browser decides, and English is the last resort
     const english = await t.app.request(`/api/c/short/passkey/options`, { method: 'POST', headers: { host: 'localhost:3000' } });
-    expect(await english.json()).toEqual({ requestId: expect.any(String), code: 'LINK_NOT_USABLE', message: translate('en', 'passkey.error.unknown') });
+    expect(await english.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'LINK_NOT_USABLE',
+      message: translate('en', 'passkey.error.unknown'),
+    });
   });
 });

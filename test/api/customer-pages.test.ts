@@ -33,19 +33,34 @@ describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
     expect(await unknown.text()).toContain('This link does not work');
     expect((await open('/c/short')).status).toBe(404);
     const acme = t.account('acme').id;
-    const expired = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 1000, now: new Date(t.clock.now.getTime() - 5000) }));
+    const expired = await t.db.tenant(acme, (trx) =>
+      createLinkToken(trx, acme, {
+        app: 'one-time-passcode',
+        purpose: 'preview',
+        ttlMs: 1000,
+        now: new Date(t.clock.now.getTime() - 5000),
+      }),
+    );
     const page = await open(`/c/${expired.token}`);
     expect(page.status).toBe(410);
     expect(await page.text()).toContain('This link has expired');
-    const used = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }));
+    const used = await t.db.tenant(acme, (trx) =>
+      createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }),
+    );
     await t.db.system((trx) => sql`update link_tokens set used_at = now() where expires_at = ${used.expiresAt}`.execute(trx));
     expect(await (await open(`/c/${used.token}`)).text()).toContain('already been used');
   });
 
   it("on an account's verified custom domain only that account's links open", async () => {
     const acme = t.account('acme').id;
-    await t.db.system((trx) => sql`update branding set domain = 'verify.globex.test', domain_is_verified = true where account_id = ${t.account('globex').id}`.execute(trx));
-    const link = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }));
+    await t.db.system((trx) =>
+      sql`update branding set domain = 'verify.globex.test', domain_is_verified = true where account_id = ${t.account('globex').id}`.execute(
+        trx,
+      ),
+    );
+    const link = await t.db.tenant(acme, (trx) =>
+      createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }),
+    );
     expect((await open(`/c/${link.token}`, 'verify.globex.test')).status).toBe(404);
     expect((await open(`/c/${link.token}`)).status).toBe(200);
   });
@@ -54,8 +69,14 @@ describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
     "another account's domain written as %s is the same domain: Acme's link does not open there",
     async (host) => {
       const acme = t.account('acme').id;
-      await t.db.system((trx) => sql`update branding set domain = 'verify.globex.test', domain_is_verified = true where account_id = ${t.account('globex').id}`.execute(trx));
-      const link = await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }));
+      await t.db.system((trx) =>
+        sql`update branding set domain = 'verify.globex.test', domain_is_verified = true where account_id = ${t.account('globex').id}`.execute(
+          trx,
+        ),
+      );
+      const link = await t.db.tenant(acme, (trx) =>
+        createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }),
+      );
       expect((await open(`/c/${link.token}`, host)).status).toBe(404);
     },
   );
@@ -85,12 +106,31 @@ describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
     const links: string[] = [];
     for (const [app, purpose, table] of tasks) {
       // (identity verification's demo history is the provider's account)
-      const row = (await t.db.system((trx) => sql<{ id: string; account_id: string }>`select id, account_id from ${sql.table(table)} order by created_at desc limit 1`.execute(trx))).rows[0];
+      const row = (
+        await t.db.system((trx) =>
+          sql<{
+            id: string;
+            account_id: string;
+          }>`select id, account_id from ${sql.table(table)} order by created_at desc limit 1`.execute(trx),
+        )
+      ).rows[0];
       expect(row, table).toBeDefined();
       const { id, account_id: accountId } = row!;
-      links.push((await t.db.tenant(accountId, (trx) => createLinkToken(trx, accountId, { app, purpose, taskId: id, ttlMs: 60_000, now: t.clock.now }))).token);
+      links.push(
+        (
+          await t.db.tenant(accountId, (trx) =>
+            createLinkToken(trx, accountId, { app, purpose, taskId: id, ttlMs: 60_000, now: t.clock.now }),
+          )
+        ).token,
+      );
     }
-    links.push((await t.db.tenant(acme, (trx) => createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }))).token);
+    links.push(
+      (
+        await t.db.tenant(acme, (trx) =>
+          createLinkToken(trx, acme, { app: 'one-time-passcode', purpose: 'preview', ttlMs: 60_000, now: t.clock.now }),
+        )
+      ).token,
+    );
     const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
     try {
       for (const token of [...links, 'x'.repeat(43)]) {
@@ -105,4 +145,3 @@ describe.each(DATABASE_KINDS)('Customer pages (%s)', (kind) => {
     }
   });
 });
-

@@ -5,9 +5,22 @@ import { CustomerSearchAnswerSchema } from '../../api/contract/results';
 import { recordResult } from '../../api/results/record';
 import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 
-async function record(t: TestContext, key: 'acme' | 'globex', r: { customerRef?: string; phoneNumber?: string; ts: string; sessionRef: string; app?: 'passkeys' | 'payments' }) {
+async function record(
+  t: TestContext,
+  key: 'acme' | 'globex',
+  r: { customerRef?: string; phoneNumber?: string; ts: string; sessionRef: string; app?: 'passkeys' | 'payments' },
+) {
   const id = t.account(key).id;
-  return t.db.tenant(id, (trx) => recordResult(trx, id, { app: r.app ?? 'passkeys', status: 'success', ts: new Date(r.ts), sessionRef: r.sessionRef, customerRef: r.customerRef, phoneNumber: r.phoneNumber }));
+  return t.db.tenant(id, (trx) =>
+    recordResult(trx, id, {
+      app: r.app ?? 'passkeys',
+      status: 'success',
+      ts: new Date(r.ts),
+      sessionRef: r.sessionRef,
+      customerRef: r.customerRef,
+      phoneNumber: r.phoneNumber,
+    }),
+  );
 }
 
 async function search(t: TestContext, q: string, as = 'admin@acme.test') {
@@ -21,10 +34,22 @@ describe.each(DATABASE_KINDS)('global customer search (%s)', (kind) => {
 
   it("answers the account's results for the customer, newest first", async () => {
     await record(t, 'acme', { customerRef: 'ZED-1', ts: '2024-01-01T10:00:00Z', sessionRef: 'ses_old' });
-    await record(t, 'acme', { customerRef: 'ZED-1', ts: '2024-03-01T10:00:00Z', sessionRef: 'ses_new', app: 'payments', phoneNumber: '+15550001111' });
+    await record(t, 'acme', {
+      customerRef: 'ZED-1',
+      ts: '2024-03-01T10:00:00Z',
+      sessionRef: 'ses_new',
+      app: 'payments',
+      phoneNumber: '+15550001111',
+    });
     const results = await search(t, '  ZED-1 ');
     expect(results.map((r) => r.sessionRef)).toEqual(['ses_new', 'ses_old']);
-    expect(results[0]).toMatchObject({ app: 'payments', status: 'success', timestamp: '2024-03-01T10:00:00.000Z', phoneNumber: '+15550001111', customerRef: 'ZED-1' });
+    expect(results[0]).toMatchObject({
+      app: 'payments',
+      status: 'success',
+      timestamp: '2024-03-01T10:00:00.000Z',
+      phoneNumber: '+15550001111',
+      customerRef: 'ZED-1',
+    });
   });
 
   it('the same customer reference in another account does not appear', async () => {
@@ -49,7 +74,14 @@ describe.each(DATABASE_KINDS)('global customer search (%s)', (kind) => {
   it('answers at most 50 results', async () => {
     const id = t.account('acme').id;
     await t.db.tenant(id, async (trx) => {
-      for (let i = 0; i < 55; i++) await recordResult(trx, id, { app: 'passkeys', status: 'timeout', ts: new Date(Date.UTC(2023, 0, 1, 0, i)), sessionRef: `ses_${i}`, customerRef: 'MANY' });
+      for (let i = 0; i < 55; i++)
+        await recordResult(trx, id, {
+          app: 'passkeys',
+          status: 'timeout',
+          ts: new Date(Date.UTC(2023, 0, 1, 0, i)),
+          sessionRef: `ses_${i}`,
+          customerRef: 'MANY',
+        });
     });
     const results = await search(t, 'MANY');
     expect(results).toHaveLength(50);
@@ -76,8 +108,16 @@ describe.each(DATABASE_KINDS)('global customer search (%s)', (kind) => {
     const id = t.account('acme').id;
     const plan = await t.db.tenant(id, async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      const ref = await sql<{ 'QUERY PLAN': string }>`explain select id from customer_results where account_id = ${id} and customer_ref = 'X' order by ts desc limit 50`.execute(trx);
-      const phone = await sql<{ 'QUERY PLAN': string }>`explain select id from customer_results where account_id = ${id} and phone_number = '+1555' order by ts desc limit 50`.execute(trx);
+      const ref = await sql<{
+        'QUERY PLAN': string;
+      }>`explain select id from customer_results where account_id = ${id} and customer_ref = 'X' order by ts desc limit 50`.execute(
+        trx,
+      );
+      const phone = await sql<{
+        'QUERY PLAN': string;
+      }>`explain select id from customer_results where account_id = ${id} and phone_number = '+1555' order by ts desc limit 50`.execute(
+        trx,
+      );
       return [...ref.rows, ...phone.rows].map((r) => r['QUERY PLAN']).join('\n');
     });
     expect(plan).toContain('customer_results_by_ref');
@@ -87,16 +127,34 @@ describe.each(DATABASE_KINDS)('global customer search (%s)', (kind) => {
 
   it('recording a result counts it in the daily rollup in the same transaction', async () => {
     const id = t.account('globex').id;
-    const read = () => t.db.tenant(id, async (trx) => (await sql<{ n: number }>`select coalesce(sum(count), 0)::int as n from result_daily where day = '2022-06-15' and app = 'payments'`.execute(trx)).rows[0]!.n);
+    const read = () =>
+      t.db.tenant(
+        id,
+        async (trx) =>
+          (
+            await sql<{
+              n: number;
+            }>`select coalesce(sum(count), 0)::int as n from result_daily where day = '2022-06-15' and app = 'payments'`.execute(
+              trx,
+            )
+          ).rows[0]!.n,
+      );
     expect(await read()).toBe(0);
     await record(t, 'globex', { customerRef: 'R', ts: '2022-06-15T00:00:00Z', sessionRef: 'a', app: 'payments' });
     await record(t, 'globex', { customerRef: 'R', ts: '2022-06-15T23:59:59Z', sessionRef: 'b', app: 'payments' });
     expect(await read()).toBe(2);
     // a failing transaction leaves neither the result nor the count behind
-    await expect(t.db.tenant(id, async (trx) => {
-      await recordResult(trx, id, { app: 'payments', status: 'success', ts: new Date('2022-06-15T12:00:00Z'), sessionRef: 'c' });
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    await expect(
+      t.db.tenant(id, async (trx) => {
+        await recordResult(trx, id, {
+          app: 'payments',
+          status: 'success',
+          ts: new Date('2022-06-15T12:00:00Z'),
+          sessionRef: 'c',
+        });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     expect(await read()).toBe(2);
   });
 });

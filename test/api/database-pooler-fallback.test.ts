@@ -27,26 +27,36 @@ describe.each(DATABASE_KINDS)('a transaction pooler nobody told us of (%s)', (ki
     await bouncer?.stop();
   });
 
-  it.runIf(runs)('the first prepared-statement error switches to unnamed statements with one line naming DATABASE_POOLER; then every transaction answers', async () => {
-    const lines: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
-    try {
-      const accountId = t.account('acme').id;
-      const round = () =>
-        Promise.allSettled(
-          Array.from({ length: 12 }, (_, i) =>
-            db!.system((trx) => sql`select id from accounts where id = ${accountId} and ${i} >= 0`.execute(trx).then(() => sql`select count(*) from admins where account_id = ${accountId}`.execute(trx))),
-          ),
-        );
-      let failures = 0;
-      for (let r = 0; r < 20 && !lines.some((l) => l.includes('DATABASE_POOLER')); r++) failures += (await round()).filter((x) => x.status === 'rejected').length;
-      expect(lines.filter((l) => l.includes('DATABASE_POOLER'))).toHaveLength(1);
-      // from then on nothing fails
-      for (let r = 0; r < 5; r++) expect((await round()).filter((x) => x.status === 'rejected')).toEqual([]);
-      expect(lines.filter((l) => l.includes('DATABASE_POOLER'))).toHaveLength(1);
-      expect(failures).toBeGreaterThan(0);
-    } finally {
-      spy.mockRestore();
-    }
-  });
+  it.runIf(runs)(
+    'the first prepared-statement error switches to unnamed statements with one line naming DATABASE_POOLER; then every transaction answers',
+    async () => {
+      const lines: string[] = [];
+      const spy = vi
+        .spyOn(console, 'error')
+        .mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+      try {
+        const accountId = t.account('acme').id;
+        const round = () =>
+          Promise.allSettled(
+            Array.from({ length: 12 }, (_, i) =>
+              db!.system((trx) =>
+                sql`select id from accounts where id = ${accountId} and ${i} >= 0`
+                  .execute(trx)
+                  .then(() => sql`select count(*) from admins where account_id = ${accountId}`.execute(trx)),
+              ),
+            ),
+          );
+        let failures = 0;
+        for (let r = 0; r < 20 && !lines.some((l) => l.includes('DATABASE_POOLER')); r++)
+          failures += (await round()).filter((x) => x.status === 'rejected').length;
+        expect(lines.filter((l) => l.includes('DATABASE_POOLER'))).toHaveLength(1);
+        // from then on nothing fails
+        for (let r = 0; r < 5; r++) expect((await round()).filter((x) => x.status === 'rejected')).toEqual([]);
+        expect(lines.filter((l) => l.includes('DATABASE_POOLER'))).toHaveLength(1);
+        expect(failures).toBeGreaterThan(0);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
 });

@@ -22,7 +22,11 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
   });
 
   it('opening Developers writes nothing to the audit log: reads answer the same keys', async () => {
-    const entries = () => t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log`.execute(trx)).rows[0]!.n);
+    const entries = () =>
+      t.db.tenant(
+        t.account('acme').id,
+        async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log`.execute(trx)).rows[0]!.n,
+      );
     const before = await entries();
     const a = (await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()) as Keys;
     const b = (await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as Keys;
@@ -31,16 +35,25 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
   });
 
   it('an account made by a first sign-in has its keys from the start', async () => {
-    const { admin } = await resolveVerifiedEmail(t.deps, { email: 'founder@keys-at-birth.test', firstName: 'Fay', lastName: 'Founder', platform: 'google' });
+    const { admin } = await resolveVerifiedEmail(t.deps, {
+      email: 'founder@keys-at-birth.test',
+      firstName: 'Fay',
+      lastName: 'Founder',
+      platform: 'google',
+    });
     const row = await t.db.tenant(admin.account_id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirst());
     expect(row?.widget_key).toMatch(/^wk_/);
-    const events = await t.db.tenant(admin.account_id, async (trx) => (await sql<{ event: string }>`select event from audit_log`.execute(trx)).rows.map((r) => r.event));
+    const events = await t.db.tenant(admin.account_id, async (trx) =>
+      (await sql<{ event: string }>`select event from audit_log`.execute(trx)).rows.map((r) => r.event),
+    );
     expect(events).toEqual(['account.created']);
   });
 
   it('the secret key and webhook secret are stored encrypted, not as they are shown', async () => {
     const keys = (await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()) as Keys;
-    const row = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow());
+    const row = await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow(),
+    );
     const dump = JSON.stringify(row);
     expect(dump).not.toContain(keys.secretKey.slice(3));
     expect(dump).not.toContain(keys.webhookSecret.slice(6));
@@ -73,7 +86,11 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
   });
 
   const auditDescriptions = (event: string) =>
-    t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ description: string }>`select description from audit_log where event = ${event}`.execute(trx)).rows.map((r) => r.description));
+    t.db.tenant(t.account('acme').id, async (trx) =>
+      (await sql<{ description: string }>`select description from audit_log where event = ${event}`.execute(trx)).rows.map(
+        (r) => r.description,
+      ),
+    );
 
   it('rotating the secret key replaces it with a fresh one, keeps the others, and is audited', async () => {
     const before = (await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()) as Keys;
@@ -87,7 +104,9 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
     expect(after.webhookSecret).toBe(before.webhookSecret);
     // the old value is gone: reads answer the new one, and the stored row no longer decrypts to it
     expect(await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()).toEqual(after);
-    const row = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow());
+    const row = await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow(),
+    );
     expect(decryptSecret(row.secret_key_encrypted, t.config.encryptionKey)).toBe(after.secretKey);
     expect(JSON.stringify(row)).not.toContain(after.secretKey.slice(3));
     expect(await auditDescriptions('developer.secret-key-rotated')).toEqual(['Rotated the secret key']);
@@ -101,7 +120,9 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
     expect(after.webhookSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(after.webhookSecret).not.toBe(before.webhookSecret);
     expect({ ...after, webhookSecret: '' }).toEqual({ ...before, webhookSecret: '' });
-    const row = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow());
+    const row = await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow(),
+    );
     expect(decryptSecret(row.webhook_secret_encrypted, t.config.encryptionKey)).toBe(after.webhookSecret);
     expect(await auditDescriptions('developer.webhook-secret-rotated')).toEqual(['Rotated the webhook secret']);
   });
@@ -120,26 +141,48 @@ describe.each(DATABASE_KINDS)('developer keys (%s)', (kind) => {
     expect(await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()).toEqual(before);
   });
 
-  it.each([{ key: 'widgetKey' }, { key: 'SECRETKEY' }, {}, { key: null }])('rotating %j is refused with 400 and nothing changes', async (body) => {
-    const before = await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json();
-    const rotations = (await auditDescriptions('developer.secret-key-rotated')).length + (await auditDescriptions('developer.webhook-secret-rotated')).length;
-    const res = await t.call('POST', '/accounts/developer/rotate', { as: 'admin@acme.test', body });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { key: expect.any(String) } });
-    expect(await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()).toEqual(before);
-    expect((await auditDescriptions('developer.secret-key-rotated')).length + (await auditDescriptions('developer.webhook-secret-rotated')).length).toBe(rotations);
-  });
+  it.each([{ key: 'widgetKey' }, { key: 'SECRETKEY' }, {}, { key: null }])(
+    'rotating %j is refused with 400 and nothing changes',
+    async (body) => {
+      const before = await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json();
+      const rotations =
+        (await auditDescriptions('developer.secret-key-rotated')).length +
+        (await auditDescriptions('developer.webhook-secret-rotated')).length;
+      const res = await t.call('POST', '/accounts/developer/rotate', { as: 'admin@acme.test', body });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { key: expect.any(String) } });
+      expect(await (await t.call('GET', '/accounts/developer', { as: 'admin@acme.test' })).json()).toEqual(before);
+      expect(
+        (await auditDescriptions('developer.secret-key-rotated')).length +
+          (await auditDescriptions('developer.webhook-secret-rotated')).length,
+      ).toBe(rotations);
+    },
+  );
 });
 
 describe.each(DATABASE_KINDS)('developer keys of accounts made before keys came with the account (%s)', (kind) => {
   it('the migration gives each such account its keys, audited as done by the provider', async () => {
-    const { db, drop } = await openTestDatabase(kind, MIGRATIONS.filter((m) => m.id < '0640'));
+    const { db, drop } = await openTestDatabase(
+      kind,
+      MIGRATIONS.filter((m) => m.id < '0640'),
+    );
     try {
-      const { id } = await db.system((trx) => trx.insertInto('accounts').values({ name: 'Older Co', platform: 'google', email_domain: 'older.test' }).returning('id').executeTakeFirstOrThrow());
+      const { id } = await db.system((trx) =>
+        trx
+          .insertInto('accounts')
+          .values({ name: 'Older Co', platform: 'google', email_domain: 'older.test' })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
       await migrate(db, MIGRATIONS, { encryptionKey: 'k'.repeat(40) });
       const row = await db.tenant(id, (trx) => trx.selectFrom('developer_keys').selectAll().executeTakeFirstOrThrow());
       expect(decryptSecret(row.secret_key_encrypted, 'k'.repeat(40))).toMatch(/^sk_/);
-      const entries = await db.tenant(id, async (trx) => (await sql<{ description: string; admin_id: string | null }>`select description, admin_id from audit_log`.execute(trx)).rows);
+      const entries = await db.tenant(
+        id,
+        async (trx) =>
+          (await sql<{ description: string; admin_id: string | null }>`select description, admin_id from audit_log`.execute(trx))
+            .rows,
+      );
       expect(entries).toEqual([{ description: 'Generated the developer keys', admin_id: null }]);
     } finally {
       await drop();
@@ -152,7 +195,10 @@ describe.each(DATABASE_KINDS)('developer keys in ghost mode (%s)', (kind) => {
   const t = useTestContext(kind);
 
   const ghostToken = async () => {
-    const res = await t.call('POST', '/watch-tower/ghost-mode', { as: 'staff@provider.test', body: { accountId: t.account('acme').id } });
+    const res = await t.call('POST', '/watch-tower/ghost-mode', {
+      as: 'staff@provider.test',
+      body: { accountId: t.account('acme').id },
+    });
     return ((await res.json()) as { token: string }).token;
   };
 
@@ -163,7 +209,12 @@ describe.each(DATABASE_KINDS)('developer keys in ghost mode (%s)', (kind) => {
     const text = await res.text();
     expect(text).not.toContain(real.secretKey.slice(3));
     expect(text).not.toContain(real.webhookSecret.slice(6));
-    expect(JSON.parse(text)).toEqual({ widgetKey: real.widgetKey, secretKey: `sk_${'*'.repeat(43)}`, webhookSecret: '*'.repeat(32), revealed: false });
+    expect(JSON.parse(text)).toEqual({
+      widgetKey: real.widgetKey,
+      secretKey: `sk_${'*'.repeat(43)}`,
+      webhookSecret: '*'.repeat(32),
+      revealed: false,
+    });
   });
 
   it('a rotation in ghost mode is refused with GHOST_MODE and the keys stay as they were', async () => {

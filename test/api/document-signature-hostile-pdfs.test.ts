@@ -64,7 +64,9 @@ async function withSettings<T>(t: TestContext, settings: Record<string, string>,
 }
 
 const storedFile = async (t: TestContext, doc: SigDocument) => {
-  const version = (await (await t.call('GET', `/document-signature/documents/${doc.id}/versions/1`, { as: ADMIN })).json()) as SigVersion;
+  const version = (await (
+    await t.call('GET', `/document-signature/documents/${doc.id}/versions/1`, { as: ADMIN })
+  ).json()) as SigVersion;
   return { version, bytes: Buffer.from(await (await t.app.request(version.fileUrl)).arrayBuffer()) };
 };
 
@@ -82,18 +84,25 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
     expect(bomb.length).toBeLessThan(200_000);
     const { res, longestGapMs, probes } = await uploadWhileProbing(t, bomb);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'PDF_TOO_COMPLEX', message: expect.stringMatching(/^A compressed part of this PDF expands to more than 64 MB\./) });
+    expect(await res.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'PDF_TOO_COMPLEX',
+      message: expect.stringMatching(/^A compressed part of this PDF expands to more than 64 MB\./),
+    });
     expect(probes).toBeGreaterThan(0);
     expect(longestGapMs).toBeLessThan(1000);
   });
 
-  it('a PDF of 150,000 objects (the review\'s 8 MB file) is refused with PDF_TOO_COMPLEX naming the limit, before it is parsed', async () => {
+  it("a PDF of 150,000 objects (the review's 8 MB file) is refused with PDF_TOO_COMPLEX naming the limit, before it is parsed", async () => {
     const many = manyObjects(150_000);
     expect(many.length).toBeGreaterThan(8 * 1024 * 1024);
     const started = performance.now();
     const { res, longestGapMs } = await uploadWhileProbing(t, many);
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'PDF_TOO_COMPLEX', message: expect.stringMatching(/^This PDF is made of more than 50,000 objects/) });
+    expect(await res.json()).toMatchObject({
+      code: 'PDF_TOO_COMPLEX',
+      message: expect.stringMatching(/^This PDF is made of more than 50,000 objects/),
+    });
     // pdf-lib took 4 to 13 s to build these objects; counting them is linear in the bytes
     expect(performance.now() - started).toBeLessThan(3000);
     expect(longestGapMs).toBeLessThan(1000);
@@ -119,7 +128,10 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
     await withSettings(t, { PDF_TIME_LIMIT_MS: '200' }, async () => {
       const { res, longestGapMs, probes } = await uploadWhileProbing(t, slow);
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'PDF_TOO_COMPLEX', message: expect.stringMatching(/^Reading this PDF took longer than 0.2 seconds/) });
+      expect(await res.json()).toMatchObject({
+        code: 'PDF_TOO_COMPLEX',
+        message: expect.stringMatching(/^Reading this PDF took longer than 0.2 seconds/),
+      });
       expect(probes).toBeGreaterThan(1);
       expect(longestGapMs).toBeLessThan(1000);
     });
@@ -132,7 +144,10 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
     await withSettings(t, { PDF_MEMORY_MB: '24' }, async () => {
       const { res, longestGapMs } = await uploadWhileProbing(t, big);
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'PDF_TOO_COMPLEX', message: expect.stringMatching(/^Reading this PDF needs more than 24 MB of memory/) });
+      expect(await res.json()).toMatchObject({
+        code: 'PDF_TOO_COMPLEX',
+        message: expect.stringMatching(/^Reading this PDF needs more than 24 MB of memory/),
+      });
       expect(longestGapMs).toBeLessThan(1000);
     });
     expect((await upload(t, await makePdf(1), ADMIN, 'After a worker ran out of memory')).status).toBe(201);
@@ -141,7 +156,11 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
   it('more uploads at once than the workers and their queue: the rest answer 503 PDF_BUSY with Retry-After', async () => {
     const slow = manyObjects(40_000);
     await withSettings(t, { PDF_WORKERS: '1', PDF_QUEUE: '1' }, async () => {
-      const answers = await Promise.all([upload(t, slow, ADMIN, 'One'), upload(t, slow, ADMIN, 'Two'), upload(t, slow, ADMIN, 'Three')]);
+      const answers = await Promise.all([
+        upload(t, slow, ADMIN, 'One'),
+        upload(t, slow, ADMIN, 'Two'),
+        upload(t, slow, ADMIN, 'Three'),
+      ]);
       const busy = answers.filter((r) => r.status === 503);
       expect(busy).toHaveLength(1);
       expect(busy[0]!.headers.get('retry-after')).toBe('5');
@@ -153,7 +172,10 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
   it('a PDF of more pages than a document may have (200) is refused with PDF_TOO_MANY_PAGES', async () => {
     const res = await upload(t, await makePdf(201, 'Long'));
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'PDF_TOO_MANY_PAGES', message: expect.stringContaining('more than 200 pages') });
+    expect(await res.json()).toMatchObject({
+      code: 'PDF_TOO_MANY_PAGES',
+      message: expect.stringContaining('more than 200 pages'),
+    });
   });
 
   const KIND_OF: Record<(typeof ACTIVE_CONTENT)[number], SigRemovedContent[]> = {
@@ -166,27 +188,34 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
     xfa: ['xfa'],
   };
 
-  it.each(ACTIVE_CONTENT)('%s is taken out of the stored file (qpdf finds none of it); the text, the GoTo link and the outline stay; the version says what went', async (active) => {
-    const original = await pdfWith(active);
-    // the sample does carry what it is named for
-    expect(activeContentIn(original)).not.toEqual([]);
-    expect(uncompressedText(original)).toContain(SENTINELS[active]);
-    const res = await upload(t, original, ADMIN, `Active ${active}`);
-    expect(res.status).toBe(201);
-    const { version, bytes } = await storedFile(t, (await res.json()) as SigDocument);
-    expect(version.removedContent).toEqual(KIND_OF[active]);
-    expect(activeContentIn(bytes)).toEqual([]);
-    const text = uncompressedText(bytes);
-    expect(text).not.toContain(SENTINELS[active]);
-    expect(text).toContain('/GoTo');
-    expect(text).toContain('/Outlines');
-    qpdfCheck(bytes);
-    expect(pdftotext(bytes)).toContain('Hostile agreement, page 2');
-    const entry = await t.db.tenant(t.account('acme').id, (trx) =>
-      sql<{ description: string }>`select description from audit_log where account_id = ${t.account('acme').id} and description like ${`Uploaded the document Active ${active} %`}`.execute(trx),
-    );
-    expect(entry.rows[0]!.description).toMatch(/; removed /);
-  });
+  it.each(ACTIVE_CONTENT)(
+    '%s is taken out of the stored file (qpdf finds none of it); the text, the GoTo link and the outline stay; the version says what went',
+    async (active) => {
+      const original = await pdfWith(active);
+      // the sample does carry what it is named for
+      expect(activeContentIn(original)).not.toEqual([]);
+      expect(uncompressedText(original)).toContain(SENTINELS[active]);
+      const res = await upload(t, original, ADMIN, `Active ${active}`);
+      expect(res.status).toBe(201);
+      const { version, bytes } = await storedFile(t, (await res.json()) as SigDocument);
+      expect(version.removedContent).toEqual(KIND_OF[active]);
+      expect(activeContentIn(bytes)).toEqual([]);
+      const text = uncompressedText(bytes);
+      expect(text).not.toContain(SENTINELS[active]);
+      expect(text).toContain('/GoTo');
+      expect(text).toContain('/Outlines');
+      qpdfCheck(bytes);
+      expect(pdftotext(bytes)).toContain('Hostile agreement, page 2');
+      const entry = await t.db.tenant(t.account('acme').id, (trx) =>
+        sql<{
+          description: string;
+        }>`select description from audit_log where account_id = ${t.account('acme').id} and description like ${`Uploaded the document Active ${active} %`}`.execute(
+          trx,
+        ),
+      );
+      expect(entry.rows[0]!.description).toMatch(/; removed /);
+    },
+  );
 
   it('an upload with no active content is stored without a removal, and its version says none', async () => {
     const res = await upload(t, await makePdf(2, 'Plain'), ADMIN, 'Plain');
@@ -203,15 +232,28 @@ describe.each(DATABASE_KINDS)('Hostile PDF uploads (%s)', (kind) => {
     const hostile = await pdfWith(...ACTIVE_CONTENT);
     expect(activeContentIn(hostile).length).toBeGreaterThan(5);
     await t.db.tenant(acme, async (trx) => {
-      const file = await putFile(t.deps, trx, acme, { app: 'document-signature', contentType: 'application/pdf', bytes: Buffer.from(hostile) });
+      const file = await putFile(t.deps, trx, acme, {
+        app: 'document-signature',
+        contentType: 'application/pdf',
+        bytes: Buffer.from(hostile),
+      });
       await sql`update sig_document_versions set file_id = ${file.id} where document_id = ${doc.id}`.execute(trx);
     });
-    expect((await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, { as: ADMIN, body: { name: 'Stored long ago', fields: [SIGNATURE, NAME, AGREE] } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, {
+          as: ADMIN,
+          body: { name: 'Stored long ago', fields: [SIGNATURE, NAME, AGREE] },
+        })
+      ).status,
+    ).toBe(200);
     expect((await t.call('POST', `/document-signature/documents/${doc.id}/publish`, { as: ADMIN, body: {} })).status).toBe(201);
     const sent = await signedRequest(t, key, doc, 'Ada Lovelace');
     const done = await sealRequest(t.deps, acme, sent.id);
     expect(done.status).toBe('completed');
-    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string };
+    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as {
+      signedUrl: string;
+    };
     const sealed = Buffer.from(await (await t.app.request(files.signedUrl)).arrayBuffer());
     expect(pdfsig(sealed)).toContain('Signature is Valid');
     expect(activeContentIn(sealed)).toEqual([]);

@@ -6,7 +6,17 @@ import { sql } from 'kysely';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { startTsaPeer, type TsaPeer } from '../support/tsa-peer';
-import { lastSignature, opensslCmsPrint, opensslCmsVerify, opensslTsVerify, pdfText, pdfsig, pkijsVerifyDetached, pkijsVerifyTimestamp, signedParts } from '../support/pades';
+import {
+  lastSignature,
+  opensslCmsPrint,
+  opensslCmsVerify,
+  opensslTsVerify,
+  pdfText,
+  pdfsig,
+  pkijsVerifyDetached,
+  pkijsVerifyTimestamp,
+  signedParts,
+} from '../support/pades';
 import { ADMIN, publishedDocument, signaturesReady, signedRequest, v1 } from '../support/signature-flow';
 import { sealRequest, sealSignedRequests } from '../../api/apps/document-signature/service';
 import { appendRevision } from '../../api/apps/document-signature/pades/dss';
@@ -36,13 +46,18 @@ async function forge(pdf: Buffer): Promise<Buffer> {
   list.push(PDFRef.of(streamNum));
   first.node.set(PDFName.of('Contents'), list);
   return appendRevision(pdf, doc, [
-    { num: streamNum, gen: 0, body: Buffer.concat([Buffer.from(`<< /Length ${forged.length} >>\nstream\n`), forged, Buffer.from('\nendstream')]) },
+    {
+      num: streamNum,
+      gen: 0,
+      body: Buffer.concat([Buffer.from(`<< /Length ${forged.length} >>\nstream\n`), forged, Buffer.from('\nendstream')]),
+    },
     { num: first.ref.objectNumber, gen: first.ref.generationNumber, body: Buffer.from(first.node.toString(), 'latin1') },
   ]);
 }
 
 /** pdfsig's verdict per signature: whether each covers the total document. */
-const coverage = (report: string) => [...report.matchAll(/- (Total document signed|Not total document signed)/g)].map((m) => m[1]);
+const coverage = (report: string) =>
+  [...report.matchAll(/- (Total document signed|Not total document signed)/g)].map((m) => m[1]);
 
 describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   let tsa: TsaPeer;
@@ -71,7 +86,9 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   let sealed: Buffer;
   let request: SigRequest;
   const download = async (id: string) => {
-    const files = (await (await t.call('GET', `/document-signature/signatures/${id}/files`, { as: ADMIN })).json()) as { signedUrl: string };
+    const files = (await (await t.call('GET', `/document-signature/signatures/${id}/files`, { as: ADMIN })).json()) as {
+      signedUrl: string;
+    };
     return Buffer.from(await (await t.app.request(files.signedUrl)).arrayBuffer());
   };
   /** The server's dependencies, but sealing with the TSA at `url`. */
@@ -104,7 +121,9 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     expect(request).toMatchObject({ status: 'completed', sealLevel: 'B-LTA', sealedBy: 'Switchboard Provider Signing' });
     const report = pdfsig(sealed, tsa.pki.nssDir);
     // the seal, then the document time-stamp over the whole file (see the top of this file)
-    expect(report).toMatch(/Signature #1:[\s\S]*Signature Field Name: Signature1[\s\S]*Signature #2:[\s\S]*Signature Field Name: DocumentTimeStamp/);
+    expect(report).toMatch(
+      /Signature #1:[\s\S]*Signature Field Name: Signature1[\s\S]*Signature #2:[\s\S]*Signature Field Name: DocumentTimeStamp/,
+    );
     expect(coverage(report)).toEqual(['Not total document signed', 'Total document signed']);
     expect(report).toContain('Signature Type: ETSI.CAdES.detached');
     expect(report).toContain('Signature Validation: Signature is Valid.');
@@ -130,7 +149,11 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const printed = opensslCmsPrint(signedParts(sealed).cms);
     // our signer's signed attributes (the timestamp token inside the unsigned ones has its own)
     const signedAttrs = printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('unsignedAttrs:'));
-    expect(signedAttrs.match(/object: ([\w-]+)/g)).toEqual(['object: contentType', 'object: messageDigest', 'object: id-smime-aa-signingCertificateV2']);
+    expect(signedAttrs.match(/object: ([\w-]+)/g)).toEqual([
+      'object: contentType',
+      'object: messageDigest',
+      'object: id-smime-aa-signingCertificateV2',
+    ]);
     expect(signedAttrs).not.toContain('signingTime');
     expect(printed).toMatch(/digestAlgorithm:\s*\n\s*algorithm: sha256/);
     expect(printed).toContain('id-smime-aa-timeStampToken');
@@ -191,7 +214,9 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const at = text.indexOf(`\n${(sigRef as PDFRef).objectNumber} 0 obj`);
     const dict = text.slice(at, text.indexOf('endobj', at));
     expect(dict).toMatch(/\/SubFilter \/ETSI\.CAdES\.detached/);
-    expect(dict).toMatch(/\/Reference \[<< \/Type \/SigRef \/TransformMethod \/DocMDP \/TransformParams << \/Type \/TransformParams \/P 2 \/V \/1\.2 >> >>\]/);
+    expect(dict).toMatch(
+      /\/Reference \[<< \/Type \/SigRef \/TransformMethod \/DocMDP \/TransformParams << \/Type \/TransformParams \/P 2 \/V \/1\.2 >> >>\]/,
+    );
   });
 
   it('B-LTA: the validation data and a document time-stamp over the whole file are one incremental update; openssl ts and pkijs verify the time-stamp', async () => {
@@ -252,7 +277,9 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
 
   it('when the TSA answers the signature but not the document time-stamp, the seal stays B-T and ends with its signature', async () => {
     const answersTheSignatureOnly = tsa.address(1);
-    const done = await sealedApart('Hedy Lamarr', (sent) => sealRequest(withTsa(answersTheSignatureOnly), t.account('acme').id, sent.id));
+    const done = await sealedApart('Hedy Lamarr', (sent) =>
+      sealRequest(withTsa(answersTheSignatureOnly), t.account('acme').id, sent.id),
+    );
     expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-T' });
     const pdf = await download(done.id);
     const parts = signedParts(pdf);
@@ -272,9 +299,19 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const sent = await sealedApart('Alan Turing', async (sent) => {
       await tsa.down();
       try {
-        await expect(sealRequest(server, t.account('acme').id, sent.id)).rejects.toThrow(/time-stamping authority could not be reached/);
+        await expect(sealRequest(server, t.account('acme').id, sent.id)).rejects.toThrow(
+          /time-stamping authority could not be reached/,
+        );
         await sealSignedRequests(server);
-        const row = (await t.db.system((trx) => sql<{ status: string; seal_error: string | null; seal_attempts: number }>`select status, seal_error, seal_attempts from sig_requests where id = ${sent.id}`.execute(trx))).rows[0]!;
+        const row = (
+          await t.db.system((trx) =>
+            sql<{
+              status: string;
+              seal_error: string | null;
+              seal_attempts: number;
+            }>`select status, seal_error, seal_attempts from sig_requests where id = ${sent.id}`.execute(trx),
+          )
+        ).rows[0]!;
         // waiting for the TSA is not a failed attempt (the grace time bounds it, not the attempt limit)
         expect(row).toMatchObject({ status: 'signed', seal_attempts: 0 });
         expect(row.seal_error).toMatch(/time-stamping authority/);
@@ -303,7 +340,9 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const parts = signedParts(pdf);
     expect(parts.timestampToken).toBeNull();
     expect(opensslCmsPrint(parts.cms)).not.toContain('timeStampToken');
-    expect(pdfText(parts.signedRevision)).toMatch(/No trusted timestamp \(PAdES B-B\): the time-stamping authority \(http:\/\/127\.0\.0\.1:\d+\/tsa\) did not answer/);
+    expect(pdfText(parts.signedRevision)).toMatch(
+      /No trusted timestamp \(PAdES B-B\): the time-stamping authority \(http:\/\/127\.0\.0\.1:\d+\/tsa\) did not answer/,
+    );
     expect(pdfsig(pdf, tsa.pki.nssDir)).toContain('Signature is Valid');
     // a B-B seal claims no level it lacks, and nothing follows its signature
     expect(pdfText(pdf)).not.toContain('B-LT');
@@ -312,12 +351,16 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
 
   it('a TSA that answers HTTP 503 past the grace time: a B-B seal whose page says so in one sentence, ending with its signature; a forgery appended to it is told apart', async () => {
     const refusesAll = tsa.address(0);
-    const done = await sealedApart('Mary Jackson', (sent) => sealRequest(pastGrace(withTsa(refusesAll)), t.account('acme').id, sent.id));
+    const done = await sealedApart('Mary Jackson', (sent) =>
+      sealRequest(pastGrace(withTsa(refusesAll)), t.account('acme').id, sent.id),
+    );
     expect(done).toMatchObject({ status: 'completed', sealLevel: 'B-B' });
     expect(tsa.queries(refusesAll)).toHaveLength(1);
     const pdf = await download(done.id);
     const page = pdfText(pdf).replace(/\s+/g, ' ');
-    expect(page).toContain('did not answer: The time-stamping authority answered HTTP 503. The signing time is the server\'s clock.');
+    expect(page).toContain(
+      "did not answer: The time-stamping authority answered HTTP 503. The signing time is the server's clock.",
+    );
     expect(page).not.toContain('..');
     expect(page).toContain('Nothing is added after this signature: the file ends with it');
     expect(page).not.toContain('B-LT');
@@ -326,7 +369,9 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const forged = await forge(pdf);
     expect(pdfText(forged)).toContain('FORGED AMOUNT 999');
     expect(coverage(pdfsig(forged, tsa.pki.nssDir))).toEqual(['Not total document signed']);
-    expect(await pkijsVerifyDetached(signedParts(pdf).cms, signedParts(pdf).signedBytes, tsa.pki.caFile)).toMatchObject({ ok: true });
+    expect(await pkijsVerifyDetached(signedParts(pdf).cms, signedParts(pdf).signedBytes, tsa.pki.caFile)).toMatchObject({
+      ok: true,
+    });
   });
 
   it('without a configured TSA the seal is B-B and the certificate page says none is configured', async () => {
@@ -354,24 +399,49 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const otherCa = path.join(tsa.pki.dir, 'other-ca.pem');
     // a CA that did not issue the TSA's certificate: the signer's own certificate stands in
     fs.copyFileSync(path.join(tsa.pki.dir, 'provider.crt'), otherCa);
-    const wrongTrust = { ...t.deps, config: { ...t.config, raw: { ...raw, SIGNING_TSA_URL: tsa.url, SIGNING_TSA_CA_FILE: otherCa } } };
-    await expect(sealedApart('Barbara Liskov', (sent) => sealRequest(wrongTrust, t.account('acme').id, sent.id))).rejects.toThrow(/timestamp token was refused/);
+    const wrongTrust = {
+      ...t.deps,
+      config: { ...t.config, raw: { ...raw, SIGNING_TSA_URL: tsa.url, SIGNING_TSA_CA_FILE: otherCa } },
+    };
+    await expect(sealedApart('Barbara Liskov', (sent) => sealRequest(wrongTrust, t.account('acme').id, sent.id))).rejects.toThrow(
+      /timestamp token was refused/,
+    );
   });
 
   // ------------------------------------------------------------ the account's own certificate
 
-  const uploadCertificate = (body: unknown, as = ADMIN) => t.call('POST', '/document-signature/signing/certificates', { as, body });
+  const uploadCertificate = (body: unknown, as = ADMIN) =>
+    t.call('POST', '/document-signature/signing/certificates', { as, body });
   const overview = async () => (await (await t.call('GET', '/document-signature/signing', { as: ADMIN })).json()) as SigSigning;
-  const stored = () => t.db.tenant(t.account('acme').id, async (trx) => (await sql<Record<string, unknown>>`select * from sig_signing_certificates order by uploaded_at`.execute(trx)).rows);
-  const audited = (event: string) => t.db.tenant(t.account('acme').id, async (trx) => (await sql<{ description: string }>`select description from audit_log where event = ${event} order by id`.execute(trx)).rows);
+  const stored = () =>
+    t.db.tenant(
+      t.account('acme').id,
+      async (trx) =>
+        (await sql<Record<string, unknown>>`select * from sig_signing_certificates order by uploaded_at`.execute(trx)).rows,
+    );
+  const audited = (event: string) =>
+    t.db.tenant(
+      t.account('acme').id,
+      async (trx) =>
+        (await sql<{ description: string }>`select description from audit_log where event = ${event} order by id`.execute(trx))
+          .rows,
+    );
 
   it('uploads that fail a check are refused with the reason, and nothing is stored', async () => {
     const pki = tsa.pki;
     const p12 = (keyFile: string, certs: string[]) => pki.pkcs12(keyFile, certs, 'pw').toString('base64');
     const signing = 'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature,nonRepudiation';
     const weak = pki.issue('weak', '/CN=Weak key/O=Acme', signing, 'rsa1024');
-    const tsaOnly = pki.issue('tsa-purpose', '/CN=Only time stamping/O=Acme', 'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature\nextendedKeyUsage = critical,timeStamping');
-    const noSign = pki.issue('encipher', '/CN=Encipher only/O=Acme', 'basicConstraints = CA:FALSE\nkeyUsage = critical,keyEncipherment');
+    const tsaOnly = pki.issue(
+      'tsa-purpose',
+      '/CN=Only time stamping/O=Acme',
+      'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature\nextendedKeyUsage = critical,timeStamping',
+    );
+    const noSign = pki.issue(
+      'encipher',
+      '/CN=Encipher only/O=Acme',
+      'basicConstraints = CA:FALSE\nkeyUsage = critical,keyEncipherment',
+    );
     const alone = pki.issue('alone', '/CN=Without its chain/O=Acme', signing, 'ec');
     const shortLived = pki.issue('short', '/CN=Short lived/O=Acme', signing, 'ec', 1);
     // the certificates made just now are valid from now on
@@ -379,12 +449,24 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const cases: [unknown, RegExp][] = [
       [{ format: 'pkcs12', file: pki.account.p12.toString('base64'), password: 'wrong' }, /password does not open/],
       [{ format: 'pkcs12', file: Buffer.from('not a pkcs12 file').toString('base64'), password: 'x' }, /not a PKCS#12/],
-      [{ format: 'pkcs12', file: p12(weak.keyFile, [weak.certFile, pki.caFile]), password: 'pw' }, /RSA 1024 bits: at least 2048/],
-      [{ format: 'pkcs12', file: p12(tsaOnly.keyFile, [tsaOnly.certFile, pki.caFile]), password: 'pw' }, /issued for other purposes/],
+      [
+        { format: 'pkcs12', file: p12(weak.keyFile, [weak.certFile, pki.caFile]), password: 'pw' },
+        /RSA 1024 bits: at least 2048/,
+      ],
+      [
+        { format: 'pkcs12', file: p12(tsaOnly.keyFile, [tsaOnly.certFile, pki.caFile]), password: 'pw' },
+        /issued for other purposes/,
+      ],
       [{ format: 'pkcs12', file: p12(noSign.keyFile, [noSign.certFile, pki.caFile]), password: 'pw' }, /may not sign/],
       // the chain left out: its issuer is missing
-      [{ format: 'pkcs12', file: p12(alone.keyFile, [alone.certFile]), password: 'pw' }, /issuer of .* is missing: include the whole chain/],
-      [{ format: 'pkcs12', file: p12(path.join(pki.dir, 'ca.key'), [pki.caFile]), password: 'pw' }, /certification authority certificate/],
+      [
+        { format: 'pkcs12', file: p12(alone.keyFile, [alone.certFile]), password: 'pw' },
+        /issuer of .* is missing: include the whole chain/,
+      ],
+      [
+        { format: 'pkcs12', file: p12(path.join(pki.dir, 'ca.key'), [pki.caFile]), password: 'pw' },
+        /certification authority certificate/,
+      ],
       [{ format: 'pem', pem: fs.readFileSync(pki.caFile, 'utf8') }, /no private key/],
     ];
     for (const [body, message] of cases) {
@@ -392,11 +474,26 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
       expect(res.status, String(message)).toBe(400);
       expect(await res.json()).toMatchObject({ code: 'CERTIFICATE_INVALID', message: expect.stringMatching(message) });
     }
-    const late = await uploadCertificate({ format: 'pkcs12', file: p12(shortLived.keyFile, [shortLived.certFile, pki.caFile]), password: 'pw', activeFrom: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    const late = await uploadCertificate({
+      format: 'pkcs12',
+      file: p12(shortLived.keyFile, [shortLived.certFile, pki.caFile]),
+      password: 'pw',
+      activeFrom: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    });
     expect(late.status).toBe(400);
-    expect(await late.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { activeFrom: expect.stringContaining('expires') } });
+    expect(await late.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      fields: { activeFrom: expect.stringContaining('expires') },
+    });
     // only admins manage certificates
-    expect((await uploadCertificate({ format: 'pkcs12', file: pki.account.p12.toString('base64'), password: pki.account.password }, 'supervisor@acme.test')).status).toBe(403);
+    expect(
+      (
+        await uploadCertificate(
+          { format: 'pkcs12', file: pki.account.p12.toString('base64'), password: pki.account.password },
+          'supervisor@acme.test',
+        )
+      ).status,
+    ).toBe(403);
     expect(await stored()).toHaveLength(0);
     expect((await overview()).certificates).toHaveLength(0);
   });
@@ -408,14 +505,26 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
     const text = await res.text();
     expect(text).not.toContain(password);
     expect(text).not.toMatch(/PRIVATE KEY|encrypted/i);
-    expect(JSON.parse(text)).toMatchObject({ subject, keyType: 'EC P-256', state: 'active', uploadedBy: 'Olivia Owens', issuer: expect.stringContaining('Switchboard Test Root CA') });
+    expect(JSON.parse(text)).toMatchObject({
+      subject,
+      keyType: 'EC P-256',
+      state: 'active',
+      uploadedBy: 'Olivia Owens',
+      issuer: expect.stringContaining('Switchboard Test Root CA'),
+    });
     const view = await overview();
-    expect(view).toMatchObject({ certificates: [{ subject, state: 'active' }], providerCertificate: { subject: 'Switchboard Provider Signing', development: false }, timestampAuthority: tsa.url });
+    expect(view).toMatchObject({
+      certificates: [{ subject, state: 'active' }],
+      providerCertificate: { subject: 'Switchboard Provider Signing', development: false },
+      timestampAuthority: tsa.url,
+    });
     const [row] = await stored();
     expect(String(row!.encrypted_key)).toMatch(/^v1\./);
     expect(JSON.stringify(row)).not.toContain(password);
     expect(JSON.stringify(row)).not.toContain('PRIVATE KEY');
-    expect((await audited('signing-certificate.uploaded'))[0]!.description).toContain(`Uploaded the signing certificate ${subject} (EC P-256`);
+    expect((await audited('signing-certificate.uploaded'))[0]!.description).toContain(
+      `Uploaded the signing certificate ${subject} (EC P-256`,
+    );
     // the same certificate twice is refused
     expect((await uploadCertificate({ format: 'pkcs12', file: p12.toString('base64'), password })).status).toBe(409);
   });
@@ -442,34 +551,54 @@ describe.each(DATABASE_KINDS)('PAdES seals (%s)', (kind) => {
   });
 
   it('rotation: a certificate scheduled ahead takes over at its time, the one it replaces stays listed; removing one is audited and erases its key', async () => {
-    const next = tsa.pki.issue('rotated', '/CN=Acme Insurance Signing 2027/O=Acme Insurance', 'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature,nonRepudiation');
+    const next = tsa.pki.issue(
+      'rotated',
+      '/CN=Acme Insurance Signing 2027/O=Acme Insurance',
+      'basicConstraints = CA:FALSE\nkeyUsage = critical,digitalSignature,nonRepudiation',
+    );
     const pem = [next.keyFile, next.certFile, tsa.pki.caFile].map((f) => fs.readFileSync(f, 'utf8')).join('');
     t.clock.now = new Date();
     const takesOver = new Date(t.clock.now.getTime() + 86_400_000);
     const res = await uploadCertificate({ format: 'pem', pem, activeFrom: takesOver.toISOString() });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ subject: 'Acme Insurance Signing 2027', keyType: 'RSA 2048', state: 'scheduled' });
-    expect((await overview()).certificates.map((c) => [c.subject, c.state])).toEqual([['Acme Insurance Signing 2027', 'scheduled'], [tsa.pki.account.subject, 'active']]);
+    expect((await overview()).certificates.map((c) => [c.subject, c.state])).toEqual([
+      ['Acme Insurance Signing 2027', 'scheduled'],
+      [tsa.pki.account.subject, 'active'],
+    ]);
     expect((await audited('signing-certificate.uploaded')).at(-1)!.description).toContain('it takes over on');
 
     const clock = t.clock.now;
     try {
       t.clock.now = new Date(takesOver.getTime() + 60_000);
       const view = await overview();
-      expect(view.certificates.map((c) => [c.subject, c.state])).toEqual([['Acme Insurance Signing 2027', 'active'], [tsa.pki.account.subject, 'previous']]);
+      expect(view.certificates.map((c) => [c.subject, c.state])).toEqual([
+        ['Acme Insurance Signing 2027', 'active'],
+        [tsa.pki.account.subject, 'previous'],
+      ]);
       const sent = await signedRequest(t, key, doc, 'Dorothy Vaughan');
       expect((await sealRequest(t.deps, t.account('acme').id, sent.id)).sealedBy).toBe('Acme Insurance Signing 2027');
 
-      const removed = await t.call('DELETE', `/document-signature/signing/certificates/${view.certificates[0]!.id}`, { as: ADMIN });
+      const removed = await t.call('DELETE', `/document-signature/signing/certificates/${view.certificates[0]!.id}`, {
+        as: ADMIN,
+      });
       expect(removed.status).toBe(200);
-      expect(((await removed.json()) as SigSigning).certificates.map((c) => [c.subject, c.state])).toEqual([[tsa.pki.account.subject, 'active']]);
-      expect((await t.call('DELETE', `/document-signature/signing/certificates/${view.certificates[0]!.id}`, { as: ADMIN })).status).toBe(404);
+      expect(((await removed.json()) as SigSigning).certificates.map((c) => [c.subject, c.state])).toEqual([
+        [tsa.pki.account.subject, 'active'],
+      ]);
+      expect(
+        (await t.call('DELETE', `/document-signature/signing/certificates/${view.certificates[0]!.id}`, { as: ADMIN })).status,
+      ).toBe(404);
     } finally {
       t.clock.now = clock;
     }
     const rows = await stored();
-    expect(rows.find((r) => r.subject === 'Acme Insurance Signing 2027')).toMatchObject({ encrypted_key: '', removed_by: 'Olivia Owens' });
-    expect((await audited('signing-certificate.removed'))[0]!.description).toContain('Removed the signing certificate Acme Insurance Signing 2027');
+    expect(rows.find((r) => r.subject === 'Acme Insurance Signing 2027')).toMatchObject({
+      encrypted_key: '',
+      removed_by: 'Olivia Owens',
+    });
+    expect((await audited('signing-certificate.removed'))[0]!.description).toContain(
+      'Removed the signing certificate Acme Insurance Signing 2027',
+    );
   });
 });
-

@@ -20,7 +20,13 @@ describe.each(BOTH_DATABASE_KINDS)('eForm answer search (%s)', (kind) => {
       // handful of demo rows the planner would rightly read the table (or the account's index),
       // so that way is switched off; the figure at depth is the scale bench's
       await sql`set local enable_seqscan = off`.execute(trx);
-      return (await sql<{ 'QUERY PLAN': string }>`explain select request_id from eform_submissions where answers_text like '%pipe burst%'`.execute(trx)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      return (
+        await sql<{
+          'QUERY PLAN': string;
+        }>`explain select request_id from eform_submissions where answers_text like '%pipe burst%'`.execute(trx)
+      ).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
     });
     expect(plan).toContain('eform_submissions_answers_trgm');
   });
@@ -32,19 +38,32 @@ describe.each(BOTH_DATABASE_KINDS)('eForm answer search (%s)', (kind) => {
     const eform = LISTS.find((l) => l.module === 'e-form')!;
     await sql.raw(eform.generate(acme, 4, 'now()')).execute(t.db.kysely);
     await sql.raw(eform.after!(acme)).execute(t.db.kysely);
-    const search = async (as: string, needle: string) => ((await (await t.call('GET', `/e-form/submissions?contains=${encodeURIComponent(needle)}`, { as })).json()) as SubmissionPage).rows.map((r) => r.answers?.city);
+    const search = async (as: string, needle: string) =>
+      (
+        (await (
+          await t.call('GET', `/e-form/submissions?contains=${encodeURIComponent(needle)}`, { as })
+        ).json()) as SubmissionPage
+      ).rows.map((r) => r.answers?.city);
     expect(await search('owner@acme.test', 'city 002')).toEqual(['City 002']);
     expect((await search('owner@acme.test', 'PIPE BURST')).sort()).toEqual(['City 002', 'City 004']);
     expect(await search('owner@globex.test', 'city 002')).toEqual([]);
     // the other way, for a needle in many submissions (the planner's estimate decides it at
     // depth): walking the list in order finds the same, and only the account's own
     const walk = async (account: string, contains: string) =>
-      (await t.db.tenant(account, (trx) => sql<{ id: string }>`select r.id from eform_requests r where ${submissionWhere(account, { contains }, { walk: true })}`.execute(trx))).rows.length;
+      (
+        await t.db.tenant(account, (trx) =>
+          sql<{
+            id: string;
+          }>`select r.id from eform_requests r where ${submissionWhere(account, { contains }, { walk: true })}`.execute(trx),
+        )
+      ).rows.length;
     expect(await walk(acme, 'city 002')).toBe(1);
     expect(await walk(acme, 'pipe burst')).toBe(2);
     expect(await walk(t.account('globex').id, 'city 002')).toBe(0);
     // called outside a tenant's transaction the function has no account, so it answers nothing
-    const outside = await t.db.kysely.transaction().execute(async (trx) => (await sql<{ id: string }>`select eform_requests_answering('%city 002%') as id`.execute(trx)).rows);
+    const outside = await t.db.kysely
+      .transaction()
+      .execute(async (trx) => (await sql<{ id: string }>`select eform_requests_answering('%city 002%') as id`.execute(trx)).rows);
     expect(outside).toEqual([]);
   });
 

@@ -9,20 +9,28 @@ import { archiveForm } from '../../api/apps/e-form/lifecycle';
 // own transaction; a title another form has is flagged (DUPLICATE_TITLE) but never refused.
 
 const OWNER = 'owner@acme.test';
-const form = (title: string): FormDefinition => ({ title, hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] });
+const form = (title: string): FormDefinition => ({
+  title,
+  hiddenFields: [],
+  fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }],
+});
 
 describe.each(DATABASE_KINDS)('eForm forms: delete, archive, titles (%s)', (kind) => {
   const t = useTestContext(kind);
   let key = '';
 
-  const create = async (title: string) => (await (await t.call('POST', '/e-form/forms', { as: OWNER, body: { definition: form(title) } })).json()) as FormDetail;
+  const create = async (title: string) =>
+    (await (await t.call('POST', '/e-form/forms', { as: OWNER, body: { definition: form(title) } })).json()) as FormDetail;
   const publish = async (id: string) => {
     const res = await t.call('POST', `/e-form/forms/${id}/publish`, { as: OWNER, body: { confirm: true } });
     expect(res.status).toBe(200);
     return (await res.json()) as FormDetail;
   };
   const listed = async () => (await (await t.call('GET', '/e-form/forms', { as: OWNER })).json()) as FormSummary[];
-  const auditEvents = async () => ((await (await t.call('GET', '/audit-log', { as: OWNER })).json()) as { event: string; description: string }[]).map((e) => `${e.event}: ${e.description}`);
+  const auditEvents = async () =>
+    ((await (await t.call('GET', '/audit-log', { as: OWNER })).json()) as { event: string; description: string }[]).map(
+      (e) => `${e.event}: ${e.description}`,
+    );
 
   beforeAll(async () => {
     expect((await t.call('POST', '/sms', { as: OWNER, body: { provider: 'dev-outbox' } })).status).toBe(200);
@@ -41,7 +49,10 @@ describe.each(DATABASE_KINDS)('eForm forms: delete, archive, titles (%s)', (kind
 
   it('a published form cannot be deleted: closed, it is archived and keeps its requests in Submissions', async () => {
     const published = await publish((await create('Retired claim')).id);
-    const sent = await t.call('POST', `/v1/forms/${published.id}/requests`, { body: { phoneNumber: '+14155550191' }, headers: { authorization: `Bearer ${key}` } });
+    const sent = await t.call('POST', `/v1/forms/${published.id}/requests`, {
+      body: { phoneNumber: '+14155550191' },
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(sent.status).toBe(201);
     const requestId = ((await sent.json()) as { id: string }).id;
 
@@ -57,12 +68,16 @@ describe.each(DATABASE_KINDS)('eForm forms: delete, archive, titles (%s)', (kind
     expect(archived.status).toBe(200);
     expect(await archived.json()).toMatchObject({ id: published.id, status: 'closed', archivedAt: expect.any(String) });
     // the request and the form's versions are still there, and Submissions still finds them by form
-    const page = (await (await t.call('GET', `/e-form/submissions?formId=${published.id}`, { as: OWNER })).json()) as { rows: { id: string }[] };
+    const page = (await (await t.call('GET', `/e-form/submissions?formId=${published.id}`, { as: OWNER })).json()) as {
+      rows: { id: string }[];
+    };
     expect(page.rows.map((r) => r.id)).toEqual([requestId]);
     expect((await listed()).find((f) => f.id === published.id)!.archivedAt).not.toBeNull();
     expect(await auditEvents()).toContain('form.archived: Archived the form "Retired claim"');
     // an archived form is not offered to agents and cannot be published until restored
-    const choices = (await (await t.call('GET', '/e-form/actions/send/choices/form?q=retired', { as: OWNER })).json()) as { choices: unknown[] };
+    const choices = (await (await t.call('GET', '/e-form/actions/send/choices/form?q=retired', { as: OWNER })).json()) as {
+      choices: unknown[];
+    };
     expect(choices.choices).toEqual([]);
     const again = await t.call('POST', `/e-form/forms/${published.id}/publish`, { as: OWNER, body: { confirm: true } });
     expect(await again.json()).toMatchObject({ code: 'FORM_ARCHIVED' });
@@ -78,12 +93,30 @@ describe.each(DATABASE_KINDS)('eForm forms: delete, archive, titles (%s)', (kind
     const acme = t.account('acme').id;
     const owner = { id: null, firstName: 'Test', lastName: 'Owner' };
     // the same service on a database whose transaction fails as it ends, after the service's work
-    const failing = { ...t.deps.db, tenant: (accountId: string, fn: (trx: never) => Promise<unknown>) => t.db.tenant(accountId, async (trx) => { await fn(trx as never); throw new Error('commit refused'); }) };
-    await expect(archiveForm({ ...t.deps, db: failing as unknown as typeof t.deps.db }, acme, published.id, owner)).rejects.toThrow('commit refused');
-    const state = () => t.db.tenant(acme, async (trx) => ({
-      archived: (await sql<{ archived_at: Date | null }>`select archived_at from eform_forms where id = ${published.id}`.execute(trx)).rows[0]!.archived_at !== null,
-      audited: (await sql<{ n: number }>`select count(*)::int as n from audit_log where event = 'form.archived' and description like '%Atomic form%'`.execute(trx)).rows[0]!.n,
-    }));
+    const failing = {
+      ...t.deps.db,
+      tenant: (accountId: string, fn: (trx: never) => Promise<unknown>) =>
+        t.db.tenant(accountId, async (trx) => {
+          await fn(trx as never);
+          throw new Error('commit refused');
+        }),
+    };
+    await expect(
+      archiveForm({ ...t.deps, db: failing as unknown as typeof t.deps.db }, acme, published.id, owner),
+    ).rejects.toThrow('commit refused');
+    const state = () =>
+      t.db.tenant(acme, async (trx) => ({
+        archived:
+          (await sql<{ archived_at: Date | null }>`select archived_at from eform_forms where id = ${published.id}`.execute(trx))
+            .rows[0]!.archived_at !== null,
+        audited: (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from audit_log where event = 'form.archived' and description like '%Atomic form%'`.execute(
+            trx,
+          )
+        ).rows[0]!.n,
+      }));
     expect(await state()).toEqual({ archived: false, audited: 0 });
     await archiveForm(t.deps, acme, published.id, owner);
     expect(await state()).toEqual({ archived: true, audited: 1 });
@@ -95,14 +128,18 @@ describe.each(DATABASE_KINDS)('eForm forms: delete, archive, titles (%s)', (kind
     expect(second.duplicateTitle).toMatchObject({ code: 'DUPLICATE_TITLE', forms: [{ id: first.id, title: 'Home claim' }] });
     const published = await publish(second.id);
     expect(published.duplicateTitle?.code).toBe('DUPLICATE_TITLE');
-    const renamed = (await (await t.call('PUT', `/e-form/forms/${second.id}/draft`, { as: OWNER, body: { definition: form('Home claim (contents)') } })).json()) as FormDetail;
+    const renamed = (await (
+      await t.call('PUT', `/e-form/forms/${second.id}/draft`, { as: OWNER, body: { definition: form('Home claim (contents)') } })
+    ).json()) as FormDetail;
     expect(renamed.duplicateTitle).toBeUndefined();
     // an archived form's title is free again
     const third = await create('Home claim (contents)');
     expect(third.duplicateTitle?.forms.map((f) => f.id)).toEqual([second.id]);
     expect((await t.call('POST', `/e-form/forms/${second.id}/close`, { as: OWNER })).status).toBe(200);
     expect((await t.call('POST', `/e-form/forms/${second.id}/archive`, { as: OWNER })).status).toBe(200);
-    expect(((await (await t.call('GET', `/e-form/forms/${third.id}`, { as: OWNER })).json()) as FormDetail).duplicateTitle).toBeUndefined();
+    expect(
+      ((await (await t.call('GET', `/e-form/forms/${third.id}`, { as: OWNER })).json()) as FormDetail).duplicateTitle,
+    ).toBeUndefined();
   });
 
   it('supervisors cannot delete or archive forms', async () => {

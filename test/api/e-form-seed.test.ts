@@ -18,13 +18,23 @@ describe.each(BOTH_DATABASE_KINDS)('eForm demo history (%s)', (kind) => {
     const submitted = forms.reduce((sum, f) => sum + f.submissions, 0);
     expect(submitted).toBeGreaterThan(8);
     const claim = forms.find((f) => f.title === 'Damage claim')!;
-    const page = (await (await t.call('GET', `/e-form/submissions?formId=${claim.id}&status=submitted`, { as: 'owner@acme.test' })).json()) as SubmissionPage;
+    const page = (await (
+      await t.call('GET', `/e-form/submissions?formId=${claim.id}&status=submitted`, { as: 'owner@acme.test' })
+    ).json()) as SubmissionPage;
     expect(page.rows.length).toBe(claim.submissions);
     expect(page.rows.every((r) => r.answers?.caseId && r.answers.kind)).toBe(true);
     const acme = t.account('acme').id;
-    const credits = await t.db.system((trx) => sql<{ n: number }>`select count(*)::int as n from credit_ledger where account_id = ${acme} and app = 'e-form' and kind <> 'opening'`.execute(trx));
+    const credits = await t.db.system((trx) =>
+      sql<{
+        n: number;
+      }>`select count(*)::int as n from credit_ledger where account_id = ${acme} and app = 'e-form' and kind <> 'opening'`.execute(
+        trx,
+      ),
+    );
     expect(credits.rows[0]!.n).toBe(20);
-    const dashboard = (await (await t.call('GET', '/e-form/dashboard?days=30', { as: 'owner@acme.test' })).json()) as { tiles: { key: string; value: number }[] };
+    const dashboard = (await (await t.call('GET', '/e-form/dashboard?days=30', { as: 'owner@acme.test' })).json()) as {
+      tiles: { key: string; value: number }[];
+    };
     expect(dashboard.tiles.find((k) => k.key === 'sent')!.value).toBe(20);
   });
 });

@@ -40,7 +40,12 @@ function routesOf(app: { routes: { method: string; path: string; handler: unknow
 function paramArbitrary(name: string, knownIds: string[]): fc.Arbitrary<string> {
   if (name === 'app') return fc.oneof(fc.constantFrom(...APP_IDS), fc.string({ maxLength: 20 }));
   if (name === 'provider') return fc.oneof(fc.constantFrom('google', 'azure', 'microsoft', 'zoom'), fc.string({ maxLength: 20 }));
-  return fc.oneof(fc.constantFrom(...knownIds), fc.uuid(), fc.string({ unit: 'binary', maxLength: 40 }), fc.constant('x'.repeat(5000)));
+  return fc.oneof(
+    fc.constantFrom(...knownIds),
+    fc.uuid(),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constant('x'.repeat(5000)),
+  );
 }
 
 function queryString(value: unknown): string {
@@ -60,7 +65,8 @@ function queryString(value: unknown): string {
 /** A JSON body as text; sometimes with a `__proto__` key that JSON.stringify cannot write. */
 function bodyText(value: unknown, poison: boolean): string {
   const text = JSON.stringify(value) ?? 'null';
-  if (poison && text.startsWith('{')) return `{"__proto__":{"role":"owner","isRoot":true,"accountId":"x"},"constructor":{"prototype":{"polluted":1}}${text === '{}' ? '' : ','}${text.slice(1)}`;
+  if (poison && text.startsWith('{'))
+    return `{"__proto__":{"role":"owner","isRoot":true,"accountId":"x"},"constructor":{"prototype":{"polluted":1}}${text === '{}' ? '' : ','}${text.slice(1)}`;
   return text;
 }
 
@@ -72,11 +78,17 @@ function callArbitrary(route: Route, knownIds: string[]): fc.Arbitrary<Call> {
   const variant = (c?: RouteContract) => fc.oneof(valid(c), mutated(valid(c)), mutated(valid(c)));
   return fc
     .record({
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(route.method) },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+      ),
       params: fc.tuple(...paramNames.map((n) => paramArbitrary(n, knownIds))),
       query: query ? variant(query) : fc.option(variant(), { nil: undefined }),
       body: fc.option(variant(json), { nil: undefined, freq: json ? 8 : 2 }),
-      raw: fc.option(fc.constantFrom('{', '{"a":', 'null', '[]', '\u0000', '{"a":"\\ud800"}', '{"a":1e999}', 'x'.repeat(2 * 1024 * 1024)), { freq: 8 }),
+      raw: fc.option(
+        fc.constantFrom('{', '{"a":', 'null', '[]', '\u0000', '{"a":"\\ud800"}', '{"a":1e999}', 'x'.repeat(2 * 1024 * 1024)),
+        { freq: 8 },
+      ),
       poison: fc.boolean(),
     })
     .map(({ method, params, query, body, raw, poison }) => {
@@ -99,16 +111,26 @@ function callArbitrary(route: Route, knownIds: string[]): fc.Arbitrary<Call> {
 function recordsRefusals(table: string, path: string, status: number): boolean {
   // failed sign-ins and the per-key request bucket are counted on purpose (that is the rate limit)
   if (table === 'sign_in_failures' || table === 'api_rate_buckets') return true;
-  return path === '/api/branding/domain' && status === 422 && ['branding', 'audit_log', 'audit_counts', 'log_outbox'].includes(table);
+  return (
+    path === '/api/branding/domain' && status === 422 && ['branding', 'audit_log', 'audit_counts', 'log_outbox'].includes(table)
+  );
 }
 
 describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
   const logged: string[] = [];
-  const t = useTestContext(kind, {}, { log: (msg: string, err?: unknown) => void logged.push(`${msg}: ${err instanceof Error ? err.message : String(err ?? '')}`) });
+  const t = useTestContext(
+    kind,
+    {},
+    {
+      log: (msg: string, err?: unknown) => void logged.push(`${msg}: ${err instanceof Error ? err.message : String(err ?? '')}`),
+    },
+  );
 
   /** Row count of every table: a refused call must not change one of them. */
   async function snapshot(): Promise<Record<string, number>> {
-    const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' order by 1`.execute(t.db.kysely);
+    const tables = await sql<{
+      name: string;
+    }>`select tablename as name from pg_tables where schemaname = 'public' order by 1`.execute(t.db.kysely);
     const counts = await sql<Record<string, number>>`select ${sql.join(
       tables.rows.map((r) => sql`(select count(*)::int from ${sql.table(r.name)}) as ${sql.ref(r.name)}`),
     )}`.execute(t.db.kysely);
@@ -129,7 +151,9 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
   });
 
-  it('every string of every route\'s query, body and path, given a NUL or a lone surrogate, answers 4xx and changes nothing', { timeout: 600_000 }, async () => {
+  it("every string of every route's query, body and path, given a NUL or a lone surrogate, answers 4xx and changes nothing", {
+    timeout: 600_000,
+  }, async () => {
     const routes = routesOf(t.app).filter((r) => r.contracts.length);
     expect(routes.some((r) => r.path.startsWith('/api/v1/'))).toBe(true);
     const tokens = await signIn();
@@ -138,7 +162,8 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
     let before = await snapshot();
     let calls = 0;
     for (const route of routes) {
-      const sample = (c: RouteContract | undefined) => (c ? fc.sample(arbitraryOf(c.schema as never), { seed: SEED, numRuns: 1 })[0] : undefined);
+      const sample = (c: RouteContract | undefined) =>
+        c ? fc.sample(arbitraryOf(c.schema as never), { seed: SEED, numRuns: 1 })[0] : undefined;
       const json = sample(route.contracts.find((c) => c.target === 'json'));
       const query = sample(route.contracts.find((c) => c.target === 'query'));
       const paramNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -149,11 +174,24 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
       };
       const variants: Call[] = [];
       for (const bad of ['a\u0000b', 'a\ud800b']) {
-        for (const p of stringPaths(json)) variants.push({ method: route.method, url: url(query), body: JSON.stringify(withString(json, p, bad)) });
+        for (const p of stringPaths(json))
+          variants.push({ method: route.method, url: url(query), body: JSON.stringify(withString(json, p, bad)) });
         // in a URL a lone surrogate arrives as U+FFFD, which is text: queries get the NUL only
-        if (bad.includes('\u0000')) for (const p of stringPaths(query)) variants.push({ method: route.method, url: url(withString(query, p, bad)), body: json === undefined ? undefined : JSON.stringify(json) });
+        if (bad.includes('\u0000'))
+          for (const p of stringPaths(query))
+            variants.push({
+              method: route.method,
+              url: url(withString(query, p, bad)),
+              body: json === undefined ? undefined : JSON.stringify(json),
+            });
         // a URL cannot carry a lone surrogate: paths get the NUL only
-        if (bad.includes('\u0000')) for (const name of paramNames) variants.push({ method: route.method, url: url(query, { [name]: bad }), body: json === undefined ? undefined : JSON.stringify(json) });
+        if (bad.includes('\u0000'))
+          for (const name of paramNames)
+            variants.push({
+              method: route.method,
+              url: url(query, { [name]: bad }),
+              body: json === undefined ? undefined : JSON.stringify(json),
+            });
       }
       for (const call of variants) {
         for (const as of rolesOf(route).slice(0, 1)) {
@@ -167,8 +205,10 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
           const after = await snapshot();
           const changed = Object.keys(after).filter((k) => after[k] !== before[k] && !recordsRefusals(k, route.path, res.status));
           // 503: an outside service the route needs is not configured here (Stripe Connect)
-          if (res.status === 500 || res.status < 400) failures.push({ call: short(call), as, status: res.status, error: logged.join(' | ') });
-          else if (changed.length) failures.push({ call: short(call), as, status: res.status, error: `changed: ${changed.join(', ')}` });
+          if (res.status === 500 || res.status < 400)
+            failures.push({ call: short(call), as, status: res.status, error: logged.join(' | ') });
+          else if (changed.length)
+            failures.push({ call: short(call), as, status: res.status, error: `changed: ${changed.join(', ')}` });
           before = after;
         }
       }
@@ -205,8 +245,11 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
             if (res.status === 500) failures.push({ call: short(call), as, status: res.status, error: logged.join(' | ') });
             const after = await snapshot();
             if (res.status >= 400 && res.status < 500) {
-              const changed = Object.keys(after).filter((k) => after[k] !== before[k] && !recordsRefusals(k, route.path, res.status));
-              if (changed.length) unchanged.push({ call: short(call), as, status: res.status, error: `changed: ${changed.join(', ')}` });
+              const changed = Object.keys(after).filter(
+                (k) => after[k] !== before[k] && !recordsRefusals(k, route.path, res.status),
+              );
+              if (changed.length)
+                unchanged.push({ call: short(call), as, status: res.status, error: `changed: ${changed.join(', ')}` });
             }
             before = after;
             // A generated call may end a session for real (sign-out, a role change, archiving):
@@ -225,7 +268,11 @@ describe.each(DATABASE_KINDS)('fuzzing every endpoint (%s)', (kind) => {
       }
     }
     // One line per failing family (route and message), so a report reads as a list of bugs.
-    const families = (list: Failure[]) => [...new Map(list.map((f) => [`${f.call.method} ${f.call.url.split('?')[0]} ${f.error.replace(/"[^"]*"/g, '"…"').slice(0, 200)}`, f])).values()];
+    const families = (list: Failure[]) => [
+      ...new Map(
+        list.map((f) => [`${f.call.method} ${f.call.url.split('?')[0]} ${f.error.replace(/"[^"]*"/g, '"…"').slice(0, 200)}`, f]),
+      ).values(),
+    ];
     // a fifth: most app routes name a record by id (a document, a form, a credential), which a
     // generated call can only guess, so they answer 404 however deep the fuzzing goes
     expect(answered.size, `routes that ever answered 2xx: ${[...answered].join(', ')}`).toBeGreaterThan(routes.length / 5);

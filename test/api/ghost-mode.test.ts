@@ -11,7 +11,9 @@ async function startGhost(t: TestContext, accountId = t.account('acme').id) {
 }
 
 const auditOf = (t: TestContext, accountId: string, event: string) =>
-  t.db.tenant(accountId, (trx) => trx.selectFrom('audit_log').selectAll().where('event', '=', event).orderBy('id', 'desc').execute());
+  t.db.tenant(accountId, (trx) =>
+    trx.selectFrom('audit_log').selectAll().where('event', '=', event).orderBy('id', 'desc').execute(),
+  );
 
 describe.each(DATABASE_KINDS)('ghost mode (%s)', (kind) => {
   const t = useTestContext(kind);
@@ -33,7 +35,13 @@ describe.each(DATABASE_KINDS)('ghost mode (%s)', (kind) => {
 
   it('the ghost session sees the account as its owner, without staff rights', async () => {
     const res = await t.call('GET', '/admins/bootstrap', { token: await startGhost(t) });
-    expect(await res.json()).toMatchObject({ account: { name: 'Acme Support' }, email: 'owner@acme.test', role: 'owner', ghost: true, isRoot: false });
+    expect(await res.json()).toMatchObject({
+      account: { name: 'Acme Support' },
+      email: 'owner@acme.test',
+      role: 'owner',
+      ghost: true,
+      isRoot: false,
+    });
   });
 
   it('starting is audited on the account as made by the provider', async () => {
@@ -70,7 +78,12 @@ describe.each(DATABASE_KINDS)('ghost mode (%s)', (kind) => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { token: string; accountId: string };
     expect(body.accountId).toBe(acme.id);
-    expect(decodeJwt(body.token)).toMatchObject({ sub: t.account('provider').adminIds[STAFF], acc: t.account('provider').id, root: true, ghost: false });
+    expect(decodeJwt(body.token)).toMatchObject({
+      sub: t.account('provider').adminIds[STAFF],
+      acc: t.account('provider').id,
+      root: true,
+      ghost: false,
+    });
     const boot = await t.call('GET', '/admins/bootstrap', { token: body.token });
     expect(await boot.json()).toMatchObject({ email: STAFF, isRoot: true, ghost: false });
     const [entry] = await auditOf(t, acme.id, 'ghost-mode.ended');
@@ -78,7 +91,10 @@ describe.each(DATABASE_KINDS)('ghost mode (%s)', (kind) => {
   });
 
   it('a ghost token cannot start another ghost session (403)', async () => {
-    const res = await t.call('POST', '/watch-tower/ghost-mode', { token: await startGhost(t), body: { accountId: t.account('globex').id } });
+    const res = await t.call('POST', '/watch-tower/ghost-mode', {
+      token: await startGhost(t),
+      body: { accountId: t.account('globex').id },
+    });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -105,11 +121,27 @@ describe.each(DATABASE_KINDS)('ghost mode (%s)', (kind) => {
   });
 
   it('an account without an owner answers 409 NO_OWNER; an unknown one 404; a bad id 400', async () => {
-    const id = await t.db.system(async (trx) => (await trx.insertInto('accounts').values({ name: 'Ownerless', platform: 'zoom', email_domain: null }).returning('id').executeTakeFirstOrThrow()).id);
+    const id = await t.db.system(
+      async (trx) =>
+        (
+          await trx
+            .insertInto('accounts')
+            .values({ name: 'Ownerless', platform: 'zoom', email_domain: null })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id,
+    );
     const none = await t.call('POST', '/watch-tower/ghost-mode', { as: STAFF, body: { accountId: id } });
     expect(none.status).toBe(409);
     expect(await none.json()).toMatchObject({ code: 'NO_OWNER' });
-    expect((await t.call('POST', '/watch-tower/ghost-mode', { as: STAFF, body: { accountId: '00000000-0000-4000-8000-000000000000' } })).status).toBe(404);
+    expect(
+      (
+        await t.call('POST', '/watch-tower/ghost-mode', {
+          as: STAFF,
+          body: { accountId: '00000000-0000-4000-8000-000000000000' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.call('POST', '/watch-tower/ghost-mode', { as: STAFF, body: { accountId: 'acme' } })).status).toBe(400);
   });
 

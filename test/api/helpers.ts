@@ -48,7 +48,8 @@ export async function databaseKinds(): Promise<DatabaseKind[]> {
   if (process.env.TEST_DATABASES !== 'postgres') kinds.push('pglite');
   if (await postgresReachable()) kinds.push('postgres');
   else if (process.env.CI) throw new Error(`PostgreSQL is not reachable at ${PG_ADMIN_URL}; CI must test both databases`);
-  else if (process.env.TEST_DATABASES === 'postgres') throw new Error(`TEST_DATABASES=postgres but PostgreSQL is not reachable at ${PG_ADMIN_URL}`);
+  else if (process.env.TEST_DATABASES === 'postgres')
+    throw new Error(`TEST_DATABASES=postgres but PostgreSQL is not reachable at ${PG_ADMIN_URL}`);
   return kinds;
 }
 
@@ -60,16 +61,19 @@ export const BOTH_DATABASE_KINDS: DatabaseKind[] = await databaseKinds();
  * The one database an ordinary API test runs on: PostgreSQL (what production runs) when it is
  * reachable, else PGlite; `TEST_DATABASES=pglite` picks PGlite.
  */
-export const DATABASE_KINDS: DatabaseKind[] = BOTH_DATABASE_KINDS.includes('postgres') && process.env.TEST_DATABASES !== 'pglite'
-  ? ['postgres']
-  : ['pglite'];
+export const DATABASE_KINDS: DatabaseKind[] =
+  BOTH_DATABASE_KINDS.includes('postgres') && process.env.TEST_DATABASES !== 'pglite' ? ['postgres'] : ['pglite'];
 
 /** A fresh database with `migrations` applied (all of them unless told). */
 /**
  * A fresh database, migrated. `deadlineMs`: how long a statement may go unanswered on PostgreSQL
  * (10 s, as the server's default, unless a benchmark that generates millions of rows says more).
  */
-export async function openTestDatabase(kind: DatabaseKind, migrations?: Migration[], options: { deadlineMs?: number } = {}): Promise<{ db: Database; drop: () => Promise<void> }> {
+export async function openTestDatabase(
+  kind: DatabaseKind,
+  migrations?: Migration[],
+  options: { deadlineMs?: number } = {},
+): Promise<{ db: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const db = await openPglite();
     await migrate(db, migrations);
@@ -81,7 +85,10 @@ export async function openTestDatabase(kind: DatabaseKind, migrations?: Migratio
 }
 
 /** A copy of the run's seeded template: migrated and seeded as `template` says. */
-async function openSeededCopy(kind: DatabaseKind, template: SeededTemplate): Promise<{ db: Database; drop: () => Promise<void> }> {
+async function openSeededCopy(
+  kind: DatabaseKind,
+  template: SeededTemplate,
+): Promise<{ db: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const db = await openPglite(undefined, { loadDataDir: new Blob([fs.readFileSync(template.source)]) });
     return { db, drop: () => db.close() };
@@ -90,11 +97,19 @@ async function openSeededCopy(kind: DatabaseKind, template: SeededTemplate): Pro
 }
 
 /** A new, randomly named PostgreSQL database (empty, or a copy of `template`), dropped by `drop`. */
-async function createPostgresDatabase(template?: string, deadlineMs?: number): Promise<{ db: Database; drop: () => Promise<void> }> {
+async function createPostgresDatabase(
+  template?: string,
+  deadlineMs?: number,
+): Promise<{ db: Database; drop: () => Promise<void> }> {
   const name = `sb_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = await openPostgres(PG_ADMIN_URL, 1);
   await sql.raw(`create database ${name}${template ? ` template ${template}` : ''}`).execute(admin.kysely);
-  const db = await openPostgres(postgresUrl(name), 5, undefined, deadlineMs ? { ...DEFAULT_DATABASE_SETTINGS, deadlineMs } : undefined);
+  const db = await openPostgres(
+    postgresUrl(name),
+    5,
+    undefined,
+    deadlineMs ? { ...DEFAULT_DATABASE_SETTINGS, deadlineMs } : undefined,
+  );
   return {
     db,
     drop: async () => {
@@ -126,7 +141,11 @@ export type TestContext = {
   account(key: 'acme' | 'globex' | 'provider'): SeededAccount;
   tokenFor(email: string): Promise<string>;
   /** calls the API the way the console does; `token` may be an e-mail of a demo admin */
-  call(method: string, path: string, options?: { as?: string; token?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  call(
+    method: string,
+    path: string,
+    options?: { as?: string; token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   /** mutable clock for time-dependent tests */
   clock: { now: Date };
 };

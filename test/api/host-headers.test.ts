@@ -21,7 +21,13 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
-const csp = (res: Response) => Object.fromEntries((res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+const csp = (res: Response) =>
+  Object.fromEntries(
+    (res.headers.get('content-security-policy') ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k, v]),
+  );
 
 describe('security headers of the host entries', () => {
   for (const url of ['/zoom/', '/zoom', '/zoom/settings/developers', '/zoom/index.html']) {
@@ -49,7 +55,9 @@ describe('security headers of the host entries', () => {
       expect(await res.text()).toContain('<title>webex</title>');
       expect(res.headers.get('x-frame-options')).toBeNull();
       const ancestors = csp(res)['frame-ancestors'];
-      expect(ancestors).toEqual(expect.arrayContaining(["'self'", 'https://*.webex.com', 'https://*.wbx2.com', 'https://*.ciscospark.com']));
+      expect(ancestors).toEqual(
+        expect.arrayContaining(["'self'", 'https://*.webex.com', 'https://*.wbx2.com', 'https://*.ciscospark.com']),
+      );
       expect(res.headers.get('strict-transport-security')).toBeTruthy();
     });
   }

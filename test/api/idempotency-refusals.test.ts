@@ -13,7 +13,8 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
 describe.each(DATABASE_KINDS)('Idempotency-Key and refusals (%s)', (kind) => {
   const t = useTestContext(kind);
   let key: string;
-  const send = (body: unknown, idem: string) => t.call('POST', '/v1/otp/send', { body, headers: { authorization: `Bearer ${key}`, 'Idempotency-Key': idem } });
+  const send = (body: unknown, idem: string) =>
+    t.call('POST', '/v1/otp/send', { body, headers: { authorization: `Bearer ${key}`, 'Idempotency-Key': idem } });
   beforeAll(async () => {
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
     key = await apiKeyOf(t, 'owner@acme.test');
@@ -24,7 +25,9 @@ describe.each(DATABASE_KINDS)('Idempotency-Key and refusals (%s)', (kind) => {
     const refused = await send(body, 'idem-country');
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: 'COUNTRY_NOT_ALLOWED' });
-    expect((await t.call('PUT', '/sms/guard', { as: 'owner@acme.test', body: { allowedCountries: ['US', 'GB'] } })).status).toBe(200);
+    expect((await t.call('PUT', '/sms/guard', { as: 'owner@acme.test', body: { allowedCountries: ['US', 'GB'] } })).status).toBe(
+      200,
+    );
     const again = await send(body, 'idem-country');
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(again.status).toBe(201);

@@ -47,7 +47,8 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
   return ((await res.json()) as { secretKey: string }).secretKey;
 }
 
-const v1 = (t: TestContext, key: string, method: string, path: string, body?: unknown) => t.call(method, `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
+const v1 = (t: TestContext, key: string, method: string, path: string, body?: unknown) =>
+  t.call(method, `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
 
 async function lastLink(t: TestContext, as: string, to: string): Promise<string> {
   const list = (await (await t.call('GET', '/dev/sms-outbox', { as })).json()) as { to: string; body: string }[];
@@ -65,7 +66,12 @@ const photo = (bytes: Buffer, type = 'image/jpeg') => new File([new Uint8Array(b
 let phoneCounter = 0;
 const freshPhone = () => `+1415556${String(1000 + phoneCounter++).padStart(4, '0')}`;
 
-type Session = { id: string; status: string; checks: { key: string; status: string; reason: string }[]; redactedAt: string | null };
+type Session = {
+  id: string;
+  status: string;
+  checks: { key: string; status: string; reason: string }[];
+  redactedAt: string | null;
+};
 type Review = {
   session: Session;
   images: { side: string; url: string | null }[];
@@ -97,24 +103,40 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     const { id } = (await res.json()) as Session;
     const token = await lastLink(t, STAFF, phone);
     expect((await post(t, token, 'document', { documentType: 'passport' })).status).toBe(303);
-    expect((await post(t, token, 'photo/front', { photo: photo(png(), 'image/png') })).headers.get('location')).toBe(`/c/${token}#front`);
-    expect((await post(t, token, 'photo/selfie', { upload: photo(jpegWithGps()) })).headers.get('location')).toBe(`/c/${token}#selfie`);
+    expect((await post(t, token, 'photo/front', { photo: photo(png(), 'image/png') })).headers.get('location')).toBe(
+      `/c/${token}#front`,
+    );
+    expect((await post(t, token, 'photo/selfie', { upload: photo(jpegWithGps()) })).headers.get('location')).toBe(
+      `/c/${token}#selfie`,
+    );
     expect((await post(t, token, 'submit', {})).status).toBe(303);
     return { id, token, phone };
   }
 
-  const review = async (id: string) => (await (await t.call('GET', `/identity-verification/sessions/${id}`, { as: STAFF })).json()) as Review;
-  const typeMrz = (id: string, lines: string[]) => t.call('POST', `/identity-verification/sessions/${id}/mrz`, { as: STAFF, body: { lines: lines.join('\n') } });
-  const decideAs = (id: string, body: unknown) => t.call('POST', `/identity-verification/sessions/${id}/decision`, { as: STAFF, body });
+  const review = async (id: string) =>
+    (await (await t.call('GET', `/identity-verification/sessions/${id}`, { as: STAFF })).json()) as Review;
+  const typeMrz = (id: string, lines: string[]) =>
+    t.call('POST', `/identity-verification/sessions/${id}/mrz`, { as: STAFF, body: { lines: lines.join('\n') } });
+  const decideAs = (id: string, body: unknown) =>
+    t.call('POST', `/identity-verification/sessions/${id}/decision`, { as: STAFF, body });
   const events = (type: string, id: string) =>
-    t.db.system(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from webhook_events where type = ${type} and payload->'data'->>'id' = ${id}`.execute(trx)).rows[0]!.n);
+    t.db.system(
+      async (trx) =>
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from webhook_events where type = ${type} and payload->'data'->>'id' = ${id}`.execute(trx)
+        ).rows[0]!.n,
+    );
 
   it('the demo history is made by the service and shows on the dashboard', async () => {
     expect(await seedIdvHistory(t.deps, { count: 14, now: t.clock.now })).toBe(14);
     expect(await seedIdvHistory(t.deps, { count: 14, now: t.clock.now })).toBe(0);
     const list = (await (await t.call('GET', '/identity-verification/tasks', { as: STAFF })).json()) as { status: string }[];
     expect(list.map((r) => r.status)).toEqual(expect.arrayContaining(['approved', 'declined']));
-    const dashboard = (await (await t.call('GET', '/identity-verification/dashboard?days=30', { as: STAFF })).json()) as { tiles: { key: string; value: number }[] };
+    const dashboard = (await (await t.call('GET', '/identity-verification/dashboard?days=30', { as: STAFF })).json()) as {
+      tiles: { key: string; value: number }[];
+    };
     expect(dashboard.tiles.map((x) => x.key)).toEqual(['started', 'approvedRate', 'inReview', 'medianReview']);
     expect(dashboard.tiles.find((x) => x.key === 'started')!.value).toBe(14);
     expect(dashboard.tiles.find((x) => x.key === 'approvedRate')!.value).toBeGreaterThan(0);
@@ -122,7 +144,13 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
 
   it('a complete session: link by SMS, photos from the customer page, MRZ typed, checks, approval', async () => {
     const phone = freshPhone();
-    const started = await v1(t, key, 'POST', '/idv/sessions', { customerRef: 'CUST-1001', phoneNumber: phone, expectedName: 'Anna Maria Eriksson', expectedDateOfBirth: '1974-08-12', agent: 'jo@provider.test' });
+    const started = await v1(t, key, 'POST', '/idv/sessions', {
+      customerRef: 'CUST-1001',
+      phoneNumber: phone,
+      expectedName: 'Anna Maria Eriksson',
+      expectedDateOfBirth: '1974-08-12',
+      agent: 'jo@provider.test',
+    });
     expect(started.status).toBe(201);
     const session = (await started.json()) as Session & { phoneNumber: string };
     expect(session).toMatchObject({ status: 'link_sent', phoneNumber: `+1 •••• •• ${phone.slice(-4)}` });
@@ -132,7 +160,10 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     expect(first.status).toBe(200);
     expect(await first.text()).toContain('Which document will you show?');
     await post(t, token, 'document', { documentType: 'passport' });
-    expect((await v1(t, key, 'GET', `/idv/sessions/${session.id}`).then((r) => r.json())) as Session).toMatchObject({ status: 'in_progress', documentType: 'passport' });
+    expect((await v1(t, key, 'GET', `/idv/sessions/${session.id}`).then((r) => r.json())) as Session).toMatchObject({
+      status: 'in_progress',
+      documentType: 'passport',
+    });
     const steps = await (await page(t, token)).text();
     expect(steps).toContain('capture="environment"');
     expect(steps).toContain('capture="user"');
@@ -161,7 +192,12 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     expect(checked.status).toBe(200);
     const r = (await checked.json()) as Review;
     expect(r.session.status).toBe('needs_review');
-    expect(r.extracted).toMatchObject({ lastName: 'ERIKSSON', documentNumber: 'L898902C3', dateOfBirth: '1974-08-12', expiryDate: '2034-04-15' });
+    expect(r.extracted).toMatchObject({
+      lastName: 'ERIKSSON',
+      documentNumber: 'L898902C3',
+      dateOfBirth: '1974-08-12',
+      expiryDate: '2034-04-15',
+    });
     expect(Object.fromEntries(r.session.checks.map((c) => [c.key, c.status]))).toEqual({
       mrz: 'passed',
       expiry: 'passed',
@@ -187,12 +223,21 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
 
     const approved = await decideAs(session.id, { decision: 'approved', reason: 'document_and_selfie_match' });
     expect(approved.status).toBe(200);
-    expect(((await approved.json()) as Review).decision).toMatchObject({ decision: 'approved', reason: 'document_and_selfie_match', reviewer: { name: 'Sasha Staff' } });
-    expect((await (await v1(t, key, 'GET', `/idv/sessions/${session.id}`)).json()) as Session).toMatchObject({ status: 'approved', decisionReason: 'document_and_selfie_match' });
+    expect(((await approved.json()) as Review).decision).toMatchObject({
+      decision: 'approved',
+      reason: 'document_and_selfie_match',
+      reviewer: { name: 'Sasha Staff' },
+    });
+    expect((await (await v1(t, key, 'GET', `/idv/sessions/${session.id}`)).json()) as Session).toMatchObject({
+      status: 'approved',
+      decisionReason: 'document_and_selfie_match',
+    });
     expect(await events('idv.session.approved', session.id)).toBe(1);
     const audit = (await (await t.call('GET', '/audit-log', { as: STAFF })).json()) as { event: string; description: string }[];
     expect(audit.find((e) => e.event === 'idv.approved')?.description).toContain('CUST-1001');
-    const search = (await (await t.call('GET', '/results/customer?customerRef=CUST-1001', { as: STAFF })).json()) as { results: { app: string; status: string }[] };
+    const search = (await (await t.call('GET', '/results/customer?customerRef=CUST-1001', { as: STAFF })).json()) as {
+      results: { app: string; status: string }[];
+    };
     expect(search.results).toContainEqual(expect.objectContaining({ app: 'identity-verification', status: 'success' }));
     // a decided session takes no second decision
     expect((await decideAs(session.id, { decision: 'declined', reason: 'suspected_fraud' })).status).toBe(409);
@@ -202,14 +247,24 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     const older = await submitted({ customerRef: 'CUST-Q1' });
     t.clock.now = new Date(t.clock.now.getTime() + 60_000);
     const newer = await submitted({ customerRef: 'CUST-Q2' });
-    type Queue = { total: number; items: { id: string; customerRef: string; status: string; assignedTo: { name: string } | null; assignedToYou: boolean }[] };
+    type Queue = {
+      total: number;
+      items: { id: string; customerRef: string; status: string; assignedTo: { name: string } | null; assignedToYou: boolean }[];
+    };
     const queue = async () => (await (await t.call('GET', '/identity-verification/queue', { as: STAFF })).json()) as Queue;
     const ids = (q: Queue) => q.items.map((i) => i.id);
     expect(ids(await queue()).indexOf(older.id)).toBeLessThan(ids(await queue()).indexOf(newer.id));
-    expect((await queue()).items.find((i) => i.id === older.id)).toMatchObject({ status: 'submitted', assignedTo: null, assignedToYou: false });
+    expect((await queue()).items.find((i) => i.id === older.id)).toMatchObject({
+      status: 'submitted',
+      assignedTo: null,
+      assignedToYou: false,
+    });
 
     expect((await t.call('POST', `/identity-verification/sessions/${older.id}/assign`, { as: STAFF })).status).toBe(200);
-    expect((await queue()).items.find((i) => i.id === older.id)).toMatchObject({ assignedTo: { name: 'Sasha Staff' }, assignedToYou: true });
+    expect((await queue()).items.find((i) => i.id === older.id)).toMatchObject({
+      assignedTo: { name: 'Sasha Staff' },
+      assignedToYou: true,
+    });
     expect(await review(older.id)).toMatchObject({ assignedTo: { name: 'Sasha Staff' }, assignedToYou: true });
 
     // decided cases leave the queue
@@ -221,7 +276,9 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
 
   it('the holder releases a case back to the queue; a case held by someone else is taken over, not released', async () => {
     const s = await submitted({ customerRef: 'CUST-HOLD' });
-    const taken = (await (await t.call('POST', `/identity-verification/sessions/${s.id}/assign`, { as: STAFF })).json()) as Review;
+    const taken = (await (
+      await t.call('POST', `/identity-verification/sessions/${s.id}/assign`, { as: STAFF })
+    ).json()) as Review;
     expect(taken).toMatchObject({ assignedTo: { name: 'Sasha Staff' }, assignedToYou: true });
     const released = await t.call('POST', `/identity-verification/sessions/${s.id}/release`, { as: STAFF });
     expect(released.status).toBe(200);
@@ -238,7 +295,9 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
 
     const audit = (await (await t.call('GET', '/audit-log', { as: STAFF })).json()) as { event: string; description: string }[];
     expect(audit.find((e) => e.event === 'idv.released')?.description).toContain('CUST-HOLD');
-    expect(audit.find((e) => e.event === 'idv.assigned' && e.description.includes('from Robin Reviewer'))?.description).toContain('CUST-HOLD');
+    expect(audit.find((e) => e.event === 'idv.assigned' && e.description.includes('from Robin Reviewer'))?.description).toContain(
+      'CUST-HOLD',
+    );
   });
 
   it('the ICAO specimen: right check digits pass, a changed digit fails, and its 2012 expiry fails', async () => {
@@ -261,7 +320,10 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     expect(((await wrong.json()) as { fields: Record<string, string> }).fields.reason).toBe('Choose a reason from the list');
     // not an MRZ at all
     const junk = await typeMrz(bad.id, ['HELLO', 'WORLD']);
-    expect(((await junk.json()) as Review).session.checks.find((c) => c.key === 'mrz')).toMatchObject({ status: 'failed', reason: 'mrz_unreadable' });
+    expect(((await junk.json()) as Review).session.checks.find((c) => c.key === 'mrz')).toMatchObject({
+      status: 'failed',
+      reason: 'mrz_unreadable',
+    });
   });
 
   it('expected name, date of birth and minimum age are checked against the MRZ', async () => {
@@ -269,7 +331,11 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     const young = td3('X1234567', `${String((t.clock.now.getUTCFullYear() - 16) % 100).padStart(2, '0')}0101`, '340101');
     const r = (await (await typeMrz(s.id, young)).json()) as Review;
     const by = Object.fromEntries(r.session.checks.map((c) => [c.key, c.reason]));
-    expect(by).toMatchObject({ name: 'name_mismatch', date_of_birth: 'date_of_birth_mismatch', minimum_age: 'under_minimum_age' });
+    expect(by).toMatchObject({
+      name: 'name_mismatch',
+      date_of_birth: 'date_of_birth_mismatch',
+      minimum_age: 'under_minimum_age',
+    });
   });
 
   it('a document number seen in another session of this account is flagged, never across accounts', async () => {
@@ -278,7 +344,10 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     await typeMrz(a.id, lines);
     const b = await submitted();
     const r = (await (await typeMrz(b.id, lines)).json()) as Review;
-    expect(r.session.checks.find((c) => c.key === 'document_number')).toMatchObject({ status: 'failed', reason: 'seen_in_other_session' });
+    expect(r.session.checks.find((c) => c.key === 'document_number')).toMatchObject({
+      status: 'failed',
+      reason: 'seen_in_other_session',
+    });
 
     // the same document in another account: its own first sighting
     const acme = t.account('acme').id;
@@ -289,7 +358,10 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     });
     const reviewer = { ...apiCaller('Reviewer', null, null), adminId: null };
     const seen = await enterMrz(d, acme, other.id, lines, reviewer);
-    expect(seen.session.checks.find((c) => c.key === 'document_number')).toMatchObject({ status: 'passed', reason: 'not_seen_before' });
+    expect(seen.session.checks.find((c) => c.key === 'document_number')).toMatchObject({
+      status: 'passed',
+      reason: 'not_seen_before',
+    });
   });
 
   it('a request for new photos sends a new link, deletes the old photos and voids the old link', async () => {
@@ -340,7 +412,16 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     const shown = await (await page(t, token, '?error=IMAGE_HEIC&side=front')).text();
     expect(shown).toContain('role="alert"');
     expect(shown).toContain('HEIC photos cannot be accepted yet');
-    const images = await t.db.system(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from idv_images i join idv_sessions s on s.id = i.session_id where s.phone_number = ${phone}`.execute(trx)).rows[0]!.n);
+    const images = await t.db.system(
+      async (trx) =>
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from idv_images i join idv_sessions s on s.id = i.session_id where s.phone_number = ${phone}`.execute(
+            trx,
+          )
+        ).rows[0]!.n,
+    );
     expect(images).toBe(0);
   });
 
@@ -361,23 +442,41 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     // nor can another account's key start one: the unreleased app is not there for it
     const refused = await v1(t, acmeKey, 'POST', '/idv/sessions', { customerRef: 'CUST-X', phoneNumber: freshPhone() });
     expect(refused.status).toBe(404);
-    expect(await t.db.system(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from idv_sessions where customer_ref = 'CUST-X'`.execute(trx)).rows[0]!.n)).toBe(0);
+    expect(
+      await t.db.system(
+        async (trx) =>
+          (await sql<{ n: number }>`select count(*)::int as n from idv_sessions where customer_ref = 'CUST-X'`.execute(trx))
+            .rows[0]!.n,
+      ),
+    ).toBe(0);
     expect((await t.call('GET', `/identity-verification/sessions/${s.id}`, { as: 'owner@acme.test' })).status).toBe(404);
     expect((await t.call('GET', '/identity-verification/tasks', { as: 'owner@acme.test' })).status).toBe(404);
     const list = (await (await t.call('GET', '/identity-verification/tasks', { as: STAFF })).json()) as { id: string }[];
     expect(list.map((r) => r.id)).toContain(s.id);
     const acme = t.account('acme').id;
-    const files = await t.db.system(async (trx) => (await sql<{ file_id: string }>`select file_id from idv_images where session_id = ${s.id}`.execute(trx)).rows);
+    const files = await t.db.system(
+      async (trx) =>
+        (await sql<{ file_id: string }>`select file_id from idv_images where session_id = ${s.id}`.execute(trx)).rows,
+    );
     expect(await t.db.tenant(acme, (trx) => readFile(t.deps, trx, acme, files[0]!.file_id))).toBeNull();
   });
 
   it('the agent action starts a session; cancelling it through /api/v1 voids the link', async () => {
     const phone = freshPhone();
-    const res = await t.call('POST', '/identity-verification/actions/start', { as: STAFF, body: { input: { phoneNumber: phone, customerRef: 'CUST-AGENT', expectedDateOfBirth: '' } } });
+    const res = await t.call('POST', '/identity-verification/actions/start', {
+      as: STAFF,
+      body: { input: { phoneNumber: phone, customerRef: 'CUST-AGENT', expectedDateOfBirth: '' } },
+    });
     expect(res.status).toBe(201);
     const result = (await res.json()) as { taskId: string; status: string; message: string };
-    expect(result).toMatchObject({ status: 'link_sent', message: `Link sent to +1 •••• •• ${phone.slice(-4)}. Ask the caller to open it and follow the steps.` });
-    const bad = await t.call('POST', '/identity-verification/actions/start', { as: STAFF, body: { input: { phoneNumber: phone, customerRef: 'X', expectedDateOfBirth: '1974-02-30' } } });
+    expect(result).toMatchObject({
+      status: 'link_sent',
+      message: `Link sent to +1 •••• •• ${phone.slice(-4)}. Ask the caller to open it and follow the steps.`,
+    });
+    const bad = await t.call('POST', '/identity-verification/actions/start', {
+      as: STAFF,
+      body: { input: { phoneNumber: phone, customerRef: 'X', expectedDateOfBirth: '1974-02-30' } },
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(((await bad.json()) as { fields: Record<string, string> }).fields)).toEqual(['input.expectedDateOfBirth']);
     const token = await lastLink(t, STAFF, phone);
@@ -389,7 +488,9 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
 
   it('a link not finished in time expires by the sweep, with its webhook', async () => {
     const phone = freshPhone();
-    const { id } = (await (await v1(t, key, 'POST', '/idv/sessions', { customerRef: 'CUST-EXP', phoneNumber: phone })).json()) as Session;
+    const { id } = (await (
+      await v1(t, key, 'POST', '/idv/sessions', { customerRef: 'CUST-EXP', phoneNumber: phone })
+    ).json()) as Session;
     const token = await lastLink(t, STAFF, phone);
     t.clock.now = new Date(t.clock.now.getTime() + 61 * 60_000);
     expect(await expireDueSessions(t.deps)).toBeGreaterThanOrEqual(1);
@@ -403,14 +504,20 @@ describe.each(DATABASE_KINDS)('Identity Verification (%s)', (kind) => {
     await typeMrz(s.id, td3('RED000111', '800101', '340101'));
     await decideAs(s.id, { decision: 'approved', reason: 'document_and_selfie_match' });
     const provider = t.account('provider').id;
-    const fileIds = await t.db.system(async (trx) => (await sql<{ file_id: string }>`select file_id from idv_images where session_id = ${s.id}`.execute(trx)).rows.map((r) => r.file_id));
+    const fileIds = await t.db.system(async (trx) =>
+      (await sql<{ file_id: string }>`select file_id from idv_images where session_id = ${s.id}`.execute(trx)).rows.map(
+        (r) => r.file_id,
+      ),
+    );
     await t.db.tenant(provider, (trx) =>
       sql`insert into storage_settings (account_id, retention) values (${provider}, ${JSON.stringify({ 'idv.images': 30, 'idv.data': 60 })}::jsonb)
         on conflict (account_id) do update set retention = excluded.retention`.execute(trx),
     );
     const started = t.clock.now;
     const jobs = async () => {
-      await t.db.system((trx) => sql`update jobs set next_run_at = ${t.clock.now} where name like 'idv.%' or name = 'privacy.retention'`.execute(trx));
+      await t.db.system((trx) =>
+        sql`update jobs set next_run_at = ${t.clock.now} where name like 'idv.%' or name = 'privacy.retention'`.execute(trx),
+      );
       return runDueJobs(t.deps, [...IDV_JOBS, ...PRIVACY_JOBS]);
     };
     t.clock.now = new Date(started.getTime() + 29 * DAY);

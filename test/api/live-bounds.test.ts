@@ -21,12 +21,16 @@ async function addChanges(t: TestContext, n: number, kind: 'task' | 'tasks' = 't
   // made a minute ago, like a window's rows (a feed takes rows younger than 30 s as still settling
   // and reads them all when it starts: docs/live-updates.md#bounds)
   await sql`insert into live_events (account_id, kind, app, ref, created_at)
-    select ${accountId}::uuid, ${kind}, 'one-time-passcode', ${kind === 'task' ? sql`gen_random_uuid()` : sql`null`}::uuid, now() - interval '1 minute' from generate_series(1, ${n})`.execute(t.db.kysely);
+    select ${accountId}::uuid, ${kind}, 'one-time-passcode', ${kind === 'task' ? sql`gen_random_uuid()` : sql`null`}::uuid, now() - interval '1 minute' from generate_series(1, ${n})`.execute(
+    t.db.kysely,
+  );
 }
 
 /** Where a tab that has had every change so far stands (the newest id as its floor). */
 async function resumePoint(t: TestContext, _token: string): Promise<string> {
-  const max = await sql<{ id: string | null }>`select max(id)::text as id from live_events where account_id = ${t.account('acme').id}`.execute(t.db.kysely);
+  const max = await sql<{
+    id: string | null;
+  }>`select max(id)::text as id from live_events where account_id = ${t.account('acme').id}`.execute(t.db.kysely);
   return max.rows[0]!.id ?? '0';
 }
 
@@ -120,7 +124,11 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
       // a client that reads nothing until told to
       drained: () => new Promise<void>((resolve) => (take = resolve)),
     };
-    const opened = paged.open(paged.admit({ accountId: t.account('acme').id, sessionId: null, agent: null, role: 'owner' }), sink, from);
+    const opened = paged.open(
+      paged.admit({ accountId: t.account('acme').id, sessionId: null, agent: null, role: 'owner' }),
+      sink,
+      from,
+    );
     // the first page comes (however loaded the machine), and then nothing more while the client reads nothing
     expect(await within(10_000, () => got.length >= 50)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -147,7 +155,12 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const port = (server.address() as AddressInfo).port;
-        const request = http.get({ host: '127.0.0.1', port, path: '/api/live', headers: { authorization: `Bearer ${owner}`, 'last-event-id': from } });
+        const request = http.get({
+          host: '127.0.0.1',
+          port,
+          path: '/api/live',
+          headers: { authorization: `Bearer ${owner}`, 'last-event-id': from },
+        });
         // it leaves once the catch-up has begun (or a moment after asking, whichever is first)
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 150);
@@ -190,7 +203,10 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
 
   it('an account past its cap of open streams on a process is answered 429; another account is not', async () => {
     await withHub(new LiveHub(t.db, { perAccount: 2 }), async () => {
-      const open = [await openLiveStream(t, await t.tokenFor('owner@acme.test')), await openLiveStream(t, await t.tokenFor('admin@acme.test'))];
+      const open = [
+        await openLiveStream(t, await t.tokenFor('owner@acme.test')),
+        await openLiveStream(t, await t.tokenFor('admin@acme.test')),
+      ];
       const refused = await t.call('GET', '/live', { as: 'supervisor@acme.test' });
       expect(refused.status).toBe(429);
       expect(await refused.json()).toMatchObject({ code: 'TOO_MANY_STREAMS' });
@@ -232,7 +248,11 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
     await t.db.tenant(accountId, (trx) => notify(trx, accountId, { kind: 'test.live', title: 'For admins' }));
     await admin.waitFor((m) => m.event === 'change' && (JSON.parse(m.data) as LiveChange).kind === 'notification');
     // a later change reaches the supervisor, so the notification had its chance to come first
-    await t.db.tenant(accountId, (trx) => sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) values (${accountId}, '+12025550100', 'x', now())`.execute(trx));
+    await t.db.tenant(accountId, (trx) =>
+      sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) values (${accountId}, '+12025550100', 'x', now())`.execute(
+        trx,
+      ),
+    );
     await supervisor.waitFor((m) => m.event === 'change' && (JSON.parse(m.data) as LiveChange).kind === 'outbox');
     expect(supervisor.changes().some((c) => c.kind === 'notification')).toBe(false);
     await Promise.all([supervisor.close(), admin.close()]);
@@ -246,4 +266,3 @@ describe.each(DATABASE_KINDS)('the live stream under hostile and unlucky use (%s
     expect(both.status).toBe(401);
   });
 });
-

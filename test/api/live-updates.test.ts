@@ -20,16 +20,21 @@ async function openStream(t: TestContext, token: string, lastEventId?: string): 
   return stream;
 }
 
-const isChange = (match: (c: LiveChange) => boolean) => (m: SseMessage) => m.event === 'change' && match(JSON.parse(m.data) as LiveChange);
+const isChange = (match: (c: LiveChange) => boolean) => (m: SseMessage) =>
+  m.event === 'change' && match(JSON.parse(m.data) as LiveChange);
 
 let phones = 0;
 async function sendPasscode(t: TestContext, as: { as?: string; token?: string }): Promise<string> {
-  const res = await t.call('POST', `${OTP}/actions/send`, { ...as, body: { input: { phoneNumber: `+1202555${String(2000 + phones++)}` } } });
+  const res = await t.call('POST', `${OTP}/actions/send`, {
+    ...as,
+    body: { input: { phoneNumber: `+1202555${String(2000 + phones++)}` } },
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as ActionResult).taskId;
 }
 
-const agentToken = (t: TestContext, email: string) => t.deps.tokens.sign({ sub: `agent:${email}`, acc: t.account('acme').id, role: 'agent', root: false, ghost: false, email }, 3600);
+const agentToken = (t: TestContext, email: string) =>
+  t.deps.tokens.sign({ sub: `agent:${email}`, acc: t.account('acme').id, role: 'agent', root: false, ghost: false, email }, 3600);
 
 describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
   const t = useTestContext(kind);
@@ -37,7 +42,11 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
   let listening = 0;
   beforeAll(async () => {
     t.deps.live = new LiveHub(t.db, { heartbeatMs: 150 });
-    listener = await startListener(t.db, t.deps.live, { url: kind === 'postgres' ? await directDatabaseUrl(t) : undefined, retryMs: 1_500, onListening: () => listening++ });
+    listener = await startListener(t.db, t.deps.live, {
+      url: kind === 'postgres' ? await directDatabaseUrl(t) : undefined,
+      retryMs: 1_500,
+      onListening: () => listening++,
+    });
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
   });
   afterAll(async () => {
@@ -68,7 +77,9 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
     const globex = await openStream(t, await t.tokenFor('owner@globex.test'));
     const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
     const acme = await openStream(t, await t.tokenFor('owner@acme.test'));
-    await t.db.tenant(t.account('globex').id, (trx) => notify(trx, t.account('globex').id, { kind: 'test.live', title: 'Globex only' }));
+    await t.db.tenant(t.account('globex').id, (trx) =>
+      notify(trx, t.account('globex').id, { kind: 'test.live', title: 'Globex only' }),
+    );
     await sendPasscode(t, { as: 'admin@acme.test' });
     await acme.waitFor(isChange((c) => c.kind === 'task'));
     const own = await globex.waitFor(isChange((c) => c.kind === 'notification'));
@@ -118,7 +129,10 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
   });
 
   it("ending ghost mode ends the ghost session's stream; the staff member's own token opens one of the provider's account", async () => {
-    const started = await t.call('POST', '/watch-tower/ghost-mode', { as: 'staff@provider.test', body: { accountId: t.account('acme').id } });
+    const started = await t.call('POST', '/watch-tower/ghost-mode', {
+      as: 'staff@provider.test',
+      body: { accountId: t.account('acme').id },
+    });
     expect(started.status).toBe(200);
     const ghost = ((await started.json()) as { token: string }).token;
     const stream = await openStream(t, ghost);
@@ -136,20 +150,25 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
     await own.close();
   });
 
-  it.runIf(kind === 'postgres')('idle streams hold no database connection: more streams than the pool has connections, and requests still answer', async () => {
-    // the test's pool has 5 connections (test/api/helpers.ts): a stream holding one would exhaust it
-    const token = await t.tokenFor('owner@acme.test');
-    const streams = await Promise.all(Array.from({ length: 12 }, () => openStream(t, token)));
-    const busy = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and state in ('active', 'idle in transaction') and pid <> pg_backend_pid()`.execute(t.db.kysely);
-    expect(busy.rows[0]!.n).toBe(0);
-    const started = Date.now();
-    const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
-    expect(Date.now() - started).toBeLessThan(5_000);
-    // and every one of them still gets the change
-    await Promise.all(streams.map((s) => s.waitFor(isChange((c) => c.ref === taskId))));
-    await Promise.all(streams.map((s) => s.close()));
-  });
+  it.runIf(kind === 'postgres')(
+    'idle streams hold no database connection: more streams than the pool has connections, and requests still answer',
+    async () => {
+      // the test's pool has 5 connections (test/api/helpers.ts): a stream holding one would exhaust it
+      const token = await t.tokenFor('owner@acme.test');
+      const streams = await Promise.all(Array.from({ length: 12 }, () => openStream(t, token)));
+      const busy = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and state in ('active', 'idle in transaction') and pid <> pg_backend_pid()`.execute(
+        t.db.kysely,
+      );
+      expect(busy.rows[0]!.n).toBe(0);
+      const started = Date.now();
+      const taskId = await sendPasscode(t, { as: 'admin@acme.test' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // and every one of them still gets the change
+      await Promise.all(streams.map((s) => s.waitFor(isChange((c) => c.ref === taskId))));
+      await Promise.all(streams.map((s) => s.close()));
+    },
+  );
 
   it('a tab reconnecting with Last-Event-ID gets the changes it missed, in order, and nothing it had', async () => {
     const token = await t.tokenFor('owner@acme.test');
@@ -161,13 +180,22 @@ describe.each(BOTH_DATABASE_KINDS)('live updates (%s)', (kind) => {
     const resumeId = had[had.length - 1]!.resumeId!;
     await first.close();
 
-    const missed = [await sendPasscode(t, { as: 'admin@acme.test' }), await sendPasscode(t, { as: 'admin@acme.test' }), await sendPasscode(t, { as: 'admin@acme.test' })];
+    const missed = [
+      await sendPasscode(t, { as: 'admin@acme.test' }),
+      await sendPasscode(t, { as: 'admin@acme.test' }),
+      await sendPasscode(t, { as: 'admin@acme.test' }),
+    ];
     const second = await openStream(t, token, resumeId);
     // `ready` comes at once; the catch-up follows it
     await second.waitFor(isChange((c) => c.kind === 'task' && c.ref === missed[2]));
     const replayed = second.changes();
     // (a later step of the first task, committed after the tab left, is missed too and comes first)
-    expect(replayed.filter((c) => c.kind === 'task' && c.ref !== before).map((c) => c.ref).filter((ref, i, all) => all.indexOf(ref) === i)).toEqual(missed);
+    expect(
+      replayed
+        .filter((c) => c.kind === 'task' && c.ref !== before)
+        .map((c) => c.ref)
+        .filter((ref, i, all) => all.indexOf(ref) === i),
+    ).toEqual(missed);
     const ids = replayed.map((c) => c.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids.some((id) => had.some((h) => h.id === id))).toBe(false);

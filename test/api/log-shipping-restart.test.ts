@@ -50,9 +50,13 @@ describe('log shipping across a restart (pglite on disk)', () => {
     });
     expect(res.status).toBe(200);
     for (let i = 0; i < 25; i++) {
-      await db.tenant(acme.id, (trx) => audit(trx, acme.id, null, { namespace: 'global', description: `Change ${i}`, event: 'test.change' }));
+      await db.tenant(acme.id, (trx) =>
+        audit(trx, acme.id, null, { namespace: 'global', description: `Change ${i}`, event: 'test.change' }),
+      );
     }
-    const expected = (await db.tenant(acme.id, (trx) => trx.selectFrom('log_outbox').select('payload').execute())).map((r) => (r.payload as { id: number }).id);
+    const expected = (await db.tenant(acme.id, (trx) => trx.selectFrom('log_outbox').select('payload').execute())).map(
+      (r) => (r.payload as { id: number }).id,
+    );
     expect(expected).toHaveLength(26); // the connection itself and 25 changes
 
     const first = startLogShipper(deps, { pollMs: 20, batchSize: 10, leaseMs: 800 });

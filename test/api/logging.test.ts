@@ -14,11 +14,22 @@ const AWS_SECRET = 'aws-secret-wJalrXUtnFEMI/K7MDENG';
 /** Recomputes an AWS Signature Version 4 from the request and the secret we configured. */
 function sigV4Valid(req: Received, secret: string): boolean {
   const auth = String(req.headers.authorization ?? '');
-  const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(auth);
+  const m =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      auth,
+    );
   if (!m) return false;
   const [, , date, region, service, signedHeaders, signature] = m;
   const amzDate = String(req.headers['x-amz-date']);
-  const canonicalHeaders = signedHeaders.split(';').map((h) => `${h}:${String(req.headers[h] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
+  const canonicalHeaders = signedHeaders
+    .split(';')
+    .map(
+      (h) =>
+        `${h}:${String(req.headers[h] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
   const hash = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
   const canonical = [req.method, req.path, req.query.toString(), canonicalHeaders, signedHeaders, hash(req.body)].join('\n');
   const scope = `${date}/${region}/${service}/aws4_request`;
@@ -34,10 +45,13 @@ async function fakeCloudwatch(): Promise<Peer & { events: { group: string; strea
   const events: { group: string; stream: string; message: string }[] = [];
   const peer = await startPeer((req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '');
-    if (req.headers['content-type'] !== 'application/x-amz-json-1.1' || !target.startsWith('Logs_20140328.')) return json(res, 400, { __type: 'SerializationException' });
+    if (req.headers['content-type'] !== 'application/x-amz-json-1.1' || !target.startsWith('Logs_20140328.'))
+      return json(res, 400, { __type: 'SerializationException' });
     if (!String(req.headers.authorization).includes(`Credential=${AWS_KEY_ID}/`) || !sigV4Valid(req, AWS_SECRET)) {
       res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
-      return res.end(JSON.stringify({ __type: 'InvalidSignatureException', message: 'The request signature we calculated does not match' }));
+      return res.end(
+        JSON.stringify({ __type: 'InvalidSignatureException', message: 'The request signature we calculated does not match' }),
+      );
     }
     const body = JSON.parse(req.body);
     const reply = (status: number, b: unknown) => {
@@ -50,7 +64,8 @@ async function fakeCloudwatch(): Promise<Peer & { events: { group: string; strea
       return reply(200, {});
     }
     if (target === 'Logs_20140328.PutLogEvents') {
-      if (!streams.has(`${body.logGroupName}/${body.logStreamName}`)) return reply(400, { __type: 'ResourceNotFoundException', message: 'The specified log stream does not exist.' });
+      if (!streams.has(`${body.logGroupName}/${body.logStreamName}`))
+        return reply(400, { __type: 'ResourceNotFoundException', message: 'The specified log stream does not exist.' });
       for (const e of body.logEvents) events.push({ group: body.logGroupName, stream: body.logStreamName, message: e.message });
       return reply(200, { nextSequenceToken: '1' });
     }
@@ -65,15 +80,19 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   let mode: 'ok' | 'down' | 'hang' | 'echo' = 'ok';
   const overrides: Partial<Config> = {};
   beforeAll(async () => {
-    receiver = await startPeer((req, res) => {
-      if (mode === 'hang') return;
-      if (mode === 'down') return json(res, 503, { error: 'unavailable' });
-      // a collector that quotes back what it refused
-      if (mode === 'echo') return json(res, 403, { error: `invalid key ${req.headers['dd-api-key']}`, path: req.path });
-      if (req.path === '/api/v2/logs') return req.headers['dd-api-key'] === DD_KEY ? json(res, 202, {}) : json(res, 403, { errors: ['Forbidden'] });
-      if (req.path.startsWith('/receiver/v1/http/') || req.path.startsWith('/v1/noformat/webhook/')) return json(res, 200, {});
-      json(res, 404, {});
-    }, { tls: true });
+    receiver = await startPeer(
+      (req, res) => {
+        if (mode === 'hang') return;
+        if (mode === 'down') return json(res, 503, { error: 'unavailable' });
+        // a collector that quotes back what it refused
+        if (mode === 'echo') return json(res, 403, { error: `invalid key ${req.headers['dd-api-key']}`, path: req.path });
+        if (req.path === '/api/v2/logs')
+          return req.headers['dd-api-key'] === DD_KEY ? json(res, 202, {}) : json(res, 403, { errors: ['Forbidden'] });
+        if (req.path.startsWith('/receiver/v1/http/') || req.path.startsWith('/v1/noformat/webhook/')) return json(res, 200, {});
+        json(res, 404, {});
+      },
+      { tls: true },
+    );
     cloudwatch = await fakeCloudwatch();
     Object.assign(overrides, {
       outboundAllowHosts: [receiver.host],
@@ -90,7 +109,10 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   const sumo = () => ({ destination: 'sumologic', sumologic: { collectorUrl: `${receiver.url}/receiver/v1/http/ZaVnC4dhaV0` } });
   const rapid7 = () => ({ destination: 'rapid7', rapid7: { webhookUrl: `${receiver.url}/v1/noformat/webhook/abc-token` } });
   const datadog = (apiKey = DD_KEY) => ({ destination: 'datadog', datadog: { apiKey, site: 'eu' } });
-  const cw = (secretAccessKey = AWS_SECRET) => ({ destination: 'cloudwatch', cloudwatch: { accessKeyId: AWS_KEY_ID, secretAccessKey, region: 'eu-west-2', logGroup: '/acme/audit' } });
+  const cw = (secretAccessKey = AWS_SECRET) => ({
+    destination: 'cloudwatch',
+    cloudwatch: { accessKeyId: AWS_KEY_ID, secretAccessKey, region: 'eu-west-2', logGroup: '/acme/audit' },
+  });
   const acmeId = () => t.account('acme').id;
   const outbox = () => t.db.tenant(acmeId(), (trx) => trx.selectFrom('log_outbox').selectAll().orderBy('id').execute());
 
@@ -99,8 +121,18 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   });
 
   it.each([
-    [{ destination: 'datadog', datadog: { apiKey: '', site: 'mars' } }, { 'datadog.apiKey': 'API Key is required', 'datadog.site': 'Datadog Site is required' }],
-    [{ destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'moon-1' } }, { 'cloudwatch.accessKeyId': 'AWS Access Key ID is required', 'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required', 'cloudwatch.region': 'AWS Region is required' }],
+    [
+      { destination: 'datadog', datadog: { apiKey: '', site: 'mars' } },
+      { 'datadog.apiKey': 'API Key is required', 'datadog.site': 'Datadog Site is required' },
+    ],
+    [
+      { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'moon-1' } },
+      {
+        'cloudwatch.accessKeyId': 'AWS Access Key ID is required',
+        'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required',
+        'cloudwatch.region': 'AWS Region is required',
+      },
+    ],
     [{ destination: 'sumologic', sumologic: { collectorUrl: '' } }, { 'sumologic.collectorUrl': 'Collector URL is required' }],
     [{ destination: 'rapid7', rapid7: { webhookUrl: '' } }, { 'rapid7.webhookUrl': 'Webhook URL is required' }],
   ])('settings are checked with the messages of the form (%#)', async (body, fields) => {
@@ -112,8 +144,12 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   it('Datadog site defaults to us1 and CloudWatch region to us-east-1', async () => {
     const { LoggingBodySchema } = await import('../../api/contract/logging');
     const v = await import('valibot');
-    expect(v.parse(LoggingBodySchema, { destination: 'datadog', datadog: { apiKey: 'k' } })).toMatchObject({ datadog: { site: 'us1' } });
-    expect(v.parse(LoggingBodySchema, { destination: 'cloudwatch', cloudwatch: { accessKeyId: 'a', secretAccessKey: 's' } })).toMatchObject({ cloudwatch: { region: 'us-east-1' } });
+    expect(v.parse(LoggingBodySchema, { destination: 'datadog', datadog: { apiKey: 'k' } })).toMatchObject({
+      datadog: { site: 'us1' },
+    });
+    expect(
+      v.parse(LoggingBodySchema, { destination: 'cloudwatch', cloudwatch: { accessKeyId: 'a', secretAccessKey: 's' } }),
+    ).toMatchObject({ cloudwatch: { region: 'us-east-1' } });
   });
 
   it('the Datadog test sends a real event to the intake of the site with the API key', async () => {
@@ -136,7 +172,9 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   it.each([['sumologic'], ['rapid7']])('the %s test posts the event to the configured URL', async (which) => {
     receiver.received.length = 0;
     const body = which === 'sumologic' ? sumo() : rapid7();
-    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body })).json()).toEqual({ wasSuccessful: true });
+    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body })).json()).toEqual({
+      wasSuccessful: true,
+    });
     expect(JSON.parse(receiver.received[0].body)).toMatchObject({ event: 'logging.test', accountId: acmeId() });
   });
 
@@ -144,14 +182,23 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     const res = await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: cw() });
     expect(await res.json()).toEqual({ wasSuccessful: true });
     const targets = cloudwatch.received.map((r) => r.headers['x-amz-target']);
-    expect(targets).toEqual(['Logs_20140328.PutLogEvents', 'Logs_20140328.CreateLogGroup', 'Logs_20140328.CreateLogStream', 'Logs_20140328.PutLogEvents']);
-    expect(String(cloudwatch.received[0].headers.authorization)).toMatch(new RegExp(`Credential=${AWS_KEY_ID}/\\d{8}/eu-west-2/logs/aws4_request`));
+    expect(targets).toEqual([
+      'Logs_20140328.PutLogEvents',
+      'Logs_20140328.CreateLogGroup',
+      'Logs_20140328.CreateLogStream',
+      'Logs_20140328.PutLogEvents',
+    ]);
+    expect(String(cloudwatch.received[0].headers.authorization)).toMatch(
+      new RegExp(`Credential=${AWS_KEY_ID}/\\d{8}/eu-west-2/logs/aws4_request`),
+    );
     expect(cloudwatch.events).toHaveLength(1);
     expect(cloudwatch.events[0]).toMatchObject({ group: '/acme/audit', stream: `switchboard-${acmeId()}` });
   });
 
   it('a wrong AWS secret fails the CloudWatch test (the endpoint checks the signature)', async () => {
-    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: cw('not-the-secret') })).json()).toMatchObject({ wasSuccessful: false });
+    expect(
+      await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: cw('not-the-secret') })).json(),
+    ).toMatchObject({ wasSuccessful: false });
   });
 
   it.each([
@@ -186,15 +233,22 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   });
 
   const storedPlain = async () => {
-    const rows = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('logging_destinations').select(['destination', 'settings_enc']).execute());
-    return Object.fromEntries(rows.map((r) => [r.destination, JSON.parse(decryptSecret(r.settings_enc, t.deps.config.encryptionKey))]));
+    const rows = await t.db.tenant(acmeId(), (trx) =>
+      trx.selectFrom('logging_destinations').select(['destination', 'settings_enc']).execute(),
+    );
+    return Object.fromEntries(
+      rows.map((r) => [r.destination, JSON.parse(decryptSecret(r.settings_enc, t.deps.config.encryptionKey))]),
+    );
   };
 
   it('managing a connected destination with blank secrets keeps the stored ones', async () => {
     const before = await storedPlain();
     const blanks = [
       { destination: 'datadog', datadog: { apiKey: '', site: 'eu' } },
-      { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: ' ', region: 'eu-west-2', logGroup: '/acme/audit' } },
+      {
+        destination: 'cloudwatch',
+        cloudwatch: { accessKeyId: '', secretAccessKey: ' ', region: 'eu-west-2', logGroup: '/acme/audit' },
+      },
       { destination: 'sumologic', sumologic: { collectorUrl: '' } },
       { destination: 'rapid7', rapid7: {} },
     ];
@@ -207,54 +261,92 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     expect(await storedPlain()).toEqual(before);
     expect(before.datadog.apiKey).toBe(DD_KEY);
     expect(before.cloudwatch).toMatchObject({ accessKeyId: AWS_KEY_ID, secretAccessKey: AWS_SECRET });
-    const audits = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'logging.configured').orderBy('id', 'desc').limit(4).execute());
+    const audits = await t.db.tenant(acmeId(), (trx) =>
+      trx
+        .selectFrom('audit_log')
+        .select('description')
+        .where('event', '=', 'logging.configured')
+        .orderBy('id', 'desc')
+        .limit(4)
+        .execute(),
+    );
     expect(audits.map((a) => a.description)).toContain('Updated Datadog logging (kept the stored apiKey)');
   });
 
   it('managing with a new secret replaces only that one; other settings change as sent', async () => {
-    const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: 'new-secret', region: 'eu-west-2', logGroup: '/acme/other' } } });
+    const res = await t.call('POST', '/logging', {
+      as: 'admin@acme.test',
+      body: {
+        destination: 'cloudwatch',
+        cloudwatch: { accessKeyId: '', secretAccessKey: 'new-secret', region: 'eu-west-2', logGroup: '/acme/other' },
+      },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).cloudwatch).toMatchObject({ region: 'eu-west-2', logGroup: '/acme/other' });
-    expect((await storedPlain()).cloudwatch).toEqual({ accessKeyId: AWS_KEY_ID, secretAccessKey: 'new-secret', region: 'eu-west-2', logGroup: '/acme/other' });
+    expect((await storedPlain()).cloudwatch).toEqual({
+      accessKeyId: AWS_KEY_ID,
+      secretAccessKey: 'new-secret',
+      region: 'eu-west-2',
+      logGroup: '/acme/other',
+    });
     // back to the settings the fake endpoint accepts
     expect((await t.call('POST', '/logging', { as: 'admin@acme.test', body: cw() })).status).toBe(200);
   });
 
   it.each([
-    ['a new Datadog site', { destination: 'datadog', datadog: { apiKey: '', site: 'us3' } }, { 'datadog.apiKey': 'API Key is required' }],
-    ['a new AWS region', { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'ap-south-1' } }, { 'cloudwatch.accessKeyId': 'AWS Access Key ID is required', 'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required' }],
-  ])('%s with blank secrets asks for them again: the stored ones only go where they were entered for', async (_what, body, fields) => {
-    const before = await storedPlain();
-    receiver.received.length = 0;
-    cloudwatch.received.length = 0;
-    for (const path of ['/logging', '/logging/test']) {
-      const res = await t.call('POST', path, { as: 'admin@acme.test', body });
-      expect(res.status, path).toBe(400);
-      expect((await res.json()).fields).toEqual(fields);
-    }
-    expect(receiver.received).toHaveLength(0);
-    expect(cloudwatch.received).toHaveLength(0);
-    expect(await storedPlain()).toEqual(before);
-  });
-
-  it.each([['a line feed', 'key\nX-Injected: 1'], ['a carriage return', 'key\r\nmore'], ['a NUL', 'key\u0000more'], ['a C1 control', 'key\u0085more']])(
-    'a secret containing %s is refused at the contract and nothing is sent',
-    async (_what, apiKey) => {
+    [
+      'a new Datadog site',
+      { destination: 'datadog', datadog: { apiKey: '', site: 'us3' } },
+      { 'datadog.apiKey': 'API Key is required' },
+    ],
+    [
+      'a new AWS region',
+      { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'ap-south-1' } },
+      {
+        'cloudwatch.accessKeyId': 'AWS Access Key ID is required',
+        'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required',
+      },
+    ],
+  ])(
+    '%s with blank secrets asks for them again: the stored ones only go where they were entered for',
+    async (_what, body, fields) => {
+      const before = await storedPlain();
       receiver.received.length = 0;
+      cloudwatch.received.length = 0;
       for (const path of ['/logging', '/logging/test']) {
-        const res = await t.call('POST', path, { as: 'admin@acme.test', body: datadog(apiKey) });
+        const res = await t.call('POST', path, { as: 'admin@acme.test', body });
         expect(res.status, path).toBe(400);
-        expect((await res.json()).fields).toEqual({ 'datadog.apiKey': 'Must not contain line breaks or other control characters' });
+        expect((await res.json()).fields).toEqual(fields);
       }
       expect(receiver.received).toHaveLength(0);
+      expect(cloudwatch.received).toHaveLength(0);
+      expect(await storedPlain()).toEqual(before);
     },
   );
 
-  it("a destination that echoes the refused key back: the test answer never quotes it", async () => {
+  it.each([
+    ['a line feed', 'key\nX-Injected: 1'],
+    ['a carriage return', 'key\r\nmore'],
+    ['a NUL', 'key\u0000more'],
+    ['a C1 control', 'key\u0085more'],
+  ])('a secret containing %s is refused at the contract and nothing is sent', async (_what, apiKey) => {
+    receiver.received.length = 0;
+    for (const path of ['/logging', '/logging/test']) {
+      const res = await t.call('POST', path, { as: 'admin@acme.test', body: datadog(apiKey) });
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).fields).toEqual({ 'datadog.apiKey': 'Must not contain line breaks or other control characters' });
+    }
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('a destination that echoes the refused key back: the test answer never quotes it', async () => {
     const secret = 'dd-secret-value-that-must-not-leak';
     mode = 'echo';
     try {
-      const tested = (await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: datadog(secret) })).json()) as { wasSuccessful: boolean; error: string };
+      const tested = (await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: datadog(secret) })).json()) as {
+        wasSuccessful: boolean;
+        error: string;
+      };
       expect(tested.wasSuccessful).toBe(false);
       expect(tested.error).toMatch(/^The destination answered 403/);
       expect(tested.error).not.toContain(secret);
@@ -264,7 +356,10 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   });
 
   it('a blank kept URL still has its other checks: a typed URL must be https', async () => {
-    const res = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'sumologic', sumologic: { collectorUrl: 'http://collector.example/x' } } });
+    const res = await t.call('POST', '/logging', {
+      as: 'admin@acme.test',
+      body: { destination: 'sumologic', sumologic: { collectorUrl: 'http://collector.example/x' } },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).fields).toEqual({ 'sumologic.collectorUrl': 'URL must start with https://' });
   });
@@ -272,7 +367,10 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   it('a first connect with blank secrets still answers the messages of the form', async () => {
     for (const [body, fields] of [
       [{ destination: 'datadog', datadog: { apiKey: '' } }, { 'datadog.apiKey': 'API Key is required' }],
-      [{ destination: 'cloudwatch', cloudwatch: { accessKeyId: 'AKID', secretAccessKey: '' } }, { 'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required' }],
+      [
+        { destination: 'cloudwatch', cloudwatch: { accessKeyId: 'AKID', secretAccessKey: '' } },
+        { 'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required' },
+      ],
       [{ destination: 'sumologic', sumologic: { collectorUrl: '' } }, { 'sumologic.collectorUrl': 'Collector URL is required' }],
       [{ destination: 'rapid7', rapid7: { webhookUrl: ' ' } }, { 'rapid7.webhookUrl': 'Webhook URL is required' }],
     ] as const) {
@@ -289,34 +387,63 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   it('the test of a connected destination uses the stored secrets for blank fields', async () => {
     receiver.received.length = 0;
     cloudwatch.received.length = 0;
-    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: { destination: 'datadog', datadog: { apiKey: '', site: 'eu' } } })).json()).toEqual({ wasSuccessful: true });
+    expect(
+      await (
+        await t.call('POST', '/logging/test', {
+          as: 'admin@acme.test',
+          body: { destination: 'datadog', datadog: { apiKey: '', site: 'eu' } },
+        })
+      ).json(),
+    ).toEqual({ wasSuccessful: true });
     expect(receiver.received[0].headers['dd-api-key']).toBe(DD_KEY);
-    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'eu-west-2' } } })).json()).toEqual({ wasSuccessful: true });
+    expect(
+      await (
+        await t.call('POST', '/logging/test', {
+          as: 'admin@acme.test',
+          body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'eu-west-2' } },
+        })
+      ).json(),
+    ).toEqual({ wasSuccessful: true });
     expect(cloudwatch.received.length).toBeGreaterThan(0);
-    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: { destination: 'rapid7', rapid7: { webhookUrl: '' } } })).json()).toEqual({ wasSuccessful: true });
+    expect(
+      await (
+        await t.call('POST', '/logging/test', {
+          as: 'admin@acme.test',
+          body: { destination: 'rapid7', rapid7: { webhookUrl: '' } },
+        })
+      ).json(),
+    ).toEqual({ wasSuccessful: true });
     expect(receiver.received.some((r) => r.path === '/v1/noformat/webhook/abc-token')).toBe(true);
     // a typed secret is tested as typed, not replaced by the stored one
-    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: datadog('wrong') })).json()).toMatchObject({ wasSuccessful: false });
+    expect(await (await t.call('POST', '/logging/test', { as: 'admin@acme.test', body: datadog('wrong') })).json()).toMatchObject(
+      { wasSuccessful: false },
+    );
   });
 
   it("audit entries are queued for every connected destination in the entry's transaction", async () => {
     await t.db.kysely.deleteFrom('log_outbox').execute();
-    await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Queued one', event: 'test.queued' }));
+    await t.db.tenant(acmeId(), (trx) =>
+      audit(trx, acmeId(), null, { namespace: 'global', description: 'Queued one', event: 'test.queued' }),
+    );
     const rows = await outbox();
     expect(rows.map((r) => r.destination).sort()).toEqual(['cloudwatch', 'datadog', 'rapid7', 'sumologic']);
     expect(rows[0].payload).toMatchObject({ event: 'test.queued', description: 'Queued one', admin: null, accountId: acmeId() });
     // a rolled-back change leaves no event behind
-    await t.db.tenant(acmeId(), async (trx) => {
-      await audit(trx, acmeId(), null, { namespace: 'global', description: 'Rolled back', event: 'test.rollback' });
-      throw new Error('rollback');
-    }).catch(() => {});
+    await t.db
+      .tenant(acmeId(), async (trx) => {
+        await audit(trx, acmeId(), null, { namespace: 'global', description: 'Rolled back', event: 'test.rollback' });
+        throw new Error('rollback');
+      })
+      .catch(() => {});
     expect((await outbox()).some((r) => (r.payload as { event: string }).event === 'test.rollback')).toBe(false);
   });
 
   it('the worker delivers queued events to each destination in one batch and empties the queue', async () => {
     receiver.received.length = 0;
     cloudwatch.events.length = 0;
-    await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Second', event: 'test.second' }));
+    await t.db.tenant(acmeId(), (trx) =>
+      audit(trx, acmeId(), null, { namespace: 'global', description: 'Second', event: 'test.second' }),
+    );
     const n = await shipOnce(t.deps);
     expect(n).toBe(8);
     expect(await outbox()).toEqual([]);
@@ -329,7 +456,9 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
 
   it('a destination that is down keeps its events, with the error, and retries after a back-off', async () => {
     mode = 'down';
-    await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Third', event: 'test.third' }));
+    await t.db.tenant(acmeId(), (trx) =>
+      audit(trx, acmeId(), null, { namespace: 'global', description: 'Third', event: 'test.third' }),
+    );
     await shipOnce(t.deps);
     const kept = (await outbox()).filter((r) => r.destination !== 'cloudwatch');
     expect(kept).toHaveLength(3);
@@ -344,7 +473,10 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     // not due yet: nothing is leased
     expect(await shipOnce(t.deps)).toBe(0);
     mode = 'ok';
-    await t.db.kysely.updateTable('log_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).execute();
+    await t.db.kysely
+      .updateTable('log_outbox')
+      .set({ next_attempt_at: new Date(Date.now() - 1000) })
+      .execute();
     expect(await shipOnce(t.deps)).toBe(3);
     expect(await outbox()).toEqual([]);
   });
@@ -354,7 +486,9 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     mode = 'echo';
     const lines: string[] = [];
     try {
-      await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Echo', event: 'test.echo' }));
+      await t.db.tenant(acmeId(), (trx) =>
+        audit(trx, acmeId(), null, { namespace: 'global', description: 'Echo', event: 'test.echo' }),
+      );
       await shipOnce({ ...t.deps, log: (msg: string, err?: unknown) => lines.push(`${msg} ${String(err ?? '')}`) });
       const row = (await outbox()).find((r) => r.destination === 'datadog')!;
       expect(row.last_error).toMatch(/^The destination answered 403/);
@@ -372,9 +506,15 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
   it('a destination that fails 20 times ends up failed, apart from waiting, and Retry delivers it', async () => {
     await t.db.kysely.deleteFrom('log_outbox').execute();
     mode = 'down';
-    await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Given up', event: 'test.given-up' }));
+    await t.db.tenant(acmeId(), (trx) =>
+      audit(trx, acmeId(), null, { namespace: 'global', description: 'Given up', event: 'test.given-up' }),
+    );
     for (let round = 1; round <= 20; round++) {
-      await t.db.kysely.updateTable('log_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).where('failed_at', 'is', null).execute();
+      await t.db.kysely
+        .updateTable('log_outbox')
+        .set({ next_attempt_at: new Date(Date.now() - 1000) })
+        .where('failed_at', 'is', null)
+        .execute();
       await shipOnce(t.deps);
       if (round < 20) expect((await outbox()).every((r) => r.failed_at === null)).toBe(true);
     }
@@ -385,7 +525,10 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
       expect(r.failed_at).not.toBeNull();
     }
     // given-up events are not retried by the worker, however due they are
-    await t.db.kysely.updateTable('log_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).execute();
+    await t.db.kysely
+      .updateTable('log_outbox')
+      .set({ next_attempt_at: new Date(Date.now() - 1000) })
+      .execute();
     expect(await shipOnce(t.deps)).toBe(0);
     const view = await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json();
     expect(view.sumologic).toMatchObject({ waiting: 0, pending: 0, failed: 1, lastError: null });
@@ -400,9 +543,13 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     expect(Object.keys(answer)).toEqual(['sumologic']);
     // the given-up event, and the audit entry of the retry itself
     expect(answer.sumologic).toMatchObject({ failed: 0, waiting: 2, failedError: null });
-    const retried = (await outbox()).find((r) => r.destination === 'sumologic' && (r.payload as { event: string }).event === 'test.given-up')!;
+    const retried = (await outbox()).find(
+      (r) => r.destination === 'sumologic' && (r.payload as { event: string }).event === 'test.given-up',
+    )!;
     expect(retried).toMatchObject({ attempts: 0, failed_at: null });
-    const audits = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'logging.retried').execute());
+    const audits = await t.db.tenant(acmeId(), (trx) =>
+      trx.selectFrom('audit_log').select('description').where('event', '=', 'logging.retried').execute(),
+    );
     expect(audits.map((a) => a.description)).toEqual(['Retried 1 undelivered event to Sumo Logic logging']);
 
     await shipOnce(t.deps);
@@ -419,7 +566,9 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     const res = await t.call('POST', '/logging/retry', { as: 'admin@acme.test', body: { destination: 'rapid7' } });
     expect(res.status).toBe(200);
     expect((await res.json()).rapid7).toMatchObject({ waiting: 0, failed: 0 });
-    const audits = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('audit_log').select('id').where('event', '=', 'logging.retried').execute());
+    const audits = await t.db.tenant(acmeId(), (trx) =>
+      trx.selectFrom('audit_log').select('id').where('event', '=', 'logging.retried').execute(),
+    );
     expect(audits).toHaveLength(1);
   });
 
@@ -429,12 +578,19 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     expect(await missing.json()).toMatchObject({ code: 'LOGGING_NOT_CONNECTED' });
     const unknown = await t.call('POST', '/logging/retry', { as: 'admin@acme.test', body: { destination: 'sftp' } });
     expect(unknown.status).toBe(400);
-    expect((await t.call('POST', '/logging/retry', { as: 'supervisor@acme.test', body: { destination: 'datadog' } })).status).toBe(403);
+    expect(
+      (await t.call('POST', '/logging/retry', { as: 'supervisor@acme.test', body: { destination: 'datadog' } })).status,
+    ).toBe(403);
   });
 
   it('back-off doubles per attempt up to the cap', () => {
     const o = { baseBackoffMs: 1000, maxBackoffMs: 60_000 };
-    for (const [attempt, centre] of [[1, 1000], [2, 2000], [3, 4000], [10, 60_000]] as const) {
+    for (const [attempt, centre] of [
+      [1, 1000],
+      [2, 2000],
+      [3, 4000],
+      [10, 60_000],
+    ] as const) {
       const d = backoffMs(attempt, o);
       expect(d).toBeGreaterThanOrEqual(centre * 0.8);
       expect(d).toBeLessThanOrEqual(centre * 1.2);
@@ -445,9 +601,15 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
     mode = 'hang';
     const worker = startLogShipper(t.deps, { pollMs: 20 });
     try {
-      await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Hang', event: 'test.hang' }));
+      await t.db.tenant(acmeId(), (trx) =>
+        audit(trx, acmeId(), null, { namespace: 'global', description: 'Hang', event: 'test.hang' }),
+      );
       // the worker is stuck on the destination once the destination has the event
-      for (const end = Date.now() + 10_000; !receiver.received.some((r) => r.body.includes('test.hang')); await new Promise((r) => setTimeout(r, 10))) {
+      for (
+        const end = Date.now() + 10_000;
+        !receiver.received.some((r) => r.body.includes('test.hang'));
+        await new Promise((r) => setTimeout(r, 10))
+      ) {
         if (Date.now() > end) throw new Error('the event never reached the destination');
       }
       const started = Date.now();
@@ -463,20 +625,28 @@ describe.each(DATABASE_KINDS)('logging destinations (%s)', (kind) => {
 
   it('disconnecting drops the pending events of that destination and is audited', async () => {
     await t.db.kysely.deleteFrom('log_outbox').execute();
-    await t.db.tenant(acmeId(), (trx) => audit(trx, acmeId(), null, { namespace: 'global', description: 'Pending', event: 'test.pending' }));
+    await t.db.tenant(acmeId(), (trx) =>
+      audit(trx, acmeId(), null, { namespace: 'global', description: 'Pending', event: 'test.pending' }),
+    );
     const res = await t.call('DELETE', '/logging', { as: 'admin@acme.test', body: { destination: 'sumologic' } });
     expect(res.status).toBe(200);
     const left = await res.json();
     expect(left.sumologic).toBeUndefined();
-    expect((await outbox()).some((r) => r.destination === 'sumologic' && (r.payload as { event: string }).event === 'test.pending')).toBe(false);
-    const events = await t.db.tenant(acmeId(), (trx) => trx.selectFrom('audit_log').select('description').where('event', '=', 'logging.disconnected').execute());
+    expect(
+      (await outbox()).some((r) => r.destination === 'sumologic' && (r.payload as { event: string }).event === 'test.pending'),
+    ).toBe(false);
+    const events = await t.db.tenant(acmeId(), (trx) =>
+      trx.selectFrom('audit_log').select('description').where('event', '=', 'logging.disconnected').execute(),
+    );
     expect(events.map((e) => e.description)).toEqual(['Disconnected Sumo Logic logging']);
   });
 
   it("another account's events go only to its own destinations", async () => {
     await t.db.kysely.deleteFrom('log_outbox').execute();
     const globex = t.account('globex').id;
-    await t.db.tenant(globex, (trx) => audit(trx, globex, null, { namespace: 'global', description: 'Globex', event: 'test.globex' }));
+    await t.db.tenant(globex, (trx) =>
+      audit(trx, globex, null, { namespace: 'global', description: 'Globex', event: 'test.globex' }),
+    );
     expect(await t.db.system((trx) => trx.selectFrom('log_outbox').selectAll().execute())).toEqual([]);
     expect(await (await t.call('GET', '/logging', { as: 'owner@globex.test' })).json()).toEqual({});
   });

@@ -18,7 +18,10 @@ describe.each(DATABASE_KINDS)('notifications (%s)', (kind) => {
     const body = await list(t, 'owner@acme.test');
     const credits = body.notifications.filter((n) => n.kind === 'credits.high');
     // passkeys: 86 of 100; one-time passcode: 840 of the 1,000 its subscription includes (84%)
-    expect(credits.map((n) => n.title).sort()).toEqual(['One-Time Passcode has used 84% of its credits', 'Passkeys has used 86% of its credits']);
+    expect(credits.map((n) => n.title).sort()).toEqual([
+      'One-Time Passcode has used 84% of its credits',
+      'Passkeys has used 86% of its credits',
+    ]);
     expect(credits[0]!.link).toMatch(/\/settings\/billing$/);
   });
 
@@ -41,29 +44,51 @@ describe.each(DATABASE_KINDS)('notifications (%s)', (kind) => {
   it('an accepted invitation notifies the account in the same sign-in', async () => {
     const acme = t.account('acme');
     await t.db.tenant(acme.id, (trx) =>
-      trx.insertInto('invitations').values({ account_id: acme.id, email: 'joiner@acme.test', role: 'admin', expires_at: new Date(t.clock.now.getTime() + 86_400_000), invited_by: null }).execute(),
+      trx
+        .insertInto('invitations')
+        .values({
+          account_id: acme.id,
+          email: 'joiner@acme.test',
+          role: 'admin',
+          expires_at: new Date(t.clock.now.getTime() + 86_400_000),
+          invited_by: null,
+        })
+        .execute(),
     );
     await resolveVerifiedEmail(t.deps, { email: 'joiner@acme.test', firstName: 'Jo', lastName: 'Iner', platform: 'google' });
     const body = await list(t, 'admin@acme.test');
-    expect(body.notifications[0]).toMatchObject({ kind: 'invitation.accepted', title: 'Jo Iner accepted the invitation', read: false, link: '/settings/admin-management' });
+    expect(body.notifications[0]).toMatchObject({
+      kind: 'invitation.accepted',
+      title: 'Jo Iner accepted the invitation',
+      read: false,
+      link: '/settings/admin-management',
+    });
   });
 
   it('verifying the custom domain notifies the account', async () => {
     const globex = t.account('globex');
-    await t.db.tenant(globex.id, (trx) => trx.updateTable('branding').set({ domain: 'console.globex.test' }).where('account_id', '=', globex.id).execute());
+    await t.db.tenant(globex.id, (trx) =>
+      trx.updateTable('branding').set({ domain: 'console.globex.test' }).where('account_id', '=', globex.id).execute(),
+    );
     expect((await list(t, 'owner@globex.test')).notifications.map((n) => n.kind)).not.toContain('domain.verified');
-    await t.db.tenant(globex.id, (trx) => trx.updateTable('branding').set({ domain_is_verified: true }).where('account_id', '=', globex.id).execute());
+    await t.db.tenant(globex.id, (trx) =>
+      trx.updateTable('branding').set({ domain_is_verified: true }).where('account_id', '=', globex.id).execute(),
+    );
     const body = await list(t, 'owner@globex.test');
-    expect(body.notifications[0]).toMatchObject({ kind: 'domain.verified', title: 'Custom domain verified', body: 'console.globex.test now points to your console.' });
+    expect(body.notifications[0]).toMatchObject({
+      kind: 'domain.verified',
+      title: 'Custom domain verified',
+      body: 'console.globex.test now points to your console.',
+    });
   });
 
-  it("an account sees only its own notifications", async () => {
+  it('an account sees only its own notifications', async () => {
     const globex = await list(t, 'owner@globex.test');
     expect(globex.notifications.map((n) => n.kind)).not.toContain('invitation.accepted');
     expect(globex.notifications.every((n) => !n.title.includes('Passkeys'))).toBe(true);
   });
 
-  it('marking one as read lowers that admin\'s unread count only', async () => {
+  it("marking one as read lowers that admin's unread count only", async () => {
     const before = await list(t, 'owner@acme.test');
     const target = before.notifications.find((n) => !n.read)!;
     const res = await t.call('POST', '/notifications/read', { as: 'owner@acme.test', body: { id: target.id } });
@@ -96,8 +121,11 @@ describe.each(DATABASE_KINDS)('notifications (%s)', (kind) => {
     expect((await t.call('GET', '/notifications', { as: 'supervisor@acme.test' })).status).toBe(403);
   });
 
-  it('staff in ghost mode cannot mark the account\'s notifications as read (409)', async () => {
-    const start = await t.call('POST', '/watch-tower/ghost-mode', { as: 'staff@provider.test', body: { accountId: t.account('acme').id } });
+  it("staff in ghost mode cannot mark the account's notifications as read (409)", async () => {
+    const start = await t.call('POST', '/watch-tower/ghost-mode', {
+      as: 'staff@provider.test',
+      body: { accountId: t.account('acme').id },
+    });
     const { token } = (await start.json()) as { token: string };
     expect((await t.call('GET', '/notifications', { token })).status).toBe(200);
     const res = await t.call('POST', '/notifications/read', { token, body: { all: true } });

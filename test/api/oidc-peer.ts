@@ -22,8 +22,16 @@ export async function startTestIdp(idTokenTtl = 120): Promise<TestIdp> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dev-idp`;
   const clients: Record<string, DevIdpClient> = {
-    google: { clientId: 'google-client', clientSecret: 'google-secret-google-secret', redirectUris: [redirectUriFor(PUBLIC_URL, 'google')] },
-    azure: { clientId: 'azure-client', clientSecret: 'azure-secret-azure-secret', redirectUris: [redirectUriFor(PUBLIC_URL, 'azure')] },
+    google: {
+      clientId: 'google-client',
+      clientSecret: 'google-secret-google-secret',
+      redirectUris: [redirectUriFor(PUBLIC_URL, 'google')],
+    },
+    azure: {
+      clientId: 'azure-client',
+      clientSecret: 'azure-secret-azure-secret',
+      redirectUris: [redirectUriFor(PUBLIC_URL, 'azure')],
+    },
     sso: { clientId: 'sso-client', clientSecret: 'sso-secret-sso-secret', redirectUris: [redirectUriFor(PUBLIC_URL, 'sso')] },
     // another application at the same provider, for tokens minted for someone else
     other: { clientId: 'other-app', clientSecret: 'other-secret-other-secret', redirectUris: ['http://other.test/cb'] },

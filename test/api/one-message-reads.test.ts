@@ -70,7 +70,9 @@ describe.each(BOTH_DATABASE_KINDS)('reads in one message (%s)', (kind) => {
 
   it('a read request that writes keeps its writes in one transaction: a failure undoes all of them', async () => {
     const acme = t.account('acme');
-    const before = await t.db.system(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from invitations`.execute(trx)).rows[0]!.n);
+    const before = await t.db.system(
+      async (trx) => (await sql<{ n: number }>`select count(*)::int as n from invitations`.execute(trx)).rows[0]!.n,
+    );
     const reader = t.db.withPrelude(
       { accountId: acme.id.toLowerCase(), text: 'select 1 as ok', params: [], accept: () => {} },
       { reads: true },
@@ -78,11 +80,22 @@ describe.each(BOTH_DATABASE_KINDS)('reads in one message (%s)', (kind) => {
     await expect(
       reader.tenant(acme.id, async (trx) => {
         await trx.selectFrom('admins').select('id').execute();
-        await trx.insertInto('invitations').values({ account_id: acme.id, email: 'one-message@acme.test', role: 'admin', expires_at: new Date(), invited_by: null }).execute();
+        await trx
+          .insertInto('invitations')
+          .values({
+            account_id: acme.id,
+            email: 'one-message@acme.test',
+            role: 'admin',
+            expires_at: new Date(),
+            invited_by: null,
+          })
+          .execute();
         await sql`select 1/0`.execute(trx);
       }),
     ).rejects.toThrow(/division by zero/);
-    const after = await t.db.system(async (trx) => (await sql<{ n: number }>`select count(*)::int as n from invitations`.execute(trx)).rows[0]!.n);
+    const after = await t.db.system(
+      async (trx) => (await sql<{ n: number }>`select count(*)::int as n from invitations`.execute(trx)).rows[0]!.n,
+    );
     expect(after).toBe(before);
   });
 
@@ -100,7 +113,9 @@ describe.each(BOTH_DATABASE_KINDS)('reads in one message (%s)', (kind) => {
       { reads: true },
     );
     const seen = vi.fn();
-    await expect(reader.tenant(acme.id, async (trx) => seen(await trx.selectFrom('admins').select('email').execute()))).rejects.toThrow('session ended');
+    await expect(
+      reader.tenant(acme.id, async (trx) => seen(await trx.selectFrom('admins').select('email').execute())),
+    ).rejects.toThrow('session ended');
     expect(seen).not.toHaveBeenCalled();
   });
 });
@@ -112,7 +127,9 @@ describe.runIf(BOTH_DATABASE_KINDS.includes('postgres'))('round trips to Postgre
     const token = await t.tokenFor('owner@acme.test');
     const pg = ((await import('pg')) as unknown as { default: { Client: { prototype: { query: () => unknown } } } }).default;
     const net = await import('node:net');
-    const port = Number(new URL(process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432').port || 5432);
+    const port = Number(
+      new URL(process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432').port || 5432,
+    );
     expect((await t.call('GET', '/admins/bootstrap', { token })).status).toBe(200); // lanes open, statements prepared
     const query = vi.spyOn(pg.Client.prototype, 'query');
     const write = vi.spyOn(net.Socket.prototype, 'write');

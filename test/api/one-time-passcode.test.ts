@@ -10,10 +10,12 @@ const TOKEN = 'twilio-auth-token-for-otp';
 
 async function fakeTwilio(): Promise<Peer> {
   return startPeer((req, res) => {
-    if (req.method === 'GET' && req.path === `/2010-04-01/Accounts/${SID}.json`) return json(res, 200, { sid: SID, status: 'active' });
+    if (req.method === 'GET' && req.path === `/2010-04-01/Accounts/${SID}.json`)
+      return json(res, 200, { sid: SID, status: 'active' });
     if (req.method === 'POST' && req.path === `/2010-04-01/Accounts/${SID}/Messages.json`) {
       const to = new URLSearchParams(req.body).get('To');
-      if (to === '+15005550001') return json(res, 400, { code: 21211, message: "The 'To' number +15005550001 is not a valid phone number.", status: 400 });
+      if (to === '+15005550001')
+        return json(res, 400, { code: 21211, message: "The 'To' number +15005550001 is not a valid phone number.", status: 400 });
       return json(res, 201, { sid: 'SM' + 'f'.repeat(32), status: 'queued' });
     }
     json(res, 404, { message: 'not found' });
@@ -26,7 +28,14 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
   return ((await res.json()) as { secretKey: string }).secretKey;
 }
 
-async function v1(t: TestContext, key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function v1(
+  t: TestContext,
+  key: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   return t.call(method, `/v1${path}`, { body, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
 }
 
@@ -63,7 +72,11 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
 
   it('a passcode sent through the development outbox is approved with the code the customer got', async () => {
     const phone = freshPhone();
-    const sent = await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: phone, customerRef: 'CUST-1001', agent: 'jo@acme.test' });
+    const sent = await v1(t, acmeKey, 'POST', '/otp/send', {
+      phoneNumber: phone,
+      customerRef: 'CUST-1001',
+      agent: 'jo@acme.test',
+    });
     expect(sent.status).toBe(201);
     const verification = (await sent.json()) as { id: string; status: string; expiresAt: string; phoneNumber: string };
     expect(verification.status).toBe('pending');
@@ -72,26 +85,63 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     expect(JSON.stringify(verification)).not.toContain(code);
     const checked = await v1(t, acmeKey, 'POST', '/otp/check', { id: verification.id, code });
     expect(checked.status).toBe(200);
-    expect(await checked.json()).toMatchObject({ id: verification.id, status: 'approved', checks: 1, sends: 1, customerRef: 'CUST-1001', agent: 'jo@acme.test' });
+    expect(await checked.json()).toMatchObject({
+      id: verification.id,
+      status: 'approved',
+      checks: 1,
+      sends: 1,
+      customerRef: 'CUST-1001',
+      agent: 'jo@acme.test',
+    });
     const got = await v1(t, acmeKey, 'GET', `/otp/${verification.id}`);
     expect(await got.json()).toMatchObject({ status: 'approved' });
   });
 
   it('an approved passcode shows in the customer search, the credits and the audit log with its agent', async () => {
     const phone = freshPhone();
-    const before = await t.db.system((trx) => trx.selectFrom('app_billing').select('credits').where('app', '=', 'one-time-passcode').where('account_id', '=', t.account('acme').id).executeTakeFirstOrThrow());
-    const sent = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: phone, customerRef: 'CUST-SEARCH-7', agent: 'sam@acme.test' })).json()) as { id: string };
+    const before = await t.db.system((trx) =>
+      trx
+        .selectFrom('app_billing')
+        .select('credits')
+        .where('app', '=', 'one-time-passcode')
+        .where('account_id', '=', t.account('acme').id)
+        .executeTakeFirstOrThrow(),
+    );
+    const sent = (await (
+      await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: phone, customerRef: 'CUST-SEARCH-7', agent: 'sam@acme.test' })
+    ).json()) as { id: string };
     await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: await lastCode(t, 'owner@acme.test', phone) });
-    const search = (await (await t.call('GET', '/results/customer?customerRef=CUST-SEARCH-7', { as: 'owner@acme.test' })).json()) as { results: { app: string; status: string; sessionRef: string }[] };
-    expect(search.results).toContainEqual(expect.objectContaining({ app: 'one-time-passcode', status: 'success', sessionRef: sent.id }));
-    const after = await t.db.system((trx) => trx.selectFrom('app_billing').select('credits').where('app', '=', 'one-time-passcode').where('account_id', '=', t.account('acme').id).executeTakeFirstOrThrow());
+    const search = (await (
+      await t.call('GET', '/results/customer?customerRef=CUST-SEARCH-7', { as: 'owner@acme.test' })
+    ).json()) as { results: { app: string; status: string; sessionRef: string }[] };
+    expect(search.results).toContainEqual(
+      expect.objectContaining({ app: 'one-time-passcode', status: 'success', sessionRef: sent.id }),
+    );
+    const after = await t.db.system((trx) =>
+      trx
+        .selectFrom('app_billing')
+        .select('credits')
+        .where('app', '=', 'one-time-passcode')
+        .where('account_id', '=', t.account('acme').id)
+        .executeTakeFirstOrThrow(),
+    );
     expect(after.credits).toBe(before.credits + 1);
-    const audit = (await (await t.call('GET', '/audit-log', { as: 'owner@acme.test' })).json()) as { admin?: { firstName: string }; event: string }[];
+    const audit = (await (await t.call('GET', '/audit-log', { as: 'owner@acme.test' })).json()) as {
+      admin?: { firstName: string };
+      event: string;
+    }[];
     expect(audit.find((e) => e.event === 'otp.verified')?.admin?.firstName).toBe('sam@acme.test');
   });
 
   it('a passcode sent through Twilio carries the code in the SMS and nowhere else', async () => {
-    expect((await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: TOKEN, phoneNumber: '+14155550100' } } })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', '/sms', {
+          as: 'owner@globex.test',
+          body: { provider: 'twilio', twilio: { accountSid: SID, authToken: TOKEN, phoneNumber: '+14155550100' } },
+        })
+      ).status,
+    ).toBe(200);
     const key = await apiKeyOf(t, 'owner@globex.test');
     const phone = freshPhone();
     twilio.received.length = 0;
@@ -108,7 +158,10 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     const key = await apiKeyOf(t, 'owner@globex.test');
     const res = await v1(t, key, 'POST', '/otp/send', { phoneNumber: '+15005550001' });
     expect(res.status).toBe(201);
-    expect(await res.json()).toMatchObject({ status: 'failed', failureReason: "The 'To' number +15005550001 is not a valid phone number." });
+    expect(await res.json()).toMatchObject({
+      status: 'failed',
+      failureReason: "The 'To' number +15005550001 is not a valid phone number.",
+    });
   });
 
   it('a wrong code leaves the verification pending with the check counted', async () => {
@@ -116,20 +169,41 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     const sent = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: phone })).json()) as { id: string };
     const code = await lastCode(t, 'owner@acme.test', phone);
     const wrong = code === '000000' ? '111111' : '000000';
-    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: wrong })).json()).toMatchObject({ status: 'pending', checks: 1, attemptsLeft: 4 });
+    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: wrong })).json()).toMatchObject({
+      status: 'pending',
+      checks: 1,
+      attemptsLeft: 4,
+    });
   });
 
   it("the agent's wrong code is an error that says how many attempts are left", async () => {
     const phone = freshPhone();
-    const sent = (await (await t.call('POST', '/one-time-passcode/actions/send', { as: 'admin@acme.test', body: { input: { phoneNumber: phone } } })).json()) as { taskId: string; failed?: boolean };
+    const sent = (await (
+      await t.call('POST', '/one-time-passcode/actions/send', { as: 'admin@acme.test', body: { input: { phoneNumber: phone } } })
+    ).json()) as { taskId: string; failed?: boolean };
     expect(sent.failed).toBeUndefined();
     const code = await lastCode(t, 'owner@acme.test', phone);
     const wrong = code === '000000' ? '111111' : '000000';
-    const first = await t.call('POST', '/one-time-passcode/actions/check', { as: 'admin@acme.test', body: { taskId: sent.taskId, input: { code: wrong } } });
-    expect(await first.json()).toMatchObject({ status: 'pending', failed: true, message: 'Wrong code: 4 attempts left. Ask the caller to read it again.' });
-    for (let i = 0; i < 3; i++) await t.call('POST', '/one-time-passcode/actions/check', { as: 'admin@acme.test', body: { taskId: sent.taskId, input: { code: wrong } } });
+    const first = await t.call('POST', '/one-time-passcode/actions/check', {
+      as: 'admin@acme.test',
+      body: { taskId: sent.taskId, input: { code: wrong } },
+    });
+    expect(await first.json()).toMatchObject({
+      status: 'pending',
+      failed: true,
+      message: 'Wrong code: 4 attempts left. Ask the caller to read it again.',
+    });
+    for (let i = 0; i < 3; i++)
+      await t.call('POST', '/one-time-passcode/actions/check', {
+        as: 'admin@acme.test',
+        body: { taskId: sent.taskId, input: { code: wrong } },
+      });
     const status = await t.call('GET', `/one-time-passcode/tasks/${sent.taskId}/status`, { as: 'admin@acme.test' });
-    expect(await status.json()).toMatchObject({ status: 'pending', failed: true, message: 'Wrong code: 1 attempt left. Ask the caller to read it again.' });
+    expect(await status.json()).toMatchObject({
+      status: 'pending',
+      failed: true,
+      message: 'Wrong code: 1 attempt left. Ask the caller to read it again.',
+    });
   });
 
   it('five wrong codes use up the attempts and the right code no longer helps', async () => {
@@ -138,9 +212,12 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     const code = await lastCode(t, 'owner@acme.test', phone);
     const wrong = code === '000000' ? '111111' : '000000';
     let last: { status: string } = { status: '' };
-    for (let i = 0; i < 5; i++) last = (await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: wrong })).json()) as { status: string };
+    for (let i = 0; i < 5; i++)
+      last = (await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: wrong })).json()) as { status: string };
     expect(last.status).toBe('max_attempts_reached');
-    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code })).json()).toMatchObject({ status: 'max_attempts_reached' });
+    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code })).json()).toMatchObject({
+      status: 'max_attempts_reached',
+    });
   });
 
   it('a passcode past its validity is expired, by a check and by the sweep', async () => {
@@ -149,11 +226,17 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     const b = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: phoneB })).json()) as { id: string };
     const codeB = await lastCode(t, 'owner@acme.test', phoneB);
     t.clock.now = new Date(t.clock.now.getTime() + 11 * 60_000);
-    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: b.id, code: codeB })).json()).toMatchObject({ status: 'expired' });
+    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: b.id, code: codeB })).json()).toMatchObject({
+      status: 'expired',
+    });
     expect(await expireDueVerifications(t.deps)).toBeGreaterThanOrEqual(1);
-    const row = await t.db.system((trx) => trx.selectFrom('otp_verifications').select('status').where('id', '=', a.id).executeTakeFirstOrThrow());
+    const row = await t.db.system((trx) =>
+      trx.selectFrom('otp_verifications').select('status').where('id', '=', a.id).executeTakeFirstOrThrow(),
+    );
     expect(row.status).toBe('expired');
-    const search = await t.db.system((trx) => trx.selectFrom('customer_results').select('status').where('session_ref', '=', a.id).executeTakeFirstOrThrow());
+    const search = await t.db.system((trx) =>
+      trx.selectFrom('customer_results').select('status').where('session_ref', '=', a.id).executeTakeFirstOrThrow(),
+    );
     expect(search.status).toBe('timeout');
   });
 
@@ -193,7 +276,9 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     expect(body.code).toBe('VALIDATION_FAILED');
     expect(body.fields.phoneNumber).toBe(PHONE_MESSAGE);
     expect(body.fields.customerRef).toBeDefined();
-    const empty = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: ' ' })).json()) as { fields: Record<string, string> };
+    const empty = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: ' ' })).json()) as {
+      fields: Record<string, string>;
+    };
     expect(empty.fields.phoneNumber).toBe(PHONE_REQUIRED_MESSAGE);
   });
 
@@ -233,21 +318,32 @@ describe.each(DATABASE_KINDS)('One-Time Passcode (%s)', (kind) => {
     const phone = freshPhone();
     const sent = (await (await v1(t, acmeKey, 'POST', '/otp/send', { phoneNumber: phone })).json()) as { id: string };
     expect(await (await v1(t, acmeKey, 'POST', `/otp/${sent.id}/cancel`)).json()).toMatchObject({ status: 'canceled' });
-    expect(await (await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: await lastCode(t, 'owner@acme.test', phone) })).json()).toMatchObject({ status: 'canceled' });
+    expect(
+      await (
+        await v1(t, acmeKey, 'POST', '/otp/check', { id: sent.id, code: await lastCode(t, 'owner@acme.test', phone) })
+      ).json(),
+    ).toMatchObject({ status: 'canceled' });
   });
 
   it('an account without SMS answers 409 SMS_NOT_CONFIGURED saying where to connect one', async () => {
     const key = await apiKeyOf(t, 'staff@provider.test');
     const res = await v1(t, key, 'POST', '/otp/send', { phoneNumber: freshPhone() });
     expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ code: 'SMS_NOT_CONFIGURED', message: expect.stringContaining('Settings > SMS Configuration') });
+    expect(await res.json()).toMatchObject({
+      code: 'SMS_NOT_CONFIGURED',
+      message: expect.stringContaining('Settings > SMS Configuration'),
+    });
   });
 
   it('a free trial with its credits used answers 402 and an inactive app 403', async () => {
     const key = await apiKeyOf(t, 'staff@provider.test');
     const accountId = t.account('provider').id;
     const setBilling = (status: string, credits: number) =>
-      t.db.system((trx) => sql`update app_billing set status = ${status}, credits = ${credits}, free_tier = 100 where account_id = ${accountId} and app = 'one-time-passcode'`.execute(trx));
+      t.db.system((trx) =>
+        sql`update app_billing set status = ${status}, credits = ${credits}, free_tier = 100 where account_id = ${accountId} and app = 'one-time-passcode'`.execute(
+          trx,
+        ),
+      );
     await setBilling('free-trial', 100);
     const exhausted = await v1(t, key, 'POST', '/otp/send', { phoneNumber: freshPhone() });
     expect(exhausted.status).toBe(402);

@@ -8,11 +8,22 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import { DATABASE_KINDS, useTestContext } from './helpers';
 import { checkedV1Fetch, v1Contract } from '../support/openapi-contract';
 
-type Operation = { operationId: string; description?: string; tags: string[]; requestBody?: { required?: boolean; content: { 'application/json': { schema: Schema } } }; responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }> };
+type Operation = {
+  operationId: string;
+  description?: string;
+  tags: string[];
+  requestBody?: { required?: boolean; content: { 'application/json': { schema: Schema } } };
+  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+};
 type Schema = { required?: string[]; properties?: Record<string, Record<string, unknown>>; oneOf?: Schema[] };
-type Document = { info: Record<string, unknown>; tags: { name: string; description: string }[]; paths: Record<string, Record<string, Operation>> };
+type Document = {
+  info: Record<string, unknown>;
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, Operation>>;
+};
 
-const operations = (doc: Document) => Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).map(([method, op]) => ({ method, path: p, op })));
+const operations = (doc: Document) =>
+  Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).map(([method, op]) => ({ method, path: p, op })));
 const ANY_ID = '00000000-0000-4000-8000-000000000000';
 
 /** Spectral (the CLI, as a CI would run it) with the spectral:oas ruleset: every result, any severity. */
@@ -22,7 +33,11 @@ async function spectral(doc: unknown): Promise<{ code: string; severity: number;
     fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc, null, 2));
     fs.writeFileSync(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
     const bin = path.resolve('node_modules/.bin/spectral');
-    const run = await promisify(execFile)(bin, ['lint', 'openapi.json', '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'], { cwd: dir, encoding: 'utf8' }).catch((err: { stdout: string }) => err);
+    const run = await promisify(execFile)(
+      bin,
+      ['lint', 'openapi.json', '--ruleset', '.spectral.yaml', '--format', 'json', '--quiet'],
+      { cwd: dir, encoding: 'utf8' },
+    ).catch((err: { stdout: string }) => err);
     return JSON.parse(run.stdout || '[]');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -35,10 +50,15 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
   let key: string;
   beforeAll(async () => {
     doc = (await (await t.call('GET', '/v1/openapi.json')).json()) as Document;
-    key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string }).secretKey;
+    key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string })
+      .secretKey;
   });
   const v1 = (method: string, p: string, body?: string) =>
-    t.app.request(`/api/v1${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    t.app.request(`/api/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
 
   it('is a valid OpenAPI 3.1 document by an independent validator', async () => {
     const doc = (await (await t.call('GET', '/v1/openapi.json')).json()) as Record<string, unknown>;
@@ -50,10 +70,14 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
   it('describes every /api/v1 route the server answers', async () => {
     const doc = (await (await t.call('GET', '/v1/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
     const served = t.app.routes
-      .filter((r) => r.path.startsWith('/api/v1/') && r.method !== 'ALL' && !['/api/v1/openapi.json', '/api/v1/docs'].includes(r.path))
+      .filter(
+        (r) => r.path.startsWith('/api/v1/') && r.method !== 'ALL' && !['/api/v1/openapi.json', '/api/v1/docs'].includes(r.path),
+      )
       .map((r) => `${r.method.toLowerCase()} ${r.path.slice('/api/v1'.length).replace(/:([A-Za-z]+)/g, '{$1}')}`);
     expect(served.length).toBeGreaterThanOrEqual(4);
-    const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
     expect(documented.sort()).toEqual([...new Set(served)].sort());
   });
 
@@ -76,7 +100,10 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
       expect(op.description, `${method} ${p}`).toMatch(/\w{3}/);
       expect(tags.get(op.tags[0]!), `${method} ${p}`).toMatch(/\w{3}/);
     }
-    expect(doc.info).toMatchObject({ contact: { name: 'Switchboard', url: expect.any(String) }, license: { name: expect.any(String), url: expect.stringMatching(/\/terms$/) } });
+    expect(doc.info).toMatchObject({
+      contact: { name: 'Switchboard', url: expect.any(String) },
+      license: { name: expect.any(String), url: expect.stringMatching(/\/terms$/) },
+    });
   });
 
   it('every field the document requires, the server requires: an empty body is refused naming each one, and no required field has a default', async () => {
@@ -108,10 +135,18 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
       { required: ['amount', 'description'], properties: { amount: {}, description: {}, productId: false } },
     ]);
     const phoneNumber = '+14155550100';
-    for (const refused of [{ phoneNumber }, { phoneNumber, productId: 'prod_1', amount: 5 }, { phoneNumber, amount: 5 }, { phoneNumber, productId: 'prod_1', currency: 'usd' }]) {
+    for (const refused of [
+      { phoneNumber },
+      { phoneNumber, productId: 'prod_1', amount: 5 },
+      { phoneNumber, amount: 5 },
+      { phoneNumber, productId: 'prod_1', currency: 'usd' },
+    ]) {
       const res = await v1('POST', '/payments', JSON.stringify(refused));
       expect(res.status, JSON.stringify(refused)).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { productId: expect.stringContaining('Give a productId, or an amount') } });
+      expect(await res.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        fields: { productId: expect.stringContaining('Give a productId, or an amount') },
+      });
     }
   });
 
@@ -129,20 +164,26 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
 
   it("Identity Verification's start documents the 404 an account that cannot use it gets, and the server answers it", async () => {
     t.clock.now = new Date(t.clock.now.getTime() + 5_000);
-    expect(doc.paths['/idv/sessions']!.post!.responses['404']!.description).toMatch(/^NOT_FOUND: This account cannot use Identity Verification/);
+    expect(doc.paths['/idv/sessions']!.post!.responses['404']!.description).toMatch(
+      /^NOT_FOUND: This account cannot use Identity Verification/,
+    );
     const res = await v1('POST', '/idv/sessions', JSON.stringify({ customerRef: 'CUST-1', phoneNumber: '+14155550100' }));
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
   it('a request body is required only where the server requires one: cancel and resend take none', async () => {
     t.clock.now = new Date(t.clock.now.getTime() + 5_000);
-    for (const p of ['/otp/{id}/cancel', '/signatures/{id}/cancel', '/signatures/{id}/resend', '/idv/sessions/{id}/cancel']) expect(doc.paths[p]!.post!.requestBody!.required, p).toBe(false);
+    for (const p of ['/otp/{id}/cancel', '/signatures/{id}/cancel', '/signatures/{id}/resend', '/idv/sessions/{id}/cancel'])
+      expect(doc.paths[p]!.post!.requestBody!.required, p).toBe(false);
     // the per-key rate limit (bursts of 40) is shared with the other tests: the bodies that may be
     // left out, and one that may not
     for (const { method, path: p, op } of operations(doc)) {
       if (!op.requestBody || (op.requestBody.required && p !== '/otp/send')) continue;
       // no body at all (no content type either), as a client that needs none sends it
-      const res = await t.app.request(`/api/v1${p.replace(/\{[a-zA-Z]+\}/g, ANY_ID)}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${key}` } });
+      const res = await t.app.request(`/api/v1${p.replace(/\{[a-zA-Z]+\}/g, ANY_ID)}`, {
+        method: method.toUpperCase(),
+        headers: { authorization: `Bearer ${key}` },
+      });
       if (op.requestBody.required) {
         expect(res.status, `${method} ${p}`).toBe(400);
         expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -164,24 +205,47 @@ describe.each(DATABASE_KINDS)('OpenAPI document of /api/v1 (%s)', (kind) => {
     expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 404, 'application/json', body)).toBeNull();
     // a field the code would add without documenting it
     const added = JSON.stringify({ ...JSON.parse(body), hint: 'not in the document' });
-    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 404, 'application/json', added)).toMatch(/does not match the document \(closed\).*unevaluated properties/);
+    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 404, 'application/json', added)).toMatch(
+      /does not match the document \(closed\).*unevaluated properties/,
+    );
     // a status the operation does not list
-    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 418, 'application/json', body)).toMatch(/answered 418, which the document does not list/);
+    expect(contract.check('POST', `/otp/${ANY_ID}/cancel`, 418, 'application/json', body)).toMatch(
+      /answered 418, which the document does not list/,
+    );
     // the same holds inside an answer's nested objects, and for a success: a passcode as sent, with one field more
-    const sent = (await (await v1('POST', '/otp/send', JSON.stringify({ phoneNumber: '+14155550123' }))).json()) as { id: string };
+    const sent = (await (await v1('POST', '/otp/send', JSON.stringify({ phoneNumber: '+14155550123' }))).json()) as {
+      id: string;
+    };
     const read = await (await v1('GET', `/otp/${sent.id}`)).text();
     expect(contract.check('GET', `/otp/${sent.id}`, 200, 'application/json', read)).toBeNull();
-    expect(contract.check('GET', `/otp/${sent.id}`, 200, 'application/json', JSON.stringify({ ...JSON.parse(read), internalNote: 'x' }))).toMatch(/unevaluated properties/);
+    expect(
+      contract.check(
+        'GET',
+        `/otp/${sent.id}`,
+        200,
+        'application/json',
+        JSON.stringify({ ...JSON.parse(read), internalNote: 'x' }),
+      ),
+    ).toMatch(/unevaluated properties/);
     // the test apps' fetch is wrapped with it: such an answer throws where the test reads it
-    const lying = checkedV1Fetch(async (_request: Request) => new Response(added, { status: 404, headers: { 'content-type': 'application/json' } }));
-    await expect(lying(new Request(`http://localhost/api/v1/otp/${ANY_ID}/cancel`, { method: 'POST' }))).rejects.toThrow(/OpenAPI contract: POST \/otp\/\{id\}\/cancel 404 does not match/);
+    const lying = checkedV1Fetch(
+      async (_request: Request) => new Response(added, { status: 404, headers: { 'content-type': 'application/json' } }),
+    );
+    await expect(lying(new Request(`http://localhost/api/v1/otp/${ANY_ID}/cancel`, { method: 'POST' }))).rejects.toThrow(
+      /OpenAPI contract: POST \/otp\/\{id\}\/cancel 404 does not match/,
+    );
   });
 
   it('the published document stays open to additions: no answer schema forbids fields it does not name', () => {
     const closedSomewhere = (schema: unknown): boolean =>
-      !!schema && typeof schema === 'object' && ((schema as Record<string, unknown>).additionalProperties === false || (schema as Record<string, unknown>).unevaluatedProperties === false || Object.values(schema).some(closedSomewhere));
+      !!schema &&
+      typeof schema === 'object' &&
+      ((schema as Record<string, unknown>).additionalProperties === false ||
+        (schema as Record<string, unknown>).unevaluatedProperties === false ||
+        Object.values(schema).some(closedSomewhere));
     for (const { method, path: p, op } of operations(doc)) {
-      for (const [status, answer] of Object.entries(op.responses)) expect(closedSomewhere(answer.content?.['application/json']?.schema), `${method} ${p} ${status}`).toBe(false);
+      for (const [status, answer] of Object.entries(op.responses))
+        expect(closedSomewhere(answer.content?.['application/json']?.schema), `${method} ${p} ${status}`).toBe(false);
     }
   });
 });

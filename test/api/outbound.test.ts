@@ -20,7 +20,8 @@ describe('outbound HTTP', () => {
       if (req.path === '/big') return void res.end(Buffer.alloc(2 * 1024 * 1024, 120));
       if (req.path === '/slow') return; // never answers
       if (req.path === '/to-private') return void res.writeHead(302, { location: `${other.url}/secret` }).end();
-      if (req.path === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      if (req.path === '/to-metadata')
+        return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
       if (req.path === '/to-self') return void res.writeHead(307, { location: '/hello' }).end();
       res.end(`hello ${req.method}`);
     });
@@ -40,7 +41,9 @@ describe('outbound HTTP', () => {
   });
 
   it('a header value the HTTP client refuses is never quoted in the error', async () => {
-    const err = await refusal(outboundFetch(`${peer.url}/hello`, { headers: { authorization: 'Bearer sk_live_secret\r\nX-Evil: 1' } }, allow()));
+    const err = await refusal(
+      outboundFetch(`${peer.url}/hello`, { headers: { authorization: 'Bearer sk_live_secret\r\nX-Evil: 1' } }, allow()),
+    );
     expect(err.code).toBe('NETWORK_ERROR');
     expect(err.message).not.toContain('sk_live_secret');
     expect(err.message).not.toMatch(/[\r\n]/);
@@ -101,16 +104,29 @@ describe('outbound HTTP', () => {
 
   it('a name with one public and one private address is refused', async () => {
     const err = await refusal(
-      outboundFetch('https://mixed.example/', {}, { lookup: async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.1.2.3', family: 4 }] }),
+      outboundFetch(
+        'https://mixed.example/',
+        {},
+        {
+          lookup: async () => [
+            { address: '93.184.216.34', family: 4 },
+            { address: '10.1.2.3', family: 4 },
+          ],
+        },
+      ),
     );
     expect(err.code).toBe('TARGET_NOT_ALLOWED');
   });
 
   it('the socket goes to the address that was checked (DNS pinned through our lookup)', async () => {
-    const res = await outboundFetch(`http://peer.example:${peer.port}/hello`, {}, {
-      allowHosts: [`peer.example:${peer.port}`],
-      lookup: async (name) => (name === 'peer.example' ? [{ address: '127.0.0.1', family: 4 }] : []),
-    });
+    const res = await outboundFetch(
+      `http://peer.example:${peer.port}/hello`,
+      {},
+      {
+        allowHosts: [`peer.example:${peer.port}`],
+        lookup: async (name) => (name === 'peer.example' ? [{ address: '127.0.0.1', family: 4 }] : []),
+      },
+    );
     expect(res.text()).toBe('hello GET');
     expect(peer.received.at(-1)?.headers.host).toBe(`peer.example:${peer.port}`);
   });

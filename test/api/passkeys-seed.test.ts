@@ -9,14 +9,24 @@ describe.each(BOTH_DATABASE_KINDS)('Passkeys demo history (%s)', (kind) => {
 
   it('is made by the service with real ceremonies, inside the demo trial, so Enrollments, Activity and the dashboard agree', async () => {
     const tiles = async () =>
-      Object.fromEntries(((await (await t.call('GET', '/passkeys/dashboard?days=30', { as: 'owner@acme.test' })).json()) as { tiles: { key: string; value: number }[] }).tiles.map((x) => [x.key, x.value]));
+      Object.fromEntries(
+        (
+          (await (await t.call('GET', '/passkeys/dashboard?days=30', { as: 'owner@acme.test' })).json()) as {
+            tiles: { key: string; value: number }[];
+          }
+        ).tiles.map((x) => [x.key, x.value]),
+      );
     // the demo trial's opening usage is in the ledger already; the history adds its own ten
     const before = (await tiles()).credits!;
     const made = await seedPasskeyHistory({ ...t.deps, log: () => {} }, { now: t.clock.now });
     expect(made).toBe(10);
     const acme = t.account('acme').id;
-    const rows = await t.db.system((trx) => sql<{ kind: string; status: string; failure_reason: string | null; n: number }>`
-      select kind, status, failure_reason, count(*)::int as n from passkey_tasks where account_id = ${acme} group by 1, 2, 3 order by 1, 2, 3`.execute(trx));
+    const rows = await t.db.system((trx) =>
+      sql<{ kind: string; status: string; failure_reason: string | null; n: number }>`
+      select kind, status, failure_reason, count(*)::int as n from passkey_tasks where account_id = ${acme} group by 1, 2, 3 order by 1, 2, 3`.execute(
+        trx,
+      ),
+    );
     expect(rows.rows).toEqual([
       { kind: 'enrollment', status: 'expired', failure_reason: 'expired', n: 1 },
       { kind: 'enrollment', status: 'succeeded', failure_reason: null, n: 4 },

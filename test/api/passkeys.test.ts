@@ -69,7 +69,12 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
   /** Enrolls `customerRef` of the account behind `key` with `device`; answers the task and the credential id. */
   async function enroll(key: string, owner: string, customerRef: string, device: SoftAuthenticator, displayName?: string) {
     const phone = freshPhone();
-    const res = await v1(t, key, 'POST', '/passkeys/enrollments', { customerRef, phoneNumber: phone, displayName, agent: 'maya@acme.test' });
+    const res = await v1(t, key, 'POST', '/passkeys/enrollments', {
+      customerRef,
+      phoneNumber: phone,
+      displayName,
+      agent: 'maya@acme.test',
+    });
     expect(res.status).toBe(201);
     const task = (await res.json()) as PasskeyTask;
     const token = await lastLinkToken(t, owner, phone);
@@ -97,7 +102,13 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
   }
 
   const webhookTypes = (taskId: string) =>
-    t.db.system(async (trx) => (await sql<{ type: string }>`select type from webhook_events where payload->'data'->>'id' = ${taskId} order by created_at`.execute(trx)).rows.map((r) => r.type));
+    t.db.system(async (trx) =>
+      (
+        await sql<{
+          type: string;
+        }>`select type from webhook_events where payload->'data'->>'id' = ${taskId} order by created_at`.execute(trx)
+      ).rows.map((r) => r.type),
+    );
 
   it('a customer enrolls through the link, then verifies with the same passkey; both show with their timeline, credits and webhooks', async () => {
     const device = new SoftAuthenticator({ backupEligible: true, backedUp: true });
@@ -106,11 +117,32 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     const enrolled = await taskOf(acmeKey, 'enrollments', task.id);
     expect(enrolled).toMatchObject({ status: 'succeeded', credentialId, failureReason: null });
 
-    const list = (await (await t.call('GET', '/passkeys/credentials?q=CUST-2001', { as: 'supervisor@acme.test' })).json()) as PasskeyCredential[];
+    const list = (await (
+      await t.call('GET', '/passkeys/credentials?q=CUST-2001', { as: 'supervisor@acme.test' })
+    ).json()) as PasskeyCredential[];
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ credentialId, displayName: 'Ada Lovelace', authenticator: 'Unknown authenticator', synced: true, backedUp: true, transports: ['internal', 'hybrid'], rpId: 'localhost', signCount: 0, lastUsedAt: null, revokedAt: null });
+    expect(list[0]).toMatchObject({
+      credentialId,
+      displayName: 'Ada Lovelace',
+      authenticator: 'Unknown authenticator',
+      synced: true,
+      backedUp: true,
+      transports: ['internal', 'hybrid'],
+      rpId: 'localhost',
+      signCount: 0,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
 
-    const credits = () => t.db.system((trx) => trx.selectFrom('app_billing').select('credits').where('app', '=', 'passkeys').where('account_id', '=', t.account('acme').id).executeTakeFirstOrThrow());
+    const credits = () =>
+      t.db.system((trx) =>
+        trx
+          .selectFrom('app_billing')
+          .select('credits')
+          .where('app', '=', 'passkeys')
+          .where('account_id', '=', t.account('acme').id)
+          .executeTakeFirstOrThrow(),
+      );
     const before = (await credits()).credits;
     t.clock.now = new Date(t.clock.now.getTime() + 1000);
     const { task: v, token } = await verification(acmeKey, 'owner@acme.test', 'CUST-2001');
@@ -122,20 +154,35 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect(await res.json()).toMatchObject({ ok: true, retry: false });
     expect(await taskOf(acmeKey, 'verifications', v.id)).toMatchObject({ status: 'succeeded', credentialId });
 
-    const after = (await (await t.call('GET', '/passkeys/credentials?q=CUST-2001', { as: 'owner@acme.test' })).json()) as PasskeyCredential[];
+    const after = (await (
+      await t.call('GET', '/passkeys/credentials?q=CUST-2001', { as: 'owner@acme.test' })
+    ).json()) as PasskeyCredential[];
     expect(after[0]!.signCount).toBe(1);
     expect(after[0]!.lastUsedAt).toBe(t.clock.now.toISOString());
 
     const events = await timeline(v.id);
-    expect(events.map((e) => e.description)).toEqual(['Verification link sent to +1 •••• •• ' + events[0]!.description.slice(-4), "Caller's language: their browser's (the SMS is in English)", 'Authentication started', 'Verified with a passkey (Unknown authenticator)']);
+    expect(events.map((e) => e.description)).toEqual([
+      'Verification link sent to +1 •••• •• ' + events[0]!.description.slice(-4),
+      "Caller's language: their browser's (the SMS is in English)",
+      'Authentication started',
+      'Verified with a passkey (Unknown authenticator)',
+    ]);
     expect(events[2]).toMatchObject({ actor: 'Customer', ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (test phone)' });
     expect(await webhookTypes(task.id)).toEqual(['passkey.enrolled']);
     expect(await webhookTypes(v.id)).toEqual(['passkey.verified']);
 
     // both are in Activity, and the dashboard counts them
-    const activity = (await (await t.call('GET', '/passkeys/tasks?q=CUST-2001', { as: 'owner@acme.test' })).json()) as { id: string; values: Json }[];
-    expect(activity.map((r) => [r.id, r.values.kind])).toEqual([[v.id, 'Verification'], [task.id, 'Enrollment']]);
-    const dash = (await (await t.call('GET', '/passkeys/dashboard?days=7', { as: 'owner@acme.test' })).json()) as { tiles: { key: string; value: number }[] };
+    const activity = (await (await t.call('GET', '/passkeys/tasks?q=CUST-2001', { as: 'owner@acme.test' })).json()) as {
+      id: string;
+      values: Json;
+    }[];
+    expect(activity.map((r) => [r.id, r.values.kind])).toEqual([
+      [v.id, 'Verification'],
+      [task.id, 'Enrollment'],
+    ]);
+    const dash = (await (await t.call('GET', '/passkeys/dashboard?days=7', { as: 'owner@acme.test' })).json()) as {
+      tiles: { key: string; value: number }[];
+    };
     expect(dash.tiles.find((x) => x.key === 'registrations')!.value).toBeGreaterThanOrEqual(1);
     expect(dash.tiles.find((x) => x.key === 'verified')!.value).toBeGreaterThanOrEqual(1);
 
@@ -159,15 +206,22 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     await options(t, second.token);
     const res = (await (await page(t, second.token, 'verify', answer)).json()) as PasskeyCeremonyResult;
     expect(res).toMatchObject({ ok: false, retry: true });
-    expect((await timeline(second.task.id)).at(-1)!.description).toBe('Authentication refused: the challenge was not issued for this link');
-    const creds = (await (await t.call('GET', '/passkeys/credentials?q=CUST-2002', { as: 'owner@acme.test' })).json()) as PasskeyCredential[];
+    expect((await timeline(second.task.id)).at(-1)!.description).toBe(
+      'Authentication refused: the challenge was not issued for this link',
+    );
+    const creds = (await (
+      await t.call('GET', '/passkeys/credentials?q=CUST-2002', { as: 'owner@acme.test' })
+    ).json()) as PasskeyCredential[];
     expect(creds[0]!.signCount).toBe(1);
 
     // a challenge answered once is spent, even when that answer was refused
     const opts = await options(t, second.token);
     const broken = device.authenticate(opts, ORIGIN, { tamper: true });
     expect(await (await page(t, second.token, 'verify', broken)).json()).toMatchObject({ ok: false, retry: false });
-    expect(await taskOf(acmeKey, 'verifications', second.task.id)).toMatchObject({ status: 'failed', failureReason: 'bad_signature' });
+    expect(await taskOf(acmeKey, 'verifications', second.task.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'bad_signature',
+    });
   });
 
   it('an expired challenge is refused and the customer may try again with a fresh one', async () => {
@@ -176,8 +230,13 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     const { task, token } = await verification(acmeKey, 'owner@acme.test', 'CUST-2003');
     const stale = await options(t, token);
     t.clock.now = new Date(t.clock.now.getTime() + 6 * 60_000);
-    expect(await (await page(t, token, 'verify', device.authenticate(stale, ORIGIN))).json()).toMatchObject({ ok: false, retry: true });
-    expect(await (await page(t, token, 'verify', device.authenticate(await options(t, token), ORIGIN))).json()).toMatchObject({ ok: true });
+    expect(await (await page(t, token, 'verify', device.authenticate(stale, ORIGIN))).json()).toMatchObject({
+      ok: false,
+      retry: true,
+    });
+    expect(await (await page(t, token, 'verify', device.authenticate(await options(t, token), ORIGIN))).json()).toMatchObject({
+      ok: true,
+    });
     expect(await taskOf(acmeKey, 'verifications', task.id)).toMatchObject({ status: 'succeeded' });
   });
 
@@ -185,7 +244,9 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     const device = new SoftAuthenticator();
     await enroll(acmeKey, 'owner@acme.test', 'CUST-2004', device);
     const { task, token } = await verification(acmeKey, 'owner@acme.test', 'CUST-2004');
-    const res = (await (await page(t, token, 'verify', device.authenticate(await options(t, token), 'https://acme-support.evil.test'))).json()) as PasskeyCeremonyResult;
+    const res = (await (
+      await page(t, token, 'verify', device.authenticate(await options(t, token), 'https://acme-support.evil.test'))
+    ).json()) as PasskeyCeremonyResult;
     expect(res).toMatchObject({ ok: false, retry: false, title: 'Not confirmed' });
     expect(await taskOf(acmeKey, 'verifications', task.id)).toMatchObject({ status: 'failed', failureReason: 'wrong_origin' });
     expect((await timeline(task.id)).at(-1)!.description).toMatch(/^Authentication failed: Wrong origin/);
@@ -193,11 +254,18 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
 
     // registration from another origin too
     const phone = freshPhone();
-    const enrollment = (await (await v1(t, acmeKey, 'POST', '/passkeys/enrollments', { customerRef: 'CUST-2004b', phoneNumber: phone })).json()) as PasskeyTask;
+    const enrollment = (await (
+      await v1(t, acmeKey, 'POST', '/passkeys/enrollments', { customerRef: 'CUST-2004b', phoneNumber: phone })
+    ).json()) as PasskeyTask;
     const etoken = await lastLinkToken(t, 'owner@acme.test', phone);
     await page(t, etoken, 'verify', new SoftAuthenticator().register(await options(t, etoken), 'http://localhost:9999'));
-    expect(await taskOf(acmeKey, 'enrollments', enrollment.id)).toMatchObject({ status: 'failed', failureReason: 'wrong_origin' });
-    const creds = (await (await t.call('GET', '/passkeys/credentials?q=CUST-2004b', { as: 'owner@acme.test' })).json()) as PasskeyCredential[];
+    expect(await taskOf(acmeKey, 'enrollments', enrollment.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'wrong_origin',
+    });
+    const creds = (await (
+      await t.call('GET', '/passkeys/credentials?q=CUST-2004b', { as: 'owner@acme.test' })
+    ).json()) as PasskeyCredential[];
     expect(creds).toEqual([]);
   });
 
@@ -206,13 +274,20 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     await enroll(acmeKey, 'owner@acme.test', 'CUST-2005', device);
     for (const counter of [5, 9]) {
       const { token } = await verification(acmeKey, 'owner@acme.test', 'CUST-2005');
-      expect(await (await page(t, token, 'verify', device.authenticate(await options(t, token), ORIGIN, { counter }))).json()).toMatchObject({ ok: true });
+      expect(
+        await (await page(t, token, 'verify', device.authenticate(await options(t, token), ORIGIN, { counter }))).json(),
+      ).toMatchObject({ ok: true });
     }
     const { task, token } = await verification(acmeKey, 'owner@acme.test', 'CUST-2005');
     await page(t, token, 'verify', device.authenticate(await options(t, token), ORIGIN, { counter: 7 }));
-    expect(await taskOf(acmeKey, 'verifications', task.id)).toMatchObject({ status: 'failed', failureReason: 'counter_regression' });
+    expect(await taskOf(acmeKey, 'verifications', task.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'counter_regression',
+    });
     expect((await timeline(task.id)).at(-1)!.description).toMatch(/^Authentication failed: Counter went backwards/);
-    const creds = (await (await t.call('GET', '/passkeys/credentials?q=CUST-2005', { as: 'owner@acme.test' })).json()) as PasskeyCredential[];
+    const creds = (await (
+      await t.call('GET', '/passkeys/credentials?q=CUST-2005', { as: 'owner@acme.test' })
+    ).json()) as PasskeyCredential[];
     expect(creds[0]!.signCount).toBe(9);
   });
 
@@ -227,14 +302,22 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     const optsA = await options(t, a.token);
     expect((optsA.allowCredentials as unknown[]).length).toBe(1);
     await page(t, a.token, 'verify', globexDevice.authenticate(optsA, ORIGIN, { credentialId: globexCredential }));
-    expect(await taskOf(acmeKey, 'verifications', a.task.id)).toMatchObject({ status: 'failed', failureReason: 'unknown_credential' });
+    expect(await taskOf(acmeKey, 'verifications', a.task.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'unknown_credential',
+    });
 
     const b = await verification(acmeKey, 'owner@acme.test', 'CUST-2006');
     await page(t, b.token, 'verify', acmeDevice.authenticate(await options(t, b.token), ORIGIN, { credentialId: otherCustomer }));
-    expect(await taskOf(acmeKey, 'verifications', b.task.id)).toMatchObject({ status: 'failed', failureReason: 'unknown_credential' });
+    expect(await taskOf(acmeKey, 'verifications', b.task.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'unknown_credential',
+    });
 
     // and neither account sees the other's credentials or tasks
-    const globexList = (await (await t.call('GET', '/passkeys/credentials', { as: 'owner@globex.test' })).json()) as PasskeyCredential[];
+    const globexList = (await (
+      await t.call('GET', '/passkeys/credentials', { as: 'owner@globex.test' })
+    ).json()) as PasskeyCredential[];
     expect(globexList.map((c) => c.credentialId)).toEqual([globexCredential]);
     expect((await v1(t, globexKey, 'GET', `/passkeys/verifications/${a.task.id}`)).status).toBe(404);
   });
@@ -255,15 +338,25 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     const { task: enrollment } = await enroll(acmeKey, 'owner@acme.test', 'CUST-2008', device);
     // a link sent before the revocation opens a clear page, and its ceremony is refused
     const pending = await verification(acmeKey, 'owner@acme.test', 'CUST-2008');
-    const [cred] = (await (await t.call('GET', '/passkeys/credentials?q=CUST-2008', { as: 'owner@acme.test' })).json()) as PasskeyCredential[];
+    const [cred] = (await (
+      await t.call('GET', '/passkeys/credentials?q=CUST-2008', { as: 'owner@acme.test' })
+    ).json()) as PasskeyCredential[];
     expect((await t.call('POST', `/passkeys/credentials/${cred!.id}/revoke`, { as: 'supervisor@acme.test' })).status).toBe(403);
     const revoked = await t.call('POST', `/passkeys/credentials/${cred!.id}/revoke`, { as: 'admin@acme.test' });
     expect(revoked.status).toBe(200);
     expect(((await revoked.json()) as PasskeyCredential).revokedAt).toBe(t.clock.now.toISOString());
 
-    const audit = (await (await t.call('GET', '/audit-log', { as: 'owner@acme.test' })).json()) as { admin?: { firstName: string }; event: string; description: string }[];
+    const audit = (await (await t.call('GET', '/audit-log', { as: 'owner@acme.test' })).json()) as {
+      admin?: { firstName: string };
+      event: string;
+      description: string;
+    }[];
     expect(audit.find((e) => e.event === 'passkey.revoked')).toMatchObject({ admin: { firstName: 'Adam' } });
-    const events = await t.db.system(async (trx) => (await sql<{ type: string }>`select type from webhook_events where payload->'data'->>'id' = ${cred!.id}`.execute(trx)).rows);
+    const events = await t.db.system(
+      async (trx) =>
+        (await sql<{ type: string }>`select type from webhook_events where payload->'data'->>'id' = ${cred!.id}`.execute(trx))
+          .rows,
+    );
     expect(events.map((e) => e.type)).toEqual(['passkey.revoked']);
     expect((await timeline(enrollment.id)).at(-1)).toMatchObject({ type: 'revoked', actor: 'Adam Adeyemi' });
 
@@ -272,9 +365,15 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect(await pageHtml.text()).toContain('You have no passkey with us');
     const refused = await page(t, pending.token, 'options');
     expect(refused.status).toBe(409);
-    expect(await taskOf(acmeKey, 'verifications', pending.task.id)).toMatchObject({ status: 'failed', failureReason: 'no_passkey' });
+    expect(await taskOf(acmeKey, 'verifications', pending.task.id)).toMatchObject({
+      status: 'failed',
+      failureReason: 'no_passkey',
+    });
 
-    const again = await v1(t, acmeKey, 'POST', '/passkeys/verifications', { customerRef: 'CUST-2008', phoneNumber: freshPhone() });
+    const again = await v1(t, acmeKey, 'POST', '/passkeys/verifications', {
+      customerRef: 'CUST-2008',
+      phoneNumber: freshPhone(),
+    });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ code: 'NO_PASSKEY' });
   });
@@ -289,7 +388,10 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     await options(t, token);
     expect(await (await page(t, token, 'abandoned', { reason: 'cancelled' })).json()).toMatchObject({ ok: false, retry: true });
     expect(await taskOf(acmeKey, 'verifications', task.id)).toMatchObject({ status: 'started', failureReason: 'cancelled' });
-    expect((await timeline(task.id)).at(-1)).toMatchObject({ description: 'Authentication failed: Cancelled or timed out', ip: '203.0.113.9' });
+    expect((await timeline(task.id)).at(-1)).toMatchObject({
+      description: 'Authentication failed: Cancelled or timed out',
+      ip: '203.0.113.9',
+    });
 
     t.clock.now = new Date(t.clock.now.getTime() + 16 * 60_000);
     expect((await page(t, token, 'options')).status).toBe(410);
@@ -299,7 +401,9 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
 
   it("the caller's system cancels an enrollment through /api/v1: its link stops working, and no other path or account reaches it", async () => {
     const phone = freshPhone();
-    const task = (await (await v1(t, acmeKey, 'POST', '/passkeys/enrollments', { customerRef: 'CUST-2011', phoneNumber: phone })).json()) as PasskeyTask;
+    const task = (await (
+      await v1(t, acmeKey, 'POST', '/passkeys/enrollments', { customerRef: 'CUST-2011', phoneNumber: phone })
+    ).json()) as PasskeyTask;
     const token = await lastLinkToken(t, 'owner@acme.test', phone);
     expect((await v1(t, acmeKey, 'POST', `/passkeys/verifications/${task.id}/cancel`, {})).status).toBe(404);
     expect((await v1(t, globexKey, 'POST', `/passkeys/enrollments/${task.id}/cancel`, {})).status).toBe(404);
@@ -310,12 +414,17 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     expect(await res.json()).toMatchObject({ id: task.id, status: 'cancelled' });
     expect((await t.app.request(`/c/${token}`)).status).toBe(410);
     // a finished task is answered as it is
-    expect(await (await v1(t, acmeKey, 'POST', `/passkeys/enrollments/${task.id}/cancel`, {})).json()).toMatchObject({ status: 'cancelled' });
+    expect(await (await v1(t, acmeKey, 'POST', `/passkeys/enrollments/${task.id}/cancel`, {})).json()).toMatchObject({
+      status: 'cancelled',
+    });
   });
 
   it('an enrollment page with no name given greets neutrally, never by the internal reference', async () => {
     const phone = freshPhone();
-    const res = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-NU-PK2', phoneNumber: phone } } });
+    const res = await t.call('POST', '/passkeys/actions/enroll', {
+      as: 'supervisor@acme.test',
+      body: { input: { customerRef: 'CUST-NU-PK2', phoneNumber: phone } },
+    });
     expect(res.status).toBe(201);
     const html = await (await t.app.request(`/c/${await lastLinkToken(t, 'owner@acme.test', phone)}`)).text();
     expect(html).not.toContain('CUST-NU-PK2');
@@ -325,7 +434,10 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
 
   it('the agent actions enroll, cancel and verify, and an enrollment page names the customer', async () => {
     const phone = freshPhone();
-    const res = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-2010', phoneNumber: phone, displayName: 'Grace Hopper' } } });
+    const res = await t.call('POST', '/passkeys/actions/enroll', {
+      as: 'supervisor@acme.test',
+      body: { input: { customerRef: 'CUST-2010', phoneNumber: phone, displayName: 'Grace Hopper' } },
+    });
     expect(res.status).toBe(201);
     const result = (await res.json()) as { taskId: string; status: string; message: string };
     // the agent's screen follows an open task as pending
@@ -335,21 +447,34 @@ describe.each(DATABASE_KINDS)('Passkeys (%s)', (kind) => {
     const html = await (await t.app.request(`/c/${token}`)).text();
     expect(html).toContain('Hello Grace Hopper.');
     expect(html).toContain('Create a passkey');
-    const cancelled = await t.call('POST', '/passkeys/actions/cancel', { as: 'supervisor@acme.test', body: { taskId: result.taskId, input: {} } });
+    const cancelled = await t.call('POST', '/passkeys/actions/cancel', {
+      as: 'supervisor@acme.test',
+      body: { taskId: result.taskId, input: {} },
+    });
     expect(await cancelled.json()).toMatchObject({ status: 'cancelled', task: { status: 'cancelled' } });
     const gone = await t.app.request(`/c/${token}`);
     expect(gone.status).toBe(410);
     expect(await gone.text()).toContain('This link was canceled');
     expect((await page(t, token, 'options')).status).toBe(410);
-    const verify = await t.call('POST', '/passkeys/actions/verify', { as: 'supervisor@acme.test', body: { input: { customerRef: 'CUST-2010', phoneNumber: phone } } });
+    const verify = await t.call('POST', '/passkeys/actions/verify', {
+      as: 'supervisor@acme.test',
+      body: { input: { customerRef: 'CUST-2010', phoneNumber: phone } },
+    });
     expect(verify.status).toBe(409);
-    const missing = await t.call('POST', '/passkeys/actions/enroll', { as: 'supervisor@acme.test', body: { input: { phoneNumber: phone } } });
+    const missing = await t.call('POST', '/passkeys/actions/enroll', {
+      as: 'supervisor@acme.test',
+      body: { input: { phoneNumber: phone } },
+    });
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { fields: Json }).fields).toHaveProperty(['input.customerRef']);
   });
   it('the dashboard names each figure once: a tile and its chart line are one number, and the rate is of those lines', async () => {
-    type Dash = { tiles: { key: string; label: string; value: number | null }[]; series: { label: string; points: { value: number }[] }[] };
-    const dashboard = async () => (await (await t.call('GET', '/passkeys/dashboard?days=7', { as: 'owner@globex.test' })).json()) as Dash;
+    type Dash = {
+      tiles: { key: string; label: string; value: number | null }[];
+      series: { label: string; points: { value: number }[] }[];
+    };
+    const dashboard = async () =>
+      (await (await t.call('GET', '/passkeys/dashboard?days=7', { as: 'owner@globex.test' })).json()) as Dash;
     const device = new SoftAuthenticator();
     await enroll(globexKey, 'owner@globex.test', 'CUST-2090', device);
     const ok = await verification(globexKey, 'owner@globex.test', 'CUST-2090');

@@ -15,7 +15,12 @@ const OWNER = 'owner@globex.test';
 /** The loopback Stripe with Connect, delivering events to this server's Connect webhook. */
 function withConnectPeer() {
   const raw: Record<string, string> = {};
-  const box: { peer?: StripePeer; connect?: ConnectPeer; ctx?: TestContext; held: { payload: string; signature: string }[] | null } = { held: null };
+  const box: {
+    peer?: StripePeer;
+    connect?: ConnectPeer;
+    ctx?: TestContext;
+    held: { payload: string; signature: string }[] | null;
+  } = { held: null };
   beforeAll(async () => {
     box.peer = await startStripePeer({ webhookSecret: 'whsec_billing_unused' });
     box.connect = addStripeConnect(box.peer, {
@@ -23,7 +28,7 @@ function withConnectPeer() {
       webhookSecret: CONNECT_SECRET,
       secretKey: 'sk_test_platform_loopback',
       deliver: async (payload, signature) => {
-        if (box.held) return box.held.push({ payload, signature }), 200;
+        if (box.held) return (box.held.push({ payload, signature }), 200);
         return (await webhook(box.ctx!, payload, signature)).status;
       },
     });
@@ -40,7 +45,11 @@ function withConnectPeer() {
 }
 
 function webhook(t: TestContext, payload: string, signature: string) {
-  return t.app.request('/api/payments/stripe/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+  return t.app.request('/api/payments/stripe/webhook', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body: payload,
+  });
 }
 
 async function v1(t: TestContext, key: string, method: string, path: string, body?: unknown) {
@@ -57,7 +66,8 @@ async function startConnect(t: TestContext): Promise<{ url: URL; cookie: string 
 const callback = (t: TestContext, body: Record<string, string>, cookie?: string) =>
   t.call('POST', '/payments/stripe/callback', { as: OWNER, body, headers: cookie ? { cookie } : {} });
 
-const connection = async (t: TestContext) => (await (await t.call('GET', '/payments/stripe', { as: OWNER })).json()) as StripeConnection;
+const connection = async (t: TestContext) =>
+  (await (await t.call('GET', '/payments/stripe', { as: OWNER })).json()) as StripeConnection;
 
 describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
   const { raw, box } = withConnectPeer();
@@ -76,22 +86,39 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
   };
   const counts = () =>
     t.db.system(async (trx) => ({
-      events: Number((await sql<{ n: number }>`select count(*)::int as n from task_events where app = 'payments'`.execute(trx)).rows[0]!.n),
-      webhooks: Number((await sql<{ n: number }>`select count(*)::int as n from webhook_events where app = 'payments'`.execute(trx)).rows[0]!.n),
-      payments: (await sql<{ id: string; status: string; refunded_amount: number }>`select id, status, refunded_amount from payments order by id`.execute(trx)).rows,
+      events: Number(
+        (await sql<{ n: number }>`select count(*)::int as n from task_events where app = 'payments'`.execute(trx)).rows[0]!.n,
+      ),
+      webhooks: Number(
+        (await sql<{ n: number }>`select count(*)::int as n from webhook_events where app = 'payments'`.execute(trx)).rows[0]!.n,
+      ),
+      payments: (
+        await sql<{
+          id: string;
+          status: string;
+          refunded_amount: number;
+        }>`select id, status, refunded_amount from payments order by id`.execute(trx)
+      ).rows,
     }));
   let phone = 0;
   const freshPhone = () => `+1415556${String(1000 + phone++).padStart(4, '0')}`;
   const request = async (body: Record<string, unknown>) => {
-    const res = await v1(t, key, 'POST', '/payments', { phoneNumber: freshPhone(), customerRef: 'CUST-77', agent: 'maya@globex.test', ...body });
+    const res = await v1(t, key, 'POST', '/payments', {
+      phoneNumber: freshPhone(),
+      customerRef: 'CUST-77',
+      agent: 'maya@globex.test',
+      ...body,
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     return (await res.json()) as Payment;
   };
 
   beforeAll(async () => {
-    for (const owner of [OWNER, 'owner@acme.test']) expect((await t.call('POST', '/sms', { as: owner, body: { provider: 'dev-outbox' } })).status).toBe(200);
+    for (const owner of [OWNER, 'owner@acme.test'])
+      expect((await t.call('POST', '/sms', { as: owner, body: { provider: 'dev-outbox' } })).status).toBe(200);
     key = ((await (await t.call('GET', '/accounts/developer', { as: OWNER })).json()) as { secretKey: string }).secretKey;
-    acmeKey = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string }).secretKey;
+    acmeKey = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string })
+      .secretKey;
   });
 
   it('without a connected account the catalog and requests say how to connect', async () => {
@@ -99,7 +126,12 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const list = await t.call('GET', '/payments/products', { as: OWNER });
     expect(list.status).toBe(409);
     expect(((await list.json()) as { code: string }).code).toBe('STRIPE_NOT_CONNECTED');
-    const res = await v1(t, key, 'POST', '/payments', { phoneNumber: freshPhone(), amount: 1000, currency: 'usd', description: 'Deposit' });
+    const res = await v1(t, key, 'POST', '/payments', {
+      phoneNumber: freshPhone(),
+      amount: 1000,
+      currency: 'usd',
+      description: 'Deposit',
+    });
     expect(res.status).toBe(409);
   });
 
@@ -109,7 +141,9 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     expect(url.searchParams.get('client_id')).toBe(CLIENT_ID);
     expect(url.searchParams.get('scope')).toBe('read_write');
     expect(url.searchParams.get('response_type')).toBe('code');
-    expect(url.searchParams.get('redirect_uri')).toBe(`${t.config.publicUrl.replace(/\/$/, '')}/payments/settings/stripe/callback`);
+    expect(url.searchParams.get('redirect_uri')).toBe(
+      `${t.config.publicUrl.replace(/\/$/, '')}/payments/settings/stripe/callback`,
+    );
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(cookie).toMatch(/^sb_stripe_connect=/);
     // the peer's authorize page sends the browser back with a code and the same state
@@ -143,23 +177,44 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const res = await callback(t, { state, code }, cookie);
     expect(res.status, await res.clone().text()).toBe(200);
     const connected = (await res.json()) as StripeConnection;
-    expect(connected).toMatchObject({ connected: true, name: 'Globex Care Payments', country: 'US', defaultCurrency: 'usd', chargesEnabled: true });
+    expect(connected).toMatchObject({
+      connected: true,
+      name: 'Globex Care Payments',
+      country: 'US',
+      defaultCurrency: 'usd',
+      chargesEnabled: true,
+    });
     expect(connected.accountId).toMatch(/^acct_/);
     const stored = await t.db.system((trx) => sql<Record<string, unknown>>`select * from stripe_connections`.execute(trx));
-    expect(Object.keys(stored.rows[0]!).sort()).toEqual(['account_id', 'charges_enabled', 'connected_at', 'country', 'default_currency', 'name', 'stripe_account_id']);
+    expect(Object.keys(stored.rows[0]!).sort()).toEqual([
+      'account_id',
+      'charges_enabled',
+      'connected_at',
+      'country',
+      'default_currency',
+      'name',
+      'stripe_account_id',
+    ]);
     // the same code again, with a fresh state: Stripe refuses it and the connection stays
     const second = await startConnect(t);
     const reused = await callback(t, { state: second.url.searchParams.get('state')!, code }, second.cookie);
     expect(reused.status).toBe(400);
     expect(((await reused.json()) as { code: string }).code).toBe('STRIPE_CODE_INVALID');
     expect((await connection(t)).accountId).toBe(connected.accountId);
-    const audit = await t.db.system((trx) => sql<{ event: string }>`select event from audit_log where namespace = 'payments' and event = 'payments.stripe-connected'`.execute(trx));
+    const audit = await t.db.system((trx) =>
+      sql<{
+        event: string;
+      }>`select event from audit_log where namespace = 'payments' and event = 'payments.stripe-connected'`.execute(trx),
+    );
     expect(audit.rows).toHaveLength(1);
   });
 
   it('the catalog: products and prices are created, found, repriced and archived on the connected account', async () => {
     const account = (await connection(t)).accountId!;
-    const created = await t.call('POST', '/payments/products', { as: OWNER, body: { name: 'Annual membership', description: 'One year', unitAmount: 12_500, currency: 'USD' } });
+    const created = await t.call('POST', '/payments/products', {
+      as: OWNER,
+      body: { name: 'Annual membership', description: 'One year', unitAmount: 12_500, currency: 'USD' },
+    });
     expect(created.status).toBe(201);
     const product = (await created.json()) as Product;
     expect(product).toMatchObject({ name: 'Annual membership', unitAmount: 12_500, currency: 'usd', active: true });
@@ -169,27 +224,49 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const found = (await (await t.call('GET', '/payments/products?q=annual', { as: OWNER })).json()) as Product[];
     expect(found.map((p) => p.name)).toEqual(['Annual membership']);
     const oldPrice = product.priceId!;
-    const repriced = (await (await t.call('PUT', `/payments/products/${productId}`, { as: OWNER, body: { name: 'Annual plan', unitAmount: 9900 } })).json()) as Product;
+    const repriced = (await (
+      await t.call('PUT', `/payments/products/${productId}`, { as: OWNER, body: { name: 'Annual plan', unitAmount: 9900 } })
+    ).json()) as Product;
     expect(repriced).toMatchObject({ name: 'Annual plan', unitAmount: 9900, currency: 'usd' });
     expect(repriced.priceId).not.toBe(oldPrice);
     expect(connect().objects.get(oldPrice)!.active).toBe(false);
-    const late = found.length ? (await (await t.call('GET', '/payments/products?q=late', { as: OWNER })).json()) as Product[] : [];
-    const archived = (await (await t.call('PUT', `/payments/products/${late[0]!.id}`, { as: OWNER, body: { active: false } })).json()) as Product;
+    const late = found.length
+      ? ((await (await t.call('GET', '/payments/products?q=late', { as: OWNER })).json()) as Product[])
+      : [];
+    const archived = (await (
+      await t.call('PUT', `/payments/products/${late[0]!.id}`, { as: OWNER, body: { active: false } })
+    ).json()) as Product;
     expect(archived.active).toBe(false);
-    const bad = await t.call('POST', '/payments/products', { as: OWNER, body: { name: '', unitAmount: 12.5, currency: 'dollars' } });
+    const bad = await t.call('POST', '/payments/products', {
+      as: OWNER,
+      body: { name: '', unitAmount: 12.5, currency: 'dollars' },
+    });
     expect(bad.status).toBe(400);
     const archivedRequest = await v1(t, key, 'POST', '/payments', { phoneNumber: freshPhone(), productId: late[0]!.id });
     expect(archivedRequest.status).toBe(400);
   });
 
   it('a request for a product is a Checkout Session on the connected account, its link sent by SMS; paying it succeeds', async () => {
-    const before = await t.db.system((trx) => sql<{ credits: number }>`select credits from app_billing where app = 'payments' and account_id = ${t.account('globex').id}`.execute(trx));
+    const before = await t.db.system((trx) =>
+      sql<{
+        credits: number;
+      }>`select credits from app_billing where app = 'payments' and account_id = ${t.account('globex').id}`.execute(trx),
+    );
     const p = await request({ productId });
-    expect(p).toMatchObject({ status: 'requested', amount: 9900, currency: 'usd', description: 'Annual plan', productId, refundedAmount: 0 });
+    expect(p).toMatchObject({
+      status: 'requested',
+      amount: 9900,
+      currency: 'usd',
+      description: 'Annual plan',
+      productId,
+      refundedAmount: 0,
+    });
     expect(new Date(p.expiresAt).getTime() - new Date(p.createdAt).getTime()).toBe(60 * 60_000);
     const session = connect().objects.get(p.checkoutSessionId!)!;
     expect(session).toMatchObject({ mode: 'payment', amount_total: 9900, currency: 'usd', client_reference_id: p.id });
-    expect(connect().calls.find((c) => c.path === '/v1/checkout/sessions' && c.method === 'POST')!.account).toBe((await connection(t)).accountId);
+    expect(connect().calls.find((c) => c.path === '/v1/checkout/sessions' && c.method === 'POST')!.account).toBe(
+      (await connection(t)).accountId,
+    );
     const sms = await lastSms(`+1415556${p.phoneNumber.slice(-4)}`);
     const token = sms.match(/\/c\/([A-Za-z0-9_-]{43})/)![1]!;
     // the customer opens the link: the amount in the account's branding and a way to Stripe
@@ -204,21 +281,32 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     expect(paid.paidAt).not.toBeNull();
     expect((await t.app.request(`/c/${token}`)).status).toBe(200);
     expect(await (await t.app.request(`/c/${token}`)).text()).toContain('Payment received');
-    const types = await t.db.system((trx) => sql<{ type: string }>`select type from webhook_events where app = 'payments' order by created_at, type`.execute(trx));
+    const types = await t.db.system((trx) =>
+      sql<{ type: string }>`select type from webhook_events where app = 'payments' order by created_at, type`.execute(trx),
+    );
     expect(types.rows.map((r) => r.type)).toEqual(expect.arrayContaining(['payment.requested', 'payment.succeeded']));
-    const after = await t.db.system((trx) => sql<{ credits: number }>`select credits from app_billing where app = 'payments' and account_id = ${t.account('globex').id}`.execute(trx));
+    const after = await t.db.system((trx) =>
+      sql<{
+        credits: number;
+      }>`select credits from app_billing where app = 'payments' and account_id = ${t.account('globex').id}`.execute(trx),
+    );
     expect(after.rows[0]!.credits).toBe(before.rows[0]!.credits + 1);
     const timeline = (await detail(p.id)).events.map((e) => e.type);
     expect(timeline).toEqual(['requested', 'language', 'opened', 'succeeded']);
   });
 
   it('a replayed event and an event with a bad signature change nothing', async () => {
-    const completed = connect().events.filter((e) => e.event.type === 'checkout.session.completed').at(-1)!;
+    const completed = connect()
+      .events.filter((e) => e.event.type === 'checkout.session.completed')
+      .at(-1)!;
     const before = await counts();
     expect(await connect().replay(completed)).toBe(200);
     const tampered = completed.payload.replace('"paid"', '"unpaid"');
     expect((await webhook(t, tampered, completed.signature)).status).toBe(400);
-    const forged = new Stripe('sk_test_x').webhooks.generateTestHeaderString({ payload: completed.payload, secret: 'whsec_someone_else' });
+    const forged = new Stripe('sk_test_x').webhooks.generateTestHeaderString({
+      payload: completed.payload,
+      secret: 'whsec_someone_else',
+    });
     expect((await webhook(t, completed.payload, forged)).status).toBe(400);
     expect((await webhook(t, completed.payload, '')).status).toBe(400);
     expect(await counts()).toEqual(before);
@@ -261,7 +349,9 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     expect(again.status).toBe(409);
     const refundEvents = (await detail(p.id)).events.filter((e) => e.type === 'refunded');
     expect(refundEvents).toHaveLength(2);
-    const audit = await t.db.system((trx) => sql<{ n: number }>`select count(*)::int as n from audit_log where event = 'payment.refunded'`.execute(trx));
+    const audit = await t.db.system((trx) =>
+      sql<{ n: number }>`select count(*)::int as n from audit_log where event = 'payment.refunded'`.execute(trx),
+    );
     expect(audit.rows[0]!.n).toBe(2);
     const notPaid = await request({ amount: 100, currency: 'usd', description: 'x' });
     expect((await t.call('POST', `/payments/tasks/${notPaid.id}/refund`, { as: OWNER, body: {} })).status).toBe(409);
@@ -273,11 +363,19 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     await connect().pay(p.checkoutSessionId!);
     const account = (await connection(t)).accountId!;
     const pi = connect().objects.get(p.checkoutSessionId!)!.payment_intent as string;
-    const stripe = new Stripe('sk_test_platform_loopback', { host: '127.0.0.1', port: box.peer!.port, protocol: 'http', maxNetworkRetries: 0 });
+    const stripe = new Stripe('sk_test_platform_loopback', {
+      host: '127.0.0.1',
+      port: box.peer!.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
     await stripe.refunds.create({ payment_intent: pi, amount: 700 }, { stripeAccount: account });
     const held = box.held;
     box.held = null;
-    expect(held.map((h) => (JSON.parse(h.payload) as { type: string }).type)).toEqual(['checkout.session.completed', 'charge.refunded']);
+    expect(held.map((h) => (JSON.parse(h.payload) as { type: string }).type)).toEqual([
+      'checkout.session.completed',
+      'charge.refunded',
+    ]);
     for (const h of [...held].reverse()) expect((await webhook(t, h.payload, h.signature)).status).toBe(200);
     expect(await payment(p.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 700 });
     expect((await detail(p.id)).events.map((e) => e.type)).toEqual(['requested', 'language', 'succeeded', 'refunded']);
@@ -287,21 +385,41 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const p = await request({ amount: 500, currency: 'JPY', description: 'Parking' });
     expect(p).toMatchObject({ amount: 500, currency: 'jpy' });
     expect(connect().objects.get(p.checkoutSessionId!)!.amount_total).toBe(500);
-    const action = await t.call('POST', '/payments/actions/request', { as: OWNER, body: { input: { phoneNumber: freshPhone(), amount: '1500', currency: 'jpy', description: 'Parking' } } });
+    const action = await t.call('POST', '/payments/actions/request', {
+      as: OWNER,
+      body: { input: { phoneNumber: freshPhone(), amount: '1500', currency: 'jpy', description: 'Parking' } },
+    });
     expect(action.status, await action.clone().text()).toBe(201);
     const task = ((await action.json()) as { task: Payment }).task;
     expect(task).toMatchObject({ amount: 1500, currency: 'jpy' });
     expect(formatMinor(1500, 'jpy', 'en-US')).toBe('¥1,500');
-    const decimals = await t.call('POST', '/payments/actions/request', { as: OWNER, body: { input: { phoneNumber: freshPhone(), amount: '15.5', currency: 'jpy', description: 'Parking' } } });
+    const decimals = await t.call('POST', '/payments/actions/request', {
+      as: OWNER,
+      body: { input: { phoneNumber: freshPhone(), amount: '15.5', currency: 'jpy', description: 'Parking' } },
+    });
     expect(decimals.status).toBe(400);
-    const usd = await t.call('POST', '/payments/actions/request', { as: OWNER, body: { input: { phoneNumber: freshPhone(), amount: '12.50', description: 'Tip' } } });
+    const usd = await t.call('POST', '/payments/actions/request', {
+      as: OWNER,
+      body: { input: { phoneNumber: freshPhone(), amount: '12.50', description: 'Tip' } },
+    });
     expect(((await usd.json()) as { task: Payment }).task).toMatchObject({ amount: 1250, currency: 'usd' });
   });
 
   it('bad requests are refused with what to fix', async () => {
-    const both = await v1(t, key, 'POST', '/payments', { phoneNumber: freshPhone(), productId, amount: 100, currency: 'usd', description: 'x' });
+    const both = await v1(t, key, 'POST', '/payments', {
+      phoneNumber: freshPhone(),
+      productId,
+      amount: 100,
+      currency: 'usd',
+      description: 'x',
+    });
     expect(both.status).toBe(400);
-    const short = await v1(t, key, 'POST', '/payments', { phoneNumber: freshPhone(), amount: 100, description: 'x', expiresInMinutes: 10 });
+    const short = await v1(t, key, 'POST', '/payments', {
+      phoneNumber: freshPhone(),
+      amount: 100,
+      description: 'x',
+      expiresInMinutes: 10,
+    });
     expect(short.status).toBe(400);
     const fractional = await v1(t, key, 'POST', '/payments', { phoneNumber: freshPhone(), amount: 12.5, description: 'x' });
     expect(fractional.status).toBe(400);
@@ -343,9 +461,13 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
   it('six parallel refunds of 700 on a 2,000 payment: two reach Stripe, four are refused, and the total never passes the payment', async () => {
     const p = await request({ amount: 2000, currency: 'usd', description: 'Parallel refunds' });
     await connect().pay(p.checkoutSessionId!);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => t.call('POST', `/payments/tasks/${p.id}/refund`, { as: OWNER, body: { amount: 700 } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => t.call('POST', `/payments/tasks/${p.id}/refund`, { as: OWNER, body: { amount: 700 } })),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 400, 400, 400, 400]);
-    const refunds = [...connect().objects.values()].filter((o) => o.object === 'refund' && (o.metadata as Record<string, string>)?.payment_id === p.id);
+    const refunds = [...connect().objects.values()].filter(
+      (o) => o.object === 'refund' && (o.metadata as Record<string, string>)?.payment_id === p.id,
+    );
     expect(refunds.map((r) => r.amount)).toEqual([700, 700]);
     expect(await payment(p.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 1400 });
   });
@@ -364,7 +486,16 @@ describe.each(DATABASE_KINDS)('Payments with Stripe Connect (%s)', (kind) => {
     const sent = await connect().revoke(second);
     expect(sent.status).toBe(200);
     expect((await connection(t)).connected).toBe(false);
-    const events = await t.db.system((trx) => sql<{ event: string }>`select event from audit_log where namespace = 'payments' and event like 'payments.stripe-%' order by ts`.execute(trx));
-    expect(events.rows.map((r) => r.event)).toEqual(['payments.stripe-connected', 'payments.stripe-disconnected', 'payments.stripe-connected', 'payments.stripe-deauthorized']);
+    const events = await t.db.system((trx) =>
+      sql<{
+        event: string;
+      }>`select event from audit_log where namespace = 'payments' and event like 'payments.stripe-%' order by ts`.execute(trx),
+    );
+    expect(events.rows.map((r) => r.event)).toEqual([
+      'payments.stripe-connected',
+      'payments.stripe-disconnected',
+      'payments.stripe-connected',
+      'payments.stripe-deauthorized',
+    ]);
   });
 });

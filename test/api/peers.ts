@@ -31,7 +31,10 @@ export type Peer = {
   close(): Promise<void>;
 };
 
-export async function startPeer(handler?: (req: Received, res: http.ServerResponse) => unknown, options: { tls?: boolean } = {}): Promise<Peer> {
+export async function startPeer(
+  handler?: (req: Received, res: http.ServerResponse) => unknown,
+  options: { tls?: boolean } = {},
+): Promise<Peer> {
   const received: Received[] = [];
   let current = handler ?? ((_req, res) => res.end('ok'));
   const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -39,7 +42,14 @@ export async function startPeer(handler?: (req: Received, res: http.ServerRespon
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const u = new URL(req.url ?? '/', 'http://peer');
-      const r: Received = { method: req.method ?? 'GET', url: req.url ?? '/', path: u.pathname, query: u.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r: Received = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(r);
       try {
         await current(r, res);
@@ -49,7 +59,9 @@ export async function startPeer(handler?: (req: Received, res: http.ServerRespon
       }
     });
   };
-  const server = options.tls ? https.createServer({ cert: LOOPBACK_CERT, key: LOOPBACK_KEY }, listener) : http.createServer(listener);
+  const server = options.tls
+    ? https.createServer({ cert: LOOPBACK_CERT, key: LOOPBACK_KEY }, listener)
+    : http.createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

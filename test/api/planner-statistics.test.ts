@@ -8,7 +8,12 @@ import { openTestDatabase } from './helpers';
 // since their last ANALYZE are analysed, so a restart with little changed does not pay for all.
 
 const analysedAt = async (db: Database, table: string) =>
-  (await sql<{ pages: number; tuples: number }>`select relpages as pages, reltuples as tuples from pg_class where oid = ${table}::regclass`.execute(db.kysely)).rows[0]!;
+  (
+    await sql<{
+      pages: number;
+      tuples: number;
+    }>`select relpages as pages, reltuples as tuples from pg_class where oid = ${table}::regclass`.execute(db.kysely)
+  ).rows[0]!;
 
 describe('planner statistics at start (embedded database)', () => {
   let db: Database;

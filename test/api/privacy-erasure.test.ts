@@ -20,20 +20,35 @@ const REF = 'CUST-ERASE-1';
 /** A 1×1 PNG, as a signature pad's canvas would give */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-async function sendSig(t: TestContext, key: string, doc: SigDocument, phone: string, signer: string, drawn: boolean): Promise<SigRequest> {
+async function sendSig(
+  t: TestContext,
+  key: string,
+  doc: SigDocument,
+  phone: string,
+  signer: string,
+  drawn: boolean,
+): Promise<SigRequest> {
   // each send a second later, so the outbox's newest message to the number is this one's
   t.clock.now = new Date(t.clock.now.getTime() + 1000);
-  const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: signer, customerRef: REF })).json()) as SigRequest;
+  const sent = (await (
+    await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: signer, customerRef: REF })
+  ).json()) as SigRequest;
   const token = await lastLink(t, phone);
-  const signature: Record<string, string> = drawn ? { sig_png_sig1: `data:image/png;base64,${PNG}` } : { sig_typed_sig1: `${signer} (typed)` };
-  expect((await page(t, token, { action: 'sign', ...signature, field_name1: signer, field_ok1: 'on', consent: 'on' })).status).toBe(200);
+  const signature: Record<string, string> = drawn
+    ? { sig_png_sig1: `data:image/png;base64,${PNG}` }
+    : { sig_typed_sig1: `${signer} (typed)` };
+  expect(
+    (await page(t, token, { action: 'sign', ...signature, field_name1: signer, field_ok1: 'on', consent: 'on' })).status,
+  ).toBe(200);
   const acme = t.account('acme').id;
   await sealRequest(t.deps, acme, sent.id);
   return sent;
 }
 
-const search = async (t: TestContext, as: string, body: unknown) => (await t.call('POST', '/privacy/search', { as, body })).json() as Promise<CustomerData>;
-const storeCount = (data: CustomerData, store: string) => data.apps.flatMap((a) => a.stores).find((s) => s.store === store)?.count ?? 0;
+const search = async (t: TestContext, as: string, body: unknown) =>
+  (await t.call('POST', '/privacy/search', { as, body })).json() as Promise<CustomerData>;
+const storeCount = (data: CustomerData, store: string) =>
+  data.apps.flatMap((a) => a.stores).find((s) => s.store === store)?.count ?? 0;
 
 describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
   const t = useTestContext(kind);
@@ -54,12 +69,16 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     // a payment request as the Payments service writes it (Stripe itself is another file's peer)
     await t.db.tenant(acme(), (trx) =>
       sql`insert into payments (id, account_id, stripe_account_id, phone_number, customer_ref, agent, status, amount, currency, description, checkout_url, created_at, expires_at)
-        values ('9d3c2a41-5b6e-4f70-8a91-0c2d3e4f5a6b', ${acme()}, 'acct_1', ${PHONE}, ${REF}, null, 'succeeded', 1200, 'usd', 'Invoice 77', 'https://checkout.example/c/1', now(), now())`.execute(trx),
+        values ('9d3c2a41-5b6e-4f70-8a91-0c2d3e4f5a6b', ${acme()}, 'acct_1', ${PHONE}, ${REF}, null, 'succeeded', 1200, 'usd', 'Invoice 77', 'https://checkout.example/c/1', now(), now())`.execute(
+        trx,
+      ),
     );
     // Globex has a caller with the same number: never seen nor touched from Acme
     await t.call('POST', '/one-time-passcode/billing/free-trial', { as: 'owner@globex.test', body: {} });
     expect((await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
-    globexKey = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@globex.test' })).json()) as { secretKey: string }).secretKey;
+    globexKey = (
+      (await (await t.call('GET', '/accounts/developer', { as: 'owner@globex.test' })).json()) as { secretKey: string }
+    ).secretKey;
     expect((await v1(t, globexKey, 'POST', '/otp/send', { phoneNumber: PHONE, customerRef: REF })).status).toBe(201);
   });
 
@@ -86,8 +105,13 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     const request = (await (await t.call('GET', `/privacy/requests/${asked.id}`, { as: ADMIN })).json()) as PrivacyRequest;
     expect(request).toMatchObject({ state: 'done', counts: { 'otp.verifications': 1, 'signature.requests': 2 } });
     const entries = await unzip(Buffer.from(await (await t.app.request(request.downloadUrl!)).arrayBuffer()));
-    const otp = JSON.parse(entries.find((e) => e.name === 'one-time-passcode.json')!.bytes.toString('utf8'))['otp.verifications'].records as { id: string }[];
-    const theirs = await t.db.tenant(globex(), (trx) => sql<{ id: string }>`select id::text from otp_verifications where account_id = ${globex()} and phone_number = ${PHONE}`.execute(trx));
+    const otp = JSON.parse(entries.find((e) => e.name === 'one-time-passcode.json')!.bytes.toString('utf8'))['otp.verifications']
+      .records as { id: string }[];
+    const theirs = await t.db.tenant(globex(), (trx) =>
+      sql<{
+        id: string;
+      }>`select id::text from otp_verifications where account_id = ${globex()} and phone_number = ${PHONE}`.execute(trx),
+    );
     expect(theirs.rows.length).toBe(1);
     expect(otp.map((r) => r.id)).not.toContain(theirs.rows[0]!.id);
     expect(otp.length).toBe(1);
@@ -95,8 +119,12 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
   });
 
   it('the search and the erasure are for admins only, and ask for exactly one of number and reference', async () => {
-    expect((await t.call('POST', '/privacy/search', { as: 'supervisor@acme.test', body: { phoneNumber: PHONE } })).status).toBe(403);
-    expect((await t.call('POST', '/privacy/erasure-requests', { as: 'supervisor@acme.test', body: { phoneNumber: PHONE } })).status).toBe(403);
+    expect((await t.call('POST', '/privacy/search', { as: 'supervisor@acme.test', body: { phoneNumber: PHONE } })).status).toBe(
+      403,
+    );
+    expect(
+      (await t.call('POST', '/privacy/erasure-requests', { as: 'supervisor@acme.test', body: { phoneNumber: PHONE } })).status,
+    ).toBe(403);
     const both = await t.call('POST', '/privacy/search', { as: ADMIN, body: { phoneNumber: PHONE, customerRef: REF } });
     expect(both.status).toBe(400);
     expect((await both.json()).fields).toEqual({ phoneNumber: 'Give either phoneNumber or customerRef' });
@@ -104,8 +132,13 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
   });
 
   it('an admin puts a signature request under a legal hold with a reason', async () => {
-    expect((await t.call('PUT', `/privacy/legal-holds/${heldRequest.id}`, { as: ADMIN, body: { reason: ' ' } })).status).toBe(400);
-    const res = await t.call('PUT', `/privacy/legal-holds/${heldRequest.id}`, { as: ADMIN, body: { reason: 'Dispute 2026-114' } });
+    expect((await t.call('PUT', `/privacy/legal-holds/${heldRequest.id}`, { as: ADMIN, body: { reason: ' ' } })).status).toBe(
+      400,
+    );
+    const res = await t.call('PUT', `/privacy/legal-holds/${heldRequest.id}`, {
+      as: ADMIN,
+      body: { reason: 'Dispute 2026-114' },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).legalHold).toMatchObject({ reason: 'Dispute 2026-114' });
     const got = await t.call('GET', `/privacy/legal-holds/${heldRequest.id}`, { as: ADMIN });
@@ -116,30 +149,71 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
 
   it('erasure redacts every record and file of the caller, keeps the held document and leaves a receipt without personal data', async () => {
     const files = await t.db.tenant(acme(), (trx) =>
-      sql<{ id: string }>`select signed_file_id::text as id from sig_requests where id = ${drawnRequest.id} union all select image_file_id::text from sig_field_values where request_id = ${drawnRequest.id} and image_file_id is not null`.execute(trx),
+      sql<{
+        id: string;
+      }>`select signed_file_id::text as id from sig_requests where id = ${drawnRequest.id} union all select image_file_id::text from sig_field_values where request_id = ${drawnRequest.id} and image_file_id is not null`.execute(
+        trx,
+      ),
     );
     expect(files.rows.length).toBe(2);
     const res = await t.call('POST', '/privacy/erasure-requests', { as: ADMIN, body: { phoneNumber: SPELLED } });
     expect(res.status).toBe(200);
     const receipt = (await res.json()) as PrivacyRequest;
     expect(receipt).toMatchObject({ kind: 'erasure', state: 'done', subjectKind: 'phone', requestedVia: 'console' });
-    expect(receipt.counts).toMatchObject({ 'signature.requests': 1, 'otp.verifications': 1, 'payments.payments': 1, 'sms.outbox': 5 });
+    expect(receipt.counts).toMatchObject({
+      'signature.requests': 1,
+      'otp.verifications': 1,
+      'payments.payments': 1,
+      'sms.outbox': 5,
+    });
     expect(receipt.held).toEqual([{ requestId: heldRequest.id, since: expect.any(String) }]);
 
     const left = await search(t, ADMIN, { phoneNumber: PHONE });
-    expect(left.apps.flatMap((a) => a.stores).filter((s) => s.store !== 'signature.requests' && s.store !== 'tasks.timeline' && s.store !== 'audit.entries').map((s) => s.store)).toEqual([]);
+    expect(
+      left.apps
+        .flatMap((a) => a.stores)
+        .filter((s) => s.store !== 'signature.requests' && s.store !== 'tasks.timeline' && s.store !== 'audit.entries')
+        .map((s) => s.store),
+    ).toEqual([]);
     expect(storeCount(left, 'signature.requests')).toBe(1);
-    const deleted = await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select count(*)::int as n from stored_files where id = any(${files.rows.map((r) => r.id)}::uuid[]) and deleted_at is not null and bytes is null`.execute(trx));
+    const deleted = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        n: number;
+      }>`select count(*)::int as n from stored_files where id = any(${files.rows.map((r) => r.id)}::uuid[]) and deleted_at is not null and bytes is null`.execute(
+        trx,
+      ),
+    );
     expect(deleted.rows[0]!.n).toBe(2);
-    const sig = await t.db.tenant(acme(), (trx) => sql<{ signer_name: string; phone_number: string; signer_ip: string | null }>`select signer_name, phone_number, signer_ip from sig_requests where id = ${drawnRequest.id}`.execute(trx));
+    const sig = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        signer_name: string;
+        phone_number: string;
+        signer_ip: string | null;
+      }>`select signer_name, phone_number, signer_ip from sig_requests where id = ${drawnRequest.id}`.execute(trx),
+    );
     expect(sig.rows[0]).toEqual({ signer_name: '[erased]', phone_number: '[erased]', signer_ip: null });
-    const held = await t.db.tenant(acme(), (trx) => sql<{ signer_name: string; signed_file_id: string | null }>`select signer_name, signed_file_id from sig_requests where id = ${heldRequest.id}`.execute(trx));
+    const held = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        signer_name: string;
+        signed_file_id: string | null;
+      }>`select signer_name, signed_file_id from sig_requests where id = ${heldRequest.id}`.execute(trx),
+    );
     expect(held.rows[0]).toMatchObject({ signer_name: SIGNER, signed_file_id: expect.any(String) });
     // the signer's copy link (issue 40) and every other link of the erased request open nothing now
-    const links = await t.db.tenant(acme(), (trx) => sql<{ purpose: string; revoked: boolean }>`select purpose, revoked_at is not null as revoked from link_tokens where task_id = ${drawnRequest.id}`.execute(trx));
+    const links = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        purpose: string;
+        revoked: boolean;
+      }>`select purpose, revoked_at is not null as revoked from link_tokens where task_id = ${drawnRequest.id}`.execute(trx),
+    );
     expect(links.rows.map((l) => l.purpose)).toContain('sign-copy');
     expect(links.rows.every((l) => l.revoked)).toBe(true);
-    const payment = await t.db.tenant(acme(), (trx) => sql<{ phone_number: string; amount: number }>`select phone_number, amount from payments where id = '9d3c2a41-5b6e-4f70-8a91-0c2d3e4f5a6b'`.execute(trx));
+    const payment = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        phone_number: string;
+        amount: number;
+      }>`select phone_number, amount from payments where id = '9d3c2a41-5b6e-4f70-8a91-0c2d3e4f5a6b'`.execute(trx),
+    );
     expect(payment.rows[0]).toEqual({ phone_number: '[erased]', amount: 1200 });
 
     const download = await t.call('GET', `/privacy/requests/${receipt.id}/receipt`, { as: ADMIN });
@@ -147,7 +221,12 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
     const text = await download.text();
     expect(text).toContain('"signature.requests": 1');
     for (const personal of [PHONE, REF, SIGNER]) expect(text).not.toContain(personal);
-    const log = await t.db.tenant(acme(), (trx) => sql<{ description: string; event: string }>`select description, event from audit_log where account_id = ${acme()} order by id desc limit 400`.execute(trx));
+    const log = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        description: string;
+        event: string;
+      }>`select description, event from audit_log where account_id = ${acme()} order by id desc limit 400`.execute(trx),
+    );
     expect(log.rows.find((r) => r.event === 'privacy.erased')?.description).toContain(receipt.id);
     // every entry that quoted the caller (outside the held document's own entries) now does not
     const quoting = log.rows.filter((r) => r.description.includes(PHONE) || r.description.includes(REF));
@@ -157,7 +236,11 @@ describe.each(BOTH_DATABASE_KINDS)("Erasing a caller's data (%s)", (kind) => {
   it("another account's caller with the same number is untouched", async () => {
     const theirs = await search(t, 'owner@globex.test', { phoneNumber: PHONE });
     expect(storeCount(theirs, 'otp.verifications')).toBe(1);
-    const row = await t.db.tenant(globex(), (trx) => sql<{ phone_number: string }>`select phone_number from otp_verifications where account_id = ${globex()} and customer_ref = ${REF}`.execute(trx));
+    const row = await t.db.tenant(globex(), (trx) =>
+      sql<{
+        phone_number: string;
+      }>`select phone_number from otp_verifications where account_id = ${globex()} and customer_ref = ${REF}`.execute(trx),
+    );
     expect(row.rows).toEqual([{ phone_number: PHONE }]);
   });
 

@@ -53,8 +53,12 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
 
   it('an erasure cut off mid-batch is finished by the next run, each record counted once', async () => {
     await t.db.tenant(acme(), async (trx) => {
-      await sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) select ${acme()}, ${PHONE}, 'Your code is ' || g, now() from generate_series(1, ${ROWS}) g`.execute(trx);
-      await sql`insert into sms_guard_sends (account_id, prefix, phone_number, ts) select ${acme()}, '+1415', ${PHONE}, now() from generate_series(1, ${ROWS}) g`.execute(trx);
+      await sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) select ${acme()}, ${PHONE}, 'Your code is ' || g, now() from generate_series(1, ${ROWS}) g`.execute(
+        trx,
+      );
+      await sql`insert into sms_guard_sends (account_id, prefix, phone_number, ts) select ${acme()}, '+1415', ${PHONE}, now() from generate_series(1, ${ROWS}) g`.execute(
+        trx,
+      );
     });
     const deps = await throughProxy(t);
     proxy!.delay(5);
@@ -62,7 +66,15 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
       (r) => r.request,
       (err: unknown) => err,
     );
-    const progress = () => t.db.tenant(acme(), (trx) => sql<{ state: string; progress: Record<string, number> }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure'`.execute(trx)).then((r) => r.rows[0]);
+    const progress = () =>
+      t.db
+        .tenant(acme(), (trx) =>
+          sql<{
+            state: string;
+            progress: Record<string, number>;
+          }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure'`.execute(trx),
+        )
+        .then((r) => r.rows[0]);
     await waitFor(progress, (p) => !!p && sum(p.progress) >= 200);
     proxy!.cut();
     proxy!.refuse(true);
@@ -72,7 +84,13 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
     expect(cut.state).toBe('running');
     expect(sum(cut.progress)).toBeGreaterThan(0);
     expect(sum(cut.progress)).toBeLessThan(2 * ROWS);
-    const left = await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select (select count(*) from dev_sms_outbox where to_number = ${PHONE}) + (select count(*) from sms_guard_sends where phone_number = ${PHONE}) as n`.execute(trx));
+    const left = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        n: number;
+      }>`select (select count(*) from dev_sms_outbox where to_number = ${PHONE}) + (select count(*) from sms_guard_sends where phone_number = ${PHONE}) as n`.execute(
+        trx,
+      ),
+    );
     // what was counted is exactly what is gone: each batch commits its records and its count together
     expect(Number(left.rows[0]!.n)).toBe(2 * ROWS - sum(cut.progress));
 
@@ -83,13 +101,19 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
     const done = (await progress())!;
     expect(done.state).toBe('done');
     expect(done.progress).toMatchObject({ 'sms.outbox': ROWS, 'sms.guard': ROWS });
-    const after = await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select count(*)::int as n from dev_sms_outbox where to_number = ${PHONE}`.execute(trx));
+    const after = await t.db.tenant(acme(), (trx) =>
+      sql<{ n: number }>`select count(*)::int as n from dev_sms_outbox where to_number = ${PHONE}`.execute(trx),
+    );
     expect(after.rows[0]!.n).toBe(0);
   });
 
   it('an export cut off by the database leaves no ZIP behind and is made whole by the next run', async () => {
     const phone = '+14156663002';
-    await t.db.tenant(acme(), (trx) => sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) select ${acme()}, ${phone}, 'Message ' || g, now() from generate_series(1, 50) g`.execute(trx));
+    await t.db.tenant(acme(), (trx) =>
+      sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) select ${acme()}, ${phone}, 'Message ' || g, now() from generate_series(1, 50) g`.execute(
+        trx,
+      ),
+    );
     proxy!.refuse(false);
     proxy!.delay(0);
     // the request is answered at once, pending: the ZIP is the job's
@@ -107,7 +131,16 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
     proxy!.cut();
     proxy!.refuse(true);
     expect(await running).not.toBe(1);
-    const row = async () => (await t.db.tenant(acme(), (trx) => sql<{ state: string; file_id: string | null; progress: Record<string, number> }>`select state, file_id, progress from privacy_requests where account_id = ${acme()} and kind = 'export'`.execute(trx))).rows;
+    const row = async () =>
+      (
+        await t.db.tenant(acme(), (trx) =>
+          sql<{
+            state: string;
+            file_id: string | null;
+            progress: Record<string, number>;
+          }>`select state, file_id, progress from privacy_requests where account_id = ${acme()} and kind = 'export'`.execute(trx),
+        )
+      ).rows;
     const open = await row();
     // the request stays open without a file
     expect(open).toHaveLength(1);
@@ -123,18 +156,42 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
   it('an erasure whose process is killed halfway is finished by the next run, each record counted once', async () => {
     const phone = '+14156663003';
     const rows = 20_000;
-    await t.db.tenant(acme(), (trx) => sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) select ${acme()}, ${phone}, 'Message ' || g, now() from generate_series(1, ${rows}) g`.execute(trx));
+    await t.db.tenant(acme(), (trx) =>
+      sql`insert into dev_sms_outbox (account_id, to_number, body, created_at) select ${acme()}, ${phone}, 'Message ' || g, now() from generate_series(1, ${rows}) g`.execute(
+        trx,
+      ),
+    );
     const name = (await t.db.system((trx) => sql<{ db: string }>`select current_database() as db`.execute(trx))).rows[0]!.db;
-    const child = spawn(process.execPath, ['test/support/privacy-eraser.mjs', postgresUrl(name), acme(), phone, t.config.encryptionKey], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['test/support/privacy-eraser.mjs', postgresUrl(name), acme(), phone, t.config.encryptionKey],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     const progress = () =>
-      t.db.tenant(acme(), (trx) => sql<{ state: string; progress: Record<string, number> }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure' and state <> 'done'`.execute(trx)).then((r) => r.rows[0]);
+      t.db
+        .tenant(acme(), (trx) =>
+          sql<{
+            state: string;
+            progress: Record<string, number>;
+          }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure' and state <> 'done'`.execute(
+            trx,
+          ),
+        )
+        .then((r) => r.rows[0]);
     await waitFor(progress, (p) => !!p && (p.progress['sms.outbox'] ?? 0) > 0, 120_000);
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     const killed = (await progress())!;
     expect(killed.state).toBe('running');
-    const left = async () => Number((await t.db.tenant(acme(), (trx) => sql<{ n: number }>`select count(*)::int as n from dev_sms_outbox where to_number = ${phone}`.execute(trx))).rows[0]!.n);
+    const left = async () =>
+      Number(
+        (
+          await t.db.tenant(acme(), (trx) =>
+            sql<{ n: number }>`select count(*)::int as n from dev_sms_outbox where to_number = ${phone}`.execute(trx),
+          )
+        ).rows[0]!.n,
+      );
     const remaining = await left();
     expect(remaining).toBeGreaterThan(0);
     expect(remaining).toBe(rows - killed.progress['sms.outbox']!);
@@ -142,7 +199,14 @@ describe.each(BOTH_DATABASE_KINDS.filter((k) => k === 'postgres'))('Privacy requ
     t.clock.now = new Date(Date.now() + 3 * 60_000);
     expect(await runOpenPrivacyRequests(t.deps)).toBeGreaterThanOrEqual(1);
     expect(await left()).toBe(0);
-    const done = await t.db.tenant(acme(), (trx) => sql<{ state: string; progress: Record<string, number> }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure' order by created_at desc limit 1`.execute(trx));
+    const done = await t.db.tenant(acme(), (trx) =>
+      sql<{
+        state: string;
+        progress: Record<string, number>;
+      }>`select state, progress from privacy_requests where account_id = ${acme()} and kind = 'erasure' order by created_at desc limit 1`.execute(
+        trx,
+      ),
+    );
     expect(done.rows[0]).toMatchObject({ state: 'done', progress: { 'sms.outbox': rows } });
   }, 180_000);
 });

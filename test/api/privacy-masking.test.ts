@@ -22,12 +22,27 @@ describe.each(DATABASE_KINDS)('Masked phone numbers for destinations (%s)', (kin
   const acme = () => t.account('acme').id;
 
   it('a new webhook destination gets numbers masked; one that opted in gets them in full', async () => {
-    const masked = await t.call('POST', '/one-time-passcode/webhooks', { as: 'owner@acme.test', body: { url: `${receiver.url}/masked`, eventTypes: ['otp.sent'] } });
+    const masked = await t.call('POST', '/one-time-passcode/webhooks', {
+      as: 'owner@acme.test',
+      body: { url: `${receiver.url}/masked`, eventTypes: ['otp.sent'] },
+    });
     expect(masked.status).toBe(201);
     expect(await masked.json()).toMatchObject({ fullPhoneNumbers: false });
-    const full = await t.call('POST', '/one-time-passcode/webhooks', { as: 'owner@acme.test', body: { url: `${receiver.url}/full`, eventTypes: ['otp.sent'], fullPhoneNumbers: true } });
+    const full = await t.call('POST', '/one-time-passcode/webhooks', {
+      as: 'owner@acme.test',
+      body: { url: `${receiver.url}/full`, eventTypes: ['otp.sent'], fullPhoneNumbers: true },
+    });
     expect(await full.json()).toMatchObject({ fullPhoneNumbers: true });
-    await t.db.tenant(acme(), (trx) => enqueueWebhookEvent(trx, acme(), 'one-time-passcode', 'otp.sent', { phoneNumber: PHONE, note: `texted ${PHONE}` }, t.clock.now));
+    await t.db.tenant(acme(), (trx) =>
+      enqueueWebhookEvent(
+        trx,
+        acme(),
+        'one-time-passcode',
+        'otp.sent',
+        { phoneNumber: PHONE, note: `texted ${PHONE}` },
+        t.clock.now,
+      ),
+    );
     await deliverWebhooksOnce(t.deps);
     const bodyTo = (path: string) => receiver.received.find((r) => r.path === path)!.body;
     expect(bodyTo('/masked')).not.toContain(PHONE);
@@ -37,22 +52,51 @@ describe.each(DATABASE_KINDS)('Masked phone numbers for destinations (%s)', (kin
 
   it('log shipments carry numbers masked until the account opts in for that destination', async () => {
     receiver.received.length = 0;
-    const connected = await t.call('POST', '/logging', { as: 'admin@acme.test', body: { destination: 'sumologic', sumologic: { collectorUrl: `${receiver.url}/receiver/v1/http/ZaVnC4dhaV0` } } });
+    const connected = await t.call('POST', '/logging', {
+      as: 'admin@acme.test',
+      body: { destination: 'sumologic', sumologic: { collectorUrl: `${receiver.url}/receiver/v1/http/ZaVnC4dhaV0` } },
+    });
     expect(connected.status).toBe(200);
     // the Logging page's checkbox reads the opt-in from the destination's view
-    expect(((await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json()) as { sumologic: { fullPhoneNumbers: boolean } }).sumologic.fullPhoneNumbers).toBe(false);
-    await t.db.tenant(acme(), (trx) => audit(trx, acme(), null, { namespace: 'global', description: `Called back ${PHONE}`, event: 'test.call' }));
+    expect(
+      (
+        (await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json()) as {
+          sumologic: { fullPhoneNumbers: boolean };
+        }
+      ).sumologic.fullPhoneNumbers,
+    ).toBe(false);
+    await t.db.tenant(acme(), (trx) =>
+      audit(trx, acme(), null, { namespace: 'global', description: `Called back ${PHONE}`, event: 'test.call' }),
+    );
     await shipOnce(t.deps);
     const shipped = receiver.received.map((r) => r.body).join('\n');
     expect(shipped).toContain(`Called back ${MASKED}`);
     expect(shipped).not.toContain(PHONE);
 
-    expect((await t.call('PUT', '/privacy/full-numbers/logging/sumologic', { as: 'supervisor@acme.test', body: { fullPhoneNumbers: true } })).status).toBe(403);
-    const opted = await t.call('PUT', '/privacy/full-numbers/logging/sumologic', { as: 'admin@acme.test', body: { fullPhoneNumbers: true } });
+    expect(
+      (
+        await t.call('PUT', '/privacy/full-numbers/logging/sumologic', {
+          as: 'supervisor@acme.test',
+          body: { fullPhoneNumbers: true },
+        })
+      ).status,
+    ).toBe(403);
+    const opted = await t.call('PUT', '/privacy/full-numbers/logging/sumologic', {
+      as: 'admin@acme.test',
+      body: { fullPhoneNumbers: true },
+    });
     expect(opted.status).toBe(200);
-    expect(((await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json()) as { sumologic: { fullPhoneNumbers: boolean } }).sumologic.fullPhoneNumbers).toBe(true);
+    expect(
+      (
+        (await (await t.call('GET', '/logging', { as: 'admin@acme.test' })).json()) as {
+          sumologic: { fullPhoneNumbers: boolean };
+        }
+      ).sumologic.fullPhoneNumbers,
+    ).toBe(true);
     receiver.received.length = 0;
-    await t.db.tenant(acme(), (trx) => audit(trx, acme(), null, { namespace: 'global', description: `Called back ${PHONE} again`, event: 'test.call' }));
+    await t.db.tenant(acme(), (trx) =>
+      audit(trx, acme(), null, { namespace: 'global', description: `Called back ${PHONE} again`, event: 'test.call' }),
+    );
     await shipOnce(t.deps);
     expect(receiver.received.map((r) => r.body).join('\n')).toContain(`Called back ${PHONE} again`);
   });
@@ -63,10 +107,22 @@ describe.each(DATABASE_KINDS)('Webhook destinations made before masking came (%s
     const index = MIGRATIONS.findIndex((m) => m.id === '1302_masked_numbers');
     const { db, drop } = await openTestDatabase(kind, MIGRATIONS.slice(0, index));
     try {
-      const account = (await db.system((trx) => sql<{ id: string }>`insert into accounts (name) values ('Before') returning id::text`.execute(trx))).rows[0]!.id;
-      await db.system((trx) => sql`insert into webhook_endpoints (account_id, app, url, event_types) values (${account}, 'one-time-passcode', 'https://hooks.example/x', '{otp.sent}')`.execute(trx));
+      const account = (
+        await db.system((trx) =>
+          sql<{ id: string }>`insert into accounts (name) values ('Before') returning id::text`.execute(trx),
+        )
+      ).rows[0]!.id;
+      await db.system((trx) =>
+        sql`insert into webhook_endpoints (account_id, app, url, event_types) values (${account}, 'one-time-passcode', 'https://hooks.example/x', '{otp.sent}')`.execute(
+          trx,
+        ),
+      );
       await migrate(db);
-      const row = await db.system((trx) => sql<{ full_phone_numbers: boolean }>`select full_phone_numbers from webhook_endpoints where account_id = ${account}`.execute(trx));
+      const row = await db.system((trx) =>
+        sql<{
+          full_phone_numbers: boolean;
+        }>`select full_phone_numbers from webhook_endpoints where account_id = ${account}`.execute(trx),
+      );
       expect(row.rows).toEqual([{ full_phone_numbers: true }]);
     } finally {
       await drop();

@@ -16,7 +16,11 @@ describe.each(DATABASE_KINDS)('liveness and readiness (%s)', (kind) => {
 
   it('a draining process and a lost live listener answer 503 NOT_READY with the reasons; /api/health stays 200', async () => {
     let listening = false;
-    const ready = readiness(t.db, () => listening, MIGRATIONS.map((m) => m.id));
+    const ready = readiness(
+      t.db,
+      () => listening,
+      MIGRATIONS.map((m) => m.id),
+    );
     const app = createApp({ ...t.deps, readiness: ready });
     ready.draining = true;
     const res = await app.request('/api/ready');
@@ -32,7 +36,9 @@ describe.each(DATABASE_KINDS)('liveness and readiness (%s)', (kind) => {
   });
 
   it('a database missing a migration this build knows answers 503 with "migrations"', async () => {
-    const last = (await sql<{ id: string }>`select id from schema_migrations order by applied_at desc, id desc limit 1`.execute(t.db.kysely)).rows[0]!.id;
+    const last = (
+      await sql<{ id: string }>`select id from schema_migrations order by applied_at desc, id desc limit 1`.execute(t.db.kysely)
+    ).rows[0]!.id;
     await sql`delete from schema_migrations where id = ${last}`.execute(t.db.kysely);
     try {
       const res = await t.call('GET', '/ready');

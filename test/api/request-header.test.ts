@@ -9,7 +9,12 @@ import { requestHeader } from '../../api/http/request-header';
 // both must answer what the client sent, the same way.
 
 const app = new Hono().get('/echo', (c) =>
-  c.json({ host: requestHeader(c, 'host'), language: requestHeader(c, 'accept-language'), zone: requestHeader(c, 'x-time-zone'), missing: requestHeader(c, 'x-not-sent') ?? null }),
+  c.json({
+    host: requestHeader(c, 'host'),
+    language: requestHeader(c, 'accept-language'),
+    zone: requestHeader(c, 'x-time-zone'),
+    missing: requestHeader(c, 'x-not-sent') ?? null,
+  }),
 );
 
 describe('request headers', () => {
@@ -37,7 +42,12 @@ describe('request headers', () => {
       req.on('error', reject);
       req.end();
     });
-    const direct = await app.request('/echo', { headers: [['accept-language', 'fr'], ['accept-language', 'de']] });
+    const direct = await app.request('/echo', {
+      headers: [
+        ['accept-language', 'fr'],
+        ['accept-language', 'de'],
+      ],
+    });
     expect(JSON.parse(got).language).toBe(((await direct.json()) as { language: string }).language);
   });
 

@@ -19,7 +19,10 @@ describe.each(DATABASE_KINDS)('request ids and request log lines (%s)', (kind) =
   });
 
   it("the caller's X-Request-Id comes back on the answer", async () => {
-    const res = await t.call('GET', '/admins/bootstrap', { as: 'owner@acme.test', headers: { 'x-request-id': 'lb-7f3a9c21.000042' } });
+    const res = await t.call('GET', '/admins/bootstrap', {
+      as: 'owner@acme.test',
+      headers: { 'x-request-id': 'lb-7f3a9c21.000042' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe('lb-7f3a9c21.000042');
   });
@@ -54,7 +57,14 @@ describe.each(DATABASE_KINDS)('request ids and request log lines (%s)', (kind) =
     const mine = linesOf('support-case-0001');
     expect(mine).toHaveLength(1);
     const line = mine[0]!;
-    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', route: '/api/admins/bootstrap', status: 200, accountId: t.account('acme').id });
+    expect(line).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      route: '/api/admins/bootstrap',
+      status: 200,
+      accountId: t.account('acme').id,
+    });
     expect(typeof line.durationMs).toBe('number');
     expect(Date.parse(String(line.time))).not.toBeNaN();
     const text = JSON.stringify(line);
@@ -63,9 +73,12 @@ describe.each(DATABASE_KINDS)('request ids and request log lines (%s)', (kind) =
     expect(text).not.toContain('owner@acme.test');
   });
 
-  it("a route with an id is logged by its template, never the id", async () => {
+  it('a route with an id is logged by its template, never the id', async () => {
     const id = '3f1c2b8e-0000-4000-8000-000000000001';
-    const res = await t.call('DELETE', `/admins/${id}`, { as: 'owner@acme.test', headers: { 'x-request-id': 'support-case-0002' } });
+    const res = await t.call('DELETE', `/admins/${id}`, {
+      as: 'owner@acme.test',
+      headers: { 'x-request-id': 'support-case-0002' },
+    });
     const line = linesOf('support-case-0002')[0]!;
     expect(line.status).toBe(res.status);
     expect(String(line.route)).toContain(':');

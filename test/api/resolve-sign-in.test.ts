@@ -14,11 +14,27 @@ describe.each(DATABASE_KINDS)('first sign-in rules (%s)', (kind) => {
   it('an e-mail with a pending invitation joins that account with the invited role', async () => {
     const acme = t.account('acme');
     await t.db.tenant(acme.id, (trx) =>
-      trx.insertInto('invitations').values({ account_id: acme.id, email: 'new.person@acme.test', role: 'supervisor', expires_at: new Date(t.clock.now.getTime() + 86_400_000), invited_by: null }).execute(),
+      trx
+        .insertInto('invitations')
+        .values({
+          account_id: acme.id,
+          email: 'new.person@acme.test',
+          role: 'supervisor',
+          expires_at: new Date(t.clock.now.getTime() + 86_400_000),
+          invited_by: null,
+        })
+        .execute(),
     );
-    const r = await resolveVerifiedEmail(t.deps, { email: 'new.person@acme.test', firstName: 'New', lastName: 'Person', platform: 'google' });
+    const r = await resolveVerifiedEmail(t.deps, {
+      email: 'new.person@acme.test',
+      firstName: 'New',
+      lastName: 'Person',
+      platform: 'google',
+    });
     expect(r).toMatchObject({ outcome: 'invitation', admin: { account_id: acme.id, role: 'supervisor' } });
-    const left = await t.db.tenant(acme.id, (trx) => trx.selectFrom('invitations').select('id').where('email', '=', 'new.person@acme.test').execute());
+    const left = await t.db.tenant(acme.id, (trx) =>
+      trx.selectFrom('invitations').select('id').where('email', '=', 'new.person@acme.test').execute(),
+    );
     expect(left).toHaveLength(0);
   });
 
@@ -33,7 +49,10 @@ describe.each(DATABASE_KINDS)('first sign-in rules (%s)', (kind) => {
     expect(r).toMatchObject({ outcome: 'invitation', admin: { account_id: t.account('acme').id, role: 'admin' } });
     const acme = (await (await t.call('GET', '/invitations', { as: 'owner@acme.test' })).json()) as { email: string }[];
     expect(acme.map((i) => i.email)).not.toContain(email);
-    const globex = (await (await t.call('GET', '/invitations', { as: 'owner@globex.test' })).json()) as { email: string; status: string }[];
+    const globex = (await (await t.call('GET', '/invitations', { as: 'owner@globex.test' })).json()) as {
+      email: string;
+      status: string;
+    }[];
     expect(globex.find((i) => i.email === email)).toMatchObject({ status: 'accepted-elsewhere', role: 'supervisor' });
   });
 
@@ -46,16 +65,35 @@ describe.each(DATABASE_KINDS)('first sign-in rules (%s)', (kind) => {
   it('an expired invitation does not admit anyone, and the company domain answers ACCOUNT_EXISTS', async () => {
     const acme = t.account('acme');
     await t.db.tenant(acme.id, (trx) =>
-      trx.insertInto('invitations').values({ account_id: acme.id, email: 'late@acme.test', role: 'admin', expires_at: new Date(t.clock.now.getTime() - 1000), invited_by: null }).execute(),
+      trx
+        .insertInto('invitations')
+        .values({
+          account_id: acme.id,
+          email: 'late@acme.test',
+          role: 'admin',
+          expires_at: new Date(t.clock.now.getTime() - 1000),
+          invited_by: null,
+        })
+        .execute(),
     );
-    await expect(resolveVerifiedEmail(t.deps, { email: 'late@acme.test', platform: 'google' })).rejects.toMatchObject({ status: 403, code: 'ACCOUNT_EXISTS' });
+    await expect(resolveVerifiedEmail(t.deps, { email: 'late@acme.test', platform: 'google' })).rejects.toMatchObject({
+      status: 403,
+      code: 'ACCOUNT_EXISTS',
+    });
   });
 
   it('a new company gets a new account with the person as owner', async () => {
-    const r = await resolveVerifiedEmail(t.deps, { email: 'founder@initech-support.test', firstName: 'Ina', lastName: 'Tech', platform: 'azure' });
+    const r = await resolveVerifiedEmail(t.deps, {
+      email: 'founder@initech-support.test',
+      firstName: 'Ina',
+      lastName: 'Tech',
+      platform: 'azure',
+    });
     expect(r.outcome).toBe('created');
     expect(r.admin.role).toBe('owner');
-    const account = await t.db.tenant(r.admin.account_id, (trx) => trx.selectFrom('accounts').selectAll().executeTakeFirstOrThrow());
+    const account = await t.db.tenant(r.admin.account_id, (trx) =>
+      trx.selectFrom('accounts').selectAll().executeTakeFirstOrThrow(),
+    );
     expect(account).toMatchObject({ name: 'Initech Support', platform: 'azure', email_domain: 'initech-support.test' });
   });
 

@@ -23,9 +23,18 @@ describe.each(BOTH_DATABASE_KINDS)('product-wide result totals (%s)', (kind) => 
     const acme = t.account('acme').id;
     const globex = t.account('globex').id;
     const ts = new Date('2026-03-01T12:00:00Z');
-    await t.db.tenant(acme, (trx) => recordResults(trx, acme, [{ app: 'passkeys', status: 'success', ts, sessionRef: 's1' }, { app: 'passkeys', status: 'failure', ts, sessionRef: 's2' }]));
-    await t.db.tenant(globex, (trx) => recordResults(trx, globex, [{ app: 'passkeys', status: 'success', ts, sessionRef: 's3' }]));
-    const day = await sql<{ count: number }>`select count::int from result_daily_totals where app = 'passkeys' and day = '2026-03-01'`.execute(t.db.kysely);
+    await t.db.tenant(acme, (trx) =>
+      recordResults(trx, acme, [
+        { app: 'passkeys', status: 'success', ts, sessionRef: 's1' },
+        { app: 'passkeys', status: 'failure', ts, sessionRef: 's2' },
+      ]),
+    );
+    await t.db.tenant(globex, (trx) =>
+      recordResults(trx, globex, [{ app: 'passkeys', status: 'success', ts, sessionRef: 's3' }]),
+    );
+    const day = await sql<{
+      count: number;
+    }>`select count::int from result_daily_totals where app = 'passkeys' and day = '2026-03-01'`.execute(t.db.kysely);
     expect(day.rows[0]?.count).toBeGreaterThanOrEqual(3);
     expect(await mismatches()).toEqual([]);
     await sql`delete from accounts where id = ${globex}`.execute(t.db.kysely);

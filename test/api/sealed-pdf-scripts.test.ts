@@ -31,12 +31,22 @@ describe.each(DATABASE_KINDS)('Sealed PDFs in any script (%s)', (kind) => {
   /** Sent in `locale` to `name`, who fills in and types their name in it and signs; sealed; the sealed bytes. */
   async function sealedFor(locale: Locale, name: string, typed = name): Promise<{ pdf: Buffer; request: SigRequest }> {
     const phone = freshPhone();
-    const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: name, locale })).json()) as SigRequest;
-    const signed = await page(t, await lastLink(t, phone), { action: 'sign', sig_typed_sig1: typed, field_name1: name, field_ok1: 'on', consent: 'on' });
+    const sent = (await (
+      await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: name, locale })
+    ).json()) as SigRequest;
+    const signed = await page(t, await lastLink(t, phone), {
+      action: 'sign',
+      sig_typed_sig1: typed,
+      field_name1: name,
+      field_ok1: 'on',
+      consent: 'on',
+    });
     expect(signed.status).toBe(200);
     const request = await sealRequest(t.deps, t.account('acme').id, sent.id);
     expect(request.status).toBe('completed');
-    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string };
+    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as {
+      signedUrl: string;
+    };
     return { pdf: Buffer.from(await (await t.app.request(files.signedUrl)).arrayBuffer()), request };
   }
 
@@ -53,7 +63,8 @@ describe.each(DATABASE_KINDS)('Sealed PDFs in any script (%s)', (kind) => {
     expect(squeeze(text)).toContain(squeeze(translate('ar', 'cert.integrity')));
     // the consent as the signer read it, in Arabic (pdftotext orders the clauses on either side
     // of an Arabic comma as it likes, so each clause is looked for on its own)
-    for (const clause of translate('ar', 'sig.consent').replace(/\.$/, '').split('،')) expect(squeeze(text)).toContain(squeeze(clause));
+    for (const clause of translate('ar', 'sig.consent').replace(/\.$/, '').split('،'))
+      expect(squeeze(text)).toContain(squeeze(clause));
     expect(text).toContain('I agree that my electronic signature');
     // a bracket drawn mirrored in Arabic (its shape opens the other way) copies as the one the
     // line has: "(الإصدار" ("(version"), not ")الإصدار"

@@ -16,7 +16,11 @@ const sessionRow = (t: TestContext, token: string) => {
 };
 
 const staffSessionCount = (t: TestContext) =>
-  t.db.system(async (trx) => (await trx.selectFrom('sessions').select('id').where('admin_id', '=', t.account('provider').adminIds[STAFF]!).execute()).length);
+  t.db.system(
+    async (trx) =>
+      (await trx.selectFrom('sessions').select('id').where('admin_id', '=', t.account('provider').adminIds[STAFF]!).execute())
+        .length,
+  );
 
 /** A token signed with the server's own secret, carrying whatever claims the test wants. */
 function signed(t: TestContext, claims: Record<string, unknown>) {
@@ -36,7 +40,12 @@ describe.each(DATABASE_KINDS)('server-side sessions (%s)', (kind) => {
   it('every token names a live session row of its admin', async () => {
     const token = await t.tokenFor('owner@acme.test');
     const row = await sessionRow(t, token);
-    expect(row).toMatchObject({ admin_id: t.account('acme').adminIds['owner@acme.test'], account_id: t.account('acme').id, ghost: false, revoked_at: null });
+    expect(row).toMatchObject({
+      admin_id: t.account('acme').adminIds['owner@acme.test'],
+      account_id: t.account('acme').id,
+      ghost: false,
+      revoked_at: null,
+    });
     expect(row.expires_at.getTime() - t.clock.now.getTime()).toBe(t.config.sessionHours * 3_600_000);
   });
 
@@ -93,7 +102,10 @@ describe.each(DATABASE_KINDS)('server-side sessions (%s)', (kind) => {
   it('two simultaneous ends of one ghost session mint one staff token', async () => {
     const ghost = await startGhost(t);
     const sessions = await staffSessionCount(t);
-    const answers = await Promise.all([t.call('DELETE', '/ghost-mode', { token: ghost }), t.call('DELETE', '/ghost-mode', { token: ghost })]);
+    const answers = await Promise.all([
+      t.call('DELETE', '/ghost-mode', { token: ghost }),
+      t.call('DELETE', '/ghost-mode', { token: ghost }),
+    ]);
     const statuses = answers.map((r) => r.status).sort();
     // which loses depends on timing: the session check (401) or the end itself (409)
     expect(statuses[0]).toBe(200);
@@ -103,7 +115,9 @@ describe.each(DATABASE_KINDS)('server-side sessions (%s)', (kind) => {
 
   it('archiving an admin ends their sessions (the row records why)', async () => {
     const token = await t.tokenFor('supervisor@acme.test');
-    const res = await t.call('DELETE', `/admins/${t.account('acme').adminIds['supervisor@acme.test']}`, { as: 'owner@acme.test' });
+    const res = await t.call('DELETE', `/admins/${t.account('acme').adminIds['supervisor@acme.test']}`, {
+      as: 'owner@acme.test',
+    });
     expect(res.status).toBe(200);
     expect(await sessionRow(t, token)).toMatchObject({ reason: 'archived', revoked_at: expect.any(Date) });
     expect((await t.call('GET', '/admins/bootstrap', { token })).status).toBe(401);
@@ -111,7 +125,15 @@ describe.each(DATABASE_KINDS)('server-side sessions (%s)', (kind) => {
 
   it('a well-formed token naming no session answers 401 SESSION_REVOKED', async () => {
     const acme = t.account('acme');
-    const token = await signed(t, { sid: crypto.randomUUID(), sub: acme.adminIds['owner@acme.test'], acc: acme.id, role: 'owner', root: false, ghost: false, email: 'owner@acme.test' });
+    const token = await signed(t, {
+      sid: crypto.randomUUID(),
+      sub: acme.adminIds['owner@acme.test'],
+      acc: acme.id,
+      role: 'owner',
+      root: false,
+      ghost: false,
+      email: 'owner@acme.test',
+    });
     const res = await t.call('GET', '/admins/bootstrap', { token });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'SESSION_REVOKED' });
@@ -120,21 +142,45 @@ describe.each(DATABASE_KINDS)('server-side sessions (%s)', (kind) => {
   it("a token claiming another admin's session answers 401", async () => {
     const acme = t.account('acme');
     const { sid } = decodeJwt(await t.tokenFor('admin@acme.test')) as { sid: string };
-    const token = await signed(t, { sid, sub: acme.adminIds['owner@acme.test'], acc: acme.id, role: 'owner', root: false, ghost: false, email: 'owner@acme.test' });
+    const token = await signed(t, {
+      sid,
+      sub: acme.adminIds['owner@acme.test'],
+      acc: acme.id,
+      role: 'owner',
+      root: false,
+      ghost: false,
+      email: 'owner@acme.test',
+    });
     expect((await t.call('GET', '/admins/bootstrap', { token })).status).toBe(401);
   });
 
   it('a token claiming a role its admin does not have answers 401', async () => {
     const acme = t.account('acme');
     const { sid } = decodeJwt(await t.tokenFor('admin@acme.test')) as { sid: string };
-    const token = await signed(t, { sid, sub: acme.adminIds['admin@acme.test'], acc: acme.id, role: 'owner', root: false, ghost: false, email: 'admin@acme.test' });
+    const token = await signed(t, {
+      sid,
+      sub: acme.adminIds['admin@acme.test'],
+      acc: acme.id,
+      role: 'owner',
+      root: false,
+      ghost: false,
+      email: 'admin@acme.test',
+    });
     expect((await t.call('GET', '/admins', { token })).status).toBe(401);
   });
 
   describe('malformed claims under a valid signature answer 401 TOKEN_INVALID, never 500', () => {
     const valid = (t: TestContext) => {
       const acme = t.account('acme');
-      return { sid: crypto.randomUUID(), sub: acme.adminIds['owner@acme.test'], acc: acme.id, role: 'owner', root: false, ghost: false, email: 'owner@acme.test' };
+      return {
+        sid: crypto.randomUUID(),
+        sub: acme.adminIds['owner@acme.test'],
+        acc: acme.id,
+        role: 'owner',
+        root: false,
+        ghost: false,
+        email: 'owner@acme.test',
+      };
     };
     const cases: [string, (c: Record<string, unknown>) => Record<string, unknown>][] = [
       ['a non-UUID admin id', (c) => ({ ...c, sub: 'not-a-uuid' })],
@@ -149,7 +195,11 @@ describe.each(DATABASE_KINDS)('server-side sessions (%s)', (kind) => {
     ];
     it.each(cases)('%s', async (_name, mutate) => {
       const token = await signed(t, mutate(valid(t)));
-      for (const [method, path] of [['GET', '/admins/bootstrap'], ['POST', '/sign-out'], ['GET', '/watch-tower/accounts']] as const) {
+      for (const [method, path] of [
+        ['GET', '/admins/bootstrap'],
+        ['POST', '/sign-out'],
+        ['GET', '/watch-tower/accounts'],
+      ] as const) {
         const res = await t.call(method, path, { token });
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ code: 'TOKEN_INVALID' });

@@ -21,7 +21,10 @@ describe.each(BOTH_DATABASE_KINDS)('session and bootstrap (%s)', (kind) => {
 
   it('identity verification is listed only for provider-domain users', async () => {
     const acme = (await (await t.call('GET', '/admins/bootstrap', { as: 'owner@acme.test' })).json()) as { apps: string[] };
-    const staff = (await (await t.call('GET', '/admins/bootstrap', { as: 'staff@provider.test' })).json()) as { apps: string[]; isRoot: boolean };
+    const staff = (await (await t.call('GET', '/admins/bootstrap', { as: 'staff@provider.test' })).json()) as {
+      apps: string[];
+      isRoot: boolean;
+    };
     expect(acme.apps).not.toContain('identity-verification');
     expect(staff.apps).toContain('identity-verification');
     expect(staff.isRoot).toBe(true);
@@ -55,7 +58,15 @@ describe.each(BOTH_DATABASE_KINDS)('session and bootstrap (%s)', (kind) => {
   it('a token signed with another secret answers 401 TOKEN_INVALID', async () => {
     const { tokenSigner } = await import('../../api/auth/token');
     const forged = await tokenSigner('another-secret-another-secret-another').sign(
-      { sid: crypto.randomUUID(), sub: t.account('acme').adminIds['owner@acme.test'], acc: t.account('acme').id, role: 'owner', root: true, ghost: false, email: 'owner@acme.test' },
+      {
+        sid: crypto.randomUUID(),
+        sub: t.account('acme').adminIds['owner@acme.test'],
+        acc: t.account('acme').id,
+        role: 'owner',
+        root: true,
+        ghost: false,
+        email: 'owner@acme.test',
+      },
       3600,
     );
     const res = await t.call('GET', '/admins/bootstrap', { token: forged });
@@ -66,13 +77,17 @@ describe.each(BOTH_DATABASE_KINDS)('session and bootstrap (%s)', (kind) => {
   it('an archived admin loses access at once, before the token expires', async () => {
     const token = await t.tokenFor('supervisor@acme.test');
     const acme = t.account('acme');
-    await t.db.tenant(acme.id, (trx) => trx.updateTable('admins').set({ archived_at: new Date() }).where('email', '=', 'supervisor@acme.test').execute());
+    await t.db.tenant(acme.id, (trx) =>
+      trx.updateTable('admins').set({ archived_at: new Date() }).where('email', '=', 'supervisor@acme.test').execute(),
+    );
     try {
       const res = await t.call('GET', '/admins/bootstrap', { token });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: 'ADMIN_NOT_FOUND' });
     } finally {
-      await t.db.tenant(acme.id, (trx) => trx.updateTable('admins').set({ archived_at: null }).where('email', '=', 'supervisor@acme.test').execute());
+      await t.db.tenant(acme.id, (trx) =>
+        trx.updateTable('admins').set({ archived_at: null }).where('email', '=', 'supervisor@acme.test').execute(),
+      );
     }
   });
 

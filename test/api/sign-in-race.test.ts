@@ -19,34 +19,45 @@ async function directUrl(t: TestContext): Promise<string> {
 describe.each(DATABASE_KINDS)('the sign-in race (%s)', (kind) => {
   const t = useTestContext(kind);
 
-  it.runIf(kind === 'postgres')('the second of two simultaneous sign-ins answers 409 SIGN_IN_CONFLICT, and its retry signs in', async () => {
-    const email = 'race.person@example.org';
-    for (const owner of ['owner@acme.test', 'owner@globex.test']) expect((await t.call('POST', '/invitations', { as: owner, body: { email, role: 'admin' } })).status).toBe(201);
-    // Both transactions read (no admin yet) and then wait at their insert until this lock goes:
-    // the interleaving a real race has, made certain.
-    const holder = new pg.Client({ connectionString: await directUrl(t) });
-    await holder.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('lock table admins in share row exclusive mode');
-      const identity = { email, firstName: 'Race', lastName: 'Person', platform: 'google' as const };
-      const both = [resolveVerifiedEmail(t.deps, identity), resolveVerifiedEmail(t.deps, identity)].map((p) => p.then((r) => ({ ok: r }), (err: unknown) => ({ err })));
-      // until both wait on the lock
-      for (let i = 0; i < 100; i++) {
-        const waiting = await holder.query(`select count(*)::int as n from pg_locks where relation = 'admins'::regclass and not granted`);
-        if (waiting.rows[0].n >= 2) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+  it.runIf(kind === 'postgres')(
+    'the second of two simultaneous sign-ins answers 409 SIGN_IN_CONFLICT, and its retry signs in',
+    async () => {
+      const email = 'race.person@example.org';
+      for (const owner of ['owner@acme.test', 'owner@globex.test'])
+        expect((await t.call('POST', '/invitations', { as: owner, body: { email, role: 'admin' } })).status).toBe(201);
+      // Both transactions read (no admin yet) and then wait at their insert until this lock goes:
+      // the interleaving a real race has, made certain.
+      const holder = new pg.Client({ connectionString: await directUrl(t) });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('lock table admins in share row exclusive mode');
+        const identity = { email, firstName: 'Race', lastName: 'Person', platform: 'google' as const };
+        const both = [resolveVerifiedEmail(t.deps, identity), resolveVerifiedEmail(t.deps, identity)].map((p) =>
+          p.then(
+            (r) => ({ ok: r }),
+            (err: unknown) => ({ err }),
+          ),
+        );
+        // until both wait on the lock
+        for (let i = 0; i < 100; i++) {
+          const waiting = await holder.query(
+            `select count(*)::int as n from pg_locks where relation = 'admins'::regclass and not granted`,
+          );
+          if (waiting.rows[0].n >= 2) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await holder.query('commit');
+        const results = await Promise.all(both);
+        const failed = results.filter((r): r is { err: unknown } => 'err' in r);
+        expect(failed).toHaveLength(1);
+        expect(failed[0]!.err).toBeInstanceOf(ApiError);
+        expect(failed[0]!.err).toMatchObject({ status: 409, code: 'SIGN_IN_CONFLICT' });
+        const retried = await resolveVerifiedEmail(t.deps, identity);
+        expect(retried.outcome).toBe('existing');
+      } finally {
+        await holder.end();
       }
-      await holder.query('commit');
-      const results = await Promise.all(both);
-      const failed = results.filter((r): r is { err: unknown } => 'err' in r);
-      expect(failed).toHaveLength(1);
-      expect(failed[0]!.err).toBeInstanceOf(ApiError);
-      expect(failed[0]!.err).toMatchObject({ status: 409, code: 'SIGN_IN_CONFLICT' });
-      const retried = await resolveVerifiedEmail(t.deps, identity);
-      expect(retried.outcome).toBe('existing');
-    } finally {
-      await holder.end();
-    }
-  });
+    },
+  );
 });

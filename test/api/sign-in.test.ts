@@ -18,7 +18,10 @@ const networkFetch: OidcFetch = async (url, init) => {
   const res = await boundedFetch(url, init);
   if (!substitute.idToken || !url.endsWith('/token')) return res;
   const body = (await res.json()) as Record<string, unknown>;
-  return new Response(JSON.stringify({ ...body, id_token: substitute.idToken }), { status: res.status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ ...body, id_token: substitute.idToken }), {
+    status: res.status,
+    headers: { 'content-type': 'application/json' },
+  });
 };
 
 let addressSeq = 0;
@@ -35,7 +38,11 @@ async function start(t: TestContext, provider: 'google' | 'azure', query = '', a
 function postGoogleReturn(t: TestContext, s: Started, back: URL) {
   return t.call('POST', '/oauth/google/callback', {
     headers: { cookie: s.cookie, 'x-forwarded-for': s.address },
-    body: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') ?? undefined },
+    body: {
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      iss: back.searchParams.get('iss') ?? undefined,
+    },
   });
 }
 
@@ -82,20 +89,39 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
   it('an invited person accepts the invitation by signing in and joins with the invited role', async () => {
     const acme = t.account('acme');
     await t.db.tenant(acme.id, (trx) =>
-      trx.insertInto('invitations').values({ account_id: acme.id, email: 'new.hire@acme.test', role: 'supervisor', expires_at: new Date(t.clock.now.getTime() + 86_400_000), invited_by: null }).execute(),
+      trx
+        .insertInto('invitations')
+        .values({
+          account_id: acme.id,
+          email: 'new.hire@acme.test',
+          role: 'supervisor',
+          expires_at: new Date(t.clock.now.getTime() + 86_400_000),
+          invited_by: null,
+        })
+        .execute(),
     );
     const res = await googleSignIn(t, 'new.hire@acme.test');
     expect(res.status).toBe(200);
     const { token } = (await res.json()) as { token: string };
     expect(decodeJwt(token)).toMatchObject({ email: 'new.hire@acme.test', role: 'supervisor', acc: acme.id });
-    const admin = await t.db.tenant(acme.id, (trx) => trx.selectFrom('admins').select(['first_name', 'last_name']).where('email', '=', 'new.hire@acme.test').executeTakeFirstOrThrow());
+    const admin = await t.db.tenant(acme.id, (trx) =>
+      trx
+        .selectFrom('admins')
+        .select(['first_name', 'last_name'])
+        .where('email', '=', 'new.hire@acme.test')
+        .executeTakeFirstOrThrow(),
+    );
     expect(admin).toEqual({ first_name: 'New', last_name: 'Hire' });
   });
 
   it('someone from a company that already has an account is told to ask their administrator', async () => {
     const res = await googleSignIn(t, 'stranger@acme.test');
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'ACCOUNT_EXISTS', message: 'An account already exists for your company. Please contact your administrator to get access.' });
+    expect(await res.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'ACCOUNT_EXISTS',
+      message: 'An account already exists for your company. Please contact your administrator to get access.',
+    });
   });
 
   it('a new company signs up with the Google-type provider and owns a new account on that platform', async () => {
@@ -103,7 +129,9 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     expect(res.status).toBe(200);
     const claims = decodeJwt(((await res.json()) as { token: string }).token);
     expect(claims.role).toBe('owner');
-    const account = await t.db.tenant(claims.acc as string, (trx) => trx.selectFrom('accounts').select(['name', 'platform', 'email_domain']).executeTakeFirstOrThrow());
+    const account = await t.db.tenant(claims.acc as string, (trx) =>
+      trx.selectFrom('accounts').select(['name', 'platform', 'email_domain']).executeTakeFirstOrThrow(),
+    );
     expect(account).toEqual({ name: 'Newco', platform: 'google', email_domain: 'newco.test' });
   });
 
@@ -112,13 +140,17 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     expect(new URL(s.authorizeUrl).searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/api/auth/azure/callback`);
     const back = await new Browser().signInAtIdp(s.authorizeUrl, 'ceo@contoso-care.test');
     expect(back.pathname).toBe('/api/auth/azure/callback');
-    const res = await t.call('GET', `/auth/azure/callback${back.search}`, { headers: { cookie: s.cookie, 'x-forwarded-for': s.address } });
+    const res = await t.call('GET', `/auth/azure/callback${back.search}`, {
+      headers: { cookie: s.cookie, 'x-forwarded-for': s.address },
+    });
     expect(res.status).toBe(302);
     const landing = new URL(res.headers.get('location')!, PUBLIC_URL);
     expect(landing.pathname).toBe('/');
     const claims = decodeJwt(landing.searchParams.get('token')!);
     expect(claims).toMatchObject({ email: 'ceo@contoso-care.test', role: 'owner' });
-    const account = await t.db.tenant(claims.acc as string, (trx) => trx.selectFrom('accounts').select(['platform']).executeTakeFirstOrThrow());
+    const account = await t.db.tenant(claims.acc as string, (trx) =>
+      trx.selectFrom('accounts').select(['platform']).executeTakeFirstOrThrow(),
+    );
     expect(account.platform).toBe('azure');
   });
 
@@ -127,11 +159,17 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     const back = await new Browser().signInAtIdp(s.authorizeUrl, 'founder@zoned-google.test');
     const res = await t.call('POST', '/oauth/google/callback', {
       headers: { cookie: s.cookie, 'x-forwarded-for': s.address, 'x-time-zone': 'America/Chicago' },
-      body: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') ?? undefined },
+      body: {
+        code: back.searchParams.get('code'),
+        state: back.searchParams.get('state'),
+        iss: back.searchParams.get('iss') ?? undefined,
+      },
     });
     expect(res.status).toBe(200);
     const claims = decodeJwt(((await res.json()) as { token: string }).token);
-    const account = await t.db.tenant(claims.acc as string, (trx) => trx.selectFrom('accounts').select(['time_zone']).executeTakeFirstOrThrow());
+    const account = await t.db.tenant(claims.acc as string, (trx) =>
+      trx.selectFrom('accounts').select(['time_zone']).executeTakeFirstOrThrow(),
+    );
     expect(account.time_zone).toBe('America/Chicago');
   });
 
@@ -140,13 +178,19 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
       ['Asia/Kolkata', 'ceo@zoned-azure.test', 'Asia/Kolkata'],
       ['Mars/Olympus_Mons', 'ceo@unzoned-azure.test', 'UTC'],
     ] as const) {
-      const started = await t.call('GET', `/auth/azure/start?signup=1&timeZone=${encodeURIComponent(zone)}`, { headers: { 'x-forwarded-for': freshAddress() } });
+      const started = await t.call('GET', `/auth/azure/start?signup=1&timeZone=${encodeURIComponent(zone)}`, {
+        headers: { 'x-forwarded-for': freshAddress() },
+      });
       const cookies = started.headers.getSetCookie().map((l) => l.split(';')[0]!);
       const authorizeUrl = started.headers.get('location')!;
       const back = await new Browser().signInAtIdp(authorizeUrl, email);
-      const res = await t.call('GET', `/auth/azure/callback${back.search}`, { headers: { cookie: cookies.join('; '), 'x-forwarded-for': freshAddress() } });
+      const res = await t.call('GET', `/auth/azure/callback${back.search}`, {
+        headers: { cookie: cookies.join('; '), 'x-forwarded-for': freshAddress() },
+      });
       const claims = decodeJwt(new URL(res.headers.get('location')!, PUBLIC_URL).searchParams.get('token')!);
-      const account = await t.db.tenant(claims.acc as string, (trx) => trx.selectFrom('accounts').select(['time_zone']).executeTakeFirstOrThrow());
+      const account = await t.db.tenant(claims.acc as string, (trx) =>
+        trx.selectFrom('accounts').select(['time_zone']).executeTakeFirstOrThrow(),
+      );
       expect(account.time_zone, zone).toBe(expected);
     }
   });
@@ -154,11 +198,15 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
   it('a refused Microsoft-type sign-in returns to the sign-in page with the reason', async () => {
     const s = await start(t, 'azure');
     const back = await new Browser().signInAtIdp(s.authorizeUrl, 'someone.else@acme.test');
-    const res = await t.call('GET', `/auth/azure/callback${back.search}`, { headers: { cookie: s.cookie, 'x-forwarded-for': s.address } });
+    const res = await t.call('GET', `/auth/azure/callback${back.search}`, {
+      headers: { cookie: s.cookie, 'x-forwarded-for': s.address },
+    });
     const landing = new URL(res.headers.get('location')!, PUBLIC_URL);
     expect(landing.searchParams.get('token')).toBeNull();
     expect(landing.searchParams.get('error')).toBe('ACCOUNT_EXISTS');
-    expect(landing.searchParams.get('error_description')).toBe('An account already exists for your company. Please contact your administrator to get access.');
+    expect(landing.searchParams.get('error_description')).toBe(
+      'An account already exists for your company. Please contact your administrator to get access.',
+    );
   });
 
   it('a state works once: replaying the provider return is refused', async () => {
@@ -178,7 +226,7 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     expect(((await res.json()) as { code: string }).code).toBe('STATE_INVALID');
   });
 
-  it('an ID token with another sign-in\'s nonce is refused', async () => {
+  it("an ID token with another sign-in's nonce is refused", async () => {
     const s = await start(t, 'google');
     const tampered = new URL(s.authorizeUrl);
     tampered.searchParams.set('nonce', 'a-nonce-this-browser-never-saw');
@@ -208,14 +256,28 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     const nonce = new URL(s.authorizeUrl).searchParams.get('nonce')!;
     // A genuine token from the same provider, same person and nonce, but for "other-app".
     const other = idp.client('other');
-    const otherConfig = await client.discovery(new URL(idp.issuer), other.clientId, undefined, client.ClientSecretBasic(other.clientSecret), { execute: [client.allowInsecureRequests] });
+    const otherConfig = await client.discovery(
+      new URL(idp.issuer),
+      other.clientId,
+      undefined,
+      client.ClientSecretBasic(other.clientSecret),
+      { execute: [client.allowInsecureRequests] },
+    );
     const verifier = client.randomPKCECodeVerifier();
     const otherUrl = client.buildAuthorizationUrl(otherConfig, {
-      redirect_uri: other.redirectUris[0]!, scope: 'openid email profile', nonce, state: 'x',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: other.redirectUris[0]!,
+      scope: 'openid email profile',
+      nonce,
+      state: 'x',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     const otherBack = await new Browser().signInAtIdp(otherUrl.href, 'owner@acme.test', '', 'http://other.test');
-    const otherTokens = await client.authorizationCodeGrant(otherConfig, otherBack, { pkceCodeVerifier: verifier, expectedState: 'x', expectedNonce: nonce });
+    const otherTokens = await client.authorizationCodeGrant(otherConfig, otherBack, {
+      pkceCodeVerifier: verifier,
+      expectedState: 'x',
+      expectedNonce: nonce,
+    });
     expect(decodeJwt(otherTokens.id_token!).aud).toBe('other-app');
 
     const back = await new Browser().signInAtIdp(s.authorizeUrl, 'owner@acme.test');
@@ -223,7 +285,10 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     try {
       const res = await postGoogleReturn(t, s, back);
       expect(res.status).toBe(401);
-      expect(await res.json()).toMatchObject({ code: 'SIGN_IN_FAILED', message: 'The ID token was issued to another application. Please sign in again.' });
+      expect(await res.json()).toMatchObject({
+        code: 'SIGN_IN_FAILED',
+        message: 'The ID token was issued to another application. Please sign in again.',
+      });
     } finally {
       substitute.idToken = undefined;
     }
@@ -234,21 +299,35 @@ describe.each(DATABASE_KINDS)('provider sign-in (%s)', (kind) => {
     for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {
       // the client writes anything it likes on the left; our one proxy appends what it saw
       const headers = { cookie: 'sb_oidc=forged', 'x-forwarded-for': `203.0.113.${i}, ${address}` };
-      expect((await t.call('POST', '/oauth/google/callback', { headers, body: { code: 'c', state: `rotate-${i}` } })).status).toBe(400);
+      expect(
+        (await t.call('POST', '/oauth/google/callback', { headers, body: { code: 'c', state: `rotate-${i}` } })).status,
+      ).toBe(400);
     }
-    const limited = await t.call('POST', '/oauth/google/callback', { headers: { 'x-forwarded-for': `192.0.2.250, ${address}` }, body: { code: 'c', state: 's' } });
+    const limited = await t.call('POST', '/oauth/google/callback', {
+      headers: { 'x-forwarded-for': `192.0.2.250, ${address}` },
+      body: { code: 'c', state: 's' },
+    });
     expect(limited.status).toBe(429);
   });
 
   it('repeated failed sign-ins from one address are rate limited with 429', async () => {
     const address = freshAddress();
     for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) {
-      const res = await t.call('POST', '/oauth/google/callback', { headers: { cookie: 'sb_oidc=forged', 'x-forwarded-for': address }, body: { code: 'c', state: `forged-${i}` } });
+      const res = await t.call('POST', '/oauth/google/callback', {
+        headers: { cookie: 'sb_oidc=forged', 'x-forwarded-for': address },
+        body: { code: 'c', state: `forged-${i}` },
+      });
       expect(res.status).toBe(400);
     }
-    const limited = await t.call('POST', '/oauth/google/callback', { headers: { 'x-forwarded-for': address }, body: { code: 'c', state: 's' } });
+    const limited = await t.call('POST', '/oauth/google/callback', {
+      headers: { 'x-forwarded-for': address },
+      body: { code: 'c', state: 's' },
+    });
     expect(limited.status).toBe(429);
-    expect(await limited.json()).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many failed sign-in attempts\. Please wait \d+ minutes? and try again\.$/) });
+    expect(await limited.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Too many failed sign-in attempts\. Please wait \d+ minutes? and try again\.$/),
+    });
     // another address is unaffected
     expect((await googleSignIn(t, 'owner@acme.test')).status).toBe(200);
   });

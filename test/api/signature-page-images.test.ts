@@ -9,11 +9,19 @@ import type { SigDocument } from '../../api/contract/apps/document-signature';
 // content, cached by the phone for that long (private, immutable), in two widths (srcset); the
 // first page at once and the others lazily. They answer only for a usable link of their request.
 
-const jpeg = (shade: number, blocks: number) => `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), () => shade).toString('base64')}`;
+const jpeg = (shade: number, blocks: number) =>
+  `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), () => shade).toString('base64')}`;
 
 async function publishedWithImages(t: TestContext): Promise<SigDocument> {
   const doc = (await (await upload(t, await makePdf(2))).json()) as SigDocument;
-  expect((await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, { as: ADMIN, body: { name: 'Service agreement', fields: [SIGNATURE, NAME, AGREE] } })).status).toBe(200);
+  expect(
+    (
+      await t.call('PUT', `/document-signature/documents/${doc.id}/draft`, {
+        as: ADMIN,
+        body: { name: 'Service agreement', fields: [SIGNATURE, NAME, AGREE] },
+      })
+    ).status,
+  ).toBe(200);
   const published = await t.call('POST', `/document-signature/documents/${doc.id}/publish`, {
     as: ADMIN,
     body: { pageImages: [jpeg(200, 40), jpeg(180, 40)], pageImagesSmall: [jpeg(200, 20), jpeg(180, 20)] },
@@ -36,7 +44,16 @@ describe.each(DATABASE_KINDS)('Signature page images (%s)', (kind) => {
 
   it('each page has one address for the link’s life, in two widths, cached privately and immutably until the link expires', async () => {
     const phone = freshPhone();
-    expect((await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Ada Lovelace', expiresInDays: 2 })).status).toBe(201);
+    expect(
+      (
+        await v1(t, key, 'POST', '/signatures', {
+          documentId: doc.id,
+          phoneNumber: phone,
+          signerName: 'Ada Lovelace',
+          expiresInDays: 2,
+        })
+      ).status,
+    ).toBe(201);
     const token = await lastLink(t, phone);
     const first = imagesIn(await (await page(t, token)).text());
     const second = imagesIn(await (await page(t, token)).text());
@@ -49,7 +66,9 @@ describe.each(DATABASE_KINDS)('Signature page images (%s)', (kind) => {
     const src = attr(one, 'src')!;
     expect(src).toMatch(new RegExp(`^/c/${token}/pages/1-l-[0-9a-f]{16}\\.jpg$`));
     const srcset = attr(one, 'srcset')!;
-    expect(srcset).toMatch(new RegExp(`^/c/${token}/pages/1-s-[0-9a-f]{16}\\.jpg 720w, /c/${token}/pages/1-l-[0-9a-f]{16}\\.jpg 1000w$`));
+    expect(srcset).toMatch(
+      new RegExp(`^/c/${token}/pages/1-s-[0-9a-f]{16}\\.jpg 720w, /c/${token}/pages/1-l-[0-9a-f]{16}\\.jpg 1000w$`),
+    );
     expect(attr(one, 'sizes')).toBe('(min-width: 32rem) 480px, calc(100vw - 32px)');
 
     const large = await t.app.request(src);
@@ -80,15 +99,38 @@ describe.each(DATABASE_KINDS)('Signature page images (%s)', (kind) => {
     // the same address under a token that opens nothing
     expect((await t.app.request(src.replace(token, 'x'.repeat(43)))).status).toBe(404);
     // signed: the link is spent and its images no longer answer
-    expect((await page(t, token, { action: 'sign', sig_typed_sig1: 'Grace Hopper', field_name1: 'Grace Hopper', field_ok1: 'on', consent: 'on' })).status).toBe(200);
+    expect(
+      (
+        await page(t, token, {
+          action: 'sign',
+          sig_typed_sig1: 'Grace Hopper',
+          field_name1: 'Grace Hopper',
+          field_ok1: 'on',
+          consent: 'on',
+        })
+      ).status,
+    ).toBe(200);
     expect((await t.app.request(src)).status).toBe(404);
   });
 
   it('a version published with one width only is offered in that width', async () => {
     const single = (await (await upload(t, await makePdf(1))).json()) as SigDocument;
-    await t.call('PUT', `/document-signature/documents/${single.id}/draft`, { as: ADMIN, body: { name: 'One page', fields: [SIGNATURE] } });
-    expect((await t.call('POST', `/document-signature/documents/${single.id}/publish`, { as: ADMIN, body: { pageImages: [jpeg(220, 30)] } })).status).toBe(201);
-    const refused = await t.call('POST', `/document-signature/documents/${doc.id}/publish`, { as: ADMIN, body: { pageImages: [jpeg(1, 10)], pageImagesSmall: [jpeg(1, 5), jpeg(1, 5)] } });
+    await t.call('PUT', `/document-signature/documents/${single.id}/draft`, {
+      as: ADMIN,
+      body: { name: 'One page', fields: [SIGNATURE] },
+    });
+    expect(
+      (
+        await t.call('POST', `/document-signature/documents/${single.id}/publish`, {
+          as: ADMIN,
+          body: { pageImages: [jpeg(220, 30)] },
+        })
+      ).status,
+    ).toBe(201);
+    const refused = await t.call('POST', `/document-signature/documents/${doc.id}/publish`, {
+      as: ADMIN,
+      body: { pageImages: [jpeg(1, 10)], pageImagesSmall: [jpeg(1, 5), jpeg(1, 5)] },
+    });
     expect(refused.status).toBe(409); // nothing to publish: every change of that document is published
     const phone = freshPhone();
     await v1(t, key, 'POST', '/signatures', { documentId: single.id, phoneNumber: phone, signerName: 'Alan Turing' });
@@ -99,8 +141,14 @@ describe.each(DATABASE_KINDS)('Signature page images (%s)', (kind) => {
 
   it('small images must come one per page image', async () => {
     const d = (await (await upload(t, await makePdf(2))).json()) as SigDocument;
-    await t.call('PUT', `/document-signature/documents/${d.id}/draft`, { as: ADMIN, body: { name: 'Two pages', fields: [SIGNATURE] } });
-    const res = await t.call('POST', `/document-signature/documents/${d.id}/publish`, { as: ADMIN, body: { pageImages: [jpeg(200, 20), jpeg(200, 20)], pageImagesSmall: [jpeg(200, 10)] } });
+    await t.call('PUT', `/document-signature/documents/${d.id}/draft`, {
+      as: ADMIN,
+      body: { name: 'Two pages', fields: [SIGNATURE] },
+    });
+    const res = await t.call('POST', `/document-signature/documents/${d.id}/publish`, {
+      as: ADMIN,
+      body: { pageImages: [jpeg(200, 20), jpeg(200, 20)], pageImagesSmall: [jpeg(200, 10)] },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { pageImagesSmall: expect.any(String) } });
   });

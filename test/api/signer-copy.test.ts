@@ -21,17 +21,37 @@ describe.each(DATABASE_KINDS)("the signer's copy (%s)", (kind) => {
     doc = await publishedDocument(t);
   });
 
-  const outbox = async (to: string) => ((await (await t.call('GET', '/dev/sms-outbox', { as: ADMIN })).json()) as { to: string; body: string }[]).filter((m) => m.to === to);
+  const outbox = async (to: string) =>
+    ((await (await t.call('GET', '/dev/sms-outbox', { as: ADMIN })).json()) as { to: string; body: string }[]).filter(
+      (m) => m.to === to,
+    );
   const credits = async (taskId: string) =>
-    (await t.db.tenant(t.account('acme').id, (trx) => sql<{ n: number }>`select coalesce(sum(units), 0)::int as n from credit_ledger where task_id = ${taskId}`.execute(trx))).rows[0]!.n;
+    (
+      await t.db.tenant(t.account('acme').id, (trx) =>
+        sql<{ n: number }>`select coalesce(sum(units), 0)::int as n from credit_ledger where task_id = ${taskId}`.execute(trx),
+      )
+    ).rows[0]!.n;
 
   /** A request signed through its page: the completion page's HTML and the request. */
   async function signed(locale?: string) {
     const phone = freshPhone();
-    const sent = (await (await v1(t, key, 'POST', '/signatures', { documentId: doc.id, phoneNumber: phone, signerName: 'Ada Lovelace', ...(locale ? { locale } : {}) })).json()) as SigRequest;
+    const sent = (await (
+      await v1(t, key, 'POST', '/signatures', {
+        documentId: doc.id,
+        phoneNumber: phone,
+        signerName: 'Ada Lovelace',
+        ...(locale ? { locale } : {}),
+      })
+    ).json()) as SigRequest;
     const token = await lastLink(t, phone);
     await page(t, token);
-    const done = await page(t, token, { action: 'sign', sig_typed_sig1: 'Ada Lovelace', field_name1: 'Ada Lovelace', field_ok1: 'on', consent: 'on' });
+    const done = await page(t, token, {
+      action: 'sign',
+      sig_typed_sig1: 'Ada Lovelace',
+      field_name1: 'Ada Lovelace',
+      field_ok1: 'on',
+      consent: 'on',
+    });
     expect(done.status).toBe(200);
     return { phone, sent, html: await done.text() };
   }
@@ -53,7 +73,9 @@ describe.each(DATABASE_KINDS)("the signer's copy (%s)", (kind) => {
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     // the same bytes the console downloads as the signed file
-    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as { signedUrl: string };
+    const files = (await (await t.call('GET', `/document-signature/signatures/${sent.id}/files`, { as: ADMIN })).json()) as {
+      signedUrl: string;
+    };
     expect(Buffer.from(await (await t.app.request(files.signedUrl)).arrayBuffer()).equals(bytes)).toBe(true);
   });
 
@@ -66,12 +88,20 @@ describe.each(DATABASE_KINDS)("the signer's copy (%s)", (kind) => {
     expect(copy.body).toMatch(COPY_LINK);
     expect(await credits(sent.id)).toBe(1);
     // valid SIGNER_COPY_DAYS (21 here), then the expired page
-    const expires = await t.db.system((trx) => sql<{ expires_at: Date }>`select expires_at from link_tokens where task_id = ${sent.id} and purpose = 'sign-copy'`.execute(trx));
+    const expires = await t.db.system((trx) =>
+      sql<{ expires_at: Date }>`select expires_at from link_tokens where task_id = ${sent.id} and purpose = 'sign-copy'`.execute(
+        trx,
+      ),
+    );
     const days = (new Date(expires.rows[0]!.expires_at).getTime() - before) / 86_400_000;
     expect(days).toBeGreaterThan(20.9);
     expect(days).toBeLessThan(21.1);
-    const detail = (await (await t.call('GET', `/document-signature/tasks/${sent.id}`, { as: ADMIN })).json()) as { events: { type: string; description: string }[] };
-    expect(detail.events.find((e) => e.type === 'copy_sent')?.description).toMatch(/^Link to the signed copy texted to .* \(valid 21 days\)$/);
+    const detail = (await (await t.call('GET', `/document-signature/tasks/${sent.id}`, { as: ADMIN })).json()) as {
+      events: { type: string; description: string }[];
+    };
+    expect(detail.events.find((e) => e.type === 'copy_sent')?.description).toMatch(
+      /^Link to the signed copy texted to .* \(valid 21 days\)$/,
+    );
   });
 
   it("erasing the caller's data revokes the copy link: it answers the revoked page", async () => {
@@ -79,7 +109,9 @@ describe.each(DATABASE_KINDS)("the signer's copy (%s)", (kind) => {
     await sealRequest(t.deps, t.account('acme').id, sent.id);
     const copyToken = (await outbox(phone)).find((m) => m.body.includes('your signed copy'))!.body.match(COPY_LINK)![1]!;
     expect((await page(t, copyToken)).status).toBe(200);
-    const revoked = await t.db.tenant(t.account('acme').id, (trx) => revokeSignerCopies(trx, t.account('acme').id, [sent.id], new Date()));
+    const revoked = await t.db.tenant(t.account('acme').id, (trx) =>
+      revokeSignerCopies(trx, t.account('acme').id, [sent.id], new Date()),
+    );
     expect(revoked).toBe(1);
     const after = await page(t, copyToken);
     expect(after.status).toBe(410);

@@ -10,7 +10,38 @@ import { ApiError } from '../../api/http/errors';
 // them all. The country's and the account's unanswered sends, judged by whether people answer,
 // hold it; a real burst whose customers answer is never held. The test moves the clock.
 
-const AREAS = ['202', '212', '213', '305', '312', '415', '503', '602', '617', '702', '713', '718', '404', '206', '303', '512', '615', '801', '314', '412', '216', '513', '904', '919', '704', '816', '402', '505', '907', '808'];
+const AREAS = [
+  '202',
+  '212',
+  '213',
+  '305',
+  '312',
+  '415',
+  '503',
+  '602',
+  '617',
+  '702',
+  '713',
+  '718',
+  '404',
+  '206',
+  '303',
+  '512',
+  '615',
+  '801',
+  '314',
+  '412',
+  '216',
+  '513',
+  '904',
+  '919',
+  '704',
+  '816',
+  '402',
+  '505',
+  '907',
+  '808',
+];
 
 async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
   const res = await t.call('GET', '/accounts/developer', { as: owner });
@@ -26,14 +57,20 @@ describe.each(DATABASE_KINDS)('the SMS guard holds pumping spread over ranges (%
     for (const owner of ['owner@acme.test']) {
       expect((await t.call('POST', '/sms', { as: owner, body: { provider: 'dev-outbox' } })).status).toBe(200);
       // the outbox pays nothing, so its pumping rules are off unless turned on
-      expect((await t.call('PUT', '/sms/guard', { as: owner, body: { allowedCountries: ['US'], pumpingGuard: true } })).status).toBe(200);
+      expect(
+        (await t.call('PUT', '/sms/guard', { as: owner, body: { allowedCountries: ['US'], pumpingGuard: true } })).status,
+      ).toBe(200);
       keys[owner] = await apiKeyOf(t, owner);
     }
   });
-  const v1 = (owner: string, path: string, body: unknown) => t.call('POST', `/v1${path}`, { body, headers: { authorization: `Bearer ${keys[owner]}` } });
+  const v1 = (owner: string, path: string, body: unknown) =>
+    t.call('POST', `/v1${path}`, { body, headers: { authorization: `Bearer ${keys[owner]}` } });
 
   /** 12 ranges × 20, round the ranges, as fast as the API lets one client (a send every 250 ms: 240 in a minute), none answered. */
-  async function spread(send: (phone: string) => Promise<Response>, tag: string): Promise<{ delivered: number; refused: { code: string; message: string } | null }> {
+  async function spread(
+    send: (phone: string) => Promise<Response>,
+    tag: string,
+  ): Promise<{ delivered: number; refused: { code: string; message: string } | null }> {
     let delivered = 0;
     for (let i = 0; i < 240; i++) {
       const phone = `+1${AREAS[i % 12]}555${tag}${String(Math.floor(i / 12)).padStart(2, '0')}`;
@@ -87,7 +124,11 @@ describe.each(DATABASE_KINDS)('the SMS guard holds pumping spread over ranges (%
     const checkDue = async () => {
       while (checks.length && checks[0]!.due <= t.clock.now.getTime()) {
         const { id, phone } = checks.shift()!;
-        const sent = await sql<{ body: string }>`select body from dev_sms_outbox where account_id = ${accountId} and to_number = ${phone} order by created_at desc limit 1`.execute(t.db.kysely);
+        const sent = await sql<{
+          body: string;
+        }>`select body from dev_sms_outbox where account_id = ${accountId} and to_number = ${phone} order by created_at desc limit 1`.execute(
+          t.db.kysely,
+        );
         const code = sent.rows[0]!.body.match(/\d{4,10}/)![0];
         const checked = await v1(owner, '/otp/check', { id, code });
         expect(((await checked.json()) as { status: string }).status).toBe('approved');
@@ -100,7 +141,12 @@ describe.each(DATABASE_KINDS)('the SMS guard holds pumping spread over ranges (%
       const res = await v1(owner, '/otp/send', { phoneNumber: phone });
       expect(res.status, await res.clone().text()).toBe(201);
       // three in five answer, 15 to 55 s after the SMS
-      if (i % 5 < 3) checks.push({ due: t.clock.now.getTime() + 15_000 + (i % 5) * 20_000, id: ((await res.json()) as { id: string }).id, phone });
+      if (i % 5 < 3)
+        checks.push({
+          due: t.clock.now.getTime() + 15_000 + (i % 5) * 20_000,
+          id: ((await res.json()) as { id: string }).id,
+          phone,
+        });
       tick(t, 2_000);
     }
     const guard = (await (await t.call('GET', '/sms/guard', { as: owner })).json()) as SmsGuard;

@@ -30,11 +30,14 @@ async function apiKeyOf(t: TestContext, owner: string): Promise<string> {
 
 /** the account's audit descriptions for one event (thousands of sends push them off the log's first page) */
 async function auditOf(t: TestContext, event: string): Promise<string[]> {
-  const rows = await t.db.tenant(t.account('globex').id, (trx) => sql<{ description: string }>`select description from audit_log where event = ${event} order by id`.execute(trx));
+  const rows = await t.db.tenant(t.account('globex').id, (trx) =>
+    sql<{ description: string }>`select description from audit_log where event = ${event} order by id`.execute(trx),
+  );
   return rows.rows.map((r) => r.description);
 }
 
-const v1 = (t: TestContext, key: string, method: string, path: string, body?: unknown) => t.call(method, `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
+const v1 = (t: TestContext, key: string, method: string, path: string, body?: unknown) =>
+  t.call(method, `/v1${path}`, { body, headers: { authorization: `Bearer ${key}` } });
 
 /** valid mobile numbers of the range (GB 7400 has seven digits after the prefix, the others five), distinct per i */
 const attackNumber = (prefix: string, i: number) => `${prefix}${String(100_000_000 + i).slice(prefix === '+44740' ? -7 : -5)}`;
@@ -46,7 +49,8 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('SMS pumping (%s)'
   const delivered: { to: string; body: string }[] = [];
   beforeAll(async () => {
     twilio = await startPeer((req, res) => {
-      if (req.method === 'GET' && req.path === `/2010-04-01/Accounts/${SID}.json`) return json(res, 200, { sid: SID, status: 'active' });
+      if (req.method === 'GET' && req.path === `/2010-04-01/Accounts/${SID}.json`)
+        return json(res, 200, { sid: SID, status: 'active' });
       if (req.method === 'POST' && req.path === `/2010-04-01/Accounts/${SID}/Messages.json`) {
         const form = new URLSearchParams(req.body);
         delivered.push({ to: form.get('To')!, body: form.get('Body')! });
@@ -61,10 +65,28 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('SMS pumping (%s)'
   const t = useTestContext(kind, overrides);
   let key: string;
   beforeAll(async () => {
-    expect((await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: 'token', phoneNumber: '+14155550100' } } })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', '/sms', {
+          as: 'owner@globex.test',
+          body: { provider: 'twilio', twilio: { accountSid: SID, authToken: 'token', phoneNumber: '+14155550100' } },
+        })
+      ).status,
+    ).toBe(200);
     const saved = await t.call('PUT', '/sms/guard', {
       as: 'owner@globex.test',
-      body: { allowedCountries: ['US', 'GB', 'LT', 'SO'], rules: { volumeMultiplier: 5, volumeAllowance: 20, baselineDays: 7, conversionWindow: 30, conversionMinPercent: 10, conversionGraceSeconds: 60, holdMinutes: 60 } },
+      body: {
+        allowedCountries: ['US', 'GB', 'LT', 'SO'],
+        rules: {
+          volumeMultiplier: 5,
+          volumeAllowance: 20,
+          baselineDays: 7,
+          conversionWindow: 30,
+          conversionMinPercent: 10,
+          conversionGraceSeconds: 60,
+          holdMinutes: 60,
+        },
+      },
     });
     expect(saved.status).toBe(200);
     key = await apiKeyOf(t, 'owner@globex.test');
@@ -77,7 +99,9 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('SMS pumping (%s)'
     );
   });
 
-  it('the attack is held within the first few dozen messages, normal traffic is never held, and nothing reaches Twilio after a hold', { timeout: 60_000 }, async () => {
+  it('the attack is held within the first few dozen messages, normal traffic is never held, and nothing reaches Twilio after a hold', {
+    timeout: 60_000,
+  }, async () => {
     const refused = new Set<string>();
     const heldAt = new Map<string, number>(); // prefix -> deliveries to Twilio when its first refusal had settled
     const accepted = new Map<string, number>(ATTACK_PREFIXES.map((p) => [p, 0]));
@@ -102,7 +126,10 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('SMS pumping (%s)'
       tick();
       const phone = `+1202555${String(1000 + normalCounter++).padStart(4, '0')}`;
       const sent = await v1(t, key, 'POST', '/otp/send', { phoneNumber: phone });
-      normal.push({ status: sent.status, code: sent.status === 429 ? ((await sent.json()) as { code: string }).code : undefined });
+      normal.push({
+        status: sent.status,
+        code: sent.status === 429 ? ((await sent.json()) as { code: string }).code : undefined,
+      });
       if (sent.status !== 201) return;
       const { id } = (await sent.json()) as { id: string };
       const code = delivered.findLast((d) => d.to === phone)!.body.match(/\b(\d{4,10})\b/)![1]!;
@@ -138,7 +165,9 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('SMS pumping (%s)'
     const audit = await auditOf(t, 'sms.pumping-held');
     expect(audit).toHaveLength(3);
     expect(audit.join('\n')).toContain('numbers starting +370600 (Lithuania)');
-    const notes = (await (await t.call('GET', '/notifications', { as: 'owner@globex.test' })).json()) as { notifications: { kind: string; title: string }[] };
+    const notes = (await (await t.call('GET', '/notifications', { as: 'owner@globex.test' })).json()) as {
+      notifications: { kind: string; title: string }[];
+    };
     expect(notes.notifications.filter((n) => n.kind === 'sms.pumping-held')).toHaveLength(3);
     const staff = (await (await t.call('GET', '/watch-tower/accounts?q=globex', { as: STAFF })).json()) as AccountList;
     expect(staff.accounts.find((a) => a.id === t.account('globex').id)?.smsHeldRanges).toBe(3);
@@ -149,20 +178,37 @@ describe.each(DATABASE_KINDS.filter((k) => k === 'postgres'))('SMS pumping (%s)'
   it('an admin releases a range: its SMS go out again at once, and the release is audited', async () => {
     const before = delivered.length;
     expect((await v1(t, key, 'POST', '/otp/send', { phoneNumber: attackNumber('+44740', 99_001) })).status).toBe(429);
-    const released = await t.call('POST', `/sms/guard/holds/${encodeURIComponent('+44740')}/release`, { as: 'owner@globex.test' });
+    const released = await t.call('POST', `/sms/guard/holds/${encodeURIComponent('+44740')}/release`, {
+      as: 'owner@globex.test',
+    });
     expect(released.status).toBe(200);
     expect(((await released.json()) as SmsGuard).holds.map((h) => h.prefix)).not.toContain('+44740');
     t.clock.now = new Date(t.clock.now.getTime() + 1000);
     expect((await v1(t, key, 'POST', '/otp/send', { phoneNumber: attackNumber('+44740', 99_002) })).status).toBe(201);
     expect(delivered.slice(before).map((d) => d.to)).toEqual([attackNumber('+44740', 99_002)]);
-    expect(await auditOf(t, 'sms.pumping-released')).toEqual([expect.stringContaining('Released the hold on SMS to numbers starting +44740 (United Kingdom)')]);
-    expect((await t.call('POST', `/sms/guard/holds/${encodeURIComponent('+44740')}/release`, { as: 'owner@globex.test' })).status).toBe(404);
+    expect(await auditOf(t, 'sms.pumping-released')).toEqual([
+      expect.stringContaining('Released the hold on SMS to numbers starting +44740 (United Kingdom)'),
+    ]);
+    expect(
+      (await t.call('POST', `/sms/guard/holds/${encodeURIComponent('+44740')}/release`, { as: 'owner@globex.test' })).status,
+    ).toBe(404);
   });
 
   it('a range whose SMS are not answered is held by the conversion rule even under the volume limit', async () => {
     await t.call('PUT', '/sms/guard', {
       as: 'owner@globex.test',
-      body: { allowedCountries: ['US', 'GB', 'LT', 'SO'], rules: { volumeMultiplier: 5, volumeAllowance: 1000, baselineDays: 7, conversionWindow: 10, conversionMinPercent: 10, conversionGraceSeconds: 60, holdMinutes: 60 } },
+      body: {
+        allowedCountries: ['US', 'GB', 'LT', 'SO'],
+        rules: {
+          volumeMultiplier: 5,
+          volumeAllowance: 1000,
+          baselineDays: 7,
+          conversionWindow: 10,
+          conversionMinPercent: 10,
+          conversionGraceSeconds: 60,
+          holdMinutes: 60,
+        },
+      },
     });
     let first429 = -1;
     for (let i = 0; i < 20 && first429 < 0; i++) {

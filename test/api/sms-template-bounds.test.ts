@@ -24,8 +24,10 @@ describe.each(DATABASE_KINDS)('SMS template bounds (%s)', (kind) => {
   beforeAll(async () => {
     expect((await t.call('POST', '/sms', { as: ADMIN, body: { provider: 'dev-outbox' } })).status).toBe(200);
   });
-  const save = (templates: Record<string, string>) => t.call('PUT', `${OTP}/settings/sms-content`, { as: ADMIN, body: { templates } });
-  const stored = async () => ((await (await t.call('GET', `${OTP}/settings/sms-content`, { as: ADMIN })).json()) as SmsContentAnswer).templates[0]!;
+  const save = (templates: Record<string, string>) =>
+    t.call('PUT', `${OTP}/settings/sms-content`, { as: ADMIN, body: { templates } });
+  const stored = async () =>
+    ((await (await t.call('GET', `${OTP}/settings/sms-content`, { as: ADMIN })).json()) as SmsContentAnswer).templates[0]!;
 
   it(`a template of ${SMS_TEMPLATE_MAX} characters is saved; one more is refused naming the template, and nothing changes`, async () => {
     const longest = templateOf(SMS_TEMPLATE_MAX);
@@ -51,16 +53,25 @@ describe.each(DATABASE_KINDS)('SMS template bounds (%s)', (kind) => {
     for (const bad of ['Code {{code}}\u0000', 'Code {{code}} \uD800']) {
       const res = await save({ passcode: bad });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('NUL characters or unpaired surrogates') });
+      expect(await res.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining('NUL characters or unpaired surrogates'),
+      });
     }
   });
 
   it('"Send test SMS" has the same bound: 640 characters sent, 641 refused and nothing sent', async () => {
     const outbox = async () => ((await (await t.call('GET', '/dev/sms-outbox', { as: ADMIN })).json()) as unknown[]).length;
     const before = await outbox();
-    const ok = await t.call('POST', `${OTP}/settings/sms-content/test`, { as: ADMIN, body: { phoneNumber: '+12025557001', message: templateOf(SMS_TEMPLATE_MAX) } });
+    const ok = await t.call('POST', `${OTP}/settings/sms-content/test`, {
+      as: ADMIN,
+      body: { phoneNumber: '+12025557001', message: templateOf(SMS_TEMPLATE_MAX) },
+    });
     expect(ok.status).toBe(200);
-    const over = await t.call('POST', `${OTP}/settings/sms-content/test`, { as: ADMIN, body: { phoneNumber: '+12025557002', message: templateOf(SMS_TEMPLATE_MAX + 1) } });
+    const over = await t.call('POST', `${OTP}/settings/sms-content/test`, {
+      as: ADMIN,
+      body: { phoneNumber: '+12025557002', message: templateOf(SMS_TEMPLATE_MAX + 1) },
+    });
     expect(over.status).toBe(400);
     expect(await over.json()).toMatchObject({ code: 'VALIDATION_FAILED', fields: { message: LIMIT } });
     expect(await outbox()).toBe(before + 1);
@@ -68,7 +79,12 @@ describe.each(DATABASE_KINDS)('SMS template bounds (%s)', (kind) => {
 
   it('the placeholder pattern is linear: 100,000-character hostile bodies are read and rendered in milliseconds', () => {
     const def = appModule('one-time-passcode')!.templates[0]!;
-    const hostile = [`{{${' '.repeat(100_000)}`, '{{'.repeat(50_000), `{{ ${'a'.repeat(100_000)} `, `${'{{ code '.repeat(12_500)}}}`];
+    const hostile = [
+      `{{${' '.repeat(100_000)}`,
+      '{{'.repeat(50_000),
+      `{{ ${'a'.repeat(100_000)} `,
+      `${'{{ code '.repeat(12_500)}}}`,
+    ];
     for (const body of hostile) {
       const started = performance.now();
       placeholdersIn(body);

@@ -23,12 +23,14 @@ async function fakeTwilio(): Promise<Peer> {
       if (req.headers['content-type'] !== 'application/x-www-form-urlencoded') return json(res, 415, { message: 'form please' });
       const form = new URLSearchParams(req.body);
       const to = form.get('To');
-      if (to === '+15005550001') return json(res, 400, { code: 21211, message: "The 'To' number +15005550001 is not a valid phone number.", status: 400 });
+      if (to === '+15005550001')
+        return json(res, 400, { code: 21211, message: "The 'To' number +15005550001 is not a valid phone number.", status: 400 });
       if (to === '+15005550009') return json(res, 429, { code: 20429, message: 'Too Many Requests', status: 429 });
       if (to === '+15005550010') return json(res, 500, { message: 'boom' });
       return json(res, 201, { sid: 'SM' + 'f'.repeat(32), status: 'queued', to, from: form.get('From'), body: form.get('Body') });
     }
-    if (req.method === 'GET' && req.path.startsWith('/2010-04-01/Accounts/')) return json(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
+    if (req.method === 'GET' && req.path.startsWith('/2010-04-01/Accounts/'))
+      return json(res, 401, { code: 20003, message: 'Authenticate', status: 401 });
     json(res, 404, { message: 'not found' });
   });
 }
@@ -52,7 +54,10 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
   });
 
   it('missing fields answer 400 with the messages of the form', async () => {
-    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: '', authToken: ' ', phoneNumber: '4155550100' } } });
+    const res = await t.call('POST', '/sms', {
+      as: 'admin@acme.test',
+      body: { provider: 'twilio', twilio: { accountSid: '', authToken: ' ', phoneNumber: '4155550100' } },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).fields).toEqual({
       'twilio.accountSid': 'Account SID is required',
@@ -62,10 +67,16 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
   });
 
   it('credentials Twilio refuses answer 422 and nothing is saved', async () => {
-    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { ...body, twilio: { ...body.twilio, authToken: 'wrong' } } });
+    const res = await t.call('POST', '/sms', {
+      as: 'admin@acme.test',
+      body: { ...body, twilio: { ...body.twilio, authToken: 'wrong' } },
+    });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: 'TWILIO_INVALID_CREDENTIALS' });
-    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
+    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({
+      provider: null,
+      devOutboxAvailable: true,
+    });
   });
 
   it('saving checks the credentials with Twilio and answers the account SID, never the token', async () => {
@@ -73,7 +84,11 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body });
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' }, devOutboxAvailable: true });
+    expect(JSON.parse(text)).toEqual({
+      provider: 'twilio',
+      twilio: { accountSid: SID, phoneNumber: '+14155550100' },
+      devOutboxAvailable: true,
+    });
     expect(text).not.toContain(TOKEN);
     const check = twilio.received.find((r) => r.path === `/2010-04-01/Accounts/${SID}.json`)!;
     expect(check.method).toBe('GET');
@@ -87,11 +102,17 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     expect(row.auth_token_enc.startsWith('v1.')).toBe(true);
     const text = await (await t.call('GET', '/sms', { as: 'owner@acme.test' })).text();
     expect(text).not.toContain(TOKEN);
-    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' }, devOutboxAvailable: true });
+    expect(JSON.parse(text)).toEqual({
+      provider: 'twilio',
+      twilio: { accountSid: SID, phoneNumber: '+14155550100' },
+      devOutboxAvailable: true,
+    });
   });
 
   it('the change is in the audit log', async () => {
-    const rows = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('audit_log').selectAll().where('event', '=', 'sms.configured').execute());
+    const rows = await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.selectFrom('audit_log').selectAll().where('event', '=', 'sms.configured').execute(),
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].description).not.toContain(TOKEN);
   });
@@ -100,11 +121,18 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     const acme = t.account('acme');
     const before = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
     twilio.received.length = 0;
-    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: '', phoneNumber: '+14155550199' } } });
+    const res = await t.call('POST', '/sms', {
+      as: 'admin@acme.test',
+      body: { provider: 'twilio', twilio: { accountSid: SID, authToken: '', phoneNumber: '+14155550199' } },
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain(TOKEN);
-    expect(JSON.parse(text)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550199' }, devOutboxAvailable: true });
+    expect(JSON.parse(text)).toEqual({
+      provider: 'twilio',
+      twilio: { accountSid: SID, phoneNumber: '+14155550199' },
+      devOutboxAvailable: true,
+    });
     // the check against Twilio used the stored token
     const check = twilio.received.find((r) => r.path === `/2010-04-01/Accounts/${SID}.json`)!;
     expect(check.headers.authorization).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
@@ -113,25 +141,47 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     expect(decryptSecret(after.auth_token_enc, t.deps.config.encryptionKey)).toBe(TOKEN);
     expect(after.phone_number).toBe('+14155550199');
     // an omitted token is the same as a blank one
-    const omitted = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' } } });
+    const omitted = await t.call('POST', '/sms', {
+      as: 'admin@acme.test',
+      body: { provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' } },
+    });
     expect(omitted.status).toBe(200);
-    expect(await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').select('auth_token_enc').executeTakeFirstOrThrow())).toEqual({ auth_token_enc: before.auth_token_enc });
+    expect(
+      await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').select('auth_token_enc').executeTakeFirstOrThrow()),
+    ).toEqual({ auth_token_enc: before.auth_token_enc });
   });
 
   it('another Account SID with a blank auth token asks for the token again and calls nobody', async () => {
     const acme = t.account('acme');
     const before = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
     twilio.received.length = 0;
-    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: 'AC' + 'e'.repeat(32), authToken: '', phoneNumber: '+14155550100' } } });
+    const res = await t.call('POST', '/sms', {
+      as: 'admin@acme.test',
+      body: { provider: 'twilio', twilio: { accountSid: 'AC' + 'e'.repeat(32), authToken: '', phoneNumber: '+14155550100' } },
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'VALIDATION_FAILED', message: 'Auth Token is required', fields: { 'twilio.authToken': 'Auth Token is required' } });
+    expect(await res.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'VALIDATION_FAILED',
+      message: 'Auth Token is required',
+      fields: { 'twilio.authToken': 'Auth Token is required' },
+    });
     expect(twilio.received).toHaveLength(0);
-    expect(await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow())).toEqual(before);
+    expect(await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow())).toEqual(
+      before,
+    );
   });
 
-  it.each([['a line feed', `${TOKEN}\nX-Evil: 1`], ['a NUL', `${TOKEN}\u0000`], ['a DEL', `${TOKEN}\u007fx`]])('an auth token or SID containing %s is refused before Twilio is called', async (_what, bad) => {
+  it.each([
+    ['a line feed', `${TOKEN}\nX-Evil: 1`],
+    ['a NUL', `${TOKEN}\u0000`],
+    ['a DEL', `${TOKEN}\u007fx`],
+  ])('an auth token or SID containing %s is refused before Twilio is called', async (_what, bad) => {
     twilio.received.length = 0;
-    for (const twilioBody of [{ ...body.twilio, authToken: bad }, { ...body.twilio, accountSid: `${SID}\r\nx` }]) {
+    for (const twilioBody of [
+      { ...body.twilio, authToken: bad },
+      { ...body.twilio, accountSid: `${SID}\r\nx` },
+    ]) {
       const res = await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: twilioBody } });
       expect(res.status).toBe(400);
       expect(Object.values((await res.json()).fields)).toEqual(['Must not contain line breaks or other control characters']);
@@ -142,21 +192,33 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
   it('managing Twilio with a wrong new token is refused and the stored token stays', async () => {
     const acme = t.account('acme');
     const before = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
-    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { ...body, twilio: { ...body.twilio, authToken: 'wrong' } } });
+    const res = await t.call('POST', '/sms', {
+      as: 'admin@acme.test',
+      body: { ...body, twilio: { ...body.twilio, authToken: 'wrong' } },
+    });
     expect(res.status).toBe(422);
     const after = await t.db.tenant(acme.id, (trx) => trx.selectFrom('sms_settings').selectAll().executeTakeFirstOrThrow());
     expect(after.auth_token_enc).toBe(before.auth_token_enc);
   });
 
   it('a first connect with a blank auth token still answers Auth Token is required', async () => {
-    const res = await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: '  ', phoneNumber: '+14155550100' } } });
+    const res = await t.call('POST', '/sms', {
+      as: 'owner@globex.test',
+      body: { provider: 'twilio', twilio: { accountSid: SID, authToken: '  ', phoneNumber: '+14155550100' } },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).fields).toEqual({ 'twilio.authToken': 'Auth Token is required' });
-    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
+    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({
+      provider: null,
+      devOutboxAvailable: true,
+    });
   });
 
   it("another account does not see Acme's settings", async () => {
-    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
+    expect(await (await t.call('GET', '/sms', { as: 'owner@globex.test' })).json()).toEqual({
+      provider: null,
+      devOutboxAvailable: true,
+    });
   });
 
   it('a supervisor cannot read or change SMS settings', async () => {
@@ -172,7 +234,11 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     expect(req.method).toBe('POST');
     expect(req.path).toBe(`/2010-04-01/Accounts/${SID}/Messages.json`);
     expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({ To: '+447700900123', From: '+14155550100', Body: 'Your code is 123456' });
+    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({
+      To: '+447700900123',
+      From: '+14155550100',
+      Body: 'Your code is 123456',
+    });
   });
 
   it.each([
@@ -195,8 +261,13 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
     const res = await t.call('DELETE', '/sms', { as: 'admin@acme.test' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ provider: null, devOutboxAvailable: true });
-    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({ provider: null, devOutboxAvailable: true });
-    const rows = await t.db.tenant(t.account('acme').id, (trx) => trx.selectFrom('audit_log').selectAll().where('event', '=', 'sms.disconnected').execute());
+    expect(await (await t.call('GET', '/sms', { as: 'admin@acme.test' })).json()).toEqual({
+      provider: null,
+      devOutboxAvailable: true,
+    });
+    const rows = await t.db.tenant(t.account('acme').id, (trx) =>
+      trx.selectFrom('audit_log').selectAll().where('event', '=', 'sms.disconnected').execute(),
+    );
     expect(rows).toHaveLength(1);
   });
 });
@@ -204,7 +275,10 @@ describe.each(DATABASE_KINDS)('SMS configuration (%s)', (kind) => {
 describe('SMS configuration without the loopback allowlist', () => {
   const t = useTestContext('pglite', { twilioApiUrl: 'http://127.0.0.1:9' });
   it('a Twilio base URL on a private address is refused, not called', async () => {
-    const res = await t.call('POST', '/sms', { as: 'admin@acme.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: TOKEN, phoneNumber: '+14155550100' } } });
+    const res = await t.call('POST', '/sms', {
+      as: 'admin@acme.test',
+      body: { provider: 'twilio', twilio: { accountSid: SID, authToken: TOKEN, phoneNumber: '+14155550100' } },
+    });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: 'TARGET_NOT_ALLOWED' });
   });

@@ -7,13 +7,17 @@ describe.each(DATABASE_KINDS)('Stored files and signed download links (%s)', (ki
   const deps = () => t.deps;
   const store = async (account: 'acme' | 'globex', text: string) => {
     const id = t.account(account).id;
-    return t.db.tenant(id, (trx) => putFile(deps(), trx, id, { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from(text) }));
+    return t.db.tenant(id, (trx) =>
+      putFile(deps(), trx, id, { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from(text) }),
+    );
   };
 
   it('a signed link downloads the file as it was stored, with its name', async () => {
     const file = await store('acme', 'hello');
     expect(file.sha256).toBe('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
-    const res = await t.app.request(fileLink(deps(), t.account('acme').id, file.id, { filename: 'hello.txt', disposition: 'attachment' }));
+    const res = await t.app.request(
+      fileLink(deps(), t.account('acme').id, file.id, { filename: 'hello.txt', disposition: 'attachment' }),
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('hello');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="hello.txt"');
@@ -23,14 +27,20 @@ describe.each(DATABASE_KINDS)('Stored files and signed download links (%s)', (ki
   it("a download keeps its name as the service gave it: 'agreement (signed).pdf', a name in any script through RFC 6266 filename*", async () => {
     const file = await store('acme', '%PDF');
     const id = t.account('acme').id;
-    const signed = await t.app.request(fileLink(deps(), id, file.id, { filename: 'agreement (signed).pdf', disposition: 'attachment' }));
+    const signed = await t.app.request(
+      fileLink(deps(), id, file.id, { filename: 'agreement (signed).pdf', disposition: 'attachment' }),
+    );
     expect(signed.headers.get('content-disposition')).toBe('attachment; filename="agreement (signed).pdf"');
-    const cyrillic = await t.app.request(fileLink(deps(), id, file.id, { filename: 'Договор "A" (signed).pdf', disposition: 'attachment' }));
+    const cyrillic = await t.app.request(
+      fileLink(deps(), id, file.id, { filename: 'Договор "A" (signed).pdf', disposition: 'attachment' }),
+    );
     expect(cyrillic.headers.get('content-disposition')).toBe(
       `attachment; filename="??????? \\"A\\" (signed).pdf"; filename*=UTF-8''${encodeURIComponent('Договор "A" (signed).pdf').replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`,
     );
     // no header splitting, no paths
-    const hostile = await t.app.request(fileLink(deps(), id, file.id, { filename: 'a\r\nSet-Cookie: x=1/../b.pdf', disposition: 'attachment' }));
+    const hostile = await t.app.request(
+      fileLink(deps(), id, file.id, { filename: 'a\r\nSet-Cookie: x=1/../b.pdf', disposition: 'attachment' }),
+    );
     expect(hostile.headers.get('set-cookie')).toBeNull();
     expect(hostile.headers.get('content-disposition')).toBe('attachment; filename="a__Set-Cookie: x=1_.._b.pdf"');
   });

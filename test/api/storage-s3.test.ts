@@ -31,7 +31,15 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
   afterAll(() => s3.close());
   const t = useTestContext(kind, overrides);
 
-  const s3Fields = (extra: Record<string, unknown> = {}) => ({ endpoint: s3.url, region: 'us-east-1', bucket: BUCKET, accessKeyId: S3_KEY.accessKeyId, secretAccessKey: S3_KEY.secretAccessKey, pathStyle: true, ...extra });
+  const s3Fields = (extra: Record<string, unknown> = {}) => ({
+    endpoint: s3.url,
+    region: 'us-east-1',
+    bucket: BUCKET,
+    accessKeyId: S3_KEY.accessKeyId,
+    secretAccessKey: S3_KEY.secretAccessKey,
+    pathStyle: true,
+    ...extra,
+  });
   const save = (body: unknown, as = ADMIN) => t.call('PUT', '/storage', { as, body });
   const acme = () => t.account('acme').id;
 
@@ -61,10 +69,24 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
   });
 
   it('Test connection says which bucket is missing, which key is wrong, which port is unreachable', async () => {
-    const test = async (fields: Record<string, unknown>) => (await t.call('POST', '/storage/test', { as: ADMIN, body: { s3: s3Fields(fields) } })).json();
-    expect(await test({ bucket: 'no-such-bucket' })).toMatchObject({ ok: false, code: 'NO_SUCH_BUCKET', step: 'write', message: expect.stringContaining('"no-such-bucket" does not exist') });
-    expect(await test({ secretAccessKey: 'wrong-secret' })).toMatchObject({ ok: false, code: 'ACCESS_DENIED', message: expect.stringContaining('secret access key does not match') });
-    expect(await test({ accessKeyId: 'NOBODY' })).toMatchObject({ ok: false, code: 'ACCESS_DENIED', message: expect.stringContaining('does not know the access key ID') });
+    const test = async (fields: Record<string, unknown>) =>
+      (await t.call('POST', '/storage/test', { as: ADMIN, body: { s3: s3Fields(fields) } })).json();
+    expect(await test({ bucket: 'no-such-bucket' })).toMatchObject({
+      ok: false,
+      code: 'NO_SUCH_BUCKET',
+      step: 'write',
+      message: expect.stringContaining('"no-such-bucket" does not exist'),
+    });
+    expect(await test({ secretAccessKey: 'wrong-secret' })).toMatchObject({
+      ok: false,
+      code: 'ACCESS_DENIED',
+      message: expect.stringContaining('secret access key does not match'),
+    });
+    expect(await test({ accessKeyId: 'NOBODY' })).toMatchObject({
+      ok: false,
+      code: 'ACCESS_DENIED',
+      message: expect.stringContaining('does not know the access key ID'),
+    });
     const unreachable = await test({ endpoint: `http://127.0.0.1:${deadPort}` });
     expect(unreachable).toMatchObject({ ok: false, code: 'UNREACHABLE', message: expect.stringContaining('ECONNREFUSED') });
     expect(JSON.stringify(unreachable)).not.toContain('wrong-secret');
@@ -76,7 +98,12 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
     const host = `127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
     try {
       const started = Date.now();
-      const answer = await probe({ outboundAllowHosts: [host], outboundCa: undefined }, { ...s3Fields(), endpoint: `http://${host}` }, 'p/', 500);
+      const answer = await probe(
+        { outboundAllowHosts: [host], outboundCa: undefined },
+        { ...s3Fields(), endpoint: `http://${host}` },
+        'p/',
+        500,
+      );
       expect(answer).toMatchObject({ ok: false, code: 'TIMEOUT', step: 'write' });
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -88,7 +115,10 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
     const privateIp = await save({ backend: 's3', s3: s3Fields({ endpoint: 'https://10.0.0.7' }) });
     expect(privateIp.status).toBe(422);
     expect((await privateIp.json()).fields['s3.endpoint']).toContain('private');
-    const plainHttp = await t.call('POST', '/storage/test', { as: ADMIN, body: { s3: s3Fields({ endpoint: 'http://s3.example.com' }) } });
+    const plainHttp = await t.call('POST', '/storage/test', {
+      as: ADMIN,
+      body: { s3: s3Fields({ endpoint: 'http://s3.example.com' }) },
+    });
     expect(plainHttp.status).toBe(400);
     expect((await plainHttp.json()).fields).toEqual({ 's3.endpoint': 'Endpoint must start with https://' });
     const withPath = await save({ backend: 's3', s3: s3Fields({ endpoint: `${s3.url}/bucket?x=1` }) });
@@ -97,7 +127,11 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
   });
 
   it('checks every field with a message, and changes nothing', async () => {
-    const res = await save({ backend: 's3', s3: { endpoint: '', bucket: 'A', accessKeyId: '', secretAccessKey: '' }, retention: { 'idv.images': 0 } });
+    const res = await save({
+      backend: 's3',
+      s3: { endpoint: '', bucket: 'A', accessKeyId: '', secretAccessKey: '' },
+      retention: { 'idv.images': 0 },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).fields).toEqual({
       's3.endpoint': 'Endpoint is required',
@@ -112,7 +146,11 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
   });
 
   it('saves S3 settings and retention; the secret is never returned', async () => {
-    const res = await save({ backend: 's3', s3: s3Fields(), retention: { 'idv.images': 30, 'idv.data': 365, 'document-signature.completed': null } });
+    const res = await save({
+      backend: 's3',
+      s3: s3Fields(),
+      retention: { 'idv.images': 30, 'idv.data': 365, 'document-signature.completed': null },
+    });
     expect(res.status).toBe(200);
     const view = await res.json();
     expect(view).toMatchObject({
@@ -122,7 +160,9 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
     });
     const got = await (await t.call('GET', '/storage', { as: ADMIN })).text();
     expect(got).not.toContain('"secretAccessKey"');
-    const row = await t.db.tenant(acme(), (trx) => trx.selectFrom('storage_settings').select('s3_secret_encrypted').where('account_id', '=', acme()).executeTakeFirstOrThrow());
+    const row = await t.db.tenant(acme(), (trx) =>
+      trx.selectFrom('storage_settings').select('s3_secret_encrypted').where('account_id', '=', acme()).executeTakeFirstOrThrow(),
+    );
     expect(row.s3_secret_encrypted).toMatch(/^v1\./);
     expect(row.s3_secret_encrypted).not.toContain('S3RVER');
     expect(await t.db.tenant(acme(), (trx) => retentionDays(trx, acme(), 'idv.images'))).toBe(30);
@@ -132,7 +172,11 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
   });
 
   it('a blank secret keeps the stored one, and Test connection uses it', async () => {
-    const res = await save({ backend: 's3', s3: s3Fields({ secretAccessKey: '', pathStyle: true }), retention: { 'idv.images': 7 } });
+    const res = await save({
+      backend: 's3',
+      s3: s3Fields({ secretAccessKey: '', pathStyle: true }),
+      retention: { 'idv.images': 7 },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).retention['idv.images']).toBe(7);
     const tested = await t.call('POST', '/storage/test', { as: ADMIN, body: { s3: s3Fields({ secretAccessKey: '' }) } });
@@ -146,18 +190,25 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
       const body = await res.json();
       expect(body.code).toBe('SECRET_REENTRY_REQUIRED');
       expect(body.fields['s3.secretAccessKey']).toContain('Enter the secret access key again');
-      const tested = await t.call('POST', '/storage/test', { as: ADMIN, body: { s3: s3Fields({ ...moved, secretAccessKey: '' }) } });
+      const tested = await t.call('POST', '/storage/test', {
+        as: ADMIN,
+        body: { s3: s3Fields({ ...moved, secretAccessKey: '' }) },
+      });
       expect(tested.status).toBe(400);
     }
     // nothing changed
-    expect((await (await t.call('GET', '/storage', { as: ADMIN })).json()).s3).toMatchObject({ endpoint: s3.url, bucket: BUCKET, secretStored: true });
+    expect((await (await t.call('GET', '/storage', { as: ADMIN })).json()).s3).toMatchObject({
+      endpoint: s3.url,
+      bucket: BUCKET,
+      secretStored: true,
+    });
     // re-entered, the secret moves with the new bucket
     const moved = await save({ backend: 's3', s3: s3Fields({ bucket: 'other-bucket' }) });
     expect((await moved.json()).s3).toMatchObject({ bucket: 'other-bucket', secretStored: true });
     expect((await save({ backend: 's3', s3: s3Fields() })).status).toBe(200);
   });
 
-  it("another account sees none of it", async () => {
+  it('another account sees none of it', async () => {
     const res = await t.call('GET', '/storage', { as: 'owner@globex.test' });
     expect(await res.json()).toMatchObject({ backend: 'database', s3: null });
     const globex = t.account('globex').id;
@@ -166,9 +217,18 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
 
   it('files go to the bucket under the account prefix, read back, download through a link, and delete', async () => {
     const bytes = Buffer.from('%PDF-1.7 pretend document');
-    const file = await t.db.tenant(acme(), (trx) => putFile(t.deps, trx, acme(), { app: 'document-signature', contentType: 'application/pdf', bytes }));
-    const row = await t.db.tenant(acme(), (trx) => trx.selectFrom('stored_files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow());
-    expect(row).toMatchObject({ backend: 's3', s3_bucket: BUCKET, object_key: `switchboard/${acme()}/document-signature/${file.id}`, bytes: null });
+    const file = await t.db.tenant(acme(), (trx) =>
+      putFile(t.deps, trx, acme(), { app: 'document-signature', contentType: 'application/pdf', bytes }),
+    );
+    const row = await t.db.tenant(acme(), (trx) =>
+      trx.selectFrom('stored_files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow(),
+    );
+    expect(row).toMatchObject({
+      backend: 's3',
+      s3_bucket: BUCKET,
+      object_key: `switchboard/${acme()}/document-signature/${file.id}`,
+      bytes: null,
+    });
     const object = await s3.object(BUCKET, row.object_key!);
     expect(object?.bytes.equals(bytes)).toBe(true);
     expect(object?.metadata).toMatchObject({ 'content-type': 'application/pdf', 'x-amz-meta-sha256': file.sha256 });
@@ -194,32 +254,62 @@ describe.each(DATABASE_KINDS)('Storage settings and the S3 backend (%s)', (kind)
   it('a large file streams through its link intact', async () => {
     const bytes = Buffer.alloc(3 * 1024 * 1024 + 17);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) & 0xff;
-    const file = await t.db.tenant(acme(), (trx) => putFile(t.deps, trx, acme(), { app: 'identity-verification', contentType: 'image/jpeg', bytes }));
+    const file = await t.db.tenant(acme(), (trx) =>
+      putFile(t.deps, trx, acme(), { app: 'identity-verification', contentType: 'image/jpeg', bytes }),
+    );
     const res = await t.app.request(fileLink(t.deps, acme(), file.id));
     expect(res.headers.get('content-length')).toBe(String(bytes.length));
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it('an unreachable bucket fails the write with a clear answer and keeps no row', async () => {
-    await t.db.tenant(acme(), (trx) => trx.updateTable('storage_settings').set({ s3_bucket: 'no-such-bucket' }).where('account_id', '=', acme()).execute());
+    await t.db.tenant(acme(), (trx) =>
+      trx.updateTable('storage_settings').set({ s3_bucket: 'no-such-bucket' }).where('account_id', '=', acme()).execute(),
+    );
     // the secret was sealed for the other bucket: not sent to this one
-    await expect(t.db.tenant(acme(), (trx) => putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('x') }))).rejects.toMatchObject({ code: 'STORAGE_NOT_CONFIGURED' });
-    await t.db.tenant(acme(), (trx) => trx.updateTable('storage_settings').set({ s3_bucket: BUCKET }).where('account_id', '=', acme()).execute());
+    await expect(
+      t.db.tenant(acme(), (trx) =>
+        putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('x') }),
+      ),
+    ).rejects.toMatchObject({ code: 'STORAGE_NOT_CONFIGURED' });
+    await t.db.tenant(acme(), (trx) =>
+      trx.updateTable('storage_settings').set({ s3_bucket: BUCKET }).where('account_id', '=', acme()).execute(),
+    );
     expect((await save({ backend: 's3', s3: s3Fields({ bucket: 'no-such-bucket' }) })).status).toBe(200);
-    const before = await t.db.tenant(acme(), (trx) => trx.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow());
-    await expect(t.db.tenant(acme(), (trx) => putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('x') }))).rejects.toMatchObject({ status: 502, code: 'STORAGE_UNAVAILABLE' });
-    const after = await t.db.tenant(acme(), (trx) => trx.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow());
+    const before = await t.db.tenant(acme(), (trx) =>
+      trx
+        .selectFrom('stored_files')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    );
+    await expect(
+      t.db.tenant(acme(), (trx) =>
+        putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('x') }),
+      ),
+    ).rejects.toMatchObject({ status: 502, code: 'STORAGE_UNAVAILABLE' });
+    const after = await t.db.tenant(acme(), (trx) =>
+      trx
+        .selectFrom('stored_files')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    );
     expect(Number(after.n)).toBe(Number(before.n));
     expect((await save({ backend: 's3', s3: s3Fields() })).status).toBe(200);
   });
 
   it('switching back to the database keeps old S3 files readable and writes new ones to the database', async () => {
-    const old = await t.db.tenant(acme(), (trx) => putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('in s3') }));
+    const old = await t.db.tenant(acme(), (trx) =>
+      putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('in s3') }),
+    );
     const res = await save({ backend: 'database' });
     expect(res.status).toBe(200);
     expect((await res.json()).s3).toMatchObject({ bucket: BUCKET, secretStored: true });
-    const fresh = await t.db.tenant(acme(), (trx) => putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('in db') }));
-    const backends = await t.db.tenant(acme(), (trx) => trx.selectFrom('stored_files').select(['id', 'backend']).where('id', 'in', [old.id, fresh.id]).execute());
+    const fresh = await t.db.tenant(acme(), (trx) =>
+      putFile(t.deps, trx, acme(), { app: 'e-form', contentType: 'text/plain', bytes: Buffer.from('in db') }),
+    );
+    const backends = await t.db.tenant(acme(), (trx) =>
+      trx.selectFrom('stored_files').select(['id', 'backend']).where('id', 'in', [old.id, fresh.id]).execute(),
+    );
     expect(Object.fromEntries(backends.map((b) => [b.id, b.backend]))).toEqual({ [old.id]: 's3', [fresh.id]: 'database' });
     expect((await t.db.tenant(acme(), (trx) => readFile(t.deps, trx, acme(), old.id)))?.bytes.toString()).toBe('in s3');
     expect((await t.db.tenant(acme(), (trx) => readFile(t.deps, trx, acme(), fresh.id)))?.bytes.toString()).toBe('in db');

@@ -14,7 +14,17 @@ import type { Bootstrap } from '../../api/contract/session';
 const OWNER = 'owner@globex.test';
 const json = async <T>(res: Response) => (await res.json()) as T;
 const agent = (t: TestContext) =>
-  t.deps.tokens.sign({ sub: 'agent:gil@globex.test', acc: t.account('globex').id, role: 'agent', root: false, ghost: false, email: 'gil@globex.test' }, 3600);
+  t.deps.tokens.sign(
+    {
+      sub: 'agent:gil@globex.test',
+      acc: t.account('globex').id,
+      role: 'agent',
+      root: false,
+      ghost: false,
+      email: 'gil@globex.test',
+    },
+    3600,
+  );
 
 describe.each(DATABASE_KINDS)('Stripe states without Stripe on the server (%s)', (kind) => {
   const t = useTestContext(kind);
@@ -26,9 +36,12 @@ describe.each(DATABASE_KINDS)('Stripe states without Stripe on the server (%s)',
     expect(apps.apps.find((a) => a.id === 'payments')!.unavailable).toEqual(expected);
     // an app that works has nothing to say
     expect(apps.apps.find((a) => a.id === 'one-time-passcode')!.unavailable).toBeUndefined();
-    const refused = await t.call('POST', '/payments/actions/request', { as: OWNER, body: { input: { phoneNumber: '+14155550190', amount: '12.50', description: 'Deposit' } } });
+    const refused = await t.call('POST', '/payments/actions/request', {
+      as: OWNER,
+      body: { input: { phoneNumber: '+14155550190', amount: '12.50', description: 'Deposit' } },
+    });
     expect(refused.status).toBe(503);
-    expect(await refused.json()).toEqual({ ...expected, requestId: refused.headers.get("x-request-id") });
+    expect(await refused.json()).toEqual({ ...expected, requestId: refused.headers.get('x-request-id') });
   });
 
   it('nothing can be subscribed: bootstrap lists no app, each billing card says so, and Subscribe answers the same sentence', async () => {
@@ -36,7 +49,11 @@ describe.each(DATABASE_KINDS)('Stripe states without Stripe on the server (%s)',
     const overview = await json<BillingOverview>(await t.call('GET', '/billing', { as: OWNER }));
     expect(overview.apps.every((a) => !a.subscribable)).toBe(true);
     const res = await t.call('POST', '/document-signature/billing/checkout', { as: OWNER });
-    expect(await res.json()).toEqual({ requestId: expect.any(String), code: 'BILLING_NOT_CONFIGURED', message: STATE_MESSAGES.BILLING_NOT_CONFIGURED });
+    expect(await res.json()).toEqual({
+      requestId: expect.any(String),
+      code: 'BILLING_NOT_CONFIGURED',
+      message: STATE_MESSAGES.BILLING_NOT_CONFIGURED,
+    });
   });
 });
 
@@ -47,17 +64,27 @@ describe.each(DATABASE_KINDS)('Stripe states with Stripe set up on the server (%
     peer = await startStripePeer({ webhookSecret: 'whsec_states', secretKeys: ['sk_test_states'] });
     addStripeConnect(peer, { clientId: 'ca_states', webhookSecret: 'whsec_states_connect', deliver: async () => 200 });
     // billing with a price for One-Time Passcode only
-    Object.assign(raw, connectServerEnv(peer, 'ca_states', 'whsec_states_connect'), { STRIPE_SECRET_KEY: 'sk_test_states', STRIPE_WEBHOOK_SECRET: 'whsec_states', STRIPE_API_BASE: peer.url, STRIPE_PRICE_ONE_TIME_PASSCODE: 'price_otp_states' });
+    Object.assign(raw, connectServerEnv(peer, 'ca_states', 'whsec_states_connect'), {
+      STRIPE_SECRET_KEY: 'sk_test_states',
+      STRIPE_WEBHOOK_SECRET: 'whsec_states',
+      STRIPE_API_BASE: peer.url,
+      STRIPE_PRICE_ONE_TIME_PASSCODE: 'price_otp_states',
+    });
   });
   afterAll(async () => peer?.close());
   const t = useTestContext(kind, { raw } as never);
 
   it('before the account connects Stripe, Request a payment says an admin of the account connects it', async () => {
-    expect((await json<AppActionsAnswer>(await t.call('GET', '/payments/actions', { as: OWNER }))).unavailable).toEqual({ code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED });
+    expect((await json<AppActionsAnswer>(await t.call('GET', '/payments/actions', { as: OWNER }))).unavailable).toEqual({
+      code: 'STRIPE_NOT_CONNECTED',
+      message: STATE_MESSAGES.STRIPE_NOT_CONNECTED,
+    });
   });
 
   it('only an app with a price can be subscribed, and only its Subscribe is offered', async () => {
-    expect((await json<Bootstrap>(await t.call('GET', '/admins/bootstrap', { as: OWNER }))).subscribable).toEqual(['one-time-passcode']);
+    expect((await json<Bootstrap>(await t.call('GET', '/admins/bootstrap', { as: OWNER }))).subscribable).toEqual([
+      'one-time-passcode',
+    ]);
     const overview = await json<BillingOverview>(await t.call('GET', '/billing', { as: OWNER }));
     expect(overview.apps.filter((a) => a.subscribable).map((a) => a.app)).toEqual(['one-time-passcode']);
     const res = await t.call('POST', '/document-signature/billing/checkout', { as: OWNER });

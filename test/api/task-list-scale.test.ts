@@ -24,7 +24,8 @@ async function plan(t: TestContext, query: string): Promise<string> {
     // on a small table a sequential scan is cheaper: turn it off to see which index would serve
     await sql`set local enable_seqscan = off`.execute(trx);
     await sql`set local enable_bitmapscan = off`.execute(trx);
-    const rows = (await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query.replaceAll('$ACCOUNT', `'${id}'`))}`.execute(trx)).rows;
+    const rows = (await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query.replaceAll('$ACCOUNT', `'${id}'`))}`.execute(trx))
+      .rows;
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   });
 }
@@ -49,12 +50,16 @@ describe.each(DATABASE_KINDS)('Authentications list at scale (%s)', (kind) => {
   it('a filtered first page counts its matches up to 1,000', async () => {
     const few = await t.call('GET', `${OTP}/tasks?limit=5&q=CUST-7`, { as: 'owner@acme.test' });
     expect(few.headers.get('x-count')).toBe('124');
-    const many = await t.call('GET', `${OTP}/tasks?limit=5&agent=${encodeURIComponent('agent1@acme.test')}`, { as: 'owner@acme.test' });
+    const many = await t.call('GET', `${OTP}/tasks?limit=5&agent=${encodeURIComponent('agent1@acme.test')}`, {
+      as: 'owner@acme.test',
+    });
     expect(many.headers.get('x-count')).toBe('1000');
   });
 
   it('a customer id with digits in it finds that customer, and a whole number finds that number', async () => {
-    const byCustomer = (await (await t.call('GET', `${OTP}/tasks?q=CUST-42`, { as: 'owner@acme.test' })).json()) as { customerRef: string }[];
+    const byCustomer = (await (await t.call('GET', `${OTP}/tasks?q=CUST-42`, { as: 'owner@acme.test' })).json()) as {
+      customerRef: string;
+    }[];
     expect(byCustomer.length).toBeGreaterThan(0);
     expect(new Set(byCustomer.map((r) => r.customerRef))).toEqual(new Set(['CUST-42']));
     const byNumber = await t.call('GET', `${OTP}/tasks?q=${encodeURIComponent('+1 555 000 0042')}`, { as: 'owner@acme.test' });
@@ -67,7 +72,11 @@ describe.each(DATABASE_KINDS)('Authentications list at scale (%s)', (kind) => {
     ['agent', `agent = 'agent1@acme.test'`, 'otp_verifications_by_agent'],
     ['customer', `customer_ref = 'CUST-7'`, 'otp_verifications_by_customer'],
     ['whole phone number', `phone_number = '+15550000042'`, 'otp_verifications_by_phone'],
-    ['status and dates', `status = 'approved' and created_at >= now() - interval '2 days' and created_at < now()`, 'otp_verifications_by_status'],
+    [
+      'status and dates',
+      `status = 'approved' and created_at >= now() - interval '2 days' and created_at < now()`,
+      'otp_verifications_by_status',
+    ],
   ])('a page filtered by %s, first or deep, is an index scan in list order with no sort', async (_name, filter, index) => {
     for (const keyset of ['', `and ${DEEP}`]) {
       const text = await plan(t, `${LIST} ${filter} ${keyset} ${ORDER}`);

@@ -36,7 +36,8 @@ declare module 'vitest' {
   }
 }
 
-export const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export function postgresUrl(database: string): string {
   const url = new URL(PG_ADMIN_URL);
@@ -57,7 +58,8 @@ export function templateInputsHash(encryptionKey: string): string {
   return h.digest('hex').slice(0, 12);
 }
 
-const summary = (accounts: SeededAccount[]) => accounts.map((a) => ({ id: a.id, domain: a.account.domain, adminIds: a.adminIds }));
+const summary = (accounts: SeededAccount[]) =>
+  accounts.map((a) => ({ id: a.id, domain: a.account.domain, adminIds: a.adminIds }));
 
 /** The seeded accounts of a copy, as seedDemo returned them when the template was made. */
 export function seededAccounts(template: SeededTemplate): SeededAccount[] {
@@ -78,11 +80,16 @@ export async function createPostgresTemplate(seedNow: Date): Promise<SeededTempl
   const name = `sb_template_${templateInputsHash(encryptionKey)}_${Math.floor(Date.now() / 1000).toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
   const admin = await openPostgres(PG_ADMIN_URL, 1);
   try {
-    const old = await sql<{ datname: string }>`select datname from pg_database where datname like 'sb\_template\_%'`.execute(admin.kysely);
+    const old = await sql<{ datname: string }>`select datname from pg_database where datname like 'sb\_template\_%'`.execute(
+      admin.kysely,
+    );
     for (const { datname } of old.rows) {
       const made = parseInt(datname.split('_').at(-2) ?? '', 36) * 1000;
       if (Number.isFinite(made) && Date.now() - made > STALE_TEMPLATE_MS) {
-        await sql.raw(`drop database if exists ${datname} with (force)`).execute(admin.kysely).catch(() => {});
+        await sql
+          .raw(`drop database if exists ${datname} with (force)`)
+          .execute(admin.kysely)
+          .catch(() => {});
       }
     }
     await sql.raw(`create database ${name}`).execute(admin.kysely);
@@ -154,12 +161,17 @@ const MAX_AGE_MS = Number(process.env.TEST_TEMPLATE_MAX_AGE_S ?? 120) * 1000;
  * box (the others wait for its description to appear). Null outside a run with
  * test/api/global-setup.ts, or when making it failed (then every block seeds its own database).
  */
-export async function seededTemplate(kind: 'pglite' | 'postgres', dir: string | null, waitMs = 120_000): Promise<SeededTemplate | null> {
+export async function seededTemplate(
+  kind: 'pglite' | 'postgres',
+  dir: string | null,
+  waitMs = 120_000,
+): Promise<SeededTemplate | null> {
   if (!dir) return null;
   const box = `${kind}-${Math.floor(Date.now() / MAX_AGE_MS)}`;
   const ready = path.join(dir, `${box}.json`);
   const failed = path.join(dir, `${kind}.failed`);
-  const read = (): SeededTemplate | null => (fs.existsSync(ready) ? (JSON.parse(fs.readFileSync(ready, 'utf8')) as SeededTemplate) : null);
+  const read = (): SeededTemplate | null =>
+    fs.existsSync(ready) ? (JSON.parse(fs.readFileSync(ready, 'utf8')) as SeededTemplate) : null;
   if (fs.existsSync(failed)) return null;
   const known = read();
   if (known) return known;

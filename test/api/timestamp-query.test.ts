@@ -15,7 +15,10 @@ function opensslNonce(query: Buffer): bigint | string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsq-'));
   try {
     fs.writeFileSync(path.join(dir, 'q.tsq'), query);
-    const text = execFileSync('openssl', ['ts', '-query', '-in', path.join(dir, 'q.tsq'), '-text'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const text = execFileSync('openssl', ['ts', '-query', '-in', path.join(dir, 'q.tsq'), '-text'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return BigInt(/Nonce: (0x[0-9A-Fa-f]+)/.exec(text)![1]!);
   } catch (err) {
     return String((err as { stderr?: string }).stderr ?? err);

@@ -9,10 +9,31 @@ import { DATABASE_KINDS, useTestContext, type TestContext } from './helpers';
 
 async function tokenWith(t: TestContext, times: { iat: number; exp: number }): Promise<string> {
   const admin = t.account('acme').adminIds['owner@acme.test']!;
-  const sessionId = (await t.db.tenant(t.account('acme').id, (trx) =>
-    trx.insertInto('sessions').values({ account_id: t.account('acme').id, admin_id: admin, ghost: false, staff_id: null, expires_at: new Date(Date.now() + 3600_000) }).returning('id').executeTakeFirstOrThrow(),
-  )).id;
-  return new SignJWT({ sid: sessionId, sub: admin, acc: t.account('acme').id, role: 'owner', root: false, ghost: false, email: 'owner@acme.test', iat: times.iat })
+  const sessionId = (
+    await t.db.tenant(t.account('acme').id, (trx) =>
+      trx
+        .insertInto('sessions')
+        .values({
+          account_id: t.account('acme').id,
+          admin_id: admin,
+          ghost: false,
+          staff_id: null,
+          expires_at: new Date(Date.now() + 3600_000),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow(),
+    )
+  ).id;
+  return new SignJWT({
+    sid: sessionId,
+    sub: admin,
+    acc: t.account('acme').id,
+    role: 'owner',
+    root: false,
+    ghost: false,
+    email: 'owner@acme.test',
+    iat: times.iat,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer('switchboard')
     .setAudience('switchboard-console')
@@ -38,10 +59,16 @@ describe.each(DATABASE_KINDS)('token times are sane (%s)', (kind) => {
   });
 
   it('an iat more than 60 s ahead of the clock is refused', async () => {
-    expect(await status(await tokenWith(t, { iat: nowS() + 120, exp: nowS() + 3600 }))).toEqual({ status: 401, code: 'TOKEN_INVALID' });
+    expect(await status(await tokenWith(t, { iat: nowS() + 120, exp: nowS() + 3600 }))).toEqual({
+      status: 401,
+      code: 'TOKEN_INVALID',
+    });
   });
 
   it('a lifetime longer than a session can last is refused', async () => {
-    expect(await status(await tokenWith(t, { iat: nowS(), exp: nowS() + 200 * 3600 }))).toEqual({ status: 401, code: 'TOKEN_INVALID' });
+    expect(await status(await tokenWith(t, { iat: nowS(), exp: nowS() + 200 * 3600 }))).toEqual({
+      status: 401,
+      code: 'TOKEN_INVALID',
+    });
   });
 });

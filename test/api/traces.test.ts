@@ -13,7 +13,15 @@ import { PRIVACY_JOBS } from '../../api/privacy/jobs';
 const SID = 'AC' + 'b'.repeat(32);
 const TOKEN = 'twilio-auth-token-for-traces';
 
-type OtlpSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: { key: string; value: Record<string, unknown> }[]; links?: { traceId: string; spanId: string }[] };
+type OtlpSpan = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: { key: string; value: Record<string, unknown> }[];
+  links?: { traceId: string; spanId: string }[];
+};
 
 function spansOf(received: Peer['received']): OtlpSpan[] {
   return received
@@ -34,8 +42,10 @@ describe.each(DATABASE_KINDS)('traces (%s)', (kind) => {
   let receiver: Peer;
   beforeAll(async () => {
     twilio = await startPeer((req, res) => {
-      if (req.method === 'GET' && req.path === `/2010-04-01/Accounts/${SID}.json`) return json(res, 200, { sid: SID, status: 'active' });
-      if (req.method === 'POST' && req.path === `/2010-04-01/Accounts/${SID}/Messages.json`) return json(res, 201, { sid: 'SM' + 'e'.repeat(32), status: 'queued' });
+      if (req.method === 'GET' && req.path === `/2010-04-01/Accounts/${SID}.json`)
+        return json(res, 200, { sid: SID, status: 'active' });
+      if (req.method === 'POST' && req.path === `/2010-04-01/Accounts/${SID}/Messages.json`)
+        return json(res, 201, { sid: 'SM' + 'e'.repeat(32), status: 'queued' });
       json(res, 404, { message: 'not found' });
     });
     receiver = await startPeer((_req, res) => json(res, 200, {}));
@@ -48,7 +58,14 @@ describe.each(DATABASE_KINDS)('traces (%s)', (kind) => {
   });
   const t = useTestContext(kind, overrides);
   beforeAll(async () => {
-    expect((await t.call('POST', '/sms', { as: 'owner@globex.test', body: { provider: 'twilio', twilio: { accountSid: SID, authToken: TOKEN, phoneNumber: '+14155550100' } } })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', '/sms', {
+          as: 'owner@globex.test',
+          body: { provider: 'twilio', twilio: { accountSid: SID, authToken: TOKEN, phoneNumber: '+14155550100' } },
+        })
+      ).status,
+    ).toBe(200);
     // ratio 0: only a caller's sampled traceparent makes a trace (parent-based sampling)
     await startTracing({ endpoint: receiver.url, ratio: 0, delayMs: 50 });
   });
@@ -79,12 +96,24 @@ describe.each(DATABASE_KINDS)('traces (%s)', (kind) => {
 
   it('a passcode send through Twilio is one trace: the route, the service, its named reads and writes, the Twilio call', async () => {
     const parent = traceparent();
-    const res = await t.call('POST', '/one-time-passcode/actions/send', { as: 'owner@globex.test', body: { input: { phoneNumber: '+14155557201' } }, headers: { traceparent: parent.header } });
+    const res = await t.call('POST', '/one-time-passcode/actions/send', {
+      as: 'owner@globex.test',
+      body: { input: { phoneNumber: '+14155557201' } },
+      headers: { traceparent: parent.header },
+    });
     expect(res.status).toBe(201);
     await stopTracing();
     const spans = spansOf(receiver.received).filter((s) => s.traceId === parent.traceId);
     const names = spans.map((s) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['POST /api/:app/actions/:key', 'action.one-time-passcode.send', 'otp.send.read', 'otp.send.write', 'twilio messages.create']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'POST /api/:app/actions/:key',
+        'action.one-time-passcode.send',
+        'otp.send.read',
+        'otp.send.write',
+        'twilio messages.create',
+      ]),
+    );
     const server = spans.find((s) => s.name === 'POST /api/:app/actions/:key')!;
     const service = spans.find((s) => s.name === 'action.one-time-passcode.send')!;
     expect(service.parentSpanId).toBe(server.spanId);
@@ -98,7 +127,11 @@ describe.each(DATABASE_KINDS)('traces (%s)', (kind) => {
     // the job's row exists (the runner registers it) and it has just run: not due for a minute
     await runDueJobs(t.deps, exports);
     const parent = traceparent();
-    const res = await t.call('POST', '/privacy/export-requests', { as: 'owner@globex.test', body: { phoneNumber: '+14155557202' }, headers: { traceparent: parent.header } });
+    const res = await t.call('POST', '/privacy/export-requests', {
+      as: 'owner@globex.test',
+      body: { phoneNumber: '+14155557202' },
+      headers: { traceparent: parent.header },
+    });
     expect(res.status).toBe(200);
     // the privacy.exports job, as the runner runs it
     expect(await runDueJobs(t.deps, exports, { registered: true })).toEqual(['privacy.exports']);

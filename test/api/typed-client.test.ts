@@ -20,7 +20,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const clientDir = path.join(root, 'test/support/v1-client');
 const SCHEMA_FILE = path.join(clientDir, 'schema.d.ts');
-const HEADER = '// Made by openapi-typescript from GET /api/v1/openapi.json: do not edit. Remake it with\n// UPDATE_V1_TYPES=1 npx vitest run --project api test/api/typed-client.test.ts\n\n';
+const HEADER =
+  '// Made by openapi-typescript from GET /api/v1/openapi.json: do not edit. Remake it with\n// UPDATE_V1_TYPES=1 npx vitest run --project api test/api/typed-client.test.ts\n\n';
 
 /**
  * tsc on one file with the project's compiler options: its error lines (empty when it compiles).
@@ -30,12 +31,29 @@ async function tscErrors(file: string): Promise<string[]> {
   try {
     await promisify(execFile)(
       path.join(root, 'node_modules/.bin/tsc'),
-      ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'ESNext', '--moduleResolution', 'Bundler', '--skipLibCheck', '--types', 'node', '--lib', 'ES2023,DOM', file],
+      [
+        '--noEmit',
+        '--strict',
+        '--target',
+        'ES2022',
+        '--module',
+        'ESNext',
+        '--moduleResolution',
+        'Bundler',
+        '--skipLibCheck',
+        '--types',
+        'node',
+        '--lib',
+        'ES2023,DOM',
+        file,
+      ],
       { cwd: root, encoding: 'utf8' },
     );
     return [];
   } catch (err) {
-    return String((err as { stdout: string }).stdout).split('\n').filter((l) => l.includes('error TS'));
+    return String((err as { stdout: string }).stdout)
+      .split('\n')
+      .filter((l) => l.includes('error TS'));
   }
 }
 
@@ -47,7 +65,8 @@ describe.each(DATABASE_KINDS)('A typed client of /api/v1 (%s)', (kind) => {
   let document: Record<string, unknown>;
   beforeAll(async () => {
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
-    key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string }).secretKey;
+    key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string })
+      .secretKey;
     server = http.createServer(getRequestListener(t.app.fetch));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
@@ -110,7 +129,10 @@ describe.each(DATABASE_KINDS)('A typed client of /api/v1 (%s)', (kind) => {
       enrollmentWithoutCustomer: 'customerRef',
       checkWithNumericCode: 'code',
     };
-    for (const [name, call] of Object.entries(refusedCalls) as [keyof typeof refusedCalls, (c: typeof client) => Promise<{ response: Response; error?: unknown }>][]) {
+    for (const [name, call] of Object.entries(refusedCalls) as [
+      keyof typeof refusedCalls,
+      (c: typeof client) => Promise<{ response: Response; error?: unknown }>,
+    ][]) {
       const { response, error } = await call(client);
       expect(response.status, name).toBe(400);
       expect(error, name).toMatchObject({ code: 'VALIDATION_FAILED', fields: { [fieldOf[name]]: expect.any(String) } });

@@ -10,9 +10,15 @@ type Form = { name: string; method: string; path: string; body: Body; required: 
 const E164 = 'Phone number must be in e164 format (with leading + and country code)';
 // empty is missing, not wrong (issue 25); a wrong address keeps SPEC's 'Please provide a valid email address' (sso-sign-in, invitations)
 const EMAIL = 'E-mail address is required';
-const sso = { discoveryUrl: 'https://idp.example.com/.well-known/openid-configuration', domain: 'acme.test', clientId: 'client', clientSecret: 'secret' };
+const sso = {
+  discoveryUrl: 'https://idp.example.com/.well-known/openid-configuration',
+  domain: 'acme.test',
+  clientId: 'client',
+  clientSecret: 'secret',
+};
 /** Okta's discovery URL is derived from its tenant: there is no field to require. */
-const withoutDiscoveryUrl = (fields: Record<string, string>) => Object.fromEntries(Object.entries(fields).filter(([k]) => !k.endsWith('.discoveryUrl')));
+const withoutDiscoveryUrl = (fields: Record<string, string>) =>
+  Object.fromEntries(Object.entries(fields).filter(([k]) => !k.endsWith('.discoveryUrl')));
 const ssoRequired = (p: string) => ({
   [`${p}.discoveryUrl`]: 'Discovery URL is required',
   [`${p}.domain`]: 'Domain is required',
@@ -25,7 +31,15 @@ const FORMS: Form[] = [
     name: 'customer lookup',
     method: 'POST',
     path: '/customer-lookup',
-    body: { url: 'https://lookup.example.com/c', method: 'GET', headers: [{ key: 'X-Key', value: 'v' }], customerPath: 'customers', customerId: 'id', titleTemplate: '{name}', descriptionTemplate: '{plan}' },
+    body: {
+      url: 'https://lookup.example.com/c',
+      method: 'GET',
+      headers: [{ key: 'X-Key', value: 'v' }],
+      customerPath: 'customers',
+      customerId: 'id',
+      titleTemplate: '{name}',
+      descriptionTemplate: '{plan}',
+    },
     required: {
       url: 'URL must be a valid URL.',
       method: 'Method must be GET or POST',
@@ -37,28 +51,71 @@ const FORMS: Form[] = [
       descriptionTemplate: 'Description template is required',
     },
   },
-  { name: 'Datadog', method: 'POST', path: '/logging', body: { destination: 'datadog', datadog: { apiKey: 'k', site: 'us1' } }, required: { 'datadog.apiKey': 'API Key is required' } },
+  {
+    name: 'Datadog',
+    method: 'POST',
+    path: '/logging',
+    body: { destination: 'datadog', datadog: { apiKey: 'k', site: 'us1' } },
+    required: { 'datadog.apiKey': 'API Key is required' },
+  },
   {
     name: 'CloudWatch',
     method: 'POST',
     path: '/logging',
     body: { destination: 'cloudwatch', cloudwatch: { accessKeyId: 'a', secretAccessKey: 's', region: 'us-east-1' } },
-    required: { 'cloudwatch.accessKeyId': 'AWS Access Key ID is required', 'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required' },
+    required: {
+      'cloudwatch.accessKeyId': 'AWS Access Key ID is required',
+      'cloudwatch.secretAccessKey': 'AWS Secret Access Key is required',
+    },
   },
-  { name: 'Sumo Logic', method: 'POST', path: '/logging', body: { destination: 'sumologic', sumologic: { collectorUrl: 'https://c.example.com/x' } }, required: { 'sumologic.collectorUrl': 'Collector URL is required' } },
-  { name: 'Rapid7', method: 'POST', path: '/logging', body: { destination: 'rapid7', rapid7: { webhookUrl: 'https://r.example.com/x' } }, required: { 'rapid7.webhookUrl': 'Webhook URL is required' } },
+  {
+    name: 'Sumo Logic',
+    method: 'POST',
+    path: '/logging',
+    body: { destination: 'sumologic', sumologic: { collectorUrl: 'https://c.example.com/x' } },
+    required: { 'sumologic.collectorUrl': 'Collector URL is required' },
+  },
+  {
+    name: 'Rapid7',
+    method: 'POST',
+    path: '/logging',
+    body: { destination: 'rapid7', rapid7: { webhookUrl: 'https://r.example.com/x' } },
+    required: { 'rapid7.webhookUrl': 'Webhook URL is required' },
+  },
   {
     name: 'Twilio',
     method: 'POST',
     path: '/sms',
     body: { provider: 'twilio', twilio: { accountSid: 'AC1', authToken: 't', phoneNumber: '+15550001111' } },
-    required: { 'twilio.accountSid': 'Account SID is required', 'twilio.authToken': 'Auth Token is required', 'twilio.phoneNumber': E164 },
+    required: {
+      'twilio.accountSid': 'Account SID is required',
+      'twilio.authToken': 'Auth Token is required',
+      'twilio.phoneNumber': E164,
+    },
   },
   { name: 'SSO Azure', method: 'POST', path: '/sso', body: { provider: 'azure', azure: sso }, required: ssoRequired('azure') },
-  { name: 'SSO Okta', method: 'POST', path: '/sso', body: { provider: 'okta', okta: { ...sso, tenant: 'acme' } }, required: { 'okta.tenant': 'Tenant is required', ...withoutDiscoveryUrl(ssoRequired('okta')) } },
+  {
+    name: 'SSO Okta',
+    method: 'POST',
+    path: '/sso',
+    body: { provider: 'okta', okta: { ...sso, tenant: 'acme' } },
+    required: { 'okta.tenant': 'Tenant is required', ...withoutDiscoveryUrl(ssoRequired('okta')) },
+  },
   { name: 'SSO OIDC', method: 'POST', path: '/sso', body: { provider: 'oidc', oidc: sso }, required: ssoRequired('oidc') },
-  { name: 'add administrator', method: 'POST', path: '/invitations', body: { email: 'new@acme.test' }, required: { email: EMAIL } },
-  { name: 'SSO sign-in e-mail', method: 'POST', path: '/sso/oauth/authorize', body: { email: 'someone@acme.test' }, required: { email: EMAIL } },
+  {
+    name: 'add administrator',
+    method: 'POST',
+    path: '/invitations',
+    body: { email: 'new@acme.test' },
+    required: { email: EMAIL },
+  },
+  {
+    name: 'SSO sign-in e-mail',
+    method: 'POST',
+    path: '/sso/oauth/authorize',
+    body: { email: 'someone@acme.test' },
+    required: { email: EMAIL },
+  },
 ];
 
 function change(body: Body, path: string, value: unknown): Body {
@@ -73,7 +130,13 @@ function change(body: Body, path: string, value: unknown): Body {
 
 const CASES = FORMS.flatMap((form) =>
   Object.entries(form.required).flatMap(([field, message]) =>
-    (['missing', 'empty', 'blank'] as const).map((how) => ({ form, field, message, how, value: how === 'missing' ? undefined : how === 'empty' ? '' : '   ' })),
+    (['missing', 'empty', 'blank'] as const).map((how) => ({
+      form,
+      field,
+      message,
+      how,
+      value: how === 'missing' ? undefined : how === 'empty' ? '' : '   ',
+    })),
   ),
 );
 

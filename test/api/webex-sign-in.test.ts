@@ -24,14 +24,21 @@ afterAll(async () => {
   await rogue?.close();
 });
 
-const payloadOf = (token: string) => v.parse(TokenPayloadSchema, JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()));
+const payloadOf = (token: string) =>
+  v.parse(TokenPayloadSchema, JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()));
 
 describe.each(DATABASE_KINDS)('sign-in from Webex (%s)', (kind) => {
   // Its own config object per database kind: the key cache belongs to a configuration.
   const webex: WebexConfig = { appId: APP_ID, allowedIssuers };
   const t = useTestContext(kind, { webex });
   const signIn = (accessToken: string) => t.call('POST', '/webex/authenticate', { body: { accessToken } });
-  const user = (email: string, name = 'Olivia Owens') => ({ email, name, email_verified: true, 'com.cisco.user.orgid': 'org-1', 'com.cisco.user.level': ['admin'] });
+  const user = (email: string, name = 'Olivia Owens') => ({
+    email,
+    name,
+    email_verified: true,
+    'com.cisco.user.orgid': 'org-1',
+    'com.cisco.user.level': ['admin'],
+  });
 
   it('an admin in Webex gets a session token for their account', async () => {
     const res = await signIn(await broker.sign(user('owner@acme.test'), { now: t.clock.now }));
@@ -53,7 +60,11 @@ describe.each(DATABASE_KINDS)('sign-in from Webex (%s)', (kind) => {
     const p = payloadOf(v.parse(TokenAnswerSchema, await res.json()).token);
     expect(p.role).toBe('owner');
     const row = await t.db.tenant(p.acc, (trx) =>
-      trx.selectFrom('accounts').innerJoin('admins', 'admins.account_id', 'accounts.id').select(['accounts.platform', 'admins.first_name', 'admins.last_name']).executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('accounts')
+        .innerJoin('admins', 'admins.account_id', 'accounts.id')
+        .select(['accounts.platform', 'admins.first_name', 'admins.last_name'])
+        .executeTakeFirstOrThrow(),
     );
     expect(row).toEqual({ platform: 'webex', first_name: 'Wendy', last_name: 'Bex Lee' });
   });
@@ -97,7 +108,13 @@ describe.each(DATABASE_KINDS)('sign-in from Webex (%s)', (kind) => {
   it('a token signed with HS256 (algorithm confusion) or unsigned is refused', async () => {
     const { SignJWT } = await import('jose');
     const iat = Math.floor(t.clock.now.getTime() / 1000);
-    const hs = await new SignJWT(user('owner@acme.test')).setProtectedHeader({ alg: 'HS256' }).setIssuer(broker.issuer).setAudience(APP_ID).setIssuedAt(iat).setExpirationTime(iat + 600).sign(new TextEncoder().encode('x'.repeat(32)));
+    const hs = await new SignJWT(user('owner@acme.test'))
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(broker.issuer)
+      .setAudience(APP_ID)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 600)
+      .sign(new TextEncoder().encode('x'.repeat(32)));
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${hs.split('.')[1]}.`;
     for (const token of [hs, none, 'not-a-jwt']) {
       const res = await signIn(token);
@@ -109,11 +126,12 @@ describe.each(DATABASE_KINDS)('sign-in from Webex (%s)', (kind) => {
   it("the broker's key is fetched once and cached", async () => {
     await signIn(await broker.sign(user('owner@acme.test'), { now: t.clock.now }));
     const before = broker.keyRequests;
-    for (let i = 0; i < 3; i++) expect((await signIn(await broker.sign(user('owner@acme.test'), { now: t.clock.now }))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await signIn(await broker.sign(user('owner@acme.test'), { now: t.clock.now }))).status).toBe(200);
     expect(broker.keyRequests).toBe(before);
   });
 
-  it("after the broker rotates its key, the new key is fetched and tokens verify again", async () => {
+  it('after the broker rotates its key, the new key is fetched and tokens verify again', async () => {
     await broker.rotate();
     const saved = t.clock.now;
     t.clock.now = new Date(saved.getTime() + 2 * 60_000);
@@ -140,7 +158,17 @@ describe('Webex issuer allow list', () => {
     expect(issuerAllowed('https://idbroker-b-us.webex.com/idb', defaults)).toBe(true);
   });
   it('refuses look-alike hosts, other paths, plain http and credentials in the URL', () => {
-    for (const iss of ['https://idbroker.webex.com.evil.test/idb', 'https://evil.test/idbroker.webex.com/idb', 'https://a.b.idbroker-x.webex.com/idb', 'https://idbroker-x.evil.webex.com/idb', 'https://idbroker.webex.com/other', 'http://idbroker.webex.com/idb', 'https://u:p@idbroker.webex.com/idb', 'https://idbroker.webex.com/idb?x=1', 'nonsense']) {
+    for (const iss of [
+      'https://idbroker.webex.com.evil.test/idb',
+      'https://evil.test/idbroker.webex.com/idb',
+      'https://a.b.idbroker-x.webex.com/idb',
+      'https://idbroker-x.evil.webex.com/idb',
+      'https://idbroker.webex.com/other',
+      'http://idbroker.webex.com/idb',
+      'https://u:p@idbroker.webex.com/idb',
+      'https://idbroker.webex.com/idb?x=1',
+      'nonsense',
+    ]) {
       expect(issuerAllowed(iss, defaults), iss).toBe(false);
     }
   });

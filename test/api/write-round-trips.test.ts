@@ -12,7 +12,12 @@ import { BOTH_DATABASE_KINDS, useTestContext, type TestContext } from './helpers
 // failure of any of them rolls all of it back.
 
 const auditCount = (t: TestContext, accountId: string) =>
-  t.db.tenant(accountId, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from audit_log where account_id = ${accountId}`.execute(trx)).rows[0]!.n);
+  t.db.tenant(
+    accountId,
+    async (trx) =>
+      (await sql<{ n: number }>`select count(*)::int as n from audit_log where account_id = ${accountId}`.execute(trx)).rows[0]!
+        .n,
+  );
 
 describe.each(BOTH_DATABASE_KINDS)('statements sent together (%s)', (kind) => {
   const t = useTestContext(kind);
@@ -20,7 +25,12 @@ describe.each(BOTH_DATABASE_KINDS)('statements sent together (%s)', (kind) => {
   it('statements sent together each answer their own rows, in order, and see only their own account', async () => {
     const acme = t.account('acme').id;
     const [admins, counted, seven] = await t.db.tenant(acme, (trx) =>
-      together(trx, trx.selectFrom('admins').select('email'), sql<{ n: number }>`select count(*)::int as n from admins`, sql<{ seven: number }>`select 7 as seven`),
+      together(
+        trx,
+        trx.selectFrom('admins').select('email'),
+        sql<{ n: number }>`select count(*)::int as n from admins`,
+        sql<{ seven: number }>`select 7 as seven`,
+      ),
     );
     expect(admins.length).toBeGreaterThan(0);
     expect(admins.every((a) => a.email.endsWith('@acme.test'))).toBe(true);
@@ -33,7 +43,8 @@ describe.each(BOTH_DATABASE_KINDS)('statements sent together (%s)', (kind) => {
     const before = await auditCount(t, acme);
     const seenInside = await t.db.tenant(acme, async (trx) => {
       await audit(trx, acme, null, { namespace: 'global', description: 'Batched entry', event: 'test.batched' });
-      return (await sql<{ n: number }>`select count(*)::int as n from audit_log where account_id = ${acme}`.execute(trx)).rows[0]!.n;
+      return (await sql<{ n: number }>`select count(*)::int as n from audit_log where account_id = ${acme}`.execute(trx)).rows[0]!
+        .n;
     });
     expect(seenInside).toBe(before + 1);
     expect(await auditCount(t, acme)).toBe(before + 1);
@@ -44,14 +55,18 @@ describe.each(BOTH_DATABASE_KINDS)('statements sent together (%s)', (kind) => {
     const before = await auditCount(t, acme);
     await expect(
       t.db.tenant(acme, async (trx) => {
-        await sql`insert into audit_log (account_id, namespace, description, event) values (${acme}, 'global', 'Awaited entry', 'test.awaited')`.execute(trx);
+        await sql`insert into audit_log (account_id, namespace, description, event) values (${acme}, 'global', 'Awaited entry', 'test.awaited')`.execute(
+          trx,
+        );
         await audit(trx, acme, null, { namespace: 'global', description: 'Queued entry', event: 'test.queued' });
         await later(trx, sql`select 1 / 0`);
       }),
     ).rejects.toThrow(/division by zero/);
     expect(await auditCount(t, acme)).toBe(before);
     // the connection was left outside any transaction: the next one commits
-    await t.db.tenant(acme, (trx) => audit(trx, acme, null, { namespace: 'global', description: 'After the failure', event: 'test.after' }));
+    await t.db.tenant(acme, (trx) =>
+      audit(trx, acme, null, { namespace: 'global', description: 'After the failure', event: 'test.after' }),
+    );
     expect(await auditCount(t, acme)).toBe(before + 1);
   });
 
@@ -70,14 +85,26 @@ describe.each(BOTH_DATABASE_KINDS)('statements sent together (%s)', (kind) => {
   it('one statement as its own transaction sees only its account and its write is committed', async () => {
     const acme = t.account('acme').id;
     const globex = t.account('globex').id;
-    const [mine] = await t.db.tenantStatement(acme, sql<{ n: number; others: number }>`select count(*)::int as n, count(*) filter (where account_id <> ${acme})::int as others from admins`);
+    const [mine] = await t.db.tenantStatement(
+      acme,
+      sql<{
+        n: number;
+        others: number;
+      }>`select count(*)::int as n, count(*) filter (where account_id <> ${acme})::int as others from admins`,
+    );
     expect(mine!.n).toBeGreaterThan(0);
     expect(mine!.others).toBe(0);
-    const [written] = await t.db.tenantStatement(globex, sql<{ count: number }>`insert into audit_counts as c (account_id, count) values (${globex}, 1)
-      on conflict (account_id) do update set count = c.count + 0 returning count`);
+    const [written] = await t.db.tenantStatement(
+      globex,
+      sql<{ count: number }>`insert into audit_counts as c (account_id, count) values (${globex}, 1)
+      on conflict (account_id) do update set count = c.count + 0 returning count`,
+    );
     expect(written!.count).toBeGreaterThan(0);
     // another account's row is out of reach of a statement scoped to acme
-    const [none] = await t.db.tenantStatement(acme, sql<{ n: number }>`select count(*)::int as n from audit_counts where account_id = ${globex}`);
+    const [none] = await t.db.tenantStatement(
+      acme,
+      sql<{ n: number }>`select count(*)::int as n from audit_counts where account_id = ${globex}`,
+    );
     expect(none!.n).toBe(0);
   });
 });
@@ -87,10 +114,14 @@ describe.runIf(BOTH_DATABASE_KINDS.includes('postgres'))('round trips of the bus
 
   it('a passcode sent through /api/v1 to the development outbox asks PostgreSQL in five round trips', async () => {
     expect((await t.call('POST', '/sms', { as: 'owner@acme.test', body: { provider: 'dev-outbox' } })).status).toBe(200);
-    const key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string }).secretKey;
-    const send = (phoneNumber: string) => t.call('POST', '/v1/otp/send', { body: { phoneNumber }, headers: { authorization: `Bearer ${key}` } });
+    const key = ((await (await t.call('GET', '/accounts/developer', { as: 'owner@acme.test' })).json()) as { secretKey: string })
+      .secretKey;
+    const send = (phoneNumber: string) =>
+      t.call('POST', '/v1/otp/send', { body: { phoneNumber }, headers: { authorization: `Bearer ${key}` } });
     expect((await send('+14155550100')).status).toBe(201); // statements prepared, lanes open
-    const port = Number(new URL(process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432').port || 5432);
+    const port = Number(
+      new URL(process.env.TEST_POSTGRES_URL ?? process.env.DATABASE_URL ?? 'postgres://127.0.0.1:5432').port || 5432,
+    );
     // what reaches the socket: one `_write` or `_writev` per message (a corked message's parts go together)
     const sockets = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
     const write = vi.spyOn(sockets, '_write');
@@ -99,7 +130,9 @@ describe.runIf(BOTH_DATABASE_KINDS.includes('postgres'))('round trips of the bus
     let toDatabase;
     try {
       res = await send('+14155550101');
-      toDatabase = [...write.mock.contexts, ...writev.mock.contexts].filter((socket) => (socket as net.Socket).remotePort === port);
+      toDatabase = [...write.mock.contexts, ...writev.mock.contexts].filter(
+        (socket) => (socket as net.Socket).remotePort === port,
+      );
     } finally {
       write.mockRestore();
       writev.mockRestore();
@@ -114,10 +147,18 @@ describe.runIf(BOTH_DATABASE_KINDS.includes('postgres'))('round trips of the bus
     const stored = await t.db.tenant(acme, async (trx) => {
       const [outbox, credit, audited, events] = await together(
         trx,
-        sql<{ n: number }>`select count(*)::int as n from dev_sms_outbox where account_id = ${acme} and to_number = '+14155550101'`,
-        sql<{ n: number }>`select count(*)::int as n from credit_ledger where account_id = ${acme} and app = 'one-time-passcode' and task_id = ${id}`,
-        sql<{ n: number }>`select count(*)::int as n from audit_log where account_id = ${acme} and event = 'otp.sent' and description like '%0101'`,
-        sql<{ n: number }>`select count(*)::int as n from task_events where account_id = ${acme} and app = 'one-time-passcode' and description like 'Passcode sent to %0101'`,
+        sql<{
+          n: number;
+        }>`select count(*)::int as n from dev_sms_outbox where account_id = ${acme} and to_number = '+14155550101'`,
+        sql<{
+          n: number;
+        }>`select count(*)::int as n from credit_ledger where account_id = ${acme} and app = 'one-time-passcode' and task_id = ${id}`,
+        sql<{
+          n: number;
+        }>`select count(*)::int as n from audit_log where account_id = ${acme} and event = 'otp.sent' and description like '%0101'`,
+        sql<{
+          n: number;
+        }>`select count(*)::int as n from task_events where account_id = ${acme} and app = 'one-time-passcode' and description like 'Passcode sent to %0101'`,
       );
       return [outbox[0]!.n, credit[0]!.n, audited[0]!.n, events[0]!.n];
     });

@@ -9,7 +9,15 @@ const APP_SECRET = 'zoom-app-client-secret-for-tests';
 const APP_ID = 'zoom-app-client-id';
 
 // Filled in once the loopback Zoom peer listens; the API reads it per request.
-const zoom: ZoomConfig = { clientId: APP_ID, clientSecret: APP_SECRET, accountId: '', apiClientId: '', apiClientSecret: '', apiUrl: '', oauthUrl: '' };
+const zoom: ZoomConfig = {
+  clientId: APP_ID,
+  clientSecret: APP_SECRET,
+  accountId: '',
+  apiClientId: '',
+  apiClientSecret: '',
+  apiUrl: '',
+  oauthUrl: '',
+};
 let peer: ZoomPeer;
 
 beforeAll(async () => {
@@ -20,7 +28,13 @@ beforeAll(async () => {
     { id: 'z-new', email: 'founder@zoomco.test', first_name: 'Zed', last_name: 'Oom' },
     { id: 'z-unverified', email: 'admin@acme.test', verified: 0 },
   ]);
-  Object.assign(zoom, { accountId: peer.accountId, apiClientId: peer.clientId, apiClientSecret: peer.clientSecret, apiUrl: peer.apiUrl, oauthUrl: peer.oauthUrl });
+  Object.assign(zoom, {
+    accountId: peer.accountId,
+    apiClientId: peer.clientId,
+    apiClientSecret: peer.clientSecret,
+    apiUrl: peer.apiUrl,
+    oauthUrl: peer.oauthUrl,
+  });
 });
 afterAll(() => peer?.close());
 
@@ -28,7 +42,19 @@ describe.each(DATABASE_KINDS)('sign-in from Zoom (%s)', (kind) => {
   const t = useTestContext(kind, { zoom });
 
   const context = (overrides: Record<string, unknown> = {}, secret = APP_SECRET) =>
-    encryptZoomContext({ typ: 'panel', uid: 'z-owner', iss: 'marketplace.zoom.us', aud: APP_ID, ts: t.clock.now.getTime(), exp: t.clock.now.getTime() + 5 * 60_000, ...overrides }, secret, { aad: 'zoom' });
+    encryptZoomContext(
+      {
+        typ: 'panel',
+        uid: 'z-owner',
+        iss: 'marketplace.zoom.us',
+        aud: APP_ID,
+        ts: t.clock.now.getTime(),
+        exp: t.clock.now.getTime() + 5 * 60_000,
+        ...overrides,
+      },
+      secret,
+      { aad: 'zoom' },
+    );
   const signIn = (ctx: unknown) => t.call('POST', '/zoom/context', { body: { context: ctx } });
 
   it('an admin in Zoom gets a session token and the owner role', async () => {
@@ -52,8 +78,12 @@ describe.each(DATABASE_KINDS)('sign-in from Zoom (%s)', (kind) => {
     expect(res.status).toBe(200);
     const body = v.parse(ZoomLoginAnswerSchema, await res.json());
     expect(body.role).toBe('owner');
-    const me = (await (await t.call('GET', '/admins/bootstrap', { token: body.token })).json()) as { account: { id: string; name: string } };
-    const account = await t.db.tenant(me.account.id, (trx) => trx.selectFrom('accounts').select(['platform', 'name']).executeTakeFirstOrThrow());
+    const me = (await (await t.call('GET', '/admins/bootstrap', { token: body.token })).json()) as {
+      account: { id: string; name: string };
+    };
+    const account = await t.db.tenant(me.account.id, (trx) =>
+      trx.selectFrom('accounts').select(['platform', 'name']).executeTakeFirstOrThrow(),
+    );
     expect(account).toEqual({ platform: 'zoom', name: 'Zoomco' });
   });
 
@@ -100,7 +130,13 @@ describe.each(DATABASE_KINDS)('sign-in from Zoom (%s)', (kind) => {
 
   it('garbage and truncated contexts are refused with 401, never a 500', async () => {
     const whole = Buffer.from(context(), 'base64');
-    for (const ctx of ['not base64 at all!', 'AAAA', Buffer.from([200]).toString('base64'), whole.subarray(0, whole.length - 3).toString('base64'), Buffer.concat([whole, Buffer.from([0])]).toString('base64')]) {
+    for (const ctx of [
+      'not base64 at all!',
+      'AAAA',
+      Buffer.from([200]).toString('base64'),
+      whole.subarray(0, whole.length - 3).toString('base64'),
+      Buffer.concat([whole, Buffer.from([0])]).toString('base64'),
+    ]) {
       const res = await signIn(ctx);
       expect(res.status, ctx).toBe(401);
       expect(await res.json()).toMatchObject({ code: 'ZOOM_CONTEXT_INVALID' });

@@ -32,10 +32,16 @@ function report(what: string, ms: number, target = TARGET_MS) {
   console.log(line);
 }
 
-const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 afterAll(() => {
-  console.log(`\nApp activity lists at depth (${ROWS.toLocaleString('en-US')} tasks of one account, load average ${loadAverage()}):\n${figures.join('\n')}\n`);
+  console.log(
+    `\nApp activity lists at depth (${ROWS.toLocaleString('en-US')} tasks of one account, load average ${loadAverage()}):\n${figures.join('\n')}\n`,
+  );
 });
 
 // BENCH_APP_LIST_ONLY=<part of a name> measures only the lists it names
@@ -53,7 +59,13 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
     beforeAll(async () => {
       ({ db, drop } = await openTestDatabase('postgres', undefined, { deadlineMs: 600_000 }));
       const config = testConfig({});
-      const deps = { config, db, tokens: tokenSigner(config.sessionSecret, () => Date.now()), now: () => new Date(), log: () => {} };
+      const deps = {
+        config,
+        db,
+        tokens: tokenSigner(config.sessionSecret, () => Date.now()),
+        now: () => new Date(),
+        log: () => {},
+      };
       const accounts = await seedDemo(db, config.encryptionKey);
       const owner = list.account ?? { key: 'acme', email: 'owner@acme.test' };
       accountId = accounts.find((a) => a.account.key === owner.key)!.id;
@@ -62,7 +74,9 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
       call = async (path) => app.request(`/api${path}`, { headers: { authorization: `Bearer ${token}` } });
       const started = performance.now();
       await generateList(db, list, accountId, accounts);
-      console.log(`${list.name}: generated ${ROWS.toLocaleString('en-US')} + ${accounts.length - 1} × ${OTHERS.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      console.log(
+        `${list.name}: generated ${ROWS.toLocaleString('en-US')} + ${accounts.length - 1} × ${OTHERS.toLocaleString('en-US')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
     }, 3_600_000);
     afterAll(async () => {
       await drop?.();
@@ -70,7 +84,9 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
 
     /** GET path?query, 200 with rows; its x-last-key, as the pager keeps it. */
     async function page(query: string, lastKey: string | null) {
-      const res = await call(`${list.path}?${query}${lastKey ? `${query ? '&' : ''}lastKey=${encodeURIComponent(lastKey)}` : ''}`);
+      const res = await call(
+        `${list.path}?${query}${lastKey ? `${query ? '&' : ''}lastKey=${encodeURIComponent(lastKey)}` : ''}`,
+      );
       if (res.status !== 200) throw new Error(`${list.path}: ${res.status} ${await res.text()}`);
       const body = await res.json();
       const rows = list.rowsOf ? list.rowsOf(body) : (body as unknown[]);
@@ -83,8 +99,12 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
       let key: string | null = null;
       if (depth > 0) {
         // the pager's key after about `depth` rows of the unfiltered order (the row's own key, as the API writes it)
-        const row = await sql<{ key: string }>`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
-          from ${sql.table(list.table)} where account_id = ${accountId} order by created_at desc, id desc offset ${depth - 1} limit 1`.execute(db.kysely);
+        const row = await sql<{
+          key: string;
+        }>`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
+          from ${sql.table(list.table)} where account_id = ${accountId} order by created_at desc, id desc offset ${depth - 1} limit 1`.execute(
+          db.kysely,
+        );
         // then one page through the API, whose x-last-key is what the UI would send next (a
         // filtered list may end within that page: then the row's own key is the page timed)
         key = (await page(query, row.rows[0]!.key)) ?? row.rows[0]!.key;
@@ -130,7 +150,8 @@ for (const list of LISTS.filter((l) => !ONLY || l.name.toLowerCase().includes(ON
         await timeAt('first page', '', 0);
         await timeAt(`page ${DEPTH.toLocaleString('en-US')} rows deep`, '', DEPTH);
       }
-      for (const [label, query, depth, target] of (await list.extra?.(accountId, db)) ?? []) if (!CASE || label.toLowerCase().includes(CASE)) await timeAt(label, query, depth, target);
+      for (const [label, query, depth, target] of (await list.extra?.(accountId, db)) ?? [])
+        if (!CASE || label.toLowerCase().includes(CASE)) await timeAt(label, query, depth, target);
     });
   });
 }

@@ -31,7 +31,11 @@ for (let from = 1; from <= VERIFICATIONS; from += CHUNK) {
   );
 }
 await sql`analyze otp_verifications`.execute(db.kysely);
-await db.system((trx) => sql`insert into sms_settings (account_id, provider, account_sid, auth_token_enc, phone_number) values (${acme!.id}, 'dev-outbox', '', '', '')`.execute(trx));
+await db.system((trx) =>
+  sql`insert into sms_settings (account_id, provider, account_sid, auth_token_enc, phone_number) values (${acme!.id}, 'dev-outbox', '', '', '')`.execute(
+    trx,
+  ),
+);
 
 // a failure is said (the first few): a bench that silently delivers nothing measures nothing
 let logged = 0;
@@ -41,9 +45,15 @@ const app = createApp(deps);
 const token = await issueSessionToken(deps, (await findActiveAdminByEmail(db, 'owner@acme.test'))!);
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
-const deep = await db.tenant(acme!.id, async (trx) =>
-  (await sql<{ key: string }>`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
-     from otp_verifications order by created_at desc, id desc offset 900000 limit 1`.execute(trx)).rows[0]!.key,
+const deep = await db.tenant(
+  acme!.id,
+  async (trx) =>
+    (
+      await sql<{
+        key: string;
+      }>`select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
+     from otp_verifications order by created_at desc, id desc offset 900000 limit 1`.execute(trx)
+    ).rows[0]!.key,
 );
 
 async function call(method: string, path: string, body?: unknown) {
@@ -54,39 +64,71 @@ async function call(method: string, path: string, body?: unknown) {
 
 describe(`Authentications paging, ${VERIFICATIONS.toLocaleString('en')} verifications (PostgreSQL)`, () => {
   bench('first page', async () => void (await call('GET', '/api/one-time-passcode/tasks')));
-  bench('page 18,000 (900,000 in)', async () => void (await call('GET', `/api/one-time-passcode/tasks?lastKey=${encodeURIComponent(deep)}`)));
-  bench('first page, filtered by agent (counted to 1,000)', async () => void (await call('GET', '/api/one-time-passcode/tasks?agent=agent7%40acme.test')));
-  bench('page 900 filtered by agent', async () => void (await call('GET', `/api/one-time-passcode/tasks?agent=agent7%40acme.test&lastKey=${encodeURIComponent(deep)}`)));
+  bench(
+    'page 18,000 (900,000 in)',
+    async () => void (await call('GET', `/api/one-time-passcode/tasks?lastKey=${encodeURIComponent(deep)}`)),
+  );
+  bench(
+    'first page, filtered by agent (counted to 1,000)',
+    async () => void (await call('GET', '/api/one-time-passcode/tasks?agent=agent7%40acme.test')),
+  );
+  bench(
+    'page 900 filtered by agent',
+    async () =>
+      void (await call('GET', `/api/one-time-passcode/tasks?agent=agent7%40acme.test&lastKey=${encodeURIComponent(deep)}`)),
+  );
   bench('first page, filtered by customer', async () => void (await call('GET', '/api/one-time-passcode/tasks?q=CUST-4242')));
 });
 
 let n = 0;
 describe('send + check through the development outbox (PostgreSQL)', () => {
-  bench('send then check', async () => {
-    const phone = `+1444${String(n++).padStart(7, '0')}`;
-    const sent = (await (await call('POST', '/api/one-time-passcode/actions/send', { input: { phoneNumber: phone } })).json()) as { taskId: string };
-    await call('POST', '/api/one-time-passcode/actions/check', { taskId: sent.taskId, input: { code: '000000' } });
-  }, { iterations: 200, time: 0 });
+  bench(
+    'send then check',
+    async () => {
+      const phone = `+1444${String(n++).padStart(7, '0')}`;
+      const sent = (await (
+        await call('POST', '/api/one-time-passcode/actions/send', { input: { phoneNumber: phone } })
+      ).json()) as { taskId: string };
+      await call('POST', '/api/one-time-passcode/actions/check', { taskId: sent.taskId, input: { code: '000000' } });
+    },
+    { iterations: 200, time: 0 },
+  );
 });
 
 describe('webhook delivery to a loopback receiver (PostgreSQL)', () => {
-  bench('10,000 deliveries', async () => {
-    const endpoint = await db.tenant(acme!.id, (trx) =>
-      trx.insertInto('webhook_endpoints').values({ account_id: acme!.id, app: 'one-time-passcode', url: `${receiver.url}/hook`, event_types: ['otp.sent'] }).returning('id').executeTakeFirstOrThrow(),
-    );
-    await db.tenant(acme!.id, async (trx) => {
-      await sql`insert into webhook_events (id, account_id, app, type, payload, created_at)
-        select gen_random_uuid(), ${acme!.id}, 'one-time-passcode', 'otp.sent', jsonb_build_object('id', 'evt_' || g, 'type', 'otp.sent', 'data', '{}'::jsonb), now() from generate_series(1, 10000) g`.execute(trx);
-      await sql`insert into webhook_deliveries (account_id, endpoint_id, event_id, state, next_attempt_at, created_at, updated_at)
-        select account_id, ${endpoint.id}, id, 'pending', now(), now(), now() from webhook_events where account_id = ${acme!.id} and not exists (select 1 from webhook_deliveries d where d.event_id = webhook_events.id)`.execute(trx);
-    });
-    receiver.received.length = 0;
-    const started = performance.now();
-    while ((await deliverWebhooksOnce(deps, { batchSize: 500 })) > 0);
-    const seconds = (performance.now() - started) / 1000;
-    const left = await db.system((trx) => sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where state <> 'succeeded'`.execute(trx));
-    console.log(`webhooks: ${receiver.received.length} received in ${seconds.toFixed(1)} s (${Math.round(receiver.received.length / seconds)}/s), not delivered: ${left.rows[0]!.n}`);
-  }, { iterations: 1, time: 0, warmupIterations: 0 });
+  bench(
+    '10,000 deliveries',
+    async () => {
+      const endpoint = await db.tenant(acme!.id, (trx) =>
+        trx
+          .insertInto('webhook_endpoints')
+          .values({ account_id: acme!.id, app: 'one-time-passcode', url: `${receiver.url}/hook`, event_types: ['otp.sent'] })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
+      await db.tenant(acme!.id, async (trx) => {
+        await sql`insert into webhook_events (id, account_id, app, type, payload, created_at)
+        select gen_random_uuid(), ${acme!.id}, 'one-time-passcode', 'otp.sent', jsonb_build_object('id', 'evt_' || g, 'type', 'otp.sent', 'data', '{}'::jsonb), now() from generate_series(1, 10000) g`.execute(
+          trx,
+        );
+        await sql`insert into webhook_deliveries (account_id, endpoint_id, event_id, state, next_attempt_at, created_at, updated_at)
+        select account_id, ${endpoint.id}, id, 'pending', now(), now(), now() from webhook_events where account_id = ${acme!.id} and not exists (select 1 from webhook_deliveries d where d.event_id = webhook_events.id)`.execute(
+          trx,
+        );
+      });
+      receiver.received.length = 0;
+      const started = performance.now();
+      while ((await deliverWebhooksOnce(deps, { batchSize: 500 })) > 0);
+      const seconds = (performance.now() - started) / 1000;
+      const left = await db.system((trx) =>
+        sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where state <> 'succeeded'`.execute(trx),
+      );
+      console.log(
+        `webhooks: ${receiver.received.length} received in ${seconds.toFixed(1)} s (${Math.round(receiver.received.length / seconds)}/s), not delivered: ${left.rows[0]!.n}`,
+      );
+    },
+    { iterations: 1, time: 0, warmupIterations: 0 },
+  );
 });
 
 process.on('beforeExit', () => {

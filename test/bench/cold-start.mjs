@@ -54,7 +54,8 @@ function groupProcesses(pgid) {
  */
 function groupCpuMs(pgid) {
   let ticks = 0;
-  for (const { fields } of groupProcesses(pgid)) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  for (const { fields } of groupProcesses(pgid))
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   return ticks * TICK_MS;
 }
 
@@ -115,11 +116,17 @@ const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-cold-'));
 try {
   const first = await start(dataDir, await freePort());
-  console.log(`\nCold start (npm start → first 200), embedded database, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)}`);
-  console.log(`  fresh data directory     /api/health ${s(first['/api/health'])}   / ${s(first['/'])}   CPU ${s(first.cpuMs)}   idle RSS ${first.rssMb.toFixed(0)} MB`);
+  console.log(
+    `\nCold start (npm start → first 200), embedded database, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(2)}`,
+  );
+  console.log(
+    `  fresh data directory     /api/health ${s(first['/api/health'])}   / ${s(first['/'])}   CPU ${s(first.cpuMs)}   idle RSS ${first.rssMb.toFixed(0)} MB`,
+  );
   for (let i = 0; i < RUNS; i++) {
     const t = await start(dataDir, await freePort());
-    console.log(`  existing data directory  /api/health ${s(t['/api/health'])}   / ${s(t['/'])}   CPU ${s(t.cpuMs)}   idle RSS ${t.rssMb.toFixed(0)} MB   (targets ≤ 2 s; load ${os.loadavg()[0].toFixed(2)})`);
+    console.log(
+      `  existing data directory  /api/health ${s(t['/api/health'])}   / ${s(t['/'])}   CPU ${s(t.cpuMs)}   idle RSS ${t.rssMb.toFixed(0)} MB   (targets ≤ 2 s; load ${os.loadavg()[0].toFixed(2)})`,
+    );
   }
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });

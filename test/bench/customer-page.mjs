@@ -73,27 +73,49 @@ async function main() {
     LOG_SHIPPING: 'off',
     DEV_IDP: 'false',
   };
-  const cli = (...args) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
+  const cli = (...args) =>
+    execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
   await admin(`create database ${name}`);
   let server;
   try {
     cli('migrate');
     cli('seed');
-    const session = decodeURIComponent(new URL(cli('link', 'owner@acme.test').trim().split('\n').pop()).searchParams.get('token'));
+    const session = decodeURIComponent(
+      new URL(cli('link', 'owner@acme.test').trim().split('\n').pop()).searchParams.get('token'),
+    );
     const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
     const own = serverTime();
-    server = spawn(process.execPath, [...own.args, ...nodeArgs, path.join(ROOT, 'dist/server.mjs')], { env: { ...env, ...own.env }, cwd: ROOT, stdio: 'ignore' });
+    server = spawn(process.execPath, [...own.args, ...nodeArgs, path.join(ROOT, 'dist/server.mjs')], {
+      env: { ...env, ...own.env },
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
     own.attach(server);
     for (let i = 0; ; i++) {
       if (i > 600) throw new Error('the server did not answer /api/health within 60 s');
-      if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const api = (method, p, body, auth = `Bearer ${session}`) =>
-      fetch(`${url}/api${p}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+      fetch(`${url}/api${p}`, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: body && JSON.stringify(body),
+      });
     await api('POST', '/sms', { provider: 'dev-outbox' });
     const { secretKey } = await (await api('GET', '/accounts/developer')).json();
-    const sent = await api('POST', '/v1/passkeys/enrollments', { customerRef: 'BENCH-1', phoneNumber: '+14155550100', displayName: 'Layla', locale: 'es' }, `Bearer ${secretKey}`);
+    const sent = await api(
+      'POST',
+      '/v1/passkeys/enrollments',
+      { customerRef: 'BENCH-1', phoneNumber: '+14155550100', displayName: 'Layla', locale: 'es' },
+      `Bearer ${secretKey}`,
+    );
     if (sent.status !== 201) throw new Error(`the enrollment answered ${sent.status}: ${await sent.text()}`);
     const outbox = await (await api('GET', '/dev/sms-outbox')).json();
     const token = /\/c\/([A-Za-z0-9_-]{43})/.exec(outbox.find((m) => m.to === '+14155550100').body)[1];
@@ -106,11 +128,20 @@ async function main() {
 
     await autocannon({ url: pageUrl, connections: CONNECTIONS, duration: 2, headers }); // warm-up
     // the server's own CPU per answer, from /proc (user + system clock ticks)
-    const cpuTicks = () => fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0);
+    const cpuTicks = () =>
+      fs
+        .readFileSync(`/proc/${server.pid}/stat`, 'utf8')
+        .split(') ')[1]
+        .split(' ')
+        .slice(11, 13)
+        .reduce((a, b) => a + Number(b), 0);
     const measured = async (target) => {
       const before = cpuTicks();
       await own.take();
-      const r = LOADER === 'wrk' ? wrk(target, headers, { connections: CONNECTIONS, seconds: SECONDS }) : await autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS, headers });
+      const r =
+        LOADER === 'wrk'
+          ? wrk(target, headers, { connections: CONNECTIONS, seconds: SECONDS })
+          : await autocannon({ url: target, connections: CONNECTIONS, duration: SECONDS, headers });
       r.serverCpuUs = ((cpuTicks() - before) * 10_000) / Math.max(1, r.requests.total);
       r.own = await own.take();
       return r;
@@ -120,23 +151,31 @@ async function main() {
       [`unknown link page (${headers['accept-encoding']})`, `${url}/c/${'x'.repeat(43)}`],
     ];
     const runs = kinds.map(() => []);
-    console.log(`\nGET /c/<token> on PostgreSQL (${os.cpus().length} cores, ${LOADER}, ${CONNECTIONS} connections, ${SECONDS} s a run, ${ROUNDS} rounds, load average ${os.loadavg()[0].toFixed(1)} at the start)`);
+    console.log(
+      `\nGET /c/<token> on PostgreSQL (${os.cpus().length} cores, ${LOADER}, ${CONNECTIONS} connections, ${SECONDS} s a run, ${ROUNDS} rounds, load average ${os.loadavg()[0].toFixed(1)} at the start)`,
+    );
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [k, [what, target]] of kinds.entries()) {
         const r = await measured(target);
         const bytes = r.throughput.total / Math.max(1, r.requests.total);
         runs[k].push({ rps: r.requests.average, p99: r.latency.p99, own: r.own.p99, cpu: r.serverCpuUs });
-        console.log(`  ${round}. ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  server's own p50 ${ms(r.own.p50)} p99 ${ms(r.own.p99)}  ${bytes.toFixed(0)} bytes/answer  server CPU ${r.serverCpuUs.toFixed(0)} µs/answer  non-2xx ${r.non2xx}`);
+        console.log(
+          `  ${round}. ${what.padEnd(38)} ${r.requests.average.toFixed(0)} req/s  p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}  server's own p50 ${ms(r.own.p50)} p99 ${ms(r.own.p99)}  ${bytes.toFixed(0)} bytes/answer  server CPU ${r.serverCpuUs.toFixed(0)} µs/answer  non-2xx ${r.non2xx}`,
+        );
       }
     }
     if (ROUNDS > 1) {
       const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
       const spread = (xs, f) => `${f(median(xs))} (${f(Math.min(...xs))}-${f(Math.max(...xs))})`;
       const whole = (n) => n.toFixed(0);
-      console.log(`Median (range) of ${ROUNDS} rounds; target: the server's own p99 <= 20 ms (the load generator's p99 beside it):`);
+      console.log(
+        `Median (range) of ${ROUNDS} rounds; target: the server's own p99 <= 20 ms (the load generator's p99 beside it):`,
+      );
       for (const [k, [what]] of kinds.entries()) {
         const col = (key) => runs[k].map((r) => r[key]);
-        console.log(`  ${what.padEnd(38)} ${spread(col('rps'), whole)} req/s  p99 ${spread(col('p99'), ms)} (server's own ${spread(col('own'), ms)})  server CPU ${spread(col('cpu'), whole)} µs/answer`);
+        console.log(
+          `  ${what.padEnd(38)} ${spread(col('rps'), whole)} req/s  p99 ${spread(col('p99'), ms)} (server's own ${spread(col('own'), ms)})  server CPU ${spread(col('cpu'), whole)} µs/answer`,
+        );
       }
     }
   } finally {

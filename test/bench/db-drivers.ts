@@ -65,7 +65,10 @@ async function main() {
     create table bench_sessions (id uuid primary key, account_id uuid not null, revoked_at timestamptz, expires_at timestamptz not null);
     insert into bench_accounts (id, name, plan) select gen_random_uuid(), 'Account ' || g, 'pro' from generate_series(1, 100) g;
     insert into bench_sessions (id, account_id, expires_at) select gen_random_uuid(), id, now() + interval '1 day' from bench_accounts;`);
-  const pairs = (await setup.query(`select s.id as session, s.account_id as account from bench_sessions s`)).rows as { session: string; account: string }[];
+  const pairs = (await setup.query(`select s.id as session, s.account_id as account from bench_sessions s`)).rows as {
+    session: string;
+    account: string;
+  }[];
   await setup.end();
   const steps = (i: number): Step[] => {
     const p = pairs[i % pairs.length]!;
@@ -88,7 +91,9 @@ async function main() {
       nameOf: named ? (text) => names.get(text) ?? (names.set(text, `b${names.size}`), names.get(text)) : () => undefined,
       deadlineMs: 10_000,
     });
-    runs.push(await measure(`read lanes, 2 connections, ${named ? 'named' : 'unnamed'} statements`, (i) => lanes.pipeline(steps(i))!));
+    runs.push(
+      await measure(`read lanes, 2 connections, ${named ? 'named' : 'unnamed'} statements`, (i) => lanes.pipeline(steps(i))!),
+    );
     await lanes.close();
   }
 
@@ -104,14 +109,21 @@ async function main() {
       await measure(`pg pipeline: true, ${size} connections`, (i) => {
         const c = clients[i % size]!;
         const [scope, check, read] = steps(i);
-        return Promise.all([c.query('begin'), c.query(scope!.text, scope!.params as unknown[]), c.query(check!.text, check!.params as unknown[]), c.query(read!.text, read!.params as unknown[]), c.query('commit')]);
+        return Promise.all([
+          c.query('begin'),
+          c.query(scope!.text, scope!.params as unknown[]),
+          c.query(check!.text, check!.params as unknown[]),
+          c.query(read!.text, read!.params as unknown[]),
+          c.query('commit'),
+        ]);
       }),
     );
     await Promise.all(clients.map((c) => c.end()));
   }
 
   if (process.env.POSTGRES_JS) {
-    const postgres = ((await import(process.env.POSTGRES_JS)) as { default: (url: string, options: object) => PostgresJs }).default;
+    const postgres = ((await import(process.env.POSTGRES_JS)) as { default: (url: string, options: object) => PostgresJs })
+      .default;
     type PostgresJs = {
       begin<T>(fn: (sql: PostgresJs & { unsafe(text: string, params: unknown[]): Promise<unknown> }) => Promise<T>): Promise<T>;
       end(): Promise<void>;
@@ -124,7 +136,11 @@ async function main() {
             sql.begin((tx) => {
               const [scope, check, read] = steps(i);
               // one transaction, its statements pipelined (postgres.js sends them without waiting)
-              return Promise.all([tx.unsafe(scope!.text, scope!.params as unknown[]), tx.unsafe(check!.text, check!.params as unknown[]), tx.unsafe(read!.text, read!.params as unknown[])]);
+              return Promise.all([
+                tx.unsafe(scope!.text, scope!.params as unknown[]),
+                tx.unsafe(check!.text, check!.params as unknown[]),
+                tx.unsafe(read!.text, read!.params as unknown[]),
+              ]);
             }),
           ),
         );
@@ -137,17 +153,30 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-drivers-'));
   const script = path.join(dir, 'read.sql');
   const p = pairs[0]!;
-  fs.writeFileSync(script, `BEGIN;\n${SCOPE.replace('$1', `'${p.account}'`)};\n${CHECK.replace('$1', `'${p.session}'`)};\n${READ.replace('$1', `'${p.account}'`)};\nCOMMIT;\n`);
-  const out = execFileSync(PGBENCH, ['-n', '-M', 'prepared', '-c', '10', '-j', '2', '-T', String(SECONDS), '-f', script, url], { encoding: 'utf8' });
+  fs.writeFileSync(
+    script,
+    `BEGIN;\n${SCOPE.replace('$1', `'${p.account}'`)};\n${CHECK.replace('$1', `'${p.session}'`)};\n${READ.replace('$1', `'${p.account}'`)};\nCOMMIT;\n`,
+  );
+  const out = execFileSync(PGBENCH, ['-n', '-M', 'prepared', '-c', '10', '-j', '2', '-T', String(SECONDS), '-f', script, url], {
+    encoding: 'utf8',
+  });
   const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
   fs.rmSync(dir, { recursive: true, force: true });
 
   await admin.query(`drop database ${name} with (force)`);
   await admin.end();
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`Reads of scope + session check + one row, ${IN_FLIGHT} in flight, ${SECONDS} s each; ${os.cpus().length} cores, load average ${load}`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `Reads of scope + session check + one row, ${IN_FLIGHT} in flight, ${SECONDS} s each; ${os.cpus().length} cores, load average ${load}`,
+  );
   console.log(`  ${'pgbench, same statements (10 clients, prepared)'.padEnd(58)} ${tps.toFixed(0).padStart(6)} tps`);
-  for (const r of runs) console.log(`  ${r.name.padEnd(58)} ${r.reads.toFixed(0).padStart(6)} reads/s  ${(r.reads / tps).toFixed(2)}×  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms`);
+  for (const r of runs)
+    console.log(
+      `  ${r.name.padEnd(58)} ${r.reads.toFixed(0).padStart(6)} reads/s  ${(r.reads / tps).toFixed(2)}×  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms`,
+    );
 }
 
 main().catch((err) => {

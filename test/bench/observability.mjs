@@ -44,7 +44,8 @@ async function main() {
     DEV_IDP: 'false',
     DEV_STRIPE: 'false',
   };
-  const cli = (...args) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
+  const cli = (...args) =>
+    execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT, encoding: 'utf8' });
   // the loopback OTLP receiver: takes every batch, answers 200
   let spanBytes = 0;
   const receiver = http.createServer((req, res) => {
@@ -70,20 +71,43 @@ async function main() {
       logs: { LOG_LEVEL: 'info' },
       metrics: { LOG_LEVEL: 'silent', METRICS_PORT: String(metricsPorts.shift()) },
       traces: { LOG_LEVEL: 'silent', OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '0.1' },
-      default: { LOG_LEVEL: 'info', METRICS_PORT: String(metricsPorts.shift()), OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '0.1' },
-      full: { LOG_LEVEL: 'info', METRICS_PORT: String(metricsPorts.shift()), OTEL_EXPORTER_OTLP_ENDPOINT: otlp, OTEL_TRACES_SAMPLER_ARG: '1' },
+      default: {
+        LOG_LEVEL: 'info',
+        METRICS_PORT: String(metricsPorts.shift()),
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+      },
+      full: {
+        LOG_LEVEL: 'info',
+        METRICS_PORT: String(metricsPorts.shift()),
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
+        OTEL_TRACES_SAMPLER_ARG: '1',
+      },
     };
     const chosen = ['off', ...(process.env.BENCH_CONFIGS ?? 'default,full').split(',').filter((l) => l && l !== 'off')];
-    for (const label of chosen) if (!all[label]) throw new Error(`BENCH_CONFIGS: no configuration ${label} (${Object.keys(all).join(', ')})`);
+    for (const label of chosen)
+      if (!all[label]) throw new Error(`BENCH_CONFIGS: no configuration ${label} (${Object.keys(all).join(', ')})`);
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
     for (const label of chosen) {
       const port = serverPorts.shift();
-      const node = [...profile, ...(profile.length ? ['--cpu-prof-name', `${label}.cpuprofile`] : []), path.join(ROOT, 'dist/server.mjs')];
-      const child = spawn(process.execPath, node, { env: { ...env, ...all[label], PORT: String(port) }, cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      const node = [
+        ...profile,
+        ...(profile.length ? ['--cpu-prof-name', `${label}.cpuprofile`] : []),
+        path.join(ROOT, 'dist/server.mjs'),
+      ];
+      const child = spawn(process.execPath, node, {
+        env: { ...env, ...all[label], PORT: String(port) },
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       servers.push({ label, child, url: `http://127.0.0.1:${port}` });
       await waitForHealth(`http://127.0.0.1:${port}`, child);
     }
-    const sms = await fetch(`${servers[0].url}/api/sms`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'dev-outbox' }) });
+    const sms = await fetch(`${servers[0].url}/api/sms`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'dev-outbox' }),
+    });
     if (sms.status !== 200) throw new Error(`could not choose the development outbox: ${sms.status}`);
 
     let phone = 0;
@@ -94,7 +118,14 @@ async function main() {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
         // each send to its own number (one number takes 5 sends in 10 minutes)
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ input: { phoneNumber: `+1202${String(1_000_000 + phone++).slice(-7)}` } }) }) }],
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ input: { phoneNumber: `+1202${String(1_000_000 + phone++).slice(-7)}` } }),
+            }),
+          },
+        ],
       }),
     };
     const only = process.env.BENCH_ROUTES?.split(',');
@@ -116,14 +147,24 @@ async function main() {
         }
       }
     }
-    console.log(`observability cost, ${ROUNDS} alternated rounds of ${SECONDS} s, ${CONNECTIONS} connections (autocannon), one run; ratios against off in the same rounds`);
+    console.log(
+      `observability cost, ${ROUNDS} alternated rounds of ${SECONDS} s, ${CONNECTIONS} connections (autocannon), one run; ratios against off in the same rounds`,
+    );
     for (const [route, byLabel] of Object.entries(results)) {
       const sum = (xs) => xs.reduce((a, b) => a + b, 0);
       const off = sum(byLabel.off);
-      const line = Object.entries(byLabel).map(([label, xs]) => `${label} ${Math.round(sum(xs) / xs.length)} req/s (${(sum(xs) / off).toFixed(3)}×; rounds ${xs.map((x, i) => (x / byLabel.off[i]).toFixed(2)).join(' ')})`);
+      const line = Object.entries(byLabel).map(
+        ([label, xs]) =>
+          `${label} ${Math.round(sum(xs) / xs.length)} req/s (${(sum(xs) / off).toFixed(3)}×; rounds ${xs.map((x, i) => (x / byLabel.off[i]).toFixed(2)).join(' ')})`,
+      );
       console.log(`  ${route}: ${line.join(', ')}`);
-      const perAnswer = (label) => (sum(cpu[route][label].map(([ms]) => ms)) * 1000) / Math.max(1, sum(cpu[route][label].map(([, n]) => n)));
-      console.log(`  ${route} server CPU per answer: ${Object.keys(byLabel).map((label) => `${label} ${Math.round(perAnswer(label))} us (${(perAnswer(label) / perAnswer('off')).toFixed(3)}×)`).join(', ')}`);
+      const perAnswer = (label) =>
+        (sum(cpu[route][label].map(([ms]) => ms)) * 1000) / Math.max(1, sum(cpu[route][label].map(([, n]) => n)));
+      console.log(
+        `  ${route} server CPU per answer: ${Object.keys(byLabel)
+          .map((label) => `${label} ${Math.round(perAnswer(label))} us (${(perAnswer(label) / perAnswer('off')).toFixed(3)}×)`)
+          .join(', ')}`,
+      );
     }
     console.log(`  spans received: ${(spanBytes / 1024).toFixed(0)} KB of OTLP JSON`);
   } finally {

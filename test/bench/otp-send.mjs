@@ -88,13 +88,23 @@ async function makeAccounts(databaseUrl) {
   const keys = [];
   try {
     for (let i = 0; i < ACCOUNTS; i++) {
-      const { rows } = await client.query(`insert into accounts (name, platform) values ($1, 'zoom') returning id`, [`Bench ${i}`]);
+      const { rows } = await client.query(`insert into accounts (name, platform) values ($1, 'zoom') returning id`, [
+        `Bench ${i}`,
+      ]);
       const id = rows[0].id;
       const key = `sk_bench${i}_${crypto.randomBytes(16).toString('hex')}`;
       // the encrypted copies are never read on this path (no GET of the keys, no webhook endpoints)
-      await client.query(`insert into developer_keys (account_id, widget_key, secret_key_encrypted, secret_key_hash, webhook_secret_encrypted) values ($1, $2, 'unread', $3, 'unread')`, [id, `wk_bench${i}`, sha256(key)]);
-      await client.query(`insert into app_billing (account_id, app, status) values ($1, 'one-time-passcode', 'enterprise')`, [id]);
-      await client.query(`insert into sms_settings (account_id, provider, account_sid, auth_token_enc, phone_number) values ($1, 'dev-outbox', '', '', '')`, [id]);
+      await client.query(
+        `insert into developer_keys (account_id, widget_key, secret_key_encrypted, secret_key_hash, webhook_secret_encrypted) values ($1, $2, 'unread', $3, 'unread')`,
+        [id, `wk_bench${i}`, sha256(key)],
+      );
+      await client.query(`insert into app_billing (account_id, app, status) values ($1, 'one-time-passcode', 'enterprise')`, [
+        id,
+      ]);
+      await client.query(
+        `insert into sms_settings (account_id, provider, account_sid, auth_token_enc, phone_number) values ($1, 'dev-outbox', '', '', '')`,
+        [id],
+      );
       await client.query(`insert into api_rate_limits (account_id, per_second) values ($1, 100000)`, [id]);
       keys.push({ id, key });
     }
@@ -113,9 +123,12 @@ async function guard(databaseUrl, on) {
   const client = new pg.Client(databaseUrl);
   await client.connect();
   try {
-    await client.query(`insert into sms_guard_settings (account_id, allowed_countries, pumping_guard, volume_allowance, conversion_min_percent)
+    await client.query(
+      `insert into sms_guard_settings (account_id, allowed_countries, pumping_guard, volume_allowance, conversion_min_percent)
       select account_id, array['US'], $1, 100000, 0 from developer_keys where widget_key like 'wk_bench%'
-      on conflict (account_id) do update set pumping_guard = excluded.pumping_guard, volume_allowance = excluded.volume_allowance, conversion_min_percent = excluded.conversion_min_percent`, [on]);
+      on conflict (account_id) do update set pumping_guard = excluded.pumping_guard, volume_allowance = excluded.volume_allowance, conversion_min_percent = excluded.conversion_min_percent`,
+      [on],
+    );
   } finally {
     await client.end();
   }
@@ -143,7 +156,11 @@ function sendRequests(url, keys) {
         method: 'POST',
         setupRequest: (req) => {
           const { key } = keys[k++ % keys.length];
-          return { ...req, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ phoneNumber: nextPhone() }) };
+          return {
+            ...req,
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ phoneNumber: nextPhone() }),
+          };
         },
         // what a refused send said (the first few of each status)
         onResponse: (status, body) => {
@@ -158,8 +175,18 @@ async function load(url, keys, pid, rate) {
   const before = usage(pid);
   const result = await autocannon({ ...sendRequests(url, keys), ...(rate ? { overallRate: rate } : {}) });
   const after = usage(pid);
-  const statuses = Object.entries(result.statusCodeStats ?? {}).filter(([code]) => code !== '201').map(([code, s]) => `${s.count} × ${code}`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, non2xx: result.non2xx + result.errors, statuses, cpuUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total) };
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => code !== '201')
+    .map(([code, s]) => `${s.count} × ${code}`);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx + result.errors,
+    statuses,
+    cpuUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, result.requests.total),
+  };
 }
 
 /**
@@ -202,11 +229,15 @@ select coalesce((select name from branding where account_id = '${acc}'), (select
 select pg_advisory_xact_lock(hashtext('${acc}:' || ${phone}));
 select count(*)::int as n, min(ts) as oldest from otp_sends where account_id = '${acc}' and phone_number = ${phone} and ts > now() - interval '10 minutes';
 select * from otp_verifications where account_id = '${acc}' and phone_number = ${phone} and status = 'pending' order by created_at desc limit 1 for update;
-${guard ? `with ins as (insert into sms_guard_sends (account_id, prefix, phone_number, ts) values ('${acc}', ${prefix}, ${phone}, now()))
+${
+  guard
+    ? `with ins as (insert into sms_guard_sends (account_id, prefix, phone_number, ts) values ('${acc}', ${prefix}, ${phone}, now()))
 select (select count(*)::int from (select 1 from sms_guard_sends where account_id = '${acc}' and prefix = ${prefix} and ts > now() - interval '1 hour' limit 100001) x) as last_hour,
   count(*)::int as judged, (count(*) filter (where answered))::int as answered
   from (select answered from sms_guard_sends where account_id = '${acc}' and prefix = ${prefix} and ts > now() - interval '1 hour' and ts <= now() - interval '300 seconds' order by ts desc limit 30) y;
-` : ''}insert into otp_verifications (id, account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, sends, max_checks, created_at, expires_at)
+`
+    : ''
+}insert into otp_verifications (id, account_id, phone_number, customer_ref, agent, status, code_hmac, code_encrypted, sends, max_checks, created_at, expires_at)
   values (gen_random_uuid(), '${acc}', ${phone}, null, null, 'pending', 'hmac', 'encrypted', 1, 5, now(), now() + interval '10 minutes') returning *;
 insert into otp_sends (account_id, phone_number, ts) values ('${acc}', ${phone}, now());
 select status, credits, free_tier from app_billing where account_id = '${acc}' and app = 'one-time-passcode' for update;
@@ -249,7 +280,11 @@ async function main() {
   const start = async (url) => {
     const port = await freePort();
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_PROFILE)] : [];
-    const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], { env: env(url, port), cwd: ROOT, stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'] });
+    const child = spawn(process.execPath, [...profile, path.join(ROOT, 'dist/server.mjs')], {
+      env: env(url, port),
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore'],
+    });
     const base = `http://127.0.0.1:${port}`;
     await waitForHealth(base, child);
     return { child, base };
@@ -269,13 +304,22 @@ async function main() {
     const proxied = new URL(databaseUrl);
     proxied.host = `127.0.0.1:${proxy.port}`;
     server = await start(proxied.toString());
-    const send = (k) => fetch(`${server.base}/api/v1/otp/send`, { method: 'POST', headers: { authorization: `Bearer ${keys[k % ACCOUNTS].key}`, 'content-type': 'application/json' }, body: JSON.stringify({ phoneNumber: nextPhone() }) });
+    const send = (k) =>
+      fetch(`${server.base}/api/v1/otp/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys[k % ACCOUNTS].key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ phoneNumber: nextPhone() }),
+      });
     for (let i = 0; i < 20; i++) await send(i); // warm-up: prepared statements, caches
     const measure = async (fn) => {
       const c0 = { ...proxy.counts };
       const t0 = performance.now();
       await fn();
-      return { statements: proxy.counts.statements - c0.statements, roundTrips: proxy.counts.roundTrips - c0.roundTrips, ms: performance.now() - t0 };
+      return {
+        statements: proxy.counts.statements - c0.statements,
+        roundTrips: proxy.counts.roundTrips - c0.roundTrips,
+        ms: performance.now() - t0,
+      };
     };
     const counted = {};
     for (const on of [false, true]) {
@@ -287,7 +331,10 @@ async function main() {
         }
       });
       const idle = await measure(() => new Promise((r) => setTimeout(r, busy.ms)));
-      counted[on ? 'on' : 'off'] = { statements: (busy.statements - idle.statements) / COUNTED_SENDS, roundTrips: (busy.roundTrips - idle.roundTrips) / COUNTED_SENDS };
+      counted[on ? 'on' : 'off'] = {
+        statements: (busy.statements - idle.statements) / COUNTED_SENDS,
+        roundTrips: (busy.roundTrips - idle.roundTrips) / COUNTED_SENDS,
+      };
     }
     await stop(server);
     await proxy.close();
@@ -303,7 +350,15 @@ async function main() {
         await autocannon({ ...sendRequests(server.base, keys), duration: 2 }); // warm-up
         runs[on ? 'on' : 'off'].push(await load(server.base, keys, server.child.pid));
         // what a refused send says, if any was
-        const sample = await Promise.all(keys.map((k) => fetch(`${server.base}/api/v1/otp/send`, { method: 'POST', headers: { authorization: `Bearer ${k.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ phoneNumber: nextPhone() }) })));
+        const sample = await Promise.all(
+          keys.map((k) =>
+            fetch(`${server.base}/api/v1/otp/send`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${k.key}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ phoneNumber: nextPhone() }),
+            }),
+          ),
+        );
         for (const res of sample) if (res.status !== 201) refusals.add(`${res.status} ${(await res.text()).slice(0, 160)}`);
       }
     }
@@ -319,16 +374,31 @@ async function main() {
     server = undefined;
     const clients = Math.min(CONNECTIONS, 20);
     await guard(databaseUrl, false);
-    const bench = pgbench(databaseUrl, keys.map((k) => sendScript(k.id, sha256(k.key), false)), { clients, seconds: SECONDS });
+    const bench = pgbench(
+      databaseUrl,
+      keys.map((k) => sendScript(k.id, sha256(k.key), false)),
+      { clients, seconds: SECONDS },
+    );
     await guard(databaseUrl, true);
-    const benchOn = pgbench(databaseUrl, keys.map((k) => sendScript(k.id, sha256(k.key), true)), { clients, seconds: SECONDS });
+    const benchOn = pgbench(
+      databaseUrl,
+      keys.map((k) => sendScript(k.id, sha256(k.key), true)),
+      { clients, seconds: SECONDS },
+    );
     const ms = (n) => `${n.toFixed(1)} ms`;
     const sum = (list, f) => list.reduce((a, r) => a + f(r), 0);
     const mean = (list, f) => sum(list, f) / list.length;
     const line = (label, r) =>
       `  ${label}  ${r.rps.toFixed(0).padStart(6)} sends/s  p50 ${ms(r.p50)}  p99 ${ms(r.p99)}  server CPU ${r.cpuUs.toFixed(0)} µs/send${r.non2xx ? `  (${r.non2xx} not 201: ${r.statuses.join(', ')})` : ''}`;
-    console.log(`\nPOST /api/v1/otp/send on PostgreSQL (${os.cpus().length} cores, 1 server process, autocannon, ${CONNECTIONS} connections over ${ACCOUNTS} accounts, ${SECONDS} s each, ${ROUNDS} rounds, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; a shared machine: figures are indicative)`);
-    console.log(`  one send asks the database: ${counted.off.statements.toFixed(1)} statements in ${counted.off.roundTrips.toFixed(1)} round trips (guard on: ${counted.on.statements.toFixed(1)} in ${counted.on.roundTrips.toFixed(1)})`);
+    console.log(
+      `\nPOST /api/v1/otp/send on PostgreSQL (${os.cpus().length} cores, 1 server process, autocannon, ${CONNECTIONS} connections over ${ACCOUNTS} accounts, ${SECONDS} s each, ${ROUNDS} rounds, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; a shared machine: figures are indicative)`,
+    );
+    console.log(
+      `  one send asks the database: ${counted.off.statements.toFixed(1)} statements in ${counted.off.roundTrips.toFixed(1)} round trips (guard on: ${counted.on.statements.toFixed(1)} in ${counted.on.roundTrips.toFixed(1)})`,
+    );
     for (let round = 0; round < ROUNDS; round++) {
       console.log(line(`round ${round + 1}, guard off`, runs.off[round]));
       console.log(line(`round ${round + 1}, guard on `, runs.on[round]));
@@ -338,10 +408,16 @@ async function main() {
     for (const r of new Set([...refusals, ...refused])) console.log(`  refused: ${r}`);
     const offRps = mean(runs.off, (r) => r.rps);
     const onRps = mean(runs.on, (r) => r.rps);
-    console.log(`  pgbench, a send's statements, guard off  ${bench.tps.toFixed(0).padStart(6)} sends/s (${clients} clients, prepared, one script per account, latency ${ms(bench.latency)}, p99 ${ms(bench.p99)}: PostgreSQL's own)`);
+    console.log(
+      `  pgbench, a send's statements, guard off  ${bench.tps.toFixed(0).padStart(6)} sends/s (${clients} clients, prepared, one script per account, latency ${ms(bench.latency)}, p99 ${ms(bench.p99)}: PostgreSQL's own)`,
+    );
     console.log(`  pgbench, a send's statements, guard on   ${benchOn.tps.toFixed(0).padStart(6)} sends/s`);
-    console.log(`  sends / pgbench  ${(offRps / bench.tps).toFixed(2)}× guard off, ${(onRps / benchOn.tps).toFixed(2)}× guard on  (goal ≥ 0.5×; p99 goal ≤ 30 ms: worst ${ms(Math.max(...runs.off.map((r) => r.p99)))} off, ${ms(Math.max(...runs.on.map((r) => r.p99)))} on)`);
-    console.log(`  guard cost  ${(((offRps - onRps) / offRps) * 100).toFixed(1)} % of throughput (mean of the rounds), ${(mean(runs.on, (r) => r.cpuUs) - mean(runs.off, (r) => r.cpuUs)).toFixed(0)} µs of server CPU per send (${(((mean(runs.on, (r) => r.cpuUs) - mean(runs.off, (r) => r.cpuUs)) / mean(runs.off, (r) => r.cpuUs)) * 100).toFixed(1)} %); pgbench's own: ${(((bench.tps - benchOn.tps) / bench.tps) * 100).toFixed(1)} % (goal ≤ 10 %)`);
+    console.log(
+      `  sends / pgbench  ${(offRps / bench.tps).toFixed(2)}× guard off, ${(onRps / benchOn.tps).toFixed(2)}× guard on  (goal ≥ 0.5×; p99 goal ≤ 30 ms: worst ${ms(Math.max(...runs.off.map((r) => r.p99)))} off, ${ms(Math.max(...runs.on.map((r) => r.p99)))} on)`,
+    );
+    console.log(
+      `  guard cost  ${(((offRps - onRps) / offRps) * 100).toFixed(1)} % of throughput (mean of the rounds), ${(mean(runs.on, (r) => r.cpuUs) - mean(runs.off, (r) => r.cpuUs)).toFixed(0)} µs of server CPU per send (${(((mean(runs.on, (r) => r.cpuUs) - mean(runs.off, (r) => r.cpuUs)) / mean(runs.off, (r) => r.cpuUs)) * 100).toFixed(1)} %); pgbench's own: ${(((bench.tps - benchOn.tps) / bench.tps) * 100).toFixed(1)} % (goal ≤ 10 %)`,
+    );
   } finally {
     await stop(server);
     await dropDatabase(name);

@@ -30,9 +30,13 @@ const token = await issueSessionToken(deps, (await findActiveAdminByEmail(db, 'o
 const headers = { authorization: `Bearer ${token}` };
 
 // the key of the entry 90,000 rows in: read once, the way a client that paged there holds it
-const deep = await db.tenant(acme!.id, async (trx) =>
-  (await sql<{ key: string }>`select to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
-     from audit_log order by ts desc, id desc offset 90000 limit 1`.execute(trx)).rows[0]!.key,
+const deep = await db.tenant(
+  acme!.id,
+  async (trx) =>
+    (
+      await sql<{ key: string }>`select to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
+     from audit_log order by ts desc, id desc offset 90000 limit 1`.execute(trx)
+    ).rows[0]!.key,
 );
 
 async function get(path: string) {

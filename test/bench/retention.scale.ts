@@ -30,7 +30,11 @@ const IDLE_S = Number(process.env.BENCH_RETENTION_IDLE_S ?? 30);
 const PROBE_MS = 100;
 const DEADLINE_S = 600;
 
-const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
 
 describe('retention at scale (PostgreSQL)', () => {
@@ -53,13 +57,21 @@ describe('retention at scale (PostgreSQL)', () => {
         select gen_random_uuid(), ${acme}, '+1415' || lpad(g::text, 7, '0'), 'CUST-' || g, 'approved', 'x', 'x', 5, now() - interval '200 days' + g * interval '1 second', now() - interval '200 days'
         from generate_series(1, ${ROWS}) g`.execute(trx);
       await sql`insert into link_tokens (token_hash, account_id, app, purpose, task_id, expires_at)
-        select md5(id::text), account_id, 'one-time-passcode', 'page', id, created_at from otp_verifications where account_id = ${acme} and created_at < now() - interval '100 days'`.execute(trx);
+        select md5(id::text), account_id, 'one-time-passcode', 'page', id, created_at from otp_verifications where account_id = ${acme} and created_at < now() - interval '100 days'`.execute(
+        trx,
+      );
       await sql`insert into task_events (account_id, app, task_id, ts, type, description, actor, ip, user_agent)
-        select account_id, 'one-time-passcode', id, created_at, 'opened', 'Customer opened the page', 'Customer', '203.0.113.7', 'Mozilla/5.0' from otp_verifications where account_id = ${acme} and created_at < now() - interval '100 days'`.execute(trx);
-      await sql`insert into retention_rules (account_id, kind, days, starts_at) values (${acme}, 'otp.tasks', 90, now()) on conflict (account_id, kind) do update set days = 90, starts_at = now()`.execute(trx);
+        select account_id, 'one-time-passcode', id, created_at, 'opened', 'Customer opened the page', 'Customer', '203.0.113.7', 'Mozilla/5.0' from otp_verifications where account_id = ${acme} and created_at < now() - interval '100 days'`.execute(
+        trx,
+      );
+      await sql`insert into retention_rules (account_id, kind, days, starts_at) values (${acme}, 'otp.tasks', 90, now()) on conflict (account_id, kind) do update set days = 90, starts_at = now()`.execute(
+        trx,
+      );
     });
     await sql`vacuum analyze`.execute(db.kysely);
-    console.log(`made ${ROWS.toLocaleString('en')} tasks with their links and timeline entries in ${((performance.now() - made) / 1000).toFixed(1)} s (load ${load()})`);
+    console.log(
+      `made ${ROWS.toLocaleString('en')} tasks with their links and timeline entries in ${((performance.now() - made) / 1000).toFixed(1)} s (load ${load()})`,
+    );
 
     // 1. the floor: the same statement as a batch of the job, over every due row at once, in psql
     const name = (await db.system((trx) => sql<{ db: string }>`select current_database() as db`.execute(trx))).rows[0]!.db;
@@ -73,10 +85,21 @@ select count(*) from red;
 rollback;
 `;
     const floorLoad = load();
-    const out = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', name, '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1'], { input: floorSql, encoding: 'utf8', maxBuffer: 1 << 20 });
-    const floorRows = Number(out.split('\n').map((l) => l.trim()).find((l) => /^\d+$/.test(l)));
+    const out = execFileSync(
+      'psql',
+      ['-h', '127.0.0.1', '-U', 'postgres', '-d', name, '-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1'],
+      { input: floorSql, encoding: 'utf8', maxBuffer: 1 << 20 },
+    );
+    const floorRows = Number(
+      out
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => /^\d+$/.test(l)),
+    );
     const floorMs = Number(/Time: ([\d.]+) ms/.exec(out.split('\n').filter((l) => l.startsWith('Time:'))[1] ?? '')?.[1] ?? NaN);
-    console.log(`floor (psql, one statement for every due row, rolled back): ${floorRows.toLocaleString('en')} rows in ${(floorMs / 1000).toFixed(1)} s, ${Math.round(floorRows / (floorMs / 1000)).toLocaleString('en')} a second (load ${floorLoad})`);
+    console.log(
+      `floor (psql, one statement for every due row, rolled back): ${floorRows.toLocaleString('en')} rows in ${(floorMs / 1000).toFixed(1)} s, ${Math.round(floorRows / (floorMs / 1000)).toLocaleString('en')} a second (load ${floorLoad})`,
+    );
     await sql`vacuum analyze`.execute(db.kysely);
 
     // 2. and 3. the console's list, idle and during the run
@@ -98,7 +121,17 @@ rollback;
     const runLoad = load();
     const started = performance.now();
     const redactedNow = async () =>
-      Number((await db.system((trx) => sql<{ n: number }>`select count(*)::int as n from otp_verifications where account_id = ${acme} and phone_number = '[erased]'`.execute(trx))).rows[0]!.n);
+      Number(
+        (
+          await db.system((trx) =>
+            sql<{
+              n: number;
+            }>`select count(*)::int as n from otp_verifications where account_id = ${acme} and phone_number = '[erased]'`.execute(
+              trx,
+            ),
+          )
+        ).rows[0]!.n,
+      );
     let atDeadline: number | null = null;
     const mark = setTimeout(() => void redactedNow().then((n) => (atDeadline = n)), DEADLINE_S * 1000);
     const counts = await runRetention(deps, { batch: BATCH });
@@ -111,10 +144,14 @@ rollback;
     const run99 = p(latencies.run, 0.99);
     const ratio = run99 / idle99;
     const met = redacted >= ROWS && seconds <= DEADLINE_S;
-    console.log(`${met ? 'MET   ' : 'MISSED'} retention: ${redacted.toLocaleString('en')} tasks redacted in ${seconds.toFixed(1)} s, ${Math.round(redacted / seconds).toLocaleString('en')} a second, batches of ${BATCH}${atDeadline != null ? `; ${Number(atDeadline).toLocaleString('en')} at ${DEADLINE_S} s` : ''} (target ${ROWS.toLocaleString('en')} within ${DEADLINE_S} s); load at start ${runLoad}, at end ${load()}`);
+    console.log(
+      `${met ? 'MET   ' : 'MISSED'} retention: ${redacted.toLocaleString('en')} tasks redacted in ${seconds.toFixed(1)} s, ${Math.round(redacted / seconds).toLocaleString('en')} a second, batches of ${BATCH}${atDeadline != null ? `; ${Number(atDeadline).toLocaleString('en')} at ${DEADLINE_S} s` : ''} (target ${ROWS.toLocaleString('en')} within ${DEADLINE_S} s); load at start ${runLoad}, at end ${load()}`,
+    );
     console.log(
       `${ratio <= 1.5 ? 'MET   ' : 'MISSED'} console during the run: GET /api/one-time-passcode/tasks p50 ${p(latencies.idle, 0.5).toFixed(1)} -> ${p(latencies.run, 0.5).toFixed(1)} ms, p99 idle ${idle99.toFixed(1)} ms (${latencies.idle.length} calls) -> during ${run99.toFixed(1)} ms (${latencies.run.length} calls), ratio ${ratio.toFixed(2)} (target <= 1.5)`,
     );
-    console.log(`job / floor: ${Math.round(redacted / seconds).toLocaleString('en')} vs ${Math.round(floorRows / (floorMs / 1000)).toLocaleString('en')} rows a second (${((redacted / seconds / (floorRows / (floorMs / 1000))) * 100).toFixed(0)} % of the database's own rate)`);
+    console.log(
+      `job / floor: ${Math.round(redacted / seconds).toLocaleString('en')} vs ${Math.round(floorRows / (floorMs / 1000)).toLocaleString('en')} rows a second (${((redacted / seconds / (floorRows / (floorMs / 1000))) * 100).toFixed(0)} % of the database's own rate)`,
+    );
   });
 });

@@ -29,7 +29,9 @@ const WT_ACCOUNTS = Number(process.env.BENCH_WT_ACCOUNTS ?? 10_000);
 
 const APPS = APP_IDS.map((a) => `'${a}'`).join(',');
 // Two apps in use per account: 10,000 accounts x 2 apps x 365 days = 7.3 million daily rows.
-const WT_APPS = APP_IDS.slice(0, 2).map((a) => `'${a}'`).join(',');
+const WT_APPS = APP_IDS.slice(0, 2)
+  .map((a) => `'${a}'`)
+  .join(',');
 
 const figures: string[] = [];
 function report(what: string, value: string, target: string, met: boolean) {
@@ -82,7 +84,13 @@ async function generated(label: string, generate: (db: Database, accounts: Seede
 
 function inProcess(db: Database) {
   const config = testConfig();
-  const deps = { config, db, tokens: tokenSigner(config.sessionSecret), now: () => new Date(), log: (m: string, e?: unknown) => console.error(m, e) };
+  const deps = {
+    config,
+    db,
+    tokens: tokenSigner(config.sessionSecret),
+    now: () => new Date(),
+    log: (m: string, e?: unknown) => console.error(m, e),
+  };
   const app = createApp(deps);
   return {
     app,
@@ -121,9 +129,12 @@ describe('scale (PostgreSQL)', () => {
     beforeAll(async () => {
       ctx = await generated(`${AUDIT_ROWS.toLocaleString('en')} audit entries`, async (db, [account]) => {
         acme = account!;
-        await raw(db, `insert into audit_log (account_id, ts, admin_first_name, admin_last_name, namespace, description, event)
+        await raw(
+          db,
+          `insert into audit_log (account_id, ts, admin_first_name, admin_last_name, namespace, description, event)
           select '${acme.id}', now() - make_interval(secs => g), 'Bench', 'Admin', 'global', 'Bench entry ' || g, 'bench.entry'
-          from generate_series(1, ${AUDIT_ROWS}) g`);
+          from generate_series(1, ${AUDIT_ROWS}) g`,
+        );
         await raw(db, `update audit_counts set count = count + ${AUDIT_ROWS} where account_id = '${acme.id}'`);
         await raw(db, 'vacuum analyze audit_log');
       });
@@ -134,8 +145,10 @@ describe('scale (PostgreSQL)', () => {
       const { get, token } = inProcess(ctx.db);
       const tok = await token('owner@acme.test');
       const depth = Math.floor(AUDIT_ROWS * 0.9);
-      const key = (await sql<{ key: string }>`select to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
-        from audit_log where account_id = ${acme.id} order by ts desc, id desc offset ${depth} limit 1`.execute(ctx.db.kysely)).rows[0]!.key;
+      const key = (
+        await sql<{ key: string }>`select to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || id as key
+        from audit_log where account_id = ${acme.id} order by ts desc, id desc offset ${depth} limit 1`.execute(ctx.db.kysely)
+      ).rows[0]!.key;
       await timed(20, () => get('/api/audit-log', tok));
       const first = await timed(200, () => get('/api/audit-log', tok));
       const deep = await timed(200, () => get(`/api/audit-log?lastKey=${encodeURIComponent(key)}`, tok));
@@ -143,12 +156,31 @@ describe('scale (PostgreSQL)', () => {
       // The page's own query, without the request path around it (session check, JSON).
       const [ts, id] = [key.slice(0, key.lastIndexOf('_')), Number(key.slice(key.lastIndexOf('_') + 1))];
       const query = await timed(200, () =>
-        ctx.db.tenant(acme.id, (trx) => sql`select id, ts, admin_first_name, admin_last_name, namespace, description, event from audit_log
-          where account_id = ${acme.id} and (ts, id) < (${ts}::timestamptz, ${id}::bigint) order by ts desc, id desc limit 51`.execute(trx)),
+        ctx.db.tenant(acme.id, (trx) =>
+          sql`select id, ts, admin_first_name, admin_last_name, namespace, description, event from audit_log
+          where account_id = ${acme.id} and (ts, id) < (${ts}::timestamptz, ${id}::bigint) order by ts desc, id desc limit 51`.execute(
+            trx,
+          ),
+        ),
       );
-      report(`audit log page ${depth.toLocaleString('en')} entries deep, the database transaction alone`, `median ${ms(median(query))}`, '≤ 2 ms median', median(query) <= 2);
-      report(`audit log page ${depth.toLocaleString('en')} entries deep (in-process API call)`, `median ${ms(median(deep))}`, '≤ 2 ms median', median(deep) <= 2);
-      report('audit log first page, x-count header included', `median ${ms(median(first))}, x-count ${count}, deep/first ${(median(deep) / median(first)).toFixed(2)}×`, 'x-count constant time', Number(count) >= AUDIT_ROWS);
+      report(
+        `audit log page ${depth.toLocaleString('en')} entries deep, the database transaction alone`,
+        `median ${ms(median(query))}`,
+        '≤ 2 ms median',
+        median(query) <= 2,
+      );
+      report(
+        `audit log page ${depth.toLocaleString('en')} entries deep (in-process API call)`,
+        `median ${ms(median(deep))}`,
+        '≤ 2 ms median',
+        median(deep) <= 2,
+      );
+      report(
+        'audit log first page, x-count header included',
+        `median ${ms(median(first))}, x-count ${count}, deep/first ${(median(deep) / median(first)).toFixed(2)}×`,
+        'x-count constant time',
+        Number(count) >= AUDIT_ROWS,
+      );
     }, 600_000);
 
     it('CSV export streamed with back-pressure', async () => {
@@ -157,7 +189,13 @@ describe('scale (PostgreSQL)', () => {
       const tok = new URL(link).searchParams.get('token')!;
       const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: 'ignore' });
       try {
-        for (const until = Date.now() + 60_000; !(await fetch(`${env.PUBLIC_URL}/api/health`).then((r) => r.ok, () => false)); ) {
+        for (
+          const until = Date.now() + 60_000;
+          !(await fetch(`${env.PUBLIC_URL}/api/health`).then(
+            (r) => r.ok,
+            () => false,
+          ));
+        ) {
           if (Date.now() > until) throw new Error('server did not start');
           await new Promise((r) => setTimeout(r, 200));
         }
@@ -180,33 +218,49 @@ describe('scale (PostgreSQL)', () => {
           '≥ 100,000 rows/s',
           rate >= 100_000,
         );
-        report('server RSS during the fast export', `peak ${(peak / 2 ** 20).toFixed(0)} MB (idle ${(idle / 2 ** 20).toFixed(0)} MB)`, '≤ 150 MB', peak <= 150 * 2 ** 20);
+        report(
+          'server RSS during the fast export',
+          `peak ${(peak / 2 ** 20).toFixed(0)} MB (idle ${(idle / 2 ** 20).toFixed(0)} MB)`,
+          '≤ 150 MB',
+          peak <= 150 * 2 ** 20,
+        );
 
         // A client that reads 16 KB every 100 ms: the server must wait for it, not buffer.
         const before = rssOf(child.pid!);
         let slowPeak = before;
         let received = 0;
         await new Promise<void>((resolve, reject) => {
-          const req = http.get(`${env.PUBLIC_URL}/api/audit-log/export`, { headers: { authorization: `Bearer ${tok}` }, highWaterMark: 16 * 1024 } as http.RequestOptions, (r) => {
-            r.pause();
-            const tick = setInterval(() => {
-              slowPeak = Math.max(slowPeak, rssOf(child.pid!));
-              let chunk: Buffer | null;
-              let budget = 16 * 1024;
-              while (budget > 0 && (chunk = r.read()) !== null) {
-                received += chunk.length;
-                budget -= chunk.length;
-              }
-            }, 100);
-            setTimeout(() => {
-              clearInterval(tick);
-              req.destroy();
-              resolve();
-            }, 8_000);
-          });
-          req.on('error', (e) => (e.message.includes('aborted') || (e as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(e)));
+          const req = http.get(
+            `${env.PUBLIC_URL}/api/audit-log/export`,
+            { headers: { authorization: `Bearer ${tok}` }, highWaterMark: 16 * 1024 } as http.RequestOptions,
+            (r) => {
+              r.pause();
+              const tick = setInterval(() => {
+                slowPeak = Math.max(slowPeak, rssOf(child.pid!));
+                let chunk: Buffer | null;
+                let budget = 16 * 1024;
+                while (budget > 0 && (chunk = r.read()) !== null) {
+                  received += chunk.length;
+                  budget -= chunk.length;
+                }
+              }, 100);
+              setTimeout(() => {
+                clearInterval(tick);
+                req.destroy();
+                resolve();
+              }, 8_000);
+            },
+          );
+          req.on('error', (e) =>
+            e.message.includes('aborted') || (e as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(e),
+          );
         });
-        report('server RSS while a slow client reads the export for 8 s', `peak ${(slowPeak / 2 ** 20).toFixed(0)} MB (before ${(before / 2 ** 20).toFixed(0)} MB), client read ${(received / 1024).toFixed(0)} KB`, 'no growth beyond 150 MB: the stream waits for the client', slowPeak <= 150 * 2 ** 20);
+        report(
+          'server RSS while a slow client reads the export for 8 s',
+          `peak ${(slowPeak / 2 ** 20).toFixed(0)} MB (before ${(before / 2 ** 20).toFixed(0)} MB), client read ${(received / 1024).toFixed(0)} KB`,
+          'no growth beyond 150 MB: the stream waits for the client',
+          slowPeak <= 150 * 2 ** 20,
+        );
       } finally {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
@@ -220,16 +274,28 @@ describe('scale (PostgreSQL)', () => {
     beforeAll(async () => {
       ctx = await generated(`${SEARCH_ROWS.toLocaleString('en')} customer results`, async (db, [account]) => {
         acme = account!;
-        await raw(db, `insert into accounts (name) select 'Search account ' || g from generate_series(1, ${SEARCH_ACCOUNTS - 3}) g`);
-        await raw(db, `create temporary table bench_accounts as select row_number() over (order by id) - 1 as n, id from accounts`);
+        await raw(
+          db,
+          `insert into accounts (name) select 'Search account ' || g from generate_series(1, ${SEARCH_ACCOUNTS - 3}) g`,
+        );
+        await raw(
+          db,
+          `create temporary table bench_accounts as select row_number() over (order by id) - 1 as n, id from accounts`,
+        );
         // Indexes are built after the load, as a bulk import would.
         await raw(db, 'drop index customer_results_by_ref; drop index customer_results_by_phone');
-        await raw(db, `insert into customer_results (account_id, app, status, ts, session_ref, phone_number, customer_ref)
+        await raw(
+          db,
+          `insert into customer_results (account_id, app, status, ts, session_ref, phone_number, customer_ref)
           select a.id, (array[${APPS}])[1 + g % ${APP_IDS.length}], (array['success','failure','timeout'])[1 + g % 3],
                  now() - make_interval(mins => g % 525600), 'S' || g, '+1555' || lpad((g % 10000000)::text, 7, '0'), 'C' || (g / ${SEARCH_ACCOUNTS})
-          from generate_series(0, ${SEARCH_ROWS - 1}) g join bench_accounts a on a.n = g % ${SEARCH_ACCOUNTS}`);
-        await raw(db, `create index customer_results_by_ref on customer_results (account_id, customer_ref, ts desc) where customer_ref is not null;
-          create index customer_results_by_phone on customer_results (account_id, phone_number, ts desc) where phone_number is not null`);
+          from generate_series(0, ${SEARCH_ROWS - 1}) g join bench_accounts a on a.n = g % ${SEARCH_ACCOUNTS}`,
+        );
+        await raw(
+          db,
+          `create index customer_results_by_ref on customer_results (account_id, customer_ref, ts desc) where customer_ref is not null;
+          create index customer_results_by_phone on customer_results (account_id, phone_number, ts desc) where phone_number is not null`,
+        );
         await raw(db, 'vacuum analyze customer_results');
       });
     }, 3_600_000);
@@ -238,12 +304,28 @@ describe('scale (PostgreSQL)', () => {
     it('search by customer id and by phone number', async () => {
       const { get, token } = inProcess(ctx.db);
       const tok = await token('admin@acme.test');
-      const n = (await sql<{ n: number }>`select n::int from bench_accounts where id = ${acme.id}`.execute(ctx.db.kysely).catch(() => ({ rows: [{ n: 0 }] }))).rows[0]?.n ?? 0;
-      const refs = (await sql<{ ref: string; phone: string }>`select customer_ref as ref, phone_number as phone from customer_results where account_id = ${acme.id} limit 200`.execute(ctx.db.kysely)).rows;
+      const n =
+        (
+          await sql<{ n: number }>`select n::int from bench_accounts where id = ${acme.id}`
+            .execute(ctx.db.kysely)
+            .catch(() => ({ rows: [{ n: 0 }] }))
+        ).rows[0]?.n ?? 0;
+      const refs = (
+        await sql<{
+          ref: string;
+          phone: string;
+        }>`select customer_ref as ref, phone_number as phone from customer_results where account_id = ${acme.id} limit 200`.execute(
+          ctx.db.kysely,
+        )
+      ).rows;
       void n;
       await timed(20, (i) => get(`/api/results/customer?customerRef=${encodeURIComponent(refs[i % refs.length]!.ref)}`, tok));
-      const byRef = await timed(200, (i) => get(`/api/results/customer?customerRef=${encodeURIComponent(refs[i % refs.length]!.ref)}`, tok));
-      const byPhone = await timed(200, (i) => get(`/api/results/customer?customerRef=${encodeURIComponent(refs[i % refs.length]!.phone)}`, tok));
+      const byRef = await timed(200, (i) =>
+        get(`/api/results/customer?customerRef=${encodeURIComponent(refs[i % refs.length]!.ref)}`, tok),
+      );
+      const byPhone = await timed(200, (i) =>
+        get(`/api/results/customer?customerRef=${encodeURIComponent(refs[i % refs.length]!.phone)}`, tok),
+      );
       report('customer search by customer id', `median ${ms(median(byRef))}`, '≤ 5 ms median', median(byRef) <= 5);
       report('customer search by phone number', `median ${ms(median(byPhone))}`, '≤ 5 ms median', median(byPhone) <= 5);
     }, 600_000);
@@ -253,20 +335,32 @@ describe('scale (PostgreSQL)', () => {
     let ctx: Awaited<ReturnType<typeof generated>>;
     beforeAll(async () => {
       ctx = await generated(`${WT_ACCOUNTS.toLocaleString('en')} accounts with a year of daily results`, async (db) => {
-        await raw(db, `insert into accounts (name) select 'Account ' || lpad(g::text, 5, '0') from generate_series(1, ${WT_ACCOUNTS - 3}) g`);
-        await raw(db, `insert into admins (account_id, email, first_name, last_name, role)
-          select id, 'owner-' || id || '@bench.test', 'Owner', name, 'owner' from accounts a where not exists (select 1 from admins m where m.account_id = a.id)`);
-        await raw(db, `insert into app_billing (account_id, app, status) select id, app, (array['free-trial','subscription','inactive'])[1 + abs(hashtext(id::text || app)) % 3]
-          from accounts, unnest(array[${WT_APPS}]) app on conflict do nothing`);
+        await raw(
+          db,
+          `insert into accounts (name) select 'Account ' || lpad(g::text, 5, '0') from generate_series(1, ${WT_ACCOUNTS - 3}) g`,
+        );
+        await raw(
+          db,
+          `insert into admins (account_id, email, first_name, last_name, role)
+          select id, 'owner-' || id || '@bench.test', 'Owner', name, 'owner' from accounts a where not exists (select 1 from admins m where m.account_id = a.id)`,
+        );
+        await raw(
+          db,
+          `insert into app_billing (account_id, app, status) select id, app, (array['free-trial','subscription','inactive'])[1 + abs(hashtext(id::text || app)) % 3]
+          from accounts, unnest(array[${WT_APPS}]) app on conflict do nothing`,
+        );
         // Bulk load without the per-row trigger, then the totals it would have kept, set-based.
-        await raw(db, `set session_replication_role = replica;
+        await raw(
+          db,
+          `set session_replication_role = replica;
           insert into result_daily (account_id, app, day, count)
           select a.id, b.app, d::date, 1 + abs(hashtext(a.id::text || d::text)) % 50
           from accounts a cross join unnest(array[${WT_APPS}]) b(app) cross join generate_series(current_date - 364, current_date, interval '1 day') d
           on conflict do nothing;
           delete from result_daily_totals;
           insert into result_daily_totals (app, day, count) select app, day, sum(count) from result_daily group by app, day;
-          set session_replication_role = origin`);
+          set session_replication_role = origin`,
+        );
         await raw(db, 'vacuum analyze');
       });
     }, 3_600_000);
@@ -275,7 +369,8 @@ describe('scale (PostgreSQL)', () => {
     it('summary, account statistics and account list', async () => {
       const { get, token } = inProcess(ctx.db);
       const tok = await token('staff@provider.test');
-      const some = (await sql<{ id: string }>`select id from accounts order by id limit 1 offset 500`.execute(ctx.db.kysely)).rows[0]!.id;
+      const some = (await sql<{ id: string }>`select id from accounts order by id limit 1 offset 500`.execute(ctx.db.kysely))
+        .rows[0]!.id;
       await timed(3, () => get('/api/watch-tower/statistics/summary', tok));
       const summary = await timed(20, () => get('/api/watch-tower/statistics/summary', tok));
       const account = await timed(20, () => get(`/api/watch-tower/statistics/account?accountId=${some}`, tok));

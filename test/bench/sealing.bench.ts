@@ -14,13 +14,33 @@ import { makePdf } from '../support/pdfs';
 const original = await makePdf(20, 'Twenty-page agreement');
 const cert = signingCertificate(testConfig());
 const values: StampValue[] = [
-  { field: { id: 'n', kind: 'fullName', page: 19, x: 0.1, y: 0.6, w: 0.4, h: 0.04, label: '', required: true }, text: 'Ada Lovelace' },
-  { field: { id: 'd', kind: 'dateSigned', page: 19, x: 0.6, y: 0.6, w: 0.3, h: 0.04, label: '', required: true }, text: '2026-11-23' },
-  { field: { id: 's', kind: 'signature', page: 19, x: 0.1, y: 0.7, w: 0.4, h: 0.07, label: '', required: true }, text: 'Ada Lovelace' },
+  {
+    field: { id: 'n', kind: 'fullName', page: 19, x: 0.1, y: 0.6, w: 0.4, h: 0.04, label: '', required: true },
+    text: 'Ada Lovelace',
+  },
+  {
+    field: { id: 'd', kind: 'dateSigned', page: 19, x: 0.6, y: 0.6, w: 0.3, h: 0.04, label: '', required: true },
+    text: '2026-11-23',
+  },
+  {
+    field: { id: 's', kind: 'signature', page: 19, x: 0.1, y: 0.7, w: 0.4, h: 0.07, label: '', required: true },
+    text: 'Ada Lovelace',
+  },
 ];
 const certificate = {
-  documentName: 'Twenty-page agreement', version: 1, requestId: 'bench', signerName: 'Ada Lovelace', phoneNumber: '+15551234567', customerRef: null,
-  ip: '203.0.113.9', userAgent: 'bench', consentText: 'I agree.', locale: 'en' as const, timeZone: 'UTC', events: [{ time: new Date().toISOString(), description: 'Sent' }], originalSha256: 'x',
+  documentName: 'Twenty-page agreement',
+  version: 1,
+  requestId: 'bench',
+  signerName: 'Ada Lovelace',
+  phoneNumber: '+15551234567',
+  customerRef: null,
+  ip: '203.0.113.9',
+  userAgent: 'bench',
+  consentText: 'I agree.',
+  locale: 'en' as const,
+  timeZone: 'UTC',
+  events: [{ time: new Date().toISOString(), description: 'Sent' }],
+  originalSha256: 'x',
   signatures: [{ label: 'Signature', png: null, typed: 'Ada Lovelace' }],
 };
 const deps = { config: testConfig(), now: () => new Date() } as Deps;
@@ -29,10 +49,16 @@ const seal = () => sealToPades(deps, { original, values, certificate, signingTim
 global.gc?.();
 const before = process.memoryUsage().heapUsed;
 const sealed = await seal();
-console.log(`sealing a 20-page PDF (${original.length} bytes -> ${sealed.sealed.length} bytes): heap +${((process.memoryUsage().heapUsed - before) / 1024 / 1024).toFixed(1)} MB after one seal`);
+console.log(
+  `sealing a 20-page PDF (${original.length} bytes -> ${sealed.sealed.length} bytes): heap +${((process.memoryUsage().heapUsed - before) / 1024 / 1024).toFixed(1)} MB after one seal`,
+);
 
 describe('Document Signature sealing', () => {
-  bench('seal a 20-page PDF (stamp, certificate page, PAdES signature)', async () => {
-    await seal();
-  }, { iterations: 10, warmupIterations: 2 });
+  bench(
+    'seal a 20-page PDF (stamp, certificate page, PAdES signature)',
+    async () => {
+      await seal();
+    },
+    { iterations: 10, warmupIterations: 2 },
+  );
 });

@@ -89,13 +89,37 @@ export function pgbench(databaseUrl, script, { clients = 10, seconds = SECONDS, 
   });
   try {
     // -l: every transaction's latency (third field, µs) in a log per thread, for the p99
-    const out = execFileSync(PGBENCH, ['-n', '-M', protocol, '-c', String(clients), '-j', '2', '-T', String(seconds), '-l', `--log-prefix=${path.join(dir, 'log')}`, ...files.flatMap((f) => ['-f', f]), databaseUrl], { encoding: 'utf8' });
+    const out = execFileSync(
+      PGBENCH,
+      [
+        '-n',
+        '-M',
+        protocol,
+        '-c',
+        String(clients),
+        '-j',
+        '2',
+        '-T',
+        String(seconds),
+        '-l',
+        `--log-prefix=${path.join(dir, 'log')}`,
+        ...files.flatMap((f) => ['-f', f]),
+        databaseUrl,
+      ],
+      { encoding: 'utf8' },
+    );
     const tps = Number(out.match(/tps = ([\d.]+) \(without initial connection time\)/)?.[1]);
     const latency = Number(out.match(/latency average = ([\d.]+) ms/)?.[1]);
     const latencies = fs
       .readdirSync(dir)
       .filter((f) => f.startsWith('log'))
-      .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean).map((line) => Number(line.split(' ')[2]) / 1000))
+      .flatMap((f) =>
+        fs
+          .readFileSync(path.join(dir, f), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => Number(line.split(' ')[2]) / 1000),
+      )
       .sort((a, b) => a - b);
     const p99 = latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] : NaN;
     return { tps, latency, p99 };
@@ -138,7 +162,9 @@ export function wrk(url, headers, { threads = 2, connections = 50, seconds = SEC
   // /usr/bin/time reports wrk's own CPU: on a 2-core machine the load generator competes with the
   // server and PostgreSQL for the same cores
   const timed = fs.existsSync('/usr/bin/time');
-  const run = timed ? spawnSync('/usr/bin/time', ['-f', 'wrk-cpu %U %S', 'wrk', ...args, url], { encoding: 'utf8' }) : spawnSync('wrk', [...args, url], { encoding: 'utf8' });
+  const run = timed
+    ? spawnSync('/usr/bin/time', ['-f', 'wrk-cpu %U %S', 'wrk', ...args, url], { encoding: 'utf8' })
+    : spawnSync('wrk', [...args, url], { encoding: 'utf8' });
   const out = run.stdout;
   const time = (label) => {
     const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);

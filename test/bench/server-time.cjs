@@ -27,7 +27,14 @@ if (file) {
   const ms = (ns) => ns / 1e6;
   process.on('SIGUSR2', () => {
     const h = answers;
-    const report = { count: h.count, p50: ms(h.percentile(50)), p90: ms(h.percentile(90)), p99: ms(h.percentile(99)), max: ms(h.max), loopDelayP99: ms(loop.percentile(99)) };
+    const report = {
+      count: h.count,
+      p50: ms(h.percentile(50)),
+      p90: ms(h.percentile(90)),
+      p99: ms(h.percentile(99)),
+      max: ms(h.max),
+      loopDelayP99: ms(loop.percentile(99)),
+    };
     // whole or not at all: the bench reads the file as soon as it exists
     fs.writeFileSync(`${file}.part`, JSON.stringify(report));
     fs.renameSync(`${file}.part`, file);

@@ -13,9 +13,14 @@ async function expectNoViolations(page: Page) {
   // check the screen with its data, not a loading state: the API calls are answered and no
   // spinner is left (a spinner only appears after a delay, so the network is waited for too)
   await settle(page);
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 })
+    .catch(() => {});
   const violations = await axeViolations(page);
-  expect(violations.map((v) => v.id), `WCAG A/AA violations:\n${describeViolations(violations)}`).toEqual([]);
+  expect(
+    violations.map((v) => v.id),
+    `WCAG A/AA violations:\n${describeViolations(violations)}`,
+  ).toEqual([]);
 }
 
 /** axe needs its page in a context of its own (it opens a blank page there for frames). */
@@ -205,9 +210,12 @@ describe('accessibility of the console in Chromium', () => {
       await page.keyboard.press('Escape');
     });
 
-    it("the archive confirmation dialog has no WCAG A/AA violations", async () => {
+    it('the archive confirmation dialog has no WCAG A/AA violations', async () => {
       await visit(page, `/settings/admin-management`);
-      await page.getByRole('button', { name: /^Archive / }).first().click();
+      await page
+        .getByRole('button', { name: /^Archive / })
+        .first()
+        .click();
       await page.getByRole('dialog').waitFor();
       await expectNoViolations(page);
       await page.keyboard.press('Escape');
@@ -330,7 +338,17 @@ describe('accessibility of the Zoom entry in Chromium', () => {
   });
 
   it("the Zoom 'not yet authorized' card has no WCAG A/AA violations", async () => {
-    const context = encryptZoomContext({ typ: 'panel', uid: 'z-super', iss: 'marketplace.zoom.us', aud: ZOOM_APP_ID, ts: Date.now(), exp: Date.now() + 5 * 60_000 }, ZOOM_SECRET);
+    const context = encryptZoomContext(
+      {
+        typ: 'panel',
+        uid: 'z-super',
+        iss: 'marketplace.zoom.us',
+        aud: ZOOM_APP_ID,
+        ts: Date.now(),
+        exp: Date.now() + 5 * 60_000,
+      },
+      ZOOM_SECRET,
+    );
     const page = await newPage(browser);
     // Zoom's WebView2 bridge as the SDK sees it: answers config and getAppContext
     await page.addInitScript(`(() => {

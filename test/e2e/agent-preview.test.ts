@@ -3,7 +3,13 @@ import { axeViolations, WCAG_22_AA } from './axe';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, pickChoice, settle, startServer } from './harness';
 import { encryptZoomContext, startZoomPeer, zoomBridgeScript, zoomServerEnv, type ZoomPeer } from '../fixtures/host-peers';
-import { callAs, connectStripe, publishSignatureDocument, startLoopbackConnect, type LoopbackConnect } from '../support/built-server-setup';
+import {
+  callAs,
+  connectStripe,
+  publishSignatureDocument,
+  startLoopbackConnect,
+  type LoopbackConnect,
+} from '../support/built-server-setup';
 
 // The Agent Preview as an agent on a call uses it inside Zoom (the real Zoom SDK against an
 // injected Zoom bridge): a user of a domain the account owns, with no console access, gets an
@@ -39,12 +45,27 @@ describe('Agent Preview pickers in Zoom', () => {
     for (const owner of [ACME, GLOBEX]) expect((await call(owner, 'POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
     expect((await call(ACME, 'POST', '/document-signature/billing/free-trial', {})).status).toBe(201);
     await publishSignatureDocument(server, ACME, 'Car loan agreement', 'car-loan.pdf');
-    const form = await call(ACME, 'POST', '/e-form/forms', { definition: { title: 'Windscreen claim', hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] } });
+    const form = await call(ACME, 'POST', '/e-form/forms', {
+      definition: {
+        title: 'Windscreen claim',
+        hiddenFields: [],
+        fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }],
+      },
+    });
     expect((await call(ACME, 'POST', `/e-form/forms/${form.body.id as string}/publish`, {})).status).toBe(200);
 
     // Globex's admin: Stripe connected (through the loopback authorize step) and a product
     await connectStripe(server, GLOBEX, stripe.connect);
-    expect((await call(GLOBEX, 'POST', '/payments/products', { name: 'Gutter cleaning', description: 'Front and back', unitAmount: 8500, currency: 'usd' })).status).toBe(201);
+    expect(
+      (
+        await call(GLOBEX, 'POST', '/payments/products', {
+          name: 'Gutter cleaning',
+          description: 'Front and back',
+          unitAmount: 8500,
+          currency: 'usd',
+        })
+      ).status,
+    ).toBe(201);
 
     browser = await launchBrowser();
   });
@@ -59,15 +80,24 @@ describe('Agent Preview pickers in Zoom', () => {
   async function agentPanel(uid: string): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
     const page = await context.newPage();
-    await page.addInitScript(zoomBridgeScript(encryptZoomContext({ typ: 'panel', uid, iss: 'marketplace.zoom.us', aud: ZOOM_APP_ID, ts: Date.now(), exp: Date.now() + 5 * 60_000 }, ZOOM_SECRET)));
+    await page.addInitScript(
+      zoomBridgeScript(
+        encryptZoomContext(
+          { typ: 'panel', uid, iss: 'marketplace.zoom.us', aud: ZOOM_APP_ID, ts: Date.now(), exp: Date.now() + 5 * 60_000 },
+          ZOOM_SECRET,
+        ),
+      ),
+    );
     await page.goto(`${server.url}/zoom/`);
     await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
     await page.getByRole('region', { name: 'Agent Preview list' }).waitFor();
     return page;
   }
 
-  const fitsWidth = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  const outboxHas = async (as: string, phone: string) => ((await call(as, 'GET', '/dev/sms-outbox')).body as unknown as { to: string }[]).some((m) => m.to === phone);
+  const fitsWidth = async (page: Page) =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  const outboxHas = async (as: string, phone: string) =>
+    ((await call(as, 'GET', '/dev/sms-outbox')).body as unknown as { to: string }[]).some((m) => m.to === phone);
 
   it('an agent picks the published document from its list and sends it for signature', async () => {
     const page = await agentPanel('z-agent-acme');

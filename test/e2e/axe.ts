@@ -15,7 +15,10 @@ export const WCAG_22_AA = [...WCAG_AA, 'wcag22aa'];
 export type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
 
 /** The page's violations of `tags`, as it is now (`include`: only inside this selector; `exclude`: not inside these). */
-export async function axeViolations(page: Page, options: { tags?: string[]; include?: string; exclude?: string[] } = {}): Promise<Violations> {
+export async function axeViolations(
+  page: Page,
+  options: { tags?: string[]; include?: string; exclude?: string[] } = {},
+): Promise<Violations> {
   let builder = new AxeBuilder({ page })
     .options({ resultTypes: ['violations'] })
     .withTags(options.tags ?? WCAG_AA)
@@ -28,6 +31,9 @@ export async function axeViolations(page: Page, options: { tags?: string[]; incl
 /** Each violation with the elements it was found on: what a failed check prints. */
 export function describeViolations(violations: Violations): string {
   return violations
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, '\n      ')}` : ''}`).join('\n')}`)
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}${n.failureSummary ? `\n      ${n.failureSummary.replace(/\n/g, '\n      ')}` : ''}`).join('\n')}`,
+    )
     .join('\n');
 }

@@ -21,15 +21,30 @@ describe('billing in Chromium', () => {
       webhookSecret: WEBHOOK_SECRET,
       secretKeys: ['sk_test_e2e'],
       deliver: async (payload, signature) => {
-        const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+        const res = await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
         await res.arrayBuffer();
         return res.status;
       },
     });
-    peer.objects.set('price_payments_monthly', { id: 'price_payments_monthly', object: 'price', unit_amount: 12_900, currency: 'usd', recurring: { interval: 'month' } });
+    peer.objects.set('price_payments_monthly', {
+      id: 'price_payments_monthly',
+      object: 'price',
+      unit_amount: 12_900,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+    });
     server = await startServer({
       linkFor: ['owner@acme.test'],
-      env: { STRIPE_SECRET_KEY: 'sk_test_e2e', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: peer.url, STRIPE_PRICE_PAYMENTS: 'price_payments_monthly' },
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_e2e',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_BASE: peer.url,
+        STRIPE_PRICE_PAYMENTS: 'price_payments_monthly',
+      },
     });
     webhookUrl = `${server.url}/api/stripe/webhook`;
     browser = await launchBrowser();
@@ -43,7 +58,7 @@ describe('billing in Chromium', () => {
     await peer?.close();
   });
 
-  it('starting a free trial shows its end date and usage on the app\'s billing page', async () => {
+  it("starting a free trial shows its end date and usage on the app's billing page", async () => {
     await page.getByRole('button', { name: 'Start Free Trial' }).first().waitFor();
     const card = page.locator('li.app-card', { has: page.getByRole('heading', { name: 'Payments' }) });
     await card.getByRole('button', { name: 'Start Free Trial' }).click();

@@ -31,7 +31,8 @@ describe('operator CLI and server start', () => {
     expect(links).toHaveLength(2);
     for (const link of links) expect(link).toMatch(new RegExp(`^${env.PUBLIC_URL}/\\?token=[\\w.-]+$`));
     // each signs in the admin named at its place (the session token is a JWT naming its admin)
-    const emailOf = (link: string) => JSON.parse(Buffer.from(new URL(link).searchParams.get('token')!.split('.')[1]!, 'base64url').toString()).email;
+    const emailOf = (link: string) =>
+      JSON.parse(Buffer.from(new URL(link).searchParams.get('token')!.split('.')[1]!, 'base64url').toString()).email;
     expect(links.map(emailOf)).toEqual(['admin@acme.test', 'owner@globex.test']);
   });
 

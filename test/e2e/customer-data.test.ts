@@ -92,7 +92,9 @@ describe('Customer data in Chromium', () => {
     await search(narrow, '+1.555.014.2042');
     await narrow.getByText('Nothing is held about this caller.').waitFor();
     await narrow.getByRole('table', { name: 'Erasure and export requests' }).waitFor();
-    expect(await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await noViolations(narrow);
     await narrow.context().close();
   });
@@ -106,7 +108,11 @@ describe('Customer data in Chromium', () => {
     await sup.waitForURL((url) => !url.pathname.startsWith('/settings'));
     expect(await sup.getByRole('heading', { name: 'Customer data' }).count()).toBe(0);
     const token = await sup.evaluate(() => localStorage.getItem('switchboard.token'));
-    const res = await fetch(`${server.url}/api/privacy/search`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ phoneNumber: PHONE }) });
+    const res = await fetch(`${server.url}/api/privacy/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ phoneNumber: PHONE }),
+    });
     expect(res.status).toBe(403);
     await sup.context().close();
   });

@@ -16,7 +16,9 @@ describe('customer-page scripts in Chromium', () => {
   beforeAll(async () => {
     server = await startServer({ linkFor: ['admin@acme.test'] });
     const token = new URL(server.links['admin@acme.test']!).searchParams.get('token')!;
-    const res = await fetch(`${server.url}/api/one-time-passcode/customer-page-preview`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${server.url}/api/one-time-passcode/customer-page-preview`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     previewUrl = ((await res.json()) as CustomerPagePreview).url;
     browser = await launchBrowser();

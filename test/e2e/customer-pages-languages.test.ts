@@ -22,7 +22,6 @@ import { makePdf } from '../support/pdfs';
 const wanted = process.env.CUSTOMER_PAGE_LANGUAGES ?? 'en,ar';
 const LANGUAGES: Locale[] = wanted === 'all' ? [...LOCALES] : wanted.split(',').filter(isLocale);
 
-
 /** axe at 320 px and at 200 % zoom (a 1280 px window zoomed twice), and no sideways scrolling at 320 px. */
 async function expectAccessible(page: Page, what: string) {
   for (const view of [
@@ -32,13 +31,17 @@ async function expectAccessible(page: Page, what: string) {
     await page.setViewportSize({ width: view.width, height: view.height });
     await page.evaluate((z) => ((document.documentElement.style as CSSStyleDeclaration & { zoom: string }).zoom = z), view.zoom);
     const violations = await axeViolations(page, { tags: WCAG_22_AA });
-    expect(violations.map((v) => v.id), `${what} at ${view.width} px, zoom ${view.zoom}:\n${describeViolations(violations)}`).toEqual([]);
-    if (view.zoom === '1') expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what} fits 320 px`).toBeLessThanOrEqual(320);
+    expect(
+      violations.map((v) => v.id),
+      `${what} at ${view.width} px, zoom ${view.zoom}:\n${describeViolations(violations)}`,
+    ).toEqual([]);
+    if (view.zoom === '1')
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what} fits 320 px`).toBeLessThanOrEqual(320);
   }
   await page.evaluate(() => ((document.documentElement.style as CSSStyleDeclaration & { zoom: string }).zoom = '1'));
 }
 
-describe('customer pages in the caller\'s language', () => {
+describe("customer pages in the caller's language", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let browser: Browser;
   let session: string;
@@ -54,11 +57,18 @@ describe('customer pages in the caller\'s language', () => {
 
   const sessions: Record<string, string> = {};
   const api = async (method: string, path: string, body?: unknown, key = `Bearer ${session}`) => {
-    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return res;
   };
   const lastSms = async (to: string, as = session) => {
-    const list = (await (await api('GET', '/dev/sms-outbox', undefined, `Bearer ${as}`)).json()) as { to: string; body: string }[];
+    const list = (await (await api('GET', '/dev/sms-outbox', undefined, `Bearer ${as}`)).json()) as {
+      to: string;
+      body: string;
+    }[];
     return list.find((m) => m.to === to)!.body;
   };
   /** The link of an SMS, on the test server (the SMS names the public URL, the same here). */
@@ -72,7 +82,9 @@ describe('customer pages in the caller\'s language', () => {
     session = sessions['owner@acme.test']!;
     const keyOf = async (who: string) => {
       expect((await api('POST', '/sms', { provider: 'dev-outbox' }, `Bearer ${sessions[who]}`)).status).toBe(200);
-      return ((await (await api('GET', '/accounts/developer', undefined, `Bearer ${sessions[who]}`)).json()) as { secretKey: string }).secretKey;
+      return (
+        (await (await api('GET', '/accounts/developer', undefined, `Bearer ${sessions[who]}`)).json()) as { secretKey: string }
+      ).secretKey;
     };
     apiKey = await keyOf('owner@acme.test');
     passkeyKey = await keyOf('owner@globex.test');
@@ -117,17 +129,48 @@ describe('customer pages in the caller\'s language', () => {
       });
       expect(uploaded.status).toBe(201);
       const docId = ((await uploaded.json()) as { id: string }).id;
-      const signature = { id: 's1', kind: 'signature', page: 1, x: 0.1, y: 0.7, w: 0.4, h: 0.08, label: 'Signature', required: true };
-      expect((await api('PUT', `/document-signature/documents/${docId}/draft`, { name: 'Lease', fields: [signature] }, owner)).status).toBe(200);
-      const jpeg = (blocks: number) => `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), (x, y) => (x + y) % 3 ? 240 : 90).toString('base64')}`;
-      expect((await api('POST', `/document-signature/documents/${docId}/publish`, { pageImages: [jpeg(60), jpeg(60)], pageImagesSmall: [jpeg(30), jpeg(30)] }, owner)).status).toBe(201);
+      const signature = {
+        id: 's1',
+        kind: 'signature',
+        page: 1,
+        x: 0.1,
+        y: 0.7,
+        w: 0.4,
+        h: 0.08,
+        label: 'Signature',
+        required: true,
+      };
+      expect(
+        (await api('PUT', `/document-signature/documents/${docId}/draft`, { name: 'Lease', fields: [signature] }, owner)).status,
+      ).toBe(200);
+      const jpeg = (blocks: number) =>
+        `data:image/jpeg;base64,${makeJpeg(blocks, Math.round(blocks * 1.4), (x, y) => ((x + y) % 3 ? 240 : 90)).toString('base64')}`;
+      expect(
+        (
+          await api(
+            'POST',
+            `/document-signature/documents/${docId}/publish`,
+            { pageImages: [jpeg(60), jpeg(60)], pageImagesSmall: [jpeg(30), jpeg(30)] },
+            owner,
+          )
+        ).status,
+      ).toBe(201);
       return docId;
     })());
 
   it('a second visit to the signature page downloads no page image again (same addresses, cached immutable for the link’s life)', async () => {
     const docId = await leaseDocument();
     const to = freshPhone();
-    expect((await api('POST', '/v1/signatures', { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad' }, `Bearer ${apiKey}`)).status).toBe(201);
+    expect(
+      (
+        await api(
+          'POST',
+          '/v1/signatures',
+          { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad' },
+          `Bearer ${apiKey}`,
+        )
+      ).status,
+    ).toBe(201);
     const link = linkIn(await lastSms(to));
 
     const { context, page } = await phone();
@@ -183,7 +226,8 @@ describe('customer pages in the caller\'s language', () => {
     const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate(locale, key, values);
     const dir = isRtl(locale) ? 'rtl' : 'ltr';
     /** How an app's built-in SMS text begins in this language, up to its link. */
-    const smsOpening = (app: string, key: string, body: string, company: string) => builtInSmsText(app, key, locale, body).split('{{link}}')[0]!.replace('{{company}}', company);
+    const smsOpening = (app: string, key: string, body: string, company: string) =>
+      builtInSmsText(app, key, locale, body).split('{{link}}')[0]!.replace('{{company}}', company);
     /** The link of an SMS opened on a 320 px phone: the page says it is in this language, and its direction. */
     const openOnPhone = async (sms: string) => {
       const opened = await phone();
@@ -207,7 +251,10 @@ describe('customer pages in the caller\'s language', () => {
 
       // sent empty: the summary is announced (role=alert) and focus goes to the first field in error
       await page.getByRole('button', { name: t('eform.submit') }).click();
-      await page.getByRole('alert').getByText(t('eform.correct', { n: 2 })).waitFor();
+      await page
+        .getByRole('alert')
+        .getByText(t('eform.correct', { n: 2 }))
+        .waitFor();
       expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('fullName');
       await expectAccessible(page, 'the form with errors');
 
@@ -224,12 +271,19 @@ describe('customer pages in the caller\'s language', () => {
       await context.close();
 
       const detail = (await (await api('GET', `/e-form/tasks/${request.id}`)).json()) as TaskDetail;
-      expect(detail.events.map((e) => e.description)).toContain(`Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`);
+      expect(detail.events.map((e) => e.description)).toContain(
+        `Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`,
+      );
     });
 
     it('the passkey page is usable at first paint, works by keyboard, and the caller creates a passkey', async () => {
       const to = freshPhone();
-      const sent = await api('POST', '/v1/passkeys/enrollments', { customerRef: `L-${to}`, phoneNumber: to, displayName: 'Layla', locale }, `Bearer ${passkeyKey}`);
+      const sent = await api(
+        'POST',
+        '/v1/passkeys/enrollments',
+        { customerRef: `L-${to}`, phoneNumber: to, displayName: 'Layla', locale },
+        `Bearer ${passkeyKey}`,
+      );
       expect(sent.status, await sent.clone().text()).toBe(201);
       const sms = await lastSms(to, sessions['owner@globex.test']);
       expect(sms).toContain(smsOpening('passkeys', 'enrollment', PASSKEY_TEMPLATES[0]!.defaultBody, 'Globex Care'));
@@ -238,7 +292,14 @@ describe('customer pages in the caller\'s language', () => {
       const cdp: CDPSession = await context.newCDPSession(page);
       await cdp.send('WebAuthn.enable');
       await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
       });
       await page.goto(linkIn(sms), { waitUntil: 'commit' });
       const button = page.getByRole('button', { name: t('passkey.enroll.button') });
@@ -259,11 +320,18 @@ describe('customer pages in the caller\'s language', () => {
     it(`document signature: the agent sends in this language; the SMS and the page are in it; the caller ${isRtl(locale) ? 'draws on the pad (right to left)' : 'types a signature by keyboard'}, is told what is missing, and signs; the timeline names the language`, async () => {
       const docId = await leaseDocument();
       const to = freshPhone();
-      const sent = await api('POST', '/v1/signatures', { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad', locale }, `Bearer ${apiKey}`);
+      const sent = await api(
+        'POST',
+        '/v1/signatures',
+        { documentId: docId, phoneNumber: to, signerName: 'Layla Haddad', locale },
+        `Bearer ${apiKey}`,
+      );
       expect(sent.status, await sent.clone().text()).toBe(201);
       const request = (await sent.json()) as { id: string };
       const sms = await lastSms(to);
-      expect(sms.startsWith(smsOpening('document-signature', 'request', SIG_TEMPLATES[0]!.defaultBody, 'Acme Support'))).toBe(true);
+      expect(sms.startsWith(smsOpening('document-signature', 'request', SIG_TEMPLATES[0]!.defaultBody, 'Acme Support'))).toBe(
+        true,
+      );
 
       const { context, page } = await openOnPhone(sms);
       await page.getByRole('heading', { name: t('sig.title', { document: 'Lease' }) }).waitFor();
@@ -282,7 +350,14 @@ describe('customer pages in the caller\'s language', () => {
         // a name written from the right, as an Arabic signature goes
         await page.mouse.move(c.x + c.width * 0.92, c.y + c.height * 0.55);
         await page.mouse.down();
-        for (const [fx, fy] of [[0.75, 0.3], [0.62, 0.7], [0.45, 0.25], [0.3, 0.65], [0.1, 0.4]] as const) await page.mouse.move(c.x + c.width * fx, c.y + c.height * fy, { steps: 4 });
+        for (const [fx, fy] of [
+          [0.75, 0.3],
+          [0.62, 0.7],
+          [0.45, 0.25],
+          [0.3, 0.65],
+          [0.1, 0.4],
+        ] as const)
+          await page.mouse.move(c.x + c.width * fx, c.y + c.height * fy, { steps: 4 });
         await page.mouse.up();
       } else {
         const typed = page.getByLabel(t('sig.typeName'));
@@ -296,12 +371,19 @@ describe('customer pages in the caller\'s language', () => {
       await context.close();
 
       const detail = (await (await api('GET', `/document-signature/tasks/${request.id}`)).json()) as TaskDetail;
-      expect(detail.events.map((e) => e.description)).toContain(`Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`);
+      expect(detail.events.map((e) => e.description)).toContain(
+        `Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`,
+      );
     });
 
     it('identity verification: the agent sends in this language; every capture step is in it, passes axe, refuses a bad photo in it, and the caller sends their photos', async () => {
       const to = freshPhone();
-      const sent = await api('POST', '/v1/idv/sessions', { customerRef: `ID-${to}`, phoneNumber: to, locale }, `Bearer ${idvKey}`);
+      const sent = await api(
+        'POST',
+        '/v1/idv/sessions',
+        { customerRef: `ID-${to}`, phoneNumber: to, locale },
+        `Bearer ${idvKey}`,
+      );
       expect(sent.status, await sent.clone().text()).toBe(201);
       const started = (await sent.json()) as { id: string };
       const sms = await lastSms(to, sessions['staff@provider.test']);
@@ -318,29 +400,48 @@ describe('customer pages in the caller\'s language', () => {
       expect(await page.getAttribute('html', 'lang')).toBe(locale);
       await expectAccessible(page, 'the capture steps');
       // the script's words are this language's too
-      await front.getByLabel(t('idv.takePhoto')).setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(3, 'front') });
+      await front
+        .getByLabel(t('idv.takePhoto'))
+        .setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(3, 'front') });
       const chosen = t('idv.script.chosen', { name: 'front.png', size: '{size}' }).split('{size}')[0]!;
       await front.getByRole('status').getByText(chosen).waitFor();
       await front.getByRole('button', { name: t('idv.send.front') }).click();
-      await page.getByRole('list', { name: t('idv.photos') }).getByText(t('idv.received', { side: t('idv.side.front') })).waitFor();
+      await page
+        .getByRole('list', { name: t('idv.photos') })
+        .getByText(t('idv.received', { side: t('idv.side.front') }))
+        .waitFor();
 
       // a file that is not a photo: refused by its bytes, announced in this language, with focus-free layout intact
       const selfie = page.locator('section#selfie');
-      await selfie.locator('input[name=upload]').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1') });
+      await selfie.locator('input[name=upload]').setInputFiles({
+        name: 'me.jpg',
+        mimeType: 'image/jpeg',
+        buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'),
+      });
       await selfie.getByRole('button', { name: t('idv.send.selfie') }).click();
       await selfie.getByRole('alert').getByText(t('idv.error.IMAGE_TYPE')).waitFor();
       expect(await page.getAttribute('html', 'lang')).toBe(locale);
       await expectAccessible(page, 'a refused photo');
 
-      await page.locator('section#selfie').getByLabel(t('idv.takeSelfie')).setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: sampleSelfieJpeg(3) });
-      await page.locator('section#selfie').getByRole('button', { name: t('idv.send.selfie') }).click();
+      await page
+        .locator('section#selfie')
+        .getByLabel(t('idv.takeSelfie'))
+        .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: sampleSelfieJpeg(3) });
+      await page
+        .locator('section#selfie')
+        .getByRole('button', { name: t('idv.send.selfie') })
+        .click();
       await page.getByRole('button', { name: t('idv.sendPhotos') }).click();
       await page.getByRole('heading', { name: t('idv.sent.title') }).waitFor();
       await expectAccessible(page, 'the photos sent');
       await context.close();
 
-      const detail = (await (await api('GET', `/identity-verification/tasks/${started.id}`, undefined, `Bearer ${sessions['staff@provider.test']}`)).json()) as TaskDetail;
-      expect(detail.events.map((e) => e.description)).toContain(`Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`);
+      const detail = (await (
+        await api('GET', `/identity-verification/tasks/${started.id}`, undefined, `Bearer ${sessions['staff@provider.test']}`)
+      ).json()) as TaskDetail;
+      expect(detail.events.map((e) => e.description)).toContain(
+        `Caller's language: ${LOCALE_ENGLISH_NAMES[locale]} (the agent's choice)`,
+      );
     });
 
     it('an unknown link is explained in this language', async () => {

@@ -24,7 +24,17 @@ const DB = SEEDED_DATABASE;
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 1);
 
 type Kind = 'bootstrap' | 'list' | 'invite';
-type Outcome = { user: number; kind: Kind; startedAt: number; endedAt: number; status: number | 'hang' | 'network'; code?: string; retryAfter?: string | null; email?: string; wrong?: string };
+type Outcome = {
+  user: number;
+  kind: Kind;
+  startedAt: number;
+  endedAt: number;
+  status: number | 'hang' | 'network';
+  code?: string;
+  retryAfter?: string | null;
+  email?: string;
+  wrong?: string;
+};
 
 describe('the database layer under faults (private PostgreSQL through a loopback proxy)', () => {
   let cluster: PrivateCluster;
@@ -53,8 +63,12 @@ describe('the database layer under faults (private PostgreSQL through a loopback
     // A statement that outlives statement_timeout: inviting a 'slow-' address sleeps in a trigger.
     const direct = new pg.Client({ connectionString: cluster.url(DB) });
     await direct.connect();
-    await direct.query(`create function sb_test_slow() returns trigger language plpgsql as $$ begin perform pg_sleep(5); return new; end $$`);
-    await direct.query(`create trigger sb_test_slow before insert on invitations for each row when (new.email like 'slow-%') execute function sb_test_slow()`);
+    await direct.query(
+      `create function sb_test_slow() returns trigger language plpgsql as $$ begin perform pg_sleep(5); return new; end $$`,
+    );
+    await direct.query(
+      `create trigger sb_test_slow before insert on invitations for each row when (new.email like 'slow-%') execute function sb_test_slow()`,
+    );
     await direct.end();
     proxy = await startTcpProxy({ port: cluster.port });
     server = await startProcess({
@@ -78,7 +92,10 @@ describe('the database layer under faults (private PostgreSQL through a loopback
     await cluster?.destroy();
     // What recovery took per fault (ms), for docs/database.md.
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)]!;
-    for (const [name, ms] of Object.entries(recoveries)) console.log(`recovery ${name}: median ${median(ms)} ms, worst ${Math.max(...ms)} ms (${ms.length} rounds: ${ms.join(', ')})`);
+    for (const [name, ms] of Object.entries(recoveries))
+      console.log(
+        `recovery ${name}: median ${median(ms)} ms, worst ${Math.max(...ms)} ms (${ms.length} rounds: ${ms.join(', ')})`,
+      );
   });
 
   async function call(user: number, kind: Kind, u = users[user]!): Promise<Outcome> {
@@ -99,7 +116,9 @@ describe('the database layer under faults (private PostgreSQL through a loopback
       else if (kind === 'bootstrap' && u.bootstrap && text !== u.bootstrap) outcome.wrong = text;
       else if (kind === 'bootstrap') u.bootstrap = text;
       else if (kind === 'list') {
-        const strangers = ((JSON.parse(text) as { email: string }[]).map((i) => i.email)).filter((e) => !e.startsWith(u.prefix) && !u.seeded.has(e));
+        const strangers = (JSON.parse(text) as { email: string }[])
+          .map((i) => i.email)
+          .filter((e) => !e.startsWith(u.prefix) && !u.seeded.has(e));
         if (strangers.length) outcome.wrong = strangers.join(', ');
       }
     } catch (err) {
@@ -123,7 +142,9 @@ describe('the database layer under faults (private PostgreSQL through a loopback
   /** One read and one write of each account, all answered as before. */
   let lastRound: Outcome[] = [];
   async function healthy(): Promise<boolean> {
-    const round = await Promise.all(users.flatMap((_, i) => (['bootstrap', 'list', 'invite'] as const).map((kind) => call(i, kind))));
+    const round = await Promise.all(
+      users.flatMap((_, i) => (['bootstrap', 'list', 'invite'] as const).map((kind) => call(i, kind))),
+    );
     lastRound = round;
     return round.every((o) => (o.status === 200 || o.status === 201) && !o.wrong);
   }
@@ -145,7 +166,13 @@ describe('the database layer under faults (private PostgreSQL through a loopback
     for (let round = 0; round < ROUNDS; round++) await once(name, fault);
   }
 
-  type Fault = { cause: () => Promise<void>; restore: () => Promise<void>; codes: string[]; expect503?: boolean; readsNever503?: boolean };
+  type Fault = {
+    cause: () => Promise<void>;
+    restore: () => Promise<void>;
+    codes: string[];
+    expect503?: boolean;
+    readsNever503?: boolean;
+  };
 
   async function once(name: string, fault: Fault) {
     const traffic = load();
@@ -164,10 +191,19 @@ describe('the database layer under faults (private PostgreSQL through a loopback
     (recoveries[name] ??= []).push(recoveredAt ? recoveredAt - backAt : -1);
 
     const outcomes = all.filter((o) => o.startedAt >= faultAt - 700);
-    expect(recoveredAt, `${name}: never recovered; last round ${JSON.stringify(lastRound)}\n${server.output().slice(-3000)}`).toBeGreaterThan(0);
+    expect(
+      recoveredAt,
+      `${name}: never recovered; last round ${JSON.stringify(lastRound)}\n${server.output().slice(-3000)}`,
+    ).toBeGreaterThan(0);
     expect(recoveredAt - backAt, `${name}: recovery took too long`).toBeLessThan(RECOVERY_MS);
-    expect(outcomes.filter((o) => o.status === 'hang' || o.status === 'network'), `${name}: answers that never came`).toEqual([]);
-    expect(outcomes.filter((o) => o.wrong), `${name}: another account's rows`).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.status === 'hang' || o.status === 'network'),
+      `${name}: answers that never came`,
+    ).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.wrong),
+      `${name}: another account's rows`,
+    ).toEqual([]);
     for (const o of outcomes) {
       expect([200, 201, 503], `${name}: ${o.kind} answered ${o.status} ${o.code ?? ''}`).toContain(o.status);
       if (o.status === 503) {
@@ -175,15 +211,28 @@ describe('the database layer under faults (private PostgreSQL through a loopback
         expect(Number(o.retryAfter), `${name}: Retry-After`).toBeGreaterThan(0);
       }
     }
-    if (fault.expect503) expect(outcomes.filter((o) => o.status === 503).length, `${name}: the fault never showed`).toBeGreaterThan(0);
-    if (fault.readsNever503) expect(outcomes.filter((o) => o.kind !== 'invite' && o.status === 503), `${name}: a read that could run again failed`).toEqual([]);
+    if (fault.expect503)
+      expect(outcomes.filter((o) => o.status === 503).length, `${name}: the fault never showed`).toBeGreaterThan(0);
+    if (fault.readsNever503)
+      expect(
+        outcomes.filter((o) => o.kind !== 'invite' && o.status === 503),
+        `${name}: a read that could run again failed`,
+      ).toEqual([]);
     // After recovery, everything answers as before.
-    expect(outcomes.filter((o) => o.startedAt > recoveredAt && o.status !== 200 && o.status !== 201), `${name}: failures after recovery`).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.startedAt > recoveredAt && o.status !== 200 && o.status !== 201),
+      `${name}: failures after recovery`,
+    ).toEqual([]);
     expect(server.output()).not.toMatch(/uncaught|unhandled|prepared statement/i);
   }
 
   it('backends terminated once: reads in flight run again, writes answer 503, no restart needed', async () => {
-    await underLoad('terminate once', { cause: () => terminateBackends(), restore: async () => {}, codes: ['DATABASE_UNAVAILABLE'], readsNever503: true });
+    await underLoad('terminate once', {
+      cause: () => terminateBackends(),
+      restore: async () => {},
+      codes: ['DATABASE_UNAVAILABLE'],
+      readsNever503: true,
+    });
   });
 
   it('backends terminated twice in a row: every answer a success or 503, then recovery', async () => {
@@ -345,8 +394,14 @@ describe('the database layer under faults (private PostgreSQL through a loopback
     ).rows as { email: string; audits: number }[];
     await db.end();
     const audits = new Map(rows.map((r) => [r.email, r.audits]));
-    expect(confirmed.filter((e) => !audits.has(e)), 'confirmed writes lost').toEqual([]);
+    expect(
+      confirmed.filter((e) => !audits.has(e)),
+      'confirmed writes lost',
+    ).toEqual([]);
     // an unconfirmed write (a 503) may or may not have happened, but never twice
-    expect(rows.filter((r) => r.audits !== 1), 'writes done twice or unaudited').toEqual([]);
+    expect(
+      rows.filter((r) => r.audits !== 1),
+      'writes done twice or unaudited',
+    ).toEqual([]);
   });
 });

@@ -18,7 +18,11 @@ import { SEEDED_DATABASE, startSeededCluster, type SeededCluster } from './seede
 async function signIn(base: string, email: string): Promise<string> {
   const cookies = new Map<string, string>();
   const send = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const at = pair!.indexOf('=');
@@ -93,17 +97,24 @@ describe('behind PgBouncer in transaction pooling mode', () => {
     await seeded?.cluster.destroy();
   });
 
-  const get = (token: string, path: string) => fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const get = (token: string, path: string) =>
+    fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
 
   it('an empty database is migrated through the direct connection, with the pooler as the database address', async () => {
     const admin = new pg.Client({ connectionString: seeded.cluster.url() });
     await admin.connect();
     try {
       await admin.query('create database sb_empty');
-      const migrated = await cli({ ...env, DATABASE_URL: bouncer.url('sb_empty'), DIRECT_DATABASE_URL: seeded.cluster.url('sb_empty') }, 'migrate');
+      const migrated = await cli(
+        { ...env, DATABASE_URL: bouncer.url('sb_empty'), DIRECT_DATABASE_URL: seeded.cluster.url('sb_empty') },
+        'migrate',
+      );
       expect(migrated.stderr).toBe('');
       expect(migrated.stdout).toContain('Migrations are up to date.');
-      const again = await cli({ ...env, DATABASE_URL: bouncer.url('sb_empty'), DIRECT_DATABASE_URL: seeded.cluster.url('sb_empty') }, 'migrate');
+      const again = await cli(
+        { ...env, DATABASE_URL: bouncer.url('sb_empty'), DIRECT_DATABASE_URL: seeded.cluster.url('sb_empty') },
+        'migrate',
+      );
       expect(again.code).toBe(0);
     } finally {
       await admin.query('drop database if exists sb_empty with (force)').catch(() => {});
@@ -122,14 +133,26 @@ describe('behind PgBouncer in transaction pooling mode', () => {
   it('an administrator is invited, sees the invitation, changes its role and revokes it', async () => {
     const token = await signIn(server.url, 'admin@acme.test');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${server.url}/api/invitations`, { method: 'POST', headers, body: JSON.stringify({ email: 'pooled@acme.test', role: 'supervisor' }) });
+    const created = await fetch(`${server.url}/api/invitations`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'pooled@acme.test', role: 'supervisor' }),
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     const listed = (await (await get(token, '/invitations')).json()) as { email: string; role: string }[];
     expect(listed.find((i) => i.email === 'pooled@acme.test')?.role).toBe('supervisor');
-    const changed = await fetch(`${server.url}/api/invitations/${id}/role`, { method: 'PUT', headers, body: JSON.stringify({ role: 'admin' }) });
+    const changed = await fetch(`${server.url}/api/invitations/${id}/role`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ role: 'admin' }),
+    });
     expect(changed.status).toBe(200);
-    const revoked = await fetch(`${server.url}/api/invitations`, { method: 'DELETE', headers, body: JSON.stringify({ email: 'pooled@acme.test' }) });
+    const revoked = await fetch(`${server.url}/api/invitations`, {
+      method: 'DELETE',
+      headers,
+      body: JSON.stringify({ email: 'pooled@acme.test' }),
+    });
     expect(revoked.status).toBeLessThan(300);
     const after = (await (await get(token, '/invitations')).json()) as { email: string; status: string }[];
     expect(after.find((i) => i.email === 'pooled@acme.test')?.status ?? 'gone').not.toBe('pending');
@@ -166,7 +189,11 @@ describe('behind PgBouncer in transaction pooling mode', () => {
     second = await startProcess(await serverEnv(shared));
     const [a, b] = [server, second];
     const send = (p: RunningServer, token: string, method: string, url: string, body?: unknown) =>
-      fetch(`${p.url}/api${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${p.url}/api${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
 
     // A session made on one process works on the other, and ending it on one ends it on both.
     const session = await signIn(a.url, 'supervisor@acme.test');
@@ -176,7 +203,8 @@ describe('behind PgBouncer in transaction pooling mode', () => {
 
     // Failed sign-ins count in the database: the processes share one limit per address.
     const probes: number[] = [];
-    for (let i = 0; i < 24; i++) probes.push((await send(i % 2 ? b : a, '', 'POST', '/sso/oauth/authorize', { email: `probe${i}@no-sso.test` })).status);
+    for (let i = 0; i < 24; i++)
+      probes.push((await send(i % 2 ? b : a, '', 'POST', '/sso/oauth/authorize', { email: `probe${i}@no-sso.test` })).status);
     expect(probes.slice(0, 20).every((s) => s === 404)).toBe(true);
     expect(probes.slice(20)).toEqual([429, 429, 429, 429]);
 
@@ -185,7 +213,9 @@ describe('behind PgBouncer in transaction pooling mode', () => {
     const direct = new pg.Client({ connectionString: env.DIRECT_DATABASE_URL });
     await direct.connect();
     try {
-      const jobs = async () => (await direct.query(`select name, runs, next_run_at > now() + interval '5 seconds' as later from jobs order by name`)).rows as { name: string; runs: number; later: boolean }[];
+      const jobs = async () =>
+        (await direct.query(`select name, runs, next_run_at > now() + interval '5 seconds' as later from jobs order by name`))
+          .rows as { name: string; runs: number; later: boolean }[];
       const before = await jobs();
       expect(before.filter((j) => j.later).length).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 2_500)); // past the second process's first job tick
@@ -194,13 +224,24 @@ describe('behind PgBouncer in transaction pooling mode', () => {
 
       // Log shipping: changes made on both processes, each event delivered once.
       const token = new URL((await cli(env, 'link', 'admin@acme.test')).stdout.trim()).searchParams.get('token')!;
-      const accountId = (await direct.query(`select account_id from admins where email = 'admin@acme.test'`)).rows[0].account_id as string;
+      const accountId = (await direct.query(`select account_id from admins where email = 'admin@acme.test'`)).rows[0]
+        .account_id as string;
       const lastAudit = Number((await direct.query(`select coalesce(max(id), 0) as id from audit_log`)).rows[0].id);
-      expect((await send(a, token, 'POST', '/logging', { destination: 'rapid7', rapid7: { webhookUrl: `${receiver.url}/rapid7` } })).status).toBe(200);
-      for (let i = 0; i < 30; i++) expect((await send(i % 2 ? b : a, token, 'POST', '/invitations', { email: `two-${i}@pooled.test`, role: 'supervisor' })).status).toBe(201);
-      const ids = (await direct.query(`select id from audit_log where account_id = $1 and id > $2 order by id`, [accountId, lastAudit])).rows.map((r) => Number(r.id));
+      expect(
+        (await send(a, token, 'POST', '/logging', { destination: 'rapid7', rapid7: { webhookUrl: `${receiver.url}/rapid7` } }))
+          .status,
+      ).toBe(200);
+      for (let i = 0; i < 30; i++)
+        expect(
+          (await send(i % 2 ? b : a, token, 'POST', '/invitations', { email: `two-${i}@pooled.test`, role: 'supervisor' }))
+            .status,
+        ).toBe(201);
+      const ids = (
+        await direct.query(`select id from audit_log where account_id = $1 and id > $2 order by id`, [accountId, lastAudit])
+      ).rows.map((r) => Number(r.id));
       expect(ids.length).toBe(31);
-      for (const until = Date.now() + 60_000; !ids.every((id) => deliveries.has(id)) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+      for (const until = Date.now() + 60_000; !ids.every((id) => deliveries.has(id)) && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 100));
       expect(ids.filter((id) => deliveries.get(id) !== 1)).toEqual([]);
     } finally {
       await direct.end();

@@ -69,7 +69,14 @@ describe('the development Stripe stand-in on a fresh machine', () => {
 
   it('an admin connects Stripe, adds a product, requests a payment; the customer pays with the test card; it shows succeeded', async () => {
     const page = await signedIn(GLOBEX);
-    expect((await page.request.post(`${server.url}/api/sms`, { headers: { authorization: `Bearer ${new URL(server.links[GLOBEX]!).searchParams.get('token')}` }, data: { provider: 'dev-outbox' } })).status()).toBe(200);
+    expect(
+      (
+        await page.request.post(`${server.url}/api/sms`, {
+          headers: { authorization: `Bearer ${new URL(server.links[GLOBEX]!).searchParams.get('token')}` },
+          data: { provider: 'dev-outbox' },
+        })
+      ).status(),
+    ).toBe(200);
     await page.goto(`${server.url}/payments/settings/stripe`);
     await page.getByTestId('stripe-stand-in').waitFor();
     await page.getByRole('button', { name: 'Connect with Stripe' }).click();

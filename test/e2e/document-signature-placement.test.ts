@@ -21,16 +21,25 @@ describe('Placing Document Signature fields', () => {
   const errors: string[] = [];
 
   const api = async (method: string, p: string, body?: unknown, auth = `Bearer ${token}`) =>
-    fetch(`${server.url}/api${p}`, { method, headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    fetch(`${server.url}/api${p}`, {
+      method,
+      headers: { authorization: auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
 
   /** A new page signed in as the admin, on a fresh one-page document's editor. */
-  async function editor(name: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ page: Page; documentId: string }> {
+  async function editor(
+    name: string,
+    options: Parameters<Browser['newContext']>[0] = {},
+  ): Promise<{ page: Page; documentId: string }> {
     const page = await (await browser.newContext(options)).newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(server.links['admin@acme.test']!);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.goto(`${server.url}/document-signature/documents/new`);
-    await page.getByLabel('PDF file').setInputFiles({ name: 'agreement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf(1, name)) });
+    await page
+      .getByLabel('PDF file')
+      .setInputFiles({ name: 'agreement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf(1, name)) });
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByRole('heading', { name: `${name}: version 1 (draft)` }).waitFor();
@@ -77,7 +86,9 @@ describe('Placing Document Signature fields', () => {
     await expect.poll(() => page.locator('.sig-field').count()).toBe(0);
     await dragFromPalette(page, 'signature', { x: 0.3, y: 0.45 });
     await dragFromPalette(page, 'dateSigned', { x: 0.7, y: 0.62 });
-    await expect.poll(() => status(page).textContent()).toMatch(/^Date signed placed on page 1, 60% from the left, 60(\.5)?% from the top/);
+    await expect
+      .poll(() => status(page).textContent())
+      .toMatch(/^Date signed placed on page 1, 60% from the left, 60(\.5)?% from the top/);
     const fields = await saved(page, documentId);
     const date = fields.find((f) => f.kind === 'dateSigned')!;
     // centred on the point let go of, on the half-percent grid: 0.7 - 0.2 / 2, 0.62 - 0.035 / 2
@@ -89,7 +100,12 @@ describe('Placing Document Signature fields', () => {
     await page.getByRole('heading', { name: 'Drop agreement: version 1 (published)' }).waitFor();
     const { secretKey } = (await (await api('GET', '/accounts/developer')).json()) as { secretKey: string };
     const phone = '+15550106262';
-    const sent = await api('POST', '/v1/signatures', { documentId, phoneNumber: phone, signerName: 'Mary Somerville' }, `Bearer ${secretKey}`);
+    const sent = await api(
+      'POST',
+      '/v1/signatures',
+      { documentId, phoneNumber: phone, signerName: 'Mary Somerville' },
+      `Bearer ${secretKey}`,
+    );
     expect(sent.status).toBe(201);
     const request = (await sent.json()) as SigRequest;
     const outbox = (await (await api('GET', '/dev/sms-outbox')).json()) as { to: string; body: string }[];
@@ -103,22 +119,34 @@ describe('Placing Document Signature fields', () => {
     expect(signed.status).toBe(200);
     // the completion page links the signer's own copy
     const copyLink = (await signed.text()).match(/href="(\/c\/[A-Za-z0-9_-]{43})"/)![1]!;
-    await expect.poll(async () => ((await (await api('GET', `/document-signature/tasks/${request.id}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe('completed');
+    await expect
+      .poll(
+        async () => ((await (await api('GET', `/document-signature/tasks/${request.id}`)).json()) as { status: string }).status,
+        { timeout: 30_000 },
+      )
+      .toBe('completed');
     const files = (await (await api('GET', `/document-signature/signatures/${request.id}/files`)).json()) as SigRequestFiles;
     const sealed = Buffer.from(await (await fetch(`${server.url}${files.signedUrl}`)).arrayBuffer());
 
     // the signer opens their copy on the phone and downloads the sealed PDF, the same bytes
-    const phonePage = await (await browser.newContext({ viewport: { width: 400, height: 800 }, acceptDownloads: true })).newPage();
+    const phonePage = await (
+      await browser.newContext({ viewport: { width: 400, height: 800 }, acceptDownloads: true })
+    ).newPage();
     await phonePage.goto(`${server.url}${copyLink}`);
     await phonePage.getByRole('heading', { name: 'Your signed document' }).waitFor();
-    const [download] = await Promise.all([phonePage.waitForEvent('download'), phonePage.getByRole('link', { name: 'Download Drop agreement (signed PDF)' }).click()]);
+    const [download] = await Promise.all([
+      phonePage.waitForEvent('download'),
+      phonePage.getByRole('link', { name: 'Download Drop agreement (signed PDF)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('Drop agreement (signed).pdf');
     expect(fs.readFileSync((await download.path())!).equals(sealed)).toBe(true);
     await phonePage.context().close();
 
     // the words of page 1 with their boxes, in points from the page's top-left
     const html = execFileSync('pdftotext', ['-bbox', '-f', '1', '-l', '1', '-', '-'], { input: sealed, encoding: 'utf8' });
-    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    const words = [
+      ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+    ].map((m) => ({
       x0: Number(m[1]),
       y0: Number(m[2]),
       x1: Number(m[3]),
@@ -127,12 +155,25 @@ describe('Placing Document Signature fields', () => {
     }));
     // the date is stamped in the signer's language, "November 26, 2026": three words, one box
     const MONTH = /^(January|February|March|April|May|June|July|August|September|October|November|December)$/;
-    const at = words.findIndex((w, i) => MONTH.test(w.text) && /^\d{1,2},$/.test(words[i + 1]?.text ?? '') && /^\d{4}$/.test(words[i + 2]?.text ?? ''));
+    const at = words.findIndex(
+      (w, i) => MONTH.test(w.text) && /^\d{1,2},$/.test(words[i + 1]?.text ?? '') && /^\d{4}$/.test(words[i + 2]?.text ?? ''),
+    );
     expect(at, html).toBeGreaterThanOrEqual(0);
     const day = words.slice(at, at + 3);
-    const stamped = { text: day.map((w) => w.text).join(' '), x0: day[0]!.x0, x1: day[2]!.x1, y0: Math.min(...day.map((w) => w.y0)), y1: Math.max(...day.map((w) => w.y1)) };
+    const stamped = {
+      text: day.map((w) => w.text).join(' '),
+      x0: day[0]!.x0,
+      x1: day[2]!.x1,
+      y0: Math.min(...day.map((w) => w.y0)),
+      y1: Math.max(...day.map((w) => w.y1)),
+    };
     const inBox = (f: SigField, w: { x0: number; x1: number; y0: number; y1: number }) => {
-      const box = { left: f.x * LETTER.width, right: (f.x + f.w) * LETTER.width, top: f.y * LETTER.height, bottom: (f.y + f.h) * LETTER.height };
+      const box = {
+        left: f.x * LETTER.width,
+        right: (f.x + f.w) * LETTER.width,
+        top: f.y * LETTER.height,
+        bottom: (f.y + f.h) * LETTER.height,
+      };
       // a point of slack for the font's ascent and descent
       return w.x0 >= box.left - 1 && w.x1 <= box.right + 1 && w.y0 >= box.top - 1 && w.y1 <= box.bottom + 1;
     };
@@ -164,7 +205,16 @@ describe('Placing Document Signature fields', () => {
     await page.getByRole('heading', { name: 'Label agreement: version 1 (published)' }).waitFor();
     const { secretKey } = (await (await api('GET', '/accounts/developer')).json()) as { secretKey: string };
     const phone = '+15550106363';
-    expect((await api('POST', '/v1/signatures', { documentId, phoneNumber: phone, signerName: 'Layla Haddad', locale: 'ar' }, `Bearer ${secretKey}`)).status).toBe(201);
+    expect(
+      (
+        await api(
+          'POST',
+          '/v1/signatures',
+          { documentId, phoneNumber: phone, signerName: 'Layla Haddad', locale: 'ar' },
+          `Bearer ${secretKey}`,
+        )
+      ).status,
+    ).toBe(201);
     const outbox = (await (await api('GET', '/dev/sms-outbox')).json()) as { to: string; body: string }[];
     const link = outbox.find((m) => m.to === phone)!.body.match(/\/c\/[A-Za-z0-9_-]{43}/)![0];
     const signer = await (await browser.newContext({ viewport: { width: 400, height: 800 } })).newPage();
@@ -184,7 +234,10 @@ describe('Placing Document Signature fields', () => {
     await expect.poll(() => status(page).textContent()).toMatch(/^Date signed chosen: page 1, .* Enter\. Escape cancels\.$/);
     const ghost = page.locator('.sig-ghost');
     await expect.poll(() => ghost.evaluate((el) => el === document.activeElement)).toBe(true);
-    const start = await ghost.evaluate((el) => ({ x: parseFloat((el as HTMLElement).style.left) / 100, y: parseFloat((el as HTMLElement).style.top) / 100 }));
+    const start = await ghost.evaluate((el) => ({
+      x: parseFloat((el as HTMLElement).style.left) / 100,
+      y: parseFloat((el as HTMLElement).style.top) / 100,
+    }));
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Shift+ArrowDown');
@@ -227,11 +280,17 @@ describe('Placing Document Signature fields', () => {
   });
 
   it('at 360 px the palette sits above the page and folds away; a finger drags a field onto the page, or chooses one and taps', async () => {
-    const { page, documentId } = await editor('Phone agreement', { viewport: { width: 360, height: 800 }, isMobile: true, hasTouch: true });
+    const { page, documentId } = await editor('Phone agreement', {
+      viewport: { width: 360, height: 800 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const palette = (await page.locator('.sig-palette').boundingBox())!;
     const sheet = page.locator('.sig-editor-page').first();
     expect(palette.y + palette.height).toBeLessThanOrEqual((await sheet.boundingBox())!.y);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
 
     // a touch drag: the finger goes down on the palette's Signature and lifts over the page
     // the page scrolled up under the palette, which stays in view (sticky), clear of the header
@@ -239,7 +298,12 @@ describe('Placing Document Signature fields', () => {
     const header = (await page.locator('.app-header').boundingBox())!;
     await expect.poll(async () => (await page.locator('.sig-palette').boundingBox())!.y).toBeCloseTo(header.y + header.height, 0);
     const button = (await page.locator('.sig-palette-kind[data-kind="signature"]').boundingBox())!;
-    expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.sig-palette-kind[data-kind="signature"]'), [button.x + button.width / 2, button.y + button.height / 2])).toBe(true);
+    expect(
+      await page.evaluate(
+        ([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('.sig-palette-kind[data-kind="signature"]'),
+        [button.x + button.width / 2, button.y + button.height / 2],
+      ),
+    ).toBe(true);
     let s = (await sheet.boundingBox())!;
     const cdp = await page.context().newCDPSession(page);
     const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) =>
@@ -250,7 +314,8 @@ describe('Placing Document Signature fields', () => {
     expect(to.y).toBeGreaterThan(stuck.y + stuck.height);
     expect(to.y).toBeLessThan(800);
     await touch('touchStart', from.x, from.y);
-    for (let i = 1; i <= 10; i++) await touch('touchMove', from.x + ((to.x - from.x) * i) / 10, from.y + ((to.y - from.y) * i) / 10);
+    for (let i = 1; i <= 10; i++)
+      await touch('touchMove', from.x + ((to.x - from.x) * i) / 10, from.y + ((to.y - from.y) * i) / 10);
     await touch('touchEnd', to.x, to.y);
     await page.locator('.sig-field-signature').waitFor();
 

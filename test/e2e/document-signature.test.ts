@@ -27,7 +27,11 @@ describe('Document Signature in Chromium', () => {
   const consoleErrors: string[] = [];
 
   const api = async (method: string, p: string, body?: unknown) =>
-    fetch(`${server.url}/api${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    fetch(`${server.url}/api${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
 
   beforeAll(async () => {
     server = await startServer({ linkFor: ['admin@acme.test'] });
@@ -38,7 +42,11 @@ describe('Document Signature in Chromium', () => {
     page = await (await browser.newContext()).newPage();
     page.on('pageerror', (e) => consoleErrors.push(e.message));
     await page.goto(server.links['admin@acme.test']!);
-    await page.getByRole('heading', { name: 'One-Time Passcode' }).or(page.getByRole('heading', { level: 1 })).first().waitFor();
+    await page
+      .getByRole('heading', { name: 'One-Time Passcode' })
+      .or(page.getByRole('heading', { level: 1 }))
+      .first()
+      .waitFor();
   });
   afterAll(async () => {
     if (process.env.E2E_SHOW_OUTPUT) console.log(server?.output());
@@ -48,7 +56,11 @@ describe('Document Signature in Chromium', () => {
 
   it('an admin uploads a PDF, drags a signature from the palette, places a name by keyboard and publishes it', async () => {
     await page.goto(`${server.url}/document-signature/documents/new`);
-    await page.getByLabel('PDF file').setInputFiles({ name: 'loan-agreement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf(2, 'Loan agreement')) });
+    await page.getByLabel('PDF file').setInputFiles({
+      name: 'loan-agreement.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(await makePdf(2, 'Loan agreement')),
+    });
     await page.getByLabel('Name', { exact: true }).fill('Loan agreement');
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByRole('heading', { name: 'Loan agreement: version 1 (draft)' }).waitFor();
@@ -120,16 +132,30 @@ describe('Document Signature in Chromium', () => {
   it('the customer signs on a 320 px phone by drawing, and the page passes axe', async () => {
     const outbox = (await (await api('GET', '/dev/sms-outbox')).json()) as { to: string; body: string }[];
     const link = outbox.find((m) => m.to === PHONE)!.body.match(/\/c\/[A-Za-z0-9_-]{43}/)![0];
-    const phone = await (await browser.newContext({ viewport: { width: 320, height: 640 }, userAgent: 'Mozilla/5.0 (iPhone) E2E signer' })).newPage();
+    const phone = await (
+      await browser.newContext({ viewport: { width: 320, height: 640 }, userAgent: 'Mozilla/5.0 (iPhone) E2E signer' })
+    ).newPage();
     const errors: string[] = [];
     phone.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
     // a browser asks any page for /favicon.ico; every other answer must be found
-    phone.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`));
+    phone.on(
+      'response',
+      (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`),
+    );
     await phone.goto(`${server.url}${link}`);
     await phone.getByRole('heading', { name: 'Sign: Loan agreement' }).waitFor({ timeout: 10_000 });
     // the page images rendered at publish load (img-src 'self' under the page's CSP)
-    await phone.waitForFunction(() => [...document.querySelectorAll('img')].filter((i) => i.alt.startsWith('Page')).every((i) => i.complete && i.naturalWidth > 0), undefined, { timeout: 10_000 });
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await phone.waitForFunction(
+      () =>
+        [...document.querySelectorAll('img')]
+          .filter((i) => i.alt.startsWith('Page'))
+          .every((i) => i.complete && i.naturalWidth > 0),
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(
+      await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     const violations = await axeViolations(phone);
     const found = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(found, found.join('\n')).toEqual([]);
@@ -140,7 +166,14 @@ describe('Document Signature in Chromium', () => {
     const c = (await canvas.boundingBox())!;
     await phone.mouse.move(c.x + 20, c.y + 90);
     await phone.mouse.down();
-    for (const [dx, dy] of [[60, 40], [100, 100], [160, 30], [220, 90], [260, 50]] as const) await phone.mouse.move(c.x + dx, c.y + dy, { steps: 4 });
+    for (const [dx, dy] of [
+      [60, 40],
+      [100, 100],
+      [160, 30],
+      [220, 90],
+      [260, 50],
+    ] as const)
+      await phone.mouse.move(c.x + dx, c.y + dy, { steps: 4 });
     await phone.mouse.up();
     await phone.getByLabel(/I agree that my electronic signature/).check({ timeout: 5_000 });
     await phone.getByRole('button', { name: 'Sign', exact: true }).click({ timeout: 5_000 });
@@ -154,7 +187,12 @@ describe('Document Signature in Chromium', () => {
     requestId = list[0]!.id;
     // sealed in the background right after signing (the 30-second job is the fallback); with
     // three browser files at once the seal took over the 10 s this used to allow
-    await expect.poll(async () => ((await (await api('GET', `/document-signature/tasks/${requestId}`)).json()) as { status: string }).status, { timeout: 25_000 }).toBe('completed');
+    await expect
+      .poll(
+        async () => ((await (await api('GET', `/document-signature/tasks/${requestId}`)).json()) as { status: string }).status,
+        { timeout: 25_000 },
+      )
+      .toBe('completed');
     await page.goto(`${server.url}/document-signature/signatures?session=${requestId}`);
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('link', { name: 'Download signed PDF' }).waitFor();

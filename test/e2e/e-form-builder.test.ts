@@ -24,7 +24,11 @@ describe('eForm builder in Chromium', () => {
   let token = '';
 
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & Summary[] };
   };
   const forms = async () => (await api('GET', '/e-form/forms')).body as Summary[];
@@ -35,7 +39,11 @@ describe('eForm builder in Chromium', () => {
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
     await page.goto(server.links['owner@acme.test']!);
-    await page.getByRole('heading', { name: 'One-Time Passcode' }).or(page.getByRole('heading', { name: 'Apps' })).first().waitFor();
+    await page
+      .getByRole('heading', { name: 'One-Time Passcode' })
+      .or(page.getByRole('heading', { name: 'Apps' }))
+      .first()
+      .waitFor();
   });
   afterAll(async () => {
     await browser?.close();
@@ -87,7 +95,9 @@ describe('eForm builder in Chromium', () => {
     await page.getByTestId('save-state').getByText('All changes saved').waitFor();
     const after = await forms();
     expect(after.length).toBe(before + 1);
-    expect(after.filter((f) => f.title.startsWith('Callback request E2E')).map((f) => f.title)).toEqual(['Callback request E2E form']);
+    expect(after.filter((f) => f.title.startsWith('Callback request E2E')).map((f) => f.title)).toEqual([
+      'Callback request E2E form',
+    ]);
   });
 
   it('a title typed and left without Save stores no form', async () => {
@@ -136,7 +146,9 @@ describe('eForm builder in Chromium', () => {
     expect(await value.locator('option').allTextContents()).toEqual(['Theft', 'Damage']);
     expect(await value.inputValue()).toBe('Theft');
     // hidden fields are still there to choose, after the questions
-    expect(await answerTo.locator('optgroup').evaluateAll((groups) => groups.map((g) => (g as HTMLOptGroupElement).label))).toEqual(['Questions above', 'Hidden fields (filled from the request)']);
+    expect(
+      await answerTo.locator('optgroup').evaluateAll((groups) => groups.map((g) => (g as HTMLOptGroupElement).label)),
+    ).toEqual(['Questions above', 'Hidden fields (filled from the request)']);
 
     await value.selectOption('Damage');
     const preview = page.getByRole('form', { name: 'Preview' });
@@ -162,7 +174,8 @@ describe('eForm builder in Chromium', () => {
   });
 
   it('a draft is deleted from Forms after confirming, with an audit entry', async () => {
-    const draft = (await api('POST', '/e-form/forms', { definition: { title: 'Draft to delete', hiddenFields: [], fields: [] } })).body as unknown as Summary;
+    const draft = (await api('POST', '/e-form/forms', { definition: { title: 'Draft to delete', hiddenFields: [], fields: [] } }))
+      .body as unknown as Summary;
     await page.goto(`${server.url}/e-form/forms`);
     const row = page.getByRole('row').filter({ hasText: 'Draft to delete' });
     await row.getByRole('button', { name: 'Delete Draft to delete' }).click();
@@ -180,7 +193,11 @@ describe('eForm builder in Chromium', () => {
     expect((await api('POST', `/e-form/forms/${damage.id}/close`)).status).toBe(200);
     await page.goto(`${server.url}/e-form/forms`);
     // the title test left a draft "Damage claim (motor)": rows are told apart by the exact link
-    const damageRow = (table: string) => page.getByRole('table', { name: table }).getByRole('row').filter({ has: page.getByRole('link', { name: 'Damage claim', exact: true }) });
+    const damageRow = (table: string) =>
+      page
+        .getByRole('table', { name: table })
+        .getByRole('row')
+        .filter({ has: page.getByRole('link', { name: 'Damage claim', exact: true }) });
     const row = damageRow('Forms');
     await row.getByRole('button', { name: 'Archive Damage claim' }).click();
     const dialog = page.getByRole('dialog', { name: 'Archive "Damage claim"?' });
@@ -196,7 +213,13 @@ describe('eForm builder in Chromium', () => {
     const submissions = page.getByRole('table', { name: 'Submissions' });
     await submissions.getByRole('columnheader', { name: 'What happened', exact: true }).waitFor();
     expect(await submissions.getByRole('button', { name: /Open submission/ }).count()).toBeGreaterThan(0);
-    expect(await page.getByRole('form', { name: 'Filters' }).getByLabel('Form').locator('optgroup[label="Archived forms"] option').allTextContents()).toEqual(['Damage claim']);
+    expect(
+      await page
+        .getByRole('form', { name: 'Filters' })
+        .getByLabel('Form')
+        .locator('optgroup[label="Archived forms"] option')
+        .allTextContents(),
+    ).toEqual(['Damage claim']);
     await page.goto(`${server.url}/e-form/forms`);
     await page.getByRole('button', { name: 'Show archived forms (1)' }).click();
     await page.getByRole('button', { name: 'Restore Damage claim' }).click();
@@ -212,14 +235,20 @@ describe('eForm builder in Chromium', () => {
     const explanation = dialog.getByTestId('export-explanation');
     expect(await explanation.textContent()).toContain('no answers');
     await expectAccessible(page);
-    const [plain] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export without answers' }).click()]);
+    const [plain] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Export without answers' }).click(),
+    ]);
     const plainHeader = fs.readFileSync((await plain.path())!, 'utf8').split('\n')[0]!;
     expect(plainHeader).not.toContain('Full name');
 
     await page.getByRole('button', { name: 'Export CSV' }).click();
     await dialog.getByLabel('Form').selectOption({ label: 'Change of address' });
     expect(await explanation.textContent()).toContain('One row per request of "Change of address"');
-    const [withAnswers] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Export with answers' }).click()]);
+    const [withAnswers] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Export with answers' }).click(),
+    ]);
     const csv = fs.readFileSync((await withAnswers.path())!, 'utf8');
     expect(csv.split('\n')[0]).toContain('Full name');
     expect(csv.split('\n')[0]).toContain('Postcode');

@@ -28,12 +28,20 @@ describe('eForm in Chromium', () => {
   beforeAll(async () => {
     server = await startServer({ linkFor: ['owner@acme.test'] });
     const token = new URL(server.links['owner@acme.test']!).searchParams.get('token')!;
-    const sms = await fetch(`${server.url}/api/sms`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'dev-outbox' }) });
+    const sms = await fetch(`${server.url}/api/sms`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'dev-outbox' }),
+    });
     expect(sms.status).toBe(200);
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
     await page.goto(server.links['owner@acme.test']!);
-    await page.getByRole('heading', { name: 'One-Time Passcode' }).or(page.getByRole('heading', { name: 'Apps' })).first().waitFor();
+    await page
+      .getByRole('heading', { name: 'One-Time Passcode' })
+      .or(page.getByRole('heading', { name: 'Apps' }))
+      .first()
+      .waitFor();
   });
   afterAll(async () => {
     await browser?.close();
@@ -63,7 +71,10 @@ describe('eForm in Chromium', () => {
     await editor.getByLabel('Value').selectOption('Theft');
 
     // reorder by keyboard and back: the police field moves above and returns below
-    await page.getByTestId('field-police').getByRole('button', { name: /^Police report number/ }).focus();
+    await page
+      .getByTestId('field-police')
+      .getByRole('button', { name: /^Police report number/ })
+      .focus();
     await page.keyboard.press('Alt+ArrowUp');
     await expect.poll(() => page.locator('.eform-fields > li').first().getAttribute('data-testid')).toBe('field-police');
     await page.keyboard.press('Alt+ArrowDown');
@@ -107,7 +118,9 @@ describe('eForm in Chromium', () => {
     await customer.goto(`${server.url}${new URL(link).pathname}`);
     await customer.getByRole('heading', { name: 'Claim E2E' }).waitFor();
     await expectAccessible(customer);
-    expect(await customer.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await customer.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
 
     const police = customer.getByLabel(/Police report number/);
     expect(await police.isVisible()).toBe(false);
@@ -147,7 +160,10 @@ describe('eForm in Chromium', () => {
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: 'Export CSV' }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog', { name: 'Export submissions' }).getByRole('button', { name: 'Export with answers' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('dialog', { name: 'Export submissions' }).getByRole('button', { name: 'Export with answers' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^e-form-submissions-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\n')[0]).toContain('Police report number');
@@ -159,7 +175,13 @@ describe('eForm in Chromium', () => {
     await page.goto(`${server.url}/e-form`);
     // the demo history is there too: the funnel counts at least this submission
     await page.getByTestId('funnel-sent').waitFor();
-    expect(Number((await page.getByTestId('funnel-submitted').locator('.eform-funnel-value').textContent())!.split(' ')[0]!.replace(/,/g, ''))).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(
+        (await page.getByTestId('funnel-submitted').locator('.eform-funnel-value').textContent())!
+          .split(' ')[0]!
+          .replace(/,/g, ''),
+      ),
+    ).toBeGreaterThanOrEqual(1);
     await page.goto(`${server.url}/e-form/forms`);
     const row = page.getByRole('row').filter({ hasText: 'Claim E2E' });
     await row.getByRole('link', { name: '1' }).waitFor();

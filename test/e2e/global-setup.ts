@@ -17,7 +17,9 @@ export default function setup(project: TestProject): () => Promise<void> {
   // serial files alone, whose fault timings a seed beside them would skew (they start their own).
   if (project.name === 'e2e' && !seedStarted) {
     seedStarted = true;
-    seeding = seededDataDir(dir).catch((err) => console.error(`The run's demo seed failed; each file will seed its own: ${String(err)}`));
+    seeding = seededDataDir(dir).catch((err) =>
+      console.error(`The run's demo seed failed; each file will seed its own: ${String(err)}`),
+    );
   }
   // The serial files' seeded PostgreSQL cluster (test/e2e/seeded-cluster.ts), after the demo seed
   // the parallel files wait for, so the two do not share the cores while those files wait; it is
@@ -27,7 +29,9 @@ export default function setup(project: TestProject): () => Promise<void> {
     clustering = new Promise((r) => setTimeout(r, 0))
       .then(() => seeding)
       .then(() => seededClusterTemplate(dir))
-      .catch((err) => console.error(`The run's seeded PostgreSQL cluster failed; the serial files will fail to start: ${String(err)}`));
+      .catch((err) =>
+        console.error(`The run's seeded PostgreSQL cluster failed; the serial files will fail to start: ${String(err)}`),
+      );
   }
   project.provide('e2eTemplateDir', dir);
   const made = dir;

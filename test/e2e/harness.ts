@@ -58,7 +58,10 @@ export async function serverEnv(extra: Record<string, string> = {}): Promise<Rec
 }
 
 /** Runs the built CLI (`node dist/cli.mjs ...`) with the server's environment. */
-export async function cli(env: Record<string, string>, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+export async function cli(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], { env, cwd: ROOT });
     return { stdout, stderr, code: 0 };
@@ -72,7 +75,9 @@ export async function cli(env: Record<string, string>, ...args: string[]): Promi
  * Seeds the database, prints sign-in links for `linkFor` through the CLI (the embedded database
  * admits one process, so before the server holds it), then starts the server.
  */
-export async function startServer(options: { env?: Record<string, string>; linkFor?: string[] } = {}): Promise<RunningServer & { links: Record<string, string> }> {
+export async function startServer(
+  options: { env?: Record<string, string>; linkFor?: string[] } = {},
+): Promise<RunningServer & { links: Record<string, string> }> {
   const env = await serverEnv(options.env);
   const links: Record<string, string> = {};
   // A server on an empty data directory would seed itself as it starts, and make the apps'
@@ -91,7 +96,10 @@ export async function startServer(options: { env?: Record<string, string>; linkF
     if (missing.length) {
       const r = await cli(env, 'link', ...missing); // one process, a link per line in that order
       if (r.code !== 0) throw new Error(`link ${missing.join(' ')} failed: ${r.stderr}`);
-      r.stdout.trim().split('\n').forEach((link, i) => (links[missing[i]!] = link));
+      r.stdout
+        .trim()
+        .split('\n')
+        .forEach((link, i) => (links[missing[i]!] = link));
     }
   }
   const server = await startProcess(env);
@@ -106,7 +114,8 @@ export async function startServer(options: { env?: Record<string, string>; linkF
 // in the demo history only, in its texted links and its passkeys' RP ID, which no test follows;
 // nor does the seed read the development Stripe stand-in's settings (DEV_STRIPE*), nor how often
 // the server polls for due jobs (JOB_POLL_MS).
-const SEED_NEUTRAL = /^(CNAME_TARGET|DEV_STRIPE|DEV_STRIPE_PORT|DNS_SERVERS|JOB_POLL_MS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|PORT|PUBLIC_URL|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_[A-Z_]+|ZOOM_[A-Z_]+)$/;
+const SEED_NEUTRAL =
+  /^(CNAME_TARGET|DEV_STRIPE|DEV_STRIPE_PORT|DNS_SERVERS|JOB_POLL_MS|OUTBOUND_ALLOW_HOSTS|OUTBOUND_CA_FILE|PORT|PUBLIC_URL|STRIPE_[A-Z_]+|TWILIO_API_URL|WEBEX_[A-Z_]+|ZOOM_[A-Z_]+)$/;
 const seedsAlike = (env: Record<string, string> = {}) => Object.keys(env).every((k) => SEED_NEUTRAL.test(k));
 // The seed is dated when it is made; a copy older than this is made anew, so the demo data never
 // lags the clock by more than twenty minutes (a whole e2e run takes less: one seed per run).
@@ -201,7 +210,11 @@ export async function madeOncePerRun(dir: string, name: string, make: (box: stri
 
 export async function startProcess(env: Record<string, string>): Promise<RunningServer> {
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], {
+    env,
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = env.PUBLIC_URL!;
@@ -242,7 +255,15 @@ export async function startProcess(env: Record<string, string>): Promise<Running
   };
 }
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * The browser of a test file; each test takes a new context from it. (One Chromium shared by the
@@ -330,7 +351,9 @@ export async function pickChoice(scope: Locator, label: string | RegExp, search:
   const first = scope.getByRole('listbox', { name: label }).getByRole('option').first();
   await first.and(scope.locator('[aria-selected="true"]')).waitFor();
   const name = (await first.getAttribute('aria-label')) ?? '';
-  if (!name.startsWith(`${title}, `) && name !== title) throw new Error(`the first ${String(label)} matching "${search}" is "${name}", not "${title}"`);
+  if (!name.startsWith(`${title}, `) && name !== title)
+    throw new Error(`the first ${String(label)} matching "${search}" is "${name}", not "${title}"`);
   await box.press('Enter');
-  if ((await box.inputValue()) !== title) throw new Error(`the ${String(label)} picker holds "${await box.inputValue()}" after Enter, not "${title}"`);
+  if ((await box.inputValue()) !== title)
+    throw new Error(`the ${String(label)} picker holds "${await box.inputValue()}" after Enter, not "${title}"`);
 }

@@ -27,16 +27,26 @@ describe('Home cards in Chromium', () => {
       const cards = page.locator('li.app-card');
       const n = await cards.count();
       expect(n).toBeGreaterThan(1);
-      const icons = await cards.locator('.app-card-icon').evaluateAll((els) => els.map((e) => ({ svg: !!e.querySelector('svg'), text: e.textContent, html: e.innerHTML, w: e.getBoundingClientRect().width })));
+      const icons = await cards.locator('.app-card-icon').evaluateAll((els) =>
+        els.map((e) => ({
+          svg: !!e.querySelector('svg'),
+          text: e.textContent,
+          html: e.innerHTML,
+          w: e.getBoundingClientRect().width,
+        })),
+      );
       expect(icons.every((i) => i.svg && i.text === '' && i.w > 0)).toBe(true);
       expect(new Set(icons.map((i) => i.html)).size).toBe(n);
       const launch = cards.filter({ has: page.getByRole('link', { name: /^Launch app/ }) });
       expect(await launch.count()).toBeGreaterThan(0);
       for (let i = 0; i < (await launch.count()); i++) {
-        await expect.poll(() => launch.nth(i).getByTestId('app-card-usage').textContent()).toMatch(/^[\d,]+ (of [\d,]+ )?credits used this period$/);
+        await expect
+          .poll(() => launch.nth(i).getByTestId('app-card-usage').textContent())
+          .toMatch(/^[\d,]+ (of [\d,]+ )?credits used this period$/);
       }
       const starting = cards.filter({ has: page.getByRole('button', { name: 'Start Free Trial' }) });
-      for (let i = 0; i < (await starting.count()); i++) expect(await starting.nth(i).getByTestId('app-card-usage').count()).toBe(0);
+      for (let i = 0; i < (await starting.count()); i++)
+        expect(await starting.nth(i).getByTestId('app-card-usage').count()).toBe(0);
       await page.context().close();
     });
   }

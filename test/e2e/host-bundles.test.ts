@@ -18,8 +18,7 @@ function jsOf(entry: string): string {
       // (pdf.js for the field editor), never part of an entry's code
       if (f.isDirectory()) {
         if (f.name !== 'vendor') walk(p);
-      }
-      else if (f.name.endsWith('.js')) files.push(p);
+      } else if (f.name.endsWith('.js')) files.push(p);
     }
   };
   walk(dir);
@@ -52,7 +51,7 @@ describe('host bundles', () => {
     expect(webex).not.toContain(ZOOM_SDK);
   });
 
-  it('each host entry\'s initial JS is within 15 KB gzip of the browser entry (the SDKs load at sign-in)', () => {
+  it("each host entry's initial JS is within 15 KB gzip of the browser entry (the SDKs load at sign-in)", () => {
     const sizes = JSON.parse(fs.readFileSync(path.join(dist, 'sizes.json'), 'utf8')) as Record<string, { initialGzip: number }>;
     expect(sizes.zoom!.initialGzip - sizes.web!.initialGzip).toBeLessThanOrEqual(15 * 1024);
     expect(sizes.webex!.initialGzip - sizes.web!.initialGzip).toBeLessThanOrEqual(15 * 1024);

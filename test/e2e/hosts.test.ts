@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Request } from 'playwright-core';
 import { launchBrowser, pickChoice, startServer } from './harness';
-import { encryptZoomContext, startWebexPeer, startZoomPeer, zoomBridgeScript, zoomServerEnv, type WebexPeer, type ZoomPeer } from '../fixtures/host-peers';
+import {
+  encryptZoomContext,
+  startWebexPeer,
+  startZoomPeer,
+  zoomBridgeScript,
+  zoomServerEnv,
+  type WebexPeer,
+  type ZoomPeer,
+} from '../fixtures/host-peers';
 import { selfSignedCertificate, startTlsFront, type TlsFront } from '../support/tls-front';
 
 // The zoom and webex entries in Chromium, each with the real SDK talking to a fake host: Zoom's
@@ -44,7 +52,11 @@ describe('embedded hosts in Chromium', () => {
 
   /** a call to the API as the account's owner (outside any webview: the change made elsewhere) */
   const asOwner = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
   };
   /** The live stream's requests a context made: the session went in a header, never in the address. */
@@ -91,7 +103,9 @@ describe('embedded hosts in Chromium', () => {
     // browser's own resolver, so every origin is what a real one would be, and loopback pages may
     // reach loopback servers).
     const host = (name: string, to: TlsFront) => `MAP ${name} 127.0.0.1:${to.port}`;
-    browser = await launchBrowser([`--host-resolver-rules=${[host(new URL(APP_ORIGIN).hostname, front), host('teams.webex.com', client), host('evil.example', client)].join(',')}`]);
+    browser = await launchBrowser([
+      `--host-resolver-rules=${[host(new URL(APP_ORIGIN).hostname, front), host('teams.webex.com', client), host('evil.example', client)].join(',')}`,
+    ]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -102,7 +116,11 @@ describe('embedded hosts in Chromium', () => {
     await broker?.close();
   });
 
-  const zoomContext = (uid: string) => encryptZoomContext({ typ: 'panel', uid, iss: 'marketplace.zoom.us', aud: ZOOM_APP_ID, ts: Date.now(), exp: Date.now() + 5 * 60_000 }, ZOOM_SECRET);
+  const zoomContext = (uid: string) =>
+    encryptZoomContext(
+      { typ: 'panel', uid, iss: 'marketplace.zoom.us', aud: ZOOM_APP_ID, ts: Date.now(), exp: Date.now() + 5 * 60_000 },
+      ZOOM_SECRET,
+    );
 
   it('the zoom entry signs in through the Zoom SDK and reaches the console, with the headers Zoom requires', async () => {
     context = await browser.newContext();
@@ -115,9 +133,15 @@ describe('embedded hosts in Chromium', () => {
     expect(headers['referrer-policy']).toBeTruthy();
     expect(headers['content-security-policy']).toContain("default-src 'self'");
     await page.getByRole('heading', { name: 'Welcome, Olivia' }).waitFor();
-    const calls = (await page.evaluate('window.__zoomCalls')) as { apiName: string; data?: { version?: string; js_api_lists?: string[] } }[];
+    const calls = (await page.evaluate('window.__zoomCalls')) as {
+      apiName: string;
+      data?: { version?: string; js_api_lists?: string[] };
+    }[];
     expect(calls.map((c) => c.apiName).slice(0, 2)).toEqual(['config', 'getAppContext']);
-    expect(calls[0]!.data).toMatchObject({ version: '0.16.0', js_api_lists: expect.arrayContaining(['getAppContext', 'openUrl']) });
+    expect(calls[0]!.data).toMatchObject({
+      version: '0.16.0',
+      js_api_lists: expect.arrayContaining(['getAppContext', 'openUrl']),
+    });
     await context.close();
   });
 
@@ -142,7 +166,10 @@ describe('embedded hosts in Chromium', () => {
     await context.close();
   });
 
-  for (const [entry, client] of [['zoom', 'Zoom'], ['webex', 'Webex']] as const) {
+  for (const [entry, client] of [
+    ['zoom', 'Zoom'],
+    ['webex', 'Webex'],
+  ] as const) {
     it(`/${entry}/ opened in a plain browser tab says it runs inside ${client} and links to the browser console`, async () => {
       context = await browser.newContext();
       const page = await context.newPage();
@@ -186,13 +213,23 @@ describe('embedded hosts in Chromium', () => {
     const child = await page.waitForFunction(() => document.querySelector('iframe') !== null);
     await child.dispose();
     // Chromium refuses to render a frame its CSP forbids and shows its error page instead
-    const frameUrl = () => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '';
+    const frameUrl = () =>
+      page
+        .frames()
+        .find((f) => f !== page.mainFrame())
+        ?.url() ?? '';
     await expect.poll(frameUrl, { timeout: 10_000, interval: 50 }).toMatch(/^chrome-error:/);
     await context.close();
   });
 
   it("in Zoom, a host user who is no admin gets the Agent Preview; its own live stream brings the customer's submit at once", async () => {
-    const created = await asOwner('POST', '/e-form/forms', { definition: { title: 'Zoom live claim', hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] } });
+    const created = await asOwner('POST', '/e-form/forms', {
+      definition: {
+        title: 'Zoom live claim',
+        hiddenFields: [],
+        fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }],
+      },
+    });
     expect(created.status).toBe(201);
     expect((await asOwner('POST', `/e-form/forms/${(created.body as { id: string }).id}/publish`, {})).status).toBe(200);
     context = await browser.newContext();
@@ -248,7 +285,10 @@ describe('embedded hosts in Chromium', () => {
   });
 
   it('in the Webex frame, an agent picks one of the account\u2019s journeys and sends it: one SMS, followed in the panel', async () => {
-    expect((await asOwner('POST', '/journeys/templates', { name: 'Webex callback check', steps: [{ app: 'one-time-passcode' }] })).status).toBe(201);
+    expect(
+      (await asOwner('POST', '/journeys/templates', { name: 'Webex callback check', steps: [{ app: 'one-time-passcode' }] }))
+        .status,
+    ).toBe(201);
     context = await webexContext('/webex/', 'alex.agent@acme.test', 'Alex Agent');
     const page = await context.newPage();
     await page.goto('https://teams.webex.com/embedded');

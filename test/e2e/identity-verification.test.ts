@@ -82,20 +82,31 @@ describe('Identity Verification in Chromium', () => {
     await expectAccessible(customer);
     await expectNoSideScroll(customer, 320);
     const front = customer.locator('section#front');
-    await front.getByLabel('Take a photo').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(1, 'front') });
+    await front
+      .getByLabel('Take a photo')
+      .setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(1, 'front') });
     await front.getByRole('status').getByText('Chosen: front.png').waitFor();
     await front.getByRole('button', { name: 'Send the front of the document' }).click();
     await customer.getByRole('list', { name: 'Photos to send' }).getByText('received ✓').waitFor();
 
     // a GIF named .jpg is refused by its bytes, with the reason in words
     const selfie = customer.locator('section#selfie');
-    await selfie.getByLabel('Or choose a saved photo').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1') });
+    await selfie.getByLabel('Or choose a saved photo').setInputFiles({
+      name: 'me.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'),
+    });
     await selfie.getByRole('button', { name: 'Send the selfie' }).click();
     await customer.locator('section#selfie').getByRole('alert').getByText('not a JPEG or PNG photo').waitFor();
     await expectAccessible(customer);
 
-    const withGps = makeJpeg(12, 16, (bx, by) => ((bx - 5.5) ** 2 / 12 + (by - 6.5) ** 2 / 25 < 1 ? 160 : 225), [exifGpsSegment()]);
-    await customer.locator('section#selfie').getByLabel('Take a selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: withGps });
+    const withGps = makeJpeg(12, 16, (bx, by) => ((bx - 5.5) ** 2 / 12 + (by - 6.5) ** 2 / 25 < 1 ? 160 : 225), [
+      exifGpsSegment(),
+    ]);
+    await customer
+      .locator('section#selfie')
+      .getByLabel('Take a selfie')
+      .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: withGps });
     await customer.locator('section#selfie').getByRole('button', { name: 'Send the selfie' }).click();
     await customer.getByRole('button', { name: 'Send my photos' }).click();
     await customer.getByRole('heading', { name: 'Thank you: your photos were sent' }).waitFor();
@@ -118,7 +129,11 @@ describe('Identity Verification in Chromium', () => {
     await outbox.close();
     const phone = await browser.newContext();
     const post = async (path: string, multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>) => {
-      const res = await phone.request.post(`${second}/idv/${path}`, { multipart, maxRedirects: 0, headers: { origin: server.url } });
+      const res = await phone.request.post(`${second}/idv/${path}`, {
+        multipart,
+        maxRedirects: 0,
+        headers: { origin: server.url },
+      });
       expect(res.status(), `${path}: ${await res.text()}`).toBe(303);
     };
     await post('document', { documentType: 'passport' });
@@ -137,10 +152,17 @@ describe('Identity Verification in Chromium', () => {
     // Submitted waits for a reviewer: not the green of Approved
     expect(await badge.getAttribute('class')).toContain('badge-info');
     await row.getByRole('link', { name: /Open verification/ }).click();
-    await page.getByRole('navigation', { name: 'Verification views' }).getByRole('link', { name: 'Needs review' }).and(page.locator('[aria-current="page"]')).waitFor();
+    await page
+      .getByRole('navigation', { name: 'Verification views' })
+      .getByRole('link', { name: 'Needs review' })
+      .and(page.locator('[aria-current="page"]'))
+      .waitFor();
     await page.getByRole('heading', { name: 'Verifications', level: 1 }).waitFor();
     const address = new URL(page.url());
-    expect([address.pathname, address.searchParams.get('view')]).toEqual(['/identity-verification/verifications', 'needs-review']);
+    expect([address.pathname, address.searchParams.get('view')]).toEqual([
+      '/identity-verification/verifications',
+      'needs-review',
+    ]);
     // three tabs, as SPEC §2 names them; the queue is a view of Verifications, which stays current
     const tabs = page.getByRole('navigation', { name: 'Identity Verification sections' });
     expect(await tabs.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Verifications', 'Configuration']);
@@ -180,7 +202,11 @@ describe('Identity Verification in Chromium', () => {
     const selfie = review.getByRole('img', { name: 'Selfie' });
     await selfie.waitFor();
     await expect.poll(() => selfie.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
-    await expect.poll(() => review.getByRole('img', { name: 'Front of the document' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(172);
+    await expect
+      .poll(() =>
+        review.getByRole('img', { name: 'Front of the document' }).evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBe(172);
     await review.getByText('Text recognition (OCR) is not available here').waitFor();
     const checks = review.getByRole('table', { name: 'Checks' });
     await checks.getByText('The MRZ has not been typed in yet').first().waitFor();
@@ -204,15 +230,27 @@ describe('Identity Verification in Chromium', () => {
     await page.keyboard.press('a');
     const decision = review.getByRole('form', { name: 'Decision' });
     await expect.poll(() => decision.getByLabel('Approve').isChecked()).toBe(true);
-    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute('id') ?? '')).toBe(await decision.getByLabel('Reason').getAttribute('id'));
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.getAttribute('id') ?? ''))
+      .toBe(await decision.getByLabel('Reason').getAttribute('id'));
     await decision.getByLabel('Reason').selectOption('document_and_selfie_match');
     await decision.getByLabel('Reason').press('Enter');
     await review.getByText(/Approved by Sasha Staff/).waitFor();
-    await review.getByRole('list', { name: 'Timeline' }).getByText('Approved: Document genuine and the selfie matches it').waitFor();
+    await review
+      .getByRole('list', { name: 'Timeline' })
+      .getByText('Approved: Document genuine and the selfie matches it')
+      .waitFor();
     const approved = review.locator('.task-facts .badge', { hasText: 'Approved' });
     expect(await approved.getAttribute('class')).toContain('badge-success');
     // decided: it leaves the queue
-    await expect.poll(() => page.getByRole('navigation', { name: 'Cases waiting' }).textContent().catch(() => '')).not.toContain(`${CUSTOMER}Submitted`);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('navigation', { name: 'Cases waiting' })
+          .textContent()
+          .catch(() => ''),
+      )
+      .not.toContain(`${CUSTOMER}Submitted`);
   });
 
   it('D picks Decline (as its button says) and the reason; the toast says "Verification declined" and the case shows red', async () => {
@@ -248,7 +286,9 @@ describe('Identity Verification in Chromium', () => {
       await narrow.goto(`${server.url}/identity-verification${path}`);
       await narrow.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await settle(narrow);
-      await narrow.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
+      await narrow
+        .waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 })
+        .catch(() => {});
       await expectNoSideScroll(narrow, 360);
       // the console header's search button loses its name below 400 px: the shell's, not this app's
       await expectAccessible(narrow, ['.search-trigger']);

@@ -56,7 +56,9 @@ describe('sign-in and single sign-on in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in with Google' }).click();
     await page.getByLabel('E-mail address').fill('newcomer@acme.test');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText('An account already exists for your company. Please contact your administrator to get access.').waitFor();
+    await page
+      .getByText('An account already exists for your company. Please contact your administrator to get access.')
+      .waitFor();
     await page.close();
   });
 
@@ -120,13 +122,17 @@ describe('sign-in and single sign-on in Chromium', () => {
     const proof = page.getByTestId('sso-domain-proof');
     await proof.getByText('Not verified').waitFor();
     await proof.getByRole('button', { name: 'Verify' }).click();
-    await proof.getByText(/No TXT record with this account's verification value was found at _switchboard-challenge\.acme\.test/).waitFor();
+    await proof
+      .getByText(/No TXT record with this account's verification value was found at _switchboard-challenge\.acme\.test/)
+      .waitFor();
     // the card with its inline error is axe-clean and fits a 360 px side panel
     const axe = { violations: await axeViolations(page, { include: '[data-testid="sso-domain-proof"]' }) };
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     const viewport = page.viewportSize();
     await page.setViewportSize({ width: 360, height: 800 });
-    expect(await proof.evaluate((card) => card.scrollWidth <= card.clientWidth && document.documentElement.scrollWidth <= 360)).toBe(true);
+    expect(
+      await proof.evaluate((card) => card.scrollWidth <= card.clientWidth && document.documentElement.scrollWidth <= 360),
+    ).toBe(true);
     if (viewport) await page.setViewportSize(viewport);
     const value = (await proof.locator('code').nth(1).textContent())!;
     dns.records.set('_switchboard-challenge.acme.test', { txt: [value] });
@@ -144,9 +150,13 @@ describe('sign-in and single sign-on in Chromium', () => {
     await other.close();
 
     await oidc.getByRole('button', { name: 'Disconnect OpenID Connect' }).click();
-    await page.getByRole('dialog', { name: 'Disconnect OpenID Connect?' }).getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Disconnect OpenID Connect?' })
+      .getByRole('button', { name: 'Disconnect', exact: true })
+      .click();
     await page.getByText('OpenID Connect has been disconnected').waitFor();
-    for (const name of ['Connect Azure AD', 'Connect Okta', 'Connect OpenID Connect']) await page.getByRole('button', { name }).waitFor();
+    for (const name of ['Connect Azure AD', 'Connect Okta', 'Connect OpenID Connect'])
+      await page.getByRole('button', { name }).waitFor();
     await page.context().close();
   });
 });

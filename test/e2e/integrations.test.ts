@@ -25,12 +25,25 @@ describe('integration settings in Chromium', () => {
       if (req.path === `/2010-04-01/Accounts/${SID}.json` && ok) return json(res, 200, { sid: SID, status: 'active' });
       json(res, 401, { code: 20003, message: 'Authenticate' });
     });
-    customers = await startPeer((req, res) => {
-      if (req.headers['x-api-key'] !== 'k-123') return json(res, 401, { error: 'bad key' });
-      if (req.path === '/broken') return json(res, 500, { error: 'database down' });
-      const phone = req.query.get('phoneNumber');
-      json(res, 200, { data: { customers: phone === '+447700900123' ? [{ id: 'c-1', name: { first: 'Ada', last: 'Lovelace' }, plan: 'gold' }, { id: 'c-2', name: { first: 'Alan', last: 'Turing' }, plan: 'silver' }] : [] } });
-    }, { tls: true });
+    customers = await startPeer(
+      (req, res) => {
+        if (req.headers['x-api-key'] !== 'k-123') return json(res, 401, { error: 'bad key' });
+        if (req.path === '/broken') return json(res, 500, { error: 'database down' });
+        const phone = req.query.get('phoneNumber');
+        json(res, 200, {
+          data: {
+            customers:
+              phone === '+447700900123'
+                ? [
+                    { id: 'c-1', name: { first: 'Ada', last: 'Lovelace' }, plan: 'gold' },
+                    { id: 'c-2', name: { first: 'Alan', last: 'Turing' }, plan: 'silver' },
+                  ]
+                : [],
+          },
+        });
+      },
+      { tls: true },
+    );
     receiver = await startPeer((_req, res) => json(res, 200, {}), { tls: true });
     server = await startServer({
       linkFor: ['owner@acme.test'],
@@ -145,7 +158,8 @@ describe('integration settings in Chromium', () => {
       if ((await page.getByLabel('Header 1 name').count()) === 0) await page.getByRole('button', { name: 'Add header' }).click();
       await page.getByLabel('Header 1 name').fill('X-Api-Key');
       await page.getByLabel('Header 1 value').fill('k-123');
-      for (const label of ['Customers array path', 'Customer ID path', 'Title template', 'Description template']) await field(label).fill('');
+      for (const label of ['Customers array path', 'Customer ID path', 'Title template', 'Description template'])
+        await field(label).fill('');
 
       const panel = page.getByRole('region', { name: 'Test panel' });
       await panel.getByLabel('Phone number').fill('+447700900123');
@@ -181,7 +195,10 @@ describe('integration settings in Chromium', () => {
       const box = await sample.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(400);
       const violations = await axeViolations(page, { include: '.sample-answer' });
-      expect(violations.map((v) => v.id), describeViolations(violations)).toEqual([]);
+      expect(
+        violations.map((v) => v.id),
+        describeViolations(violations),
+      ).toEqual([]);
 
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Customer lookup settings have been saved').waitFor();

@@ -67,7 +67,7 @@ describe('background jobs across processes (private PostgreSQL)', () => {
     deliveries.clear();
   });
   afterEach(async () => {
-    for (const p of procs.splice(0)) if (p.child.exitCode === null) (p.child.kill('SIGKILL'), await p.exited);
+    for (const p of procs.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL'), await p.exited;
   });
 
   async function start(extra: Record<string, string> = {}): Promise<Proc> {
@@ -76,7 +76,11 @@ describe('background jobs across processes (private PostgreSQL)', () => {
     const { PORT: _port, PUBLIC_URL: _url, ...shared } = baseEnv;
     const env = await serverEnv({ ...shared, DATA_DIR: baseEnv.DATA_DIR!, AUTO_SEED: 'false', ...extra });
     let output = '';
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -84,7 +88,13 @@ describe('background jobs across processes (private PostgreSQL)', () => {
     procs.push(proc);
     for (const until = Date.now() + 60_000; ; ) {
       if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-      if (await fetch(`${proc.url}/api/health`).then((r) => r.ok, () => false)) return proc;
+      if (
+        await fetch(`${proc.url}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return proc;
       if (Date.now() > until) throw new Error(`server did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 150));
     }
@@ -109,18 +119,24 @@ describe('background jobs across processes (private PostgreSQL)', () => {
   /** Makes n changes, each an audit entry and so a log event, spread over the given servers. */
   async function changes(servers: Proc[], n: number, tag: string) {
     for (let i = 0; i < n; i++) {
-      const res = await call(servers[i % servers.length], 'POST', '/invitations', { email: `${tag}-${i}@jobs.test`, role: 'supervisor' });
+      const res = await call(servers[i % servers.length], 'POST', '/invitations', {
+        email: `${tag}-${i}@jobs.test`,
+        role: 'supervisor',
+      });
       expect(res.status).toBe(201);
     }
   }
 
   const expectedIds = async (after: number) =>
-    (await db.query(`select id from audit_log where account_id = $1 and id > $2 order by id`, [accountId, after])).rows.map((r) => Number(r.id));
+    (await db.query(`select id from audit_log where account_id = $1 and id > $2 order by id`, [accountId, after])).rows.map((r) =>
+      Number(r.id),
+    );
 
   async function waitDelivered(ids: number[], withinMs: number) {
     for (const until = Date.now() + withinMs; ; ) {
       if (ids.every((id) => deliveries.has(id))) return;
-      if (Date.now() > until) throw new Error(`${ids.filter((id) => !deliveries.has(id)).length} of ${ids.length} events never arrived`);
+      if (Date.now() > until)
+        throw new Error(`${ids.filter((id) => !deliveries.has(id)).length} of ${ids.length} events never arrived`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -138,14 +154,22 @@ describe('background jobs across processes (private PostgreSQL)', () => {
   });
 
   it('two processes polling for periodic jobs every 100 ms run each due job exactly once, round after round', async () => {
-    const [a, b] = [await start({ JOB_POLL_MS: '100', LOG_SHIPPING: 'off' }), await start({ JOB_POLL_MS: '100', LOG_SHIPPING: 'off' })];
+    const [a, b] = [
+      await start({ JOB_POLL_MS: '100', LOG_SHIPPING: 'off' }),
+      await start({ JOB_POLL_MS: '100', LOG_SHIPPING: 'off' }),
+    ];
     type JobRow = { name: string; runs: number; last_run_by: string | null; next_run_at: Date };
-    const jobs = async () => new Map(((await db.query(`select name, runs, last_run_by, next_run_at from jobs`)).rows as JobRow[]).map((j) => [j.name, j]));
+    const jobs = async () =>
+      new Map(
+        ((await db.query(`select name, runs, last_run_by, next_run_at from jobs`)).rows as JobRow[]).map((j) => [j.name, j]),
+      );
     const ranBy = new Set<string>();
     for (let round = 0; round < 12; round++) {
       const before = await jobs();
       // every job due at once: both processes find them on their next poll
-      await db.query(`update jobs set next_run_at = now() - interval '1 second' where name in (select name from jobs order by name for update)`);
+      await db.query(
+        `update jobs set next_run_at = now() - interval '1 second' where name in (select name from jobs order by name for update)`,
+      );
       for (const until = Date.now() + 20_000; ; ) {
         const now = await jobs();
         if ([...before].every(([name, j]) => now.get(name)!.runs > j.runs)) break;
@@ -155,7 +179,10 @@ describe('background jobs across processes (private PostgreSQL)', () => {
       // a few more polls of both processes: nothing due runs again
       await new Promise((r) => setTimeout(r, 400));
       const after = await jobs();
-      expect([...before].filter(([name, j]) => after.get(name)!.runs !== j.runs + 1).map(([name]) => name), `round ${round}`).toEqual([]);
+      expect(
+        [...before].filter(([name, j]) => after.get(name)!.runs !== j.runs + 1).map(([name]) => name),
+        `round ${round}`,
+      ).toEqual([]);
       for (const j of after.values()) ranBy.add(j.last_run_by!.split('-')[0]!);
     }
     // both processes took part: the lease, not a lucky timer, kept each run single
@@ -218,7 +245,10 @@ describe('background jobs across processes (private PostgreSQL)', () => {
     const stoppedAt = Date.now();
     a.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 200));
-    const refused = await fetch(`${a.url}/api/health`).then(() => false, () => true);
+    const refused = await fetch(`${a.url}/api/health`).then(
+      () => false,
+      () => true,
+    );
     expect(refused).toBe(true);
     expect((await inFlight).status).toBe(200);
     expect(await a.exited).toBe(0);

@@ -24,7 +24,11 @@ describe('A journey of a passkey and an identity check in Chromium', () => {
 
   const call = async (method: string, path: string, body?: unknown) => {
     const token = new URL(server.links[STAFF]!).searchParams.get('token')!;
-    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
   };
 
@@ -57,7 +61,9 @@ describe('A journey of a passkey and an identity check in Chromium', () => {
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     const journey = sent.body as unknown as Journey;
-    const messages = ((await call('GET', '/dev/sms-outbox')).body as unknown as { to: string; body: string }[]).filter((m) => m.to === PHONE);
+    const messages = ((await call('GET', '/dev/sms-outbox')).body as unknown as { to: string; body: string }[]).filter(
+      (m) => m.to === PHONE,
+    );
     expect(messages).toHaveLength(1);
     const link = messages[0]!.body.match(/http:\/\/localhost:\d+\/c\/[A-Za-z0-9_-]{43}/)![0];
 
@@ -66,7 +72,14 @@ describe('A journey of a passkey and an identity check in Chromium', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     const onJourney = () => expect(new URL(page.url()).pathname).toBe(new URL(link).pathname);
 
@@ -83,7 +96,9 @@ describe('A journey of a passkey and an identity check in Chromium', () => {
     await page.getByText('Step 2 of 3').waitFor();
     await page.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
     onJourney();
-    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.map((c) => c.rpId)).toEqual(['localhost']);
+    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.map((c) => c.rpId)).toEqual([
+      'localhost',
+    ]);
     const use = page.getByRole('button', { name: 'Use my passkey' });
     await expect.poll(() => use.isEnabled()).toBe(true);
     await use.click();
@@ -99,11 +114,15 @@ describe('A journey of a passkey and an identity check in Chromium', () => {
     await page.getByText('Step 3 of 3').waitFor();
     await accessible(page);
     const front = page.locator('section#front');
-    await front.getByLabel('Take a photo').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(1, 'front') });
+    await front
+      .getByLabel('Take a photo')
+      .setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sampleDocumentPng(1, 'front') });
     await front.getByRole('button', { name: 'Send the front of the document' }).click();
     await page.getByRole('list', { name: 'Photos to send' }).getByText('received ✓').waitFor();
     const selfie = page.locator('section#selfie');
-    await selfie.getByLabel('Take a selfie').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: makeJpeg(12, 16, () => 200) });
+    await selfie
+      .getByLabel('Take a selfie')
+      .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: makeJpeg(12, 16, () => 200) });
     await selfie.getByRole('button', { name: 'Send the selfie' }).click();
     await page.getByRole('button', { name: 'Send my photos' }).click();
     await page.getByRole('heading', { name: 'Thank you: your photos were sent' }).waitFor();
@@ -114,7 +133,14 @@ describe('A journey of a passkey and an identity check in Chromium', () => {
     // the reviewer approves; the caller's "Continue" shows the journey done
     const sessionId = ((await call('GET', `/journeys/${journey.id}`)).body as unknown as Journey).steps[2]!.taskId!;
     expect((await call('POST', `/identity-verification/sessions/${sessionId}/mrz`, { lines: MRZ.join('\n') })).status).toBe(200);
-    expect((await call('POST', `/identity-verification/sessions/${sessionId}/decision`, { decision: 'approved', reason: 'document_and_selfie_match' })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/identity-verification/sessions/${sessionId}/decision`, {
+          decision: 'approved',
+          reason: 'document_and_selfie_match',
+        })
+      ).status,
+    ).toBe(200);
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'All done' }).waitFor();
     onJourney();
@@ -124,7 +150,11 @@ describe('A journey of a passkey and an identity check in Chromium', () => {
     const done = (await call('GET', `/journeys/${journey.id}`)).body;
     expect(done).toMatchObject({
       status: 'completed',
-      steps: [{ app: 'passkeys', taskStatus: 'succeeded' }, { app: 'passkeys', taskStatus: 'succeeded' }, { app: 'identity-verification', taskStatus: 'approved' }],
+      steps: [
+        { app: 'passkeys', taskStatus: 'succeeded' },
+        { app: 'passkeys', taskStatus: 'succeeded' },
+        { app: 'identity-verification', taskStatus: 'approved' },
+      ],
     });
   });
 });

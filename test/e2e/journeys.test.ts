@@ -32,26 +32,52 @@ describe('Journeys in Chromium', () => {
 
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const token = new URL(server.links[ADMIN]!).searchParams.get('token')!;
-    const res = await fetch(`${server.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as Record<string, unknown> };
   };
 
   beforeAll(async () => {
-    zoom = await startZoomPeer([{ id: 'z-journey-agent', email: 'maya.agent@acme.test', first_name: 'Maya', last_name: 'Agent' }]);
+    zoom = await startZoomPeer([
+      { id: 'z-journey-agent', email: 'maya.agent@acme.test', first_name: 'Maya', last_name: 'Agent' },
+    ]);
     peer = await startStripePeer({ webhookSecret: 'whsec_billing_unused' });
     connect = addStripeConnect(peer, {
       clientId: 'ca_e2e_journeys',
       webhookSecret: 'whsec_connect_journeys',
-      deliver: async (payload, signature) => (await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload })).status,
+      deliver: async (payload, signature) =>
+        (
+          await fetch(webhookUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+            body: payload,
+          })
+        ).status,
     });
-    server = await startServer({ linkFor: [ADMIN], env: { ...zoomServerEnv(zoom, ZOOM_APP_ID, ZOOM_SECRET), ...connectServerEnv(peer, 'ca_e2e_journeys', 'whsec_connect_journeys') } });
+    server = await startServer({
+      linkFor: [ADMIN],
+      env: {
+        ...zoomServerEnv(zoom, ZOOM_APP_ID, ZOOM_SECRET),
+        ...connectServerEnv(peer, 'ca_e2e_journeys', 'whsec_connect_journeys'),
+      },
+    });
     webhookUrl = `${server.url}/api/payments/stripe/webhook`;
 
     expect((await call('POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
     // Acme uses One-Time Passcode and eForm already; Document Signature and Payments start their trials
-    for (const app of ['document-signature', 'payments']) expect((await call('POST', `/${app}/billing/free-trial`, {})).status).toBe(201);
+    for (const app of ['document-signature', 'payments'])
+      expect((await call('POST', `/${app}/billing/free-trial`, {})).status).toBe(201);
     // a published form and document, Stripe connected (through its loopback authorize step)
-    const form = await call('POST', '/e-form/forms', { definition: { title: 'Your address', hiddenFields: [], fields: [{ id: 'street', type: 'short_text', label: 'Street', required: true }] } });
+    const form = await call('POST', '/e-form/forms', {
+      definition: {
+        title: 'Your address',
+        hiddenFields: [],
+        fields: [{ id: 'street', type: 'short_text', label: 'Street', required: true }],
+      },
+    });
     expect((await call('POST', `/e-form/forms/${form.body.id as string}/publish`, {})).status).toBe(200);
     const token = new URL(server.links[ADMIN]!).searchParams.get('token')!;
     const uploaded = await fetch(`${server.url}/api/document-signature/documents?name=Service%20terms`, {
@@ -61,19 +87,35 @@ describe('Journeys in Chromium', () => {
     });
     expect(uploaded.status).toBe(201);
     const documentId = ((await uploaded.json()) as { id: string }).id;
-    expect((await call('PUT', `/document-signature/documents/${documentId}/draft`, { name: 'Service terms', fields: [SIGNATURE, NAME] })).status).toBe(200);
+    expect(
+      (
+        await call('PUT', `/document-signature/documents/${documentId}/draft`, {
+          name: 'Service terms',
+          fields: [SIGNATURE, NAME],
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('POST', `/document-signature/documents/${documentId}/publish`, {})).status).toBe(201);
     const started = await call('POST', '/payments/stripe/connect');
     const state = new URL(started.body.url as string).searchParams.get('state')!;
     const callback = await fetch(`${server.url}/api/payments/stripe/callback`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', cookie: (started.headers.get('set-cookie') ?? '').split(';')[0]! },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        cookie: (started.headers.get('set-cookie') ?? '').split(';')[0]!,
+      },
       body: JSON.stringify({ state, code: connect.authorize(state) }),
     });
     expect(callback.status).toBe(200);
     const template = await call('POST', '/journeys/templates', {
       name: 'Move-in',
-      steps: [{ app: 'one-time-passcode' }, { app: 'e-form', formId: form.body.id }, { app: 'document-signature', documentId }, { app: 'payments', amount: 2500, currency: 'usd', description: 'Deposit' }],
+      steps: [
+        { app: 'one-time-passcode' },
+        { app: 'e-form', formId: form.body.id },
+        { app: 'document-signature', documentId },
+        { app: 'payments', amount: 2500, currency: 'usd', description: 'Deposit' },
+      ],
     });
     expect(template.status).toBe(201);
     templateId = template.body.id as string;
@@ -86,7 +128,8 @@ describe('Journeys in Chromium', () => {
     await peer?.close();
   });
 
-  const outbox = async (to: string) => ((await call('GET', '/dev/sms-outbox')).body as unknown as { to: string; body: string }[]).filter((m) => m.to === to);
+  const outbox = async (to: string) =>
+    ((await call('GET', '/dev/sms-outbox')).body as unknown as { to: string; body: string }[]).filter((m) => m.to === to);
 
   async function accessible(page: Page) {
     await settle(page);
@@ -97,7 +140,8 @@ describe('Journeys in Chromium', () => {
 
   for (const locale of ['en', 'ar'] as Locale[]) {
     it(`the caller walks the four steps behind one link (${locale}), each step its app's own page`, async () => {
-      const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate(locale, key, values);
+      const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) =>
+        translate(locale, key, values);
       const phone = locale === 'en' ? '+15550109901' : '+15550109902';
       const sent = await call('POST', '/journeys', { templateId, phoneNumber: phone, customerName: 'Rosa Parks', locale });
       expect(sent.status, JSON.stringify(sent.body)).toBe(201);
@@ -130,7 +174,13 @@ describe('Journeys in Chromium', () => {
       const c = (await canvas.boundingBox())!;
       await page.mouse.move(c.x + 20, c.y + 60);
       await page.mouse.down();
-      for (const [dx, dy] of [[60, 30], [100, 70], [160, 20], [220, 60]] as const) await page.mouse.move(c.x + dx, c.y + dy, { steps: 4 });
+      for (const [dx, dy] of [
+        [60, 30],
+        [100, 70],
+        [160, 20],
+        [220, 60],
+      ] as const)
+        await page.mouse.move(c.x + dx, c.y + dy, { steps: 4 });
       await page.mouse.up();
       await page.locator('input[name="consent"]').check();
       await page.getByRole('button', { name: t('sig.sign'), exact: true }).click();
@@ -140,22 +190,44 @@ describe('Journeys in Chromium', () => {
       await page.getByRole('link', { name: t('pay.button', { amount: formatMinor(2500, 'usd', locale) }) }).click();
       await page.getByRole('button', { name: 'Pay' }).click();
       // back from Stripe on the journey's own link; done once Stripe's signed event is in
-      await expect.poll(async () => {
-        await page.reload();
-        return page.getByRole('heading', { name: t('journey.done.title') }).isVisible();
-      }, { timeout: 15_000 }).toBe(true);
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return page.getByRole('heading', { name: t('journey.done.title') }).isVisible();
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(true);
       await accessible(page);
       await page.context().close();
 
       const done = await call('GET', `/journeys/${journey.id}`);
-      expect(done.body).toMatchObject({ status: 'completed', steps: [{ taskStatus: 'approved' }, { taskStatus: 'submitted' }, { status: 'done' }, { taskStatus: 'succeeded' }] });
+      expect(done.body).toMatchObject({
+        status: 'completed',
+        steps: [{ taskStatus: 'approved' }, { taskStatus: 'submitted' }, { status: 'done' }, { taskStatus: 'succeeded' }],
+      });
     });
   }
 
   it('the agent sends a journey from the Zoom panel, picked from the account\u2019s journeys, and follows it', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
     const page = await context.newPage();
-    await page.addInitScript(zoomBridgeScript(encryptZoomContext({ typ: 'panel', uid: 'z-journey-agent', iss: 'marketplace.zoom.us', aud: ZOOM_APP_ID, ts: Date.now(), exp: Date.now() + 5 * 60_000 }, ZOOM_SECRET)));
+    await page.addInitScript(
+      zoomBridgeScript(
+        encryptZoomContext(
+          {
+            typ: 'panel',
+            uid: 'z-journey-agent',
+            iss: 'marketplace.zoom.us',
+            aud: ZOOM_APP_ID,
+            ts: Date.now(),
+            exp: Date.now() + 5 * 60_000,
+          },
+          ZOOM_SECRET,
+        ),
+      ),
+    );
     await page.goto(`${server.url}/zoom/`);
     await page.getByRole('heading', { name: "You're not yet authorized" }).waitFor();
     await page.getByRole('button', { name: 'Journeys' }).click();

@@ -24,7 +24,16 @@ const PANEL_FALLBACK_POLL_MS = 5000;
 type Front = {
   url: string;
   /** every request the front passed on: path, Last-Event-ID, the server that answered (0: the front refused it), its status, and (for streams) what it carried */
-  log: { path: string; lastEventId: string | null; port: number; status: number; body: string; authorization?: string; acceptEncoding?: string; contentEncoding?: string }[];
+  log: {
+    path: string;
+    lastEventId: string | null;
+    port: number;
+    status: number;
+    body: string;
+    authorization?: string;
+    acceptEncoding?: string;
+    contentEncoding?: string;
+  }[];
   /** everything every stream carried, in the order it passed */
   streamed(): string;
   /** holds new streams until released (so a change certainly commits while the tab has none) */
@@ -49,7 +58,13 @@ async function startFront(ports: () => number[]): Promise<Front> {
     const isStream = req.url === '/api/live';
     if (isStream && held) await new Promise<void>((resolve) => held!.push(resolve));
     if (isStream && refusing) {
-      log.push({ path: req.url ?? '', lastEventId: (req.headers['last-event-id'] as string | undefined) ?? null, port: 0, status: 503, body: '' });
+      log.push({
+        path: req.url ?? '',
+        lastEventId: (req.headers['last-event-id'] as string | undefined) ?? null,
+        port: 0,
+        status: 503,
+        body: '',
+      });
       res.writeHead(503, { 'content-type': 'text/plain' }).end('streaming is not available here');
       return;
     }
@@ -60,31 +75,34 @@ async function startFront(ports: () => number[]): Promise<Front> {
     const targets = ports();
     const attempt = (i: number) => {
       const port = targets[i]!;
-      const up = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } }, (answer) => {
-        const entry = {
-          path: req.url ?? '',
-          lastEventId: (req.headers['last-event-id'] as string | undefined) ?? null,
-          port,
-          status: answer.statusCode ?? 0,
-          body: '',
-          authorization: req.headers.authorization,
-          acceptEncoding: req.headers['accept-encoding'] as string | undefined,
-          contentEncoding: answer.headers['content-encoding'],
-        };
-        log.push(entry);
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.on('data', (d: Buffer) => {
-          if (isStream) {
-            entry.body += d.toString();
-            streamed += d.toString();
-          }
-          res.write(d);
-        });
-        answer.on('end', () => res.end());
-        // the server died mid-answer: so does the browser's connection
-        answer.on('aborted', () => res.destroy());
-        answer.on('error', () => res.destroy());
-      });
+      const up = http.request(
+        { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } },
+        (answer) => {
+          const entry = {
+            path: req.url ?? '',
+            lastEventId: (req.headers['last-event-id'] as string | undefined) ?? null,
+            port,
+            status: answer.statusCode ?? 0,
+            body: '',
+            authorization: req.headers.authorization,
+            acceptEncoding: req.headers['accept-encoding'] as string | undefined,
+            contentEncoding: answer.headers['content-encoding'],
+          };
+          log.push(entry);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.on('data', (d: Buffer) => {
+            if (isStream) {
+              entry.body += d.toString();
+              streamed += d.toString();
+            }
+            res.write(d);
+          });
+          answer.on('end', () => res.end());
+          // the server died mid-answer: so does the browser's connection
+          answer.on('aborted', () => res.destroy());
+          answer.on('error', () => res.destroy());
+        },
+      );
       // the browser went away (a reload): so does the request to the server, and it is not tried
       // on the next server (that would log a stream nobody asked for any more)
       let gone = false;
@@ -141,7 +159,11 @@ describe('live updates across two server processes (PostgreSQL)', () => {
   const requests: string[] = [];
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${a.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${a.url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
   };
 
@@ -165,12 +187,15 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await send.getByRole('button', { name: 'Send a form' }).click();
     await page.getByTestId('action-status').filter({ hasText: 'sent to' }).waitFor();
   };
-  const taskOf = async (table: 'eform_requests' | 'sig_requests', phone: string) => ((await db.query(`select id from ${table} where phone_number = $1`, [phone])).rows[0] as { id: string }).id;
+  const taskOf = async (table: 'eform_requests' | 'sig_requests', phone: string) =>
+    ((await db.query(`select id from ${table} where phone_number = $1`, [phone])).rows[0] as { id: string }).id;
   /** what the streams carried since `from` (a length of front.streamed()) */
   const streamed = (from: number) => front.streamed().slice(from);
   const liveIndicator = (state: string) => page.getByTestId('live-indicator').and(page.locator(`[data-state="${state}"]`));
   const failWith = (what: string) => async (err: unknown) => {
-    throw new Error(`${err}\n${what}\nfront: ${JSON.stringify(front.log.map((l) => [l.path, l.port, l.status, l.lastEventId]))}\nB: ${bAlive ? b.output().slice(-2000) : '(killed)'}\nA: ${a.output().slice(-2000)}\ntab: ${requests.slice(-40).join(' ')}`);
+    throw new Error(
+      `${err}\n${what}\nfront: ${JSON.stringify(front.log.map((l) => [l.path, l.port, l.status, l.lastEventId]))}\nB: ${bAlive ? b.output().slice(-2000) : '(killed)'}\nA: ${a.output().slice(-2000)}\ntab: ${requests.slice(-40).join(' ')}`,
+    );
   };
 
   beforeAll(async () => {
@@ -184,7 +209,13 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     [a, b] = await Promise.all([startProcess(envA), seeded.env().then(startProcess)]);
     expect((await call('POST', '/sms', { provider: 'dev-outbox' })).status).toBe(200);
     // an eForm to send
-    const created = await call('POST', '/e-form/forms', { definition: { title: 'Live claim', hiddenFields: [], fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }] } });
+    const created = await call('POST', '/e-form/forms', {
+      definition: {
+        title: 'Live claim',
+        hiddenFields: [],
+        fields: [{ id: 'name', type: 'short_text', label: 'Full name', required: true }],
+      },
+    });
     expect(created.status).toBe(201);
     expect((await call('POST', `/e-form/forms/${(created.body as { id: string }).id}/publish`, {})).status).toBe(200);
     // a document to sign: a PDF uploaded, a signature and a name field placed, published
@@ -196,7 +227,14 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     });
     expect(uploaded.status).toBe(201);
     documentId = ((await uploaded.json()) as { id: string }).id;
-    expect((await call('PUT', `/document-signature/documents/${documentId}/draft`, { name: 'Live agreement', fields: [SIGNATURE, NAME] })).status).toBe(200);
+    expect(
+      (
+        await call('PUT', `/document-signature/documents/${documentId}/draft`, {
+          name: 'Live agreement',
+          fields: [SIGNATURE, NAME],
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('POST', `/document-signature/documents/${documentId}/publish`, {})).status).toBe(201);
 
     const portOf = (s: RunningServer) => Number(new URL(s.url).port);
@@ -206,7 +244,12 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     page = await context.newPage();
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
     await page.goto(`${front.url}/?token=${encodeURIComponent(token)}`);
-    await page.getByRole('heading', { name: 'One-Time Passcode' }).or(page.getByRole('heading', { name: 'Apps' })).first().waitFor({ timeout: 10_000 }).catch(failWith(page.url()));
+    await page
+      .getByRole('heading', { name: 'One-Time Passcode' })
+      .or(page.getByRole('heading', { name: 'Apps' }))
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(failWith(page.url()));
   }, 180_000);
 
   afterAll(async () => {
@@ -235,12 +278,19 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await send.getByLabel("Signer's full name").fill(SIGNER);
     await send.getByLabel('Phone number').fill(phone);
     await send.getByRole('button', { name: 'Send for signature' }).click();
-    await page.getByTestId('action-status').filter({ hasText: `sent to ${SIGNER}` }).waitFor();
+    await page
+      .getByTestId('action-status')
+      .filter({ hasText: `sent to ${SIGNER}` })
+      .waitFor();
     const taskId = await taskOf('sig_requests', phone);
     // settled: the stream carried what the sending changed (the task, the credit) and the tab has
     // read what those changes touched (the status, the dashboard: it coalesces a burst for 400 ms,
     // so the quiet the tab must keep is longer than that)
-    await expect.poll(() => streamed(streamsBefore).includes(`"ref":"${taskId}"`) && streamed(streamsBefore).includes('"kind":"credits"'), { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(() => streamed(streamsBefore).includes(`"ref":"${taskId}"`) && streamed(streamsBefore).includes('"kind":"credits"'), {
+        timeout: 5_000,
+      })
+      .toBe(true);
     await settle(page, 600);
     // the header's credit count followed the credit the sending used
     await expect.poll(credits, { timeout: 5_000 }).toBeGreaterThan(creditsBefore);
@@ -260,14 +310,24 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await customer.goto(`${a.url}${await linkFor(phone)}`);
     await customer.getByRole('heading', { name: 'Sign: Live agreement' }).waitFor({ timeout: 10_000 });
     // the agent sees the document opened before the customer has signed
-    await page.getByTestId('action-status').filter({ hasText: `${SIGNER} opened the document.` }).waitFor({ timeout: 5_000 }).catch(failWith('opened'));
+    await page
+      .getByTestId('action-status')
+      .filter({ hasText: `${SIGNER} opened the document.` })
+      .waitFor({ timeout: 5_000 })
+      .catch(failWith('opened'));
     await expect.poll(() => customer.getByLabel(/\d\. Full name/).inputValue()).toBe(SIGNER);
     const canvas = customer.locator('canvas');
     await canvas.scrollIntoViewIfNeeded();
     const c = (await canvas.boundingBox())!;
     await customer.mouse.move(c.x + 20, c.y + 60);
     await customer.mouse.down();
-    for (const [dx, dy] of [[60, 30], [100, 80], [160, 20], [220, 70]] as const) await customer.mouse.move(c.x + dx, c.y + dy, { steps: 4 });
+    for (const [dx, dy] of [
+      [60, 30],
+      [100, 80],
+      [160, 20],
+      [220, 70],
+    ] as const)
+      await customer.mouse.move(c.x + dx, c.y + dy, { steps: 4 });
     await customer.mouse.up();
     await customer.getByLabel(/I agree that my electronic signature/).check();
     await customer.getByRole('button', { name: 'Sign', exact: true }).click();
@@ -275,14 +335,23 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await phoneContext.close();
 
     // the panel, whose stream is on B, follows the signature and the seal made on A
-    await page.getByTestId('action-status').filter({ hasText: `${SIGNER} signed: the sealed document is ready.` }).waitFor({ timeout: 10_000 }).catch(failWith('completed'));
+    await page
+      .getByTestId('action-status')
+      .filter({ hasText: `${SIGNER} signed: the sealed document is ready.` })
+      .waitFor({ timeout: 10_000 })
+      .catch(failWith('completed'));
     // the dashboard's counter moved on its own
     await expect.poll(async () => Number(await completedTile.innerText()), { timeout: 5_000 }).toBe(completedBefore + 1);
 
     // every request since the idle window answered a change the stream carried: the task's status,
     // the dashboard, the header's credit figure and the bell; no page was reloaded
     const after = requests.slice(idleFrom);
-    expect(after.filter((p) => !/^\/api\/(document-signature\/(tasks\/[0-9a-f-]{36}\/status|dashboard|billing\/usage)|notifications|live)$/.test(p))).toEqual([]);
+    expect(
+      after.filter(
+        (p) =>
+          !/^\/api\/(document-signature\/(tasks\/[0-9a-f-]{36}\/status|dashboard|billing\/usage)|notifications|live)$/.test(p),
+      ),
+    ).toEqual([]);
     expect(requests.filter((p) => p === '/document-signature').length).toBe(navigations);
     // no more status reads than changes of the task on the stream (opened, signed, completed)
     const taskChanges = streamed(signFrom).split(`"ref":"${taskId}"`).length - 1;
@@ -321,11 +390,20 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     // the customer submits meanwhile; the panel's slow poll brings it
     const pollFrom = requests.length;
     await customerSubmits(link);
-    await page.getByTestId('action-status').filter({ hasText: 'The customer submitted the form.' }).waitFor({ timeout: PANEL_FALLBACK_POLL_MS + 5_000 }).catch(failWith('poll'));
+    await page
+      .getByTestId('action-status')
+      .filter({ hasText: 'The customer submitted the form.' })
+      .waitFor({ timeout: PANEL_FALLBACK_POLL_MS + 5_000 })
+      .catch(failWith('poll'));
     const taskId = await taskOf('eform_requests', phone);
     expect(requests.slice(pollFrom)).toContain(`/api/e-form/tasks/${taskId}/status`);
     // no stream carried it: every open since the cut was refused
-    expect(front.log.slice(cutAt).filter((l) => l.path === '/api/live').every((l) => l.status === 503)).toBe(true);
+    expect(
+      front.log
+        .slice(cutAt)
+        .filter((l) => l.path === '/api/live')
+        .every((l) => l.status === 503),
+    ).toBe(true);
 
     // the front carries streams again: the tab goes back to streaming (its retries back off to 10 s)
     front.refuseStreams(false);
@@ -336,7 +414,11 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await sendFormFromPanel(next);
     const nextLink = await linkFor(next);
     await customerSubmits(nextLink);
-    await page.getByTestId('action-status').filter({ hasText: 'The customer submitted the form.' }).waitFor({ timeout: 5_000 }).catch(failWith('streamed again'));
+    await page
+      .getByTestId('action-status')
+      .filter({ hasText: 'The customer submitted the form.' })
+      .waitFor({ timeout: 5_000 })
+      .catch(failWith('streamed again'));
     // this time the change came on the stream (the one open since the front let streams through)
     const nextTask = await taskOf('eform_requests', next);
     const reopened = front.log.filter((l) => l.path === '/api/live' && l.status === 200).at(-1)!;
@@ -361,7 +443,12 @@ describe('live updates across two server processes (PostgreSQL)', () => {
     await page.getByTestId('action-status').filter({ hasText: 'The customer submitted the form.' }).waitFor({ timeout: 10_000 });
     await liveIndicator('live').waitFor();
     const reconnect = front.log.filter((l) => l.path === '/api/live').slice(streamsBefore);
-    expect(reconnect.length, JSON.stringify(front.log.filter((l) => l.path === "/api/live").map((l) => [l.port, l.status, l.lastEventId, l.body.slice(0, 300)]))).toBeGreaterThanOrEqual(1);
+    expect(
+      reconnect.length,
+      JSON.stringify(
+        front.log.filter((l) => l.path === '/api/live').map((l) => [l.port, l.status, l.lastEventId, l.body.slice(0, 300)]),
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(reconnect[0]!.port).toBe(Number(new URL(a.url).port));
     // it resumed where it was, and the replay carried the changes it had missed
     expect(reconnect[0]!.lastEventId).toMatch(/^\d+(\.\d+)*$/);

@@ -43,7 +43,12 @@ async function pixelDifference(page: Page, before: string, after: string): Promi
       const { data: b } = await draw(after);
       let differing = 0;
       for (let i = 0; i < a.length; i += 4) {
-        if (Math.abs(a[i] - b[i]) > tolerance || Math.abs(a[i + 1] - b[i + 1]) > tolerance || Math.abs(a[i + 2] - b[i + 2]) > tolerance) differing++;
+        if (
+          Math.abs(a[i] - b[i]) > tolerance ||
+          Math.abs(a[i + 1] - b[i + 1]) > tolerance ||
+          Math.abs(a[i + 2] - b[i + 2]) > tolerance
+        )
+          differing++;
       }
       return { difference: differing / (size * size), drawn };
     },
@@ -114,11 +119,14 @@ describe('hostile logos stay inert when inlined into a page', () => {
   });
   afterAll(() => browser?.close());
 
-  const wrap = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">${inner}</svg>`;
+  const wrap = (inner: string) =>
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">${inner}</svg>`;
   const HOSTILE = [
     wrap('<rect fill="\\75 rl(http://evil.test/fill.svg#p)" width="5" height="5"/>'),
     wrap('<rect style="fill:\\75\\72\\6c(http://evil.test/style.svg#a)" width="5" height="5"/>'),
-    wrap('<style>rect{fill:\\000075rl(http://evil.test/sheet.svg#a)} @\\69mport "http://evil.test/x.css";</style><rect width="5" height="5"/>'),
+    wrap(
+      '<style>rect{fill:\\000075rl(http://evil.test/sheet.svg#a)} @\\69mport "http://evil.test/x.css";</style><rect width="5" height="5"/>',
+    ),
     wrap('<use href="http://evil.test/sprite.svg#x"/><image href="http://evil.test/x.png" width="5" height="5"/>'),
     wrap('<rect width="5" height="5" onload="document.title=\'ran\'"/><script>document.title="ran"</script>'),
   ];

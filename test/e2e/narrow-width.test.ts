@@ -24,13 +24,26 @@ const PAGES = [
   '/legal/data-processing-addendum',
   '/no-such-page',
   '/dev/sms-outbox',
-  ...['branding', 'domain', 'admin-management', 'sms-configuration', 'customer-lookup', 'single-sign-on', 'billing', 'logging', 'audit-log', 'developers'].map((s) => `/settings/${s}`),
+  ...[
+    'branding',
+    'domain',
+    'admin-management',
+    'sms-configuration',
+    'customer-lookup',
+    'single-sign-on',
+    'billing',
+    'logging',
+    'audit-log',
+    'developers',
+  ].map((s) => `/settings/${s}`),
   ...APPS.flatMap((app) => app.routes.filter((r) => !r.includes(':')).map((r) => `/${app.id}${r ? `/${r}` : ''}`)),
 ];
 
 // provider staff see every app, the unreleased one included, and Watch Tower
 const STAFF_PAGES = [
-  ...APPS.filter((app) => !app.released).flatMap((app) => app.routes.filter((r) => !r.includes(':')).map((r) => `/${app.id}${r ? `/${r}` : ''}`)),
+  ...APPS.filter((app) => !app.released).flatMap((app) =>
+    app.routes.filter((r) => !r.includes(':')).map((r) => `/${app.id}${r ? `/${r}` : ''}`),
+  ),
   '/watch-tower',
   '/watch-tower/accounts',
 ];
@@ -44,7 +57,8 @@ async function overflow(page: Page): Promise<{ extra: number; culprits: string[]
     if (extra > 0) {
       for (const el of document.querySelectorAll<HTMLElement>('body *')) {
         const r = el.getBoundingClientRect();
-        if (r.right > width + 1 && r.width > 0) culprits.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(r.right)})`);
+        if (r.right > width + 1 && r.width > 0)
+          culprits.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(r.right)})`);
         if (culprits.length > 8) break;
       }
     }
@@ -58,7 +72,8 @@ async function offscreenPanels(page: Page): Promise<string[]> {
     const out: string[] = [];
     for (const el of document.querySelectorAll<HTMLElement>('[role="dialog"], .popover-panel')) {
       const r = el.getBoundingClientRect();
-      if (r.left < 0 || r.right > document.documentElement.clientWidth) out.push(`${el.className} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+      if (r.left < 0 || r.right > document.documentElement.clientWidth)
+        out.push(`${el.className} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
     }
     return out;
   });
@@ -66,11 +81,14 @@ async function offscreenPanels(page: Page): Promise<string[]> {
 
 async function settle(page: Page) {
   await settleNetwork(page);
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 }).catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 15_000 })
+    .catch(() => {});
 }
 
 /** Two frames: what resizing the window set off (media queries, resize observers) has been drawn. */
-const nextFrames = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+const nextFrames = (page: Page) =>
+  page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 
 async function setWidth(page: Page, width: number) {
   if (page.viewportSize()?.width === width) return;
@@ -143,10 +161,18 @@ describe(`the console at ${WIDTHS.join(' and ')} px wide in Chromium`, () => {
     for (const width of WIDTHS) {
       await setWidth(page, width);
       const header = await page.locator('.header-row').evaluate((row) => {
-        const parts = [...row.querySelectorAll<HTMLElement>(':scope > *, .header-tools > *')].filter((el) => el.getBoundingClientRect().width > 0 && !el.classList.contains('header-tools'));
+        const parts = [...row.querySelectorAll<HTMLElement>(':scope > *, .header-tools > *')].filter(
+          (el) => el.getBoundingClientRect().width > 0 && !el.classList.contains('header-tools'),
+        );
         const middles = parts.map((el) => el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2);
         const name = row.querySelector<HTMLElement>('.logo-name')!;
-        return { height: row.getBoundingClientRect().height, spread: Math.max(...middles) - Math.min(...middles), name: name.textContent, truncated: name.scrollWidth > name.clientWidth, parts: parts.length };
+        return {
+          height: row.getBoundingClientRect().height,
+          spread: Math.max(...middles) - Math.min(...middles),
+          name: name.textContent,
+          truncated: name.scrollWidth > name.clientWidth,
+          parts: parts.length,
+        };
       });
       expect(header.parts).toBeGreaterThanOrEqual(7); // name, switcher, live, search, credits, bell, settings
       expect(header.height).toBeLessThanOrEqual(56);
@@ -167,7 +193,12 @@ describe(`the console at ${WIDTHS.join(' and ')} px wide in Chromium`, () => {
     return list.evaluate((ul) => {
       const current = ul.querySelector('[aria-current="page"]')!.getBoundingClientRect();
       const box = ul.getBoundingClientRect();
-      return { overflows: ul.scrollWidth > ul.clientWidth, background: getComputedStyle(ul).backgroundImage, currentInView: current.left >= box.left - 1 && current.right <= box.right + 1, current: ul.querySelector('[aria-current="page"]')!.textContent };
+      return {
+        overflows: ul.scrollWidth > ul.clientWidth,
+        background: getComputedStyle(ul).backgroundImage,
+        currentInView: current.left >= box.left - 1 && current.right <= box.right + 1,
+        current: ul.querySelector('[aria-current="page"]')!.textContent,
+      };
     });
   }
 
@@ -196,7 +227,13 @@ describe(`the console at ${WIDTHS.join(' and ')} px wide in Chromium`, () => {
     for (const width of WIDTHS) {
       await tabBar(page, '/settings/branding', 'Settings', width);
       const nav = page.getByRole('navigation', { name: 'Settings', exact: true });
-      const edges = () => nav.evaluate((el) => ({ end: el.hasAttribute('data-more-end'), start: el.hasAttribute('data-more-start'), after: getComputedStyle(el, '::after').content, before: getComputedStyle(el, '::before').content }));
+      const edges = () =>
+        nav.evaluate((el) => ({
+          end: el.hasAttribute('data-more-end'),
+          start: el.hasAttribute('data-more-start'),
+          after: getComputedStyle(el, '::after').content,
+          before: getComputedStyle(el, '::before').content,
+        }));
       expect(await edges(), `at ${width} px`).toMatchObject({ end: true, start: false });
       expect((await edges()).after).toContain('›');
       await nav.locator('ul').evaluate((ul) => ul.scrollTo({ left: ul.scrollWidth }));
@@ -241,7 +278,9 @@ describe(`the console at ${WIDTHS.join(' and ')} px wide in Chromium`, () => {
           tableRight: t.getBoundingClientRect().right,
           viewport: document.documentElement.clientWidth,
           boxScrolls: t.parentElement!.scrollWidth > t.parentElement!.clientWidth + 1,
-          labels: cells.slice(0, headers.length).map((c) => getComputedStyle(c, '::before').content.replace(/^"|"( \/ "")?$/g, '')),
+          labels: cells
+            .slice(0, headers.length)
+            .map((c) => getComputedStyle(c, '::before').content.replace(/^"|"( \/ "")?$/g, '')),
           headers,
           cut: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.getAttribute('data-label')),
         };
@@ -286,7 +325,10 @@ describe(`the console at ${WIDTHS.join(' and ')} px wide in Chromium`, () => {
 
   it('the Watch Tower conversion confirmation fits', async () => {
     await expectOpensFitting(staff, 'the conversion confirmation', async () => {
-      await staff.getByRole('button', { name: /Convert .* to Enterprise/ }).first().click();
+      await staff
+        .getByRole('button', { name: /Convert .* to Enterprise/ })
+        .first()
+        .click();
       await staff.getByRole('dialog').waitFor();
     });
   });
@@ -322,7 +364,10 @@ describe(`the console at ${WIDTHS.join(' and ')} px wide in Chromium`, () => {
     await visitor.getByRole('heading', { name: 'Create your account', level: 1 }).waitFor();
     await expectFits(visitor, 'sign-up');
     await expectOpensFitting(visitor, 'the addendum dialog', async () => {
-      await visitor.getByRole('button', { name: /Data Processing Addendum/ }).first().click();
+      await visitor
+        .getByRole('button', { name: /Data Processing Addendum/ })
+        .first()
+        .click();
       await visitor.getByRole('dialog').waitFor();
     });
     await visitor.context().close();

@@ -42,7 +42,10 @@ describe('One-Time Passcode in Chromium', () => {
     // the demo account may already send through it; otherwise it is one click
     const connect = card.getByRole('button', { name: 'Connect Development outbox' });
     if (await connect.isVisible()) await connect.click();
-    await page.locator('[data-integration="dev-outbox"][data-connected="true"]').getByRole('link', { name: 'Open the development outbox' }).waitFor();
+    await page
+      .locator('[data-integration="dev-outbox"][data-connected="true"]')
+      .getByRole('link', { name: 'Open the development outbox' })
+      .waitFor();
   });
 
   it('a number without its country code is said on the field in plain words, focus goes there and the button keeps its label', async () => {
@@ -138,7 +141,10 @@ describe('One-Time Passcode in Chromium', () => {
 
   it('"How your customers see your links" opens the customer page preview', async () => {
     await page.goto(`${server.url}/one-time-passcode/settings/sms-content`);
-    const [preview] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('button', { name: 'How your customers see your links' }).click()]);
+    const [preview] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('button', { name: 'How your customers see your links' }).click(),
+    ]);
     await preview.waitForURL(/\/c\//);
     await preview.getByText('Acme Support').first().waitFor();
     await preview.close();
@@ -152,7 +158,9 @@ describe('One-Time Passcode in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText('The endpoint has been added').waitFor();
     await page.getByRole('button', { name: 'Send test event' }).click();
-    await expect.poll(() => receiver.received.filter((r) => r.path === '/hooks/otp').length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => receiver.received.filter((r) => r.path === '/hooks/otp').length, { timeout: 30_000 })
+      .toBeGreaterThan(0);
     expect(receiver.received.find((r) => r.path === '/hooks/otp')!.headers['x-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}/);
     const log = page.getByRole('table', { name: `Deliveries to ${receiver.url}/hooks/otp` });
     await expect

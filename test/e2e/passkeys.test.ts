@@ -32,7 +32,10 @@ describe('Passkeys in Chromium', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    server = await startServer({ linkFor: ['admin@acme.test'], env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` } });
+    server = await startServer({
+      linkFor: ['admin@acme.test'],
+      env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` },
+    });
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
     await page.goto(server.links['admin@acme.test']!);
@@ -43,7 +46,14 @@ describe('Passkeys in Chromium', () => {
     cdp = await customerContext.newCDPSession(customer);
     await cdp.send('WebAuthn.enable');
     ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     }));
   });
   afterAll(async () => {
@@ -70,7 +80,11 @@ describe('Passkeys in Chromium', () => {
   }
 
   it('the customer creates a passkey on the enrollment page, which is accessible and fits 320 px', async () => {
-    const link = await sendLink('Enroll a passkey', { 'Customer ID': CUSTOMER, 'Phone number': PHONE, 'Name on the passkey': 'Ada Lovelace' });
+    const link = await sendLink('Enroll a passkey', {
+      'Customer ID': CUSTOMER,
+      'Phone number': PHONE,
+      'Name on the passkey': 'Ada Lovelace',
+    });
     await customer.setViewportSize({ width: 320, height: 640 });
     await customer.goto(link);
     await customer.getByRole('heading', { name: 'Create a passkey' }).waitFor();
@@ -150,6 +164,9 @@ describe('Passkeys in Chromium', () => {
     await form.getByLabel('Customer ID').fill(CUSTOMER);
     await form.getByLabel('Phone number').fill(PHONE);
     await form.getByRole('button', { name: 'Verify with a passkey' }).click();
-    await form.getByRole('alert').getByText(/has no passkey/).waitFor();
+    await form
+      .getByRole('alert')
+      .getByText(/has no passkey/)
+      .waitFor();
   });
 });

@@ -42,7 +42,11 @@ describe('Payments in Chromium', () => {
       webhookSecret: 'whsec_connect_e2e',
       secretKey: 'sk_test_e2e_platform',
       deliver: async (payload, signature) => {
-        const res = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+        const res = await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
         await res.arrayBuffer();
         return res.status;
       },
@@ -166,15 +170,31 @@ describe('Payments in Chromium', () => {
 
   it('in Arabic: requested through /api/v1 in Arabic, the SMS and the page are in it (right to left), the customer pays; the timeline names the language', async () => {
     const session = `Bearer ${new URL(server.links[ADMIN]!).searchParams.get('token')}`;
-    const call = (method: string, p: string, body: unknown, auth: string) => fetch(`${server.url}/api${p}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const call = (method: string, p: string, body: unknown, auth: string) =>
+      fetch(`${server.url}/api${p}`, {
+        method,
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     const { secretKey } = (await (await call('GET', '/accounts/developer', undefined, session)).json()) as { secretKey: string };
     const to = '+15550107799';
-    const sent = await call('POST', '/v1/payments', { productId, phoneNumber: to, customerRef: 'CUST-PAY-AR', locale: 'ar' }, `Bearer ${secretKey}`);
+    const sent = await call(
+      'POST',
+      '/v1/payments',
+      { productId, phoneNumber: to, customerRef: 'CUST-PAY-AR', locale: 'ar' },
+      `Bearer ${secretKey}`,
+    );
     expect(sent.status, await sent.clone().text()).toBe(201);
     const payment = (await sent.json()) as { id: string };
     const outbox = (await (await call('GET', '/dev/sms-outbox', undefined, session)).json()) as { to: string; body: string }[];
     const sms = outbox.find((m) => m.to === to)!.body;
-    expect(sms.startsWith(builtInSmsText('payments', 'payment_link', 'ar', PAYMENTS_TEMPLATES[0]!.defaultBody).split('{{link}}')[0]!.replace('{{company}}', 'Globex Care'))).toBe(true);
+    expect(
+      sms.startsWith(
+        builtInSmsText('payments', 'payment_link', 'ar', PAYMENTS_TEMPLATES[0]!.defaultBody)
+          .split('{{link}}')[0]!
+          .replace('{{company}}', 'Globex Care'),
+      ),
+    ).toBe(true);
 
     const t = (key: Parameters<typeof translate>[1], values?: Parameters<typeof translate>[2]) => translate('ar', key, values);
     const amount = formatMinor(4900, 'usd', 'ar');
@@ -193,7 +213,8 @@ describe('Payments in Chromium', () => {
     await expectAccessible(customer);
     await customer.context().close();
 
-    const task = async () => (await (await call('GET', `/payments/tasks/${payment.id}`, undefined, session)).json()) as TaskDetail;
+    const task = async () =>
+      (await (await call('GET', `/payments/tasks/${payment.id}`, undefined, session)).json()) as TaskDetail;
     await expect.poll(async () => (await task()).status).toBe('succeeded');
     expect((await task()).events.map((e) => e.description)).toContain("Caller's language: Arabic (the agent's choice)");
   });
@@ -204,9 +225,17 @@ describe('Payments in Chromium', () => {
     await row.getByRole('button', { name: /Open payment/ }).click();
     const panel = page.getByRole('dialog');
     await panel.getByRole('button', { name: 'Refund' }).click();
-    await page.getByRole('dialog', { name: /Refund \$49\.00\?/ }).getByRole('button', { name: 'Refund' }).click();
+    await page
+      .getByRole('dialog', { name: /Refund \$49\.00\?/ })
+      .getByRole('button', { name: 'Refund' })
+      .click();
     await page.getByText('Refunded in full ($49.00)').waitFor();
     await page.keyboard.press('Escape');
-    await page.getByRole('table', { name: 'Payments' }).getByRole('row').filter({ hasText: CUSTOMER }).getByText('Refunded', { exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Payments' })
+      .getByRole('row')
+      .filter({ hasText: CUSTOMER })
+      .getByText('Refunded', { exact: true })
+      .waitFor();
   });
 });

@@ -71,14 +71,22 @@ type Proc = { child: ChildProcess; output: () => string; exited: Promise<number 
 
 function startServer(env: Record<string, string>): Proc {
   let output = '';
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], {
+    env,
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output: () => output, exited };
 }
 
-const readyAt = (port: number) => fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.status === 200, () => false);
+const readyAt = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/api/ready`).then(
+    (r) => r.status === 200,
+    () => false,
+  );
 
 /** A live stream that reconnects (with its Last-Event-ID) whenever it ends, as the console's does. */
 function liveStream(url: string, token: string) {
@@ -94,7 +102,10 @@ function liveStream(url: string, token: string) {
     while (!stopped) {
       abort = new AbortController();
       try {
-        const res = await fetch(`${url}/api/live`, { headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) }, signal: abort.signal });
+        const res = await fetch(`${url}/api/live`, {
+          headers: { authorization: `Bearer ${token}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+          signal: abort.signal,
+        });
         if (res.status !== 200) {
           problems.push(`stream answered ${res.status}`);
           await new Promise((r) => setTimeout(r, 200));
@@ -170,7 +181,9 @@ describe('rolling restart behind HAProxy', () => {
     const statsPort = await freePort();
     const ports = [await freePort(), await freePort()];
     const envs = await Promise.all(
-      ports.map(() => seeded.env({ DEV_IDP: 'false', LOG_SHIPPING: 'off', READY_DRAIN_SECONDS: String(DRAIN_SECONDS), LOG_LEVEL: 'warn' })),
+      ports.map(() =>
+        seeded.env({ DEV_IDP: 'false', LOG_SHIPPING: 'off', READY_DRAIN_SECONDS: String(DRAIN_SECONDS), LOG_LEVEL: 'warn' }),
+      ),
     );
     // the same deployment: one public address, each process its own port
     envs.forEach((env, i) => Object.assign(env, { PORT: String(ports[i]), PUBLIC_URL: `http://127.0.0.1:${front}` }));
@@ -186,17 +199,34 @@ describe('rolling restart behind HAProxy', () => {
     const url = `http://127.0.0.1:${front}`;
     /** the servers HAProxy counts as up, from its stats CSV */
     const upInBalancer = async (): Promise<string[]> => {
-      const csv = await fetch(`http://127.0.0.1:${statsPort}/stats;csv`).then((r) => r.text(), () => '');
-      return csv.split('\n').map((l) => l.split(',')).filter((f) => f[0] === 'servers' && f[1]?.startsWith('s') && f[17] === 'UP').map((f) => f[1]!);
+      const csv = await fetch(`http://127.0.0.1:${statsPort}/stats;csv`).then(
+        (r) => r.text(),
+        () => '',
+      );
+      return csv
+        .split('\n')
+        .map((l) => l.split(','))
+        .filter((f) => f[0] === 'servers' && f[1]?.startsWith('s') && f[17] === 'UP')
+        .map((f) => f[1]!);
     };
-    await until('HAProxy to see both servers up', async () => (await upInBalancer()).length === 2 || null, 30_000).catch((err) => {
-      throw new Error(`${(err as Error).message}\n${haproxyOutput}`);
-    });
+    await until('HAProxy to see both servers up', async () => (await upInBalancer()).length === 2 || null, 30_000).catch(
+      (err) => {
+        throw new Error(`${(err as Error).message}\n${haproxyOutput}`);
+      },
+    );
 
     const link = (await cli(envs[0]!, 'link', 'owner@acme.test')).stdout.trim().split('\n').pop()!;
     const token = new URL(link).searchParams.get('token')!;
     const auth = { authorization: `Bearer ${token}` };
-    expect((await fetch(`${url}/api/sms`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'dev-outbox' }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/api/sms`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ provider: 'dev-outbox' }),
+        })
+      ).status,
+    ).toBe(200);
 
     // the load: reads, writes and streams, each loop one request at a time until told to stop
     const failures: string[] = [];
@@ -251,7 +281,15 @@ describe('rolling restart behind HAProxy', () => {
       const old = servers[i]!;
       old.child.kill('SIGTERM');
       // draining: not ready, yet still serving whatever the balancer sends before it notices
-      await until('the draining server to say it is not ready', async () => (await fetch(`http://127.0.0.1:${ports[i]}/api/ready`).then((r) => r.status, () => 0)) === 503, 5_000);
+      await until(
+        'the draining server to say it is not ready',
+        async () =>
+          (await fetch(`http://127.0.0.1:${ports[i]}/api/ready`).then(
+            (r) => r.status,
+            () => 0,
+          )) === 503,
+        5_000,
+      );
       expect(await fetch(`http://127.0.0.1:${ports[i]}/api/health`).then((r) => r.status)).toBe(200);
       expect(await old.exited).toBe(0);
       servers[i] = startServer(envs[i]!);
@@ -263,7 +301,11 @@ describe('rolling restart behind HAProxy', () => {
 
     // every stream ends up with every task the writes made (the changes it missed come with its resume)
     const taskIds = [...sent.values()];
-    await until('every stream to hold every change', () => streams.every((s) => taskIds.every((id) => s.refs.has(id))) || null, 20_000).catch(() => {});
+    await until(
+      'every stream to hold every change',
+      () => streams.every((s) => taskIds.every((id) => s.refs.has(id))) || null,
+      20_000,
+    ).catch(() => {});
     for (const s of streams) await s.stop();
 
     expect(failures).toEqual([]);
@@ -272,7 +314,8 @@ describe('rolling restart behind HAProxy', () => {
     // each stream was cut at least once (its process stopped) and came back
     for (const s of streams) {
       const missing = taskIds.filter((id) => !s.refs.has(id));
-      if (missing.length) console.log([...s.log, ...writeLog.filter((l) => missing.some((m) => l.includes(m)))].sort().join('\n'));
+      if (missing.length)
+        console.log([...s.log, ...writeLog.filter((l) => missing.some((m) => l.includes(m)))].sort().join('\n'));
       expect(s.problems).toEqual([]);
       expect(s.connects()).toBeGreaterThanOrEqual(2);
       expect(taskIds.filter((id) => !s.refs.has(id))).toEqual([]);
@@ -282,18 +325,32 @@ describe('rolling restart behind HAProxy', () => {
     await db.connect();
     try {
       const phones = [...sent.keys()];
-      const rows = (await db.query<{ phone_number: string; n: number }>('select phone_number, count(*)::int as n from otp_verifications where phone_number = any($1) group by phone_number', [phones])).rows;
+      const rows = (
+        await db.query<{ phone_number: string; n: number }>(
+          'select phone_number, count(*)::int as n from otp_verifications where phone_number = any($1) group by phone_number',
+          [phones],
+        )
+      ).rows;
       expect(rows.filter((r) => r.n !== 1)).toEqual([]);
       expect(rows.length).toBe(phones.length);
-      const outbox = (await db.query<{ n: number }>('select count(*)::int as n from dev_sms_outbox where to_number = any($1)', [phones])).rows[0]!.n;
+      const outbox = (
+        await db.query<{ n: number }>('select count(*)::int as n from dev_sms_outbox where to_number = any($1)', [phones])
+      ).rows[0]!.n;
       expect(outbox).toBe(phones.length);
       // the writes that failed (none, above) would be the only numbers with a send not in `sent`
-      const strays = (await db.query<{ n: number }>('select count(*)::int as n from otp_verifications where not (phone_number = any($1)) and created_at >= $2', [phones, started])).rows[0]!.n;
+      const strays = (
+        await db.query<{ n: number }>(
+          'select count(*)::int as n from otp_verifications where not (phone_number = any($1)) and created_at >= $2',
+          [phones, started],
+        )
+      ).rows[0]!.n;
       expect(strays).toBe(0);
     } finally {
       await db.end();
     }
-    console.log(`rolling restart: ${reads} reads, ${sent.size} writes, ${streams.map((s) => s.connects()).join('/')} stream connections, 0 failed`);
+    console.log(
+      `rolling restart: ${reads} reads, ${sent.size} writes, ${streams.map((s) => s.connects()).join('/')} stream connections, 0 failed`,
+    );
     await Promise.all(servers.map((s) => (s.child.kill('SIGTERM'), s.exited)));
     haproxy.kill('SIGTERM');
   });

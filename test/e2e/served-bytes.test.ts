@@ -58,7 +58,10 @@ describe('built files as served', () => {
   });
 
   it("the build's reported gzip size of the console's first script is what a gzip client receives", async () => {
-    const sizes = JSON.parse(fs.readFileSync(path.join(dist, 'sizes.json'), 'utf8')) as Record<string, { initialGzip: number; initialBrotli: number }>;
+    const sizes = JSON.parse(fs.readFileSync(path.join(dist, 'sizes.json'), 'utf8')) as Record<
+      string,
+      { initialGzip: number; initialBrotli: number }
+    >;
     const gz = await get(`${server.url}${entryScript}`, 'gzip');
     // the first script is part of the initial JS the build sums
     expect(gz.wire.length).toBeLessThanOrEqual(sizes.web!.initialGzip);

@@ -21,7 +21,8 @@ function packagesLoadedAtStart(): Set<string> {
     for (const m of code.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s*"([^"]+)";?$|^import\s*"([^"]+)";?$/gm)) {
       const spec = m[1] ?? m[2]!;
       if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec));
-      else if (!spec.startsWith('node:')) packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      else if (!spec.startsWith('node:'))
+        packages.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
     }
   };
   walk(path.join(dist, 'server.mjs'));
@@ -32,7 +33,21 @@ describe('the server start', () => {
   it('loads neither the development identity provider, Stripe, the OIDC client, undici, the AWS SDK, the SVG sanitiser nor the log, metrics and tracing libraries', () => {
     const loaded = packagesLoadedAtStart();
     // pino, prom-client and OpenTelemetry load when LOG_LEVEL, METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT ask for them
-    for (const lazy of ['oidc-provider', 'stripe', 'openid-client', 'undici', '@aws-sdk/client-cloudwatch-logs', 'isomorphic-dompurify', 'jsdom', 'pg', '@electric-sql/pglite', 'pino', 'prom-client', '@opentelemetry/api', '@opentelemetry/sdk-trace-base']) {
+    for (const lazy of [
+      'oidc-provider',
+      'stripe',
+      'openid-client',
+      'undici',
+      '@aws-sdk/client-cloudwatch-logs',
+      'isomorphic-dompurify',
+      'jsdom',
+      'pg',
+      '@electric-sql/pglite',
+      'pino',
+      'prom-client',
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-trace-base',
+    ]) {
       expect(loaded, lazy).not.toContain(lazy);
     }
   });

@@ -8,7 +8,8 @@ import { startDnsServer, type DnsServer } from '../support/dns-server';
 // domains checked against a DNS server on loopback.
 
 const CNAME_TARGET = 'custom.switchboard.example';
-const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><rect width="40" height="20" fill="#FF6600"/><rect x="40" width="40" height="20" fill="#0F766E"/><script>alert(1)</script></svg>';
+const LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><rect width="40" height="20" fill="#FF6600"/><rect x="40" width="40" height="20" fill="#0F766E"/><script>alert(1)</script></svg>';
 
 describe('account settings in Chromium', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -37,7 +38,9 @@ describe('account settings in Chromium', () => {
     await page.goto(`${server.url}/settings/branding`);
     await page.getByLabel('Company name').waitFor();
     // a PNG is ignored without a word
-    await page.getByTestId('logo-file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
+    await page
+      .getByTestId('logo-file')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
     expect(await page.getByAltText('Logo preview').count()).toBe(0);
     await page.getByTestId('logo-file').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(LOGO) });
     await page.getByAltText('Logo preview').waitFor();
@@ -93,7 +96,9 @@ describe('account settings in Chromium', () => {
     const first = Number((await countdown.textContent())!.match(/(\d+) s/)![1]);
     expect(first).toBeLessThanOrEqual(10);
     // the countdown ticks down (a check in between starts it again, at most from 10)
-    await expect.poll(async () => Number((await countdown.textContent())!.match(/(\d+) s/)?.[1] ?? -1), { timeout: 5_000 }).toBeLessThan(first);
+    await expect
+      .poll(async () => Number((await countdown.textContent())!.match(/(\d+) s/)?.[1] ?? -1), { timeout: 5_000 })
+      .toBeLessThan(first);
 
     // the CNAME alone is not enough: the page says the TXT proof is still missing
     dns.records.set('console.acme-e2e.com', { cname: CNAME_TARGET });
@@ -124,7 +129,10 @@ describe('account settings in Chromium', () => {
     await dialog.getByRole('button', { name: 'Add' }).click();
     await page.getByText('Administrator has been added').waitFor();
     await page.getByRole('cell', { name: 'new.admin@acme.test', exact: true }).waitFor();
-    await page.getByText(/^Expires /).first().waitFor();
+    await page
+      .getByText(/^Expires /)
+      .first()
+      .waitFor();
 
     await page.getByLabel('Role of supervisor@acme.test').selectOption('admin');
     await page.getByText('Role updated successfully').waitFor();
@@ -142,7 +150,8 @@ describe('account settings in Chromium', () => {
 
   it('audit log: lists the changes just made, pages, and exports a CSV named with the date', async () => {
     await page.goto(`${server.url}/settings/audit-log`);
-    for (const header of ['Date', 'Admin', 'Description', 'Event']) await page.getByRole('columnheader', { name: header }).waitFor();
+    for (const header of ['Date', 'Admin', 'Description', 'Event'])
+      await page.getByRole('columnheader', { name: header }).waitFor();
     await page.getByRole('cell', { name: 'Archived Sam Silva (supervisor@acme.test)' }).waitFor();
     // the account's creation (made by the provider) stays on the first page: the demo's
     // One-Time Passcode history is dated over the last 30 days, behind today's changes
@@ -176,9 +185,15 @@ describe('account settings in Chromium', () => {
       await pager.getByText(new RegExp(`^${first}–${Math.min(first + 49, total)} of ${total}$`)).waitFor();
     }
     expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
-    await page.getByRole('cell', { name: /^Passcode sent to / }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /^Passcode sent to / })
+      .first()
+      .waitFor();
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\n')[0]).toBe('Date (Asia/Tokyo),Admin,Description,Event,Namespace');

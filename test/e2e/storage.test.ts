@@ -80,6 +80,10 @@ describe('Storage settings in Chromium at 360 px', () => {
     await page.getByText('"no-such-bucket" does not exist').waitFor();
     expect(await sideways()).toBeLessThanOrEqual(0);
     const violations = await axeViolations(page);
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ') + ' ' + n.html + ' ' + n.failureSummary).join(', ')}`)).toEqual([]);
+    expect(
+      violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ') + ' ' + n.html + ' ' + n.failureSummary).join(', ')}`,
+      ),
+    ).toEqual([]);
   });
 });

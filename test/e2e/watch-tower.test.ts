@@ -29,9 +29,13 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
   });
 
   it('the dashboard leads with summary figures', async () => {
-    const figures = await page.locator('.kpi').evaluateAll((els) => els.map((el) => [el.querySelector('dt')!.textContent, el.querySelector('dd')!.textContent]));
+    const figures = await page
+      .locator('.kpi')
+      .evaluateAll((els) => els.map((el) => [el.querySelector('dt')!.textContent, el.querySelector('dd')!.textContent]));
     expect(figures.map(([label]) => label)).toEqual(['Accounts', 'Active accounts', 'Paid accounts', 'Tasks, last 14 days']);
-    await page.waitForFunction(() => [...document.querySelectorAll('.kpi dd')].every((dd) => /^\d[\d,]*$/.test(dd.textContent ?? '')));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.kpi dd')].every((dd) => /^\d[\d,]*$/.test(dd.textContent ?? '')),
+    );
   });
 
   it("chart legends show the latest day's figures before anyone hovers", async () => {
@@ -85,7 +89,10 @@ describe('Watch Tower, ghost mode and customer search in Chromium', () => {
   it('ghost mode opens the account as its owner, and the banner ends it back on the account page', async () => {
     const accountUrl = page.url();
     await page.getByRole('button', { name: 'Ghost Mode' }).click();
-    await page.getByRole('dialog', { name: 'View Globex Care as its admin?' }).getByRole('button', { name: 'Enter ghost mode' }).click();
+    await page
+      .getByRole('dialog', { name: 'View Globex Care as its admin?' })
+      .getByRole('button', { name: 'Enter ghost mode' })
+      .click();
     await page.getByRole('button', { name: /You're in ghost mode/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     await page.getByRole('heading', { name: 'Payments' }).waitFor();

@@ -63,17 +63,30 @@ describe('WORKERS=2 on PostgreSQL', () => {
   });
 
   it('two workers answer on one port, one that dies is replaced, and SIGTERM stops them all', async () => {
-    const primary = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const primary = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     primary.stdout!.on('data', (d) => (output += d));
     primary.stderr!.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code)));
     try {
-      await until('the server to answer', () => fetch(`${env.PUBLIC_URL}/api/health`).then((r) => r.ok, () => false), 60_000);
+      await until(
+        'the server to answer',
+        () =>
+          fetch(`${env.PUBLIC_URL}/api/health`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        60_000,
+      );
       const workers = await until('two workers', () => (childrenOf(primary.pid!).length === 2 ? childrenOf(primary.pid!) : null));
 
       const link = (await cli(env, 'link', 'owner@acme.test')).stdout.trim().split('\n').pop()!;
       const token = new URL(link).searchParams.get('token')!;
-      const bootstrap = () => fetch(`${env.PUBLIC_URL}/api/admins/bootstrap`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+      const bootstrap = () =>
+        fetch(`${env.PUBLIC_URL}/api/admins/bootstrap`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
       // on separate connections, so both workers take some of them
       expect(new Set(await Promise.all(Array.from({ length: 40 }, bootstrap)))).toEqual(new Set([200]));
       // one banner, not one per worker: both have listened by now (each answered), and a worker
@@ -88,7 +101,9 @@ describe('WORKERS=2 on PostgreSQL', () => {
       });
       expect(replaced).toContain(workers[1]);
       // a kept-alive connection the killed worker held fails once when reused: not serving yet
-      await until('the new worker to serve', async () => (await Promise.all(Array.from({ length: 10 }, () => bootstrap().catch(() => 0)))).every((s) => s === 200));
+      await until('the new worker to serve', async () =>
+        (await Promise.all(Array.from({ length: 10 }, () => bootstrap().catch(() => 0)))).every((s) => s === 200),
+      );
       expect(output).toMatch(/ended \(SIGKILL\); starting another/);
 
       primary.kill('SIGTERM');
@@ -101,7 +116,11 @@ describe('WORKERS=2 on PostgreSQL', () => {
 
   it('refuses WORKERS above 1 on the embedded database, saying why', async () => {
     const embedded = await serverEnv({ WORKERS: '2', DEV_IDP: 'false' });
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], { env: embedded, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.mjs')], {
+      env: embedded,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr!.on('data', (d) => (err += d));
     const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));

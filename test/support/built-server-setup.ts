@@ -16,10 +16,21 @@ export type ApiAnswer = { status: number; headers: Headers; body: Record<string,
 export const linkToken = (server: Server, email: string) => new URL(server.links[email]!).searchParams.get('token')!;
 
 /** Calls the server's API as `email` (one of the server's `linkFor`), the way the console does. */
-export async function callAs(server: Server, email: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> {
+export async function callAs(
+  server: Server,
+  email: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiAnswer> {
   const res = await fetch(`${server.url}/api${path}`, {
     method,
-    headers: { authorization: `Bearer ${linkToken(server, email)}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${linkToken(server, email)}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as Record<string, unknown> };
@@ -34,7 +45,10 @@ export async function publishSignatureDocument(server: Server, email: string, na
   });
   expect(uploaded.status).toBe(201);
   const documentId = ((await uploaded.json()) as { id: string }).id;
-  expect((await callAs(server, email, 'PUT', `/document-signature/documents/${documentId}/draft`, { name, fields: [SIGNATURE, NAME] })).status).toBe(200);
+  expect(
+    (await callAs(server, email, 'PUT', `/document-signature/documents/${documentId}/draft`, { name, fields: [SIGNATURE, NAME] }))
+      .status,
+  ).toBe(200);
   expect((await callAs(server, email, 'POST', `/document-signature/documents/${documentId}/publish`, {})).status).toBe(201);
   return documentId;
 }
@@ -55,7 +69,14 @@ export async function startLoopbackConnect(clientId: string, webhookSecret: stri
   const connect = addStripeConnect(peer, {
     clientId,
     webhookSecret,
-    deliver: async (payload, signature) => (await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload })).status,
+    deliver: async (payload, signature) =>
+      (
+        await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        })
+      ).status,
   });
   return {
     peer,
@@ -71,7 +92,11 @@ export async function connectStripe(server: Server, email: string, connect: Conn
   const state = new URL(started.body.url as string).searchParams.get('state')!;
   const callback = await fetch(`${server.url}/api/payments/stripe/callback`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${linkToken(server, email)}`, 'content-type': 'application/json', cookie: (started.headers.get('set-cookie') ?? '').split(';')[0]! },
+    headers: {
+      authorization: `Bearer ${linkToken(server, email)}`,
+      'content-type': 'application/json',
+      cookie: (started.headers.get('set-cookie') ?? '').split(';')[0]!,
+    },
     body: JSON.stringify({ state, code: connect.authorize(state) }),
   });
   expect(callback.status).toBe(200);

@@ -15,12 +15,21 @@ export function rawPdf(objects: (string | Buffer)[], trailer = ''): Buffer {
   const offsets: number[] = [];
   objects.forEach((o, i) => {
     offsets.push(length);
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), typeof o === 'string' ? Buffer.from(o, 'latin1') : o, Buffer.from('\nendobj\n')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      typeof o === 'string' ? Buffer.from(o, 'latin1') : o,
+      Buffer.from('\nendobj\n'),
+    ]);
     parts.push(chunk);
     length += chunk.length;
   });
   const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  parts.push(
+    Buffer.from(
+      `${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${length}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
   return Buffer.concat(parts);
 }
 
@@ -38,7 +47,11 @@ export function manyObjects(n: number): Buffer {
 /** An object stream whose few KB of deflate expand to `mb` megabytes (zeros): a decompression bomb. */
 export function flateBomb(mb: number): Buffer {
   const deflated = zlib.deflateSync(Buffer.alloc(mb * 1024 * 1024), { level: 9 });
-  const stream = Buffer.concat([Buffer.from(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${deflated.length} >>\nstream\n`), deflated, Buffer.from('\nendstream')]);
+  const stream = Buffer.concat([
+    Buffer.from(`<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${deflated.length} >>\nstream\n`),
+    deflated,
+    Buffer.from('\nendstream'),
+  ]);
   return rawPdf([CATALOG, PAGES, PAGE, stream]);
 }
 
@@ -54,7 +67,13 @@ export function cyclicPageTree(): Buffer {
 
 /** References that loop outside the page tree (harmless: a reader follows them only on demand). */
 export function cyclicReferences(): Buffer {
-  return rawPdf(['<< /Type /Catalog /Pages 2 0 R /Loop 4 0 R >>', PAGES, PAGE, '<< /Next 5 0 R >>', '<< /Next 4 0 R /Self 5 0 R >>']);
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R /Loop 4 0 R >>',
+    PAGES,
+    PAGE,
+    '<< /Next 5 0 R >>',
+    '<< /Next 4 0 R /Self 5 0 R >>',
+  ]);
 }
 
 /** The kinds of active content the tests plant, each with a sentinel text that must not survive. */
@@ -85,11 +104,14 @@ export async function pdfWith(...kinds: ActiveContentKind[]): Promise<Uint8Array
     if (!list) page.node.set(PDFName.of('Annots'), (list = ctx.obj([])));
     return list;
   };
-  const link = (action: PDFDict) => ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [50, 600, 300, 620], Border: [0, 0, 0], A: action }));
+  const link = (action: PDFDict) =>
+    ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [50, 600, 300, 620], Border: [0, 0, 0], A: action }));
   // what stays: a link to page 2 and an outline entry to page 1
   annots(pages[0]!).push(link(ctx.obj({ S: 'GoTo', D: [pages[1]!.ref, 'Fit'] })));
   const outline = ctx.nextRef();
-  const item = ctx.register(ctx.obj({ Title: PDFHexString.fromText('Page 1'), Parent: outline, A: ctx.obj({ S: 'GoTo', D: [pages[0]!.ref, 'Fit'] }) }));
+  const item = ctx.register(
+    ctx.obj({ Title: PDFHexString.fromText('Page 1'), Parent: outline, A: ctx.obj({ S: 'GoTo', D: [pages[0]!.ref, 'Fit'] }) }),
+  );
   ctx.assign(outline, ctx.obj({ Type: 'Outlines', First: item, Last: item, Count: 1 }));
   doc.catalog.set(PDFName.of('Outlines'), outline);
 
@@ -100,7 +122,10 @@ export async function pdfWith(...kinds: ActiveContentKind[]): Promise<Uint8Array
       const script = ctx.register(js(sentinel));
       doc.catalog.set(PDFName.of('Names'), ctx.obj({ JavaScript: ctx.obj({ Names: [PDFString.of('init'), script] }) }));
     }
-    if (kind === 'launch') annots(pages[0]!).push(link(ctx.obj({ S: 'Launch', F: PDFString.of(sentinel), Win: ctx.obj({ F: PDFString.of(sentinel) }) })));
+    if (kind === 'launch')
+      annots(pages[0]!).push(
+        link(ctx.obj({ S: 'Launch', F: PDFString.of(sentinel), Win: ctx.obj({ F: PDFString.of(sentinel) }) })),
+      );
     if (kind === 'event-actions') {
       pages[1]!.node.set(PDFName.of('AA'), ctx.obj({ O: js(sentinel) }));
       doc.catalog.set(PDFName.of('AA'), ctx.obj({ WC: js(sentinel) }));
@@ -109,12 +134,16 @@ export async function pdfWith(...kinds: ActiveContentKind[]): Promise<Uint8Array
       await doc.attach(Buffer.from(`${sentinel} in the Names tree`), 'invoice.exe', { mimeType: 'application/octet-stream' });
       const file = ctx.register(ctx.stream(Buffer.from(`${sentinel} on the page`), { Type: 'EmbeddedFile' }));
       const spec = ctx.obj({ Type: 'Filespec', F: PDFString.of('readme.exe'), EF: ctx.obj({ F: file }) });
-      annots(pages[0]!).push(ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'FileAttachment', Rect: [50, 500, 70, 520], FS: spec })));
+      annots(pages[0]!).push(
+        ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'FileAttachment', Rect: [50, 500, 70, 520], FS: spec })),
+      );
     }
     if (kind === 'links') {
       annots(pages[0]!).push(link(ctx.obj({ S: 'URI', URI: PDFString.of(sentinel) })));
       // an action chain: a GoTo whose /Next opens a web address
-      annots(pages[1]!).push(link(ctx.obj({ S: 'GoTo', D: [pages[0]!.ref, 'Fit'], Next: ctx.obj({ S: 'URI', URI: PDFString.of(sentinel) }) })));
+      annots(pages[1]!).push(
+        link(ctx.obj({ S: 'GoTo', D: [pages[0]!.ref, 'Fit'], Next: ctx.obj({ S: 'URI', URI: PDFString.of(sentinel) }) })),
+      );
     }
     if (kind === 'xfa') {
       const xfa = ctx.register(ctx.stream(Buffer.from(`<xdp:xdp><script>${sentinel}</script></xdp:xdp>`)));
@@ -128,7 +157,17 @@ export async function pdfWith(...kinds: ActiveContentKind[]): Promise<Uint8Array
 // ---------------------------------------------------------------- independent checks (qpdf)
 
 const ACTIVE_KEYS = ['/OpenAction', '/AA', '/JS', '/JavaScript', '/EmbeddedFiles', '/EF', '/RF', '/AF', '/XFA'];
-const ACTIVE_VALUES = ['/JavaScript', '/Launch', '/URI', '/SubmitForm', '/ImportData', '/GoToR', '/GoToE', '/FileAttachment', '/EmbeddedFile'];
+const ACTIVE_VALUES = [
+  '/JavaScript',
+  '/Launch',
+  '/URI',
+  '/SubmitForm',
+  '/ImportData',
+  '/GoToR',
+  '/GoToE',
+  '/FileAttachment',
+  '/EmbeddedFile',
+];
 
 /** Runs a tool on the PDF written to a file (qpdf reads no standard input). */
 function onFile<T>(pdf: Uint8Array, run: (file: string, dir: string) => T): T {

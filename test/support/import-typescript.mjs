@@ -11,6 +11,14 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export async function importTypeScript(name, contents) {
   const outfile = path.join(ROOT, 'dist', name, 'imports.mjs');
-  await build({ stdin: { contents, resolveDir: ROOT, loader: 'ts' }, bundle: true, format: 'esm', platform: 'node', packages: 'external', outfile, logLevel: 'error' });
+  await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  });
   return import(outfile);
 }

@@ -42,7 +42,8 @@ export async function openLiveStream(t: TestContext, token: string, lastEventId?
   return {
     headers: res.headers,
     messages,
-    changes: () => messages.filter((m) => m.event === 'change').map((m) => ({ ...(JSON.parse(m.data) as LiveChange), resumeId: m.id })),
+    changes: () =>
+      messages.filter((m) => m.event === 'change').map((m) => ({ ...(JSON.parse(m.data) as LiveChange), resumeId: m.id })),
     async waitFor(match, from = 0) {
       const deadline = Date.now() + 10_000;
       for (;;) {

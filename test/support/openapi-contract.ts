@@ -20,12 +20,14 @@ export function closed(schema: unknown, insideAllOf = false): unknown {
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'allOf') out.allOf = (value as unknown[]).map((s) => closed(s, true));
-    else if (key === 'properties' || key === '$defs' || key === 'patternProperties') out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)]));
+    else if (key === 'properties' || key === '$defs' || key === 'patternProperties')
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)]));
     else if (key === 'examples' || key === 'default' || key === 'const' || key === 'enum') out[key] = value;
     else out[key] = closed(value);
   }
   const isObject = 'properties' in out || out.type === 'object' || 'allOf' in out;
-  if (isObject && !insideAllOf && !('additionalProperties' in out) && !('unevaluatedProperties' in out)) out.unevaluatedProperties = false;
+  if (isObject && !insideAllOf && !('additionalProperties' in out) && !('unevaluatedProperties' in out))
+    out.unevaluatedProperties = false;
   return out;
 }
 
@@ -36,13 +38,18 @@ let contract: Contract | null = null;
 /** The document's contract of answers, compiled once per test file. */
 export function v1Contract(): Contract {
   if (contract) return contract;
-  const doc = openApiDocument('http://127.0.0.1') as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json> } };
+  const doc = openApiDocument('http://127.0.0.1') as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, Json> };
+  };
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv as never);
   // the components, closed, under the document's own $ref paths
   ajv.addSchema({ $id: 'doc', components: { schemas: closed(doc.components.schemas) } });
   const routes = Object.entries(doc.paths).map(([template, item]) => ({
-    pattern: new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{[A-Za-z]+\}/g, '[^/]+')}$`),
+    pattern: new RegExp(
+      `^${template.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{[A-Za-z]+\}/g, '[^/]+')}$`,
+    ),
     template,
     item,
   }));
@@ -64,10 +71,12 @@ export function v1Contract(): Contract {
       // not an operation of the document (openapi.json, docs, an unknown path): Hono's own 404
       if (!route || !op) return null;
       const answer = op.responses[String(status)];
-      if (!answer) return `${method} ${route.template} answered ${status}, which the document does not list (it lists ${Object.keys(op.responses).join(', ')}): ${body.slice(0, 300)}`;
+      if (!answer)
+        return `${method} ${route.template} answered ${status}, which the document does not list (it lists ${Object.keys(op.responses).join(', ')}): ${body.slice(0, 300)}`;
       const schema = answer.content?.['application/json']?.schema;
       if (!schema) return null;
-      if (!contentType?.includes('application/json')) return `${method} ${route.template} ${status} answered ${contentType ?? 'no content type'}, the document says application/json`;
+      if (!contentType?.includes('application/json'))
+        return `${method} ${route.template} ${status} answered ${contentType ?? 'no content type'}, the document says application/json`;
       let value: unknown;
       try {
         value = JSON.parse(body);

@@ -18,6 +18,9 @@ export async function makePdf(pages = 2, title = 'Service agreement', useObjectS
  */
 export async function makeEncryptedPdf(): Promise<Uint8Array> {
   const plain = Buffer.from(await makePdf(1, 'Secret', false)).toString('latin1');
-  const encrypted = plain.replace(/trailer\s*<</, 'trailer\n<<\n/Encrypt << /Filter /Standard /V 2 /R 3 /Length 128 /P -3904 /O <00> /U <00> >>');
+  const encrypted = plain.replace(
+    /trailer\s*<</,
+    'trailer\n<<\n/Encrypt << /Filter /Standard /V 2 /R 3 /Length 128 /P -3904 /O <00> /U <00> >>',
+  );
   return Buffer.from(encrypted, 'latin1');
 }

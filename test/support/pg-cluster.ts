@@ -66,7 +66,17 @@ export async function startPrivateCluster(settings: { maxConnections?: number; f
   if (asRoot) execFileSync('chown', ['-R', 'postgres', dir]);
   if (settings.from) fs.chmodSync(data, 0o700);
   else {
-    const [initCmd, initArgs] = command('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
+    const [initCmd, initArgs] = command('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--locale=C.UTF-8',
+    ]);
     execFileSync(initCmd, initArgs, { stdio: 'ignore' });
   }
   const port = await freePort();

@@ -26,7 +26,10 @@ export function pgbouncerAvailable(): boolean {
   }
 }
 
-export async function startPgBouncer(target: { host?: string; port: number; user?: string }, options: { poolSize?: number } = {}): Promise<PgBouncer> {
+export async function startPgBouncer(
+  target: { host?: string; port: number; user?: string },
+  options: { poolSize?: number } = {},
+): Promise<PgBouncer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-pgbouncer-'));
   const port = await freePort();
   const user = target.user ?? 'postgres';
@@ -62,7 +65,8 @@ logfile = ${logfile}
       s.once('error', () => resolve(false));
     });
     if (up) break;
-    if (Date.now() > until) throw new Error(`pgbouncer did not start:\n${fs.existsSync(logfile) ? fs.readFileSync(logfile, 'utf8') : ''}`);
+    if (Date.now() > until)
+      throw new Error(`pgbouncer did not start:\n${fs.existsSync(logfile) ? fs.readFileSync(logfile, 'utf8') : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const log = () => (fs.existsSync(logfile) ? fs.readFileSync(logfile, 'utf8') : '');

@@ -24,12 +24,26 @@ export type S3Peer = {
 
 export async function startS3Peer(buckets: string[] = ['switchboard-files']): Promise<S3Peer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   // s3rver signs a bucket-level path as "/bucket" where the SDK signs "/bucket/" (DeleteObjects is
   // POST /bucket/?delete): that one request alone is let through a signature mismatch (the access
   // key must still be the known one); every other request is checked as before
-  (server as { middleware: ((ctx: { method: string; query: Record<string, unknown>; app: object }, next: () => Promise<void>) => Promise<void>)[] }).middleware.unshift(async (ctx, next) => {
-    if (ctx.method === 'POST' && 'delete' in ctx.query) ctx.app = Object.create(ctx.app, { allowMismatchedSignatures: { value: true } });
+  (
+    server as {
+      middleware: ((
+        ctx: { method: string; query: Record<string, unknown>; app: object },
+        next: () => Promise<void>,
+      ) => Promise<void>)[];
+    }
+  ).middleware.unshift(async (ctx, next) => {
+    if (ctx.method === 'POST' && 'delete' in ctx.query)
+      ctx.app = Object.create(ctx.app, { allowMismatchedSignatures: { value: true } });
     await next();
   });
   const address = (await server.run()) as AddressInfo;

@@ -41,7 +41,7 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
     const pair = { client, upstream };
     pairs.add(pair);
     client.on('close', () => pairs.delete(pair));
-    if (stalled) (client.pause(), upstream.pause());
+    if (stalled) client.pause(), upstream.pause();
     forward(client, upstream);
     forward(upstream, client);
   });
@@ -49,7 +49,7 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
   return {
     port: (server.address() as net.AddressInfo).port,
     cut() {
-      for (const { client, upstream } of pairs) (client.resetAndDestroy(), upstream.destroy());
+      for (const { client, upstream } of pairs) client.resetAndDestroy(), upstream.destroy();
       pairs.clear();
     },
     refuse(on) {
@@ -58,8 +58,8 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
     stall(on) {
       stalled = on;
       for (const { client, upstream } of pairs) {
-        if (on) (client.pause(), upstream.pause());
-        else (client.resume(), upstream.resume());
+        if (on) client.pause(), upstream.pause();
+        else client.resume(), upstream.resume();
       }
     },
     delay(ms) {
@@ -68,7 +68,7 @@ export async function startTcpProxy(target: { host?: string; port: number }): Pr
     open: () => pairs.size,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const { client, upstream } of pairs) (client.destroy(), upstream.destroy());
+        for (const { client, upstream } of pairs) client.destroy(), upstream.destroy();
         server.close(() => resolve());
       }),
   };

@@ -18,8 +18,29 @@ export type Credentials = { key: Buffer; cert: Buffer };
 export function selfSignedCertificate(hostnames: string[]): Credentials {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-front-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2',
-      '-subj', `/CN=${hostnames[0]}`, '-addext', `subjectAltName=${hostnames.map((h) => `DNS:${h}`).join(',')}`], { cwd: dir, stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${hostnames[0]}`,
+        '-addext',
+        `subjectAltName=${hostnames.map((h) => `DNS:${h}`).join(',')}`,
+      ],
+      { cwd: dir, stdio: 'pipe' },
+    );
     return { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -77,7 +77,12 @@ export async function startTsaPeer(): Promise<TsaPeer> {
           return;
         }
         const at = req.url ?? '';
-        if (req.method !== 'POST' || (at !== '/tsa' && !answering.has(at)) || req.headers['content-type'] !== 'application/timestamp-query' || !pki) {
+        if (
+          req.method !== 'POST' ||
+          (at !== '/tsa' && !answering.has(at)) ||
+          req.headers['content-type'] !== 'application/timestamp-query' ||
+          !pki
+        ) {
           res.writeHead(404).end();
           return;
         }
@@ -100,7 +105,9 @@ export async function startTsaPeer(): Promise<TsaPeer> {
         const reply = path.join(pki.dir, `r${n}.tsr`);
         fs.writeFileSync(query, body);
         try {
-          const made = replies.then(() => run('openssl', ['ts', '-reply', '-config', pki!.tsa.configFile, '-queryfile', query, '-out', reply]));
+          const made = replies.then(() =>
+            run('openssl', ['ts', '-reply', '-config', pki!.tsa.configFile, '-queryfile', query, '-out', reply]),
+          );
           replies = made.catch(() => {});
           await made;
           peer.served++;

@@ -31,8 +31,12 @@ function stringArbitrary(schema: Node): fc.Arbitrary<string> {
   if (req(schema, 'email') !== undefined || actions(schema).some((a) => a.type === 'email')) return fc.emailAddress();
   if (actions(schema).some((a) => a.type === 'url')) return fc.constant(LOOPBACK_URL);
   if (actions(schema).some((a) => a.type === 'uuid')) return fc.uuid();
-  if (actions(schema).some((a) => a.type === 'iso_date')) return fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-  if (actions(schema).some((a) => a.type === 'iso_timestamp' || a.type === 'iso_date_time')) return fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2099-12-31') }).map((d) => d.toISOString());
+  if (actions(schema).some((a) => a.type === 'iso_date'))
+    return fc
+      .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
+  if (actions(schema).some((a) => a.type === 'iso_timestamp' || a.type === 'iso_date_time'))
+    return fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2099-12-31') }).map((d) => d.toISOString());
   const regex = req(schema, 'regex');
   if (regex instanceof RegExp) {
     // fast-check cannot generate from every pattern (lookaheads): fall back to any text.
@@ -125,8 +129,28 @@ export function arbitraryOf(schema: Node, depth = 0): fc.Arbitrary<unknown> {
 export const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, 0, -1, 1e308, -1e308, 2 ** 53 + 1, [], {}, '', ' ', '0', 'null', 'true', '[]'),
   fc.constantFrom('x'.repeat(100_000), 'é'.repeat(20_000)),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\ufeff', '\u202e', '🙂'.repeat(50), '%00', '../../etc/passwd', "'; drop table admins; --"),
-  fc.constantFrom('9999-99-99', '0000-00-00', '2024-02-30', '+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00Z', 'NaN', 'Infinity', '1e999'),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfffy',
+    '\ufeff',
+    '\u202e',
+    '🙂'.repeat(50),
+    '%00',
+    '../../etc/passwd',
+    "'; drop table admins; --",
+  ),
+  fc.constantFrom(
+    '9999-99-99',
+    '0000-00-00',
+    '2024-02-30',
+    '+275760-09-13T00:00:00.000Z',
+    '-000001-01-01T00:00:00Z',
+    'NaN',
+    'Infinity',
+    '1e999',
+  ),
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.constantFrom(10, 100, 2000).map(deepNest),
   fc.jsonValue({ maxDepth: 3 }),
@@ -154,29 +178,31 @@ const corruptions: ((s: string) => string)[] = [
 
 /** Replaces the value at a random path (or the whole value) with a nasty one, or corrupts a string in place. */
 export function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
-  return fc.tuple(valid, nastyValue, fc.nat(), fc.boolean(), fc.nat({ max: corruptions.length * 2 - 1 })).map(([value, nasty, pick, drop, how]) => {
-    const corrupt = how < corruptions.length ? corruptions[how] : null;
-    if (typeof value === 'string') return corrupt ? corrupt(value) : nasty;
-    if (value === null || typeof value !== 'object') return nasty;
-    const clone = structuredClone(value) as Record<string, unknown>;
-    const paths: (string | number)[][] = [];
-    const walk = (node: unknown, at: (string | number)[]) => {
-      if (node === null || typeof node !== 'object' || at.length > 6) return;
-      for (const [k, v] of Object.entries(node)) {
-        const p = [...at, Array.isArray(node) ? Number(k) : k];
-        paths.push(p);
-        walk(v, p);
-      }
-    };
-    walk(clone, []);
-    if (!paths.length) return nasty;
-    const path = paths[pick % paths.length];
-    let parent = clone as Record<string | number, unknown>;
-    for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
-    const last = path[path.length - 1];
-    if (corrupt && typeof parent[last] === 'string') parent[last] = corrupt(parent[last] as string);
-    else if (drop && !Array.isArray(parent)) delete parent[last];
-    else parent[last] = nasty;
-    return clone;
-  });
+  return fc
+    .tuple(valid, nastyValue, fc.nat(), fc.boolean(), fc.nat({ max: corruptions.length * 2 - 1 }))
+    .map(([value, nasty, pick, drop, how]) => {
+      const corrupt = how < corruptions.length ? corruptions[how] : null;
+      if (typeof value === 'string') return corrupt ? corrupt(value) : nasty;
+      if (value === null || typeof value !== 'object') return nasty;
+      const clone = structuredClone(value) as Record<string, unknown>;
+      const paths: (string | number)[][] = [];
+      const walk = (node: unknown, at: (string | number)[]) => {
+        if (node === null || typeof node !== 'object' || at.length > 6) return;
+        for (const [k, v] of Object.entries(node)) {
+          const p = [...at, Array.isArray(node) ? Number(k) : k];
+          paths.push(p);
+          walk(v, p);
+        }
+      };
+      walk(clone, []);
+      if (!paths.length) return nasty;
+      const path = paths[pick % paths.length];
+      let parent = clone as Record<string | number, unknown>;
+      for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
+      const last = path[path.length - 1];
+      if (corrupt && typeof parent[last] === 'string') parent[last] = corrupt(parent[last] as string);
+      else if (drop && !Array.isArray(parent)) delete parent[last];
+      else parent[last] = nasty;
+      return clone;
+    });
 }

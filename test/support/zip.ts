@@ -21,4 +21,3 @@ export function unzip(bytes: Buffer): Promise<Entry[]> {
     });
   });
 }
-

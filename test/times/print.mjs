@@ -22,11 +22,21 @@ if (args[0] === '--from') {
     return Number(f[13]) + Number(f[14]);
   };
   const before = childTicks();
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args, '--reporter=default', '--reporter=./test/times/reporter.ts'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, TEST_TIMES_OUT: out },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      ...args,
+      '--reporter=default',
+      '--reporter=./test/times/reporter.ts',
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, TEST_TIMES_OUT: out },
+    },
+  );
   cpu = (childTicks() - before) / 100;
   process.exitCode = r.status ?? 1;
   if (!fs.existsSync(out)) process.exit();
@@ -36,10 +46,23 @@ let { wallMs, files, testResults, startTime } = JSON.parse(fs.readFileSync(out, 
 if (testResults) {
   // vitest's own JSON reporter (--reporter=json): no import time apart, so it counts as hooks
   files = testResults.map((r) => {
-    const tests = r.assertionResults.map((a) => ({ name: a.fullName, state: a.status, ms: Math.round(a.duration ?? 0), flaky: false }));
+    const tests = r.assertionResults.map((a) => ({
+      name: a.fullName,
+      state: a.status,
+      ms: Math.round(a.duration ?? 0),
+      flaky: false,
+    }));
     const testsMs = tests.reduce((a, t) => a + t.ms, 0);
     const totalMs = Math.round(r.endTime - r.startTime);
-    return { file: path.relative(ROOT, r.name), project: r.name.split('/test/')[1]?.split('/')[0] ?? '?', importMs: 0, testsMs, hooksMs: Math.max(0, totalMs - testsMs), totalMs, tests };
+    return {
+      file: path.relative(ROOT, r.name),
+      project: r.name.split('/test/')[1]?.split('/')[0] ?? '?',
+      importMs: 0,
+      testsMs,
+      hooksMs: Math.max(0, totalMs - testsMs),
+      totalMs,
+      tests,
+    };
   });
   wallMs = Math.max(...testResults.map((r) => r.endTime)) - startTime;
 }
@@ -60,11 +83,20 @@ for (const f of files) byProject.set(f.project, [...(byProject.get(f.project) ??
 console.log('\nPer project (worker-seconds summed over files; wall time is less when files run in parallel)');
 for (const [p, fs_] of byProject) {
   const t = fs_.flatMap((f) => f.tests);
-  console.log(`  ${p.padEnd(6)} ${fs_.length} files, ${t.length} tests: import ${s(sum(fs_, 'importMs'))}, hooks ${s(sum(fs_, 'hooksMs'))}, tests ${s(sum(fs_, 'testsMs'))}`);
+  console.log(
+    `  ${p.padEnd(6)} ${fs_.length} files, ${t.length} tests: import ${s(sum(fs_, 'importMs'))}, hooks ${s(sum(fs_, 'hooksMs'))}, tests ${s(sum(fs_, 'testsMs'))}`,
+  );
 }
 const bad = tests.filter((t) => t.state === 'failed' || t.flaky);
 if (bad.length) {
   const first = (t) => (t.errors?.[0] ? `\n      ${t.errors[0].split('\n').slice(0, 3).join('\n      ')}` : '');
-  console.log(`\nFailed, or flaky (passed on retry): ${bad.map((t) => `${t.file} > ${t.name}${t.flaky ? ' (flaky)' : ''}${first(t)}`).join('\n  ')}`);
+  console.log(
+    `\nFailed, or flaky (passed on retry): ${bad.map((t) => `${t.file} > ${t.name}${t.flaky ? ' (flaky)' : ''}${first(t)}`).join('\n  ')}`,
+  );
 }
-console.log(`\nWall ${s(wallMs)} s${cpu !== null ? `, CPU ${cpu.toFixed(0)} s (user+system of vitest and everything it started)` : ''}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} after; ${os.cpus().length} cores; node ${process.version}`);
+console.log(
+  `\nWall ${s(wallMs)} s${cpu !== null ? `, CPU ${cpu.toFixed(0)} s (user+system of vitest and everything it started)` : ''}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} after; ${os.cpus().length} cores; node ${process.version}`,
+);

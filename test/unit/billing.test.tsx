@@ -24,8 +24,20 @@ const OVERVIEW: BillingOverview = {
   billingEmail: null,
   hasCustomer: true,
   apps: [
-    app({ app: 'passkeys', status: 'free-trial', plan: 'free-trial', trialEndsAt: '2030-01-15T00:00:00Z', usage: { status: 'near-limit', credits: 80, freeTier: 100 } }),
-    app({ app: 'one-time-passcode', status: 'subscription', plan: 'subscription', periodEnd: '2030-02-01T00:00:00Z', usage: { status: 'ok', credits: 79, freeTier: 100 } }),
+    app({
+      app: 'passkeys',
+      status: 'free-trial',
+      plan: 'free-trial',
+      trialEndsAt: '2030-01-15T00:00:00Z',
+      usage: { status: 'near-limit', credits: 80, freeTier: 100 },
+    }),
+    app({
+      app: 'one-time-passcode',
+      status: 'subscription',
+      plan: 'subscription',
+      periodEnd: '2030-02-01T00:00:00Z',
+      usage: { status: 'ok', credits: 79, freeTier: 100 },
+    }),
     app({ app: 'payments', status: 'inactive' }),
     app({ app: 'e-form', status: 'enterprise', plan: 'enterprise' }),
     app({ app: 'document-signature', status: 'cancelled' }),
@@ -34,7 +46,21 @@ const OVERVIEW: BillingOverview = {
 
 const routes = {
   'GET /api/billing': { body: OVERVIEW },
-  'GET /api/billing/invoices': { body: { invoices: [{ id: 'in_1', date: '2030-01-01T00:00:00Z', amountCents: 4900, currency: 'usd', status: 'paid', pdfUrl: 'https://files.example/in_1.pdf', hostedUrl: null }] } },
+  'GET /api/billing/invoices': {
+    body: {
+      invoices: [
+        {
+          id: 'in_1',
+          date: '2030-01-01T00:00:00Z',
+          amountCents: 4900,
+          currency: 'usd',
+          status: 'paid',
+          pdfUrl: 'https://files.example/in_1.pdf',
+          hostedUrl: null,
+        },
+      ],
+    },
+  },
 };
 
 const card = (title: string) => screen.getByRole('region', { name: `${title} billing` });
@@ -47,7 +73,9 @@ describe('Settings > Billing', () => {
     expect(within(card('One-Time Passcode')).getByRole('link', { name: 'Manage One-Time Passcode billing' })).toBeTruthy();
     expect(within(card('Payments')).getByRole('button', { name: 'Start Free Trial of Payments' })).toBeTruthy();
     // the price before the button, as beside Subscribe
-    expect(within(card('Payments')).getByTestId('trial-terms').textContent).toMatch(/^Free for 14 days with 100 credits; then \$\d+\.\d\d a month if you subscribe$/);
+    expect(within(card('Payments')).getByTestId('trial-terms').textContent).toMatch(
+      /^Free for 14 days with 100 credits; then \$\d+\.\d\d a month if you subscribe$/,
+    );
     expect(within(card('eForm')).getByRole('link', { name: 'Contact sales about eForm' })).toBeTruthy();
     expect(within(card('Document Signature')).getByRole('button', { name: 'Subscribe to Document Signature' })).toBeTruthy();
   });
@@ -76,18 +104,31 @@ describe('Settings > Billing', () => {
   });
 
   it('without Stripe billing on the server: says once who can set it up, and no Subscribe can be pressed', async () => {
-    const off: BillingOverview = { ...OVERVIEW, configured: false, apps: OVERVIEW.apps.map((a) => ({ ...a, subscribable: false })) };
-    renderSignedIn('/settings/billing', { ...makeBootstrap({ role: 'admin' }), subscribable: [] }, { ...routes, 'GET /api/billing': { body: off } });
+    const off: BillingOverview = {
+      ...OVERVIEW,
+      configured: false,
+      apps: OVERVIEW.apps.map((a) => ({ ...a, subscribable: false })),
+    };
+    renderSignedIn(
+      '/settings/billing',
+      { ...makeBootstrap({ role: 'admin' }), subscribable: [] },
+      { ...routes, 'GET /api/billing': { body: off } },
+    );
     await screen.findByRole('region', { name: 'Passkeys billing' });
     expect(screen.getAllByText(STATE_MESSAGES.BILLING_NOT_CONFIGURED)).toHaveLength(1);
-    for (const name of ['Subscribe to Passkeys', 'Subscribe to Document Signature']) expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    for (const name of ['Subscribe to Passkeys', 'Subscribe to Document Signature'])
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
     // what works without Stripe still does
-    expect((within(card('Payments')).getByRole('button', { name: 'Start Free Trial of Payments' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(
+      (within(card('Payments')).getByRole('button', { name: 'Start Free Trial of Payments' }) as HTMLButtonElement).disabled,
+    ).toBe(false);
   });
 
   it('says Stripe is the development stand-in when it is, and not otherwise', async () => {
     renderSignedIn('/settings/billing', { ...makeBootstrap({ role: 'admin' }), stripeStandIn: true }, routes);
-    expect((await screen.findByTestId('stripe-stand-in')).textContent).toMatch(/^Development Stripe stand-in\. .*4242 4242 4242 4242/);
+    expect((await screen.findByTestId('stripe-stand-in')).textContent).toMatch(
+      /^Development Stripe stand-in\. .*4242 4242 4242 4242/,
+    );
   });
 
   it('says nothing of a stand-in with Stripe itself', async () => {
@@ -98,7 +139,11 @@ describe('Settings > Billing', () => {
 
   it('a subscribed app without a Stripe customer (the demo accounts) is not told that subscribing is still to come', async () => {
     const noCustomer: BillingOverview = { ...OVERVIEW, hasCustomer: false };
-    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), { ...routes, 'GET /api/billing': { body: noCustomer }, 'GET /api/billing/invoices': { body: { invoices: [] } } });
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), {
+      ...routes,
+      'GET /api/billing': { body: noCustomer },
+      'GET /api/billing/invoices': { body: { invoices: [] } },
+    });
     await screen.findByText('No invoices yet');
     expect(screen.getByText('No payment method is on file in Stripe for this account.')).toBeTruthy();
     expect(screen.getByText('Invoices appear here once Stripe issues one.')).toBeTruthy();
@@ -106,8 +151,16 @@ describe('Settings > Billing', () => {
   });
 
   it('before any subscription, says a payment method and invoices come with the first', async () => {
-    const none: BillingOverview = { ...OVERVIEW, hasCustomer: false, apps: OVERVIEW.apps.filter((a) => a.status !== 'subscription') };
-    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), { ...routes, 'GET /api/billing': { body: none }, 'GET /api/billing/invoices': { body: { invoices: [] } } });
+    const none: BillingOverview = {
+      ...OVERVIEW,
+      hasCustomer: false,
+      apps: OVERVIEW.apps.filter((a) => a.status !== 'subscription'),
+    };
+    renderSignedIn('/settings/billing', makeBootstrap({ role: 'admin' }), {
+      ...routes,
+      'GET /api/billing': { body: none },
+      'GET /api/billing/invoices': { body: { invoices: [] } },
+    });
     await screen.findByText('No invoices yet');
     expect(screen.getByText('A payment method is added when you first subscribe.')).toBeTruthy();
     expect(screen.getByText('Invoices appear here once an app is subscribed.')).toBeTruthy();
@@ -136,7 +189,10 @@ describe('pricing', () => {
   });
 
   it('switches Subscribe off and says why where the server takes no subscription to the app', async () => {
-    renderSignedIn('/passkeys/pricing', { ...makeBootstrap({ status: { passkeys: 'free-trial' } }), subscribable: ['one-time-passcode'] });
+    renderSignedIn('/passkeys/pricing', {
+      ...makeBootstrap({ status: { passkeys: 'free-trial' } }),
+      subscribable: ['one-time-passcode'],
+    });
     await screen.findByRole('heading', { name: 'Passkeys pricing', level: 1 });
     expect((screen.getByRole('button', { name: 'Subscribe' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId('billing-not-configured').textContent).toBe(STATE_MESSAGES.BILLING_NOT_CONFIGURED);

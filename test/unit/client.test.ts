@@ -20,16 +20,34 @@ describe('API client', () => {
   });
 
   it('passes a 4xx body through with its status, code, message and fields', async () => {
-    mockApi({ 'POST /api/invitations': { status: 400, body: { code: 'VALIDATION', message: 'Invalid input', fields: { email: 'Invalid email' } } } });
+    mockApi({
+      'POST /api/invitations': {
+        status: 400,
+        body: { code: 'VALIDATION', message: 'Invalid input', fields: { email: 'Invalid email' } },
+      },
+    });
     const error = (await api.post('invitations', { email: 'x' }).catch((e) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
-    expect([error.status, error.code, error.message, error.fields]).toEqual([400, 'VALIDATION', 'Invalid input', { email: 'Invalid email' }]);
+    expect([error.status, error.code, error.message, error.fields]).toEqual([
+      400,
+      'VALIDATION',
+      'Invalid input',
+      { email: 'Invalid email' },
+    ]);
   });
 
   it("keeps the answer's X-Request-Id on the error, for a 4xx and a 500 alike", async () => {
     mockApi({
-      'POST /api/invitations': { status: 400, body: { code: 'VALIDATION', message: 'Invalid input', requestId: 'req-400-abcdef' }, headers: { 'x-request-id': 'req-400-abcdef' } },
-      'GET /api/things': { status: 500, body: { code: 'INTERNAL', message: 'boom', requestId: 'req-500-abcdef' }, headers: { 'x-request-id': 'req-500-abcdef' } },
+      'POST /api/invitations': {
+        status: 400,
+        body: { code: 'VALIDATION', message: 'Invalid input', requestId: 'req-400-abcdef' },
+        headers: { 'x-request-id': 'req-400-abcdef' },
+      },
+      'GET /api/things': {
+        status: 500,
+        body: { code: 'INTERNAL', message: 'boom', requestId: 'req-500-abcdef' },
+        headers: { 'x-request-id': 'req-500-abcdef' },
+      },
     });
     expect(((await api.post('invitations', {}).catch((e) => e)) as ApiError).requestId).toBe('req-400-abcdef');
     expect(((await api.get('things').catch((e) => e)) as ApiError).requestId).toBe('req-500-abcdef');
@@ -54,21 +72,35 @@ describe('API client', () => {
     mockApi({ 'GET /api/things': { status: 500, body: { code: 'INTERNAL', message: 'boom' } } });
     const error = (await api.get('things').catch((e) => e)) as ApiError;
     expect([error.status, error.code]).toEqual([500, 'UNEXPECTED_STATUS']);
-    expect(error.message).toBe('unexpected response status: 500. Something went wrong on our side. Please try again; if it keeps happening, contact support.');
+    expect(error.message).toBe(
+      'unexpected response status: 500. Something went wrong on our side. Please try again; if it keeps happening, contact support.',
+    );
   });
 
   it('says the service is unavailable for a 503', async () => {
     mockApi({ 'GET /api/things': { status: 503 } });
-    await expect(api.get('things')).rejects.toThrow('unexpected response status: 503. The service is temporarily unavailable. Please try again in a few minutes.');
+    await expect(api.get('things')).rejects.toThrow(
+      'unexpected response status: 503. The service is temporarily unavailable. Please try again in a few minutes.',
+    );
   });
 
   it('says a configuration state in its own words whatever its status, and never as temporary', async () => {
     mockApi({
-      'GET /api/connect': { status: 503, body: { code: 'STRIPE_CONNECT_NOT_CONFIGURED', message: STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED } },
-      'GET /api/subscribe': { status: 503, body: { code: 'BILLING_NOT_CONFIGURED', message: STATE_MESSAGES.BILLING_NOT_CONFIGURED } },
+      'GET /api/connect': {
+        status: 503,
+        body: { code: 'STRIPE_CONNECT_NOT_CONFIGURED', message: STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED },
+      },
+      'GET /api/subscribe': {
+        status: 503,
+        body: { code: 'BILLING_NOT_CONFIGURED', message: STATE_MESSAGES.BILLING_NOT_CONFIGURED },
+      },
       'GET /api/products': { status: 409, body: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED } },
     });
-    for (const [path, code] of [['connect', 'STRIPE_CONNECT_NOT_CONFIGURED'], ['subscribe', 'BILLING_NOT_CONFIGURED'], ['products', 'STRIPE_NOT_CONNECTED']] as const) {
+    for (const [path, code] of [
+      ['connect', 'STRIPE_CONNECT_NOT_CONFIGURED'],
+      ['subscribe', 'BILLING_NOT_CONFIGURED'],
+      ['products', 'STRIPE_NOT_CONNECTED'],
+    ] as const) {
       const error = (await api.get(path).catch((e) => e)) as ApiError;
       expect([error.code, error.message]).toEqual([code, STATE_MESSAGES[code]]);
       expect(error.message).not.toMatch(/temporarily/);
@@ -81,11 +113,16 @@ describe('API client', () => {
     const { fetchMock } = mockApi({});
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     const error = (await api.get('things').catch((e) => e)) as ApiError;
-    expect([error.code, error.message]).toEqual(['NETWORK_ERROR', "Can't reach the server. Please check your internet connection and try again."]);
+    expect([error.code, error.message]).toEqual([
+      'NETWORK_ERROR',
+      "Can't reach the server. Please check your internet connection and try again.",
+    ]);
   });
 
   it("keeps the server's Retry-After (seconds or an HTTP date) on the error", async () => {
-    mockApi({ 'GET /api/busy': { status: 503, headers: { 'retry-after': '2' }, body: { code: 'DATABASE_UNAVAILABLE', message: 'x' } } });
+    mockApi({
+      'GET /api/busy': { status: 503, headers: { 'retry-after': '2' }, body: { code: 'DATABASE_UNAVAILABLE', message: 'x' } },
+    });
     const error = (await api.get('busy').catch((e) => e)) as ApiError;
     expect(error.retryAfter).toBe(2);
     expect(parseRetryAfter('Wed, 25 Nov 2026 17:00:30 GMT', Date.parse('Wed, 25 Nov 2026 17:00:00 GMT'))).toBe(30);
@@ -101,7 +138,11 @@ describe('API client', () => {
 
   it("reads a download's name from Content-Disposition, the UTF-8 filename* first", () => {
     expect(dispositionFilename('attachment; filename="agreement (signed).pdf"')).toBe('agreement (signed).pdf');
-    expect(dispositionFilename(`attachment; filename="??????? (signed).pdf"; filename*=UTF-8''${encodeURIComponent('Договор (signed).pdf')}`)).toBe('Договор (signed).pdf');
+    expect(
+      dispositionFilename(
+        `attachment; filename="??????? (signed).pdf"; filename*=UTF-8''${encodeURIComponent('Договор (signed).pdf')}`,
+      ),
+    ).toBe('Договор (signed).pdf');
     expect(dispositionFilename('attachment; filename="a \\"b\\".csv"')).toBe('a "b".csv');
     expect(dispositionFilename(null)).toBeNull();
   });

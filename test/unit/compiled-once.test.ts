@@ -13,7 +13,12 @@ function recorder() {
 describe('compiledOnce', () => {
   it('sends the same SQL as Kysely, with each argument in its place among constant parameters', async () => {
     const read = compiledOnce(2, (db, accountId, email) =>
-      db.selectFrom('admins').select(['id', 'email']).where('email', '=', email).where('role', '=', 'owner').where('account_id', '=', accountId),
+      db
+        .selectFrom('admins')
+        .select(['id', 'email'])
+        .where('email', '=', email)
+        .where('role', '=', 'owner')
+        .where('account_id', '=', accountId),
     );
     const exec = recorder();
     await read.rows(exec, 'acc-1', 'a@b.test');
@@ -24,7 +29,9 @@ describe('compiledOnce', () => {
   });
 
   it('refuses a statement that leaves an argument out', () => {
-    expect(() => compiledOnce(2, (db, accountId) => db.selectFrom('admins').select('id').where('account_id', '=', accountId))).toThrow(/argument 1 is not a parameter/);
+    expect(() =>
+      compiledOnce(2, (db, accountId) => db.selectFrom('admins').select('id').where('account_id', '=', accountId)),
+    ).toThrow(/argument 1 is not a parameter/);
   });
 
   it('refuses a call with the wrong number of arguments', async () => {

@@ -12,7 +12,11 @@ vi.mock('../../src/pages/resources', () => ({
 }));
 
 function failedCall(requestId: string): ApiError {
-  const error = new ApiError(500, 'UNEXPECTED_STATUS', 'Something went wrong on our side (error 500). Please try again; if it keeps happening, contact support.');
+  const error = new ApiError(
+    500,
+    'UNEXPECTED_STATUS',
+    'Something went wrong on our side (error 500). Please try again; if it keeps happening, contact support.',
+  );
   error.requestId = requestId;
   return error;
 }
@@ -57,4 +61,3 @@ describe('error toasts', () => {
     act(() => toast.clear());
   });
 });
-

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { customerDate, customerDateTime, customerDay, customerTime, customerTimestamp, zoneName } from '../../api/customer-pages/dates';
+import {
+  customerDate,
+  customerDateTime,
+  customerDay,
+  customerTime,
+  customerTimestamp,
+  zoneName,
+} from '../../api/customer-pages/dates';
 
 // Customer pages and the sealed PDF: the caller's language, the account's time zone, one style.
 

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { makeBootstrap, renderSignedIn } from './helpers';
 
 const SAVED = {
-  settings: { url: 'https://crm.acme.test/customers', method: 'GET', headerKeys: [], customerPath: 'data', customerId: 'id', titleTemplate: '{name}', descriptionTemplate: '{email}' },
+  settings: {
+    url: 'https://crm.acme.test/customers',
+    method: 'GET',
+    headerKeys: [],
+    customerPath: 'data',
+    customerId: 'id',
+    titleTemplate: '{name}',
+    descriptionTemplate: '{email}',
+  },
 };
 
 function clearEveryField() {
@@ -30,7 +38,9 @@ describe('customer lookup screen', () => {
   });
 
   it('cancelling the empty save keeps the settings', async () => {
-    const { calls } = renderSignedIn('/settings/customer-lookup', makeBootstrap(), { 'GET /api/customer-lookup': { body: SAVED } });
+    const { calls } = renderSignedIn('/settings/customer-lookup', makeBootstrap(), {
+      'GET /api/customer-lookup': { body: SAVED },
+    });
     await screen.findByDisplayValue('https://crm.acme.test/customers');
     clearEveryField();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -66,10 +76,14 @@ describe('customer lookup screen', () => {
     const tree = await screen.findByRole('region', { name: 'Sample answer' });
     expect((within(tree).getByRole('radio', { name: 'Customer ID path' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(within(tree).getByRole('button', { name: '"c-2"' }));
-    expect(await within(tree).findByText('Choose a value inside one of the customers the customers array path finds.')).toBeTruthy();
+    expect(
+      await within(tree).findByText('Choose a value inside one of the customers the customers array path finds.'),
+    ).toBeTruthy();
     expect((screen.getByRole('textbox', { name: /^Customer ID path/ }) as HTMLInputElement).value).toBe('');
     fireEvent.click(within(tree).getByRole('button', { name: '"c-1"' }));
-    await waitFor(() => expect((screen.getByRole('textbox', { name: /^Customer ID path/ }) as HTMLInputElement).value).toBe('id'));
+    await waitFor(() =>
+      expect((screen.getByRole('textbox', { name: /^Customer ID path/ }) as HTMLInputElement).value).toBe('id'),
+    );
     expect((path as HTMLInputElement).value).toBe('data.customers.#(plan=="gold")#');
   });
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { CATALOGUES, translate, type MessageKey } from '../../api/customer-pages/i18n/index';
-import { fieldProblem, possibleProblems, problemText, type FieldProblem, type FieldProblemCode } from '../../api/contract/logic/e-form-rules';
+import {
+  fieldProblem,
+  possibleProblems,
+  problemText,
+  type FieldProblem,
+  type FieldProblemCode,
+} from '../../api/contract/logic/e-form-rules';
 import { SIG_DEFAULT_SETTINGS } from '../../api/contract/apps/document-signature';
 import { IDV_DOCUMENT_TYPES, IDV_SIDES } from '../../api/contract/apps/identity-verification';
 import { IDV_PAGE_ERRORS } from '../../api/apps/identity-verification/customer-page';
@@ -19,7 +25,8 @@ import { APP_MODULES_TEMPLATES } from './customer-messages-templates';
 /** The argument names a message uses, nested plural/select branches included. */
 function argumentsOf(elements: MessageFormatElement[], into = new Set<string>()): Set<string> {
   for (const el of elements) {
-    if (el.type === TYPE.argument || el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time) into.add(el.value);
+    if (el.type === TYPE.argument || el.type === TYPE.number || el.type === TYPE.date || el.type === TYPE.time)
+      into.add(el.value);
     if (el.type === TYPE.plural || el.type === TYPE.select) {
       into.add(el.value);
       for (const option of Object.values(el.options)) argumentsOf(option.value, into);
@@ -47,19 +54,24 @@ describe('customer page messages', () => {
 
   it.each(LOCALES.filter((l) => l !== 'en'))('%s is translated: no message is left as its English text', (locale) => {
     // a label may be the same word in both (German "Name"), never a sentence
-    const words = (m: string) => m.replace(/\{[^{}]*\}/g, '').trim().split(/\s+/).filter(Boolean).length;
+    const words = (m: string) =>
+      m
+        .replace(/\{[^{}]*\}/g, '')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean).length;
     const same = keys.filter((k) => CATALOGUES[locale][k] === en[k] && words(en[k]) > 1);
     expect(same).toEqual([]);
   });
 
-  it('counts follow each language\'s plural rules', () => {
+  it("counts follow each language's plural rules", () => {
     expect(translate('en', 'eform.correct', { n: 1 })).toBe('Please correct the answer marked below.');
     expect(translate('en', 'eform.correct', { n: 3 })).toBe('Please correct the 3 answers marked below.');
     expect(translate('ar', 'eform.correct', { n: 2 })).toBe('يُرجى تصحيح الإجابتين المحددتين أدناه.');
     expect(translate('fr', 'eform.correct', { n: 2 })).toBe('Veuillez corriger les 2 réponses signalées ci-dessous.');
   });
 
-  it('a browser\'s Accept-Language picks the closest of our languages', () => {
+  it("a browser's Accept-Language picks the closest of our languages", () => {
     expect(negotiateLocale('de-CH,de;q=0.9,en;q=0.8')).toBe('de');
     expect(negotiateLocale('pt-PT,pt;q=0.9')).toBe('pt-BR');
     expect(negotiateLocale('ko-KR, ja;q=0.5')).toBe('ja');
@@ -72,7 +84,9 @@ describe('customer page messages', () => {
 describe('the certificate of completion', () => {
   it("is in the signer's language with English beside it, and English alone for an English signer", () => {
     expect(certificateLine('es', 'cert.title')).toBe('Certificado de finalización / Certificate of completion');
-    expect(certificateLine('ja', 'cert.document', { name: '契約書', version: 2 })).toBe('書類：契約書（バージョン2） / Document: 契約書 (version 2)');
+    expect(certificateLine('ja', 'cert.document', { name: '契約書', version: 2 })).toBe(
+      '書類：契約書（バージョン2） / Document: 契約書 (version 2)',
+    );
     expect(certificateLine('en', 'cert.title')).toBe('Certificate of completion');
   });
 });
@@ -100,13 +114,32 @@ describe('keys the pages build from codes', () => {
 
   it('every e-form problem has its words, and the English ones are what the console and API say', () => {
     const samples: FieldProblem[] = [
-      { code: 'required' }, { code: 'requiredConsent' }, { code: 'requiredFile' }, { code: 'requiredChoice' }, { code: 'options' },
-      { code: 'email' }, { code: 'phone' }, { code: 'number' }, { code: 'date' }, { code: 'fileSize', max: 10 }, { code: 'fileType', types: '.pdf, image/*' },
-      { code: 'minChoices', n: 2 }, { code: 'maxChoices', n: 3 }, { code: 'min', n: 5 }, { code: 'max', n: 9 }, { code: 'minLength', n: 4 }, { code: 'maxLength', n: 40 },
-      { code: 'minDate', date: '2026-01-01' }, { code: 'maxDate', date: '2026-12-31' }, { code: 'pattern', message: '' },
+      { code: 'required' },
+      { code: 'requiredConsent' },
+      { code: 'requiredFile' },
+      { code: 'requiredChoice' },
+      { code: 'options' },
+      { code: 'email' },
+      { code: 'phone' },
+      { code: 'number' },
+      { code: 'date' },
+      { code: 'fileSize', max: 10 },
+      { code: 'fileType', types: '.pdf, image/*' },
+      { code: 'minChoices', n: 2 },
+      { code: 'maxChoices', n: 3 },
+      { code: 'min', n: 5 },
+      { code: 'max', n: 9 },
+      { code: 'minLength', n: 4 },
+      { code: 'maxLength', n: 40 },
+      { code: 'minDate', date: '2026-01-01' },
+      { code: 'maxDate', date: '2026-12-31' },
+      { code: 'pattern', message: '' },
     ];
     // every code of the union is sampled (the type lists them; this keeps the sample whole)
-    const codes: Record<FieldProblemCode, true> = Object.fromEntries(samples.map((p) => [p.code, true])) as Record<FieldProblemCode, true>;
+    const codes: Record<FieldProblemCode, true> = Object.fromEntries(samples.map((p) => [p.code, true])) as Record<
+      FieldProblemCode,
+      true
+    >;
     expect(Object.keys(codes)).toHaveLength(20);
     for (const p of samples) {
       const key = `eform.problem.${p.code}`;
@@ -126,11 +159,21 @@ describe('keys the pages build from codes', () => {
   });
 
   it('every signer problem, ID photo refusal, document, side and passkey refusal has its words', () => {
-    for (const code of ['drawUnreadable', 'signRequired', 'tooLong', 'tick', 'required', 'consent', 'reason'] satisfies SignerProblem['code'][]) expect(has(`sig.problem.${code}`), code).toBe(true);
+    for (const code of [
+      'drawUnreadable',
+      'signRequired',
+      'tooLong',
+      'tick',
+      'required',
+      'consent',
+      'reason',
+    ] satisfies SignerProblem['code'][])
+      expect(has(`sig.problem.${code}`), code).toBe(true);
     for (const code of IDV_PAGE_ERRORS) expect(has(`idv.error.${code}`), code).toBe(true);
     for (const code of Object.keys(IMAGE_REFUSALS)) expect(IDV_PAGE_ERRORS as readonly string[], code).toContain(code);
     for (const d of IDV_DOCUMENT_TYPES) expect(has(`idv.doc.${d.key}`), d.key).toBe(true);
-    for (const side of IDV_SIDES) for (const k of ['side', 'hint', 'send', 'replace']) expect(has(`idv.${k}.${side}`), `${k}.${side}`).toBe(true);
+    for (const side of IDV_SIDES)
+      for (const k of ['side', 'hint', 'send', 'replace']) expect(has(`idv.${k}.${side}`), `${k}.${side}`).toBe(true);
     for (const reason of ['expired', 'used', 'revoked', 'unknown']) expect(has(`passkey.error.${reason}`), reason).toBe(true);
   });
 

@@ -15,7 +15,8 @@ const result = (over: Partial<CustomerResult> = {}): CustomerResult => ({
   ...over,
 });
 
-const searchCalls = (calls: { path: string; url: string }[]) => calls.filter((c) => c.path === '/api/results/customer').map((c) => new URL(c.url).searchParams.get('customerRef'));
+const searchCalls = (calls: { path: string; url: string }[]) =>
+  calls.filter((c) => c.path === '/api/results/customer').map((c) => new URL(c.url).searchParams.get('customerRef'));
 
 describe('customer search: debounce', () => {
   it('sends the trimmed query once typing pauses for 300 ms, not on every keystroke', async () => {
@@ -47,7 +48,11 @@ describe('customer search dialog', () => {
   // The dialog is a lazy page: on a fresh clone vitest compiles it on first use, which can take
   // longer than a find waits. Compile it (and the app area the first test opens it over) before
   // the tests so they time the dialog, not the compiler.
-  beforeAll(() => Promise.all([import('../../src/pages/search'), import('../../src/pages/apps'), import('../../src/pages/apps/passkeys')]), 60_000);
+  beforeAll(
+    () =>
+      Promise.all([import('../../src/pages/search'), import('../../src/pages/apps'), import('../../src/pages/apps/passkeys')]),
+    60_000,
+  );
   const open = () => fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
 
   it('opens with Ctrl+K and with Cmd+K', async () => {
@@ -62,7 +67,9 @@ describe('customer search dialog', () => {
   });
 
   it('lists results with long ids shortened to their first and last 6 characters', async () => {
-    renderSignedIn('/', makeBootstrap({ role: 'admin' }), { 'GET /api/results/customer': { body: { results: [result(), result({ id: 'r2', sessionRef: 'short_ref' })] } } });
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }), {
+      'GET /api/results/customer': { body: { results: [result(), result({ id: 'r2', sessionRef: 'short_ref' })] } },
+    });
     await screen.findByRole('button', { name: /Search customers/ });
     open();
     fireEvent.change(await screen.findByRole('combobox'), { target: { value: 'CUST-1' } });
@@ -74,7 +81,9 @@ describe('customer search dialog', () => {
 
   it('keeps the first-and-last-6 rule for session ids that share them, and tells them apart in the tooltip and the spoken name', async () => {
     const refs = ['ses_demo0001a1b2c3d4e5f6', 'ses_demo0002a1b2c3d4e5f6'];
-    renderSignedIn('/', makeBootstrap({ role: 'admin' }), { 'GET /api/results/customer': { body: { results: refs.map((sessionRef, i) => result({ id: `r${i}`, sessionRef })) } } });
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }), {
+      'GET /api/results/customer': { body: { results: refs.map((sessionRef, i) => result({ id: `r${i}`, sessionRef })) } },
+    });
     await screen.findByRole('button', { name: /Search customers/ });
     open();
     fireEvent.change(await screen.findByRole('combobox'), { target: { value: 'CUST-1' } });
@@ -82,11 +91,17 @@ describe('customer search dialog', () => {
     // SPEC §2 and §9: first and last 6, whatever the other results are
     expect(options.map((o) => o.querySelector('.search-item-ref')!.textContent)).toEqual(['ses_de…d4e5f6', 'ses_de…d4e5f6']);
     expect(options.map((o) => o.querySelector('.search-item-ref')!.getAttribute('title'))).toEqual(refs);
-    expect(options.map((o) => o.getAttribute('aria-label'))).toEqual(refs.map((ref) => expect.stringContaining(`session ${ref}`)));
+    expect(options.map((o) => o.getAttribute('aria-label'))).toEqual(
+      refs.map((ref) => expect.stringContaining(`session ${ref}`)),
+    );
   });
 
   it('shows the customer, a masked phone number, the status and the app in each row', async () => {
-    renderSignedIn('/', makeBootstrap({ role: 'admin' }), { 'GET /api/results/customer': { body: { results: [result({ customerRef: 'CUST-100042', phoneNumber: '+14155550142', status: 'failure' })] } } });
+    renderSignedIn('/', makeBootstrap({ role: 'admin' }), {
+      'GET /api/results/customer': {
+        body: { results: [result({ customerRef: 'CUST-100042', phoneNumber: '+14155550142', status: 'failure' })] },
+      },
+    });
     await screen.findByRole('button', { name: /Search customers/ });
     open();
     fireEvent.change(await screen.findByRole('combobox'), { target: { value: '+14155550142' } });
@@ -118,7 +133,9 @@ describe('customer search dialog', () => {
 
   it('arrow keys choose a result and Enter opens it in its app', async () => {
     renderSignedIn('/', makeBootstrap({ role: 'admin' }), {
-      'GET /api/results/customer': { body: { results: [result(), result({ id: 'r2', app: 'one-time-passcode', sessionRef: 'ses_second' })] } },
+      'GET /api/results/customer': {
+        body: { results: [result(), result({ id: 'r2', app: 'one-time-passcode', sessionRef: 'ses_second' })] },
+      },
     });
     await screen.findByRole('button', { name: /Search customers/ });
     open();

@@ -11,7 +11,14 @@ describe('database errors as the caller sees them', () => {
   });
 
   it('a database shut down, refusing, unreachable or past the deadline is unavailable; a wrong query is not', () => {
-    for (const err of [pgError('57P01'), pgError('57P03'), pgError('08006'), pgError('ECONNREFUSED'), new DatabaseUnreachable('stalled'), new Error('Connection terminated unexpectedly')]) {
+    for (const err of [
+      pgError('57P01'),
+      pgError('57P03'),
+      pgError('08006'),
+      pgError('ECONNREFUSED'),
+      new DatabaseUnreachable('stalled'),
+      new Error('Connection terminated unexpectedly'),
+    ]) {
       expect(isDatabaseUnavailable(err), err.message).toBe(true);
     }
     expect(isDatabaseUnavailable(pgError('42P01'))).toBe(false);

@@ -9,7 +9,14 @@ function ConfirmHarness() {
   return (
     <>
       <button onClick={() => setOpen(true)}>Archive Sam</button>
-      <ConfirmDialog open={open} title="Archive Sam?" description="Sam loses access." confirmLabel="Archive" onConfirm={() => {}} onCancel={() => setOpen(false)} />
+      <ConfirmDialog
+        open={open}
+        title="Archive Sam?"
+        description="Sam loses access."
+        confirmLabel="Archive"
+        onConfirm={() => {}}
+        onCancel={() => setOpen(false)}
+      />
     </>
   );
 }

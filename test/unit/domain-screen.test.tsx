@@ -36,10 +36,18 @@ describe('custom domain screen', () => {
       'GET /api/branding': { body: settings('console.acme.com') },
       'PUT /api/branding/domain': {
         status: 422,
-        body: { code: 'DNS_INVALID', message: 'DNS settings are invalid', fields: { txt: 'No TXT record with this account’s verification value was found' } },
+        body: {
+          code: 'DNS_INVALID',
+          message: 'DNS settings are invalid',
+          fields: { txt: 'No TXT record with this account’s verification value was found' },
+        },
       },
     });
     await screen.findByRole('heading', { name: 'Verifying your domain' });
-    await waitFor(() => expect(screen.getByTestId('domain-missing').textContent).toBe('Not found yet: the TXT record. The CNAME record is in place.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('domain-missing').textContent).toBe(
+        'Not found yet: the TXT record. The CNAME record is in place.',
+      ),
+    );
   });
 });

@@ -2,18 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { errorText, logLine } from '../../api/http/error-text';
 
 describe('error text', () => {
-  it("an invalid header value quoted by the HTTP client is not repeated", () => {
+  it('an invalid header value quoted by the HTTP client is not repeated', () => {
     const err = new TypeError('Headers.append: "sk_live_abc\r\nX-Evil: 1" is an invalid header value.');
     expect(errorText(err)).toBe('Headers.append: a header value is not valid.');
   });
 
   it('known secrets are taken out, also one line of a multi-line secret', () => {
-    expect(errorText('refused key dd-0123456789 for account', { secrets: ['dd-0123456789'] })).toBe('refused key [redacted] for account');
+    expect(errorText('refused key dd-0123456789 for account', { secrets: ['dd-0123456789'] })).toBe(
+      'refused key [redacted] for account',
+    );
     expect(errorText('got "first-line-secret"', { secrets: ['first-line-secret\nsecond'] })).toBe('got "[redacted]"');
   });
 
   it('a URL keeps only where it points: no user, password, path or query', () => {
-    expect(errorText('POST https://user:pa55@collectors.example.com/receiver/v1/http/TOKEN123?key=abc failed')).toBe('POST https://collectors.example.com failed');
+    expect(errorText('POST https://user:pa55@collectors.example.com/receiver/v1/http/TOKEN123?key=abc failed')).toBe(
+      'POST https://collectors.example.com failed',
+    );
   });
 
   it('control characters cannot forge lines', () => {

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { consoleTimeZone, formatAxisDay, formatCalendarDay, formatDate, formatDateTime, formatDay, setConsoleTimeZone, shortenId } from '../../src/ui/format';
+import {
+  consoleTimeZone,
+  formatAxisDay,
+  formatCalendarDay,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  setConsoleTimeZone,
+  shortenId,
+} from '../../src/ui/format';
 
 const NOW = Date.UTC(2025, 5, 15, 12, 0, 0);
 const HOUR = 3_600_000;
@@ -82,7 +91,7 @@ describe('a chart axis day', () => {
     expect(formatCalendarDay('2026-11-05', 'en-US')).toBe('Nov 5, 2026');
   });
 
-  it('does not move the day, whatever the account\'s zone', () => {
+  it("does not move the day, whatever the account's zone", () => {
     setConsoleTimeZone('Pacific/Honolulu');
     expect(formatAxisDay('2026-11-05', 'en-US')).toBe('Nov 5');
     setConsoleTimeZone(null);

@@ -26,7 +26,12 @@ describe('support ticket form', () => {
     fireEvent.change(screen.getByLabelText(/Description/), { target: { value: 'Since 9am' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit ticket' }));
     // the header's live-updates indicator is a status region too: read the form's own
-    expect(screen.getAllByRole('status').map((el) => el.textContent).join('\n')).toContain('Your ticket has not been sent.');
+    expect(
+      screen
+        .getAllByRole('status')
+        .map((el) => el.textContent)
+        .join('\n'),
+    ).toContain('Your ticket has not been sent.');
     expect(screen.getByRole('link', { name: 'support@switchboard.example' })).toBeTruthy();
   });
 });
@@ -73,6 +78,11 @@ describe('contact sales form phone number', () => {
 
   it('accepts a spaced international number', async () => {
     await fill('+44 20 7946 0958', 'Phone');
-    expect(screen.getAllByRole('status').map((el) => el.textContent).join('\n')).toContain('Your request has not been sent.');
+    expect(
+      screen
+        .getAllByRole('status')
+        .map((el) => el.textContent)
+        .join('\n'),
+    ).toContain('Your request has not been sent.');
   });
 });

@@ -24,7 +24,8 @@ describe('header', () => {
     renderSignedIn('/', makeBootstrap({ role: 'admin' }));
     await openSettingsMenu();
     const menu = document.querySelector<HTMLElement>('.popover-panel')!;
-    for (const name of ['Account Settings', 'Billing', 'Support', 'Resources', 'Contact sales', 'Report an issue']) expect(within(menu).getByRole('link', { name })).toBeTruthy();
+    for (const name of ['Account Settings', 'Billing', 'Support', 'Resources', 'Contact sales', 'Report an issue'])
+      expect(within(menu).getByRole('link', { name })).toBeTruthy();
     const status = screen.getByRole('link', { name: /System status/ });
     expect([status.getAttribute('target'), status.getAttribute('rel')]).toEqual(['_blank', 'noopener noreferrer']);
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
@@ -102,16 +103,24 @@ describe('header', () => {
   });
 
   it('shows the credits of the current app in red at 80% of the free tier', async () => {
-    renderSignedIn('/passkeys', makeBootstrap(), { 'GET /api/passkeys/billing/usage': { body: { status: 'near-limit', credits: 80, freeTier: 100 } } });
+    renderSignedIn('/passkeys', makeBootstrap(), {
+      'GET /api/passkeys/billing/usage': { body: { status: 'near-limit', credits: 80, freeTier: 100 } },
+    });
     // the figure and its unit are apart in the markup (they stack in a narrow panel) but read as one
-    const credits = await screen.findByText((_, el) => !!el?.classList.contains('credit-info') && /80 \/ 100 credits/.test(el.textContent ?? ''));
+    const credits = await screen.findByText(
+      (_, el) => !!el?.classList.contains('credit-info') && /80 \/ 100 credits/.test(el.textContent ?? ''),
+    );
     expect(credits.classList.contains('credit-warning')).toBe(true);
   });
 
   it('shows the credits of the current app without warning below 80% of the free tier', async () => {
-    renderSignedIn('/passkeys', makeBootstrap(), { 'GET /api/passkeys/billing/usage': { body: { status: 'ok', credits: 79, freeTier: 100 } } });
+    renderSignedIn('/passkeys', makeBootstrap(), {
+      'GET /api/passkeys/billing/usage': { body: { status: 'ok', credits: 79, freeTier: 100 } },
+    });
     // the figure and its unit are apart in the markup (they stack in a narrow panel) but read as one
-    const credits = await screen.findByText((_, el) => !!el?.classList.contains('credit-info') && /79 \/ 100 credits/.test(el.textContent ?? ''));
+    const credits = await screen.findByText(
+      (_, el) => !!el?.classList.contains('credit-info') && /79 \/ 100 credits/.test(el.textContent ?? ''),
+    );
     expect(credits.classList.contains('credit-warning')).toBe(false);
   });
 
@@ -128,7 +137,12 @@ describe('header', () => {
 
   it('ends ghost mode from the banner and opens the account in Watch Tower', async () => {
     const staffToken = makeToken({ root: true, acc: 'acc_provider' });
-    const { calls } = renderSignedIn('/', makeBootstrap({ isRoot: true }), { 'DELETE /api/ghost-mode': { body: { token: staffToken } } }, { ghost: true, acc: 'acc_ghosted' });
+    const { calls } = renderSignedIn(
+      '/',
+      makeBootstrap({ isRoot: true }),
+      { 'DELETE /api/ghost-mode': { body: { token: staffToken } } },
+      { ghost: true, acc: 'acc_ghosted' },
+    );
     fireEvent.click(await screen.findByRole('button', { name: /You're in ghost mode/ }));
     await waitFor(() => expect(here()).toBe('/watch-tower/accounts/acc_ghosted'));
     expect(localStorage.getItem(TOKEN_KEY)).toBe(staffToken);

@@ -14,13 +14,34 @@ const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').re
 
 /** An unsigned token with the payload the UI reads (the UI never verifies). */
 export function makeToken(payload: Partial<TokenPayload> = {}): string {
-  const full: TokenPayload = { sub: 'adm_1', acc: 'acc_1', role: 'owner', root: false, ghost: false, email: 'owner@acme.test', exp: 4102444800, ...payload };
+  const full: TokenPayload = {
+    sub: 'adm_1',
+    acc: 'acc_1',
+    role: 'owner',
+    root: false,
+    ghost: false,
+    email: 'owner@acme.test',
+    exp: 4102444800,
+    ...payload,
+  };
   return `${b64url('{"alg":"HS256"}')}.${b64url(JSON.stringify(full))}.sig`;
 }
 
-type BootstrapOptions = { role?: Role; isRoot?: boolean; apps?: AppId[]; status?: Partial<Record<AppId, BillingStatus>>; email?: string };
+type BootstrapOptions = {
+  role?: Role;
+  isRoot?: boolean;
+  apps?: AppId[];
+  status?: Partial<Record<AppId, BillingStatus>>;
+  email?: string;
+};
 
-export function makeBootstrap({ role = 'owner', isRoot = false, apps, status = {}, email = 'owner@acme.test' }: BootstrapOptions = {}): Bootstrap {
+export function makeBootstrap({
+  role = 'owner',
+  isRoot = false,
+  apps,
+  status = {},
+  email = 'owner@acme.test',
+}: BootstrapOptions = {}): Bootstrap {
   const visible = apps ?? APP_IDS.filter((id) => id !== 'identity-verification');
   const billing = Object.fromEntries(
     APP_IDS.map((id): [AppId, AppBilling] => [id, { status: status[id] ?? 'free-trial', trialEndsAt: null }]),
@@ -72,9 +93,13 @@ export function mockApi(routes: Record<string, Handler | Answer>) {
     calls.push({ method: request.method, path, url: request.url, headers: request.headers, body: await request.clone().text() });
     const key = `${request.method} ${path}`;
     const route = routes[key];
-    const answer: Answer = typeof route === 'function' ? await route(request) : (route ?? { status: 404, body: { code: 'NOT_FOUND', message: 'Not found' } });
+    const answer: Answer =
+      typeof route === 'function'
+        ? await route(request)
+        : (route ?? { status: 404, body: { code: 'NOT_FOUND', message: 'Not found' } });
     const status = answer.status ?? 200;
-    if (answer.body instanceof ReadableStream) return new Response(answer.body, { status, headers: { 'content-type': 'text/event-stream', ...answer.headers } });
+    if (answer.body instanceof ReadableStream)
+      return new Response(answer.body, { status, headers: { 'content-type': 'text/event-stream', ...answer.headers } });
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status,
       headers: { 'content-type': 'application/json', ...answer.headers },
@@ -92,13 +117,21 @@ export function renderConsole({ path = '/', token, host = browserHost }: { path?
 }
 
 /** Signed in as someone with a bootstrap; the API answers bootstrap plus the extra routes. */
-export function renderSignedIn(path: string, bootstrap: Bootstrap = makeBootstrap(), routes: Record<string, Handler | Answer> = {}, payload: Partial<TokenPayload> = {}) {
+export function renderSignedIn(
+  path: string,
+  bootstrap: Bootstrap = makeBootstrap(),
+  routes: Record<string, Handler | Answer> = {},
+  payload: Partial<TokenPayload> = {},
+) {
   const api = mockApi({
     'GET /api/admins/bootstrap': { body: bootstrap },
     'GET /api/passkeys/billing/usage': { body: { status: 'ok', credits: 10, freeTier: 100 } },
     ...routes,
   });
-  const view = renderConsole({ path, token: makeToken({ role: bootstrap.role, root: bootstrap.isRoot, email: bootstrap.email, ...payload }) });
+  const view = renderConsole({
+    path,
+    token: makeToken({ role: bootstrap.role, root: bootstrap.isRoot, email: bootstrap.email, ...payload }),
+  });
   return { ...api, ...view };
 }
 

@@ -14,7 +14,9 @@ describe('home', () => {
   it('says beside Start Free Trial what the trial gives and what it costs after', async () => {
     renderSignedIn('/', makeBootstrap({ status: { payments: 'inactive' } }));
     await screen.findByRole('heading', { name: 'Welcome, Olivia' });
-    expect(within(card('Payments')).getByTestId('trial-terms').textContent).toMatch(/^Free for 14 days with 100 credits; then \$\d+\.\d\d a month if you subscribe$/);
+    expect(within(card('Payments')).getByTestId('trial-terms').textContent).toMatch(
+      /^Free for 14 days with 100 credits; then \$\d+\.\d\d a month if you subscribe$/,
+    );
   });
 
   it('tells a supervisor an admin starts the trial, instead of a Start Free Trial the server would refuse', async () => {
@@ -32,7 +34,10 @@ describe('home', () => {
 
   it('starts the free trial and opens the app with its tab bar', async () => {
     const { calls } = renderSignedIn('/', makeBootstrap({ status: { payments: 'inactive' } }), {
-      'POST /api/payments/billing/free-trial': { status: 201, body: { status: 'free-trial', trialEndsAt: '2030-01-01T00:00:00Z' } },
+      'POST /api/payments/billing/free-trial': {
+        status: 201,
+        body: { status: 'free-trial', trialEndsAt: '2030-01-01T00:00:00Z' },
+      },
       'GET /api/payments/billing/usage': { body: { status: 'ok', credits: 0, freeTier: 100 } },
     });
     await screen.findByRole('heading', { name: 'Welcome, Olivia' });

@@ -12,5 +12,7 @@ describe('a Host header is one host name however it is written', () => {
     ['bücher.example', 'xn--bcher-kva.example'],
   ])('%s is %s', (header, name) => expect(hostName(header)).toBe(name));
 
-  it.each(['', 'a b', 'acme.example/path', 'user@acme.example', 'acme.example:99999'])('%j is not a host', (header) => expect(hostName(header)).toBeNull());
+  it.each(['', 'a b', 'acme.example/path', 'user@acme.example', 'acme.example:99999'])('%j is not a host', (header) =>
+    expect(hostName(header)).toBeNull(),
+  );
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkImage, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, sniffImage, stripJpeg, stripPng } from '../../api/apps/identity-verification/images';
+import {
+  checkImage,
+  MAX_IMAGE_PIXELS,
+  MAX_IMAGE_SIDE,
+  sniffImage,
+  stripJpeg,
+  stripPng,
+} from '../../api/apps/identity-verification/images';
 import { exifGpsSegment, makeJpeg, makePng, pngChunk } from '../../api/apps/identity-verification/sample-images';
 import { mrzDate, nameTokens, readMrz, runChecks } from '../../api/apps/identity-verification/checks';
 
@@ -40,7 +47,10 @@ describe('photos from the customer page', () => {
 
   it('PNG text and eXIf chunks are removed; a PNG must start with IHDR and end with IEND', () => {
     const plain = makePng(3, 3, () => [10, 20, 30]);
-    const tagged = makePng(3, 3, () => [10, 20, 30], [pngChunk('tEXt', Buffer.from('GPS\0 51.5 N')), pngChunk('eXIf', Buffer.from('MM\0*'))]);
+    const tagged = makePng(3, 3, () => [10, 20, 30], [
+      pngChunk('tEXt', Buffer.from('GPS\0 51.5 N')),
+      pngChunk('eXIf', Buffer.from('MM\0*')),
+    ]);
     const out = stripPng(tagged)!;
     expect(out.removed).toEqual(['tEXt', 'eXIf']);
     expect(out.bytes.equals(plain)).toBe(true);
@@ -51,7 +61,10 @@ describe('photos from the customer page', () => {
     expect(sniffImage(clean)).toBe('jpeg');
     expect(sniffImage(makePng(1, 1, () => [0, 0, 0]))).toBe('png');
     expect(sniffImage(Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic', 'latin1')]))).toBe('heic');
-    expect(checkImage(Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypmif1', 'latin1')]))).toMatchObject({ code: 'IMAGE_HEIC', message: expect.stringContaining('Most Compatible') });
+    expect(checkImage(Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypmif1', 'latin1')]))).toMatchObject({
+      code: 'IMAGE_HEIC',
+      message: expect.stringContaining('Most Compatible'),
+    });
     expect(checkImage(Buffer.from('%PDF-1.7'))).toMatchObject({ code: 'IMAGE_TYPE' });
     expect(checkImage(new Uint8Array())).toMatchObject({ code: 'IMAGE_EMPTY' });
   });
@@ -73,12 +86,28 @@ describe('checks on the typed MRZ', () => {
   });
 
   it('with no MRZ every data check is not run, and face match and liveness are never run', () => {
-    const results = runChecks({ reading: null, expectedName: 'A', expectedDateOfBirth: null, minimumAge: 18, today, seenElsewhere: false });
+    const results = runChecks({
+      reading: null,
+      expectedName: 'A',
+      expectedDateOfBirth: null,
+      minimumAge: 18,
+      today,
+      seenElsewhere: false,
+    });
     expect(results.every((r) => r.status === 'not_run')).toBe(true);
     expect(results.filter((r) => r.reason === 'not_available').map((r) => r.key)).toEqual(['face_match', 'liveness']);
     const read = readMrz(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'], today);
-    const withData = runChecks({ reading: read, expectedName: null, expectedDateOfBirth: null, minimumAge: 18, today, seenElsewhere: false });
-    expect(withData.filter((r) => r.key === 'face_match' || r.key === 'liveness').every((r) => r.status === 'not_run')).toBe(true);
+    const withData = runChecks({
+      reading: read,
+      expectedName: null,
+      expectedDateOfBirth: null,
+      minimumAge: 18,
+      today,
+      seenElsewhere: false,
+    });
+    expect(withData.filter((r) => r.key === 'face_match' || r.key === 'liveness').every((r) => r.status === 'not_run')).toBe(
+      true,
+    );
   });
 });
 
@@ -92,7 +121,13 @@ describe('a photo whose header declares an absurd size is refused before anyone 
     return pngChunk('IHDR', data);
   };
   /** a small file that claims width × height pixels */
-  const claimingPng = (width: number, height: number) => Buffer.concat([SIGNATURE, ihdr(width, height), pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), pngChunk('IEND', Buffer.alloc(0))]);
+  const claimingPng = (width: number, height: number) =>
+    Buffer.concat([
+      SIGNATURE,
+      ihdr(width, height),
+      pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]);
   const claimingJpeg = (width: number, height: number) => {
     const jpeg = Buffer.from(makeJpeg(1, 1, () => 100));
     const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));

@@ -15,7 +15,9 @@ describe('check reasons read as sentences', () => {
   it('every reason code the checks can give has its sentence in the one table', () => {
     // the codes as written in checks.ts, so that a new code without a sentence fails here
     const source = readFileSync(resolve('api/apps/identity-verification/checks.ts'), 'utf8');
-    const written = [...source.matchAll(/'([a-z]+(?:_[a-z]+)+|old_enough)'/g)].map((m) => m[1]!).filter((c) => !/^(not_run|minimum_age|date_of_birth|document_number|face_match)$/.test(c));
+    const written = [...source.matchAll(/'([a-z]+(?:_[a-z]+)+|old_enough)'/g)]
+      .map((m) => m[1]!)
+      .filter((c) => !/^(not_run|minimum_age|date_of_birth|document_number|face_match)$/.test(c));
     expect(written.length).toBeGreaterThan(15);
     expect(written.filter((c) => !IDV_CHECK_REASONS[c])).toEqual([]);
   });
@@ -23,9 +25,30 @@ describe('check reasons read as sentences', () => {
   it('each check run on real inputs answers a sentence, never its code', () => {
     const inputs: CheckInput[] = [
       { reading: null, expectedName: null, expectedDateOfBirth: null, minimumAge: 18, today, seenElsewhere: false },
-      { reading: readMrz(VALID, today), expectedName: 'Anna Maria Eriksson', expectedDateOfBirth: '1974-08-12', minimumAge: 18, today, seenElsewhere: false },
-      { reading: readMrz(EXPIRED, today), expectedName: 'Someone Else', expectedDateOfBirth: '1980-01-01', minimumAge: 90, today, seenElsewhere: true },
-      { reading: readMrz(['NOT AN MRZ', 'AT ALL'], today), expectedName: null, expectedDateOfBirth: null, minimumAge: 18, today, seenElsewhere: false },
+      {
+        reading: readMrz(VALID, today),
+        expectedName: 'Anna Maria Eriksson',
+        expectedDateOfBirth: '1974-08-12',
+        minimumAge: 18,
+        today,
+        seenElsewhere: false,
+      },
+      {
+        reading: readMrz(EXPIRED, today),
+        expectedName: 'Someone Else',
+        expectedDateOfBirth: '1980-01-01',
+        minimumAge: 90,
+        today,
+        seenElsewhere: true,
+      },
+      {
+        reading: readMrz(['NOT AN MRZ', 'AT ALL'], today),
+        expectedName: null,
+        expectedDateOfBirth: null,
+        minimumAge: 18,
+        today,
+        seenElsewhere: false,
+      },
     ];
     for (const input of inputs) {
       for (const r of runChecks(input)) {
@@ -42,6 +65,10 @@ describe('verification status badges by meaning', () => {
     expect(IDV_STATUS_TONES.submitted).toBe('info');
     expect(IDV_STATUS_TONES.approved).toBe('success');
     expect(IDV_STATUS_TONES.declined).toBe('danger');
-    expect(Object.entries(IDV_STATUS_TONES).filter(([, tone]) => tone === 'success').map(([s]) => s)).toEqual(['approved']);
+    expect(
+      Object.entries(IDV_STATUS_TONES)
+        .filter(([, tone]) => tone === 'success')
+        .map(([s]) => s),
+    ).toEqual(['approved']);
   });
 });

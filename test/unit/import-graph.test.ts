@@ -31,16 +31,22 @@ function resolve(from: string, specifier: string): string | null {
 
 const FILES = SOURCE_DIRS.flatMap(sourceFiles);
 const TEXT = new Map(FILES.map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
-const IMPORTS = new Map(FILES.map((file) => [file, ts.preProcessFile(TEXT.get(file)!, true, true).importedFiles.map((i) => i.fileName)]));
+const IMPORTS = new Map(
+  FILES.map((file) => [file, ts.preProcessFile(TEXT.get(file)!, true, true).importedFiles.map((i) => i.fileName)]),
+);
 const GRAPH = new Map<string, string[]>(
   FILES.map((file) => {
-    const targets = IMPORTS.get(file)!.map((i) => resolve(file, i)).filter((t): t is string => t !== null);
+    const targets = IMPORTS.get(file)!
+      .map((i) => resolve(file, i))
+      .filter((t): t is string => t !== null);
     return [file, [...new Set(targets)]];
   }),
 );
 /** The packages a file imports (bare specifiers, a subpath kept as its package's name). */
 const packagesOf = (file: string) =>
-  IMPORTS.get(file)!.filter((i) => !i.startsWith('.')).map((i) => (i.startsWith('@') ? i.split('/').slice(0, 2) : i.split('/').slice(0, 1)).join('/'));
+  IMPORTS.get(file)!
+    .filter((i) => !i.startsWith('.'))
+    .map((i) => (i.startsWith('@') ? i.split('/').slice(0, 2) : i.split('/').slice(0, 1)).join('/'));
 
 /** Strongly connected components of more than one file (Tarjan): each is an import cycle. */
 function cycles(): string[][] {
@@ -84,10 +90,17 @@ function cycles(): string[][] {
 
 /** HTTP handler files: an area's routes.ts (or <name>-routes.ts), its /api/v1 operations (v1.ts), its customer pages. */
 const isRoute = (f: string) =>
-  f.startsWith('api/') && (/(^|\/)(([a-z0-9-]+-)?routes|v1|customer-page|page)\.tsx?$/.test(f) || f === 'api/legal/terms.tsx' || f === 'api/static.ts');
+  f.startsWith('api/') &&
+  (/(^|\/)(([a-z0-9-]+-)?routes|v1|customer-page|page)\.tsx?$/.test(f) || f === 'api/legal/terms.tsx' || f === 'api/static.ts');
 
-const under = (...prefixes: string[]) => (f: string) => prefixes.some((p) => f.startsWith(p));
-const oneOf = (...files: string[]) => (f: string) => files.includes(f);
+const under =
+  (...prefixes: string[]) =>
+  (f: string) =>
+    prefixes.some((p) => f.startsWith(p));
+const oneOf =
+  (...files: string[]) =>
+  (f: string) =>
+    files.includes(f);
 
 type Layer = {
   name: string;
@@ -113,16 +126,32 @@ const LAYERS: Layer[] = [
   {
     name: 'entry',
     holds: (f) =>
-      ['api/server.ts', 'api/cli.ts', 'api/workers.ts', 'api/runtime.ts', 'api/app.ts', 'api/jobs/index.ts', 'api/apps/index.ts', 'api/apps/platform/jobs.ts'].includes(f) ||
-      /^api\/apps\/[^/]+\/module\.ts$/.test(f),
+      [
+        'api/server.ts',
+        'api/cli.ts',
+        'api/workers.ts',
+        'api/runtime.ts',
+        'api/app.ts',
+        'api/jobs/index.ts',
+        'api/apps/index.ts',
+        'api/apps/platform/jobs.ts',
+      ].includes(f) || /^api\/apps\/[^/]+\/module\.ts$/.test(f),
     uses: 'all below',
   },
   // demo data, made through the services like any other caller
-  { name: 'seed', holds: (f) => f.startsWith('api/seed/') || /^api\/apps\/[^/]+\/seed\.ts$/.test(f), uses: ['services', ...INFRA] },
+  {
+    name: 'seed',
+    holds: (f) => f.startsWith('api/seed/') || /^api\/apps\/[^/]+\/seed\.ts$/.test(f),
+    uses: ['services', ...INFRA],
+  },
   // HTTP handlers: validate, call a service, answer; no SQL (checked below), so no data module
   { name: 'routes', holds: isRoute, uses: ['services', 'customer-pages', ...INFRA.filter((r) => r !== 'db')] },
   // the services, area by area; an area names the areas below it that it uses
-  { name: 'delivery', holds: oneOf('api/integrations/webhooks.ts', 'api/integrations/log-queue.ts'), uses: ['developers', 'notifications', 'privacy', ...INFRA] },
+  {
+    name: 'delivery',
+    holds: oneOf('api/integrations/webhooks.ts', 'api/integrations/log-queue.ts'),
+    uses: ['developers', 'notifications', 'privacy', ...INFRA],
+  },
   { name: 'dev-stripe', holds: under('api/dev-stripe/'), uses: ['http', ...BASE] },
   { name: 'watch-tower', holds: under('api/watch-tower/'), uses: ['billing', 'usage', 'agents', 'sms-guard', ...INFRA] },
   { name: 'admins', holds: under('api/admins/'), uses: ['billing', 'branding', ...INFRA] },
@@ -131,12 +160,39 @@ const LAYERS: Layer[] = [
   {
     name: 'apps',
     holds: (f) => f.startsWith('api/apps/') && !f.startsWith('api/apps/platform/'),
-    uses: ['apps/platform', 'identity', 'developers', 'usage', 'agents', 'storage', 'results', 'sms', 'sms-guard', 'account-dates', 'branding', 'customer-pages', ...INFRA],
+    uses: [
+      'apps/platform',
+      'identity',
+      'developers',
+      'usage',
+      'agents',
+      'storage',
+      'results',
+      'sms',
+      'sms-guard',
+      'account-dates',
+      'branding',
+      'customer-pages',
+      ...INFRA,
+    ],
   },
   {
     name: 'apps/platform',
     holds: under('api/apps/platform/'),
-    uses: ['identity', 'developers', 'usage', 'agents', 'storage', 'results', 'sms', 'sms-guard', 'account-dates', 'branding', 'customer-pages', ...INFRA],
+    uses: [
+      'identity',
+      'developers',
+      'usage',
+      'agents',
+      'storage',
+      'results',
+      'sms',
+      'sms-guard',
+      'account-dates',
+      'branding',
+      'customer-pages',
+      ...INFRA,
+    ],
   },
   { name: 'billing', holds: under('api/billing/'), uses: ['usage', 'notifications', 'account-dates', ...INFRA] },
   { name: 'identity', holds: under('api/identity/'), uses: ['agents', 'developers', 'notifications', ...INFRA] },
@@ -161,16 +217,29 @@ const LAYERS: Layer[] = [
   { name: 'integrations', holds: under('api/integrations/'), uses: ['http', ...BASE] },
   { name: 'jobs', holds: under('api/jobs/'), uses: ['db', ...BASE] },
   { name: 'auth', holds: under('api/auth/'), uses: ['http', 'db', ...BASE] },
-  { name: 'observability', holds: oneOf('api/observability/http.ts', 'api/observability/readiness.ts', 'api/observability/metrics-server.ts'), uses: ['http', 'db', ...BASE] },
+  {
+    name: 'observability',
+    holds: oneOf('api/observability/http.ts', 'api/observability/readiness.ts', 'api/observability/metrics-server.ts'),
+    uses: ['http', 'db', ...BASE],
+  },
   { name: 'http', holds: under('api/http/'), uses: ['db', ...BASE] },
   // the migrator runs the migrations; a migration is frozen when it ships, so it takes nothing
   // that changes with the domain: the data layer's types and the server's own primitives only
   { name: 'migrate', holds: oneOf('api/db/migrate.ts'), uses: ['migrations', 'db', ...BASE] },
   { name: 'migrations', holds: under('api/db/migrations/'), uses: ['db', 'kernel'] },
   { name: 'db', holds: under('api/db/'), uses: ['kernel', 'contract', 'contract/logic'] },
-  { name: 'kernel', holds: (f) => ['api/config.ts', 'api/crypto.ts'].includes(f) || f.startsWith('api/observability/'), uses: ['contract', 'contract/logic'] },
+  {
+    name: 'kernel',
+    holds: (f) => ['api/config.ts', 'api/crypto.ts'].includes(f) || f.startsWith('api/observability/'),
+    uses: ['contract', 'contract/logic'],
+  },
   // shared with the browser: shapes, and the pure logic both sides run, on browser-safe packages
-  { name: 'contract', holds: (f) => f.startsWith('api/contract/') && !f.startsWith('api/contract/logic/'), uses: ['contract/logic'], packages: /^valibot$/ },
+  {
+    name: 'contract',
+    holds: (f) => f.startsWith('api/contract/') && !f.startsWith('api/contract/logic/'),
+    uses: ['contract/logic'],
+    packages: /^valibot$/,
+  },
   { name: 'contract/logic', holds: under('api/contract/logic/'), uses: [], packages: /^re2js$/ },
   // the type of what the API is built from (config, database, hub, ...): every server row names it
   { name: 'deps', holds: oneOf('api/deps.ts'), uses: [], typesOnly: true },
@@ -179,10 +248,15 @@ const LAYERS: Layer[] = [
 /** A file's row: the first that holds it (an entry point or a route file before its area's row). */
 const layerOf = (file: string): Layer | undefined => LAYERS.find((l) => l.holds(file));
 
-const SERVICES = LAYERS.slice(LAYERS.findIndex((l) => l.name === 'delivery'), LAYERS.findIndex((l) => l.name === 'audit')).map((l) => l.name);
+const SERVICES = LAYERS.slice(
+  LAYERS.findIndex((l) => l.name === 'delivery'),
+  LAYERS.findIndex((l) => l.name === 'audit'),
+).map((l) => l.name);
 const rank = (name: string) => LAYERS.findIndex((l) => l.name === name);
 const allowed = (layer: Layer): string[] =>
-  layer.uses === 'all below' ? LAYERS.slice(rank(layer.name) + 1).map((l) => l.name) : layer.uses.flatMap((u) => (u === 'services' ? SERVICES : [u]));
+  layer.uses === 'all below'
+    ? LAYERS.slice(rank(layer.name) + 1).map((l) => l.name)
+    : layer.uses.flatMap((u) => (u === 'services' ? SERVICES : [u]));
 
 /** Every import the table does not allow, as "file -> file (row -> row)", by the importing row. */
 function breaches(): Map<string, string[]> {
@@ -192,16 +266,19 @@ function breaches(): Map<string, string[]> {
     if (!from || from.typesOnly) continue;
     for (const t of targets) {
       const to = layerOf(t);
-      if (to && to !== from && !allowed(from).includes(to.name)) out.get(from.name)!.push(`${file} -> ${t} (${from.name} -> ${to.name})`);
+      if (to && to !== from && !allowed(from).includes(to.name))
+        out.get(from.name)!.push(`${file} -> ${t} (${from.name} -> ${to.name})`);
     }
-    if (from.packages) for (const p of packagesOf(file)) if (!from.packages.test(p)) out.get(from.name)!.push(`${file} -> package ${p}`);
+    if (from.packages)
+      for (const p of packagesOf(file)) if (!from.packages.test(p)) out.get(from.name)!.push(`${file} -> package ${p}`);
   }
   return out;
 }
 const BREACHES = breaches();
 
 /** What builds SQL: the query builder's statements, raw `sql` templates, and taking `sql` (under any name) from Kysely. */
-const SQL_IN_CODE = /\.(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(<[^`]*>)?`|import\s*\{[^}]*\bsql\b[^}]*\}\s*from\s*'kysely'/g;
+const SQL_IN_CODE =
+  /\.(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(<[^`]*>)?`|import\s*\{[^}]*\bsql\b[^}]*\}\s*from\s*'kysely'/g;
 
 describe('the import graph', () => {
   it('reads the whole source tree', () => {
@@ -210,7 +287,11 @@ describe('the import graph', () => {
   });
 
   it('resolves every relative import to a file (one it could not would hide from the table)', () => {
-    const unresolved = FILES.flatMap((f) => IMPORTS.get(f)!.filter((i) => i.startsWith('.') && !resolve(f, i)).map((i) => `${f} -> ${i}`));
+    const unresolved = FILES.flatMap((f) =>
+      IMPORTS.get(f)!
+        .filter((i) => i.startsWith('.') && !resolve(f, i))
+        .map((i) => `${f} -> ${i}`),
+    );
     expect(unresolved).toEqual([]);
   });
 
@@ -221,7 +302,11 @@ describe('the import graph', () => {
 
 describe('the layers (one table, top down)', () => {
   it('is a ladder: each row names only rows below it', () => {
-    const upward = LAYERS.flatMap((l) => (l.uses === 'all below' ? [] : l.uses.filter((u) => u !== 'services' && !(rank(u) > rank(l.name))).map((u) => `${l.name} -> ${u}`)));
+    const upward = LAYERS.flatMap((l) =>
+      l.uses === 'all below'
+        ? []
+        : l.uses.filter((u) => u !== 'services' && !(rank(u) > rank(l.name))).map((u) => `${l.name} -> ${u}`),
+    );
     expect(upward).toEqual([]);
     expect(LAYERS.filter((l) => l.uses.includes('services')).every((l) => rank(l.name) < rank('delivery'))).toBe(true);
   });
@@ -236,20 +321,36 @@ describe('the layers (one table, top down)', () => {
 
   it('keeps api/deps.ts to types: every row may name what the API is built from, none reaches it at run time', () => {
     const source = ts.createSourceFile('deps.ts', TEXT.get('api/deps.ts')!, ts.ScriptTarget.Latest);
-    const valueImports = source.statements.filter((s) => ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly).map((s) => s.getText(source));
+    const valueImports = source.statements
+      .filter((s) => ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly)
+      .map((s) => s.getText(source));
     expect(valueImports).toEqual([]);
   });
 
   it('has no route file taking helpers from another area’s route file', () => {
     // an app is an area of its own (api/apps/<app>/)
-    const area = (f: string) => f.split('/').slice(0, f.startsWith('api/apps/') ? 3 : 2).join('/');
-    const crossing = FILES.filter(isRoute).flatMap((f) => GRAPH.get(f)!.filter((t) => isRoute(t) && area(t) !== area(f)).map((t) => `${f} -> ${t}`));
+    const area = (f: string) =>
+      f
+        .split('/')
+        .slice(0, f.startsWith('api/apps/') ? 3 : 2)
+        .join('/');
+    const crossing = FILES.filter(isRoute).flatMap((f) =>
+      GRAPH.get(f)!
+        .filter((t) => isRoute(t) && area(t) !== area(f))
+        .map((t) => `${f} -> ${t}`),
+    );
     expect(crossing).toEqual([]);
   });
 
   it('has no route file building SQL: a route validates, calls its service and answers', () => {
     const building = FILES.filter(isRoute).flatMap((f) => {
-      const found = [...new Set([...TEXT.get(f)!.matchAll(SQL_IN_CODE)].map((m) => (m[0].startsWith('import') ? 'sql from kysely' : m[0].replace(/<[^`]*>/, ''))))];
+      const found = [
+        ...new Set(
+          [...TEXT.get(f)!.matchAll(SQL_IN_CODE)].map((m) =>
+            m[0].startsWith('import') ? 'sql from kysely' : m[0].replace(/<[^`]*>/, ''),
+          ),
+        ),
+      ];
       return found.length ? [`${f}: ${found.join(' ')}`] : [];
     });
     expect(building).toEqual([]);

@@ -10,7 +10,9 @@ import { liveStream, makeBootstrap, makeToken, mockApi, renderSignedIn } from '.
 // activity list, the bell, the development outbox and the Agent Preview. The stream is the test's
 // own (helpers' liveStream); every screen re-reads through the normal API, never on a timer.
 
-vi.mock('../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
+vi.mock('../../src/ui/Chart', () => ({
+  default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure>,
+}));
 
 const APP = 'one-time-passcode';
 const FIRST = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
@@ -30,19 +32,34 @@ const row = (over: Partial<TaskRow> = {}): TaskRow => ({
   ...over,
 });
 
-const note = (id: string, title: string): Notification => ({ id, kind: 'test.live', title, body: '', link: null, createdAt: new Date().toISOString(), read: false });
+const note = (id: string, title: string): Notification => ({
+  id,
+  kind: 'test.live',
+  title,
+  body: '',
+  link: null,
+  createdAt: new Date().toISOString(),
+  read: false,
+});
 
 describe('live screens', () => {
   it('an activity list shows a changed row in place with a quiet highlight, and keeps new rows behind "Show 1 new"', async () => {
     const live = liveStream();
     let rows = [row(), row({ id: SECOND, customerRef: 'CUST-2' })];
-    const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), { [`GET /api/${APP}/tasks`]: () => ({ body: rows }), 'GET /api/live': live.route });
+    const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), {
+      [`GET /api/${APP}/tasks`]: () => ({ body: rows }),
+      'GET /api/live': live.route,
+    });
     const table = await screen.findByRole('table', { name: 'Authentications' });
     await waitFor(() => expect(live.requests()).toBe(1));
     const reads = () => calls.filter((c) => c.path === `/api/${APP}/tasks`).length;
     const before = reads();
 
-    rows = [row({ id: NEW, customerRef: 'CUST-NEW' }), row({ status: 'approved', endedAt: new Date().toISOString() }), row({ id: SECOND, customerRef: 'CUST-2' })];
+    rows = [
+      row({ id: NEW, customerRef: 'CUST-NEW' }),
+      row({ status: 'approved', endedAt: new Date().toISOString() }),
+      row({ id: SECOND, customerRef: 'CUST-2' }),
+    ];
     // another app's change is none of this list's business
     live.send({ id: 5, kind: 'task', app: 'passkeys', ref: NEW }, '5');
     await new Promise((r) => setTimeout(r, 600));
@@ -84,7 +101,10 @@ describe('live screens', () => {
     const live = liveStream();
     const message = (id: string, body: string) => ({ id, to: '+15551234567', body, createdAt: new Date().toISOString() });
     let outbox = [message('m1', 'Your code is 111111.')];
-    renderSignedIn('/dev/sms-outbox', makeBootstrap(), { 'GET /api/dev/sms-outbox': () => ({ body: outbox }), 'GET /api/live': live.route });
+    renderSignedIn('/dev/sms-outbox', makeBootstrap(), {
+      'GET /api/dev/sms-outbox': () => ({ body: outbox }),
+      'GET /api/live': live.route,
+    });
     await screen.findByText('Your code is 111111.');
     await waitFor(() => expect(live.requests()).toBe(1));
     outbox = [message('m2', 'Your code is 222222.'), ...outbox];
@@ -95,7 +115,12 @@ describe('live screens', () => {
 
   it('the development outbox shows the newest hundred, and the older ones below them on "Show older messages"', async () => {
     const live = liveStream();
-    const messages = Array.from({ length: 150 }, (_, i) => ({ id: `m${i}`, to: '+15551234567', body: `Message ${i}`, createdAt: new Date(Date.now() - i * 1000).toISOString() }));
+    const messages = Array.from({ length: 150 }, (_, i) => ({
+      id: `m${i}`,
+      to: '+15551234567',
+      body: `Message ${i}`,
+      createdAt: new Date(Date.now() - i * 1000).toISOString(),
+    }));
     const { calls } = renderSignedIn('/dev/sms-outbox', makeBootstrap(), {
       'GET /api/dev/sms-outbox': (request) => {
         const limit = Number(new URL(request.url).searchParams.get('limit'));
@@ -111,7 +136,10 @@ describe('live screens', () => {
     expect(screen.getAllByTestId('outbox-message')).toHaveLength(150);
     expect(screen.getByText('All 150 messages.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Show older messages' })).toBeNull();
-    expect(calls.filter((c) => c.path === '/api/dev/sms-outbox').map((c) => new URL(c.url).searchParams.get('limit'))).toEqual(['100', '200']);
+    expect(calls.filter((c) => c.path === '/api/dev/sms-outbox').map((c) => new URL(c.url).searchParams.get('limit'))).toEqual([
+      '100',
+      '200',
+    ]);
   });
 
   it("the Agent Preview opens its stream with the agent's own session and follows its task on it", async () => {
@@ -119,7 +147,10 @@ describe('live screens', () => {
     const token = makeToken({ role: 'agent' as 'supervisor', sub: 'agent:agent@acme.test', email: 'agent@acme.test' });
     const live = liveStream();
     const streamTokens: (string | null)[] = [];
-    const apps: AgentAppsAnswer = { apps: [{ id: APP, title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }], timeZone: 'UTC' };
+    const apps: AgentAppsAnswer = {
+      apps: [{ id: APP, title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }],
+      timeZone: 'UTC',
+    };
     const sent: ActionResult = { taskId: FIRST, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
     let status: ActionResult = sent;
     const { calls } = mockApi({
@@ -151,7 +182,10 @@ describe('live screens', () => {
 
   it('the live stream carries the time-zone header, like every other call under /api (SPEC §7)', async () => {
     const live = liveStream();
-    const { calls } = renderSignedIn('/', makeBootstrap(), { 'GET /api/notifications': () => ({ body: [] }), 'GET /api/live': live.route });
+    const { calls } = renderSignedIn('/', makeBootstrap(), {
+      'GET /api/notifications': () => ({ body: [] }),
+      'GET /api/live': live.route,
+    });
     await waitFor(() => expect(live.requests()).toBe(1));
     const zone = (path: string) => calls.find((c) => c.path === path)!.headers.get('x-time-zone');
     expect(zone('/api/live')).toBeTruthy();

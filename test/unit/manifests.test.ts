@@ -22,7 +22,9 @@ describe('host manifests', () => {
   });
 
   it('the Zoom manifest declares exactly the in-client APIs the adapter configures', () => {
-    expect(zoomManifest(EXAMPLE_PUBLIC_URL).manifest.features.in_client_feature.zoom_app_api.zoom_app_apis).toEqual([...ZOOM_CAPABILITIES].sort());
+    expect(zoomManifest(EXAMPLE_PUBLIC_URL).manifest.features.in_client_feature.zoom_app_api.zoom_app_apis).toEqual(
+      [...ZOOM_CAPABILITIES].sort(),
+    );
     expect(ZOOM_CAPABILITIES).toContain('getAppContext');
   });
 

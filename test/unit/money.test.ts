@@ -3,7 +3,9 @@ import { currencyExponent, formatMinor, parseMajor, toMajor } from '../../api/co
 
 describe('money in minor units', () => {
   it('knows zero- and three-decimal currencies', () => {
-    expect([currencyExponent('usd'), currencyExponent('JPY'), currencyExponent('krw'), currencyExponent('kwd')]).toEqual([2, 0, 0, 3]);
+    expect([currencyExponent('usd'), currencyExponent('JPY'), currencyExponent('krw'), currencyExponent('kwd')]).toEqual([
+      2, 0, 0, 3,
+    ]);
   });
 
   it('formats minor units with Intl.NumberFormat', () => {

@@ -15,7 +15,13 @@ const note = (over: Partial<Notification>): Notification => ({
 });
 
 describe('notifications bell', () => {
-  const list = { notifications: [note({}), note({ id: 'n2', kind: 'credits.high', title: 'Passkeys has used 86% of its credits', read: true })], unread: 1 };
+  const list = {
+    notifications: [
+      note({}),
+      note({ id: 'n2', kind: 'credits.high', title: 'Passkeys has used 86% of its credits', read: true }),
+    ],
+    unread: 1,
+  };
 
   it('shows the unread count and lists the notifications', async () => {
     renderSignedIn('/', makeBootstrap(), { 'GET /api/notifications': { body: list } });
@@ -26,7 +32,10 @@ describe('notifications bell', () => {
   });
 
   it('marks one as read and lowers the count', async () => {
-    const { calls } = renderSignedIn('/', makeBootstrap(), { 'GET /api/notifications': { body: list }, 'POST /api/notifications/read': { body: { unread: 0 } } });
+    const { calls } = renderSignedIn('/', makeBootstrap(), {
+      'GET /api/notifications': { body: list },
+      'POST /api/notifications/read': { body: { unread: 0 } },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Mark "Sam Silva accepted the invitation" as read' }));
     await screen.findByRole('button', { name: 'Notifications' });
@@ -34,7 +43,10 @@ describe('notifications bell', () => {
   });
 
   it('marks all as read', async () => {
-    const { calls } = renderSignedIn('/', makeBootstrap(), { 'GET /api/notifications': { body: list }, 'POST /api/notifications/read': { body: { unread: 0 } } });
+    const { calls } = renderSignedIn('/', makeBootstrap(), {
+      'GET /api/notifications': { body: list },
+      'POST /api/notifications/read': { body: { unread: 0 } },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Notifications, 1 unread' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(calls.some((c) => c.path === '/api/notifications/read' && c.body === '{"all":true}')).toBe(true));

@@ -20,16 +20,39 @@ describe('one date style per audience', () => {
   it('an activity list and the Signatures screen show the same moment the same way, in the account’s zone', () => {
     setConsoleTimeZone('America/New_York');
     const { container } = render(
-      <TaskCell column={{ key: 'endedAt', label: 'Ended', kind: 'date' }} row={{ id: 'r1', status: 'completed', phoneNumber: null, customerRef: null, agent: null, createdAt: SIGNED, endedAt: SIGNED, values: {} }} />,
+      <TaskCell
+        column={{ key: 'endedAt', label: 'Ended', kind: 'date' }}
+        row={{
+          id: 'r1',
+          status: 'completed',
+          phoneNumber: null,
+          customerRef: null,
+          agent: null,
+          createdAt: SIGNED,
+          endedAt: SIGNED,
+          values: {},
+        }}
+      />,
     );
     const listed = container.querySelector('time')!.getAttribute('title');
     expect(listed).toMatch(/^Dec 2, 2026, 1:01\sAM EST$/);
-    expect(requestState({ status: 'completed', expiresAt: SIGNED, signedAt: SIGNED, completedAt: SIGNED })).toBe(`Signed ${listed}; the sealed PDF is ready.`);
+    expect(requestState({ status: 'completed', expiresAt: SIGNED, signedAt: SIGNED, completedAt: SIGNED })).toBe(
+      `Signed ${listed}; the sealed PDF is ready.`,
+    );
   });
 
   it('every list of the console (Submissions, Forms, Enrollments, Documents) shows a moment as an activity list does', () => {
     const recent = new Date(Date.now() - 3 * 3_600_000).toISOString();
-    const row = { id: 'r1', status: 'completed', phoneNumber: null, customerRef: null, agent: null, createdAt: recent, endedAt: recent, values: {} };
+    const row = {
+      id: 'r1',
+      status: 'completed',
+      phoneNumber: null,
+      customerRef: null,
+      agent: null,
+      createdAt: recent,
+      endedAt: recent,
+      values: {},
+    };
     const activity = render(<TaskCell column={{ key: 'endedAt', label: 'Ended', kind: 'date' }} row={row} />).container.innerHTML;
     cleanup();
     const list = render(<ListDate value={recent} />).container;
@@ -41,6 +64,8 @@ describe('one date style per audience', () => {
     // 03:00 UTC is still December 1 in Los Angeles: both say so
     const late = '2026-12-02T03:00:00Z';
     expect(customerDate(late, 'en', 'America/Los_Angeles')).toBe('December 1, 2026');
-    expect(customerTimestamp(late, 'en', 'America/Los_Angeles').startsWith(customerDate(late, 'en', 'America/Los_Angeles'))).toBe(true);
+    expect(customerTimestamp(late, 'en', 'America/Los_Angeles').startsWith(customerDate(late, 'en', 'America/Los_Angeles'))).toBe(
+      true,
+    );
   });
 });

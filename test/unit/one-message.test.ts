@@ -3,7 +3,9 @@ import { inlineParameters, isPlainRead, literal } from '../../api/db/one-message
 
 describe('parameters written into a statement', () => {
   it('replaces each placeholder by its value as a quoted literal', () => {
-    expect(inlineParameters('select * from t where a = $1 and b = $2', ['x', 2])).toBe("select * from t where a = E'x' and b = E'2'");
+    expect(inlineParameters('select * from t where a = $1 and b = $2', ['x', 2])).toBe(
+      "select * from t where a = E'x' and b = E'2'",
+    );
   });
 
   it('escapes quotes and backslashes so a value can never end its string', () => {
@@ -44,7 +46,16 @@ describe('which statements keep their meaning outside a transaction', () => {
   });
 
   it('writes, row locks and advisory locks do not', () => {
-    for (const s of ['insert into t values (1)', 'update t set a = 1', 'delete from t', 'with x as (delete from t returning *) select * from x', 'select * from t for update', 'select * from t for no key update skip locked', 'select pg_advisory_xact_lock(1)', 'begin']) {
+    for (const s of [
+      'insert into t values (1)',
+      'update t set a = 1',
+      'delete from t',
+      'with x as (delete from t returning *) select * from x',
+      'select * from t for update',
+      'select * from t for no key update skip locked',
+      'select pg_advisory_xact_lock(1)',
+      'begin',
+    ]) {
       expect(isPlainRead(s), s).toBe(false);
     }
   });

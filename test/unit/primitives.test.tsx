@@ -42,7 +42,16 @@ describe('ConfirmDialog', () => {
   it('runs the destructive action only after confirmation', async () => {
     const onConfirm = vi.fn(async () => {});
     const onCancel = vi.fn();
-    render(<ConfirmDialog open title="Revoke invitation?" description="They will no longer be able to join." confirmLabel="Revoke" onConfirm={onConfirm} onCancel={onCancel} />);
+    render(
+      <ConfirmDialog
+        open
+        title="Revoke invitation?"
+        description="They will no longer be able to join."
+        confirmLabel="Revoke"
+        onConfirm={onConfirm}
+        onCancel={onCancel}
+      />,
+    );
     expect(onConfirm).not.toHaveBeenCalled();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Revoke' })));
     expect(onConfirm).toHaveBeenCalledOnce();

@@ -6,8 +6,14 @@ import { sealState } from '../../src/pages/apps/document-signature/signatures';
 describe('the seal level a request shows', () => {
   it('names the level reached and what it means, and nothing before the seal', () => {
     expect(sealState({ sealLevel: null, sealedBy: null })).toBeNull();
-    expect(sealState({ sealLevel: 'B-B', sealedBy: 'Acme Signing' })).toBe('Sealed by Acme Signing at PAdES B-B: no trusted timestamp; the file ends with the signature.');
-    expect(sealState({ sealLevel: 'B-T', sealedBy: 'Acme Signing' })).toContain('PAdES B-T: a trusted timestamp; the file ends with the signature');
-    expect(sealState({ sealLevel: 'B-LTA', sealedBy: 'Acme Signing' })).toContain('under a document time-stamp over the whole file');
+    expect(sealState({ sealLevel: 'B-B', sealedBy: 'Acme Signing' })).toBe(
+      'Sealed by Acme Signing at PAdES B-B: no trusted timestamp; the file ends with the signature.',
+    );
+    expect(sealState({ sealLevel: 'B-T', sealedBy: 'Acme Signing' })).toContain(
+      'PAdES B-T: a trusted timestamp; the file ends with the signature',
+    );
+    expect(sealState({ sealLevel: 'B-LTA', sealedBy: 'Acme Signing' })).toContain(
+      'under a document time-stamp over the whole file',
+    );
   });
 });

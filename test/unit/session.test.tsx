@@ -71,7 +71,14 @@ describe('session', () => {
     const api = mockApi({
       'GET /api/admins/bootstrap': () =>
         down-- > 0
-          ? { status: 503, headers: { 'retry-after': '2' }, body: { code: 'DATABASE_UNAVAILABLE', message: 'The database is briefly unavailable. Please try again in a moment.' } }
+          ? {
+              status: 503,
+              headers: { 'retry-after': '2' },
+              body: {
+                code: 'DATABASE_UNAVAILABLE',
+                message: 'The database is briefly unavailable. Please try again in a moment.',
+              },
+            }
           : { body: makeBootstrap() },
     });
     renderConsole({ path: '/', token });
@@ -92,7 +99,13 @@ describe('session', () => {
   it('a 429 with Retry-After keeps the session and waits as long as the server asked', async () => {
     vi.useFakeTimers();
     const token = makeToken();
-    mockApi({ 'GET /api/admins/bootstrap': { status: 429, headers: { 'retry-after': '5' }, body: { code: 'RATE_LIMITED', message: 'Too many requests' } } });
+    mockApi({
+      'GET /api/admins/bootstrap': {
+        status: 429,
+        headers: { 'retry-after': '5' },
+        body: { code: 'RATE_LIMITED', message: 'Too many requests' },
+      },
+    });
     renderConsole({ path: '/', token });
     await settle(() => screen.queryByRole('heading', { name: 'Reconnecting…' }) !== null);
     expect(screen.getByText('You are still signed in. Trying again in 5 s.')).toBeTruthy();
@@ -133,7 +146,12 @@ describe('session', () => {
   });
 
   it('a 500 (the server answered, and it broke) clears the token and shows sign-in', async () => {
-    mockApi({ 'GET /api/admins/bootstrap': { status: 500, body: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } } });
+    mockApi({
+      'GET /api/admins/bootstrap': {
+        status: 500,
+        body: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+      },
+    });
     renderConsole({ path: '/', token: makeToken() });
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
     await waitFor(() => expect(localStorage.getItem(TOKEN_KEY)).toBeNull());

@@ -11,20 +11,35 @@ import { webhookSignature } from '../../api/developers/signature';
 import * as v from 'valibot';
 
 describe('custom domain rule', () => {
-  it.each(['console.acme.com', 'a.io', 'my-console.acme.co.uk', 'x1.example.store', 'a-b.c-d.info'])('enables verify for %s', (d) => {
-    expect(isValidDomain(d)).toBe(true);
-  });
-  it.each(['', 'acme', 'Console.acme.com', 'acme.c', 'acme.abcdef', 'acme..com', '-acme.com', 'acme-.com', 'acme.com.', 'ac me.com', 'acme.co1', 'acme_x.com', 'https://acme.com'])(
-    'keeps verify disabled for %j',
+  it.each(['console.acme.com', 'a.io', 'my-console.acme.co.uk', 'x1.example.store', 'a-b.c-d.info'])(
+    'enables verify for %s',
     (d) => {
-      expect(isValidDomain(d)).toBe(false);
+      expect(isValidDomain(d)).toBe(true);
     },
   );
+  it.each([
+    '',
+    'acme',
+    'Console.acme.com',
+    'acme.c',
+    'acme.abcdef',
+    'acme..com',
+    '-acme.com',
+    'acme-.com',
+    'acme.com.',
+    'ac me.com',
+    'acme.co1',
+    'acme_x.com',
+    'https://acme.com',
+  ])('keeps verify disabled for %j', (d) => {
+    expect(isValidDomain(d)).toBe(false);
+  });
 });
 
 describe('logo colours', () => {
   it('offers the colours other than black and white, normalised and once each', () => {
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><rect fill="#f60"/><path stroke="#000"/><circle fill="#FFFFFF"/><g fill="rgb(37, 99, 235)"/><rect fill="#ff6600"/><stop stop-color="#0F766E"/></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg"><rect fill="#f60"/><path stroke="#000"/><circle fill="#FFFFFF"/><g fill="rgb(37, 99, 235)"/><rect fill="#ff6600"/><stop stop-color="#0F766E"/></svg>';
     expect(logoColors(svg)).toEqual(['#FF6600', '#2563EB', '#0F766E']);
   });
   it('offers nothing for a black and white logo', () => {
@@ -86,7 +101,9 @@ describe('developer key masking', () => {
 
 describe('labels', () => {
   it('an invitation the person declined by joining another account says so, whatever its expiry', () => {
-    expect(expiryLabel({ expiresAt: '2099-01-01T00:00:00Z', status: 'accepted-elsewhere' })).toBe('Declined: joined another account');
+    expect(expiryLabel({ expiresAt: '2099-01-01T00:00:00Z', status: 'accepted-elsewhere' })).toBe(
+      'Declined: joined another account',
+    );
   });
 
   it("invitations read 'Expires' until expiresAt and 'Expired' after", () => {
@@ -100,14 +117,21 @@ describe('labels', () => {
   });
   it('a domain check says DNS is not ready for DNS_INVALID and gives the generic message otherwise', () => {
     expect(checkFailureMessage(new ApiError(422, 'DNS_INVALID', 'x'))).toBe("DNS settings are invalid or haven't propagated yet");
-    expect(checkFailureMessage(new ApiError(502, 'UNEXPECTED_STATUS', 'unexpected response status: 502'))).toBe('An error occurred while verifying the DNS settings');
+    expect(checkFailureMessage(new ApiError(502, 'UNEXPECTED_STATUS', 'unexpected response status: 502'))).toBe(
+      'An error occurred while verifying the DNS settings',
+    );
   });
   it('a domain proven by another account says so while re-checking', () => {
-    expect(checkFailureMessage(new ApiError(409, 'DOMAIN_TAKEN', 'This domain is already in use by another account.'))).toBe('This domain is already in use by another account.');
+    expect(checkFailureMessage(new ApiError(409, 'DOMAIN_TAKEN', 'This domain is already in use by another account.'))).toBe(
+      'This domain is already in use by another account.',
+    );
   });
   it('a DNS_INVALID answer tells which of the CNAME and TXT records were not found', () => {
     expect(missingRecordsOf(new ApiError(422, 'DNS_INVALID', 'x', { txt: 'no TXT' }))).toEqual({ cname: false, txt: true });
-    expect(missingRecordsOf(new ApiError(422, 'DNS_INVALID', 'x', { cname: 'no CNAME', txt: 'no TXT' }))).toEqual({ cname: true, txt: true });
+    expect(missingRecordsOf(new ApiError(422, 'DNS_INVALID', 'x', { cname: 'no CNAME', txt: 'no TXT' }))).toEqual({
+      cname: true,
+      txt: true,
+    });
     expect(missingRecordsOf(new ApiError(502, 'DNS_CHECK_FAILED', 'x'))).toBeNull();
   });
 });

@@ -22,7 +22,9 @@ describe('sign-in', () => {
   });
 
   it('explains that SSO is not configured for the email address', async () => {
-    mockApi({ 'POST /api/sso/oauth/authorize': { status: 404, body: { code: 'SSO_NOT_CONFIGURED', message: 'not configured' } } });
+    mockApi({
+      'POST /api/sso/oauth/authorize': { status: 404, body: { code: 'SSO_NOT_CONFIGURED', message: 'not configured' } },
+    });
     renderConsole({ path: '/' });
     fireEvent.change(await screen.findByLabelText('Work email'), { target: { value: 'ann@acme.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in using SSO' }));
@@ -102,7 +104,9 @@ describe('SSO callback', () => {
   it('asks a user who is not an admin to contact the account administrator', async () => {
     mockApi({ 'POST /api/sso/oauth/callback': { status: 403, body: { code: 'ADMIN_NOT_FOUND', message: 'no admin' } } });
     renderConsole({ path: '/sso/callback?code=c1&state=s1' });
-    expect(await screen.findByText('Please contact your account administrator to be added as an administrator on the account.')).toBeTruthy();
+    expect(
+      await screen.findByText('Please contact your account administrator to be added as an administrator on the account.'),
+    ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
   });
@@ -110,16 +114,26 @@ describe('SSO callback', () => {
   it('shows an SSO agent-group member the Agent Preview with the agent session, and stores no session', async () => {
     // the API's agent tokens carry role 'agent', which the console's own token type does not name
     const token = makeToken({ sub: 'agent:agent.only@acme.test', role: 'agent' as unknown as Role });
-    const { calls } = mockApi({ 'POST /api/sso/oauth/callback': { body: { token } }, 'GET /api/agent/apps': { body: { apps: [] } } });
+    const { calls } = mockApi({
+      'POST /api/sso/oauth/callback': { body: { token } },
+      'GET /api/agent/apps': { body: { apps: [] } },
+    });
     renderConsole({ path: '/sso/callback?code=c1&state=s1' });
     expect(await screen.findByRole('heading', { name: "You're not yet authorized" })).toBeTruthy();
-    await waitFor(() => expect(calls.find((c) => c.path === '/api/agent/apps')?.headers.get('authorization')).toBe(`Bearer ${token}`));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/agent/apps')?.headers.get('authorization')).toBe(`Bearer ${token}`),
+    );
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
     expect(calls.some((c) => c.path === '/api/admins/bootstrap')).toBe(false);
   });
 
   it('shows the server message for other failures', async () => {
-    mockApi({ 'POST /api/sso/oauth/callback': { status: 400, body: { code: 'STATE_MISMATCH', message: 'The sign-in state did not match' } } });
+    mockApi({
+      'POST /api/sso/oauth/callback': {
+        status: 400,
+        body: { code: 'STATE_MISMATCH', message: 'The sign-in state did not match' },
+      },
+    });
     renderConsole({ path: '/sso/callback?code=c1&state=s1' });
     expect(await screen.findByText('The sign-in state did not match')).toBeTruthy();
   });

@@ -41,7 +41,10 @@ describe('Settings > SMS Configuration: the fraud guard', () => {
   });
 
   it('refuses to save no country at all, with the message at the list', async () => {
-    const { calls } = renderSignedIn('/settings/sms-configuration', makeBootstrap(), { 'GET /api/sms': { body: twilio }, 'GET /api/sms/guard': { body: guard() } });
+    const { calls } = renderSignedIn('/settings/sms-configuration', makeBootstrap(), {
+      'GET /api/sms': { body: twilio },
+      'GET /api/sms/guard': { body: guard() },
+    });
     const form = await screen.findByRole('form', { name: 'SMS fraud guard' });
     fireEvent.click(within(form).getByRole('button', { name: 'Remove United States' }));
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
@@ -50,7 +53,13 @@ describe('Settings > SMS Configuration: the fraud guard', () => {
   });
 
   it('shows a held range with its reason and releases it after confirmation', async () => {
-    const hold = { prefix: '+370600', country: 'LT', heldAt: '2026-11-25T10:00:00.000Z', heldUntil: '2026-11-25T11:00:00.000Z', reason: '21 SMS in the last hour, above 5 × the usual 0.0 an hour + 20' };
+    const hold = {
+      prefix: '+370600',
+      country: 'LT',
+      heldAt: '2026-11-25T10:00:00.000Z',
+      heldUntil: '2026-11-25T11:00:00.000Z',
+      reason: '21 SMS in the last hour, above 5 × the usual 0.0 an hour + 20',
+    };
     const { calls } = renderSignedIn('/settings/sms-configuration', makeBootstrap(), {
       'GET /api/sms': { body: twilio },
       'GET /api/sms/guard': { body: guard({ holds: [hold] }) },
@@ -68,9 +77,16 @@ describe('Settings > SMS Configuration: the fraud guard', () => {
 
 describe("the agent's panel", () => {
   it('shows the refusal of a country that is not allowed, naming it', async () => {
-    const apps: AgentAppsAnswer = { apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }], timeZone: 'UTC' };
-    const message = 'SMS to Canada (CA) are not allowed for this account. An admin can allow the country under Settings > SMS Configuration.';
-    mockApi({ 'GET /api/agent/apps': { body: apps }, 'POST /api/one-time-passcode/actions/send': { status: 403, body: { code: 'COUNTRY_NOT_ALLOWED', message } } });
+    const apps: AgentAppsAnswer = {
+      apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }],
+      timeZone: 'UTC',
+    };
+    const message =
+      'SMS to Canada (CA) are not allowed for this account. An admin can allow the country under Settings > SMS Configuration.';
+    mockApi({
+      'GET /api/agent/apps': { body: apps },
+      'POST /api/one-time-passcode/actions/send': { status: 403, body: { code: 'COUNTRY_NOT_ALLOWED', message } },
+    });
     render(<UnauthorizedCard agentToken={makeToken({ role: 'supervisor' })} />);
     fireEvent.click(await screen.findByRole('button', { name: 'One-Time Passcode' }));
     const form = await screen.findByRole('form', { name: 'Send passcode' });

@@ -3,10 +3,22 @@ import { describe, expect, it } from 'vitest';
 import type { StorageView } from '../../api/contract/storage';
 import { makeBootstrap, renderSignedIn } from './helpers';
 
-const DATABASE: StorageView = { backend: 'database', s3: null, retention: { 'idv.images': null, 'idv.data': null, 'document-signature.completed': null }, updatedAt: null };
+const DATABASE: StorageView = {
+  backend: 'database',
+  s3: null,
+  retention: { 'idv.images': null, 'idv.data': null, 'document-signature.completed': null },
+  updatedAt: null,
+};
 const S3: StorageView = {
   backend: 's3',
-  s3: { endpoint: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1', bucket: 'acme-files', accessKeyId: 'AKIAEXAMPLE', pathStyle: false, secretStored: true },
+  s3: {
+    endpoint: 'https://s3.eu-west-1.amazonaws.com',
+    region: 'eu-west-1',
+    bucket: 'acme-files',
+    accessKeyId: 'AKIAEXAMPLE',
+    pathStyle: false,
+    secretStored: true,
+  },
   retention: { 'idv.images': 30, 'idv.data': null, 'document-signature.completed': 365 },
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
@@ -64,7 +76,14 @@ describe('Storage settings page', () => {
     await waitFor(() => expect(sent).toBeTruthy());
     expect(sent).toEqual({
       backend: 's3',
-      s3: { endpoint: 'https://minio.acme.test', region: 'us-east-1', bucket: 'acme-files', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'top-secret', pathStyle: true },
+      s3: {
+        endpoint: 'https://minio.acme.test',
+        region: 'us-east-1',
+        bucket: 'acme-files',
+        accessKeyId: 'AKIAEXAMPLE',
+        secretAccessKey: 'top-secret',
+        pathStyle: true,
+      },
       retention: { 'idv.images': 30, 'idv.data': null, 'document-signature.completed': null },
     });
     expect(await screen.findByText('Storage settings have been saved')).toBeTruthy();
@@ -74,8 +93,22 @@ describe('Storage settings page', () => {
   it('Test connection shows what failed, and server field errors land on their fields', async () => {
     renderSignedIn(PAGE, makeBootstrap(), {
       'GET /api/storage': { body: S3 },
-      'POST /api/storage/test': { body: { ok: false, code: 'NO_SUCH_BUCKET', step: 'write', message: 'Could not write a test object: The bucket "acme-files" does not exist at s3.eu-west-1.amazonaws.com.' } },
-      'PUT /api/storage': { status: 422, body: { code: 'TARGET_NOT_ALLOWED', message: '10.0.0.7 is a private address and cannot be called.', fields: { 's3.endpoint': '10.0.0.7 is a private address and cannot be called.' } } },
+      'POST /api/storage/test': {
+        body: {
+          ok: false,
+          code: 'NO_SUCH_BUCKET',
+          step: 'write',
+          message: 'Could not write a test object: The bucket "acme-files" does not exist at s3.eu-west-1.amazonaws.com.',
+        },
+      },
+      'PUT /api/storage': {
+        status: 422,
+        body: {
+          code: 'TARGET_NOT_ALLOWED',
+          message: '10.0.0.7 is a private address and cannot be called.',
+          fields: { 's3.endpoint': '10.0.0.7 is a private address and cannot be called.' },
+        },
+      },
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Test connection' }));
     const title = await screen.findByText('No such bucket');
@@ -98,9 +131,17 @@ describe('Storage settings page', () => {
   });
 
   it('Identity Verification has the same page in its Configuration', async () => {
-    renderSignedIn('/identity-verification/settings/storage', makeBootstrap({ apps: ['identity-verification', 'document-signature'], email: 'owner@switchboard.test' }), { 'GET /api/storage': { body: S3 } });
+    renderSignedIn(
+      '/identity-verification/settings/storage',
+      makeBootstrap({ apps: ['identity-verification', 'document-signature'], email: 'owner@switchboard.test' }),
+      { 'GET /api/storage': { body: S3 } },
+    );
     expect(await screen.findByDisplayValue('acme-files')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Identity Verification: Storage');
-    expect(within(screen.getByRole('navigation', { name: /configuration/ })).getByRole('link', { name: 'Storage' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      within(screen.getByRole('navigation', { name: /configuration/ }))
+        .getByRole('link', { name: 'Storage' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
   });
 });

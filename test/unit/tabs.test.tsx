@@ -35,7 +35,11 @@ describe('per-app tabs', () => {
   it('shows the tab bar of an app on a free trial', async () => {
     renderSignedIn('/passkeys');
     const nav = await screen.findByRole('navigation', { name: 'Passkeys sections' });
-    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual(['Dashboard', 'Activity', 'Enrollments', 'Configuration']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Dashboard', 'Activity', 'Enrollments', 'Configuration']);
     expect(within(nav).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
   });
 

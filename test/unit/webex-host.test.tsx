@@ -25,18 +25,27 @@ afterEach(() => {
 
 describe('Webex host', () => {
   it("posts the user's token from the SDK and shows the console", async () => {
-    const api = mockApi({ 'POST /api/webex/authenticate': { body: { token: makeToken() } }, 'GET /api/admins/bootstrap': { body: makeBootstrap() } });
+    const api = mockApi({
+      'POST /api/webex/authenticate': { body: { token: makeToken() } },
+      'GET /api/admins/bootstrap': { body: makeBootstrap() },
+    });
     const app = fakeApp();
     renderConsole({ path: '/webex/', host: createWebexHost({ createApp: () => app }) });
     expect(await screen.findByRole('heading', { name: 'Welcome, Olivia' })).toBeTruthy();
-    expect(JSON.parse(api.calls.find((c) => c.path === '/api/webex/authenticate')!.body)).toEqual({ accessToken: 'webex-user-jwt' });
+    expect(JSON.parse(api.calls.find((c) => c.path === '/api/webex/authenticate')!.body)).toEqual({
+      accessToken: 'webex-user-jwt',
+    });
   });
 
   it('retries a 5xx after 250, 500, 1000 ... ms and stops after the 16 s wait with An error occurred', async () => {
     vi.useFakeTimers();
     const start = Date.now();
     const at: number[] = [];
-    mockApi({ 'POST /api/webex/authenticate': () => (at.push(Date.now() - start), { status: 503, body: { code: 'WEBEX_UNAVAILABLE', message: 'down' } }) });
+    mockApi({
+      'POST /api/webex/authenticate': () => (
+        at.push(Date.now() - start), { status: 503, body: { code: 'WEBEX_UNAVAILABLE', message: 'down' } }
+      ),
+    });
     const result = webexSignIn({ createApp: () => fakeApp(), api: noToken() });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await result).toEqual({ outcome: 'error', message: 'An error occurred' });
@@ -47,11 +56,17 @@ describe('Webex host', () => {
   it('retries network errors with the same back-off', async () => {
     vi.useFakeTimers();
     let attempts = 0;
-    vi.stubGlobal('fetch', vi.fn(async () => {
-      attempts++;
-      if (attempts < 3) throw new TypeError('Failed to fetch');
-      return new Response(JSON.stringify({ token: makeToken() }), { status: 200, headers: { 'content-type': 'application/json' } });
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        attempts++;
+        if (attempts < 3) throw new TypeError('Failed to fetch');
+        return new Response(JSON.stringify({ token: makeToken() }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
     const result = webexSignIn({ createApp: () => fakeApp(), api: noToken() });
     await vi.advanceTimersByTimeAsync(249);
     expect(attempts).toBe(1);
@@ -91,7 +106,12 @@ describe('Webex host', () => {
 
   it('a 4xx stops retrying and shows the server error', async () => {
     vi.useFakeTimers();
-    const api = mockApi({ 'POST /api/webex/authenticate': { status: 401, body: { code: 'WEBEX_TOKEN_EXPIRED', message: 'The Webex token has expired. Please reopen the app in Webex.' } } });
+    const api = mockApi({
+      'POST /api/webex/authenticate': {
+        status: 401,
+        body: { code: 'WEBEX_TOKEN_EXPIRED', message: 'The Webex token has expired. Please reopen the app in Webex.' },
+      },
+    });
     const result = webexSignIn({ createApp: () => fakeApp(), api: noToken() });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await result).toEqual({ outcome: 'error', message: 'The Webex token has expired. Please reopen the app in Webex.' });
@@ -109,7 +129,12 @@ describe('Webex host', () => {
   });
 
   it("ACCOUNT_EXISTS shows You're not yet authorized", async () => {
-    mockApi({ 'POST /api/webex/authenticate': { status: 403, body: { code: 'ACCOUNT_EXISTS', message: 'An account already exists for your company.' } } });
+    mockApi({
+      'POST /api/webex/authenticate': {
+        status: 403,
+        body: { code: 'ACCOUNT_EXISTS', message: 'An account already exists for your company.' },
+      },
+    });
     renderConsole({ path: '/webex/', host: createWebexHost({ createApp: () => fakeApp() }) });
     expect(await screen.findByRole('heading', { name: "You're not yet authorized" })).toBeTruthy();
   });
@@ -137,13 +162,18 @@ describe('Webex host', () => {
     renderConsole({ path: '/webex/', host: createWebexHost({ createApp, outside: () => true }) });
     expect(await screen.findByRole('heading', { name: 'This page runs inside Webex' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Runs inside Webex · Switchboard'));
-    expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(`${window.location.origin}/`);
+    expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(
+      `${window.location.origin}/`,
+    );
     expect(createApp).not.toHaveBeenCalled();
     expect(api.calls).toHaveLength(0);
   });
 
   it("has no 'Open in browser' link on the Developers page", async () => {
-    mockApi({ 'POST /api/webex/authenticate': { body: { token: makeToken() } }, 'GET /api/admins/bootstrap': { body: makeBootstrap() } });
+    mockApi({
+      'POST /api/webex/authenticate': { body: { token: makeToken() } },
+      'GET /api/admins/bootstrap': { body: makeBootstrap() },
+    });
     renderConsole({ path: '/webex/settings/developers', host: createWebexHost({ createApp: () => fakeApp() }) });
     expect(await screen.findByRole('heading', { name: 'Developers' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Open in browser' })).toBeNull();

@@ -14,7 +14,11 @@ const root = path.resolve(__dirname, '../..');
 
 async function bundleSdk(plugin: esbuild.Plugin): Promise<string> {
   const result = await esbuild.build({
-    stdin: { contents: "import { Application } from '@webex/embedded-app-sdk'; globalThis.__WebexSdk = { Application };", resolveDir: root, loader: 'js' },
+    stdin: {
+      contents: "import { Application } from '@webex/embedded-app-sdk'; globalThis.__WebexSdk = { Application };",
+      resolveDir: root,
+      loader: 'js',
+    },
     bundle: true,
     write: false,
     format: 'iife',
@@ -40,17 +44,38 @@ type Native = { sent: { requestId: string; request: string }[] };
 /** The Webex macOS client's side of the bridge: answers initialize with the signed-in user. */
 function fakeMacClient(token: string): Native {
   const native: Native = { sent: [] };
-  Object.defineProperty(navigator, 'userAgent', { value: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 WebexTeams', configurable: true });
+  Object.defineProperty(navigator, 'userAgent', {
+    value: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 WebexTeams',
+    configurable: true,
+  });
   (window as unknown as { webkit: unknown }).webkit = {
     messageHandlers: {
       webexapp: {
         postMessage(json: string) {
           const msg = JSON.parse(json) as { requestId: string; request: string };
           native.sent.push(msg);
-          const reply = msg.request === 'application.initialize'
-            ? { requestId: msg.requestId, code: 0, data: { application: { displayContext: 'SIDEBAR', sdkVersion: '2.5.0', theme: 'LIGHT', user: { id: 'u1', orgId: 'o1', email: 'owner@acme.test', displayName: 'Olivia Owens', token } } } }
-            : { requestId: msg.requestId, code: 0, data: {} };
-          setTimeout(() => (window as unknown as { webex: { application: { jsRequestCallback(r: unknown): void } } }).webex.application.jsRequestCallback(reply), 5);
+          const reply =
+            msg.request === 'application.initialize'
+              ? {
+                  requestId: msg.requestId,
+                  code: 0,
+                  data: {
+                    application: {
+                      displayContext: 'SIDEBAR',
+                      sdkVersion: '2.5.0',
+                      theme: 'LIGHT',
+                      user: { id: 'u1', orgId: 'o1', email: 'owner@acme.test', displayName: 'Olivia Owens', token },
+                    },
+                  },
+                }
+              : { requestId: msg.requestId, code: 0, data: {} };
+          setTimeout(
+            () =>
+              (
+                window as unknown as { webex: { application: { jsRequestCallback(r: unknown): void } } }
+              ).webex.application.jsRequestCallback(reply),
+            5,
+          );
         },
       },
     },
@@ -90,7 +115,10 @@ describe('Webex SDK bundled with the core-js shim', () => {
       name: 'bare-promise-shim',
       setup(build) {
         build.onResolve({ filter: /^core-js(\/|$)/ }, (a) => ({ path: a.path, namespace: 'bare' }));
-        build.onLoad({ filter: /.*/, namespace: 'bare' }, () => ({ contents: 'module.exports = globalThis.Promise;', loader: 'js' }));
+        build.onLoad({ filter: /.*/, namespace: 'bare' }, () => ({
+          contents: 'module.exports = globalThis.Promise;',
+          loader: 'js',
+        }));
       },
     };
     const Application = load(await bundleSdk(bare));

@@ -32,18 +32,33 @@ describe('one vocabulary and one number format', () => {
     expect(routeWords('sms-content')).toBe('SMS content');
   });
   it('a decision toast names its outcome ("Verification declined"), never "Decline: done"', () => {
-    expect(DECISION_OUTCOMES).toEqual({ approved: 'Verification approved', declined: 'Verification declined', resubmission_requested: 'New photos requested' });
+    expect(DECISION_OUTCOMES).toEqual({
+      approved: 'Verification approved',
+      declined: 'Verification declined',
+      resubmission_requested: 'New photos requested',
+    });
   });
 
   it('the review keyboard hints name the keys of the buttons beside them: D declines, as the Decline button says', async () => {
-    renderSignedIn('/identity-verification/verifications?view=needs-review', makeBootstrap({ role: 'admin', apps: ['identity-verification'] }), { 'GET /api/identity-verification/queue': { body: { items: [], total: 0 } } });
+    renderSignedIn(
+      '/identity-verification/verifications?view=needs-review',
+      makeBootstrap({ role: 'admin', apps: ['identity-verification'] }),
+      { 'GET /api/identity-verification/queue': { body: { items: [], total: 0 } } },
+    );
     const hints = await screen.findByText(/decline with a reason/);
     expect(hints.textContent).toContain('D decline with a reason');
     expect(hints.textContent).not.toMatch(/reject/i);
   });
 
   it('every agent action is described in whole sentences, none a bare "If …" clause', () => {
-    for (const [app, actions] of Object.entries({ PASSKEY_ACTIONS, OTP_ACTIONS, EFORM_ACTIONS, SIG_ACTIONS, PAYMENT_ACTIONS, IDV_ACTIONS })) {
+    for (const [app, actions] of Object.entries({
+      PASSKEY_ACTIONS,
+      OTP_ACTIONS,
+      EFORM_ACTIONS,
+      SIG_ACTIONS,
+      PAYMENT_ACTIONS,
+      IDV_ACTIONS,
+    })) {
       for (const action of actions) {
         for (const sentence of action.description.split(/(?<=\.)\s+/)) {
           expect(sentence, `${app} ${action.key}`).toMatch(/^[A-Z].*[.:!?]$/);
@@ -54,7 +69,11 @@ describe('one vocabulary and one number format', () => {
   });
 
   it('a timeline says "By customer" where the customer acted, in every app', () => {
-    render(<Timeline events={[{ time: new Date().toISOString(), description: 'The customer opened the payment link', actor: 'Customer' }]} />);
+    render(
+      <Timeline
+        events={[{ time: new Date().toISOString(), description: 'The customer opened the payment link', actor: 'Customer' }]}
+      />,
+    );
     expect(screen.getByText(/^By /).textContent).toBe('By customer');
   });
   it("the README's quick start names the development SMS outbox and says identity verification is unreleased, for provider staff only", () => {

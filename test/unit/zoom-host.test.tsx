@@ -16,13 +16,19 @@ const fake = vi.hoisted(() => ({
   openUrl: vi.fn(),
 }));
 vi.mock('@zoom/appssdk', () => ({
-  default: new Proxy(fake, { get: (target, prop) => (prop in target ? target[prop as keyof typeof target] : () => new Promise(() => {})) }),
+  default: new Proxy(fake, {
+    get: (target, prop) => (prop in target ? target[prop as keyof typeof target] : () => new Promise(() => {})),
+  }),
 }));
 const { default: zoomSdk } = await import('@zoom/appssdk');
 
 beforeEach(() => {
   calls.length = 0;
-  fake.config.mockReset().mockImplementation(async () => (calls.push('config'), { clientVersion: '6.0.0', runningContext: 'inMainClient', unsupportedApis: [] }));
+  fake.config
+    .mockReset()
+    .mockImplementation(
+      async () => (calls.push('config'), { clientVersion: '6.0.0', runningContext: 'inMainClient', unsupportedApis: [] }),
+    );
   fake.getAppContext.mockReset().mockImplementation(async () => (calls.push('getAppContext'), { context: 'ENCRYPTED-CONTEXT' }));
   fake.openUrl.mockReset().mockResolvedValue({ message: 'success' });
 });
@@ -32,7 +38,8 @@ afterEach(() => {
 });
 
 // inside the Zoom client unless a test says otherwise (happy-dom names no browser anyway)
-const zoomHost = (options: ZoomHostOptions = {}) => createZoomHost(zoomSdk as unknown as ZoomSdk, undefined, { outside: () => false, ...options });
+const zoomHost = (options: ZoomHostOptions = {}) =>
+  createZoomHost(zoomSdk as unknown as ZoomSdk, undefined, { outside: () => false, ...options });
 const noWait = async () => {};
 const sdk = () => zoomSdk as unknown as ZoomSdk;
 const noToken = () => createApi({ getToken: () => null });
@@ -55,7 +62,10 @@ describe('Zoom host', () => {
   it('shows nothing before authentication completes', async () => {
     let answer!: (v: { context: string }) => void;
     fake.getAppContext.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
-    mockApi({ 'POST /api/zoom/context': { body: { token: makeToken(), role: 'owner' } }, 'GET /api/admins/bootstrap': { body: makeBootstrap() } });
+    mockApi({
+      'POST /api/zoom/context': { body: { token: makeToken(), role: 'owner' } },
+      'GET /api/admins/bootstrap': { body: makeBootstrap() },
+    });
     const { container } = renderConsole({ path: '/zoom/', host: zoomHost() });
     await act(async () => {});
     expect(container.textContent).toBe('');
@@ -71,19 +81,31 @@ describe('Zoom host', () => {
   });
 
   it("ACCOUNT_EXISTS shows You're not yet authorized", async () => {
-    mockApi({ 'POST /api/zoom/context': { status: 403, body: { code: 'ACCOUNT_EXISTS', message: 'An account already exists for your company.' } } });
+    mockApi({
+      'POST /api/zoom/context': {
+        status: 403,
+        body: { code: 'ACCOUNT_EXISTS', message: 'An account already exists for your company.' },
+      },
+    });
     renderConsole({ path: '/zoom/', host: zoomHost() });
     expect(await screen.findByRole('heading', { name: "You're not yet authorized" })).toBeTruthy();
   });
 
   it("another 4xx shows the server's message", async () => {
-    mockApi({ 'POST /api/zoom/context': { status: 401, body: { code: 'ZOOM_CONTEXT_EXPIRED', message: 'The Zoom app context has expired. Please reopen the app in Zoom.' } } });
+    mockApi({
+      'POST /api/zoom/context': {
+        status: 401,
+        body: { code: 'ZOOM_CONTEXT_EXPIRED', message: 'The Zoom app context has expired. Please reopen the app in Zoom.' },
+      },
+    });
     renderConsole({ path: '/zoom/', host: zoomHost() });
     expect(await screen.findByText('The Zoom app context has expired. Please reopen the app in Zoom.')).toBeTruthy();
   });
 
   it('a server failure, once every retry has failed, shows An error occurred', async () => {
-    mockApi({ 'POST /api/zoom/context': { status: 502, body: { code: 'ZOOM_UNAVAILABLE', message: 'Zoom could not be reached' } } });
+    mockApi({
+      'POST /api/zoom/context': { status: 502, body: { code: 'ZOOM_UNAVAILABLE', message: 'Zoom could not be reached' } },
+    });
     renderConsole({ path: '/zoom/', host: zoomHost({ sleep: noWait }) });
     expect(await screen.findByText('An error occurred')).toBeTruthy();
     expect(screen.queryByText(/Zoom could not be reached/)).toBeNull();
@@ -93,7 +115,11 @@ describe('Zoom host', () => {
     vi.useFakeTimers();
     const start = Date.now();
     const at: number[] = [];
-    mockApi({ 'POST /api/zoom/context': () => (at.push(Date.now() - start), { status: 503, body: { code: 'DATABASE_UNAVAILABLE', message: 'down' } }) });
+    mockApi({
+      'POST /api/zoom/context': () => (
+        at.push(Date.now() - start), { status: 503, body: { code: 'DATABASE_UNAVAILABLE', message: 'down' } }
+      ),
+    });
     const result = zoomSignIn(sdk(), noToken());
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await result).toEqual({ outcome: 'error', message: 'An error occurred' });
@@ -106,11 +132,17 @@ describe('Zoom host', () => {
   it('signs in when the server answers on a later attempt (no answer at first)', async () => {
     vi.useFakeTimers();
     let attempts = 0;
-    vi.stubGlobal('fetch', vi.fn(async () => {
-      attempts++;
-      if (attempts < 3) throw new TypeError('Failed to fetch');
-      return new Response(JSON.stringify({ token: makeToken(), role: 'owner' }), { status: 200, headers: { 'content-type': 'application/json' } });
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        attempts++;
+        if (attempts < 3) throw new TypeError('Failed to fetch');
+        return new Response(JSON.stringify({ token: makeToken(), role: 'owner' }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
     const result = zoomSignIn(sdk(), noToken());
     await vi.advanceTimersByTimeAsync(249);
     expect(attempts).toBe(1);
@@ -132,10 +164,18 @@ describe('Zoom host', () => {
 
   it("a 4xx stops retrying and shows the server's message", async () => {
     vi.useFakeTimers();
-    const api = mockApi({ 'POST /api/zoom/context': { status: 401, body: { code: 'ZOOM_CONTEXT_EXPIRED', message: 'The Zoom app context has expired. Please reopen the app in Zoom.' } } });
+    const api = mockApi({
+      'POST /api/zoom/context': {
+        status: 401,
+        body: { code: 'ZOOM_CONTEXT_EXPIRED', message: 'The Zoom app context has expired. Please reopen the app in Zoom.' },
+      },
+    });
     const result = zoomSignIn(sdk(), noToken());
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(await result).toEqual({ outcome: 'error', message: 'The Zoom app context has expired. Please reopen the app in Zoom.' });
+    expect(await result).toEqual({
+      outcome: 'error',
+      message: 'The Zoom app context has expired. Please reopen the app in Zoom.',
+    });
     expect(api.calls).toHaveLength(1);
   });
 
@@ -145,14 +185,19 @@ describe('Zoom host', () => {
     expect(await screen.findByRole('heading', { name: 'This page runs inside Zoom' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('Runs inside Zoom · Switchboard'));
     expect(screen.getByText(/Open it from Apps in the Zoom desktop or mobile client/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(`${window.location.origin}/`);
+    expect(screen.getByRole('link', { name: 'Open the console in this browser' }).getAttribute('href')).toBe(
+      `${window.location.origin}/`,
+    );
     expect(screen.queryByText('Sign-in failed')).toBeNull();
     expect(fake.config).not.toHaveBeenCalled();
     expect(api.calls).toHaveLength(0);
   });
 
   it("the Developers page has an 'Open in browser' link in Zoom that opens the browser console through the SDK", async () => {
-    mockApi({ 'POST /api/zoom/context': { body: { token: makeToken(), role: 'owner' } }, 'GET /api/admins/bootstrap': { body: makeBootstrap() } });
+    mockApi({
+      'POST /api/zoom/context': { body: { token: makeToken(), role: 'owner' } },
+      'GET /api/admins/bootstrap': { body: makeBootstrap() },
+    });
     renderConsole({ path: '/zoom/settings/developers', host: zoomHost() });
     const link = await screen.findByRole('link', { name: 'Open in browser' });
     expect(link.getAttribute('href')).toBe(`${window.location.origin}/settings/developers`);

@@ -25,7 +25,10 @@ const HEIGHT = 900;
 
 /** The registries the router is made from (app routes, settings sections) and the e2e harness. */
 const load = () =>
-  importTypeScript('walk', "export { APPS } from './api/contract/apps'; export { SETTINGS_SECTIONS } from './src/pages/settings/sections'; export * from './test/e2e/harness'; export { axeViolations } from './test/e2e/axe';");
+  importTypeScript(
+    'walk',
+    "export { APPS } from './api/contract/apps'; export { SETTINGS_SECTIONS } from './src/pages/settings/sections'; export * from './test/e2e/harness'; export { axeViolations } from './test/e2e/axe';",
+  );
 
 /** Where an app dashboard's main action must start at the side panel's width. */
 const MAIN_ACTION_PX = 600;
@@ -59,7 +62,10 @@ async function checked(ran) {
 const tokenOf = (link) => new URL(link).searchParams.get('token');
 
 async function api(url, token, p, init = {}) {
-  const res = await fetch(`${url}/api/${p}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+  const res = await fetch(`${url}/api/${p}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers },
+  });
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${p}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -84,8 +90,16 @@ async function connectStripe(browser, server) {
   }
   const token = tokenOf(server.links[GLOBEX]);
   await api(server.url, token, 'sms', { method: 'POST', body: JSON.stringify({ provider: 'dev-outbox' }) });
-  await api(server.url, token, 'payments/products', { method: 'POST', body: JSON.stringify({ name: 'Gutter cleaning', unitAmount: 8500, currency: 'usd' }) });
-  await api(server.url, token, 'payments/actions/request', { method: 'POST', body: JSON.stringify({ input: { phoneNumber: '+15550109901', amount: '12.50', description: 'Deposit', customerRef: 'CUST-WALK' } }) });
+  await api(server.url, token, 'payments/products', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Gutter cleaning', unitAmount: 8500, currency: 'usd' }),
+  });
+  await api(server.url, token, 'payments/actions/request', {
+    method: 'POST',
+    body: JSON.stringify({
+      input: { phoneNumber: '+15550109901', amount: '12.50', description: 'Deposit', customerRef: 'CUST-WALK' },
+    }),
+  });
 }
 
 /** Every screen: [name, who, path]. `who` is a demo e-mail, 'visitor' (signed out) or 'ghost'. */
@@ -113,12 +127,18 @@ async function screens(server, { APPS, SETTINGS_SECTIONS }) {
   ];
   const accounts = await api(server.url, staff, 'watch-tower/accounts').catch(() => ({ accounts: [] }));
   const globex = accounts.accounts.find((a) => a.name === 'Globex Care');
-  const ghost = globex ? (await api(server.url, staff, 'watch-tower/ghost-mode', { method: 'POST', body: JSON.stringify({ accountId: globex.id }) })).token : null;
+  const ghost = globex
+    ? (await api(server.url, staff, 'watch-tower/ghost-mode', { method: 'POST', body: JSON.stringify({ accountId: globex.id }) }))
+        .token
+    : null;
   // ids for the routes with parameters, from the API the pages use: [who, id, version]
   const forms = await api(server.url, owner, 'e-form/forms').catch(() => []);
   const documents = await api(server.url, tokenOf(server.links[SIGNER]), 'document-signature/documents').catch(() => []);
   const published = documents.find((d) => d.publishedVersion);
-  const records = { 'e-form': forms[0] && [OWNER, forms[0].id], 'document-signature': published && [SIGNER, published.id, published.publishedVersion] };
+  const records = {
+    'e-form': forms[0] && [OWNER, forms[0].id],
+    'document-signature': published && [SIGNER, published.id, published.publishedVersion],
+  };
   // Acme's Document Signature and Payments are not started (their screens say so): the apps are
   // walked where the demo has them running, Umbrella's signatures and Globex's payments (Stripe
   // connected: connectStripe)
@@ -142,20 +162,37 @@ async function screens(server, { APPS, SETTINGS_SECTIONS }) {
     }
   }
   list.push(['watch-tower', STAFF, '/watch-tower'], ['watch-tower-accounts', STAFF, '/watch-tower/accounts']);
-  if (globex) list.push(['watch-tower-account', STAFF, `/watch-tower/accounts/${globex.id}`], ['ghost-confirm', STAFF, `/watch-tower/accounts/${globex.id}#ghost`]);
-  list.push(['ghost-apps', 'ghost', '/'], ['ghost-developers', 'ghost', '/settings/developers'], ['ghost-billing', 'ghost', '/settings/billing']);
+  if (globex)
+    list.push(
+      ['watch-tower-account', STAFF, `/watch-tower/accounts/${globex.id}`],
+      ['ghost-confirm', STAFF, `/watch-tower/accounts/${globex.id}#ghost`],
+    );
+  list.push(
+    ['ghost-apps', 'ghost', '/'],
+    ['ghost-developers', 'ghost', '/settings/developers'],
+    ['ghost-billing', 'ghost', '/settings/billing'],
+  );
   // customer pages: a fresh link of each kind, sent as an agent would (the demo history's are used)
   const send = async (token, app, key, input) => {
     const phone = `+1555010${String(Math.floor(Math.random() * 10000)).padStart(4, '0')}`;
-    await api(server.url, token, `${app}/actions/${key}`, { method: 'POST', body: JSON.stringify({ input: { phoneNumber: phone, ...input } }) });
+    await api(server.url, token, `${app}/actions/${key}`, {
+      method: 'POST',
+      body: JSON.stringify({ input: { phoneNumber: phone, ...input } }),
+    });
     const sent = (await api(server.url, token, 'dev/sms-outbox')).find((m) => m.to === phone);
     return new URL(/(https?:\/\/\S+\/c\/[\w-]+)/.exec(sent.body)[1]).pathname;
   };
   const signer = tokenOf(server.links[SIGNER]);
   const fresh = [
-    ['customer-passkey-enroll', () => send(owner, 'passkeys', 'enroll', { customerRef: 'CUST-WALK', displayName: 'Ada Lovelace' })],
+    [
+      'customer-passkey-enroll',
+      () => send(owner, 'passkeys', 'enroll', { customerRef: 'CUST-WALK', displayName: 'Ada Lovelace' }),
+    ],
     ['customer-form', () => send(owner, 'e-form', 'send', { form: forms.find((f) => f.status === 'published')?.id })],
-    ['customer-signature', () => send(signer, 'document-signature', 'send', { documentId: published?.id, signerName: 'Ada Lovelace' })],
+    [
+      'customer-signature',
+      () => send(signer, 'document-signature', 'send', { documentId: published?.id, signerName: 'Ada Lovelace' }),
+    ],
   ];
   for (const [name, make] of fresh) {
     if (ONLY && !ONLY.test(name)) continue;
@@ -174,14 +211,17 @@ async function screens(server, { APPS, SETTINGS_SECTIONS }) {
 /** What the page shows once its data is in: the harness's settle, then no spinner. */
 async function settle(harness, page) {
   await harness.settle(page, 250);
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 8_000 }).catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector('[aria-busy="true"], .spinner'), undefined, { timeout: 8_000 })
+    .catch(() => {});
   await page.waitForTimeout(200);
 }
 
 /** What a machine can see wrong on the page as it is. */
 function inspect() {
   const width = document.documentElement.clientWidth;
-  const describe = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${[...el.classList].map((c) => `.${c}`).join('')}`;
+  const describe = (el) =>
+    `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${[...el.classList].map((c) => `.${c}`).join('')}`;
   const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const text = (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
   const textOverflow = [];
@@ -204,14 +244,22 @@ function inspect() {
   }
   const scroller = document.scrollingElement ?? document.documentElement;
   // an id as the first column a person reads: a UUID, a Stripe id or one shortened to "abcdef…123456"
-  const ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{6}…[0-9a-f]{6}|(cs|pi|cus|sub|in)_[\w…]+)$/i;
+  const ID =
+    /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{6}…[0-9a-f]{6}|(cs|pi|cus|sub|in)_[\w…]+)$/i;
   const idFirst = [...document.querySelectorAll('table')]
     .filter(visible)
-    .map((t) => ({ caption: text(t.querySelector('caption') ?? t), first: text(t.querySelector('tbody tr td, tbody tr th') ?? t) }))
+    .map((t) => ({
+      caption: text(t.querySelector('caption') ?? t),
+      first: text(t.querySelector('tbody tr td, tbody tr th') ?? t),
+    }))
     .filter((t) => t.first && ID.test(t.first))
     .map((t) => `${t.caption}: ${t.first}`);
   const send = [...document.querySelectorAll('h2')].find((h) => h.textContent?.trim() === 'Send to a customer');
-  const mainAction = document.querySelector('.dashboard-layout') ? (send ? Math.round((send.closest('.card') ?? send).getBoundingClientRect().top + window.scrollY) : -1) : null;
+  const mainAction = document.querySelector('.dashboard-layout')
+    ? send
+      ? Math.round((send.closest('.card') ?? send).getBoundingClientRect().top + window.scrollY)
+      : -1
+    : null;
   return {
     title: document.title,
     idFirst,
@@ -229,8 +277,15 @@ function checksOf(seen, width) {
   const failed = [];
   if (seen.sideways > 0) failed.push(`scrolls sideways ${seen.sideways}px`);
   const cut = seen.textOverflow.filter((t) => t.how !== 'ellipsis');
-  if (cut.length) failed.push(`text cut: ${cut.map((t) => `${t.el} "${t.text.slice(0, 24)}"`).slice(0, 3).join(', ')}`);
-  if (width === SIDE_PANEL_PX && seen.mainAction !== null && (seen.mainAction < 0 || seen.mainAction > MAIN_ACTION_PX)) failed.push(`main action at ${seen.mainAction < 0 ? 'none' : `${seen.mainAction}px`}`);
+  if (cut.length)
+    failed.push(
+      `text cut: ${cut
+        .map((t) => `${t.el} "${t.text.slice(0, 24)}"`)
+        .slice(0, 3)
+        .join(', ')}`,
+    );
+  if (width === SIDE_PANEL_PX && seen.mainAction !== null && (seen.mainAction < 0 || seen.mainAction > MAIN_ACTION_PX))
+    failed.push(`main action at ${seen.mainAction < 0 ? 'none' : `${seen.mainAction}px`}`);
   if (seen.idFirst.length) failed.push(`id first: ${seen.idFirst.slice(0, 2).join(', ')}`);
   if (seen.axe.length) failed.push(`axe: ${seen.axe.join(', ')}`);
   return failed;
@@ -244,7 +299,9 @@ async function main() {
   const browser = await reg.launchBrowser();
   const results = [];
   try {
-    await connectStripe(browser, server).catch((error) => console.warn(`Payments is walked without Stripe: ${String(error).slice(0, 200)}`));
+    await connectStripe(browser, server).catch((error) =>
+      console.warn(`Payments is walked without Stripe: ${String(error).slice(0, 200)}`),
+    );
     const { ghost, list } = await screens(server, reg);
     const ghostLink = ghost && `${server.url}/?token=${ghost}`;
     console.log(`${list.length} screens × ${WIDTHS.length} widths → ${OUT}`);
@@ -261,7 +318,11 @@ async function main() {
         const link = who === 'ghost' ? ghostLink : server.links[who];
         if (link) {
           await page.goto(link);
-          await page.locator('main h1').first().waitFor({ timeout: 20_000 }).catch(() => {});
+          await page
+            .locator('main h1')
+            .first()
+            .waitFor({ timeout: 20_000 })
+            .catch(() => {});
         }
         const entry = { page, errors };
         contexts.set(who, entry);
@@ -275,12 +336,19 @@ async function main() {
         await settle(reg, page);
         if (hash === 'ghost') {
           await page.getByRole('button', { name: 'Ghost Mode' }).click();
-          await page.getByRole('dialog').waitFor().catch(() => {});
+          await page
+            .getByRole('dialog')
+            .waitFor()
+            .catch(() => {});
           await page.waitForTimeout(200);
         }
         const seen = await page.evaluate(inspect);
-        const axe = await reg.axeViolations(page).catch((e) => [{ id: 'axe-failed', impact: 'critical', help: String(e).slice(0, 120), nodes: [] }]);
-        seen.axe = axe.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
+        const axe = await reg
+          .axeViolations(page)
+          .catch((e) => [{ id: 'axe-failed', impact: 'critical', help: String(e).slice(0, 120), nodes: [] }]);
+        seen.axe = axe
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`);
         seen.checks = checksOf(seen, width);
         const file = path.join(OUT, String(width), `${name}.png`);
         // the whole page, up to three screens: a longer one is the same rows again, unreadable when whole
@@ -288,7 +356,11 @@ async function main() {
         await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width, height } });
         if (hash === 'ghost') await page.keyboard.press('Escape');
         results.push({ name, width, who, path: p, ...seen, consoleErrors: [...errors], file });
-        const flags = [...seen.checks, seen.wrappingBadges.length && `${seen.wrappingBadges.length} wrapping badges`, errors.length && `${errors.length} console errors`].filter(Boolean);
+        const flags = [
+          ...seen.checks,
+          seen.wrappingBadges.length && `${seen.wrappingBadges.length} wrapping badges`,
+          errors.length && `${errors.length} console errors`,
+        ].filter(Boolean);
         console.log(`${String(width).padStart(4)}  ${name.padEnd(44)} ${seen.title.padEnd(60).slice(0, 60)} ${flags.join(', ')}`);
       }
       for (const { page } of contexts.values()) await page.context().close();
@@ -310,11 +382,36 @@ async function main() {
   }
   const failing = results.filter((r) => r.checks.length);
   fs.writeFileSync(path.join(OUT, 'checks.json'), JSON.stringify([...byScreen.values()], null, 2));
-  console.log(`\nAutomatic checks: ${results.length - failing.length} of ${results.length} screenshots pass every check (per screen: ${path.join(OUT, 'checks.json')})`);
-  if (failing.length) console.table(failing.map((r) => ({ screen: r.name, width: r.width, failed: r.checks.join('; ').slice(0, 110) })));
-  const flagged = results.filter((r) => r.sideways > 0 || r.textOverflow.length || r.wrappingBadges.length || r.consoleErrors.length || /Page not found/.test(r.title) && r.name !== 'not-found');
-  console.log(`\n${results.length} screenshots; ${flagged.length} with something a machine can see (details in ${path.join(OUT, 'summary.json')}):`);
-  console.table(flagged.map((r) => ({ screen: r.name, width: r.width, title: r.title.slice(0, 40), sideways: r.sideways, overflowing: r.textOverflow.map((t) => `${t.how} ${t.el}`).join('; ').slice(0, 80), badges: r.wrappingBadges.length, errors: r.consoleErrors.length })));
+  console.log(
+    `\nAutomatic checks: ${results.length - failing.length} of ${results.length} screenshots pass every check (per screen: ${path.join(OUT, 'checks.json')})`,
+  );
+  if (failing.length)
+    console.table(failing.map((r) => ({ screen: r.name, width: r.width, failed: r.checks.join('; ').slice(0, 110) })));
+  const flagged = results.filter(
+    (r) =>
+      r.sideways > 0 ||
+      r.textOverflow.length ||
+      r.wrappingBadges.length ||
+      r.consoleErrors.length ||
+      (/Page not found/.test(r.title) && r.name !== 'not-found'),
+  );
+  console.log(
+    `\n${results.length} screenshots; ${flagged.length} with something a machine can see (details in ${path.join(OUT, 'summary.json')}):`,
+  );
+  console.table(
+    flagged.map((r) => ({
+      screen: r.name,
+      width: r.width,
+      title: r.title.slice(0, 40),
+      sideways: r.sideways,
+      overflowing: r.textOverflow
+        .map((t) => `${t.how} ${t.el}`)
+        .join('; ')
+        .slice(0, 80),
+      badges: r.wrappingBadges.length,
+      errors: r.consoleErrors.length,
+    })),
+  );
 }
 
 await main();

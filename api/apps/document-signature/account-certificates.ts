@@ -69,24 +69,31 @@ function keyType(key: crypto.KeyObject): string {
 
 function checkPurpose(cert: Cert): void {
   const constraints = extension(cert, OID.basicConstraints);
-  if (constraints && AsnConvert.parse(constraints.extnValue, BasicConstraints).cA) throw invalid('This is a certification authority certificate: upload the certificate that signs documents.');
+  if (constraints && AsnConvert.parse(constraints.extnValue, BasicConstraints).cA)
+    throw invalid('This is a certification authority certificate: upload the certificate that signs documents.');
   const usage = extension(cert, OID.keyUsage);
   if (usage) {
     const flags = AsnConvert.parse(usage.extnValue, KeyUsage).toNumber();
-    if (!(flags & KeyUsageFlags.digitalSignature) && !(flags & KeyUsageFlags.nonRepudiation)) throw invalid('The certificate may not sign (its key usage has neither digitalSignature nor nonRepudiation).');
+    if (!(flags & KeyUsageFlags.digitalSignature) && !(flags & KeyUsageFlags.nonRepudiation))
+      throw invalid('The certificate may not sign (its key usage has neither digitalSignature nor nonRepudiation).');
   }
   const eku = extension(cert, OID.extKeyUsage);
   if (eku) {
     const purposes = AsnConvert.parse(eku.extnValue, ExtendedKeyUsage);
-    if (!purposes.some((p) => DOCUMENT_SIGNING_PURPOSES.has(p))) throw invalid(`The certificate is issued for other purposes (${purposes.join(', ')}), not for signing documents.`);
+    if (!purposes.some((p) => DOCUMENT_SIGNING_PURPOSES.has(p)))
+      throw invalid(`The certificate is issued for other purposes (${purposes.join(', ')}), not for signing documents.`);
   }
 }
 
 /** Everything an upload must pass; the key, certificate and chain when it does. */
-export function checkUpload(body: SigCertificateUpload, now: Date): KeyMaterial & { chain: Cert[]; keyType: string; activeFrom: Date } {
+export function checkUpload(
+  body: SigCertificateUpload,
+  now: Date,
+): KeyMaterial & { chain: Cert[]; keyType: string; activeFrom: Date } {
   let material: KeyMaterial;
   try {
-    material = body.format === 'pkcs12' ? readPkcs12(Buffer.from(body.file, 'base64'), body.password) : readPem(body.pem, body.password);
+    material =
+      body.format === 'pkcs12' ? readPkcs12(Buffer.from(body.file, 'base64'), body.password) : readPem(body.pem, body.password);
   } catch (err) {
     if (err instanceof KeyMaterialError) throw invalid(err.message);
     throw invalid('The certificate or key cannot be read.');
@@ -96,11 +103,24 @@ export function checkUpload(body: SigCertificateUpload, now: Date): KeyMaterial 
   const activeFrom = body.activeFrom ? new Date(body.activeFrom) : now;
   const notAfter = new Date(material.certificate.x509.validTo);
   if (notAfter.getTime() <= now.getTime()) throw invalid(`The certificate expired on ${day(notAfter)}.`);
-  if (activeFrom.getTime() < now.getTime() - 60_000) throw new ApiError(400, 'VALIDATION_FAILED', 'activeFrom: choose now or a later time', { activeFrom: 'Choose now or a later time' });
-  if (activeFrom.getTime() >= notAfter.getTime()) throw new ApiError(400, 'VALIDATION_FAILED', `activeFrom: the certificate expires on ${day(notAfter)}, before it would take over`, { activeFrom: `The certificate expires on ${day(notAfter)}` });
+  if (activeFrom.getTime() < now.getTime() - 60_000)
+    throw new ApiError(400, 'VALIDATION_FAILED', 'activeFrom: choose now or a later time', {
+      activeFrom: 'Choose now or a later time',
+    });
+  if (activeFrom.getTime() >= notAfter.getTime())
+    throw new ApiError(
+      400,
+      'VALIDATION_FAILED',
+      `activeFrom: the certificate expires on ${day(notAfter)}, before it would take over`,
+      { activeFrom: `The certificate expires on ${day(notAfter)}` },
+    );
   let chain: Cert[];
   try {
-    chain = buildChain(material.certificate, [...material.others, ...roots()], activeFrom.getTime() > now.getTime() ? activeFrom : now);
+    chain = buildChain(
+      material.certificate,
+      [...material.others, ...roots()],
+      activeFrom.getTime() > now.getTime() ? activeFrom : now,
+    );
   } catch (err) {
     if (err instanceof ChainError) throw invalid(err.message);
     throw err;
@@ -136,17 +156,31 @@ function certificateOf(row: Row, active: Row | null, now: Date): SigCertificate 
 }
 
 async function currentRows(trx: Trx, accountId: string): Promise<Row[]> {
-  return (await sql<Row>`select * from sig_signing_certificates where account_id = ${accountId} and removed_at is null order by active_from desc, uploaded_at desc`.execute(trx)).rows;
+  return (
+    await sql<Row>`select * from sig_signing_certificates where account_id = ${accountId} and removed_at is null order by active_from desc, uploaded_at desc`.execute(
+      trx,
+    )
+  ).rows;
 }
 
 /** The certificate that seals at `now`: the latest to take over that is valid. */
 function activeRow(rows: Row[], now: Date): Row | null {
   const t = now.getTime();
-  return rows.find((r) => new Date(r.active_from).getTime() <= t && new Date(r.not_before).getTime() <= t && new Date(r.not_after).getTime() > t) ?? null;
+  return (
+    rows.find(
+      (r) =>
+        new Date(r.active_from).getTime() <= t && new Date(r.not_before).getTime() <= t && new Date(r.not_after).getTime() > t,
+    ) ?? null
+  );
 }
 
 /** The account's own certificate that seals now, or null (the provider's seals). */
-export async function accountSigningCertificate(deps: Deps, trx: Trx, accountId: string, now: Date): Promise<SigningCertificate | null> {
+export async function accountSigningCertificate(
+  deps: Deps,
+  trx: Trx,
+  accountId: string,
+  now: Date,
+): Promise<SigningCertificate | null> {
   const row = activeRow(await currentRows(trx, accountId), now);
   if (!row) return null;
   const key = crypto.createPrivateKey(decryptSecret(row.encrypted_key, deps.config.encryptionKey));
@@ -165,10 +199,19 @@ export async function signingOverview(deps: Deps, accountId: string): Promise<Si
   } catch {
     provider = { subject: 'not configured', development: false };
   }
-  return { certificates: rows.map((r) => certificateOf(r, active, now)), providerCertificate: provider, timestampAuthority: providerTsa(deps.config)?.url ?? null };
+  return {
+    certificates: rows.map((r) => certificateOf(r, active, now)),
+    providerCertificate: provider,
+    timestampAuthority: providerTsa(deps.config)?.url ?? null,
+  };
 }
 
-export async function uploadSigningCertificate(deps: Deps, accountId: string, body: SigCertificateUpload, actor: Actor): Promise<SigCertificate> {
+export async function uploadSigningCertificate(
+  deps: Deps,
+  accountId: string,
+  body: SigCertificateUpload,
+  actor: Actor,
+): Promise<SigCertificate> {
   const now = deps.now();
   const checked = checkUpload(body, now);
   const leaf = checked.certificate;
@@ -176,7 +219,8 @@ export async function uploadSigningCertificate(deps: Deps, accountId: string, bo
   const uploadedBy = actor ? `${actor.firstName} ${actor.lastName}`.trim() : 'Provider staff';
   return deps.db.tenant(accountId, async (trx) => {
     const rows = await currentRows(trx, accountId);
-    if (rows.some((r) => r.fingerprint === fingerprint(leaf))) throw new ApiError(409, 'CERTIFICATE_EXISTS', 'This certificate is already uploaded.');
+    if (rows.some((r) => r.fingerprint === fingerprint(leaf)))
+      throw new ApiError(409, 'CERTIFICATE_EXISTS', 'This certificate is already uploaded.');
     const row = (
       await sql<Row>`insert into sig_signing_certificates (account_id, subject, issuer, serial, fingerprint, key_type, not_before, not_after, active_from, encrypted_key, chain_pem, uploaded_by, uploaded_at)
         values (${accountId}, ${subject}, ${dn(leaf.x509.issuer)}, ${leaf.x509.serialNumber}, ${fingerprint(leaf)}, ${checked.keyType}, ${new Date(leaf.x509.validFrom)}, ${new Date(leaf.x509.validTo)}, ${checked.activeFrom},
@@ -184,9 +228,24 @@ export async function uploadSigningCertificate(deps: Deps, accountId: string, bo
           ${[leaf, ...checked.chain].map((c) => c.x509.toString()).join('')}, ${uploadedBy}, ${now})
         returning *`.execute(trx)
     ).rows[0]!;
-    const when = checked.activeFrom.getTime() > now.getTime() + 60_000 ? `; it takes over on ${(await accountDates(trx, accountId)).moment(checked.activeFrom)}` : '';
-    await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Uploaded the signing certificate ${subject} (${checked.keyType}, issued by ${commonName(checked.chain[0]?.x509 ?? leaf.x509)}, valid until ${day(new Date(leaf.x509.validTo))})${when}`, event: 'signing-certificate.uploaded', at: now });
-    return certificateOf(row, activeRow([row, ...rows].sort((a, b) => new Date(b.active_from).getTime() - new Date(a.active_from).getTime()), now), now);
+    const when =
+      checked.activeFrom.getTime() > now.getTime() + 60_000
+        ? `; it takes over on ${(await accountDates(trx, accountId)).moment(checked.activeFrom)}`
+        : '';
+    await audit(trx, accountId, actor, {
+      namespace: SIG_APP,
+      description: `Uploaded the signing certificate ${subject} (${checked.keyType}, issued by ${commonName(checked.chain[0]?.x509 ?? leaf.x509)}, valid until ${day(new Date(leaf.x509.validTo))})${when}`,
+      event: 'signing-certificate.uploaded',
+      at: now,
+    });
+    return certificateOf(
+      row,
+      activeRow(
+        [row, ...rows].sort((a, b) => new Date(b.active_from).getTime() - new Date(a.active_from).getTime()),
+        now,
+      ),
+      now,
+    );
   });
 }
 
@@ -194,10 +253,16 @@ export async function removeSigningCertificate(deps: Deps, accountId: string, id
   const now = deps.now();
   await deps.db.tenant(accountId, async (trx) => {
     // the key is erased; the certificate itself stays, so the seals it made stay explained
-    const row = (await sql<Row>`update sig_signing_certificates set removed_at = ${now}, encrypted_key = '', removed_by = ${actor ? `${actor.firstName} ${actor.lastName}` : 'Provider staff'}
-      where account_id = ${accountId} and id = ${id} and removed_at is null returning *`.execute(trx)).rows[0];
+    const row = (
+      await sql<Row>`update sig_signing_certificates set removed_at = ${now}, encrypted_key = '', removed_by = ${actor ? `${actor.firstName} ${actor.lastName}` : 'Provider staff'}
+      where account_id = ${accountId} and id = ${id} and removed_at is null returning *`.execute(trx)
+    ).rows[0];
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no such signing certificate.');
-    await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Removed the signing certificate ${row.subject} (serial ${row.serial})`, event: 'signing-certificate.removed', at: now });
+    await audit(trx, accountId, actor, {
+      namespace: SIG_APP,
+      description: `Removed the signing certificate ${row.subject} (serial ${row.serial})`,
+      event: 'signing-certificate.removed',
+      at: now,
+    });
   });
 }
-

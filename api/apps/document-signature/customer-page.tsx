@@ -3,12 +3,36 @@ import { customerDate } from '../../customer-pages/dates';
 import type { Context } from 'hono';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
-import { registerCustomerForm, registerCustomerPage, type Branding, type PageAnswer, type PageLink } from '../../customer-pages/frame';
+import {
+  registerCustomerForm,
+  registerCustomerPage,
+  type Branding,
+  type PageAnswer,
+  type PageLink,
+} from '../../customer-pages/frame';
 import type { MessageKey, Translate } from '../../customer-pages/i18n/index';
-import { SIG_DEFAULT_SETTINGS, SIG_FIELD_LABELS, SIG_PAGE_IMAGE_WIDTH, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind } from '../../contract/apps/document-signature';
+import {
+  SIG_DEFAULT_SETTINGS,
+  SIG_FIELD_LABELS,
+  SIG_PAGE_IMAGE_WIDTH,
+  SIG_SMALL_PAGE_WIDTH,
+  type SigField,
+  type SigFieldKind,
+} from '../../contract/apps/document-signature';
 import { requestOrigin } from '../platform/request';
 import { SIG_COPY_PURPOSE, sendSignerCopy, signerCopy } from './signer-copy';
-import { declineAsCustomer, openForSigner, sealRequest, SIGN_PURPOSE, signAsCustomer, SignerInputError, signerPageImage, type SignerAnswers, type SignerProblem, type SignerView } from './service';
+import {
+  declineAsCustomer,
+  openForSigner,
+  sealRequest,
+  SIGN_PURPOSE,
+  signAsCustomer,
+  SignerInputError,
+  signerPageImage,
+  type SignerAnswers,
+  type SignerProblem,
+  type SignerView,
+} from './service';
 import { Hono } from 'hono';
 import { accountOfHost } from '../../customer-pages/frame';
 import { resolveLink, TOKEN_PATTERN } from '../../customer-pages/links';
@@ -41,7 +65,8 @@ export function consentShown(consentText: string, t: Translate): string {
  * none, its kind's name in the signer's language. A label that is just the kind's English name
  * is the console's old default (it stored "Checkbox" as the label): that is no choice either.
  */
-const fieldName = (field: SigField, t: Translate) => (field.label.trim() && field.label.trim() !== SIG_FIELD_LABELS[field.kind] ? field.label : t(KIND_KEYS[field.kind]));
+const fieldName = (field: SigField, t: Translate) =>
+  field.label.trim() && field.label.trim() !== SIG_FIELD_LABELS[field.kind] ? field.label : t(KIND_KEYS[field.kind]);
 
 /** What stops the signer, in their language: per field ("1. Signature: sign by drawing…") and for the form's own boxes. */
 function problemWords(fields: SigField[], problems: Record<string, SignerProblem>, t: Translate): Record<string, string> {
@@ -78,23 +103,38 @@ function pagesCss(view: SignerView): string {
   ];
   view.version.page_sizes.forEach((p, i) => rules.push(`.sig-p${i}{aspect-ratio:${p.width}/${p.height}}`));
   for (const f of view.version.fields) {
-    rules.push(`.sig-f-${f.id}{left:${(f.x * 100).toFixed(3)}%;top:${(f.y * 100).toFixed(3)}%;width:${(f.w * 100).toFixed(3)}%;height:${(f.h * 100).toFixed(3)}%}`);
+    rules.push(
+      `.sig-f-${f.id}{left:${(f.x * 100).toFixed(3)}%;top:${(f.y * 100).toFixed(3)}%;width:${(f.w * 100).toFixed(3)}%;height:${(f.h * 100).toFixed(3)}%}`,
+    );
   }
   return rules.join('\n');
 }
 
 /** A page image's address: the link's, the page, the width and the content's hash; it never changes while the link lives. */
-const pageImageUrl = (token: string, page: number, size: 'l' | 's', hash: string) => `/c/${token}/pages/${page + 1}-${size}-${hash}.jpg`;
+const pageImageUrl = (token: string, page: number, size: 'l' | 's', hash: string) =>
+  `/c/${token}/pages/${page + 1}-${size}-${hash}.jpg`;
 /** main is 32rem wide less 16 px each side; narrower screens show the page across less the same */
 const PAGE_SIZES = '(min-width: 32rem) 480px, calc(100vw - 32px)';
 
 function PageImage({ view, token, index, alt }: { view: SignerView; token: string; index: number; alt: string }) {
   const image = view.pageImages[index]!;
   const large = pageImageUrl(token, index, 'l', image.large);
-  const srcset = image.small ? `${pageImageUrl(token, index, 's', image.small)} ${SIG_SMALL_PAGE_WIDTH}w, ${large} ${SIG_PAGE_IMAGE_WIDTH}w` : undefined;
+  const srcset = image.small
+    ? `${pageImageUrl(token, index, 's', image.small)} ${SIG_SMALL_PAGE_WIDTH}w, ${large} ${SIG_PAGE_IMAGE_WIDTH}w`
+    : undefined;
   // the first page at once and before anything else (it is the page's largest paint); the others
   // when scrolled near (their box keeps its ratio meanwhile)
-  return <img src={large} srcset={srcset} sizes={srcset ? PAGE_SIZES : undefined} loading={index === 0 ? 'eager' : 'lazy'} fetchpriority={index === 0 ? 'high' : undefined} decoding="async" alt={alt} />;
+  return (
+    <img
+      src={large}
+      srcset={srcset}
+      sizes={srcset ? PAGE_SIZES : undefined}
+      loading={index === 0 ? 'eager' : 'lazy'}
+      fetchpriority={index === 0 ? 'high' : undefined}
+      decoding="async"
+      alt={alt}
+    />
+  );
 }
 
 function Pages({ view, t, token }: { view: SignerView; t: Translate; token: string }) {
@@ -105,8 +145,23 @@ function Pages({ view, t, token }: { view: SignerView; t: Translate; token: stri
       {view.version.page_sizes.map((_, i) => (
         <figure class="sig-figure" key={i}>
           <div class={`sig-page sig-p${i}${view.pageImages[i] ? '' : ' sig-outline'}`}>
-            {view.pageImages[i] ? <PageImage view={view} token={token} index={i} alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })} /> : <span>{t('sig.page', { page: i + 1 })}</span>}
-            {fields.map((f, k) => (f.page === i ? <div class={`sig-box sig-f-${f.id}`} aria-hidden="true"><span>{k + 1}</span></div> : null))}
+            {view.pageImages[i] ? (
+              <PageImage
+                view={view}
+                token={token}
+                index={i}
+                alt={t('sig.pageAlt', { page: i + 1, pages: n, document: view.row.document_name })}
+              />
+            ) : (
+              <span>{t('sig.page', { page: i + 1 })}</span>
+            )}
+            {fields.map((f, k) =>
+              f.page === i ? (
+                <div class={`sig-box sig-f-${f.id}`} aria-hidden="true">
+                  <span>{k + 1}</span>
+                </div>
+              ) : null,
+            )}
           </div>
           <figcaption>{t('sig.pageOf', { page: i + 1, pages: n })}</figcaption>
         </figure>
@@ -118,10 +173,28 @@ function Pages({ view, t, token }: { view: SignerView; t: Translate; token: stri
   );
 }
 
-function FieldInput({ field, index, view, form, problem, t }: { field: SigField; index: number; view: SignerView; form: Record<string, string>; problem?: string; t: Translate }) {
+function FieldInput({
+  field,
+  index,
+  view,
+  form,
+  problem,
+  t,
+}: {
+  field: SigField;
+  index: number;
+  view: SignerView;
+  form: Record<string, string>;
+  problem?: string;
+  t: Translate;
+}) {
   const named = fieldName(field, t);
   const label = `${index}. ${field.required ? named : t('sig.optional', { label: named })}`;
-  const err = problem ? <p class="sig-error" id={`err-${field.id}`}>{problem}</p> : null;
+  const err = problem ? (
+    <p class="sig-error" id={`err-${field.id}`}>
+      {problem}
+    </p>
+  ) : null;
   const describedBy = problem ? `err-${field.id}` : undefined;
   if (field.kind === 'signature') {
     return (
@@ -130,7 +203,14 @@ function FieldInput({ field, index, view, form, problem, t }: { field: SigField;
         {err}
         <label>
           {t('sig.typeName')}
-          <input type="text" name={`sig_typed_${field.id}`} value={form[`sig_typed_${field.id}`] ?? ''} autocomplete="name" aria-describedby={describedBy} maxlength={100} />
+          <input
+            type="text"
+            name={`sig_typed_${field.id}`}
+            value={form[`sig_typed_${field.id}`] ?? ''}
+            autocomplete="name"
+            aria-describedby={describedBy}
+            maxlength={100}
+          />
         </label>
         <div data-draw hidden>
           <p id={`draw-${field.id}`}>{t('sig.draw')}</p>
@@ -149,7 +229,12 @@ function FieldInput({ field, index, view, form, problem, t }: { field: SigField;
       <div>
         {err}
         <label>
-          <input type="checkbox" name={`field_${field.id}`} checked={form[`field_${field.id}`] === 'on'} aria-describedby={describedBy} />
+          <input
+            type="checkbox"
+            name={`field_${field.id}`}
+            checked={form[`field_${field.id}`] === 'on'}
+            aria-describedby={describedBy}
+          />
           {label}
         </label>
       </div>
@@ -161,13 +246,26 @@ function FieldInput({ field, index, view, form, problem, t }: { field: SigField;
       {err}
       <label>
         {label}
-        <input type="text" name={`field_${field.id}`} value={form[`field_${field.id}`] ?? fallback} maxlength={500} aria-describedby={describedBy} autocomplete={field.kind === 'fullName' ? 'name' : 'off'} />
+        <input
+          type="text"
+          name={`field_${field.id}`}
+          value={form[`field_${field.id}`] ?? fallback}
+          maxlength={500}
+          aria-describedby={describedBy}
+          autocomplete={field.kind === 'fullName' ? 'name' : 'off'}
+        />
       </label>
     </div>
   );
 }
 
-function signPage(view: SignerView, branding: Branding, link: Link, form: Record<string, string> = {}, refused: Record<string, SignerProblem> = {}): PageAnswer {
+function signPage(
+  view: SignerView,
+  branding: Branding,
+  link: Link,
+  form: Record<string, string> = {},
+  refused: Record<string, SignerProblem> = {},
+): PageAnswer {
   const { t } = link;
   const problems = problemWords(view.version.fields, refused, t);
   const until = customerDate(view.row.expires_at, link.pageLocale, link.timeZone);
@@ -199,9 +297,18 @@ function signPage(view: SignerView, branding: Branding, link: Link, form: Record
           {fields.map((f, i) => (
             <FieldInput field={f} index={i + 1} view={view} form={form} problem={problems[f.id]} t={t} />
           ))}
-          {problems.consent ? <p class="sig-error" id="err-consent">{problems.consent}</p> : null}
+          {problems.consent ? (
+            <p class="sig-error" id="err-consent">
+              {problems.consent}
+            </p>
+          ) : null}
           <label>
-            <input type="checkbox" name="consent" checked={form.consent === 'on'} aria-describedby={problems.consent ? 'err-consent' : undefined} />
+            <input
+              type="checkbox"
+              name="consent"
+              checked={form.consent === 'on'}
+              aria-describedby={problems.consent ? 'err-consent' : undefined}
+            />
             {consentShown(view.row.consent_text, t)}
           </label>
           <button type="submit">{t('sig.sign')}</button>
@@ -210,7 +317,11 @@ function signPage(view: SignerView, branding: Branding, link: Link, form: Record
           <summary>{t('sig.decline.summary')}</summary>
           <form method="post">
             <input type="hidden" name="action" value="decline" />
-            {problems.reason ? <p class="sig-error" id="err-reason">{problems.reason}</p> : null}
+            {problems.reason ? (
+              <p class="sig-error" id="err-reason">
+                {problems.reason}
+              </p>
+            ) : null}
             <label>
               {t('sig.decline.why')}
               <textarea name="reason" rows={3} maxlength={500} aria-describedby={problems.reason ? 'err-reason' : undefined}>
@@ -239,7 +350,8 @@ function answersOf(form: Record<string, string>): SignerAnswers {
 registerCustomerPage(SIGN_PURPOSE, async (c, link: Link, branding) => {
   const deps = depsOf(c)!;
   const view = await openForSigner(deps, link.accountId, link.taskId!, requestOrigin(c as never));
-  if (view.row.status !== 'sent' && view.row.status !== 'opened') return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p> };
+  if (view.row.status !== 'sent' && view.row.status !== 'opened')
+    return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p> };
   return signPage(view, branding, link);
 });
 
@@ -253,9 +365,13 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
     }
     const signed = await signAsCustomer(deps, link.accountId, link.taskId!, link.token, answersOf(form), origin, link.pageLocale);
     // sealing runs now, in the background; the job is the durable backstop
-    void sealRequest(deps, link.accountId, signed.id).catch((err) => deps.log('Sealing right after signing failed; the job will retry', err));
+    void sealRequest(deps, link.accountId, signed.id).catch((err) =>
+      deps.log('Sealing right after signing failed; the job will retry', err),
+    );
     // the copy's link by the channel the request came by (SMS); never a reason to fail the signing
-    await sendSignerCopy(deps, link.accountId, signed.id, signed.copyToken).catch((err) => deps.log('The signed copy could not be texted', err));
+    await sendSignerCopy(deps, link.accountId, signed.id, signed.copyToken).catch((err) =>
+      deps.log('The signed copy could not be texted', err),
+    );
     return {
       title: link.t('sig.signed.title'),
       body: (
@@ -275,7 +391,8 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
       const view = await openForSigner(deps, link.accountId, link.taskId!, origin);
       return { ...signPage(view, branding, link, form, err.problems), status: 400 };
     }
-    if (err instanceof ApiError && err.code === 'NOT_OPEN') return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p>, status: 409 };
+    if (err instanceof ApiError && err.code === 'NOT_OPEN')
+      return { title: link.t('sig.closed.title'), body: <p>{link.t('sig.closed.text')}</p>, status: 409 };
     throw err;
   }
 });
@@ -284,12 +401,18 @@ registerCustomerForm(SIGN_PURPOSE, async (c, link: Link, branding, form) => {
 registerCustomerPage(SIG_COPY_PURPOSE, async (c, link: Link) => {
   const copy = await signerCopy(depsOf(c)!, link.accountId, link.taskId!);
   if (copy.state === 'gone') return { status: 410, title: link.t('sig.copy.title'), body: <p>{link.t('sig.copy.gone')}</p> };
-  if (copy.state === 'preparing') return { title: link.t('sig.copy.title'), body: <p role="status">{link.t('sig.copy.preparing')}</p> };
+  if (copy.state === 'preparing')
+    return { title: link.t('sig.copy.title'), body: <p role="status">{link.t('sig.copy.preparing')}</p> };
   return {
     title: link.t('sig.copy.title'),
     body: (
       <>
-        <p>{link.t('sig.copy.ready', { document: copy.documentName, date: customerDate(link.expiresAt, link.pageLocale, link.timeZone) })}</p>
+        <p>
+          {link.t('sig.copy.ready', {
+            document: copy.documentName,
+            date: customerDate(link.expiresAt, link.pageLocale, link.timeZone),
+          })}
+        </p>
         <p>
           <a href={copy.url} download data-testid="signer-copy-file">
             {link.t('sig.copy.file', { document: copy.documentName })}
@@ -313,10 +436,24 @@ export function signatureCustomerRoutes(deps: Deps) {
     const m = /^(\d{1,4})-([ls])-([0-9a-f]{16})\.jpg$/.exec(c.req.param('file'));
     const link = m && TOKEN_PATTERN.test(token) ? await resolveLink(deps.db, token, deps.now()) : null;
     const hostAccount = link ? await accountOfHost(deps, c.req.header('host')) : null;
-    if (!m || !link || link.state !== 'ok' || link.purpose !== SIGN_PURPOSE || !link.taskId || (hostAccount && hostAccount !== link.accountId)) {
+    if (
+      !m ||
+      !link ||
+      link.state !== 'ok' ||
+      link.purpose !== SIGN_PURPOSE ||
+      !link.taskId ||
+      (hostAccount && hostAccount !== link.accountId)
+    ) {
       return c.body(null, 404, { 'cache-control': 'no-store' });
     }
-    const bytes = await signerPageImage(deps, link.accountId, link.taskId, Number(m[1]) - 1, m[2] === 's' ? 'small' : 'large', m[3]!);
+    const bytes = await signerPageImage(
+      deps,
+      link.accountId,
+      link.taskId,
+      Number(m[1]) - 1,
+      m[2] === 's' ? 'small' : 'large',
+      m[3]!,
+    );
     if (!bytes) return c.body(null, 404, { 'cache-control': 'no-store' });
     const seconds = Math.max(0, Math.floor((link.expiresAt.getTime() - deps.now().getTime()) / 1000));
     return c.body(new Uint8Array(bytes), 200, {

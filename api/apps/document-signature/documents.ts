@@ -71,9 +71,15 @@ export async function checkedPdf(deps: Deps, bytes: Uint8Array): Promise<Inspect
   }
 }
 
-const removedText = (removed: readonly SigRemovedContent[]) => (removed.length ? `; removed ${removed.map((r) => SIG_REMOVED_CONTENT[r]).join(', ')}` : '');
+const removedText = (removed: readonly SigRemovedContent[]) =>
+  removed.length ? `; removed ${removed.map((r) => SIG_REMOVED_CONTENT[r]).join(', ')}` : '';
 
-export async function uploadDocument(deps: Deps, accountId: string, input: { name?: string | null; fileName: string; bytes: Uint8Array }, actor: Actor): Promise<SigDocument> {
+export async function uploadDocument(
+  deps: Deps,
+  accountId: string,
+  input: { name?: string | null; fileName: string; bytes: Uint8Array },
+  actor: Actor,
+): Promise<SigDocument> {
   const info = await checkedPdf(deps, input.bytes);
   const now = deps.now();
   const fileName = input.fileName.replace(/[^\w.\- ]/g, '_').slice(0, 200) || 'document.pdf';
@@ -82,16 +88,35 @@ export async function uploadDocument(deps: Deps, accountId: string, input: { nam
     // what is stored is the file as the worker wrote it again, without active content
     const file = await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'application/pdf', bytes: info.cleaned });
     const by = actorName(actor);
-    const doc = await trx.insertInto('sig_documents').values({ account_id: accountId, name, created_at: now, created_by: by, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const doc = await trx
+      .insertInto('sig_documents')
+      .values({ account_id: accountId, name, created_at: now, created_by: by, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await sql`insert into sig_document_versions (account_id, document_id, version, state, name, file_id, file_name, page_count, page_sizes, removed_content, created_at, created_by)
-      values (${accountId}, ${doc.id}, 1, 'draft', ${name}, ${file.id}, ${fileName}, ${info.pageCount}, ${JSON.stringify(info.pages)}::jsonb, ${info.removed}::text[], ${now}, ${by})`.execute(trx);
-    await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Uploaded the document ${name} (${info.pageCount} pages${removedText(info.removed)})`, event: 'document.uploaded', at: now });
+      values (${accountId}, ${doc.id}, 1, 'draft', ${name}, ${file.id}, ${fileName}, ${info.pageCount}, ${JSON.stringify(info.pages)}::jsonb, ${info.removed}::text[], ${now}, ${by})`.execute(
+      trx,
+    );
+    await audit(trx, accountId, actor, {
+      namespace: SIG_APP,
+      description: `Uploaded the document ${name} (${info.pageCount} pages${removedText(info.removed)})`,
+      event: 'document.uploaded',
+      at: now,
+    });
     return (await documentsOf(trx, accountId, doc.id))[0]!;
   });
 }
 
 async function documentsOf(trx: Trx, accountId: string, onlyId?: string): Promise<SigDocument[]> {
-  const rows = await sql<{ id: string; name: string; created_at: Date; updated_at: Date; published: number | null; draft: number | null; requests: number }>`
+  const rows = await sql<{
+    id: string;
+    name: string;
+    created_at: Date;
+    updated_at: Date;
+    published: number | null;
+    draft: number | null;
+    requests: number;
+  }>`
     select d.id, d.name, d.created_at, d.updated_at,
       (select max(version) from sig_document_versions v where v.document_id = d.id and v.state = 'published') as published,
       (select version from sig_document_versions v where v.document_id = d.id and v.state = 'draft') as draft,
@@ -127,28 +152,55 @@ export async function sendableDocuments(deps: Pick<Deps, 'db'>, accountId: strin
   return choicesAnswer(rows.rows.map((r) => ({ id: r.id, title: r.name, version: r.version, editedAt: iso(r.published_at)! })));
 }
 
-export async function versionRow(trx: Trx, accountId: string, documentId: string, version: number | 'draft' | 'published'): Promise<VersionRow | undefined> {
-  const which = version === 'draft' ? sql`state = 'draft'` : version === 'published' ? sql`state = 'published'` : sql`version = ${version}`;
+export async function versionRow(
+  trx: Trx,
+  accountId: string,
+  documentId: string,
+  version: number | 'draft' | 'published',
+): Promise<VersionRow | undefined> {
+  const which =
+    version === 'draft' ? sql`state = 'draft'` : version === 'published' ? sql`state = 'published'` : sql`version = ${version}`;
   return (
     await sql<VersionRow>`select * from sig_document_versions where account_id = ${accountId} and document_id = ${documentId} and ${which}
       order by version desc limit 1`.execute(trx)
   ).rows[0];
 }
 
-export async function getVersion(deps: Deps, accountId: string, documentId: string, version: number | 'draft' | 'published'): Promise<SigVersion> {
+export async function getVersion(
+  deps: Deps,
+  accountId: string,
+  documentId: string,
+  version: number | 'draft' | 'published',
+): Promise<SigVersion> {
   const row = await deps.db.tenant(accountId, (trx) => versionRow(trx, accountId, documentId, version));
   if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no such document version.');
   return versionOf(deps, accountId, row);
 }
 
-export async function documentHistory(deps: Deps, accountId: string, documentId: string): Promise<{ document: SigDocument; versions: SigHistoryEntry[] }> {
+export async function documentHistory(
+  deps: Deps,
+  accountId: string,
+  documentId: string,
+): Promise<{ document: SigDocument; versions: SigHistoryEntry[] }> {
   return deps.db.tenant(accountId, async (trx) => {
     const document = (await documentsOf(trx, accountId, documentId))[0];
     if (!document) throw notFound();
-    const rows = (await sql<VersionRow>`select * from sig_document_versions where account_id = ${accountId} and document_id = ${documentId} order by version desc`.execute(trx)).rows;
+    const rows = (
+      await sql<VersionRow>`select * from sig_document_versions where account_id = ${accountId} and document_id = ${documentId} order by version desc`.execute(
+        trx,
+      )
+    ).rows;
     return {
       document,
-      versions: rows.map((r) => ({ version: r.version, state: r.state, createdAt: iso(r.created_at)!, createdBy: r.created_by, publishedAt: iso(r.published_at), publishedBy: r.published_by, fields: r.fields.length })),
+      versions: rows.map((r) => ({
+        version: r.version,
+        state: r.state,
+        createdAt: iso(r.created_at)!,
+        createdBy: r.created_by,
+        publishedAt: iso(r.published_at),
+        publishedBy: r.published_by,
+        fields: r.fields.length,
+      })),
     };
   });
 }
@@ -168,17 +220,36 @@ async function draftFor(trx: Trx, accountId: string, documentId: string, now: Da
   ).rows[0]!;
 }
 
-export async function saveDraft(deps: Deps, accountId: string, documentId: string, body: SigDraftBody, actor: Actor): Promise<SigVersion> {
+export async function saveDraft(
+  deps: Deps,
+  accountId: string,
+  documentId: string,
+  body: SigDraftBody,
+  actor: Actor,
+): Promise<SigVersion> {
   const now = deps.now();
   const row = await deps.db.tenant(accountId, async (trx) => {
     const draft = await draftFor(trx, accountId, documentId, now, actorName(actor));
     const outside = body.fields.find((f) => f.page >= draft.page_count);
-    if (outside) throw new ApiError(400, 'VALIDATION_FAILED', `fields: the field ${outside.id} is on page ${outside.page + 1}, but the document has ${draft.page_count}`, { fields: `The field ${outside.id} is on a page the document does not have` });
+    if (outside)
+      throw new ApiError(
+        400,
+        'VALIDATION_FAILED',
+        `fields: the field ${outside.id} is on page ${outside.page + 1}, but the document has ${draft.page_count}`,
+        { fields: `The field ${outside.id} is on a page the document does not have` },
+      );
     const updated = (
-      await sql<VersionRow>`update sig_document_versions set name = ${body.name}, fields = ${JSON.stringify(body.fields)}::jsonb where id = ${draft.id} returning *`.execute(trx)
+      await sql<VersionRow>`update sig_document_versions set name = ${body.name}, fields = ${JSON.stringify(body.fields)}::jsonb where id = ${draft.id} returning *`.execute(
+        trx,
+      )
     ).rows[0]!;
     await sql`update sig_documents set name = ${body.name}, updated_at = ${now} where id = ${documentId}`.execute(trx);
-    await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Edited the draft of ${body.name} (version ${draft.version}, ${body.fields.length} fields)`, event: 'document.draft-saved', at: now });
+    await audit(trx, accountId, actor, {
+      namespace: SIG_APP,
+      description: `Edited the draft of ${body.name} (version ${draft.version}, ${body.fields.length} fields)`,
+      event: 'document.draft-saved',
+      at: now,
+    });
     return updated;
   });
   return versionOf(deps, accountId, row);
@@ -186,34 +257,57 @@ export async function saveDraft(deps: Deps, accountId: string, documentId: strin
 
 function jpegOf(dataUrl: string): Buffer {
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
-  if (bytes.length > SIG_MAX_PAGE_IMAGE_BYTES) throw new ApiError(400, 'VALIDATION_FAILED', 'pageImages: a page image is larger than 1 MB', { pageImages: 'A page image is larger than 1 MB' });
-  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw new ApiError(400, 'VALIDATION_FAILED', 'pageImages: a page image is not a JPEG', { pageImages: 'A page image is not a JPEG' });
+  if (bytes.length > SIG_MAX_PAGE_IMAGE_BYTES)
+    throw new ApiError(400, 'VALIDATION_FAILED', 'pageImages: a page image is larger than 1 MB', {
+      pageImages: 'A page image is larger than 1 MB',
+    });
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8)
+    throw new ApiError(400, 'VALIDATION_FAILED', 'pageImages: a page image is not a JPEG', {
+      pageImages: 'A page image is not a JPEG',
+    });
   return bytes;
 }
 
 /** Publishes the draft: it becomes version N, for good. */
-export async function publishDraft(deps: Deps, accountId: string, documentId: string, body: SigPublishBody, actor: Actor): Promise<SigVersion> {
+export async function publishDraft(
+  deps: Deps,
+  accountId: string,
+  documentId: string,
+  body: SigPublishBody,
+  actor: Actor,
+): Promise<SigVersion> {
   const now = deps.now();
   const row = await deps.db.tenant(accountId, async (trx) => {
     await sql`select id from sig_documents where account_id = ${accountId} and id = ${documentId} for update`.execute(trx);
     const draft = await versionRow(trx, accountId, documentId, 'draft');
     if (!draft) {
-      if (await versionRow(trx, accountId, documentId, 'published')) throw new ApiError(409, 'NOTHING_TO_PUBLISH', 'There is no draft to publish: every change is already published.');
+      if (await versionRow(trx, accountId, documentId, 'published'))
+        throw new ApiError(409, 'NOTHING_TO_PUBLISH', 'There is no draft to publish: every change is already published.');
       throw notFound();
     }
-    if (!draft.fields.some((f) => f.kind === 'signature')) throw new ApiError(409, 'NO_SIGNATURE_FIELD', 'Place at least one signature field before publishing.');
+    if (!draft.fields.some((f) => f.kind === 'signature'))
+      throw new ApiError(409, 'NO_SIGNATURE_FIELD', 'Place at least one signature field before publishing.');
     const images = body.pageImages ?? [];
     if (images.length && images.length !== draft.page_count) {
-      throw new ApiError(400, 'VALIDATION_FAILED', `pageImages: ${images.length} page images for ${draft.page_count} pages`, { pageImages: `Give one image per page (${draft.page_count})` });
+      throw new ApiError(400, 'VALIDATION_FAILED', `pageImages: ${images.length} page images for ${draft.page_count} pages`, {
+        pageImages: `Give one image per page (${draft.page_count})`,
+      });
     }
     const small = body.pageImagesSmall ?? [];
     if (small.length && small.length !== images.length) {
-      throw new ApiError(400, 'VALIDATION_FAILED', `pageImagesSmall: ${small.length} small page images for ${images.length} page images`, { pageImagesSmall: `Give one small image per page image (${images.length})` });
+      throw new ApiError(
+        400,
+        'VALIDATION_FAILED',
+        `pageImagesSmall: ${small.length} small page images for ${images.length} page images`,
+        { pageImagesSmall: `Give one small image per page image (${images.length})` },
+      );
     }
     const ids: string[] = [];
-    for (const image of images) ids.push((await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'image/jpeg', bytes: jpegOf(image) })).id);
+    for (const image of images)
+      ids.push((await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'image/jpeg', bytes: jpegOf(image) })).id);
     const smallIds: string[] = [];
-    for (const image of small) smallIds.push((await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'image/jpeg', bytes: jpegOf(image) })).id);
+    for (const image of small)
+      smallIds.push((await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'image/jpeg', bytes: jpegOf(image) })).id);
     const by = actorName(actor);
     const published = (
       await sql<VersionRow>`update sig_document_versions set state = 'published', published_at = ${now}, published_by = ${by}, page_image_ids = ${JSON.stringify(ids)}::jsonb,
@@ -221,7 +315,12 @@ export async function publishDraft(deps: Deps, accountId: string, documentId: st
         where id = ${draft.id} returning *`.execute(trx)
     ).rows[0]!;
     await sql`update sig_documents set updated_at = ${now} where id = ${documentId}`.execute(trx);
-    await audit(trx, accountId, actor, { namespace: SIG_APP, description: `Published ${draft.name} version ${draft.version}`, event: 'document.published', at: now });
+    await audit(trx, accountId, actor, {
+      namespace: SIG_APP,
+      description: `Published ${draft.name} version ${draft.version}`,
+      event: 'document.published',
+      at: now,
+    });
     return published;
   });
   return versionOf(deps, accountId, row);

@@ -37,7 +37,14 @@ function actionResult(r: SigRequest, message?: string): ActionResult {
   const waiting = SIG_OPEN_STATUSES.includes(r.status);
   // followed while the signer can act and while a signed document is being sealed (moments later
   // it is completed); resend and cancel only while the signer can act
-  return { taskId: r.id, status: r.status, message: message ?? messages[r.status] ?? r.status, task: r, open: waiting || r.status === 'signed', ...(waiting ? {} : { followUps: [] }) };
+  return {
+    taskId: r.id,
+    status: r.status,
+    message: message ?? messages[r.status] ?? r.status,
+    task: r,
+    open: waiting || r.status === 'signed',
+    ...(waiting ? {} : { followUps: [] }),
+  };
 }
 
 export const sigModule: AppModule = {
@@ -51,11 +58,20 @@ export const sigModule: AppModule = {
   v1: SIG_V1,
 
   runAction: runActions({
-    send: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await sendForSignature(deps, accountId, parseActionInput(SigSendBodySchema, { ...input, agent }), caller)) },
-    resend: { onTask: 'Send a document first', run: async (deps, accountId, { taskId, caller }) => actionResult(await resendRequest(deps, accountId, taskId, caller), 'A new link was sent.') },
-    cancel: { onTask: 'Send a document first', run: async (deps, accountId, { taskId, caller }) => actionResult(await cancelRequest(deps, accountId, taskId, caller)) },
+    send: {
+      run: async (deps, accountId, { input, caller, agent }) =>
+        actionResult(await sendForSignature(deps, accountId, parseActionInput(SigSendBodySchema, { ...input, agent }), caller)),
+    },
+    resend: {
+      onTask: 'Send a document first',
+      run: async (deps, accountId, { taskId, caller }) =>
+        actionResult(await resendRequest(deps, accountId, taskId, caller), 'A new link was sent.'),
+    },
+    cancel: {
+      onTask: 'Send a document first',
+      run: async (deps, accountId, { taskId, caller }) => actionResult(await cancelRequest(deps, accountId, taskId, caller)),
+    },
   }),
-
 
   choices: { 'send.documentId': sendableDocuments },
 
@@ -87,20 +103,43 @@ export const sigModule: AppModule = {
         from sig_requests where account_id = ${accountId} and created_at >= ${p.previousStart} and created_at < ${p.end} and signed_at is not null
         group by 1`.execute(trx)
     ).rows;
-    const sum = (period: 'current' | 'previous', key: 'sent' | 'completed') => days.filter((d) => d.period === period).reduce((n, d) => n + d[key], 0);
+    const sum = (period: 'current' | 'previous', key: 'sent' | 'completed') =>
+      days.filter((d) => d.period === period).reduce((n, d) => n + d[key], 0);
     // nothing signed: no median (shown "—"), never 0 minutes
     const minutes = (period: 'current' | 'previous') => {
       const median = medians.find((m) => m.period === period)?.median ?? null;
       return median === null ? null : Math.round((median / 60) * 10) / 10;
     };
     const byDay = new Map(days.filter((d) => d.period === 'current').map((d) => [d.day, d]));
-    const line = (key: 'sent' | 'completed', label: string) => ({ key, label, points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })) });
+    const line = (key: 'sent' | 'completed', label: string) => ({
+      key,
+      label,
+      points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })),
+    });
     return {
       tiles: [
         { key: 'sent', label: 'Sent', value: sum('current', 'sent'), previous: sum('previous', 'sent'), format: 'count' },
-        { key: 'completed', label: 'Completed', value: sum('current', 'completed'), previous: sum('previous', 'completed'), format: 'count' },
-        { key: 'completion', label: 'Completion rate', value: rate(sum('current', 'completed'), sum('current', 'sent')), previous: rate(sum('previous', 'completed'), sum('previous', 'sent')), format: 'percent' },
-        { key: 'median', label: 'Median time to sign (minutes)', value: minutes('current'), previous: minutes('previous'), format: 'count' },
+        {
+          key: 'completed',
+          label: 'Completed',
+          value: sum('current', 'completed'),
+          previous: sum('previous', 'completed'),
+          format: 'count',
+        },
+        {
+          key: 'completion',
+          label: 'Completion rate',
+          value: rate(sum('current', 'completed'), sum('current', 'sent')),
+          previous: rate(sum('previous', 'completed'), sum('previous', 'sent')),
+          format: 'percent',
+        },
+        {
+          key: 'median',
+          label: 'Median time to sign (minutes)',
+          value: minutes('current'),
+          previous: minutes('previous'),
+          format: 'count',
+        },
       ],
       series: [line('sent', 'Sent'), line('completed', 'Completed')],
     };

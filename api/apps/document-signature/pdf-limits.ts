@@ -13,7 +13,13 @@ import { SIG_MAX_PAGES } from '../../contract/apps/document-signature';
 
 export type PdfLimits = { timeMs: number; maxObjects: number; memoryMb: number; maxDecodedBytes: number; maxPages: number };
 
-export const DEFAULT_PDF_LIMITS: PdfLimits = { timeMs: 10_000, maxObjects: 50_000, memoryMb: 384, maxDecodedBytes: 64 * 1024 * 1024, maxPages: SIG_MAX_PAGES };
+export const DEFAULT_PDF_LIMITS: PdfLimits = {
+  timeMs: 10_000,
+  maxObjects: 50_000,
+  memoryMb: 384,
+  maxDecodedBytes: 64 * 1024 * 1024,
+  maxPages: SIG_MAX_PAGES,
+};
 
 /** A seal reads the document twice and writes it twice. */
 export const SEAL_TIME_FACTOR = 3;
@@ -31,7 +37,8 @@ export function pdfLimits(config: Pick<Config, 'raw'>): PdfLimits {
     timeMs: positive(e.PDF_TIME_LIMIT_MS, DEFAULT_PDF_LIMITS.timeMs, 'PDF_TIME_LIMIT_MS'),
     maxObjects: positive(e.PDF_MAX_OBJECTS, DEFAULT_PDF_LIMITS.maxObjects, 'PDF_MAX_OBJECTS'),
     memoryMb: positive(e.PDF_MEMORY_MB, DEFAULT_PDF_LIMITS.memoryMb, 'PDF_MEMORY_MB'),
-    maxDecodedBytes: positive(e.PDF_MAX_DECODED_MB, DEFAULT_PDF_LIMITS.maxDecodedBytes / 1024 / 1024, 'PDF_MAX_DECODED_MB') * 1024 * 1024,
+    maxDecodedBytes:
+      positive(e.PDF_MAX_DECODED_MB, DEFAULT_PDF_LIMITS.maxDecodedBytes / 1024 / 1024, 'PDF_MAX_DECODED_MB') * 1024 * 1024,
     maxPages: SIG_MAX_PAGES,
   };
 }
@@ -40,7 +47,16 @@ export function pdfConcurrency(config: Pick<Config, 'raw'>): { workers: number; 
   return { workers: positive(config.raw.PDF_WORKERS, 2, 'PDF_WORKERS'), queue: positive(config.raw.PDF_QUEUE, 8, 'PDF_QUEUE') };
 }
 
-export type PdfProblem = 'not-pdf' | 'encrypted' | 'unreadable' | 'empty' | 'too-many-pages' | 'too-many-objects' | 'too-slow' | 'too-much-memory' | 'expands-too-far';
+export type PdfProblem =
+  | 'not-pdf'
+  | 'encrypted'
+  | 'unreadable'
+  | 'empty'
+  | 'too-many-pages'
+  | 'too-many-objects'
+  | 'too-slow'
+  | 'too-much-memory'
+  | 'expands-too-far';
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const count = (n: number) => n.toLocaleString('en-US');

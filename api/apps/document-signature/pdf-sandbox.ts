@@ -62,7 +62,9 @@ const waiting: (() => void)[] = [];
 async function slot(concurrency: { workers: number; queue: number }): Promise<() => void> {
   if (running >= concurrency.workers) {
     if (waiting.length >= concurrency.queue) {
-      throw new ApiError(503, 'PDF_BUSY', 'Too many PDFs are being read right now. Try again in a few seconds.', undefined, { 'Retry-After': '5' });
+      throw new ApiError(503, 'PDF_BUSY', 'Too many PDFs are being read right now. Try again in a few seconds.', undefined, {
+        'Retry-After': '5',
+      });
     }
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
@@ -87,7 +89,9 @@ class PdfWorker {
     script: string,
     readonly memoryMb: number,
   ) {
-    this.worker = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } });
+    this.worker = new Worker(script, {
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    });
     // an idle worker never keeps the process alive; a task's timer does while it runs
     this.worker.unref();
     let started: (() => void) | undefined;

@@ -24,9 +24,18 @@ const require = createRequire(import.meta.url);
 type Face = 'latin' | 'arabic' | 'cjk';
 const FACES: Face[] = ['latin', 'arabic', 'cjk'];
 const FILES: Record<Face, { regular: string; bold: string }> = {
-  latin: { regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf', bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf' },
-  arabic: { regular: '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf' },
-  cjk: { regular: '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf' },
+  latin: {
+    regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+    bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+  },
+  arabic: {
+    regular: '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf',
+    bold: '@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf',
+  },
+  cjk: {
+    regular: '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf',
+    bold: '@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf',
+  },
 };
 
 // the font files, read once per process when a seal first needs them
@@ -98,7 +107,10 @@ function padSubsetGlyphs(): void {
 
 type Glyph = { id: number; codePoints: number[] };
 type SubsetEmbedder = {
-  font: { getGlyph(id: number, codePoints?: number[]): Glyph | null; layout(text: string, features?: unknown): { glyphs: Glyph[] } };
+  font: {
+    getGlyph(id: number, codePoints?: number[]): Glyph | null;
+    layout(text: string, features?: unknown): { glyphs: Glyph[] };
+  };
   fontFeatures: unknown;
   subset: { glyphs: number[] };
   glyphs: Glyph[];
@@ -121,7 +133,8 @@ function codesByLetters(font: PDFFont): void {
   const getGlyph = fontkitFont.getGlyph.bind(fontkitFont);
   fontkitFont.getGlyph = (id, codePoints = []) => {
     const glyph = getGlyph(id, codePoints);
-    if (!glyph || (glyph.codePoints.length === codePoints.length && glyph.codePoints.every((c, i) => c === codePoints[i]))) return glyph;
+    if (!glyph || (glyph.codePoints.length === codePoints.length && glyph.codePoints.every((c, i) => c === codePoints[i])))
+      return glyph;
     return Object.create(glyph, { codePoints: { value: codePoints } }) as Glyph;
   };
   const codes = new Map<string, number>();
@@ -130,7 +143,8 @@ function codesByLetters(font: PDFFont): void {
     const unmirror = MIRRORED_TEXTS.has(text);
     const hex = this.font.layout(text, this.fontFeatures).glyphs.map((drawn) => {
       // a bracket drawn mirrored in a right-to-left run (forFont) copies as the one the text has
-      const mirror = unmirror && drawn.codePoints.length === 1 ? bidi.getMirroredCharacter(String.fromCodePoint(drawn.codePoints[0]!)) : null;
+      const mirror =
+        unmirror && drawn.codePoints.length === 1 ? bidi.getMirroredCharacter(String.fromCodePoint(drawn.codePoints[0]!)) : null;
       const glyph = mirror ? (this.font.getGlyph(drawn.id, [mirror.codePointAt(0)!]) ?? drawn) : drawn;
       const key = `${glyph.id}:${glyph.codePoints.join(',')}`;
       let code = codes.get(key);
@@ -256,8 +270,21 @@ export type TextStyle = { size: number; bold?: boolean; color?: [number, number,
 type Laid = { runs: { text: string; font: PDFFont }[]; width: number; rtl: boolean };
 
 /** One line's runs with their fonts and its width at `size`. */
-async function layLine(fonts: PdfFonts, text: string, levels: Uint8Array, start: number, end: number, style: TextStyle, rtl: boolean): Promise<Laid> {
-  const runs = await Promise.all(visualOrder(runsOf(text, levels, start, end)).map(async (r) => ({ text: forFont(r), font: await fonts.font(r.face, style.bold) })));
+async function layLine(
+  fonts: PdfFonts,
+  text: string,
+  levels: Uint8Array,
+  start: number,
+  end: number,
+  style: TextStyle,
+  rtl: boolean,
+): Promise<Laid> {
+  const runs = await Promise.all(
+    visualOrder(runsOf(text, levels, start, end)).map(async (r) => ({
+      text: forFont(r),
+      font: await fonts.font(r.face, style.bold),
+    })),
+  );
   const width = runs.reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, style.size), 0);
   return { runs, width, rtl };
 }

@@ -12,13 +12,28 @@ import { appendDss, appendLtv, type ValidationData } from './pades/dss';
 
 export type PdfTask =
   | { kind: 'inspect'; bytes: Uint8Array }
-  | { kind: 'prepare-seal'; original: Uint8Array; values: StampValue[]; certificate: Certificate; sealedBy: string; signingTime: Date }
+  | {
+      kind: 'prepare-seal';
+      original: Uint8Array;
+      values: StampValue[];
+      certificate: Certificate;
+      sealedBy: string;
+      signingTime: Date;
+    }
   | { kind: 'append-dss'; pdf: Uint8Array; data: ValidationData }
   | { kind: 'append-ltv'; pdf: Uint8Array; data: ValidationData };
 
-export type PdfTaskResult = { inspect: InspectedPdf; 'prepare-seal': PreparedSeal; 'append-dss': Uint8Array; 'append-ltv': Uint8Array };
+export type PdfTaskResult = {
+  inspect: InspectedPdf;
+  'prepare-seal': PreparedSeal;
+  'append-dss': Uint8Array;
+  'append-ltv': Uint8Array;
+};
 
-type PdfWorkerAnswer = { type: 'done'; result: PdfTaskResult[PdfTask['kind']] } | { type: 'refused'; problem: PdfProblem } | { type: 'failed'; message: string };
+type PdfWorkerAnswer =
+  | { type: 'done'; result: PdfTaskResult[PdfTask['kind']] }
+  | { type: 'refused'; problem: PdfProblem }
+  | { type: 'failed'; message: string };
 
 export type PdfWorkerMessage = { type: 'ready' } | ({ id: number } & PdfWorkerAnswer);
 
@@ -37,7 +52,8 @@ type Growable = { ensureBuffer(requested: number): Uint8Array };
 // reached through an ASCIIHex stream made on the spot
 const probe = decodePDFRawStream(PDFRawStream.of(PDFContext.create().obj({ Filter: 'ASCIIHexDecode' }), new Uint8Array()));
 const proto = Object.getPrototypeOf(Object.getPrototypeOf(probe)) as Growable;
-if (typeof proto.ensureBuffer !== 'function') throw new Error("pdf-lib's DecodeStream has no ensureBuffer: the decoding limit cannot be set.");
+if (typeof proto.ensureBuffer !== 'function')
+  throw new Error("pdf-lib's DecodeStream has no ensureBuffer: the decoding limit cannot be set.");
 const grow = proto.ensureBuffer;
 proto.ensureBuffer = function (requested: number) {
   if (requested > decodeLimit) {
@@ -49,7 +65,8 @@ proto.ensureBuffer = function (requested: number) {
 
 async function run(task: PdfTask, limits: PdfLimits): Promise<PdfTaskResult[PdfTask['kind']]> {
   if (task.kind === 'inspect') return inspectPdf(task.bytes, limits);
-  if (task.kind === 'prepare-seal') return prepareSeal(task.original, task.values, task.certificate, task.sealedBy, task.signingTime, limits);
+  if (task.kind === 'prepare-seal')
+    return prepareSeal(task.original, task.values, task.certificate, task.sealedBy, task.signingTime, limits);
   const pdf = Buffer.from(task.pdf.buffer, task.pdf.byteOffset, task.pdf.byteLength);
   return task.kind === 'append-ltv' ? appendLtv(pdf, task.data) : appendDss(pdf, task.data);
 }
@@ -57,19 +74,25 @@ async function run(task: PdfTask, limits: PdfLimits): Promise<PdfTaskResult[PdfT
 function transferables(result: PdfTaskResult[PdfTask['kind']]): ArrayBuffer[] {
   const bytes = result instanceof Uint8Array ? result : 'cleaned' in result ? result.cleaned : result.withPlaceholder;
   // a Buffer may be a view on Node's shared pool: only a buffer of its own is handed over
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? [bytes.buffer]
+    : [];
 }
 
 export type PdfJob = { id: number; task: PdfTask; limits: PdfLimits };
 
 const port = parentPort;
 if (port) {
-  const answer = (id: number, m: PdfWorkerAnswer, transfer: ArrayBuffer[] = []) => port.postMessage({ id, ...m } satisfies PdfWorkerMessage, transfer);
+  const answer = (id: number, m: PdfWorkerAnswer, transfer: ArrayBuffer[] = []) =>
+    port.postMessage({ id, ...m } satisfies PdfWorkerMessage, transfer);
   port.on('message', ({ id, task, limits }: PdfJob) => {
     decodeLimit = limits.maxDecodedBytes;
     expanded = false;
     run(task, limits).then(
-      (result) => (expanded ? answer(id, { type: 'refused', problem: 'expands-too-far' }) : answer(id, { type: 'done', result }, transferables(result))),
+      (result) =>
+        expanded
+          ? answer(id, { type: 'refused', problem: 'expands-too-far' })
+          : answer(id, { type: 'done', result }, transferables(result)),
       (err: unknown) => {
         if (expanded || err instanceof ExpandsTooFar) return answer(id, { type: 'refused', problem: 'expands-too-far' });
         if (err instanceof PdfRefused) return answer(id, { type: 'refused', problem: err.problem });

@@ -1,6 +1,17 @@
 import { customerTimestamp, zoneName } from '../../customer-pages/dates';
 import crypto from 'node:crypto';
-import { PDFArray, PDFDict, PDFDocument, PDFInvalidObject, PDFName, PDFRef, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFInvalidObject,
+  PDFName,
+  PDFRef,
+  StandardFonts,
+  rgb,
+  type PDFFont,
+  type PDFPage,
+} from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import type { SigField, SigRemovedContent } from '../../contract/apps/document-signature';
@@ -32,7 +43,10 @@ export function declaredObjects(bytes: Uint8Array): number {
   let n = 0;
   // every repetition bounded, so no input makes these patterns backtrack far
   for (const _ of text.matchAll(/\d{1,10}\s{1,8}\d{1,5}\s{1,8}obj\b/g)) n++;
-  for (const m of text.matchAll(/\/Type\s{0,8}\/ObjStm\b[^>]{0,200}?\/N\s{1,8}(\d{1,10})|\/N\s{1,8}(\d{1,10})[^>]{0,200}?\/Type\s{0,8}\/ObjStm\b/g)) n += Number(m[1] ?? m[2]);
+  for (const m of text.matchAll(
+    /\/Type\s{0,8}\/ObjStm\b[^>]{0,200}?\/N\s{1,8}(\d{1,10})|\/N\s{1,8}(\d{1,10})[^>]{0,200}?\/Type\s{0,8}\/ObjStm\b/g,
+  ))
+    n += Number(m[1] ?? m[2]);
   return n;
 }
 
@@ -81,7 +95,10 @@ export type InspectedPdf = PdfInfo & { removed: SigRemovedContent[]; cleaned: Ui
 export async function inspectPdf(bytes: Uint8Array, limits: PdfLimits): Promise<InspectedPdf> {
   const doc = await loadWithin(bytes, limits, true);
   const pages = pagesOf(doc, limits);
-  const info = { pageCount: pages.length, pages: pages.map((p) => ({ width: round(p.getWidth()), height: round(p.getHeight()) })) };
+  const info = {
+    pageCount: pages.length,
+    pages: pages.map((p) => ({ width: round(p.getWidth()), height: round(p.getHeight()) })),
+  };
   const removed = stripActiveContent(doc.context);
   const cleaned = await doc.save({ useObjectStreams: true, addDefaultPage: false, updateFieldAppearances: false });
   return { ...info, removed, cleaned };
@@ -159,13 +176,28 @@ async function stamp(doc: PDFDocument, values: StampValue[]): Promise<void> {
     if (png) {
       const image = await doc.embedPng(png);
       const scale = Math.min(w / image.width, h / image.height);
-      page.drawImage(image, { x: x + (w - image.width * scale) / 2, y: y + (h - image.height * scale) / 2, width: image.width * scale, height: image.height * scale });
+      page.drawImage(image, {
+        x: x + (w - image.width * scale) / 2,
+        y: y + (h - image.height * scale) / 2,
+        width: image.width * scale,
+        height: image.height * scale,
+      });
     } else if (field.kind === 'checkbox') {
       if (!checked) continue;
       const s = Math.min(w, h);
       // a tick drawn as two strokes: no font needs the glyph
-      page.drawLine({ start: { x: x + s * 0.15, y: y + s * 0.5 }, end: { x: x + s * 0.4, y: y + s * 0.2 }, thickness: Math.max(1, s * 0.1), color: rgb(0, 0, 0) });
-      page.drawLine({ start: { x: x + s * 0.4, y: y + s * 0.2 }, end: { x: x + s * 0.85, y: y + s * 0.85 }, thickness: Math.max(1, s * 0.1), color: rgb(0, 0, 0) });
+      page.drawLine({
+        start: { x: x + s * 0.15, y: y + s * 0.5 },
+        end: { x: x + s * 0.4, y: y + s * 0.2 },
+        thickness: Math.max(1, s * 0.1),
+        color: rgb(0, 0, 0),
+      });
+      page.drawLine({
+        start: { x: x + s * 0.4, y: y + s * 0.2 },
+        end: { x: x + s * 0.85, y: y + s * 0.85 },
+        thickness: Math.max(1, s * 0.1),
+        color: rgb(0, 0, 0),
+      });
     } else if (text) {
       const color: [number, number, number] = [0.05, 0.1, 0.3];
       // a typed signature in Latin letters keeps the script face; any other text, in any script, the Noto fonts
@@ -185,7 +217,7 @@ async function stamp(doc: PDFDocument, values: StampValue[]): Promise<void> {
 async function fitLine(fonts: PdfFonts, text: string, width: number, height: number): Promise<number> {
   const size = Math.min(height * 0.75, 14);
   const line = await layOneLine(fonts, text, { size });
-  return line.width <= width - 2 ? size : Math.max(4, Math.floor((size * (width - 2)) / line.width * 2) / 2);
+  return line.width <= width - 2 ? size : Math.max(4, Math.floor(((size * (width - 2)) / line.width) * 2) / 2);
 }
 
 /** Standard fonts speak WinAnsi only: text for them (the signature's reason) has other characters as '?'. */
@@ -224,7 +256,11 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
    * not fit on one line, each is its own paragraph, the English below, each read in its own
    * direction (an Arabic sentence from the right, the English from the left).
    */
-  const bilingual = async (key: Parameters<typeof certificateLine>[1], values?: Parameters<typeof certificateLine>[2], opts: LineOptions = {}) => {
+  const bilingual = async (
+    key: Parameters<typeof certificateLine>[1],
+    values?: Parameters<typeof certificateLine>[2],
+    opts: LineOptions = {},
+  ) => {
     const both = certificateLine(L, key, values);
     const style: TextStyle = { size: opts.size ?? 10, bold: opts.bold };
     if (L === DEFAULT_LOCALE || (await layParagraph(fonts, both, usable, style)).length === 1) return line(both, opts);
@@ -232,7 +268,8 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
     await line(text);
     await line(english, { ...opts, direction: 'ltr' });
   };
-  const heading = (key: Parameters<typeof certificateLine>[1], values?: Parameters<typeof certificateLine>[2]) => line(certificateLine(L, key, values), { bold: true, size: 12 });
+  const heading = (key: Parameters<typeof certificateLine>[1], values?: Parameters<typeof certificateLine>[2]) =>
+    line(certificateLine(L, key, values), { bold: true, size: 12 });
   await bilingual('cert.title', undefined, { bold: true, size: 18, gap: 8 });
   // values keep their own direction inside a sentence of the other (isolates, UAX #9)
   await bilingual('cert.document', { name: isolate(c.documentName), version: c.version });
@@ -251,12 +288,23 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
     if (sig.png) {
       const image = await doc.embedPng(sig.png);
       const scale = Math.min(220 / image.width, box / image.height);
-      page.drawImage(image, { x: left, y: y - image.height * scale + 8, width: image.width * scale, height: image.height * scale });
+      page.drawImage(image, {
+        x: left,
+        y: y - image.height * scale + 8,
+        width: image.width * scale,
+        height: image.height * scale,
+      });
       y -= box;
     } else if (sig.typed) {
       const color: [number, number, number] = [0.05, 0.1, 0.3];
       if (winAnsi(sig.typed) === sig.typed) {
-        page.drawText(sig.typed, { x: left, y: y - 14, size: fit(script, sig.typed, 260, 24), font: script, color: rgb(...color) });
+        page.drawText(sig.typed, {
+          x: left,
+          y: y - 14,
+          size: fit(script, sig.typed, 260, 24),
+          font: script,
+          color: rgb(...color),
+        });
       } else {
         const size = await fitLine(fonts, sig.typed, 260, 24);
         drawLine(page, await layOneLine(fonts, sig.typed, { size }), { left, right: left + 260, y: y - 14 }, { size, color });
@@ -275,7 +323,11 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
   const when = c.events[0]?.time ?? new Date();
   await heading('cert.events', { zone: `${c.timeZone}, ${zoneName(when, L, c.timeZone)}` });
   // the timeline's own words, as the console shows them (English), time first
-  for (const e of c.events) await line(`${isolateLtr(customerTimestamp(e.time, L, c.timeZone))}  ${e.description.replaceAll(c.signerName, isolate(c.signerName))}`, { direction: 'ltr' });
+  for (const e of c.events)
+    await line(
+      `${isolateLtr(customerTimestamp(e.time, L, c.timeZone))}  ${e.description.replaceAll(c.signerName, isolate(c.signerName))}`,
+      { direction: 'ltr' },
+    );
   y -= 8;
   await heading('cert.integrity');
   await bilingual('cert.originalSha', { hash: isolateLtr(c.originalSha256) });
@@ -284,7 +336,8 @@ async function certificatePage(doc: PDFDocument, c: Certificate, contentSha256: 
   for (const { text, english } of sealLines(c.seal, L)) {
     // as certificateLine words it: "<the signer's language> / <English>", or apart when too long
     const together = L === DEFAULT_LOCALE ? english : `${text} / ${english}`;
-    if ((await layParagraph(fonts, together, usable, { size: 9 })).length === 1 || L === DEFAULT_LOCALE) await line(together, { size: 9 });
+    if ((await layParagraph(fonts, together, usable, { size: 9 })).length === 1 || L === DEFAULT_LOCALE)
+      await line(together, { size: 9 });
     else {
       await line(text, { size: 9 });
       await line(english, { size: 9, direction: 'ltr' });
@@ -313,7 +366,8 @@ function certify(doc: PDFDocument): void {
   raw.copyBytesInto(bytes, 0);
   const text = Buffer.from(bytes).toString('latin1');
   const end = text.lastIndexOf('>>');
-  const reference = '/Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P 2 /V /1.2 >> >>]\n';
+  const reference =
+    '/Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P 2 /V /1.2 >> >>]\n';
   doc.context.assign(sigRef, PDFInvalidObject.of(Buffer.from(text.slice(0, end) + reference + text.slice(end), 'latin1')));
   doc.catalog.set(PDFName.of('Perms'), doc.context.obj({ DocMDP: sigRef }));
 }
@@ -329,7 +383,14 @@ export type PreparedSeal = { withPlaceholder: Uint8Array; contentSha256: string 
  * so sealing again never stamps twice; takes active content out again (a document stored
  * before uploads were cleaned is sealed clean too).
  */
-export async function prepareSeal(original: Uint8Array, values: StampValue[], certificate: Certificate, sealedBy: string, signingTime: Date, limits: PdfLimits): Promise<PreparedSeal> {
+export async function prepareSeal(
+  original: Uint8Array,
+  values: StampValue[],
+  certificate: Certificate,
+  sealedBy: string,
+  signingTime: Date,
+  limits: PdfLimits,
+): Promise<PreparedSeal> {
   const doc = await loadWithin(original, limits, false);
   pagesOf(doc, { ...limits, maxPages: Number.MAX_SAFE_INTEGER });
   stripActiveContent(doc.context);

@@ -6,7 +6,13 @@ import { percentDecodedHeader } from '../../http/text-guard';
 import { actorOf } from '../../audit';
 import { ApiError } from '../../http/errors';
 import { validate } from '../../http/validate';
-import { SIG_MAX_PDF_BYTES, SigCertificateUploadSchema, SigDraftBodySchema, SigPublishBodySchema, SigUploadQuerySchema } from '../../contract/apps/document-signature';
+import {
+  SIG_MAX_PDF_BYTES,
+  SigCertificateUploadSchema,
+  SigDraftBodySchema,
+  SigPublishBodySchema,
+  SigUploadQuerySchema,
+} from '../../contract/apps/document-signature';
 import { uuidParam } from '../platform/request';
 import { documentHistory, getVersion, listDocuments, publishDraft, saveDraft, uploadDocument } from './documents';
 import { requestFiles } from './service';
@@ -26,7 +32,8 @@ const tooLarge = (what: string) => () => {
 
 const versionParam = (raw: string | undefined): number | 'draft' => {
   if (raw === 'draft') return 'draft';
-  if (!raw || !/^\d{1,6}$/.test(raw) || Number(raw) < 1) throw new ApiError(404, 'NOT_FOUND', 'There is no such document version.');
+  if (!raw || !/^\d{1,6}$/.test(raw) || Number(raw) < 1)
+    throw new ApiError(404, 'NOT_FOUND', 'There is no such document version.');
   return Number(raw);
 };
 
@@ -44,7 +51,12 @@ export const sigConsoleRoutes = new Hono<AppEnv>()
     async (c) => {
       const bytes = new Uint8Array(await c.req.arrayBuffer());
       const fileName = percentDecodedHeader(c.req.header('x-file-name'), 'X-File-Name')?.trim() || 'document.pdf';
-      const doc = await uploadDocument(c.var.deps, c.var.session.accountId, { name: c.req.valid('query').name, fileName, bytes }, actorOf(c.var.session));
+      const doc = await uploadDocument(
+        c.var.deps,
+        c.var.session.accountId,
+        { name: c.req.valid('query').name, fileName, bytes },
+        actorOf(c.var.session),
+      );
       return c.json(doc, 201);
     },
   )
@@ -54,11 +66,15 @@ export const sigConsoleRoutes = new Hono<AppEnv>()
   })
 
   .get('/document-signature/documents/:id/versions/:version', requireRole('admin'), async (c) => {
-    return c.json(await getVersion(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), versionParam(c.req.param('version'))));
+    return c.json(
+      await getVersion(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), versionParam(c.req.param('version'))),
+    );
   })
 
   .put('/document-signature/documents/:id/draft', requireRole('admin'), validate('json', SigDraftBodySchema), async (c) => {
-    return c.json(await saveDraft(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), c.req.valid('json'), actorOf(c.var.session)));
+    return c.json(
+      await saveDraft(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), c.req.valid('json'), actorOf(c.var.session)),
+    );
   })
 
   .post(
@@ -68,7 +84,10 @@ export const sigConsoleRoutes = new Hono<AppEnv>()
     bodyLimit({ maxSize: 40 * 1024 * 1024, onError: tooLarge('The page images are larger than 40 MB in all.') }),
     validate('json', SigPublishBodySchema),
     async (c) => {
-      return c.json(await publishDraft(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), c.req.valid('json'), actorOf(c.var.session)), 201);
+      return c.json(
+        await publishDraft(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'), c.req.valid('json'), actorOf(c.var.session)),
+        201,
+      );
     },
   )
 
@@ -81,9 +100,22 @@ export const sigConsoleRoutes = new Hono<AppEnv>()
     return c.json(await (await certificates()).signingOverview(c.var.deps, c.var.session.accountId));
   })
 
-  .post('/document-signature/signing/certificates', requireRole('admin'), validate('json', SigCertificateUploadSchema), async (c) => {
-    return c.json(await (await certificates()).uploadSigningCertificate(c.var.deps, c.var.session.accountId, c.req.valid('json'), actorOf(c.var.session)), 201);
-  })
+  .post(
+    '/document-signature/signing/certificates',
+    requireRole('admin'),
+    validate('json', SigCertificateUploadSchema),
+    async (c) => {
+      return c.json(
+        await (await certificates()).uploadSigningCertificate(
+          c.var.deps,
+          c.var.session.accountId,
+          c.req.valid('json'),
+          actorOf(c.var.session),
+        ),
+        201,
+      );
+    },
+  )
 
   .delete('/document-signature/signing/certificates/:id', requireRole('admin'), async (c) => {
     const { removeSigningCertificate, signingOverview } = await certificates();

@@ -33,7 +33,13 @@ import { providerTsa, tsaGraceMs } from './trusted-time';
 
 export type SealLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
 
-export type SealOutcome = { sealed: Buffer; contentSha256: string; level: SealLevel; timestamp: Timestamp | null; timestampError: string | null };
+export type SealOutcome = {
+  sealed: Buffer;
+  contentSha256: string;
+  level: SealLevel;
+  timestamp: Timestamp | null;
+  timestampError: string | null;
+};
 
 export type SealInput = {
   original: Uint8Array;
@@ -65,11 +71,22 @@ export async function sealToPades(deps: Deps, input: SealInput, cert: SigningCer
   const concurrency = pdfConcurrency(deps.config);
   const build = async (seal: SealStatement, timestamper?: Timestamper) => {
     const prepared = await runPdfTask(
-      { kind: 'prepare-seal', original: input.original, values: input.values, certificate: { ...input.certificate, seal }, sealedBy: cert.subject, signingTime: input.signingTime },
+      {
+        kind: 'prepare-seal',
+        original: input.original,
+        values: input.values,
+        certificate: { ...input.certificate, seal },
+        sealedBy: cert.subject,
+        signingTime: input.signingTime,
+      },
       limits,
       concurrency,
     );
-    const sealed = await new SignPdf().sign(Buffer.from(prepared.withPlaceholder), new CadesSigner(cert, timestamper), input.signingTime);
+    const sealed = await new SignPdf().sign(
+      Buffer.from(prepared.withPlaceholder),
+      new CadesSigner(cert, timestamper),
+      input.signingTime,
+    );
     return { sealed, contentSha256: prepared.contentSha256 };
   };
 
@@ -89,19 +106,38 @@ export async function sealToPades(deps: Deps, input: SealInput, cert: SigningCer
     }
   }
   if (!signed) {
-    signed = await build({ ...statement, noTimestampReason: timestampError ? `the time-stamping authority (${tsa!.url}) did not answer: ${timestampError.replace(/[.\s]+$/, '')}` : null });
+    signed = await build({
+      ...statement,
+      noTimestampReason: timestampError
+        ? `the time-stamping authority (${tsa!.url}) did not answer: ${timestampError.replace(/[.\s]+$/, '')}`
+        : null,
+    });
   }
 
   const ts = timestamp as Timestamp | null;
   // B-B: no time-stamp to cover validation data, so nothing follows the signature
-  if (!ts || !tsa) return { sealed: signed.sealed, contentSha256: signed.contentSha256, level: 'B-B', timestamp: ts, timestampError };
+  if (!ts || !tsa)
+    return { sealed: signed.sealed, contentSha256: signed.contentSha256, level: 'B-B', timestamp: ts, timestampError };
   const certs = unique([cert.signer.certificate, ...cert.signer.chain, ts.tsa, ...ts.chain]);
   const { crls, complete } = await fetchCrls(certs, { ...outboundPolicy(deps.config), timeoutMs: 10_000 });
-  if (!complete) return { sealed: signed.sealed, contentSha256: signed.contentSha256, level: 'B-T', timestamp: ts, timestampError };
-  const prepared = Buffer.from(await runPdfTask({ kind: 'append-ltv', pdf: signed.sealed, data: { certs: certs.map((c) => c.der), crls, ocsps: [] } }, limits, concurrency));
+  if (!complete)
+    return { sealed: signed.sealed, contentSha256: signed.contentSha256, level: 'B-T', timestamp: ts, timestampError };
+  const prepared = Buffer.from(
+    await runPdfTask(
+      { kind: 'append-ltv', pdf: signed.sealed, data: { certs: certs.map((c) => c.der), crls, ocsps: [] } },
+      limits,
+      concurrency,
+    ),
+  );
   try {
     const docTimestamp = await requestTimestamp(tsa, lastByteRange(prepared).covered);
-    return { sealed: fillDocTimestamp(prepared, docTimestamp.token), contentSha256: signed.contentSha256, level: 'B-LTA', timestamp: ts, timestampError };
+    return {
+      sealed: fillDocTimestamp(prepared, docTimestamp.token),
+      contentSha256: signed.contentSha256,
+      level: 'B-LTA',
+      timestamp: ts,
+      timestampError,
+    };
   } catch (err) {
     if (!(err instanceof TsaUnavailable)) throw err;
     return { sealed: signed.sealed, contentSha256: signed.contentSha256, level: 'B-T', timestamp: ts, timestampError: null };

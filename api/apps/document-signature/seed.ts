@@ -4,7 +4,15 @@ import type { Deps } from '../../deps';
 import { apiCaller } from '../platform/caller';
 import type { SigField } from '../../contract/apps/document-signature';
 import { publishDraft, saveDraft, uploadDocument } from './documents';
-import { declineAsCustomer, getRequest, openForSigner, sealRequest, sendForSignature, signAsCustomer, cancelRequest } from './service';
+import {
+  declineAsCustomer,
+  getRequest,
+  openForSigner,
+  sealRequest,
+  sendForSignature,
+  signAsCustomer,
+  cancelRequest,
+} from './service';
 
 // Demo history of Document Signature, made by the service functions real use runs (a clock
 // walked through the last 30 days): a document made here with pdf-lib, published, sent to
@@ -14,7 +22,18 @@ import { declineAsCustomer, getRequest, openForSigner, sealRequest, sendForSigna
 
 const DAY = 86_400_000;
 const AGENTS = ['maya@acme.test', 'leo@acme.test', 'ines@acme.test'];
-const NAMES = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Frances Allen', 'John Backus', 'Radia Perlman'];
+const NAMES = [
+  'Ada Lovelace',
+  'Grace Hopper',
+  'Alan Turing',
+  'Katherine Johnson',
+  'Edsger Dijkstra',
+  'Barbara Liskov',
+  'Donald Knuth',
+  'Frances Allen',
+  'John Backus',
+  'Radia Perlman',
+];
 
 function random(seed: number) {
   let s = seed;
@@ -32,12 +51,14 @@ export async function demoAgreementPdf(): Promise<Uint8Array> {
   const clauses = [
     'The customer asks the company to provide the service described in the order, and the company agrees to provide it.',
     'Fees are charged monthly in advance. The customer may cancel at the end of any month by telling the company.',
-    'Both parties keep the other party\'s information confidential and use it only for this agreement.',
+    "Both parties keep the other party's information confidential and use it only for this agreement.",
   ];
   for (let p = 0; p < 3; p++) {
     const page = doc.addPage([612, 792]);
     page.drawText(p === 0 ? 'Service agreement' : `Service agreement (continued)`, { x: 60, y: 720, size: 20, font: bold });
-    clauses.forEach((c, i) => page.drawText(`${p * 3 + i + 1}. ${c}`, { x: 60, y: 670 - i * 40, size: 10, font, maxWidth: 490, lineHeight: 13 }));
+    clauses.forEach((c, i) =>
+      page.drawText(`${p * 3 + i + 1}. ${c}`, { x: 60, y: 670 - i * 40, size: 10, font, maxWidth: 490, lineHeight: 13 }),
+    );
     if (p === 2) {
       page.drawText('Full name', { x: 60, y: 300, size: 10, font });
       page.drawLine({ start: { x: 60, y: 315 }, end: { x: 300, y: 315 }, thickness: 0.5, color: rgb(0.4, 0.4, 0.4) });
@@ -54,7 +75,17 @@ const FIELDS: SigField[] = [
   { id: 'name', kind: 'fullName', page: 2, x: 0.098, y: 0.56, w: 0.39, h: 0.035, label: 'Full name', required: true },
   { id: 'date', kind: 'dateSigned', page: 2, x: 0.556, y: 0.56, w: 0.34, h: 0.035, label: 'Date signed', required: true },
   { id: 'sig', kind: 'signature', page: 2, x: 0.098, y: 0.66, w: 0.39, h: 0.07, label: 'Signature', required: true },
-  { id: 'terms', kind: 'checkbox', page: 0, x: 0.098, y: 0.4, w: 0.03, h: 0.025, label: 'I have read the terms', required: false },
+  {
+    id: 'terms',
+    kind: 'checkbox',
+    page: 0,
+    x: 0.098,
+    y: 0.4,
+    w: 0.03,
+    h: 0.025,
+    label: 'I have read the terms',
+    required: false,
+  },
 ];
 
 export async function seedSignatureHistory(deps: Deps, options: { perAccount?: number; now?: Date } = {}): Promise<number> {
@@ -66,7 +97,9 @@ export async function seedSignatureHistory(deps: Deps, options: { perAccount?: n
     await sql`insert into sms_settings (account_id, provider, account_sid, auth_token_enc, phone_number)
       select account_id, 'dev-outbox', '', '', '' from (${active}) a on conflict (account_id) do nothing`.execute(trx);
     return sql<{ account_id: string }>`select a.account_id from (${active}) a join sms_settings s on s.account_id = a.account_id
-      where s.provider = 'dev-outbox' and not exists (select 1 from sig_documents d where d.account_id = a.account_id)`.execute(trx);
+      where s.provider = 'dev-outbox' and not exists (select 1 from sig_documents d where d.account_id = a.account_id)`.execute(
+      trx,
+    );
   });
   let made = 0;
   const pdf = accounts.rows.length ? await demoAgreementPdf() : null;
@@ -75,7 +108,12 @@ export async function seedSignatureHistory(deps: Deps, options: { perAccount?: n
     let clock = new Date(end.getTime() - 31 * DAY);
     const d: Deps = { ...deps, now: () => clock };
     const admin = { id: null, firstName: 'Demo', lastName: 'Admin' };
-    const doc = await uploadDocument(d, accountId, { name: 'Service agreement', fileName: 'service-agreement.pdf', bytes: pdf! }, admin);
+    const doc = await uploadDocument(
+      d,
+      accountId,
+      { name: 'Service agreement', fileName: 'service-agreement.pdf', bytes: pdf! },
+      admin,
+    );
     await saveDraft(d, accountId, doc.id, { name: 'Service agreement', fields: FIELDS }, admin);
     await publishDraft(d, accountId, doc.id, {}, admin);
     const starts = Array.from({ length: n }, () => end.getTime() - Math.pow(rand(), 1.3) * 30 * DAY).sort((a, b) => a - b);
@@ -85,7 +123,12 @@ export async function seedSignatureHistory(deps: Deps, options: { perAccount?: n
       const name = NAMES[i % NAMES.length]!;
       const phone = `+1555${String(3000000 + i * 41).padStart(7, '0')}`;
       const caller = apiCaller(agent, null, 'Demo agent app');
-      const sent = await sendForSignature(d, accountId, { documentId: doc.id, phoneNumber: phone, signerName: name, customerRef: `CUST-${200100 + i}`, agent }, caller);
+      const sent = await sendForSignature(
+        d,
+        accountId,
+        { documentId: doc.id, phoneNumber: phone, signerName: name, customerRef: `CUST-${200100 + i}`, agent },
+        caller,
+      );
       made++;
       const roll = rand();
       const origin = { ip: `198.51.100.${10 + i}`, userAgent: 'Mozilla/5.0 (iPhone; demo)' };
@@ -99,7 +142,14 @@ export async function seedSignatureHistory(deps: Deps, options: { perAccount?: n
         await cancelRequest(d, accountId, sent.id, caller);
         continue;
       }
-      const sms = await d.db.tenant(accountId, (trx) => trx.selectFrom('dev_sms_outbox').select('body').where('to_number', '=', phone).orderBy('created_at', 'desc').executeTakeFirstOrThrow());
+      const sms = await d.db.tenant(accountId, (trx) =>
+        trx
+          .selectFrom('dev_sms_outbox')
+          .select('body')
+          .where('to_number', '=', phone)
+          .orderBy('created_at', 'desc')
+          .executeTakeFirstOrThrow(),
+      );
       const token = sms.body.match(/\/c\/([A-Za-z0-9_-]{43})/)![1]!;
       clock = new Date(clock.getTime() + 30_000 + rand() * 600_000);
       await openForSigner(d, accountId, sent.id, origin);
@@ -109,7 +159,14 @@ export async function seedSignatureHistory(deps: Deps, options: { perAccount?: n
         await declineAsCustomer(d, accountId, sent.id, token, 'I need to check the fees first.', origin);
         continue;
       }
-      await signAsCustomer(d, accountId, sent.id, token, { values: { name, terms: 'on' }, signatures: { sig: { typed: name } }, consent: true }, origin);
+      await signAsCustomer(
+        d,
+        accountId,
+        sent.id,
+        token,
+        { values: { name, terms: 'on' }, signatures: { sig: { typed: name } }, consent: true },
+        origin,
+      );
       clock = new Date(clock.getTime() + 5_000);
       await sealRequest(d, accountId, sent.id);
     }

@@ -15,7 +15,14 @@ import type { JourneyDelivery } from '../platform/delivery';
 import { addTaskEvent, taskEvents } from '../platform/task-events';
 import { enqueueWebhookEvent } from '../platform/webhook-events';
 import { storedAppSettings } from '../platform/app-settings';
-import { chooseLanguage, languageEvent, smsLocaleOf, taskLanguage, templateText, type LanguageChoice } from '../../customer-pages/language';
+import {
+  chooseLanguage,
+  languageEvent,
+  smsLocaleOf,
+  taskLanguage,
+  templateText,
+  type LanguageChoice,
+} from '../../customer-pages/language';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../../contract/locales';
 import { companyName, renderTemplate, sendAccountSms, sendAppSms } from '../platform/sms';
 import { API_KEY_ACTOR, apiCaller, type Caller } from '../platform/caller';
@@ -50,7 +57,12 @@ const DAY = 86_400_000;
 /** A row of sig_requests as `select *` reads it. */
 export type RequestRow = Selectable<SigRequestsTable>;
 
-const RESULT_OF: Partial<Record<SigStatus, ResultStatus>> = { completed: 'success', declined: 'failure', cancelled: 'failure', expired: 'timeout' };
+const RESULT_OF: Partial<Record<SigStatus, ResultStatus>> = {
+  completed: 'success',
+  declined: 'failure',
+  cancelled: 'failure',
+  expired: 'timeout',
+};
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function requestOf(r: RequestRow): SigRequest {
@@ -81,8 +93,40 @@ export function requestOf(r: RequestRow): SigRequest {
 
 /** What a webhook receiver gets: never the full number, never the values. */
 function eventData(r: RequestRow): Record<string, unknown> {
-  const { id, status, documentId, documentName, version, signerName, phoneNumber, customerRef, agent, expiresAt, openedAt, signedAt, completedAt, declineReason, signedSha256 } = requestOf(r);
-  return { id, status, documentId, documentName, version, signerName, phoneNumber, customerRef, agent, expiresAt, openedAt, signedAt, completedAt, declineReason, signedSha256 };
+  const {
+    id,
+    status,
+    documentId,
+    documentName,
+    version,
+    signerName,
+    phoneNumber,
+    customerRef,
+    agent,
+    expiresAt,
+    openedAt,
+    signedAt,
+    completedAt,
+    declineReason,
+    signedSha256,
+  } = requestOf(r);
+  return {
+    id,
+    status,
+    documentId,
+    documentName,
+    version,
+    signerName,
+    phoneNumber,
+    customerRef,
+    agent,
+    expiresAt,
+    openedAt,
+    signedAt,
+    completedAt,
+    declineReason,
+    signedSha256,
+  };
 }
 
 export async function sigSettings(trx: Trx, accountId: string): Promise<SigGeneralSettings> {
@@ -92,21 +136,49 @@ export async function sigSettings(trx: Trx, accountId: string): Promise<SigGener
 }
 
 async function lockRow(trx: Trx, accountId: string, id: string): Promise<RequestRow> {
-  const row = (await sql<RequestRow>`select * from sig_requests where account_id = ${accountId} and id = ${id} for update`.execute(trx)).rows[0];
+  const row = (
+    await sql<RequestRow>`select * from sig_requests where account_id = ${accountId} and id = ${id} for update`.execute(trx)
+  ).rows[0];
   if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no signature request with this id.');
   return row;
 }
 
-type Change = { status: SigStatus; set?: Record<string, unknown>; event: string; description: string; webhook?: string; caller: Caller | null };
+type Change = {
+  status: SigStatus;
+  set?: Record<string, unknown>;
+  event: string;
+  description: string;
+  webhook?: string;
+  caller: Caller | null;
+};
 
 /** Moves a request to a status: row, result (when it ends), timeline, webhook. */
 async function move(trx: Trx, accountId: string, row: RequestRow, now: Date, change: Change): Promise<RequestRow> {
   const ends = change.status in RESULT_OF;
   const sets = { ...(change.set ?? {}), status: change.status, ...(ends ? { ended_at: now } : {}) };
-  const assignments = sql.join(Object.entries(sets).map(([k, value]) => sql`${sql.ref(k)} = ${value}`), sql`, `);
-  const updated = (await sql<RequestRow>`update sig_requests set ${assignments} where id = ${row.id} returning *`.execute(trx)).rows[0]!;
-  if (ends) await recordResult(trx, accountId, { app: SIG_APP, status: RESULT_OF[change.status]!, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
-  await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: change.event, description: change.description, caller: change.caller });
+  const assignments = sql.join(
+    Object.entries(sets).map(([k, value]) => sql`${sql.ref(k)} = ${value}`),
+    sql`, `,
+  );
+  const updated = (await sql<RequestRow>`update sig_requests set ${assignments} where id = ${row.id} returning *`.execute(trx))
+    .rows[0]!;
+  if (ends)
+    await recordResult(trx, accountId, {
+      app: SIG_APP,
+      status: RESULT_OF[change.status]!,
+      ts: now,
+      sessionRef: row.id,
+      phoneNumber: row.phone_number,
+      customerRef: row.customer_ref,
+    });
+  await addTaskEvent(trx, accountId, {
+    app: SIG_APP,
+    taskId: row.id,
+    ts: now,
+    type: change.event,
+    description: change.description,
+    caller: change.caller,
+  });
   if (change.webhook) await enqueueWebhookEvent(trx, accountId, SIG_APP, change.webhook, eventData(updated), now);
   return updated;
 }
@@ -127,12 +199,17 @@ async function expireIfDue(trx: Trx, accountId: string, row: RequestRow, now: Da
 
 /** A v1 call that names no agent acts for the agent the request was sent by. */
 function actingFor(caller: Caller, row: RequestRow): Caller {
-  return caller.kind === 'api' && caller.label === API_KEY_ACTOR && row.agent ? apiCaller(row.agent, caller.ip, caller.userAgent) : caller;
+  return caller.kind === 'api' && caller.label === API_KEY_ACTOR && row.agent
+    ? apiCaller(row.agent, caller.ip, caller.userAgent)
+    : caller;
 }
 
 async function smsText(trx: Trx, accountId: string, publicUrl: string, token: string, language: LanguageChoice): Promise<string> {
   const { templates } = await storedAppSettings(trx, accountId, SIG_APP);
-  return renderTemplate(templateText(SIG_APP, SIG_TEMPLATES[0]!, templates, smsLocaleOf(language)), { company: await companyName(trx, accountId), link: await linkUrl(trx, accountId, publicUrl, token) });
+  return renderTemplate(templateText(SIG_APP, SIG_TEMPLATES[0]!, templates, smsLocaleOf(language)), {
+    company: await companyName(trx, accountId),
+    link: await linkUrl(trx, accountId, publicUrl, token),
+  });
 }
 
 async function deliver(deps: Deps, accountId: string, phone: string, text: string): Promise<string | null> {
@@ -147,7 +224,13 @@ async function deliver(deps: Deps, accountId: string, phone: string, text: strin
 }
 
 /** Sends a published version for signature: a request, a link by SMS, one credit. */
-export async function sendForSignature(deps: Deps, accountId: string, body: SigSendBody, caller: Caller, delivery?: JourneyDelivery): Promise<SigRequest> {
+export async function sendForSignature(
+  deps: Deps,
+  accountId: string,
+  body: SigSendBody,
+  caller: Caller,
+  delivery?: JourneyDelivery,
+): Promise<SigRequest> {
   const now = deps.now();
   const agent = body.agent ?? (caller.kind === 'api' ? null : caller.label);
   const { row: done, failure } = await sendAppSms(deps, accountId, {
@@ -161,11 +244,21 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
       if (body.version) {
         version = await versionRow(trx, accountId, body.documentId, body.version);
         if (!version) throw new ApiError(404, 'NOT_FOUND', `The document has no version ${body.version}.`);
-        if (version.state !== 'published') throw new ApiError(409, 'VERSION_NOT_PUBLISHED', `Version ${body.version} is a draft: publish it before sending it for signature.`);
+        if (version.state !== 'published')
+          throw new ApiError(
+            409,
+            'VERSION_NOT_PUBLISHED',
+            `Version ${body.version} is a draft: publish it before sending it for signature.`,
+          );
       } else {
         version = await versionRow(trx, accountId, body.documentId, 'published');
         if (!version) {
-          if (await versionRow(trx, accountId, body.documentId, 'draft')) throw new ApiError(409, 'VERSION_NOT_PUBLISHED', 'This document has no published version yet: publish it before sending it for signature.');
+          if (await versionRow(trx, accountId, body.documentId, 'draft'))
+            throw new ApiError(
+              409,
+              'VERSION_NOT_PUBLISHED',
+              'This document has no published version yet: publish it before sending it for signature.',
+            );
           throw new ApiError(404, 'NOT_FOUND', 'There is no such document.');
         }
       }
@@ -180,16 +273,28 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
           returning *`.execute(trx)
       ).rows[0]!;
       const language = await chooseLanguage(trx, accountId, body.locale);
-      const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: days * DAY, now, locale: language.locale });
+      const { token } = await createLinkToken(trx, accountId, {
+        app: SIG_APP,
+        purpose: SIGN_PURPOSE,
+        taskId: row.id,
+        ttlMs: days * DAY,
+        now,
+        locale: language.locale,
+      });
       if (delivery) delivery.token = token;
-      return { text: await smsText(trx, accountId, deps.config.publicUrl, token, language), credit: { taskId: row.id, kind: 'request' }, state: { row, language } };
+      return {
+        text: await smsText(trx, accountId, deps.config.publicUrl, token, language),
+        credit: { taskId: row.id, kind: 'request' },
+        state: { row, language },
+      };
     },
     record: async (trx, prepared, _written, outcome) => {
       let row = await lockRow(trx, accountId, prepared.row.id);
       const masked = maskPhone(row.phone_number);
       const failure = outcome.sent ? null : outcome.failure;
       if (failure !== null) return { row: await undelivered(trx, accountId, row, failure, caller, now), failure };
-      row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+      row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx))
+        .rows[0]!;
       const description = `${row.document_name} (version ${row.version}) sent to ${row.signer_name} at ${masked}`;
       await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'sent', description, caller });
       await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, caller, ...languageEvent(prepared.language) });
@@ -203,11 +308,28 @@ export async function sendForSignature(deps: Deps, accountId: string, body: SigS
 }
 
 /** A request whose link never reached the signer: cancelled, its credit given back, the link revoked. */
-async function undelivered(trx: Trx, accountId: string, row: RequestRow, failure: string, caller: Caller, now: Date): Promise<RequestRow> {
+async function undelivered(
+  trx: Trx,
+  accountId: string,
+  row: RequestRow,
+  failure: string,
+  caller: Caller,
+  now: Date,
+): Promise<RequestRow> {
   await releaseCredits(trx, { accountId, app: SIG_APP, taskId: row.id, kind: 'request', now });
-  const moved = await move(trx, accountId, row, now, { status: 'cancelled', event: 'send_failed', description: `Link not delivered: ${failure}`, caller });
+  const moved = await move(trx, accountId, row, now, {
+    status: 'cancelled',
+    event: 'send_failed',
+    description: `Link not delivered: ${failure}`,
+    caller,
+  });
   await revokeTaskLinks(trx, accountId, row.id, now);
-  await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description: `Signature request to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'document.send-failed', at: now });
+  await audit(trx, accountId, caller.actor, {
+    namespace: SIG_APP,
+    description: `Signature request to ${maskPhone(row.phone_number)} not delivered: ${failure}`,
+    event: 'document.send-failed',
+    at: now,
+  });
   return moved;
 }
 
@@ -215,7 +337,13 @@ async function undelivered(trx: Trx, accountId: string, row: RequestRow, failure
  * The SMS that carried a request's link failed after the request was written (a journey's one
  * SMS, api/journeys): the request ends exactly as sendForSignature ends one whose own SMS failed.
  */
-export async function endUndeliveredRequest(deps: Deps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+export async function endUndeliveredRequest(
+  deps: Deps,
+  accountId: string,
+  id: string,
+  failure: string,
+  caller: Caller,
+): Promise<void> {
   const now = deps.now();
   await deps.db.tenant(accountId, async (trx) => {
     const row = await lockRow(trx, accountId, id);
@@ -225,7 +353,9 @@ export async function endUndeliveredRequest(deps: Deps, accountId: string, id: s
 
 export async function getRequest(deps: Deps, accountId: string, id: string): Promise<SigRequest> {
   const now = deps.now();
-  return deps.db.tenant(accountId, async (trx) => requestOf(await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now)));
+  return deps.db.tenant(accountId, async (trx) =>
+    requestOf(await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now)),
+  );
 }
 
 /** The console's detail: the request and short-lived download links. */
@@ -237,8 +367,13 @@ export async function requestFiles(deps: Deps, accountId: string, id: string): P
   const base = row.document_name;
   return {
     request,
-    originalUrl: fileLink(deps, accountId, row.original_file_id, { filename: `${base} (original).pdf`, disposition: 'attachment' }),
-    signedUrl: row.signed_file_id ? fileLink(deps, accountId, row.signed_file_id, { filename: `${base} (signed).pdf`, disposition: 'attachment' }) : null,
+    originalUrl: fileLink(deps, accountId, row.original_file_id, {
+      filename: `${base} (original).pdf`,
+      disposition: 'attachment',
+    }),
+    signedUrl: row.signed_file_id
+      ? fileLink(deps, accountId, row.signed_file_id, { filename: `${base} (signed).pdf`, disposition: 'attachment' })
+      : null,
   };
 }
 
@@ -246,11 +381,26 @@ export async function cancelRequest(deps: Deps, accountId: string, id: string, c
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
-    if (!SIG_OPEN_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_OPEN', `This request is ${row.status}: only a request waiting for its signer can be cancelled.`);
+    if (!SIG_OPEN_STATUSES.includes(row.status))
+      throw new ApiError(
+        409,
+        'NOT_OPEN',
+        `This request is ${row.status}: only a request waiting for its signer can be cancelled.`,
+      );
     caller = actingFor(caller, row);
-    row = await move(trx, accountId, row, now, { status: 'cancelled', event: 'cancelled', description: 'Request cancelled: the link no longer works', caller });
+    row = await move(trx, accountId, row, now, {
+      status: 'cancelled',
+      event: 'cancelled',
+      description: 'Request cancelled: the link no longer works',
+      caller,
+    });
     await revokeTaskLinks(trx, accountId, row.id, now);
-    await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description: `Cancelled the signature request for ${row.document_name} to ${maskPhone(row.phone_number)}`, event: 'document.cancelled', at: now });
+    await audit(trx, accountId, caller.actor, {
+      namespace: SIG_APP,
+      description: `Cancelled the signature request for ${row.document_name} to ${maskPhone(row.phone_number)}`,
+      event: 'document.cancelled',
+      at: now,
+    });
     return requestOf(row);
   });
 }
@@ -260,11 +410,23 @@ export async function resendRequest(deps: Deps, accountId: string, id: string, c
   const now = deps.now();
   const prepared = await deps.db.tenant(accountId, async (trx) => {
     const row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
-    if (!SIG_OPEN_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_OPEN', `This request is ${row.status}: only a request waiting for its signer can be sent again.`);
+    if (!SIG_OPEN_STATUSES.includes(row.status))
+      throw new ApiError(
+        409,
+        'NOT_OPEN',
+        `This request is ${row.status}: only a request waiting for its signer can be sent again.`,
+      );
     // sent again in the language it was first sent in
     const language = await taskLanguage(trx, accountId, row.id);
     await revokeTaskLinks(trx, accountId, row.id, now);
-    const { token } = await createLinkToken(trx, accountId, { app: SIG_APP, purpose: SIGN_PURPOSE, taskId: row.id, ttlMs: new Date(row.expires_at).getTime() - now.getTime(), now, locale: language.locale });
+    const { token } = await createLinkToken(trx, accountId, {
+      app: SIG_APP,
+      purpose: SIGN_PURPOSE,
+      taskId: row.id,
+      ttlMs: new Date(row.expires_at).getTime() - now.getTime(),
+      now,
+      locale: language.locale,
+    });
     return { row, text: await smsText(trx, accountId, deps.config.publicUrl, token, language) };
   });
   const failure = await deliver(deps, accountId, prepared.row.phone_number, prepared.text);
@@ -272,13 +434,26 @@ export async function resendRequest(deps: Deps, accountId: string, id: string, c
     let row = await lockRow(trx, accountId, id);
     caller = actingFor(caller, row);
     if (failure !== null) {
-      await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'send_failed', description: `Resend not delivered: ${failure}`, caller });
+      await addTaskEvent(trx, accountId, {
+        app: SIG_APP,
+        taskId: row.id,
+        ts: now,
+        type: 'send_failed',
+        description: `Resend not delivered: ${failure}`,
+        caller,
+      });
       return row;
     }
-    row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    row = (await sql<RequestRow>`update sig_requests set sends = sends + 1 where id = ${row.id} returning *`.execute(trx))
+      .rows[0]!;
     const description = `Link sent again to ${maskPhone(row.phone_number)} (send ${row.sends})`;
     await addTaskEvent(trx, accountId, { app: SIG_APP, taskId: row.id, ts: now, type: 'resent', description, caller });
-    await audit(trx, accountId, caller.actor, { namespace: SIG_APP, description: `${description} for ${row.document_name}`, event: 'document.resent', at: now });
+    await audit(trx, accountId, caller.actor, {
+      namespace: SIG_APP,
+      description: `${description} for ${row.document_name}`,
+      event: 'document.resent',
+      at: now,
+    });
     return row;
   });
   if (failure !== null) throw new ApiError(502, 'SMS_NOT_DELIVERED', `The link could not be delivered: ${failure}`);
@@ -296,7 +471,13 @@ export type SignerPageImage = { large: string; small: string | null };
 export type SignerView = { row: RequestRow; version: VersionRow; pageImages: SignerPageImage[]; originalUrl: string };
 const HASH_CHARS = 16;
 export type Origin = { ip: string | null; userAgent: string | null };
-const customer = (row: RequestRow, origin: Origin): Caller => ({ kind: 'api', actor: { id: null, firstName: row.signer_name, lastName: '(signer)' }, label: `${row.signer_name} (signer)`, ip: origin.ip, userAgent: origin.userAgent });
+const customer = (row: RequestRow, origin: Origin): Caller => ({
+  kind: 'api',
+  actor: { id: null, firstName: row.signer_name, lastName: '(signer)' },
+  label: `${row.signer_name} (signer)`,
+  ip: origin.ip,
+  userAgent: origin.userAgent,
+});
 
 /** What the customer page shows; the first view marks the request opened. */
 export async function openForSigner(deps: Deps, accountId: string, id: string, origin: Origin): Promise<SignerView> {
@@ -304,14 +485,27 @@ export async function openForSigner(deps: Deps, accountId: string, id: string, o
   return deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
     if (row.status === 'sent') {
-      row = await move(trx, accountId, row, now, { status: 'opened', set: { opened_at: now }, event: 'opened', description: 'The signer opened the document', webhook: 'document.opened', caller: customer(row, origin) });
+      row = await move(trx, accountId, row, now, {
+        status: 'opened',
+        set: { opened_at: now },
+        event: 'opened',
+        description: 'The signer opened the document',
+        webhook: 'document.opened',
+        caller: customer(row, origin),
+      });
     }
-    const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx)).rows[0]!;
+    const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx))
+      .rows[0]!;
     const ttlSeconds = Math.max(60, Math.min(3600, Math.floor((new Date(row.expires_at).getTime() - now.getTime()) / 1000)));
     const ids = [...version.page_image_ids, ...version.page_image_small_ids];
     const hashes = new Map(
       ids.length
-        ? (await sql<{ id: string; sha256: string }>`select id, sha256 from stored_files where account_id = ${accountId} and id = any(${ids}::uuid[])`.execute(trx)).rows.map((f) => [f.id, f.sha256.slice(0, HASH_CHARS)])
+        ? (
+            await sql<{
+              id: string;
+              sha256: string;
+            }>`select id, sha256 from stored_files where account_id = ${accountId} and id = any(${ids}::uuid[])`.execute(trx)
+          ).rows.map((f) => [f.id, f.sha256.slice(0, HASH_CHARS)])
         : [],
     );
     return {
@@ -321,7 +515,11 @@ export async function openForSigner(deps: Deps, accountId: string, id: string, o
         const small = version.page_image_small_ids[i];
         return { large: hashes.get(fid) ?? '', small: small ? (hashes.get(small) ?? null) : null };
       }),
-      originalUrl: fileLink(deps, accountId, row.original_file_id, { ttlSeconds, filename: `${row.document_name.replace(/[^\w.\- ]/g, '_')}.pdf`, disposition: 'attachment' }),
+      originalUrl: fileLink(deps, accountId, row.original_file_id, {
+        ttlSeconds,
+        filename: `${row.document_name.replace(/[^\w.\- ]/g, '_')}.pdf`,
+        disposition: 'attachment',
+      }),
     };
   });
 }
@@ -330,10 +528,19 @@ export async function openForSigner(deps: Deps, accountId: string, id: string, o
  * One page image of a request's version, by its page (0-based), width and content hash; null
  * when there is no such image or its content is not the one named.
  */
-export async function signerPageImage(deps: Deps, accountId: string, id: string, page: number, size: 'large' | 'small', hash: string): Promise<Buffer | null> {
+export async function signerPageImage(
+  deps: Deps,
+  accountId: string,
+  id: string,
+  page: number,
+  size: 'large' | 'small',
+  hash: string,
+): Promise<Buffer | null> {
   return deps.db.tenant(accountId, async (trx) => {
     const version = (
-      await sql<VersionRow>`select v.* from sig_document_versions v join sig_requests r on r.version_id = v.id where r.account_id = ${accountId} and r.id = ${id}`.execute(trx)
+      await sql<VersionRow>`select v.* from sig_document_versions v join sig_requests r on r.version_id = v.id where r.account_id = ${accountId} and r.id = ${id}`.execute(
+        trx,
+      )
     ).rows[0];
     const fileId = version ? (size === 'large' ? version.page_image_ids : version.page_image_small_ids)[page] : undefined;
     if (!fileId) return null;
@@ -342,17 +549,27 @@ export async function signerPageImage(deps: Deps, accountId: string, id: string,
   });
 }
 
-export type SignerAnswers = { values: Record<string, string>; signatures: Record<string, { typed?: string; pngDataUrl?: string }>; consent: boolean };
+export type SignerAnswers = {
+  values: Record<string, string>;
+  signatures: Record<string, { typed?: string; pngDataUrl?: string }>;
+  consent: boolean;
+};
 
 /**
  * What stops the signer, by field id ('consent', 'reason' for the form's own boxes): a code the
  * signer's page words in their language (`sig.problem.<code>` in api/customer-pages/i18n).
  */
-export type SignerProblem = { code: 'drawUnreadable' | 'signRequired' | 'tick' | 'required' | 'consent' | 'reason' } | { code: 'tooLong'; max: number };
+export type SignerProblem =
+  | { code: 'drawUnreadable' | 'signRequired' | 'tick' | 'required' | 'consent' | 'reason' }
+  | { code: 'tooLong'; max: number };
 
 export class SignerInputError extends Error {
   constructor(readonly problems: Record<string, SignerProblem>) {
-    super(`The signer's answers were refused: ${Object.values(problems).map((p) => p.code).join(', ')}`);
+    super(
+      `The signer's answers were refused: ${Object.values(problems)
+        .map((p) => p.code)
+        .join(', ')}`,
+    );
   }
 }
 
@@ -361,7 +578,11 @@ function pngOf(dataUrl: string): Buffer | null {
   if (!m) return null;
   const bytes = Buffer.from(m[1]!, 'base64');
   // the PNG signature: what a canvas gives, and all pdf-lib will embed
-  return bytes.length > 8 && bytes.length <= 300_000 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) ? bytes : null;
+  return bytes.length > 8 &&
+    bytes.length <= 300_000 &&
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    ? bytes
+    : null;
 }
 
 /** Checks the customer's answers against the version's fields: problems by field id. */
@@ -392,12 +613,21 @@ export function checkAnswers(fields: SigField[], answers: SignerAnswers): Record
 
 /** The customer signs: values stored, link spent, request signed; sealing follows. */
 /** `locale`: the page's language when they signed; their certificate of completion is written in it. */
-export async function signAsCustomer(deps: Deps, accountId: string, id: string, token: string, answers: SignerAnswers, origin: Origin, locale: Locale = DEFAULT_LOCALE): Promise<SigRequest & { copyToken: string }> {
+export async function signAsCustomer(
+  deps: Deps,
+  accountId: string,
+  id: string,
+  token: string,
+  answers: SignerAnswers,
+  origin: Origin,
+  locale: Locale = DEFAULT_LOCALE,
+): Promise<SigRequest & { copyToken: string }> {
   const now = deps.now();
   const signed = await deps.db.tenant(accountId, async (trx) => {
     let row = await expireIfDue(trx, accountId, await lockRow(trx, accountId, id), now);
     if (!SIG_OPEN_STATUSES.includes(row.status)) throw new ApiError(409, 'NOT_OPEN', `This request is ${row.status}.`);
-    const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx)).rows[0]!;
+    const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx))
+      .rows[0]!;
     const problems = checkAnswers(version.fields, answers);
     if (Object.keys(problems).length) throw new SignerInputError(problems);
     if (!(await spendLink(trx, token, now))) throw new ApiError(409, 'NOT_OPEN', 'This link was already used.');
@@ -412,26 +642,46 @@ export async function signAsCustomer(deps: Deps, accountId: string, id: string, 
         const png = s?.pngDataUrl ? pngOf(s.pngDataUrl) : null;
         if (png) imageFileId = (await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'image/png', bytes: png })).id;
         else value = s?.typed?.trim() || null;
-      } else if (f.kind === 'checkbox') value = answers.values[f.id] === 'on' || answers.values[f.id] === 'true' ? 'true' : 'false';
+      } else if (f.kind === 'checkbox')
+        value = answers.values[f.id] === 'on' || answers.values[f.id] === 'true' ? 'true' : 'false';
       else value = answers.values[f.id]?.trim() || null;
-      await sql`insert into sig_field_values (account_id, request_id, field_id, value, image_file_id) values (${accountId}, ${row.id}, ${f.id}, ${value}, ${imageFileId})`.execute(trx);
+      await sql`insert into sig_field_values (account_id, request_id, field_id, value, image_file_id) values (${accountId}, ${row.id}, ${f.id}, ${value}, ${imageFileId})`.execute(
+        trx,
+      );
     }
     row = await move(trx, accountId, row, now, {
       status: 'signed',
-      set: { signed_at: now, signer_ip: origin.ip, signer_user_agent: origin.userAgent?.slice(0, 300) ?? null, signer_locale: locale },
+      set: {
+        signed_at: now,
+        signer_ip: origin.ip,
+        signer_user_agent: origin.userAgent?.slice(0, 300) ?? null,
+        signer_locale: locale,
+      },
       event: 'signed',
       description: `${row.signer_name} accepted the consent text and signed`,
       webhook: 'document.signed',
       caller: customer(row, origin),
     });
-    await audit(trx, accountId, customer(row, origin).actor, { namespace: SIG_APP, description: `${row.signer_name} signed ${row.document_name}`, event: 'document.signed', at: now });
+    await audit(trx, accountId, customer(row, origin).actor, {
+      namespace: SIG_APP,
+      description: `${row.signer_name} signed ${row.document_name}`,
+      event: 'document.signed',
+      at: now,
+    });
     // the signer's own copy: a link of its own, made with the signature (signer-copy.ts)
     return { row, copyToken: await issueSignerCopy(deps, trx, accountId, row.id, locale, now) };
   });
   return { ...requestOf(signed.row), copyToken: signed.copyToken };
 }
 
-export async function declineAsCustomer(deps: Deps, accountId: string, id: string, token: string, reason: string, origin: Origin): Promise<SigRequest> {
+export async function declineAsCustomer(
+  deps: Deps,
+  accountId: string,
+  id: string,
+  token: string,
+  reason: string,
+  origin: Origin,
+): Promise<SigRequest> {
   const now = deps.now();
   const text = reason.trim().slice(0, 500);
   if (!text) throw new SignerInputError({ reason: { code: 'reason' } });
@@ -447,7 +697,12 @@ export async function declineAsCustomer(deps: Deps, accountId: string, id: strin
       webhook: 'document.declined',
       caller: customer(row, origin),
     });
-    await audit(trx, accountId, customer(row, origin).actor, { namespace: SIG_APP, description: `${row.signer_name} declined ${row.document_name}`, event: 'document.declined', at: now });
+    await audit(trx, accountId, customer(row, origin).actor, {
+      namespace: SIG_APP,
+      description: `${row.signer_name} declined ${row.document_name}`,
+      event: 'document.declined',
+      at: now,
+    });
     return requestOf(row);
   });
 }
@@ -461,31 +716,59 @@ export async function declineAsCustomer(deps: Deps, accountId: string, id: strin
  */
 export async function sealRequest(deps: Deps, accountId: string, id: string): Promise<SigRequest> {
   // the PDF and certificate libraries load on first use: the server starts without them
-  const [{ sealToPades }, { signingCertificate }, { accountSigningCertificate }] = await Promise.all([import('./seal'), import('./signing-certificate'), import('./account-certificates')]);
+  const [{ sealToPades }, { signingCertificate }, { accountSigningCertificate }] = await Promise.all([
+    import('./seal'),
+    import('./signing-certificate'),
+    import('./account-certificates'),
+  ]);
   const input = await deps.db.tenant(accountId, async (trx) => {
-    const row = (await sql<RequestRow>`select * from sig_requests where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
+    const row = (await sql<RequestRow>`select * from sig_requests where account_id = ${accountId} and id = ${id}`.execute(trx))
+      .rows[0];
     if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no signature request with this id.');
     if (row.status !== 'signed') return { row, ready: false as const };
-    const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx)).rows[0]!;
-    const stored = (await sql<{ field_id: string; value: string | null; image_file_id: string | null }>`select field_id, value, image_file_id from sig_field_values where request_id = ${row.id}`.execute(trx)).rows;
+    const version = (await sql<VersionRow>`select * from sig_document_versions where id = ${row.version_id}`.execute(trx))
+      .rows[0]!;
+    const stored = (
+      await sql<{
+        field_id: string;
+        value: string | null;
+        image_file_id: string | null;
+      }>`select field_id, value, image_file_id from sig_field_values where request_id = ${row.id}`.execute(trx)
+    ).rows;
     const values: StampValue[] = [];
     for (const field of version.fields) {
       const s = stored.find((x) => x.field_id === field.id);
       if (!s) continue;
-      const png = s.image_file_id ? (await readFile(deps, trx, accountId, s.image_file_id))?.bytes ?? null : null;
+      const png = s.image_file_id ? ((await readFile(deps, trx, accountId, s.image_file_id))?.bytes ?? null) : null;
       values.push({ field, text: s.value, checked: s.value === 'true', png });
     }
     const original = await versionFile(deps, trx, accountId, row.original_file_id);
-    const events = (await taskEvents(trx, accountId, row.id)).map((e) => ({ time: e.time, description: e.description + (e.ip ? ` (IP ${e.ip})` : '') }));
+    const events = (await taskEvents(trx, accountId, row.id)).map((e) => ({
+      time: e.time,
+      description: e.description + (e.ip ? ` (IP ${e.ip})` : ''),
+    }));
     const cert = (await accountSigningCertificate(deps, trx, accountId, deps.now())) ?? signingCertificate(deps.config);
-    return { row, ready: true as const, version, values, original, events, cert, timeZone: await accountTimeZone(trx, accountId) };
+    return {
+      row,
+      ready: true as const,
+      version,
+      values,
+      original,
+      events,
+      cert,
+      timeZone: await accountTimeZone(trx, accountId),
+    };
   });
   if (!input.ready) return requestOf(input.row);
   const { row, cert } = input;
   const signingTime = deps.now();
   const signatures = input.values
     .filter((v) => v.field.kind === 'signature' || v.field.kind === 'initials')
-    .map((v) => ({ label: v.field.label || (v.field.kind === 'initials' ? 'Initials' : 'Signature'), png: v.png ?? null, typed: v.png ? null : v.text ?? null }));
+    .map((v) => ({
+      label: v.field.label || (v.field.kind === 'initials' ? 'Initials' : 'Signature'),
+      png: v.png ?? null,
+      typed: v.png ? null : (v.text ?? null),
+    }));
   const result = await sealToPades(
     deps,
     {
@@ -505,7 +788,10 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
         consentText: row.consent_text,
         locale: isLocale(row.signer_locale) ? row.signer_locale : DEFAULT_LOCALE,
         timeZone: input.timeZone,
-        events: [...input.events, { time: signingTime.toISOString(), description: `Sealed with the signing certificate of ${cert.subject}` }],
+        events: [
+          ...input.events,
+          { time: signingTime.toISOString(), description: `Sealed with the signing certificate of ${cert.subject}` },
+        ],
         originalSha256: crypto.createHash('sha256').update(input.original).digest('hex'),
         signatures,
       },
@@ -518,7 +804,11 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
     // another worker sealed it meanwhile: keep theirs
     if (current.status !== 'signed') return current;
     const file = await putFile(deps, trx, accountId, { app: SIG_APP, contentType: 'application/pdf', bytes: result.sealed });
-    const trusted = result.timestamp ? `, trusted time ${(await accountDates(trx, accountId)).moment(result.timestamp.time)}` : result.timestampError ? ', no trusted time: the time-stamping authority did not answer' : '';
+    const trusted = result.timestamp
+      ? `, trusted time ${(await accountDates(trx, accountId)).moment(result.timestamp.time)}`
+      : result.timestampError
+        ? ', no trusted time: the time-stamping authority did not answer'
+        : '';
     const updated = await move(trx, accountId, current, now, {
       status: 'completed',
       set: {
@@ -538,7 +828,12 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
       webhook: 'document.completed',
       caller: null,
     });
-    await audit(trx, accountId, null, { namespace: SIG_APP, description: `Sealed ${row.document_name} signed by ${row.signer_name} (PAdES ${result.level})`, event: 'document.completed', at: now });
+    await audit(trx, accountId, null, {
+      namespace: SIG_APP,
+      description: `Sealed ${row.document_name} signed by ${row.signer_name} (PAdES ${result.level})`,
+      event: 'document.completed',
+      at: now,
+    });
     return updated;
   });
   return requestOf(done);
@@ -547,7 +842,12 @@ export async function sealRequest(deps: Deps, accountId: string, id: string): Pr
 /** The job: seals what was signed, a few at a time; a failure is noted and tried again next run. */
 export async function sealSignedRequests(deps: Deps, limit = 10): Promise<number> {
   const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from sig_requests where status = 'signed' and seal_attempts < 10 order by signed_at limit ${limit}`.execute(trx),
+    sql<{
+      id: string;
+      account_id: string;
+    }>`select id, account_id from sig_requests where status = 'signed' and seal_attempts < 10 order by signed_at limit ${limit}`.execute(
+      trx,
+    ),
   );
   for (const d of due.rows) {
     try {
@@ -558,7 +858,9 @@ export async function sealSignedRequests(deps: Deps, limit = 10): Promise<number
       // it, and the seal falls back to B-B after it (10 attempts at 30 s would end sooner)
       const waiting = err instanceof Error && err.name === 'TsaUnavailable';
       await deps.db.tenant(d.account_id, (trx) =>
-        sql`update sig_requests set seal_attempts = seal_attempts + ${waiting ? 0 : 1}, seal_error = ${String(err instanceof Error ? err.message : err).slice(0, 500)} where id = ${d.id}`.execute(trx),
+        sql`update sig_requests set seal_attempts = seal_attempts + ${waiting ? 0 : 1}, seal_error = ${String(err instanceof Error ? err.message : err).slice(0, 500)} where id = ${d.id}`.execute(
+          trx,
+        ),
       );
     }
   }
@@ -570,4 +872,9 @@ export function expireDueRequests(deps: Deps, limit?: number): Promise<number> {
   return sweepDue(deps, EXPIRY, limit);
 }
 
-const EXPIRY: Expiry<RequestRow> = { table: 'sig_requests', statuses: SIG_OPEN_STATUSES, expiresAt: 'expires_at', expire: expireIfDue };
+const EXPIRY: Expiry<RequestRow> = {
+  table: 'sig_requests',
+  statuses: SIG_OPEN_STATUSES,
+  expiresAt: 'expires_at',
+  expire: expireIfDue,
+};

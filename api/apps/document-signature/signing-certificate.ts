@@ -16,7 +16,12 @@ import { buildChain } from './pades/chain';
 // be written (tests) it lives for the process.
 
 /** Who seals: the CMS signer, the name shown, and whose certificate it is. */
-export type SigningCertificate = { signer: CmsSigner; subject: string; owner: 'provider' | 'development' | 'account'; certificateId?: string };
+export type SigningCertificate = {
+  signer: CmsSigner;
+  subject: string;
+  owner: 'provider' | 'development' | 'account';
+  certificateId?: string;
+};
 
 const DEV_FILE = 'signing-certificate.p12';
 const DEV_PASSPHRASE = 'switchboard-development';
@@ -51,7 +56,12 @@ export function generateSelfSigned(commonName: string, passphrase: string): Buff
 
 /** The common name of a certificate, for the certificate page and the console. */
 export function commonName(x509: crypto.X509Certificate): string {
-  return x509.subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3) ?? x509.subject.replace(/\n/g, ', ');
+  return (
+    x509.subject
+      .split('\n')
+      .find((l) => l.startsWith('CN='))
+      ?.slice(3) ?? x509.subject.replace(/\n/g, ', ')
+  );
 }
 
 function fromPkcs12(p12: Buffer, passphrase: string, owner: SigningCertificate['owner']): SigningCertificate {
@@ -75,7 +85,9 @@ export function signingCertificate(config: Pick<Config, 'env' | 'dataDir' | 'raw
   if (file) {
     cert = fromPkcs12(fs.readFileSync(file), config.raw.SIGNING_CERT_PASSPHRASE ?? '', 'provider');
   } else if (config.env === 'production') {
-    throw new SigningNotConfiguredError('No signing certificate: set SIGNING_CERT_P12 (a PKCS#12 file) and SIGNING_CERT_PASSPHRASE.');
+    throw new SigningNotConfiguredError(
+      'No signing certificate: set SIGNING_CERT_P12 (a PKCS#12 file) and SIGNING_CERT_PASSPHRASE.',
+    );
   } else {
     const kept = path.join(config.dataDir, DEV_FILE);
     let p12: Buffer;

@@ -24,7 +24,10 @@ export function providerTsa(config: Pick<Config, 'raw' | 'outboundAllowHosts' | 
   if (cached?.key === key) return cached.settings;
   let settings: TsaSettings | null = null;
   if (url) {
-    if (!caFile) throw new TrustedTimeConfigError('SIGNING_TSA_URL needs SIGNING_TSA_CA_FILE: the CA certificate(s) its timestamp tokens chain to.');
+    if (!caFile)
+      throw new TrustedTimeConfigError(
+        'SIGNING_TSA_URL needs SIGNING_TSA_CA_FILE: the CA certificate(s) its timestamp tokens chain to.',
+      );
     const trust = certsFromPem(fs.readFileSync(caFile, 'utf8'));
     if (!trust.length) throw new TrustedTimeConfigError(`SIGNING_TSA_CA_FILE (${caFile}) holds no PEM certificate.`);
     const timeoutMs = Number(config.raw.SIGNING_TSA_TIMEOUT_MS ?? 10_000);

@@ -50,8 +50,14 @@ export const SIG_V1: V1Operation[] = [
       path: '/signatures/:id/cancel',
       operationId: 'cancelSignatureRequest',
       summary: 'Cancel a signature request',
-      description: 'Ends a request still waiting for its signer (sent or opened): its link stops working at once. Any other status answers 409 NOT_OPEN.',
-      tag: TAG, params: SigIdParamSchema, body: SigAgentBodySchema, answer: SigRequestSchema, errors: [V1_NOT_FOUND, notOpen] },
+      description:
+        'Ends a request still waiting for its signer (sent or opened): its link stops working at once. Any other status answers 409 NOT_OPEN.',
+      tag: TAG,
+      params: SigIdParamSchema,
+      body: SigAgentBodySchema,
+      answer: SigRequestSchema,
+      errors: [V1_NOT_FOUND, notOpen],
+    },
     cancelRequest,
   ),
   v1TaskAction(

@@ -5,7 +5,16 @@ import { raw } from 'hono/html';
 import type { Deps } from '../../deps';
 import { registerCustomerPage, registerCustomerPageAction, type PageAnswer } from '../../customer-pages/frame';
 import type { Translate } from '../../customer-pages/i18n/index';
-import { evaluateForm, MAX_FILE_FIELDS, MAX_FILE_MB, possibleProblems, type AnswerValue, type Answers, type FieldProblem, type FormField } from '../../contract/logic/e-form-rules';
+import {
+  evaluateForm,
+  MAX_FILE_FIELDS,
+  MAX_FILE_MB,
+  possibleProblems,
+  type AnswerValue,
+  type Answers,
+  type FieldProblem,
+  type FormField,
+} from '../../contract/logic/e-form-rules';
 import type { Locale } from '../../contract/locales';
 import type { FormDefinition } from '../../contract/apps/e-form';
 import { requestOrigin } from '../platform/request';
@@ -59,11 +68,21 @@ function Control(props: { field: FormField; value: AnswerValue | undefined; erro
   const { field, value, error } = props;
   const id = `f-${field.id}`;
   const described = [field.help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' ');
-  const common = { id, name: field.id, 'aria-describedby': described, 'aria-invalid': error ? 'true' : undefined, 'aria-required': props.required ? 'true' : undefined };
+  const common = {
+    id,
+    name: field.id,
+    'aria-describedby': described,
+    'aria-invalid': error ? 'true' : undefined,
+    'aria-required': props.required ? 'true' : undefined,
+  };
   const v = field.validation ?? {};
   switch (field.type) {
     case 'long_text':
-      return <textarea {...common} maxlength={v.maxLength}>{textOf(value)}</textarea>;
+      return (
+        <textarea {...common} maxlength={v.maxLength}>
+          {textOf(value)}
+        </textarea>
+      );
     case 'dropdown':
       return (
         <select {...common}>
@@ -81,12 +100,30 @@ function Control(props: { field: FormField; value: AnswerValue | undefined; erro
       const type = { email: 'email', phone: 'tel', number: 'text', date: 'date' }[field.type as string] ?? 'text';
       const mode = field.type === 'number' ? 'decimal' : undefined;
       const auto = field.type === 'email' ? 'email' : field.type === 'phone' ? 'tel' : undefined;
-      return <input {...common} type={type} inputmode={mode} autocomplete={auto} value={textOf(value)} maxlength={v.maxLength} min={v.minDate} max={v.maxDate} />;
+      return (
+        <input
+          {...common}
+          type={type}
+          inputmode={mode}
+          autocomplete={auto}
+          value={textOf(value)}
+          maxlength={v.maxLength}
+          min={v.minDate}
+          max={v.maxDate}
+        />
+      );
     }
   }
 }
 
-function Field(props: { field: FormField; value: AnswerValue | undefined; error?: string; visible: boolean; required: boolean; t: Translate }) {
+function Field(props: {
+  field: FormField;
+  value: AnswerValue | undefined;
+  error?: string;
+  visible: boolean;
+  required: boolean;
+  t: Translate;
+}) {
   const { field, value, error, required } = props;
   const id = `f-${field.id}`;
   // always there, so the script can show it when a condition makes the field required
@@ -95,14 +132,25 @@ function Field(props: { field: FormField; value: AnswerValue | undefined; error?
       {' *'}
     </span>
   );
-  const help = field.help ? <p class="ef-help" id={`${id}-help`}>{field.help}</p> : null;
-  const errorLine = <p class="ef-error" id={`${id}-error`} data-error-for={field.id}>{error ?? ''}</p>;
+  const help = field.help ? (
+    <p class="ef-help" id={`${id}-help`}>
+      {field.help}
+    </p>
+  ) : null;
+  const errorLine = (
+    <p class="ef-error" id={`${id}-error`} data-error-for={field.id}>
+      {error ?? ''}
+    </p>
+  );
   const group = field.type === 'single_choice' || field.type === 'multiple_choice';
   if (group) {
     const list = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
     return (
       <div class="ef-field" data-field={field.id} hidden={!props.visible}>
-        <fieldset aria-describedby={[help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' ')} aria-invalid={error ? 'true' : undefined}>
+        <fieldset
+          aria-describedby={[help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' ')}
+          aria-invalid={error ? 'true' : undefined}
+        >
           <legend>
             {field.label}
             {mark}
@@ -110,7 +158,13 @@ function Field(props: { field: FormField; value: AnswerValue | undefined; error?
           {help}
           {(field.options ?? []).map((o, i) => (
             <label class="ef-option">
-              <input type={field.type === 'single_choice' ? 'radio' : 'checkbox'} name={field.id} value={o} id={`${id}-${i}`} checked={list.includes(o)} />
+              <input
+                type={field.type === 'single_choice' ? 'radio' : 'checkbox'}
+                name={field.id}
+                value={o}
+                id={`${id}-${i}`}
+                checked={list.includes(o)}
+              />
               <span>{o}</span>
             </label>
           ))}
@@ -123,7 +177,15 @@ function Field(props: { field: FormField; value: AnswerValue | undefined; error?
     return (
       <div class="ef-field" data-field={field.id} hidden={!props.visible}>
         <label class="ef-option">
-          <input type="checkbox" id={id} name={field.id} value="yes" checked={value === true} aria-describedby={[help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' ')} aria-invalid={error ? 'true' : undefined} />
+          <input
+            type="checkbox"
+            id={id}
+            name={field.id}
+            value="yes"
+            checked={value === true}
+            aria-describedby={[help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' ')}
+            aria-invalid={error ? 'true' : undefined}
+          />
           <span>
             {field.label}
             {mark}
@@ -148,7 +210,13 @@ function Field(props: { field: FormField; value: AnswerValue | undefined; error?
 }
 
 /** The form, filled with `values` (after a refused post) and with the server's messages. */
-export function FormPage(props: { definition: FormDefinition; values: Values; problems: Record<string, FieldProblem>; t: Translate; locale: Locale }) {
+export function FormPage(props: {
+  definition: FormDefinition;
+  values: Values;
+  problems: Record<string, FieldProblem>;
+  t: Translate;
+  locale: Locale;
+}) {
   const { definition, values, t, locale } = props;
   const errors = Object.fromEntries(Object.entries(props.problems).map(([id, p]) => [id, problemWords(p, t, locale)]));
   const { visible, required } = evaluateForm(definition, values);
@@ -156,14 +224,23 @@ export function FormPage(props: { definition: FormDefinition; values: Values; pr
   // the script reads the definition from here ("<" escaped so no text can close the element),
   // with the prefilled values that conditions read and nothing else of the request
   const used = new Set(definition.fields.flatMap((f) => f.condition?.rules.map((r) => r.fieldId) ?? []));
-  const prefill = Object.fromEntries(definition.hiddenFields.filter((h) => used.has(h.key) && values[h.key] !== undefined).map((h) => [h.key, values[h.key]]));
+  const prefill = Object.fromEntries(
+    definition.hiddenFields.filter((h) => used.has(h.key) && values[h.key] !== undefined).map((h) => [h.key, values[h.key]]),
+  );
   // and each field's possible messages in the page's language, so the script words a problem
   // exactly as the server would, without a message library
-  const messages = Object.fromEntries(definition.fields.map((f) => [f.id, Object.fromEntries(possibleProblems(f).map((p) => [p.code, problemWords(p, t, locale)]))]));
+  const messages = Object.fromEntries(
+    definition.fields.map((f) => [
+      f.id,
+      Object.fromEntries(possibleProblems(f).map((p) => [p.code, problemWords(p, t, locale)])),
+    ]),
+  );
   const json = JSON.stringify({ definition, prefill, messages }).replace(/</g, '\\u003c');
   // the script's summary for each possible count, in the page's language (plural rules differ:
   // Arabic has a dual, Japanese none), so the script carries no message library
-  const correctMessages = JSON.stringify(Object.fromEntries(definition.fields.map((_, i) => [i + 1, t('eform.correct', { n: i + 1 })])));
+  const correctMessages = JSON.stringify(
+    Object.fromEntries(definition.fields.map((_, i) => [i + 1, t('eform.correct', { n: i + 1 })])),
+  );
   return (
     <div>
       {definition.description ? <p>{definition.description}</p> : null}
@@ -172,7 +249,14 @@ export function FormPage(props: { definition: FormDefinition; values: Values; pr
       </div>
       <form method="post" enctype="multipart/form-data" novalidate data-eform data-correct={correctMessages}>
         {definition.fields.map((f) => (
-          <Field field={f} value={values[f.id]} error={errors[f.id]} visible={visible.has(f.id)} required={required.has(f.id)} t={t} />
+          <Field
+            field={f}
+            value={values[f.id]}
+            error={errors[f.id]}
+            visible={visible.has(f.id)}
+            required={required.has(f.id)}
+            t={t}
+          />
         ))}
         <p class="ef-help">{t('eform.requiredNote')}</p>
         <button type="submit">{definition.submitLabel?.trim() || t('eform.submit')}</button>
@@ -197,7 +281,12 @@ registerCustomerPage(FILL_PURPOSE, async (c, link) => {
   const { request, definition } = await openRequest(getDeps(c), link.accountId, link.taskId!, requestOrigin(c as never));
   const done = donePage(request.status, link.t);
   if (done) return done;
-  return { title: definition.title, body: <FormPage definition={definition} values={request.prefill ?? {}} problems={{}} t={link.t} locale={link.pageLocale} />, script: 'e-form', css: CSS };
+  return {
+    title: definition.title,
+    body: <FormPage definition={definition} values={request.prefill ?? {}} problems={{}} t={link.t} locale={link.pageLocale} />,
+    script: 'e-form',
+    css: CSS,
+  };
 });
 
 registerCustomerPageAction(
@@ -213,7 +302,8 @@ registerCustomerPageAction(
       else posted.values[key] = list.length === 1 ? (list[0] as string) : (list as string[]);
     }
     const outcome = await submitRequest(deps, link.accountId, link.taskId!, link.token, posted, requestOrigin(c as never));
-    if (outcome.ok) return { title: link.t('eform.thanks.title'), body: <p>{link.t('eform.thanks.text', { company: branding.name })}</p> };
+    if (outcome.ok)
+      return { title: link.t('eform.thanks.title'), body: <p>{link.t('eform.thanks.text', { company: branding.name })}</p> };
     const { request, definition } = await openRequest(deps, link.accountId, link.taskId!, requestOrigin(c as never));
     if (outcome.status === 410) {
       const done = donePage(request.status, link.t);
@@ -224,7 +314,13 @@ registerCustomerPageAction(
     }
     // files are never echoed back: the customer chooses them again
     const values = answersFromPost(definition, { ...posted, files: {} }, request.prefill ?? {});
-    return { title: definition.title, body: <FormPage definition={definition} values={values} problems={outcome.problems} t={link.t} locale={link.pageLocale} />, script: 'e-form', css: CSS, status: 400 };
+    return {
+      title: definition.title,
+      body: <FormPage definition={definition} values={values} problems={outcome.problems} t={link.t} locale={link.pageLocale} />,
+      script: 'e-form',
+      css: CSS,
+      status: 400,
+    };
   },
   (MAX_FILE_FIELDS * MAX_FILE_MB + 1) * 1024 * 1024,
 );

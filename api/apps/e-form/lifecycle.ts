@@ -19,10 +19,19 @@ export async function deleteDraftForm(deps: EformDeps, accountId: string, id: st
   return deps.db.tenant(accountId, async (trx) => {
     const row = await formRow(trx, accountId, id, true);
     if (row.latest_version !== null) {
-      throw new ApiError(409, 'FORM_HAS_HISTORY', 'This form was published: it keeps its versions and submissions. Close it, then archive it.');
+      throw new ApiError(
+        409,
+        'FORM_HAS_HISTORY',
+        'This form was published: it keeps its versions and submissions. Close it, then archive it.',
+      );
     }
     await sql`delete from eform_forms where account_id = ${accountId} and id = ${id}`.execute(trx);
-    await audit(trx, accountId, actor, { namespace: EFORM_APP, description: `Deleted the draft form "${row.draft.title}"`, event: 'form.deleted', at: now });
+    await audit(trx, accountId, actor, {
+      namespace: EFORM_APP,
+      description: `Deleted the draft form "${row.draft.title}"`,
+      event: 'form.deleted',
+      at: now,
+    });
     return { id, deleted: true as const };
   });
 }
@@ -32,12 +41,19 @@ export async function archiveForm(deps: EformDeps, accountId: string, id: string
   const now = deps.now();
   return deps.db.tenant(accountId, async (trx) => {
     const row = await formRow(trx, accountId, id, true);
-    if (row.latest_version === null) throw new ApiError(409, 'FORM_NOT_PUBLISHED', 'This form was never published: delete it instead.');
-    if (row.status === 'published') throw new ApiError(409, 'FORM_NOT_CLOSED', 'This form still takes requests: close it before archiving it.');
+    if (row.latest_version === null)
+      throw new ApiError(409, 'FORM_NOT_PUBLISHED', 'This form was never published: delete it instead.');
+    if (row.status === 'published')
+      throw new ApiError(409, 'FORM_NOT_CLOSED', 'This form still takes requests: close it before archiving it.');
     if (!row.archived_at) {
       await sql`update eform_forms set archived_at = ${now} where account_id = ${accountId} and id = ${id}`.execute(trx);
       const kept = row.submissions ? ` (its ${row.submissions} submission${row.submissions === 1 ? ' is' : 's are'} kept)` : '';
-      await audit(trx, accountId, actor, { namespace: EFORM_APP, description: `Archived the form "${row.draft.title}"${kept}`, event: 'form.archived', at: now });
+      await audit(trx, accountId, actor, {
+        namespace: EFORM_APP,
+        description: `Archived the form "${row.draft.title}"${kept}`,
+        event: 'form.archived',
+        at: now,
+      });
     }
     return detailOf(trx, accountId, await formRow(trx, accountId, id));
   });
@@ -50,7 +66,12 @@ export async function restoreForm(deps: EformDeps, accountId: string, id: string
     const row = await formRow(trx, accountId, id, true);
     if (row.archived_at) {
       await sql`update eform_forms set archived_at = null where account_id = ${accountId} and id = ${id}`.execute(trx);
-      await audit(trx, accountId, actor, { namespace: EFORM_APP, description: `Restored the archived form "${row.draft.title}"`, event: 'form.restored', at: now });
+      await audit(trx, accountId, actor, {
+        namespace: EFORM_APP,
+        description: `Restored the archived form "${row.draft.title}"`,
+        event: 'form.restored',
+        at: now,
+      });
     }
     return detailOf(trx, accountId, await formRow(trx, accountId, id));
   });

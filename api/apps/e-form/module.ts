@@ -43,7 +43,13 @@ function resultOf(request: FormRequest): ActionResult {
     failed: `The form could not be delivered${request.failureReason ? `: ${request.failureReason}` : '.'}`,
   };
   // sent and opened wait on the customer: the agent's panel follows the task until it ends
-  return { taskId: request.id, status: request.status, message: messages[request.status] ?? request.status, task: request, open: request.status === 'sent' || request.status === 'opened' };
+  return {
+    taskId: request.id,
+    status: request.status,
+    message: messages[request.status] ?? request.status,
+    task: request,
+    open: request.status === 'sent' || request.status === 'opened',
+  };
 }
 
 export const eformModule: AppModule = {
@@ -60,13 +66,19 @@ export const eformModule: AppModule = {
     send: {
       run: async (deps, accountId, { input, caller, agent }) => {
         const { form, caseId, ...rest } = input;
-        if (!form?.trim()) throw new ApiError(400, 'VALIDATION_FAILED', 'input.form: Choose the form to send', { 'input.form': 'Choose the form to send' });
-        const parsed = parseActionInput(FormRequestBodySchema, { ...rest, prefill: caseId?.trim() ? { caseId: caseId.trim() } : undefined, agent });
+        if (!form?.trim())
+          throw new ApiError(400, 'VALIDATION_FAILED', 'input.form: Choose the form to send', {
+            'input.form': 'Choose the form to send',
+          });
+        const parsed = parseActionInput(FormRequestBodySchema, {
+          ...rest,
+          prefill: caseId?.trim() ? { caseId: caseId.trim() } : undefined,
+          agent,
+        });
         return resultOf(await sendForm(deps, accountId, form, parsed, caller));
       },
     },
   }),
-
 
   choices: { 'send.form': sendableForms },
 
@@ -108,7 +120,8 @@ export const eformModule: AppModule = {
         from eform_requests where account_id = ${accountId} and created_at >= ${p.start} and created_at < ${p.end}
         group by 1`.execute(trx)
     ).rows;
-    const of = (period: 'current' | 'previous'): Totals => totals.find((t) => t.period === period) ?? { sent: 0, opened: 0, submitted: 0, median: null };
+    const of = (period: 'current' | 'previous'): Totals =>
+      totals.find((t) => t.period === period) ?? { sent: 0, opened: 0, submitted: 0, median: null };
     // nothing completed: no median (shown "—"), never 0 minutes
     const minutes = (t: Totals) => (t.median === null ? null : Math.round(Number(t.median) / 60));
     const byDay = new Map(daily.map((d) => [d.day, d]));
@@ -117,12 +130,28 @@ export const eformModule: AppModule = {
     return {
       tiles: [
         { key: 'sent', label: 'Sent', value: cur.sent, previous: prev.sent, format: 'count' },
-        { key: 'opened', label: 'Opened rate', value: rate(cur.opened, cur.sent), previous: rate(prev.opened, prev.sent), format: 'percent' },
-        { key: 'submitted', label: 'Submitted rate', value: rate(cur.submitted, cur.sent), previous: rate(prev.submitted, prev.sent), format: 'percent' },
+        {
+          key: 'opened',
+          label: 'Opened rate',
+          value: rate(cur.opened, cur.sent),
+          previous: rate(prev.opened, prev.sent),
+          format: 'percent',
+        },
+        {
+          key: 'submitted',
+          label: 'Submitted rate',
+          value: rate(cur.submitted, cur.sent),
+          previous: rate(prev.submitted, prev.sent),
+          format: 'percent',
+        },
         { key: 'median', label: 'Median minutes to complete', value: minutes(cur), previous: minutes(prev), format: 'count' },
       ],
       series: [
-        { key: 'submitted', label: 'Submitted', points: p.days.map((date) => ({ date, value: byDay.get(date)?.submitted ?? 0 })) },
+        {
+          key: 'submitted',
+          label: 'Submitted',
+          points: p.days.map((date) => ({ date, value: byDay.get(date)?.submitted ?? 0 })),
+        },
         { key: 'sent', label: 'Sent', points: p.days.map((date) => ({ date, value: byDay.get(date)?.sent ?? 0 })) },
         { key: 'opened', label: 'Opened', points: p.days.map((date) => ({ date, value: byDay.get(date)?.opened ?? 0 })) },
       ],

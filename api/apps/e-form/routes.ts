@@ -9,7 +9,16 @@ import { validate } from '../../http/validate';
 import { zonedDateTime } from '../../http/zoned-time';
 import { fileLink } from '../../storage/files';
 import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE } from '../../contract/platform';
-import { answerText, FormDraftBodySchema, PublishBodySchema, SubmissionQuerySchema, type StoredAnswers, type SubmissionColumn, type SubmissionDetail, type SubmissionQuery } from '../../contract/apps/e-form';
+import {
+  answerText,
+  FormDraftBodySchema,
+  PublishBodySchema,
+  SubmissionQuerySchema,
+  type StoredAnswers,
+  type SubmissionColumn,
+  type SubmissionDetail,
+  type SubmissionQuery,
+} from '../../contract/apps/e-form';
 import type { FileAnswer } from '../../contract/logic/e-form-rules';
 import type { Deps } from '../../deps';
 import { parseKey, uuidParam } from '../platform/request';
@@ -24,7 +33,8 @@ import { countSubmissions, formColumns, listSubmissions, submissionById, type Su
 // The activity frame (/api/e-form/tasks, dashboard, settings, webhooks) serves the rest.
 
 function filterOf(q: SubmissionQuery, timeZone: string): SubmissionFilter {
-  if (q.from && q.to && q.from > q.to) throw new ApiError(400, 'VALIDATION_FAILED', 'to: to is before from', { to: 'to is before from' });
+  if (q.from && q.to && q.from > q.to)
+    throw new ApiError(400, 'VALIDATION_FAILED', 'to: to is before from', { to: 'to is before from' });
   return {
     formId: q.formId,
     status: q.status,
@@ -41,7 +51,12 @@ const isFile = (a: unknown): a is FileAnswer => typeof a === 'object' && a !== n
 function fileLinks(deps: Deps, accountId: string, answers: StoredAnswers | null): SubmissionDetail['files'] {
   const files: SubmissionDetail['files'] = {};
   for (const [key, a] of Object.entries(answers ?? {})) {
-    if (isFile(a) && a.fileId) files[key] = { url: fileLink(deps, accountId, a.fileId, { filename: a.name, disposition: 'attachment' }), name: a.name, size: a.size };
+    if (isFile(a) && a.fileId)
+      files[key] = {
+        url: fileLink(deps, accountId, a.fileId, { filename: a.name, disposition: 'attachment' }),
+        name: a.name,
+        size: a.size,
+      };
   }
   return files;
 }
@@ -55,15 +70,28 @@ export const eformRoutes = new Hono<AppEnv>()
     const session = c.var.session;
     return c.json(await createForm(c.var.deps, session.accountId, c.req.valid('json').definition, actorOf(session)), 201);
   })
-  .get('/e-form/forms/:id', requireRole('admin'), async (c) => c.json(await getForm(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'))))
+  .get('/e-form/forms/:id', requireRole('admin'), async (c) =>
+    c.json(await getForm(c.var.deps, c.var.session.accountId, uuidParam(c, 'id'))),
+  )
   .put('/e-form/forms/:id/draft', requireRole('admin'), validate('json', FormDraftBodySchema), async (c) => {
     const session = c.var.session;
-    return c.json(await saveDraft(c.var.deps, session.accountId, uuidParam(c, 'id'), c.req.valid('json').definition, actorOf(session)));
+    return c.json(
+      await saveDraft(c.var.deps, session.accountId, uuidParam(c, 'id'), c.req.valid('json').definition, actorOf(session)),
+    );
   })
   .post('/e-form/forms/:id/publish', requireRole('admin'), validate('json', PublishBodySchema), async (c) => {
     const session = c.var.session;
     const by = `${session.firstName} ${session.lastName}`.trim() || session.email;
-    return c.json(await publishForm(c.var.deps, session.accountId, uuidParam(c, 'id'), c.req.valid('json').confirm === true, actorOf(session), by));
+    return c.json(
+      await publishForm(
+        c.var.deps,
+        session.accountId,
+        uuidParam(c, 'id'),
+        c.req.valid('json').confirm === true,
+        actorOf(session),
+        by,
+      ),
+    );
   })
   .post('/e-form/forms/:id/close', requireRole('admin'), async (c) => {
     const session = c.var.session;
@@ -91,7 +119,11 @@ export const eformRoutes = new Hono<AppEnv>()
     const unfiltered = Object.values(filter).every((x) => x === undefined);
     const { rows, count, columns } = await c.var.deps.db.tenant(accountId, async (trx) => ({
       rows: await listSubmissions(trx, accountId, filter, parseKey(query.lastKey), limit + 1),
-      count: query.lastKey ? null : unfiltered ? await taskCount(trx, accountId, 'e-form') : await countSubmissions(trx, accountId, filter, TASK_COUNT_CAP),
+      count: query.lastKey
+        ? null
+        : unfiltered
+          ? await taskCount(trx, accountId, 'e-form')
+          : await countSubmissions(trx, accountId, filter, TASK_COUNT_CAP),
       columns: filter.formId ? await formColumns(trx, accountId, filter.formId) : ([] as SubmissionColumn[]),
     }));
     const more = rows.length > limit;
@@ -109,7 +141,18 @@ export const eformRoutes = new Hono<AppEnv>()
     const filter = filterOf(query, timeZone);
     const { db, now, log } = c.var.deps;
     const columns = filter.formId ? await db.tenant(accountId, (trx) => formColumns(trx, accountId, filter.formId!)) : [];
-    const header = ['ID', 'Form', 'Version', 'Status', 'Phone', 'Customer', 'Agent', `Sent (${timeZone})`, `Submitted (${timeZone})`, ...columns.map((col) => (col.removed ? `${col.label} (removed)` : col.label))];
+    const header = [
+      'ID',
+      'Form',
+      'Version',
+      'Status',
+      'Phone',
+      'Customer',
+      'Agent',
+      `Sent (${timeZone})`,
+      `Submitted (${timeZone})`,
+      ...columns.map((col) => (col.removed ? `${col.label} (removed)` : col.label)),
+    ];
     // refused before the answer starts, not halfway through it
     const first = parseKey(query.lastKey);
     async function* rows() {
@@ -117,7 +160,18 @@ export const eformRoutes = new Hono<AppEnv>()
       for (;;) {
         const batch = await db.tenant(accountId, (trx) => listSubmissions(trx, accountId, filter, after, EXPORT_BATCH));
         for (const r of batch) {
-          yield [r.id, r.formTitle, String(r.version), r.status, r.phoneNumber, r.customerRef ?? '', r.agent ?? '', zonedDateTime(new Date(r.createdAt), timeZone), r.submittedAt ? zonedDateTime(new Date(r.submittedAt), timeZone) : '', ...columns.map((col) => answerText(r.answers?.[col.id]))];
+          yield [
+            r.id,
+            r.formTitle,
+            String(r.version),
+            r.status,
+            r.phoneNumber,
+            r.customerRef ?? '',
+            r.agent ?? '',
+            zonedDateTime(new Date(r.createdAt), timeZone),
+            r.submittedAt ? zonedDateTime(new Date(r.submittedAt), timeZone) : '',
+            ...columns.map((col) => answerText(r.answers?.[col.id])),
+          ];
         }
         if (batch.length < EXPORT_BATCH) return;
         after = batch[batch.length - 1]!.key;
@@ -131,7 +185,11 @@ export const eformRoutes = new Hono<AppEnv>()
     });
     source.pipe(csv);
     return new Response(Readable.toWeb(csv) as ReadableStream, {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="e-form-submissions-${zonedDay(now(), timeZone)}.csv"`, 'cache-control': 'no-store' },
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="e-form-submissions-${zonedDay(now(), timeZone)}.csv"`,
+        'cache-control': 'no-store',
+      },
     });
   })
 

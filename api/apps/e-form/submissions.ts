@@ -51,7 +51,9 @@ function needlePlan(trx: Trx, f: SubmissionFilter): Promise<NeedlePlan | null> {
 async function decide(trx: Trx, needle: string): Promise<NeedlePlan> {
   const estimate = Number((await sql<{ n: number }>`select eform_answers_estimate(${needle}) as n`.execute(trx)).rows[0]?.n ?? 0);
   if (estimate <= COMMON_NEEDLE_ROWS) {
-    const found = await sql<{ id: string }>`select id from eform_requests_answering(${needle}) id limit ${MAX_LOOKED_UP + 1}`.execute(trx);
+    const found = await sql<{
+      id: string;
+    }>`select id from eform_requests_answering(${needle}) id limit ${MAX_LOOKED_UP + 1}`.execute(trx);
     if (found.rows.length <= MAX_LOOKED_UP) return { walk: false, ids: found.rows.map((r) => r.id) };
   }
   // the walk's cost is guessed high (the planner cannot know it stops after a page), which
@@ -70,7 +72,8 @@ export function submissionWhere(accountId: string, f: SubmissionFilter, plan: Ne
     // EXISTS: the planner would make EXISTS a join over every submission). Looked up: the
     // requests whose answers hold it, found through the trigram index by the function of 1250
     // (scoped to the transaction's account, as the policies are), each then read by primary key.
-    if (!plan || plan.walk) parts.push(sql`(select s.answers_text from eform_submissions s where s.request_id = r.id) like ${needle}`);
+    if (!plan || plan.walk)
+      parts.push(sql`(select s.answers_text from eform_submissions s where s.request_id = r.id) like ${needle}`);
     else parts.push(sql`r.id = any(string_to_array(${plan.ids.join(',')}, ',')::uuid[])`);
   }
   return sql.join(parts, sql` and `);
@@ -99,7 +102,13 @@ function rowOf(r: Row): KeyedSubmission {
   };
 }
 
-export async function listSubmissions(trx: Trx, accountId: string, filter: SubmissionFilter, after: TaskKey | null, limit: number): Promise<KeyedSubmission[]> {
+export async function listSubmissions(
+  trx: Trx,
+  accountId: string,
+  filter: SubmissionFilter,
+  after: TaskKey | null,
+  limit: number,
+): Promise<KeyedSubmission[]> {
   const rows = await sql<Row>`select ${COLUMNS} from eform_requests r
     where ${submissionWhere(accountId, filter, await needlePlan(trx, filter))} ${after ? sql`and (r.created_at, r.id) < (${after.ts}::timestamptz, ${after.id}::uuid)` : sql``}
     order by r.created_at desc, r.id desc limit ${limit}`.execute(trx);
@@ -107,12 +116,18 @@ export async function listSubmissions(trx: Trx, accountId: string, filter: Submi
 }
 
 export async function countSubmissions(trx: Trx, accountId: string, filter: SubmissionFilter, cap: number): Promise<number> {
-  const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from eform_requests r where ${submissionWhere(accountId, filter, await needlePlan(trx, filter))} limit ${cap}) t`.execute(trx);
+  const row = await sql<{
+    n: number;
+  }>`select count(*)::int as n from (select 1 from eform_requests r where ${submissionWhere(accountId, filter, await needlePlan(trx, filter))} limit ${cap}) t`.execute(
+    trx,
+  );
   return row.rows[0]?.n ?? 0;
 }
 
 export async function submissionById(trx: Trx, accountId: string, id: string): Promise<KeyedSubmission | null> {
-  const row = (await sql<Row>`select ${COLUMNS} from eform_requests r where r.account_id = ${accountId} and r.id = ${id}`.execute(trx)).rows[0];
+  const row = (
+    await sql<Row>`select ${COLUMNS} from eform_requests r where r.account_id = ${accountId} and r.id = ${id}`.execute(trx)
+  ).rows[0];
   return row ? rowOf(row) : null;
 }
 
@@ -121,12 +136,20 @@ export async function submissionById(trx: Trx, accountId: string, id: string): P
  * hidden fields, then fields later versions removed (so old answers stay readable).
  */
 export async function formColumns(trx: Trx, accountId: string, formId: string): Promise<SubmissionColumn[]> {
-  const versions = await sql<{ definition: FormDefinition }>`select definition from eform_versions where account_id = ${accountId} and form_id = ${formId} order by version desc`.execute(trx);
+  const versions = await sql<{
+    definition: FormDefinition;
+  }>`select definition from eform_versions where account_id = ${accountId} and form_id = ${formId} order by version desc`.execute(
+    trx,
+  );
   const columns: SubmissionColumn[] = [];
   const seen = new Set<string>();
   versions.rows.forEach(({ definition }, i) => {
-    const fields = definition.fields.filter((f) => !seen.has(f.id)).map((f) => ({ id: f.id, label: f.label, type: f.type, removed: i > 0 }));
-    const hidden = definition.hiddenFields.filter((h) => !seen.has(h.key)).map((h) => ({ id: h.key, label: h.label, type: 'hidden', removed: i > 0 }));
+    const fields = definition.fields
+      .filter((f) => !seen.has(f.id))
+      .map((f) => ({ id: f.id, label: f.label, type: f.type, removed: i > 0 }));
+    const hidden = definition.hiddenFields
+      .filter((h) => !seen.has(h.key))
+      .map((h) => ({ id: h.key, label: h.label, type: 'hidden', removed: i > 0 }));
     for (const c of [...fields, ...hidden]) {
       seen.add(c.id);
       columns.push(c);

@@ -1,4 +1,10 @@
-import { FormIdParamSchema, FormRequestBodySchema, FormRequestIdParamSchema, FormRequestSchema, type FormRequestBody } from '../../contract/apps/e-form';
+import {
+  FormIdParamSchema,
+  FormRequestBodySchema,
+  FormRequestIdParamSchema,
+  FormRequestSchema,
+  type FormRequestBody,
+} from '../../contract/apps/e-form';
 import { V1_APP_GATE, V1_SMS_SEND, V1_NOT_FOUND, v1Get, v1Start } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { getRequest, sendForm } from './service';
@@ -32,7 +38,8 @@ export const EFORM_V1: V1Operation[] = [
       path: '/form-requests/:id',
       operationId: 'getFormRequest',
       summary: 'Get a form request',
-      description: 'The request with its status; once submitted, `answers` holds the answers by field id (files as name, size, type and fileId).',
+      description:
+        'The request with its status; once submitted, `answers` holds the answers by field id (files as name, size, type and fileId).',
       tag: TAG,
       params: FormRequestIdParamSchema,
       answer: FormRequestSchema,

@@ -1,5 +1,11 @@
 import { parse } from 'mrz';
-import { IDV_CHECK_REASONS, IDV_CHECKS, type IdvCheck, type IdvCheckKey, type IdvExtracted } from '../../contract/apps/identity-verification';
+import {
+  IDV_CHECK_REASONS,
+  IDV_CHECKS,
+  type IdvCheck,
+  type IdvCheckKey,
+  type IdvExtracted,
+} from '../../contract/apps/identity-verification';
 
 // The automatic checks, as pure functions of what is known: the MRZ lines the reviewer typed,
 // the expected name and date of birth, today's date, the minimum age and whether the document
@@ -104,7 +110,12 @@ export function runChecks(input: CheckInput): CheckResult[] {
   const add = (key: IdvCheckKey, status: CheckResult['status'], reason: string) => results.push({ key, status, reason });
   if (!reading) add('mrz', 'not_run', 'mrz_not_entered');
   else if ('error' in reading) add('mrz', 'failed', 'mrz_unreadable');
-  else add('mrz', reading.checkDigitsValid ? 'passed' : 'failed', reading.checkDigitsValid ? 'mrz_valid' : 'mrz_check_digit_mismatch');
+  else
+    add(
+      'mrz',
+      reading.checkDigitsValid ? 'passed' : 'failed',
+      reading.checkDigitsValid ? 'mrz_valid' : 'mrz_check_digit_mismatch',
+    );
   const data = reading && !('error' in reading) ? reading.extracted : null;
   const notRun = (key: IdvCheckKey) => add(key, 'not_run', 'mrz_not_entered');
   if (!data) {
@@ -112,7 +123,12 @@ export function runChecks(input: CheckInput): CheckResult[] {
   } else {
     const todayIso = today.toISOString().slice(0, 10);
     if (!data.expiryDate) add('expiry', 'not_run', 'no_expiry_date');
-    else add('expiry', data.expiryDate >= todayIso ? 'passed' : 'failed', data.expiryDate >= todayIso ? 'not_expired' : 'document_expired');
+    else
+      add(
+        'expiry',
+        data.expiryDate >= todayIso ? 'passed' : 'failed',
+        data.expiryDate >= todayIso ? 'not_expired' : 'document_expired',
+      );
     if (!data.dateOfBirth) add('minimum_age', 'not_run', 'no_date_of_birth');
     else {
       const ok = ageOn(data.dateOfBirth, today) >= input.minimumAge;
@@ -120,7 +136,8 @@ export function runChecks(input: CheckInput): CheckResult[] {
     }
     if (!input.expectedName) add('name', 'not_run', 'no_expected_name');
     else {
-      const ok = nameTokens(input.expectedName).join(' ') === nameTokens(`${data.lastName ?? ''} ${data.firstName ?? ''}`).join(' ');
+      const ok =
+        nameTokens(input.expectedName).join(' ') === nameTokens(`${data.lastName ?? ''} ${data.firstName ?? ''}`).join(' ');
       add('name', ok ? 'passed' : 'failed', ok ? 'name_matches' : 'name_mismatch');
     }
     if (!input.expectedDateOfBirth) add('date_of_birth', 'not_run', 'no_expected_date_of_birth');
@@ -130,7 +147,12 @@ export function runChecks(input: CheckInput): CheckResult[] {
       add('date_of_birth', ok ? 'passed' : 'failed', ok ? 'date_of_birth_matches' : 'date_of_birth_mismatch');
     }
     if (!data.documentNumber) add('document_number', 'not_run', 'no_document_number');
-    else add('document_number', input.seenElsewhere ? 'failed' : 'passed', input.seenElsewhere ? 'seen_in_other_session' : 'not_seen_before');
+    else
+      add(
+        'document_number',
+        input.seenElsewhere ? 'failed' : 'passed',
+        input.seenElsewhere ? 'seen_in_other_session' : 'not_seen_before',
+      );
   }
   add('face_match', 'not_run', 'not_available');
   add('liveness', 'not_run', 'not_available');
@@ -139,5 +161,11 @@ export function runChecks(input: CheckInput): CheckResult[] {
 
 /** A stored check as the API shows it. */
 export function checkOf(key: string, status: CheckResult['status'], reason: string): IdvCheck {
-  return { key, label: IDV_CHECKS.find((c) => c.key === key)?.label ?? key, status, reason, message: IDV_CHECK_REASONS[reason] ?? reason };
+  return {
+    key,
+    label: IDV_CHECKS.find((c) => c.key === key)?.label ?? key,
+    status,
+    reason,
+    message: IDV_CHECK_REASONS[reason] ?? reason,
+  };
 }

@@ -18,33 +18,58 @@ import { chooseDocument, customerView, IDV_LINK_PURPOSE, returnUrlOf, submitSess
 // state. Every step is checked again on the server (api/apps/identity-verification/service.ts).
 
 /** The codes a step redirects back with (?error=), each worded in the page's language. */
-const ERROR_CODES = ['IMAGE_EMPTY', 'IMAGE_TOO_LARGE', 'IMAGE_HEIC', 'IMAGE_TYPE', 'IMAGE_BROKEN', 'IMAGE_DIMENSIONS', 'PHOTOS_MISSING', 'DOCUMENT_TYPE', 'SIDE_NOT_NEEDED', 'SESSION_CLOSED', 'UPLOAD_FAILED'] as const;
+const ERROR_CODES = [
+  'IMAGE_EMPTY',
+  'IMAGE_TOO_LARGE',
+  'IMAGE_HEIC',
+  'IMAGE_TYPE',
+  'IMAGE_BROKEN',
+  'IMAGE_DIMENSIONS',
+  'PHOTOS_MISSING',
+  'DOCUMENT_TYPE',
+  'SIDE_NOT_NEEDED',
+  'SESSION_CLOSED',
+  'UPLOAD_FAILED',
+] as const;
 export type IdvPageError = (typeof ERROR_CODES)[number];
 export const IDV_PAGE_ERRORS: readonly IdvPageError[] = ERROR_CODES;
 const isPageError = (code: string | null): code is IdvPageError => (ERROR_CODES as readonly string[]).includes(code ?? '');
 
 function errorText(t: Translate, locale: Locale, code: IdvPageError): string {
   const n = new Intl.NumberFormat(locale);
-  return t(`idv.error.${code}`, { mb: n.format(IDV_MAX_IMAGE_BYTES / 1024 / 1024), side: n.format(MAX_IMAGE_SIDE), mp: n.format(MAX_IMAGE_PIXELS / 1_000_000) });
+  return t(`idv.error.${code}`, {
+    mb: n.format(IDV_MAX_IMAGE_BYTES / 1024 / 1024),
+    side: n.format(MAX_IMAGE_SIDE),
+    mp: n.format(MAX_IMAGE_PIXELS / 1_000_000),
+  });
 }
 
 /** A size as the caller's language writes it ("1,2 MB", "٣٤٠ كيلوبايت"). */
 export function sizeText(locale: Locale, bytes: number): string {
   const mb = bytes >= 1024 * 1024;
   const value = mb ? Math.round((bytes / 1024 / 1024) * 10) / 10 : Math.max(1, Math.round(bytes / 1024));
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: mb ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 }).format(value);
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: mb ? 'megabyte' : 'kilobyte', maximumFractionDigits: 1 }).format(
+    value,
+  );
 }
 
 const customer = (c: Context): Caller => ({
   kind: 'api',
   actor: { id: null, firstName: 'Customer', lastName: '' },
   label: 'Customer',
-  ip: c.req.header('x-forwarded-for')?.split(',')[0]?.trim() || (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress || null,
+  ip:
+    c.req.header('x-forwarded-for')?.split(',')[0]?.trim() ||
+    (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ||
+    null,
   userAgent: c.req.header('user-agent') ?? null,
 });
 
 const CAPTURE: Record<IdvSide, 'environment' | 'user'> = { front: 'environment', back: 'environment', selfie: 'user' };
-const DOCUMENT_KEYS: Record<string, MessageKey> = { passport: 'idv.doc.passport', id_card: 'idv.doc.id_card', residence_permit: 'idv.doc.residence_permit' };
+const DOCUMENT_KEYS: Record<string, MessageKey> = {
+  passport: 'idv.doc.passport',
+  id_card: 'idv.doc.id_card',
+  residence_permit: 'idv.doc.residence_permit',
+};
 
 registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
   const deps = (c as Context<{ Variables: { deps: Deps } }>).get('deps');
@@ -57,11 +82,18 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
   // every form posts back with the page's language, and the step redirects back in it
   const base = `/c/${link.token}`;
   const lang = `?lang=${locale}`;
-  const alert = (where: string | null) => (error && errorSide === where ? <p role="alert" id={`error-${where ?? 'page'}`} class="idv-error">{error}</p> : null);
+  const alert = (where: string | null) =>
+    error && errorSide === where ? (
+      <p role="alert" id={`error-${where ?? 'page'}`} class="idv-error">
+        {error}
+      </p>
+    ) : null;
   const sideName = (side: IdvSide) => t(`idv.side.${side}`);
 
-  if (view.status === 'submitted' || view.status === 'needs_review') return { title: t('idv.sent.title'), body: <p>{t('idv.sent.text')}</p> };
-  if (view.status === 'approved' || view.status === 'declined') return { title: t('idv.finished.title'), body: <p>{t('idv.finished.text')}</p> };
+  if (view.status === 'submitted' || view.status === 'needs_review')
+    return { title: t('idv.sent.title'), body: <p>{t('idv.sent.text')}</p> };
+  if (view.status === 'approved' || view.status === 'declined')
+    return { title: t('idv.finished.title'), body: <p>{t('idv.finished.text')}</p> };
   if (view.status === 'expired') return { title: t('state.expired.title'), body: <p>{t('state.expired.text')}</p> };
   if (view.status === 'cancelled') return { title: t('idv.cancelled.title'), body: <p>{t('idv.cancelled.text')}</p> };
 
@@ -72,7 +104,8 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
         {view.documentTypes.map((key) => (
           <p>
             <label>
-              <input type="radio" name="documentType" value={key} checked={view.documentType === key} required /> {DOCUMENT_KEYS[key] ? t(DOCUMENT_KEYS[key]) : key}
+              <input type="radio" name="documentType" value={key} checked={view.documentType === key} required />{' '}
+              {DOCUMENT_KEYS[key] ? t(DOCUMENT_KEYS[key]) : key}
             </label>
           </p>
         ))}
@@ -116,7 +149,13 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
         {alert(null)}
         <ol aria-label={t('idv.photos')}>
           {view.sides.map((s) => (
-            <li>{s.received ? <strong>{t('idv.received', { side: sideName(s.side) })}</strong> : t('idv.notYet', { side: sideName(s.side) })}</li>
+            <li>
+              {s.received ? (
+                <strong>{t('idv.received', { side: sideName(s.side) })}</strong>
+              ) : (
+                t('idv.notYet', { side: sideName(s.side) })
+              )}
+            </li>
           ))}
         </ol>
         {view.sides.map((s, i) => (
@@ -145,7 +184,9 @@ registerCustomerPage(IDV_LINK_PURPOSE, async (c, link) => {
               </p>
               <p role="status" data-idv-chosen />
               {alert(s.side)}
-              <button type="submit">{s.received ? t(`idv.replace.${s.side}`, { size: sizeText(locale, s.received.size) }) : t(`idv.send.${s.side}`)}</button>
+              <button type="submit">
+                {s.received ? t(`idv.replace.${s.side}`, { size: sizeText(locale, s.received.size) }) : t(`idv.send.${s.side}`)}
+              </button>
             </form>
           </section>
         ))}
@@ -244,7 +285,8 @@ export function idvCustomerRoutes(deps: Deps) {
     }),
     (c) => {
       const side = c.req.param('side') as IdvSide;
-      if (!(IDV_SIDES as readonly string[]).includes(side)) return step(c, undefined, () => Promise.reject(new ApiError(400, 'SIDE_NOT_NEEDED', 'This photo is not needed.')));
+      if (!(IDV_SIDES as readonly string[]).includes(side))
+        return step(c, undefined, () => Promise.reject(new ApiError(400, 'SIDE_NOT_NEEDED', 'This photo is not needed.')));
       return step(c, side, async (s) => {
         const body = await form(c);
         // the camera's file if one was taken, otherwise the chosen one

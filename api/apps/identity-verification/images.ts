@@ -6,7 +6,10 @@ import { IDV_MAX_IMAGE_BYTES } from '../../contract/apps/identity-verification';
 
 export type ImageKind = 'jpeg' | 'png';
 export type CheckedImage = { kind: ImageKind; contentType: 'image/jpeg' | 'image/png'; bytes: Buffer; removed: string[] };
-export type ImageRefusal = { code: 'IMAGE_EMPTY' | 'IMAGE_TOO_LARGE' | 'IMAGE_HEIC' | 'IMAGE_TYPE' | 'IMAGE_BROKEN' | 'IMAGE_DIMENSIONS'; message: string };
+export type ImageRefusal = {
+  code: 'IMAGE_EMPTY' | 'IMAGE_TOO_LARGE' | 'IMAGE_HEIC' | 'IMAGE_TYPE' | 'IMAGE_BROKEN' | 'IMAGE_DIMENSIONS';
+  message: string;
+};
 
 /**
  * The most pixels a photo may declare. A header is a claim: a 1 KB PNG can say 100,000 × 100,000
@@ -35,7 +38,12 @@ const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'he
 export function sniffImage(bytes: Uint8Array): ImageKind | 'heic' | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 8 && Buffer.from(bytes.subarray(0, 8)).equals(PNG_SIGNATURE)) return 'png';
-  if (bytes.length >= 12 && Buffer.from(bytes.subarray(4, 8)).toString('latin1') === 'ftyp' && HEIF_BRANDS.has(Buffer.from(bytes.subarray(8, 12)).toString('latin1'))) return 'heic';
+  if (
+    bytes.length >= 12 &&
+    Buffer.from(bytes.subarray(4, 8)).toString('latin1') === 'ftyp' &&
+    HEIF_BRANDS.has(Buffer.from(bytes.subarray(8, 12)).toString('latin1'))
+  )
+    return 'heic';
   return null;
 }
 
@@ -129,7 +137,8 @@ export function checkImage(bytes: Uint8Array): CheckedImage | ImageRefusal {
   if (!kind) return refuse('IMAGE_TYPE');
   const stripped = kind === 'jpeg' ? stripJpeg(bytes) : stripPng(bytes);
   if (!stripped || stripped.width === 0 || stripped.height === 0) return refuse('IMAGE_BROKEN');
-  if (stripped.width > MAX_IMAGE_SIDE || stripped.height > MAX_IMAGE_SIDE || stripped.width * stripped.height > MAX_IMAGE_PIXELS) return refuse('IMAGE_DIMENSIONS');
+  if (stripped.width > MAX_IMAGE_SIDE || stripped.height > MAX_IMAGE_SIDE || stripped.width * stripped.height > MAX_IMAGE_PIXELS)
+    return refuse('IMAGE_DIMENSIONS');
   return { kind, contentType: kind === 'jpeg' ? 'image/jpeg' : 'image/png', bytes: stripped.bytes, removed: stripped.removed };
 }
 

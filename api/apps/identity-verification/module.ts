@@ -34,7 +34,9 @@ function actionResult(session: IdvSession): ActionResult {
     declined: 'Declined: the identity could not be verified.',
     resubmission_requested: 'The reviewer asked for new photos; a new link was sent.',
     expired: 'The link expired: start a new verification.',
-    cancelled: session.failureReason ? `The link could not be delivered: ${session.failureReason}` : 'This verification was cancelled.',
+    cancelled: session.failureReason
+      ? `The link could not be delivered: ${session.failureReason}`
+      : 'This verification was cancelled.',
   };
   return { taskId: session.id, status: session.status, message: messages[session.status] ?? session.status, task: session };
 }
@@ -50,23 +52,36 @@ export const idvModule: AppModule = {
   v1: IDV_V1,
 
   runAction: runActions({
-    start: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await startSession(deps, accountId, parseActionInput(IdvStartBodySchema, { ...input, agent }), caller)) },
+    start: {
+      run: async (deps, accountId, { input, caller, agent }) =>
+        actionResult(await startSession(deps, accountId, parseActionInput(IdvStartBodySchema, { ...input, agent }), caller)),
+    },
   }),
-
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getSession(deps, accountId, taskId));
   },
 
-  ...taskTableQueries('idv_sessions', sql`document_type, failed_checks, coalesce(reviewer_name, assigned_name) as reviewer`, (r: ListRow) => ({
-    documentType: r.document_type ? (documentTypeOf(r.document_type)?.label ?? r.document_type) : null,
-    failedChecks: r.failed_checks,
-    reviewer: r.reviewer,
-  })),
+  ...taskTableQueries(
+    'idv_sessions',
+    sql`document_type, failed_checks, coalesce(reviewer_name, assigned_name) as reviewer`,
+    (r: ListRow) => ({
+      documentType: r.document_type ? (documentTypeOf(r.document_type)?.label ?? r.document_type) : null,
+      failedChecks: r.failed_checks,
+      reviewer: r.reviewer,
+    }),
+  ),
 
   async dashboard(trx, accountId, p) {
     const totals = (
-      await sql<{ period: 'current' | 'previous'; started: number; approved: number; decided: number; in_review: number; median: number | null }>`
+      await sql<{
+        period: 'current' | 'previous';
+        started: number;
+        approved: number;
+        decided: number;
+        in_review: number;
+        median: number | null;
+      }>`
         select case when created_at >= ${p.start} then 'current' else 'previous' end as period,
                count(*)::int as started,
                count(*) filter (where status = 'approved')::int as approved,
@@ -84,15 +99,34 @@ export const idvModule: AppModule = {
         from idv_sessions where account_id = ${accountId} and ended_at >= ${p.start} and ended_at < ${p.end} and status in ('approved', 'declined')
         group by 1`.execute(trx)
     ).rows;
-    const of = (period: 'current' | 'previous') => totals.find((t) => t.period === period) ?? { started: 0, approved: 0, decided: 0, in_review: 0, median: null };
+    const of = (period: 'current' | 'previous') =>
+      totals.find((t) => t.period === period) ?? { started: 0, approved: 0, decided: 0, in_review: 0, median: null };
     const minutes = (t: { median: number | null }) => (t.median === null ? 0 : Math.round(Number(t.median) / 60));
     const byDay = new Map(daily.map((d) => [d.day, d]));
     return {
       tiles: [
         { key: 'started', label: 'Started', value: of('current').started, previous: of('previous').started, format: 'count' },
-        { key: 'approvedRate', label: 'Approved rate', value: rate(of('current').approved, of('current').decided), previous: rate(of('previous').approved, of('previous').decided), format: 'percent' },
-        { key: 'inReview', label: 'In review', value: of('current').in_review, previous: of('previous').in_review, format: 'count' },
-        { key: 'medianReview', label: 'Median review time (minutes)', value: minutes(of('current')), previous: minutes(of('previous')), format: 'count' },
+        {
+          key: 'approvedRate',
+          label: 'Approved rate',
+          value: rate(of('current').approved, of('current').decided),
+          previous: rate(of('previous').approved, of('previous').decided),
+          format: 'percent',
+        },
+        {
+          key: 'inReview',
+          label: 'In review',
+          value: of('current').in_review,
+          previous: of('previous').in_review,
+          format: 'count',
+        },
+        {
+          key: 'medianReview',
+          label: 'Median review time (minutes)',
+          value: minutes(of('current')),
+          previous: minutes(of('previous')),
+          format: 'count',
+        },
       ],
       series: [
         { key: 'approved', label: 'Approved', points: p.days.map((date) => ({ date, value: byDay.get(date)?.approved ?? 0 })) },

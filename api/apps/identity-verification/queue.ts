@@ -32,4 +32,3 @@ export async function reviewQueue(deps: IdvDeps, accountId: string, viewer: Revi
     };
   });
 }
-

@@ -23,7 +23,10 @@ function gate(c: Context<AppEnv>): void {
 
 function reviewer(c: Context<AppEnv>): Reviewer {
   const origin = requestOrigin(c);
-  return { ...sessionCaller(c.var.session, origin.ip, origin.userAgent), adminId: c.var.session.role === 'agent' ? null : c.var.session.adminId };
+  return {
+    ...sessionCaller(c.var.session, origin.ip, origin.userAgent),
+    adminId: c.var.session.role === 'agent' ? null : c.var.session.adminId,
+  };
 }
 
 export const idvConsoleRoutes = new Hono<AppEnv>()
@@ -48,8 +51,13 @@ export const idvConsoleRoutes = new Hono<AppEnv>()
     const id = uuidParam(c, 'id');
     return c.json(await enterMrz(c.var.deps, c.var.session.accountId, id, c.req.valid('json').lines, reviewer(c)));
   })
-  .post('/identity-verification/sessions/:id/decision', requireRole('supervisor'), validate('json', IdvDecisionBodySchema), async (c) => {
-    gate(c);
-    const id = uuidParam(c, 'id');
-    return c.json(await decide(c.var.deps, c.var.session.accountId, id, c.req.valid('json'), reviewer(c)));
-  });
+  .post(
+    '/identity-verification/sessions/:id/decision',
+    requireRole('supervisor'),
+    validate('json', IdvDecisionBodySchema),
+    async (c) => {
+      gate(c);
+      const id = uuidParam(c, 'id');
+      return c.json(await decide(c.var.deps, c.var.session.accountId, id, c.req.valid('json'), reviewer(c)));
+    },
+  );

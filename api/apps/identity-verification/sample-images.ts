@@ -28,7 +28,12 @@ export function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /** A PNG of width × height whose pixel (x, y) is pixel(x, y) as [r, g, b]. */
-export function makePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number], extraChunks: Buffer[] = []): Buffer {
+export function makePng(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number],
+  extraChunks: Buffer[] = [],
+): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -77,7 +82,12 @@ const segment = (marker: number, data: number[] | Buffer) => {
  * has the shade shade(bx, by) (0–255). `segments` are inserted right after SOI (tests add an
  * EXIF APP1 there, where cameras put it).
  */
-export function makeJpeg(blocksWide: number, blocksHigh: number, shade: (bx: number, by: number) => number, segments: Buffer[] = []): Buffer {
+export function makeJpeg(
+  blocksWide: number,
+  blocksHigh: number,
+  shade: (bx: number, by: number) => number,
+  segments: Buffer[] = [],
+): Buffer {
   const dc = canonicalCodes(DC_BITS, DC_VALUES);
   const bytes: number[] = [];
   let acc = 0;
@@ -148,7 +158,15 @@ export function exifGpsSegment(): Buffer {
   u16(4), u16(5), u32(3), u32(104);
   u32(0);
   // 51°30'26" N, 0°7'39" W
-  for (const [n, d] of [[51, 1], [30, 1], [26, 1], [0, 1], [7, 1], [39, 1]] as const) u32(n), u32(d);
+  for (const [n, d] of [
+    [51, 1],
+    [30, 1],
+    [26, 1],
+    [0, 1],
+    [7, 1],
+    [39, 1],
+  ] as const)
+    u32(n), u32(d);
   return segment(0xe1, Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), Buffer.from(tiff)]));
 }
 
@@ -156,7 +174,12 @@ export function exifGpsSegment(): Buffer {
 
 /** A card-like picture: a coloured band, a photo box, text lines, and the MRZ band at the bottom. */
 export function sampleDocumentPng(seed: number, side: 'front' | 'back'): Buffer {
-  const hue = [[37, 99, 235], [219, 39, 119], [5, 150, 105], [217, 119, 6]][seed % 4]!;
+  const hue = [
+    [37, 99, 235],
+    [219, 39, 119],
+    [5, 150, 105],
+    [217, 119, 6],
+  ][seed % 4]!;
   return makePng(172, 108, (x, y) => {
     if (x < 2 || y < 2 || x > 169 || y > 105) return [120, 120, 120];
     if (side === 'front') {

@@ -24,7 +24,11 @@ const NAMES = [
 ];
 
 function inTransaction(db: Database, trx: Trx): Database {
-  return { kind: db.kind, tenant: (_accountId: string, fn: (t: Trx) => Promise<unknown>) => fn(trx), system: (fn: (t: Trx) => Promise<unknown>) => fn(trx) } as unknown as Database;
+  return {
+    kind: db.kind,
+    tenant: (_accountId: string, fn: (t: Trx) => Promise<unknown>) => fn(trx),
+    system: (fn: (t: Trx) => Promise<unknown>) => fn(trx),
+  } as unknown as Database;
 }
 
 function random(seed: number) {
@@ -35,7 +39,13 @@ function random(seed: number) {
   };
 }
 
-const digit = (s: string) => String([...s].reduce((sum, ch, i) => sum + (ch === '<' ? 0 : /\d/.test(ch) ? Number(ch) : ch.charCodeAt(0) - 55) * [7, 3, 1][i % 3]!, 0) % 10);
+const digit = (s: string) =>
+  String(
+    [...s].reduce(
+      (sum, ch, i) => sum + (ch === '<' ? 0 : /\d/.test(ch) ? Number(ch) : ch.charCodeAt(0) - 55) * [7, 3, 1][i % 3]!,
+      0,
+    ) % 10,
+  );
 
 /** A TD3 (passport) MRZ with right check digits, as a reviewer would type it. */
 function passportMrz(number: string, last: string, first: string, birth: string, expiry: string, sex: 'M' | 'F'): string[] {
@@ -51,12 +61,26 @@ function passportMrz(number: string, last: string, first: string, birth: string,
 export async function seedIdvHistory(deps: Deps, options: { count?: number; now?: Date } = {}): Promise<number> {
   const end = options.now ?? new Date();
   const n = options.count ?? 36;
-  const account = await deps.db.system((trx) => trx.selectFrom('accounts').select('id').where('email_domain', '=', 'provider.test').executeTakeFirst());
+  const account = await deps.db.system((trx) =>
+    trx.selectFrom('accounts').select('id').where('email_domain', '=', 'provider.test').executeTakeFirst(),
+  );
   if (!account) return 0;
   const accountId = account.id;
-  const existing = await deps.db.tenant(accountId, async (trx) => (await sql<{ n: number }>`select count(*)::int as n from idv_sessions where account_id = ${accountId}`.execute(trx)).rows[0]!.n);
+  const existing = await deps.db.tenant(
+    accountId,
+    async (trx) =>
+      (await sql<{ n: number }>`select count(*)::int as n from idv_sessions where account_id = ${accountId}`.execute(trx))
+        .rows[0]!.n,
+  );
   if (existing) return 0;
-  const staff = await deps.db.system((trx) => trx.selectFrom('admins').select(['id', 'first_name', 'last_name']).where('email', '=', 'staff@provider.test').where('archived_at', 'is', null).executeTakeFirst());
+  const staff = await deps.db.system((trx) =>
+    trx
+      .selectFrom('admins')
+      .select(['id', 'first_name', 'last_name'])
+      .where('email', '=', 'staff@provider.test')
+      .where('archived_at', 'is', null)
+      .executeTakeFirst(),
+  );
   const reviewer: Reviewer = {
     kind: 'admin',
     actor: staff ? { id: staff.id, firstName: staff.first_name, lastName: staff.last_name } : null,
@@ -65,7 +89,13 @@ export async function seedIdvHistory(deps: Deps, options: { count?: number; now?
     userAgent: 'Demo review',
     adminId: staff?.id ?? null,
   };
-  const customer: Caller = { kind: 'api', actor: { id: null, firstName: 'Customer', lastName: '' }, label: 'Customer', ip: null, userAgent: 'Demo phone' };
+  const customer: Caller = {
+    kind: 'api',
+    actor: { id: null, firstName: 'Customer', lastName: '' },
+    label: 'Customer',
+    ip: null,
+    userAgent: 'Demo phone',
+  };
   await deps.db.tenant(accountId, (trx) =>
     sql`insert into sms_settings (account_id, provider, account_sid, auth_token_enc, phone_number) values (${accountId}, 'dev-outbox', '', '', '')
       on conflict (account_id) do nothing`.execute(trx),
@@ -116,18 +146,38 @@ export async function seedIdvHistory(deps: Deps, options: { count?: number; now?
       if (roll < 0.12 && clock.getTime() > end.getTime() - 2 * DAY) continue; // recent: still waiting for a reviewer
       later(5 * 60_000 + rand() * 90 * 60_000);
       const expiry = roll < 0.2 ? '190101' : '330101';
-      await enterMrz(d, accountId, session.id, passportMrz(`UT${String(100000 + i * 7).padStart(7, '0')}`, last, first, birth, expiry, i % 2 ? 'M' : 'F'), reviewer);
+      await enterMrz(
+        d,
+        accountId,
+        session.id,
+        passportMrz(`UT${String(100000 + i * 7).padStart(7, '0')}`, last, first, birth, expiry, i % 2 ? 'M' : 'F'),
+        reviewer,
+      );
       later(60_000 + rand() * 10 * 60_000);
       if (roll < 0.2) await decide(d, accountId, session.id, { decision: 'declined', reason: 'document_expired' }, reviewer);
-      else if (roll < 0.27) await decide(d, accountId, session.id, { decision: 'declined', reason: 'face_mismatch', note: 'Selfie shows a different person.' }, reviewer);
+      else if (roll < 0.27)
+        await decide(
+          d,
+          accountId,
+          session.id,
+          { decision: 'declined', reason: 'face_mismatch', note: 'Selfie shows a different person.' },
+          reviewer,
+        );
       else if (roll < 0.37) {
         await decide(d, accountId, session.id, { decision: 'resubmission_requested', reason: 'image_unreadable' }, reviewer);
         later(20 * 60_000);
         await photos('passport');
         later(30 * 60_000);
-        await enterMrz(d, accountId, session.id, passportMrz(`UT${String(100000 + i * 7).padStart(7, '0')}`, last, first, birth, '330101', i % 2 ? 'M' : 'F'), reviewer);
+        await enterMrz(
+          d,
+          accountId,
+          session.id,
+          passportMrz(`UT${String(100000 + i * 7).padStart(7, '0')}`, last, first, birth, '330101', i % 2 ? 'M' : 'F'),
+          reviewer,
+        );
         await decide(d, accountId, session.id, { decision: 'approved', reason: 'document_and_selfie_match' }, reviewer);
-      } else if (roll < 0.42 && clock.getTime() > end.getTime() - 3 * DAY) continue; // typed, decision pending
+      } else if (roll < 0.42 && clock.getTime() > end.getTime() - 3 * DAY)
+        continue; // typed, decision pending
       else await decide(d, accountId, session.id, { decision: 'approved', reason: 'document_and_selfie_match' }, reviewer);
     }
   });

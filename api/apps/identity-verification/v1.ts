@@ -13,7 +13,8 @@ import { ApiError } from '../../http/errors';
 
 /** An account IDV is not released for finds nothing here, as its users find nothing in the console. */
 async function assertStaffAccount(deps: Deps, accountId: string): Promise<void> {
-  if (!(await deps.db.tenant(accountId, (trx) => idvReleasedFor(trx, accountId, deps.config.providerEmailDomain)))) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+  if (!(await deps.db.tenant(accountId, (trx) => idvReleasedFor(trx, accountId, deps.config.providerEmailDomain))))
+    throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
 }
 
 const TAG = 'Identity Verification';
@@ -31,7 +32,12 @@ export const IDV_V1: V1Operation[] = [
       answer: IdvSessionSchema,
       errors: [
         // the app is unreleased: an account without a provider's staff admin finds nothing here
-        { status: 404, code: 'NOT_FOUND', description: 'This account cannot use Identity Verification: it is open only to accounts of the provider\'s own staff while unreleased.' },
+        {
+          status: 404,
+          code: 'NOT_FOUND',
+          description:
+            "This account cannot use Identity Verification: it is open only to accounts of the provider's own staff while unreleased.",
+        },
         ...V1_SMS_SEND,
       ],
     },
@@ -58,7 +64,12 @@ export const IDV_V1: V1Operation[] = [
       operationId: 'cancelIdentityVerification',
       summary: 'Cancel an identity verification',
       description: 'Ends a session not yet decided: its link stops working at once. A finished one is answered as it is.',
-      tag: TAG, params: IdvIdParamSchema, body: IdvCancelBodySchema, answer: IdvSessionSchema, errors: [V1_NOT_FOUND] },
+      tag: TAG,
+      params: IdvIdParamSchema,
+      body: IdvCancelBodySchema,
+      answer: IdvSessionSchema,
+      errors: [V1_NOT_FOUND],
+    },
     cancelSession,
   ),
 ];

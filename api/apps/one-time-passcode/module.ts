@@ -27,7 +27,9 @@ const attemptsLeft = (n: number) => (n === 1 ? '1 attempt left' : `${n} attempts
 function actionResult(verification: OtpVerification, message?: string): ActionResult {
   const wrongCode = verification.status === 'pending' && verification.checks > 0;
   const messages: Record<string, string> = {
-    pending: wrongCode ? `Wrong code: ${attemptsLeft(verification.attemptsLeft)}. Ask the caller to read it again.` : `Passcode sent to ${verification.phoneNumber}.`,
+    pending: wrongCode
+      ? `Wrong code: ${attemptsLeft(verification.attemptsLeft)}. Ask the caller to read it again.`
+      : `Passcode sent to ${verification.phoneNumber}.`,
     approved: 'Code correct: the caller is verified.',
     max_attempts_reached: 'Too many wrong codes: send a new passcode.',
     expired: 'The passcode expired: send a new one.',
@@ -43,7 +45,6 @@ function actionResult(verification: OtpVerification, message?: string): ActionRe
   };
 }
 
-
 export const otpModule: AppModule = {
   id: OTP_APP,
   settings: { schema: OtpGeneralSettingsSchema, read: otpSettings },
@@ -56,7 +57,10 @@ export const otpModule: AppModule = {
 
   runAction: runActions({
     send: {
-      run: async (deps, accountId, { input, caller, agent }) => actionResult((await sendPasscode(deps, accountId, parseActionInput(OtpSendBodySchema, { ...input, agent }), caller)).verification),
+      run: async (deps, accountId, { input, caller, agent }) =>
+        actionResult(
+          (await sendPasscode(deps, accountId, parseActionInput(OtpSendBodySchema, { ...input, agent }), caller)).verification,
+        ),
     },
     check: {
       onTask: 'Send a passcode first',
@@ -66,7 +70,6 @@ export const otpModule: AppModule = {
       },
     },
   }),
-
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getVerification(deps, accountId, taskId));
@@ -95,7 +98,13 @@ export const otpModule: AppModule = {
       tiles: [
         { key: 'sent', label: 'Sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
         { key: 'verified', label: 'Verified', value: of('current').verified, previous: of('previous').verified, format: 'count' },
-        { key: 'conversion', label: 'Conversion rate', value: rate(of('current').verified, of('current').sent), previous: rate(of('previous').verified, of('previous').sent), format: 'percent' },
+        {
+          key: 'conversion',
+          label: 'Conversion rate',
+          value: rate(of('current').verified, of('current').sent),
+          previous: rate(of('previous').verified, of('previous').sent),
+          format: 'percent',
+        },
         await creditsTile(trx, accountId, OTP_APP),
       ],
       series: [

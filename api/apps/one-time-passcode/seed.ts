@@ -15,7 +15,11 @@ const BATCH = 40;
 
 /** The service's transactions, folded into one open transaction: same code, far fewer commits. */
 export function inTransaction(db: Database, trx: Trx): Database {
-  return { kind: db.kind, tenant: (_accountId: string, fn: (t: Trx) => Promise<unknown>) => fn(trx), system: (fn: (t: Trx) => Promise<unknown>) => fn(trx) } as unknown as Database;
+  return {
+    kind: db.kind,
+    tenant: (_accountId: string, fn: (t: Trx) => Promise<unknown>) => fn(trx),
+    system: (fn: (t: Trx) => Promise<unknown>) => fn(trx),
+  } as unknown as Database;
 }
 const AGENTS = ['maya@acme.test', 'leo@acme.test', 'ines@acme.test'];
 
@@ -28,13 +32,20 @@ export function random(seed: number) {
   };
 }
 
-export async function seedOtpHistory(deps: Pick<Deps, 'db' | 'config' | 'log'>, options: { perAccount?: Record<string, number>; now?: Date } = {}): Promise<number> {
+export async function seedOtpHistory(
+  deps: Pick<Deps, 'db' | 'config' | 'log'>,
+  options: { perAccount?: Record<string, number>; now?: Date } = {},
+): Promise<number> {
   const end = options.now ?? new Date();
   const counts = options.perAccount ?? { 'acme.test': 120, 'globex.test': 40 };
   let made = 0;
   for (const demo of DEMO_ACCOUNTS) {
     const n = counts[demo.domain] ?? 0;
-    const account = n ? await deps.db.system((trx) => trx.selectFrom('accounts').select('id').where('email_domain', '=', demo.domain).executeTakeFirst()) : undefined;
+    const account = n
+      ? await deps.db.system((trx) =>
+          trx.selectFrom('accounts').select('id').where('email_domain', '=', demo.domain).executeTakeFirst(),
+        )
+      : undefined;
     if (!account) continue;
     const accountId = account.id;
     await deps.db.tenant(accountId, (trx) =>
@@ -52,10 +63,20 @@ export async function seedOtpHistory(deps: Pick<Deps, 'db' | 'config' | 'log'>, 
           const phone = `+1555${String(2000000 + i * 37 + Math.floor(rand() * 30)).padStart(7, '0')}`;
           const agent = AGENTS[Math.floor(rand() * AGENTS.length)]!;
           const caller = apiCaller(agent, null, 'Demo agent app');
-          const { verification } = await sendPasscode(d, accountId, { phoneNumber: phone, customerRef: `CUST-${100100 + i}`, agent }, caller);
+          const { verification } = await sendPasscode(
+            d,
+            accountId,
+            { phoneNumber: phone, customerRef: `CUST-${100100 + i}`, agent },
+            caller,
+          );
           made++;
           if (verification.status !== 'pending') continue;
-          const sms = await trx.selectFrom('dev_sms_outbox').select('body').where('to_number', '=', phone).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+          const sms = await trx
+            .selectFrom('dev_sms_outbox')
+            .select('body')
+            .where('to_number', '=', phone)
+            .orderBy('created_at', 'desc')
+            .executeTakeFirstOrThrow();
           const code = sms.body.match(/\b(\d{4,10})\b/)![1]!;
           const wrong = code === '000000' ? '111111' : '000000';
           const roll = rand();

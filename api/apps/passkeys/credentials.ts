@@ -26,10 +26,16 @@ export function credentialOf(r: CredentialRow): PasskeyCredential {
 }
 
 /** One page of the list, and the key of the next one (null on the last page). */
-export async function listCredentials(deps: Pick<Deps, 'db'>, accountId: string, q: PasskeyCredentialQuery): Promise<{ credentials: PasskeyCredential[]; lastKey: string | null }> {
+export async function listCredentials(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  q: PasskeyCredentialQuery,
+): Promise<{ credentials: PasskeyCredential[]; lastKey: string | null }> {
   const at = q.lastKey ? q.lastKey.lastIndexOf('_') : -1;
   const rows = await deps.db.tenant(accountId, (trx) =>
-    sql<CredentialRow & { key_ts: string }>`select *, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts
+    sql<
+      CredentialRow & { key_ts: string }
+    >`select *, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key_ts
       from passkey_credentials where account_id = ${accountId}
       ${q.q ? sql`and customer_ref = ${q.q}` : sql``}
       ${q.revoked === 'true' ? sql`and revoked_at is not null` : q.revoked === 'false' ? sql`and revoked_at is null` : sql``}

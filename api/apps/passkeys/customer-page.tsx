@@ -33,9 +33,11 @@ const handler: CustomerPageHandler = async (_c, link, branding, deps) => {
       // the ceremony's calls name this link: inside a journey's page the address is the journey's (api/journeys)
       <div data-passkey={state.kind} data-passkey-base={`/api/c/${link.token}/passkey`} {...words}>
         <p data-passkey-intro>
-          {enrolling ? state.displayName
-            ? t('passkey.enroll.text', { name: state.displayName, company: branding.name })
-            : t('passkey.enroll.textNoName', { company: branding.name }) : t('passkey.verify.text', { company: branding.name })}
+          {enrolling
+            ? state.displayName
+              ? t('passkey.enroll.text', { name: state.displayName, company: branding.name })
+              : t('passkey.enroll.textNoName', { company: branding.name })
+            : t('passkey.verify.text', { company: branding.name })}
         </p>
         <button type="button" data-passkey-start data-early-click>
           {enrolling ? t('passkey.enroll.button') : t('passkey.verify.button')}

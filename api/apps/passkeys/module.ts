@@ -30,7 +30,7 @@ const KIND_LABEL: Record<string, string> = { enrollment: 'Enrollment', verificat
 
 const valuesOf = (r: ListRow) => ({
   kind: KIND_LABEL[r.kind] ?? r.kind,
-  reason: r.failure_reason ? PASSKEY_FAILURE_REASONS[r.failure_reason] ?? r.failure_reason : null,
+  reason: r.failure_reason ? (PASSKEY_FAILURE_REASONS[r.failure_reason] ?? r.failure_reason) : null,
 });
 
 const REASON_TEXT = (t: PasskeyTask) => (t.failureReason ? PASSKEY_FAILURE_REASONS[t.failureReason] : null);
@@ -40,7 +40,10 @@ function actionResult(task: PasskeyTask): ActionResult {
   const noun = task.kind === 'enrollment' ? 'Enrollment' : 'Verification';
   const messages: Record<string, string> = {
     link_sent: `${noun} link sent to ${task.phoneNumber}. Waiting for the caller to open it.`,
-    started: task.failureReason === 'cancelled' ? 'The caller cancelled the passkey prompt; they can try again from the same link.' : 'The caller opened the link and is using their passkey.',
+    started:
+      task.failureReason === 'cancelled'
+        ? 'The caller cancelled the passkey prompt; they can try again from the same link.'
+        : 'The caller opened the link and is using their passkey.',
     succeeded: task.kind === 'enrollment' ? 'The caller created a passkey.' : 'The caller is verified with their passkey.',
     failed: `${noun} failed: ${REASON_TEXT(task) ?? 'refused'}.`,
     expired: 'The link expired: send a new one.',
@@ -50,7 +53,6 @@ function actionResult(task: PasskeyTask): ActionResult {
   const open = task.status === 'link_sent' || task.status === 'started';
   return { taskId: task.id, status: open ? 'pending' : task.status, message: messages[task.status] ?? task.status, task };
 }
-
 
 export const passkeysModule: AppModule = {
   id: PASSKEYS_APP,
@@ -65,11 +67,23 @@ export const passkeysModule: AppModule = {
   customerRoutes: passkeyCustomerRoutes,
 
   runAction: runActions({
-    enroll: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await enrollPasskey(deps, accountId, parseActionInput(PasskeyEnrollBodySchema, { ...input, agent }), caller)) },
-    verify: { run: async (deps, accountId, { input, caller, agent }) => actionResult(await verifyWithPasskey(deps, accountId, parseActionInput(PasskeyVerifyBodySchema, { ...input, agent }), caller)) },
-    cancel: { onTask: 'Send a link first', run: async (deps, accountId, { taskId, caller }) => actionResult(await cancelPasskeyTask(deps, accountId, taskId, caller)) },
+    enroll: {
+      run: async (deps, accountId, { input, caller, agent }) =>
+        actionResult(
+          await enrollPasskey(deps, accountId, parseActionInput(PasskeyEnrollBodySchema, { ...input, agent }), caller),
+        ),
+    },
+    verify: {
+      run: async (deps, accountId, { input, caller, agent }) =>
+        actionResult(
+          await verifyWithPasskey(deps, accountId, parseActionInput(PasskeyVerifyBodySchema, { ...input, agent }), caller),
+        ),
+    },
+    cancel: {
+      onTask: 'Send a link first',
+      run: async (deps, accountId, { taskId, caller }) => actionResult(await cancelPasskeyTask(deps, accountId, taskId, caller)),
+    },
   }),
-
 
   async taskStatus(deps, accountId, taskId) {
     return actionResult(await getPasskeyTask(deps, accountId, taskId));
@@ -93,14 +107,32 @@ export const passkeysModule: AppModule = {
         group by 1, 2`.execute(trx)
     ).rows;
     type Key = 'registrations' | 'verified' | 'not_verified';
-    const sum = (period: 'current' | 'previous', key: Key) => rows.filter((r) => r.period === period).reduce((n, r) => n + r[key], 0);
+    const sum = (period: 'current' | 'previous', key: Key) =>
+      rows.filter((r) => r.period === period).reduce((n, r) => n + r[key], 0);
     const byDay = new Map(rows.filter((r) => r.period === 'current').map((r) => [r.day, r]));
-    const series = (key: Key, label: string) => ({ key, label, points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })) });
-    const success = (period: 'current' | 'previous') => rate(sum(period, 'verified'), sum(period, 'verified') + sum(period, 'not_verified'));
+    const series = (key: Key, label: string) => ({
+      key,
+      label,
+      points: p.days.map((date) => ({ date, value: byDay.get(date)?.[key] ?? 0 })),
+    });
+    const success = (period: 'current' | 'previous') =>
+      rate(sum(period, 'verified'), sum(period, 'verified') + sum(period, 'not_verified'));
     return {
       tiles: [
-        { key: 'registrations', label: 'Registrations', value: sum('current', 'registrations'), previous: sum('previous', 'registrations'), format: 'count' },
-        { key: 'verified', label: 'Verified', value: sum('current', 'verified'), previous: sum('previous', 'verified'), format: 'count' },
+        {
+          key: 'registrations',
+          label: 'Registrations',
+          value: sum('current', 'registrations'),
+          previous: sum('previous', 'registrations'),
+          format: 'count',
+        },
+        {
+          key: 'verified',
+          label: 'Verified',
+          value: sum('current', 'verified'),
+          previous: sum('previous', 'verified'),
+          format: 'count',
+        },
         { key: 'success', label: 'Verified rate', value: success('current'), previous: success('previous'), format: 'percent' },
         await creditsTile(trx, accountId, PASSKEYS_APP),
       ],

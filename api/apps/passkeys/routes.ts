@@ -6,7 +6,11 @@ import { documented, validate, validationError } from '../../http/validate';
 import { assertStorableInput } from '../../http/text-guard';
 import { accountOfHost, pageLocaleOf } from '../../customer-pages/frame';
 import { TOKEN_PATTERN } from '../../customer-pages/links';
-import { PasskeyCeremonyAbandonedSchema, PasskeyCeremonyResponseSchema, PasskeyCredentialQuerySchema } from '../../contract/apps/passkeys';
+import {
+  PasskeyCeremonyAbandonedSchema,
+  PasskeyCeremonyResponseSchema,
+  PasskeyCredentialQuerySchema,
+} from '../../contract/apps/passkeys';
 import { TASK_LAST_KEY_HEADER } from '../../contract/platform';
 import { requestOrigin, uuidParam } from '../platform/request';
 import { sessionCaller } from '../platform/caller';
@@ -29,7 +33,12 @@ export const passkeyConsoleRoutes = new Hono<AppEnv>()
   .post('/passkeys/credentials/:id/revoke', requireRole('admin'), async (c) => {
     const session = c.var.session;
     const origin = requestOrigin(c);
-    const row = await revokeCredential(c.var.deps, session.accountId, uuidParam(c, 'id'), sessionCaller(session, origin.ip, origin.userAgent));
+    const row = await revokeCredential(
+      c.var.deps,
+      session.accountId,
+      uuidParam(c, 'id'),
+      sessionCaller(session, origin.ip, origin.userAgent),
+    );
     return c.json(credentialOf(row));
   });
 
@@ -47,7 +56,14 @@ async function pageContext(c: Context<AppEnv>): Promise<PageContext> {
   const scheme = rpId === publicUrl.hostname ? publicUrl.protocol : 'https:';
   const { ip, userAgent } = requestOrigin(c);
   // the page's script names the page's language (?lang=): the answer's words are in it
-  return { rpId, origin: `${scheme}//${host}`, ip, userAgent, hostAccount: await accountOfHost(c.var.deps, host), locale: pageLocaleOf(c as never, null) };
+  return {
+    rpId,
+    origin: `${scheme}//${host}`,
+    ip,
+    userAgent,
+    hostAccount: await accountOfHost(c.var.deps, host),
+    locale: pageLocaleOf(c as never, null),
+  };
 }
 
 /** The words the page's script shows for a refused call, by the answer's code. */
@@ -99,6 +115,8 @@ export const passkeyCustomerRoutes = new Hono<AppEnv>()
   .post('/c/:token/passkey/abandoned', documented('json', PasskeyCeremonyAbandonedSchema), (c) =>
     inPageLanguage(c, async () => {
       const ctx = await pageContext(c);
-      return c.json(await ceremonyAbandoned(c.var.deps, c.req.param('token'), (await bodyOf(c, PasskeyCeremonyAbandonedSchema)).reason, ctx));
+      return c.json(
+        await ceremonyAbandoned(c.var.deps, c.req.param('token'), (await bodyOf(c, PasskeyCeremonyAbandonedSchema)).reason, ctx),
+      );
     }),
   );

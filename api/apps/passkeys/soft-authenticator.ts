@@ -55,12 +55,28 @@ export class SoftAuthenticator {
     const jwk = publicKey.export({ format: 'jwk' }) as { x: string; y: string };
     const credentialId = crypto.randomBytes(32);
     const id = b64u(credentialId);
-    const cose = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x, 'base64url')], [-3, Buffer.from(jwk.y, 'base64url')]]));
+    const cose = cbor(
+      new Map<number, unknown>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x, 'base64url')],
+        [-3, Buffer.from(jwk.y, 'base64url')],
+      ]),
+    );
     const aaguid = Buffer.from((this.options.aaguid ?? '00000000-0000-0000-0000-000000000000').replaceAll('-', ''), 'hex');
     const counter = Buffer.alloc(4);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credentialId.length);
-    const authData = Buffer.concat([sha256(rp.id), Buffer.from([this.flags(0x40)]), counter, aaguid, idLength, credentialId, cose]);
+    const authData = Buffer.concat([
+      sha256(rp.id),
+      Buffer.from([this.flags(0x40)]),
+      counter,
+      aaguid,
+      idLength,
+      credentialId,
+      cose,
+    ]);
     const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin, crossOrigin: false });
     this.keys.set(id, { privateKey, counter: 0, userHandle: user.id, rpId: rp.id });
     return {
@@ -82,7 +98,11 @@ export class SoftAuthenticator {
    * named. `counter` sets the counter it reports; `origin` is what the browser would put in
    * clientDataJSON; `tamper` breaks the signature.
    */
-  authenticate(options: Json, origin: string, knobs: { credentialId?: string; counter?: number; tamper?: boolean } = {}): Json & { id: string } {
+  authenticate(
+    options: Json,
+    origin: string,
+    knobs: { credentialId?: string; counter?: number; tamper?: boolean } = {},
+  ): Json & { id: string } {
     const allowed = ((options.allowCredentials as { id: string }[] | undefined) ?? []).map((c) => c.id);
     const id = knobs.credentialId ?? allowed.find((a) => this.keys.has(a));
     if (!id || !this.keys.has(id)) throw new Error('soft authenticator: no credential for these options');
@@ -98,7 +118,12 @@ export class SoftAuthenticator {
       id,
       rawId: id,
       type: 'public-key',
-      response: { clientDataJSON: b64u(clientDataJSON), authenticatorData: b64u(authData), signature: b64u(signature), userHandle: key.userHandle },
+      response: {
+        clientDataJSON: b64u(clientDataJSON),
+        authenticatorData: b64u(authData),
+        signature: b64u(signature),
+        userHandle: key.userHandle,
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };

@@ -22,7 +22,7 @@ export const PASSKEYS_V1: V1Operation[] = [
       operationId: 'enrollPasskey',
       summary: 'Enroll a passkey',
       description:
-        "Texts the customer a link (the Enrollment message of SMS content) that opens a page where they create a passkey with the name displayName (customerRef when absent). Answers the task; GET it to follow it, or subscribe to passkey.enrolled and passkey.failed.",
+        'Texts the customer a link (the Enrollment message of SMS content) that opens a page where they create a passkey with the name displayName (customerRef when absent). Answers the task; GET it to follow it, or subscribe to passkey.enrolled and passkey.failed.',
       tag: TAG,
       body: PasskeyEnrollBodySchema,
       answer: PasskeyTaskSchema,

@@ -22,10 +22,23 @@ const STATE_TTL_MS = 15 * 60_000;
 
 export const CALLBACK_PATH = '/payments/settings/stripe/callback';
 
-type ConnectionRow = { stripe_account_id: string; name: string | null; country: string | null; default_currency: string | null; charges_enabled: boolean; connected_at: Date };
+type ConnectionRow = {
+  stripe_account_id: string;
+  name: string | null;
+  country: string | null;
+  default_currency: string | null;
+  charges_enabled: boolean;
+  connected_at: Date;
+};
 
 export async function connectionRow(trx: Trx, accountId: string): Promise<ConnectionRow | null> {
-  return (await sql<ConnectionRow>`select stripe_account_id, name, country, default_currency, charges_enabled, connected_at from stripe_connections where account_id = ${accountId}`.execute(trx)).rows[0] ?? null;
+  return (
+    (
+      await sql<ConnectionRow>`select stripe_account_id, name, country, default_currency, charges_enabled, connected_at from stripe_connections where account_id = ${accountId}`.execute(
+        trx,
+      )
+    ).rows[0] ?? null
+  );
 }
 
 export async function requireConnection(trx: Trx, accountId: string): Promise<ConnectionRow> {
@@ -49,16 +62,23 @@ export async function connectionView(deps: Pick<Deps, 'db' | 'config'>, accountI
 }
 
 /** Starts Connect: a fresh state for this admin and browser, and Stripe's authorize URL. */
-export async function startConnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, session: Session): Promise<{ url: string; nonce: string; maxAgeSeconds: number }> {
+export async function startConnect(
+  deps: Pick<Deps, 'db' | 'config' | 'now'>,
+  session: Session,
+): Promise<{ url: string; nonce: string; maxAgeSeconds: number }> {
   const { settings } = await requireConnect(deps.config);
   const now = deps.now();
   const state = crypto.randomBytes(24).toString('base64url');
   const nonce = crypto.randomBytes(24).toString('base64url');
   await deps.db.tenant(session.accountId, async (trx) => {
     // old, unused states of this account go: only the latest attempts matter
-    await sql`delete from stripe_oauth_states where account_id = ${session.accountId} and (expires_at < ${now} or used_at is not null)`.execute(trx);
+    await sql`delete from stripe_oauth_states where account_id = ${session.accountId} and (expires_at < ${now} or used_at is not null)`.execute(
+      trx,
+    );
     await sql`insert into stripe_oauth_states (state_hash, account_id, admin_id, browser_hash, created_at, expires_at)
-      values (${sha256Hex(state)}, ${session.accountId}, ${session.adminId}, ${sha256Hex(nonce)}, ${now}, ${new Date(now.getTime() + STATE_TTL_MS)})`.execute(trx);
+      values (${sha256Hex(state)}, ${session.accountId}, ${session.adminId}, ${sha256Hex(nonce)}, ${now}, ${new Date(now.getTime() + STATE_TTL_MS)})`.execute(
+      trx,
+    );
   });
   const url = new URL(settings.authorizeUrl);
   url.searchParams.set('response_type', 'code');
@@ -69,13 +89,19 @@ export async function startConnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, se
   return { url: url.toString(), nonce, maxAgeSeconds: STATE_TTL_MS / 1000 };
 }
 
-const WRONG_STATE = 'This Stripe connection did not start in this browser, has already finished or took too long. Select Connect with Stripe again.';
+const WRONG_STATE =
+  'This Stripe connection did not start in this browser, has already finished or took too long. Select Connect with Stripe again.';
 
 /**
  * The callback: the state is spent first (whatever follows), then the code is exchanged with
  * Stripe and only the connected account id is kept.
  */
-export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>, session: Session, body: StripeCallbackBody, cookieNonce: string | undefined): Promise<StripeConnection> {
+export async function completeConnect(
+  deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>,
+  session: Session,
+  body: StripeCallbackBody,
+  cookieNonce: string | undefined,
+): Promise<StripeConnection> {
   const { stripe } = await requireConnect(deps.config);
   const now = deps.now();
   const spent = await deps.db.tenant(session.accountId, async (trx) => {
@@ -86,7 +112,10 @@ export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' |
   });
   if (!spent) throw new ApiError(400, 'STATE_INVALID', WRONG_STATE);
   if (body.error || !body.code) {
-    const message = body.error === 'access_denied' ? 'You declined the connection on Stripe, so nothing was connected.' : `Stripe did not connect the account${body.errorDescription ? `: ${body.errorDescription}` : '.'}`;
+    const message =
+      body.error === 'access_denied'
+        ? 'You declined the connection on Stripe, so nothing was connected.'
+        : `Stripe did not connect the account${body.errorDescription ? `: ${body.errorDescription}` : '.'}`;
     throw new ApiError(400, body.error === 'access_denied' ? 'STRIPE_ACCESS_DENIED' : 'STRIPE_CONNECT_FAILED', message);
   }
   let stripeAccountId: string;
@@ -96,7 +125,11 @@ export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' |
     if (!/^acct_[A-Za-z0-9]+$/.test(stripeAccountId)) throw new Error('Stripe answered no connected account id');
   } catch (err) {
     if (isStripeError(err) && err.type === 'StripeInvalidGrantError') {
-      throw new ApiError(400, 'STRIPE_CODE_INVALID', 'Stripe did not accept this authorization (it was already used or has expired). Select Connect with Stripe again.');
+      throw new ApiError(
+        400,
+        'STRIPE_CODE_INVALID',
+        'Stripe did not accept this authorization (it was already used or has expired). Select Connect with Stripe again.',
+      );
     }
     throw connectFailure(err);
   }
@@ -107,14 +140,28 @@ export async function completeConnect(deps: Pick<Deps, 'db' | 'config' | 'now' |
     throw connectFailure(err);
   }
   await deps.db.tenant(session.accountId, async (trx) => {
-    const taken = (await sql<{ n: number }>`select count(*)::int as n from stripe_connections where stripe_account_id = ${stripeAccountId} and account_id <> ${session.accountId}`.execute(trx)).rows[0]!.n;
-    if (taken) throw new ApiError(409, 'STRIPE_ACCOUNT_IN_USE', 'This Stripe account is already connected to another account of ours.');
+    const taken = (
+      await sql<{
+        n: number;
+      }>`select count(*)::int as n from stripe_connections where stripe_account_id = ${stripeAccountId} and account_id <> ${session.accountId}`.execute(
+        trx,
+      )
+    ).rows[0]!.n;
+    if (taken)
+      throw new ApiError(409, 'STRIPE_ACCOUNT_IN_USE', 'This Stripe account is already connected to another account of ours.');
     const name = account.business_profile?.name ?? account.settings?.dashboard?.display_name ?? account.email ?? null;
     await sql`insert into stripe_connections (account_id, stripe_account_id, name, country, default_currency, charges_enabled, connected_at)
       values (${session.accountId}, ${stripeAccountId}, ${name}, ${account.country ?? null}, ${account.default_currency ?? null}, ${account.charges_enabled ?? false}, ${now})
       on conflict (account_id) do update set stripe_account_id = excluded.stripe_account_id, name = excluded.name, country = excluded.country,
-        default_currency = excluded.default_currency, charges_enabled = excluded.charges_enabled, connected_at = excluded.connected_at`.execute(trx);
-    await audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Connected the Stripe account ${stripeAccountId}${name ? ` (${name})` : ''}`, event: 'payments.stripe-connected', at: now });
+        default_currency = excluded.default_currency, charges_enabled = excluded.charges_enabled, connected_at = excluded.connected_at`.execute(
+      trx,
+    );
+    await audit(trx, session.accountId, actorOf(session), {
+      namespace: PAYMENTS_APP,
+      description: `Connected the Stripe account ${stripeAccountId}${name ? ` (${name})` : ''}`,
+      event: 'payments.stripe-connected',
+      at: now,
+    });
   });
   return connectionView(deps, session.accountId);
 }
@@ -129,20 +176,34 @@ export async function disconnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, sess
   const row = await deps.db.tenant(session.accountId, async (trx) => {
     const current = await requireConnection(trx, session.accountId);
     await sql`delete from stripe_connections where account_id = ${session.accountId}`.execute(trx);
-    await audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Disconnected the Stripe account ${current.stripe_account_id}`, event: 'payments.stripe-disconnected', at: deps.now() });
+    await audit(trx, session.accountId, actorOf(session), {
+      namespace: PAYMENTS_APP,
+      description: `Disconnected the Stripe account ${current.stripe_account_id}`,
+      event: 'payments.stripe-disconnected',
+      at: deps.now(),
+    });
     return current;
   });
   try {
     await stripe.oauth.deauthorize({ client_id: settings.clientId, stripe_user_id: row.stripe_account_id });
   } catch (err) {
     // already revoked on Stripe's side: nothing left to undo there
-    const revoked = isStripeError(err) && (err.type === 'StripeInvalidClientError' || err.type === 'StripeOAuthInvalidRequestError' || err.type === 'StripePermissionError');
+    const revoked =
+      isStripeError(err) &&
+      (err.type === 'StripeInvalidClientError' ||
+        err.type === 'StripeOAuthInvalidRequestError' ||
+        err.type === 'StripePermissionError');
     if (!revoked) {
       await deps.db.tenant(session.accountId, async (trx) => {
         await sql`insert into stripe_connections (account_id, stripe_account_id, name, country, default_currency, charges_enabled, connected_at)
           values (${session.accountId}, ${row.stripe_account_id}, ${row.name}, ${row.country}, ${row.default_currency}, ${row.charges_enabled}, ${row.connected_at})
           on conflict do nothing`.execute(trx);
-        await audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Could not disconnect the Stripe account ${row.stripe_account_id}: Stripe did not answer; it stays connected`, event: 'payments.stripe-disconnect-failed', at: deps.now() });
+        await audit(trx, session.accountId, actorOf(session), {
+          namespace: PAYMENTS_APP,
+          description: `Could not disconnect the Stripe account ${row.stripe_account_id}: Stripe did not answer; it stays connected`,
+          event: 'payments.stripe-disconnect-failed',
+          at: deps.now(),
+        });
       });
       throw connectFailure(err);
     }
@@ -152,8 +213,16 @@ export async function disconnect(deps: Pick<Deps, 'db' | 'config' | 'now'>, sess
 
 /** Stripe says the account revoked our access: forget the connection (audited as the provider). */
 export async function deauthorized(trx: Trx, accountId: string, stripeAccountId: string, now: Date): Promise<void> {
-  const res = await sql`delete from stripe_connections where account_id = ${accountId} and stripe_account_id = ${stripeAccountId}`.execute(trx);
+  const res =
+    await sql`delete from stripe_connections where account_id = ${accountId} and stripe_account_id = ${stripeAccountId}`.execute(
+      trx,
+    );
   if (Number(res.numAffectedRows ?? 0) > 0) {
-    await audit(trx, accountId, null, { namespace: PAYMENTS_APP, description: `The Stripe account ${stripeAccountId} was disconnected on Stripe`, event: 'payments.stripe-deauthorized', at: now });
+    await audit(trx, accountId, null, {
+      namespace: PAYMENTS_APP,
+      description: `The Stripe account ${stripeAccountId} was disconnected on Stripe`,
+      event: 'payments.stripe-deauthorized',
+      at: now,
+    });
   }
 }

@@ -22,9 +22,18 @@ const PAYMENT_EVENTS = new Set([
 
 export type ConnectEventOutcome = 'processed' | 'duplicate' | 'ignored';
 
-export async function handleConnectEvent(deps: PaymentsDeps, rawBody: string, signature: string | undefined): Promise<ConnectEventOutcome> {
+export async function handleConnectEvent(
+  deps: PaymentsDeps,
+  rawBody: string,
+  signature: string | undefined,
+): Promise<ConnectEventOutcome> {
   const { stripe, settings } = await requireConnect(deps.config);
-  if (!settings.webhookSecret) throw new ApiError(503, 'STRIPE_CONNECT_NOT_CONFIGURED', 'The Connect webhook secret (STRIPE_CONNECT_WEBHOOK_SECRET) is not set on this server.');
+  if (!settings.webhookSecret)
+    throw new ApiError(
+      503,
+      'STRIPE_CONNECT_NOT_CONFIGURED',
+      'The Connect webhook secret (STRIPE_CONNECT_WEBHOOK_SECRET) is not set on this server.',
+    );
   if (!signature) throw new ApiError(400, 'BAD_SIGNATURE', 'The Stripe-Signature header is missing.');
   let event: Stripe.Event;
   try {
@@ -35,7 +44,11 @@ export async function handleConnectEvent(deps: PaymentsDeps, rawBody: string, si
   const stripeAccount = typeof event.account === 'string' ? event.account : null;
   if (!stripeAccount) return 'ignored';
   // which of our accounts: the one lookup before a tenant is known
-  const owner = await deps.db.system((trx) => sql<{ account_id: string }>`select account_id from stripe_connections where stripe_account_id = ${stripeAccount}`.execute(trx));
+  const owner = await deps.db.system((trx) =>
+    sql<{ account_id: string }>`select account_id from stripe_connections where stripe_account_id = ${stripeAccount}`.execute(
+      trx,
+    ),
+  );
   let accountId = owner.rows[0]?.account_id ?? null;
   const object = event.data.object as unknown as Record<string, unknown>;
   const ref = paymentRefOf(object);
@@ -50,7 +63,9 @@ export async function handleConnectEvent(deps: PaymentsDeps, rawBody: string, si
   }
   if (!accountId) return 'ignored';
   const tenant = accountId;
-  const seen = await deps.db.tenant(tenant, (trx) => sql`select 1 from payment_stripe_events where id = ${event.id}`.execute(trx));
+  const seen = await deps.db.tenant(tenant, (trx) =>
+    sql`select 1 from payment_stripe_events where id = ${event.id}`.execute(trx),
+  );
   if (seen.rows.length) return 'duplicate';
 
   let row: Row | null = null;
@@ -61,7 +76,10 @@ export async function handleConnectEvent(deps: PaymentsDeps, rawBody: string, si
   const truth = row?.checkout_session_id ? await readTruth(deps, row) : null;
   const now = deps.now();
   return deps.db.tenant(tenant, async (trx) => {
-    const inserted = await sql`insert into payment_stripe_events (id, account_id, type) values (${event.id}, ${tenant}, ${event.type}) on conflict (id) do nothing returning id`.execute(trx);
+    const inserted =
+      await sql`insert into payment_stripe_events (id, account_id, type) values (${event.id}, ${tenant}, ${event.type}) on conflict (id) do nothing returning id`.execute(
+        trx,
+      );
     if (!inserted.rows.length) return 'duplicate' as const;
     if (event.type === 'account.application.deauthorized') {
       await deauthorized(trx, tenant, stripeAccount, now);
@@ -70,7 +88,8 @@ export async function handleConnectEvent(deps: PaymentsDeps, rawBody: string, si
     if (!row || !truth) return 'ignored' as const;
     const locked = (await sql<Row>`select * from payments where id = ${row.id} for update`.execute(trx)).rows[0]!;
     if (truth.status) await move(trx, tenant, locked, { ...truth, status: truth.status }, now, null);
-    else if (truth.paymentIntentId && !locked.payment_intent_id) await sql`update payments set payment_intent_id = ${truth.paymentIntentId} where id = ${row.id}`.execute(trx);
+    else if (truth.paymentIntentId && !locked.payment_intent_id)
+      await sql`update payments set payment_intent_id = ${truth.paymentIntentId} where id = ${row.id}`.execute(trx);
     return 'processed' as const;
   });
 }

@@ -62,7 +62,13 @@ function actionResult(p: Payment): ActionResult {
     refunded: `Paid ${money}, then refunded in full.`,
   };
   // followed live while the customer may still pay
-  return { taskId: p.id, status: p.status, message: messages[p.status] ?? p.status, task: p, open: p.status === 'requested' || p.status === 'opened' };
+  return {
+    taskId: p.id,
+    status: p.status,
+    message: messages[p.status] ?? p.status,
+    task: p,
+    open: p.status === 'requested' || p.status === 'opened',
+  };
 }
 
 const PAID = sql.join(PAID_STATUSES.map((s) => sql`${s}`));
@@ -81,16 +87,34 @@ export const paymentsModule: AppModule = {
     request: {
       run: async (deps, accountId, { input, caller }) => {
         const text = (name: string) => (input[name] ?? '').trim() || undefined;
-        const body: Record<string, unknown> = { phoneNumber: input.phoneNumber, customerRef: text('customerRef'), agent: caller.kind === 'api' ? text('agent') : caller.label };
+        const body: Record<string, unknown> = {
+          phoneNumber: input.phoneNumber,
+          customerRef: text('customerRef'),
+          agent: caller.kind === 'api' ? text('agent') : caller.label,
+        };
         if (text('locale')) body.locale = text('locale');
         if (text('productId')) body.productId = text('productId');
         else {
           // agents type major units ("12.50"); the API takes minor units
-          const currency = (text('currency') ?? (await deps.db.tenant(accountId, (trx) => paymentsSettings(trx, accountId))).defaultCurrency).toLowerCase();
+          const currency = (
+            text('currency') ?? (await deps.db.tenant(accountId, (trx) => paymentsSettings(trx, accountId))).defaultCurrency
+          ).toLowerCase();
           const typed = text('amount');
           const minor = typed ? parseMajor(typed, currency) : null;
-          if (typed && minor === null) throw new ApiError(400, 'VALIDATION_FAILED', `input.amount: Type an amount in ${currency.toUpperCase()} such as 12.50`, { 'input.amount': `Type an amount in ${currency.toUpperCase()} such as 12.50` });
-          if (minor === null) throw new ApiError(400, 'VALIDATION_FAILED', 'input.productId: Choose a product, or type an amount and what it is for', { 'input.productId': 'Choose a product, or type an amount and what it is for' });
+          if (typed && minor === null)
+            throw new ApiError(
+              400,
+              'VALIDATION_FAILED',
+              `input.amount: Type an amount in ${currency.toUpperCase()} such as 12.50`,
+              { 'input.amount': `Type an amount in ${currency.toUpperCase()} such as 12.50` },
+            );
+          if (minor === null)
+            throw new ApiError(
+              400,
+              'VALIDATION_FAILED',
+              'input.productId: Choose a product, or type an amount and what it is for',
+              { 'input.productId': 'Choose a product, or type an amount and what it is for' },
+            );
           Object.assign(body, { amount: minor, currency, description: text('description') ?? '' });
         }
         return actionResult(await requestPayment(deps, accountId, parseActionInput(PaymentRequestBodySchema, body), caller));
@@ -98,12 +122,15 @@ export const paymentsModule: AppModule = {
     },
   }),
 
-
   choices: { 'request.productId': sendableProducts },
 
   /** no Connect on the server, or no account connected: said before the agent types anything */
   async unavailable(deps, accountId) {
-    const code = !connectSettings(deps.config) ? 'STRIPE_CONNECT_NOT_CONFIGURED' : !(await deps.db.tenant(accountId, (trx) => connectionRow(trx, accountId))) ? 'STRIPE_NOT_CONNECTED' : null;
+    const code = !connectSettings(deps.config)
+      ? 'STRIPE_CONNECT_NOT_CONFIGURED'
+      : !(await deps.db.tenant(accountId, (trx) => connectionRow(trx, accountId)))
+        ? 'STRIPE_NOT_CONNECTED'
+        : null;
     return code ? { code, message: STATE_MESSAGES[code] } : null;
   },
 
@@ -149,13 +176,40 @@ export const paymentsModule: AppModule = {
     const code = currency.toUpperCase();
     return {
       tiles: [
-        { key: 'net', label: `Net volume after refunds (${code})`, value: moneyOf('current').net, previous: moneyOf('previous').net, format: 'money', currency },
+        {
+          key: 'net',
+          label: `Net volume after refunds (${code})`,
+          value: moneyOf('current').net,
+          previous: moneyOf('previous').net,
+          format: 'money',
+          currency,
+        },
         // of the requests that ended: one the customer has yet to pay has not failed ("0 %" beside one open request)
-        { key: 'success', label: 'Success rate', value: rate(of('current').paid, of('current').ended), previous: rate(of('previous').paid, of('previous').ended), format: 'percent' },
+        {
+          key: 'success',
+          label: 'Success rate',
+          value: rate(of('current').paid, of('current').ended),
+          previous: rate(of('previous').paid, of('previous').ended),
+          format: 'percent',
+        },
         { key: 'requests', label: 'Requests sent', value: of('current').sent, previous: of('previous').sent, format: 'count' },
-        { key: 'refunded', label: `Refunded (${code})`, value: moneyOf('current').refunded, previous: moneyOf('previous').refunded, format: 'money', currency },
+        {
+          key: 'refunded',
+          label: `Refunded (${code})`,
+          value: moneyOf('current').refunded,
+          previous: moneyOf('previous').refunded,
+          format: 'money',
+          currency,
+        },
       ],
-      series: [{ key: 'net', label: `Net volume (${code})`, currency, points: p.days.map((date) => ({ date, value: byDay.get(date) ?? 0 })) }],
+      series: [
+        {
+          key: 'net',
+          label: `Net volume (${code})`,
+          currency,
+          points: p.days.map((date) => ({ date, value: byDay.get(date) ?? 0 })),
+        },
+      ],
     };
   },
 };

@@ -17,7 +17,10 @@ registerCustomerPage(PAY_PURPOSE, async (c, link, branding) => {
   const amount = formatMinor(Number(row.amount), row.currency, link.pageLocale);
   const paid = row.status === 'succeeded' || row.status === 'partially_refunded' || row.status === 'refunded';
   if (paid) {
-    return { title: t('pay.received.title'), body: <p>{t('pay.received.text', { company, amount, description: row.description })}</p> };
+    return {
+      title: t('pay.received.title'),
+      body: <p>{t('pay.received.text', { company, amount, description: row.description })}</p>,
+    };
   }
   if (row.status === 'expired') return { title: t('pay.expired.title'), body: <p>{t('pay.expired.text', { company })}</p> };
   const returned = c.req.query('from') === 'stripe';

@@ -49,11 +49,19 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
 
 export async function listProducts(deps: D, accountId: string, q?: string): Promise<Product[]> {
   const { stripe, stripeAccount } = await connected(deps, accountId);
-  const page = await call(() => stripe.products.list({ limit: CATALOG_LIMIT, expand: ['data.default_price'] }, { stripeAccount }));
+  const page = await call(() =>
+    stripe.products.list({ limit: CATALOG_LIMIT, expand: ['data.default_price'] }, { stripeAccount }),
+  );
   const needle = q?.trim().toLowerCase();
   return page.data
     .map(productOf)
-    .filter((p) => !needle || p.name.toLowerCase().includes(needle) || (p.description ?? '').toLowerCase().includes(needle) || p.id.toLowerCase() === needle)
+    .filter(
+      (p) =>
+        !needle ||
+        p.name.toLowerCase().includes(needle) ||
+        (p.description ?? '').toLowerCase().includes(needle) ||
+        p.id.toLowerCase() === needle,
+    )
     .sort((a, b) => Number(b.active) - Number(a.active) || a.name.localeCompare(b.name));
 }
 
@@ -62,9 +70,17 @@ export async function listProducts(deps: D, accountId: string, q?: string): Prom
  * from the connected account like the catalog, so what the business changes in Stripe shows.
  */
 export async function sendableProducts(deps: D, accountId: string, q: string): Promise<ActionChoicesAnswer> {
-  const products = (await listProducts(deps, accountId, q)).filter((p) => p.active && p.priceId && p.unitAmount !== null && p.currency);
+  const products = (await listProducts(deps, accountId, q)).filter(
+    (p) => p.active && p.priceId && p.unitAmount !== null && p.currency,
+  );
   return choicesAnswer(
-    products.map((p) => ({ id: p.id, title: p.name, editedAt: p.updatedAt, price: { amount: p.unitAmount!, currency: p.currency! }, ...(p.description ? { detail: p.description } : {}) })),
+    products.map((p) => ({
+      id: p.id,
+      title: p.name,
+      editedAt: p.updatedAt,
+      price: { amount: p.unitAmount!, currency: p.currency! },
+      ...(p.description ? { detail: p.description } : {}),
+    })),
   );
 }
 
@@ -72,12 +88,22 @@ export async function createProduct(deps: D, session: Session, body: ProductBody
   const { stripe, stripeAccount } = await connected(deps, session.accountId);
   const product = await call(() =>
     stripe.products.create(
-      { name: body.name, ...(body.description ? { description: body.description } : {}), default_price_data: { currency: body.currency, unit_amount: body.unitAmount }, expand: ['default_price'] },
+      {
+        name: body.name,
+        ...(body.description ? { description: body.description } : {}),
+        default_price_data: { currency: body.currency, unit_amount: body.unitAmount },
+        expand: ['default_price'],
+      },
       { stripeAccount },
     ),
   );
   await deps.db.tenant(session.accountId, (trx) =>
-    audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Added the product ${body.name} at ${formatMinor(body.unitAmount, body.currency, 'en-US')}`, event: 'payments.product-created', at: deps.now() }),
+    audit(trx, session.accountId, actorOf(session), {
+      namespace: PAYMENTS_APP,
+      description: `Added the product ${body.name} at ${formatMinor(body.unitAmount, body.currency, 'en-US')}`,
+      event: 'payments.product-created',
+      at: deps.now(),
+    }),
   );
   return productOf(product);
 }
@@ -88,13 +114,20 @@ export async function updateProduct(deps: D, session: Session, id: string, body:
   const changes: string[] = [];
   const params: Stripe.ProductUpdateParams = {};
   if (body.name !== undefined && body.name !== current.name) (params.name = body.name), changes.push(`name ${body.name}`);
-  if (body.description !== undefined && (body.description || null) !== current.description) (params.description = body.description ?? ''), changes.push('description');
-  if (body.active !== undefined && body.active !== current.active) (params.active = body.active), changes.push(body.active ? 'restored' : 'archived');
+  if (body.description !== undefined && (body.description || null) !== current.description)
+    (params.description = body.description ?? ''), changes.push('description');
+  if (body.active !== undefined && body.active !== current.active)
+    (params.active = body.active), changes.push(body.active ? 'restored' : 'archived');
   const amount = body.unitAmount ?? current.unitAmount;
   const currency = body.currency ?? current.currency;
-  const newPrice = (body.unitAmount !== undefined || body.currency !== undefined) && (amount !== current.unitAmount || currency !== current.currency);
+  const newPrice =
+    (body.unitAmount !== undefined || body.currency !== undefined) &&
+    (amount !== current.unitAmount || currency !== current.currency);
   if (newPrice) {
-    if (!amount || !currency) throw new ApiError(400, 'VALIDATION_FAILED', 'unitAmount: A price needs an amount and a currency', { unitAmount: 'A price needs an amount and a currency' });
+    if (!amount || !currency)
+      throw new ApiError(400, 'VALIDATION_FAILED', 'unitAmount: A price needs an amount and a currency', {
+        unitAmount: 'A price needs an amount and a currency',
+      });
     const price = await call(() => stripe.prices.create({ product: id, currency, unit_amount: amount }, { stripeAccount }));
     params.default_price = price.id;
     changes.push(`price ${formatMinor(amount, currency, 'en-US')}`);
@@ -106,7 +139,12 @@ export async function updateProduct(deps: D, session: Session, id: string, body:
     await call(() => stripe.prices.update(current.priceId!, { active: false }, { stripeAccount }));
   }
   await deps.db.tenant(session.accountId, (trx) =>
-    audit(trx, session.accountId, actorOf(session), { namespace: PAYMENTS_APP, description: `Updated the product ${updated.name}: ${changes.join(', ')}`, event: 'payments.product-updated', at: deps.now() }),
+    audit(trx, session.accountId, actorOf(session), {
+      namespace: PAYMENTS_APP,
+      description: `Updated the product ${updated.name}: ${changes.join(', ')}`,
+      event: 'payments.product-updated',
+      at: deps.now(),
+    }),
   );
   return productOf(updated);
 }

@@ -26,7 +26,9 @@ import { refundPayment } from './service';
 const RefundParam = v.object({ id: v.string() });
 
 export const paymentsConsoleRoutes = new Hono<AppEnv>()
-  .get('/payments/stripe', requireRole('supervisor'), async (c) => c.json(await connectionView(c.var.deps, c.var.session.accountId)))
+  .get('/payments/stripe', requireRole('supervisor'), async (c) =>
+    c.json(await connectionView(c.var.deps, c.var.session.accountId)),
+  )
 
   .post('/payments/stripe/connect', requireRole('admin'), async (c) => {
     const { url, nonce, maxAgeSeconds } = await startConnect(c.var.deps, c.var.session);
@@ -54,19 +56,39 @@ export const paymentsConsoleRoutes = new Hono<AppEnv>()
     c.json(await listProducts(c.var.deps, c.var.session.accountId, c.req.valid('query').q)),
   )
 
-  .post('/payments/products', requireRole('admin'), validate('json', ProductBodySchema), async (c) => c.json(await createProduct(c.var.deps, c.var.session, c.req.valid('json')), 201))
-
-  .put('/payments/products/:id', requireRole('admin'), validate('param', ProductIdParamSchema), validate('json', ProductUpdateBodySchema), async (c) =>
-    c.json(await updateProduct(c.var.deps, c.var.session, c.req.valid('param').id, c.req.valid('json'))),
+  .post('/payments/products', requireRole('admin'), validate('json', ProductBodySchema), async (c) =>
+    c.json(await createProduct(c.var.deps, c.var.session, c.req.valid('json')), 201),
   )
 
-  .post('/payments/tasks/:id/refund', requireRole('admin'), validate('param', RefundParam), validate('json', RefundBodySchema), async (c) => {
-    const id = uuidParam(c, 'id');
-    const session = c.var.session;
-    // a refund gives money back: allowed even when the app's subscription has ended
-    const origin = requestOrigin(c);
-    return c.json(await refundPayment(c.var.deps, session.accountId, id, c.req.valid('json').amount, sessionCaller(session, origin.ip, origin.userAgent)));
-  });
+  .put(
+    '/payments/products/:id',
+    requireRole('admin'),
+    validate('param', ProductIdParamSchema),
+    validate('json', ProductUpdateBodySchema),
+    async (c) => c.json(await updateProduct(c.var.deps, c.var.session, c.req.valid('param').id, c.req.valid('json'))),
+  )
+
+  .post(
+    '/payments/tasks/:id/refund',
+    requireRole('admin'),
+    validate('param', RefundParam),
+    validate('json', RefundBodySchema),
+    async (c) => {
+      const id = uuidParam(c, 'id');
+      const session = c.var.session;
+      // a refund gives money back: allowed even when the app's subscription has ended
+      const origin = requestOrigin(c);
+      return c.json(
+        await refundPayment(
+          c.var.deps,
+          session.accountId,
+          id,
+          c.req.valid('json').amount,
+          sessionCaller(session, origin.ip, origin.userAgent),
+        ),
+      );
+    },
+  );
 
 /** Stripe's Connect webhook: public (Stripe signs it), read as the raw body the signature covers. */
 export const paymentsWebhookRoutes = new Hono<AppEnv>().post('/payments/stripe/webhook', async (c) => {

@@ -46,7 +46,15 @@ export type PaymentsDeps = Pick<Deps, 'db' | 'config' | 'now' | 'log'>;
 /** A row of payments as `select *` reads it; the table's status text is one of the contract's statuses (a check constraint). */
 export type Row = Omit<Selectable<PaymentsTable>, 'status'> & { status: PaymentStatus };
 
-const RANK: Record<PaymentStatus, number> = { requested: 0, opened: 1, failed: 2, expired: 3, succeeded: 4, partially_refunded: 5, refunded: 6 };
+const RANK: Record<PaymentStatus, number> = {
+  requested: 0,
+  opened: 1,
+  failed: 2,
+  expired: 3,
+  succeeded: 4,
+  partially_refunded: 5,
+  refunded: 6,
+};
 const RESULT_OF: Partial<Record<PaymentStatus, ResultStatus>> = { succeeded: 'success', failed: 'failure', expired: 'timeout' };
 export const PAY_PURPOSE = 'payment.pay';
 
@@ -87,7 +95,8 @@ export async function paymentsSettings(trx: Trx, accountId: string): Promise<Pay
 }
 
 async function lockRow(trx: Trx, accountId: string, id: string): Promise<Row> {
-  const row = (await sql<Row>`select * from payments where account_id = ${accountId} and id = ${id} for update`.execute(trx)).rows[0];
+  const row = (await sql<Row>`select * from payments where account_id = ${accountId} and id = ${id} for update`.execute(trx))
+    .rows[0];
   if (!row) throw new ApiError(404, 'NOT_FOUND', 'There is no payment with this id.');
   return row;
 }
@@ -108,14 +117,27 @@ async function lineOf(stripe: Stripe, stripeAccount: string, body: PaymentReques
       product = await stripe.products.retrieve(body.productId, { expand: ['default_price'] }, { stripeAccount });
     } catch (err) {
       const e = connectFailure(err);
-      if (e.status === 404) throw new ApiError(400, 'VALIDATION_FAILED', 'productId: There is no such product in your catalog', { productId: 'There is no such product in your catalog' });
+      if (e.status === 404)
+        throw new ApiError(400, 'VALIDATION_FAILED', 'productId: There is no such product in your catalog', {
+          productId: 'There is no such product in your catalog',
+        });
       throw e;
     }
     const price = product.default_price as Stripe.Price | null;
     if (!product.active || !price || typeof price !== 'object' || !price.unit_amount) {
-      throw new ApiError(400, 'VALIDATION_FAILED', 'productId: This product is archived or has no price', { productId: 'This product is archived or has no price' });
+      throw new ApiError(400, 'VALIDATION_FAILED', 'productId: This product is archived or has no price', {
+        productId: 'This product is archived or has no price',
+      });
     }
-    return { amount: price.unit_amount, currency: price.currency, description: product.name, productId: product.id, productName: product.name, priceId: price.id, item: { price: price.id, quantity: 1 } };
+    return {
+      amount: price.unit_amount,
+      currency: price.currency,
+      description: product.name,
+      productId: product.id,
+      productName: product.name,
+      priceId: price.id,
+      item: { price: price.id, quantity: 1 },
+    };
   }
   const currency = body.currency ?? settings.defaultCurrency;
   return {
@@ -134,7 +156,13 @@ async function lineOf(stripe: Stripe, stripeAccount: string, body: PaymentReques
  * the link to it sent by SMS. A link that could not be sent is expired on Stripe at once, so no
  * one can pay a request that never reached the customer.
  */
-export async function requestPayment(deps: PaymentsDeps, accountId: string, body: PaymentRequestBody, caller: Caller, delivery?: JourneyDelivery): Promise<Payment> {
+export async function requestPayment(
+  deps: PaymentsDeps,
+  accountId: string,
+  body: PaymentRequestBody,
+  caller: Caller,
+  delivery?: JourneyDelivery,
+): Promise<Payment> {
   const now = deps.now();
   const { stripe } = await requireConnect(deps.config);
   const { connection, settings } = await deps.db.tenant(accountId, async (trx) => {
@@ -153,7 +181,14 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
   // the row and its link first: an event that beats the SMS still finds its payment
   const { link, language } = await deps.db.tenant(accountId, async (trx) => {
     const language = await chooseLanguage(trx, accountId, body.locale);
-    const { token } = await createLinkToken(trx, accountId, { app: PAYMENTS_APP, purpose: PAY_PURPOSE, taskId: id, ttlMs: minutes * 60_000, now, locale: language.locale });
+    const { token } = await createLinkToken(trx, accountId, {
+      app: PAYMENTS_APP,
+      purpose: PAY_PURPOSE,
+      taskId: id,
+      ttlMs: minutes * 60_000,
+      now,
+      locale: language.locale,
+    });
     if (delivery) delivery.token = token;
     // in a journey Stripe sends the caller back to the journey's link, which shows this step
     return { link: delivery ? delivery.returnUrl : await linkUrl(trx, accountId, deps.config.publicUrl, token), language };
@@ -165,10 +200,15 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
         mode: 'payment',
         line_items: [line.item],
         // Stripe wants 30 minutes to 24 hours from its own clock: a minute of slack at either end
-        expires_at: Math.floor(Math.min(Math.max(expiresAt.getTime(), now.getTime() + 31 * 60_000), now.getTime() + 1439 * 60_000) / 1000),
+        expires_at: Math.floor(
+          Math.min(Math.max(expiresAt.getTime(), now.getTime() + 31 * 60_000), now.getTime() + 1439 * 60_000) / 1000,
+        ),
         client_reference_id: id,
         metadata: { payment_id: id },
-        payment_intent_data: { metadata: { payment_id: id }, ...(settings.statementDescriptorSuffix ? { statement_descriptor_suffix: settings.statementDescriptorSuffix } : {}) },
+        payment_intent_data: {
+          metadata: { payment_id: id },
+          ...(settings.statementDescriptorSuffix ? { statement_descriptor_suffix: settings.statementDescriptorSuffix } : {}),
+        },
         success_url: `${link}?from=stripe`,
         cancel_url: link,
       },
@@ -203,7 +243,11 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
             returning *`.execute(trx)
         ).rows[0]!;
         const { templates } = await storedAppSettings(trx, accountId, PAYMENTS_APP);
-        const text = renderTemplate(templateText(PAYMENTS_APP, PAYMENTS_TEMPLATES[0]!, templates, smsLocaleOf(language)), { link, company: await companyName(trx, accountId), ttl: String(minutes) });
+        const text = renderTemplate(templateText(PAYMENTS_APP, PAYMENTS_TEMPLATES[0]!, templates, smsLocaleOf(language)), {
+          link,
+          company: await companyName(trx, accountId),
+          ttl: String(minutes),
+        });
         return { text, credit: { taskId: id, kind: 'request' }, state: row };
       },
       record: async (trx, _row, _written, outcome) => {
@@ -211,9 +255,21 @@ export async function requestPayment(deps: PaymentsDeps, accountId: string, body
         const money = formatMinor(Number(row.amount), row.currency, 'en-US');
         const masked = maskPhone(row.phone_number);
         if (!outcome.sent) return { row: await undelivered(trx, accountId, row, outcome.failure, caller, now), delivered: false };
-        await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'requested', description: `Payment link for ${money} sent to ${masked}`, caller });
+        await addTaskEvent(trx, accountId, {
+          app: PAYMENTS_APP,
+          taskId: id,
+          ts: now,
+          type: 'requested',
+          description: `Payment link for ${money} sent to ${masked}`,
+          caller,
+        });
         await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, caller, ...languageEvent(language) });
-        await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Requested a payment of ${money} from ${masked}`, event: 'payment.requested', at: now });
+        await audit(trx, accountId, caller.actor, {
+          namespace: PAYMENTS_APP,
+          description: `Requested a payment of ${money} from ${masked}`,
+          event: 'payment.requested',
+          at: now,
+        });
         await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, 'payment.requested', eventData(row), now);
         return { row, delivered: true };
       },
@@ -242,9 +298,17 @@ async function expireUndelivered(deps: PaymentsDeps, stripe: Stripe, sessionId: 
 /** A payment whose link never reached the customer: failed, its credit given back. */
 async function undelivered(trx: Trx, accountId: string, row: Row, failure: string, caller: Caller, now: Date): Promise<Row> {
   await releaseCredits(trx, { accountId, app: PAYMENTS_APP, taskId: row.id, kind: 'request', now });
-  const moved = RANK[row.status] < RANK.failed ? await move(trx, accountId, row, { status: 'failed', failure: `Link not delivered: ${failure}` }, now, caller) : row;
+  const moved =
+    RANK[row.status] < RANK.failed
+      ? await move(trx, accountId, row, { status: 'failed', failure: `Link not delivered: ${failure}` }, now, caller)
+      : row;
   const money = formatMinor(Number(row.amount), row.currency, 'en-US');
-  await audit(trx, accountId, caller.actor, { namespace: PAYMENTS_APP, description: `Payment link for ${money} to ${maskPhone(row.phone_number)} not delivered: ${failure}`, event: 'payment.send-failed', at: now });
+  await audit(trx, accountId, caller.actor, {
+    namespace: PAYMENTS_APP,
+    description: `Payment link for ${money} to ${maskPhone(row.phone_number)} not delivered: ${failure}`,
+    event: 'payment.send-failed',
+    at: now,
+  });
   return moved;
 }
 
@@ -252,7 +316,13 @@ async function undelivered(trx: Trx, accountId: string, row: Row, failure: strin
  * The SMS that carried a payment's link failed after the payment was requested (a journey's one
  * SMS, api/journeys): it ends exactly as requestPayment ends one whose own SMS failed.
  */
-export async function endUndeliveredPayment(deps: PaymentsDeps, accountId: string, id: string, failure: string, caller: Caller): Promise<void> {
+export async function endUndeliveredPayment(
+  deps: PaymentsDeps,
+  accountId: string,
+  id: string,
+  failure: string,
+  caller: Caller,
+): Promise<void> {
   const row = await deps.db.tenant(accountId, (trx) => lockRow(trx, accountId, id));
   if (row.status !== 'requested') return;
   const { stripe } = await requireConnect(deps.config);
@@ -270,15 +340,30 @@ export async function markOpened(deps: PaymentsDeps, accountId: string, id: stri
   return deps.db.tenant(accountId, async (trx) => {
     const row = await lockRow(trx, accountId, id);
     if (row.status !== 'requested') return row;
-    const updated = (await sql<Row>`update payments set status = 'opened', opened_at = ${now} where id = ${id} returning *`.execute(trx)).rows[0]!;
+    const updated = (
+      await sql<Row>`update payments set status = 'opened', opened_at = ${now} where id = ${id} returning *`.execute(trx)
+    ).rows[0]!;
     // the customer acted: "By customer", as in every other app's timeline (not "By System")
-    await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: id, ts: now, type: 'opened', description: 'The customer opened the payment link', caller: customerCaller() });
+    await addTaskEvent(trx, accountId, {
+      app: PAYMENTS_APP,
+      taskId: id,
+      ts: now,
+      type: 'opened',
+      description: 'The customer opened the payment link',
+      caller: customerCaller(),
+    });
     return updated;
   });
 }
 
 /** What Stripe says of a payment, read from its Checkout Session. */
-export type Truth = { status: PaymentStatus | null; paymentIntentId: string | null; refunded: number; failure: string | null; paidAt: Date | null };
+export type Truth = {
+  status: PaymentStatus | null;
+  paymentIntentId: string | null;
+  refunded: number;
+  failure: string | null;
+  paidAt: Date | null;
+};
 
 export function truthOf(session: Stripe.Checkout.Session): Truth {
   const pi = typeof session.payment_intent === 'object' ? session.payment_intent : null;
@@ -293,7 +378,8 @@ export function truthOf(session: Stripe.Checkout.Session): Truth {
     return { status, paymentIntentId, refunded, failure: null, paidAt };
   }
   if (session.status === 'expired') return { status: 'expired', paymentIntentId, refunded: 0, failure: null, paidAt: null };
-  if (failure || pi?.status === 'canceled') return { status: 'failed', paymentIntentId, refunded: 0, failure: failure ?? 'The payment was canceled.', paidAt: null };
+  if (failure || pi?.status === 'canceled')
+    return { status: 'failed', paymentIntentId, refunded: 0, failure: failure ?? 'The payment was canceled.', paidAt: null };
   return { status: null, paymentIntentId, refunded: 0, failure: null, paidAt: null };
 }
 
@@ -301,22 +387,47 @@ export function truthOf(session: Stripe.Checkout.Session): Truth {
  * Moves a payment forward to what Stripe says, never back: each step writes the timeline, the
  * webhook event and (once) the customer result in the caller's transaction.
  */
-export async function move(trx: Trx, accountId: string, row: Row, truth: Partial<Truth> & { status: PaymentStatus }, now: Date, caller: Caller | null): Promise<Row> {
+export async function move(
+  trx: Trx,
+  accountId: string,
+  row: Row,
+  truth: Partial<Truth> & { status: PaymentStatus },
+  now: Date,
+  caller: Caller | null,
+): Promise<Row> {
   let current = row;
   const refundedBefore = Number(row.refunded_amount);
   const refundedNow = Math.max(refundedBefore, Math.min(truth.refunded ?? 0, Number(row.amount)));
   if (truth.paymentIntentId && !row.payment_intent_id) {
-    current = (await sql<Row>`update payments set payment_intent_id = ${truth.paymentIntentId} where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+    current = (
+      await sql<Row>`update payments set payment_intent_id = ${truth.paymentIntentId} where id = ${row.id} returning *`.execute(
+        trx,
+      )
+    ).rows[0]!;
   }
   const target = truth.status;
   const money = (n: number) => formatMinor(n, row.currency, 'en-US');
-  const step = async (status: PaymentStatus, set: RawBuilder<unknown>, type: string, description: string, webhook: string | null) => {
-    current = (await sql<Row>`update payments set status = ${status}, ${set} where id = ${row.id} returning *`.execute(trx)).rows[0]!;
+  const step = async (
+    status: PaymentStatus,
+    set: RawBuilder<unknown>,
+    type: string,
+    description: string,
+    webhook: string | null,
+  ) => {
+    current = (await sql<Row>`update payments set status = ${status}, ${set} where id = ${row.id} returning *`.execute(trx))
+      .rows[0]!;
     await addTaskEvent(trx, accountId, { app: PAYMENTS_APP, taskId: row.id, ts: now, type, description, caller });
     const result = RESULT_OF[status];
     // once per outcome: a success after a declined card is a result of its own
     if (result && (status === 'succeeded' || !row.ended_at)) {
-      await recordResult(trx, accountId, { app: PAYMENTS_APP, status: result, ts: now, sessionRef: row.id, phoneNumber: row.phone_number, customerRef: row.customer_ref });
+      await recordResult(trx, accountId, {
+        app: PAYMENTS_APP,
+        status: result,
+        ts: now,
+        sessionRef: row.id,
+        phoneNumber: row.phone_number,
+        customerRef: row.customer_ref,
+      });
     }
     if (webhook) await enqueueWebhookEvent(trx, accountId, PAYMENTS_APP, webhook, eventData(current), now);
   };
@@ -324,16 +435,37 @@ export async function move(trx: Trx, accountId: string, row: Row, truth: Partial
   if (RANK[target] > RANK[current.status]) {
     if (paid && RANK[current.status] < RANK.succeeded) {
       const paidAt = truth.paidAt ?? now;
-      await step('succeeded', sql`paid_at = ${paidAt}, ended_at = ${paidAt}, failure_reason = null`, 'succeeded', `Paid ${money(Number(row.amount))}`, 'payment.succeeded');
+      await step(
+        'succeeded',
+        sql`paid_at = ${paidAt}, ended_at = ${paidAt}, failure_reason = null`,
+        'succeeded',
+        `Paid ${money(Number(row.amount))}`,
+        'payment.succeeded',
+      );
     } else if (target === 'failed') {
-      await step('failed', sql`failure_reason = ${truth.failure ?? null}, ended_at = coalesce(ended_at, ${now})`, 'failed', `Payment failed${truth.failure ? `: ${truth.failure}` : ''}`, 'payment.failed');
+      await step(
+        'failed',
+        sql`failure_reason = ${truth.failure ?? null}, ended_at = coalesce(ended_at, ${now})`,
+        'failed',
+        `Payment failed${truth.failure ? `: ${truth.failure}` : ''}`,
+        'payment.failed',
+      );
     } else if (target === 'expired') {
-      await step('expired', sql`ended_at = coalesce(ended_at, ${now})`, 'expired', 'The payment link expired unpaid', 'payment.expired');
+      await step(
+        'expired',
+        sql`ended_at = coalesce(ended_at, ${now})`,
+        'expired',
+        'The payment link expired unpaid',
+        'payment.expired',
+      );
     }
   }
   if (paid && refundedNow > refundedBefore) {
     const status: PaymentStatus = refundedNow >= Number(row.amount) ? 'refunded' : 'partially_refunded';
-    const description = status === 'refunded' ? `Refunded in full (${money(refundedNow)})` : `Refunded ${money(refundedNow - refundedBefore)} (${money(refundedNow)} of ${money(Number(row.amount))} in all)`;
+    const description =
+      status === 'refunded'
+        ? `Refunded in full (${money(refundedNow)})`
+        : `Refunded ${money(refundedNow - refundedBefore)} (${money(refundedNow)} of ${money(Number(row.amount))} in all)`;
     await step(status, sql`refunded_amount = ${refundedNow}`, 'refunded', description, 'payment.refunded');
   }
   return current;
@@ -343,7 +475,11 @@ export async function move(trx: Trx, accountId: string, row: Row, truth: Partial
 export async function readTruth(deps: PaymentsDeps, row: Pick<Row, 'checkout_session_id' | 'stripe_account_id'>): Promise<Truth> {
   const { stripe } = await requireConnect(deps.config);
   try {
-    const session = await stripe.checkout.sessions.retrieve(row.checkout_session_id!, { expand: ['payment_intent.latest_charge'] }, { stripeAccount: row.stripe_account_id });
+    const session = await stripe.checkout.sessions.retrieve(
+      row.checkout_session_id!,
+      { expand: ['payment_intent.latest_charge'] },
+      { stripeAccount: row.stripe_account_id },
+    );
     return truthOf(session);
   } catch (err) {
     throw connectFailure(err);
@@ -357,25 +493,46 @@ export async function readTruth(deps: PaymentsDeps, row: Pick<Row, 'checkout_ses
  * Parallel refunds of one payment each see the others' reservations (six parallel 700s on a
  * 2,000 payment: two reach Stripe, four are refused), and Stripe's own cap stays behind it.
  */
-export async function refundPayment(deps: PaymentsDeps, accountId: string, id: string, amount: number | undefined, caller: Caller & { actor: Actor }): Promise<Payment> {
+export async function refundPayment(
+  deps: PaymentsDeps,
+  accountId: string,
+  id: string,
+  amount: number | undefined,
+  caller: Caller & { actor: Actor },
+): Promise<Payment> {
   const { stripe } = await requireConnect(deps.config);
   const { row, give, reservedBefore } = await deps.db.tenant(accountId, async (trx) => {
     const row = await lockRow(trx, accountId, id);
     if (row.status !== 'succeeded' && row.status !== 'partially_refunded') {
-      throw new ApiError(409, 'NOT_REFUNDABLE', row.status === 'refunded' ? 'This payment is already refunded in full.' : 'Only a payment that succeeded can be refunded.');
+      throw new ApiError(
+        409,
+        'NOT_REFUNDABLE',
+        row.status === 'refunded'
+          ? 'This payment is already refunded in full.'
+          : 'Only a payment that succeeded can be refunded.',
+      );
     }
     const reservedBefore = Number(row.refunded_amount) + Number(row.refunding_amount);
     const left = Number(row.amount) - reservedBefore;
     const give = amount ?? left;
     if (give > left || give <= 0) {
       const inFlight = Number(row.refunding_amount) > 0 ? ' (other refunds of this payment are being made)' : '';
-      throw new ApiError(400, 'VALIDATION_FAILED', `amount: At most ${formatMinor(left, row.currency, 'en-US')} is left to refund${inFlight}`, { amount: `At most ${formatMinor(left, row.currency, 'en-US')} is left to refund${inFlight}` });
+      throw new ApiError(
+        400,
+        'VALIDATION_FAILED',
+        `amount: At most ${formatMinor(left, row.currency, 'en-US')} is left to refund${inFlight}`,
+        { amount: `At most ${formatMinor(left, row.currency, 'en-US')} is left to refund${inFlight}` },
+      );
     }
-    if (!row.payment_intent_id) throw new ApiError(409, 'NOT_REFUNDABLE', 'Stripe has not told us the payment of this request yet. Try again in a moment.');
+    if (!row.payment_intent_id)
+      throw new ApiError(409, 'NOT_REFUNDABLE', 'Stripe has not told us the payment of this request yet. Try again in a moment.');
     await sql`update payments set refunding_amount = refunding_amount + ${give} where id = ${id}`.execute(trx);
     return { row, give, reservedBefore };
   });
-  const release = () => deps.db.tenant(accountId, (trx) => sql`update payments set refunding_amount = refunding_amount - ${give} where id = ${id}`.execute(trx));
+  const release = () =>
+    deps.db.tenant(accountId, (trx) =>
+      sql`update payments set refunding_amount = refunding_amount - ${give} where id = ${id}`.execute(trx),
+    );
   try {
     await stripe.refunds.create(
       { payment_intent: row.payment_intent_id!, amount: give, metadata: { payment_id: id } },
@@ -393,9 +550,19 @@ export async function refundPayment(deps: PaymentsDeps, accountId: string, id: s
     const locked = await lockRow(trx, accountId, id);
     // Stripe's own answer, or at least what it just accepted
     // (Stripe's webhook for this refund may have been counted already: never add it twice)
-    const refunded = Math.min(Number(locked.amount), Math.max(truth?.refunded ?? 0, Number(locked.refunded_amount), Number(row.refunded_amount) + give));
+    const refunded = Math.min(
+      Number(locked.amount),
+      Math.max(truth?.refunded ?? 0, Number(locked.refunded_amount), Number(row.refunded_amount) + give),
+    );
     const status: PaymentStatus = refunded >= Number(locked.amount) ? 'refunded' : 'partially_refunded';
-    const updated = await move(trx, accountId, locked, { ...(truth ?? { paymentIntentId: row.payment_intent_id, failure: null, paidAt: null }), status, refunded }, now, caller);
+    const updated = await move(
+      trx,
+      accountId,
+      locked,
+      { ...(truth ?? { paymentIntentId: row.payment_intent_id, failure: null, paidAt: null }), status, refunded },
+      now,
+      caller,
+    );
     await audit(trx, accountId, caller.actor, {
       namespace: PAYMENTS_APP,
       description: `Refunded ${formatMinor(give, row.currency, 'en-US')} of the payment of ${formatMinor(Number(row.amount), row.currency, 'en-US')} from ${maskPhone(row.phone_number)}`,
@@ -408,13 +575,23 @@ export async function refundPayment(deps: PaymentsDeps, accountId: string, id: s
 }
 
 /** The payment a Connect event is about, by the ids Stripe gives (ours in metadata first). */
-export function paymentRefOf(object: Record<string, unknown>): { paymentId: string | null; sessionId: string | null; intentId: string | null } {
+export function paymentRefOf(object: Record<string, unknown>): {
+  paymentId: string | null;
+  sessionId: string | null;
+  intentId: string | null;
+} {
   const metadata = (object.metadata ?? {}) as Record<string, string>;
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const paymentId = typeof metadata.payment_id === 'string' && uuid.test(metadata.payment_id) ? metadata.payment_id : null;
-  if (object.object === 'checkout.session') return { paymentId, sessionId: String(object.id), intentId: typeof object.payment_intent === 'string' ? object.payment_intent : null };
+  if (object.object === 'checkout.session')
+    return {
+      paymentId,
+      sessionId: String(object.id),
+      intentId: typeof object.payment_intent === 'string' ? object.payment_intent : null,
+    };
   if (object.object === 'payment_intent') return { paymentId, sessionId: null, intentId: String(object.id) };
-  if (object.object === 'charge') return { paymentId, sessionId: null, intentId: typeof object.payment_intent === 'string' ? object.payment_intent : null };
+  if (object.object === 'charge')
+    return { paymentId, sessionId: null, intentId: typeof object.payment_intent === 'string' ? object.payment_intent : null };
   return { paymentId, sessionId: null, intentId: null };
 }
 
@@ -425,7 +602,13 @@ export async function findPayment(trx: Trx, accountId: string, ref: ReturnType<t
     ref.intentId ? sql`payment_intent_id = ${ref.intentId}` : null,
   ].filter((c): c is NonNullable<typeof c> => c !== null);
   if (!conditions.length) return null;
-  return (await sql<Row>`select * from payments where account_id = ${accountId} and (${sql.join(conditions, sql` or `)}) limit 1`.execute(trx)).rows[0] ?? null;
+  return (
+    (
+      await sql<Row>`select * from payments where account_id = ${accountId} and (${sql.join(conditions, sql` or `)}) limit 1`.execute(
+        trx,
+      )
+    ).rows[0] ?? null
+  );
 }
 
 export const browserNonce = () => crypto.randomBytes(24).toString('base64url');

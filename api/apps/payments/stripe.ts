@@ -14,7 +14,13 @@ import { traceStripe } from '../../observability/tracing';
 //                                   https://connect.stripe.com/oauth/authorize); built here
 //                                   because the package's authorizeUrl() drops ports
 
-export type ConnectSettings = { clientId: string; secretKey: string; webhookSecret: string | null; authorizeUrl: string; apiBase: URL | null };
+export type ConnectSettings = {
+  clientId: string;
+  secretKey: string;
+  webhookSecret: string | null;
+  authorizeUrl: string;
+  apiBase: URL | null;
+};
 
 export function connectSettings(config: Config): ConnectSettings | null {
   const raw = config.raw ?? {};
@@ -46,7 +52,11 @@ const clients = new WeakMap<Config, Connect | null>();
  * apart by shape so that this module need not load the package to check.
  */
 export function isStripeError(err: unknown): err is Error & { type: string; statusCode?: number } {
-  return err instanceof Error && typeof (err as { type?: unknown }).type === 'string' && String((err as unknown as { type: string }).type).startsWith('Stripe');
+  return (
+    err instanceof Error &&
+    typeof (err as { type?: unknown }).type === 'string' &&
+    String((err as unknown as { type: string }).type).startsWith('Stripe')
+  );
 }
 
 /** The platform's Stripe client for Connect, or null when Connect is not configured. */
@@ -60,7 +70,11 @@ export async function connectOf(config: Config): Promise<Connect | null> {
     const { default: Stripe } = await import('stripe');
     const stripe = new Stripe(settings.secretKey, {
       ...(base
-        ? { host: base.hostname, port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)), protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const) }
+        ? {
+            host: base.hostname,
+            port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+            protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const),
+          }
         : {}),
       maxNetworkRetries: base ? 0 : 2,
       timeout: 20_000,

@@ -1,4 +1,9 @@
-import { PaymentIdParamSchema, PaymentRequestBodySchema, PaymentSchema, type PaymentRequestBody } from '../../contract/apps/payments';
+import {
+  PaymentIdParamSchema,
+  PaymentRequestBodySchema,
+  PaymentSchema,
+  type PaymentRequestBody,
+} from '../../contract/apps/payments';
 import { V1_APP_GATE, V1_SMS_SEND, v1Get, v1Start } from '../platform/v1-operations';
 import type { V1Operation } from '../platform/v1-spec';
 import { getPayment, requestPayment } from './service';
@@ -26,10 +31,17 @@ export const PAYMENTS_V1: V1Operation[] = [
     },
     (deps, accountId, input, caller) => requestPayment(deps, accountId, input, caller),
   ),
-  v1Get({
-    path: '/payments/:id',
-    operationId: 'getPayment',
-    summary: 'Get a payment',
-    description: 'The payment with its status (requested, opened, succeeded, failed, expired, partially_refunded, refunded), amount and refunds, as Stripe has reported them.',
-    tag: TAG, params: PaymentIdParamSchema, answer: PaymentSchema }, getPayment),
+  v1Get(
+    {
+      path: '/payments/:id',
+      operationId: 'getPayment',
+      summary: 'Get a payment',
+      description:
+        'The payment with its status (requested, opened, succeeded, failed, expired, partially_refunded, refunded), amount and refunds, as Stripe has reported them.',
+      tag: TAG,
+      params: PaymentIdParamSchema,
+      answer: PaymentSchema,
+    },
+    getPayment,
+  ),
 ];

@@ -28,7 +28,8 @@ export function runActions(actions: Record<string, ActionDef>) {
   return async (deps: Deps, accountId: string, key: string, body: RunActionBody, caller: Caller): Promise<ActionResult> => {
     const action = Object.hasOwn(actions, key) ? actions[key] : undefined;
     if (!action) throw new ApiError(404, 'NOT_FOUND', 'This app has no such action.');
-    if (action.onTask && !body.taskId) throw new ApiError(400, 'VALIDATION_FAILED', `taskId: ${action.onTask}`, { taskId: action.onTask });
+    if (action.onTask && !body.taskId)
+      throw new ApiError(400, 'VALIDATION_FAILED', `taskId: ${action.onTask}`, { taskId: action.onTask });
     const agent = caller.kind === 'api' ? body.input.agent : caller.label;
     return action.run(deps, accountId, { input: body.input, taskId: body.taskId ?? '', caller, agent });
   };

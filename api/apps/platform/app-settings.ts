@@ -10,7 +10,11 @@ export async function storedAppSettings(trx: Trx, accountId: string, app: AppId)
 }
 
 export function appSettingsQuery(trx: Trx, accountId: string, app: AppId) {
-  return trx.selectFrom('app_settings').select(['general', 'templates']).where('account_id', '=', accountId).where('app', '=', app);
+  return trx
+    .selectFrom('app_settings')
+    .select(['general', 'templates'])
+    .where('account_id', '=', accountId)
+    .where('app', '=', app);
 }
 
 export function storedAppSettingsOf(rows: { general: Record<string, unknown> | null; templates: unknown }[]): StoredAppSettings {
@@ -18,7 +22,12 @@ export function storedAppSettingsOf(rows: { general: Record<string, unknown> | n
   return { general: row?.general ?? {}, templates: (row?.templates ?? {}) as Record<string, string> };
 }
 
-export async function saveAppSettings(trx: Trx, accountId: string, app: AppId, part: { general?: Record<string, unknown>; templates?: Record<string, string> }): Promise<void> {
+export async function saveAppSettings(
+  trx: Trx,
+  accountId: string,
+  app: AppId,
+  part: { general?: Record<string, unknown>; templates?: Record<string, string> },
+): Promise<void> {
   const general = JSON.stringify(part.general ?? {});
   const templates = JSON.stringify(part.templates ?? {});
   await sql`insert into app_settings (account_id, app, general, templates) values (${accountId}, ${app}, ${general}::jsonb, ${templates}::jsonb)

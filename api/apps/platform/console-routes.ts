@@ -60,14 +60,19 @@ import type { CustomerPagePreview } from '../../contract/platform';
 export function moduleOf(c: Context<AppEnv>): AppModule {
   const module = appModule(c.req.param('app') ?? '');
   // an unreleased app exists only for users of the provider's own e-mail domain
-  if (module && !visibleApps(c.var.session.email, c.var.deps.config.providerEmailDomain).some((a) => a.id === module.id)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
+  if (module && !visibleApps(c.var.session.email, c.var.deps.config.providerEmailDomain).some((a) => a.id === module.id))
+    throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
   if (!module) throw new ApiError(404, 'NOT_FOUND', 'There is nothing at this address.');
   return module;
 }
 
 function filterOf(module: AppModule, q: TaskQuery, timeZone: string): TaskFilter {
-  if (q.status && !module.statuses.includes(q.status)) throw new ApiError(400, 'VALIDATION_FAILED', 'status: status is not a status of this app', { status: 'status is not a status of this app' });
-  if (q.from && q.to && q.from > q.to) throw new ApiError(400, 'VALIDATION_FAILED', 'to: to is before from', { to: 'to is before from' });
+  if (q.status && !module.statuses.includes(q.status))
+    throw new ApiError(400, 'VALIDATION_FAILED', 'status: status is not a status of this app', {
+      status: 'status is not a status of this app',
+    });
+  if (q.from && q.to && q.from > q.to)
+    throw new ApiError(400, 'VALIDATION_FAILED', 'to: to is before from', { to: 'to is before from' });
   return {
     status: q.status,
     from: q.from ? zonedMidnight(q.from, timeZone) : undefined,
@@ -90,7 +95,13 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const today = zonedDay(now, timeZone);
     const first = addDays(today, -(days - 1));
     const list = Array.from({ length: days }, (_, i) => addDays(first, i));
-    const period = { start: zonedMidnight(first, timeZone), previousStart: zonedMidnight(addDays(first, -days), timeZone), end: zonedMidnight(addDays(today, 1), timeZone), days: list, timeZone };
+    const period = {
+      start: zonedMidnight(first, timeZone),
+      previousStart: zonedMidnight(addDays(first, -days), timeZone),
+      end: zonedMidnight(addDays(today, 1), timeZone),
+      days: list,
+      timeZone,
+    };
     const answer = await c.var.deps.db.tenant(accountId, async (trx) => {
       const { tiles, series } = await module.dashboard(trx, accountId, period);
       const latest = (await module.listTasks(trx, accountId, {}, null, 5)).map(({ key: _key, ...row }) => row);
@@ -110,7 +121,11 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     // count of index entries up to TASK_COUNT_CAP.
     const { rows, count } = await c.var.deps.db.tenant(accountId, async (trx) => ({
       rows: await module.listTasks(trx, accountId, filter, parseKey(query.lastKey), limit + 1),
-      count: query.lastKey ? null : isUnfiltered(filter) ? await taskCount(trx, accountId, module.id) : await module.countTasks(trx, accountId, filter, TASK_COUNT_CAP),
+      count: query.lastKey
+        ? null
+        : isUnfiltered(filter)
+          ? await taskCount(trx, accountId, module.id)
+          : await module.countTasks(trx, accountId, filter, TASK_COUNT_CAP),
     }));
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
@@ -147,7 +162,11 @@ export const appConsoleRoutes = new Hono<AppEnv>()
         after = batch[batch.length - 1]!.key;
       }
     }
-    const csv = stringify({ header: true, columns: module.columns.map((col) => (col.kind === 'date' ? `${col.label} (${timeZone})` : col.label)), escape_formulas: true });
+    const csv = stringify({
+      header: true,
+      columns: module.columns.map((col) => (col.kind === 'date' ? `${col.label} (${timeZone})` : col.label)),
+      escape_formulas: true,
+    });
     const source = Readable.from(rows());
     source.on('error', (err) => {
       log(`${module.id} export failed`, err);
@@ -156,7 +175,11 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     source.pipe(csv);
     const day = zonedDay(now(), timeZone);
     return new Response(Readable.toWeb(csv) as ReadableStream, {
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${module.id}-${day}.csv"`, 'cache-control': 'no-store' },
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${module.id}-${day}.csv"`,
+        'cache-control': 'no-store',
+      },
     });
   })
 
@@ -189,10 +212,13 @@ export const appConsoleRoutes = new Hono<AppEnv>()
   .get('/:app/settings/sms-content', requireRole('admin'), async (c) => {
     const module = moduleOf(c);
     const { accountId } = c.var.session;
-    const answer = await c.var.deps.db.tenant(accountId, async (trx): Promise<SmsContentAnswer> => ({
-      company: await companyName(trx, accountId),
-      templates: templatesOf(module.id, module.templates, (await storedAppSettings(trx, accountId, module.id)).templates),
-    }));
+    const answer = await c.var.deps.db.tenant(
+      accountId,
+      async (trx): Promise<SmsContentAnswer> => ({
+        company: await companyName(trx, accountId),
+        templates: templatesOf(module.id, module.templates, (await storedAppSettings(trx, accountId, module.id)).templates),
+      }),
+    );
     return c.json(answer);
   })
 
@@ -229,7 +255,12 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const { accountId } = c.var.session;
     const { db, config, now } = c.var.deps;
     const answer = await db.tenant(accountId, async (trx): Promise<CustomerPagePreview> => {
-      const { token, expiresAt } = await createLinkToken(trx, accountId, { app: module.id, purpose: 'preview', ttlMs: 15 * 60_000, now: now() });
+      const { token, expiresAt } = await createLinkToken(trx, accountId, {
+        app: module.id,
+        purpose: 'preview',
+        ttlMs: 15 * 60_000,
+        now: now(),
+      });
       return { url: await linkUrl(trx, accountId, config.publicUrl, token), expiresAt: expiresAt.toISOString() };
     });
     return c.json(answer);
@@ -280,7 +311,9 @@ export const appConsoleRoutes = new Hono<AppEnv>()
     const module = moduleOf(c);
     const id = uuidParam(c, 'id');
     const { accountId } = c.var.session;
-    const list = await c.var.deps.db.tenant(accountId, async (trx) => ((await endpointById(trx, accountId, module.id, id)) ? deliveriesOf(trx, accountId, id) : null));
+    const list = await c.var.deps.db.tenant(accountId, async (trx) =>
+      (await endpointById(trx, accountId, module.id, id)) ? deliveriesOf(trx, accountId, id) : null,
+    );
     if (!list) throw new ApiError(404, 'NOT_FOUND', 'There is no such webhook endpoint.');
     return c.json(list);
   })
@@ -296,8 +329,13 @@ export const appConsoleRoutes = new Hono<AppEnv>()
 
 function checkedEndpoint(module: AppModule, body: v.InferOutput<typeof WebhookEndpointBodySchema>, config: { env: string }) {
   // an app's endpoint may also take the events of the journeys its app is a step of
-  const unknown = body.eventTypes.find((t) => !module.eventTypes.includes(t) && !(JOURNEY_EVENT_TYPES as readonly string[]).includes(t));
-  if (unknown) throw new ApiError(400, 'VALIDATION_FAILED', `eventTypes: ${unknown} is not an event of this app`, { eventTypes: `${unknown} is not an event of this app` });
+  const unknown = body.eventTypes.find(
+    (t) => !module.eventTypes.includes(t) && !(JOURNEY_EVENT_TYPES as readonly string[]).includes(t),
+  );
+  if (unknown)
+    throw new ApiError(400, 'VALIDATION_FAILED', `eventTypes: ${unknown} is not an event of this app`, {
+      eventTypes: `${unknown} is not an event of this app`,
+    });
   void config;
   return body;
 }
@@ -307,13 +345,19 @@ export const appActionRoutes = new Hono<AppEnv>()
   .get('/:app/actions', async (c) => {
     const module = moduleOf(c);
     const unavailable = await module.unavailable?.(c.var.deps, c.var.session.accountId);
-    return c.json({ app: module.id, actions: [...module.actions], ...(unavailable ? { unavailable } : {}) } satisfies AppActionsAnswer);
+    return c.json({
+      app: module.id,
+      actions: [...module.actions],
+      ...(unavailable ? { unavailable } : {}),
+    } satisfies AppActionsAnswer);
   })
   /** What a `choice` field of an action offers (the picker's list), for the console and agents alike. */
   .get('/:app/actions/:key/choices/:field', validate('query', ActionChoicesQuerySchema), async (c) => {
     const module = moduleOf(c);
     const { key, field } = c.req.param();
-    const list = module.actions.find((a) => a.key === key)?.fields.some((f) => f.name === field && f.kind === 'choice') ? module.choices?.[`${key}.${field}`] : undefined;
+    const list = module.actions.find((a) => a.key === key)?.fields.some((f) => f.name === field && f.kind === 'choice')
+      ? module.choices?.[`${key}.${field}`]
+      : undefined;
     if (!list) throw new ApiError(404, 'NOT_FOUND', 'This action has no such list.');
     return c.json(await list(c.var.deps, c.var.session.accountId, c.req.valid('query').q ?? ''));
   })
@@ -325,7 +369,15 @@ export const appActionRoutes = new Hono<AppEnv>()
     // the service's span and timing, named by the app and its action (a key no action has is
     // named once, as unknown, whatever it was)
     const name = `action.${module.id}.${module.actions.some((a) => a.key === key) ? key : 'unknown'}`;
-    const result = await measured(c.var.deps, name, () => module.runAction(c.var.deps, session.accountId, key, c.req.valid('json'), sessionCaller(session, origin.ip, origin.userAgent)));
+    const result = await measured(c.var.deps, name, () =>
+      module.runAction(
+        c.var.deps,
+        session.accountId,
+        key,
+        c.req.valid('json'),
+        sessionCaller(session, origin.ip, origin.userAgent),
+      ),
+    );
     return c.json((await sentToDevOutbox(c.var.deps, session.accountId)) ? { ...result, devOutbox: true } : result, 201);
   })
   .get('/:app/tasks/:id/status', async (c) => {

@@ -25,12 +25,17 @@ export async function sweepDue<Row>(deps: Pick<Deps, 'db' | 'now'>, expiry: Expi
   const open = sql.join(expiry.statuses.map((s) => sql`${s}`));
   const table = sql.table(expiry.table);
   const due = await deps.db.system((trx) =>
-    sql<{ id: string; account_id: string }>`select id, account_id from ${table} where status in (${open}) and ${sql.ref(expiry.expiresAt)} <= ${now}
+    sql<{
+      id: string;
+      account_id: string;
+    }>`select id, account_id from ${table} where status in (${open}) and ${sql.ref(expiry.expiresAt)} <= ${now}
       order by ${sql.ref(expiry.expiresAt)} limit ${limit}`.execute(trx),
   );
   for (const d of due.rows) {
     await deps.db.tenant(d.account_id, async (trx) => {
-      const row = (await sql<Row>`select * from ${table} where id = ${d.id} and status in (${open}) for update skip locked`.execute(trx)).rows[0];
+      const row = (
+        await sql<Row>`select * from ${table} where id = ${d.id} and status in (${open}) for update skip locked`.execute(trx)
+      ).rows[0];
       if (row) await expiry.expire(trx, d.account_id, row, now);
     });
   }

@@ -18,7 +18,12 @@ export function startAppJobs(deps: Deps): { stop(): Promise<void> } {
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     if (stopped) return;
-    running = Promise.all([expireDueVerifications(deps), expireDuePasskeyTasks(deps), expireDueRequests(deps), sweepJourneys(deps)])
+    running = Promise.all([
+      expireDueVerifications(deps),
+      expireDuePasskeyTasks(deps),
+      expireDueRequests(deps),
+      sweepJourneys(deps),
+    ])
       .catch((err) => deps.log('verification expiry sweep failed', err))
       .finally(() => {
         if (!stopped) timer = setTimeout(sweep, EXPIRY_SWEEP_MS);

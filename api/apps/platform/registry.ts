@@ -4,7 +4,17 @@ import type { AppEnv } from '../../auth/context';
 import type { Deps } from '../../deps';
 import type { Trx } from '../../db/index';
 import type { AppId } from '../../contract/apps';
-import type { ActionChoicesAnswer, ActionResult, ActionsUnavailable, AppAction, DailySeries, KpiTile, RunActionBody, TaskColumn, TaskRow } from '../../contract/platform';
+import type {
+  ActionChoicesAnswer,
+  ActionResult,
+  ActionsUnavailable,
+  AppAction,
+  DailySeries,
+  KpiTile,
+  RunActionBody,
+  TaskColumn,
+  TaskRow,
+} from '../../contract/platform';
 import type { Caller } from './caller';
 import type { TemplateDef } from './sms';
 import type { V1Operation } from './v1-spec';
@@ -21,7 +31,10 @@ export type KeyedTaskRow = TaskRow & { key: TaskKey };
  */
 export type AppModule = {
   id: AppId;
-  settings: { schema: v.GenericSchema<unknown, Record<string, unknown>>; read(trx: Trx, accountId: string): Promise<Record<string, unknown>> };
+  settings: {
+    schema: v.GenericSchema<unknown, Record<string, unknown>>;
+    read(trx: Trx, accountId: string): Promise<Record<string, unknown>>;
+  };
   templates: readonly TemplateDef[];
   actions: readonly AppAction[];
   columns: readonly TaskColumn[];
@@ -50,7 +63,11 @@ export type AppModule = {
   consoleRoutes?: Hono<AppEnv>;
   /** the app's customer-page calls under /api (no session: the link token is the capability) */
   customerRoutes?: Hono<AppEnv>;
-  dashboard(trx: Trx, accountId: string, period: { start: Date; previousStart: Date; end: Date; days: string[]; timeZone: string }): Promise<{ tiles: KpiTile[]; series: DailySeries[] }>;
+  dashboard(
+    trx: Trx,
+    accountId: string,
+    period: { start: Date; previousStart: Date; end: Date; days: string[]; timeZone: string },
+  ): Promise<{ tiles: KpiTile[]; series: DailySeries[] }>;
 };
 
 const modules = new Map<AppId, AppModule>();

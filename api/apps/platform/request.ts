@@ -28,8 +28,15 @@ export function parseKey(key: string | undefined): TaskKey | null {
   // the contract's pattern admits 0000-00-00 and ids like ---…: only a real instant and id reach
   // the database (checked here, not in the contract, to keep it out of the console's entry)
   const time = Date.parse(`${ts.slice(0, 23)}Z`);
-  if (!UUID.test(id) || Number.isNaN(time) || ts.startsWith('0000') || new Date(time).toISOString().slice(0, 19) !== ts.slice(0, 19)) {
-    throw new ApiError(400, 'VALIDATION_FAILED', 'lastKey: lastKey is not a key this API gave out', { lastKey: 'lastKey is not a key this API gave out' });
+  if (
+    !UUID.test(id) ||
+    Number.isNaN(time) ||
+    ts.startsWith('0000') ||
+    new Date(time).toISOString().slice(0, 19) !== ts.slice(0, 19)
+  ) {
+    throw new ApiError(400, 'VALIDATION_FAILED', 'lastKey: lastKey is not a key this API gave out', {
+      lastKey: 'lastKey is not a key this API gave out',
+    });
   }
   return { ts, id };
 }

@@ -35,7 +35,13 @@ import { measured, metrics } from '../../observability/metrics';
 // How apps send SMS: through the account's SMS Configuration (Twilio, or outside production the
 // development outbox, which stores instead of sending), with the app's templates.
 
-export type TemplateDef = { key: string; label: string; defaultBody: string; placeholders: readonly Placeholder[]; required: readonly Placeholder[] };
+export type TemplateDef = {
+  key: string;
+  label: string;
+  defaultBody: string;
+  placeholders: readonly Placeholder[];
+  required: readonly Placeholder[];
+};
 
 export const SMS_NOT_CONFIGURED_MESSAGE = 'No SMS provider is connected. Connect one under Settings > SMS Configuration.';
 
@@ -45,7 +51,13 @@ export const SMS_NOT_CONFIGURED_MESSAGE = 'No SMS provider is connected. Connect
  * range), so an app refuses before it writes anything: 422 NUMBER_TYPE_NOT_ALLOWED,
  * 403 COUNTRY_NOT_ALLOWED, 429 SMS_PUMPING_SUSPECTED.
  */
-export async function assertSmsConfigured(trx: Trx, accountId: string, production: boolean, to?: string, now = new Date()): Promise<'twilio' | typeof DEV_OUTBOX_PROVIDER> {
+export async function assertSmsConfigured(
+  trx: Trx,
+  accountId: string,
+  production: boolean,
+  to?: string,
+  now = new Date(),
+): Promise<'twilio' | typeof DEV_OUTBOX_PROVIDER> {
   const state = await smsAccountState(trx, accountId, to ? classifyNumber(to) : null, now);
   const provider = usableProvider(state.provider, production);
   if (to) checkDestination(state, to, now);
@@ -54,7 +66,8 @@ export async function assertSmsConfigured(trx: Trx, accountId: string, productio
 
 /** The provider to send with: 409 SMS_NOT_CONFIGURED when none is usable in this environment. */
 export function usableProvider(provider: SmsProvider | null, production: boolean): SmsProvider {
-  if (!provider || (provider === DEV_OUTBOX_PROVIDER && production)) throw new ApiError(409, 'SMS_NOT_CONFIGURED', SMS_NOT_CONFIGURED_MESSAGE);
+  if (!provider || (provider === DEV_OUTBOX_PROVIDER && production))
+    throw new ApiError(409, 'SMS_NOT_CONFIGURED', SMS_NOT_CONFIGURED_MESSAGE);
   return provider;
 }
 
@@ -140,11 +153,12 @@ export type SmsSent = { provider: string; id: string };
  * A send that trips a pumping rule rolls everything back (no task, credit or count), and the
  * range is held in a transaction of its own: 429 SMS_PUMPING_SUSPECTED.
  */
-export async function sendAppSms<S extends readonly Statement<unknown>[], W extends readonly Statement<unknown>[], P, R = SmsSent>(
-  deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>,
-  accountId: string,
-  send: SmsSend<S, W, P, R>,
-): Promise<R> {
+export async function sendAppSms<
+  S extends readonly Statement<unknown>[],
+  W extends readonly Statement<unknown>[],
+  P,
+  R = SmsSent,
+>(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>, accountId: string, send: SmsSend<S, W, P, R>): Promise<R> {
   const now = deps.now();
   const number = classifyNumber(send.to);
   const span = send.span ?? 'sms.send';
@@ -159,7 +173,12 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
           number ? lockRange(accountId, number) : NO_RANGE,
           ...((send.reads?.(trx) ?? []) as unknown as Statement<unknown>[]),
         ),
-      )) as unknown as [{ status: string; credits: number; free_tier: number }[], Parameters<typeof smsStateOf>[0], RangeRow[], ...unknown[][]];
+      )) as unknown as [
+        { status: string; credits: number; free_tier: number }[],
+        Parameters<typeof smsStateOf>[0],
+        RangeRow[],
+        ...unknown[][],
+      ];
       if (send.app) refuseUnusable(send.app, billing[0], 1);
       const sms = smsStateOf(state);
       const provider = usableProvider(sms.provider, deps.config.env === 'production');
@@ -168,13 +187,22 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
       if (held && held > now) throw heldError(destination.prefix, held, now);
 
       const task = await send.prepare(trx, rows as unknown as RowsOfAll<S>, { provider, now });
-      const counting = sms.pumpingGuard && range[0] && !send.handOff ? await countingOf(trx, accountId, destination, range[0], sms.rules, now) : null;
-      const credit = send.app && task.credit ? { accountId, app: send.app, taskId: task.credit.taskId, kind: task.credit.kind, now } : null;
+      const counting =
+        sms.pumpingGuard && range[0] && !send.handOff
+          ? await countingOf(trx, accountId, destination, range[0], sms.rules, now)
+          : null;
+      const credit =
+        send.app && task.credit ? { accountId, app: send.app, taskId: task.credit.taskId, kind: task.credit.kind, now } : null;
       const writes = (task.writes ?? []) as unknown as Statement<unknown>[];
       let written: unknown[][] = [];
       if (counting || credit || writes.length) {
         const answers = await measured(trx, `${span}.write`, () =>
-          together(trx, counting ? countSend(accountId, destination, send.to, counting, sms.rules, now) : NO_COUNT, ...writes, credit ? lockBilling(accountId, credit.app) : NO_BILLING),
+          together(
+            trx,
+            counting ? countSend(accountId, destination, send.to, counting, sms.rules, now) : NO_COUNT,
+            ...writes,
+            credit ? lockBilling(accountId, credit.app) : NO_BILLING,
+          ),
         );
         const trip = counting ? verdictOf(answers[0]![0] as Parameters<typeof verdictOf>[0], counting, sms.rules) : null;
         if (trip) throw new RangeToHold(destination, trip, sms.rules);
@@ -191,13 +219,20 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
         else if (send.record) await later(trx, outboxInsert(trx, accountId, send.to, task.text, now));
         else id = (await outboxInsert(trx, accountId, send.to, task.text, now).executeTakeFirstOrThrow()).id;
         const outcome: SmsOutcome = { sent: true, provider, id, afterCommit: false };
-        return { done: true as const, result: send.record ? await send.record(trx, task.state, written as RowsOfAll<W>, outcome) : ({ provider, id } as R) };
+        return {
+          done: true as const,
+          result: send.record ? await send.record(trx, task.state, written as RowsOfAll<W>, outcome) : ({ provider, id } as R),
+        };
       }
       return { done: false as const, task, written, credit, settings: twilioSettingsOf(sms) };
     });
   } catch (err) {
     if (!(err instanceof RangeToHold)) throw err;
-    const until = await deps.db.tenant(accountId, (trx) => measured(trx, `${span}.hold`, () => holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope)));
+    const until = await deps.db.tenant(accountId, (trx) =>
+      measured(trx, `${span}.hold`, () =>
+        holdRange(trx, accountId, err.number, err.trip.reason, err.rules, now, null, err.trip.scope),
+      ),
+    );
     throw heldError(holdKey(err.number, err.trip.scope), until, now);
   }
   if (first.done) return first.result;
@@ -209,7 +244,11 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
     outcome = { sent: true, provider: 'twilio', id: sent.sid, afterCommit: true };
   } catch (error) {
     if (!(error instanceof ApiError)) deps.log(`SMS of ${send.app ?? 'the account'} failed`, error);
-    outcome = { sent: false, failure: error instanceof ApiError ? error.message : 'The SMS provider could not be reached.', error };
+    outcome = {
+      sent: false,
+      failure: error instanceof ApiError ? error.message : 'The SMS provider could not be reached.',
+      error,
+    };
   }
   if (!send.record) {
     if (!outcome.sent) throw outcome.error;
@@ -228,7 +267,12 @@ export async function sendAppSms<S extends readonly Statement<unknown>[], W exte
 }
 
 /** A message no app's task is for (a journey's SMS, a signed copy, a test): through the one door, answering where it went. */
-export function sendAccountSms(deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>, accountId: string, to: string, body: string): Promise<SmsSent> {
+export function sendAccountSms(
+  deps: Pick<Deps, 'db' | 'config' | 'now' | 'log'>,
+  accountId: string,
+  to: string,
+  body: string,
+): Promise<SmsSent> {
   return sendAppSms(deps, accountId, { app: null, to, prepare: async () => ({ text: body, state: null }) });
 }
 
@@ -286,5 +330,7 @@ export async function companyName(trx: Trx, accountId: string): Promise<string> 
 }
 
 export function companyNameQuery(accountId: string) {
-  return sql<{ name: string }>`select coalesce((select name from branding where account_id = ${accountId}), (select name from accounts where id = ${accountId})) as name`;
+  return sql<{
+    name: string;
+  }>`select coalesce((select name from branding where account_id = ${accountId}), (select name from accounts where id = ${accountId})) as name`;
 }

@@ -14,7 +14,12 @@ import type { AppId } from '../../contract/apps';
 
 /** An app's whole task count: the counter migration 0710's triggers keep (one row read, however many tasks). */
 export async function taskCount(trx: Trx, accountId: string, app: AppId): Promise<number> {
-  const row = await trx.selectFrom('task_counts').select('count').where('account_id', '=', accountId).where('app', '=', app).executeTakeFirst();
+  const row = await trx
+    .selectFrom('task_counts')
+    .select('count')
+    .where('account_id', '=', accountId)
+    .where('app', '=', app)
+    .executeTakeFirst();
   return Number(row?.count ?? 0);
 }
 
@@ -35,9 +40,11 @@ export function taskFilterSql(accountId: string, f: TaskFilter, alias?: string):
     const phoneLike = digits.length >= 3 && /^[\d\s+().-]+$/.test(f.q);
     const whole = phoneLike && f.q.trim().startsWith('+') && digits.length >= 8;
     parts.push(
-      !phoneLike ? sql`${col('customer_ref')} = ${f.q}`
-      : whole ? sql`${col('phone_number')} = ${`+${digits}`}`
-      : sql`(${col('customer_ref')} = ${f.q} or ${col('phone_number')} like ${`%${digits}%`})`,
+      !phoneLike
+        ? sql`${col('customer_ref')} = ${f.q}`
+        : whole
+          ? sql`${col('phone_number')} = ${`+${digits}`}`
+          : sql`(${col('customer_ref')} = ${f.q} or ${col('phone_number')} like ${`%${digits}%`})`,
     );
   }
   return sql.join(parts, sql` and `);
@@ -78,7 +85,11 @@ export function keyedTaskRow(r: TaskTableRow, values: TaskRow['values']): KeyedT
  * listTasks, countTasks and task of an app whose tasks live in `table`, newest first by key. The
  * app names only its own columns (`ownColumns`, read into `Row`) and how they show (`valuesOf`).
  */
-export function taskTableQueries<Row extends TaskTableRow>(table: string, ownColumns: RawBuilder<unknown>, valuesOf: (r: Row) => TaskRow['values']): Pick<AppModule, 'listTasks' | 'countTasks' | 'task'> {
+export function taskTableQueries<Row extends TaskTableRow>(
+  table: string,
+  ownColumns: RawBuilder<unknown>,
+  valuesOf: (r: Row) => TaskRow['values'],
+): Pick<AppModule, 'listTasks' | 'countTasks' | 'task'> {
   const from = sql.table(table);
   const columns = sql`${TASK_TABLE_COLUMNS}, ${ownColumns}`;
   const rowOf = (r: Row) => keyedTaskRow(r, valuesOf(r));
@@ -90,11 +101,16 @@ export function taskTableQueries<Row extends TaskTableRow>(table: string, ownCol
       return rows.rows.map(rowOf);
     },
     async countTasks(trx, accountId, filter, cap) {
-      const row = await sql<{ n: number }>`select count(*)::int as n from (select 1 from ${from} where ${taskFilterSql(accountId, filter)} limit ${cap}) t`.execute(trx);
+      const row = await sql<{
+        n: number;
+      }>`select count(*)::int as n from (select 1 from ${from} where ${taskFilterSql(accountId, filter)} limit ${cap}) t`.execute(
+        trx,
+      );
       return row.rows[0]?.n ?? 0;
     },
     async task(trx: Trx, accountId: string, id: string): Promise<TaskRow | null> {
-      const row = (await sql<Row>`select ${columns} from ${from} where account_id = ${accountId} and id = ${id}`.execute(trx)).rows[0];
+      const row = (await sql<Row>`select ${columns} from ${from} where account_id = ${accountId} and id = ${id}`.execute(trx))
+        .rows[0];
       if (!row) return null;
       const { key: _key, ...task } = rowOf(row);
       return task;

@@ -23,8 +23,19 @@ export const INVALID_API_KEY_MESSAGE = 'Authenticate with the secret key from Se
  * them. A caller with a right key is never counted and never refused for others' failures: the
  * key is checked first, so a whole NAT, proxy or load balancer behind one address keeps working.
  */
-export const INVALID_API_KEYS = failureLimiter({ name: 'api-key:address', max: 20, windowMs: 15 * 60_000, what: 'requests with an invalid API key' });
-export const INVALID_API_KEY_USES = failureLimiter({ name: 'api-key:key', max: 20, windowMs: 15 * 60_000, what: 'requests with this invalid API key', from: 'from any address' });
+export const INVALID_API_KEYS = failureLimiter({
+  name: 'api-key:address',
+  max: 20,
+  windowMs: 15 * 60_000,
+  what: 'requests with an invalid API key',
+});
+export const INVALID_API_KEY_USES = failureLimiter({
+  name: 'api-key:key',
+  max: 20,
+  windowMs: 15 * 60_000,
+  what: 'requests with this invalid API key',
+  from: 'from any address',
+});
 
 /**
  * Keys (their SHA-256) this process has found to be no key, until when: a repeated guess costs no
@@ -113,7 +124,13 @@ export function rateLimit(defaults: RateLimit = V1_RATE_LIMIT): MiddlewareHandle
     c.header('RateLimit', `"${RATE_LIMIT_POLICY}";r=${remaining};t=${full}`);
     if (!row.allowed) {
       const retryAfter = Math.max(1, Math.ceil((1 - row.tokens) / row.rate));
-      throw new ApiError(429, 'RATE_LIMITED', `Too many requests with this key: at most ${row.rate} per second (bursts of ${row.burst}). Retry after ${retryAfter} s.`, undefined, { 'Retry-After': String(retryAfter) });
+      throw new ApiError(
+        429,
+        'RATE_LIMITED',
+        `Too many requests with this key: at most ${row.rate} per second (bursts of ${row.burst}). Retry after ${retryAfter} s.`,
+        undefined,
+        { 'Retry-After': String(retryAfter) },
+      );
     }
     await next();
   };
@@ -141,34 +158,67 @@ export function idempotency(): MiddlewareHandler<V1Env> {
   return async (c, next) => {
     const key = c.req.header(IDEMPOTENCY_HEADER);
     if (c.req.method !== 'POST' || key === undefined) return next();
-    if (!key.trim() || key.length > 255) throw new ApiError(400, 'VALIDATION_FAILED', `${IDEMPOTENCY_HEADER} must be 1 to 255 characters`, { [IDEMPOTENCY_HEADER]: 'must be 1 to 255 characters' });
+    if (!key.trim() || key.length > 255)
+      throw new ApiError(400, 'VALIDATION_FAILED', `${IDEMPOTENCY_HEADER} must be 1 to 255 characters`, {
+        [IDEMPOTENCY_HEADER]: 'must be 1 to 255 characters',
+      });
     const accountId = c.var.apiAccountId;
     const { db, now } = c.var.deps;
     const hash = sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
     const at = now();
     const claimed = await db.tenant(accountId, async (trx) => {
-      await sql`delete from api_idempotency where account_id = ${accountId} and key = ${key} and created_at < ${new Date(at.getTime() - IDEMPOTENCY_WINDOW_MS)}`.execute(trx);
+      await sql`delete from api_idempotency where account_id = ${accountId} and key = ${key} and created_at < ${new Date(at.getTime() - IDEMPOTENCY_WINDOW_MS)}`.execute(
+        trx,
+      );
       const inserted = await sql`insert into api_idempotency (account_id, key, request_hash, status, answer, created_at)
         values (${accountId}, ${key}, ${hash}, 0, 'null'::jsonb, ${at}) on conflict do nothing returning key`.execute(trx);
       if (inserted.rows.length) return null;
-      return (await sql<{ request_hash: string; status: number; answer: unknown }>`select request_hash, status, answer from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx)).rows[0]!;
+      return (
+        await sql<{
+          request_hash: string;
+          status: number;
+          answer: unknown;
+        }>`select request_hash, status, answer from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx)
+      ).rows[0]!;
     });
     if (claimed) {
-      if (claimed.request_hash !== hash) throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', `This ${IDEMPOTENCY_HEADER} was used with another request in the last 24 hours. Use a new key for a new request.`);
-      if (claimed.status === 0) throw new ApiError(409, 'IDEMPOTENCY_IN_PROGRESS', 'The first request with this key is still running. Retry in a moment.', undefined, { 'Retry-After': '1' });
+      if (claimed.request_hash !== hash)
+        throw new ApiError(
+          409,
+          'IDEMPOTENCY_CONFLICT',
+          `This ${IDEMPOTENCY_HEADER} was used with another request in the last 24 hours. Use a new key for a new request.`,
+        );
+      if (claimed.status === 0)
+        throw new ApiError(
+          409,
+          'IDEMPOTENCY_IN_PROGRESS',
+          'The first request with this key is still running. Retry in a moment.',
+          undefined,
+          { 'Retry-After': '1' },
+        );
       c.header('Idempotent-Replayed', 'true');
       return c.json(claimed.answer as object, claimed.status as 200);
     }
     try {
       await next();
     } catch (err) {
-      if (err instanceof ApiError && IDEMPOTENT_REFUSALS.has(err.code)) await store(c, accountId, key, err.status, { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
-      else await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
+      if (err instanceof ApiError && IDEMPOTENT_REFUSALS.has(err.code))
+        await store(c, accountId, key, err.status, {
+          code: err.code,
+          message: err.message,
+          ...(err.fields ? { fields: err.fields } : {}),
+        });
+      else
+        await db.tenant(accountId, (trx) =>
+          sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx),
+        );
       throw err;
     }
     const res = c.res;
     if (res.status >= 400) {
-      await db.tenant(accountId, (trx) => sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx));
+      await db.tenant(accountId, (trx) =>
+        sql`delete from api_idempotency where account_id = ${accountId} and key = ${key}`.execute(trx),
+      );
       return;
     }
     await store(c, accountId, key, res.status, await res.clone().json());
@@ -177,6 +227,8 @@ export function idempotency(): MiddlewareHandler<V1Env> {
 
 async function store(c: Context<V1Env>, accountId: string, key: string, status: number, answer: unknown) {
   await c.var.deps.db.tenant(accountId, (trx) =>
-    sql`update api_idempotency set status = ${status}, answer = ${JSON.stringify(answer)}::jsonb where account_id = ${accountId} and key = ${key}`.execute(trx),
+    sql`update api_idempotency set status = ${status}, answer = ${JSON.stringify(answer)}::jsonb where account_id = ${accountId} and key = ${key}`.execute(
+      trx,
+    ),
   );
 }

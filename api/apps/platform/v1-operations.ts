@@ -64,13 +64,19 @@ export function v1Get(op: Described, get: (deps: Deps, accountId: string, id: st
 }
 
 /** POST …/:id/<verb> with an `{ agent }` body: acts on one task of the calling account. */
-export function v1TaskAction(op: WithBody, act: (deps: Deps, accountId: string, id: string, caller: Caller) => Promise<unknown>): V1Operation {
+export function v1TaskAction(
+  op: WithBody,
+  act: (deps: Deps, accountId: string, id: string, caller: Caller) => Promise<unknown>,
+): V1Operation {
   return {
     method: 'post',
     statuses: [200],
     ...op,
     async handler(c, { params, body }) {
-      return { status: 200, answer: await act(c.var.deps, c.var.apiAccountId, params.id!, v1Caller(c, (body as AgentBody).agent)) };
+      return {
+        status: 200,
+        answer: await act(c.var.deps, c.var.apiAccountId, params.id!, v1Caller(c, (body as AgentBody).agent)),
+      };
     },
   };
 }

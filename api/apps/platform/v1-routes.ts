@@ -49,7 +49,10 @@ function jsonBodiesOnly(): MiddlewareHandler<V1Env> {
     const fromNode = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
     // HTTP/1.1: a body has a length or a transfer coding; a Request made in process (tests, other
     // runtimes) says so by its body
-    const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined || (!fromNode && length === undefined && c.req.raw.body !== null);
+    const hasBody =
+      (length !== undefined && length !== '0') ||
+      c.req.header('transfer-encoding') !== undefined ||
+      (!fromNode && length === undefined && c.req.raw.body !== null);
     if (hasBody && !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON: Content-Type: application/json.');
     }
@@ -63,10 +66,25 @@ export function v1Routes(options: { rateLimit?: RateLimit } = {}) {
   api.get('/openapi.json', (c) => c.json(openApiDocument(c.var.deps.config.publicUrl)));
   api.get('/docs', (c) => c.html(referencePage(openApiDocument(c.var.deps.config.publicUrl))));
   const guarded = new Hono<V1Env>();
-  const limit = bodyLimit({ maxSize: API_BODY_LIMIT, onError: () => { throw bodyTooLarge(); } });
-  guarded.use('*', requireApiKey(), rateLimit(options.rateLimit ?? V1_RATE_LIMIT), (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)), jsonBodiesOnly(), idempotency());
+  const limit = bodyLimit({
+    maxSize: API_BODY_LIMIT,
+    onError: () => {
+      throw bodyTooLarge();
+    },
+  });
+  guarded.use(
+    '*',
+    requireApiKey(),
+    rateLimit(options.rateLimit ?? V1_RATE_LIMIT),
+    (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)),
+    jsonBodiesOnly(),
+    idempotency(),
+  );
   for (const op of v1Operations()) {
-    const contracts: MiddlewareHandler<V1Env>[] = [...(op.params ? [documented('param', op.params)] : []), ...(op.body ? [documented('json', op.body)] : [])];
+    const contracts: MiddlewareHandler<V1Env>[] = [
+      ...(op.params ? [documented('param', op.params)] : []),
+      ...(op.body ? [documented('json', op.body)] : []),
+    ];
     const handle: Handler<V1Env> = async (c) => {
       const params = op.params ? (parse(op.params, c.req.param()) as Record<string, string>) : {};
       const body = op.body ? parse(op.body, await jsonBody(await c.req.text())) : undefined;
@@ -103,11 +121,20 @@ function sentKeysRequired({ jsonSchema }: { jsonSchema: Json }): Json | undefine
 function withoutMarks(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutMarks);
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== SENT_KEY).map(([k, v]) => [k, withoutMarks(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== SENT_KEY)
+      .map(([k, v]) => [k, withoutMarks(v)]),
+  );
 }
 
 function schemaOf(schema: v.GenericSchema, mode: 'input' | 'output'): Json {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: mode, errorMode: 'ignore', overrideSchema: sentKeysRequired as never }) as Json;
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode: mode,
+    errorMode: 'ignore',
+    overrideSchema: sentKeysRequired as never,
+  }) as Json;
   return withoutMarks(rest) as Json;
 }
 
@@ -119,8 +146,10 @@ const ERROR_TEXT: Record<string, string> = {
   SMS_NOT_CONFIGURED: 'No SMS provider is connected (Settings > SMS Configuration).',
   COUNTRY_NOT_ALLOWED: "The number's country is not among the countries this account may text (Settings > SMS Configuration).",
   NUMBER_TYPE_NOT_ALLOWED: 'The number is premium-rate or shared-cost, or not a valid number of its country.',
-  SMS_PUMPING_SUSPECTED: 'Texts to this number range are held: the account sent far more than usual to it with few codes used (SMS pumping). Retry-After says when the hold ends unless an admin releases it first.',
-  SMS_NOT_DELIVERED: 'The SMS provider did not take the message: its credit is given back and the link does not work (a new request is cancelled).',
+  SMS_PUMPING_SUSPECTED:
+    'Texts to this number range are held: the account sent far more than usual to it with few codes used (SMS pumping). Retry-After says when the hold ends unless an admin releases it first.',
+  SMS_NOT_DELIVERED:
+    'The SMS provider did not take the message: its credit is given back and the link does not work (a new request is cancelled).',
   TOO_MANY_SENDS: 'Too many passcodes to this number in 10 minutes; Retry-After says when the next is allowed.',
   NO_PASSKEY: 'The customer has no passkey yet: enroll one first.',
   FORM_NOT_PUBLISHED: 'The form has never been published.',
@@ -142,31 +171,51 @@ function commonErrors(op: V1Operation): DocumentedError[] {
       ? [
           { status: 400, code: 'INVALID_BODY', description: 'The body is not JSON.' },
           { status: 413, code: 'BODY_TOO_LARGE', description: 'The body is larger than 1 MB.' },
-          { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', description: 'The body is not sent as JSON (Content-Type application/json, any charset, or a +json type).' },
+          {
+            status: 415,
+            code: 'UNSUPPORTED_MEDIA_TYPE',
+            description: 'The body is not sent as JSON (Content-Type application/json, any charset, or a +json type).',
+          },
         ]
       : []),
     { status: 401, code: 'INVALID_API_KEY', description: 'Missing, wrong or rotated secret key.' },
     ...(op.method === 'post'
       ? [
-          { status: 409, code: 'IDEMPOTENCY_CONFLICT', description: 'The Idempotency-Key was used with another request in the last 24 hours.' },
-          { status: 409, code: 'IDEMPOTENCY_IN_PROGRESS', description: 'The first request with this Idempotency-Key is still running; Retry-After says when to ask again.' },
+          {
+            status: 409,
+            code: 'IDEMPOTENCY_CONFLICT',
+            description: 'The Idempotency-Key was used with another request in the last 24 hours.',
+          },
+          {
+            status: 409,
+            code: 'IDEMPOTENCY_IN_PROGRESS',
+            description: 'The first request with this Idempotency-Key is still running; Retry-After says when to ask again.',
+          },
         ]
       : []),
     {
       status: 429,
       code: 'RATE_LIMITED',
-      description: "More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address.",
+      description:
+        "More requests than the account's rate limit (by default 20 a second, bursts of 40; see the RateLimit-Policy and RateLimit header fields and Retry-After), or too many wrong secret keys from this address.",
     },
-    { status: 503, code: 'DATABASE_BUSY', description: 'The database had no room for this request now; Retry-After says when to ask again.' },
-    { status: 503, code: 'DATABASE_UNAVAILABLE', description: 'The database is briefly unavailable; Retry-After says when to ask again.' },
+    {
+      status: 503,
+      code: 'DATABASE_BUSY',
+      description: 'The database had no room for this request now; Retry-After says when to ask again.',
+    },
+    {
+      status: 503,
+      code: 'DATABASE_UNAVAILABLE',
+      description: 'The database is briefly unavailable; Retry-After says when to ask again.',
+    },
   ];
 }
 
 /** The IETF httpapi draft's header fields (draft-ietf-httpapi-ratelimit-headers, structured-field form). */
 const RATE_LIMIT_HEADERS: Json = {
   'RateLimit-Policy': {
-    description:
-      `The account's quota policy: \`"${RATE_LIMIT_POLICY}";q=<requests>;w=<seconds>\`. A bucket of q requests that refills in w seconds (the default \`"${RATE_LIMIT_POLICY}";q=${DEFAULT_API_RATE_LIMIT.burst};w=${BURST_SECONDS}\`: ${DEFAULT_API_RATE_LIMIT.perSecond} a second, bursts of ${DEFAULT_API_RATE_LIMIT.burst}). Provider staff set each account's limit.`,
+    description: `The account's quota policy: \`"${RATE_LIMIT_POLICY}";q=<requests>;w=<seconds>\`. A bucket of q requests that refills in w seconds (the default \`"${RATE_LIMIT_POLICY}";q=${DEFAULT_API_RATE_LIMIT.burst};w=${BURST_SECONDS}\`: ${DEFAULT_API_RATE_LIMIT.perSecond} a second, bursts of ${DEFAULT_API_RATE_LIMIT.burst}). Provider staff set each account's limit.`,
     schema: { type: 'string', examples: [`"${RATE_LIMIT_POLICY}";q=${DEFAULT_API_RATE_LIMIT.burst};w=${BURST_SECONDS}`] },
   },
   RateLimit: {
@@ -175,11 +224,21 @@ const RATE_LIMIT_HEADERS: Json = {
   },
   'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', minimum: 0 } },
 };
-const RATE_LIMIT_HEADER_REFS: Json = { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } };
+const RATE_LIMIT_HEADER_REFS: Json = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+};
 const RETRY_AFTER_REF: Json = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
 
 /** Answers that may carry Retry-After: a wait is part of what they say. */
-const WITH_RETRY_AFTER = new Set(['IDEMPOTENCY_IN_PROGRESS', 'RATE_LIMITED', 'DATABASE_BUSY', 'DATABASE_UNAVAILABLE', 'SMS_PUMPING_SUSPECTED', 'TOO_MANY_SENDS']);
+const WITH_RETRY_AFTER = new Set([
+  'IDEMPOTENCY_IN_PROGRESS',
+  'RATE_LIMITED',
+  'DATABASE_BUSY',
+  'DATABASE_UNAVAILABLE',
+  'SMS_PUMPING_SUSPECTED',
+  'TOO_MANY_SENDS',
+]);
 
 export function openApiDocument(publicUrl: string): Json {
   const base = publicUrl.replace(/\/$/, '');
@@ -188,19 +247,27 @@ export function openApiDocument(publicUrl: string): Json {
   for (const module of appModules()) {
     for (const op of module.v1 ?? []) {
       tags.set(op.tag, APPS.find((a) => a.id === module.id)?.description ?? op.tag);
-      paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
+      paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = {
+        ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}),
+        [op.method]: operationOf(op),
+      };
     }
   }
   for (const group of sharedV1Groups()) {
     tags.set(group.tag, group.description);
-    for (const op of group.ops) paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = { ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}), [op.method]: operationOf(op) };
+    for (const op of group.ops)
+      paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] = {
+        ...(paths[op.path.replace(/:([A-Za-z]+)/g, '{$1}')] ?? {}),
+        [op.method]: operationOf(op),
+      };
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Switchboard API',
       version: '1',
-      description: 'Authenticate with the secret key from Settings > Developers (`Authorization: Bearer sk_…`). Errors are `{ code, message, fields?, requestId }`. Every answer carries `X-Request-Id` (yours when you send one of 8 to 128 letters, digits or `._:+=/@-`, else ours): quote it to support.',
+      description:
+        'Authenticate with the secret key from Settings > Developers (`Authorization: Bearer sk_…`). Errors are `{ code, message, fields?, requestId }`. Every answer carries `X-Request-Id` (yours when you send one of 8 to 128 letters, digits or `._:+=/@-`, else ours): quote it to support.',
       contact: { name: 'Switchboard', url: base },
       license: { name: 'Switchboard Terms of Service', url: `${base}/terms` },
     },
@@ -208,7 +275,9 @@ export function openApiDocument(publicUrl: string): Json {
     security: [{ secretKey: [] }],
     tags: [...tags].map(([name, description]) => ({ name, description })),
     components: {
-      securitySchemes: { secretKey: { type: 'http', scheme: 'bearer', description: 'The secret key (sk_…) from Settings > Developers' } },
+      securitySchemes: {
+        secretKey: { type: 'http', scheme: 'bearer', description: 'The secret key (sk_…) from Settings > Developers' },
+      },
       schemas: { Error: schemaOf(ErrorBodySchema, 'output') },
       headers: RATE_LIMIT_HEADERS,
     },
@@ -225,11 +294,31 @@ function bodyRequired(body: v.GenericSchema): boolean {
 }
 
 function operationOf(op: V1Operation): Json {
-  const parameters: Json[] = Object.keys(op.params?.entries ?? {}).map((name) => ({ name, in: 'path', required: true, schema: schemaOf(op.params!.entries[name]!, 'input') }));
-  if (op.method === 'post') parameters.push({ name: IDEMPOTENCY_HEADER, in: 'header', required: false, description: 'The same key and body within 24 h answers the first answer and does nothing again.', schema: { type: 'string', maxLength: 255 } });
+  const parameters: Json[] = Object.keys(op.params?.entries ?? {}).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: schemaOf(op.params!.entries[name]!, 'input'),
+  }));
+  if (op.method === 'post')
+    parameters.push({
+      name: IDEMPOTENCY_HEADER,
+      in: 'header',
+      required: false,
+      description: 'The same key and body within 24 h answers the first answer and does nothing again.',
+      schema: { type: 'string', maxLength: 255 },
+    });
   const responses: Json = {};
-  for (const status of op.statuses) responses[String(status)] = { description: status === 201 ? 'Created' : 'OK', headers: RATE_LIMIT_HEADER_REFS, content: { 'application/json': { schema: schemaOf(op.answer, 'output') } } };
-  const errors = [...commonErrors(op), ...op.errors.map((e) => ({ ...e, description: e.description ?? ERROR_TEXT[e.code] ?? e.code }))];
+  for (const status of op.statuses)
+    responses[String(status)] = {
+      description: status === 201 ? 'Created' : 'OK',
+      headers: RATE_LIMIT_HEADER_REFS,
+      content: { 'application/json': { schema: schemaOf(op.answer, 'output') } },
+    };
+  const errors = [
+    ...commonErrors(op),
+    ...op.errors.map((e) => ({ ...e, description: e.description ?? ERROR_TEXT[e.code] ?? e.code })),
+  ];
   for (const status of new Set(errors.map((e) => e.status))) {
     const codes = errors.filter((e) => e.status === status);
     const retry = codes.some((e) => WITH_RETRY_AFTER.has(e.code));
@@ -246,7 +335,14 @@ function operationOf(op: V1Operation): Json {
     description: op.description,
     tags: [op.tag],
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: bodyRequired(op.body), content: { 'application/json': { schema: schemaOf(op.body, 'input') } } } } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: bodyRequired(op.body),
+            content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
+          },
+        }
+      : {}),
     responses,
   };
 }

@@ -22,5 +22,8 @@ export type V1Operation = {
   statuses: readonly (200 | 201)[];
   /** error codes this operation may answer besides the common ones (described in v1-routes.ts's ERROR_TEXT unless given here) */
   errors: readonly { status: number; code: string; description?: string }[];
-  handler(c: Context<V1Env>, input: { params: Record<string, string>; body: unknown }): Promise<{ status: 200 | 201; answer: unknown }>;
+  handler(
+    c: Context<V1Env>,
+    input: { params: Record<string, string>; body: unknown },
+  ): Promise<{ status: 200 | 201; answer: unknown }>;
 };

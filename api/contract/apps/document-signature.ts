@@ -42,11 +42,23 @@ export type SigRemovedContent = keyof typeof SIG_REMOVED_CONTENT;
 export const SIG_REMOVED_CONTENT_KINDS = Object.keys(SIG_REMOVED_CONTENT) as [SigRemovedContent, ...SigRemovedContent[]];
 
 const int = (name: string, min: number, max: number) =>
-  v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(min, `${name} is at least ${min}`), v.maxValue(max, `${name} is at most ${max}`));
+  v.pipe(
+    v.number(`${name} must be a number`),
+    v.integer(`${name} must be a whole number`),
+    v.minValue(min, `${name} is at least ${min}`),
+    v.maxValue(max, `${name} is at most ${max}`),
+  );
 const text = (name: string, min: number, max: number) =>
-  v.pipe(v.string(`${name} must be text`), v.trim(), v.minLength(min, `${name} is required`), v.maxLength(max, `${name} has at most ${max} characters`));
+  v.pipe(
+    v.string(`${name} must be text`),
+    v.trim(),
+    v.minLength(min, `${name} is required`),
+    v.maxLength(max, `${name} has at most ${max} characters`),
+  );
 const optionalText = (name: string, max: number) =>
-  v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
+  v.optional(
+    v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))),
+  );
 
 // ---------------------------------------------------------------- settings
 
@@ -57,7 +69,8 @@ export const SigGeneralSettingsSchema = v.object({
 export type SigGeneralSettings = v.InferOutput<typeof SigGeneralSettingsSchema>;
 export const SIG_DEFAULT_SETTINGS: SigGeneralSettings = {
   defaultExpiryDays: 7,
-  consentText: 'I agree that my electronic signature is the legal equivalent of my handwritten signature on this document, and I consent to sign electronically.',
+  consentText:
+    'I agree that my electronic signature is the legal equivalent of my handwritten signature on this document, and I consent to sign electronically.',
 };
 
 export const SIG_TEMPLATES = [
@@ -83,7 +96,8 @@ export const SIG_FIELD_LABELS: Record<SigFieldKind, string> = {
   checkbox: 'Checkbox',
 };
 
-const fraction = (name: string) => v.pipe(v.number(`${name} must be a number`), v.minValue(0, `${name} is at least 0`), v.maxValue(1, `${name} is at most 1`));
+const fraction = (name: string) =>
+  v.pipe(v.number(`${name} must be a number`), v.minValue(0, `${name} is at least 0`), v.maxValue(1, `${name} is at most 1`));
 
 /** A field on a page. Position and size are fractions of the page (top-left origin), so they hold at any zoom. */
 export const SigFieldSchema = v.pipe(
@@ -107,15 +121,29 @@ export const SigPageSizeSchema = v.object({ width: v.number(), height: v.number(
 /** PUT /api/document-signature/documents/{id}/draft */
 export const SigDraftBodySchema = v.object({
   name: text('Name', 1, 200),
-  fields: v.pipe(v.array(SigFieldSchema, 'fields must be a list'), v.maxLength(200, 'At most 200 fields'), v.check((list) => new Set(list.map((f) => f.id)).size === list.length, 'Field ids must be unique')),
+  fields: v.pipe(
+    v.array(SigFieldSchema, 'fields must be a list'),
+    v.maxLength(200, 'At most 200 fields'),
+    v.check((list) => new Set(list.map((f) => f.id)).size === list.length, 'Field ids must be unique'),
+  ),
 });
 export type SigDraftBody = v.InferOutput<typeof SigDraftBodySchema>;
 
 /** POST /api/document-signature/documents/{id}/publish: optional page images rendered by the admin's browser. */
 export const SigPublishBodySchema = v.object({
-  pageImages: v.optional(v.array(v.pipe(v.string(), v.regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/, 'page images are JPEG data URLs')), 'pageImages must be a list')),
+  pageImages: v.optional(
+    v.array(
+      v.pipe(v.string(), v.regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/, 'page images are JPEG data URLs')),
+      'pageImages must be a list',
+    ),
+  ),
   /** the same pages about 480 px wide, for a phone's screen (srcset); optional, one per page when given */
-  pageImagesSmall: v.optional(v.array(v.pipe(v.string(), v.regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/, 'page images are JPEG data URLs')), 'pageImagesSmall must be a list')),
+  pageImagesSmall: v.optional(
+    v.array(
+      v.pipe(v.string(), v.regex(/^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/, 'page images are JPEG data URLs')),
+      'pageImagesSmall must be a list',
+    ),
+  ),
 });
 export type SigPublishBody = v.InferOutput<typeof SigPublishBodySchema>;
 
@@ -227,7 +255,14 @@ export const SigRequestFilesSchema = v.object({
 });
 export type SigRequestFiles = v.InferOutput<typeof SigRequestFilesSchema>;
 
-export const SIG_EVENT_TYPES = ['document.sent', 'document.opened', 'document.signed', 'document.completed', 'document.declined', 'document.expired'] as const;
+export const SIG_EVENT_TYPES = [
+  'document.sent',
+  'document.opened',
+  'document.signed',
+  'document.completed',
+  'document.declined',
+  'document.expired',
+] as const;
 
 export const SIG_COLUMNS: TaskColumn[] = [
   { key: 'id', label: 'ID', kind: 'id' },
@@ -248,15 +283,34 @@ export const SIG_ACTIONS: AppAction[] = [
     description: 'Text the customer a link to read and sign a published document.',
     needsTask: false,
     fields: [
-      { name: 'documentId', label: 'Document', kind: 'choice', required: true, placeholder: 'Search published documents', empty: 'No document is published yet: an admin publishes one under Documents.' },
+      {
+        name: 'documentId',
+        label: 'Document',
+        kind: 'choice',
+        required: true,
+        placeholder: 'Search published documents',
+        empty: 'No document is published yet: an admin publishes one under Documents.',
+      },
       { name: 'signerName', label: "Signer's full name", kind: 'text', required: true },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
       { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
     ],
   },
-  { key: 'resend', label: 'Resend link', description: 'Text the same request again with a new link.', needsTask: true, fields: [] },
-  { key: 'cancel', label: 'Cancel request', description: 'Withdraw the request: its link stops working.', needsTask: true, fields: [] },
+  {
+    key: 'resend',
+    label: 'Resend link',
+    description: 'Text the same request again with a new link.',
+    needsTask: true,
+    fields: [],
+  },
+  {
+    key: 'cancel',
+    label: 'Cancel request',
+    description: 'Withdraw the request: its link stops working.',
+    needsTask: true,
+    fields: [],
+  },
 ];
 
 /** The customer page's form (urlencoded): what the server reads from it. */
@@ -267,26 +321,49 @@ export const SIG_CUSTOMER_FIELD_PREFIX = 'field_';
 /** Largest PKCS#12 or PEM upload (a key and a chain are a few KB). */
 export const SIG_MAX_CERTIFICATE_BYTES = 64 * 1024;
 
-const activeFrom = v.optional(v.nullable(v.pipe(v.string('activeFrom must be a date and time'), v.isoTimestamp('activeFrom must be an ISO date and time, e.g. 2026-12-01T00:00:00Z'))));
+const activeFrom = v.optional(
+  v.nullable(
+    v.pipe(
+      v.string('activeFrom must be a date and time'),
+      v.isoTimestamp('activeFrom must be an ISO date and time, e.g. 2026-12-01T00:00:00Z'),
+    ),
+  ),
+);
 
 /** An admin uploads the account's own certificate: a PKCS#12 file (base64) with its password, or PEM text. */
-export const SigCertificateUploadSchema = v.variant('format', [
-  v.object({
-    format: v.literal('pkcs12'),
-    /** the .p12 / .pfx file, base64 */
-    file: v.pipe(v.string('file must be the PKCS#12 file in base64'), v.minLength(1, 'Choose a .p12 or .pfx file'), v.maxLength(Math.ceil((SIG_MAX_CERTIFICATE_BYTES * 4) / 3) + 4, 'The file is larger than 64 KB'), v.base64('file must be base64')),
-    password: v.pipe(v.string('password must be text'), v.maxLength(500, 'password has at most 500 characters')),
-    /** when it takes over from the current certificate (default: now) */
-    activeFrom,
-  }),
-  v.object({
-    format: v.literal('pem'),
-    /** the private key (PKCS#8, optionally encrypted) and the certificates, leaf first */
-    pem: v.pipe(v.string('pem must be text'), v.minLength(1, 'Paste the private key and the certificates'), v.maxLength(SIG_MAX_CERTIFICATE_BYTES, 'The PEM text is larger than 64 KB')),
-    password: v.optional(v.pipe(v.string('password must be text'), v.maxLength(500, 'password has at most 500 characters')), ''),
-    activeFrom,
-  }),
-], 'format must be pkcs12 or pem');
+export const SigCertificateUploadSchema = v.variant(
+  'format',
+  [
+    v.object({
+      format: v.literal('pkcs12'),
+      /** the .p12 / .pfx file, base64 */
+      file: v.pipe(
+        v.string('file must be the PKCS#12 file in base64'),
+        v.minLength(1, 'Choose a .p12 or .pfx file'),
+        v.maxLength(Math.ceil((SIG_MAX_CERTIFICATE_BYTES * 4) / 3) + 4, 'The file is larger than 64 KB'),
+        v.base64('file must be base64'),
+      ),
+      password: v.pipe(v.string('password must be text'), v.maxLength(500, 'password has at most 500 characters')),
+      /** when it takes over from the current certificate (default: now) */
+      activeFrom,
+    }),
+    v.object({
+      format: v.literal('pem'),
+      /** the private key (PKCS#8, optionally encrypted) and the certificates, leaf first */
+      pem: v.pipe(
+        v.string('pem must be text'),
+        v.minLength(1, 'Paste the private key and the certificates'),
+        v.maxLength(SIG_MAX_CERTIFICATE_BYTES, 'The PEM text is larger than 64 KB'),
+      ),
+      password: v.optional(
+        v.pipe(v.string('password must be text'), v.maxLength(500, 'password has at most 500 characters')),
+        '',
+      ),
+      activeFrom,
+    }),
+  ],
+  'format must be pkcs12 or pem',
+);
 export type SigCertificateUpload = v.InferOutput<typeof SigCertificateUploadSchema>;
 
 export const SIG_CERTIFICATE_STATES = ['active', 'scheduled', 'previous', 'expired'] as const;

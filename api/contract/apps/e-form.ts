@@ -15,24 +15,47 @@ export type EformStatus = (typeof EFORM_STATUSES)[number];
 export const FORM_STATUSES = ['draft', 'published', 'closed'] as const;
 export type FormStatus = (typeof FORM_STATUSES)[number];
 
-const text = (name: string, max: number) => v.pipe(v.string(`${name} must be text`), v.maxLength(max, `${name} has at most ${max} characters`));
-const count = (name: string, max: number) => v.optional(v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(0, `${name} is 0 or more`), v.maxValue(max, `${name} is at most ${max}`)));
+const text = (name: string, max: number) =>
+  v.pipe(v.string(`${name} must be text`), v.maxLength(max, `${name} has at most ${max} characters`));
+const count = (name: string, max: number) =>
+  v.optional(
+    v.pipe(
+      v.number(`${name} must be a number`),
+      v.integer(`${name} must be a whole number`),
+      v.minValue(0, `${name} is 0 or more`),
+      v.maxValue(max, `${name} is at most ${max}`),
+    ),
+  );
 const num = (name: string) => v.optional(v.pipe(v.number(`${name} must be a number`), v.finite(`${name} must be a number`)));
 const day = (name: string) =>
   v.optional(
     v.pipe(
       v.string(),
       v.regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date such as 2026-01-31`),
-      v.check((d) => d >= '1000' && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d, `${name} must be a date such as 2026-01-31`),
+      v.check(
+        (d) =>
+          d >= '1000' &&
+          !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
+          new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d,
+        `${name} must be a date such as 2026-01-31`,
+      ),
     ),
   );
 export const FIELD_ID_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]{0,39}$/;
-const fieldId = v.pipe(v.string('id is required'), v.regex(FIELD_ID_PATTERN, 'An id is a letter then up to 39 letters, digits or _'));
+const fieldId = v.pipe(
+  v.string('id is required'),
+  v.regex(FIELD_ID_PATTERN, 'An id is a letter then up to 39 letters, digits or _'),
+);
 
 export const ConditionSchema = v.object({
   action: v.picklist(['show', 'hide', 'require'], 'action is show, hide or require'),
   match: v.picklist(['all', 'any'], 'match is all or any'),
-  rules: v.pipe(v.array(v.object({ fieldId, op: v.picklist(CONDITION_OPS, 'op is not a comparison'), value: v.optional(text('value', 200)) })), v.maxLength(10, 'At most 10 rules')),
+  rules: v.pipe(
+    v.array(
+      v.object({ fieldId, op: v.picklist(CONDITION_OPS, 'op is not a comparison'), value: v.optional(text('value', 200)) }),
+    ),
+    v.maxLength(10, 'At most 10 rules'),
+  ),
 });
 
 export const FormFieldSchema = v.object({
@@ -54,7 +77,13 @@ export const FormFieldSchema = v.object({
       maxDate: day('maxDate'),
       minChoices: count('minChoices', 50),
       maxChoices: count('maxChoices', 50),
-      maxSizeMb: v.optional(v.pipe(v.number('maxSizeMb must be a number'), v.minValue(0.1, 'maxSizeMb is at least 0.1'), v.maxValue(MAX_FILE_MB, `maxSizeMb is at most ${MAX_FILE_MB}`))),
+      maxSizeMb: v.optional(
+        v.pipe(
+          v.number('maxSizeMb must be a number'),
+          v.minValue(0.1, 'maxSizeMb is at least 0.1'),
+          v.maxValue(MAX_FILE_MB, `maxSizeMb is at most ${MAX_FILE_MB}`),
+        ),
+      ),
       accept: v.optional(v.pipe(v.array(text('A file type', 100)), v.maxLength(20, 'At most 20 file types'))),
     }),
   ),
@@ -67,7 +96,10 @@ export const FormDefinitionSchema = v.object({
   description: v.optional(text('description', 2000)),
   submitLabel: v.optional(text('submitLabel', 60)),
   fields: v.pipe(v.array(FormFieldSchema), v.maxLength(100, 'A form has at most 100 fields')),
-  hiddenFields: v.pipe(v.array(v.object({ key: fieldId, label: text('label', 200) })), v.maxLength(20, 'At most 20 hidden fields')),
+  hiddenFields: v.pipe(
+    v.array(v.object({ key: fieldId, label: text('label', 200) })),
+    v.maxLength(20, 'At most 20 hidden fields'),
+  ),
 });
 export type FormDefinition = v.InferOutput<typeof FormDefinitionSchema>;
 // the evaluator's own type is the schema's output (checked here, where both are known)
@@ -111,7 +143,13 @@ export const FormDetailSchema = v.object({
   /** what the published version does not check (a pattern the engine cannot run), in words */
   warnings: v.optional(v.array(v.string())),
   /** other forms (not archived) with the same title: a warning, the form is saved and publishes as usual */
-  duplicateTitle: v.optional(v.object({ code: v.literal('DUPLICATE_TITLE'), message: v.string(), forms: v.array(v.object({ id: v.string(), title: v.string() })) })),
+  duplicateTitle: v.optional(
+    v.object({
+      code: v.literal('DUPLICATE_TITLE'),
+      message: v.string(),
+      forms: v.array(v.object({ id: v.string(), title: v.string() })),
+    }),
+  ),
 });
 export type FormDetail = v.InferOutput<typeof FormDetailSchema>;
 
@@ -126,19 +164,31 @@ export type FormDeleted = v.InferOutput<typeof FormDeletedSchema>;
 export const titleKey = (title: string) => title.trim().toLowerCase();
 
 /** The other forms (not archived) whose title is this one's: what the builder and the Forms list flag (the API's DUPLICATE_TITLE). */
-export function sameTitle(forms: Pick<FormSummary, 'id' | 'title' | 'archivedAt'>[], id: string | null, title: string): Pick<FormSummary, 'id' | 'title'>[] {
+export function sameTitle(
+  forms: Pick<FormSummary, 'id' | 'title' | 'archivedAt'>[],
+  id: string | null,
+  title: string,
+): Pick<FormSummary, 'id' | 'title'>[] {
   const key = titleKey(title);
   return key ? forms.filter((f) => f.id !== id && f.archivedAt === null && titleKey(f.title) === key) : [];
 }
 
-const optionalText = (name: string, max: number) => v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
+const optionalText = (name: string, max: number) =>
+  v.optional(
+    v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))),
+  );
 
 /** POST /api/v1/forms/{id}/requests (and the agent action "Send a form") */
 export const FormRequestBodySchema = v.object({
   phoneNumber: PhoneNumberSchema,
   customerRef: optionalText('customerRef', 200),
   /** values of the form's hidden fields, by key (customerRef fills itself) */
-  prefill: v.optional(v.record(v.pipe(v.string(), v.regex(FIELD_ID_PATTERN, 'prefill keys are hidden field keys')), v.pipe(v.string('prefill values are text'), v.maxLength(500, 'prefill values have at most 500 characters')))),
+  prefill: v.optional(
+    v.record(
+      v.pipe(v.string(), v.regex(FIELD_ID_PATTERN, 'prefill keys are hidden field keys')),
+      v.pipe(v.string('prefill values are text'), v.maxLength(500, 'prefill values have at most 500 characters')),
+    ),
+  ),
   agent: optionalText('agent', 200),
   /** the caller's language (SMS and page); the account's default when absent */
   locale: OptionalLocaleSchema,
@@ -148,7 +198,15 @@ export type FormRequestBody = v.InferOutput<typeof FormRequestBodySchema>;
 export const FormIdParamSchema = v.object({ id: v.pipe(v.string(), v.uuid('id is not a form id')) });
 export const FormRequestIdParamSchema = v.object({ id: v.pipe(v.string(), v.uuid('id is not a form request id')) });
 
-const AnswerSchema = v.nullable(v.union([v.string(), v.number(), v.boolean(), v.array(v.string()), v.object({ name: v.string(), size: v.number(), type: v.string(), fileId: v.optional(v.string()) })]));
+const AnswerSchema = v.nullable(
+  v.union([
+    v.string(),
+    v.number(),
+    v.boolean(),
+    v.array(v.string()),
+    v.object({ name: v.string(), size: v.number(), type: v.string(), fileId: v.optional(v.string()) }),
+  ]),
+);
 
 /** A form request as /api/v1 answers it; `answers` once submitted. */
 export const FormRequestSchema = v.object({
@@ -204,7 +262,15 @@ export const SubmissionQuerySchema = v.object({
     ),
   ),
   lastKey: v.optional(TaskKeySchema),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'), v.transform(Number), v.minValue(1, 'limit is a number from 1 to 200'), v.maxValue(200, 'limit is a number from 1 to 200'))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}$/, 'limit is a number from 1 to 200'),
+      v.transform(Number),
+      v.minValue(1, 'limit is a number from 1 to 200'),
+      v.maxValue(200, 'limit is a number from 1 to 200'),
+    ),
+  ),
 });
 export type SubmissionQuery = v.InferOutput<typeof SubmissionQuerySchema>;
 
@@ -232,7 +298,12 @@ export type SubmissionDetail = SubmissionRow & {
 
 /** Configuration > General */
 export const EformGeneralSettingsSchema = v.object({
-  linkValidityDays: v.pipe(v.number('Link validity must be a number'), v.integer('Link validity must be a whole number'), v.minValue(1, 'Link validity is at least 1 day'), v.maxValue(30, 'Link validity is at most 30 days')),
+  linkValidityDays: v.pipe(
+    v.number('Link validity must be a number'),
+    v.integer('Link validity must be a whole number'),
+    v.minValue(1, 'Link validity is at least 1 day'),
+    v.maxValue(30, 'Link validity is at most 30 days'),
+  ),
 });
 export type EformGeneralSettings = v.InferOutput<typeof EformGeneralSettingsSchema>;
 export const EFORM_DEFAULT_SETTINGS: EformGeneralSettings = { linkValidityDays: 7 };
@@ -267,7 +338,14 @@ export const EFORM_ACTIONS: AppAction[] = [
     description: 'Text the customer a link to one of your published forms.',
     needsTask: false,
     fields: [
-      { name: 'form', label: 'Form', kind: 'choice', required: true, placeholder: 'Search published forms', empty: 'No form is published yet: an admin publishes one under Forms.' },
+      {
+        name: 'form',
+        label: 'Form',
+        kind: 'choice',
+        required: true,
+        placeholder: 'Search published forms',
+        empty: 'No form is published yet: an admin publishes one under Forms.',
+      },
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
       { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },

@@ -44,32 +44,49 @@ export const documentTypeOf = (key: string) => IDV_DOCUMENT_TYPES.find((d) => d.
 
 export const IDV_SIDES = ['front', 'back', 'selfie'] as const;
 export type IdvSide = (typeof IDV_SIDES)[number];
-export const IDV_SIDE_LABELS: Record<IdvSide, string> = { front: 'Front of the document', back: 'Back of the document', selfie: 'Selfie' };
+export const IDV_SIDE_LABELS: Record<IdvSide, string> = {
+  front: 'Front of the document',
+  back: 'Back of the document',
+  selfie: 'Selfie',
+};
 
 /** The largest photo a customer may upload. */
 export const IDV_MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 
 const int = (name: string, min: number, max: number) =>
-  v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(min, `${name} is at least ${min}`), v.maxValue(max, `${name} is at most ${max}`));
+  v.pipe(
+    v.number(`${name} must be a number`),
+    v.integer(`${name} must be a whole number`),
+    v.minValue(min, `${name} is at least ${min}`),
+    v.maxValue(max, `${name} is at most ${max}`),
+  );
 
 /** Configuration > General (GET/PUT /api/identity-verification/settings/general). */
 export const IdvGeneralSettingsSchema = v.object({
   minimumAge: int('Minimum age', 0, 120),
   linkValidityMinutes: int('Link validity', 5, 10_080),
   documentTypes: v.pipe(
-    v.array(v.picklist(IDV_DOCUMENT_TYPE_KEYS, 'Document types must be passport, id_card or residence_permit'), 'Document types must be a list'),
+    v.array(
+      v.picklist(IDV_DOCUMENT_TYPE_KEYS, 'Document types must be passport, id_card or residence_permit'),
+      'Document types must be a list',
+    ),
     v.minLength(1, 'Accept at least one document type'),
     v.check((list) => new Set(list).size === list.length, 'Each document type once'),
   ),
 });
 export type IdvGeneralSettings = v.InferOutput<typeof IdvGeneralSettingsSchema>;
-export const IDV_DEFAULT_SETTINGS: IdvGeneralSettings = { minimumAge: 18, linkValidityMinutes: 60, documentTypes: ['passport', 'id_card', 'residence_permit'] };
+export const IDV_DEFAULT_SETTINGS: IdvGeneralSettings = {
+  minimumAge: 18,
+  linkValidityMinutes: 60,
+  documentTypes: ['passport', 'id_card', 'residence_permit'],
+};
 
 export const IDV_TEMPLATES = [
   {
     key: 'link',
     label: 'Verification link',
-    defaultBody: '{{company}} asks you to verify your identity with a photo of your ID and a selfie: {{link}} (valid for {{ttl}} minutes)',
+    defaultBody:
+      '{{company}} asks you to verify your identity with a photo of your ID and a selfie: {{link}} (valid for {{ttl}} minutes)',
     placeholders: ['company', 'link', 'ttl'] as const,
     required: ['link'] as const,
   },
@@ -83,7 +100,9 @@ export const IDV_TEMPLATES = [
 ];
 
 const optionalText = (name: string, max: number) =>
-  v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
+  v.optional(
+    v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))),
+  );
 
 /** A calendar date, YYYY-MM-DD, that exists. */
 export const IsoDateSchema = v.pipe(
@@ -97,10 +116,23 @@ export const IsoDateSchema = v.pipe(
 
 /** POST /api/v1/idv/sessions */
 export const IdvStartBodySchema = v.object({
-  customerRef: v.pipe(v.string('customerRef is required'), v.trim(), v.minLength(1, 'customerRef is required'), v.maxLength(200, 'customerRef has at most 200 characters')),
+  customerRef: v.pipe(
+    v.string('customerRef is required'),
+    v.trim(),
+    v.minLength(1, 'customerRef is required'),
+    v.maxLength(200, 'customerRef has at most 200 characters'),
+  ),
   phoneNumber: PhoneNumberSchema,
   expectedName: optionalText('expectedName', 200),
-  expectedDateOfBirth: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.union([v.literal(''), IsoDateSchema], 'expectedDateOfBirth must be a date such as 1980-04-30')))),
+  expectedDateOfBirth: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.union([v.literal(''), IsoDateSchema], 'expectedDateOfBirth must be a date such as 1980-04-30'),
+      ),
+    ),
+  ),
   agent: optionalText('agent', 200),
   /** the caller's language (SMS and page); the account's default when absent */
   locale: OptionalLocaleSchema,
@@ -222,7 +254,13 @@ export const IdvMrzBodySchema = v.object({
   lines: v.pipe(
     v.string('lines are required'),
     v.maxLength(200, 'At most 3 lines of 44 characters'),
-    v.transform((s) => s.toUpperCase().replace(/[ \t\r]/g, '').split('\n').filter(Boolean)),
+    v.transform((s) =>
+      s
+        .toUpperCase()
+        .replace(/[ \t\r]/g, '')
+        .split('\n')
+        .filter(Boolean),
+    ),
     v.check((l) => l.length >= 2 && l.length <= 3, 'Type the 2 or 3 lines of the machine-readable zone, one per line'),
     v.check((l) => l.every((x) => /^[A-Z0-9<]+$/.test(x)), 'Only letters, digits and < appear in a machine-readable zone'),
   ),
@@ -256,14 +294,31 @@ export const IdvReviewSchema = v.object({
   session: IdvSessionSchema,
   expectedName: v.nullable(v.string()),
   expectedDateOfBirth: v.nullable(v.string()),
-  images: v.array(v.object({ side: v.picklist(IDV_SIDES), url: v.nullable(v.string()), contentType: v.nullable(v.string()), size: v.nullable(v.number()), uploadedAt: v.string() })),
+  images: v.array(
+    v.object({
+      side: v.picklist(IDV_SIDES),
+      url: v.nullable(v.string()),
+      contentType: v.nullable(v.string()),
+      size: v.nullable(v.number()),
+      uploadedAt: v.string(),
+    }),
+  ),
   imagesRedactedAt: v.nullable(v.string()),
   extracted: v.nullable(IdvExtractedSchema),
   dataRedactedAt: v.nullable(v.string()),
   assignedTo: v.nullable(IdvReviewerSchema),
   /** the case is held by whoever asks (the review screen says "Assigned to you" and offers Release) */
   assignedToYou: v.boolean(),
-  decision: v.nullable(v.object({ decision: v.picklist(IDV_DECISIONS), reason: v.string(), reasonLabel: v.string(), note: v.nullable(v.string()), reviewer: IdvReviewerSchema, at: v.string() })),
+  decision: v.nullable(
+    v.object({
+      decision: v.picklist(IDV_DECISIONS),
+      reason: v.string(),
+      reasonLabel: v.string(),
+      note: v.nullable(v.string()),
+      reviewer: IdvReviewerSchema,
+      at: v.string(),
+    }),
+  ),
   /** the session may be decided now */
   reviewable: v.boolean(),
 });
@@ -332,7 +387,7 @@ export const IDV_ACTIONS: AppAction[] = [
   {
     key: 'start',
     label: 'Verify identity',
-    description: "Text the caller a link to photograph their ID and take a selfie; a reviewer decides.",
+    description: 'Text the caller a link to photograph their ID and take a selfie; a reviewer decides.',
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },

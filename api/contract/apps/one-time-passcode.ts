@@ -13,7 +13,12 @@ export const OtpStatusSchema = v.picklist(OTP_STATUSES);
 export type OtpStatus = v.InferOutput<typeof OtpStatusSchema>;
 
 const int = (name: string, min: number, max: number) =>
-  v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(min, `${name} is at least ${min}`), v.maxValue(max, `${name} is at most ${max}`));
+  v.pipe(
+    v.number(`${name} must be a number`),
+    v.integer(`${name} must be a whole number`),
+    v.minValue(min, `${name} is at least ${min}`),
+    v.maxValue(max, `${name} is at most ${max}`),
+  );
 
 /** Configuration > General (GET/PUT /api/one-time-passcode/settings/general). */
 export const OtpGeneralSettingsSchema = v.object({
@@ -23,7 +28,12 @@ export const OtpGeneralSettingsSchema = v.object({
   sendsPer10Minutes: int('Sends per 10 minutes', 1, 20),
 });
 export type OtpGeneralSettings = v.InferOutput<typeof OtpGeneralSettingsSchema>;
-export const OTP_DEFAULT_SETTINGS: OtpGeneralSettings = { codeLength: 6, validityMinutes: 10, maxChecks: 5, sendsPer10Minutes: 5 };
+export const OTP_DEFAULT_SETTINGS: OtpGeneralSettings = {
+  codeLength: 6,
+  validityMinutes: 10,
+  maxChecks: 5,
+  sendsPer10Minutes: 5,
+};
 
 export const OTP_TEMPLATES = [
   {
@@ -36,7 +46,9 @@ export const OTP_TEMPLATES = [
 ];
 
 const optionalText = (name: string, max: number) =>
-  v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
+  v.optional(
+    v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))),
+  );
 
 /** POST /api/v1/otp/send: a resend to a number with a pending verification sends the same code. */
 export const OtpSendBodySchema = v.object({

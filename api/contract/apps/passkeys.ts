@@ -36,7 +36,12 @@ export const PASSKEY_FAILURE_REASONS = {
 export type PasskeyFailureReason = keyof typeof PASSKEY_FAILURE_REASONS;
 
 const int = (name: string, min: number, max: number) =>
-  v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(min, `${name} is at least ${min}`), v.maxValue(max, `${name} is at most ${max}`));
+  v.pipe(
+    v.number(`${name} must be a number`),
+    v.integer(`${name} must be a whole number`),
+    v.minValue(min, `${name} is at least ${min}`),
+    v.maxValue(max, `${name} is at most ${max}`),
+  );
 
 /** Configuration > General (GET/PUT /api/passkeys/settings/general). */
 export const PasskeyGeneralSettingsSchema = v.object({
@@ -46,7 +51,12 @@ export const PasskeyGeneralSettingsSchema = v.object({
   linkValidityMinutes: int('Link validity', 5, 1440),
 });
 export type PasskeyGeneralSettings = v.InferOutput<typeof PasskeyGeneralSettingsSchema>;
-export const PASSKEY_DEFAULT_SETTINGS: PasskeyGeneralSettings = { userVerification: 'preferred', attestation: 'none', attachment: 'any', linkValidityMinutes: 15 };
+export const PASSKEY_DEFAULT_SETTINGS: PasskeyGeneralSettings = {
+  userVerification: 'preferred',
+  attestation: 'none',
+  attachment: 'any',
+  linkValidityMinutes: 15,
+};
 
 export const PASSKEY_TEMPLATES = [
   {
@@ -66,9 +76,16 @@ export const PASSKEY_TEMPLATES = [
 ];
 
 const text = (name: string, max: number) =>
-  v.pipe(v.string(`${name} is required`), v.trim(), v.nonEmpty(`${name} is required`), v.maxLength(max, `${name} has at most ${max} characters`));
+  v.pipe(
+    v.string(`${name} is required`),
+    v.trim(),
+    v.nonEmpty(`${name} is required`),
+    v.maxLength(max, `${name} has at most ${max} characters`),
+  );
 const optionalText = (name: string, max: number) =>
-  v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
+  v.optional(
+    v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))),
+  );
 
 /** POST /api/v1/passkeys/enrollments */
 export const PasskeyEnrollBodySchema = v.object({
@@ -108,7 +125,9 @@ export const PasskeyTaskSchema = v.object({
   expiresAt: v.string(),
   endedAt: v.nullable(v.string()),
   /** failed, expired, not_delivered (and the last cancelled attempt of a started task) */
-  failureReason: v.nullable(v.picklist(Object.keys(PASSKEY_FAILURE_REASONS) as [PasskeyFailureReason, ...PasskeyFailureReason[]])),
+  failureReason: v.nullable(
+    v.picklist(Object.keys(PASSKEY_FAILURE_REASONS) as [PasskeyFailureReason, ...PasskeyFailureReason[]]),
+  ),
   /** the credential created (enrollment) or used (verification), shortened per SPEC in the UI */
   credentialId: v.nullable(v.string()),
 });
@@ -117,14 +136,20 @@ export type PasskeyTask = v.InferOutput<typeof PasskeyTaskSchema>;
 // ---------------------------------------------------------------- the customer page's calls
 
 /** POST /api/c/{token}/passkey/options: no body. The answer is the WebAuthn options JSON. */
-export const PasskeyCeremonyOptionsSchema = v.object({ kind: v.picklist(PASSKEY_TASK_KINDS), options: v.record(v.string(), v.unknown()) });
+export const PasskeyCeremonyOptionsSchema = v.object({
+  kind: v.picklist(PASSKEY_TASK_KINDS),
+  options: v.record(v.string(), v.unknown()),
+});
 
 /** POST /api/c/{token}/passkey/verify: the browser's RegistrationResponseJSON or AuthenticationResponseJSON. */
 export const PasskeyCeremonyResponseSchema = v.object({
   id: v.pipe(v.string(), v.maxLength(1400)),
   rawId: v.pipe(v.string(), v.maxLength(1400)),
   type: v.literal('public-key'),
-  response: v.record(v.string(), v.union([v.pipe(v.string(), v.maxLength(64_000)), v.array(v.pipe(v.string(), v.maxLength(32))), v.number(), v.null()])),
+  response: v.record(
+    v.string(),
+    v.union([v.pipe(v.string(), v.maxLength(64_000)), v.array(v.pipe(v.string(), v.maxLength(32))), v.number(), v.null()]),
+  ),
   authenticatorAttachment: v.optional(v.nullable(v.string())),
   clientExtensionResults: v.optional(v.record(v.string(), v.unknown())),
 });

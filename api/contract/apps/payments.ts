@@ -12,7 +12,15 @@ import type { AppAction, TaskColumn } from '../platform';
 
 export const PAYMENTS_APP = 'payments' as const;
 
-export const PAYMENT_STATUSES = ['requested', 'opened', 'succeeded', 'failed', 'expired', 'partially_refunded', 'refunded'] as const;
+export const PAYMENT_STATUSES = [
+  'requested',
+  'opened',
+  'succeeded',
+  'failed',
+  'expired',
+  'partially_refunded',
+  'refunded',
+] as const;
 export const PaymentStatusSchema = v.picklist(PAYMENT_STATUSES);
 export type PaymentStatus = v.InferOutput<typeof PaymentStatusSchema>;
 /** statuses in which money was taken (gross volume, success rate) */
@@ -22,14 +30,35 @@ export const PAID_STATUSES: readonly PaymentStatus[] = ['succeeded', 'partially_
 export const LINK_MINUTES = { min: 30, max: 1440, default: 60 } as const;
 
 const int = (name: string, min: number, max: number) =>
-  v.pipe(v.number(`${name} must be a number`), v.integer(`${name} must be a whole number`), v.minValue(min, `${name} is at least ${min}`), v.maxValue(max, `${name} is at most ${max}`));
+  v.pipe(
+    v.number(`${name} must be a number`),
+    v.integer(`${name} must be a whole number`),
+    v.minValue(min, `${name} is at least ${min}`),
+    v.maxValue(max, `${name} is at most ${max}`),
+  );
 
-export const CurrencySchema = v.pipe(v.string('currency must be text'), v.trim(), v.toLowerCase(), v.regex(CURRENCY_PATTERN, 'currency is a three-letter ISO code such as usd'));
+export const CurrencySchema = v.pipe(
+  v.string('currency must be text'),
+  v.trim(),
+  v.toLowerCase(),
+  v.regex(CURRENCY_PATTERN, 'currency is a three-letter ISO code such as usd'),
+);
 /** An amount in minor units: Stripe's own ceiling is 99,999,999. */
-export const AmountSchema = v.pipe(v.number('amount must be a number'), v.integer('amount is a whole number of minor units (cents)'), v.minValue(1, 'amount is at least 1'), v.maxValue(99_999_999, 'amount is at most 99,999,999'));
+export const AmountSchema = v.pipe(
+  v.number('amount must be a number'),
+  v.integer('amount is a whole number of minor units (cents)'),
+  v.minValue(1, 'amount is at least 1'),
+  v.maxValue(99_999_999, 'amount is at most 99,999,999'),
+);
 
 /** Stripe's suffix rules: letters, digits, spaces and some punctuation, never < > \ ' " *. */
-const SuffixSchema = v.pipe(v.string('Statement descriptor suffix must be text'), v.trim(), v.maxLength(22, 'Statement descriptor suffix has at most 22 characters'), v.regex(/^[^<>\\'"*]*$/, 'Statement descriptor suffix cannot contain < > \\ \' " or *'), v.regex(/^(|.*[A-Za-z].*)$/, 'Statement descriptor suffix needs at least one letter'));
+const SuffixSchema = v.pipe(
+  v.string('Statement descriptor suffix must be text'),
+  v.trim(),
+  v.maxLength(22, 'Statement descriptor suffix has at most 22 characters'),
+  v.regex(/^[^<>\\'"*]*$/, 'Statement descriptor suffix cannot contain < > \\ \' " or *'),
+  v.regex(/^(|.*[A-Za-z].*)$/, 'Statement descriptor suffix needs at least one letter'),
+);
 
 /** Configuration > General (GET/PUT /api/payments/settings/general). */
 export const PaymentsGeneralSettingsSchema = v.object({
@@ -38,7 +67,11 @@ export const PaymentsGeneralSettingsSchema = v.object({
   statementDescriptorSuffix: SuffixSchema,
 });
 export type PaymentsGeneralSettings = v.InferOutput<typeof PaymentsGeneralSettingsSchema>;
-export const PAYMENTS_DEFAULT_SETTINGS: PaymentsGeneralSettings = { defaultCurrency: 'usd', linkValidityMinutes: LINK_MINUTES.default, statementDescriptorSuffix: '' };
+export const PAYMENTS_DEFAULT_SETTINGS: PaymentsGeneralSettings = {
+  defaultCurrency: 'usd',
+  linkValidityMinutes: LINK_MINUTES.default,
+  statementDescriptorSuffix: '',
+};
 
 export const PAYMENTS_TEMPLATES = [
   {
@@ -70,7 +103,8 @@ export type StripeConnection = v.InferOutput<typeof StripeConnectionSchema>;
 export const StripeConnectAnswerSchema = v.object({ url: v.string() });
 export type StripeConnectAnswer = v.InferOutput<typeof StripeConnectAnswerSchema>;
 
-const queryText = (name: string, max: number) => v.pipe(v.string(`${name} must be text`), v.maxLength(max, `${name} has at most ${max} characters`));
+const queryText = (name: string, max: number) =>
+  v.pipe(v.string(`${name} must be text`), v.maxLength(max, `${name} has at most ${max} characters`));
 
 /** POST /api/payments/stripe/callback: what Stripe put on the callback page's query string. */
 export const StripeCallbackBodySchema = v.object({
@@ -98,8 +132,15 @@ export const ProductSchema = v.object({
 export type Product = v.InferOutput<typeof ProductSchema>;
 export const ProductListSchema = v.array(ProductSchema);
 
-const nameText = v.pipe(v.string('Name must be text'), v.trim(), v.minLength(1, 'Name is required'), v.maxLength(250, 'Name has at most 250 characters'));
-const descriptionText = v.nullable(v.pipe(v.string('Description must be text'), v.trim(), v.maxLength(500, 'Description has at most 500 characters')));
+const nameText = v.pipe(
+  v.string('Name must be text'),
+  v.trim(),
+  v.minLength(1, 'Name is required'),
+  v.maxLength(250, 'Name has at most 250 characters'),
+);
+const descriptionText = v.nullable(
+  v.pipe(v.string('Description must be text'), v.trim(), v.maxLength(500, 'Description has at most 500 characters')),
+);
 
 /** POST /api/payments/products */
 export const ProductBodySchema = v.object({
@@ -120,13 +161,19 @@ export const ProductUpdateBodySchema = v.object({
 });
 export type ProductUpdateBody = v.InferOutput<typeof ProductUpdateBodySchema>;
 
-export const ProductIdParamSchema = v.object({ id: v.pipe(v.string(), v.regex(/^prod_[A-Za-z0-9]{1,100}$/, 'id is not a product id')) });
-export const ProductQuerySchema = v.object({ q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))) });
+export const ProductIdParamSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^prod_[A-Za-z0-9]{1,100}$/, 'id is not a product id')),
+});
+export const ProductQuerySchema = v.object({
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'q has at most 200 characters'))),
+});
 
 // ---------------------------------------------------------------- payment requests
 
 const optionalText = (name: string, max: number) =>
-  v.optional(v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))));
+  v.optional(
+    v.nullable(v.pipe(v.string(`${name} must be text`), v.trim(), v.maxLength(max, `${name} has at most ${max} characters`))),
+  );
 
 /**
  * POST /api/v1/payments: a product of the catalog, or an amount, currency and description.
@@ -137,10 +184,19 @@ export const PaymentRequestBodySchema = exactlyOneOf(
     phoneNumber: PhoneNumberSchema,
     customerRef: optionalText('customerRef', 200),
     agent: optionalText('agent', 200),
-    productId: v.optional(v.pipe(v.string('productId must be text'), v.trim(), v.regex(/^prod_[A-Za-z0-9]{1,100}$/, 'productId is not a product id'))),
+    productId: v.optional(
+      v.pipe(v.string('productId must be text'), v.trim(), v.regex(/^prod_[A-Za-z0-9]{1,100}$/, 'productId is not a product id')),
+    ),
     amount: v.optional(AmountSchema),
     currency: v.optional(CurrencySchema),
-    description: v.optional(v.pipe(v.string('description must be text'), v.trim(), v.minLength(1, 'description is required with an amount'), v.maxLength(250, 'description has at most 250 characters'))),
+    description: v.optional(
+      v.pipe(
+        v.string('description must be text'),
+        v.trim(),
+        v.minLength(1, 'description is required with an amount'),
+        v.maxLength(250, 'description has at most 250 characters'),
+      ),
+    ),
     expiresInMinutes: v.optional(int('expiresInMinutes', LINK_MINUTES.min, LINK_MINUTES.max)),
     /** the caller's language (SMS and page); the account's default when absent */
     locale: OptionalLocaleSchema,
@@ -188,7 +244,13 @@ export const PaymentSchema = v.object({
 });
 export type Payment = v.InferOutput<typeof PaymentSchema>;
 
-export const PAYMENT_EVENT_TYPES = ['payment.requested', 'payment.succeeded', 'payment.failed', 'payment.expired', 'payment.refunded'] as const;
+export const PAYMENT_EVENT_TYPES = [
+  'payment.requested',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.expired',
+  'payment.refunded',
+] as const;
 
 export const PAYMENT_COLUMNS: TaskColumn[] = [
   { key: 'id', label: 'ID', kind: 'id' },
@@ -210,13 +272,21 @@ export const PAYMENT_ACTIONS: AppAction[] = [
   {
     key: 'request',
     label: 'Request a payment',
-    description: "Text the caller a secure card payment link: they pay on their own phone, you never hear the card number.",
+    description: 'Text the caller a secure card payment link: they pay on their own phone, you never hear the card number.',
     needsTask: false,
     fields: [
       { name: 'phoneNumber', label: 'Phone number', kind: 'phone', required: true, placeholder: '+15551234567' },
       { name: 'locale', label: "Caller's language", kind: 'locale', required: false },
       { name: 'customerRef', label: 'Customer ID', kind: 'text', required: false },
-      { name: 'productId', label: 'Product', kind: 'choice', required: false, placeholder: 'Search the product catalog', empty: 'The product catalog has no active product with a price: type an amount below, or an admin adds products under Products.' },
+      {
+        name: 'productId',
+        label: 'Product',
+        kind: 'choice',
+        required: false,
+        placeholder: 'Search the product catalog',
+        empty:
+          'The product catalog has no active product with a price: type an amount below, or an admin adds products under Products.',
+      },
       { name: 'amount', label: 'Or an amount (e.g. 12.50)', kind: 'text', required: false },
       { name: 'currency', label: 'Currency', kind: 'text', required: false, placeholder: 'USD' },
       { name: 'description', label: 'What it is for', kind: 'text', required: false },

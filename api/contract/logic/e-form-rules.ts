@@ -2,10 +2,30 @@
 // script and the server all call these functions, so the same answers are valid in all three.
 // No imports on purpose: the customer page bundles this file and must stay tiny.
 
-export const FIELD_TYPES = ['short_text', 'long_text', 'email', 'phone', 'number', 'date', 'single_choice', 'multiple_choice', 'dropdown', 'consent', 'file'] as const;
+export const FIELD_TYPES = [
+  'short_text',
+  'long_text',
+  'email',
+  'phone',
+  'number',
+  'date',
+  'single_choice',
+  'multiple_choice',
+  'dropdown',
+  'consent',
+  'file',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export const CONDITION_OPS = ['equals', 'not_equals', 'contains', 'is_empty', 'is_not_empty', 'greater_than', 'less_than'] as const;
+export const CONDITION_OPS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'is_empty',
+  'is_not_empty',
+  'greater_than',
+  'less_than',
+] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 
 export type ConditionRule = { fieldId: string; op: ConditionOp; value?: string };
@@ -41,7 +61,13 @@ export type FormField = {
 };
 
 export type HiddenField = { key: string; label: string };
-export type FormDefinitionShape = { title: string; description?: string; submitLabel?: string; fields: FormField[]; hiddenFields: HiddenField[] };
+export type FormDefinitionShape = {
+  title: string;
+  description?: string;
+  submitLabel?: string;
+  fields: FormField[];
+  hiddenFields: HiddenField[];
+};
 
 /** A file as the evaluator sees it: what the browser knows before upload, plus the stored id after. */
 export type FileAnswer = { name: string; size: number; type: string; fileId?: string };
@@ -93,7 +119,11 @@ function ruleMatches(rule: ConditionRule, value: AnswerValue | undefined): boole
     case 'is_not_empty':
       return !isEmpty(value);
     case 'equals':
-      return list ? list.length === 1 && list[0] === expected : typeof value === 'boolean' ? String(value) === expected || (value && expected === 'yes') : text === expected;
+      return list
+        ? list.length === 1 && list[0] === expected
+        : typeof value === 'boolean'
+          ? String(value) === expected || (value && expected === 'yes')
+          : text === expected;
     case 'not_equals':
       return !ruleMatches({ ...rule, op: 'equals' }, value);
     case 'contains':
@@ -120,7 +150,12 @@ export function evaluateForm(def: FormDefinitionShape, answers: Answers): { visi
   const seen = (id: string) => (visible.has(id) || hidden.has(id) ? answers[id] : undefined);
   for (const field of def.fields) {
     const c = field.condition;
-    const matched = c && c.rules.length ? (c.match === 'all' ? c.rules.every((r) => ruleMatches(r, seen(r.fieldId))) : c.rules.some((r) => ruleMatches(r, seen(r.fieldId)))) : null;
+    const matched =
+      c && c.rules.length
+        ? c.match === 'all'
+          ? c.rules.every((r) => ruleMatches(r, seen(r.fieldId)))
+          : c.rules.some((r) => ruleMatches(r, seen(r.fieldId)))
+        : null;
     const shown = matched === null || !c ? true : c.action === 'show' ? matched : c.action === 'hide' ? !matched : true;
     if (!shown) continue;
     visible.add(field.id);
@@ -152,7 +187,18 @@ function accepts(accept: string[], file: FileAnswer): boolean {
  * their catalogue (`eform.problem.<code>`, api/customer-pages/i18n), so the rules stay here once.
  */
 export type FieldProblem =
-  | { code: 'required' | 'requiredConsent' | 'requiredFile' | 'requiredChoice' | 'options' | 'email' | 'phone' | 'number' | 'date' }
+  | {
+      code:
+        | 'required'
+        | 'requiredConsent'
+        | 'requiredFile'
+        | 'requiredChoice'
+        | 'options'
+        | 'email'
+        | 'phone'
+        | 'number'
+        | 'date';
+    }
   | { code: 'fileSize'; max: number }
   | { code: 'fileType'; types: string }
   | { code: 'minChoices' | 'maxChoices' | 'min' | 'max' | 'minLength' | 'maxLength'; n: number }
@@ -161,13 +207,19 @@ export type FieldProblem =
 export type FieldProblemCode = FieldProblem['code'];
 
 /** What is wrong with one field's answer, or null when it is fine. */
-export function fieldProblem(field: FormField, value: AnswerValue | undefined, required: boolean, patterns?: PatternEngine): FieldProblem | null {
+export function fieldProblem(
+  field: FormField,
+  value: AnswerValue | undefined,
+  required: boolean,
+  patterns?: PatternEngine,
+): FieldProblem | null {
   const v = field.validation ?? {};
   if (isEmpty(value)) {
     if (!required) return null;
     if (field.type === 'consent') return { code: 'requiredConsent' };
     if (field.type === 'file') return { code: 'requiredFile' };
-    if (field.type === 'multiple_choice' || field.type === 'single_choice' || field.type === 'dropdown') return { code: 'requiredChoice' };
+    if (field.type === 'multiple_choice' || field.type === 'single_choice' || field.type === 'dropdown')
+      return { code: 'requiredChoice' };
     return { code: 'required' };
   }
   switch (field.type) {
@@ -220,7 +272,8 @@ export function fieldProblem(field: FormField, value: AnswerValue | undefined, r
   if (v.minLength !== undefined && text.length < v.minLength) return { code: 'minLength', n: v.minLength };
   if (v.maxLength !== undefined && text.length > v.maxLength) return { code: 'maxLength', n: v.maxLength };
   // a published pattern the engine cannot run is dropped from checking (the form's page warns)
-  if (v.pattern && patterns && patterns.matches(v.pattern, text) === false) return { code: 'pattern', message: v.patternMessage ?? '' };
+  if (v.pattern && patterns && patterns.matches(v.pattern, text) === false)
+    return { code: 'pattern', message: v.patternMessage ?? '' };
   return null;
 }
 
@@ -313,7 +366,12 @@ export function problemText(p: FieldProblem): string {
 }
 
 /** The message for one field's answer in English, or null when it is fine. */
-export function fieldError(field: FormField, value: AnswerValue | undefined, required: boolean, patterns?: PatternEngine): string | null {
+export function fieldError(
+  field: FormField,
+  value: AnswerValue | undefined,
+  required: boolean,
+  patterns?: PatternEngine,
+): string | null {
   const problem = fieldProblem(field, value, required, patterns);
   return problem ? problemText(problem) : null;
 }
@@ -364,16 +422,22 @@ export function definitionProblems(def: FormDefinitionShape, patterns?: PatternE
   const problems: Record<string, string> = {};
   if (!def.title.trim()) problems._ = 'Give the form a title';
   if (def.fields.length === 0) problems._ ??= 'Add at least one field';
-  if (def.fields.filter((f) => f.type === 'file').length > MAX_FILE_FIELDS) problems._ ??= `A form has at most ${MAX_FILE_FIELDS} file uploads`;
+  if (def.fields.filter((f) => f.type === 'file').length > MAX_FILE_FIELDS)
+    problems._ ??= `A form has at most ${MAX_FILE_FIELDS} file uploads`;
   const earlier = new Set(def.hiddenFields.map((h) => h.key));
   for (const field of def.fields) {
     const fail = (m: string) => (problems[field.id] ??= m);
     if (earlier.has(field.id)) fail(`Another field already uses the id ${field.id}`);
     if (!field.label.trim()) fail('Give the field a label');
-    if ((field.type === 'single_choice' || field.type === 'multiple_choice' || field.type === 'dropdown') && (field.options ?? []).filter((o) => o.trim()).length < 2) fail('Give at least two options');
+    if (
+      (field.type === 'single_choice' || field.type === 'multiple_choice' || field.type === 'dropdown') &&
+      (field.options ?? []).filter((o) => o.trim()).length < 2
+    )
+      fail('Give at least two options');
     if (field.options && new Set(field.options).size !== field.options.length) fail('Options must differ');
     const v = field.validation ?? {};
-    if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength) fail('The shortest length is more than the longest');
+    if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength)
+      fail('The shortest length is more than the longest');
     if (v.min !== undefined && v.max !== undefined && v.min > v.max) fail('The smallest value is more than the largest');
     const patternProblem = v.pattern && patterns ? patterns.problem(v.pattern) : null;
     if (patternProblem) fail(patternProblem);

@@ -45,7 +45,30 @@ export class GjsonPathError extends Error {
   }
 }
 
-const KEY_SPECIAL = new Set([' ', '.', '|', '*', '?', '\\', '#', '@', '(', ')', '!', '=', '<', '>', '%', '"', '{', '}', '[', ']', ',', ':']);
+const KEY_SPECIAL = new Set([
+  ' ',
+  '.',
+  '|',
+  '*',
+  '?',
+  '\\',
+  '#',
+  '@',
+  '(',
+  ')',
+  '!',
+  '=',
+  '<',
+  '>',
+  '%',
+  '"',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+]);
 
 /** Escapes a literal key so the path finds exactly that key. */
 export function escapeKey(key: string): string {
@@ -53,7 +76,6 @@ export function escapeKey(key: string): string {
   for (const ch of key) out += KEY_SPECIAL.has(ch) ? `\\${ch}` : ch;
   return out;
 }
-
 
 /** Finds the bracket closing the one at `start`, skipping quoted strings and escapes. */
 function closingBracket(path: string, start: number): number {
@@ -149,13 +171,16 @@ function parseModifier(path: string, i: number): { token: TokenBody; end: number
   const m = /^@(\w*)(:?)/.exec(path.slice(i))!;
   const name = m[1];
   if (!MODIFIERS.has(name)) {
-    throw new GjsonPathError(`The modifier @${name} is not supported (only @this, @flatten, @reverse, @keys and @values); write \\@ for a key that starts with @.`);
+    throw new GjsonPathError(
+      `The modifier @${name} is not supported (only @this, @flatten, @reverse, @keys and @values); write \\@ for a key that starts with @.`,
+    );
   }
   let end = i + m[0].length;
   let deep = false;
   if (m[2]) {
     const arg = /^\{\s*"deep"\s*:\s*(true|false)\s*\}/.exec(path.slice(end));
-    if (name !== 'flatten' || !arg) throw new GjsonPathError(`The modifier @${name} takes no argument here (only @flatten:{"deep":true}).`);
+    if (name !== 'flatten' || !arg)
+      throw new GjsonPathError(`The modifier @${name} takes no argument here (only @flatten:{"deep":true}).`);
     deep = arg[1] === 'true';
     end += arg[0].length;
   }
@@ -357,7 +382,8 @@ function matches(element: JsonNode, query: Query): boolean {
     else if (word === 'null') is = value === undefined || value.kind === 'null';
     else if (word === 'true') is = truthy(value);
     // A string counts as false only when it spells false (GJSON: strconv.ParseBool).
-    else if (word === 'false') is = value?.kind === 'string' ? ['0', 'f', 'false'].includes(value.value.toLowerCase()) : !truthy(value);
+    else if (word === 'false')
+      is = value?.kind === 'string' ? ['0', 'f', 'false'].includes(value.value.toLowerCase()) : !truthy(value);
     if (is === null) return false;
     value = is ? { kind: 'true', raw: 'true' } : { kind: 'false', raw: 'false' };
     right = 'true';
@@ -365,7 +391,20 @@ function matches(element: JsonNode, query: Query): boolean {
   if (value === undefined) return false;
   const op = query.op;
   if (op === null) return true;
-  const ordered = (c: number) => (op === '==' ? c === 0 : op === '!=' ? c !== 0 : op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : op === '>=' ? c >= 0 : false);
+  const ordered = (c: number) =>
+    op === '=='
+      ? c === 0
+      : op === '!='
+        ? c !== 0
+        : op === '<'
+          ? c < 0
+          : op === '<='
+            ? c <= 0
+            : op === '>'
+              ? c > 0
+              : op === '>='
+                ? c >= 0
+                : false;
   switch (value.kind) {
     case 'string':
       if (op === '%') return likeMatch(right, value.value);
@@ -374,7 +413,19 @@ function matches(element: JsonNode, query: Query): boolean {
     case 'number': {
       const a = Number(value.raw);
       const b = goFloat(right);
-      return op === '==' ? a === b : op === '!=' ? a !== b : op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : op === '>=' ? a >= b : false;
+      return op === '=='
+        ? a === b
+        : op === '!='
+          ? a !== b
+          : op === '<'
+            ? a < b
+            : op === '<='
+              ? a <= b
+              : op === '>'
+                ? a > b
+                : op === '>='
+                  ? a >= b
+                  : false;
     }
     case 'true':
       return op === '==' ? right === 'true' : op === '!=' ? right !== 'true' : op === '>' ? right === 'false' : op === '>=';
@@ -391,7 +442,9 @@ function child(node: JsonNode, token: Extract<Token, { kind: 'key' }>): JsonNode
     return undefined;
   }
   if (node.kind !== 'object') return undefined;
-  const entry = token.wildcard ? node.entries.find((e) => wildcardMatch(token.text, e.key)) : node.entries.find((e) => e.key === token.text);
+  const entry = token.wildcard
+    ? node.entries.find((e) => wildcardMatch(token.text, e.key))
+    : node.entries.find((e) => e.key === token.text);
   return entry?.value;
 }
 
@@ -423,7 +476,13 @@ function modify(node: JsonNode, token: Extract<Token, { kind: 'modifier' }>): Js
       return flatten(node, token.deep);
     case 'reverse':
       if (node.kind === 'array') return list(node.items.map((n) => n.raw).reverse());
-      if (node.kind === 'object') return built(`{${node.entries.map((e) => `${e.keyRaw}:${e.value.raw}`).reverse().join(',')}}`);
+      if (node.kind === 'object')
+        return built(
+          `{${node.entries
+            .map((e) => `${e.keyRaw}:${e.value.raw}`)
+            .reverse()
+            .join(',')}}`,
+        );
       return node;
     case 'keys':
       if (node.kind === 'object') return list(node.entries.map((e) => e.keyRaw));

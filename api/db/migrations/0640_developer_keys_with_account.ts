@@ -33,14 +33,18 @@ async function auditByProvider(trx: Trx, accountId: string, description: string,
 export const sql = '';
 
 export async function run(trx: Trx, context: MigrationContext): Promise<void> {
-  const missing = await query<{ id: string }>`select a.id from accounts a where not exists (select 1 from developer_keys k where k.account_id = a.id)`.execute(trx);
+  const missing = await query<{
+    id: string;
+  }>`select a.id from accounts a where not exists (select 1 from developer_keys k where k.account_id = a.id)`.execute(trx);
   if (!missing.rows.length) return;
-  if (!context.encryptionKey) throw new Error(`${id}: ${missing.rows.length} accounts need developer keys, which needs ENCRYPTION_KEY`);
+  if (!context.encryptionKey)
+    throw new Error(`${id}: ${missing.rows.length} accounts need developer keys, which needs ENCRYPTION_KEY`);
   for (const { id: accountId } of missing.rows) {
     // The columns as they are at this migration: later migrations add more (and fill them), so
     // this step must not call today's createDeveloperKeys.
     const key = context.encryptionKey;
-    const created = await query`insert into developer_keys (account_id, widget_key, secret_key_encrypted, webhook_secret_encrypted)
+    const created =
+      await query`insert into developer_keys (account_id, widget_key, secret_key_encrypted, webhook_secret_encrypted)
       values (${accountId}, ${generateKey(KEY_PREFIXES.widget)}, ${encryptSecret(generateKey(KEY_PREFIXES.secret), key)}, ${encryptSecret(generateKey(KEY_PREFIXES.webhook), key)})
       on conflict (account_id) do nothing`.execute(trx);
     if (Number(created.numAffectedRows ?? 0) > 0) {

@@ -86,11 +86,13 @@ begin
   return null;
 end $$;
 
-${TASK_TABLES.map(([table, app]) => `
+${TASK_TABLES.map(
+  ([table, app]) => `
 create trigger ${table}_live_added after insert on ${table}
   referencing new table as changed for each statement execute function live_tasks_changed('${app}');
 create trigger ${table}_live_changed after update on ${table}
-  referencing new table as changed for each statement execute function live_tasks_changed('${app}');`).join('\n')}
+  referencing new table as changed for each statement execute function live_tasks_changed('${app}');`,
+).join('\n')}
 
 create trigger notifications_live after insert on notifications
   referencing new table as changed for each statement execute function live_rows_added('notification', '');

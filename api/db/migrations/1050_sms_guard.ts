@@ -58,8 +58,15 @@ create index sms_guard_sends_unanswered on sms_guard_sends (account_id, phone_nu
 ${tenantPolicy('sms_guard_sends')}
 `;
 
-const SENT_TO = ['dev_sms_outbox:to_number:created_at', 'otp_sends:phone_number:ts', 'passkey_tasks:phone_number:created_at', 'idv_sessions:phone_number:created_at',
-  'sig_requests:phone_number:created_at', 'eform_requests:phone_number:created_at', 'payments:phone_number:created_at'];
+const SENT_TO = [
+  'dev_sms_outbox:to_number:created_at',
+  'otp_sends:phone_number:ts',
+  'passkey_tasks:phone_number:created_at',
+  'idv_sessions:phone_number:created_at',
+  'sig_requests:phone_number:created_at',
+  'eform_requests:phone_number:created_at',
+  'payments:phone_number:created_at',
+];
 
 /**
  * The country of a number, as api/sms-guard/classify.ts's classifyNumber found it when this
@@ -71,7 +78,10 @@ const SENT_TO = ['dev_sms_outbox:to_number:created_at', 'otp_sends:phone_number:
 function countryOf(e164: string): string | undefined {
   const parsed = parsePhoneNumberFromString(e164);
   if (!parsed) return undefined;
-  return parsed.country ?? (metadata as { country_calling_codes: Record<string, string[]> }).country_calling_codes[parsed.countryCallingCode]?.[0];
+  return (
+    parsed.country ??
+    (metadata as { country_calling_codes: Record<string, string[]> }).country_calling_codes[parsed.countryCallingCode]?.[0]
+  );
 }
 
 /**
@@ -87,7 +97,13 @@ export async function run(trx: Trx): Promise<void> {
     return `select account_id, min(${column}) as phone, false as sender from ${table} where ${ts} > ${since} group by account_id, left(${column}, 8)`;
   });
   unions.push(`select account_id, phone_number as phone, true as sender from sms_settings where phone_number <> ''`);
-  const rows = (await q<{ account_id: string; phone: string; sender: boolean }>`${q.raw(`select account_id, phone, sender from (${unions.join(' union ')}) t`)}`.execute(trx)).rows;
+  const rows = (
+    await q<{
+      account_id: string;
+      phone: string;
+      sender: boolean;
+    }>`${q.raw(`select account_id, phone, sender from (${unions.join(' union ')}) t`)}`.execute(trx)
+  ).rows;
   const countries = new Map<string, Set<string>>();
   for (const r of rows) {
     const country = countryOf(r.phone);
@@ -97,6 +113,8 @@ export async function run(trx: Trx): Promise<void> {
   for (const [accountId, set] of countries) {
     // only accounts that texted somewhere: the others keep the default
     if (!rows.some((r) => r.account_id === accountId && !r.sender)) continue;
-    await q`insert into sms_guard_settings (account_id, allowed_countries) values (${accountId}, ${[...set].sort()}) on conflict (account_id) do nothing`.execute(trx);
+    await q`insert into sms_guard_settings (account_id, allowed_countries) values (${accountId}, ${[...set].sort()}) on conflict (account_id) do nothing`.execute(
+      trx,
+    );
   }
 }

@@ -23,10 +23,13 @@ export function checkoutSessions(core: PeerCore, { newInvoice }: Invoices): Chec
     return Array.isArray(e) ? e.map(String) : [];
   };
   const sessionView = (session: StripeObject, expand: string[]) =>
-    expand.includes('line_items') ? { ...session, line_items: list(sessionItems.get(session.id) ?? [], `/v1/checkout/sessions/${session.id}/line_items`) } : session;
+    expand.includes('line_items')
+      ? { ...session, line_items: list(sessionItems.get(session.id) ?? [], `/v1/checkout/sessions/${session.id}/line_items`) }
+      : session;
   route('POST', '/v1/checkout/sessions', (req) => {
     const { body } = req;
-    if (body.mode !== 'subscription' && body.mode !== 'payment') throw new StripeError(400, 'parameter_invalid', 'mode must be subscription or payment');
+    if (body.mode !== 'subscription' && body.mode !== 'payment')
+      throw new StripeError(400, 'parameter_invalid', 'mode must be subscription or payment');
     const items = (body.line_items as Record<string, unknown>[] | undefined) ?? [];
     if (!items.length) throw new StripeError(400, 'parameter_missing', 'line_items is required');
     if (body.customer) get(String(body.customer), 'customer');
@@ -37,10 +40,21 @@ export function checkoutSessions(core: PeerCore, { newInvoice }: Invoices): Chec
       const price = objects.get(String(li.price)) ?? shaped({ id: String(li.price), object: 'price' });
       const quantity = li.quantity === undefined ? 1 : Number(li.quantity);
       // a metered price has no amount up front: it is billed by usage
-      const amount = Number(price.unit_amount ?? 0) * (price.recurring && (price.recurring as { usage_type?: string }).usage_type === 'metered' ? 0 : quantity);
+      const amount =
+        Number(price.unit_amount ?? 0) *
+        (price.recurring && (price.recurring as { usage_type?: string }).usage_type === 'metered' ? 0 : quantity);
       total += amount;
       currency = String(price.currency ?? currency);
-      return shaped({ id: id('li'), object: 'item', amount_subtotal: amount, amount_total: amount, currency: String(price.currency ?? 'usd'), description: String(price.nickname ?? price.id), price, quantity: li.quantity === undefined ? null : quantity });
+      return shaped({
+        id: id('li'),
+        object: 'item',
+        amount_subtotal: amount,
+        amount_total: amount,
+        currency: String(price.currency ?? 'usd'),
+        description: String(price.nickname ?? price.id),
+        price,
+        quantity: li.quantity === undefined ? null : quantity,
+      });
     });
     sessionItems.set(sid, lineItems);
     const session = put({
@@ -72,7 +86,13 @@ export function checkoutSessions(core: PeerCore, { newInvoice }: Invoices): Chec
     const status = query.get('status');
     const subscription = query.get('subscription');
     const all = [...objects.values()]
-      .filter((o) => o.object === 'checkout.session' && (!customer || o.customer === customer) && (!status || o.status === status) && (!subscription || o.subscription === subscription))
+      .filter(
+        (o) =>
+          o.object === 'checkout.session' &&
+          (!customer || o.customer === customer) &&
+          (!status || o.status === status) &&
+          (!subscription || o.subscription === subscription),
+      )
       .sort((a, b) => Number(b.created) - Number(a.created));
     return paged(all, '/v1/checkout/sessions', query);
   });
@@ -83,7 +103,12 @@ export function checkoutSessions(core: PeerCore, { newInvoice }: Invoices): Chec
   });
   route('POST', '/v1/checkout/sessions/:id/expire', ({ params }) => {
     const session = get(params.id, 'checkout.session');
-    if (session.status !== 'open') throw new StripeError(400, 'checkout_session_not_open', `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".`);
+    if (session.status !== 'open')
+      throw new StripeError(
+        400,
+        'checkout_session_not_open',
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${String(session.status)}".`,
+      );
     return Object.assign(session, { status: 'expired', url: null });
   });
 
@@ -147,7 +172,12 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   hosted(/^\/checkout\/([^/]+)(\/pay)?$/, async (m, req) => {
     const session = get(m[1]!, 'checkout.session');
     if (req.method === 'POST' && m[2]) {
-      if (isDeclinedCard(req.form().card)) return { status: 402, headers: HTML, body: checkoutPage(session, 'Your card was declined. Try the test card 4242 4242 4242 4242.') };
+      if (isDeclinedCard(req.form().card))
+        return {
+          status: 402,
+          headers: HTML,
+          body: checkoutPage(session, 'Your card was declined. Try the test card 4242 4242 4242 4242.'),
+        };
       return { status: 303, headers: { location: await completeCheckout(session.id) } };
     }
     return { status: 200, headers: HTML, body: checkoutPage(session) };

@@ -4,7 +4,10 @@ import type { Handler, PageAnswer, SentEvent, StripeObject } from '../protocol';
 // resource): its store of objects, its routes and hosted pages, its clock and ids, and its events.
 
 /** A hosted page a browser sees (Checkout, the portal, an invoice): the match of its path. */
-export type HostedPage = (match: RegExpMatchArray, req: { method: string; form: () => Record<string, unknown> }) => PageAnswer | Promise<PageAnswer>;
+export type HostedPage = (
+  match: RegExpMatchArray,
+  req: { method: string; form: () => Record<string, unknown> },
+) => PageAnswer | Promise<PageAnswer>;
 
 /** A Checkout session's line items and subscription data: not fields of the session on Stripe. */
 export type SessionItems = Map<string, StripeObject[]>;

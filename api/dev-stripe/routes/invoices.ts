@@ -11,7 +11,9 @@ export type Invoices = {
 export function invoices({ route, hosted, objects, put, get, list, id, url }: PeerCore): Invoices {
   route('GET', '/v1/invoices', ({ query }) => {
     const customer = query.get('customer');
-    const data = [...objects.values()].filter((o) => o.object === 'invoice' && (!customer || o.customer === customer)).sort((a, b) => Number(b.created) - Number(a.created));
+    const data = [...objects.values()]
+      .filter((o) => o.object === 'invoice' && (!customer || o.customer === customer))
+      .sort((a, b) => Number(b.created) - Number(a.created));
     return list(data, '/v1/invoices');
   });
   route('GET', '/v1/invoices/:id', ({ params }) => get(params.id, 'invoice'));
@@ -36,7 +38,11 @@ export function invoices({ route, hosted, objects, put, get, list, id, url }: Pe
         hosted_invoice_url: `${url()}/invoices/${invoiceId}`,
         period_start: start,
         period_end: start + MONTH_S,
-        parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: sub.metadata } },
+        parent: {
+          type: 'subscription_details',
+          quote_details: null,
+          subscription_details: { subscription: sub.id, metadata: sub.metadata },
+        },
       });
     },
   };

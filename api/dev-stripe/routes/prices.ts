@@ -4,5 +4,14 @@ import type { PeerCore } from './core';
 
 export function prices({ route, put, get, id, now }: PeerCore): void {
   route('GET', '/v1/prices/:id', ({ params }) => get(params.id, 'price'));
-  route('POST', '/v1/prices', ({ body }) => put({ id: String(body.id ?? id('price')), object: 'price', created: now(), unit_amount: Number(body.unit_amount ?? 0), currency: body.currency ?? 'usd', recurring: body.recurring ?? null }));
+  route('POST', '/v1/prices', ({ body }) =>
+    put({
+      id: String(body.id ?? id('price')),
+      object: 'price',
+      created: now(),
+      unit_amount: Number(body.unit_amount ?? 0),
+      currency: body.currency ?? 'usd',
+      recurring: body.recurring ?? null,
+    }),
+  );
 }

@@ -17,7 +17,12 @@ export function subscriptions({ route, get, now, emit }: PeerCore, { newInvoice 
   route('GET', '/v1/subscriptions/:id', ({ params }) => subscriptionOf(params.id));
   route('POST', '/v1/subscriptions/:id', async ({ params, body }) => {
     const sub = subscriptionOf(params.id);
-    if (sub.status === 'canceled') throw new StripeError(400, 'resource_missing', 'A canceled subscription can only update its cancellation_details and metadata.');
+    if (sub.status === 'canceled')
+      throw new StripeError(
+        400,
+        'resource_missing',
+        'A canceled subscription can only update its cancellation_details and metadata.',
+      );
     if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === 'true';
     if (body.metadata) sub.metadata = { ...sub.metadata, ...(body.metadata as Record<string, string>) };
     await emit('customer.subscription.updated', sub);

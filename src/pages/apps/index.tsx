@@ -47,7 +47,17 @@ const BECOMES: Partial<Record<AppId, Record<string, string>>> = { 'e-form': { 'f
 const PAGES: Partial<Record<AppId, Record<string, Page>>> = {
   // one lazy chunk for all of them: each lazy() costs the entry bytes, one costs them once
   'document-signature': Object.fromEntries(
-    ['signatures', 'documents', 'documents/new', 'documents/:id/history', 'documents/:id/:version', 'settings/general', 'settings/sms-content', 'settings/webhooks', 'settings/signing'].map((r) => [r, documentSignature]),
+    [
+      'signatures',
+      'documents',
+      'documents/new',
+      'documents/:id/history',
+      'documents/:id/:version',
+      'settings/general',
+      'settings/sms-content',
+      'settings/webhooks',
+      'settings/signing',
+    ].map((r) => [r, documentSignature]),
   ),
   'one-time-passcode': {
     authentications: lazy(() => import('./one-time-passcode/authentications')),
@@ -112,7 +122,9 @@ function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean
         <p>{app.description}</p>
         {!changesBilling ? (
           <>
-            <p className="muted">{trialUsed ? `The free trial of ${app.title} has ended.` : `${app.title} is inactive on your account.`}</p>
+            <p className="muted">
+              {trialUsed ? `The free trial of ${app.title} has ended.` : `${app.title} is inactive on your account.`}
+            </p>
             <AskAnAdmin what={trialUsed ? 'subscribe to it' : 'start its free trial'} />
           </>
         ) : trialUsed ? (
@@ -140,7 +152,15 @@ function NotStarted({ app, trialUsed }: { app: AppDefinition; trialUsed: boolean
 }
 
 /** A cancelled app still opens (its history stays readable) under a clear notice. */
-function BillingNotices({ app, status, paymentFailed }: { app: AppDefinition; status: string | undefined; paymentFailed: boolean }) {
+function BillingNotices({
+  app,
+  status,
+  paymentFailed,
+}: {
+  app: AppDefinition;
+  status: string | undefined;
+  paymentFailed: boolean;
+}) {
   if (status === 'cancelled') {
     return (
       <div className="notice notice-warning app-notice" role="status">
@@ -152,7 +172,8 @@ function BillingNotices({ app, status, paymentFailed }: { app: AppDefinition; st
   if (paymentFailed) {
     return (
       <div className="notice notice-error app-notice" role="alert">
-        The last payment for {app.title} failed. It keeps working while Stripe retries: <Link href="~/settings/billing">update the payment method</Link>.
+        The last payment for {app.title} failed. It keeps working while Stripe retries:{' '}
+        <Link href="~/settings/billing">update the payment method</Link>.
       </div>
     );
   }

@@ -39,7 +39,9 @@ export default function DevSmsOutbox() {
   // read (new ones keep arriving at the top, so a next page would shift under the reader).
   const [limit, setLimit] = useState(DEV_OUTBOX_PAGE_SIZE);
   const outbox = useQuery('dev-sms-outbox', (a, signal) =>
-    a.getWithHeaders<DevSmsMessage[]>('/dev/sms-outbox', { signal, query: { limit: String(limit) } }).then(({ data, headers }) => ({ messages: data, more: headers.get(DEV_OUTBOX_MORE_HEADER) === 'true' })),
+    a
+      .getWithHeaders<DevSmsMessage[]>('/dev/sms-outbox', { signal, query: { limit: String(limit) } })
+      .then(({ data, headers }) => ({ messages: data, more: headers.get(DEV_OUTBOX_MORE_HEADER) === 'true' })),
   );
   const { reload } = outbox;
   const showOlder = () => {
@@ -59,8 +61,8 @@ export default function DevSmsOutbox() {
         </Button>
       </div>
       <p className="page-lead">
-        Messages sent while the <Link href="~/settings/sms-configuration">SMS provider</Link> is the development outbox are kept here instead of being sent.
-        Newest first; the list refreshes itself.
+        Messages sent while the <Link href="~/settings/sms-configuration">SMS provider</Link> is the development outbox are kept
+        here instead of being sent. Newest first; the list refreshes itself.
       </p>
       <Card>
         {unavailable ? (
@@ -82,7 +84,17 @@ export default function DevSmsOutbox() {
   );
 }
 
-function OutboxList({ messages, more, loading, onShowOlder }: { messages: DevSmsMessage[]; more: boolean; loading: boolean; onShowOlder: () => void }) {
+function OutboxList({
+  messages,
+  more,
+  loading,
+  onShowOlder,
+}: {
+  messages: DevSmsMessage[];
+  more: boolean;
+  loading: boolean;
+  onShowOlder: () => void;
+}) {
   const count = messages.length.toLocaleString('en');
   return (
     <>

@@ -27,7 +27,10 @@ const APP_ICONS: Record<AppId, ComponentType<{ size?: number }>> = {
 
 /** Credits used this period, as the header's credit info says them (owners and admins only). */
 function CardUsage({ usage }: { usage: Usage }) {
-  const text = usage.freeTier > 0 ? `${formatNumber(usage.credits)} of ${formatNumber(usage.freeTier)} credits used this period` : `${formatNumber(usage.credits)} credits used this period`;
+  const text =
+    usage.freeTier > 0
+      ? `${formatNumber(usage.credits)} of ${formatNumber(usage.freeTier)} credits used this period`
+      : `${formatNumber(usage.credits)} credits used this period`;
   return (
     <p className={`app-card-usage${usage.status === 'ok' ? '' : ' credit-warning'}`} data-testid="app-card-usage">
       {text}
@@ -35,8 +38,17 @@ function CardUsage({ usage }: { usage: Usage }) {
   );
 }
 
-
-function AppCard({ app, status, trialUsed, usage }: { app: AppDefinition; status: BillingStatus; trialUsed: boolean; usage?: Usage }) {
+function AppCard({
+  app,
+  status,
+  trialUsed,
+  usage,
+}: {
+  app: AppDefinition;
+  status: BillingStatus;
+  trialUsed: boolean;
+  usage?: Usage;
+}) {
   const Icon = APP_ICONS[app.id];
   const startFreeTrial = useStartFreeTrial();
   const subscribe = useSubscribe();
@@ -60,7 +72,12 @@ function AppCard({ app, status, trialUsed, usage }: { app: AppDefinition; status
           <AskAnAdmin what={trialUsed ? 'subscribe to it' : 'start its free trial'} />
         ) : status === 'inactive' && trialUsed ? (
           // the free trial has ended: the way on is a subscription
-          <Button variant="primary" onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={`Subscribe to ${app.title}`}>
+          <Button
+            variant="primary"
+            onClick={() => subscribe(app.id)}
+            successLabel="Opening checkout…"
+            aria-label={`Subscribe to ${app.title}`}
+          >
             Subscribe
           </Button>
         ) : status === 'inactive' ? (
@@ -100,7 +117,17 @@ export default function HomePage() {
       {apps.length ? (
         <ul className="app-grid">
           {apps.map((app) => (
-            <AppCard key={app.id} app={app} status={bootstrap.billing[app.id]?.status ?? 'inactive'} trialUsed={!!bootstrap.billing[app.id]?.trialEndsAt} usage={seesUsage && (bootstrap.billing[app.id]?.status ?? 'inactive') !== 'inactive' ? bootstrap.billing[app.id]?.usage : undefined} />
+            <AppCard
+              key={app.id}
+              app={app}
+              status={bootstrap.billing[app.id]?.status ?? 'inactive'}
+              trialUsed={!!bootstrap.billing[app.id]?.trialEndsAt}
+              usage={
+                seesUsage && (bootstrap.billing[app.id]?.status ?? 'inactive') !== 'inactive'
+                  ? bootstrap.billing[app.id]?.usage
+                  : undefined
+              }
+            />
           ))}
         </ul>
       ) : (

@@ -77,7 +77,8 @@ function JourneysHome() {
         )}
       </div>
       <p className="page-lead">
-        One SMS and one link for the whole call: the caller goes through the steps in order (verify, then a form, a signature, a payment), each an ordinary task of its app.
+        One SMS and one link for the whole call: the caller goes through the steps in order (verify, then a form, a signature, a
+        payment), each an ordinary task of its app.
       </p>
       <Card title="Send a journey">
         <SendJourneyHere />
@@ -88,7 +89,9 @@ function JourneysHome() {
         ) : !templates.data ? (
           <LoadingPanel label="Loading journeys" />
         ) : templates.data.length === 0 ? (
-          <EmptyState title="No journey yet">{isAdmin ? 'Build one with New journey.' : 'An admin builds journeys here.'}</EmptyState>
+          <EmptyState title="No journey yet">
+            {isAdmin ? 'Build one with New journey.' : 'An admin builds journeys here.'}
+          </EmptyState>
         ) : (
           <ul className="journey-templates">
             {templates.data.map((t) => (
@@ -151,15 +154,41 @@ function JourneysHome() {
 
 // ---------------------------------------------------------------- the builder
 
-type DraftStep = { app: JourneyStepApp; optional: boolean; enroll: boolean; formId: string; documentId: string; productId: string; amount: string; currency: string; description: string };
-const blank = (app: JourneyStepApp): DraftStep => ({ app, optional: false, enroll: false, formId: '', documentId: '', productId: '', amount: '', currency: '', description: '' });
+type DraftStep = {
+  app: JourneyStepApp;
+  optional: boolean;
+  enroll: boolean;
+  formId: string;
+  documentId: string;
+  productId: string;
+  amount: string;
+  currency: string;
+  description: string;
+};
+const blank = (app: JourneyStepApp): DraftStep => ({
+  app,
+  optional: false,
+  enroll: false,
+  formId: '',
+  documentId: '',
+  productId: '',
+  amount: '',
+  currency: '',
+  description: '',
+});
 
 function draftOf(step: JourneyStep): DraftStep {
   const d = { ...blank(step.app), optional: Boolean(step.optional) };
   if (step.app === 'e-form') d.formId = step.formId;
   if (step.app === 'passkeys') d.enroll = step.action === 'enroll';
   if (step.app === 'document-signature') d.documentId = step.documentId;
-  if (step.app === 'payments') Object.assign(d, { productId: step.productId ?? '', amount: step.amount !== undefined ? String(step.amount) : '', currency: step.currency ?? '', description: step.description ?? '' });
+  if (step.app === 'payments')
+    Object.assign(d, {
+      productId: step.productId ?? '',
+      amount: step.amount !== undefined ? String(step.amount) : '',
+      currency: step.currency ?? '',
+      description: step.description ?? '',
+    });
   return d;
 }
 
@@ -170,15 +199,31 @@ function stepOf(d: DraftStep): Record<string, unknown> {
   if (d.app === 'document-signature') return { app: d.app, documentId: d.documentId, optional: d.optional };
   return d.productId
     ? { app: d.app, productId: d.productId, optional: d.optional }
-    : { app: d.app, amount: Number(d.amount), currency: d.currency || undefined, description: d.description, optional: d.optional };
+    : {
+        app: d.app,
+        amount: Number(d.amount),
+        currency: d.currency || undefined,
+        description: d.description,
+        optional: d.optional,
+      };
 }
 
 function Builder() {
   const params = useParams<{ id?: string }>();
   const id = params.id;
-  const existing = useQuery(id ? `journey-template-${id}` : null, (a, signal) => a.get<JourneyTemplate>(`/journeys/templates/${id}`, { signal }));
+  const existing = useQuery(id ? `journey-template-${id}` : null, (a, signal) =>
+    a.get<JourneyTemplate>(`/journeys/templates/${id}`, { signal }),
+  );
   if (id && !existing.data) {
-    return <div className="page">{existing.error ? <p role="alert">{errorMessage(existing.error, 'This journey could not be loaded.')}</p> : <LoadingPanel label="Loading the journey" />}</div>;
+    return (
+      <div className="page">
+        {existing.error ? (
+          <p role="alert">{errorMessage(existing.error, 'This journey could not be loaded.')}</p>
+        ) : (
+          <LoadingPanel label="Loading the journey" />
+        )}
+      </div>
+    );
   }
   return <BuilderForm key={id ?? 'new'} template={existing.data ?? null} />;
 }
@@ -195,7 +240,8 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
   const offered = JOURNEY_STEP_APPS.filter((app) => visible.has(app));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
-  const change = (i: number, patch: Partial<DraftStep>) => setSteps((list) => list.map((s, j) => (j === i ? { ...s, ...patch } : s)));
+  const change = (i: number, patch: Partial<DraftStep>) =>
+    setSteps((list) => list.map((s, j) => (j === i ? { ...s, ...patch } : s)));
   const move = (i: number, by: number) =>
     setSteps((list) => {
       const next = [...list];
@@ -240,20 +286,38 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
                     <legend>
                       Step {i + 1}: {STEP_LABEL[s.app]} <span className="muted">({appTitle(s.app)})</span>
                     </legend>
-                    <StepFields api={api} step={s} index={i} onChange={(patch) => change(i, patch)} error={fields[`steps.${i}`] ?? fields[`steps.${i}.formId`] ?? fields[`steps.${i}.documentId`] ?? null} />
+                    <StepFields
+                      api={api}
+                      step={s}
+                      index={i}
+                      onChange={(patch) => change(i, patch)}
+                      error={fields[`steps.${i}`] ?? fields[`steps.${i}.formId`] ?? fields[`steps.${i}.documentId`] ?? null}
+                    />
                     {s.app !== 'one-time-passcode' && s.app !== 'passkeys' && s.app !== 'identity-verification' && (
                       <label className="checkbox">
-                        <input type="checkbox" checked={s.optional} onChange={(e) => change(i, { optional: e.target.checked })} /> The caller may skip this step
+                        <input type="checkbox" checked={s.optional} onChange={(e) => change(i, { optional: e.target.checked })} />{' '}
+                        The caller may skip this step
                       </label>
                     )}
                     <div className="journey-step-tools">
                       <Button size="sm" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move step ${i + 1} up`}>
                         Up
                       </Button>
-                      <Button size="sm" disabled={i === steps.length - 1} onClick={() => move(i, 1)} aria-label={`Move step ${i + 1} down`}>
+                      <Button
+                        size="sm"
+                        disabled={i === steps.length - 1}
+                        onClick={() => move(i, 1)}
+                        aria-label={`Move step ${i + 1} down`}
+                      >
                         Down
                       </Button>
-                      <Button size="sm" variant="ghost" disabled={steps.length === 1} onClick={() => setSteps((list) => list.filter((_, j) => j !== i))} aria-label={`Remove step ${i + 1}`}>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        disabled={steps.length === 1}
+                        onClick={() => setSteps((list) => list.filter((_, j) => j !== i))}
+                        aria-label={`Remove step ${i + 1}`}
+                      >
                         Remove
                       </Button>
                     </div>
@@ -261,12 +325,21 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
                 </li>
               ))}
             </ol>
-            {fields.steps && <p className="field-error" role="alert">{fields.steps}</p>}
+            {fields.steps && (
+              <p className="field-error" role="alert">
+                {fields.steps}
+              </p>
+            )}
             {steps.length < JOURNEY_MAX_STEPS && (
               <div className="journey-add">
                 <Field label="Add a step">
                   {(control) => (
-                    <select className="input" {...control} value={adding} onChange={(e) => setAdding(e.target.value as JourneyStepApp)}>
+                    <select
+                      className="input"
+                      {...control}
+                      value={adding}
+                      onChange={(e) => setAdding(e.target.value as JourneyStepApp)}
+                    >
                       {offered.map((app) => (
                         <option key={app} value={app}>
                           {STEP_LABEL[app]}
@@ -282,7 +355,12 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
             )}
             <Field label="When a step fails or expires">
               {(control) => (
-                <select className="input" {...control} value={onFailure} onChange={(e) => setOnFailure(e.target.value as 'end' | 'pause')}>
+                <select
+                  className="input"
+                  {...control}
+                  value={onFailure}
+                  onChange={(e) => setOnFailure(e.target.value as 'end' | 'pause')}
+                >
                   <option value="end">End the journey</option>
                   <option value="pause">Pause it until the agent resends that step</option>
                 </select>
@@ -313,32 +391,110 @@ function BuilderForm({ template }: { template: JourneyTemplate | null }) {
   );
 }
 
-function StepFields({ api, step, index, onChange, error }: { api: Api; step: DraftStep; index: number; onChange: (patch: Partial<DraftStep>) => void; error: string | null }) {
-  if (step.app === 'one-time-passcode') return <p className="muted">The code travels in the journey's SMS; the caller types it on the page. Nothing after it shows until it is right.</p>;
-  if (step.app === 'identity-verification') return <p className="muted">The caller photographs an identity document and takes a selfie on Identity Verification's own page; a reviewer decides. Nothing after it shows until it is approved.</p>;
+function StepFields({
+  api,
+  step,
+  index,
+  onChange,
+  error,
+}: {
+  api: Api;
+  step: DraftStep;
+  index: number;
+  onChange: (patch: Partial<DraftStep>) => void;
+  error: string | null;
+}) {
+  if (step.app === 'one-time-passcode')
+    return (
+      <p className="muted">
+        The code travels in the journey's SMS; the caller types it on the page. Nothing after it shows until it is right.
+      </p>
+    );
+  if (step.app === 'identity-verification')
+    return (
+      <p className="muted">
+        The caller photographs an identity document and takes a selfie on Identity Verification's own page; a reviewer decides.
+        Nothing after it shows until it is approved.
+      </p>
+    );
   if (step.app === 'passkeys')
     return (
       <>
         <p className="muted">
-          {step.enroll ? "The caller creates a passkey for the journey's customer ID, on Passkeys' own page." : "The caller confirms with the passkey enrolled for the journey's customer ID."} Nothing after it shows until it succeeds.
+          {step.enroll
+            ? "The caller creates a passkey for the journey's customer ID, on Passkeys' own page."
+            : "The caller confirms with the passkey enrolled for the journey's customer ID."}{' '}
+          Nothing after it shows until it succeeds.
         </p>
         <label className="checkbox">
-          <input type="checkbox" checked={step.enroll} onChange={(e) => onChange({ enroll: e.target.checked })} /> Create a passkey (instead of verifying with one)
+          <input type="checkbox" checked={step.enroll} onChange={(e) => onChange({ enroll: e.target.checked })} /> Create a
+          passkey (instead of verifying with one)
         </label>
       </>
     );
   if (step.app === 'e-form')
-    return <ChoicePicker api={api} path="/e-form/actions/send/choices/form" label="Form" name={`form-${index}`} required placeholder="Search published forms" empty="No form is published yet." error={error} value={step.formId} onChange={(formId) => onChange({ formId })} />;
+    return (
+      <ChoicePicker
+        api={api}
+        path="/e-form/actions/send/choices/form"
+        label="Form"
+        name={`form-${index}`}
+        required
+        placeholder="Search published forms"
+        empty="No form is published yet."
+        error={error}
+        value={step.formId}
+        onChange={(formId) => onChange({ formId })}
+      />
+    );
   if (step.app === 'document-signature')
-    return <ChoicePicker api={api} path="/document-signature/actions/send/choices/documentId" label="Document" name={`document-${index}`} required placeholder="Search published documents" empty="No document is published yet." error={error} value={step.documentId} onChange={(documentId) => onChange({ documentId })} />;
+    return (
+      <ChoicePicker
+        api={api}
+        path="/document-signature/actions/send/choices/documentId"
+        label="Document"
+        name={`document-${index}`}
+        required
+        placeholder="Search published documents"
+        empty="No document is published yet."
+        error={error}
+        value={step.documentId}
+        onChange={(documentId) => onChange({ documentId })}
+      />
+    );
   return (
     <>
-      <ChoicePicker api={api} path="/payments/actions/request/choices/productId" label="Product" name={`product-${index}`} placeholder="Search the product catalog" empty="No product yet: type an amount below." error={error} value={step.productId} onChange={(productId) => onChange({ productId })} />
+      <ChoicePicker
+        api={api}
+        path="/payments/actions/request/choices/productId"
+        label="Product"
+        name={`product-${index}`}
+        placeholder="Search the product catalog"
+        empty="No product yet: type an amount below."
+        error={error}
+        value={step.productId}
+        onChange={(productId) => onChange({ productId })}
+      />
       {!step.productId && (
         <>
-          <TextField label="Amount (in cents)" inputMode="numeric" value={step.amount} onChange={(e) => onChange({ amount: e.target.value.replace(/\D/g, '') })} />
-          <TextField label="Currency" placeholder="usd" maxLength={3} value={step.currency} onChange={(e) => onChange({ currency: e.target.value })} />
-          <TextField label="What it is for" value={step.description} onChange={(e) => onChange({ description: e.target.value })} />
+          <TextField
+            label="Amount (in cents)"
+            inputMode="numeric"
+            value={step.amount}
+            onChange={(e) => onChange({ amount: e.target.value.replace(/\D/g, '') })}
+          />
+          <TextField
+            label="Currency"
+            placeholder="usd"
+            maxLength={3}
+            value={step.currency}
+            onChange={(e) => onChange({ currency: e.target.value })}
+          />
+          <TextField
+            label="What it is for"
+            value={step.description}
+            onChange={(e) => onChange({ description: e.target.value })}
+          />
         </>
       )}
     </>
@@ -352,7 +508,8 @@ export function Preview({ steps }: { steps: { app: JourneyStepApp; optional: boo
   return (
     <div className="journey-preview" aria-label="Preview of the caller's SMS and pages">
       <p className="sms-bubble">
-        {first ? 'Your code is 123456. ' : ''}Acme: finish {total === 1 ? 'the step' : `the ${total} steps`} of your call here: https://…/c/…
+        {first ? 'Your code is 123456. ' : ''}Acme: finish {total === 1 ? 'the step' : `the ${total} steps`} of your call here:
+        https://…/c/…
       </p>
       <ol className="journey-preview-pages">
         {steps.map((s, i) => (
@@ -380,7 +537,11 @@ function JourneyPage() {
   const detail = useQuery(`journey-${id}`, (a, signal) => a.get<JourneyDetail>(`/journeys/${id}`, { signal }));
   const taskIds = new Set(detail.data?.steps.map((s) => s.taskId).filter(Boolean));
   // live: the journey itself, or any of its steps' tasks (a submitted form moves it on)
-  useLiveChanges((c) => c.ref === id || (c.ref !== null && c.ref !== undefined && taskIds.has(c.ref)), detail.reload, JOURNEY_FALLBACK_MS);
+  useLiveChanges(
+    (c) => c.ref === id || (c.ref !== null && c.ref !== undefined && taskIds.has(c.ref)),
+    detail.reload,
+    JOURNEY_FALLBACK_MS,
+  );
   const j = detail.data;
   return (
     <div className="page">
@@ -402,7 +563,11 @@ function JourneyPage() {
             </p>
             <ol className="journey-steps">
               {j.steps.map((s) => (
-                <li key={s.position} className="journey-step" aria-current={s.position === j.currentStep && j.status === 'active' ? 'step' : undefined}>
+                <li
+                  key={s.position}
+                  className="journey-step"
+                  aria-current={s.position === j.currentStep && j.status === 'active' ? 'step' : undefined}
+                >
                   <strong>
                     Step {s.position + 1}: {STEP_LABEL[s.app]}
                   </strong>{' '}
@@ -410,7 +575,9 @@ function JourneyPage() {
                   {s.taskId && (
                     <>
                       {' '}
-                      <Link href={`~/${s.app}/${APPS.find((a) => a.id === s.app)?.tabs[1]?.path ?? ''}?session=${s.taskId}`}>Task in {appTitle(s.app)}</Link>
+                      <Link href={`~/${s.app}/${APPS.find((a) => a.id === s.app)?.tabs[1]?.path ?? ''}?session=${s.taskId}`}>
+                        Task in {appTitle(s.app)}
+                      </Link>
                       {s.taskStatus ? <span className="muted"> ({s.taskStatus})</span> : null}
                     </>
                   )}
@@ -418,7 +585,11 @@ function JourneyPage() {
               ))}
             </ol>
             {(j.status === 'failed' || j.status === 'expired' || j.status === 'paused') && (
-              <Button variant="primary" onClick={() => api.post(`/journeys/${j.id}/resend`).then(detail.reload)} successLabel="Sent again">
+              <Button
+                variant="primary"
+                onClick={() => api.post(`/journeys/${j.id}/resend`).then(detail.reload)}
+                successLabel="Sent again"
+              >
                 Resend from step {j.currentStep + 1}
               </Button>
             )}

@@ -19,7 +19,14 @@ export const STEP_LABEL: Record<JourneyStepApp, string> = {
   payments: 'Pay',
 };
 
-export const STATUS_BADGE: Record<string, string> = { active: 'badge-info', paused: 'badge-warning', completed: 'badge-success', failed: 'badge-danger', expired: 'badge-neutral', canceled: 'badge-neutral' };
+export const STATUS_BADGE: Record<string, string> = {
+  active: 'badge-info',
+  paused: 'badge-warning',
+  completed: 'badge-success',
+  failed: 'badge-danger',
+  expired: 'badge-neutral',
+  canceled: 'badge-neutral',
+};
 
 /** how often the progress re-reads itself when the live stream cannot be opened */
 const PROGRESS_FALLBACK_MS = 5000;
@@ -66,18 +73,48 @@ export function SendJourney({ api, onSent }: { api: Api; onSent: (journey: Journ
         value={templateId}
         onChange={setTemplateId}
       />
-      <TextField label="Phone number" required name="phoneNumber" type="tel" autoComplete="off" placeholder="+15551234567" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} error={fields.phoneNumber} />
-      <Field label="Caller's language">{(control) => <LocaleSelect {...control} none="The account's default" value={locale} onChange={(e) => setLocale(e.target.value)} />}</Field>
-      <TextField label="Customer ID" name="customerRef" value={customerRef} onChange={(e) => setCustomerRef(e.target.value)} error={fields.customerRef} />
-      <TextField label="Caller's full name" hint="Needed when the journey has a signature step" name="customerName" value={customerName} onChange={(e) => setCustomerName(e.target.value)} error={fields.customerName} />
-      {error && <p role="alert" className="field-error">{error}</p>}
+      <TextField
+        label="Phone number"
+        required
+        name="phoneNumber"
+        type="tel"
+        autoComplete="off"
+        placeholder="+15551234567"
+        value={phoneNumber}
+        onChange={(e) => setPhoneNumber(e.target.value)}
+        error={fields.phoneNumber}
+      />
+      <Field label="Caller's language">
+        {(control) => (
+          <LocaleSelect {...control} none="The account's default" value={locale} onChange={(e) => setLocale(e.target.value)} />
+        )}
+      </Field>
+      <TextField
+        label="Customer ID"
+        name="customerRef"
+        value={customerRef}
+        onChange={(e) => setCustomerRef(e.target.value)}
+        error={fields.customerRef}
+      />
+      <TextField
+        label="Caller's full name"
+        hint="Needed when the journey has a signature step"
+        name="customerName"
+        value={customerName}
+        onChange={(e) => setCustomerName(e.target.value)}
+        error={fields.customerName}
+      />
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
       <Button type="submit" variant="primary" onClick={() => submit()} successLabel="Sent">
         Send journey
       </Button>
     </form>
   );
 }
-
 
 /** Where a sent journey stands, step by step, followed live (the agent's own stream carries its journeys and their tasks). */
 export function JourneyProgress({ api, id, onDone }: { api: Api; id: string; onDone: () => void }) {
@@ -87,7 +124,9 @@ export function JourneyProgress({ api, id, onDone }: { api: Api; id: string; onD
   const reload = () => setVersion((v) => v + 1);
   useEffectOnce(version, () => {
     const controller = new AbortController();
-    api.get<JourneyDetail>(`/journeys/${id}`, { signal: controller.signal }).then(setJourney, (e) => !controller.signal.aborted && setError(e));
+    api
+      .get<JourneyDetail>(`/journeys/${id}`, { signal: controller.signal })
+      .then(setJourney, (e) => !controller.signal.aborted && setError(e));
     return () => controller.abort();
   });
   const taskIds = new Set(journey?.steps.map((s) => s.taskId).filter(Boolean));
@@ -108,7 +147,12 @@ export function JourneyProgress({ api, id, onDone }: { api: Api; id: string; onD
         ))}
       </ol>
       {(journey.status === 'failed' || journey.status === 'expired' || journey.status === 'paused') && (
-        <Button size="sm" variant="primary" onClick={() => api.post(`/journeys/${id}/resend`).then(reload)} successLabel="Sent again">
+        <Button
+          size="sm"
+          variant="primary"
+          onClick={() => api.post(`/journeys/${id}/resend`).then(reload)}
+          successLabel="Sent again"
+        >
           Resend from step {journey.currentStep + 1}
         </Button>
       )}

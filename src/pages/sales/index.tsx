@@ -42,7 +42,11 @@ export default function SalesPage() {
       })}
       submitLabel="Send request"
       notSent={{
-        lead: <><strong>Your request has not been sent.</strong> Sales requests aren't connected in this console yet.</>,
+        lead: (
+          <>
+            <strong>Your request has not been sent.</strong> Sales requests aren't connected in this console yet.
+          </>
+        ),
         email: SALES_EMAIL,
         subject: interest,
         after: ' and the team will get in touch.',
@@ -72,15 +76,27 @@ export default function SalesPage() {
         error={errors.phone}
       />
       <Field label="Message">
-        {(control) => <textarea className="input" rows={4} {...control} value={message} onChange={(e) => setMessage(e.target.value)} />}
+        {(control) => (
+          <textarea className="input" rows={4} {...control} value={message} onChange={(e) => setMessage(e.target.value)} />
+        )}
       </Field>
-      <fieldset className="fieldset" aria-invalid={errors.contactMethod ? true : undefined} aria-describedby={errors.contactMethod ? 'contact-method-error' : undefined}>
+      <fieldset
+        className="fieldset"
+        aria-invalid={errors.contactMethod ? true : undefined}
+        aria-describedby={errors.contactMethod ? 'contact-method-error' : undefined}
+      >
         <legend className="field-label">
           Preferred contact method<span aria-hidden="true"> *</span>
         </legend>
         {CONTACT_METHODS.map((m) => (
           <label key={m.value} className="radio">
-            <input type="radio" name="contactMethod" value={m.value} checked={contactMethod === m.value} onChange={() => setContactMethod(m.value)} />
+            <input
+              type="radio"
+              name="contactMethod"
+              value={m.value}
+              checked={contactMethod === m.value}
+              onChange={() => setContactMethod(m.value)}
+            />
             {m.label}
           </label>
         ))}

@@ -82,7 +82,14 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
       </div>
       {/* focusable so the results can be scrolled from the keyboard in browsers that do not move
           focus into a scrolling box (Safari) */}
-      <div className="search-results" style={{ height: 300 }} aria-live="polite" role="region" aria-label="Search results" tabIndex={0}>
+      <div
+        className="search-results"
+        style={{ height: 300 }}
+        aria-live="polite"
+        role="region"
+        aria-label="Search results"
+        tabIndex={0}
+      >
         {showResults && search.error !== undefined && (
           <p className="search-message search-error" role="alert">
             An error occurred during search
@@ -128,7 +135,11 @@ export default function SearchDialog({ onClose }: { onClose: () => void }) {
                     <span className="app-dot" style={{ background: getApp(r.app)?.color }} aria-hidden="true" />
                     {app}
                   </span>
-                  <span className={`badge badge-${r.status === 'success' ? 'success' : r.status === 'failure' ? 'danger' : 'warning'}`}>{STATUS_LABEL[r.status]}</span>
+                  <span
+                    className={`badge badge-${r.status === 'success' ? 'success' : r.status === 'failure' ? 'danger' : 'warning'}`}
+                  >
+                    {STATUS_LABEL[r.status]}
+                  </span>
                   <time className="muted search-item-time" dateTime={r.timestamp} title={formatDateTime(r.timestamp)}>
                     {formatDate(r.timestamp)}
                   </time>

@@ -24,7 +24,13 @@ export type CustomerSearch = {
 export function useCustomerSearch(query: string): CustomerSearch {
   const api = useApi();
   const term = query.trim();
-  const [state, setState] = useState<CustomerSearch>({ term: '', results: undefined, error: undefined, loading: false, pending: false });
+  const [state, setState] = useState<CustomerSearch>({
+    term: '',
+    results: undefined,
+    error: undefined,
+    loading: false,
+    pending: false,
+  });
 
   useEffect(() => {
     if (!term) {
@@ -37,7 +43,9 @@ export function useCustomerSearch(query: string): CustomerSearch {
       // the search starts now: loading (and so the spinner's delay) counts from here
       setState((s) => ({ ...s, loading: true, pending: false }));
       api.get<CustomerSearchAnswer>('results/customer', { query: { customerRef: term }, signal: controller.signal }).then(
-        (answer) => !controller.signal.aborted && setState({ term, results: answer.results, error: undefined, loading: false, pending: false }),
+        (answer) =>
+          !controller.signal.aborted &&
+          setState({ term, results: answer.results, error: undefined, loading: false, pending: false }),
         (error) => !controller.signal.aborted && setState({ term, results: undefined, error, loading: false, pending: false }),
       );
     }, SEARCH_DEBOUNCE_MS);

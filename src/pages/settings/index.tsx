@@ -32,7 +32,11 @@ function SettingsMenu() {
           const active = location === `/${s.slug}` || location.startsWith(`/${s.slug}/`);
           return (
             <li key={s.slug}>
-              <Link href={`/${s.slug}`} className={active ? 'side-link side-link-active' : 'side-link'} aria-current={active ? 'page' : undefined}>
+              <Link
+                href={`/${s.slug}`}
+                className={active ? 'side-link side-link-active' : 'side-link'}
+                aria-current={active ? 'page' : undefined}
+              >
                 {s.label}
               </Link>
             </li>

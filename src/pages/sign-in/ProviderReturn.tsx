@@ -9,7 +9,8 @@ import { useApi } from '../../api/hooks';
 import { tokenAtom } from '../../state/session';
 import { Spinner } from '../../ui/Spinner';
 
-export const ACCOUNT_EXISTS_MESSAGE = 'An account already exists for your company. Please contact your administrator to get access.';
+export const ACCOUNT_EXISTS_MESSAGE =
+  'An account already exists for your company. Please contact your administrator to get access.';
 export const UNKNOWN_ERROR = 'An unknown error occurred';
 
 /** What to tell someone whose provider sign-in was refused. */

@@ -1,6 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
-import { ACCOUNT_EXISTS, SSO_NOT_CONFIGURED, SsoAuthorizeBodySchema, type SsoAuthorizeAnswer } from '../../../api/contract/sign-in';
+import {
+  ACCOUNT_EXISTS,
+  SSO_NOT_CONFIGURED,
+  SsoAuthorizeBodySchema,
+  type SsoAuthorizeAnswer,
+} from '../../../api/contract/sign-in';
 import { ApiError, errorMessage } from '../../api/client';
 import { useApi } from '../../api/hooks';
 import { Button } from '../../ui/Button';
@@ -42,7 +47,9 @@ function SignInForm({ expired, refused }: { expired: boolean; refused: string | 
       window.location.assign(url);
     } catch (e) {
       // every refusal is about the address typed: said under it, the button keeps its label
-      throw formErrors.invalid({ email: e instanceof ApiError && e.code === SSO_NOT_CONFIGURED ? SSO_NOT_CONFIGURED_MESSAGE : errorMessage(e) });
+      throw formErrors.invalid({
+        email: e instanceof ApiError && e.code === SSO_NOT_CONFIGURED ? SSO_NOT_CONFIGURED_MESSAGE : errorMessage(e),
+      });
     }
   };
 

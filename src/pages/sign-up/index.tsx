@@ -14,12 +14,13 @@ export default function SignUpPage() {
         <span className="logo-mark" aria-hidden="true" /> Switchboard
       </div>
       <h1 className="page-title">Create your account</h1>
-      <p className="muted">Sign up with your work account. Your company's Switchboard account is created with you as its owner.</p>
+      <p className="muted">
+        Sign up with your work account. Your company's Switchboard account is created with you as its owner.
+      </p>
       <label className="checkbox">
         <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
         <span>
-          I agree to the{' '}
-          {/* the provider's own terms when it has set TERMS_URL (the server redirects), else the default page */}
+          I agree to the {/* the provider's own terms when it has set TERMS_URL (the server redirects), else the default page */}
           <a href="/terms" target="_blank" rel="noopener noreferrer">
             terms of service<span className="sr-only"> (opens in a new tab)</span>
           </a>{' '}

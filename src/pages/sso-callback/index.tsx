@@ -10,8 +10,8 @@ import { tokenAtom } from '../../state/session';
 import { isAgentToken } from '../../state/token';
 import { Spinner } from '../../ui/Spinner';
 
-
-export const ADMIN_NOT_FOUND_MESSAGE = 'Please contact your account administrator to be added as an administrator on the account.';
+export const ADMIN_NOT_FOUND_MESSAGE =
+  'Please contact your account administrator to be added as an administrator on the account.';
 
 function messageFor(error: unknown): string {
   if (error instanceof ApiError && error.code === ADMIN_NOT_FOUND) return ADMIN_NOT_FOUND_MESSAGE;
@@ -25,7 +25,9 @@ export default function SsoCallbackPage() {
   const state = params.get('state');
   const [agentToken, setAgentToken] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(
-    code && state ? null : params.get('error_description') || params.get('error') || 'The sign-in did not complete. Please try again.',
+    code && state
+      ? null
+      : params.get('error_description') || params.get('error') || 'The sign-in did not complete. Please try again.',
   );
   const api = useApi();
   // An SSO agent-group member gets an agent session, not the console: the host's card and Agent
@@ -40,14 +42,16 @@ export default function SsoCallbackPage() {
   useEffect(() => {
     if (!code || !state || posted.current) return;
     posted.current = true;
-    api.post<TokenAnswer>('sso/oauth/callback', { code, state, iss: params.get('iss') ?? undefined } satisfies SsoCallbackBody).then(
-      ({ token }) => {
-        if (isAgentToken(token)) return setAgentToken(token);
-        setToken(token);
-        navigate('/', { replace: true });
-      },
-      (e) => setError(messageFor(e)),
-    );
+    api
+      .post<TokenAnswer>('sso/oauth/callback', { code, state, iss: params.get('iss') ?? undefined } satisfies SsoCallbackBody)
+      .then(
+        ({ token }) => {
+          if (isAgentToken(token)) return setAgentToken(token);
+          setToken(token);
+          navigate('/', { replace: true });
+        },
+        (e) => setError(messageFor(e)),
+      );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the query is read once, with the code
   }, [api, code, state, navigate, setToken]);
 

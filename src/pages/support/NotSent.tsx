@@ -6,13 +6,21 @@ import { Card } from '../../ui/Card';
  * leaves them unwired) shows once it is filled in: plainly that nothing was sent, and the
  * address to write to instead, with the subject filled in.
  */
-export function NotSent(props: { title: string; lead: ReactNode; email: string; subject: string; after?: ReactNode; onBack: () => void }) {
+export function NotSent(props: {
+  title: string;
+  lead: ReactNode;
+  email: string;
+  subject: string;
+  after?: ReactNode;
+  onBack: () => void;
+}) {
   return (
     <div className="page page-narrow">
       <h1 className="page-title">{props.title}</h1>
       <Card>
         <p role="status">
-          {props.lead} Please e-mail <a href={`mailto:${props.email}?subject=${encodeURIComponent(props.subject)}`}>{props.email}</a>
+          {props.lead} Please e-mail{' '}
+          <a href={`mailto:${props.email}?subject=${encodeURIComponent(props.subject)}`}>{props.email}</a>
           {props.after ?? '.'}
         </p>
         <button type="button" className="btn btn-secondary" onClick={props.onBack}>

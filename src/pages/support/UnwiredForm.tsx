@@ -30,7 +30,9 @@ export function UnwiredForm(props: {
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    const problems = Object.fromEntries(Object.entries(props.check()).filter((entry): entry is [string, string] => Boolean(entry[1])));
+    const problems = Object.fromEntries(
+      Object.entries(props.check()).filter((entry): entry is [string, string] => Boolean(entry[1])),
+    );
     if (Object.keys(problems).length) formErrors.invalid(problems);
     else {
       formErrors.clear();

@@ -17,8 +17,8 @@ export default function SupportPage() {
           </button>
           {chatAsked && (
             <p className="notice" role="status">
-              Live chat isn't connected in this console yet. Please e-mail <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> and we'll
-              get back to you.
+              Live chat isn't connected in this console yet. Please e-mail <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>{' '}
+              and we'll get back to you.
             </p>
           )}
         </Card>

@@ -33,21 +33,31 @@ export default function TicketPage() {
       })}
       submitLabel="Submit ticket"
       notSent={{
-        lead: <><strong>Your ticket has not been sent.</strong> Ticket submission isn't connected in this console yet.</>,
+        lead: (
+          <>
+            <strong>Your ticket has not been sent.</strong> Ticket submission isn't connected in this console yet.
+          </>
+        ),
         email: SUPPORT_EMAIL,
         subject,
         after: ' with the subject, priority and description you entered.',
       }}
       footer={
         <p className="muted">
-          Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> · Sales: <a href={`mailto:${SALES_EMAIL}`}>{SALES_EMAIL}</a>
+          Support: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> · Sales:{' '}
+          <a href={`mailto:${SALES_EMAIL}`}>{SALES_EMAIL}</a>
         </p>
       }
     >
       <TextField label="Subject" required value={subject} error={errors.subject} onChange={(e) => setSubject(e.target.value)} />
       <Field label="Priority" required>
         {(control) => (
-          <select className="input" {...control} value={priority} onChange={(e) => setPriority(e.target.value as typeof priority)}>
+          <select
+            className="input"
+            {...control}
+            value={priority}
+            onChange={(e) => setPriority(e.target.value as typeof priority)}
+          >
             {PRIORITIES.map((p) => (
               <option key={p.value} value={p.value}>
                 {p.label}
@@ -57,7 +67,15 @@ export default function TicketPage() {
         )}
       </Field>
       <Field label="Description" required error={errors.description}>
-        {(control) => <textarea className="input" rows={6} {...control} value={description} onChange={(e) => setDescription(e.target.value)} />}
+        {(control) => (
+          <textarea
+            className="input"
+            rows={6}
+            {...control}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        )}
       </Field>
       <Field label="Attachment" hint="Optional: a screenshot or log file.">
         {(control) => <input type="file" className="input-file" {...control} />}

@@ -10,7 +10,15 @@ export const Chart = lazy(() => import('../../ui/Chart'));
 export const TASKS_TITLE = `Tasks completed per day (${MOVING_AVERAGE_DAYS}-day moving average)`;
 
 /** The all-apps tasks chart, and per-app charts behind a button (apps with no tasks are left out). */
-export function TaskCharts({ stats, brand, titled = false }: { stats: Statistics; brand: string; /** a heading above names the main chart already */ titled?: boolean }) {
+export function TaskCharts({
+  stats,
+  brand,
+  titled = false,
+}: {
+  stats: Statistics;
+  brand: string /** a heading above names the main chart already */;
+  titled?: boolean;
+}) {
   const [perApp, setPerApp] = useState(false);
   const main = useMemo(() => [{ label: 'Tasks', color: brand, points: stats.tasks.average }], [stats, brand]);
   const apps = useMemo(

@@ -9,7 +9,10 @@ import { makeToken, mockApi } from '../helpers';
 import { consoleTimeZone, setConsoleTimeZone } from '../../../src/ui/format';
 
 const ID = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
-const apps: AgentAppsAnswer = { apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }], timeZone: 'UTC' };
+const apps: AgentAppsAnswer = {
+  apps: [{ id: 'one-time-passcode', title: 'One-Time Passcode', color: '#059669', actions: OTP_ACTIONS }],
+  timeZone: 'UTC',
+};
 
 describe('Agent Preview', () => {
   it('keeps the session of a host user without admin access for the agent functions', () => {
@@ -30,7 +33,10 @@ describe('Agent Preview', () => {
   it('lets an agent pick an active app, send a passcode with its own session and see the status', async () => {
     const token = makeToken({ role: 'supervisor' });
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
-    const { calls } = mockApi({ 'GET /api/agent/apps': { body: apps }, 'POST /api/one-time-passcode/actions/send': { status: 201, body: sent } });
+    const { calls } = mockApi({
+      'GET /api/agent/apps': { body: apps },
+      'POST /api/one-time-passcode/actions/send': { status: 201, body: sent },
+    });
     render(<UnauthorizedCard agentToken={token} />);
     expect(screen.getByRole('heading', { name: "You're not yet authorized" })).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'One-Time Passcode' }));
@@ -47,9 +53,16 @@ describe('Agent Preview', () => {
 
   it('while the passkey link is out, says what is happening first and offers Cancel the link as a secondary button below it', async () => {
     const token = makeToken({ role: 'supervisor' });
-    const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Verification link sent to +1 •••• •• 4567. Waiting for the caller to open it.', task: {} };
+    const sent: ActionResult = {
+      taskId: ID,
+      status: 'pending',
+      message: 'Verification link sent to +1 •••• •• 4567. Waiting for the caller to open it.',
+      task: {},
+    };
     mockApi({
-      'GET /api/agent/apps': { body: { apps: [{ id: 'passkeys', title: 'Passkeys', color: '#7c3aed', actions: PASSKEY_ACTIONS }] } },
+      'GET /api/agent/apps': {
+        body: { apps: [{ id: 'passkeys', title: 'Passkeys', color: '#7c3aed', actions: PASSKEY_ACTIONS }] },
+      },
       'POST /api/passkeys/actions/verify': { status: 201, body: sent },
     });
     render(<UnauthorizedCard agentToken={token} />);
@@ -70,7 +83,12 @@ describe('Agent Preview', () => {
   });
 
   it('says what went wrong when the agent functions cannot be loaded', async () => {
-    mockApi({ 'GET /api/agent/apps': { status: 403, body: { code: 'FORBIDDEN', message: 'Agent access is not enabled for this account' } } });
+    mockApi({
+      'GET /api/agent/apps': {
+        status: 403,
+        body: { code: 'FORBIDDEN', message: 'Agent access is not enabled for this account' },
+      },
+    });
     render(<UnauthorizedCard agentToken={makeToken({ role: 'supervisor' })} />);
     expect(await screen.findByText('Agent access is not enabled for this account')).toBeTruthy();
   });

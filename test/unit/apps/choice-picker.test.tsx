@@ -22,9 +22,23 @@ const forms: ActionChoice[] = [
 ];
 const PATH = '/api/e-form/actions/send/choices/form';
 
-function formsApi(answer: (q: string) => ActionChoicesAnswer | { status: number; body: unknown } = (q) => ({ choices: forms.filter((f) => f.title.toLowerCase().includes(q.toLowerCase())), more: false })) {
-  const sent: ActionResult = { taskId: FORM_A, status: 'sent', message: 'Form "Home claim" sent to +1 •••• •• 4567.', task: {}, open: true };
-  const apps: AgentAppsAnswer = { apps: [{ id: 'e-form', title: 'eForm', color: '#0891b2', actions: EFORM_ACTIONS }], timeZone: 'UTC' };
+function formsApi(
+  answer: (q: string) => ActionChoicesAnswer | { status: number; body: unknown } = (q) => ({
+    choices: forms.filter((f) => f.title.toLowerCase().includes(q.toLowerCase())),
+    more: false,
+  }),
+) {
+  const sent: ActionResult = {
+    taskId: FORM_A,
+    status: 'sent',
+    message: 'Form "Home claim" sent to +1 •••• •• 4567.',
+    task: {},
+    open: true,
+  };
+  const apps: AgentAppsAnswer = {
+    apps: [{ id: 'e-form', title: 'eForm', color: '#0891b2', actions: EFORM_ACTIONS }],
+    timeZone: 'UTC',
+  };
   return mockApi({
     'GET /api/agent/apps': { body: apps },
     [`GET ${PATH}`]: (request) => {
@@ -86,11 +100,18 @@ describe('The picker of Send to a customer', () => {
     expect(box.value).toBe('Home claim');
     expect(box.getAttribute('aria-expanded')).toBe('false');
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
-    expect(within(form).getByText('Version 1 · published ' + new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(forms[1]!.editedAt!)))).toBeTruthy();
+    expect(
+      within(form).getByText(
+        'Version 1 · published ' +
+          new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(forms[1]!.editedAt!)),
+      ),
+    ).toBeTruthy();
     fireEvent.change(within(form).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Send a form' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
-    expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body)).toEqual({ input: { form: FORM_B, phoneNumber: '+15551234567' } });
+    expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body)).toEqual({
+      input: { form: FORM_B, phoneNumber: '+15551234567' },
+    });
   });
 
   it('filters as one types, highlights the first match, and Enter takes it', async () => {
@@ -142,33 +163,63 @@ describe('The picker of Send to a customer', () => {
 
   it('says when nothing matches, when nothing is published yet, and what the server answered', async () => {
     let published = true;
-    formsApi((q) => (published ? { choices: forms.filter((f) => f.title.toLowerCase().includes(q.toLowerCase())), more: false } : { choices: [], more: false }));
+    formsApi((q) =>
+      published
+        ? { choices: forms.filter((f) => f.title.toLowerCase().includes(q.toLowerCase())), more: false }
+        : { choices: [], more: false },
+    );
     const { form, box } = await openForm();
     fireEvent.change(box, { target: { value: 'zzz' } });
     await within(form).findByText('Nothing matches "zzz".', { selector: '.picker-message' });
     published = false;
     fireEvent.change(box, { target: { value: '' } });
-    await within(form).findByText('No form is published yet: an admin publishes one under Forms.', { selector: '.picker-message' });
+    await within(form).findByText('No form is published yet: an admin publishes one under Forms.', {
+      selector: '.picker-message',
+    });
   });
 
   it('shows the refusal of the list (Stripe not connected) in the picker', async () => {
-    const apps: AgentAppsAnswer = { apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }], timeZone: 'UTC' };
+    const apps: AgentAppsAnswer = {
+      apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }],
+      timeZone: 'UTC',
+    };
     mockApi({
       'GET /api/agent/apps': { body: apps },
-      'GET /api/payments/actions/request/choices/productId': { status: 409, body: { code: 'STRIPE_NOT_CONNECTED', message: 'Connect your Stripe account first.' } },
+      'GET /api/payments/actions/request/choices/productId': {
+        status: 409,
+        body: { code: 'STRIPE_NOT_CONNECTED', message: 'Connect your Stripe account first.' },
+      },
     });
     render(<UnauthorizedCard agentToken={makeToken({ role: 'supervisor' })} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Payments' }));
     const form = await screen.findByRole('form', { name: 'Request a payment' });
     fireEvent.keyDown(within(form).getByRole('combobox', { name: 'Product' }), { key: 'ArrowDown' });
-    expect((await within(form).findByText('Connect your Stripe account first.', { selector: '.picker-message' })).className).toContain('picker-error');
+    expect(
+      (await within(form).findByText('Connect your Stripe account first.', { selector: '.picker-message' })).className,
+    ).toContain('picker-error');
   });
 
   it('lists products with their price, and says to type to narrow when there are more', async () => {
-    const apps: AgentAppsAnswer = { apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }], timeZone: 'UTC' };
+    const apps: AgentAppsAnswer = {
+      apps: [{ id: 'payments', title: 'Payments', color: '#635bff', actions: PAYMENT_ACTIONS }],
+      timeZone: 'UTC',
+    };
     mockApi({
       'GET /api/agent/apps': { body: apps },
-      'GET /api/payments/actions/request/choices/productId': { body: { choices: [{ id: 'prod_1', title: 'Boiler service', detail: 'Annual check', price: { amount: 4900, currency: 'usd' }, editedAt: day(1) }], more: true } },
+      'GET /api/payments/actions/request/choices/productId': {
+        body: {
+          choices: [
+            {
+              id: 'prod_1',
+              title: 'Boiler service',
+              detail: 'Annual check',
+              price: { amount: 4900, currency: 'usd' },
+              editedAt: day(1),
+            },
+          ],
+          more: true,
+        },
+      },
     });
     render(<UnauthorizedCard agentToken={makeToken({ role: 'supervisor' })} />);
     fireEvent.click(await screen.findByRole('button', { name: 'Payments' }));

@@ -11,7 +11,9 @@ import { OTP_APP, OTP_TASK_ID, otpDashboard, otpTaskRow } from '../../support/ot
 // ids, every cell named for the side panel's stacked list, a send result one click from the
 // development outbox, and the eForm submissions list live as its badge says.
 
-vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
+vi.mock('../../../src/ui/Chart', () => ({
+  default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure>,
+}));
 
 const OTP = OTP_APP;
 const ID = OTP_TASK_ID;
@@ -36,7 +38,9 @@ describe('the screens people use every day', () => {
   it('a list leads with what a person recognises and keeps the id for its last column, the first cell opening the task', async () => {
     renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
     const table = await screen.findByRole('table', { name: 'Authentications' });
-    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers[0]).toBe('Phone');
     expect(headers.at(-1)).toBe('ID');
     const first = within(table).getAllByRole('cell')[0]!;
@@ -47,21 +51,35 @@ describe('the screens people use every day', () => {
     renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
     const table = await screen.findByRole('table', { name: 'Authentications' });
     expect(table.className).toContain('table-stacks');
-    const labels = within(table).getAllByRole('cell').map((c) => c.getAttribute('data-label'));
-    expect(labels).toEqual(within(table).getAllByRole('columnheader').map((h) => h.textContent));
+    const labels = within(table)
+      .getAllByRole('cell')
+      .map((c) => c.getAttribute('data-label'));
+    expect(labels).toEqual(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    );
   });
 
-  it('the dashboard\'s latest list leads with the phone, not a truncated id', async () => {
+  it("the dashboard's latest list leads with the phone, not a truncated id", async () => {
     renderSignedIn(`/${OTP}`, makeBootstrap(), otpRoutes());
     const table = await screen.findByRole('table', { name: 'Latest authentications' });
-    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     // beside the send form: the people columns and when, no id, no counts
     expect(headers).toEqual(['Phone', 'Status', 'Agent', 'Customer', 'Created']);
     expect(within(within(table).getAllByRole('cell')[0]!).getByRole('link').textContent).toBe('+1 •••• •• 4567');
   });
 
   it('a send result in development links to the development outbox, where the text can be read', async () => {
-    const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {}, devOutbox: true };
+    const sent: ActionResult = {
+      taskId: ID,
+      status: 'pending',
+      message: 'Passcode sent to +1 •••• •• 4567',
+      task: {},
+      devOutbox: true,
+    };
     renderSignedIn(`/${OTP}`, makeBootstrap(), otpRoutes(sent));
     const form = await screen.findByRole('form', { name: 'Send passcode' });
     fireEvent.change(within(form).getByLabelText(/Phone number/), { target: { value: '+15551234567' } });
@@ -82,14 +100,23 @@ describe('the screens people use every day', () => {
 
   it('in the side panel an activity list folds its filters under "Filters", open only when some are set', async () => {
     const wide = window.matchMedia;
-    window.matchMedia = ((query: string) => ({ matches: query.includes('max-width: 480px'), media: query, addEventListener() {}, removeEventListener() {} })) as unknown as typeof window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query.includes('max-width: 480px'),
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    })) as unknown as typeof window.matchMedia;
     try {
-      const first = renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
+      const first = renderSignedIn(`/${OTP}/authentications`, makeBootstrap(), {
+        [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] },
+      });
       await screen.findByRole('table', { name: 'Authentications' });
       const folded = screen.getByText('Filters').closest('details')!;
       expect(folded.open).toBe(false);
       first.unmount();
-      renderSignedIn(`/${OTP}/authentications?status=approved`, makeBootstrap(), { [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] } });
+      renderSignedIn(`/${OTP}/authentications?status=approved`, makeBootstrap(), {
+        [`GET /api/${OTP}/tasks`]: { body: [otpTaskRow()] },
+      });
       await screen.findByRole('table', { name: 'Authentications' });
       expect(screen.getByText('Filters (on)').closest('details')!.open).toBe(true);
     } finally {
@@ -99,17 +126,42 @@ describe('the screens people use every day', () => {
 
   it("the development outbox makes a message's link a link, one click to the customer's page", async () => {
     renderSignedIn('/dev/sms-outbox', makeBootstrap(), {
-      'GET /api/dev/sms-outbox': { body: [{ id: 'm1', to: '+15551234567', body: 'Acme Support asks you to fill in a short form: http://127.0.0.1:3000/c/abc_DEF-123 (valid 15 minutes).', createdAt: new Date().toISOString() }] },
+      'GET /api/dev/sms-outbox': {
+        body: [
+          {
+            id: 'm1',
+            to: '+15551234567',
+            body: 'Acme Support asks you to fill in a short form: http://127.0.0.1:3000/c/abc_DEF-123 (valid 15 minutes).',
+            createdAt: new Date().toISOString(),
+          },
+        ],
+      },
     });
-    const link = await within(await screen.findByTestId('outbox-message')).findByRole('link', { name: 'http://127.0.0.1:3000/c/abc_DEF-123' });
+    const link = await within(await screen.findByTestId('outbox-message')).findByRole('link', {
+      name: 'http://127.0.0.1:3000/c/abc_DEF-123',
+    });
     expect(link.getAttribute('href')).toBe('http://127.0.0.1:3000/c/abc_DEF-123');
   });
 
   it('names browsers as people do', () => {
-    expect(describeUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36')).toBe('Chrome on Android');
-    expect(describeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1')).toBe('Safari on iPhone');
-    expect(describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0')).toBe('Edge on Windows');
-    expect(describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0')).toBe('Firefox on macOS');
+    expect(
+      describeUserAgent(
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+      ),
+    ).toBe('Chrome on Android');
+    expect(
+      describeUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      ),
+    ).toBe('Safari on iPhone');
+    expect(
+      describeUserAgent(
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+      ),
+    ).toBe('Edge on Windows');
+    expect(describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0')).toBe(
+      'Firefox on macOS',
+    );
   });
 });
 
@@ -154,7 +206,11 @@ describe('live lists', () => {
     it(`the ${title} list re-reads as the stream announces its change`, async () => {
       const live = liveStream();
       let rows = [otpTaskRow({ status: 'requested', values: { amount: 1250, currency: 'usd' } })];
-      const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), { [`GET /api/${app}/tasks`]: () => ({ body: rows }), 'GET /api/live': live.route, 'GET /api/payments/actions': { body: { app, actions: [] } } });
+      const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), {
+        [`GET /api/${app}/tasks`]: () => ({ body: rows }),
+        'GET /api/live': live.route,
+        'GET /api/payments/actions': { body: { app, actions: [] } },
+      });
       await screen.findByRole('table', { name: title });
       await waitFor(() => expect(live.requests()).toBe(1));
       const reads = () => calls.filter((c) => c.path === `/api/${app}/tasks`).length;
@@ -167,7 +223,11 @@ describe('live lists', () => {
 
     it(`the ${title} list asks for the change the moment it is announced, with no timer before the read`, async () => {
       const live = liveStream();
-      const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), { [`GET /api/${app}/tasks`]: () => ({ body: [otpTaskRow()] }), 'GET /api/live': live.route, 'GET /api/payments/actions': { body: { app, actions: [] } } });
+      const { calls } = renderSignedIn(`/${app}/${path}`, makeBootstrap(), {
+        [`GET /api/${app}/tasks`]: () => ({ body: [otpTaskRow()] }),
+        'GET /api/live': live.route,
+        'GET /api/payments/actions': { body: { app, actions: [] } },
+      });
       await screen.findByRole('table', { name: title });
       await waitFor(() => expect(live.requests()).toBe(1));
       const reads = () => calls.filter((c) => c.path === `/api/${app}/tasks`).length;

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { change, describeChange, formatChange, parsePeriod } from '../../../src/pages/apps/_frame/period';
-import { filtersFromSearch, filtersToQuery, filtersToSearch, hasFilters, NO_FILTERS, rangeError } from '../../../src/pages/apps/_frame/filters';
+import {
+  filtersFromSearch,
+  filtersToQuery,
+  filtersToSearch,
+  hasFilters,
+  NO_FILTERS,
+  rangeError,
+} from '../../../src/pages/apps/_frame/filters';
 import { countSegments } from '../../../src/pages/apps/_frame/sms-segments';
-import { fillTemplate, insertPlaceholder, missingPlaceholders, unknownPlaceholders } from '../../../src/pages/apps/_frame/template';
+import {
+  fillTemplate,
+  insertPlaceholder,
+  missingPlaceholders,
+  unknownPlaceholders,
+} from '../../../src/pages/apps/_frame/template';
 import { shortenId } from '../../../src/ui/format';
 
 describe('SMS segment counter', () => {
@@ -84,19 +96,27 @@ describe('activity filters', () => {
   });
 
   it('writes only the set filters into the URL and keeps other parameters', () => {
-    expect(filtersToSearch({ ...NO_FILTERS, agent: ' ann@acme.test ' }, '?session=abc&status=pending')).toBe('?session=abc&agent=ann%40acme.test');
+    expect(filtersToSearch({ ...NO_FILTERS, agent: ' ann@acme.test ' }, '?session=abc&status=pending')).toBe(
+      '?session=abc&agent=ann%40acme.test',
+    );
   });
 
   it('writes no query string when nothing is set', () => {
     expect(filtersToSearch(NO_FILTERS)).toBe('');
   });
 
-  it('sends the picked days as they are, for the API to read in the viewer\'s time zone', () => {
-    expect(filtersToQuery({ ...NO_FILTERS, from: '2026-11-01', to: '2026-11-03' })).toEqual({ from: '2026-11-01', to: '2026-11-03' });
+  it("sends the picked days as they are, for the API to read in the viewer's time zone", () => {
+    expect(filtersToQuery({ ...NO_FILTERS, from: '2026-11-01', to: '2026-11-03' })).toEqual({
+      from: '2026-11-01',
+      to: '2026-11-03',
+    });
   });
 
   it('sends only the filters that are set, trimmed', () => {
-    expect(filtersToQuery({ ...NO_FILTERS, status: 'expired', customer: ' CUST-1 ' })).toEqual({ status: 'expired', q: 'CUST-1' });
+    expect(filtersToQuery({ ...NO_FILTERS, status: 'expired', customer: ' CUST-1 ' })).toEqual({
+      status: 'expired',
+      q: 'CUST-1',
+    });
   });
 
   it('says whether any filter is set', () => {

@@ -14,7 +14,11 @@ describe('Passkeys General settings', () => {
     });
     const attachment = (await screen.findByLabelText(/Authenticator/)) as HTMLSelectElement;
     expect(attachment.value).toBe('any');
-    expect(within(attachment).getAllByRole('option').map((o) => o.textContent)).toEqual(['Any', 'Platform (this device)', 'Cross-platform (security key)']);
+    expect(
+      within(attachment)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Any', 'Platform (this device)', 'Cross-platform (security key)']);
     fireEvent.change(attachment, { target: { value: 'platform' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Settings have been saved');
@@ -29,7 +33,9 @@ describe('Identity Verification General settings', () => {
     const settings = { minimumAge: 18, linkValidityMinutes: 60, documentTypes: ['residence_permit'] };
     const { calls } = renderSignedIn('/identity-verification/settings/general', bootstrap(), {
       'GET /api/identity-verification/settings/general': { body: settings },
-      'PUT /api/identity-verification/settings/general': { body: { ...settings, documentTypes: ['passport', 'residence_permit'] } },
+      'PUT /api/identity-verification/settings/general': {
+        body: { ...settings, documentTypes: ['passport', 'residence_permit'] },
+      },
     });
     const group = await screen.findByRole('group', { name: 'Documents customers may show' });
     expect(group.textContent).toContain('Passport (photo page; MRZ TD3 (2 lines of 44))');
@@ -45,6 +51,9 @@ describe('Identity Verification General settings', () => {
     fireEvent.click(within(group).getByRole('checkbox', { name: /Passport/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Settings have been saved');
-    expect(JSON.parse(calls.find((c) => c.method === 'PUT')!.body)).toEqual({ ...settings, documentTypes: ['passport', 'residence_permit'] });
+    expect(JSON.parse(calls.find((c) => c.method === 'PUT')!.body)).toEqual({
+      ...settings,
+      documentTypes: ['passport', 'residence_permit'],
+    });
   });
 });

@@ -8,7 +8,9 @@ import { builtInSmsText } from '../../../api/contract/sms-translations';
 import { OTP_APP, OTP_TASK_ID, otpDashboard, otpTaskRow } from '../../support/otp-console-data';
 
 // uPlot draws on a canvas, which happy-dom lacks; the chart's own module is replaced by its title
-vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
+vi.mock('../../../src/ui/Chart', () => ({
+  default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure>,
+}));
 
 const APP = OTP_APP;
 const ID = OTP_TASK_ID;
@@ -20,7 +22,12 @@ const smsContent: SmsContentAnswer = {
     body: t.defaultBody,
     placeholders: [...t.placeholders],
     required: [...t.required],
-    translations: LOCALES.filter((l) => l !== 'en').map((locale) => ({ locale, body: builtInSmsText(APP, t.key, locale, t.defaultBody), defaultBody: builtInSmsText(APP, t.key, locale, t.defaultBody), custom: false })),
+    translations: LOCALES.filter((l) => l !== 'en').map((locale) => ({
+      locale,
+      body: builtInSmsText(APP, t.key, locale, t.defaultBody),
+      defaultBody: builtInSmsText(APP, t.key, locale, t.defaultBody),
+      custom: false,
+    })),
   })),
 };
 
@@ -30,7 +37,10 @@ afterEach(() => {
 
 describe('One-Time Passcode dashboard', () => {
   it('shows the KPI tiles with their change against the previous period', async () => {
-    renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: otpDashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    renderSignedIn(`/${APP}`, makeBootstrap(), {
+      [`GET /api/${APP}/dashboard`]: { body: otpDashboard() },
+      [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
+    });
     const sent = await screen.findByTestId('kpi-sent');
     expect(sent.textContent).toContain('150');
     expect(sent.textContent).toContain('+50% vs previous period');
@@ -41,15 +51,23 @@ describe('One-Time Passcode dashboard', () => {
   });
 
   it('asks the API for the period picked', async () => {
-    const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: otpDashboard() }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), {
+      [`GET /api/${APP}/dashboard`]: { body: otpDashboard() },
+      [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
+    });
     fireEvent.click(await screen.findByRole('button', { name: '7 days' }));
-    await waitFor(() => expect(calls.some((c) => c.path === `/api/${APP}/dashboard` && new URL(c.url).searchParams.get('days') === '7')).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === `/api/${APP}/dashboard` && new URL(c.url).searchParams.get('days') === '7')).toBe(true),
+    );
     expect(screen.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
   });
 
   it('shows how to send the first passcode when there is no activity', async () => {
     const none = otpDashboard({ latest: [], tiles: otpDashboard().tiles.map((t) => ({ ...t, value: 0, previous: 0 })) });
-    renderSignedIn(`/${APP}`, makeBootstrap(), { [`GET /api/${APP}/dashboard`]: { body: none }, [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } } });
+    renderSignedIn(`/${APP}`, makeBootstrap(), {
+      [`GET /api/${APP}/dashboard`]: { body: none },
+      [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
+    });
     const curl = await screen.findByRole('region', { name: 'API call with curl' });
     expect(curl.textContent).toContain('/api/v1/otp/send');
     expect(screen.getByText('No authentications in the last 30 days')).toBeTruthy();
@@ -57,7 +75,12 @@ describe('One-Time Passcode dashboard', () => {
 
   it('sends a passcode in the language the agent picks from "Send to a customer", then checks the code and shows it approved', async () => {
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
-    const approved: ActionResult = { taskId: ID, status: 'approved', message: 'The code is right: the caller is verified', task: {} };
+    const approved: ActionResult = {
+      taskId: ID,
+      status: 'approved',
+      message: 'The code is right: the caller is verified',
+      task: {},
+    };
     const { calls } = renderSignedIn(`/${APP}`, makeBootstrap(), {
       [`GET /api/${APP}/dashboard`]: { body: otpDashboard() },
       [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
@@ -73,17 +96,28 @@ describe('One-Time Passcode dashboard', () => {
     // the button flashes its failure first
     fireEvent.click(await within(send).findByRole('button', { name: 'Send passcode' }, { timeout: 4000 }));
     expect((await screen.findByTestId('action-status')).textContent).toContain('Passcode sent to +1 •••• •• 4567');
-    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/send`)!.body)).toEqual({ input: { phoneNumber: '+15551234567', locale: 'es' } });
+    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/send`)!.body)).toEqual({
+      input: { phoneNumber: '+15551234567', locale: 'es' },
+    });
     const check = await screen.findByRole('form', { name: 'Check code' });
     fireEvent.change(within(check).getByLabelText(/Code/), { target: { value: '123456' } });
     fireEvent.click(within(check).getByRole('button', { name: 'Check code' }));
     await waitFor(() => expect(screen.getByTestId('action-status').textContent).toContain('Approved'));
-    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/check`)!.body)).toEqual({ input: { code: '123456' }, taskId: ID });
+    expect(JSON.parse(calls.find((c) => c.path === `/api/${APP}/actions/check`)!.body)).toEqual({
+      input: { code: '123456' },
+      taskId: ID,
+    });
   });
 
   it('a wrong code shows as an error with the attempts left, and the code can be checked again', async () => {
     const sent: ActionResult = { taskId: ID, status: 'pending', message: 'Passcode sent to +1 •••• •• 4567', task: {} };
-    const wrong: ActionResult = { taskId: ID, status: 'pending', message: 'Wrong code: 4 attempts left. Ask the caller to read it again.', task: {}, failed: true };
+    const wrong: ActionResult = {
+      taskId: ID,
+      status: 'pending',
+      message: 'Wrong code: 4 attempts left. Ask the caller to read it again.',
+      task: {},
+      failed: true,
+    };
     renderSignedIn(`/${APP}`, makeBootstrap(), {
       [`GET /api/${APP}/dashboard`]: { body: otpDashboard() },
       [`GET /api/${APP}/actions`]: { body: { app: APP, actions: OTP_ACTIONS } },
@@ -96,7 +130,11 @@ describe('One-Time Passcode dashboard', () => {
     const check = await screen.findByRole('form', { name: 'Check code' });
     fireEvent.change(within(check).getByLabelText(/Code/), { target: { value: '000000' } });
     fireEvent.click(within(check).getByRole('button', { name: 'Check code' }));
-    await waitFor(() => expect(screen.getByTestId('action-status').textContent).toBe('Wrong code: 4 attempts left. Ask the caller to read it again.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('action-status').textContent).toBe(
+        'Wrong code: 4 attempts left. Ask the caller to read it again.',
+      ),
+    );
     const status = screen.getByTestId('action-status');
     expect(status.getAttribute('role')).toBe('alert');
     expect(status.className).toContain('notice-error');
@@ -168,7 +206,8 @@ describe('Authentications', () => {
     const { calls } = renderSignedIn(`/${APP}/authentications`, makeBootstrap(), {
       [`GET /api/${APP}/tasks`]: (req: Request) => {
         // as the API does: the total on the first page only
-        if (new URL(req.url).searchParams.get('lastKey') === key) return { body: [otpTaskRow({ id: 'second-page-task-0000000001' })] };
+        if (new URL(req.url).searchParams.get('lastKey') === key)
+          return { body: [otpTaskRow({ id: 'second-page-task-0000000001' })] };
         return { body: [otpTaskRow()], headers: { 'x-count': '51', 'x-last-key': key } };
       },
     });
@@ -182,12 +221,20 @@ describe('Authentications', () => {
   });
 
   it('shows a filtered total the API stopped counting at 1,000 as 1,000+', async () => {
-    renderSignedIn(`/${APP}/authentications?status=expired`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [otpTaskRow()], headers: { 'x-count': '1000' } } }));
+    renderSignedIn(
+      `/${APP}/authentications?status=expired`,
+      makeBootstrap(),
+      routes({ [`GET /api/${APP}/tasks`]: { body: [otpTaskRow()], headers: { 'x-count': '1000' } } }),
+    );
     expect(await screen.findByText('1–1 of 1,000+')).toBeTruthy();
   });
 
   it('shows an unfiltered total as it is, however large', async () => {
-    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks`]: { body: [otpTaskRow()], headers: { 'x-count': '12345' } } }));
+    renderSignedIn(
+      `/${APP}/authentications`,
+      makeBootstrap(),
+      routes({ [`GET /api/${APP}/tasks`]: { body: [otpTaskRow()], headers: { 'x-count': '12345' } } }),
+    );
     expect(await screen.findByText('1–1 of 12,345')).toBeTruthy();
   });
 
@@ -203,11 +250,30 @@ describe('Authentications', () => {
     const detail: TaskDetail = {
       ...otpTaskRow(),
       events: [
-        { time: new Date().toISOString(), type: 'sent', description: 'Passcode sent (send 1 of 5)', actor: 'ann@acme.test', ip: '203.0.113.9', userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36' },
-        { time: new Date().toISOString(), type: 'approved', description: 'Code checked: approved', actor: 'API key', ip: null, userAgent: null },
+        {
+          time: new Date().toISOString(),
+          type: 'sent',
+          description: 'Passcode sent (send 1 of 5)',
+          actor: 'ann@acme.test',
+          ip: '203.0.113.9',
+          userAgent:
+            'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+        },
+        {
+          time: new Date().toISOString(),
+          type: 'approved',
+          description: 'Code checked: approved',
+          actor: 'API key',
+          ip: null,
+          userAgent: null,
+        },
       ],
     };
-    renderSignedIn(`/${APP}/authentications?session=${ID}`, makeBootstrap(), routes({ [`GET /api/${APP}/tasks/${ID}`]: { body: detail } }));
+    renderSignedIn(
+      `/${APP}/authentications?session=${ID}`,
+      makeBootstrap(),
+      routes({ [`GET /api/${APP}/tasks/${ID}`]: { body: detail } }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Authentication for CUST-100042' });
     const timeline = await within(dialog).findByRole('list', { name: 'Timeline' });
     expect(within(timeline).getByText('Passcode sent (send 1 of 5)')).toBeTruthy();
@@ -230,18 +296,28 @@ describe('Authentications', () => {
   });
 
   it('shows a failed load with Try again', async () => {
-    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), { [`GET /api/${APP}/tasks`]: { status: 400, body: { code: 'VALIDATION_FAILED', message: 'from must be a date such as 2026-01-31' } } });
+    renderSignedIn(`/${APP}/authentications`, makeBootstrap(), {
+      [`GET /api/${APP}/tasks`]: {
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', message: 'from must be a date such as 2026-01-31' },
+      },
+    });
     expect(await screen.findByText('from must be a date such as 2026-01-31')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 });
 
 describe('SMS content', () => {
-  const routes = { [`GET /api/${APP}/settings/sms-content`]: { body: smsContent }, 'GET /api/sms': { body: { provider: 'dev-outbox', devOutboxAvailable: true } } };
+  const routes = {
+    [`GET /api/${APP}/settings/sms-content`]: { body: smsContent },
+    'GET /api/sms': { body: { provider: 'dev-outbox', devOutboxAvailable: true } },
+  };
 
   it('previews the message with the branding name and counts its segments', async () => {
     renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
-    expect((await screen.findByTestId('sms-preview')).textContent).toBe('Your Acme Support code is 123456. It expires in 10 minutes. Never share it with anyone.');
+    expect((await screen.findByTestId('sms-preview')).textContent).toBe(
+      'Your Acme Support code is 123456. It expires in 10 minutes. Never share it with anyone.',
+    );
     expect(screen.getByTestId('segment-counter').textContent).toContain('GSM-7');
     expect(screen.getByTestId('segment-counter').textContent).toContain('1 segment');
   });
@@ -272,14 +348,20 @@ describe('SMS content', () => {
         return { body: smsContent };
       },
     });
-    expect((await screen.findByTestId('sms-fallback')).textContent).toBe('Built-in text (not your own) in: Spanish, French, German, Portuguese (Brazil), Arabic, Japanese.');
+    expect((await screen.findByTestId('sms-fallback')).textContent).toBe(
+      'Built-in text (not your own) in: Spanish, French, German, Portuguese (Brazil), Arabic, Japanese.',
+    );
     fireEvent.change(screen.getByLabelText('Language of the Passcode message'), { target: { value: 'ar' } });
     expect(screen.getByTestId('sms-preview').textContent).toContain('رمز Acme Support الخاص بك هو 123456');
     expect(screen.getByTestId('segment-counter').textContent).toContain('UCS-2');
     fireEvent.change(screen.getByLabelText('Language of the Passcode message'), { target: { value: 'es' } });
-    fireEvent.change(screen.getByLabelText('Passcode (Spanish) message'), { target: { value: 'Clave de {{company}}: {{code}}' } });
+    fireEvent.change(screen.getByLabelText('Passcode (Spanish) message'), {
+      target: { value: 'Clave de {{company}}: {{code}}' },
+    });
     expect(screen.getByTestId('segment-counter').textContent).toContain('GSM-7');
-    expect(screen.getByTestId('sms-fallback').textContent).toBe('Built-in text (not your own) in: French, German, Portuguese (Brazil), Arabic, Japanese.');
+    expect(screen.getByTestId('sms-fallback').textContent).toBe(
+      'Built-in text (not your own) in: French, German, Portuguese (Brazil), Arabic, Japanese.',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saved).toHaveLength(1));
     const templates = (saved[0] as { templates: Record<string, string> }).templates;
@@ -298,7 +380,11 @@ describe('SMS content', () => {
   it('shows the configuration sub-navigation with billing and pricing', async () => {
     renderSignedIn(`/${APP}/settings/sms-content`, makeBootstrap(), routes);
     const nav = await screen.findByRole('navigation', { name: 'One-Time Passcode configuration' });
-    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual(['General', 'SMS content', 'Webhooks', 'Billing', 'Pricing', 'Customer data']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['General', 'SMS content', 'Webhooks', 'Billing', 'Pricing', 'Customer data']);
     expect(within(nav).getByRole('link', { name: 'SMS content' }).getAttribute('aria-current')).toBe('page');
   });
 
@@ -327,7 +413,9 @@ describe('General settings', () => {
 
 describe('Webhooks', () => {
   it('refuses an endpoint that is not https before calling the API', async () => {
-    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [] } });
+    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), {
+      [`GET /api/${APP}/webhooks`]: { body: [] },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Add endpoint' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add an endpoint' });
     fireEvent.change(within(dialog).getByLabelText(/URL/), { target: { value: 'http://example.com/hook' } });
@@ -337,8 +425,19 @@ describe('Webhooks', () => {
   });
 
   it('a new endpoint gets phone numbers masked unless the admin ticks full numbers', async () => {
-    const created = { id: 'ep2', url: 'https://hooks.example.com/full', eventTypes: ['otp.sent'], enabled: true, disabledReason: null, createdAt: new Date().toISOString(), fullPhoneNumbers: true };
-    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [] }, [`POST /api/${APP}/webhooks`]: { status: 201, body: created } });
+    const created = {
+      id: 'ep2',
+      url: 'https://hooks.example.com/full',
+      eventTypes: ['otp.sent'],
+      enabled: true,
+      disabledReason: null,
+      createdAt: new Date().toISOString(),
+      fullPhoneNumbers: true,
+    };
+    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), {
+      [`GET /api/${APP}/webhooks`]: { body: [] },
+      [`POST /api/${APP}/webhooks`]: { status: 201, body: created },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Add endpoint' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add an endpoint' });
     const full = within(dialog).getByRole('checkbox', { name: /Send full phone numbers/ }) as HTMLInputElement;
@@ -347,7 +446,10 @@ describe('Webhooks', () => {
     fireEvent.click(full);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
-    expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body)).toMatchObject({ url: 'https://hooks.example.com/full', fullPhoneNumbers: true });
+    expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body)).toMatchObject({
+      url: 'https://hooks.example.com/full',
+      fullPhoneNumbers: true,
+    });
   });
 
   it('offers the journeys\u2019 events after the app\u2019s own, not ticked', async () => {
@@ -360,8 +462,18 @@ describe('Webhooks', () => {
   });
 
   it('asks before deleting an endpoint', async () => {
-    const endpoint = { id: 'ep1', url: 'https://hooks.example.com/otp', eventTypes: ['otp.verified'], enabled: true, disabledReason: null, createdAt: new Date().toISOString() };
-    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), { [`GET /api/${APP}/webhooks`]: { body: [endpoint] }, [`DELETE /api/${APP}/webhooks/ep1`]: { body: { deleted: true } } });
+    const endpoint = {
+      id: 'ep1',
+      url: 'https://hooks.example.com/otp',
+      eventTypes: ['otp.verified'],
+      enabled: true,
+      disabledReason: null,
+      createdAt: new Date().toISOString(),
+    };
+    const { calls } = renderSignedIn(`/${APP}/settings/webhooks`, makeBootstrap(), {
+      [`GET /api/${APP}/webhooks`]: { body: [endpoint] },
+      [`DELETE /api/${APP}/webhooks/ep1`]: { body: { deleted: true } },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Delete https://hooks.example.com/otp' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete this endpoint?' });
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
@@ -373,11 +485,12 @@ describe('Webhooks', () => {
 describe('Development SMS outbox', () => {
   it('lists the stored messages with number and text', async () => {
     renderSignedIn('/dev/sms-outbox', makeBootstrap(), {
-      'GET /api/dev/sms-outbox': { body: [{ id: 'm1', to: '+15551234567', body: 'Your Acme Support code is 482913.', createdAt: new Date().toISOString() }] },
+      'GET /api/dev/sms-outbox': {
+        body: [{ id: 'm1', to: '+15551234567', body: 'Your Acme Support code is 482913.', createdAt: new Date().toISOString() }],
+      },
     });
     const message = await screen.findByTestId('outbox-message');
     expect(message.textContent).toContain('+15551234567');
     expect(message.textContent).toContain('Your Acme Support code is 482913.');
   });
 });
-

@@ -6,27 +6,69 @@ import type { DashboardAnswer, TaskDetail } from '../../../api/contract/platform
 import { makeBootstrap, renderSignedIn } from '../helpers';
 import { STATE_MESSAGES } from '../../../api/contract/stripe-states';
 
-vi.mock('../../../src/ui/Chart', () => ({ default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure> }));
+vi.mock('../../../src/ui/Chart', () => ({
+  default: ({ title }: { title: string }) => <figure data-testid="chart">{title}</figure>,
+}));
 
 const ID = '0b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11';
-const NOT_CONNECTED: StripeConnection = { connected: false, configured: true, accountId: null, name: null, country: null, defaultCurrency: null, chargesEnabled: false, connectedAt: null };
+const NOT_CONNECTED: StripeConnection = {
+  connected: false,
+  configured: true,
+  accountId: null,
+  name: null,
+  country: null,
+  defaultCurrency: null,
+  chargesEnabled: false,
+  connectedAt: null,
+};
 const NOT_CONFIGURED: StripeConnection = { ...NOT_CONNECTED, configured: false };
-const CONNECTED: StripeConnection = { connected: true, configured: true, accountId: 'acct_1AbC', name: 'Acme Payments', country: 'JP', defaultCurrency: 'jpy', chargesEnabled: true, connectedAt: '2026-11-20T10:00:00Z' };
+const CONNECTED: StripeConnection = {
+  connected: true,
+  configured: true,
+  accountId: 'acct_1AbC',
+  name: 'Acme Payments',
+  country: 'JP',
+  defaultCurrency: 'jpy',
+  chargesEnabled: true,
+  connectedAt: '2026-11-20T10:00:00Z',
+};
 const PRODUCTS: Product[] = [
-  { id: 'prod_A1', name: 'Parking', description: null, active: true, priceId: 'price_1', unitAmount: 500, currency: 'jpy', updatedAt: '2026-11-20T10:00:00Z' },
-  { id: 'prod_B2', name: 'Annual plan', description: 'One year', active: false, priceId: 'price_2', unitAmount: 9900, currency: 'usd', updatedAt: '2026-11-20T10:00:00Z' },
+  {
+    id: 'prod_A1',
+    name: 'Parking',
+    description: null,
+    active: true,
+    priceId: 'price_1',
+    unitAmount: 500,
+    currency: 'jpy',
+    updatedAt: '2026-11-20T10:00:00Z',
+  },
+  {
+    id: 'prod_B2',
+    name: 'Annual plan',
+    description: 'One year',
+    active: false,
+    priceId: 'price_2',
+    unitAmount: 9900,
+    currency: 'usd',
+    updatedAt: '2026-11-20T10:00:00Z',
+  },
 ];
 
 describe('Payments pages', () => {
   it('the catalog says no Stripe account is connected and who connects one (a supervisor gets no link to a page they cannot open)', async () => {
-    renderSignedIn('/payments/products', makeBootstrap({ role: 'supervisor' }), { 'GET /api/payments/stripe': { body: NOT_CONNECTED } });
+    renderSignedIn('/payments/products', makeBootstrap({ role: 'supervisor' }), {
+      'GET /api/payments/stripe': { body: NOT_CONNECTED },
+    });
     await screen.findByText(STATE_MESSAGES.STRIPE_NOT_CONNECTED);
     expect(screen.queryByRole('button', { name: 'Add a product' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Open Configuration > Stripe' })).toBeNull();
   });
 
   it('without Stripe Connect on the server, Configuration > Stripe says so once, names who can fix it, and offers no button that is not there', async () => {
-    renderSignedIn('/payments/settings/stripe', makeBootstrap({ role: 'admin' }), { 'GET /api/payments/stripe': { body: NOT_CONFIGURED } });
+    renderSignedIn('/payments/settings/stripe', makeBootstrap({ role: 'admin' }), {
+      'GET /api/payments/stripe': { body: NOT_CONFIGURED },
+    });
     await screen.findByText(STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED);
     expect(screen.queryByRole('button', { name: 'Connect with Stripe' })).toBeNull();
     expect(document.body.textContent).not.toMatch(/Select Connect with Stripe/);
@@ -36,12 +78,24 @@ describe('Payments pages', () => {
   it('Request a payment is switched off with the same sentence when the server has no Stripe Connect', async () => {
     renderSignedIn('/payments', makeBootstrap(), {
       'GET /api/payments/dashboard': { body: { app: 'payments', days: 30, timeZone: 'UTC', tiles: [], series: [], latest: [] } },
-      'GET /api/payments/actions': { body: { app: 'payments', actions: PAYMENT_ACTIONS, unavailable: { code: 'STRIPE_CONNECT_NOT_CONFIGURED', message: STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED } } },
+      'GET /api/payments/actions': {
+        body: {
+          app: 'payments',
+          actions: PAYMENT_ACTIONS,
+          unavailable: { code: 'STRIPE_CONNECT_NOT_CONFIGURED', message: STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED },
+        },
+      },
     });
     const form = await screen.findByRole('form', { name: 'Request a payment' });
     expect((within(form).getByRole('button', { name: 'Request a payment' }) as HTMLButtonElement).disabled).toBe(true);
     // the fields are switched off with their fieldset
-    expect((within(form).getByLabelText(/Phone number/).closest('fieldset') as HTMLFieldSetElement).disabled).toBe(true);
+    expect(
+      (
+        within(form)
+          .getByLabelText(/Phone number/)
+          .closest('fieldset') as HTMLFieldSetElement
+      ).disabled,
+    ).toBe(true);
     expect(screen.getAllByText(STATE_MESSAGES.STRIPE_CONNECT_NOT_CONFIGURED)).toHaveLength(1);
     expect(document.body.textContent).not.toMatch(/temporarily/);
   });
@@ -56,7 +110,10 @@ describe('Payments pages', () => {
   });
 
   it('the catalog lists prices in their currency (zero-decimal right); supervisors read, admins edit', async () => {
-    renderSignedIn('/payments/products', makeBootstrap({ role: 'supervisor' }), { 'GET /api/payments/stripe': { body: CONNECTED }, 'GET /api/payments/products': { body: PRODUCTS } });
+    renderSignedIn('/payments/products', makeBootstrap({ role: 'supervisor' }), {
+      'GET /api/payments/stripe': { body: CONNECTED },
+      'GET /api/payments/products': { body: PRODUCTS },
+    });
     const table = await screen.findByRole('table', { name: 'Products' });
     expect(within(table).getByText('¥500')).toBeTruthy();
     expect(within(table).getByText('$99.00')).toBeTruthy();
@@ -97,7 +154,13 @@ describe('Payments pages', () => {
     renderSignedIn('/payments', makeBootstrap(), {
       'GET /api/payments/stripe': { body: NOT_CONNECTED },
       'GET /api/payments/dashboard': { body: dash },
-      'GET /api/payments/actions': { body: { app: 'payments', actions: PAYMENT_ACTIONS, unavailable: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED } } },
+      'GET /api/payments/actions': {
+        body: {
+          app: 'payments',
+          actions: PAYMENT_ACTIONS,
+          unavailable: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED },
+        },
+      },
     });
     expect((await screen.findByTestId('kpi-net')).textContent).toContain('$1,234.50');
     expect(screen.getByTestId('kpi-refunded').textContent).toContain('$5.00');
@@ -119,7 +182,13 @@ describe('Payments pages', () => {
     renderSignedIn('/payments', makeBootstrap(), {
       'GET /api/payments/stripe': { body: NOT_CONNECTED },
       'GET /api/payments/dashboard': { body: dash },
-      'GET /api/payments/actions': { body: { app: 'payments', actions: PAYMENT_ACTIONS, unavailable: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED } } },
+      'GET /api/payments/actions': {
+        body: {
+          app: 'payments',
+          actions: PAYMENT_ACTIONS,
+          unavailable: { code: 'STRIPE_NOT_CONNECTED', message: STATE_MESSAGES.STRIPE_NOT_CONNECTED },
+        },
+      },
     });
     const tile = await screen.findByTestId('kpi-success');
     expect(tile.querySelector('.kpi-value')!.textContent).toBe('—');
@@ -136,7 +205,15 @@ describe('Payments pages', () => {
       agent: 'ann@acme.test',
       createdAt: '2026-11-22T10:00:00Z',
       endedAt: '2026-11-22T10:05:00Z',
-      values: { amount: 1250, currency: 'usd', refunded: 0, product: 'Consultation', paidAt: '2026-11-22T10:05:00Z', checkoutSessionId: 'cs_1', paymentIntentId: 'pi_1' },
+      values: {
+        amount: 1250,
+        currency: 'usd',
+        refunded: 0,
+        product: 'Consultation',
+        paidAt: '2026-11-22T10:05:00Z',
+        checkoutSessionId: 'cs_1',
+        paymentIntentId: 'pi_1',
+      },
       events: [],
     };
     const { calls } = renderSignedIn(`/payments/payments?session=${ID}`, makeBootstrap({ role: 'admin' }), {
@@ -149,7 +226,9 @@ describe('Payments pages', () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Refund' }));
     const confirm = await screen.findByRole('dialog', { name: 'Refund $5.00?' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Refund' }));
-    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === `/api/payments/tasks/${ID}/refund`)).toBe(true));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.path === `/api/payments/tasks/${ID}/refund`)).toBe(true),
+    );
     expect(JSON.parse(calls.find((c) => c.method === 'POST')!.body)).toEqual({ amount: 500 });
   });
 });

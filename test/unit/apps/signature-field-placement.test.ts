@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { describePosition, dropAt, FIELD_SIZES, GRID, nudge, snapMove, snapResize, within } from '../../../src/pages/apps/document-signature/field-placement';
+import {
+  describePosition,
+  dropAt,
+  FIELD_SIZES,
+  GRID,
+  nudge,
+  snapMove,
+  snapResize,
+  within,
+} from '../../../src/pages/apps/document-signature/field-placement';
 
 // The field editor's geometry: where a dropped, dragged or nudged field ends up, in the page
 // fractions the API stores and the sealing code stamps with.
@@ -16,7 +25,12 @@ describe('placing Document Signature fields', () => {
   });
 
   it('a field never leaves its page: dropped at an edge or a corner it stays wholly on it', () => {
-    for (const point of [{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: -0.2, y: 0.5 }, { x: 0.99, y: 0.01 }]) {
+    for (const point of [
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+      { x: -0.2, y: 0.5 },
+      { x: 0.99, y: 0.01 },
+    ]) {
       const { box } = dropAt(point, FIELD_SIZES.signature, []);
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.y).toBeGreaterThanOrEqual(0);
@@ -59,6 +73,8 @@ describe('placing Document Signature fields', () => {
   });
 
   it('says where a field is in words', () => {
-    expect(describePosition({ page: 0, x: 0.4, y: 0.58, w: 0.2, h: 0.035 })).toBe('page 1, 40% from the left, 58% from the top, 20% wide');
+    expect(describePosition({ page: 0, x: 0.4, y: 0.58, w: 0.2, h: 0.035 })).toBe(
+      'page 1, 40% from the left, 58% from the top, 20% wide',
+    );
   });
 });

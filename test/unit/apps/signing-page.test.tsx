@@ -46,7 +46,10 @@ describe('Document Signature signing configuration', () => {
   });
 
   it('uploads a PKCS#12 file with its password; a refusal shows the reason and keeps the form', async () => {
-    let answer: { status: number; body: unknown } = { status: 400, body: { code: 'CERTIFICATE_INVALID', message: 'The password does not open this PKCS#12 file.' } };
+    let answer: { status: number; body: unknown } = {
+      status: 400,
+      body: { code: 'CERTIFICATE_INVALID', message: 'The password does not open this PKCS#12 file.' },
+    };
     const { calls } = renderSignedIn(PATH, makeBootstrap(), {
       [`GET ${API}`]: { body: view() },
       [`POST ${API}/certificates`]: () => answer,
@@ -77,7 +80,15 @@ describe('Document Signature signing configuration', () => {
   });
 
   it('lists the certificates with their state; removing one asks first', async () => {
-    const certificates = [cert({ id: '1b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11', subject: 'Acme 2027', state: 'scheduled', activeFrom: '2026-12-31T00:00:00.000Z' }), cert({ state: 'active' })];
+    const certificates = [
+      cert({
+        id: '1b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11',
+        subject: 'Acme 2027',
+        state: 'scheduled',
+        activeFrom: '2026-12-31T00:00:00.000Z',
+      }),
+      cert({ state: 'active' }),
+    ];
     const { calls } = renderSignedIn(PATH, makeBootstrap(), {
       [`GET ${API}`]: { body: view({ certificates }) },
       [`DELETE ${API}/certificates/1b6f0f7e-3f4e-4d7c-9a55-2b1c8f0e6a11`]: { body: view({ certificates: [cert()] }) },

@@ -52,7 +52,11 @@ describe('e-mail addresses', () => {
 });
 
 describe('URLs', () => {
-  const schema = urlSchema({ required: 'URL is required', invalid: 'URL must be a valid URL.', https: 'URL must start with https://' });
+  const schema = urlSchema({
+    required: 'URL is required',
+    invalid: 'URL must be a valid URL.',
+    https: 'URL must start with https://',
+  });
   const firstMessage = (value: unknown) => v.safeParse(schema, value).issues?.[0].message;
 
   it.each(['https://example.com/x', 'HTTPS://example.com/x', 'Https://Example.com'])('accepts %s', (url) => {
@@ -78,7 +82,12 @@ describe('the https rule of lookup and logging', () => {
   });
 
   it('takes HTTPS:// as https for a logging webhook', () => {
-    expect(v.safeParse(LoggingBodySchema, { destination: 'rapid7', rapid7: { webhookUrl: 'HTTPS://eu.webhook.logs.insight.rapid7.com/x' } }).success).toBe(true);
+    expect(
+      v.safeParse(LoggingBodySchema, {
+        destination: 'rapid7',
+        rapid7: { webhookUrl: 'HTTPS://eu.webhook.logs.insight.rapid7.com/x' },
+      }).success,
+    ).toBe(true);
   });
 });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { EMAIL_CONTROL_MESSAGE, EMAIL_MESSAGE, EMAIL_NON_ASCII_MESSAGE, EMAIL_QUOTED_MESSAGE, EmailSchema } from '../../../api/contract/common';
+import {
+  EMAIL_CONTROL_MESSAGE,
+  EMAIL_MESSAGE,
+  EMAIL_NON_ASCII_MESSAGE,
+  EMAIL_QUOTED_MESSAGE,
+  EmailSchema,
+} from '../../../api/contract/common';
 import { DomainNameSchema } from '../../../api/contract/branding';
 
 const message = (input: string) => {
@@ -10,9 +16,12 @@ const message = (input: string) => {
 
 // Cases from isemail's and validator.js's suites that the first rule got wrong.
 describe('e-mail addresses to the letter of the standards', () => {
-  it.each(['test@iana.org\n', '\r\ntest@iana.org', 'test@iana.org\r', 'test@ia\tna.org', 'test@iana.org\u0085'])('%j is refused, not trimmed', (address) => {
-    expect(message(address)).toBe(EMAIL_CONTROL_MESSAGE);
-  });
+  it.each(['test@iana.org\n', '\r\ntest@iana.org', 'test@iana.org\r', 'test@ia\tna.org', 'test@iana.org\u0085'])(
+    '%j is refused, not trimmed',
+    (address) => {
+      expect(message(address)).toBe(EMAIL_CONTROL_MESSAGE);
+    },
+  );
 
   it('a DNS label over 63 characters is refused', () => {
     expect(message(`a@${'x'.repeat(64)}.com`)).toBe(EMAIL_MESSAGE);

@@ -17,7 +17,9 @@ describe('Okta tenant', () => {
 
   it('derives the discovery document of the org authorization server', () => {
     expect(oktaDiscoveryUrl('acme.okta.com')).toBe('https://acme.okta.com/.well-known/openid-configuration');
-    expect(oktaDiscoveryUrl('http://127.0.0.1:4000/dev-idp')).toBe('http://127.0.0.1:4000/dev-idp/.well-known/openid-configuration');
+    expect(oktaDiscoveryUrl('http://127.0.0.1:4000/dev-idp')).toBe(
+      'http://127.0.0.1:4000/dev-idp/.well-known/openid-configuration',
+    );
   });
 
   it('refuses what is not a domain', () => {

@@ -4,12 +4,24 @@ import type { LoggingSettings } from '../../../api/contract/logging';
 import { makeBootstrap, renderSignedIn } from '../helpers';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
-const view = (over: Partial<NonNullable<LoggingSettings['datadog']>> = {}) => ({ connected: true as const, waiting: 0, pending: 0, lastError: null, failed: 0, failedError: null, fullPhoneNumbers: false, ...over });
+const view = (over: Partial<NonNullable<LoggingSettings['datadog']>> = {}) => ({
+  connected: true as const,
+  waiting: 0,
+  pending: 0,
+  lastError: null,
+  failed: 0,
+  failedError: null,
+  fullPhoneNumbers: false,
+  ...over,
+});
 
 describe('managing a connected integration keeps its secrets', () => {
   it('Manage Twilio shows an empty Auth Token that may stay blank, and saves without it', async () => {
     const twilio = { provider: 'twilio', twilio: { accountSid: SID, phoneNumber: '+14155550100' } };
-    const { calls } = renderSignedIn('/settings/sms-configuration', makeBootstrap(), { 'GET /api/sms': { body: twilio }, 'POST /api/sms': { body: twilio } });
+    const { calls } = renderSignedIn('/settings/sms-configuration', makeBootstrap(), {
+      'GET /api/sms': { body: twilio },
+      'POST /api/sms': { body: twilio },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Manage Twilio' }));
     const dialog = await screen.findByRole('dialog', { name: 'Manage Twilio' });
     const token = within(dialog).getByLabelText('Auth Token') as HTMLInputElement;
@@ -19,11 +31,16 @@ describe('managing a connected integration keeps its secrets', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await screen.findByText('Twilio has been configured');
     const post = calls.find((c) => c.method === 'POST' && c.path === '/api/sms')!;
-    expect(JSON.parse(post.body)).toEqual({ provider: 'twilio', twilio: { accountSid: SID, authToken: '', phoneNumber: '+14155550100' } });
+    expect(JSON.parse(post.body)).toEqual({
+      provider: 'twilio',
+      twilio: { accountSid: SID, authToken: '', phoneNumber: '+14155550100' },
+    });
   });
 
   it('Connect Twilio still asks for the Auth Token', async () => {
-    const { calls } = renderSignedIn('/settings/sms-configuration', makeBootstrap(), { 'GET /api/sms': { body: { provider: null } } });
+    const { calls } = renderSignedIn('/settings/sms-configuration', makeBootstrap(), {
+      'GET /api/sms': { body: { provider: null } },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Connect Twilio' }));
     const dialog = await screen.findByRole('dialog', { name: 'Connect Twilio' });
     fireEvent.change(within(dialog).getByLabelText(/Account SID/), { target: { value: SID } });
@@ -35,7 +52,10 @@ describe('managing a connected integration keeps its secrets', () => {
 
   it('Manage CloudWatch leaves both keys blank with the hint, and saves the other settings', async () => {
     const settings: LoggingSettings = { cloudwatch: { ...view(), region: 'eu-west-2', logGroup: '/acme' } };
-    const { calls } = renderSignedIn('/settings/logging', makeBootstrap(), { 'GET /api/logging': { body: settings }, 'POST /api/logging': { body: settings } });
+    const { calls } = renderSignedIn('/settings/logging', makeBootstrap(), {
+      'GET /api/logging': { body: settings },
+      'POST /api/logging': { body: settings },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Manage CloudWatch' }));
     const dialog = await screen.findByRole('dialog', { name: 'Manage CloudWatch' });
     expect((within(dialog).getByLabelText(/AWS Secret Access Key/) as HTMLInputElement).value).toBe('');
@@ -43,7 +63,10 @@ describe('managing a connected integration keeps its secrets', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await screen.findByText('CloudWatch has been configured');
     const post = calls.find((c) => c.method === 'POST' && c.path === '/api/logging')!;
-    expect(JSON.parse(post.body)).toEqual({ destination: 'cloudwatch', cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'eu-west-2', logGroup: '/acme' } });
+    expect(JSON.parse(post.body)).toEqual({
+      destination: 'cloudwatch',
+      cloudwatch: { accessKeyId: '', secretAccessKey: '', region: 'eu-west-2', logGroup: '/acme' },
+    });
   });
 
   it('Connect Sumo Logic still asks for the Collector URL', async () => {
@@ -58,7 +81,14 @@ describe('managing a connected integration keeps its secrets', () => {
 describe('logging: events that could not be delivered', () => {
   it('a card with given-up events says how many, why, and Retry sends them again', async () => {
     let failed = 3;
-    const settings = (): LoggingSettings => ({ rapid7: view({ failed, failedError: failed ? 'The destination answered 503' : null, waiting: 3 - failed, pending: 3 - failed }) });
+    const settings = (): LoggingSettings => ({
+      rapid7: view({
+        failed,
+        failedError: failed ? 'The destination answered 503' : null,
+        waiting: 3 - failed,
+        pending: 3 - failed,
+      }),
+    });
     const { calls } = renderSignedIn('/settings/logging', makeBootstrap(), {
       'GET /api/logging': () => ({ body: settings() }),
       'POST /api/logging/retry': () => {
@@ -81,7 +111,9 @@ describe('logging: events that could not be delivered', () => {
   });
 
   it('a card without given-up events shows no Retry', async () => {
-    renderSignedIn('/settings/logging', makeBootstrap(), { 'GET /api/logging': { body: { datadog: { ...view(), site: 'eu' } } } });
+    renderSignedIn('/settings/logging', makeBootstrap(), {
+      'GET /api/logging': { body: { datadog: { ...view(), site: 'eu' } } },
+    });
     await screen.findByRole('button', { name: 'Manage Datadog' });
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
@@ -108,11 +140,15 @@ describe('logging: full phone numbers per destination', () => {
     await screen.findByText('Log shipments to Sumo Logic now carry full phone numbers');
     const put = calls.find((c) => c.method === 'PUT' && c.path === '/api/privacy/full-numbers/logging/sumologic')!;
     expect(JSON.parse(put.body)).toEqual({ fullPhoneNumbers: true });
-    await waitFor(() => expect((within(card).getByRole('checkbox', { name: /Send full phone numbers/ }) as HTMLInputElement).checked).toBe(true));
+    await waitFor(() =>
+      expect((within(card).getByRole('checkbox', { name: /Send full phone numbers/ }) as HTMLInputElement).checked).toBe(true),
+    );
   });
 
   it('a destination not connected has no full phone numbers checkbox', async () => {
-    renderSignedIn('/settings/logging', makeBootstrap(), { 'GET /api/logging': { body: { datadog: { ...view(), site: 'eu' } } } });
+    renderSignedIn('/settings/logging', makeBootstrap(), {
+      'GET /api/logging': { body: { datadog: { ...view(), site: 'eu' } } },
+    });
     await screen.findByRole('button', { name: 'Manage Datadog' });
     expect(screen.getAllByRole('checkbox', { name: /Send full phone numbers/ })).toHaveLength(1);
   });

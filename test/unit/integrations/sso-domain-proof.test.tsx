@@ -8,7 +8,12 @@ const connected = (verified: boolean): SsoSettings => ({
   provider: 'oidc',
   azure: null,
   okta: null,
-  oidc: { discoveryUrl: 'https://idp.acme.com/.well-known/openid-configuration', issuer: 'https://idp.acme.com', domain: 'acme.com', clientId: 'console' },
+  oidc: {
+    discoveryUrl: 'https://idp.acme.com/.well-known/openid-configuration',
+    issuer: 'https://idp.acme.com',
+    domain: 'acme.com',
+    clientId: 'console',
+  },
   domainProof: { name: '_switchboard-challenge.acme.com', value: TOKEN, verified },
 });
 
@@ -27,7 +32,8 @@ describe('Single Sign-On domain verification', () => {
   });
 
   it('Verify with the record missing says what was not found, inline', async () => {
-    const message = "No TXT record with this account's verification value was found at _switchboard-challenge.acme.com. DNS changes can take a while to reach everyone: try again in a few minutes.";
+    const message =
+      "No TXT record with this account's verification value was found at _switchboard-challenge.acme.com. DNS changes can take a while to reach everyone: try again in a few minutes.";
     renderSignedIn('/settings/single-sign-on', makeBootstrap(), {
       'GET /api/sso': { body: connected(false) },
       'POST /api/sso/verify': { status: 422, body: { code: 'SSO_DOMAIN_UNPROVEN', message, fields: { domain: message } } },
@@ -38,9 +44,16 @@ describe('Single Sign-On domain verification', () => {
   });
 
   it('Verify with the record in place turns the card to verified', async () => {
-    renderSignedIn('/settings/single-sign-on', makeBootstrap(), { 'GET /api/sso': { body: connected(false) }, 'POST /api/sso/verify': { body: connected(true) } });
+    renderSignedIn('/settings/single-sign-on', makeBootstrap(), {
+      'GET /api/sso': { body: connected(false) },
+      'POST /api/sso/verify': { body: connected(true) },
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Verify' }));
-    await waitFor(() => expect(screen.getByTestId('sso-domain-proof').textContent).toContain('People with an e-mail address at acme.com sign in through this provider.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('sso-domain-proof').textContent).toContain(
+        'People with an e-mail address at acme.com sign in through this provider.',
+      ),
+    );
     expect(screen.queryByRole('button', { name: 'Verify' })).toBeNull();
   });
 
@@ -48,7 +61,9 @@ describe('Single Sign-On domain verification', () => {
     const { calls } = renderSignedIn('/settings/single-sign-on', makeBootstrap(), { 'GET /api/sso': { body: connected(true) } });
     fireEvent.click(await screen.findByRole('button', { name: 'Manage OpenID Connect' }));
     const dialog = await screen.findByRole('dialog', { name: 'Manage OpenID Connect' });
-    fireEvent.change(within(dialog).getByLabelText(/Discovery URL/), { target: { value: 'https://other-idp.example/.well-known/openid-configuration' } });
+    fireEvent.change(within(dialog).getByLabelText(/Discovery URL/), {
+      target: { value: 'https://other-idp.example/.well-known/openid-configuration' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Client Secret is required')).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);

@@ -11,7 +11,17 @@ describe('Single Sign-On: Okta', () => {
   it('asks for the tenant and no Discovery URL, and sends the tenant as typed for the server to derive the rest', async () => {
     const { calls } = renderSignedIn('/settings/single-sign-on', makeBootstrap(), {
       'GET /api/sso': { body: none },
-      'POST /api/sso': { status: 400, body: { code: 'SSO_DISCOVERY_FAILED', message: 'x', fields: { 'okta.tenant': 'The discovery document could not be read from https://acme.okta.com/.well-known/openid-configuration. Check the Tenant.' } } },
+      'POST /api/sso': {
+        status: 400,
+        body: {
+          code: 'SSO_DISCOVERY_FAILED',
+          message: 'x',
+          fields: {
+            'okta.tenant':
+              'The discovery document could not be read from https://acme.okta.com/.well-known/openid-configuration. Check the Tenant.',
+          },
+        },
+      },
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Connect Okta' }));
     const dialog = await screen.findByRole('dialog');
@@ -22,10 +32,16 @@ describe('Single Sign-On: Okta', () => {
     fireEvent.change(within(dialog).getByLabelText(/^Client Secret/), { target: { value: 'secret' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/sso')).toBe(true));
-    const body = JSON.parse(calls.find((c) => c.method === 'POST' && c.path === '/api/sso')!.body) as { okta: Record<string, string> };
+    const body = JSON.parse(calls.find((c) => c.method === 'POST' && c.path === '/api/sso')!.body) as {
+      okta: Record<string, string>;
+    };
     expect(body.okta.tenant).toBe('acme.okta.com');
     expect(body.okta).not.toHaveProperty('discoveryUrl');
     // the server's refusal lands on the Tenant field
-    expect(await within(dialog).findByText(/could not be read from https:\/\/acme\.okta\.com\/\.well-known\/openid-configuration\. Check the Tenant\./)).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        /could not be read from https:\/\/acme\.okta\.com\/\.well-known\/openid-configuration\. Check the Tenant\./,
+      ),
+    ).toBeTruthy();
   });
 });

@@ -53,7 +53,9 @@ describe('form errors', () => {
     fireEvent.click(save());
     const email = screen.getByLabelText('Email');
     await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toBe('Please provide a valid email address');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Please provide a valid email address',
+    );
     expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBeNull();
     await waitFor(() => expect(save().getAttribute('data-phase')).toBe('idle'));
     expect(save().textContent).toBe('Save');
@@ -70,7 +72,9 @@ describe('form errors', () => {
   });
 
   it("puts a 400 answer's field messages on the fields the same way", async () => {
-    render(<Sample answer={() => Promise.reject(new ApiError(400, 'VALIDATION_FAILED', 'Invalid', { name: 'That name is taken' }))} />);
+    render(
+      <Sample answer={() => Promise.reject(new ApiError(400, 'VALIDATION_FAILED', 'Invalid', { name: 'That name is taken' }))} />,
+    );
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
     fireEvent.click(save());
@@ -79,7 +83,7 @@ describe('form errors', () => {
     await waitFor(() => expect(save().getAttribute('data-phase')).toBe('idle'));
   });
 
-  it('a failure that is no field\'s still flashes on the button and is said once under the form', async () => {
+  it("a failure that is no field's still flashes on the button and is said once under the form", async () => {
     render(<Sample answer={() => Promise.reject(new ApiError(503, 'UNAVAILABLE', 'Down'))} />);
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
@@ -108,7 +112,10 @@ describe('form errors', () => {
 
 describe('form errors on a console screen', () => {
   it('Add an Administrator: an empty e-mail is required, said on the field, with focus there and Add keeping its label', async () => {
-    renderSignedIn('/settings/admin-management', makeBootstrap(), { 'GET /api/admins': { body: { admins: [], invitations: [] } }, 'GET /api/invitations': { body: [] } });
+    renderSignedIn('/settings/admin-management', makeBootstrap(), {
+      'GET /api/admins': { body: { admins: [], invitations: [] } },
+      'GET /api/invitations': { body: [] },
+    });
     fireEvent.click(await screen.findByRole('button', { name: /Add an Administrator/i }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));

@@ -34,7 +34,8 @@ export type CmsSigner = { key: crypto.KeyObject; certificate: Cert; chain: Cert[
 /** Asks a time-stamping authority for a token over these bytes (the signature value). */
 export type Timestamper = (signatureValue: Buffer) => Promise<Buffer>;
 
-const algorithm = (oid: string, nullParams = false) => new AlgorithmIdentifier({ algorithm: oid, parameters: nullParams ? new asn1js.Null().toBER() : undefined });
+const algorithm = (oid: string, nullParams = false) =>
+  new AlgorithmIdentifier({ algorithm: oid, parameters: nullParams ? new asn1js.Null().toBER() : undefined });
 
 /** SigningCertificateV2 with one ESSCertIDv2 (SHA-256 is the default hash: not written, per DER). */
 function signingCertificateV2(cert: Cert): ArrayBuffer {
@@ -45,7 +46,9 @@ function signingCertificateV2(cert: Cert): ArrayBuffer {
       new asn1js.OctetString({ valueHex: crypto.createHash('sha256').update(cert.der).digest() }),
       new asn1js.Sequence({
         value: [
-          new asn1js.Sequence({ value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [issuerName] })] }),
+          new asn1js.Sequence({
+            value: [new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [issuerName] })],
+          }),
           new asn1js.Integer({ valueHex: tbs.serialNumber }),
         ],
       }),
@@ -76,7 +79,9 @@ export async function cadesDetached(content: Buffer, signer: CmsSigner, timestam
   const tbs = signer.certificate.asn.tbsCertificate;
   const signerInfo = new SignerInfo({
     version: CMSVersion.v1,
-    sid: new SignerIdentifier({ issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer: tbs.issuer, serialNumber: tbs.serialNumber }) }),
+    sid: new SignerIdentifier({
+      issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer: tbs.issuer, serialNumber: tbs.serialNumber }),
+    }),
     digestAlgorithm: new DigestAlgorithmIdentifier(algorithm(OID.sha256)),
     signedAttrs: sorted,
     signatureAlgorithm: new SignatureAlgorithmIdentifier(algorithm(sigAlg.oid, sigAlg.nullParams)),
@@ -84,14 +89,20 @@ export async function cadesDetached(content: Buffer, signer: CmsSigner, timestam
   });
   if (timestamper) {
     const token = await timestamper(signature);
-    signerInfo.unsignedAttrs = [new Attribute({ attrType: OID.signatureTimeStampToken, attrValues: [new Uint8Array(token).buffer] })];
+    signerInfo.unsignedAttrs = [
+      new Attribute({ attrType: OID.signatureTimeStampToken, attrValues: [new Uint8Array(token).buffer] }),
+    ];
   }
   const signedData = new SignedData({
     version: CMSVersion.v1,
     digestAlgorithms: new DigestAlgorithmIdentifiers([new DigestAlgorithmIdentifier(algorithm(OID.sha256))]),
     encapContentInfo: new EncapsulatedContentInfo({ eContentType: id_data }),
-    certificates: new CertificateSet([signer.certificate, ...signer.chain].map((c) => new CertificateChoices({ certificate: c.asn }))),
+    certificates: new CertificateSet(
+      [signer.certificate, ...signer.chain].map((c) => new CertificateChoices({ certificate: c.asn })),
+    ),
     signerInfos: new SignerInfos([signerInfo]),
   });
-  return Buffer.from(AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) })));
+  return Buffer.from(
+    AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) })),
+  );
 }

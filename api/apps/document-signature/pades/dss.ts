@@ -43,9 +43,19 @@ export async function appendLtv(pdf: Buffer, data: ValidationData): Promise<Buff
   objects.push({
     num: sigNum,
     gen: 0,
-    body: Buffer.from(`<< /Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 ${BYTE_RANGE_PLACEHOLDER} /Contents <${'0'.repeat(DOC_TIMESTAMP_BYTES * 2)}> >>`, 'latin1'),
+    body: Buffer.from(
+      `<< /Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 ${BYTE_RANGE_PLACEHOLDER} /Contents <${'0'.repeat(DOC_TIMESTAMP_BYTES * 2)}> >>`,
+      'latin1',
+    ),
   });
-  objects.push({ num: fieldNum, gen: 0, body: Buffer.from(`<< /Type /Annot /Subtype /Widget /FT /Sig /T (DocumentTimeStamp) /V ${sigNum} 0 R /Rect [0 0 0 0] /F 132 /P ${page.ref.toString()} >>`, 'latin1') });
+  objects.push({
+    num: fieldNum,
+    gen: 0,
+    body: Buffer.from(
+      `<< /Type /Annot /Subtype /Widget /FT /Sig /T (DocumentTimeStamp) /V ${sigNum} 0 R /Rect [0 0 0 0] /F 132 /P ${page.ref.toString()} >>`,
+      'latin1',
+    ),
+  });
   // the first page lists the field among its annotations (a new version of that page object)
   const annots = page.node.lookupMaybe(PDFName.of('Annots'), PDFArray) ?? doc.context.obj([]);
   annots.push(PDFRef.of(fieldNum));
@@ -56,7 +66,8 @@ export async function appendLtv(pdf: Buffer, data: ValidationData): Promise<Buff
   const form = doc.context.lookup(formRef, PDFDict);
   const fields = form.lookup(PDFName.of('Fields'), PDFArray);
   fields.push(PDFRef.of(fieldNum));
-  if (formRef instanceof PDFRef) objects.push({ num: formRef.objectNumber, gen: formRef.generationNumber, body: Buffer.from(form.toString(), 'latin1') });
+  if (formRef instanceof PDFRef)
+    objects.push({ num: formRef.objectNumber, gen: formRef.generationNumber, body: Buffer.from(form.toString(), 'latin1') });
   objects.push({ num: Root.objectNumber, gen: Root.generationNumber, body: Buffer.from(catalog.toString(), 'latin1') });
   const out = appendRevision(pdf, doc, objects);
   // the byte range: everything but the token's hex string (its < and > included in neither side)
@@ -64,7 +75,8 @@ export async function appendLtv(pdf: Buffer, data: ValidationData): Promise<Buff
   const after = contentsAt + DOC_TIMESTAMP_BYTES * 2 + 2;
   const range = `/ByteRange [0 ${contentsAt} ${after} ${out.length - after}]`;
   const rangeAt = out.lastIndexOf(BYTE_RANGE_PLACEHOLDER);
-  if (rangeAt < pdf.length || contentsAt < pdf.length || range.length > BYTE_RANGE_PLACEHOLDER.length) throw new Error('The document time-stamp placeholder was not written where expected.');
+  if (rangeAt < pdf.length || contentsAt < pdf.length || range.length > BYTE_RANGE_PLACEHOLDER.length)
+    throw new Error('The document time-stamp placeholder was not written where expected.');
   out.write(range.padEnd(BYTE_RANGE_PLACEHOLDER.length, ' '), rangeAt, 'latin1');
   return out;
 }
@@ -75,20 +87,25 @@ export function lastByteRange(pdf: Buffer): { covered: Buffer; contentsAt: numbe
   const m = all.at(-1);
   if (!m) throw new Error('No byte range to time-stamp.');
   const [b, c, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (c + d !== pdf.length || pdf[b] !== 0x3c || pdf[c - 1] !== 0x3e) throw new Error('The byte range does not cover the file but its /Contents.');
+  if (c + d !== pdf.length || pdf[b] !== 0x3c || pdf[c - 1] !== 0x3e)
+    throw new Error('The byte range does not cover the file but its /Contents.');
   return { covered: Buffer.concat([pdf.subarray(0, b), pdf.subarray(c)]), contentsAt: b, room: (c - b - 2) / 2 };
 }
 
 /** Writes the time-stamp token into the room appendLtv left (hex, the rest stays zeros). */
 export function fillDocTimestamp(pdf: Buffer, token: Buffer): Buffer {
   const { contentsAt, room } = lastByteRange(pdf);
-  if (token.length > room) throw new Error(`The document time-stamp token (${token.length} bytes) does not fit its room (${room}).`);
+  if (token.length > room)
+    throw new Error(`The document time-stamp token (${token.length} bytes) does not fit its room (${room}).`);
   const out = Buffer.from(pdf);
   out.write(token.toString('hex'), contentsAt + 1, 'latin1');
   return out;
 }
 
-function dssObjects(doc: PDFDocument, data: ValidationData): { objects: RevisionObject[]; catalog: PDFDict; Root: PDFRef; next: number } {
+function dssObjects(
+  doc: PDFDocument,
+  data: ValidationData,
+): { objects: RevisionObject[]; catalog: PDFDict; Root: PDFRef; next: number } {
   const { Root } = doc.context.trailerInfo;
   if (!(Root instanceof PDFRef)) throw new Error('The sealed PDF has no catalog reference.');
   let next = doc.context.largestObjectNumber + 1;
@@ -96,14 +113,22 @@ function dssObjects(doc: PDFDocument, data: ValidationData): { objects: Revision
   const streams = (list: Buffer[]) =>
     list.map((bytes) => {
       const num = next++;
-      objects.push({ num, gen: 0, body: Buffer.concat([Buffer.from(`<< /Length ${bytes.length} >>\nstream\n`), bytes, Buffer.from('\nendstream')]) });
+      objects.push({
+        num,
+        gen: 0,
+        body: Buffer.concat([Buffer.from(`<< /Length ${bytes.length} >>\nstream\n`), bytes, Buffer.from('\nendstream')]),
+      });
       return `${num} 0 R`;
     });
   const certs = streams(data.certs);
   const crls = streams(data.crls);
   const ocsps = streams(data.ocsps);
   const dssNum = next++;
-  const entries = [`/Certs [${certs.join(' ')}]`, crls.length ? `/CRLs [${crls.join(' ')}]` : '', ocsps.length ? `/OCSPs [${ocsps.join(' ')}]` : ''].filter(Boolean);
+  const entries = [
+    `/Certs [${certs.join(' ')}]`,
+    crls.length ? `/CRLs [${crls.join(' ')}]` : '',
+    ocsps.length ? `/OCSPs [${ocsps.join(' ')}]` : '',
+  ].filter(Boolean);
   objects.push({ num: dssNum, gen: 0, body: Buffer.from(`<< /Type /DSS ${entries.join(' ')} >>`) });
   // the catalog again, with the same number, now pointing at the DSS (written by the caller)
   const catalog = doc.context.lookup(Root, PDFDict);
@@ -145,7 +170,15 @@ export function appendRevision(pdf: Buffer, doc: PDFDocument, objects: RevisionO
     i = j + 1;
   }
   const size = Math.max(doc.context.largestObjectNumber, ...nums) + 1;
-  const trailer = [`/Size ${size}`, Root ? `/Root ${Root.toString()}` : '', Info ? `/Info ${Info.toString()}` : '', ID ? `/ID ${ID.toString()}` : '', `/Prev ${prev}`].filter(Boolean).join(' ');
+  const trailer = [
+    `/Size ${size}`,
+    Root ? `/Root ${Root.toString()}` : '',
+    Info ? `/Info ${Info.toString()}` : '',
+    ID ? `/ID ${ID.toString()}` : '',
+    `/Prev ${prev}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   parts.push(Buffer.from(`${xref}trailer\n<< ${trailer} >>\nstartxref\n${offset}\n%%EOF\n`, 'latin1'));
   return Buffer.concat([pdf, ...parts]);
 }

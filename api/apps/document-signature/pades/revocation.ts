@@ -22,18 +22,30 @@ function crlUrls(cert: Cert): string[] {
   const ext = cert.asn.tbsCertificate.extensions?.find((e) => e.extnID === OID.crlDistributionPoints);
   if (!ext) return [];
   const points = AsnConvert.parse(ext.extnValue, CRLDistributionPoints);
-  return points.flatMap((p) => p.distributionPoint?.fullName ?? []).flatMap((n) => (n.uniformResourceIdentifier && /^https?:\/\//.test(n.uniformResourceIdentifier) ? [n.uniformResourceIdentifier] : []));
+  return points
+    .flatMap((p) => p.distributionPoint?.fullName ?? [])
+    .flatMap((n) =>
+      n.uniformResourceIdentifier && /^https?:\/\//.test(n.uniformResourceIdentifier) ? [n.uniformResourceIdentifier] : [],
+    );
 }
 
 function signedBy(crl: Buffer, issuer: Cert): boolean {
   const list = AsnConvert.parse(crl, CertificateList);
   const hash = SIG_HASH[list.signatureAlgorithm.algorithm];
   if (!hash || !der(list.tbsCertList.issuer).equals(der(issuer.asn.tbsCertificate.subject))) return false;
-  return crypto.verify(hash, list.tbsCertListRaw ? Buffer.from(list.tbsCertListRaw) : der(list.tbsCertList), issuer.x509.publicKey, Buffer.from(list.signature));
+  return crypto.verify(
+    hash,
+    list.tbsCertListRaw ? Buffer.from(list.tbsCertListRaw) : der(list.tbsCertList),
+    issuer.x509.publicKey,
+    Buffer.from(list.signature),
+  );
 }
 
 /** CRLs for the certificates (each with its issuer among `certs`); `complete` when every non-root one has one. */
-export async function fetchCrls(certs: Cert[], policy: OutboundPolicy & { timeoutMs: number }): Promise<{ crls: Buffer[]; complete: boolean }> {
+export async function fetchCrls(
+  certs: Cert[],
+  policy: OutboundPolicy & { timeoutMs: number },
+): Promise<{ crls: Buffer[]; complete: boolean }> {
   const byUrl = new Map<string, Buffer | null>();
   const crls: Buffer[] = [];
   let complete = true;

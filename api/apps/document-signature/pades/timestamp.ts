@@ -45,7 +45,10 @@ export function timestampQuery(imprint: Buffer, nonce: Buffer): Buffer {
   return der(
     new TimeStampReq({
       version: 1,
-      messageImprint: new MessageImprint({ hashAlgorithm: new AlgorithmIdentifier({ algorithm: OID.sha256 }), hashedMessage: new OctetString(imprint) }),
+      messageImprint: new MessageImprint({
+        hashAlgorithm: new AlgorithmIdentifier({ algorithm: OID.sha256 }),
+        hashedMessage: new OctetString(imprint),
+      }),
       nonce: new Uint8Array(nonce).buffer,
       certReq: true,
     }),
@@ -58,11 +61,16 @@ export async function requestTimestamp(tsa: TsaSettings, data: Buffer): Promise<
   const nonce = queryNonce();
   let body: Buffer;
   try {
-    const res = await outboundFetch(tsa.url, { method: 'POST', headers: { 'content-type': 'application/timestamp-query' }, body: timestampQuery(imprint, nonce) }, { ...tsa.policy, timeoutMs: tsa.timeoutMs, maxBytes: 256 * 1024 });
+    const res = await outboundFetch(
+      tsa.url,
+      { method: 'POST', headers: { 'content-type': 'application/timestamp-query' }, body: timestampQuery(imprint, nonce) },
+      { ...tsa.policy, timeoutMs: tsa.timeoutMs, maxBytes: 256 * 1024 },
+    );
     if (!res.ok) throw new TsaUnavailable(`The time-stamping authority answered HTTP ${res.status}.`);
     body = res.body;
   } catch (err) {
-    if (err instanceof OutboundError) throw new TsaUnavailable(`The time-stamping authority could not be reached: ${err.message}`);
+    if (err instanceof OutboundError)
+      throw new TsaUnavailable(`The time-stamping authority could not be reached: ${err.message}`);
     throw err;
   }
   let response: TimeStampResp;
@@ -72,13 +80,16 @@ export async function requestTimestamp(tsa: TsaSettings, data: Buffer): Promise<
     throw new TsaUnavailable('The time-stamping authority did not answer with a timestamp response.');
   }
   if (response.status.status > 1 || !response.timeStampToken) {
-    throw new TsaUnavailable(`The time-stamping authority refused (status ${response.status.status}${response.status.statusString?.length ? `: ${response.status.statusString.join(' ')}` : ''}).`);
+    throw new TsaUnavailable(
+      `The time-stamping authority refused (status ${response.status.status}${response.status.statusString?.length ? `: ${response.status.statusString.join(' ')}` : ''}).`,
+    );
   }
   const token = der(response.timeStampToken);
   try {
     return { token, ...checkTimestampToken(token, imprint, tsa.trust, nonce) };
   } catch (err) {
-    if (err instanceof ChainError || err instanceof TokenError) throw new TsaUnavailable(`The timestamp token was refused: ${err.message}`);
+    if (err instanceof ChainError || err instanceof TokenError)
+      throw new TsaUnavailable(`The timestamp token was refused: ${err.message}`);
     throw err;
   }
 }
@@ -90,7 +101,8 @@ class TokenError extends Error {}
  * signature covers (not as the [0] field they are written in).
  */
 function signedAttributesAsSigned(token: Buffer): Buffer {
-  const nth = (block: asn1js.AsnType | undefined, i: number) => ((block as asn1js.Constructed | undefined)?.valueBlock.value ?? [])[i];
+  const nth = (block: asn1js.AsnType | undefined, i: number) =>
+    ((block as asn1js.Constructed | undefined)?.valueBlock.value ?? [])[i];
   const contentInfo = asn1js.fromBER(token).result;
   const signedData = nth(nth(contentInfo, 1), 0) as asn1js.Constructed | undefined;
   const signerInfos = signedData?.valueBlock.value.at(-1);
@@ -103,35 +115,56 @@ function signedAttributesAsSigned(token: Buffer): Buffer {
 }
 
 /** Checks a token against the imprint it must carry; returns its time and signer. */
-export function checkTimestampToken(token: Buffer, imprint: Buffer, trust: Cert[], nonce?: Buffer): { time: Date; tsa: Cert; chain: Cert[] } {
+export function checkTimestampToken(
+  token: Buffer,
+  imprint: Buffer,
+  trust: Cert[],
+  nonce?: Buffer,
+): { time: Date; tsa: Cert; chain: Cert[] } {
   const info = AsnConvert.parse(token, ContentInfo);
   if (info.contentType !== id_signedData) throw new TokenError('not SignedData');
   const signed = AsnConvert.parse(info.content, SignedData);
-  if (signed.encapContentInfo.eContentType !== OID.tstInfo || !signed.encapContentInfo.eContent?.single) throw new TokenError('no TSTInfo');
+  if (signed.encapContentInfo.eContentType !== OID.tstInfo || !signed.encapContentInfo.eContent?.single)
+    throw new TokenError('no TSTInfo');
   const tstBytes = Buffer.from(signed.encapContentInfo.eContent.single.buffer);
   const tst = AsnConvert.parse(tstBytes, TSTInfo);
-  if (tst.messageImprint.hashAlgorithm.algorithm !== OID.sha256 || !Buffer.from(tst.messageImprint.hashedMessage.buffer).equals(imprint)) throw new TokenError('the imprint is not of our signature');
-  if (nonce && (!tst.nonce || BigInt(`0x${Buffer.from(tst.nonce).toString('hex')}`) !== BigInt(`0x${nonce.toString('hex')}`))) throw new TokenError('the nonce is not ours');
+  if (
+    tst.messageImprint.hashAlgorithm.algorithm !== OID.sha256 ||
+    !Buffer.from(tst.messageImprint.hashedMessage.buffer).equals(imprint)
+  )
+    throw new TokenError('the imprint is not of our signature');
+  if (nonce && (!tst.nonce || BigInt(`0x${Buffer.from(tst.nonce).toString('hex')}`) !== BigInt(`0x${nonce.toString('hex')}`)))
+    throw new TokenError('the nonce is not ours');
 
   const signerInfo = signed.signerInfos[0];
   if (!signerInfo || signed.signerInfos.length !== 1) throw new TokenError('not exactly one signer');
   const certs = (signed.certificates ?? []).flatMap((c) => (c.certificate ? [readCert(der(c.certificate))] : []));
   const sid = signerInfo.sid.issuerAndSerialNumber;
-  const tsa = certs.find((c) => sid && Buffer.from(c.asn.tbsCertificate.serialNumber).equals(Buffer.from(sid.serialNumber)) && der(c.asn.tbsCertificate.issuer).equals(der(sid.issuer)));
+  const tsa = certs.find(
+    (c) =>
+      sid &&
+      Buffer.from(c.asn.tbsCertificate.serialNumber).equals(Buffer.from(sid.serialNumber)) &&
+      der(c.asn.tbsCertificate.issuer).equals(der(sid.issuer)),
+  );
   if (!tsa) throw new TokenError('the token does not carry its signer certificate');
 
   const hash = hashName(signerInfo.digestAlgorithm.algorithm);
   if (!hash) throw new TokenError(`digest ${signerInfo.digestAlgorithm.algorithm} is not accepted`);
   const attrs = signerInfo.signedAttrs ?? [];
   const digestAttr = attrs.find((a) => a.attrType === OID.messageDigest)?.attrValues[0];
-  const digest = digestAttr ? Buffer.from((asn1js.fromBER(digestAttr).result as asn1js.OctetString).valueBlock.valueHexView) : null;
-  if (!digest || !digest.equals(crypto.createHash(hash).update(tstBytes).digest())) throw new TokenError('the token signs other content');
+  const digest = digestAttr
+    ? Buffer.from((asn1js.fromBER(digestAttr).result as asn1js.OctetString).valueBlock.valueHexView)
+    : null;
+  if (!digest || !digest.equals(crypto.createHash(hash).update(tstBytes).digest()))
+    throw new TokenError('the token signs other content');
   const signedPart = signedAttributesAsSigned(token);
-  if (!crypto.verify(hash, signedPart, tsa.x509.publicKey, Buffer.from(signerInfo.signature.buffer))) throw new TokenError('its signature does not verify');
+  if (!crypto.verify(hash, signedPart, tsa.x509.publicKey, Buffer.from(signerInfo.signature.buffer)))
+    throw new TokenError('its signature does not verify');
 
   const eku = tsa.asn.tbsCertificate.extensions?.find((e) => e.extnID === OID.extKeyUsage);
   const purposes = eku ? AsnConvert.parse(eku.extnValue, ExtendedKeyUsage) : [];
-  if (!eku?.critical || purposes.length !== 1 || purposes[0] !== OID.timeStamping) throw new TokenError('the signer is not a time-stamping certificate (extendedKeyUsage critical, timeStamping only)');
+  if (!eku?.critical || purposes.length !== 1 || purposes[0] !== OID.timeStamping)
+    throw new TokenError('the signer is not a time-stamping certificate (extendedKeyUsage critical, timeStamping only)');
   const chain = buildChain(tsa, certs, tst.genTime, trust);
   return { time: tst.genTime, tsa, chain };
 }

@@ -26,20 +26,35 @@ export const actionPath = (app: AppId, key: string) => `/${app}/actions/${encode
 /** where a running task's status is read while it is pending */
 export const taskStatusPath = (app: AppId, taskId: string) => `/${app}/tasks/${encodeURIComponent(taskId)}/status`;
 /** what a `choice` field of an action offers (the picker's list) */
-export const choicesPath = (app: AppId, key: string, field: string) => `${actionPath(app, key)}/choices/${encodeURIComponent(field)}`;
+export const choicesPath = (app: AppId, key: string, field: string) =>
+  `${actionPath(app, key)}/choices/${encodeURIComponent(field)}`;
 
 /** Checks an action's input on this side first, with the same words the server uses. */
 export function checkActionInput(action: AppAction, input: Record<string, string>): FieldErrors {
   const errors: FieldErrors = {};
   for (const field of action.fields) {
     const value = (input[field.name] ?? '').trim();
-    if (field.required && !value) errors[field.name] = field.kind === 'choice' ? `Choose a ${field.label.toLowerCase()} from the list` : `${field.label} is required`;
+    if (field.required && !value)
+      errors[field.name] =
+        field.kind === 'choice' ? `Choose a ${field.label.toLowerCase()} from the list` : `${field.label} is required`;
     else if (value && field.kind === 'phone' && !isPhoneNumber(value)) errors[field.name] = PHONE_MESSAGE;
   }
   return errors;
 }
 
-function ActionForm({ api, app, action, onRun, disabled }: { api: Api; app: AppId; action: AppAction; onRun: (input: Record<string, string>) => Promise<void>; disabled?: boolean }) {
+function ActionForm({
+  api,
+  app,
+  action,
+  onRun,
+  disabled,
+}: {
+  api: Api;
+  app: AppId;
+  action: AppAction;
+  onRun: (input: Record<string, string>) => Promise<void>;
+  disabled?: boolean;
+}) {
   const [input, setInput] = useState<Record<string, string>>({});
   const formErrors = useFormErrors();
   const errors = formErrors.errors;
@@ -50,64 +65,87 @@ function ActionForm({ api, app, action, onRun, disabled }: { api: Api; app: AppI
     const found = checkActionInput(action, input);
     if (Object.keys(found).length) throw formErrors.invalid(found);
     formErrors.clear();
-    const trimmed = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v));
+    const trimmed = Object.fromEntries(
+      Object.entries(input)
+        .map(([k, v]) => [k, v.trim()])
+        .filter(([, v]) => v),
+    );
     try {
       await onRun(trimmed);
     } catch (error) {
       const fields = apiFields(error);
-      if (fields) throw formErrors.invalid(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^input\./, ''), v])));
+      if (fields)
+        throw formErrors.invalid(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^input\./, ''), v])));
       setFailure(errorMessage(error));
       throw error;
     }
   };
   return (
-    <form className="form action-form" onSubmit={(e: FormEvent) => e.preventDefault()} noValidate aria-label={action.label} ref={formErrors.ref}>
+    <form
+      className="form action-form"
+      onSubmit={(e: FormEvent) => e.preventDefault()}
+      noValidate
+      aria-label={action.label}
+      ref={formErrors.ref}
+    >
       <p className="muted">{action.description}</p>
       {/* an action that cannot run now (unavailable) is shown switched off, never as a form that fails */}
       <fieldset className="fieldset" disabled={disabled}>
-      {action.fields.map((field) =>
-        field.kind === 'choice' ? (
-          <ChoicePicker
-            key={field.name}
-            api={api}
-            path={choicesPath(app, action.key, field.name)}
-            label={field.label}
-            name={field.name}
-            required={field.required}
-            placeholder={field.placeholder}
-            empty={field.empty}
-            error={errors[field.name]}
-            value={input[field.name] ?? ''}
-            onChange={(id) => setInput((s) => ({ ...s, [field.name]: id }))}
-          />
-        ) : field.kind === 'locale' ? (
-          <Field key={field.name} label={field.label} error={errors[field.name]}>
-            {(control) => (
-              <LocaleSelect none="The account's default" name={field.name} {...control} value={input[field.name] ?? ''} onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))} />
-            )}
-          </Field>
-        ) : (
-        <TextField
-          key={field.name}
-          label={field.label}
-          name={field.name}
-          required={field.required}
-          type={field.kind === 'email' ? 'email' : field.kind === 'phone' ? 'tel' : 'text'}
-          inputMode={field.kind === 'code' ? 'numeric' : undefined}
-          autoComplete={field.kind === 'code' ? 'one-time-code' : 'off'}
-          placeholder={field.placeholder}
-          value={input[field.name] ?? ''}
-          error={errors[field.name]}
-          onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))}
-        />
-        ),
-      )}
-      <FormError message={failure} />
-      <div className="form-actions">
-        <Button type="submit" variant={action.secondary ? 'secondary' : 'primary'} disabled={disabled} onClick={run} successLabel="Done">
-          {action.label}
-        </Button>
-      </div>
+        {action.fields.map((field) =>
+          field.kind === 'choice' ? (
+            <ChoicePicker
+              key={field.name}
+              api={api}
+              path={choicesPath(app, action.key, field.name)}
+              label={field.label}
+              name={field.name}
+              required={field.required}
+              placeholder={field.placeholder}
+              empty={field.empty}
+              error={errors[field.name]}
+              value={input[field.name] ?? ''}
+              onChange={(id) => setInput((s) => ({ ...s, [field.name]: id }))}
+            />
+          ) : field.kind === 'locale' ? (
+            <Field key={field.name} label={field.label} error={errors[field.name]}>
+              {(control) => (
+                <LocaleSelect
+                  none="The account's default"
+                  name={field.name}
+                  {...control}
+                  value={input[field.name] ?? ''}
+                  onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))}
+                />
+              )}
+            </Field>
+          ) : (
+            <TextField
+              key={field.name}
+              label={field.label}
+              name={field.name}
+              required={field.required}
+              type={field.kind === 'email' ? 'email' : field.kind === 'phone' ? 'tel' : 'text'}
+              inputMode={field.kind === 'code' ? 'numeric' : undefined}
+              autoComplete={field.kind === 'code' ? 'one-time-code' : 'off'}
+              placeholder={field.placeholder}
+              value={input[field.name] ?? ''}
+              error={errors[field.name]}
+              onChange={(e) => setInput((s) => ({ ...s, [field.name]: e.target.value }))}
+            />
+          ),
+        )}
+        <FormError message={failure} />
+        <div className="form-actions">
+          <Button
+            type="submit"
+            variant={action.secondary ? 'secondary' : 'primary'}
+            disabled={disabled}
+            onClick={run}
+            successLabel="Done"
+          >
+            {action.label}
+          </Button>
+        </div>
       </fieldset>
     </form>
   );
@@ -159,11 +197,24 @@ export function ActionRunner({ api, app, actions, onChange, unavailable }: Runne
   const follow = () => {
     if (!taskId) return;
     api.get<ActionResult>(taskStatusPath(app, taskId)).then(
-      (next) => setResult((current) => (current?.taskId === taskId && (current.status !== next.status || current.message !== next.message || current.open !== next.open || String(current.followUps) !== String(next.followUps)) ? (onChangeRef.current?.(next), next) : current)),
+      (next) =>
+        setResult((current) =>
+          current?.taskId === taskId &&
+          (current.status !== next.status ||
+            current.message !== next.message ||
+            current.open !== next.open ||
+            String(current.followUps) !== String(next.followUps))
+            ? (onChangeRef.current?.(next), next)
+            : current,
+        ),
       () => {},
     );
   };
-  const live = useLiveChanges((c) => taskId !== null && c.kind === 'task' && c.ref === taskId, follow, taskId ? FALLBACK_POLL_MS : null);
+  const live = useLiveChanges(
+    (c) => taskId !== null && c.kind === 'task' && c.ref === taskId,
+    follow,
+    taskId ? FALLBACK_POLL_MS : null,
+  );
   // a change made before the stream was (back) up is read once it is
   useEffect(() => {
     if (live === 'live') follow();
@@ -198,7 +249,10 @@ export function ActionRunner({ api, app, actions, onChange, unavailable }: Runne
               {result.message}
             </div>
           ) : (
-            <div className={`notice ${pending ? '' : result.status === 'approved' || result.status === 'succeeded' ? 'notice-success' : 'notice-warning'}`} data-testid="action-status">
+            <div
+              className={`notice ${pending ? '' : result.status === 'approved' || result.status === 'succeeded' ? 'notice-success' : 'notice-warning'}`}
+              data-testid="action-status"
+            >
               <StatusBadge status={result.status} /> {result.message}
             </div>
           ))}

@@ -1,7 +1,15 @@
 import { useEffect, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { TASK_COUNT_CAP, TASK_COUNT_HEADER, TASK_LAST_KEY_HEADER, TASK_PAGE_SIZE, type TaskColumn, type TaskDetail, type TaskRow } from '../../../../api/contract/platform';
+import {
+  TASK_COUNT_CAP,
+  TASK_COUNT_HEADER,
+  TASK_LAST_KEY_HEADER,
+  TASK_PAGE_SIZE,
+  type TaskColumn,
+  type TaskDetail,
+  type TaskRow,
+} from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { useLiveChanges } from '../../../api/live';
@@ -21,7 +29,8 @@ import { peopleFirst, statusLabel, TaskCell, taskFacts } from './task-cells';
 import { TaskFacts, Timeline } from './TaskFacts';
 
 /** The Zoom and Webex side panel (and phones): 480 px or narrower when the page opens. */
-const narrowPanel = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 480px)').matches;
+const narrowPanel = () =>
+  typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 480px)').matches;
 
 type SetFilter<F> = (key: keyof F) => (e: { target: { value: string } }) => void;
 
@@ -82,12 +91,39 @@ export function TaskFilters<F extends ActivityFilters>({ initial, statuses, onAp
   );
 }
 
-function TaskPanel({ app, taskId, columns, noun, onClose, actions, extra }: { app: AppDefinition; taskId: string; columns: TaskColumn[]; noun: string; onClose: () => void; actions?: TaskActions; extra?: TaskExtra }) {
-  const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) => a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }));
+function TaskPanel({
+  app,
+  taskId,
+  columns,
+  noun,
+  onClose,
+  actions,
+  extra,
+}: {
+  app: AppDefinition;
+  taskId: string;
+  columns: TaskColumn[];
+  noun: string;
+  onClose: () => void;
+  actions?: TaskActions;
+  extra?: TaskExtra;
+}) {
+  const task = useQuery(`${app.id}:task:${taskId}`, (a, signal) =>
+    a.get<TaskDetail>(`/${app.id}/tasks/${encodeURIComponent(taskId)}`, { signal }),
+  );
   useLiveChanges((c) => c.kind === 'task' && c.ref === taskId, task.reload, null);
   return (
     // named by who it was for, not by its id (the id is a fact of its own, with a copy button)
-    <Dialog open onClose={onClose} title={task.data && (task.data.customerRef ?? task.data.phoneNumber) ? `${noun} for ${task.data.customerRef ?? task.data.phoneNumber}` : noun} size="lg">
+    <Dialog
+      open
+      onClose={onClose}
+      title={
+        task.data && (task.data.customerRef ?? task.data.phoneNumber)
+          ? `${noun} for ${task.data.customerRef ?? task.data.phoneNumber}`
+          : noun
+      }
+      size="lg"
+    >
       <QueryState query={task}>
         {() =>
           task.data && (
@@ -165,11 +201,27 @@ type KeysetListProps<Row extends { id: string }, Page extends { rows: Row[] }, A
    * A dialog Export CSV opens first, for a list whose file depends on a choice (eForm: answers are
    * exported one form at a time); `run` downloads with the query it is given.
    */
-  exportDialog?: (props: { query: Record<string, string>; run: (query: Record<string, string>) => Promise<void>; onClose: () => void }) => ReactNode;
+  exportDialog?: (props: {
+    query: Record<string, string>;
+    run: (query: Record<string, string>) => Promise<void>;
+    onClose: () => void;
+  }) => ReactNode;
 };
 
 /** A list of tasks in keyset pages: filters, the table, the pager (with the count of the first page) and its CSV export. */
-export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({ app, title, path, query, pageOf, columns, filters, views, children, live, exportDialog }: KeysetListProps<Row, Page, Answer>) {
+export function KeysetList<Row extends { id: string }, Page extends { rows: Row[] }, Answer>({
+  app,
+  title,
+  path,
+  query,
+  pageOf,
+  columns,
+  filters,
+  views,
+  children,
+  live,
+  exportDialog,
+}: KeysetListProps<Row, Page, Answer>) {
   const api = useApi();
   const filterKey = JSON.stringify(query);
   const filtered = Object.keys(query).length > 0;
@@ -179,12 +231,14 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
   const key = keys[keys.length - 1] ?? null;
   const pageKey = `${app.id}:${path}:${filterKey}:${key ?? ''}`;
   const page = useQuery(pageKey, (a, signal) =>
-    a.getWithHeaders<Answer>(`/${app.id}/${path}`, { signal, query: { ...query, lastKey: key ?? undefined } }).then(({ data, headers }) => ({
-      ...pageOf(data),
-      // the API counts on the first page only (deeper pages stay one index range scan)
-      count: headers.has(TASK_COUNT_HEADER) ? Number(headers.get(TASK_COUNT_HEADER)) : undefined,
-      nextKey: headers.get(TASK_LAST_KEY_HEADER),
-    })),
+    a
+      .getWithHeaders<Answer>(`/${app.id}/${path}`, { signal, query: { ...query, lastKey: key ?? undefined } })
+      .then(({ data, headers }) => ({
+        ...pageOf(data),
+        // the API counts on the first page only (deeper pages stay one index range scan)
+        count: headers.has(TASK_COUNT_HEADER) ? Number(headers.get(TASK_COUNT_HEADER)) : undefined,
+        nextKey: headers.get(TASK_LAST_KEY_HEADER),
+      })),
   );
   // the first page's total, kept while paging through the same filters
   const [total, setTotal] = useState<{ filterKey: string; count: number } | null>(null);
@@ -225,7 +279,11 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
     setFlash(new Set(waiting.map((r) => r.id)));
   };
   const refresh = useCoalesced(page.reload, 400);
-  useLiveChanges((c) => Boolean(live) && c.app === app.id && (c.kind === 'task' || c.kind === 'tasks'), refresh, live ? 60_000 : null);
+  useLiveChanges(
+    (c) => Boolean(live) && c.app === app.id && (c.kind === 'task' || c.kind === 'tasks'),
+    refresh,
+    live ? 60_000 : null,
+  );
 
   const [exporting, setExporting] = useState(false);
   const exportCsv = async (exportQuery: Record<string, string> = query) => {
@@ -266,22 +324,22 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
           </div>
         ) : (
           <>
-          {waiting.length > 0 && (
-            <p className="live-waiting" role="status">
-              <Button size="sm" variant="ghost" onClick={showWaiting}>
-                Show {waiting.length} new
-              </Button>
-            </p>
-          )}
-          <Table
-            caption={title}
-            columns={columns(page.data)}
-            rows={visible}
-            rowKey={(r) => r.id}
-            rowClassName={(r) => (flash.has(r.id) ? 'row-changed' : undefined)}
-            loading={page.loading}
-            empty={filtered ? `No ${title.toLowerCase()} match these filters` : `No ${title.toLowerCase()} yet`}
-          />
+            {waiting.length > 0 && (
+              <p className="live-waiting" role="status">
+                <Button size="sm" variant="ghost" onClick={showWaiting}>
+                  Show {waiting.length} new
+                </Button>
+              </p>
+            )}
+            <Table
+              caption={title}
+              columns={columns(page.data)}
+              rows={visible}
+              rowKey={(r) => r.id}
+              rowClassName={(r) => (flash.has(r.id) ? 'row-changed' : undefined)}
+              loading={page.loading}
+              empty={filtered ? `No ${title.toLowerCase()} match these filters` : `No ${title.toLowerCase()} yet`}
+            />
           </>
         )}
         <KeysetPager
@@ -306,7 +364,18 @@ export function KeysetList<Row extends { id: string }, Page extends { rows: Row[
 const rowsPage = (rows: TaskRow[]) => ({ rows });
 
 /** An app's activity list: filters in the URL, keyset pages, a task's timeline, CSV export. */
-export function ActivityList({ app, title, noun, columns, statuses, Detail, openHref, views, taskActions, extra }: ActivityListProps) {
+export function ActivityList({
+  app,
+  title,
+  noun,
+  columns,
+  statuses,
+  Detail,
+  openHref,
+  views,
+  taskActions,
+  extra,
+}: ActivityListProps) {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const [session, setSession] = useOpenTask();
@@ -322,7 +391,12 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, open
           <TaskCell column={c} row={row} />
         </Link>
       ) : i === 0 ? (
-        <button type="button" className="link-button" onClick={() => setSession(row.id)} aria-label={`Open ${noun.toLowerCase()} ${shortenId(row.id)}`}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => setSession(row.id)}
+          aria-label={`Open ${noun.toLowerCase()} ${shortenId(row.id)}`}
+        >
           <TaskCell column={c} row={row} />
         </button>
       ) : (
@@ -340,7 +414,15 @@ export function ActivityList({ app, title, noun, columns, statuses, Detail, open
       views={views}
       live
       columns={() => tableColumns}
-      filters={<TaskFilters key={search} initial={filters} statuses={statuses} none={NO_FILTERS} onApply={(f) => navigate(`${location}${filtersToSearch(f, search)}`)} />}
+      filters={
+        <TaskFilters
+          key={search}
+          initial={filters}
+          statuses={statuses}
+          none={NO_FILTERS}
+          onApply={(f) => navigate(`${location}${filtersToSearch(f, search)}`)}
+        />
+      }
     >
       {(reloadPage) =>
         session &&

@@ -13,7 +13,17 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { QueryState } from '../../../ui/QueryState';
 import { LoadingPanel } from '../../../ui/Spinner';
 import { toast } from '../../../ui/Toast';
-import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, StripeStandInNotice, SubscribeButton, subscriptionSummary, UsageBar } from './billing-parts';
+import {
+  BillingAction,
+  BillingDates,
+  formatDay,
+  NotSubscribableNotice,
+  StatusBadge,
+  StripeStandInNotice,
+  SubscribeButton,
+  subscriptionSummary,
+  UsageBar,
+} from './billing-parts';
 
 const Chart = lazy(() => import('../../../ui/Chart'));
 
@@ -21,7 +31,10 @@ const Chart = lazy(() => import('../../../ui/Chart'));
 function overlay(detail: AppBillingDetail) {
   const current = detail.daily.current.map((d) => ({ date: d.date, count: d.count }));
   const start = Date.parse(`${current[0]?.date ?? new Date().toISOString().slice(0, 10)}T00:00:00Z`);
-  const previous = detail.daily.previous.map((d, i) => ({ date: new Date(start + i * 86_400_000).toISOString().slice(0, 10), count: d.count }));
+  const previous = detail.daily.previous.map((d, i) => ({
+    date: new Date(start + i * 86_400_000).toISOString().slice(0, 10),
+    count: d.count,
+  }));
   return [
     { label: 'This period', color: '#2563EB', points: current },
     { label: 'Last period', color: '#9CA3AF', points: previous },
@@ -36,11 +49,27 @@ function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppB
   const change = async (action: 'cancel' | 'resume') => {
     try {
       const billing = await api.post<BillingApp>(`${app.id}/billing/${action}`, {});
-      setAppBilling({ app: app.id, billing: { status: billing.status, trialEndsAt: billing.trialEndsAt, usage: billing.usage, paymentFailed: billing.paymentFailed } });
-      toast.success(action === 'cancel' ? `${app.title} will end on ${billing.periodEnd ? formatDay(billing.periodEnd) : 'the end of the period'}` : `${app.title} subscription kept`);
+      setAppBilling({
+        app: app.id,
+        billing: {
+          status: billing.status,
+          trialEndsAt: billing.trialEndsAt,
+          usage: billing.usage,
+          paymentFailed: billing.paymentFailed,
+        },
+      });
+      toast.success(
+        action === 'cancel'
+          ? `${app.title} will end on ${billing.periodEnd ? formatDay(billing.periodEnd) : 'the end of the period'}`
+          : `${app.title} subscription kept`,
+      );
       onChanged();
     } catch (error) {
-      toast.error(action === 'cancel' ? 'Could not cancel the subscription' : 'Could not keep the subscription', errorMessage(error, 'Please try again later'), error);
+      toast.error(
+        action === 'cancel' ? 'Could not cancel the subscription' : 'Could not keep the subscription',
+        errorMessage(error, 'Please try again later'),
+        error,
+      );
       throw error;
     }
   };
@@ -50,7 +79,8 @@ function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppB
       {detail.status !== 'inactive' && <UsageBar usage={detail.usage} label={`${app.title} credits this period`} />}
       {detail.nextInvoice && !detail.cancelAtPeriodEnd && (
         <p>
-          Next invoice on {formatDay(detail.nextInvoice.date)}: about <strong>{formatMoney(detail.nextInvoice.amountCents)}</strong> for the credits used so far.
+          Next invoice on {formatDay(detail.nextInvoice.date)}: about{' '}
+          <strong>{formatMoney(detail.nextInvoice.amountCents)}</strong> for the credits used so far.
         </p>
       )}
       {detail.status === 'subscription' && <p className="muted">{subscriptionSummary(app.id, detail.usage.freeTier)}.</p>}
@@ -65,10 +95,12 @@ function PlanCard({ app, detail, onChanged }: { app: AppDefinition; detail: AppB
             Keep subscription
           </Button>
         )}
-        {(detail.status === 'free-trial' || detail.status === 'cancelled' || (detail.status === 'inactive' && detail.trialEndsAt)) && (
-          <SubscribeButton app={app} />
+        {(detail.status === 'free-trial' ||
+          detail.status === 'cancelled' ||
+          (detail.status === 'inactive' && detail.trialEndsAt)) && <SubscribeButton app={app} />}
+        {(detail.status === 'enterprise' || (detail.status === 'inactive' && !detail.trialEndsAt)) && (
+          <BillingAction app={app} billing={detail} />
         )}
-        {(detail.status === 'enterprise' || (detail.status === 'inactive' && !detail.trialEndsAt)) && <BillingAction app={app} billing={detail} />}
         <Link href="/pricing" className="btn btn-ghost">
           See pricing
         </Link>
@@ -98,15 +130,23 @@ export default function AppBillingPage({ app }: { app: AppDefinition }) {
             <>
               {detail.paymentFailed && (
                 <p className="notice notice-error" role="alert">
-                  The last payment failed. {app.title} keeps working while Stripe retries; update the payment method under <Link href="~/settings/billing">Settings &gt; Billing</Link>.
+                  The last payment failed. {app.title} keeps working while Stripe retries; update the payment method under{' '}
+                  <Link href="~/settings/billing">Settings &gt; Billing</Link>.
                 </p>
               )}
-              {!detail.subscribable && detail.status !== 'enterprise' && detail.status !== 'subscription' && <NotSubscribableNotice />}
+              {!detail.subscribable && detail.status !== 'enterprise' && detail.status !== 'subscription' && (
+                <NotSubscribableNotice />
+              )}
               <StripeStandInNotice />
               <PlanCard app={app} detail={detail} onChanged={query.reload} />
               <Card title="Daily credits">
                 <Suspense fallback={<LoadingPanel />}>
-                  <Chart title={`${app.title} credits per day, this period and the last`} series={overlay(detail)} height={200} format={(v) => String(Math.round(v))} />
+                  <Chart
+                    title={`${app.title} credits per day, this period and the last`}
+                    series={overlay(detail)}
+                    height={200}
+                    format={(v) => String(Math.round(v))}
+                  />
                 </Suspense>
               </Card>
             </>

@@ -20,7 +20,8 @@ export function choiceFacts(choice: ActionChoice, now = Date.now()): string {
   const parts: string[] = [];
   if (choice.price) parts.push(formatMinor(choice.price.amount, choice.price.currency));
   if (choice.version !== undefined) parts.push(`Version ${choice.version}`);
-  if (choice.editedAt) parts.push(`${choice.version !== undefined ? 'published' : 'changed'} ${formatDate(choice.editedAt, now)}`);
+  if (choice.editedAt)
+    parts.push(`${choice.version !== undefined ? 'published' : 'changed'} ${formatDate(choice.editedAt, now)}`);
   return parts.join(' · ');
 }
 
@@ -192,7 +193,9 @@ export function ChoicePicker({ api, path, label, name, required, placeholder, em
             aria-expanded={open}
             aria-controls={listId}
             aria-activedescendant={open && active >= 0 && choices[active] ? optionId(active) : undefined}
-            aria-describedby={[control['aria-describedby'], chosen && value ? factsId : null].filter(Boolean).join(' ') || undefined}
+            aria-describedby={
+              [control['aria-describedby'], chosen && value ? factsId : null].filter(Boolean).join(' ') || undefined
+            }
             autoComplete="off"
             spellCheck={false}
             placeholder={placeholder}
@@ -224,7 +227,10 @@ export function ChoicePicker({ api, path, label, name, required, placeholder, em
           </p>
           <div className="picker-popup" hidden={!open}>
             {open && (loading || current?.error !== undefined || choices.length === 0) && (
-              <p className={current?.error !== undefined ? 'picker-message picker-error' : 'picker-message muted'} aria-hidden="true">
+              <p
+                className={current?.error !== undefined ? 'picker-message picker-error' : 'picker-message muted'}
+                aria-hidden="true"
+              >
                 {status}
               </p>
             )}
@@ -257,7 +263,9 @@ export function ChoicePicker({ api, path, label, name, required, placeholder, em
                   );
                 })}
             </ul>
-            {open && current?.answer?.more && <p className="picker-message muted">Showing the newest {choices.length}: type to narrow.</p>}
+            {open && current?.answer?.more && (
+              <p className="picker-message muted">Showing the newest {choices.length}: type to narrow.</p>
+            )}
           </div>
         </div>
       )}

@@ -31,7 +31,11 @@ export function ConfigNav({ app }: { app: AppDefinition }) {
           const active = location === `/${link.path}`;
           return (
             <li key={link.path}>
-              <Link href={`/${link.path}`} className={active ? 'tab tab-active' : 'tab'} aria-current={active ? 'page' : undefined}>
+              <Link
+                href={`/${link.path}`}
+                className={active ? 'tab tab-active' : 'tab'}
+                aria-current={active ? 'page' : undefined}
+              >
                 {link.label}
               </Link>
             </li>
@@ -49,7 +53,17 @@ export function ConfigNav({ app }: { app: AppDefinition }) {
 }
 
 /** A configuration page: title, the sub-navigation, then the page. */
-export function ConfigPage({ app, title, lead, children }: { app: AppDefinition; title: string; lead?: string; children: React.ReactNode }) {
+export function ConfigPage({
+  app,
+  title,
+  lead,
+  children,
+}: {
+  app: AppDefinition;
+  title: string;
+  lead?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div className="page">
       <h1 className="page-title">

@@ -49,7 +49,13 @@ function PeriodPicker({ value, onChange }: { value: Period; onChange: (p: Period
   return (
     <div className="segmented" role="group" aria-label="Period">
       {PERIODS.map((p) => (
-        <button key={p} type="button" className={p === value ? 'segmented-item segmented-active' : 'segmented-item'} aria-pressed={p === value} onClick={() => onChange(p)}>
+        <button
+          key={p}
+          type="button"
+          className={p === value ? 'segmented-item segmented-active' : 'segmented-item'}
+          aria-pressed={p === value}
+          onClick={() => onChange(p)}
+        >
           {p} days
         </button>
       ))}
@@ -61,12 +67,21 @@ function Tiles({ tiles }: { tiles: KpiTile[] }) {
   return (
     <ul className="kpi-grid" aria-label="Key figures">
       {tiles.map((tile) => {
-        const trend = tile.value === null || tile.previous === null || tile.value === tile.previous ? 'flat' : tile.value > tile.previous ? 'up' : 'down';
+        const trend =
+          tile.value === null || tile.previous === null || tile.value === tile.previous
+            ? 'flat'
+            : tile.value > tile.previous
+              ? 'up'
+              : 'down';
         return (
           <li key={tile.key} className="kpi-tile" data-testid={`kpi-${tile.key}`}>
             <p className="kpi-label">{tile.label}</p>
             <p className="kpi-value">{formatTile(tile, tile.value)}</p>
-            {tile.caption ? <p className="kpi-change kpi-flat">{tile.caption}</p> : <p className={`kpi-change kpi-${trend}`}>{tileChange(tile)}</p>}
+            {tile.caption ? (
+              <p className="kpi-change kpi-flat">{tile.caption}</p>
+            ) : (
+              <p className={`kpi-change kpi-${trend}`}>{tileChange(tile)}</p>
+            )}
           </li>
         );
       })}
@@ -95,7 +110,9 @@ type DashboardProps = {
 export function Dashboard({ app, columns, firstTask, taskNoun, extra }: DashboardProps) {
   const api = useApi();
   const [days, setDays] = useState<Period>(DEFAULT_PERIOD);
-  const dashboard = useQuery(`${app.id}:dashboard:${days}`, (a, signal) => a.get<DashboardAnswer>(`/${app.id}/dashboard`, { signal, query: { days } }));
+  const dashboard = useQuery(`${app.id}:dashboard:${days}`, (a, signal) =>
+    a.get<DashboardAnswer>(`/${app.id}/dashboard`, { signal, query: { days } }),
+  );
   const actions = useQuery(`${app.id}:actions`, (a, signal) => a.get<AppActionsAnswer>(`/${app.id}/actions`, { signal }));
   const activity = `/${ACTIVITY_PATH[app.id]}`;
   // counters, chart and latest tasks follow the app's changes (a burst re-reads once)
@@ -125,14 +142,31 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
         <TaskCell column={c} row={row} />
       ),
   }));
-  const empty = dashboard.data && dashboard.data.latest.length === 0 && dashboard.data.tiles.every((t) => t.caption || (!t.value && !t.previous));
+  const empty =
+    dashboard.data &&
+    dashboard.data.latest.length === 0 &&
+    dashboard.data.tiles.every((t) => t.caption || (!t.value && !t.previous));
 
   // The main action first at every width: in a 400 px side panel the agent is there to send, so
   // the form comes before the figures; on a wide screen it stands beside them.
   const send = (
-    <Card title="Send to a customer" className="dashboard-send" actions={<Link href="~/journeys">Several apps in one link: Journeys</Link>}>
+    <Card
+      title="Send to a customer"
+      className="dashboard-send"
+      actions={<Link href="~/journeys">Several apps in one link: Journeys</Link>}
+    >
       <QueryState query={actions}>
-        {() => actions.data && <ActionRunner api={api} app={app.id} actions={actions.data.actions} unavailable={actions.data.unavailable} onChange={() => dashboard.reload()} />}
+        {() =>
+          actions.data && (
+            <ActionRunner
+              api={api}
+              app={app.id}
+              actions={actions.data.actions}
+              unavailable={actions.data.unavailable}
+              onChange={() => dashboard.reload()}
+            />
+          )
+        }
       </QueryState>
     </Card>
   );
@@ -156,8 +190,8 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
                     // the action's own label: made into a sentence it read "Send your first request a payment"
                     <Card title={`Get started: ${firstTask.actionLabel}`}>
                       <EmptyState title={`No ${taskNoun} in the last ${days} days`}>
-                        Agents use <strong>{firstTask.actionLabel}</strong> in the agent application (or "Send to a customer" on this page); your systems call the API with
-                        your secret key from Settings &gt; Developers:
+                        Agents use <strong>{firstTask.actionLabel}</strong> in the agent application (or "Send to a customer" on
+                        this page); your systems call the API with your secret key from Settings &gt; Developers:
                       </EmptyState>
                       <pre className="code-sample" tabIndex={0} role="region" aria-label="API call with curl">
                         <code>{firstTask.curl(window.location.origin)}</code>
@@ -171,7 +205,13 @@ export function Dashboard({ app, columns, firstTask, taskNoun, extra }: Dashboar
                     </Card>
                   )}
                   <Card title={`Latest ${taskNoun}`} actions={<Link href={activity}>View all</Link>}>
-                    <Table caption={`Latest ${taskNoun}`} columns={tableColumns} rows={dashboard.data.latest} rowKey={(r) => r.id} empty={`No ${taskNoun} yet`} />
+                    <Table
+                      caption={`Latest ${taskNoun}`}
+                      columns={tableColumns}
+                      rows={dashboard.data.latest}
+                      rowKey={(r) => r.id}
+                      empty={`No ${taskNoun} yet`}
+                    />
                   </Card>
                 </>
               )

@@ -50,12 +50,27 @@ export function formToValue(fields: SettingField[], form: FormValues): Record<st
 }
 
 function formOf(fields: SettingField[], initial: Record<string, unknown>): FormValues {
-  return Object.fromEntries(fields.map((f) => [f.name, f.kind === 'checkboxes' ? [...((initial[f.name] as string[] | undefined) ?? [])] : String(initial[f.name] ?? '')]));
+  return Object.fromEntries(
+    fields.map((f) => [
+      f.name,
+      f.kind === 'checkboxes' ? [...((initial[f.name] as string[] | undefined) ?? [])] : String(initial[f.name] ?? ''),
+    ]),
+  );
 }
 
 const sameValue = (a: string | string[] | undefined, b: string | string[] | undefined) => String(a ?? '') === String(b ?? '');
 
-function SettingInput({ field: f, value, error, onChange }: { field: SettingField; value: string | string[]; error?: string; onChange: (value: string | string[]) => void }) {
+function SettingInput({
+  field: f,
+  value,
+  error,
+  onChange,
+}: {
+  field: SettingField;
+  value: string | string[];
+  error?: string;
+  onChange: (value: string | string[]) => void;
+}) {
   if (f.kind === 'checkboxes') {
     const list = value as string[];
     const errorId = `${f.name}-error`;
@@ -64,7 +79,12 @@ function SettingInput({ field: f, value, error, onChange }: { field: SettingFiel
         <legend>{f.label}</legend>
         {(f.options ?? []).map((o) => (
           <label key={o.value} className="checkbox">
-            <input type="checkbox" checked={list.includes(o.value)} onChange={(e) => onChange(e.target.checked ? [...list, o.value] : list.filter((k) => k !== o.value))} /> {o.label}
+            <input
+              type="checkbox"
+              checked={list.includes(o.value)}
+              onChange={(e) => onChange(e.target.checked ? [...list, o.value] : list.filter((k) => k !== o.value))}
+            />{' '}
+            {o.label}
             {o.note && (
               <>
                 {' '}
@@ -113,7 +133,12 @@ function SettingInput({ field: f, value, error, onChange }: { field: SettingFiel
   );
 }
 
-function SettingsForm<S extends v.GenericSchema>({ app, schema, fields, initial }: Props<S> & { initial: Record<string, unknown> }) {
+function SettingsForm<S extends v.GenericSchema>({
+  app,
+  schema,
+  fields,
+  initial,
+}: Props<S> & { initial: Record<string, unknown> }) {
   const api = useApi();
   const [start] = useState(() => formOf(fields, initial));
   const [form, setForm] = useState<FormValues>(start);
@@ -166,7 +191,9 @@ function SettingsForm<S extends v.GenericSchema>({ app, schema, fields, initial 
 /** Configuration > General: the app's own options, checked by its contract schema as you type. */
 export function GeneralSettings<S extends v.GenericSchema>(props: Props<S>) {
   const { app, lead } = props;
-  const settings = useQuery(`${app.id}:settings-general`, (a, signal) => a.get<Record<string, unknown>>(`/${app.id}/settings/general`, { signal }));
+  const settings = useQuery(`${app.id}:settings-general`, (a, signal) =>
+    a.get<Record<string, unknown>>(`/${app.id}/settings/general`, { signal }),
+  );
   return (
     <ConfigPage app={app} title="General" lead={lead}>
       <Card>

@@ -7,7 +7,15 @@ import { useStartFreeTrial } from '../../../api/billing';
 import { bootstrapAtom } from '../../../state/session';
 import { Button } from '../../../ui/Button';
 import { formatNumber } from '../../../ui/format';
-import { AskAnAdmin, NotSubscribableNotice, PLAN_NAMES, StripeStandInNotice, SubscribeButton, useChangesBilling, useSubscribable } from './billing-parts';
+import {
+  AskAnAdmin,
+  NotSubscribableNotice,
+  PLAN_NAMES,
+  StripeStandInNotice,
+  SubscribeButton,
+  useChangesBilling,
+  useSubscribable,
+} from './billing-parts';
 
 /** /{app}/pricing: the three plans side by side, the current one marked, an action for each. */
 export default function PricingPage({ app }: { app: AppDefinition }) {
@@ -39,7 +47,12 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
     {
       id: 'subscription',
       price: `${formatMoney(plans.monthlyPriceCents)} / month`,
-      includes: [`${formatNumber(plans.includedCredits)} credits a month included`, `${formatMoney(plans.extraCreditCents)} per extra credit`, 'Invoices and payment method in Stripe', 'Cancel any time, effective at the period end'],
+      includes: [
+        `${formatNumber(plans.includedCredits)} credits a month included`,
+        `${formatMoney(plans.extraCreditCents)} per extra credit`,
+        'Invoices and payment method in Stripe',
+        'Cancel any time, effective at the period end',
+      ],
       action: !changesBilling ? (
         canSubscribe || status === 'subscription' ? (
           <AskAnAdmin what={status === 'subscription' ? 'manage it' : 'subscribe'} />
@@ -67,12 +80,19 @@ export default function PricingPage({ app }: { app: AppDefinition }) {
   return (
     <div className="page">
       <h1 className="page-title">{app.title} pricing</h1>
-      {status === 'cancelled' && <p className="notice notice-warning">{app.title} is cancelled. Subscribe to use it again; its history stays readable.</p>}
+      {status === 'cancelled' && (
+        <p className="notice notice-warning">{app.title} is cancelled. Subscribe to use it again; its history stays readable.</p>
+      )}
       {canSubscribe && changesBilling && !subscribable && <NotSubscribableNotice />}
       {canSubscribe && changesBilling && <StripeStandInNotice />}
       <ul className="pricing-grid">
         {tiers.map((tier) => (
-          <li key={tier.id} className={tier.id === current ? 'card pricing-plan pricing-current' : 'card pricing-plan'} aria-current={tier.id === current ? 'true' : undefined} aria-labelledby={`plan-${tier.id}`}>
+          <li
+            key={tier.id}
+            className={tier.id === current ? 'card pricing-plan pricing-current' : 'card pricing-plan'}
+            aria-current={tier.id === current ? 'true' : undefined}
+            aria-labelledby={`plan-${tier.id}`}
+          >
             <h2 id={`plan-${tier.id}`} className="card-title">
               {PLAN_NAMES[tier.id]} {tier.id === current && <span className="badge badge-subscription">Current plan</span>}
             </h2>

@@ -34,13 +34,10 @@ export function SegmentCounter({ text }: { text: string }) {
   const unit = count.encoding === 'GSM-7' ? 'characters' : 'UCS-2 units';
   return (
     <p className="segment-counter" data-testid="segment-counter" aria-live="polite">
-      <span className="badge">{count.encoding}</span> {count.units} {unit} · {count.segments} {count.segments === 1 ? 'segment' : 'segments'} ({count.remaining} left in this
-      segment)
+      <span className="badge">{count.encoding}</span> {count.units} {unit} · {count.segments}{' '}
+      {count.segments === 1 ? 'segment' : 'segments'} ({count.remaining} left in this segment)
       {count.unicodeCharacters.length > 0 && (
-        <span className="muted">
-          {' '}
-          · UCS-2 because of {count.unicodeCharacters.slice(0, 5).join(' ')}
-        </span>
+        <span className="muted"> · UCS-2 because of {count.unicodeCharacters.slice(0, 5).join(' ')}</span>
       )}
     </p>
   );
@@ -97,8 +94,22 @@ export function TemplateEditor({
           </button>
         ))}
       </div>
-      <Field label={`${named} message`} error={error} hint={`Required: ${template.required.map((n) => `{{${n}}}`).join(', ') || 'nothing'}`}>
-        {(control) => <textarea ref={area} className="input" rows={4} maxLength={SMS_TEMPLATE_MAX} {...control} value={body} onChange={(e) => onChange(e.target.value)} />}
+      <Field
+        label={`${named} message`}
+        error={error}
+        hint={`Required: ${template.required.map((n) => `{{${n}}}`).join(', ') || 'nothing'}`}
+      >
+        {(control) => (
+          <textarea
+            ref={area}
+            className="input"
+            rows={4}
+            maxLength={SMS_TEMPLATE_MAX}
+            {...control}
+            value={body}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        )}
       </Field>
       <div className="sms-preview" aria-label={`${named} preview`} role="group">
         <p className="sms-preview-from">{company}</p>
@@ -132,8 +143,21 @@ function TestSms({ app, message }: { app: AppDefinition; message: string }) {
     }
   };
   return (
-    <form className="form inline-form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Send test SMS" ref={formErrors.ref}>
-      <TextField label="Phone number" type="tel" placeholder="+15551234567" value={phone} onChange={(e) => setPhone(e.target.value)} error={errors.phoneNumber ?? errors.message} />
+    <form
+      className="form inline-form"
+      noValidate
+      onSubmit={(e) => e.preventDefault()}
+      aria-label="Send test SMS"
+      ref={formErrors.ref}
+    >
+      <TextField
+        label="Phone number"
+        type="tel"
+        placeholder="+15551234567"
+        value={phone}
+        onChange={(e) => setPhone(e.target.value)}
+        error={errors.phoneNumber ?? errors.message}
+      />
       <Button type="submit" onClick={send} successLabel="Sent">
         Send test SMS
       </Button>
@@ -185,7 +209,9 @@ function PreviewLink({ app }: { app: AppDefinition }) {
 /** Configuration > SMS content: every message the app sends, edited with a live preview. */
 export function SmsContent({ app }: { app: AppDefinition }) {
   const api = useApi();
-  const content = useQuery(`${app.id}:sms-content`, (a, signal) => a.get<SmsContentAnswer>(`/${app.id}/settings/sms-content`, { signal }));
+  const content = useQuery(`${app.id}:sms-content`, (a, signal) =>
+    a.get<SmsContentAnswer>(`/${app.id}/settings/sms-content`, { signal }),
+  );
   const sms = useQuery('sms-settings', (a, signal) => a.get<SmsSettings>('/sms', { signal }));
   const [bodies, setBodies] = useState<Record<string, string> | null>(null);
   const formErrors = useFormErrors();
@@ -193,17 +219,25 @@ export function SmsContent({ app }: { app: AppDefinition }) {
   const [languages, setLanguages] = useState<Record<string, Locale>>({});
   const templates = content.data?.templates ?? [];
   // English under the template's key, every other language under `<key>@<locale>`
-  const loaded = Object.fromEntries(templates.flatMap((t) => [[t.key, t.body], ...t.translations.map((x) => [`${t.key}@${x.locale}`, x.body])]));
+  const loaded = Object.fromEntries(
+    templates.flatMap((t) => [[t.key, t.body], ...t.translations.map((x) => [`${t.key}@${x.locale}`, x.body])]),
+  );
   const current = bodies ?? loaded;
-  const builtIn = (t: SmsTemplate, locale: Locale) => (locale === 'en' ? t.defaultBody : t.translations.find((x) => x.locale === locale)!.defaultBody);
+  const builtIn = (t: SmsTemplate, locale: Locale) =>
+    locale === 'en' ? t.defaultBody : t.translations.find((x) => x.locale === locale)!.defaultBody;
   const keyOf = (t: SmsTemplate, locale: Locale) => (locale === 'en' ? t.key : `${t.key}@${locale}`);
 
   const save = async () => {
-    const wrong = templates.flatMap((t) => ['en' as Locale, ...t.translations.map((x) => x.locale)].filter((l) => templateError(t, current[keyOf(t, l)] ?? '')).map((l) => [t.key, l] as const));
+    const wrong = templates.flatMap((t) =>
+      ['en' as Locale, ...t.translations.map((x) => x.locale)]
+        .filter((l) => templateError(t, current[keyOf(t, l)] ?? ''))
+        .map((l) => [t.key, l] as const),
+    );
     if (wrong.length) {
       // a wrong text in a language not on screen is shown, so its message and focus land on it
       const [key, locale] = wrong[0]!;
-      if ((languages[key] ?? 'en') !== locale && !wrong.some(([k, l]) => k === key && l === (languages[key] ?? 'en'))) setLanguages({ ...languages, [key]: locale });
+      if ((languages[key] ?? 'en') !== locale && !wrong.some(([k, l]) => k === key && l === (languages[key] ?? 'en')))
+        setLanguages({ ...languages, [key]: locale });
       throw formErrors.invalid({});
     }
     // a language whose text is its built-in one is saved empty: it keeps following the built-in text
@@ -230,10 +264,15 @@ export function SmsContent({ app }: { app: AppDefinition }) {
   };
 
   return (
-    <ConfigPage app={app} title="SMS content" lead="The text messages this app sends to your customers. {{company}} is your branding name.">
+    <ConfigPage
+      app={app}
+      title="SMS content"
+      lead="The text messages this app sends to your customers. {{company}} is your branding name."
+    >
       {sms.data && sms.data.provider === null && (
         <p className="notice notice-warning">
-          No SMS provider is connected yet: connect one under <Link href="~/settings/sms-configuration">Settings &gt; SMS Configuration</Link> before sending.
+          No SMS provider is connected yet: connect one under{' '}
+          <Link href="~/settings/sms-configuration">Settings &gt; SMS Configuration</Link> before sending.
         </p>
       )}
       <QueryState query={content}>
@@ -243,12 +282,19 @@ export function SmsContent({ app }: { app: AppDefinition }) {
               {templates.map((t) => {
                 const locale = languages[t.key] ?? 'en';
                 const key = keyOf(t, locale);
-                const fallBack = t.translations.filter((x) => (current[`${t.key}@${x.locale}`] ?? '') === x.defaultBody).map((x) => LOCALE_ENGLISH_NAMES[x.locale]);
+                const fallBack = t.translations
+                  .filter((x) => (current[`${t.key}@${x.locale}`] ?? '') === x.defaultBody)
+                  .map((x) => LOCALE_ENGLISH_NAMES[x.locale]);
                 return (
                   <Card key={t.key} title={t.label}>
                     <Field label={`Language of the ${t.label} message`}>
                       {(control) => (
-                        <select className="input" {...control} value={locale} onChange={(e) => setLanguages({ ...languages, [t.key]: e.target.value as Locale })}>
+                        <select
+                          className="input"
+                          {...control}
+                          value={locale}
+                          onChange={(e) => setLanguages({ ...languages, [t.key]: e.target.value as Locale })}
+                        >
                           {(['en', ...t.translations.map((x) => x.locale)] as Locale[]).map((l) => (
                             <option key={l} value={l}>
                               {LOCALE_ENGLISH_NAMES[l]}
@@ -259,7 +305,9 @@ export function SmsContent({ app }: { app: AppDefinition }) {
                       )}
                     </Field>
                     <p className="muted" data-testid="sms-fallback">
-                      {fallBack.length ? `Built-in text (not your own) in: ${fallBack.join(', ')}.` : 'Every language has your own text.'}
+                      {fallBack.length
+                        ? `Built-in text (not your own) in: ${fallBack.join(', ')}.`
+                        : 'Every language has your own text.'}
                     </p>
                     <TemplateEditor
                       key={key}
@@ -276,7 +324,14 @@ export function SmsContent({ app }: { app: AppDefinition }) {
                 );
               })}
               <div className="form-actions">
-                <Button type="submit" variant="primary" onClick={save} successLabel="Saved" failureLabel="Not saved" disabled={bodies === null}>
+                <Button
+                  type="submit"
+                  variant="primary"
+                  onClick={save}
+                  successLabel="Saved"
+                  failureLabel="Not saved"
+                  disabled={bodies === null}
+                >
                   Save
                 </Button>
               </div>

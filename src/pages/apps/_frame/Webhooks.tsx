@@ -27,9 +27,26 @@ const base = (app: AppDefinition) => `/${app.id}/webhooks`;
 /** an app that can be a journey's step offers the journeys' events too (off until ticked: docs/apps/journeys.md) */
 const journeyStep = (app: AppDefinition) => (JOURNEY_STEP_APPS as readonly string[]).includes(app.id);
 
-function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: AppDefinition; endpoint: WebhookEndpoint | null; eventTypes: readonly string[]; onClose: () => void; onSaved: () => void }) {
+function EndpointDialog({
+  app,
+  endpoint,
+  eventTypes,
+  onClose,
+  onSaved,
+}: {
+  app: AppDefinition;
+  endpoint: WebhookEndpoint | null;
+  eventTypes: readonly string[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const api = useApi();
-  const [form, setForm] = useState<WebhookEndpointBody>({ url: endpoint?.url ?? 'https://', eventTypes: endpoint?.eventTypes ?? [...eventTypes], enabled: endpoint?.enabled ?? true, fullPhoneNumbers: endpoint?.fullPhoneNumbers ?? false });
+  const [form, setForm] = useState<WebhookEndpointBody>({
+    url: endpoint?.url ?? 'https://',
+    eventTypes: endpoint?.eventTypes ?? [...eventTypes],
+    enabled: endpoint?.enabled ?? true,
+    fullPhoneNumbers: endpoint?.fullPhoneNumbers ?? false,
+  });
   const formErrors = useFormErrors();
   const errors = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
@@ -51,7 +68,10 @@ function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: 
     onSaved();
   };
   const toggle = (type: string) =>
-    setForm((f) => ({ ...f, eventTypes: f.eventTypes.includes(type) ? f.eventTypes.filter((t) => t !== type) : [...f.eventTypes, type] }));
+    setForm((f) => ({
+      ...f,
+      eventTypes: f.eventTypes.includes(type) ? f.eventTypes.filter((t) => t !== type) : [...f.eventTypes, type],
+    }));
   return (
     <Dialog
       open
@@ -68,7 +88,14 @@ function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: 
       }
     >
       <form id="webhook-endpoint-form" className="form" noValidate onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
-        <TextField label="URL" type="url" required value={form.url} onChange={(e) => setForm((f) => ({ ...f, url: e.target.value }))} error={errors.url} />
+        <TextField
+          label="URL"
+          type="url"
+          required
+          value={form.url}
+          onChange={(e) => setForm((f) => ({ ...f, url: e.target.value }))}
+          error={errors.url}
+        />
         <fieldset className="fieldset">
           <legend className="field-label">Events</legend>
           {[...eventTypes, ...(journeyStep(app) ? JOURNEY_EVENT_TYPES : [])].map((type) => (
@@ -90,11 +117,23 @@ function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: 
           )}
         </fieldset>
         <label className="checkbox">
-          <input type="checkbox" checked={form.enabled ?? true} onChange={(e) => setForm((f) => ({ ...f, enabled: e.target.checked }))} /> Enabled
+          <input
+            type="checkbox"
+            checked={form.enabled ?? true}
+            onChange={(e) => setForm((f) => ({ ...f, enabled: e.target.checked }))}
+          />{' '}
+          Enabled
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={form.fullPhoneNumbers ?? false} onChange={(e) => setForm((f) => ({ ...f, fullPhoneNumbers: e.target.checked }))} /> Send full phone numbers
-          <span className="field-hint">Otherwise events carry them masked (+1 •••• •• 4567). Turn this on only if the receiver needs the number itself.</span>
+          <input
+            type="checkbox"
+            checked={form.fullPhoneNumbers ?? false}
+            onChange={(e) => setForm((f) => ({ ...f, fullPhoneNumbers: e.target.checked }))}
+          />{' '}
+          Send full phone numbers
+          <span className="field-hint">
+            Otherwise events carry them masked (+1 •••• •• 4567). Turn this on only if the receiver needs the number itself.
+          </span>
         </label>
         <FormError message={failure} />
       </form>
@@ -104,7 +143,9 @@ function EndpointDialog({ app, endpoint, eventTypes, onClose, onSaved }: { app: 
 
 function Deliveries({ app, endpoint }: { app: AppDefinition; endpoint: WebhookEndpoint }) {
   const api = useApi();
-  const deliveries = useQuery(`${app.id}:deliveries:${endpoint.id}`, (a, signal) => a.get<WebhookDelivery[]>(`${base(app)}/${endpoint.id}/deliveries`, { signal }));
+  const deliveries = useQuery(`${app.id}:deliveries:${endpoint.id}`, (a, signal) =>
+    a.get<WebhookDelivery[]>(`${base(app)}/${endpoint.id}/deliveries`, { signal }),
+  );
   const resend = (d: WebhookDelivery) => async () => {
     try {
       await api.create<WebhookQueued>(`${base(app)}/deliveries/${d.id}/resend`);
@@ -163,13 +204,31 @@ function Deliveries({ app, endpoint }: { app: AppDefinition; endpoint: WebhookEn
         </Button>
       </div>
       <QueryState query={deliveries}>
-        {() => <Table caption={`Deliveries to ${endpoint.url}`} columns={columns} rows={deliveries.data} rowKey={(d) => d.id} empty="No deliveries yet" />}
+        {() => (
+          <Table
+            caption={`Deliveries to ${endpoint.url}`}
+            columns={columns}
+            rows={deliveries.data}
+            rowKey={(d) => d.id}
+            empty="No deliveries yet"
+          />
+        )}
       </QueryState>
     </div>
   );
 }
 
-function EndpointCard({ app, endpoint, onEdit, onDelete }: { app: AppDefinition; endpoint: WebhookEndpoint; onEdit: () => void; onDelete: () => void }) {
+function EndpointCard({
+  app,
+  endpoint,
+  onEdit,
+  onDelete,
+}: {
+  app: AppDefinition;
+  endpoint: WebhookEndpoint;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const api = useApi();
   const [log, setLog] = useState(false);
   const [version, setVersion] = useState(0);
@@ -190,12 +249,17 @@ function EndpointCard({ app, endpoint, onEdit, onDelete }: { app: AppDefinition;
       className="webhook-endpoint"
       title={endpoint.url}
       actions={
-        <span className={endpoint.enabled ? 'badge badge-success' : 'badge badge-danger'}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
+        <span className={endpoint.enabled ? 'badge badge-success' : 'badge badge-danger'}>
+          {endpoint.enabled ? 'Enabled' : 'Disabled'}
+        </span>
       }
     >
       {endpoint.disabledReason && <p className="notice notice-warning">{endpoint.disabledReason}</p>}
       <p className="muted">
-        Events: {endpoint.eventTypes.map((t) => <code key={t}>{t} </code>)}
+        Events:{' '}
+        {endpoint.eventTypes.map((t) => (
+          <code key={t}>{t} </code>
+        ))}
       </p>
       <div className="form-actions">
         <Button size="sm" onClick={sendTest} successLabel="Queued">
@@ -243,12 +307,15 @@ export function Webhooks({ app, eventTypes }: { app: AppDefinition; eventTypes: 
       </div>
       <ConfigNav app={app} />
       <p className="page-lead">
-        Your servers hear about every {app.title} event as it happens. Events: {eventTypes.join(', ')}. See Settings &gt; Developers for how to check the signature.
+        Your servers hear about every {app.title} event as it happens. Events: {eventTypes.join(', ')}. See Settings &gt;
+        Developers for how to check the signature.
       </p>
       <QueryState query={endpoints}>
         {() =>
           endpoints.data?.length ? (
-            endpoints.data.map((e) => <EndpointCard key={e.id} app={app} endpoint={e} onEdit={() => setEditing(e)} onDelete={() => setDeleting(e)} />)
+            endpoints.data.map((e) => (
+              <EndpointCard key={e.id} app={app} endpoint={e} onEdit={() => setEditing(e)} onDelete={() => setDeleting(e)} />
+            ))
           ) : (
             <Card>
               <EmptyState title="No endpoints yet">Add an https endpoint to receive events.</EmptyState>

@@ -8,7 +8,15 @@ import { BILLING_STATUS_LABEL } from '../../../../api/contract/wording';
 import { useStartFreeTrial } from '../../../api/billing';
 import { SubscribeButton, TrialTerms } from './subscribe';
 
-export { AskAnAdmin, NotSubscribableNotice, StripeStandInNotice, SubscribeButton, TrialTerms, useChangesBilling, useSubscribable } from './subscribe';
+export {
+  AskAnAdmin,
+  NotSubscribableNotice,
+  StripeStandInNotice,
+  SubscribeButton,
+  TrialTerms,
+  useChangesBilling,
+  useSubscribable,
+} from './subscribe';
 import { Button } from '../../../ui/Button';
 import { formatDay, formatNumber } from '../../../ui/format';
 
@@ -25,7 +33,10 @@ export function StatusBadge({ status }: { status: BillingStatus }) {
 export function UsageBar({ usage, label }: { usage: Usage; label: string }) {
   const share = usage.freeTier > 0 ? Math.min(1, usage.credits / usage.freeTier) : 0;
   const warning = usage.freeTier > 0 && usage.credits >= usage.freeTier * CREDIT_WARNING_RATIO;
-  const text = usage.freeTier > 0 ? `${formatNumber(usage.credits)} of ${formatNumber(usage.freeTier)} credits used` : `${formatNumber(usage.credits)} credits used`;
+  const text =
+    usage.freeTier > 0
+      ? `${formatNumber(usage.credits)} of ${formatNumber(usage.freeTier)} credits used`
+      : `${formatNumber(usage.credits)} credits used`;
   return (
     <div className="usage">
       <div className={warning ? 'usage-text credit-warning' : 'usage-text'}>
@@ -54,7 +65,11 @@ export function UsageBar({ usage, label }: { usage: Usage; label: string }) {
 export function BillingDates({ billing }: { billing: BillingApp }) {
   if (billing.status === 'free-trial' && billing.trialEndsAt) return <p>Trial ends on {formatDay(billing.trialEndsAt)}</p>;
   if (billing.status === 'subscription' && billing.periodEnd) {
-    return billing.cancelAtPeriodEnd ? <p>Ends on {formatDay(billing.periodEnd)}</p> : <p>Renews on {formatDay(billing.periodEnd)}</p>;
+    return billing.cancelAtPeriodEnd ? (
+      <p>Ends on {formatDay(billing.periodEnd)}</p>
+    ) : (
+      <p>Renews on {formatDay(billing.periodEnd)}</p>
+    );
   }
   if (billing.status === 'inactive' && billing.trialEndsAt) return <p>Trial ended on {formatDay(billing.trialEndsAt)}</p>;
   return null;
@@ -92,7 +107,12 @@ export function BillingAction({ app, billing }: { app: AppDefinition; billing: B
   if (billing.status === 'inactive' && !billing.trialEndsAt) {
     return (
       <>
-        <Button variant="primary" onClick={() => startFreeTrial(app.id)} successLabel="Trial started" aria-label={`Start Free Trial of ${app.title}`}>
+        <Button
+          variant="primary"
+          onClick={() => startFreeTrial(app.id)}
+          successLabel="Trial started"
+          aria-label={`Start Free Trial of ${app.title}`}
+        >
           Start Free Trial
         </Button>
         <TrialTerms app={app.id} />

@@ -38,11 +38,17 @@ export const RELATIVE_CHANGE_MAX_PCT = 300;
  * formats an amount in the tile's unit; `base` is the smallest previous value a percentage may
  * stand on (counts: RELATIVE_CHANGE_MIN_BASE; money: 1 minor unit, its size is in the ratio cap).
  */
-export function describeChange(current: number, previous: number, absolute: (n: number) => string, base = RELATIVE_CHANGE_MIN_BASE): string {
+export function describeChange(
+  current: number,
+  previous: number,
+  absolute: (n: number) => string,
+  base = RELATIVE_CHANGE_MIN_BASE,
+): string {
   if (current === previous) return 'no change';
   if (previous === 0) return current > 0 ? 'new this period' : formatChange(change(current, previous));
   const pct = change(current, previous)!;
   const difference = current - previous;
-  if (Math.abs(previous) < base || Math.abs(pct) > RELATIVE_CHANGE_MAX_PCT) return `${difference > 0 ? '+' : '−'}${absolute(Math.abs(difference))} vs previous period`;
+  if (Math.abs(previous) < base || Math.abs(pct) > RELATIVE_CHANGE_MAX_PCT)
+    return `${difference > 0 ? '+' : '−'}${absolute(Math.abs(difference))} vs previous period`;
   return formatChange(pct);
 }

@@ -46,14 +46,31 @@ export function NotSubscribableNotice() {
  * Subscribe (to Stripe Checkout), switched off where this server cannot take the subscription;
  * `reason` puts the sentence beside it on screens that do not say it at the top.
  */
-export function SubscribeButton({ app, size, reason = false, label }: { app: AppDefinition; size?: 'sm'; reason?: boolean; label?: string }) {
+export function SubscribeButton({
+  app,
+  size,
+  reason = false,
+  label,
+}: {
+  app: AppDefinition;
+  size?: 'sm';
+  reason?: boolean;
+  label?: string;
+}) {
   const subscribe = useSubscribe();
   const can = useSubscribable(app.id);
   // the price Checkout will charge, beside the button that opens it
   const price = useSubscriptionPrice(app.id, can);
   return (
     <>
-      <Button variant="primary" size={size} disabled={!can} onClick={() => subscribe(app.id)} successLabel="Opening checkout…" aria-label={label}>
+      <Button
+        variant="primary"
+        size={size}
+        disabled={!can}
+        onClick={() => subscribe(app.id)}
+        successLabel="Opening checkout…"
+        aria-label={label}
+      >
         Subscribe
       </Button>
       {can && price && (
@@ -66,7 +83,6 @@ export function SubscribeButton({ app, size, reason = false, label }: { app: App
   );
 }
 
-
 /**
  * Said on every screen that reaches Stripe while it is the development stand-in (api/dev-stripe):
  * what happens there is a test, never a charge.
@@ -76,7 +92,9 @@ export function StripeStandInNotice({ page = false }: { page?: boolean }) {
   if (!bootstrap?.stripeStandIn) return null;
   const notice = (
     <p className="notice stand-in-notice" role="note" data-testid="stripe-stand-in">
-      <strong>Development Stripe stand-in.</strong> Subscriptions and payments here go to a test double of Stripe on this machine: pay with the test card 4242 4242 4242 4242, nothing is charged. The server uses Stripe itself once its STRIPE_ settings are set.
+      <strong>Development Stripe stand-in.</strong> Subscriptions and payments here go to a test double of Stripe on this machine:
+      pay with the test card 4242 4242 4242 4242, nothing is charged. The server uses Stripe itself once its STRIPE_ settings are
+      set.
     </p>
   );
   // above a page that brings its own frame (a dashboard): the notice gets the page's margins
@@ -92,7 +110,8 @@ export function TrialTerms({ app }: { app: string }) {
   if (!plans) return null;
   return (
     <span className="trial-terms" data-testid="trial-terms">
-      Free for {TRIAL_DAYS} days with {formatNumber(plans.trialCredits)} credits; then {formatMoney(plans.monthlyPriceCents)} a month if you subscribe
+      Free for {TRIAL_DAYS} days with {formatNumber(plans.trialCredits)} credits; then {formatMoney(plans.monthlyPriceCents)} a
+      month if you subscribe
     </span>
   );
 }

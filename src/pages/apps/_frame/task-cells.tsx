@@ -87,7 +87,13 @@ export function IdValue({ label, value }: { label: string; value: string }) {
   return (
     <span className="id-value">
       <code title={value}>{shortenId(value)}</code>{' '}
-      <Button size="sm" variant="ghost" aria-label={`Copy the ${label.toLowerCase()}`} onClick={() => copyToClipboard(label, value)} successLabel="Copied">
+      <Button
+        size="sm"
+        variant="ghost"
+        aria-label={`Copy the ${label.toLowerCase()}`}
+        onClick={() => copyToClipboard(label, value)}
+        successLabel="Copied"
+      >
         Copy
       </Button>
     </span>
@@ -98,7 +104,14 @@ export function IdValue({ label, value }: { label: string; value: string }) {
 export function taskFacts(columns: readonly TaskColumn[], row: TaskRow): [string, ReactNode][] {
   return peopleFirst(columns).map((c) => {
     const value = cellValue(row, c.key);
-    return [c.label, c.kind === 'id' && value !== null && value !== '' ? <IdValue label={c.label} value={String(value)} /> : <TaskCell column={c} row={row} />];
+    return [
+      c.label,
+      c.kind === 'id' && value !== null && value !== '' ? (
+        <IdValue label={c.label} value={String(value)} />
+      ) : (
+        <TaskCell column={c} row={row} />
+      ),
+    ];
   });
 }
 

@@ -13,7 +13,12 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 }
 
 /** Inserts `{{name}}` at the selection, replacing it; answers the new text and caret position. */
-export function insertPlaceholder(text: string, name: string, start: number, end: number = start): { text: string; caret: number } {
+export function insertPlaceholder(
+  text: string,
+  name: string,
+  start: number,
+  end: number = start,
+): { text: string; caret: number } {
   const token = `{{${name}}}`;
   const s = Math.max(0, Math.min(start, text.length));
   const e = Math.max(s, Math.min(end, text.length));

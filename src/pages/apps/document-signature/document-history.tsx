@@ -8,12 +8,20 @@ import { formatDateTime } from '../../../ui/format';
 
 export default function DocumentHistory({ app }: { app: AppDefinition }) {
   const { id } = useParams<{ id: string }>();
-  const history = useQuery(`${app.id}:history:${id}`, (a, signal) => a.get<{ document: SigDocument; versions: SigHistoryEntry[] }>(`/${app.id}/documents/${encodeURIComponent(id)}/history`, { signal }));
+  const history = useQuery(`${app.id}:history:${id}`, (a, signal) =>
+    a.get<{ document: SigDocument; versions: SigHistoryEntry[] }>(`/${app.id}/documents/${encodeURIComponent(id)}/history`, {
+      signal,
+    }),
+  );
   const columns: Column<SigHistoryEntry>[] = [
     { key: 'version', header: 'Version', render: (h) => <Link href={`/documents/${id}/${h.version}`}>Version {h.version}</Link> },
     { key: 'state', header: 'State', render: (h) => (h.state === 'draft' ? 'Draft' : 'Published') },
     { key: 'created', header: 'Created', render: (h) => `${formatDateTime(h.createdAt)} by ${h.createdBy}` },
-    { key: 'published', header: 'Published', render: (h) => (h.publishedAt ? `${formatDateTime(h.publishedAt)} by ${h.publishedBy}` : '—') },
+    {
+      key: 'published',
+      header: 'Published',
+      render: (h) => (h.publishedAt ? `${formatDateTime(h.publishedAt)} by ${h.publishedBy}` : '—'),
+    },
     { key: 'fields', header: 'Fields', render: (h) => h.fields },
   ];
   return (

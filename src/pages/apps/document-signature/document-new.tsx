@@ -27,7 +27,12 @@ export default function NewDocument({ app }: { app: AppDefinition }) {
     const query = name.trim() ? `?name=${encodeURIComponent(name.trim())}` : '';
     const res = await fetch(`/api/${app.id}/documents${query}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/pdf', 'x-file-name': encodeURIComponent(file.name), [TIME_ZONE_HEADER]: Intl.DateTimeFormat().resolvedOptions().timeZone },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/pdf',
+        'x-file-name': encodeURIComponent(file.name),
+        [TIME_ZONE_HEADER]: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
       body: file,
     });
     const body = (await res.json().catch(() => ({}))) as Partial<SigDocument> & { message?: string };
@@ -42,9 +47,23 @@ export default function NewDocument({ app }: { app: AppDefinition }) {
         {/* Enter or the button: the button's click uploads (a submit handler as well would upload twice) */}
         <form onSubmit={(e: FormEvent) => e.preventDefault()} noValidate ref={formErrors.ref}>
           <Field label="PDF file" error={formErrors.errors.file} hint="At most 20 MB. Not encrypted (no password).">
-            {(control) => <input {...control} className="input" type="file" accept="application/pdf,.pdf" onChange={(e) => (setFile(e.target.files?.[0] ?? null), formErrors.clear('file'))} />}
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                type="file"
+                accept="application/pdf,.pdf"
+                onChange={(e) => (setFile(e.target.files?.[0] ?? null), formErrors.clear('file'))}
+              />
+            )}
           </Field>
-          <TextField label="Name" hint="What agents pick when they send it; the file's name if empty." value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+          <TextField
+            label="Name"
+            hint="What agents pick when they send it; the file's name if empty."
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+          />
           <div className="form-actions">
             <Button type="submit" variant="primary" onClick={upload} successLabel="Uploaded">
               Upload

@@ -2,7 +2,14 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { SIG_FIELD_LABELS, SIG_REMOVED_CONTENT, SIG_SMALL_PAGE_WIDTH, type SigField, type SigFieldKind, type SigVersion } from '../../../../api/contract/apps/document-signature';
+import {
+  SIG_FIELD_LABELS,
+  SIG_REMOVED_CONTENT,
+  SIG_SMALL_PAGE_WIDTH,
+  type SigField,
+  type SigFieldKind,
+  type SigVersion,
+} from '../../../../api/contract/apps/document-signature';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
@@ -93,13 +100,22 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
 
   /** Adds a field of `kind` in `box` on `page`: the only way a field comes to be, always where the admin put it. */
   const place = (kind: SigFieldKind, page: number, box: Box) => {
-    const f: SigField = { id: newFieldId(new Set(fields.map((x) => x.id))), kind, page, ...box, label: '', required: kind !== 'text' };
+    const f: SigField = {
+      id: newFieldId(new Set(fields.map((x) => x.id))),
+      kind,
+      page,
+      ...box,
+      label: '',
+      required: kind !== 'text',
+    };
     setFields((list) => [...list, f]);
     setSelected(f.id);
     setArmed(null);
     setCursor(null);
     setGuides(null);
-    setStatus(`${SIG_FIELD_LABELS[kind]} placed on ${describePosition(f)}. Arrow keys move it, Alt and arrows resize it, Delete removes it.`);
+    setStatus(
+      `${SIG_FIELD_LABELS[kind]} placed on ${describePosition(f)}. Arrow keys move it, Alt and arrows resize it, Delete removes it.`,
+    );
     focusLater(`[data-field-id="${f.id}"]`);
   };
 
@@ -107,7 +123,8 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
   const pageAt = (clientX: number, clientY: number) => {
     for (const [page, el] of pageBoxes.current.entries()) {
       const r = el?.getBoundingClientRect();
-      if (r && clientX >= r.left && clientX <= r.right && clientY >= r.top && clientY <= r.bottom) return { page, point: { x: (clientX - r.left) / r.width, y: (clientY - r.top) / r.height } };
+      if (r && clientX >= r.left && clientX <= r.right && clientY >= r.top && clientY <= r.bottom)
+        return { page, point: { x: (clientX - r.left) / r.width, y: (clientY - r.top) / r.height } };
     }
     return null;
   };
@@ -133,19 +150,23 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
       if (!r) continue;
       const top = Math.max(r.top, view.top);
       const bottom = Math.min(r.bottom, view.bottom);
-      if (bottom - top > best.seen) best = { page, seen: bottom - top, point: { x: 0.5, y: bottom > top ? ((top + bottom) / 2 - r.top) / r.height : 0.5 } };
+      if (bottom - top > best.seen)
+        best = { page, seen: bottom - top, point: { x: 0.5, y: bottom > top ? ((top + bottom) / 2 - r.top) / r.height : 0.5 } };
     }
     const next = dropCursor(kind, best.page, best.point);
     setGuides(null);
     setCursor(next);
-    setStatus(`${SIG_FIELD_LABELS[kind]} chosen: ${describePosition({ page: next.page, ...next.box })}. Tap or click the page where it goes, or move it with the arrow keys and press Enter. Escape cancels.`);
+    setStatus(
+      `${SIG_FIELD_LABELS[kind]} chosen: ${describePosition({ page: next.page, ...next.box })}. Tap or click the page where it goes, or move it with the arrow keys and press Enter. Escape cancels.`,
+    );
     focusLater('.sig-ghost[tabindex]');
   };
   const ghostKey = (e: KeyboardEvent) => {
     if (!armed || !cursor) return;
     const box = nudge(cursor.box, e.key, { shift: e.shiftKey });
     let next: Cursor | null = box ? { ...cursor, box } : null;
-    if (!next && ((e.key === 'PageDown' && cursor.page < version.pageCount - 1) || (e.key === 'PageUp' && cursor.page > 0))) next = { ...cursor, page: cursor.page + (e.key === 'PageDown' ? 1 : -1) };
+    if (!next && ((e.key === 'PageDown' && cursor.page < version.pageCount - 1) || (e.key === 'PageUp' && cursor.page > 0)))
+      next = { ...cursor, page: cursor.page + (e.key === 'PageDown' ? 1 : -1) };
     if (next) {
       e.preventDefault();
       setCursor(next);
@@ -191,7 +212,8 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
     place(d.kind, next.page, next.box);
   };
   const ghostOn = (page: number): Ghost | null => {
-    if (paletteDrag) return paletteDrag.over?.page === page ? { kind: paletteDrag.kind, box: paletteDrag.over.box, focusable: false } : null;
+    if (paletteDrag)
+      return paletteDrag.over?.page === page ? { kind: paletteDrag.kind, box: paletteDrag.over.box, focusable: false } : null;
     return armed && cursor?.page === page ? { kind: armed, box: cursor.box, focusable: true } : null;
   };
   const current = fields.find((f) => f.id === selected) ?? null;
@@ -221,7 +243,10 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
           pageImagesSmall.push(await pageJpeg(pdf, i, SIG_SMALL_PAGE_WIDTH));
         }
       }
-      const published = await api.create<SigVersion>(`/${app.id}/documents/${version.documentId}/publish`, { pageImages, pageImagesSmall });
+      const published = await api.create<SigVersion>(`/${app.id}/documents/${version.documentId}/publish`, {
+        pageImages,
+        pageImagesSmall,
+      });
       toast.success(`Version ${published.version} published`);
       // the same address shows the version, now published: read it again
       reload();
@@ -266,8 +291,9 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
       </p>
       {version.removedContent.length > 0 && (
         <p className="notice notice-warning">
-          Taken out of the uploaded file before it was stored: {version.removedContent.map((r) => SIG_REMOVED_CONTENT[r]).join(', ')}. Signers see the pages as they are; links
-          within the document still work.
+          Taken out of the uploaded file before it was stored:{' '}
+          {version.removedContent.map((r) => SIG_REMOVED_CONTENT[r]).join(', ')}. Signers see the pages as they are; links within
+          the document still work.
         </p>
       )}
       <p className="sr-only" role="status" aria-live="polite">
@@ -315,11 +341,21 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
                 maxLength={100}
                 disabled={readOnly}
                 placeholder={SIG_FIELD_LABELS[current.kind]}
-                hint={current.label.trim() ? undefined : `Left empty, signers read "${SIG_FIELD_LABELS[current.kind]}" in their own language.`}
+                hint={
+                  current.label.trim()
+                    ? undefined
+                    : `Left empty, signers read "${SIG_FIELD_LABELS[current.kind]}" in their own language.`
+                }
                 onChange={(e) => change({ ...current, label: e.target.value })}
               />
               <label className="checkbox">
-                <input type="checkbox" checked={current.required} disabled={readOnly} onChange={(e) => change({ ...current, required: e.target.checked })} /> Required
+                <input
+                  type="checkbox"
+                  checked={current.required}
+                  disabled={readOnly}
+                  onChange={(e) => change({ ...current, required: e.target.checked })}
+                />{' '}
+                Required
               </label>
               <p className="muted">
                 {SIG_FIELD_LABELS[current.kind]} on {describePosition(current)}
@@ -345,6 +381,21 @@ function Editor({ app, version, reload }: { app: AppDefinition; version: SigVers
 
 export default function DocumentVersion({ app }: { app: AppDefinition }) {
   const { id, version } = useParams<{ id: string; version: string }>();
-  const query = useQuery(`${app.id}:version:${id}:${version}`, (a, signal) => a.get<SigVersion>(`/${app.id}/documents/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}`, { signal }));
-  return <QueryState query={query}>{() => query.data && <Editor key={`${query.data.documentId}:${query.data.version}:${query.data.state}`} app={app} version={query.data} reload={query.reload} />}</QueryState>;
+  const query = useQuery(`${app.id}:version:${id}:${version}`, (a, signal) =>
+    a.get<SigVersion>(`/${app.id}/documents/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}`, { signal }),
+  );
+  return (
+    <QueryState query={query}>
+      {() =>
+        query.data && (
+          <Editor
+            key={`${query.data.documentId}:${query.data.version}:${query.data.state}`}
+            app={app}
+            version={query.data}
+            reload={query.reload}
+          />
+        )
+      }
+    </QueryState>
+  );
 }

@@ -7,9 +7,21 @@ import { describePosition, nudge, snapMove, snapResize, type Box, type Guides } 
 // is chosen in the palette, the outline of where it would go (the "ghost"). Fields move by
 // dragging or arrows and resize by their corner or Alt + arrows; both snap (field-placement.ts).
 
-type Drag = { id: string; mode: 'move' | 'resize'; startX: number; startY: number; start: SigField; rect: DOMRect; moved: boolean };
+type Drag = {
+  id: string;
+  mode: 'move' | 'resize';
+  startX: number;
+  startY: number;
+  start: SigField;
+  rect: DOMRect;
+  moved: boolean;
+};
 
-export type Ghost = { kind: SigFieldKind; box: Box; /** the keyboard's placement point (focusable), else a pointer's preview */ focusable: boolean };
+export type Ghost = {
+  kind: SigFieldKind;
+  box: Box /** the keyboard's placement point (focusable), else a pointer's preview */;
+  focusable: boolean;
+};
 
 export function fieldName(f: Pick<SigField, 'kind' | 'label'>): string {
   return f.label || SIG_FIELD_LABELS[f.kind];
@@ -57,7 +69,15 @@ export function PageView(props: {
     e.preventDefault();
     e.stopPropagation();
     props.onSelect(f.id);
-    drag.current = { id: f.id, mode, startX: e.clientX, startY: e.clientY, start: f, rect: box.current!.getBoundingClientRect(), moved: false };
+    drag.current = {
+      id: f.id,
+      mode,
+      startX: e.clientX,
+      startY: e.clientY,
+      start: f,
+      rect: box.current!.getBoundingClientRect(),
+      moved: false,
+    };
     (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
   };
   const move = (e: ReactPointerEvent) => {
@@ -67,7 +87,9 @@ export function PageView(props: {
     const dx = (e.clientX - d.startX) / d.rect.width;
     const dy = (e.clientY - d.startY) / d.rect.height;
     const { box: b, guides } =
-      d.mode === 'move' ? snapMove({ ...d.start, x: d.start.x + dx, y: d.start.y + dy }, others(d.id)) : snapResize({ ...d.start, w: d.start.w + dx, h: d.start.h + dy }, others(d.id));
+      d.mode === 'move'
+        ? snapMove({ ...d.start, x: d.start.x + dx, y: d.start.y + dy }, others(d.id))
+        : snapResize({ ...d.start, w: d.start.w + dx, h: d.start.h + dy }, others(d.id));
     props.onChange({ ...d.start, ...b }, guides);
   };
   const end = () => {
@@ -140,7 +162,16 @@ export function PageView(props: {
             data-field-id={f.id}
           >
             <span className="sig-field-label">{fieldName(f)}</span>
-            {!props.readOnly && <span className="sig-field-resize" aria-hidden="true" onPointerDown={(e) => begin(e, f, 'resize')} onPointerMove={move} onPointerUp={end} onPointerCancel={end} />}
+            {!props.readOnly && (
+              <span
+                className="sig-field-resize"
+                aria-hidden="true"
+                onPointerDown={(e) => begin(e, f, 'resize')}
+                onPointerMove={move}
+                onPointerUp={end}
+                onPointerCancel={end}
+              />
+            )}
           </div>
         ))}
         {ghost && (
@@ -154,14 +185,23 @@ export function PageView(props: {
                 ? `Place ${SIG_FIELD_LABELS[ghost.kind]} here: ${describePosition({ page: props.index, ...ghost.box })}. Arrow keys move it, Shift and arrows further, Page Down and Page Up change the page, Enter places it, Escape cancels.`
                 : undefined
             }
-            style={{ left: `${ghost.box.x * 100}%`, top: `${ghost.box.y * 100}%`, width: `${ghost.box.w * 100}%`, height: `${ghost.box.h * 100}%` }}
+            style={{
+              left: `${ghost.box.x * 100}%`,
+              top: `${ghost.box.y * 100}%`,
+              width: `${ghost.box.w * 100}%`,
+              height: `${ghost.box.h * 100}%`,
+            }}
             onKeyDown={props.onGhostKey}
           >
             <span className="sig-field-label">{SIG_FIELD_LABELS[ghost.kind]}</span>
           </div>
         )}
-        {props.guides?.x != null && <span className="sig-guide sig-guide-x" aria-hidden="true" style={{ left: `${props.guides.x * 100}%` }} />}
-        {props.guides?.y != null && <span className="sig-guide sig-guide-y" aria-hidden="true" style={{ top: `${props.guides.y * 100}%` }} />}
+        {props.guides?.x != null && (
+          <span className="sig-guide sig-guide-x" aria-hidden="true" style={{ left: `${props.guides.x * 100}%` }} />
+        )}
+        {props.guides?.y != null && (
+          <span className="sig-guide sig-guide-y" aria-hidden="true" style={{ top: `${props.guides.y * 100}%` }} />
+        )}
       </div>
       <figcaption className="muted">Page {props.index + 1}</figcaption>
     </figure>

@@ -72,7 +72,8 @@ export function FieldPalette(props: {
     <details className="card sig-palette" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
       <summary className="sig-palette-summary">Fields</summary>
       <p className="muted sig-palette-help" id="sig-palette-help">
-        Drag a field onto the page where it goes, or choose one and tap the page. By keyboard: Enter chooses it, arrows move it, Enter places it.
+        Drag a field onto the page where it goes, or choose one and tap the page. By keyboard: Enter chooses it, arrows move it,
+        Enter places it.
       </p>
       <div className="sig-palette-kinds" role="group" aria-label="Field kinds">
         {SIG_FIELD_KINDS.map((kind) => (

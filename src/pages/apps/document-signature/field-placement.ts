@@ -85,16 +85,27 @@ export function snapResize(b: Box, others: Box[]): { box: Box; guides: Guides } 
 }
 
 /** A box of `size` centred on a point of the page (where the pointer let go), snapped and kept on the page. */
-export function dropAt(point: { x: number; y: number }, size: { w: number; h: number }, others: Box[]): { box: Box; guides: Guides } {
+export function dropAt(
+  point: { x: number; y: number },
+  size: { w: number; h: number },
+  others: Box[],
+): { box: Box; guides: Guides } {
   return snapMove({ x: point.x - size.w / 2, y: point.y - size.h / 2, ...size }, others);
 }
 
 /** Where an arrow key takes a box: a step (Shift: a big step), kept on the page; Alt resizes instead. */
 export function nudge<T extends Box>(b: T, key: string, opts: { shift?: boolean; alt?: boolean }): T | null {
   const step = opts.shift ? BIG_STEP : STEP;
-  const delta = ({ ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] } as Record<string, [number, number]>)[key];
+  const delta = (
+    { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] } as Record<
+      string,
+      [number, number]
+    >
+  )[key];
   if (!delta) return null;
-  return opts.alt ? withinResized({ ...b, w: b.w + delta[0], h: b.h + delta[1] }) : within({ ...b, x: b.x + delta[0], y: b.y + delta[1] });
+  return opts.alt
+    ? withinResized({ ...b, w: b.w + delta[0], h: b.h + delta[1] })
+    : within({ ...b, x: b.x + delta[0], y: b.y + delta[1] });
 }
 
 /** Where a box is, in words a screen reader says: "page 1, 40% from the left, 58% from the top". */
@@ -106,7 +117,10 @@ export function describePosition(f: Pick<SigField, 'page' | 'x' | 'y' | 'w' | 'h
 /** A field id the API takes (1 to 16 lowercase letters or digits), not already used. */
 export function newFieldId(used: Set<string>): string {
   for (;;) {
-    const id = Math.random().toString(36).slice(2, 10).replace(/[^a-z0-9]/g, '');
+    const id = Math.random()
+      .toString(36)
+      .slice(2, 10)
+      .replace(/[^a-z0-9]/g, '');
     if (id && !used.has(id)) return id;
   }
 }

@@ -22,13 +22,33 @@ export default function DocumentSignaturePages({ app }: { app: AppDefinition }) 
   const path = parts.join('/');
   if (path === 'signatures') return <Signatures app={app} />;
   // Documents are for admins, like the tab that leads to them
-  if (path === 'documents') return <RequireRole role="admin"><Documents app={app} /></RequireRole>;
-  if (path === 'documents/new') return <RequireRole role="admin"><NewDocument app={app} /></RequireRole>;
-  if (parts[0] === 'documents' && parts.length === 3) return <RequireRole role="admin">{parts[2] === 'history' ? <DocumentHistory app={app} /> : <DocumentVersion app={app} />}</RequireRole>;
+  if (path === 'documents')
+    return (
+      <RequireRole role="admin">
+        <Documents app={app} />
+      </RequireRole>
+    );
+  if (path === 'documents/new')
+    return (
+      <RequireRole role="admin">
+        <NewDocument app={app} />
+      </RequireRole>
+    );
+  if (parts[0] === 'documents' && parts.length === 3)
+    return (
+      <RequireRole role="admin">
+        {parts[2] === 'history' ? <DocumentHistory app={app} /> : <DocumentVersion app={app} />}
+      </RequireRole>
+    );
   if (path === 'settings/general') return <SigGeneral app={app} />;
   if (path === 'settings/sms-content') return <SigSmsContent app={app} />;
   if (path === 'settings/webhooks') return <SigWebhooks app={app} />;
   // certificates and their keys are for admins, like the API behind them
-  if (path === 'settings/signing') return <RequireRole role="admin"><SigSigningPage app={app} /></RequireRole>;
+  if (path === 'settings/signing')
+    return (
+      <RequireRole role="admin">
+        <SigSigningPage app={app} />
+      </RequireRole>
+    );
   return <NotFoundPage />;
 }

@@ -23,7 +23,12 @@ export async function openPdf(url: string): Promise<PDFDocumentProxy> {
 }
 
 /** Draws page `index` (0-based) into `canvas`, `cssWidth` pixels wide on screen. */
-export async function renderPage(doc: PDFDocumentProxy, index: number, canvas: HTMLCanvasElement, cssWidth: number): Promise<void> {
+export async function renderPage(
+  doc: PDFDocumentProxy,
+  index: number,
+  canvas: HTMLCanvasElement,
+  cssWidth: number,
+): Promise<void> {
   const page = await doc.getPage(index + 1);
   const base = page.getViewport({ scale: 1 });
   const viewport = page.getViewport({ scale: (cssWidth / base.width) * (window.devicePixelRatio || 1) });

@@ -1,5 +1,11 @@
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { SIG_COLUMNS, SIG_OPEN_STATUSES, SIG_STATUSES, type SigRequest, type SigRequestFiles } from '../../../../api/contract/apps/document-signature';
+import {
+  SIG_COLUMNS,
+  SIG_OPEN_STATUSES,
+  SIG_STATUSES,
+  type SigRequest,
+  type SigRequestFiles,
+} from '../../../../api/contract/apps/document-signature';
 import type { ActionResult } from '../../../../api/contract/platform';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
@@ -21,7 +27,9 @@ type Hold = { requestId: string; legalHold: { reason: string; since: string; by:
  */
 function LegalHold({ taskId }: { taskId: string }) {
   const api = useApi();
-  const hold = useQuery(`legal-hold:${taskId}`, (a, signal) => a.get<Hold>(`/privacy/legal-holds/${encodeURIComponent(taskId)}`, { signal }));
+  const hold = useQuery(`legal-hold:${taskId}`, (a, signal) =>
+    a.get<Hold>(`/privacy/legal-holds/${encodeURIComponent(taskId)}`, { signal }),
+  );
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -74,12 +82,16 @@ function LegalHold({ taskId }: { taskId: string }) {
           </>
         }
       >
-        <TextField label="Reason" value={reason} onChange={(e) => (setReason(e.target.value), setError(undefined))} error={error} />
+        <TextField
+          label="Reason"
+          value={reason}
+          onChange={(e) => (setReason(e.target.value), setError(undefined))}
+          error={error}
+        />
       </Dialog>
     </div>
   );
 }
-
 
 /**
  * Where the request stands, in one sentence: an expiry only while the customer can still act
@@ -121,7 +133,9 @@ export function sealState(r: Pick<SigRequest, 'sealLevel' | 'sealedBy'>): string
 /** The signature panel's downloads and actions, under the request's facts. */
 function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: string; reload: () => void }) {
   const api = useApi();
-  const files = useQuery(`${app.id}:files:${taskId}`, (a, signal) => a.get<SigRequestFiles>(`/${app.id}/signatures/${encodeURIComponent(taskId)}/files`, { signal }));
+  const files = useQuery(`${app.id}:files:${taskId}`, (a, signal) =>
+    a.get<SigRequestFiles>(`/${app.id}/signatures/${encodeURIComponent(taskId)}/files`, { signal }),
+  );
   const run = async (key: 'cancel' | 'resend') => {
     try {
       const result = await api.create<ActionResult>(`/${app.id}/actions/${key}`, { taskId, input: {} });
@@ -129,7 +143,11 @@ function SignatureFiles({ app, taskId, reload }: { app: AppDefinition; taskId: s
       files.reload();
       reload();
     } catch (err) {
-      toast.error(key === 'cancel' ? 'The request could not be cancelled' : 'The link could not be sent again', errorMessage(err), err);
+      toast.error(
+        key === 'cancel' ? 'The request could not be cancelled' : 'The link could not be sent again',
+        errorMessage(err),
+        err,
+      );
       throw err;
     }
   };

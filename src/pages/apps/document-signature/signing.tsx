@@ -1,7 +1,11 @@
 import { formatDateTime, formatDay } from '../../../ui/format';
 import { useState } from 'react';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { SigCertificateUploadSchema, type SigCertificate, type SigSigning } from '../../../../api/contract/apps/document-signature';
+import {
+  SigCertificateUploadSchema,
+  type SigCertificate,
+  type SigSigning,
+} from '../../../../api/contract/apps/document-signature';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
@@ -47,7 +51,8 @@ function WhoSeals({ view }: { view: SigSigning }) {
         ) : (
           <>
             The platform&apos;s certificate <strong>{view.providerCertificate.subject}</strong>
-            {view.providerCertificate.development ? ' (a development certificate: no one trusts its seals)' : ''}. Upload your organisation&apos;s certificate to seal in its name.
+            {view.providerCertificate.development ? ' (a development certificate: no one trusts its seals)' : ''}. Upload your
+            organisation&apos;s certificate to seal in its name.
           </>
         )}
       </p>
@@ -75,7 +80,9 @@ function CertificateList({ view, onChanged }: { view: SigSigning; onChanged: (vi
   return (
     <Card title="Your certificates">
       {view.certificates.length === 0 ? (
-        <EmptyState title="No certificate uploaded">Until you upload one, the platform&apos;s certificate seals your documents.</EmptyState>
+        <EmptyState title="No certificate uploaded">
+          Until you upload one, the platform&apos;s certificate seals your documents.
+        </EmptyState>
       ) : (
         <ul className="cert-list">
           {view.certificates.map((c) => (
@@ -142,12 +149,19 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
 
   const upload = async () => {
     const activeFrom = form.activeFrom ? new Date(form.activeFrom).toISOString() : null;
-    const body = form.format === 'pkcs12' ? { format: 'pkcs12', file: form.file ? await base64Of(form.file) : '', password: form.password, activeFrom } : { format: 'pem', pem: form.pem, password: form.password, activeFrom };
+    const body =
+      form.format === 'pkcs12'
+        ? { format: 'pkcs12', file: form.file ? await base64Of(form.file) : '', password: form.password, activeFrom }
+        : { format: 'pem', pem: form.pem, password: form.password, activeFrom };
     const checked = check(SigCertificateUploadSchema, body);
     if (!checked.ok) throw formErrors.invalid(checked.fields);
     try {
       const added = await api.create<SigCertificate>('/document-signature/signing/certificates', checked.value);
-      toast.success(added.state === 'scheduled' ? `${added.subject} takes over on ${minute(added.activeFrom)}` : `${added.subject} now seals your documents`);
+      toast.success(
+        added.state === 'scheduled'
+          ? `${added.subject} takes over on ${minute(added.activeFrom)}`
+          : `${added.subject} now seals your documents`,
+      );
       setForm(EMPTY);
       setFormKey((k) => k + 1);
       onUploaded();
@@ -161,9 +175,17 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
 
   return (
     <Card title="Upload a certificate">
-      <form key={formKey} className="form" noValidate aria-label="Upload a signing certificate" onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
+      <form
+        key={formKey}
+        className="form"
+        noValidate
+        aria-label="Upload a signing certificate"
+        onSubmit={(e) => e.preventDefault()}
+        ref={formErrors.ref}
+      >
         <p className="muted">
-          A document-signing certificate from a certification authority, with its private key (RSA of 2048 bits or more, or EC P-256) and the whole chain. To rotate, upload the new one before the current one expires and choose when it takes over.
+          A document-signing certificate from a certification authority, with its private key (RSA of 2048 bits or more, or EC
+          P-256) and the whole chain. To rotate, upload the new one before the current one expires and choose when it takes over.
         </p>
         <fieldset className="fieldset">
           <legend className="field-label">Format</legend>
@@ -178,11 +200,33 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
         </fieldset>
         {form.format === 'pkcs12' ? (
           <Field label="File" required error={fields.file}>
-            {(control) => <input {...control} className="input" type="file" accept=".p12,.pfx,application/x-pkcs12" onChange={(e) => set('file', e.target.files?.[0] ?? null)} />}
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                type="file"
+                accept=".p12,.pfx,application/x-pkcs12"
+                onChange={(e) => set('file', e.target.files?.[0] ?? null)}
+              />
+            )}
           </Field>
         ) : (
-          <Field label="Private key and certificates" required error={fields.pem} hint="The key (PKCS#8, may be encrypted), then the certificate, then its chain.">
-            {(control) => <textarea {...control} className="input cert-mono" rows={8} spellCheck={false} value={form.pem} onChange={(e) => set('pem', e.target.value)} />}
+          <Field
+            label="Private key and certificates"
+            required
+            error={fields.pem}
+            hint="The key (PKCS#8, may be encrypted), then the certificate, then its chain."
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                className="input cert-mono"
+                rows={8}
+                spellCheck={false}
+                value={form.pem}
+                onChange={(e) => set('pem', e.target.value)}
+              />
+            )}
           </Field>
         )}
         <TextField
@@ -195,7 +239,14 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
           error={fields.password}
           hint="Opens the file on the server; it is never stored."
         />
-        <TextField label="Takes over" type="datetime-local" value={form.activeFrom} onChange={(e) => set('activeFrom', e.target.value)} error={fields.activeFrom} hint="Leave blank to seal with it from now on." />
+        <TextField
+          label="Takes over"
+          type="datetime-local"
+          value={form.activeFrom}
+          onChange={(e) => set('activeFrom', e.target.value)}
+          error={fields.activeFrom}
+          hint="Leave blank to seal with it from now on."
+        />
         <FormError message={problem ?? fields._} />
         <div className="form-actions">
           <Button type="submit" variant="primary" onClick={upload} successLabel="Uploaded" failureLabel="Not uploaded">
@@ -208,11 +259,17 @@ function UploadForm({ onUploaded }: { onUploaded: () => void }) {
 }
 
 export default function SigSigningPage({ app }: { app: AppDefinition }) {
-  const query = useQuery<SigSigning>('document-signature/signing', (api, signal) => api.get<SigSigning>('/document-signature/signing', { signal }));
+  const query = useQuery<SigSigning>('document-signature/signing', (api, signal) =>
+    api.get<SigSigning>('/document-signature/signing', { signal }),
+  );
   const [view, setView] = useState<SigSigning | null>(null);
   const shown = view ?? query.data;
   return (
-    <ConfigPage app={app} title="Signing" lead="Completed documents are sealed with a PAdES signature over every page and the certificate of completion.">
+    <ConfigPage
+      app={app}
+      title="Signing"
+      lead="Completed documents are sealed with a PAdES signature over every page and the certificate of completion."
+    >
       <QueryState query={query}>
         {() =>
           shown ? (

@@ -1,12 +1,30 @@
 import { useState } from 'react';
 import type { FormDefinition } from '../../../../api/contract/apps/e-form';
-import { evaluateForm, fieldError, type AnswerValue, type Answers, type FormField } from '../../../../api/contract/logic/e-form-rules';
+import {
+  evaluateForm,
+  fieldError,
+  type AnswerValue,
+  type Answers,
+  type FormField,
+} from '../../../../api/contract/logic/e-form-rules';
 import { re2Patterns } from '../../../../api/contract/logic/e-form-pattern';
 
 // The builder's live preview: the draft as the customer will see it, with the evaluator the
 // customer page and the server use, so a condition or a rule behaves here as it will there.
 
-function Control({ field, value, onChange, invalid, describedBy }: { field: FormField; value: AnswerValue | undefined; onChange: (v: AnswerValue) => void; invalid: boolean; describedBy: string }) {
+function Control({
+  field,
+  value,
+  onChange,
+  invalid,
+  describedBy,
+}: {
+  field: FormField;
+  value: AnswerValue | undefined;
+  onChange: (v: AnswerValue) => void;
+  invalid: boolean;
+  describedBy: string;
+}) {
   const id = `preview-${field.id}`;
   const common = { id, 'aria-invalid': invalid || undefined, 'aria-describedby': describedBy };
   const text = typeof value === 'string' ? value : '';
@@ -83,9 +101,23 @@ export function FormPreview({ definition }: { definition: FormDefinition }) {
                     <input
                       type={field.type === 'single_choice' ? 'radio' : 'checkbox'}
                       name={`preview-${field.id}`}
-                      checked={field.type === 'consent' ? value === true : field.type === 'single_choice' ? value === o : list.includes(o)}
+                      checked={
+                        field.type === 'consent'
+                          ? value === true
+                          : field.type === 'single_choice'
+                            ? value === o
+                            : list.includes(o)
+                      }
                       onChange={(e) =>
-                        set(field.id)(field.type === 'consent' ? e.target.checked : field.type === 'single_choice' ? o : e.target.checked ? [...list, o] : list.filter((x) => x !== o))
+                        set(field.id)(
+                          field.type === 'consent'
+                            ? e.target.checked
+                            : field.type === 'single_choice'
+                              ? o
+                              : e.target.checked
+                                ? [...list, o]
+                                : list.filter((x) => x !== o),
+                        )
                       }
                     />
                     {o}
@@ -102,7 +134,13 @@ export function FormPreview({ definition }: { definition: FormDefinition }) {
                 {mark}
               </label>
               {field.help && <p className="field-hint">{field.help}</p>}
-              <Control field={field} value={value} onChange={set(field.id)} invalid={!!error} describedBy={error ? errorId : ''} />
+              <Control
+                field={field}
+                value={value}
+                onChange={set(field.id)}
+                invalid={!!error}
+                describedBy={error ? errorId : ''}
+              />
               {errorLine}
             </div>
           );

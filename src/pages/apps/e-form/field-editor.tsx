@@ -35,7 +35,12 @@ export function newField(type: FieldType, taken: Set<string>): FormField {
   const base = type.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
   let n = 1;
   while (taken.has(`${base}${n}`)) n++;
-  const field: FormField = { id: `${base}${n}`, type, label: type === 'consent' ? 'I agree to the terms' : TYPE_LABEL[type], required: false };
+  const field: FormField = {
+    id: `${base}${n}`,
+    type,
+    label: type === 'consent' ? 'I agree to the terms' : TYPE_LABEL[type],
+    required: false,
+  };
   if (CHOICES.has(type)) field.options = ['Option 1', 'Option 2'];
   return field;
 }
@@ -49,7 +54,12 @@ function ValidationEditor({ field, onChange }: { field: FormField; onChange: (f:
     onChange({ ...field, validation: Object.keys(next).length ? next : undefined });
   };
   const num = (key: 'minLength' | 'maxLength' | 'min' | 'max' | 'minChoices' | 'maxChoices' | 'maxSizeMb', label: string) => (
-    <TextField label={label} inputMode="decimal" value={val[key] ?? ''} onChange={(e) => set({ [key]: numberOrUndefined(e.target.value) })} />
+    <TextField
+      label={label}
+      inputMode="decimal"
+      value={val[key] ?? ''}
+      onChange={(e) => set({ [key]: numberOrUndefined(e.target.value) })}
+    />
   );
   const textLike = ['short_text', 'long_text', 'email', 'phone'].includes(field.type);
   return (
@@ -62,8 +72,17 @@ function ValidationEditor({ field, onChange }: { field: FormField; onChange: (f:
       )}
       {(field.type === 'short_text' || field.type === 'long_text') && (
         <>
-          <TextField label="Pattern (regular expression)" value={val.pattern ?? ''} onChange={(e) => set({ pattern: e.target.value || undefined })} placeholder="P-\d{6}" />
-          <TextField label="Message when the pattern does not match" value={val.patternMessage ?? ''} onChange={(e) => set({ patternMessage: e.target.value || undefined })} />
+          <TextField
+            label="Pattern (regular expression)"
+            value={val.pattern ?? ''}
+            onChange={(e) => set({ pattern: e.target.value || undefined })}
+            placeholder="P-\d{6}"
+          />
+          <TextField
+            label="Message when the pattern does not match"
+            value={val.patternMessage ?? ''}
+            onChange={(e) => set({ patternMessage: e.target.value || undefined })}
+          />
         </>
       )}
       {field.type === 'number' && (
@@ -74,8 +93,18 @@ function ValidationEditor({ field, onChange }: { field: FormField; onChange: (f:
       )}
       {field.type === 'date' && (
         <>
-          <TextField label="Earliest" type="date" value={val.minDate ?? ''} onChange={(e) => set({ minDate: e.target.value || undefined })} />
-          <TextField label="Latest" type="date" value={val.maxDate ?? ''} onChange={(e) => set({ maxDate: e.target.value || undefined })} />
+          <TextField
+            label="Earliest"
+            type="date"
+            value={val.minDate ?? ''}
+            onChange={(e) => set({ minDate: e.target.value || undefined })}
+          />
+          <TextField
+            label="Latest"
+            type="date"
+            value={val.maxDate ?? ''}
+            onChange={(e) => set({ maxDate: e.target.value || undefined })}
+          />
         </>
       )}
       {field.type === 'multiple_choice' && (
@@ -91,7 +120,14 @@ function ValidationEditor({ field, onChange }: { field: FormField; onChange: (f:
             label="Allowed types"
             hint="Comma separated: image/*, application/pdf, .docx"
             value={(val.accept ?? []).join(', ')}
-            onChange={(e) => set({ accept: e.target.value.split(',').map((x) => x.trim()).filter(Boolean) })}
+            onChange={(e) =>
+              set({
+                accept: e.target.value
+                  .split(',')
+                  .map((x) => x.trim())
+                  .filter(Boolean),
+              })
+            }
           />
         </>
       )}
@@ -115,7 +151,8 @@ const CONSENT_VALUES = [
  * with a value typed.
  */
 function ruleAbout(fieldId: string, target: FormField | undefined): Rule {
-  if (target && CHOICES.has(target.type)) return { fieldId, op: target.type === 'multiple_choice' ? 'contains' : 'equals', value: optionsOf(target)[0] ?? '' };
+  if (target && CHOICES.has(target.type))
+    return { fieldId, op: target.type === 'multiple_choice' ? 'contains' : 'equals', value: optionsOf(target)[0] ?? '' };
   if (target?.type === 'consent') return { fieldId, op: 'equals', value: 'yes' };
   return { fieldId, op: 'equals', value: '' };
 }
@@ -132,16 +169,33 @@ export function firstRule({ questions, hidden }: ConditionSources): Rule | null 
   return hidden[0] ? ruleAbout(hidden[0].key, undefined) : null;
 }
 
-function RuleValue({ rule, target, label, onChange }: { rule: Rule; target: FormField | undefined; label: string; onChange: (value: string) => void }) {
+function RuleValue({
+  rule,
+  target,
+  label,
+  onChange,
+}: {
+  rule: Rule;
+  target: FormField | undefined;
+  label: string;
+  onChange: (value: string) => void;
+}) {
   const compares = rule.op === 'equals' || rule.op === 'not_equals' || rule.op === 'contains';
-  const choices = target && CHOICES.has(target.type) && compares ? optionsOf(target).map((o) => ({ value: o, label: o })) : target?.type === 'consent' && compares ? CONSENT_VALUES : null;
+  const choices =
+    target && CHOICES.has(target.type) && compares
+      ? optionsOf(target).map((o) => ({ value: o, label: o }))
+      : target?.type === 'consent' && compares
+        ? CONSENT_VALUES
+        : null;
   if (!choices) return <TextField label={label} value={rule.value ?? ''} onChange={(e) => onChange(e.target.value)} />;
   const current = rule.value ?? '';
   return (
     <Field label={label}>
       {(control) => (
         <select className="input" {...control} value={current} onChange={(e) => onChange(e.target.value)}>
-          {!choices.some((c) => c.value === current) && <option value={current}>{current ? `${current} (no longer an option)` : 'Choose an option'}</option>}
+          {!choices.some((c) => c.value === current) && (
+            <option value={current}>{current ? `${current} (no longer an option)` : 'Choose an option'}</option>
+          )}
           {choices.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}
@@ -153,7 +207,15 @@ function RuleValue({ rule, target, label, onChange }: { rule: Rule; target: Form
   );
 }
 
-export function ConditionEditor({ field, sources, onChange }: { field: FormField; sources: ConditionSources; onChange: (f: FormField) => void }) {
+export function ConditionEditor({
+  field,
+  sources,
+  onChange,
+}: {
+  field: FormField;
+  sources: ConditionSources;
+  onChange: (f: FormField) => void;
+}) {
   const c = field.condition;
   const setCondition = (next: Condition | undefined) => onChange({ ...field, condition: next });
   const first = firstRule(sources);
@@ -171,7 +233,12 @@ export function ConditionEditor({ field, sources, onChange }: { field: FormField
       <div className="eform-row">
         <Field label="This field is">
           {(control) => (
-            <select className="input" {...control} value={c.action} onChange={(e) => setCondition({ ...c, action: e.target.value as Condition['action'] })}>
+            <select
+              className="input"
+              {...control}
+              value={c.action}
+              onChange={(e) => setCondition({ ...c, action: e.target.value as Condition['action'] })}
+            >
               <option value="show">Shown only when</option>
               <option value="hide">Hidden when</option>
               <option value="require">Required when</option>
@@ -180,7 +247,12 @@ export function ConditionEditor({ field, sources, onChange }: { field: FormField
         </Field>
         <Field label="Match">
           {(control) => (
-            <select className="input" {...control} value={c.match} onChange={(e) => setCondition({ ...c, match: e.target.value as Condition['match'] })}>
+            <select
+              className="input"
+              {...control}
+              value={c.match}
+              onChange={(e) => setCondition({ ...c, match: e.target.value as Condition['match'] })}
+            >
               <option value="all">all rules (and)</option>
               <option value="any">any rule (or)</option>
             </select>
@@ -191,7 +263,12 @@ export function ConditionEditor({ field, sources, onChange }: { field: FormField
         <div className="eform-row eform-rule" key={i}>
           <Field label={`Rule ${i + 1}: answer to`}>
             {(control) => (
-              <select className="input" {...control} value={rule.fieldId} onChange={(e) => setRule(i, ruleAbout(e.target.value, questionOf(e.target.value)))}>
+              <select
+                className="input"
+                {...control}
+                value={rule.fieldId}
+                onChange={(e) => setRule(i, ruleAbout(e.target.value, questionOf(e.target.value)))}
+              >
                 {sources.questions.length > 0 && (
                   <optgroup label="Questions above">
                     {sources.questions.map((q) => (
@@ -215,7 +292,12 @@ export function ConditionEditor({ field, sources, onChange }: { field: FormField
           </Field>
           <Field label="Comparison">
             {(control) => (
-              <select className="input" {...control} value={rule.op} onChange={(e) => setRule(i, { ...rule, op: e.target.value as (typeof CONDITION_OPS)[number] })}>
+              <select
+                className="input"
+                {...control}
+                value={rule.op}
+                onChange={(e) => setRule(i, { ...rule, op: e.target.value as (typeof CONDITION_OPS)[number] })}
+              >
                 {CONDITION_OPS.map((op) => (
                   <option key={op} value={op}>
                     {OP_LABEL[op]}
@@ -224,8 +306,20 @@ export function ConditionEditor({ field, sources, onChange }: { field: FormField
               </select>
             )}
           </Field>
-          {rule.op !== 'is_empty' && rule.op !== 'is_not_empty' && <RuleValue rule={rule} target={questionOf(rule.fieldId)} label="Value" onChange={(value) => setRule(i, { ...rule, value })} />}
-          <Button size="sm" variant="ghost" aria-label={`Remove rule ${i + 1}`} onClick={() => setCondition(c.rules.length === 1 ? undefined : { ...c, rules: c.rules.filter((_, j) => j !== i) })}>
+          {rule.op !== 'is_empty' && rule.op !== 'is_not_empty' && (
+            <RuleValue
+              rule={rule}
+              target={questionOf(rule.fieldId)}
+              label="Value"
+              onChange={(value) => setRule(i, { ...rule, value })}
+            />
+          )}
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Remove rule ${i + 1}`}
+            onClick={() => setCondition(c.rules.length === 1 ? undefined : { ...c, rules: c.rules.filter((_, j) => j !== i) })}
+          >
             Remove
           </Button>
         </div>
@@ -242,7 +336,17 @@ export function ConditionEditor({ field, sources, onChange }: { field: FormField
   );
 }
 
-export function FieldEditor({ field, sources, problem, onChange }: { field: FormField; sources: ConditionSources; problem?: string; onChange: (f: FormField) => void }) {
+export function FieldEditor({
+  field,
+  sources,
+  problem,
+  onChange,
+}: {
+  field: FormField;
+  sources: ConditionSources;
+  problem?: string;
+  onChange: (f: FormField) => void;
+}) {
   return (
     <div className="eform-editor" aria-label={`Settings of ${field.label || field.id}`} role="group">
       {problem && (
@@ -250,11 +354,24 @@ export function FieldEditor({ field, sources, problem, onChange }: { field: Form
           {problem}
         </p>
       )}
-      <TextField label={field.type === 'consent' ? 'Consent text' : 'Label'} value={field.label} onChange={(e) => onChange({ ...field, label: e.target.value })} />
-      <TextField label="Help text" value={field.help ?? ''} onChange={(e) => onChange({ ...field, help: e.target.value || undefined })} />
-      <TextField label="Field id (in exports and webhooks)" value={field.id} onChange={(e) => onChange({ ...field, id: e.target.value.replace(/[^a-zA-Z0-9_]/g, '').slice(0, 40) })} />
+      <TextField
+        label={field.type === 'consent' ? 'Consent text' : 'Label'}
+        value={field.label}
+        onChange={(e) => onChange({ ...field, label: e.target.value })}
+      />
+      <TextField
+        label="Help text"
+        value={field.help ?? ''}
+        onChange={(e) => onChange({ ...field, help: e.target.value || undefined })}
+      />
+      <TextField
+        label="Field id (in exports and webhooks)"
+        value={field.id}
+        onChange={(e) => onChange({ ...field, id: e.target.value.replace(/[^a-zA-Z0-9_]/g, '').slice(0, 40) })}
+      />
       <label className="checkbox-row">
-        <input type="checkbox" checked={field.required} onChange={(e) => onChange({ ...field, required: e.target.checked })} /> Required
+        <input type="checkbox" checked={field.required} onChange={(e) => onChange({ ...field, required: e.target.checked })} />{' '}
+        Required
       </label>
       {CHOICES.has(field.type) && (
         <Field label="Options" hint="One per line">
@@ -276,4 +393,3 @@ export function FieldEditor({ field, sources, problem, onChange }: { field: Form
     </div>
   );
 }
-

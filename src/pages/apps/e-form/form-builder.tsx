@@ -1,8 +1,21 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { useLocation, useParams } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { FormDefinitionSchema, NEW_FORM, sameTitle, titleKey, type FormDefinition, type FormDetail, type FormSummary } from '../../../../api/contract/apps/e-form';
-import { definitionProblems, unusablePatterns, type FieldType, type FormField } from '../../../../api/contract/logic/e-form-rules';
+import {
+  FormDefinitionSchema,
+  NEW_FORM,
+  sameTitle,
+  titleKey,
+  type FormDefinition,
+  type FormDetail,
+  type FormSummary,
+} from '../../../../api/contract/apps/e-form';
+import {
+  definitionProblems,
+  unusablePatterns,
+  type FieldType,
+  type FormField,
+} from '../../../../api/contract/logic/e-form-rules';
 import { re2Patterns } from '../../../../api/contract/logic/e-form-pattern';
 import { ApiError, errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
@@ -33,7 +46,15 @@ function tidy(def: FormDefinition): FormDefinition {
   return { ...def, fields: def.fields.map((f) => (f.options ? { ...f, options: f.options.filter((o) => o.trim() !== '') } : f)) };
 }
 
-function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: FormDetail | null; onCreated?: (id: string) => void }) {
+function Builder({
+  app,
+  initial,
+  onCreated,
+}: {
+  app: AppDefinition;
+  initial: FormDetail | null;
+  onCreated?: (id: string) => void;
+}) {
   const api = useApi();
   const [, navigate] = useLocation();
   const [def, setDef] = useState<FormDefinition>(initial?.draft ?? NEW_FORM);
@@ -85,14 +106,20 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     );
     return creating.current;
   };
-  const putDraft = async (d: FormDefinition) => api.put<FormDetail>(`/${app.id}/forms/${await storedId(d)}/draft`, { definition: d });
+  const putDraft = async (d: FormDefinition) =>
+    api.put<FormDetail>(`/${app.id}/forms/${await storedId(d)}/draft`, { definition: d });
 
   const problems = useMemo(() => ({ ...definitionProblems(tidy(def), re2Patterns), ...serverProblems }), [def, serverProblems]);
   // the server refuses a draft with a pattern its engine cannot run: wait until the pattern is fixed
-  const valid = v.safeParse(FormDefinitionSchema, tidy(def)).success && Object.keys(unusablePatterns(tidy(def), re2Patterns)).length === 0;
+  const valid =
+    v.safeParse(FormDefinitionSchema, tidy(def)).success && Object.keys(unusablePatterns(tidy(def), re2Patterns)).length === 0;
   // the list answers at once while the title is typed; the saved form's own flag covers a list read before another form took the title
   const listed = sameTitle(others.data ?? [], form?.id ?? null, def.title);
-  const twins = listed.length ? listed : form?.duplicateTitle && titleKey(form.draft.title) === titleKey(def.title) ? form.duplicateTitle.forms : [];
+  const twins = listed.length
+    ? listed
+    : form?.duplicateTitle && titleKey(form.draft.title) === titleKey(def.title)
+      ? form.duplicateTitle.forms
+      : [];
   const shown = useMemo(() => {
     if (attempted) return problems;
     const out: Record<string, string> = {};
@@ -103,7 +130,10 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     }
     return out;
   }, [problems, attempted, touched, def.title, def.fields.length]);
-  const titleWarning = twins.length > 0 && (form !== null || attempted || touched.has('title')) ? `Another form is already called "${twins[0]!.title.trim()}": give this one a title agents can tell apart.` : undefined;
+  const titleWarning =
+    twins.length > 0 && (form !== null || attempted || touched.has('title'))
+      ? `Another form is already called "${twins[0]!.title.trim()}": give this one a title agents can tell apart.`
+      : undefined;
 
   const change = (next: FormDefinition) => {
     setDef(next);
@@ -170,7 +200,10 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
     alive.current = true;
     return () => {
       alive.current = false;
-      if (pending.current) putDraft(tidy(pending.current)).catch((err: unknown) => toast.error('The last change to the form was not saved', errorMessage(err), err));
+      if (pending.current)
+        putDraft(tidy(pending.current)).catch((err: unknown) =>
+          toast.error('The last change to the form was not saved', errorMessage(err), err),
+        );
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -228,7 +261,14 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
   /** After a refused Publish, focus goes to the first thing to fix. */
   const focusFirstProblem = (found: Record<string, string>) => {
     setTimeout(() => {
-      const first = found.title || (found._ && !def.title.trim()) ? titleRef.current : found._ ? document.getElementById('eform-form-problem') : fields.map((f, i) => (found[f.id] ? listRef.current?.querySelectorAll<HTMLElement>('.eform-field-select')[i] : null)).find(Boolean);
+      const first =
+        found.title || (found._ && !def.title.trim())
+          ? titleRef.current
+          : found._
+            ? document.getElementById('eform-form-problem')
+            : fields
+                .map((f, i) => (found[f.id] ? listRef.current?.querySelectorAll<HTMLElement>('.eform-field-select')[i] : null))
+                .find(Boolean);
       first?.focus();
     });
   };
@@ -275,7 +315,17 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
 
   // an untouched new form has nothing saved: its badge says so, and "All changes saved" beside it
   // would contradict it
-  const saveText = !form && save.state === 'saved' ? '' : !form && save.state === 'dirty' ? 'Not saved yet' : { saved: 'All changes saved', saving: 'Saving…', dirty: valid ? 'Unsaved changes' : 'Fix the marked settings to save', error: save.message ?? 'Not saved' }[save.state];
+  const saveText =
+    !form && save.state === 'saved'
+      ? ''
+      : !form && save.state === 'dirty'
+        ? 'Not saved yet'
+        : {
+            saved: 'All changes saved',
+            saving: 'Saving…',
+            dirty: valid ? 'Unsaved changes' : 'Fix the marked settings to save',
+            error: save.message ?? 'Not saved',
+          }[save.state];
   const hidden = def.hiddenFields;
   const sourcesOf = (i: number) => ({ questions: fields.slice(0, i), hidden });
   const titleError = shown.title ?? (shown._ && !def.title.trim() ? shown._ : undefined);
@@ -308,13 +358,14 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
       </div>
       {form?.archivedAt && (
         <p className="notice notice-warning" role="note">
-          This form is archived: agents cannot send it and it is not in the Forms list. Its submissions stay in Submissions. Restore it to publish it again.
+          This form is archived: agents cannot send it and it is not in the Forms list. Its submissions stay in Submissions.
+          Restore it to publish it again.
         </p>
       )}
       {form && form.submissions > 0 && (
         <p className="notice notice-warning" role="note">
-          This form has {form.submissions} submission{form.submissions === 1 ? '' : 's'}. Your edits are saved as a draft; publishing makes version {(form.version ?? 0) + 1}, and earlier
-          submissions keep the fields they answered.
+          This form has {form.submissions} submission{form.submissions === 1 ? '' : 's'}. Your edits are saved as a draft;
+          publishing makes version {(form.version ?? 0) + 1}, and earlier submissions keep the fields they answered.
         </p>
       )}
       {form?.warnings?.map((w) => (
@@ -344,7 +395,17 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
         </Card>
         <div className="eform-middle">
           <Card title="Form">
-            <Field label="Title" error={titleError} hint={titleWarning && <span className="field-warning" data-testid="title-warning">{titleWarning}</span>}>
+            <Field
+              label="Title"
+              error={titleError}
+              hint={
+                titleWarning && (
+                  <span className="field-warning" data-testid="title-warning">
+                    {titleWarning}
+                  </span>
+                )
+              }
+            >
               {(control) => (
                 <input
                   className="input"
@@ -358,8 +419,17 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
                 />
               )}
             </Field>
-            <TextField label="Introduction" value={def.description ?? ''} onChange={(e) => change({ ...def, description: e.target.value || undefined })} />
-            <TextField label="Submit button" value={def.submitLabel ?? ''} placeholder="Submit" onChange={(e) => change({ ...def, submitLabel: e.target.value || undefined })} />
+            <TextField
+              label="Introduction"
+              value={def.description ?? ''}
+              onChange={(e) => change({ ...def, description: e.target.value || undefined })}
+            />
+            <TextField
+              label="Submit button"
+              value={def.submitLabel ?? ''}
+              placeholder="Submit"
+              onChange={(e) => change({ ...def, submitLabel: e.target.value || undefined })}
+            />
           </Card>
           <Card title="Fields">
             <p className="muted">Drag a field, or focus it and press Alt+↑ or Alt+↓, to move it.</p>
@@ -375,7 +445,14 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
                   onDrop={onDrop(i)}
                   data-testid={`field-${f.id}`}
                 >
-                  <button type="button" className="eform-field-select" aria-pressed={i === selected} onClick={() => setSelected(i)} onKeyDown={onKey(i)} aria-describedby={shown[f.id] ? `problem-${i}` : undefined}>
+                  <button
+                    type="button"
+                    className="eform-field-select"
+                    aria-pressed={i === selected}
+                    onClick={() => setSelected(i)}
+                    onKeyDown={onKey(i)}
+                    aria-describedby={shown[f.id] ? `problem-${i}` : undefined}
+                  >
                     <span className="eform-drag" aria-hidden="true">
                       ⋮⋮
                     </span>
@@ -394,10 +471,22 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
                     </span>
                   )}
                   <span className="eform-field-tools">
-                    <Button size="sm" variant="ghost" aria-label={`Move ${f.label} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Move ${f.label} up`}
+                      disabled={i === 0}
+                      onClick={() => move(i, i - 1)}
+                    >
                       ↑
                     </Button>
-                    <Button size="sm" variant="ghost" aria-label={`Move ${f.label} down`} disabled={i === fields.length - 1} onClick={() => move(i, i + 1)}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Move ${f.label} down`}
+                      disabled={i === fields.length - 1}
+                      onClick={() => move(i, i + 1)}
+                    >
                       ↓
                     </Button>
                     <Button size="sm" variant="ghost" aria-label={`Remove ${f.label}`} onClick={() => remove(i)}>
@@ -411,21 +500,56 @@ function Builder({ app, initial, onCreated }: { app: AppDefinition; initial: For
           </Card>
           {current && (
             <Card title={`Field: ${current.label || current.id}`}>
-              <FieldEditor field={current} sources={sourcesOf(selected)} problem={shown[current.id]} onChange={(f) => setField(selected, f)} />
+              <FieldEditor
+                field={current}
+                sources={sourcesOf(selected)}
+                problem={shown[current.id]}
+                onChange={(f) => setField(selected, f)}
+              />
             </Card>
           )}
           <Card title="Hidden fields">
-            <p className="muted">Filled from the request (customerRef, prefill in the API, Case ID in the agent action), never shown to the customer; kept with each submission.</p>
+            <p className="muted">
+              Filled from the request (customerRef, prefill in the API, Case ID in the agent action), never shown to the customer;
+              kept with each submission.
+            </p>
             {hidden.map((h, i) => (
               <div className="eform-row" key={i}>
-                <TextField label={`Hidden field ${i + 1} key`} value={h.key} onChange={(e) => change({ ...def, hiddenFields: hidden.map((x, j) => (j === i ? { ...x, key: e.target.value.replace(/[^a-zA-Z0-9_]/g, '').slice(0, 40) } : x)) })} />
-                <TextField label={`Hidden field ${i + 1} label`} value={h.label} onChange={(e) => change({ ...def, hiddenFields: hidden.map((x, j) => (j === i ? { ...x, label: e.target.value } : x)) })} />
-                <Button size="sm" variant="ghost" aria-label={`Remove hidden field ${h.key}`} onClick={() => change({ ...def, hiddenFields: hidden.filter((_, j) => j !== i) })}>
+                <TextField
+                  label={`Hidden field ${i + 1} key`}
+                  value={h.key}
+                  onChange={(e) =>
+                    change({
+                      ...def,
+                      hiddenFields: hidden.map((x, j) =>
+                        j === i ? { ...x, key: e.target.value.replace(/[^a-zA-Z0-9_]/g, '').slice(0, 40) } : x,
+                      ),
+                    })
+                  }
+                />
+                <TextField
+                  label={`Hidden field ${i + 1} label`}
+                  value={h.label}
+                  onChange={(e) =>
+                    change({ ...def, hiddenFields: hidden.map((x, j) => (j === i ? { ...x, label: e.target.value } : x)) })
+                  }
+                />
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Remove hidden field ${h.key}`}
+                  onClick={() => change({ ...def, hiddenFields: hidden.filter((_, j) => j !== i) })}
+                >
                   Remove
                 </Button>
               </div>
             ))}
-            <Button size="sm" onClick={() => change({ ...def, hiddenFields: [...hidden, { key: `hidden${hidden.length + 1}`, label: 'Hidden field' }] })}>
+            <Button
+              size="sm"
+              onClick={() =>
+                change({ ...def, hiddenFields: [...hidden, { key: `hidden${hidden.length + 1}`, label: 'Hidden field' }] })
+              }
+            >
               Add a hidden field
             </Button>
           </Card>
@@ -467,14 +591,20 @@ export default function FormBuilder({ app }: { app: AppDefinition }) {
   const id = params.id && params.id !== 'new' ? params.id : null;
   const [createdHere, setCreatedHere] = useState<string | null>(null);
   const fresh = id === null || id === createdHere;
-  const form = useQuery(fresh ? null : `${app.id}:form:${id}`, (a, signal) => a.get<FormDetail>(`/${app.id}/forms/${id}`, { signal }));
+  const form = useQuery(fresh ? null : `${app.id}:form:${id}`, (a, signal) =>
+    a.get<FormDetail>(`/${app.id}/forms/${id}`, { signal }),
+  );
   const created = (newId: string) => {
     setCreatedHere(newId);
     navigate(`/forms/${newId}`, { replace: true });
   };
   return (
     <RequireRole role="admin">
-      {fresh ? <Builder key="new" app={app} initial={null} onCreated={created} /> : <QueryState query={form}>{() => form.data && <Builder key={form.data.id} app={app} initial={form.data} />}</QueryState>}
+      {fresh ? (
+        <Builder key="new" app={app} initial={null} onCreated={created} />
+      ) : (
+        <QueryState query={form}>{() => form.data && <Builder key={form.data.id} app={app} initial={form.data} />}</QueryState>
+      )}
     </RequireRole>
   );
 }

@@ -16,7 +16,9 @@ const STATUS_LABEL: Record<FormSummary['status'], string> = { draft: 'Draft', pu
 
 export function FormStatus({ form }: { form: Pick<FormSummary, 'status' | 'version' | 'hasDraftChanges' | 'archivedAt'> }) {
   return (
-    <span className={`badge ${form.archivedAt ? '' : form.status === 'published' ? 'badge-success' : form.status === 'closed' ? 'badge-danger' : 'badge-warning'}`}>
+    <span
+      className={`badge ${form.archivedAt ? '' : form.status === 'published' ? 'badge-success' : form.status === 'closed' ? 'badge-danger' : 'badge-warning'}`}
+    >
       {form.archivedAt ? 'Archived' : STATUS_LABEL[form.status]}
       {form.version !== null && ` · v${form.version}`}
       {form.version !== null && form.hasDraftChanges && ' · unpublished changes'}
@@ -46,10 +48,22 @@ function FormsList({ app }: { app: AppDefinition }) {
       ),
     },
     { key: 'status', header: 'Status', render: (f) => <FormStatus form={f} /> },
-    { key: 'submissions', header: 'Submissions', render: (f) => (f.submissions ? <Link href={`/submissions?form=${f.id}`}>{formatNumber(f.submissions)}</Link> : '0') },
-    { key: 'last', header: 'Last submission', render: (f) => (f.lastSubmissionAt ? <ListDate value={f.lastSubmissionAt} /> : '—') },
+    {
+      key: 'submissions',
+      header: 'Submissions',
+      render: (f) => (f.submissions ? <Link href={`/submissions?form=${f.id}`}>{formatNumber(f.submissions)}</Link> : '0'),
+    },
+    {
+      key: 'last',
+      header: 'Last submission',
+      render: (f) => (f.lastSubmissionAt ? <ListDate value={f.lastSubmissionAt} /> : '—'),
+    },
     { key: 'updated', header: 'Last edited', render: (f) => <ListDate value={f.updatedAt} /> },
-    { key: 'actions', header: <span className="sr-only">Actions</span>, render: (f) => <RetireForm app={app} form={f} size="sm" onDone={forms.reload} /> },
+    {
+      key: 'actions',
+      header: <span className="sr-only">Actions</span>,
+      render: (f) => <RetireForm app={app} form={f} size="sm" onDone={forms.reload} />,
+    },
   ];
   return (
     <div className="page">
@@ -60,7 +74,17 @@ function FormsList({ app }: { app: AppDefinition }) {
         </Link>
       </div>
       <Card>
-        <QueryState query={forms}>{() => <Table caption="Forms" columns={columns} rows={all.filter((f) => !f.archivedAt)} rowKey={(f) => f.id} empty="No forms yet: create your first one" />}</QueryState>
+        <QueryState query={forms}>
+          {() => (
+            <Table
+              caption="Forms"
+              columns={columns}
+              rows={all.filter((f) => !f.archivedAt)}
+              rowKey={(f) => f.id}
+              empty="No forms yet: create your first one"
+            />
+          )}
+        </QueryState>
       </Card>
       {archived.length > 0 && (
         <Card>

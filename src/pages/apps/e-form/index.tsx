@@ -47,5 +47,13 @@ export function Funnel({ data }: { data: DashboardAnswer }) {
 }
 
 export default function EFormDashboard({ app }: { app: AppDefinition }) {
-  return <Dashboard app={app} columns={EFORM_COLUMNS} firstTask={FIRST_TASK} taskNoun="submissions" extra={(data) => <Funnel data={data} />} />;
+  return (
+    <Dashboard
+      app={app}
+      columns={EFORM_COLUMNS}
+      firstTask={FIRST_TASK}
+      taskNoun="submissions"
+      extra={(data) => <Funnel data={data} />}
+    />
+  );
 }

@@ -12,25 +12,69 @@ import { toast } from '../../../ui/Toast';
 // closed, keeping its submissions (the rule and its reasons are in api/apps/e-form/lifecycle.ts).
 
 type Retirable = Pick<FormSummary, 'id' | 'title' | 'status' | 'version' | 'submissions' | 'archivedAt'>;
-type Step = { label: string; title: string; description: string; path: string; method: 'delete' | 'post'; done: string; destructive: boolean };
+type Step = {
+  label: string;
+  title: string;
+  description: string;
+  path: string;
+  method: 'delete' | 'post';
+  done: string;
+  destructive: boolean;
+};
 
 function stepFor(form: Retirable): Step | null {
   const name = form.title.trim() || 'Untitled form';
   if (form.archivedAt) {
-    return { label: 'Restore', title: `Restore "${name}"?`, description: 'It comes back to the Forms list, closed. Publish it again to let agents send it.', path: 'restore', method: 'post', done: `"${name}" is restored`, destructive: false };
+    return {
+      label: 'Restore',
+      title: `Restore "${name}"?`,
+      description: 'It comes back to the Forms list, closed. Publish it again to let agents send it.',
+      path: 'restore',
+      method: 'post',
+      done: `"${name}" is restored`,
+      destructive: false,
+    };
   }
   if (form.version === null) {
-    return { label: 'Delete', title: `Delete the draft "${name}"?`, description: 'It was never published, so nothing was sent with it. It is deleted for good.', path: '', method: 'delete', done: `"${name}" is deleted`, destructive: true };
+    return {
+      label: 'Delete',
+      title: `Delete the draft "${name}"?`,
+      description: 'It was never published, so nothing was sent with it. It is deleted for good.',
+      path: '',
+      method: 'delete',
+      done: `"${name}" is deleted`,
+      destructive: true,
+    };
   }
   if (form.status === 'closed') {
-    const kept = form.submissions ? `Its ${form.submissions} submission${form.submissions === 1 ? ' stays' : 's stay'} in Submissions and the export.` : 'Its versions and history are kept.';
-    return { label: 'Archive', title: `Archive "${name}"?`, description: `It leaves the Forms list and agents cannot send it. ${kept} You can restore it later.`, path: 'archive', method: 'post', done: `"${name}" is archived`, destructive: false };
+    const kept = form.submissions
+      ? `Its ${form.submissions} submission${form.submissions === 1 ? ' stays' : 's stay'} in Submissions and the export.`
+      : 'Its versions and history are kept.';
+    return {
+      label: 'Archive',
+      title: `Archive "${name}"?`,
+      description: `It leaves the Forms list and agents cannot send it. ${kept} You can restore it later.`,
+      path: 'archive',
+      method: 'post',
+      done: `"${name}" is archived`,
+      destructive: false,
+    };
   }
   // a published form still takes requests: Close it first
   return null;
 }
 
-export function RetireForm({ app, form, onDone, size }: { app: AppDefinition; form: Retirable; onDone: (form: FormDetail | null) => void; size?: 'sm' | 'md' }) {
+export function RetireForm({
+  app,
+  form,
+  onDone,
+  size,
+}: {
+  app: AppDefinition;
+  form: Retirable;
+  onDone: (form: FormDetail | null) => void;
+  size?: 'sm' | 'md';
+}) {
   const api = useApi();
   const [open, setOpen] = useState(false);
   const step = stepFor(form);
@@ -48,10 +92,23 @@ export function RetireForm({ app, form, onDone, size }: { app: AppDefinition; fo
   };
   return (
     <>
-      <Button size={size} variant={step.destructive ? 'danger' : 'secondary'} aria-label={`${step.label} ${form.title.trim() || 'Untitled form'}`} onClick={() => setOpen(true)}>
+      <Button
+        size={size}
+        variant={step.destructive ? 'danger' : 'secondary'}
+        aria-label={`${step.label} ${form.title.trim() || 'Untitled form'}`}
+        onClick={() => setOpen(true)}
+      >
         {step.label}
       </Button>
-      <ConfirmDialog open={open} title={step.title} description={step.description} confirmLabel={step.label} destructive={step.destructive} onConfirm={run} onCancel={() => setOpen(false)} />
+      <ConfirmDialog
+        open={open}
+        title={step.title}
+        description={step.description}
+        confirmLabel={step.label}
+        destructive={step.destructive}
+        onConfirm={run}
+        onCancel={() => setOpen(false)}
+      />
     </>
   );
 }

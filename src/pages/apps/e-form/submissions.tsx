@@ -1,7 +1,16 @@
 import { useState, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { answerText, CONTAINS_MIN_CHARS, CONTAINS_TOO_SHORT, EFORM_STATUSES, type FormSummary, type SubmissionDetail, type SubmissionPage, type SubmissionRow } from '../../../../api/contract/apps/e-form';
+import {
+  answerText,
+  CONTAINS_MIN_CHARS,
+  CONTAINS_TOO_SHORT,
+  EFORM_STATUSES,
+  type FormSummary,
+  type SubmissionDetail,
+  type SubmissionPage,
+  type SubmissionRow,
+} from '../../../../api/contract/apps/e-form';
 import { useQuery } from '../../../api/hooks';
 import { Button } from '../../../ui/Button';
 import { Dialog } from '../../../ui/Dialog';
@@ -77,7 +86,17 @@ function FormOptions({ forms }: { forms: FormSummary[] }) {
  * per question of one form (every version's, removed ones marked). "All forms" is one file of
  * every request without answers, and the dialog says so before the admin downloads it.
  */
-function ExportDialog({ forms, query, run, onClose }: { forms: FormSummary[]; query: Record<string, string>; run: (query: Record<string, string>) => Promise<void>; onClose: () => void }) {
+function ExportDialog({
+  forms,
+  query,
+  run,
+  onClose,
+}: {
+  forms: FormSummary[];
+  query: Record<string, string>;
+  run: (query: Record<string, string>) => Promise<void>;
+  onClose: () => void;
+}) {
   const [formId, setFormId] = useState(query.formId ?? '');
   const chosen = forms.find((f) => f.id === formId);
   const exportNow = async () => {
@@ -109,10 +128,14 @@ function ExportDialog({ forms, query, run, onClose }: { forms: FormSummary[]; qu
         )}
       </Field>
       {chosen ? (
-        <p data-testid="export-explanation">One row per request of "{chosen.title}", with a column for each of its questions in any version (questions later removed are marked). The list's other filters apply.</p>
+        <p data-testid="export-explanation">
+          One row per request of "{chosen.title}", with a column for each of its questions in any version (questions later removed
+          are marked). The list's other filters apply.
+        </p>
       ) : (
         <p className="notice notice-warning" role="note" data-testid="export-explanation">
-          Without a form, the file has one row per request of every form and <strong>no answers</strong>: each form asks its own questions, so answers are exported one form at a time. Choose a form to include its answers.
+          Without a form, the file has one row per request of every form and <strong>no answers</strong>: each form asks its own
+          questions, so answers are exported one form at a time. Choose a form to include its answers.
         </p>
       )}
     </Dialog>
@@ -136,13 +159,22 @@ function FilterForm({ initial, forms, onApply }: { initial: Filters; forms: Form
           )}
         </Field>
       )}
-      after={(form, set) => <TextField label="Answer contains" value={form.contains} onChange={set('contains')} error={containsProblem(form.contains)} />}
+      after={(form, set) => (
+        <TextField
+          label="Answer contains"
+          value={form.contains}
+          onChange={set('contains')}
+          error={containsProblem(form.contains)}
+        />
+      )}
     />
   );
 }
 
 function SubmissionPanel({ app, id, onClose }: { app: AppDefinition; id: string; onClose: () => void }) {
-  const detail = useQuery(`${app.id}:submission:${id}`, (a, signal) => a.get<SubmissionDetail>(`/${app.id}/submissions/${encodeURIComponent(id)}`, { signal }));
+  const detail = useQuery(`${app.id}:submission:${id}`, (a, signal) =>
+    a.get<SubmissionDetail>(`/${app.id}/submissions/${encodeURIComponent(id)}`, { signal }),
+  );
   return (
     <Dialog open onClose={onClose} title={detail.data ? `${detail.data.formTitle}: submission` : 'Submission'} size="lg">
       <QueryState query={detail}>
@@ -166,7 +198,10 @@ function SubmissionPanel({ app, id, onClose }: { app: AppDefinition; id: string;
               {d.answers ? (
                 <TaskFacts
                   label="Answers"
-                  facts={[...d.fields.map((f) => ({ id: f.id, label: f.label })), ...d.hiddenFields.map((h) => ({ id: h.key, label: h.label }))].map((f) => [
+                  facts={[
+                    ...d.fields.map((f) => ({ id: f.id, label: f.label })),
+                    ...d.hiddenFields.map((h) => ({ id: h.key, label: h.label })),
+                  ].map((f) => [
                     f.label,
                     d.files[f.id] ? (
                       <a href={d.files[f.id]!.url} download={d.files[f.id]!.name}>
@@ -209,18 +244,38 @@ export default function Submissions({ app }: { app: AppDefinition }) {
     filters.form
       ? { key: 'customer', header: 'Customer', render: (r) => opener(r, r.customerRef ?? r.phoneNumber ?? '—') }
       : { key: 'form', header: 'Form', render: (r: SubmissionRow) => opener(r, r.formTitle) },
-    ...(filters.form ? [] : [{ key: 'customer', header: 'Customer', render: (r: SubmissionRow) => r.customerRef ?? <span className="muted">—</span> }]),
+    ...(filters.form
+      ? []
+      : [
+          {
+            key: 'customer',
+            header: 'Customer',
+            render: (r: SubmissionRow) => r.customerRef ?? <span className="muted">—</span>,
+          },
+        ]),
     { key: 'status', header: 'Status', render: (r) => <StatusBadge status={r.status} /> },
     { key: 'agent', header: 'Agent', render: (r) => r.agent ?? <span className="muted">—</span> },
     // as the dashboard's latest submissions show the same rows
     { key: 'sent', header: 'Sent', render: (r) => <ListDate value={r.createdAt} /> },
-    { key: 'submitted', header: 'Submitted', render: (r) => (r.submittedAt ? <ListDate value={r.submittedAt} /> : <span className="muted">—</span>) },
+    {
+      key: 'submitted',
+      header: 'Submitted',
+      render: (r) => (r.submittedAt ? <ListDate value={r.submittedAt} /> : <span className="muted">—</span>),
+    },
     ...(page?.columns ?? []).map((c) => ({
       key: `answer-${c.id}`,
       header: c.removed ? `${c.label} (removed)` : c.label,
       render: (r: SubmissionRow) => answerText(r.answers?.[c.id]) || <span className="muted">—</span>,
     })),
-    { key: 'id', header: 'ID', render: (r) => <code className="task-id" title={r.id}>{shortenId(r.id)}</code> },
+    {
+      key: 'id',
+      header: 'ID',
+      render: (r) => (
+        <code className="task-id" title={r.id}>
+          {shortenId(r.id)}
+        </code>
+      ),
+    },
   ];
 
   return (
@@ -233,7 +288,14 @@ export default function Submissions({ app }: { app: AppDefinition }) {
       // the badge says "Live": new submissions arrive behind "Show n new", changed ones in place
       live
       columns={columns}
-      filters={<FilterForm key={search} initial={filters} forms={forms.data ?? []} onApply={(f) => navigate(`${location}${toSearch(f, search)}`)} />}
+      filters={
+        <FilterForm
+          key={search}
+          initial={filters}
+          forms={forms.data ?? []}
+          onApply={(f) => navigate(`${location}${toSearch(f, search)}`)}
+        />
+      }
       exportDialog={(props) => <ExportDialog forms={forms.data ?? []} {...props} />}
     >
       {() => open && <SubmissionPanel app={app} id={open} onClose={() => setOpen(null)} />}

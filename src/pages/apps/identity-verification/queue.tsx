@@ -1,7 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AppDefinition } from '../../../../api/contract/apps';
-import { IDV_STATUS_TONES, documentTypeOf, type IdvQueue, type IdvReview } from '../../../../api/contract/apps/identity-verification';
+import {
+  IDV_STATUS_TONES,
+  documentTypeOf,
+  type IdvQueue,
+  type IdvReview,
+} from '../../../../api/contract/apps/identity-verification';
 import { useQuery } from '../../../api/hooks';
 import { useLiveChanges } from '../../../api/live';
 import { Button } from '../../../ui/Button';
@@ -21,20 +26,27 @@ import { needsReviewHref, VerificationViews } from './views';
 /** Keys typed into a field are the field's; shortcuts only act on the page itself. */
 function typing(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || Boolean(target.closest('[role="dialog"]'));
+  return (
+    target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
+    Boolean(target.closest('[role="dialog"]'))
+  );
 }
 
 function ShortcutHints() {
   return (
     <p className="idv-shortcuts muted" id="idv-shortcuts">
-      Keyboard: <kbd className="kbd">J</kbd> or <kbd className="kbd">→</kbd> next case · <kbd className="kbd">K</kbd> or <kbd className="kbd">←</kbd> previous ·{' '}
-      <kbd className="kbd">A</kbd> approve · <kbd className="kbd">D</kbd> decline with a reason · <kbd className="kbd">Enter</kbd> on the reason confirms
+      Keyboard: <kbd className="kbd">J</kbd> or <kbd className="kbd">→</kbd> next case · <kbd className="kbd">K</kbd> or{' '}
+      <kbd className="kbd">←</kbd> previous · <kbd className="kbd">A</kbd> approve · <kbd className="kbd">D</kbd> decline with a
+      reason · <kbd className="kbd">Enter</kbd> on the reason confirms
     </p>
   );
 }
 
 function OpenCase({ id, onDecided, command }: { id: string; onDecided: () => void; command: DecisionCommand | null }) {
-  const query = useQuery(`identity-verification:review:${id}`, (a, signal) => a.get<IdvReview>(`/identity-verification/sessions/${encodeURIComponent(id)}`, { signal }));
+  const query = useQuery(`identity-verification:review:${id}`, (a, signal) =>
+    a.get<IdvReview>(`/identity-verification/sessions/${encodeURIComponent(id)}`, { signal }),
+  );
   useLiveChanges((c) => c.kind === 'task' && c.ref === id, query.reload, null);
   const [latest, setLatest] = useState<IdvReview | null>(null);
   const review = latest?.session.id === id ? latest : query.data;
@@ -42,7 +54,9 @@ function OpenCase({ id, onDecided, command }: { id: string; onDecided: () => voi
     setLatest(r);
     onDecided();
   };
-  return <QueryState query={query}>{() => review && <ReviewBody review={review} onChange={change} command={command} />}</QueryState>;
+  return (
+    <QueryState query={query}>{() => review && <ReviewBody review={review} onChange={change} command={command} />}</QueryState>
+  );
 }
 
 export default function ReviewQueue({ app }: { app: AppDefinition }) {
@@ -111,7 +125,12 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
                   <ol className="idv-queue-list">
                     {items.map((item) => (
                       <li key={item.id}>
-                        <Link href={needsReviewHref(item.id)} aria-current={item.id === openId ? 'true' : undefined} className="idv-queue-item" onClick={() => setCommand(null)}>
+                        <Link
+                          href={needsReviewHref(item.id)}
+                          aria-current={item.id === openId ? 'true' : undefined}
+                          className="idv-queue-item"
+                          onClick={() => setCommand(null)}
+                        >
                           <span className="idv-queue-ref">{item.customerRef}</span>
                           <StatusBadge status={item.status} tones={IDV_STATUS_TONES} />
                           <span className="muted">
@@ -120,7 +139,11 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
                           </span>
                           <span className="muted">
                             {item.failedChecks ? `${item.failedChecks} failed check${item.failedChecks === 1 ? '' : 's'} · ` : ''}
-                            {item.assignedToYou ? 'Assigned to you' : item.assignedTo ? `Held by ${item.assignedTo.name}` : 'Not assigned'}
+                            {item.assignedToYou
+                              ? 'Assigned to you'
+                              : item.assignedTo
+                                ? `Held by ${item.assignedTo.name}`
+                                : 'Not assigned'}
                           </span>
                         </Link>
                       </li>
@@ -143,10 +166,20 @@ export default function ReviewQueue({ app }: { app: AppDefinition }) {
                 {position}
               </h2>
               <div className="idv-case-nav">
-                <Button size="sm" onClick={() => step(-1)} disabled={items.length === 0 || index === 0} aria-keyshortcuts="K ArrowLeft">
+                <Button
+                  size="sm"
+                  onClick={() => step(-1)}
+                  disabled={items.length === 0 || index === 0}
+                  aria-keyshortcuts="K ArrowLeft"
+                >
                   ← Previous
                 </Button>
-                <Button size="sm" onClick={() => step(1)} disabled={items.length === 0 || (index >= 0 && index === items.length - 1)} aria-keyshortcuts="J ArrowRight">
+                <Button
+                  size="sm"
+                  onClick={() => step(1)}
+                  disabled={items.length === 0 || (index >= 0 && index === items.length - 1)}
+                  aria-keyshortcuts="J ArrowRight"
+                >
                   Next case →
                 </Button>
               </div>

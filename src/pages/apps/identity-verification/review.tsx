@@ -23,14 +23,27 @@ import { TaskFacts, Timeline } from '../_frame/TaskFacts';
 // reviewer types, the checks that then run, who holds the case, and the decision. Nothing here
 // reads text from images: no OCR runs. The queue around it (queue.tsx) moves between cases.
 
-const DECISION_LABELS: Record<IdvDecision, string> = { approved: 'Approve', declined: 'Decline', resubmission_requested: 'Request resubmission' };
+const DECISION_LABELS: Record<IdvDecision, string> = {
+  approved: 'Approve',
+  declined: 'Decline',
+  resubmission_requested: 'Request resubmission',
+};
 /** what a toast says once a decision is saved: the outcome, in words */
-export const DECISION_OUTCOMES: Record<IdvDecision, string> = { approved: 'Verification approved', declined: 'Verification declined', resubmission_requested: 'New photos requested' };
-const DONE_LABELS: Record<IdvDecision, string> = { approved: 'Approved', declined: 'Declined', resubmission_requested: 'New photos requested' };
+export const DECISION_OUTCOMES: Record<IdvDecision, string> = {
+  approved: 'Verification approved',
+  declined: 'Verification declined',
+  resubmission_requested: 'New photos requested',
+};
+const DONE_LABELS: Record<IdvDecision, string> = {
+  approved: 'Approved',
+  declined: 'Declined',
+  resubmission_requested: 'New photos requested',
+};
 const CHECK_STATUS: Record<string, string> = { passed: 'Passed', failed: 'Failed', not_run: 'Not run' };
 
 function Photos({ review }: { review: IdvReview }) {
-  if (review.imagesRedactedAt) return <p className="notice">Photos deleted on {formatDateTime(review.imagesRedactedAt)} under the retention settings.</p>;
+  if (review.imagesRedactedAt)
+    return <p className="notice">Photos deleted on {formatDateTime(review.imagesRedactedAt)} under the retention settings.</p>;
   if (!review.images.length) return <p className="muted">No photos yet.</p>;
   return (
     <div className="idv-photos">
@@ -69,15 +82,30 @@ function MrzEntry({ onDone, id }: { id: string; onDone: (r: IdvReview) => void }
   };
   const error = formErrors.errors.lines;
   return (
-    <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Machine-readable zone" ref={formErrors.ref}>
+    <form
+      className="form"
+      noValidate
+      onSubmit={(e) => e.preventDefault()}
+      aria-label="Machine-readable zone"
+      ref={formErrors.ref}
+    >
       <p className="notice" role="note">
-        Text recognition (OCR) is not available here. Type the machine-readable zone from the photo exactly as printed: the 2 or 3 lines of capital letters, digits and
-        &lt; at the bottom of a passport&apos;s photo page or on the back of an ID card, one line per row. The check digits and the other checks then run on what you
-        typed.
+        Text recognition (OCR) is not available here. Type the machine-readable zone from the photo exactly as printed: the 2 or 3
+        lines of capital letters, digits and &lt; at the bottom of a passport&apos;s photo page or on the back of an ID card, one
+        line per row. The check digits and the other checks then run on what you typed.
       </p>
       <Field label="MRZ lines" error={error} hint="For example P<UTOERIKSSON<<ANNA<MARIA<<<… on the first line.">
         {(control) => (
-          <textarea className="input idv-mrz" rows={3} spellCheck={false} autoCapitalize="characters" autoComplete="off" value={lines} onChange={(e) => setLines(e.target.value)} {...control} />
+          <textarea
+            className="input idv-mrz"
+            rows={3}
+            spellCheck={false}
+            autoCapitalize="characters"
+            autoComplete="off"
+            value={lines}
+            onChange={(e) => setLines(e.target.value)}
+            {...control}
+          />
         )}
       </Field>
       <div className="form-actions">
@@ -92,7 +120,17 @@ function MrzEntry({ onDone, id }: { id: string; onDone: (r: IdvReview) => void }
 /** A keyboard shortcut's request to the decision form: A (approve) or D (decline); `n` makes each press new. */
 export type DecisionCommand = { decision: IdvDecision; n: number };
 
-function DecisionForm({ id, onDone, mrzTyped, command }: { id: string; mrzTyped: boolean; onDone: (r: IdvReview) => void; command?: DecisionCommand | null }) {
+function DecisionForm({
+  id,
+  onDone,
+  mrzTyped,
+  command,
+}: {
+  id: string;
+  mrzTyped: boolean;
+  onDone: (r: IdvReview) => void;
+  command?: DecisionCommand | null;
+}) {
   const api = useApi();
   const [decision, setDecision] = useState<IdvDecision>('approved');
   const reasonRef = useRef<HTMLSelectElement | null>(null);
@@ -111,7 +149,11 @@ function DecisionForm({ id, onDone, mrzTyped, command }: { id: string; mrzTyped:
   const submit = async () => {
     if (!reason) throw formErrors.invalid({ reason: 'Choose a reason' });
     try {
-      const r = await api.post<IdvReview>(`/identity-verification/sessions/${id}/decision`, { decision, reason, ...(note.trim() ? { note } : {}) });
+      const r = await api.post<IdvReview>(`/identity-verification/sessions/${id}/decision`, {
+        decision,
+        reason,
+        ...(note.trim() ? { note } : {}),
+      });
       toast.success(DECISION_OUTCOMES[decision]);
       onDone(r);
     } catch (err) {
@@ -168,10 +210,25 @@ function DecisionForm({ id, onDone, mrzTyped, command }: { id: string; mrzTyped:
         )}
       </Field>
       <Field label="Note (optional)" error={errors.note}>
-        {(control) => <textarea className="input" rows={2} maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} {...control} />}
+        {(control) => (
+          <textarea
+            className="input"
+            rows={2}
+            maxLength={1000}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            {...control}
+          />
+        )}
       </Field>
       <div className="form-actions">
-        <Button type="submit" variant={decision === 'declined' ? 'danger' : 'primary'} onClick={submit} successLabel="Saved" disabled={decision === 'approved' && !mrzTyped}>
+        <Button
+          type="submit"
+          variant={decision === 'declined' ? 'danger' : 'primary'}
+          onClick={submit}
+          successLabel="Saved"
+          disabled={decision === 'approved' && !mrzTyped}
+        >
           {DECISION_LABELS[decision]}
         </Button>
       </div>
@@ -213,10 +270,19 @@ function Holder({ review, onChange }: { review: IdvReview; onChange: (r: IdvRevi
   );
 }
 
-export function ReviewBody({ review, onChange, command }: { review: IdvReview; onChange: (r: IdvReview) => void; command?: DecisionCommand | null }) {
+export function ReviewBody({
+  review,
+  onChange,
+  command,
+}: {
+  review: IdvReview;
+  onChange: (r: IdvReview) => void;
+  command?: DecisionCommand | null;
+}) {
   const s = review.session;
-  const timeline = useQuery(`identity-verification:task:${s.id}:${s.status}:${review.session.checks.map((c) => c.status).join()}:${review.assignedTo?.name ?? ''}`, (a, signal) =>
-    a.get<TaskDetail>(`/identity-verification/tasks/${s.id}`, { signal }),
+  const timeline = useQuery(
+    `identity-verification:task:${s.id}:${s.status}:${review.session.checks.map((c) => c.status).join()}:${review.assignedTo?.name ?? ''}`,
+    (a, signal) => a.get<TaskDetail>(`/identity-verification/tasks/${s.id}`, { signal }),
   );
   return (
     <>
@@ -263,7 +329,11 @@ export function ReviewBody({ review, onChange, command }: { review: IdvReview; o
                 {c.reason === 'not_available' ? (
                   <span className="badge badge-neutral">Not available</span>
                 ) : (
-                  <span className={`badge ${c.status === 'passed' ? 'badge-success' : c.status === 'failed' ? 'badge-danger' : 'badge-neutral'}`}>{CHECK_STATUS[c.status]}</span>
+                  <span
+                    className={`badge ${c.status === 'passed' ? 'badge-success' : c.status === 'failed' ? 'badge-danger' : 'badge-neutral'}`}
+                  >
+                    {CHECK_STATUS[c.status]}
+                  </span>
                 )}
               </td>
               <td>{c.message}</td>
@@ -271,7 +341,10 @@ export function ReviewBody({ review, onChange, command }: { review: IdvReview; o
           ))}
         </tbody>
       </table>
-      <p className="muted">Face match and liveness are not available: no such service is connected. Compare the selfie with the document photo yourself.</p>
+      <p className="muted">
+        Face match and liveness are not available: no such service is connected. Compare the selfie with the document photo
+        yourself.
+      </p>
 
       <h3 className="card-title">Extracted data</h3>
       {review.dataRedactedAt ? (
@@ -314,17 +387,14 @@ export function ReviewBody({ review, onChange, command }: { review: IdvReview; o
       )}
       {review.decision && (
         <p className="notice" role="status">
-          {DONE_LABELS[review.decision.decision]} by {review.decision.reviewer.name} on {formatDateTime(review.decision.at)}: {review.decision.reasonLabel}
+          {DONE_LABELS[review.decision.decision]} by {review.decision.reviewer.name} on {formatDateTime(review.decision.at)}:{' '}
+          {review.decision.reasonLabel}
           {review.decision.note ? ` (“${review.decision.note}”)` : ''}
         </p>
       )}
 
       <h3 className="card-title">Timeline</h3>
-      <QueryState query={timeline}>
-        {() => (
-          <Timeline events={timeline.data?.events ?? []} />
-        )}
-      </QueryState>
+      <QueryState query={timeline}>{() => <Timeline events={timeline.data?.events ?? []} />}</QueryState>
     </>
   );
 }

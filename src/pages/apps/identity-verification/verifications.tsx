@@ -13,5 +13,15 @@ const ReviewQueue = lazy(() => import('./queue'));
 export default function Verifications({ app }: { app: AppDefinition }) {
   const search = useSearch();
   if (new URLSearchParams(search).get('view') === NEEDS_REVIEW) return <ReviewQueue app={app} />;
-  return <ActivityList app={app} title="Verifications" noun="Verification" columns={IDV_COLUMNS} statuses={IDV_STATUSES} openHref={needsReviewHref} views={<VerificationViews current="all" />} />;
+  return (
+    <ActivityList
+      app={app}
+      title="Verifications"
+      noun="Verification"
+      columns={IDV_COLUMNS}
+      statuses={IDV_STATUSES}
+      openHref={needsReviewHref}
+      views={<VerificationViews current="all" />}
+    />
+  );
 }

@@ -13,7 +13,11 @@ export function needsReviewHref(session?: string): string {
 /** The two views of Verifications: every verification, and the cases waiting for a reviewer. */
 export function VerificationViews({ current }: { current: 'all' | typeof NEEDS_REVIEW }) {
   const item = (view: typeof current, href: string, label: string) => (
-    <Link href={href} className={view === current ? 'segmented-item segmented-active' : 'segmented-item'} aria-current={view === current ? 'page' : undefined}>
+    <Link
+      href={href}
+      className={view === current ? 'segmented-item segmented-active' : 'segmented-item'}
+      aria-current={view === current ? 'page' : undefined}
+    >
       {label}
     </Link>
   );

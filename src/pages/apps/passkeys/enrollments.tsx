@@ -20,7 +20,14 @@ import { ListDate } from '../_frame/task-cells';
 // Enrollments: every passkey the account's customers created, newest first, with what the
 // authenticator said about itself, and Revoke (admins, after a confirmation).
 
-const TRANSPORTS: Record<string, string> = { internal: 'This device', hybrid: 'Phone (hybrid)', usb: 'USB', nfc: 'NFC', ble: 'Bluetooth', 'smart-card': 'Smart card' };
+const TRANSPORTS: Record<string, string> = {
+  internal: 'This device',
+  hybrid: 'Phone (hybrid)',
+  usb: 'USB',
+  nfc: 'NFC',
+  ble: 'Bluetooth',
+  'smart-card': 'Smart card',
+};
 
 export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
   const api = useApi();
@@ -33,7 +40,10 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
   const key = keys[keys.length - 1] ?? null;
   const list = useQuery(`${app.id}:credentials:${q}:${key ?? ''}`, (a, signal) =>
     a
-      .getWithHeaders<PasskeyCredential[]>(`/${app.id}/credentials`, { signal, query: { q: q || undefined, lastKey: key ?? undefined } })
+      .getWithHeaders<PasskeyCredential[]>(`/${app.id}/credentials`, {
+        signal,
+        query: { q: q || undefined, lastKey: key ?? undefined },
+      })
       .then(({ data, headers }) => ({ rows: data, nextKey: headers.get(TASK_LAST_KEY_HEADER) })),
   );
 
@@ -77,7 +87,12 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
             Revoked
           </span>
         ) : canRevoke ? (
-          <Button size="sm" variant="danger" onClick={() => setRevoking(c)} aria-label={`Revoke passkey ${shortenId(c.credentialId)} of ${c.customerRef}`}>
+          <Button
+            size="sm"
+            variant="danger"
+            onClick={() => setRevoking(c)}
+            aria-label={`Revoke passkey ${shortenId(c.credentialId)} of ${c.customerRef}`}
+          >
             Revoke
           </Button>
         ) : null,
@@ -100,14 +115,26 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
           <label className="field-label" htmlFor="passkey-search">
             Customer ID
           </label>
-          <input id="passkey-search" className="input" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="CUST-1001" />
+          <input
+            id="passkey-search"
+            className="input"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="CUST-1001"
+          />
           <Button type="submit">Search</Button>
         </form>
         <QueryState query={list}>
           {() =>
             list.data && (
               <>
-                <Table caption="Passkeys" columns={columns} rows={list.data.rows} rowKey={(c) => c.id} empty={q ? `No passkeys for ${q}` : 'No passkeys yet'} />
+                <Table
+                  caption="Passkeys"
+                  columns={columns}
+                  rows={list.data.rows}
+                  rowKey={(c) => c.id}
+                  empty={q ? `No passkeys for ${q}` : 'No passkeys yet'}
+                />
                 <KeysetPager
                   label="Passkey pages"
                   pageIndex={keys.length - 1}
@@ -130,8 +157,8 @@ export default function PasskeysEnrollments({ app }: { app: AppDefinition }) {
         description={
           revoking && (
             <>
-              {revoking.customerRef}'s passkey {shortenId(revoking.credentialId)} ({revoking.authenticator}) will stop working at once. They will need to enroll a new
-              one to verify with a passkey.
+              {revoking.customerRef}'s passkey {shortenId(revoking.credentialId)} ({revoking.authenticator}) will stop working at
+              once. They will need to enroll a new one to verify with a passkey.
             </>
           )
         }

@@ -3,7 +3,9 @@ import { PAYMENT_COLUMNS } from '../../../../api/contract/apps/payments';
 import { Dashboard, type FirstTaskHelp } from '../_frame/Dashboard';
 import { StripeStandInNotice } from '../_frame/subscribe';
 
-const LATEST = PAYMENT_COLUMNS.filter((c) => ['id', 'amount', 'status', 'product', 'customerRef', 'agent', 'createdAt'].includes(c.key));
+const LATEST = PAYMENT_COLUMNS.filter((c) =>
+  ['id', 'amount', 'status', 'product', 'customerRef', 'agent', 'createdAt'].includes(c.key),
+);
 
 export const FIRST_TASK: FirstTaskHelp = {
   actionLabel: 'Request a payment',

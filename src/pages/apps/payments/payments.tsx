@@ -22,7 +22,12 @@ function Refund({ task, onDone }: { task: TaskDetail; onDone: () => void }) {
   const [confirming, setConfirming] = useState(false);
   if (!(task.status === 'succeeded' || task.status === 'partially_refunded') || left <= 0) return null;
   const typed = text.trim() ? parseMajor(text, currency) : left;
-  const error = typed === null ? `Type an amount such as ${formatMinor(left, currency)}` : typed > left ? `At most ${formatMinor(left, currency)} is left to refund` : null;
+  const error =
+    typed === null
+      ? `Type an amount such as ${formatMinor(left, currency)}`
+      : typed > left
+        ? `At most ${formatMinor(left, currency)} is left to refund`
+        : null;
   return (
     <div className="refund">
       <h3 className="card-title">Refund</h3>

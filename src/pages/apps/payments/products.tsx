@@ -19,20 +19,41 @@ import { useIsAdmin } from './role';
 
 type Form = { name: string; description: string; amount: string; currency: string };
 
-function ProductDialog({ product, defaultCurrency, onClose, onSaved }: { product: Product | null; defaultCurrency: string; onClose: () => void; onSaved: () => void }) {
+function ProductDialog({
+  product,
+  defaultCurrency,
+  onClose,
+  onSaved,
+}: {
+  product: Product | null;
+  defaultCurrency: string;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const api = useApi();
   const [form, setForm] = useState<Form>(() => ({
     name: product?.name ?? '',
     description: product?.description ?? '',
-    amount: product?.unitAmount != null && product.currency ? toMajor(product.unitAmount, product.currency).toFixed(currencyExponent(product.currency)) : '',
+    amount:
+      product?.unitAmount != null && product.currency
+        ? toMajor(product.unitAmount, product.currency).toFixed(currencyExponent(product.currency))
+        : '',
     currency: product?.currency ?? defaultCurrency,
   }));
   const [touched, setTouched] = useState(false);
   const formErrors = useFormErrors();
   const minor = parseMajor(form.amount, form.currency || 'usd');
-  const checked = check(ProductBodySchema, { name: form.name, description: form.description || null, unitAmount: minor ?? NaN, currency: form.currency });
+  const checked = check(ProductBodySchema, {
+    name: form.name,
+    description: form.description || null,
+    unitAmount: minor ?? NaN,
+    currency: form.currency,
+  });
   const errors = { ...(checked.ok ? {} : checked.fields), ...formErrors.errors };
-  const amountError = form.amount && minor === null ? `Type an amount in ${form.currency.toUpperCase()} such as ${form.currency === 'jpy' ? '500' : '12.50'}` : errors.unitAmount;
+  const amountError =
+    form.amount && minor === null
+      ? `Type an amount in ${form.currency.toUpperCase()} such as ${form.currency === 'jpy' ? '500' : '12.50'}`
+      : errors.unitAmount;
   const set = (k: keyof Form) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [k]: e.target.value }));
     formErrors.clear(k === 'amount' ? 'unitAmount' : k);
@@ -70,8 +91,20 @@ function ProductDialog({ product, defaultCurrency, onClose, onSaved }: { product
     >
       <form className="form" noValidate onSubmit={(e) => e.preventDefault()} aria-label="Product" ref={formErrors.ref}>
         <TextField label="Name" value={form.name} onChange={set('name')} error={touched ? errors.name : null} required />
-        <TextField label="Description" value={form.description} onChange={set('description')} error={touched ? errors.description : null} />
-        <TextField label="Price" value={form.amount} onChange={set('amount')} inputMode="decimal" error={touched || form.amount ? amountError : null} required />
+        <TextField
+          label="Description"
+          value={form.description}
+          onChange={set('description')}
+          error={touched ? errors.description : null}
+        />
+        <TextField
+          label="Price"
+          value={form.amount}
+          onChange={set('amount')}
+          inputMode="decimal"
+          error={touched || form.amount ? amountError : null}
+          required
+        />
         <Field label="Currency">
           {(control) => (
             <select className="input" {...control} value={form.currency} onChange={set('currency')}>
@@ -95,14 +128,36 @@ export default function Products({ app: _app }: { app: AppDefinition }) {
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
   const connected = connection.data?.connected === true;
-  const products = useQuery(connected ? `payments:products:${search}` : null, (a, signal) => a.get<Product[]>('/payments/products', { signal, query: { q: search || undefined } }));
+  const products = useQuery(connected ? `payments:products:${search}` : null, (a, signal) =>
+    a.get<Product[]>('/payments/products', { signal, query: { q: search || undefined } }),
+  );
   const [editing, setEditing] = useState<Product | null | 'new'>(null);
   const [archiving, setArchiving] = useState<Product | null>(null);
   const columns: Column<Product>[] = [
-    { key: 'name', header: 'Name', render: (p) => <><strong>{p.name}</strong>{p.description && <div className="muted">{p.description}</div>}</> },
-    { key: 'price', header: 'Price', render: (p) => (p.unitAmount != null && p.currency ? formatMinor(p.unitAmount, p.currency) : <span className="muted">—</span>) },
+    {
+      key: 'name',
+      header: 'Name',
+      render: (p) => (
+        <>
+          <strong>{p.name}</strong>
+          {p.description && <div className="muted">{p.description}</div>}
+        </>
+      ),
+    },
+    {
+      key: 'price',
+      header: 'Price',
+      render: (p) =>
+        p.unitAmount != null && p.currency ? formatMinor(p.unitAmount, p.currency) : <span className="muted">—</span>,
+    },
     { key: 'currency', header: 'Currency', render: (p) => p.currency?.toUpperCase() ?? '—' },
-    { key: 'active', header: 'Active', render: (p) => <span className={`badge ${p.active ? 'badge-success' : 'badge-warning'}`}>{p.active ? 'Active' : 'Archived'}</span> },
+    {
+      key: 'active',
+      header: 'Active',
+      render: (p) => (
+        <span className={`badge ${p.active ? 'badge-success' : 'badge-warning'}`}>{p.active ? 'Active' : 'Archived'}</span>
+      ),
+    },
     { key: 'id', header: 'Product ID', render: (p) => <code>{p.id}</code> },
     ...(admin
       ? [
@@ -119,7 +174,11 @@ export default function Products({ app: _app }: { app: AppDefinition }) {
                     Archive
                   </Button>
                 ) : (
-                  <Button size="sm" onClick={() => api.put(`/payments/products/${p.id}`, { active: true }).then(() => products.reload())} successLabel="Restored">
+                  <Button
+                    size="sm"
+                    onClick={() => api.put(`/payments/products/${p.id}`, { active: true }).then(() => products.reload())}
+                    successLabel="Restored"
+                  >
                     Restore
                   </Button>
                 )}
@@ -154,7 +213,12 @@ export default function Products({ app: _app }: { app: AppDefinition }) {
                   setSearch(q.trim());
                 }}
               >
-                <TextField label="Search products" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Name, description or prod_…" />
+                <TextField
+                  label="Search products"
+                  value={q}
+                  onChange={(e) => setQ(e.target.value)}
+                  placeholder="Name, description or prod_…"
+                />
                 <div className="filters-actions">
                   <Button type="submit" variant="primary">
                     Search
@@ -162,14 +226,27 @@ export default function Products({ app: _app }: { app: AppDefinition }) {
                 </div>
               </form>
               <QueryState query={products}>
-                {() => <Table caption="Products" columns={columns} rows={products.data} rowKey={(p) => p.id} empty={search ? `No products match “${search}”` : 'No products yet'} />}
+                {() => (
+                  <Table
+                    caption="Products"
+                    columns={columns}
+                    rows={products.data}
+                    rowKey={(p) => p.id}
+                    empty={search ? `No products match “${search}”` : 'No products yet'}
+                  />
+                )}
               </QueryState>
             </Card>
           )
         }
       </QueryState>
       {editing && (
-        <ProductDialog product={editing === 'new' ? null : editing} defaultCurrency={connection.data?.defaultCurrency ?? 'usd'} onClose={() => setEditing(null)} onSaved={products.reload} />
+        <ProductDialog
+          product={editing === 'new' ? null : editing}
+          defaultCurrency={connection.data?.defaultCurrency ?? 'usd'}
+          onClose={() => setEditing(null)}
+          onSaved={products.reload}
+        />
       )}
       <ConfirmDialog
         open={!!archiving}

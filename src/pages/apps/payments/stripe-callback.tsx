@@ -12,14 +12,21 @@ import { ConfigPage } from '../_frame/ConfigNav';
 export default function StripeCallback({ app }: { app: AppDefinition }) {
   const api = useApi();
   const search = useSearch();
-  const [outcome, setOutcome] = useState<{ ok: true; connection: StripeConnection } | { ok: false; message: string } | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: true; connection: StripeConnection } | { ok: false; message: string } | null>(
+    null,
+  );
   const sent = useRef(false);
   useEffect(() => {
     if (sent.current) return;
     sent.current = true;
     const params = new URLSearchParams(search);
     const body = Object.fromEntries(
-      Object.entries({ state: params.get('state') ?? '', code: params.get('code') ?? undefined, error: params.get('error') ?? undefined, errorDescription: params.get('error_description') ?? undefined }).filter(([, v]) => v !== undefined),
+      Object.entries({
+        state: params.get('state') ?? '',
+        code: params.get('code') ?? undefined,
+        error: params.get('error') ?? undefined,
+        errorDescription: params.get('error_description') ?? undefined,
+      }).filter(([, v]) => v !== undefined),
     );
     api
       .post<StripeConnection>('/payments/stripe/callback', body)
@@ -35,8 +42,8 @@ export default function StripeCallback({ app }: { app: AppDefinition }) {
       ) : outcome.ok ? (
         <Card title="Stripe is connected">
           <p role="status">
-            {outcome.connection.name ?? 'Your Stripe account'} (<code>{outcome.connection.accountId}</code>) is connected. You can now add products and request
-            payments.
+            {outcome.connection.name ?? 'Your Stripe account'} (<code>{outcome.connection.accountId}</code>) is connected. You can
+            now add products and request payments.
           </p>
           <p>
             <Link href="/products">Go to the Product Catalog</Link> · <Link href="/settings/stripe">See the connection</Link>

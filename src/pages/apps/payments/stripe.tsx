@@ -83,28 +83,30 @@ export default function StripeSettings({ app }: { app: AppDefinition }) {
     }
   };
   return (
-    <ConfigPage app={app} title="Stripe" lead="Customers pay you through your own Stripe account: the money goes straight to it, and your product catalog lives there.">
+    <ConfigPage
+      app={app}
+      title="Stripe"
+      lead="Customers pay you through your own Stripe account: the money goes straight to it, and your product catalog lives there."
+    >
       <StripeStandInNotice />
       <QueryState query={connection}>
         {() =>
           connection.data &&
           (connection.data.connected ? (
             <Connected connection={connection.data} onChange={connection.reload} />
+          ) : connection.data.configured ? (
+            <Card title="Connect your Stripe account">
+              <p>
+                Select <strong>Connect with Stripe</strong>, sign in to Stripe (or create an account) and approve the connection.
+                You come back here when it is done. We keep only your Stripe account ID.
+              </p>
+              <Button variant="primary" onClick={connect} successLabel="Opening Stripe…">
+                Connect with Stripe
+              </Button>
+            </Card>
           ) : (
-            connection.data.configured ? (
-              <Card title="Connect your Stripe account">
-                <p>
-                  Select <strong>Connect with Stripe</strong>, sign in to Stripe (or create an account) and approve the connection. You come back here when
-                  it is done. We keep only your Stripe account ID.
-                </p>
-                <Button variant="primary" onClick={connect} successLabel="Opening Stripe…">
-                  Connect with Stripe
-                </Button>
-              </Card>
-            ) : (
-              // nothing here can change it: the state, and no step that is not there
-              <PaymentsState connection={connection.data} />
-            )
+            // nothing here can change it: the state, and no step that is not there
+            <PaymentsState connection={connection.data} />
           ))
         }
       </QueryState>

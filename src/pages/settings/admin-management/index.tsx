@@ -18,9 +18,25 @@ import { apiFields, check, FormError, useFormErrors } from '../../../ui/form';
 
 const ROLE_LABELS: Record<AssignableRole, string> = { admin: 'Admin', supervisor: 'Supervisor' };
 
-function RoleSelect({ label, value, disabled, onChange }: { label: string; value: AssignableRole; disabled?: boolean; onChange: (role: AssignableRole) => void }) {
+function RoleSelect({
+  label,
+  value,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  value: AssignableRole;
+  disabled?: boolean;
+  onChange: (role: AssignableRole) => void;
+}) {
   return (
-    <select className="input input-sm" aria-label={label} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as AssignableRole)}>
+    <select
+      className="input input-sm"
+      aria-label={label}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value as AssignableRole)}
+    >
       {Object.entries(ROLE_LABELS).map(([role, text]) => (
         <option key={role} value={role}>
           {text}
@@ -31,7 +47,10 @@ function RoleSelect({ label, value, disabled, onChange }: { label: string; value
 }
 
 /** 'Expires 3 Jun 2025, 10:00' or 'Expired …', by the invitation's expiresAt; or that it was declined. */
-export function expiryLabel(invitation: Pick<Invitation, 'expiresAt'> & Partial<Pick<Invitation, 'status'>>, now = Date.now()): string {
+export function expiryLabel(
+  invitation: Pick<Invitation, 'expiresAt'> & Partial<Pick<Invitation, 'status'>>,
+  now = Date.now(),
+): string {
   if (invitation.status === 'accepted-elsewhere') return 'Declined: joined another account';
   return `${isExpired(invitation, now) ? 'Expired' : 'Expires'} ${formatDateTime(invitation.expiresAt)}`;
 }
@@ -85,7 +104,15 @@ function AddAdminDialog({ open, onClose, onAdded }: { open: boolean; onClose: ()
       }
     >
       <form id="add-admin-form" className="form" noValidate onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
-        <TextField label="Email" type="email" autoComplete="off" value={email} required error={formErrors.errors.email} onChange={(e) => (setEmail(e.target.value), formErrors.clear('email'))} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          required
+          error={formErrors.errors.email}
+          onChange={(e) => (setEmail(e.target.value), formErrors.clear('email'))}
+        />
         <Field label="Role">
           {(control) => (
             <select {...control} className="input" value={role} onChange={(e) => setRole(e.target.value as AssignableRole)}>
@@ -138,7 +165,11 @@ export default function AdminManagement() {
         admins.reload();
       }
     } catch (err) {
-      toast.error(pending.kind === 'revoke' ? 'The invitation could not be revoked' : 'The admin could not be archived', errorMessage(err, 'Please try again later'), err);
+      toast.error(
+        pending.kind === 'revoke' ? 'The invitation could not be revoked' : 'The admin could not be archived',
+        errorMessage(err, 'Please try again later'),
+        err,
+      );
       throw err;
     }
   };
@@ -148,19 +179,35 @@ export default function AdminManagement() {
     {
       key: 'role',
       header: 'Role',
-      render: (i) => <RoleSelect label={`Role of ${i.email}`} value={optimistic[i.id] ?? i.role} disabled={i.id in optimistic} onChange={(r) => changeRole('invitations', i.id, r)} />,
+      render: (i) => (
+        <RoleSelect
+          label={`Role of ${i.email}`}
+          value={optimistic[i.id] ?? i.role}
+          disabled={i.id in optimistic}
+          onChange={(r) => changeRole('invitations', i.id, r)}
+        />
+      ),
     },
     {
       key: 'status',
       header: 'Status',
-      render: (i) => <span className={isExpired(i) || i.status !== 'pending' ? 'badge badge-cancelled' : 'badge badge-free-trial'}>{expiryLabel(i)}</span>,
+      render: (i) => (
+        <span className={isExpired(i) || i.status !== 'pending' ? 'badge badge-cancelled' : 'badge badge-free-trial'}>
+          {expiryLabel(i)}
+        </span>
+      ),
     },
     {
       key: 'actions',
       header: <span className="sr-only">Actions</span>,
       className: 'cell-actions',
       render: (i) => (
-        <Button size="sm" variant="ghost" aria-label={`Revoke invitation of ${i.email}`} onClick={() => setPending({ kind: 'revoke', invitation: i })}>
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-label={`Revoke invitation of ${i.email}`}
+          onClick={() => setPending({ kind: 'revoke', invitation: i })}
+        >
           Revoke
         </Button>
       ),
@@ -179,7 +226,12 @@ export default function AdminManagement() {
         ) : a.id === me?.id ? (
           <span title="You cannot change your own role">{ROLE_LABELS[a.role]} (you)</span>
         ) : (
-          <RoleSelect label={`Role of ${a.email}`} value={optimistic[a.id] ?? a.role} disabled={a.id in optimistic} onChange={(r) => changeRole('admins', a.id, r)} />
+          <RoleSelect
+            label={`Role of ${a.email}`}
+            value={optimistic[a.id] ?? a.role}
+            disabled={a.id in optimistic}
+            onChange={(r) => changeRole('admins', a.id, r)}
+          />
         ),
     },
     {
@@ -188,7 +240,12 @@ export default function AdminManagement() {
       className: 'cell-actions',
       render: (a) =>
         a.role === 'owner' || a.id === me?.id ? null : (
-          <Button size="sm" variant="ghost" aria-label={`Archive ${a.email}`} onClick={() => setPending({ kind: 'archive', admin: a })}>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Archive ${a.email}`}
+            onClick={() => setPending({ kind: 'archive', admin: a })}
+          >
             Archive
           </Button>
         ),
@@ -207,14 +264,28 @@ export default function AdminManagement() {
         {invitations.error ? (
           <p role="alert">{errorMessage(invitations.error)}</p>
         ) : (
-          <Table caption="Pending invitations" columns={invitationColumns} rows={invitations.data} rowKey={(i) => i.id} loading={invitations.loading} empty="No pending invitations" />
+          <Table
+            caption="Pending invitations"
+            columns={invitationColumns}
+            rows={invitations.data}
+            rowKey={(i) => i.id}
+            loading={invitations.loading}
+            empty="No pending invitations"
+          />
         )}
       </Card>
       <Card title="Administrators">
         {admins.error ? (
           <p role="alert">{errorMessage(admins.error)}</p>
         ) : (
-          <Table caption="Administrators" columns={adminColumns} rows={admins.data} rowKey={(a) => a.id} loading={admins.loading} empty="No administrators" />
+          <Table
+            caption="Administrators"
+            columns={adminColumns}
+            rows={admins.data}
+            rowKey={(a) => a.id}
+            loading={admins.loading}
+            empty="No administrators"
+          />
         )}
       </Card>
       <AddAdminDialog open={adding} onClose={() => setAdding(false)} onAdded={invitations.reload} />

@@ -78,7 +78,14 @@ export default function AuditLog() {
             <Button onClick={page.reload}>Try again</Button>
           </div>
         ) : (
-          <Table caption="Audit log" columns={columns} rows={page.data?.entries} rowKey={(e) => String(e.id)} loading={page.loading} empty="No entries yet" />
+          <Table
+            caption="Audit log"
+            columns={columns}
+            rows={page.data?.entries}
+            rowKey={(e) => String(e.id)}
+            loading={page.loading}
+            empty="No entries yet"
+          />
         )}
         <KeysetPager
           label="Audit log pages"

@@ -16,7 +16,15 @@ import { check, useFormErrors } from '../../../ui/form';
 
 /** Stripe's invoice statuses (draft, open, paid, uncollectible, void) as a sentence starts: "Paid". */
 const sentenceCase = (status: string) => status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' ');
-import { BillingAction, BillingDates, formatDay, NotSubscribableNotice, StatusBadge, StripeStandInNotice, UsageBar } from '../../apps/_frame/billing-parts';
+import {
+  BillingAction,
+  BillingDates,
+  formatDay,
+  NotSubscribableNotice,
+  StatusBadge,
+  StripeStandInNotice,
+  UsageBar,
+} from '../../apps/_frame/billing-parts';
 
 function AppCards({ overview }: { overview: BillingOverview }) {
   return (
@@ -33,7 +41,9 @@ function AppCards({ overview }: { overview: BillingOverview }) {
                 </p>
               )}
               <BillingDates billing={billing} />
-              {billing.status !== 'inactive' && billing.status !== 'cancelled' && <UsageBar usage={billing.usage} label={`${app.title} credits this period`} />}
+              {billing.status !== 'inactive' && billing.status !== 'cancelled' && (
+                <UsageBar usage={billing.usage} label={`${app.title} credits this period`} />
+              )}
               <div className="card-footer-actions">
                 <BillingAction app={app} billing={billing} />
               </div>
@@ -59,8 +69,22 @@ function Invoices({ subscribed }: { subscribed: boolean }) {
               rows={query.data!.invoices}
               columns={[
                 { key: 'date', header: 'Date', render: (i) => formatDay(i.date) },
-                { key: 'amount', header: 'Amount', render: (i) => `${formatMoney(i.amountCents)}${i.currency === 'usd' ? '' : ` ${i.currency.toUpperCase()}`}` },
-                { key: 'status', header: 'Status', render: (i) => <span className={`badge badge-${i.status === 'paid' ? 'success' : i.status === 'open' ? 'warning' : 'neutral'}`}>{sentenceCase(i.status)}</span> },
+                {
+                  key: 'amount',
+                  header: 'Amount',
+                  render: (i) => `${formatMoney(i.amountCents)}${i.currency === 'usd' ? '' : ` ${i.currency.toUpperCase()}`}`,
+                },
+                {
+                  key: 'status',
+                  header: 'Status',
+                  render: (i) => (
+                    <span
+                      className={`badge badge-${i.status === 'paid' ? 'success' : i.status === 'open' ? 'warning' : 'neutral'}`}
+                    >
+                      {sentenceCase(i.status)}
+                    </span>
+                  ),
+                },
                 {
                   key: 'pdf',
                   header: 'PDF',
@@ -76,7 +100,9 @@ function Invoices({ subscribed }: { subscribed: boolean }) {
               ]}
             />
           ) : (
-            <EmptyState title="No invoices yet">{subscribed ? 'Invoices appear here once Stripe issues one.' : 'Invoices appear here once an app is subscribed.'}</EmptyState>
+            <EmptyState title="No invoices yet">
+              {subscribed ? 'Invoices appear here once Stripe issues one.' : 'Invoices appear here once an app is subscribed.'}
+            </EmptyState>
           )
         }
       </QueryState>
@@ -149,8 +175,21 @@ export default function BillingSettings() {
               {overview.apps.some((a) => !a.subscribable) && <NotSubscribableNotice />}
               <StripeStandInNotice />
               <AppCards overview={overview} />
-              <Card title="Payment method" actions={<Button onClick={openPortal} disabled={!overview.configured || !overview.hasCustomer}>Manage payment method</Button>}>
-                <p className="muted">{overview.hasCustomer ? 'Cards and invoices are managed in Stripe’s secure portal.' : subscribed ? 'No payment method is on file in Stripe for this account.' : 'A payment method is added when you first subscribe.'}</p>
+              <Card
+                title="Payment method"
+                actions={
+                  <Button onClick={openPortal} disabled={!overview.configured || !overview.hasCustomer}>
+                    Manage payment method
+                  </Button>
+                }
+              >
+                <p className="muted">
+                  {overview.hasCustomer
+                    ? 'Cards and invoices are managed in Stripe’s secure portal.'
+                    : subscribed
+                      ? 'No payment method is on file in Stripe for this account.'
+                      : 'A payment method is added when you first subscribe.'}
+                </p>
               </Card>
               <Invoices subscribed={subscribed} />
               <BillingEmail current={overview.billingEmail} onSaved={query.reload} />

@@ -65,7 +65,14 @@ export function AccountChoiceCard<T>(props: {
             </Field>
             {props.canSave && (
               <div className="form-actions">
-                <Button variant="primary" type="submit" onClick={save} successLabel="Saved" failureLabel="Not saved" disabled={choice === null}>
+                <Button
+                  variant="primary"
+                  type="submit"
+                  onClick={save}
+                  successLabel="Saved"
+                  failureLabel="Not saved"
+                  disabled={choice === null}
+                >
                   Save
                 </Button>
               </div>

@@ -25,7 +25,13 @@ export function CustomerLanguageCard() {
       notSavedMessage="Customers' default language could not be saved"
     >
       {(control, value, choose) => (
-        <LocaleSelect none="Each caller's browser language (SMS in English)" {...control} value={value} disabled={!canSave} onChange={(e) => choose(e.target.value)} />
+        <LocaleSelect
+          none="Each caller's browser language (SMS in English)"
+          {...control}
+          value={value}
+          disabled={!canSave}
+          onChange={(e) => choose(e.target.value)}
+        />
       )}
     </AccountChoiceCard>
   );

@@ -1,6 +1,12 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { useSetAtom } from 'jotai';
-import { BRAND_COLOR_PATTERN, BrandingUpdateSchema, LOGO_MAX_BYTES, type Branding, type BrandingSettings } from '../../../../api/contract/branding';
+import {
+  BRAND_COLOR_PATTERN,
+  BrandingUpdateSchema,
+  LOGO_MAX_BYTES,
+  type Branding,
+  type BrandingSettings,
+} from '../../../../api/contract/branding';
 import { useApi, useQuery } from '../../../api/hooks';
 import { errorMessage } from '../../../api/client';
 import { bootstrapAtom } from '../../../state/session';
@@ -13,7 +19,6 @@ import { check, useFormErrors } from '../../../ui/form';
 import { CustomerLanguageCard } from './CustomerLanguage';
 import { TimeZoneCard } from './TimeZone';
 import { fromBase64, LOGO_TYPE, logoColors, logoSrc, normaliseColorInput, prepareLogo, toBase64 } from './logo';
-
 
 function BrandingForm({ initial }: { initial: BrandingSettings }) {
   const api = useApi();
@@ -76,7 +81,14 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
           e.preventDefault();
         }}
       >
-        <TextField label="Company name" value={name} maxLength={200} required error={errors.name} onChange={(e) => setName(e.target.value)} />
+        <TextField
+          label="Company name"
+          value={name}
+          maxLength={200}
+          required
+          error={errors.name}
+          onChange={(e) => setName(e.target.value)}
+        />
 
         <Field label="Logo" error={errors.logo} hint="An SVG file. It is shown in the header of the console.">
           {(control) => (
@@ -84,7 +96,16 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
               <div className="logo-preview" aria-live="polite">
                 {logo ? <img src={logoSrc(logo)} alt="Logo preview" /> : <span className="muted">No logo</span>}
               </div>
-              <input ref={fileInput} type="file" accept={LOGO_TYPE} className="sr-only" tabIndex={-1} onChange={onFile} aria-hidden="true" data-testid="logo-file" />
+              <input
+                ref={fileInput}
+                type="file"
+                accept={LOGO_TYPE}
+                className="sr-only"
+                tabIndex={-1}
+                onChange={onFile}
+                aria-hidden="true"
+                data-testid="logo-file"
+              />
               <Button {...control} onClick={() => fileInput.current?.click()}>
                 Upload SVG logo
               </Button>
@@ -122,7 +143,14 @@ function BrandingForm({ initial }: { initial: BrandingSettings }) {
           <div className="color-suggestions" role="group" aria-label="Colors from your logo">
             <span className="muted">From your logo:</span>
             {suggestions.map((c) => (
-              <button key={c} type="button" className="color-chip" aria-label={`Use ${c}`} aria-pressed={c === color} onClick={() => setColor(c)}>
+              <button
+                key={c}
+                type="button"
+                className="color-chip"
+                aria-label={`Use ${c}`}
+                aria-pressed={c === color}
+                onClick={() => setColor(c)}
+              >
                 <span className="color-swatch" style={{ background: c }} aria-hidden="true" />
                 {c}
               </button>

@@ -37,7 +37,8 @@ export function normaliseHex(value: string): string {
 export function logoColors(svgText: string, max = 8): string[] {
   const found: { at: number; color: string }[] = [];
   for (const m of svgText.matchAll(HEX)) found.push({ at: m.index ?? 0, color: normaliseHex(m[0]) });
-  for (const m of svgText.matchAll(RGB)) found.push({ at: m.index ?? 0, color: `#${[m[1], m[2], m[3]].map((n) => hex2(Number(n))).join('')}`.toUpperCase() });
+  for (const m of svgText.matchAll(RGB))
+    found.push({ at: m.index ?? 0, color: `#${[m[1], m[2], m[3]].map((n) => hex2(Number(n))).join('')}`.toUpperCase() });
   found.sort((a, b) => a.at - b.at);
   const colors: string[] = [];
   for (const { color } of found) {

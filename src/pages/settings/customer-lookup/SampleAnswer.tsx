@@ -1,6 +1,14 @@
 import { useMemo, useState } from 'react';
 import type { LookupMappingField } from '../../../../api/contract/customer-lookup';
-import { compileGjsonPath, gjsonFind, gjsonPathTo, parseRawJson, templatePlaceholderTo, type JsonNode, type JsonStep } from '../../../../api/contract/logic/lookup-paths';
+import {
+  compileGjsonPath,
+  gjsonFind,
+  gjsonPathTo,
+  parseRawJson,
+  templatePlaceholderTo,
+  type JsonNode,
+  type JsonStep,
+} from '../../../../api/contract/logic/lookup-paths';
 
 // The endpoint's sample answer as a tree: the admin chooses a field, then activates a value and
 // the field gets the path to it (templates get a {path} added). Every row is a native button in
@@ -47,12 +55,23 @@ function customersOf(doc: JsonNode, customerPath: string): JsonNode[] | null {
 }
 
 /** The answer to a pick: what to fill in, or why not. */
-export function pickFor(field: LookupMappingField, doc: JsonNode, chain: JsonNode[], steps: JsonStep[], customerPath: string): Pick | { problem: string } {
+export function pickFor(
+  field: LookupMappingField,
+  doc: JsonNode,
+  chain: JsonNode[],
+  steps: JsonStep[],
+  customerPath: string,
+): Pick | { problem: string } {
   const node = chain[chain.length - 1]!;
   if (field === 'customerPath') {
-    if (node.kind !== 'array' && node.kind !== 'object') return { problem: 'The customers array path leads to the list of customers: choose a list (or one customer), not a single value.' };
+    if (node.kind !== 'array' && node.kind !== 'object')
+      return {
+        problem: 'The customers array path leads to the list of customers: choose a list (or one customer), not a single value.',
+      };
     const path = gjsonPathTo(doc, steps, node);
-    return path === null ? { problem: 'No supported path reaches this value (an empty or repeated key). Type the path instead.' } : { field, value: path, mode: 'replace' };
+    return path === null
+      ? { problem: 'No supported path reaches this value (an empty or repeated key). Type the path instead.' }
+      : { field, value: path, mode: 'replace' };
   }
   const customers = customersOf(doc, customerPath);
   if (!customers) return { problem: 'Choose the customers array path first: the other fields are read inside one customer.' };
@@ -60,16 +79,22 @@ export function pickFor(field: LookupMappingField, doc: JsonNode, chain: JsonNod
   let at = -1;
   for (let k = chain.length - 1; k >= 0 && at < 0; k--) if (customers.includes(chain[k]!)) at = k;
   for (let k = chain.length - 1; k >= 0 && at < 0; k--) if (customers.some((c) => c.raw === chain[k]!.raw)) at = k;
-  if (at < 0 || at === chain.length - 1) return { problem: 'Choose a value inside one of the customers the customers array path finds.' };
+  if (at < 0 || at === chain.length - 1)
+    return { problem: 'Choose a value inside one of the customers the customers array path finds.' };
   const customer = chain[at]!;
   const rel = steps.slice(at);
   if (field === 'customerId') {
-    if (node.kind === 'object' || node.kind === 'array' || node.kind === 'null') return { problem: 'A customer ID is a single value (text or a number).' };
+    if (node.kind === 'object' || node.kind === 'array' || node.kind === 'null')
+      return { problem: 'A customer ID is a single value (text or a number).' };
     const path = gjsonPathTo(customer, rel, node);
-    return path === null ? { problem: 'No supported path reaches this value (an empty or repeated key). Type the path instead.' } : { field, value: path, mode: 'replace' };
+    return path === null
+      ? { problem: 'No supported path reaches this value (an empty or repeated key). Type the path instead.' }
+      : { field, value: path, mode: 'replace' };
   }
   const placeholder = templatePlaceholderTo(customer, rel, node);
-  return placeholder === null ? { problem: 'A template cannot name this value (its key has braces or ends in a space).' } : { field, value: placeholder, mode: 'append' };
+  return placeholder === null
+    ? { problem: 'A template cannot name this value (its key has braces or ends in a space).' }
+    : { field, value: placeholder, mode: 'append' };
 }
 
 type RowProps = {
@@ -88,20 +113,35 @@ function Row({ name, node, chain, steps, depth, openDepth, onActivate }: RowProp
   const [all, setAll] = useState(false);
   const where = steps.length ? steps.join(' › ') : 'the whole answer';
   const children: { name: string; node: JsonNode; step: JsonStep }[] =
-    node.kind === 'array' ? node.items.map((n, i) => ({ name: String(i), node: n, step: i })) : node.kind === 'object' ? node.entries.map((e) => ({ name: e.key, node: e.value, step: e.key })) : [];
+    node.kind === 'array'
+      ? node.items.map((n, i) => ({ name: String(i), node: n, step: i }))
+      : node.kind === 'object'
+        ? node.entries.map((e) => ({ name: e.key, node: e.value, step: e.key }))
+        : [];
   const shown = all ? children : children.slice(0, FIRST_ITEMS);
   return (
     <li>
       <div className="json-row">
         {container ? (
-          <button type="button" className="json-toggle" aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${where}`} onClick={() => setOpen(!open)}>
+          <button
+            type="button"
+            className="json-toggle"
+            aria-expanded={open}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${where}`}
+            onClick={() => setOpen(!open)}
+          >
             {open ? '▾' : '▸'}
           </button>
         ) : (
           <span className="json-toggle" aria-hidden="true" />
         )}
         <span className="json-key">{name}:</span>
-        <button type="button" className={`json-value json-${node.kind}`} title={`Use ${where}`} onClick={() => onActivate([...chain, node], steps)}>
+        <button
+          type="button"
+          className={`json-value json-${node.kind}`}
+          title={`Use ${where}`}
+          onClick={() => onActivate([...chain, node], steps)}
+        >
           {summary(node)}
         </button>
       </div>
@@ -109,7 +149,16 @@ function Row({ name, node, chain, steps, depth, openDepth, onActivate }: RowProp
         <ul>
           {shown.map((c, i) => (
             // by position: an answer may repeat a key
-            <Row key={i} name={c.name} node={c.node} chain={[...chain, node]} steps={[...steps, c.step]} depth={depth + 1} openDepth={openDepth} onActivate={onActivate} />
+            <Row
+              key={i}
+              name={c.name}
+              node={c.node}
+              chain={[...chain, node]}
+              steps={[...steps, c.step]}
+              depth={depth + 1}
+              openDepth={openDepth}
+              onActivate={onActivate}
+            />
           ))}
           {shown.length < children.length ? (
             <li>
@@ -124,7 +173,17 @@ function Row({ name, node, chain, steps, depth, openDepth, onActivate }: RowProp
   );
 }
 
-export function SampleAnswer({ sample, customerPath, initialField, onPick }: { sample: string; customerPath: string; initialField: LookupMappingField; onPick: (pick: Pick) => void }) {
+export function SampleAnswer({
+  sample,
+  customerPath,
+  initialField,
+  onPick,
+}: {
+  sample: string;
+  customerPath: string;
+  initialField: LookupMappingField;
+  onPick: (pick: Pick) => void;
+}) {
   const doc = useMemo(() => {
     try {
       return parseRawJson(sample);
@@ -141,7 +200,13 @@ export function SampleAnswer({ sample, customerPath, initialField, onPick }: { s
     const pick = pickFor(field, doc, chain, steps, customerPath);
     if ('problem' in pick) return setSaid({ ok: false, text: pick.problem });
     onPick(pick);
-    setSaid({ ok: true, text: pick.mode === 'replace' ? `${FIELD_LABELS[field]} set to ${pick.value}` : `${pick.value} added to the ${FIELD_LABELS[field].toLowerCase()}` });
+    setSaid({
+      ok: true,
+      text:
+        pick.mode === 'replace'
+          ? `${FIELD_LABELS[field]} set to ${pick.value}`
+          : `${pick.value} added to the ${FIELD_LABELS[field].toLowerCase()}`,
+    });
   };
 
   return (
@@ -158,7 +223,9 @@ export function SampleAnswer({ sample, customerPath, initialField, onPick }: { s
           ))}
         </div>
       </fieldset>
-      <p className="field-hint">Then click the value to use. The customers array path is a list; the other fields are read inside one customer.</p>
+      <p className="field-hint">
+        Then click the value to use. The customers array path is a list; the other fields are read inside one customer.
+      </p>
       <p aria-live="polite" className={said ? (said.ok ? 'sample-said' : 'field-error') : 'sr-only'}>
         {said?.text ?? ''}
       </p>

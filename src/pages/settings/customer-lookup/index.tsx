@@ -35,7 +35,15 @@ type Form = {
   descriptionTemplate: string;
 };
 
-const EMPTY: Form = { url: '', method: 'GET', headers: [], customerPath: '', customerId: '', titleTemplate: '', descriptionTemplate: '' };
+const EMPTY: Form = {
+  url: '',
+  method: 'GET',
+  headers: [],
+  customerPath: '',
+  customerId: '',
+  titleTemplate: '',
+  descriptionTemplate: '',
+};
 
 function formOf(view: CustomerLookupView | null | undefined): Form {
   if (!view) return EMPTY;
@@ -62,7 +70,15 @@ type TestState =
   | { kind: 'found'; customers: LookupCustomer[] }
   | { kind: 'sample'; missing: CustomerLookupTestAnswer['missing'] };
 
-function TestPanel({ form, onFieldErrors, onPick }: { form: Form; onFieldErrors: (f: FieldErrors) => void; onPick: (pick: Pick) => void }) {
+function TestPanel({
+  form,
+  onFieldErrors,
+  onPick,
+}: {
+  form: Form;
+  onFieldErrors: (f: FieldErrors) => void;
+  onPick: (pick: Pick) => void;
+}) {
   const api = useApi();
   const [phoneNumber, setPhoneNumber] = useState('');
   const phone = useFormErrors();
@@ -101,15 +117,28 @@ function TestPanel({ form, onFieldErrors, onPick }: { form: Form; onFieldErrors:
 
   return (
     <Card title="Test your endpoint" aria-label="Test panel">
-      <p className="muted">Runs the settings above, saved or not, against your endpoint with a phone number. The paths may still be empty: the test then fetches a sample answer, and you click the values to use.</p>
+      <p className="muted">
+        Runs the settings above, saved or not, against your endpoint with a phone number. The paths may still be empty: the test
+        then fetches a sample answer, and you click the values to use.
+      </p>
       <form className="form" onSubmit={run} noValidate ref={phone.ref}>
-        <TextField label="Phone number" type="tel" value={phoneNumber} onChange={(e) => setPhoneNumber(e.target.value)} placeholder="+14155550100" error={phoneError} hint="In E.164 format: a plus, the country code and the number." />
+        <TextField
+          label="Phone number"
+          type="tel"
+          value={phoneNumber}
+          onChange={(e) => setPhoneNumber(e.target.value)}
+          placeholder="+14155550100"
+          error={phoneError}
+          hint="In E.164 format: a plus, the country code and the number."
+        />
         <Button type="submit" variant="secondary" disabled={state.kind === 'loading'}>
           Run test
         </Button>
       </form>
       <div aria-live="polite" className="lookup-result">
-        {state.kind === 'idle' ? <p className="muted">Run a test to see which customers your endpoint finds for a phone number.</p> : null}
+        {state.kind === 'idle' ? (
+          <p className="muted">Run a test to see which customers your endpoint finds for a phone number.</p>
+        ) : null}
         {state.kind === 'loading' ? <Spinner label="Calling your endpoint" /> : null}
         {state.kind === 'failed' ? (
           <div className="notice notice-error" role="alert">
@@ -120,7 +149,10 @@ function TestPanel({ form, onFieldErrors, onPick }: { form: Form; onFieldErrors:
         {state.kind === 'sample' ? (
           <div className="notice notice-success">
             <p style={{ fontWeight: 600 }}>Sample answer received</p>
-            <p>Still to fill in: {state.missing.map((f) => FIELD_LABELS[f]).join(', ')}. Choose a field below, then click its value in the sample answer.</p>
+            <p>
+              Still to fill in: {state.missing.map((f) => FIELD_LABELS[f]).join(', ')}. Choose a field below, then click its value
+              in the sample answer.
+            </p>
           </div>
         ) : null}
         {state.kind === 'found' && state.customers.length === 0 ? (
@@ -176,7 +208,13 @@ export default function CustomerLookupSettings() {
   }, [query.data]);
 
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const setHeader = (i: number, patch: Partial<HeaderRow>) => set('headers', form.headers.map((h, j) => (j === i ? { ...h, ...patch, saved: patch.key !== undefined && patch.key !== h.key ? false : h.saved } : h)));
+  const setHeader = (i: number, patch: Partial<HeaderRow>) =>
+    set(
+      'headers',
+      form.headers.map((h, j) =>
+        j === i ? { ...h, ...patch, saved: patch.key !== undefined && patch.key !== h.key ? false : h.saved } : h,
+      ),
+    );
 
   const remove = async () => {
     try {
@@ -222,7 +260,9 @@ export default function CustomerLookupSettings() {
   return (
     <div className="page">
       <h1 className="page-title">Customer Lookup</h1>
-      <p className="page-lead">When a call comes in, Switchboard asks your system which customers have the caller's phone number.</p>
+      <p className="page-lead">
+        When a call comes in, Switchboard asks your system which customers have the caller's phone number.
+      </p>
       <QueryState query={query}>
         {() => (
           <>
@@ -236,10 +276,23 @@ export default function CustomerLookupSettings() {
                   void save().catch(() => {});
                 }}
               >
-                <TextField label="URL" type="url" required value={form.url} onChange={(e) => set('url', e.target.value)} error={fields.url} placeholder="https://crm.example.com/api/customers" />
+                <TextField
+                  label="URL"
+                  type="url"
+                  required
+                  value={form.url}
+                  onChange={(e) => set('url', e.target.value)}
+                  error={fields.url}
+                  placeholder="https://crm.example.com/api/customers"
+                />
                 <Field label="Method" error={fields.method}>
                   {(c) => (
-                    <select className="input" {...c} value={form.method} onChange={(e) => set('method', e.target.value as Form['method'])}>
+                    <select
+                      className="input"
+                      {...c}
+                      value={form.method}
+                      onChange={(e) => set('method', e.target.value as Form['method'])}
+                    >
                       <option value="GET">GET (phone number as the phoneNumber query parameter)</option>
                       <option value="POST">POST (JSON body {'{"phoneNumber": "…"}'})</option>
                     </select>
@@ -247,10 +300,18 @@ export default function CustomerLookupSettings() {
                 </Field>
                 <fieldset className="fieldset">
                   <legend className="field-label">Headers</legend>
-                  {form.headers.length === 0 ? <p className="muted">No headers. Add one for an API key or a bearer token.</p> : null}
+                  {form.headers.length === 0 ? (
+                    <p className="muted">No headers. Add one for an API key or a bearer token.</p>
+                  ) : null}
                   {form.headers.map((h, i) => (
                     <div key={i} className="grid-2" style={{ alignItems: 'end' }}>
-                      <TextField label={`Header ${i + 1} name`} value={h.key} onChange={(e) => setHeader(i, { key: e.target.value })} error={fields[`headers.${i}.key`]} placeholder="Authorization" />
+                      <TextField
+                        label={`Header ${i + 1} name`}
+                        value={h.key}
+                        onChange={(e) => setHeader(i, { key: e.target.value })}
+                        error={fields[`headers.${i}.key`]}
+                        placeholder="Authorization"
+                      />
                       <div style={{ display: 'flex', gap: 8, alignItems: 'end' }}>
                         <div style={{ flex: 1 }}>
                           <TextField
@@ -263,22 +324,69 @@ export default function CustomerLookupSettings() {
                             placeholder={h.saved ? 'Saved (leave blank to keep)' : ''}
                           />
                         </div>
-                        <Button size="sm" variant="ghost" aria-label={`Remove header ${i + 1}`} onClick={() => set('headers', form.headers.filter((_, j) => j !== i))}>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-label={`Remove header ${i + 1}`}
+                          onClick={() =>
+                            set(
+                              'headers',
+                              form.headers.filter((_, j) => j !== i),
+                            )
+                          }
+                        >
                           Remove
                         </Button>
                       </div>
                     </div>
                   ))}
                   {fields.headers ? <p className="field-error">{fields.headers}</p> : null}
-                  <Button size="sm" disabled={form.headers.length >= MAX_LOOKUP_HEADERS} onClick={() => set('headers', [...form.headers, { key: '', value: '', saved: false }])}>
+                  <Button
+                    size="sm"
+                    disabled={form.headers.length >= MAX_LOOKUP_HEADERS}
+                    onClick={() => set('headers', [...form.headers, { key: '', value: '', saved: false }])}
+                  >
                     Add header
                   </Button>
-                  {form.headers.length >= MAX_LOOKUP_HEADERS ? <p className="muted">You can add up to {MAX_LOOKUP_HEADERS} headers</p> : null}
+                  {form.headers.length >= MAX_LOOKUP_HEADERS ? (
+                    <p className="muted">You can add up to {MAX_LOOKUP_HEADERS} headers</p>
+                  ) : null}
                 </fieldset>
-                <TextField label="Customers array path" required value={form.customerPath} onChange={(e) => set('customerPath', e.target.value)} error={fields.customerPath} placeholder="data.customers" hint="A GJSON path to the list of customers in the answer, e.g. data.customers or results.#(active==true)#." />
-                <TextField label="Customer ID path" required value={form.customerId} onChange={(e) => set('customerId', e.target.value)} error={fields.customerId} placeholder="id" hint="A GJSON path inside one customer." />
-                <TextField label="Title template" required value={form.titleTemplate} onChange={(e) => set('titleTemplate', e.target.value)} error={fields.titleTemplate} placeholder="{firstName} {lastName}" hint="Use {fieldName} (or a path such as {name.first}) to insert a customer's value." />
-                <TextField label="Description template" required value={form.descriptionTemplate} onChange={(e) => set('descriptionTemplate', e.target.value)} error={fields.descriptionTemplate} placeholder="{email}" />
+                <TextField
+                  label="Customers array path"
+                  required
+                  value={form.customerPath}
+                  onChange={(e) => set('customerPath', e.target.value)}
+                  error={fields.customerPath}
+                  placeholder="data.customers"
+                  hint="A GJSON path to the list of customers in the answer, e.g. data.customers or results.#(active==true)#."
+                />
+                <TextField
+                  label="Customer ID path"
+                  required
+                  value={form.customerId}
+                  onChange={(e) => set('customerId', e.target.value)}
+                  error={fields.customerId}
+                  placeholder="id"
+                  hint="A GJSON path inside one customer."
+                />
+                <TextField
+                  label="Title template"
+                  required
+                  value={form.titleTemplate}
+                  onChange={(e) => set('titleTemplate', e.target.value)}
+                  error={fields.titleTemplate}
+                  placeholder="{firstName} {lastName}"
+                  hint="Use {fieldName} (or a path such as {name.first}) to insert a customer's value."
+                />
+                <TextField
+                  label="Description template"
+                  required
+                  value={form.descriptionTemplate}
+                  onChange={(e) => set('descriptionTemplate', e.target.value)}
+                  error={fields.descriptionTemplate}
+                  placeholder="{email}"
+                />
                 <div className="form-actions">
                   <Button type="button" variant="primary" onClick={onSave} successLabel="Saved" failureLabel="Not saved">
                     Save
@@ -288,7 +396,9 @@ export default function CustomerLookupSettings() {
             </Card>
             {configured ? (
               <Card title="Remove customer lookup">
-                <p className="muted">Agents stop seeing customer details for incoming calls. The endpoint, headers and paths are deleted.</p>
+                <p className="muted">
+                  Agents stop seeing customer details for incoming calls. The endpoint, headers and paths are deleted.
+                </p>
                 <div className="form-actions">
                   <Button variant="danger" onClick={() => setConfirmRemove('button')}>
                     Remove settings
@@ -299,7 +409,13 @@ export default function CustomerLookupSettings() {
             <TestPanel
               form={form}
               onFieldErrors={(f) => (Object.keys(f).length ? formErrors.invalid(f) : formErrors.clear())}
-              onPick={(pick) => setForm((f) => ({ ...f, [pick.field]: pick.mode === 'replace' || !f[pick.field].trim() ? pick.value : `${f[pick.field].trimEnd()} ${pick.value}` }))}
+              onPick={(pick) =>
+                setForm((f) => ({
+                  ...f,
+                  [pick.field]:
+                    pick.mode === 'replace' || !f[pick.field].trim() ? pick.value : `${f[pick.field].trimEnd()} ${pick.value}`,
+                }))
+              }
             />
           </>
         )}

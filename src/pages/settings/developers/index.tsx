@@ -1,6 +1,13 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useAtomValue } from 'jotai';
-import { maskSecretKey, maskWebhookSecret, SIGNATURE_HEADER, type DeveloperKeys, type RotatableKey, type RotateKey } from '../../../../api/contract/developers';
+import {
+  maskSecretKey,
+  maskWebhookSecret,
+  SIGNATURE_HEADER,
+  type DeveloperKeys,
+  type RotatableKey,
+  type RotateKey,
+} from '../../../../api/contract/developers';
 import { errorMessage } from '../../../api/client';
 import { useApi, useQuery } from '../../../api/hooks';
 import { OpenInBrowser } from '../../../app/OpenInBrowser';
@@ -23,11 +30,24 @@ const ROTATION_TEXT: Record<RotatableKey, { label: string; success: string; effe
   webhookSecret: {
     label: 'Webhook secret',
     success: 'The webhook secret has been rotated',
-    effect: 'Webhook requests will be signed with the new secret, so receivers that check signatures with the current secret will reject them until they are updated.',
+    effect:
+      'Webhook requests will be signed with the new secret, so receivers that check signatures with the current secret will reject them until they are updated.',
   },
 };
 
-function KeyRow({ label, shown, value, hint, onRotate }: { label: string; shown: string; value: string | null; hint?: string; onRotate?: () => void }) {
+function KeyRow({
+  label,
+  shown,
+  value,
+  hint,
+  onRotate,
+}: {
+  label: string;
+  shown: string;
+  value: string | null;
+  hint?: string;
+  onRotate?: () => void;
+}) {
   return (
     <div className="key-row">
       <dt>{label}</dt>
@@ -102,7 +122,8 @@ function VerifySamples() {
   const [language, setLanguage] = useState<SampleLanguage>('Node');
   const move = (e: KeyboardEvent<HTMLButtonElement>) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-    const next = LANGUAGES[(LANGUAGES.indexOf(language) + (e.key === 'ArrowRight' ? 1 : LANGUAGES.length - 1)) % LANGUAGES.length]!;
+    const next =
+      LANGUAGES[(LANGUAGES.indexOf(language) + (e.key === 'ArrowRight' ? 1 : LANGUAGES.length - 1)) % LANGUAGES.length]!;
     setLanguage(next);
     document.getElementById(`verify-tab-${next}`)?.focus();
   };
@@ -160,7 +181,10 @@ export default function Developers() {
         <h1 className="page-title">Developers</h1>
         <OpenInBrowser path="/settings/developers" />
       </div>
-      <p className="page-lead">Keys for the widget, the API and webhooks of this account. Keep the secret key and the webhook secret out of browsers and source code.</p>
+      <p className="page-lead">
+        Keys for the widget, the API and webhooks of this account. Keep the secret key and the webhook secret out of browsers and
+        source code.
+      </p>
       <Card title="Keys">
         {keys.error ? (
           <div role="alert">
@@ -172,19 +196,32 @@ export default function Developers() {
         ) : (
           <dl className="key-list">
             {bootstrap && <KeyRow label="Account ID" shown={bootstrap.account.id} value={bootstrap.account.id} />}
-            <KeyRow label="Widget key" shown={keys.data.widgetKey} value={keys.data.widgetKey} hint="Public: goes into the pages that embed the widget." />
+            <KeyRow
+              label="Widget key"
+              shown={keys.data.widgetKey}
+              value={keys.data.widgetKey}
+              hint="Public: goes into the pages that embed the widget."
+            />
             <KeyRow
               label="Secret key"
               shown={maskSecretKey(keys.data.secretKey)}
               value={keys.data.revealed ? keys.data.secretKey : null}
-              hint={keys.data.revealed ? 'For calls from your servers to the API.' : 'For calls from your servers to the API. Hidden in ghost mode: only the account\'s own admins can copy or rotate it.'}
+              hint={
+                keys.data.revealed
+                  ? 'For calls from your servers to the API.'
+                  : "For calls from your servers to the API. Hidden in ghost mode: only the account's own admins can copy or rotate it."
+              }
               onRotate={ghost ? undefined : () => setRotating('secretKey')}
             />
             <KeyRow
               label="Webhook secret"
               shown={maskWebhookSecret()}
               value={keys.data.revealed ? keys.data.webhookSecret : null}
-              hint={keys.data.revealed ? 'Signs the webhook requests we send you.' : 'Signs the webhook requests we send you. Hidden in ghost mode.'}
+              hint={
+                keys.data.revealed
+                  ? 'Signs the webhook requests we send you.'
+                  : 'Signs the webhook requests we send you. Hidden in ghost mode.'
+              }
               onRotate={ghost ? undefined : () => setRotating('webhookSecret')}
             />
           </dl>
@@ -194,7 +231,9 @@ export default function Developers() {
         open={rotating !== null}
         title={rotating ? `Rotate the ${ROTATION_TEXT[rotating].label.toLowerCase()}?` : ''}
         description={
-          rotating ? `A new ${ROTATION_TEXT[rotating].label.toLowerCase()} replaces the current one, which stops working at once. ${ROTATION_TEXT[rotating].effect}` : ''
+          rotating
+            ? `A new ${ROTATION_TEXT[rotating].label.toLowerCase()} replaces the current one, which stops working at once. ${ROTATION_TEXT[rotating].effect}`
+            : ''
         }
         confirmLabel="Rotate"
         onConfirm={() => (rotating ? rotate(rotating) : undefined)}
@@ -212,11 +251,12 @@ export default function Developers() {
       </Card>
       <Card title="Verifying webhooks">
         <p>
-          Every webhook request carries an <code>{SIGNATURE_HEADER}</code> header such as <code>t=1767225600,v1=5f2b…</code>: <code>t</code> is when it was sent (Unix
-          seconds) and <code>v1</code> the lowercase hex HMAC-SHA256 of <code>{'"<t>.<raw body>"'}</code>, keyed with your webhook secret (the whole{' '}
-          <code>whsec_…</code> value). Compute it over the body exactly as received, compare in constant time, and reject a <code>t</code> more than 5 minutes
-          away. For 24 hours after you rotate the secret, requests carry two <code>v1</code> values (old and new key): accept either. It is the scheme Stripe's
-          libraries verify.
+          Every webhook request carries an <code>{SIGNATURE_HEADER}</code> header such as <code>t=1767225600,v1=5f2b…</code>:{' '}
+          <code>t</code> is when it was sent (Unix seconds) and <code>v1</code> the lowercase hex HMAC-SHA256 of{' '}
+          <code>{'"<t>.<raw body>"'}</code>, keyed with your webhook secret (the whole <code>whsec_…</code> value). Compute it
+          over the body exactly as received, compare in constant time, and reject a <code>t</code> more than 5 minutes away. For
+          24 hours after you rotate the secret, requests carry two <code>v1</code> values (old and new key): accept either. It is
+          the scheme Stripe's libraries verify.
         </p>
         <VerifySamples />
       </Card>
@@ -232,25 +272,25 @@ function ApiRateLimitPanel() {
   const { perSecond, burst, used, isDefault } = limit.data;
   return (
     <>
-    <dl className="key-list" aria-label="API rate limit">
-      <div>
-        <dt>Rate limit</dt>
-        <dd>
-          {perSecond} requests a second, bursts of {burst}
-          {isDefault ? ' (the default)' : ''}. To change it, contact us.
-        </dd>
-      </div>
-      <div>
-        <dt>In use now</dt>
-        <dd>
-          {used} of {burst}{' '}
-          <Button size="sm" variant="ghost" onClick={limit.reload}>
-            Refresh
-          </Button>
-        </dd>
-      </div>
-    </dl>
-    <p className="muted">Every answer of the API says the same in its RateLimit-Policy and RateLimit header fields.</p>
+      <dl className="key-list" aria-label="API rate limit">
+        <div>
+          <dt>Rate limit</dt>
+          <dd>
+            {perSecond} requests a second, bursts of {burst}
+            {isDefault ? ' (the default)' : ''}. To change it, contact us.
+          </dd>
+        </div>
+        <div>
+          <dt>In use now</dt>
+          <dd>
+            {used} of {burst}{' '}
+            <Button size="sm" variant="ghost" onClick={limit.reload}>
+              Refresh
+            </Button>
+          </dd>
+        </div>
+      </dl>
+      <p className="muted">Every answer of the API says the same in its RateLimit-Policy and RateLimit header fields.</p>
     </>
   );
 }

@@ -42,13 +42,16 @@ export function missingRecordsOf(err: unknown): MissingRecords {
 export function missingRecordsText(missing: MissingRecords): string | null {
   if (!missing || (!missing.cname && !missing.txt)) return null;
   if (missing.cname && missing.txt) return 'Not found yet: the CNAME record and the TXT record.';
-  return missing.cname ? 'Not found yet: the CNAME record. The TXT record is in place.' : 'Not found yet: the TXT record. The CNAME record is in place.';
+  return missing.cname
+    ? 'Not found yet: the CNAME record. The TXT record is in place.'
+    : 'Not found yet: the TXT record. The CNAME record is in place.';
 }
 
 /** What is wrong with a typed domain, in words; null when it can be verified. */
 export function domainProblem(value: string): string | null {
   if (!value || isValidDomain(value)) return null;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.includes('/')) return 'Enter the domain only, without https:// or a path, e.g. console.yourcompany.com.';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.includes('/'))
+    return 'Enter the domain only, without https:// or a path, e.g. console.yourcompany.com.';
   if (value.includes('@')) return 'Enter a domain, not an e-mail address.';
   if (/\s/.test(value)) return 'A domain cannot contain spaces.';
   if (/[A-Z]/.test(value)) return `Use lowercase letters: ${value.toLowerCase()}`;
@@ -62,7 +65,21 @@ export function domainProblem(value: string): string | null {
 
 type Dns = { target: string; challenge: string };
 
-function RecordRow({ type, name, value, label, testId, missing }: { type: string; name: string; value: string; label: string; testId: string; missing?: boolean }) {
+function RecordRow({
+  type,
+  name,
+  value,
+  label,
+  testId,
+  missing,
+}: {
+  type: string;
+  name: string;
+  value: string;
+  label: string;
+  testId: string;
+  missing?: boolean;
+}) {
   return (
     <tr>
       <td>{type}</td>
@@ -73,12 +90,20 @@ function RecordRow({ type, name, value, label, testId, missing }: { type: string
         <code className="key-value" data-testid={testId}>
           {value}
         </code>{' '}
-        <Button size="sm" aria-label={`Copy the ${type} value`} disabled={!value} onClick={() => copyToClipboard(label, value)} successLabel="Copied">
+        <Button
+          size="sm"
+          aria-label={`Copy the ${type} value`}
+          disabled={!value}
+          onClick={() => copyToClipboard(label, value)}
+          successLabel="Copied"
+        >
           Copy
         </Button>
       </td>
       {missing !== undefined && (
-        <td data-testid={`${type.toLowerCase()}-status`}>{missing ? <span className="badge">Not found yet</span> : <span className="badge badge-subscription">Found</span>}</td>
+        <td data-testid={`${type.toLowerCase()}-status`}>
+          {missing ? <span className="badge">Not found yet</span> : <span className="badge badge-subscription">Found</span>}
+        </td>
       )}
     </tr>
   );
@@ -102,8 +127,22 @@ function DnsInstructions({ domain, dns, missing }: { domain: string; dns: Dns; m
             </tr>
           </thead>
           <tbody>
-            <RecordRow type="CNAME" name={name} value={dns.target} label="CNAME value" testId="cname-target" missing={missing ? missing.cname : undefined} />
-            <RecordRow type="TXT" name={challengeName(name)} value={dns.challenge} label="TXT value" testId="txt-value" missing={missing ? missing.txt : undefined} />
+            <RecordRow
+              type="CNAME"
+              name={name}
+              value={dns.target}
+              label="CNAME value"
+              testId="cname-target"
+              missing={missing ? missing.cname : undefined}
+            />
+            <RecordRow
+              type="TXT"
+              name={challengeName(name)}
+              value={dns.challenge}
+              label="TXT value"
+              testId="txt-value"
+              missing={missing ? missing.txt : undefined}
+            />
           </tbody>
         </table>
       </ScrollArea>
@@ -126,14 +165,17 @@ function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
     } catch (err) {
       if (err instanceof ApiError && err.code === DNS_INVALID) throw err;
       // refused (taken, not allowed): said on the field; the check not reaching DNS: the button says "Not verified yet"
-      if (err instanceof ApiError && err.status < 500 && err.code !== 'UNEXPECTED_STATUS') throw formErrors.invalid({ domain: err.message });
+      if (err instanceof ApiError && err.status < 500 && err.code !== 'UNEXPECTED_STATUS')
+        throw formErrors.invalid({ domain: err.message });
       formErrors.invalid({ domain: DNS_CHECK_FAILED_MESSAGE });
       throw err;
     }
   };
   return (
     <Card title="Set up a custom domain">
-      <p>Serve the console from your own domain, for example <code>console.yourcompany.com</code>.</p>
+      <p>
+        Serve the console from your own domain, for example <code>console.yourcompany.com</code>.
+      </p>
       <form className="form" noValidate onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
         <TextField
           label="Domain"
@@ -151,7 +193,14 @@ function SetupForm({ dns, update }: { dns: Dns; update: Update }) {
         {/* only a valid domain goes into the records to copy: a typo there would be copied too */}
         <DnsInstructions domain={valid ? domain : ''} dns={dns} />
         <div className="form-actions">
-          <Button variant="primary" type="submit" disabled={!valid} onClick={verify} successLabel="Verified" failureLabel="Not verified yet">
+          <Button
+            variant="primary"
+            type="submit"
+            disabled={!valid}
+            onClick={verify}
+            successLabel="Verified"
+            failureLabel="Not verified yet"
+          >
             Verify domain
           </Button>
         </div>
@@ -190,7 +239,19 @@ function useCountdown(seconds: number, onZero: () => Promise<void>, startNow = f
   return { left, checking, runNow };
 }
 
-function Verifying({ domain, dns, update, onRemove, firstMissing }: { domain: string; dns: Dns; update: Update; onRemove: () => void; firstMissing: MissingRecords }) {
+function Verifying({
+  domain,
+  dns,
+  update,
+  onRemove,
+  firstMissing,
+}: {
+  domain: string;
+  dns: Dns;
+  update: Update;
+  onRemove: () => void;
+  firstMissing: MissingRecords;
+}) {
   const [status, setStatus] = useState<string>(DNS_INVALID_MESSAGE);
   const [missing, setMissing] = useState<MissingRecords>(firstMissing);
   const check = async () => {
@@ -299,7 +360,9 @@ export default function DomainSettings() {
   return (
     <div className="page">
       <h1 className="page-title">Domain</h1>
-      <p className="page-lead">Point a domain of your own at the console with a CNAME record, and prove it is yours with a TXT record.</p>
+      <p className="page-lead">
+        Point a domain of your own at the console with a CNAME record, and prove it is yours with a TXT record.
+      </p>
       {!current ? (
         query.error ? (
           <Card>
@@ -314,7 +377,14 @@ export default function DomainSettings() {
       ) : current.domainIsVerified ? (
         <Active domain={current.domain} onRemove={() => setConfirmRemove(true)} />
       ) : (
-        <Verifying key={current.domain} domain={current.domain} dns={dns} update={update} onRemove={() => setConfirmRemove(true)} firstMissing={lastMissing} />
+        <Verifying
+          key={current.domain}
+          domain={current.domain}
+          dns={dns}
+          update={update}
+          onRemove={() => setConfirmRemove(true)}
+          firstMissing={lastMissing}
+        />
       )}
       <ConfirmDialog
         open={confirmRemove}

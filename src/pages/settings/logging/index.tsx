@@ -29,9 +29,21 @@ const DESCRIPTIONS: Record<LogDestination | 'sftp', string> = {
   rapid7: 'Send account activity to a Rapid7 InsightOps webhook.',
   sftp: 'Daily log files delivered to your SFTP server.',
 };
-const LOGOS: Record<LogDestination | 'sftp', string> = { datadog: 'Dd', cloudwatch: 'CW', sumologic: 'Su', rapid7: 'R7', sftp: 'FT' };
+const LOGOS: Record<LogDestination | 'sftp', string> = {
+  datadog: 'Dd',
+  cloudwatch: 'CW',
+  sumologic: 'Su',
+  rapid7: 'R7',
+  sftp: 'FT',
+};
 const KEEP_HINT = 'Leave blank to keep the current value';
-const SITE_LABELS: Record<string, string> = { us1: 'US1 (datadoghq.com)', us3: 'US3', us5: 'US5', eu: 'EU (datadoghq.eu)', ap1: 'AP1' };
+const SITE_LABELS: Record<string, string> = {
+  us1: 'US1 (datadoghq.com)',
+  us3: 'US3',
+  us5: 'US5',
+  eu: 'EU (datadoghq.eu)',
+  ap1: 'AP1',
+};
 
 type Form = Record<string, string>;
 
@@ -48,7 +60,17 @@ function initialForm(destination: LogDestination, view: LoggingSettings[LogDesti
   }
 }
 
-function DestinationDialog({ destination, view, onClose, onSaved }: { destination: LogDestination; view: LoggingSettings[LogDestination]; onClose: () => void; onSaved: () => void }) {
+function DestinationDialog({
+  destination,
+  view,
+  onClose,
+  onSaved,
+}: {
+  destination: LogDestination;
+  view: LoggingSettings[LogDestination];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const api = useApi();
   const title = LOG_DESTINATION_TITLES[destination];
   // Managing: the saved secrets are never sent back, so blank secret inputs keep them.
@@ -66,7 +88,10 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
   const error = (key: string) => fields[`${destination}.${key}`];
 
   const validated = () => {
-    const checked = check(loggingBodySchema((d) => managing && d === destination), body());
+    const checked = check(
+      loggingBodySchema((d) => managing && d === destination),
+      body(),
+    );
     if (!checked.ok) throw formErrors.invalid(checked.fields);
     formErrors.clear();
     return checked.value;
@@ -112,7 +137,16 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
   if (destination === 'datadog') {
     inputs = (
       <>
-        <TextField label="API Key" required={!managing} type="password" autoComplete="off" value={form.apiKey} onChange={set('apiKey')} error={error('apiKey')} hint={managing ? KEEP_HINT : undefined} />
+        <TextField
+          label="API Key"
+          required={!managing}
+          type="password"
+          autoComplete="off"
+          value={form.apiKey}
+          onChange={set('apiKey')}
+          error={error('apiKey')}
+          hint={managing ? KEEP_HINT : undefined}
+        />
         <Field label="Datadog Site" required error={error('site')}>
           {(c) => (
             <select className="input" {...c} value={form.site} onChange={set('site')}>
@@ -129,8 +163,25 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
   } else if (destination === 'cloudwatch') {
     inputs = (
       <>
-        <TextField label="AWS Access Key ID" required={!managing} autoComplete="off" value={form.accessKeyId} onChange={set('accessKeyId')} error={error('accessKeyId')} hint={managing ? KEEP_HINT : undefined} />
-        <TextField label="AWS Secret Access Key" required={!managing} type="password" autoComplete="off" value={form.secretAccessKey} onChange={set('secretAccessKey')} error={error('secretAccessKey')} hint={managing ? KEEP_HINT : undefined} />
+        <TextField
+          label="AWS Access Key ID"
+          required={!managing}
+          autoComplete="off"
+          value={form.accessKeyId}
+          onChange={set('accessKeyId')}
+          error={error('accessKeyId')}
+          hint={managing ? KEEP_HINT : undefined}
+        />
+        <TextField
+          label="AWS Secret Access Key"
+          required={!managing}
+          type="password"
+          autoComplete="off"
+          value={form.secretAccessKey}
+          onChange={set('secretAccessKey')}
+          error={error('secretAccessKey')}
+          hint={managing ? KEEP_HINT : undefined}
+        />
         <Field label="AWS Region" required error={error('region')}>
           {(c) => (
             <select className="input" {...c} value={form.region} onChange={set('region')}>
@@ -142,13 +193,42 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
             </select>
           )}
         </Field>
-        <TextField label="Log Group" value={form.logGroup} onChange={set('logGroup')} error={error('logGroup')} placeholder={DEFAULT_LOG_GROUP} hint="Created if it does not exist." />
+        <TextField
+          label="Log Group"
+          value={form.logGroup}
+          onChange={set('logGroup')}
+          error={error('logGroup')}
+          placeholder={DEFAULT_LOG_GROUP}
+          hint="Created if it does not exist."
+        />
       </>
     );
   } else if (destination === 'sumologic') {
-    inputs = <TextField label="Collector URL" required={!managing} type="url" value={form.collectorUrl} onChange={set('collectorUrl')} error={error('collectorUrl')} hint={managing ? KEEP_HINT : undefined} placeholder="https://endpoint1.collection.sumologic.com/receiver/v1/http/…" />;
+    inputs = (
+      <TextField
+        label="Collector URL"
+        required={!managing}
+        type="url"
+        value={form.collectorUrl}
+        onChange={set('collectorUrl')}
+        error={error('collectorUrl')}
+        hint={managing ? KEEP_HINT : undefined}
+        placeholder="https://endpoint1.collection.sumologic.com/receiver/v1/http/…"
+      />
+    );
   } else {
-    inputs = <TextField label="Webhook URL" required={!managing} type="url" value={form.webhookUrl} onChange={set('webhookUrl')} error={error('webhookUrl')} hint={managing ? KEEP_HINT : undefined} placeholder="https://eu.webhook.logs.insight.rapid7.com/v1/noformat/…" />;
+    inputs = (
+      <TextField
+        label="Webhook URL"
+        required={!managing}
+        type="url"
+        value={form.webhookUrl}
+        onChange={set('webhookUrl')}
+        error={error('webhookUrl')}
+        hint={managing ? KEEP_HINT : undefined}
+        placeholder="https://eu.webhook.logs.insight.rapid7.com/v1/noformat/…"
+      />
+    );
   }
 
   return (
@@ -156,7 +236,11 @@ function DestinationDialog({ destination, view, onClose, onSaved }: { destinatio
       open
       onClose={onClose}
       title={managing ? `Manage ${title}` : `Connect ${title}`}
-      description={managing ? 'Saved keys and URLs are stored encrypted and never shown again; leave them blank to keep them.' : 'Keys and URLs are stored encrypted.'}
+      description={
+        managing
+          ? 'Saved keys and URLs are stored encrypted and never shown again; leave them blank to keep them.'
+          : 'Keys and URLs are stored encrypted.'
+      }
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
@@ -228,7 +312,9 @@ function FullNumbers({ destination, checked, onSaved }: { destination: LogDestin
     setBusy(true);
     try {
       await api.put(`/privacy/full-numbers/logging/${destination}`, { fullPhoneNumbers: full });
-      toast.success(`Log shipments to ${LOG_DESTINATION_TITLES[destination]} now carry ${full ? 'full' : 'masked'} phone numbers`);
+      toast.success(
+        `Log shipments to ${LOG_DESTINATION_TITLES[destination]} now carry ${full ? 'full' : 'masked'} phone numbers`,
+      );
       onSaved();
     } catch (err) {
       toast.error(errorMessage(err), undefined, err);
@@ -238,7 +324,8 @@ function FullNumbers({ destination, checked, onSaved }: { destination: LogDestin
   };
   return (
     <label className="checkbox">
-      <input type="checkbox" checked={checked} disabled={busy} onChange={(e) => void change(e.target.checked)} /> Send full phone numbers
+      <input type="checkbox" checked={checked} disabled={busy} onChange={(e) => void change(e.target.checked)} /> Send full phone
+      numbers
       <span className="field-hint">Otherwise log shipments carry them masked (+1 •••• •• 4567).</span>
     </label>
   );
@@ -255,7 +342,9 @@ export default function LoggingSettingsPage() {
     <div className="page">
       <div>
         <h1 className="page-title">Logging</h1>
-        <p className="muted page-lead">Send this account's activity (every audit log entry) to your logging service, in batches, retried until delivered.</p>
+        <p className="muted page-lead">
+          Send this account's activity (every audit log entry) to your logging service, in batches, retried until delivered.
+        </p>
       </div>
       <QueryState query={query}>
         {() => (

@@ -24,7 +24,11 @@ type By = 'phoneNumber' | 'customerRef';
 
 const REQUESTS_POLL_MS = 2_000;
 
-const STATE_LABEL: Record<PrivacyRequest['state'], string> = { pending: 'Waiting', running: 'In progress (it will be finished)', done: 'Done' };
+const STATE_LABEL: Record<PrivacyRequest['state'], string> = {
+  pending: 'Waiting',
+  running: 'In progress (it will be finished)',
+  done: 'Done',
+};
 
 export default function PrivacyPage() {
   const role = useAtomValue(bootstrapAtom)?.role;
@@ -33,8 +37,9 @@ export default function PrivacyPage() {
     <div className="page">
       <h1 className="page-title">Customer data</h1>
       <p className="page-lead">
-        Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or erase it on their request. How long each kind is kept,
-        identity documents and signed documents included, is set under Retention below.
+        Find everything held about one caller across the six apps, the message logs, webhooks and the audit log; export it, or
+        erase it on their request. How long each kind is kept, identity documents and signed documents included, is set under
+        Retention below.
       </p>
       <p className="muted">
         The account is the controller of its callers' data and Switchboard its processor, as the{' '}
@@ -91,9 +96,18 @@ function PrivacyTools() {
     try {
       // 200 either way in the console: a new request, or the open one for this caller carried on
       const request = await api.post<PrivacyRequest>(`/privacy/${kind}-requests`, found.subject);
-      toast.success(kind === 'erasure' ? (request.state === 'done' ? "The caller's data has been erased" : 'The erasure is under way') : request.state === 'done' ? 'The export is ready' : 'The export is being made');
+      toast.success(
+        kind === 'erasure'
+          ? request.state === 'done'
+            ? "The caller's data has been erased"
+            : 'The erasure is under way'
+          : request.state === 'done'
+            ? 'The export is ready'
+            : 'The export is being made',
+      );
       requests.reload();
-      if (kind === 'erasure') setFound({ subject: found.subject, data: await api.post<CustomerData>('/privacy/search', found.subject) });
+      if (kind === 'erasure')
+        setFound({ subject: found.subject, data: await api.post<CustomerData>('/privacy/search', found.subject) });
     } catch (err) {
       toast.error(kind === 'erasure' ? 'The erasure did not run' : 'The export did not run', errorMessage(err));
       throw err;
@@ -108,7 +122,13 @@ function PrivacyTools() {
   return (
     <>
       <Card title="Find a caller">
-        <form className="form privacy-form" noValidate aria-label="Find a caller" ref={formErrors.ref} onSubmit={(e) => e.preventDefault()}>
+        <form
+          className="form privacy-form"
+          noValidate
+          aria-label="Find a caller"
+          ref={formErrors.ref}
+          onSubmit={(e) => e.preventDefault()}
+        >
           <fieldset className="fieldset">
             <legend className="field-label">Find by</legend>
             <label className="radio">
@@ -152,7 +172,11 @@ function PrivacyTools() {
               </ul>
             </section>
           ))}
-          {found.data.legalHolds ? <p className="notice">{found.data.legalHolds} signed document(s) of this caller are under a legal hold: an erasure keeps them.</p> : null}
+          {found.data.legalHolds ? (
+            <p className="notice">
+              {found.data.legalHolds} signed document(s) of this caller are under a legal hold: an erasure keeps them.
+            </p>
+          ) : null}
           <div className="form-actions">
             <Button onClick={() => run('export')} disabled={found.data.total === 0}>
               Export as ZIP
@@ -252,8 +276,9 @@ function RetentionCard() {
   return (
     <Card title="Retention">
       <p className="muted">
-        How long each kind of caller data is kept before the redaction job removes its personal fields and files (the record stays for counts and billing). A rule that is new or shorter
-        runs 30 days later unless you confirm it sooner; the dry run says how many records it would redact now.
+        How long each kind of caller data is kept before the redaction job removes its personal fields and files (the record stays
+        for counts and billing). A rule that is new or shorter runs 30 days later unless you confirm it sooner; the dry run says
+        how many records it would redact now.
       </p>
       <QueryState query={rules}>
         {() => (
@@ -262,7 +287,11 @@ function RetentionCard() {
               <li key={rule.kind} className="retention-rule">
                 <TextField
                   label={rule.label}
-                  hint={rule.setOnStorage ? `${rule.covers} Also shown under Storage.` : `${rule.covers} Default: ${rule.defaultDays} days.`}
+                  hint={
+                    rule.setOnStorage
+                      ? `${rule.covers} Also shown under Storage.`
+                      : `${rule.covers} Default: ${rule.defaultDays} days.`
+                  }
                   type="number"
                   inputMode="numeric"
                   placeholder="Keep"

@@ -17,7 +17,12 @@ function Row({ label, value, copyLabel }: { label: string; value: string; copyLa
       <dt>{label}</dt>
       <dd>
         <code className="key-value">{value}</code>{' '}
-        <Button size="sm" aria-label={`Copy the TXT record ${label.toLowerCase()}`} onClick={() => copyToClipboard(copyLabel, value)} successLabel="Copied">
+        <Button
+          size="sm"
+          aria-label={`Copy the TXT record ${label.toLowerCase()}`}
+          onClick={() => copyToClipboard(copyLabel, value)}
+          successLabel="Copied"
+        >
           Copy
         </Button>
       </dd>
@@ -49,7 +54,8 @@ export function DomainProof({ settings, onVerified }: { settings: SsoSettings; o
     return (
       <Card title="Domain verification" data-testid="sso-domain-proof">
         <p>
-          <span className="badge badge-subscription">Verified</span> People with an e-mail address at <strong>{domain}</strong> sign in through this provider.
+          <span className="badge badge-subscription">Verified</span> People with an e-mail address at <strong>{domain}</strong>{' '}
+          sign in through this provider.
         </p>
       </Card>
     );
@@ -57,7 +63,8 @@ export function DomainProof({ settings, onVerified }: { settings: SsoSettings; o
   return (
     <Card title="Domain verification" data-testid="sso-domain-proof">
       <p>
-        <span className="badge">Not verified</span> Nobody is sent to this provider until you prove that <strong>{domain}</strong> is yours.
+        <span className="badge">Not verified</span> Nobody is sent to this provider until you prove that <strong>{domain}</strong>{' '}
+        is yours.
       </p>
       <p>Add this TXT record at your DNS provider, then select Verify. DNS changes can take a few minutes to reach everyone.</p>
       <dl className="sso-summary">

@@ -46,7 +46,7 @@ const LABELS: Record<FieldName, string> = {
 
 const HINTS: Partial<Record<FieldName, string>> = {
   tenant: 'Your Okta domain, e.g. acme.okta.com (or your custom Okta domain). Its OpenID configuration is read from there.',
-  discoveryUrl: 'The provider\'s OpenID configuration, ending in /.well-known/openid-configuration',
+  discoveryUrl: "The provider's OpenID configuration, ending in /.well-known/openid-configuration",
   domain: 'People with e-mail addresses in this domain sign in through this provider',
   adminGroupId: 'Optional. Members of this group get admin access to the console',
   agentGroupId: 'Optional. Members of this group get access to the agent application',
@@ -84,11 +84,22 @@ function formFrom(settings: SsoSettings, provider: SsoProvider): Form {
 function summary(settings: SsoSettings, provider: SsoProvider) {
   const rows: Array<[string, string]> =
     provider === 'oidc' && settings.oidc
-      ? [['Issuer', settings.oidc.issuer], ['Domain', settings.oidc.domain], ['Client ID', settings.oidc.clientId]]
+      ? [
+          ['Issuer', settings.oidc.issuer],
+          ['Domain', settings.oidc.domain],
+          ['Client ID', settings.oidc.clientId],
+        ]
       : provider === 'okta' && settings.okta
-        ? [['Tenant', settings.okta.tenant], ['Domain', settings.okta.domain], ['Client ID', settings.okta.clientId]]
+        ? [
+            ['Tenant', settings.okta.tenant],
+            ['Domain', settings.okta.domain],
+            ['Client ID', settings.okta.clientId],
+          ]
         : provider === 'azure' && settings.azure
-          ? [['Domain', settings.azure.domain], ['Client ID', settings.azure.clientId]]
+          ? [
+              ['Domain', settings.azure.domain],
+              ['Client ID', settings.azure.clientId],
+            ]
           : [];
   return (
     <dl className="sso-summary">
@@ -102,7 +113,17 @@ function summary(settings: SsoSettings, provider: SsoProvider) {
   );
 }
 
-function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: SsoProvider; settings: SsoSettings; onClose: () => void; onSaved: (s: SsoSettings) => void }) {
+function ProviderDialog({
+  provider,
+  settings,
+  onClose,
+  onSaved,
+}: {
+  provider: SsoProvider;
+  settings: SsoSettings;
+  onClose: () => void;
+  onSaved: (s: SsoSettings) => void;
+}) {
   const api = useApi();
   const managing = settings.provider === provider;
   const [form, setForm] = useState<Form>(() => formFrom(settings, provider));
@@ -118,7 +139,11 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
     // a kept secret is only for the provider it was entered for (the server holds to this too)
     const saved = settings[provider];
     const sameProvider =
-      managing && saved && (provider === 'okta' ? settings.okta?.tenant === (parsed.success ? (parsed.output as { tenant: string }).tenant : form.tenant.trim()) : saved.discoveryUrl === form.discoveryUrl.trim());
+      managing &&
+      saved &&
+      (provider === 'okta'
+        ? settings.okta?.tenant === (parsed.success ? (parsed.output as { tenant: string }).tenant : form.tenant.trim())
+        : saved.discoveryUrl === form.discoveryUrl.trim());
     if (!sameProvider && !form.clientSecret.trim()) found.clientSecret = 'Client Secret is required';
     setFormError(null);
     if (Object.keys(found).length) throw formErrors.invalid(found as Record<string, string>);
@@ -169,7 +194,11 @@ function ProviderDialog({ provider, settings, onClose, onSaved }: { provider: Ss
             type={name === 'clientSecret' ? 'password' : name === 'discoveryUrl' ? 'url' : 'text'}
             autoComplete="off"
             required={!['adminGroupId', 'agentGroupId'].includes(name) && !(name === 'clientSecret' && managing)}
-            hint={name === 'clientSecret' && managing ? 'Leave blank to keep the current secret (a new Discovery URL or Tenant needs it again)' : HINTS[name]}
+            hint={
+              name === 'clientSecret' && managing
+                ? 'Leave blank to keep the current secret (a new Discovery URL or Tenant needs it again)'
+                : HINTS[name]
+            }
             value={form[name]}
             error={errors[name]}
             onChange={(e) => {
@@ -195,8 +224,8 @@ export default function SingleSignOnSettings() {
     <div className="page">
       <h1 className="page-title">Single Sign-On</h1>
       <p className="muted">
-        Let your team sign in with your identity provider. One provider can be connected at a time, and it is used only once you have proven the domain with a
-        DNS record.
+        Let your team sign in with your identity provider. One provider can be connected at a time, and it is used only once you
+        have proven the domain with a DNS record.
       </p>
       {!settings ? (
         query.error ? (

@@ -1,6 +1,11 @@
 import { formatDateTime } from '../../../ui/format';
 import { useState } from 'react';
-import { SMS_GUARD_DEFAULT_RULES, SmsGuardSaveBodySchema, type SmsGuard, type SmsGuardRules } from '../../../../api/contract/sms-guard';
+import {
+  SMS_GUARD_DEFAULT_RULES,
+  SmsGuardSaveBodySchema,
+  type SmsGuard,
+  type SmsGuardRules,
+} from '../../../../api/contract/sms-guard';
 import { useApi, useQuery } from '../../../api/hooks';
 import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
@@ -24,11 +29,23 @@ export const countryLabel = (code: string) => {
 };
 
 const RULE_FIELDS: { key: keyof SmsGuardRules; label: string; hint: string }[] = [
-  { key: 'volumeMultiplier', label: 'Volume: times the usual hour', hint: 'Hold a range when its sends in the last hour pass this many times its usual hour…' },
-  { key: 'volumeAllowance', label: 'Volume: plus this many SMS', hint: '…plus this many (so a new range may send this many an hour).' },
+  {
+    key: 'volumeMultiplier',
+    label: 'Volume: times the usual hour',
+    hint: 'Hold a range when its sends in the last hour pass this many times its usual hour…',
+  },
+  {
+    key: 'volumeAllowance',
+    label: 'Volume: plus this many SMS',
+    hint: '…plus this many (so a new range may send this many an hour).',
+  },
   { key: 'baselineDays', label: 'Usual hour over (days)', hint: 'The usual hour is the average over these days.' },
   { key: 'conversionWindow', label: 'Answered: of the last (SMS)', hint: 'Hold a range when, of its last this-many SMS…' },
-  { key: 'conversionMinPercent', label: 'Answered: at least (%)', hint: '…fewer than this share led to a verified code or a completed task.' },
+  {
+    key: 'conversionMinPercent',
+    label: 'Answered: at least (%)',
+    hint: '…fewer than this share led to a verified code or a completed task.',
+  },
   { key: 'conversionGraceSeconds', label: 'Time to answer (seconds)', hint: 'An SMS counts as unanswered only after this long.' },
   { key: 'holdMinutes', label: 'Hold for (minutes)', hint: 'How long a hold lasts unless you release it.' },
 ];
@@ -37,16 +54,24 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
   const api = useApi();
   const [countries, setCountries] = useState<string[]>(guard.allowedCountries);
   const [adding, setAdding] = useState('');
-  const [rules, setRules] = useState<Record<keyof SmsGuardRules, string>>(() => Object.fromEntries(Object.entries(guard.rules).map(([k, v]) => [k, String(v)])) as Record<keyof SmsGuardRules, string>);
+  const [rules, setRules] = useState<Record<keyof SmsGuardRules, string>>(
+    () => Object.fromEntries(Object.entries(guard.rules).map(([k, v]) => [k, String(v)])) as Record<keyof SmsGuardRules, string>,
+  );
   const [pumping, setPumping] = useState(guard.pumpingGuard);
   const formErrors = useFormErrors();
   const fields = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
-  const options = guard.countries.filter((c) => !countries.includes(c.code)).sort((a, b) => countryLabel(a.code).localeCompare(countryLabel(b.code)));
+  const options = guard.countries
+    .filter((c) => !countries.includes(c.code))
+    .sort((a, b) => countryLabel(a.code).localeCompare(countryLabel(b.code)));
 
   const save = async () => {
     setFailure(null);
-    const body = { allowedCountries: countries, pumpingGuard: pumping, rules: Object.fromEntries(Object.entries(rules).map(([k, v]) => [k, v.trim() === '' ? NaN : Number(v)])) };
+    const body = {
+      allowedCountries: countries,
+      pumpingGuard: pumping,
+      rules: Object.fromEntries(Object.entries(rules).map(([k, v]) => [k, v.trim() === '' ? NaN : Number(v)])),
+    };
     const checked = check(SmsGuardSaveBodySchema, body);
     if (!checked.ok) throw formErrors.invalid(checked.fields);
     formErrors.clear();
@@ -63,14 +88,22 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
 
   return (
     <form className="form" noValidate aria-label="SMS fraud guard" onSubmit={(e) => e.preventDefault()} ref={formErrors.ref}>
-      <Field label="Countries SMS may go to" hint={guard.isDefault ? 'Until you choose, the country of your sender number.' : undefined}>
+      <Field
+        label="Countries SMS may go to"
+        hint={guard.isDefault ? 'Until you choose, the country of your sender number.' : undefined}
+      >
         {(control) => (
           <ul className="country-list" id={control.id} aria-describedby={control['aria-describedby']}>
             {countries.length === 0 ? <li className="muted">No country: SMS cannot be sent.</li> : null}
             {countries.map((code) => (
               <li key={code} className="country-chip">
                 {countryLabel(code)} ({code})
-                <button type="button" className="country-remove" aria-label={`Remove ${countryLabel(code)}`} onClick={() => setCountries((c) => c.filter((x) => x !== code))}>
+                <button
+                  type="button"
+                  className="country-remove"
+                  aria-label={`Remove ${countryLabel(code)}`}
+                  onClick={() => setCountries((c) => c.filter((x) => x !== code))}
+                >
                   ×
                 </button>
               </li>
@@ -103,9 +136,13 @@ function GuardForm({ guard, onSaved }: { guard: SmsGuard; onSaved: (g: SmsGuard)
         )}
       </Field>
       <h3 className="guard-section-title">Pumping rules</h3>
-      <p className="muted">SMS pumping is bots asking for codes to numbers whose operators pay them per message. A number range that trips either rule is held.</p>
+      <p className="muted">
+        SMS pumping is bots asking for codes to numbers whose operators pay them per message. A number range that trips either
+        rule is held.
+      </p>
       <label className="checkbox">
-        <input type="checkbox" checked={pumping} onChange={(e) => setPumping(e.target.checked)} /> Hold number ranges that look like SMS pumping
+        <input type="checkbox" checked={pumping} onChange={(e) => setPumping(e.target.checked)} /> Hold number ranges that look
+        like SMS pumping
       </label>
       {RULE_FIELDS.map((f) => (
         <TextField
@@ -186,7 +223,9 @@ export function FraudGuard() {
         <QueryState query={query}>{() => (guard ? <Holds guard={guard} onReleased={setSaved} /> : null)}</QueryState>
       </Card>
       <Card title="Fraud guard">
-        <QueryState query={query}>{() => (guard ? <GuardForm key={JSON.stringify(guard.allowedCountries)} guard={guard} onSaved={setSaved} /> : null)}</QueryState>
+        <QueryState query={query}>
+          {() => (guard ? <GuardForm key={JSON.stringify(guard.allowedCountries)} guard={guard} onSaved={setSaved} /> : null)}
+        </QueryState>
       </Card>
     </>
   );

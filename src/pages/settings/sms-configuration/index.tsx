@@ -12,25 +12,58 @@ import { toast } from '../../../ui/Toast';
 import { check, useFormErrors } from '../../../ui/form';
 import { FraudGuard } from './FraudGuard';
 
-type Provider = { id: 'twilio' | 'cisco' | 'zoom' | typeof DEV_OUTBOX_PROVIDER; title: string; logo: string; description: string; disabledReason?: string };
+type Provider = {
+  id: 'twilio' | 'cisco' | 'zoom' | typeof DEV_OUTBOX_PROVIDER;
+  title: string;
+  logo: string;
+  description: string;
+  disabledReason?: string;
+};
 
 const DEV_OUTBOX: Provider = {
   id: DEV_OUTBOX_PROVIDER,
   title: 'Development outbox',
   logo: 'Dev',
-  description: 'Keeps messages in the console instead of sending them, so every app works without a provider. Outside production only.',
+  description:
+    'Keeps messages in the console instead of sending them, so every app works without a provider. Outside production only.',
 };
 
 const PROVIDERS: Provider[] = [
   { id: 'twilio', title: 'Twilio', logo: 'Tw', description: 'Send passcodes and links from your own Twilio number.' },
-  { id: 'cisco', title: 'Cisco SMS', logo: 'Ci', description: 'Send SMS through Webex Connect.', disabledReason: 'Contact Journey to enable Cisco SMS' },
-  { id: 'zoom', title: 'Zoom SMS', logo: 'Zm', description: 'Send SMS from your Zoom Phone numbers.', disabledReason: 'Contact Journey to enable Zoom SMS' },
+  {
+    id: 'cisco',
+    title: 'Cisco SMS',
+    logo: 'Ci',
+    description: 'Send SMS through Webex Connect.',
+    disabledReason: 'Contact Journey to enable Cisco SMS',
+  },
+  {
+    id: 'zoom',
+    title: 'Zoom SMS',
+    logo: 'Zm',
+    description: 'Send SMS from your Zoom Phone numbers.',
+    disabledReason: 'Contact Journey to enable Zoom SMS',
+  },
 ];
 
-function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; settings: SmsSettings | undefined; onClose: () => void; onSaved: () => void }) {
+function TwilioDialog({
+  open,
+  settings,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  settings: SmsSettings | undefined;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const api = useApi();
   const managing = settings?.provider === 'twilio';
-  const [form, setForm] = useState({ accountSid: settings?.twilio?.accountSid ?? '', authToken: '', phoneNumber: settings?.twilio?.phoneNumber ?? '' });
+  const [form, setForm] = useState({
+    accountSid: settings?.twilio?.accountSid ?? '',
+    authToken: '',
+    phoneNumber: settings?.twilio?.phoneNumber ?? '',
+  });
   const formErrors = useFormErrors();
   const fields = formErrors.errors;
   const [failure, setFailure] = useState<string | null>(null);
@@ -74,7 +107,15 @@ function TwilioDialog({ open, settings, onClose, onSaved }: { open: boolean; set
       }
     >
       <form className="form" onSubmit={submit} noValidate ref={formErrors.ref}>
-        <TextField label="Account SID" required autoComplete="off" value={form.accountSid} onChange={set('accountSid')} error={fields['twilio.accountSid']} placeholder="AC…" />
+        <TextField
+          label="Account SID"
+          required
+          autoComplete="off"
+          value={form.accountSid}
+          onChange={set('accountSid')}
+          error={fields['twilio.accountSid']}
+          placeholder="AC…"
+        />
         <TextField
           label="Auth Token"
           required={!managing}
@@ -141,7 +182,11 @@ export default function SmsConfigurationSettings() {
                 id={p.id}
                 title={p.title}
                 logo={p.logo}
-                description={connected(p.id) && p.id === 'twilio' && query.data?.twilio ? `Sending from ${query.data.twilio.phoneNumber} (account ${query.data.twilio.accountSid})` : p.description}
+                description={
+                  connected(p.id) && p.id === 'twilio' && query.data?.twilio
+                    ? `Sending from ${query.data.twilio.phoneNumber} (account ${query.data.twilio.accountSid})`
+                    : p.description
+                }
                 status={
                   p.id === DEV_OUTBOX_PROVIDER && connected(p.id) ? (
                     <p>

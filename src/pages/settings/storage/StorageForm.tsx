@@ -44,11 +44,20 @@ export function formOf(view: StorageView): Form {
     accessKeyId: view.s3?.accessKeyId ?? '',
     secretAccessKey: '',
     pathStyle: view.s3?.pathStyle ?? true,
-    retention: Object.fromEntries(RETENTION_KINDS.map(({ kind }) => [kind, view.retention[kind] == null ? '' : String(view.retention[kind])])),
+    retention: Object.fromEntries(
+      RETENTION_KINDS.map(({ kind }) => [kind, view.retention[kind] == null ? '' : String(view.retention[kind])]),
+    ),
   };
 }
 
-const s3Of = (form: Form) => ({ endpoint: form.endpoint, region: form.region, bucket: form.bucket, accessKeyId: form.accessKeyId, secretAccessKey: form.secretAccessKey, pathStyle: form.pathStyle });
+const s3Of = (form: Form) => ({
+  endpoint: form.endpoint,
+  region: form.region,
+  bucket: form.bucket,
+  accessKeyId: form.accessKeyId,
+  secretAccessKey: form.secretAccessKey,
+  pathStyle: form.pathStyle,
+});
 
 /** The PUT body: days as numbers (blank keeps; anything else is sent as typed for the contract to judge). */
 export function bodyOf(form: Form) {
@@ -58,13 +67,20 @@ export function bodyOf(form: Form) {
       return [kind, t === '' ? null : /^-?\d+$/.test(t) ? Number(t) : t];
     }),
   );
-  return form.backend === 's3' ? { backend: 's3' as const, s3: s3Of(form), retention } : { backend: 'database' as const, retention };
+  return form.backend === 's3'
+    ? { backend: 's3' as const, s3: s3Of(form), retention }
+    : { backend: 'database' as const, retention };
 }
 
 /** The stored secret can be kept only for the endpoint, bucket and access key it was entered for. */
 export function secretKeepable(view: StorageView, form: Form): boolean {
   const s = view.s3;
-  return !!s?.secretStored && s.endpoint === form.endpoint.trim().replace(/\/+$/, '') && s.bucket === form.bucket.trim() && s.accessKeyId === form.accessKeyId.trim();
+  return (
+    !!s?.secretStored &&
+    s.endpoint === form.endpoint.trim().replace(/\/+$/, '') &&
+    s.bucket === form.bucket.trim() &&
+    s.accessKeyId === form.accessKeyId.trim()
+  );
 }
 
 const FAILURE_TITLES: Record<StorageTestFailure, string> = {
@@ -76,7 +92,11 @@ const FAILURE_TITLES: Record<StorageTestFailure, string> = {
   S3_ERROR: 'The endpoint refused',
 };
 
-type TestState = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; answer: StorageTestAnswer } | { kind: 'error'; message: string };
+type TestState =
+  | { kind: 'idle' }
+  | { kind: 'running' }
+  | { kind: 'done'; answer: StorageTestAnswer }
+  | { kind: 'error'; message: string };
 
 function TestResult({ state }: { state: TestState }) {
   if (state.kind === 'idle') return null;
@@ -178,7 +198,13 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
         <fieldset className="fieldset">
           <legend className="field-label">Storage</legend>
           <label className="radio">
-            <input type="radio" name="backend" value="database" checked={form.backend === 'database'} onChange={() => set('backend', 'database')} />
+            <input
+              type="radio"
+              name="backend"
+              value="database"
+              checked={form.backend === 'database'}
+              onChange={() => set('backend', 'database')}
+            />
             <span>
               This database <span className="muted">(default)</span>
             </span>
@@ -188,19 +214,50 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
             <span>An S3-compatible bucket of yours (AWS S3, MinIO, Cloudflare R2, …)</span>
           </label>
         </fieldset>
-        <p className="field-hint">Changing this applies to new files only: files already stored stay where they are and can still be opened.</p>
+        <p className="field-hint">
+          Changing this applies to new files only: files already stored stay where they are and can still be opened.
+        </p>
         {s3 ? (
           <div className="storage-s3">
-            <TextField label="Endpoint" type="url" required value={form.endpoint} onChange={(e) => set('endpoint', e.target.value)} error={fields['s3.endpoint']} placeholder="https://s3.eu-west-1.amazonaws.com" autoComplete="off" />
-            <TextField label="Region" required value={form.region} onChange={(e) => set('region', e.target.value)} error={fields['s3.region']} placeholder="us-east-1" autoComplete="off" />
-            <TextField label="Bucket" required value={form.bucket} onChange={(e) => set('bucket', e.target.value)} error={fields['s3.bucket']} placeholder="acme-switchboard-files" autoComplete="off" />
-            <TextField label="Access key ID" required value={form.accessKeyId} onChange={(e) => set('accessKeyId', e.target.value)} error={fields['s3.accessKeyId']} autoComplete="off" spellCheck={false} />
             <TextField
-              label={
-                <>
-                  Secret access key {keepable ? <span className="badge badge-connected">Stored</span> : null}
-                </>
-              }
+              label="Endpoint"
+              type="url"
+              required
+              value={form.endpoint}
+              onChange={(e) => set('endpoint', e.target.value)}
+              error={fields['s3.endpoint']}
+              placeholder="https://s3.eu-west-1.amazonaws.com"
+              autoComplete="off"
+            />
+            <TextField
+              label="Region"
+              required
+              value={form.region}
+              onChange={(e) => set('region', e.target.value)}
+              error={fields['s3.region']}
+              placeholder="us-east-1"
+              autoComplete="off"
+            />
+            <TextField
+              label="Bucket"
+              required
+              value={form.bucket}
+              onChange={(e) => set('bucket', e.target.value)}
+              error={fields['s3.bucket']}
+              placeholder="acme-switchboard-files"
+              autoComplete="off"
+            />
+            <TextField
+              label="Access key ID"
+              required
+              value={form.accessKeyId}
+              onChange={(e) => set('accessKeyId', e.target.value)}
+              error={fields['s3.accessKeyId']}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <TextField
+              label={<>Secret access key {keepable ? <span className="badge badge-connected">Stored</span> : null}</>}
               type="password"
               required={!keepable}
               value={form.secretAccessKey}
@@ -214,7 +271,10 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
               <input type="checkbox" checked={form.pathStyle} onChange={(e) => set('pathStyle', e.target.checked)} />
               <span>
                 Path-style addressing
-                <span className="field-hint storage-check-hint">The bucket goes in the path (https://host/bucket/file) instead of the host name. Most S3-compatible servers need it.</span>
+                <span className="field-hint storage-check-hint">
+                  The bucket goes in the path (https://host/bucket/file) instead of the host name. Most S3-compatible servers need
+                  it.
+                </span>
               </span>
             </label>
             <div className="form-actions storage-test">
@@ -232,7 +292,8 @@ function StorageSettingsForm({ view, onSaved }: { view: StorageView; onSaved: (v
       </Card>
       <Card title="Retention">
         <p className="muted">
-          How long each kind of content is kept before it is redacted: {RETENTION_MIN_DAYS} to {RETENTION_MAX_DAYS} days. Leave blank to keep it until it is deleted.
+          How long each kind of content is kept before it is redacted: {RETENTION_MIN_DAYS} to {RETENTION_MAX_DAYS} days. Leave
+          blank to keep it until it is deleted.
         </p>
         {RETENTION_KINDS.map((k) => (
           <TextField
@@ -273,4 +334,5 @@ export function StorageSettings() {
   return <QueryState query={query}>{() => (view ? <StorageSettingsForm view={view} onSaved={setSaved} /> : null)}</QueryState>;
 }
 
-export const STORAGE_LEAD = 'Where Document Signature and Identity Verification keep their files (signed documents, ID images, form uploads) and for how long. One setting for the whole account.';
+export const STORAGE_LEAD =
+  'Where Document Signature and Identity Verification keep their files (signed documents, ID images, form uploads) and for how long. One setting for the whole account.';

@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import { ApiRateLimitBodySchema, BURST_SECONDS, DEFAULT_API_RATE_LIMIT, type ApiRateLimit } from '../../../../api/contract/api-limits';
+import {
+  ApiRateLimitBodySchema,
+  BURST_SECONDS,
+  DEFAULT_API_RATE_LIMIT,
+  type ApiRateLimit,
+} from '../../../../api/contract/api-limits';
 import { useApi } from '../../../api/hooks';
 import { errorMessage } from '../../../api/client';
 import { Button } from '../../../ui/Button';
@@ -21,7 +26,10 @@ export function ApiRateLimitCard({ accountId, initial }: { accountId: string; in
     if (!checked.ok) throw formErrors.invalid(checked.fields);
     formErrors.clear();
     try {
-      const saved = await api.put<ApiRateLimit>(`watch-tower/accounts/${encodeURIComponent(accountId)}/api-rate-limit`, checked.value);
+      const saved = await api.put<ApiRateLimit>(
+        `watch-tower/accounts/${encodeURIComponent(accountId)}/api-rate-limit`,
+        checked.value,
+      );
       setLimit(saved);
       setValue(saved.isDefault ? '' : String(saved.perSecond));
       toast.success(`The API rate limit is ${saved.perSecond} requests a second`);
@@ -50,7 +58,13 @@ export function ApiRateLimitCard({ accountId, initial }: { accountId: string; in
           onChange={(e) => setValue(e.target.value)}
         />
         <div className="form-actions">
-          <Button type="submit" variant="primary" successLabel="Saved" failureLabel="Not saved" onClick={() => save(value.trim() === '' ? null : Number(value))}>
+          <Button
+            type="submit"
+            variant="primary"
+            successLabel="Saved"
+            failureLabel="Not saved"
+            onClick={() => save(value.trim() === '' ? null : Number(value))}
+          >
             Save
           </Button>
         </div>

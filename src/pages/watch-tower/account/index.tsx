@@ -22,20 +22,29 @@ import { TASKS_TITLE, TaskCharts } from '../charts';
 type AppRow = AccountDetail['apps'][number];
 type AdminRow = AccountDetail['admins'][number];
 
-
 const adminColumns: Column<AdminRow>[] = [
   {
     key: 'name',
     header: 'Name',
     render: (a) => (
       <span className="person">
-        {a.photo ? <img className="avatar" src={a.photo} alt="" /> : <span className="avatar" aria-hidden="true">{(a.firstName[0] ?? a.email[0] ?? '?').toUpperCase()}</span>}
+        {a.photo ? (
+          <img className="avatar" src={a.photo} alt="" />
+        ) : (
+          <span className="avatar" aria-hidden="true">
+            {(a.firstName[0] ?? a.email[0] ?? '?').toUpperCase()}
+          </span>
+        )}
         {[a.firstName, a.lastName].filter(Boolean).join(' ') || '—'}
       </span>
     ),
   },
   { key: 'email', header: 'E-mail', render: (a) => a.email },
-  { key: 'role', header: 'Role', render: (a) => (a.role === 'owner' ? 'Account Owner' : a.role[0]!.toUpperCase() + a.role.slice(1)) },
+  {
+    key: 'role',
+    header: 'Role',
+    render: (a) => (a.role === 'owner' ? 'Account Owner' : a.role[0]!.toUpperCase() + a.role.slice(1)),
+  },
   { key: 'tz', header: 'Time zone', render: (a) => a.timeZone ?? <span className="muted">Not set</span> },
 ];
 
@@ -43,8 +52,12 @@ export default function WatchTowerAccount({ id }: { id: string }) {
   const api = useApi();
   const setToken = useSetAtom(tokenAtom);
   const [, navigate] = useLocation();
-  const account = useQuery(`watch-tower:account:${id}`, (a, signal) => a.get<AccountDetail>(`watch-tower/accounts/${encodeURIComponent(id)}`, { signal }));
-  const stats = useQuery(`watch-tower:account-stats:${id}`, (a, signal) => a.get<Statistics>('watch-tower/statistics/account', { query: { accountId: id }, signal }));
+  const account = useQuery(`watch-tower:account:${id}`, (a, signal) =>
+    a.get<AccountDetail>(`watch-tower/accounts/${encodeURIComponent(id)}`, { signal }),
+  );
+  const stats = useQuery(`watch-tower:account-stats:${id}`, (a, signal) =>
+    a.get<Statistics>('watch-tower/statistics/account', { query: { accountId: id }, signal }),
+  );
   const [converting, setConverting] = useState<AppRow | null>(null);
   const [ghosting, setGhosting] = useState(false);
   const [statuses, setStatuses] = useState<Record<string, AppRow['status']>>({});
@@ -62,7 +75,10 @@ export default function WatchTowerAccount({ id }: { id: string }) {
 
   const convert = async (app: AppRow) => {
     try {
-      const { status } = await api.put<{ status: AppRow['status'] }>(`watch-tower/accounts/${encodeURIComponent(id)}/apps/${app.id}/status`, { status: 'enterprise' });
+      const { status } = await api.put<{ status: AppRow['status'] }>(
+        `watch-tower/accounts/${encodeURIComponent(id)}/apps/${app.id}/status`,
+        { status: 'enterprise' },
+      );
       setStatuses((s) => ({ ...s, [app.id]: status }));
       toast.success(`${getApp(app.id)?.title ?? app.id} is now on Enterprise`);
     } catch (error) {
@@ -113,7 +129,11 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       header: 'Credits used',
       render: (a) => (a.freeTier > 0 ? formatUsage(a.credits, a.freeTier) : a.credits ? formatNumber(a.credits) : '—'),
     },
-    { key: 'trial', header: 'Trial ends', render: (a) => (a.trialEndsAt && (statuses[a.id] ?? a.status) === 'free-trial' ? formatDate(a.trialEndsAt) : '—') },
+    {
+      key: 'trial',
+      header: 'Trial ends',
+      render: (a) => (a.trialEndsAt && (statuses[a.id] ?? a.status) === 'free-trial' ? formatDate(a.trialEndsAt) : '—'),
+    },
     {
       key: 'action',
       header: <span className="sr-only">Actions</span>,
@@ -133,11 +153,13 @@ export default function WatchTowerAccount({ id }: { id: string }) {
         <div>
           <h1 className="page-title">{detail.name}</h1>
           <p className="muted">
-            <span title={detail.id}>{shortenId(detail.id)}</span> · {PLATFORM_LABEL[detail.provider]} · created {formatDate(detail.createdAt)}
+            <span title={detail.id}>{shortenId(detail.id)}</span> · {PLATFORM_LABEL[detail.provider]} · created{' '}
+            {formatDate(detail.createdAt)}
           </p>
           {detail.smsHeldRanges > 0 ? (
             <p className="notice notice-error" role="status">
-              Suspected SMS pumping: the fraud guard holds {detail.smsHeldRanges} number {detail.smsHeldRanges === 1 ? 'range' : 'ranges'} of this account.
+              Suspected SMS pumping: the fraud guard holds {detail.smsHeldRanges} number{' '}
+              {detail.smsHeldRanges === 1 ? 'range' : 'ranges'} of this account.
             </p>
           ) : null}
         </div>
@@ -155,15 +177,22 @@ export default function WatchTowerAccount({ id }: { id: string }) {
       </Card>
       {detail.apiRateLimit ? <ApiRateLimitCard accountId={detail.id} initial={detail.apiRateLimit} /> : null}
       <Card title="Admins">
-        <Table caption={`Admins of ${detail.name}`} columns={adminColumns} rows={detail.admins} rowKey={(a) => a.id} empty="This account has no active admins" />
+        <Table
+          caption={`Admins of ${detail.name}`}
+          columns={adminColumns}
+          rows={detail.admins}
+          rowKey={(a) => a.id}
+          empty="This account has no active admins"
+        />
       </Card>
       <ConfirmDialog
         open={ghosting}
         title={`View ${detail.name} as its admin?`}
         description={
           <>
-            Ghost mode signs you in as the account's owner for up to an hour. Everything you do there is recorded in the account's audit
-            log as done by the provider, and the account's admins can read it. Its secret keys stay hidden and cannot be rotated.
+            Ghost mode signs you in as the account's owner for up to an hour. Everything you do there is recorded in the account's
+            audit log as done by the provider, and the account's admins can read it. Its secret keys stay hidden and cannot be
+            rotated.
           </>
         }
         confirmLabel="Enter ghost mode"

@@ -11,7 +11,6 @@ import { Table, type Column } from '../../../ui/Table';
 import { formatNumber } from '../../../ui/format';
 import { SEARCH_DEBOUNCE_MS } from '../../search/useCustomerSearch';
 
-
 function activeApps(account: WatchTowerAccount) {
   return account.apps.filter((a) => (ACTIVE_STATUSES as readonly string[]).includes(a.status));
 }
@@ -26,7 +25,10 @@ const columns: Column<WatchTowerAccount>[] = [
         {a.smsHeldRanges > 0 ? (
           <>
             {' '}
-            <span className="badge badge-danger" title="The SMS fraud guard holds number ranges of this account (suspected SMS pumping)">
+            <span
+              className="badge badge-danger"
+              title="The SMS fraud guard holds number ranges of this account (suspected SMS pumping)"
+            >
               SMS held: {a.smsHeldRanges}
             </span>
           </>
@@ -127,7 +129,14 @@ export default function WatchTowerAccounts() {
             Showing {data.accounts.length} of {formatNumber(data.matching)} accounts: refine the search to see others.
           </p>
         )}
-        <Table caption="Accounts" columns={columns} rows={data?.accounts} rowKey={(a) => a.id} loading={loading} empty={term ? `No accounts match "${term}"` : 'No accounts yet'} />
+        <Table
+          caption="Accounts"
+          columns={columns}
+          rows={data?.accounts}
+          rowKey={(a) => a.id}
+          loading={loading}
+          empty={term ? `No accounts match "${term}"` : 'No accounts yet'}
+        />
       </Card>
     </div>
   );

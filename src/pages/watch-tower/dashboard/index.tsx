@@ -34,7 +34,9 @@ function Kpis({ summary }: { summary: Summary }) {
 }
 
 export default function WatchTowerDashboard() {
-  const { data, error, loading, reload } = useQuery('watch-tower:summary', (api, signal) => api.get<Summary>('watch-tower/statistics/summary', { signal }));
+  const { data, error, loading, reload } = useQuery('watch-tower:summary', (api, signal) =>
+    api.get<Summary>('watch-tower/statistics/summary', { signal }),
+  );
   const paid = useMemo(() => (data ? [{ label: 'Paid accounts', color: PAID, points: data.paidAccounts }] : []), [data]);
   const total = data?.tasks.daily.reduce((s, p) => s + p.count, 0) ?? 0;
   return (
@@ -51,7 +53,8 @@ export default function WatchTowerDashboard() {
         <>
           <Kpis summary={data} />
           <p className="page-lead muted">
-            {formatNumber(total)} tasks completed from {formatCalendarDay(data.from)} to {formatCalendarDay(data.to)} (UTC days), {formatNumber(data.paidAccounts.at(-1)?.count ?? 0)} paid accounts today.
+            {formatNumber(total)} tasks completed from {formatCalendarDay(data.from)} to {formatCalendarDay(data.to)} (UTC days),{' '}
+            {formatNumber(data.paidAccounts.at(-1)?.count ?? 0)} paid accounts today.
           </p>
           <Card>
             <TaskCharts stats={data} brand={BRAND} />

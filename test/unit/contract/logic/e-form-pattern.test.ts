@@ -5,7 +5,13 @@ import { fieldError, type FormField } from '../../../../api/contract/logic/e-for
 import { MAX_PATTERN_PROGRAM, re2Patterns } from '../../../../api/contract/logic/e-form-pattern';
 
 // An eForm pattern is admin input and the answer is anyone-with-the-link input: both hostile.
-const field = (pattern: string): FormField => ({ id: 'code', type: 'short_text', label: 'Code', required: true, validation: { pattern, patternMessage: 'Wrong format' } });
+const field = (pattern: string): FormField => ({
+  id: 'code',
+  type: 'short_text',
+  label: 'Code',
+  required: true,
+  validation: { pattern, patternMessage: 'Wrong format' },
+});
 const HOSTILE = 'a'.repeat(4999) + '!';
 
 describe('eForm patterns run on a linear-time engine', () => {
@@ -26,7 +32,8 @@ describe('eForm patterns run on a linear-time engine', () => {
   });
 
   it('look-around and back-references are refused with a message that says why', () => {
-    for (const p of ['(a)\\1', '(?=a)a', '(?!a)b', '(?<=a)b']) expect(re2Patterns.problem(p)).toMatch(/^The pattern cannot be used .*RE2 syntax, without look-around or back-references/);
+    for (const p of ['(a)\\1', '(?=a)a', '(?!a)b', '(?<=a)b'])
+      expect(re2Patterns.problem(p)).toMatch(/^The pattern cannot be used .*RE2 syntax, without look-around or back-references/);
     expect(re2Patterns.problem('[0-9]{5}')).toBeNull();
   });
 
@@ -42,7 +49,14 @@ describe('eForm patterns run on a linear-time engine', () => {
 
   it("the customer page never runs an admin's pattern: without an engine patterns wait for the server's check", async () => {
     expect(fieldError(field('(a+)+b'), HOSTILE, true)).toBeNull();
-    const out = await build({ entryPoints: ['src/customer-pages/e-form.ts'], bundle: true, minify: true, format: 'esm', write: false, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: ['src/customer-pages/e-form.ts'],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
     const js = out.outputFiles[0]!.text;
     expect(js).not.toMatch(/new RegExp|RegExp\(/);
     expect(gzipSync(js, { level: 9 }).length).toBeLessThan(10 * 1024);

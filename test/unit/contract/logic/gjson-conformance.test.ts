@@ -6,7 +6,13 @@ import { readConformance } from '../../../support/conformance';
 // Every Get call of tidwall/gjson's own test suite, with the answer the real GJSON gave. A case
 // is either answered exactly as GJSON does or refused with a message (a path outside the
 // supported subset, or a document that is not strict JSON, which GJSON reads leniently).
-type Case = { id: number; source: string; json: string; path: string; expected: { exists: boolean; type: string; raw: string; str: string } };
+type Case = {
+  id: number;
+  source: string;
+  json: string;
+  path: string;
+  expected: { exists: boolean; type: string; raw: string; str: string };
+};
 const data = readConformance<{ cases: Case[] }>('gjson-cases.json');
 
 function outcome(c: Case): { refused: string } | { answer: unknown } {

@@ -71,7 +71,10 @@ describe('GJSON paths: the examples of GJSON SYNTAX.md', () => {
   });
 
   it.each([
-    ['children.@pretty', 'The modifier @pretty is not supported (only @this, @flatten, @reverse, @keys and @values); write \\@ for a key that starts with @.'],
+    [
+      'children.@pretty',
+      'The modifier @pretty is not supported (only @this, @flatten, @reverse, @keys and @values); write \\@ for a key that starts with @.',
+    ],
     ['children.[0]', 'Multipaths ({...} or [...]) are not supported.'],
     ['name.{first}', 'Multipaths ({...} or [...]) are not supported.'],
     ['!true', 'Literals (!...) are not supported.'],
@@ -106,7 +109,12 @@ describe('GJSON paths: further behaviour', () => {
   });
 
   it('a large integer comes back with every digit', () => {
-    expect(gjsonGet('{"id":634866135153775564}', 'id')).toEqual({ exists: true, type: 'Number', raw: '634866135153775564', str: '634866135153775564' });
+    expect(gjsonGet('{"id":634866135153775564}', 'id')).toEqual({
+      exists: true,
+      type: 'Number',
+      raw: '634866135153775564',
+      str: '634866135153775564',
+    });
     expect(renderTemplate('#{id}', parseRawJson('{"id":634866135153775564}'))).toBe('#634866135153775564');
   });
 
@@ -201,10 +209,14 @@ describe('GJSON paths: properties', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const r = rng(seed);
       const key = randomKey(r);
-      const items = Array.from({ length: Math.floor(r() * 8) }, () => (r() < 0.8 ? { [key]: Math.floor(r() * 4) } : { other: 1 }));
+      const items = Array.from({ length: Math.floor(r() * 8) }, () =>
+        r() < 0.8 ? { [key]: Math.floor(r() * 4) } : { other: 1 },
+      );
       const ek = escapeKey(key);
       expect(value({ items }, 'items.#'), `seed ${seed}`).toBe(items.length);
-      expect(value({ items }, `items.#.${ek}`), `seed ${seed}`).toEqual(items.filter((i) => key in i).map((i) => (i as Record<string, number>)[key]));
+      expect(value({ items }, `items.#.${ek}`), `seed ${seed}`).toEqual(
+        items.filter((i) => key in i).map((i) => (i as Record<string, number>)[key]),
+      );
       const wanted = Math.floor(r() * 4);
       const matching = items.filter((i) => (i as Record<string, number>)[key] === wanted);
       expect(value({ items }, `items.#(${ek}==${wanted})#`), `seed ${seed}`).toEqual(matching);

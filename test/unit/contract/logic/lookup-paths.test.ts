@@ -43,7 +43,19 @@ const SAMPLE = JSON.stringify({
     results: [
       {
         customers: [
-          { 'ref.id': 'c-1', name: { first: 'Ada', 'last name': 'Lovelace' }, 'a|b': 1, 'x*y?': true, '#': 2, '@odd': null, '(q)': 'p', 'fav.movie': ['Heat', { 'k=v': 'z' }], 10: 'ten', 'é': 'accent', '\\back': 'slash' },
+          {
+            'ref.id': 'c-1',
+            name: { first: 'Ada', 'last name': 'Lovelace' },
+            'a|b': 1,
+            'x*y?': true,
+            '#': 2,
+            '@odd': null,
+            '(q)': 'p',
+            'fav.movie': ['Heat', { 'k=v': 'z' }],
+            10: 'ten',
+            é: 'accent',
+            '\\back': 'slash',
+          },
         ],
       },
     ],
